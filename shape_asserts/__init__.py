@@ -1,0 +1,46 @@
+"""shape-asserts: measure how well language models draw shapes through coordinates.
+
+The data's walk: case → ask → record/replay → parse → score → verdict. The public API here is the
+instrument (parse and score) and the assertion helpers; the pytest plugin wires the rest.
+"""
+
+from __future__ import annotations
+
+from .assertions import assert_circle, assert_score
+from .checks import closure_distance, continuity, direction, out_of_bounds, signed_area, winding
+from .drawing import Drawing, parse_drawing
+from .exceptions import DrawingFormatError, FixtureError, ProviderError, ShapeAssertsError
+from .fit import CircleModel, FitFailure, roundness
+from .raster import raster_circle
+from .score import Check, ShapeScore, score_circle
+from .seed import seed_score
+from .thresholds import CIRCLE, CircleThresholds
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CIRCLE",
+    "Check",
+    "CircleModel",
+    "CircleThresholds",
+    "Drawing",
+    "DrawingFormatError",
+    "FitFailure",
+    "FixtureError",
+    "ProviderError",
+    "ShapeAssertsError",
+    "ShapeScore",
+    "assert_circle",
+    "assert_score",
+    "closure_distance",
+    "continuity",
+    "direction",
+    "out_of_bounds",
+    "parse_drawing",
+    "raster_circle",
+    "roundness",
+    "score_circle",
+    "seed_score",
+    "signed_area",
+    "winding",
+]

@@ -1,0 +1,159 @@
+"""Geometric checks on a point sequence: pure numpy, no I/O, each usable alone.
+
+Every function takes an ``(N, 2)`` array of ``(x, y)`` grid points in drawing order (y down, as on
+screen) and returns plain numbers or a frozen result object. Indices in results are 0-based
+positions in that array.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = [
+    "as_points",
+    "Continuity",
+    "continuity",
+    "chebyshev",
+    "closure_distance",
+    "out_of_bounds",
+    "signed_area",
+    "direction",
+    "Winding",
+    "winding",
+]
+
+
+def as_points(points: object) -> np.ndarray:
+    """``points`` as a float ``(N, 2)`` array; ``ValueError`` for any other shape."""
+    pts = np.asarray(points, dtype=float)
+    if pts.ndim != 2 or pts.shape[1] != 2:
+        raise ValueError(f"points must have shape (N, 2), got {pts.shape}")
+    return pts
+
+
+def chebyshev(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Chebyshev (8-connectivity) distance between rows of ``a`` and ``b``."""
+    return np.max(np.abs(np.asarray(a, float) - np.asarray(b, float)), axis=-1)
+
+
+@dataclass(frozen=True)
+class Continuity:
+    """Steps between consecutive points, measured in 8-connectivity (Chebyshev distance).
+
+    ``gaps`` are indices ``i`` where the step from point ``i`` to ``i + 1`` is longer than 1 (a
+    jump the pen did not draw); ``repeats`` are indices ``i`` where point ``i + 1`` equals point
+    ``i``. With ``closed=True`` the closing step from the last point to the first counts too
+    (index ``N - 1``).
+    """
+
+    n_steps: int
+    max_step: float
+    gaps: tuple[int, ...]
+    repeats: tuple[int, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.gaps and not self.repeats
+
+
+def continuity(points: np.ndarray, *, closed: bool = False) -> Continuity:
+    """Gaps and repeated points along the drawing; see :class:`Continuity`.
+
+    Examples
+    --------
+    >>> continuity(np.array([[0, 0], [1, 1], [1, 1], [4, 1]])).gaps
+    (2,)
+    """
+    pts = as_points(points)
+    if len(pts) < 2:
+        return Continuity(n_steps=0, max_step=0.0, gaps=(), repeats=())
+    seq = np.vstack([pts, pts[:1]]) if closed else pts
+    steps = chebyshev(seq[1:], seq[:-1])
+    return Continuity(
+        n_steps=int(steps.size),
+        max_step=float(steps.max()),
+        gaps=tuple(int(i) for i in np.flatnonzero(steps > 1.0)),
+        repeats=tuple(int(i) for i in np.flatnonzero(steps == 0.0)),
+    )
+
+
+def closure_distance(points: np.ndarray) -> float:
+    """Chebyshev distance from the last point back to the first (≤ 1 means closed)."""
+    pts = as_points(points)
+    if len(pts) == 0:
+        return float("inf")
+    return float(chebyshev(pts[-1], pts[0]))
+
+
+def out_of_bounds(points: np.ndarray, grid_size: int) -> tuple[int, ...]:
+    """Indices of points outside ``[0, grid_size - 1]`` on either axis."""
+    pts = as_points(points)
+    bad = np.any((pts < 0) | (pts > grid_size - 1), axis=1)
+    return tuple(int(i) for i in np.flatnonzero(bad))
+
+
+def signed_area(points: np.ndarray) -> float:
+    """Shoelace area of the closed polygon, positive when it runs clockwise *on screen*.
+
+    In grid coordinates y points down, which mirrors the plane: the textbook shoelace sum, positive
+    for counter-clockwise with y up, is positive for clockwise as seen on screen.
+    """
+    pts = as_points(points)
+    if len(pts) < 3:
+        return 0.0
+    # centre first: keeps the products small and the sum exact for grid points
+    c = pts - pts.mean(axis=0)
+    x, y = c[:, 0], c[:, 1]
+    return float(0.5 * np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
+
+
+def direction(points: np.ndarray) -> str | None:
+    """``"cw"`` or ``"ccw"`` as seen on screen (y down), ``None`` when the area is zero."""
+    a = signed_area(points)
+    if a > 0:
+        return "cw"
+    if a < 0:
+        return "ccw"
+    return None
+
+
+@dataclass(frozen=True)
+class Winding:
+    """How the drawing travels around a center.
+
+    ``turns`` is the signed winding number of the closed path (positive = clockwise on screen,
+    1.0 for one clean lap); ``coverage`` the share of the 12 sectors of 30° the points visit;
+    ``backtracks`` the indices ``i`` whose step to ``i + 1`` turns against the overall direction.
+    """
+
+    turns: float
+    coverage: float
+    backtracks: tuple[int, ...]
+
+
+def winding(points: np.ndarray, center: tuple[float, float], *, closed: bool = True) -> Winding:
+    """Winding number, angular coverage and backtracking of the path about ``center``."""
+    pts = as_points(points)
+    if len(pts) < 2:
+        return Winding(turns=0.0, coverage=0.0, backtracks=())
+    rel = pts - np.asarray(center, dtype=float)
+    # angle grows clockwise on screen because y points down
+    ang = np.arctan2(rel[:, 1], rel[:, 0])
+    seq = np.append(ang, ang[0]) if closed else ang
+    d = np.diff(seq)
+    d = (d + np.pi) % (2 * np.pi) - np.pi  # each step's shortest signed turn
+    at_center = np.all(rel == 0, axis=1)
+    if closed:
+        at_center = np.append(at_center, at_center[0])
+    d[at_center[1:] | at_center[:-1]] = 0.0  # a point on the center has no angle
+    turns = float(d.sum() / (2 * np.pi))
+    sign = 1.0 if turns >= 0 else -1.0
+    back = np.flatnonzero(d * sign < -1e-12)
+    sectors = np.unique(np.floor(((np.degrees(ang[~np.all(rel == 0, axis=1)]) % 360.0) / 30.0)))
+    return Winding(
+        turns=turns,
+        coverage=float(len(sectors) / 12.0),
+        backtracks=tuple(int(i) for i in back),
+    )

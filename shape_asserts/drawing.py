@@ -1,0 +1,225 @@
+"""Parse: a model's raw text → a :class:`Drawing` (points in answer order).
+
+Real answers are not clean JSON: they come in ```json fences, with prose around them, with points
+as ``{"x": .., "y": ..}`` objects or ``[x, y]`` pairs, with ``25.0`` for ``25``, or cut off by a
+token limit. :func:`parse_drawing` accepts all of that and otherwise raises
+:class:`DrawingFormatError` naming the problem and where. It never raises anything else.
+
+Work is bounded: answers longer than :data:`MAX_ANSWER_CHARS` characters or with more than
+:data:`MAX_POINTS` points are refused before any geometry runs. A 50×50 grid has 2,500 cells, so an
+honest contour never comes near either limit.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .exceptions import DrawingFormatError
+
+__all__ = ["Drawing", "DrawingFormatError", "parse_drawing", "MAX_POINTS", "MAX_ANSWER_CHARS"]
+
+#: Most points a drawing may have. Four times the cells of a 50×50 grid.
+MAX_POINTS = 10_000
+#: Longest answer read, in characters (~45 characters per ``{"x": 12, "y": 34}`` point).
+MAX_ANSWER_CHARS = 1_000_000
+#: How many ``{`` positions are tried when the JSON is buried in prose.
+_MAX_OBJECT_STARTS = 200
+
+_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_-]*)[ \t]*\r?\n(.*?)(?:```|\Z)", re.DOTALL)
+
+
+@dataclass(frozen=True, eq=False)
+class Drawing:
+    """A model's drawing: points in the order the model gave them.
+
+    Attributes
+    ----------
+    points : ndarray, shape (N, 2)
+        ``(x, y)`` as float64, read-only, in answer order (y points down, as on screen).
+    grid_size : int or None
+        The answer's ``grid_size`` when it gave a positive integer one.
+    center : tuple of float or None
+        The answer's ``center`` when it gave a well-formed one.
+    data : Any
+        The decoded JSON object the points came from (for the seed score).
+    """
+
+    points: np.ndarray
+    grid_size: int | None = None
+    center: tuple[float, float] | None = None
+    data: Any = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        pts = np.asarray(self.points, dtype=float)
+        if pts.ndim != 2 or pts.shape[1] != 2:
+            raise ValueError(f"points must have shape (N, 2), got {pts.shape}")
+        pts = pts.copy()
+        pts.setflags(write=False)
+        object.__setattr__(self, "points", pts)
+
+    def __len__(self) -> int:
+        return int(self.points.shape[0])
+
+    @classmethod
+    def from_points(cls, points: Any, *, grid_size: int | None = 50) -> "Drawing":
+        """A drawing from an ``(N, 2)`` array, with ``data`` shaped like a model's answer."""
+        pts = np.asarray(points, dtype=float).reshape(-1, 2)
+        data = {
+            "grid_size": grid_size,
+            "points": [{"x": _plain(x), "y": _plain(y)} for x, y in pts],
+        }
+        return cls(points=pts, grid_size=grid_size, center=None, data=data)
+
+
+def _plain(v: float) -> int | float:
+    return int(v) if float(v).is_integer() else float(v)
+
+
+def parse_drawing(text: str) -> Drawing:
+    """Read a model's answer text as a :class:`Drawing`.
+
+    Parameters
+    ----------
+    text : str
+        The raw answer: bare JSON, JSON in a ```json fence, or JSON with prose around it.
+
+    Returns
+    -------
+    Drawing
+
+    Raises
+    ------
+    DrawingFormatError
+        With a message naming the problem and where, e.g. ``point #41 has no 'y'``.
+
+    Examples
+    --------
+    >>> d = parse_drawing('Here: ```json\\n{"points": [{"x": 1, "y": 2}, [3, 4.0]]}\\n```')
+    >>> d.points.tolist()
+    [[1.0, 2.0], [3.0, 4.0]]
+    """
+    try:
+        return _parse(text)
+    except DrawingFormatError:
+        raise
+    except RecursionError:
+        raise DrawingFormatError("answer JSON is nested too deeply to read") from None
+    except Exception as exc:  # noqa: BLE001 - the parser's contract: nothing else escapes
+        raise DrawingFormatError(f"answer could not be read ({type(exc).__name__}: {exc})") from None
+
+
+def _parse(text: str) -> Drawing:
+    if not isinstance(text, str):
+        raise DrawingFormatError(f"answer must be text, got {type(text).__name__}")
+    if len(text) > MAX_ANSWER_CHARS:
+        raise DrawingFormatError(
+            f"answer is {len(text):,} characters long; the limit is {MAX_ANSWER_CHARS:,} "
+            f"(a drawing has at most {MAX_POINTS:,} points)"
+        )
+    if not text.strip():
+        raise DrawingFormatError("answer is empty")
+    data, truncated = _find_answer_object(text)
+    if data is None:
+        if truncated:
+            raise DrawingFormatError("answer truncated: JSON ends inside 'points'")
+        raise DrawingFormatError("no JSON object with a 'points' list found in the answer")
+    return _drawing_from_data(data)
+
+
+def _candidates(text: str) -> list[str]:
+    """Texts to try, best first: fenced blocks, then the whole answer."""
+    out = [m.group(2) for m in _FENCE.finditer(text)]
+    out.append(text)
+    return out
+
+
+def _find_answer_object(text: str) -> tuple[dict | None, bool]:
+    """The first decoded JSON object holding ``points``; and whether one looked truncated."""
+    decoder = json.JSONDecoder()
+    truncated = False
+    for chunk in _candidates(text):
+        stripped = chunk.strip()
+        starts = [m.start() for m in re.finditer(r"\{", stripped)][:_MAX_OBJECT_STARTS]
+        for start in starts:
+            try:
+                obj, _end = decoder.raw_decode(stripped, start)
+            except json.JSONDecodeError as exc:
+                rest = stripped[start:]
+                # Ran off the end of the text while inside the points list: cut off, not garbled.
+                if exc.pos >= len(stripped) - 1 and '"points"' in rest:
+                    truncated = True
+                continue
+            if isinstance(obj, dict) and "points" in obj:
+                return obj, False
+    return None, truncated
+
+
+def _number(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise DrawingFormatError(f"{where} is {type(value).__name__} {_short(value)}, expected a number")
+    try:
+        f = float(value)
+    except OverflowError:
+        raise DrawingFormatError(f"{where} is too large: {_short(value)}") from None
+    if not math.isfinite(f):
+        raise DrawingFormatError(f"{where} is not finite: {_short(value)}")
+    return f
+
+
+def _short(value: Any, limit: int = 40) -> str:
+    r = repr(value)
+    return r if len(r) <= limit else r[: limit - 3] + "..."
+
+
+def _drawing_from_data(data: dict) -> Drawing:
+    raw_points = data["points"]
+    if not isinstance(raw_points, list):
+        raise DrawingFormatError(f"'points' is {type(raw_points).__name__}, expected a list of points")
+    if not raw_points:
+        raise DrawingFormatError("'points' is empty")
+    if len(raw_points) > MAX_POINTS:
+        raise DrawingFormatError(
+            f"'points' has {len(raw_points):,} entries; the limit is {MAX_POINTS:,}"
+        )
+    pts = np.empty((len(raw_points), 2), dtype=float)
+    for i, p in enumerate(raw_points):
+        where = f"point #{i}"
+        if isinstance(p, dict):
+            for key in ("x", "y"):
+                if key not in p:
+                    raise DrawingFormatError(f"{where} has no '{key}': {_short(p)}")
+            pts[i, 0] = _number(p["x"], f"{where} 'x'")
+            pts[i, 1] = _number(p["y"], f"{where} 'y'")
+        elif isinstance(p, list):
+            if len(p) != 2:
+                raise DrawingFormatError(f"{where} is a list of {len(p)} values, expected [x, y]")
+            pts[i, 0] = _number(p[0], f"{where} x")
+            pts[i, 1] = _number(p[1], f"{where} y")
+        else:
+            raise DrawingFormatError(
+                f"{where} is {type(p).__name__} {_short(p)}, expected {{\"x\": .., \"y\": ..}} or [x, y]"
+            )
+    grid = data.get("grid_size")
+    grid_size = None
+    if isinstance(grid, (int, float)) and not isinstance(grid, bool):
+        if math.isfinite(grid) and float(grid).is_integer() and 0 < grid <= 100_000:
+            grid_size = int(grid)
+    return Drawing(points=pts, grid_size=grid_size, center=_center(data.get("center")), data=data)
+
+
+def _center(value: Any) -> tuple[float, float] | None:
+    """The answer's center when well formed; metadata only, so a bad one is ignored, not fatal."""
+    try:
+        if isinstance(value, dict):
+            return (_number(value["x"], "center x"), _number(value["y"], "center y"))
+        if isinstance(value, list) and len(value) == 2:
+            return (_number(value[0], "center x"), _number(value[1], "center y"))
+    except (KeyError, DrawingFormatError):
+        return None
+    return None

@@ -1,0 +1,61 @@
+"""Pass/fail thresholds: the one place they live.
+
+Each family's defaults are a frozen dataclass; a case may override any field (``thresholds`` table
+in a case file), and ``dataclasses.replace`` makes a variant in code. The numbers are calibrated by
+``bench/calibrate.py``: ideal rasters of every radius 5–24, every start point and both directions
+pass all of them, and each of the seed score's blind spots (reversed, shuffled, off-center,
+two-lap, four-point, duplicate-padded) fails at least one (``tests/unit/test_score.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any, Mapping
+
+__all__ = ["CircleThresholds", "CIRCLE", "with_overrides"]
+
+
+@dataclass(frozen=True)
+class CircleThresholds:
+    """Limits for one circle drawing. Distances are in grid cells."""
+
+    #: Seed score (the post's metric, about the centroid). Ideal rasters r=5..24 score ≥ 97.2.
+    min_seed_score: float = 90.0
+    #: Roundness on the seed's scale about the *fitted* center. Ideal rasters: ≥ 97.2.
+    min_roundness: float = 90.0
+    #: Roundness about the *requested* center. Ideal rasters: ≥ 97.2 (same center).
+    min_roundness_requested: float = 85.0
+    #: Steps longer than one cell in 8-connectivity (undrawn jumps). Ideal: 0.
+    max_gaps: int = 0
+    #: Consecutive repeated points. Ideal: 0.
+    max_repeats: int = 0
+    #: Chebyshev distance from the last point back to the first (1 = adjacent, closed).
+    max_closure: float = 1.0
+    #: Chebyshev distance of the first point from the requested start.
+    max_start_distance: float = 1.0
+    #: Winding number about the requested center, in the requested direction (one lap = 1.0).
+    min_turns: float = 0.9
+    max_turns: float = 1.1
+    #: Share of the 12 sectors of 30° the points visit.
+    min_coverage: float = 1.0
+    #: Distance of the fitted center from the requested one.
+    max_center_offset: float = 1.5
+    #: Smallest acceptable fitted radius (a dot is not a circle).
+    min_radius: float = 3.0
+
+
+CIRCLE = CircleThresholds()
+
+
+def with_overrides(base: Any, overrides: Mapping[str, Any] | None) -> Any:
+    """``base`` with fields replaced from ``overrides``; unknown names raise ``ValueError``."""
+    if not overrides:
+        return base
+    known = {f.name for f in fields(base)}
+    unknown = sorted(set(overrides) - known)
+    if unknown:
+        raise ValueError(
+            f"unknown threshold(s) {', '.join(unknown)} for {type(base).__name__}; "
+            f"known: {', '.join(sorted(known))}"
+        )
+    return replace(base, **dict(overrides))
