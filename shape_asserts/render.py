@@ -1,21 +1,44 @@
-"""Pictures of a drawing: ASCII art for terminals, SVG for files and reports.
+"""Pictures of a drawing: ASCII art for terminals, SVG for files and reports, PNG for chats.
 
-Both mark the start, the direction of travel and the gaps, and can overlay the ideal shape.
-Everything here only reads numbers; text that came from a model never reaches the output.
+All three mark the start, the direction of travel and the gaps, and can overlay the ideal shape.
+SVG and PNG draw the same picture from the same layout helpers. Everything here only reads
+numbers; text that came from a model never reaches the output (an SVG title is escaped).
+PNG needs Pillow (the ``png`` extra), imported only when a PNG is drawn.
 """
 
 from __future__ import annotations
 
+import io
+import math
+import re
 from typing import Iterable, Sequence
 
 import numpy as np
 
 from .checks import as_points, chebyshev
 
-__all__ = ["ascii_art", "svg"]
+__all__ = ["ascii_art", "svg", "png", "PNG_INSTALL_HINT"]
 
 #: Largest grid drawn as ASCII; bigger drawings are cropped to their bounding box.
 MAX_ASCII_SIDE = 100
+#: At most about this many grid lines per axis in SVG/PNG (every 5 cells up to a 500-cell grid).
+MAX_GRID_LINES = 100
+#: Default longest side of a PNG in pixels, margin included.
+PNG_SIDE = 800
+#: What to run when Pillow is missing.
+PNG_INSTALL_HINT = "pip install 'shape-asserts[png]'"
+
+# One palette for SVG and PNG.
+_INK = "#1f4e9c"  # path and arrowheads
+_GAP = "#d62728"  # gap steps, gap rings, points outside the grid
+_START = "#2ca02c"
+_END = "#333"
+_POINT = "#9ecae1"
+_IDEAL = "#7fc97f"
+_IDEAL_OPACITY = 0.35
+_FRAME = "#999"
+_GRID_MAJOR = "#bbb"
+_GRID_MINOR = "#ddd"
 
 
 def ascii_art(
@@ -61,10 +84,44 @@ def ascii_art(
     return "\n".join(lines)
 
 
+# Characters XML 1.0 cannot hold even escaped (controls, lone surrogates from undecodable file
+# names, U+FFFE/U+FFFF): dropped so the SVG always parses.
+_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
 def _esc(text: str) -> str:
     return (
-        str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+        _NOT_XML.sub("", str(text))
+        .replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
     )
+
+
+def _grid_step(g: int) -> int:
+    """Cells between grid lines: 5, coarser on big grids so the picture stays readable."""
+    return 5 * max(1, math.ceil(g / (5 * MAX_GRID_LINES)))
+
+
+def _on_canvas(pts: np.ndarray, g: int) -> np.ndarray:
+    """Points clamped to the one-cell margin round the grid, so far-off points show at the edge."""
+    # also keeps huge coordinates (1e300) from becoming inf or overflowing a rasteriser
+    return np.clip(pts, -1.0, float(max(g, 0)))
+
+
+def _outside(pts: np.ndarray, g: int) -> np.ndarray:
+    return np.flatnonzero(np.any((pts < 0) | (pts > g - 1), axis=1))
+
+
+def _steps(pts: np.ndarray) -> list[tuple[int, bool, bool]]:
+    """``(i, is_gap, has_arrow)`` for each step from point ``i`` to ``i + 1``.
+
+    A gap is a step longer than one cell; about a dozen ordinary steps carry an arrowhead.
+    """
+    if len(pts) < 2:
+        return []
+    steps = chebyshev(pts[1:], pts[:-1])
+    every = max(1, len(pts) // 12)
+    return [(i, bool(steps[i] > 1), bool(steps[i] <= 1 and i % every == every // 2))
+            for i in range(len(pts) - 1)]
 
 
 def svg(
@@ -81,11 +138,13 @@ def svg(
 
     The path is drawn segment by segment; steps longer than one cell (gaps) are dashed red. The
     start is a green ring, the end a small square, and arrowheads show the direction of travel.
+    Points outside the grid get a red cross; far-off ones are drawn on the margin.
     """
     pts = as_points(points)
     g = int(grid_size)
     size = g * cell
     half = cell / 2
+    canvas = _on_canvas(pts, g)
 
     def xy(p: np.ndarray) -> tuple[float, float]:
         return (float(p[0]) * cell + half, float(p[1]) * cell + half)
@@ -98,41 +157,169 @@ def svg(
         out.append(f"<title>{_esc(title)}</title>")
     out.append(
         "<defs><marker id=\"arr\" viewBox=\"0 0 10 10\" refX=\"5\" refY=\"5\" markerWidth=\"4\" "
-        "markerHeight=\"4\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#1f4e9c\"/>"
+        f"markerHeight=\"4\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"{_INK}\"/>"
         "</marker></defs>"
     )
-    out.append(f'<rect x="0" y="0" width="{size}" height="{size}" fill="#fff" stroke="#999"/>')
-    grid_lines = []
-    for k in range(0, g + 1, 5):
-        w = "#ddd" if k % 10 else "#bbb"
-        grid_lines.append(f'<line x1="{k * cell}" y1="0" x2="{k * cell}" y2="{size}" stroke="{w}"/>')
-        grid_lines.append(f'<line x1="0" y1="{k * cell}" x2="{size}" y2="{k * cell}" stroke="{w}"/>')
-    out.extend(grid_lines)
+    out.append(f'<rect x="0" y="0" width="{size}" height="{size}" fill="#fff" stroke="{_FRAME}"/>')
+    step = _grid_step(g)
+    for k in range(0, g + 1, step):
+        w = _GRID_MAJOR if k % (2 * step) == 0 else _GRID_MINOR
+        out.append(f'<line x1="{k * cell}" y1="0" x2="{k * cell}" y2="{size}" stroke="{w}"/>')
+        out.append(f'<line x1="0" y1="{k * cell}" x2="{size}" y2="{k * cell}" stroke="{w}"/>')
     if ideal is not None and len(ideal):
-        ip = as_points(ideal)
+        ip = _on_canvas(as_points(ideal), g)
         d = " ".join(f"{'M' if i == 0 else 'L'}{x:.1f},{y:.1f}" for i, (x, y) in enumerate(map(xy, ip)))
-        out.append(f'<path d="{d} Z" fill="none" stroke="#7fc97f" stroke-width="{cell * 0.8:.1f}" stroke-opacity="0.35"/>')
-    for x, y in map(xy, pts):
-        out.append(f'<rect x="{x - half + 1:.1f}" y="{y - half + 1:.1f}" width="{cell - 2}" height="{cell - 2}" fill="#9ecae1"/>')
-    if len(pts) > 1:
-        steps = chebyshev(pts[1:], pts[:-1])
-        arrow_every = max(1, len(pts) // 12)
-        for i in range(len(pts) - 1):
-            (x1, y1), (x2, y2) = xy(pts[i]), xy(pts[i + 1])
-            if steps[i] > 1:
-                out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#d62728" '
-                           f'stroke-width="2" stroke-dasharray="4 3"/>')
-            else:
-                marker = ' marker-end="url(#arr)"' if i % arrow_every == arrow_every // 2 else ""
-                out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#1f4e9c" stroke-width="1.5"{marker}/>')
+        out.append(f'<path d="{d} Z" fill="none" stroke="{_IDEAL}" stroke-width="{cell * 0.8:.1f}" '
+                   f'stroke-opacity="{_IDEAL_OPACITY}"/>')
+    for x, y in map(xy, canvas):
+        out.append(f'<rect x="{x - half + 1:.1f}" y="{y - half + 1:.1f}" width="{cell - 2}" height="{cell - 2}" fill="{_POINT}"/>')
+    for i in _outside(pts, g):
+        x, y = xy(canvas[i])
+        r = cell * 0.4
+        out.append(f'<path d="M{x - r:.1f},{y - r:.1f} L{x + r:.1f},{y + r:.1f} M{x - r:.1f},{y + r:.1f} '
+                   f'L{x + r:.1f},{y - r:.1f}" stroke="{_GAP}" stroke-width="2"/>')
+    for i, is_gap, arrow in _steps(pts):
+        (x1, y1), (x2, y2) = xy(canvas[i]), xy(canvas[i + 1])
+        if is_gap:
+            out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{_GAP}" '
+                       f'stroke-width="2" stroke-dasharray="4 3"/>')
+        else:
+            marker = ' marker-end="url(#arr)"' if arrow else ""
+            out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{_INK}" stroke-width="1.5"{marker}/>')
     for i in gaps:
         if 0 <= i < len(pts):
-            x, y = xy(pts[i])
-            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{cell * 0.45:.1f}" fill="none" stroke="#d62728" stroke-width="1.5"/>')
+            x, y = xy(canvas[i])
+            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{cell * 0.45:.1f}" fill="none" stroke="{_GAP}" stroke-width="1.5"/>')
     if len(pts):
-        x, y = xy(pts[-1])
-        out.append(f'<rect x="{x - 3:.1f}" y="{y - 3:.1f}" width="6" height="6" fill="#333"/>')
-        x, y = xy(pts[0])
-        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{cell * 0.6:.1f}" fill="none" stroke="#2ca02c" stroke-width="2.5"/>')
+        x, y = xy(canvas[-1])
+        out.append(f'<rect x="{x - 3:.1f}" y="{y - 3:.1f}" width="6" height="6" fill="{_END}"/>')
+        x, y = xy(canvas[0])
+        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{cell * 0.6:.1f}" fill="none" stroke="{_START}" stroke-width="2.5"/>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+def png(
+    points: np.ndarray,
+    grid_size: int = 50,
+    *,
+    ideal: np.ndarray | None = None,
+    gaps: Sequence[int] = (),
+    side: int = PNG_SIDE,
+) -> bytes:
+    """The :func:`svg` picture as PNG bytes, about ``side`` pixels square.
+
+    Needs Pillow; raises ``ImportError`` naming :data:`PNG_INSTALL_HINT` when it is missing.
+    Drawn at 3× and scaled down, which anti-aliases the lines.
+
+    Examples
+    --------
+    >>> png(np.array([[1, 1], [2, 1], [2, 2]]), 5)[:8]
+    b'\\x89PNG\\r\\n\\x1a\\n'
+    """
+    try:
+        from PIL import Image, ImageDraw
+    except ImportError as exc:
+        raise ImportError(f"PNG output needs Pillow: {PNG_INSTALL_HINT}") from exc
+
+    pts = as_points(points)
+    g = max(int(grid_size), 1)
+    canvas = _on_canvas(pts, g)
+    ss = 3  # supersampling factor
+    cell = min(24.0, side / (g + 2)) * ss  # pixels per cell while drawing
+    full = int(math.ceil((g + 2) * cell))
+    u = cell / 10  # one SVG user unit (the SVG draws cells 10 units wide)
+
+    def xy(p: np.ndarray) -> tuple[float, float]:
+        # the SVG's coordinates shifted by the one-cell margin
+        return (float(p[0]) * cell + cell * 1.5, float(p[1]) * cell + cell * 1.5)
+
+    def width(units: float) -> int:
+        return max(1, int(round(units * u)))
+
+    img = Image.new("RGB", (full, full), "#fff")
+    draw = ImageDraw.Draw(img)
+    size = g * cell
+    step = _grid_step(g)
+    for k in range(0, g + 1, step):
+        color = _GRID_MAJOR if k % (2 * step) == 0 else _GRID_MINOR
+        o = cell + k * cell
+        draw.line((o, cell, o, cell + size), fill=color, width=width(1))
+        draw.line((cell, o, cell + size, o), fill=color, width=width(1))
+    draw.rectangle((cell, cell, cell + size, cell + size), outline=_FRAME, width=width(1))  # frame over grid
+
+    if ideal is not None and len(ideal):
+        ip = [xy(p) for p in _on_canvas(as_points(ideal), g)]
+        layer = Image.new("RGBA", img.size, (0, 0, 0, 0))
+        ImageDraw.Draw(layer).line(ip + ip[:1], fill=_rgba(_IDEAL, _IDEAL_OPACITY), width=width(8), joint="curve")
+        img = Image.alpha_composite(img.convert("RGBA"), layer).convert("RGB")
+        draw = ImageDraw.Draw(img)
+
+    half = cell / 2
+    for x, y in map(xy, canvas):
+        draw.rectangle((x - half + u, y - half + u, x + half - u, y + half - u), fill=_POINT)
+    for i in _outside(pts, g):
+        x, y = xy(canvas[i])
+        r = cell * 0.4
+        draw.line((x - r, y - r, x + r, y + r), fill=_GAP, width=width(2))
+        draw.line((x - r, y + r, x + r, y - r), fill=_GAP, width=width(2))
+    for i, is_gap, arrow in _steps(pts):
+        a, b = xy(canvas[i]), xy(canvas[i + 1])
+        if is_gap:
+            _dashed(draw, a, b, dash=4 * u, space=3 * u, fill=_GAP, width=width(2))
+        else:
+            draw.line((a, b), fill=_INK, width=width(1.5))
+            if arrow:
+                _arrowhead(draw, a, b, length=6 * u, fill=_INK)
+    for i in gaps:
+        if 0 <= i < len(pts):
+            x, y = xy(canvas[i])
+            r = cell * 0.45
+            draw.ellipse((x - r, y - r, x + r, y + r), outline=_GAP, width=width(1.5))
+    if len(pts):
+        x, y = xy(canvas[-1])
+        draw.rectangle((x - 3 * u, y - 3 * u, x + 3 * u, y + 3 * u), fill=_END)
+        x, y = xy(canvas[0])
+        r = cell * 0.6
+        draw.ellipse((x - r, y - r, x + r, y + r), outline=_START, width=width(2.5))
+
+    out_side = max(1, int(round(full / ss)))
+    img = img.resize((out_side, out_side), Image.Resampling.LANCZOS)
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=True)
+    return buf.getvalue()
+
+
+def _rgba(color: str, opacity: float) -> tuple[int, int, int, int]:
+    h = color.lstrip("#")
+    if len(h) == 3:
+        h = "".join(c * 2 for c in h)
+    return (int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16), int(round(opacity * 255)))
+
+
+def _dashed(draw, a: tuple[float, float], b: tuple[float, float], *, dash: float, space: float,
+            fill: str, width: int) -> None:
+    """A dashed line (Pillow has none), like SVG's ``stroke-dasharray``."""
+    length = math.hypot(b[0] - a[0], b[1] - a[1])
+    if length == 0:
+        return
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    t = 0.0
+    while t < length:
+        e = min(t + dash, length)
+        draw.line((a[0] + ux * t, a[1] + uy * t, a[0] + ux * e, a[1] + uy * e), fill=fill, width=width)
+        t = e + space
+
+
+def _arrowhead(draw, a: tuple[float, float], b: tuple[float, float], *, length: float, fill: str) -> None:
+    """A triangle centred on ``b`` pointing from ``a`` to ``b``, like the SVG marker."""
+    d = math.hypot(b[0] - a[0], b[1] - a[1])
+    if d == 0:
+        return
+    ux, uy = (b[0] - a[0]) / d, (b[1] - a[1]) / d
+    h = length / 2
+    tip = (b[0] + ux * h, b[1] + uy * h)
+    back = (b[0] - ux * h, b[1] - uy * h)
+    left = (back[0] - uy * h, back[1] + ux * h)
+    right = (back[0] + uy * h, back[1] - ux * h)
+    draw.polygon([tip, left, right], fill=fill)

@@ -1,0 +1,7 @@
+"""`python -m shape_asserts`: the same command as `shape-asserts`."""
+
+from __future__ import annotations
+
+from .cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,152 @@
+"""Ask: one chat completion through litellm, returned as an :class:`Answer` or a ProviderError.
+
+litellm is imported here and only here, lazily, on the first live call: it takes seconds to
+import, and a replay-only run never pays for it. Before the import we set
+``LITELLM_LOCAL_MODEL_COST_MAP=True`` (unless the user set it) so litellm does not fetch its price
+list from the network, and silence its banners.
+
+Every failure to get an answer — missing key, authentication, connection, timeout, rate limit,
+server error, unknown model — becomes a :class:`ProviderError` with a one-line reason. That is an
+*error* of the run, never a model-quality failure, and it is never recorded as an answer.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .exceptions import ProviderError
+
+__all__ = ["Answer", "ask", "load_litellm", "redact", "DEFAULT_TIMEOUT"]
+
+#: Seconds one call may take before it is abandoned.
+DEFAULT_TIMEOUT = 120.0
+
+_SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)", re.IGNORECASE)
+_BEARER = re.compile(r"(?i)(bearer\s+|api[_-]?key[\"'=:\s]+|sk-)[A-Za-z0-9._\-]{6,}")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A model's reply to one prompt."""
+
+    text: str
+    finish_reason: str | None = None
+    usage: dict[str, int] = field(default_factory=dict)
+    latency_s: float = 0.0
+    response_model: str | None = None
+    cost_usd: float | None = None
+
+
+def redact(text: str) -> str:
+    """``text`` with every secret-looking environment value and bearer/API-key token masked."""
+    out = str(text)
+    for name, value in os.environ.items():
+        if value and len(value) >= 8 and _SECRET_NAME.search(name) and value in out:
+            out = out.replace(value, "[REDACTED]")
+    return _BEARER.sub(lambda m: m.group(1) + "[REDACTED]" if not m.group(1).lower().startswith("sk-") else "[REDACTED]", out)
+
+
+_LITELLM: Any = None
+
+
+def load_litellm() -> Any:
+    """Import litellm once, offline-safe and quiet, with the reference drawers registered."""
+    global _LITELLM
+    if _LITELLM is None:
+        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+        os.environ.setdefault("LITELLM_LOG", "ERROR")
+        import litellm
+
+        litellm.suppress_debug_info = True
+        litellm.set_verbose = False
+        litellm.drop_params = True  # e.g. temperature for models that reject it
+        from .reference import register_with_litellm
+
+        register_with_litellm(litellm)
+        _LITELLM = litellm
+    return _LITELLM
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    line = " ".join(str(text).split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def missing_key_reason(model: str, api_base: str | None) -> str | None:
+    """Which environment variable a hosted model needs and lacks, or ``None``."""
+    if model.startswith("reference/") or api_base:
+        return None
+    litellm = load_litellm()
+    try:
+        env = litellm.validate_environment(model=model)
+    except Exception:  # noqa: BLE001 - an unknown model is reported by the call itself
+        return None
+    missing = [k for k in env.get("missing_keys", []) if k]
+    if missing and not env.get("keys_in_environment"):
+        return f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not set"
+    return None
+
+
+def _error_reason(exc: BaseException) -> str:
+    kind = type(exc).__name__
+    status = getattr(exc, "status_code", None)
+    msg = getattr(exc, "message", None) or str(exc)
+    prefix = f"{kind}" + (f" (HTTP {status})" if status else "")
+    return redact(_one_line(f"{prefix}: {msg}"))
+
+
+def ask(
+    model: str,
+    messages: list[dict[str, str]],
+    *,
+    temperature: float | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    api_base: str | None = None,
+    sample: int = 0,
+) -> Answer:
+    """Send ``messages`` to ``model`` once and return its answer.
+
+    Raises
+    ------
+    ProviderError
+        For every way the call can fail, with a one-line reason (secrets masked).
+    """
+    reason = missing_key_reason(model, api_base)
+    if reason:
+        raise ProviderError(f"{model}: {reason}")
+    litellm = load_litellm()
+    kwargs: dict[str, Any] = {"model": model, "messages": messages, "timeout": timeout,
+                              "metadata": {"shape_sample": sample}}
+    if temperature is not None:
+        kwargs["temperature"] = temperature
+    if api_base:
+        kwargs["api_base"] = api_base
+    started = time.perf_counter()
+    try:
+        response = litellm.completion(**kwargs)
+    except Exception as exc:  # noqa: BLE001 - every provider failure becomes a ProviderError
+        raise ProviderError(f"{model}: {_error_reason(exc)}") from None
+    return _to_answer(litellm, response, time.perf_counter() - started)
+
+
+def _to_answer(litellm: Any, response: Any, latency: float) -> Answer:
+    choice = response.choices[0]
+    text = getattr(choice.message, "content", None) or ""
+    usage_obj = getattr(response, "usage", None)
+    usage = {}
+    for k in ("prompt_tokens", "completion_tokens", "total_tokens"):
+        v = getattr(usage_obj, k, None) if usage_obj is not None else None
+        if isinstance(v, int):
+            usage[k] = v
+    cost = None
+    try:
+        cost = float(litellm.completion_cost(completion_response=response))
+    except Exception:  # noqa: BLE001 - litellm does not know every model's price
+        cost = None
+    return Answer(text=str(text), finish_reason=getattr(choice, "finish_reason", None), usage=usage,
+                  latency_s=round(latency, 4), response_model=getattr(response, "model", None),
+                  cost_usd=cost)

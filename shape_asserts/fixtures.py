@@ -1,0 +1,185 @@
+"""Record/replay: recorded answers on disk, one human-readable JSON file per model and case.
+
+Layout: ``<fixtures-dir>/<model-slug>/<case-id>.json`` (``<case-id>.<lang>.json`` for a language
+other than the default ``ru``). A file holds every sample's raw answer text with what produced it:
+the prompt's SHA-256, model, temperature, language, usage tokens, latency, litellm version and the
+time of recording. Never an API key, header or API base URL: text is passed through
+:func:`~shape_asserts.ask.redact` before it is written.
+
+A recording is *stale* when the prompt hash or the temperature no longer match what the run asks;
+*corrupt* when it cannot be read. Files are written atomically (a temporary file in the same
+folder, fsync, ``os.replace``) under an exclusive lock, so concurrent xdist workers and a killed
+run leave every file either complete or absent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator
+
+from .ask import Answer, redact
+from .cases import Case
+from .exceptions import FixtureError
+
+__all__ = ["FORMAT_VERSION", "Recording", "FixtureStore", "model_slug", "DEFAULT_LANG"]
+
+FORMAT_VERSION = 1
+DEFAULT_LANG = "ru"
+_MAX_SLUG = 80
+
+
+def model_slug(model: str) -> str:
+    """A filesystem-safe folder name for a model (``openai/gpt-4o`` → ``openai_gpt-4o``).
+
+    Too-long names are cut and suffixed with a hash so that they stay distinct.
+    """
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", model.replace("/", "_")).strip("._") or "model"
+    if len(slug) > _MAX_SLUG:
+        digest = hashlib.sha1(model.encode()).hexdigest()[:10]
+        slug = f"{slug[: _MAX_SLUG - 11]}-{digest}"
+    return slug
+
+
+@dataclass
+class Recording:
+    """What a fixture file holds for one model × case × language."""
+
+    model: str
+    case_id: str
+    lang: str
+    temperature: float | None
+    prompt_sha256: str
+    samples: list[dict[str, Any]] = field(default_factory=list)
+
+    def texts(self, n: int) -> list[str]:
+        return [s["text"] for s in self.samples[:n]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT_VERSION,
+            "model": self.model,
+            "case": self.case_id,
+            "lang": self.lang,
+            "temperature": self.temperature,
+            "prompt_sha256": self.prompt_sha256,
+            "samples": self.samples,
+        }
+
+
+def sample_record(index: int, answer: Answer, litellm_version: str | None) -> dict[str, Any]:
+    """One recorded sample (the answer text and how it was obtained)."""
+    rec: dict[str, Any] = {
+        "index": index,
+        "text": redact(answer.text),
+        "finish_reason": answer.finish_reason,
+        "usage": dict(answer.usage),
+        "latency_s": answer.latency_s,
+        "recorded_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "litellm_version": litellm_version,
+    }
+    if answer.response_model:
+        rec["response_model"] = redact(answer.response_model)
+    if answer.cost_usd is not None:
+        rec["cost_usd"] = answer.cost_usd
+    return rec
+
+
+class FixtureStore:
+    """Recorded answers under one folder."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root)
+
+    def path(self, model: str, case_id: str, lang: str = DEFAULT_LANG) -> Path:
+        suffix = "" if lang == DEFAULT_LANG else f".{lang}"
+        return self.root / model_slug(model) / f"{case_id}{suffix}.json"
+
+    def read(self, model: str, case: Case, lang: str = DEFAULT_LANG) -> Recording | None:
+        """The recording on disk, or ``None`` when there is none.
+
+        Raises
+        ------
+        FixtureError
+            When the file exists but is not a readable recording (named by path).
+        """
+        path = self.path(model, case.id, lang)
+        try:
+            raw = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise FixtureError(f"fixture {path} could not be read: {exc}") from None
+        try:
+            doc = json.loads(raw)
+            if not isinstance(doc, dict) or doc.get("format") != FORMAT_VERSION:
+                raise ValueError(f"not a format-{FORMAT_VERSION} recording")
+            samples = doc["samples"]
+            if not isinstance(samples, list) or not all(
+                isinstance(s, dict) and isinstance(s.get("text"), str) for s in samples
+            ):
+                raise ValueError("'samples' must be a list of objects with a 'text'")
+            return Recording(
+                model=str(doc["model"]), case_id=str(doc["case"]), lang=str(doc["lang"]),
+                temperature=doc.get("temperature"), prompt_sha256=str(doc["prompt_sha256"]),
+                samples=samples,
+            )
+        except (ValueError, KeyError, TypeError) as exc:
+            raise FixtureError(
+                f"fixture {path} is corrupt ({exc}); delete it or re-record with --record=all"
+            ) from None
+
+    @staticmethod
+    def stale_reason(rec: Recording, case: Case, lang: str, temperature: float | None) -> str | None:
+        """Why ``rec`` does not answer what this run asks, or ``None`` when it does."""
+        if rec.prompt_sha256 != case.prompt_hash(lang):
+            return "the prompt changed since it was recorded"
+        if rec.temperature != temperature:
+            return f"it was recorded at temperature {rec.temperature}, this run asks {temperature}"
+        return None
+
+    @contextlib.contextmanager
+    def locked(self, model: str) -> Iterator[None]:
+        """Exclusive lock over one model's folder (xdist workers and parallel runs)."""
+        folder = self.root / model_slug(model)
+        folder.mkdir(parents=True, exist_ok=True)
+        with open(folder / ".lock", "a+") as fh:
+            fcntl.flock(fh, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(fh, fcntl.LOCK_UN)
+
+    def write(self, rec: Recording) -> Path:
+        """Write ``rec`` atomically: the file is either the old one or the complete new one."""
+        path = self.path(rec.model, rec.case_id, rec.lang)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(rec.to_json(), ensure_ascii=False, indent=2) + "\n"
+        text = redact(text)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+            raise
+        return path
+
+    def quarantine(self, model: str, case_id: str, lang: str) -> Path:
+        """Move a corrupt file aside (``*.corrupt``) so re-recording never destroys it."""
+        path = self.path(model, case_id, lang)
+        dest = path.with_name(path.name + f".corrupt-{datetime.now(timezone.utc):%Y%m%dT%H%M%S}")
+        os.replace(path, dest)
+        return dest

@@ -1,0 +1,205 @@
+"""pytest plugin: registers options, markers and fixtures, and hands the work to the library.
+
+Which setting wins: command line > ini file (``[tool.pytest.ini_options]``) > default. The
+default record mode is the safe one, ``missing``: nothing recorded is ever re-asked.
+
+Any test that requests the ``shape_run`` fixture is parametrized over models × cases; the test
+body is one line (``shape_run.check()``). Answers are obtained during fixture *setup*, so a
+provider outage or a missing fixture is reported as an ERROR, while a bad drawing is a FAILURE.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from .exceptions import CaseError, FixtureError, ProviderError
+from .prompts import LANGS
+from .record import RECORD_MODES
+from .shapes import FAMILIES
+from .suite import DEFAULT_MODEL, CaseParam, CaseRun, Settings
+from .summary import format_table, record_from_properties, summarize
+
+OPTION_MODEL = "--model"
+OPTION_RECORD = "--record"
+OPTION_FIXTURES_DIR = "--fixtures-dir"
+OPTION_TEMPERATURE = "--temperature"
+OPTION_LANG = "--lang"
+OPTION_SAMPLES = "--samples"
+OPTION_MIN_PASS_RATE = "--min-pass-rate"
+OPTION_API_BASE = "--api-base"
+OPTION_TIMEOUT = "--request-timeout"
+OPTION_CASES = "--shape-cases"
+
+_SETTINGS_KEY = pytest.StashKey[Settings]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("shape-asserts", "shape-asserts: how well models draw shapes")
+    group.addoption(OPTION_MODEL, action="append", dest="shape_models", default=None, metavar="NAME",
+                    help=f"litellm model to ask (repeatable), e.g. gpt-4o, anthropic/..., ollama/..., "
+                         f"openai/<name> with --api-base. Default: {DEFAULT_MODEL} (in-process, no key).")
+    group.addoption(OPTION_RECORD, dest="shape_record", choices=RECORD_MODES, default=None,
+                    help="none: replay only, fail cases without a valid recording; missing (default): "
+                         "ask only for what is not recorded; all: ask again and overwrite.")
+    group.addoption(OPTION_FIXTURES_DIR, dest="shape_fixtures_dir", default=None, metavar="DIR",
+                    help="where recorded answers live (default: fixtures/ under the rootdir).")
+    group.addoption(OPTION_TEMPERATURE, dest="shape_temperature", type=float, default=None, metavar="T",
+                    help="sampling temperature sent to the model (default: the provider's own).")
+    group.addoption(OPTION_LANG, dest="shape_lang", choices=LANGS, default=None,
+                    help="prompt language: ru (the seed's, default) or en.")
+    group.addoption(OPTION_SAMPLES, dest="shape_samples", type=int, default=None, metavar="N",
+                    help="answers per case, each its own call and recording (default 1).")
+    group.addoption(OPTION_MIN_PASS_RATE, dest="shape_min_pass_rate", type=float, default=None, metavar="P",
+                    help="share of a case's samples that must pass every check (default 1.0).")
+    group.addoption(OPTION_API_BASE, dest="shape_api_base", default=None, metavar="URL",
+                    help="API base URL for OpenAI-compatible servers (with --model=openai/<name>).")
+    group.addoption(OPTION_TIMEOUT, dest="shape_timeout", type=float, default=None, metavar="S",
+                    help="seconds one model call may take (default 120).")
+    group.addoption(OPTION_CASES, dest="shape_cases", action="append", default=None, metavar="FILE",
+                    help="extra case file (TOML), repeatable; adds to the built-in cases.")
+    parser.addini("shape_models", "models to ask (one per line)", type="linelist", default=[])
+    parser.addini("shape_record", "record mode: none, missing or all", default="")
+    parser.addini("shape_fixtures_dir", "folder of recorded answers", default="")
+    parser.addini("shape_snapshots_dir", "folder of result snapshots", default="")
+    parser.addini("shape_lang", "prompt language (ru or en)", default="")
+    parser.addini("shape_samples", "answers per case", default="")
+    parser.addini("shape_min_pass_rate", "share of samples that must pass", default="")
+    parser.addini("shape_temperature", "sampling temperature", default="")
+    parser.addini("shape_cases", "extra case files (TOML), one per line", type="paths", default=[])
+
+
+def _pick(config: pytest.Config, option: str, ini: str, default: Any, cast: Any = str) -> Any:
+    value = config.getoption(option)
+    if value is not None:
+        return value
+    raw = config.getini(ini)
+    if raw not in ("", None, []):
+        try:
+            return cast(raw)
+        except ValueError:
+            raise pytest.UsageError(f"ini setting {ini} = {raw!r} is not a valid {cast.__name__}") from None
+    return default
+
+
+def _settings(config: pytest.Config) -> Settings:
+    root = Path(config.rootpath)
+    models = tuple(config.getoption("shape_models") or config.getini("shape_models") or [DEFAULT_MODEL])
+    record = _pick(config, "shape_record", "shape_record", "missing")
+    if record not in RECORD_MODES:
+        raise pytest.UsageError(f"shape_record must be one of {', '.join(RECORD_MODES)}, got {record!r}")
+    lang = _pick(config, "shape_lang", "shape_lang", "ru")
+    if lang not in LANGS:
+        raise pytest.UsageError(f"shape_lang must be one of {', '.join(LANGS)}, got {lang!r}")
+    samples = _pick(config, "shape_samples", "shape_samples", 1, int)
+    if samples < 1:
+        raise pytest.UsageError(f"{OPTION_SAMPLES} must be at least 1, got {samples}")
+    rate = _pick(config, "shape_min_pass_rate", "shape_min_pass_rate", 1.0, float)
+    if not 0.0 <= rate <= 1.0:
+        raise pytest.UsageError(f"{OPTION_MIN_PASS_RATE} must be between 0 and 1, got {rate}")
+    timeout = config.getoption("shape_timeout") or 120.0
+    if timeout <= 0:
+        raise pytest.UsageError(f"{OPTION_TIMEOUT} must be positive, got {timeout}")
+    fixtures = Path(_pick(config, "shape_fixtures_dir", "shape_fixtures_dir", "fixtures"))
+    snaps = Path(config.getini("shape_snapshots_dir") or "snapshots")
+    cases = [Path(p) for p in (config.getoption("shape_cases") or [])] + list(config.getini("shape_cases"))
+    return Settings(
+        models=models, record=record,
+        fixtures_dir=fixtures if fixtures.is_absolute() else root / fixtures,
+        snapshots_dir=snaps if snaps.is_absolute() else root / snaps,
+        temperature=_pick(config, "shape_temperature", "shape_temperature", None, float),
+        lang=lang, samples=samples, min_pass_rate=rate,
+        api_base=config.getoption("shape_api_base"), timeout=float(timeout),
+        case_files=tuple(Path(p) if Path(p).is_absolute() else Path.cwd() / p for p in cases),
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "shape: a shape-drawing case asked of a model")
+    config.addinivalue_line("markers", "seed: one of the seed post's own prompts")
+    for family in FAMILIES:
+        config.addinivalue_line("markers", f"{family}: shape family '{family}'")
+    config.stash[_SETTINGS_KEY] = _settings(config)
+    config.pluginmanager.register(_Reporter(), "shape-asserts-reporter")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "shape_case" not in metafunc.fixturenames:
+        return
+    settings = metafunc.config.stash[_SETTINGS_KEY]
+    try:
+        cases = settings.cases()
+    except CaseError as exc:
+        raise pytest.UsageError(f"shape-asserts: {exc}") from None
+    params = []
+    for model in settings.models:
+        for case in cases:
+            param = CaseParam(model=model, case=case)
+            marks = [pytest.mark.shape, getattr(pytest.mark, case.family)]
+            if "seed" in case.tags:
+                marks.append(pytest.mark.seed)
+            params.append(pytest.param(param, id=param.id, marks=marks))
+    metafunc.parametrize("shape_case", params)
+
+
+@pytest.fixture
+def shape_settings(request: pytest.FixtureRequest) -> Settings:
+    """The run's resolved shape-asserts settings."""
+    return request.config.stash[_SETTINGS_KEY]
+
+
+@pytest.fixture
+def shape_run(request: pytest.FixtureRequest, shape_case: CaseParam, shape_settings: Settings) -> CaseRun:
+    """One model × case: its answers (recorded, replayed or asked now) ready to be judged."""
+    node = request.node
+    case = shape_case.case
+    node.user_properties.extend([("shape_model", shape_case.model), ("shape_case", case.id),
+                                 ("shape_family", case.family), ("shape_group", case.group)])
+    obtained = shape_settings.recorder().obtain(shape_case.model, case, shape_settings.samples)
+    try:
+        snapshot = request.getfixturevalue("snapshot")
+    except pytest.FixtureLookupError:  # syrupy disabled (-p no:syrupy): nothing is pinned
+        snapshot = None
+    return CaseRun(shape_case, shape_settings, obtained, node, snapshot)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[Any]:
+    report = yield
+    # A provider outage or a bad recording is the harness's problem, not the model's drawing:
+    # show the one-line reason (it names the cause and the fix) instead of a traceback.
+    if call.excinfo is not None and isinstance(call.excinfo.value, (ProviderError, FixtureError)):
+        report.longrepr = f"{type(call.excinfo.value).__name__}: {call.excinfo.value}"
+    return report
+
+
+class _Reporter:
+    """Collects shape results from every report (xdist workers' too) and prints the summary."""
+
+    def __init__(self) -> None:
+        self.records: list = []
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        outcome = None
+        if report.when == "call":
+            outcome = report.outcome
+        elif report.when == "setup" and report.outcome != "passed":
+            outcome = "error" if report.outcome == "failed" else "skipped"
+        if outcome is None:
+            return
+        rec = record_from_properties(report.user_properties, outcome)
+        if rec is not None:
+            self.records.append(rec)
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if not self.records:
+            return
+        terminalreporter.section("shape-asserts summary")
+        for line in format_table(summarize(self.records)):
+            terminalreporter.write_line(line)
+        terminalreporter.write_line(
+            "spread/std: how much a case's score moves when only the start point and direction "
+            "change (mean over groups of otherwise identical cases; lower is steadier)"
+        )

@@ -1,0 +1,111 @@
+"""Session summary: per model × shape family — cases, passed, mean/worst score and stability.
+
+Stability is the seed post's question: how much does the score move when only the start point and
+direction change? Cases that ask the same thing but for those variant parameters share a *group*;
+for each group we take the spread (max − min) and the population standard deviation of the case
+scores, and report the mean over the family's groups. Lower is steadier.
+
+Rows are built from plain records (the ``shape_*`` user properties each test attaches), so they
+can be collected from xdist workers and from JUnit XML alike.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+__all__ = ["CaseRecord", "FamilyRow", "summarize", "format_table", "record_from_properties"]
+
+
+@dataclass(frozen=True)
+class CaseRecord:
+    """The outcome of one model × case, as reported by a test."""
+
+    model: str
+    family: str
+    case: str
+    group: str
+    score: float | None  # None when the case errored or was skipped
+    passed: bool
+    outcome: str  # "passed", "failed", "error", "skipped"
+
+
+@dataclass(frozen=True)
+class FamilyRow:
+    model: str
+    family: str
+    cases: int
+    passed: int
+    failed: int
+    errors: int
+    skipped: int
+    mean: float | None
+    worst: float | None
+    spread: float | None
+    std: float | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def record_from_properties(props: Iterable[tuple[str, Any]], outcome: str) -> CaseRecord | None:
+    """A record from a test report's user properties, or ``None`` if it is not a shape case."""
+    d: Mapping[str, Any] = dict(props)
+    if "shape_model" not in d or "shape_case" not in d:
+        return None
+    score = d.get("shape_score")
+    return CaseRecord(
+        model=str(d["shape_model"]),
+        family=str(d.get("shape_family", "?")),
+        case=str(d["shape_case"]),
+        group=str(d.get("shape_group", d.get("shape_family", "?"))),
+        score=float(score) if score is not None and outcome in ("passed", "failed") else None,
+        passed=outcome == "passed",
+        outcome=outcome,
+    )
+
+
+def summarize(records: Iterable[CaseRecord]) -> list[FamilyRow]:
+    """One row per model × family, in first-seen model order and family name order."""
+    by_key: dict[tuple[str, str], list[CaseRecord]] = defaultdict(list)
+    model_order: dict[str, int] = {}
+    for r in records:
+        model_order.setdefault(r.model, len(model_order))
+        by_key[(r.model, r.family)].append(r)
+    rows = []
+    for (model, family), recs in sorted(by_key.items(), key=lambda kv: (model_order[kv[0][0]], kv[0][1])):
+        scored = [r for r in recs if r.score is not None]
+        scores = [r.score for r in scored]
+        groups: dict[str, list[float]] = defaultdict(list)
+        for r in scored:
+            groups[r.group].append(r.score)
+        multi = [g for g in groups.values() if len(g) >= 2]
+        spread = statistics.fmean(max(g) - min(g) for g in multi) if multi else None
+        std = statistics.fmean(statistics.pstdev(g) for g in multi) if multi else None
+        rows.append(FamilyRow(
+            model=model, family=family, cases=len(recs),
+            passed=sum(r.outcome == "passed" for r in recs),
+            failed=sum(r.outcome == "failed" for r in recs),
+            errors=sum(r.outcome == "error" for r in recs),
+            skipped=sum(r.outcome == "skipped" for r in recs),
+            mean=statistics.fmean(scores) if scores else None,
+            worst=min(scores) if scores else None,
+            spread=spread, std=std,
+        ))
+    return rows
+
+
+def _f(v: float | None) -> str:
+    return "—" if v is None else f"{v:.2f}"
+
+
+def format_table(rows: list[FamilyRow]) -> list[str]:
+    """Plain-text table lines for the terminal."""
+    header = ["model", "family", "cases", "passed", "failed", "errors", "mean", "worst", "spread", "std"]
+    body = [[r.model, r.family, str(r.cases), str(r.passed), str(r.failed), str(r.errors),
+             _f(r.mean), _f(r.worst), _f(r.spread), _f(r.std)] for r in rows]
+    widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(header)]
+    line = lambda cells: "  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))  # noqa: E731
+    return [line(header), line(["-" * w for w in widths])] + [line(b) for b in body]

@@ -1,0 +1,142 @@
+"""Verdict: a case's answer texts → parsed, scored samples → pass/fail with a readable reason.
+
+A case passes when at least ``min_pass_rate`` of its samples pass every check. An answer that is
+not a drawing (format error) is a failed sample with score 0 — the model failed to draw, which is
+a test *failure*, unlike a provider outage (an error, raised before this module is reached).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+from typing import Any
+
+from .assertions import failure_message
+from .cases import Case
+from .drawing import Drawing, parse_drawing
+from .exceptions import DrawingFormatError
+from .score import ShapeScore
+
+__all__ = ["SampleResult", "CaseResult", "judge", "MAX_PICTURES"]
+
+#: Failing samples drawn in one failure message (the rest are listed by number).
+MAX_PICTURES = 3
+#: Characters of a non-drawing answer quoted in a failure message.
+MAX_QUOTE = 300
+
+
+@dataclass(frozen=True)
+class SampleResult:
+    """One answer to a case, parsed and scored (or the reason it could not be)."""
+
+    index: int
+    text: str
+    drawing: Drawing | None
+    score: ShapeScore | None
+    format_error: str | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.score is not None and self.score.passed
+
+    @property
+    def value(self) -> float:
+        return float(self.score.score) if self.score is not None else 0.0
+
+    def summary(self) -> dict[str, Any]:
+        if self.score is None:
+            return {"format_error": self.format_error, "passed": False, "score": 0.0}
+        return self.score.summary()
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """All samples of one model × case and the case's verdict."""
+
+    case: Case
+    model: str
+    samples: tuple[SampleResult, ...]
+    min_pass_rate: float = 1.0
+
+    @property
+    def pass_rate(self) -> float:
+        return sum(s.passed for s in self.samples) / len(self.samples) if self.samples else 0.0
+
+    @property
+    def passed(self) -> bool:
+        # a tiny epsilon: 2/3 must satisfy a user's "0.66" and "0.6667" alike
+        return bool(self.samples) and self.pass_rate + 1e-9 >= self.min_pass_rate
+
+    @property
+    def mean_score(self) -> float:
+        return statistics.fmean(s.value for s in self.samples) if self.samples else 0.0
+
+    def summary(self) -> dict[str, Any]:
+        """What snapshots pin: rounded metrics and pass/fail per check, per sample."""
+        return {
+            "case": self.case.id,
+            "family": self.case.family,
+            "passed": self.passed,
+            "pass_rate": round(self.pass_rate, 4),
+            "samples": [s.summary() for s in self.samples],
+        }
+
+    def properties(self) -> list[tuple[str, Any]]:
+        """Flat name/value pairs for JUnit properties and the session summary."""
+        scores = [round(s.value, 2) for s in self.samples]
+        return [
+            ("shape_model", self.model),
+            ("shape_case", self.case.id),
+            ("shape_family", self.case.family),
+            ("shape_group", self.case.group),
+            ("shape_variant", self.case.variant),
+            ("shape_score", round(self.mean_score, 2)),
+            ("shape_scores", scores),
+            ("shape_pass_rate", round(self.pass_rate, 4)),
+            ("shape_passed", self.passed),
+            ("shape_failed_checks", sorted({c.name for s in self.samples if s.score for c in s.score.failed}
+                                           | ({"format"} if any(s.format_error for s in self.samples) else set()))),
+        ]
+
+    def failure_message(self) -> str:
+        """Why the case failed, with the failing samples' drawings as ASCII art."""
+        failing = [s for s in self.samples if not s.passed]
+        head = (
+            f"{self.model} · {self.case.id}: {len(failing)} of {len(self.samples)} sample(s) failed "
+            f"(pass rate {self.pass_rate:.2f} < required {self.min_pass_rate:.2f})"
+        )
+        parts = [head]
+        try:
+            ideal = self.case.ideal()
+        except Exception:  # noqa: BLE001 - the picture is a courtesy; never mask the verdict
+            ideal = None
+        for s in failing[:MAX_PICTURES]:
+            parts.append("")
+            if s.score is None:
+                quote = s.text[:MAX_QUOTE] + ("…" if len(s.text) > MAX_QUOTE else "")
+                parts.append(f"sample #{s.index}: not a drawing — {s.format_error}")
+                parts.append("answer began: " + repr(quote))
+                continue
+            grid = self.case.grid_size
+            parts.append(failure_message(s.score, s.drawing.points, grid, ideal=ideal,
+                                         title=f"sample #{s.index} ({self.case.family})"))
+        if len(failing) > MAX_PICTURES:
+            rest = ", ".join(f"#{s.index}" for s in failing[MAX_PICTURES:])
+            parts.append(f"\n(also failed: samples {rest})")
+        return "\n".join(parts)
+
+
+def judge(case: Case, model: str, texts: list[str] | tuple[str, ...], min_pass_rate: float = 1.0) -> CaseResult:
+    """Parse and score every answer text of a case; never raises for a bad answer."""
+    if not 0.0 <= min_pass_rate <= 1.0 or math.isnan(min_pass_rate):
+        raise ValueError(f"min_pass_rate must be in [0, 1], got {min_pass_rate}")
+    results = []
+    for i, text in enumerate(texts):
+        try:
+            drawing = parse_drawing(text)
+        except DrawingFormatError as exc:
+            results.append(SampleResult(index=i, text=text, drawing=None, score=None, format_error=str(exc)))
+            continue
+        results.append(SampleResult(index=i, text=text, drawing=drawing, score=case.score(drawing)))
+    return CaseResult(case=case, model=model, samples=tuple(results), min_pass_rate=min_pass_rate)
