@@ -1,0 +1,240 @@
+"""A local OpenAI-compatible chat server that answers with the reference drawers.
+
+For tests, benchmarks and trying the suite end to end without a key: it listens on 127.0.0.1
+only, answers ``POST /v1/chat/completions`` (and ``/chat/completions``) with the drawing of the
+case whose prompt it receives, and can add a fixed latency and inject faults (429 with
+``Retry-After``, 500, dropped connections, hangs) at a seeded rate. It counts what it was asked.
+
+Run it by hand::
+
+    python -m shape_asserts.stub_server --port 8765 --latency 0.3
+    pytest --model=openai/exact --api-base=http://127.0.0.1:8765/v1   # OPENAI_API_KEY=anything
+
+The model name picks the drawer: a name ending in ``noisy`` draws like ``reference/noisy``,
+anything else like ``reference/exact``. The n-th request for the same prompt is sample n.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import socket
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from .reference import answer_for_messages
+
+__all__ = ["StubServer", "Faults"]
+
+#: Largest request body read (a prompt is ~1 KB).
+MAX_BODY = 1_000_000
+
+
+@dataclass
+class Faults:
+    """Which faults to inject, and how often (``rate`` of requests, kinds chosen evenly)."""
+
+    rate: float = 0.0
+    kinds: tuple[str, ...] = ("429", "500", "drop", "hang")
+    retry_after: float = 0.2
+    hang_seconds: float = 30.0
+    seed: int = 0
+
+
+@dataclass
+class _State:
+    latency: float
+    faults: Faults
+    require_key: str | None
+    rng: random.Random
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    requests: int = 0
+    answered: Counter = field(default_factory=Counter)  # prompt sha → answers given
+    faulted: Counter = field(default_factory=Counter)  # fault kind → count
+    auth_headers: list[str] = field(default_factory=list)
+    in_flight: int = 0
+    max_in_flight: int = 0
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: "_Server"
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet by design
+        return
+
+    def _send(self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server API
+        if self.path.rstrip("/").endswith("/models"):
+            self._send(200, {"object": "list", "data": [{"id": "exact", "object": "model"},
+                                                         {"id": "noisy", "object": "model"}]})
+        else:
+            self._send(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server API
+        st = self.server.state
+        if not self.path.rstrip("/").endswith("/chat/completions"):
+            self._send(404, {"error": {"message": f"no route {self.path}", "type": "invalid_request_error"}})
+            return
+        length = int(self.headers.get("Content-Length") or 0)
+        if length > MAX_BODY:
+            self._send(413, {"error": {"message": "request too large", "type": "invalid_request_error"}})
+            return
+        body = json.loads(self.rfile.read(length) or b"{}")
+        with st.lock:
+            st.requests += 1
+            st.auth_headers.append(self.headers.get("Authorization", ""))
+            st.in_flight += 1
+            st.max_in_flight = max(st.max_in_flight, st.in_flight)
+            fault = None
+            if st.faults.rate and st.rng.random() < st.faults.rate:
+                fault = st.rng.choice(st.faults.kinds)
+                st.faulted[fault] += 1
+        try:
+            self._answer(st, body, fault)
+        finally:
+            with st.lock:
+                st.in_flight -= 1
+
+    def _answer(self, st: _State, body: dict[str, Any], fault: str | None) -> None:
+        if st.require_key is not None and self.headers.get("Authorization") != f"Bearer {st.require_key}":
+            self._send(401, {"error": {"message": "invalid api key", "type": "invalid_request_error",
+                                       "code": "invalid_api_key"}})
+            return
+        if st.latency:
+            time.sleep(st.latency)
+        if fault == "429":
+            self._send(429, {"error": {"message": "rate limited", "type": "rate_limit_error"}},
+                       {"Retry-After": f"{st.faults.retry_after:g}"})
+            return
+        if fault == "500":
+            self._send(500, {"error": {"message": "upstream exploded", "type": "server_error"}})
+            return
+        if fault == "drop":
+            self.close_connection = True
+            try:
+                self.connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            return
+        if fault == "hang":
+            time.sleep(st.faults.hang_seconds)
+            self.close_connection = True
+            return
+        messages = body.get("messages") or []
+        model = str(body.get("model", "exact"))
+        style = "noisy" if model.endswith("noisy") else "exact"
+        prompt = json.dumps(messages, sort_keys=True, ensure_ascii=False)
+        key = hashlib.sha256(prompt.encode()).hexdigest()
+        with st.lock:
+            sample = st.answered[key]
+            st.answered[key] += 1
+        try:
+            text = answer_for_messages(style, messages, sample)
+        except (LookupError, ValueError) as exc:
+            with st.lock:
+                st.answered[key] -= 1
+            self._send(400, {"error": {"message": str(exc), "type": "invalid_request_error"}})
+            return
+        prompt_tokens = len(prompt) // 4
+        self._send(200, {
+            "id": f"chatcmpl-{key[:12]}-{sample}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": model,
+            "choices": [{"index": 0, "finish_reason": "stop",
+                         "message": {"role": "assistant", "content": text}}],
+            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": len(text) // 4,
+                      "total_tokens": prompt_tokens + len(text) // 4},
+        })
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 128
+    state: _State
+
+
+class StubServer:
+    """The stub server on a background thread; use as a context manager.
+
+    Examples
+    --------
+    >>> with StubServer(latency=0.0) as srv:
+    ...     srv.base_url.startswith("http://127.0.0.1:")
+    True
+    """
+
+    def __init__(self, *, port: int = 0, latency: float = 0.0, faults: Faults | None = None,
+                 require_key: str | None = None) -> None:
+        faults = faults or Faults()
+        self._httpd = _Server(("127.0.0.1", port), _Handler)
+        self._httpd.state = _State(latency=latency, faults=faults, require_key=require_key,
+                                   rng=random.Random(faults.seed))
+        self._thread: threading.Thread | None = None
+
+    @property
+    def state(self) -> _State:
+        return self._httpd.state
+
+    @property
+    def port(self) -> int:
+        return int(self._httpd.server_address[1])
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def start(self) -> "StubServer":
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="stub-server", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def __enter__(self) -> "StubServer":
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m shape_asserts.stub_server", description=__doc__.split("\n")[0])
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds added to every answer")
+    parser.add_argument("--fault-rate", type=float, default=0.0, help="share of requests that fail")
+    parser.add_argument("--require-key", default=None, help="answer 401 unless this bearer key is sent")
+    args = parser.parse_args(argv)
+    srv = StubServer(port=args.port, latency=args.latency, faults=Faults(rate=args.fault_rate),
+                     require_key=args.require_key)
+    print(f"stub server on {srv.base_url} (Ctrl-C to stop)", flush=True)
+    try:
+        srv._httpd.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        srv._httpd.server_close()
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
