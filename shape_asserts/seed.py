@@ -14,7 +14,10 @@ JSON decoded with ``json_decode($s, true)`` — including its quirks:
 PHP's value semantics are emulated where an answer can reach them: 64-bit integers that overflow
 into floats, integer division that stays an integer when exact, numeric strings (``"12"``,
 ``" 1e3 "``, and leading-numeric ``"12abc"``, which PHP accepts with a warning), booleans as 0/1,
-and ``TypeError`` for non-numeric strings and arrays — raised here as ``ValueError``.
+and ``TypeError`` for non-numeric strings and arrays — raised here as ``ValueError``. Two corners
+of PHP's number parsing are reproduced on purpose: integers past the double range become ``INF``
+(Python's ``float(int)`` would raise), and ``"-9223372036854775808"`` followed by any text, even a
+space, is a float rather than the int ``PHP_INT_MIN`` (PHP ``strcmp``s the trailing text too).
 
 The port is checked against ``php`` itself by ``tests/unit/test_seed.py`` (differential test) and a
 pinned table of PHP's outputs that runs where PHP is absent.
@@ -39,13 +42,19 @@ _INT_MAX = 2**63 - 1
 _WS = " \t\n\r\v\f"
 _NUMERIC_PREFIX = re.compile(r"[ \t\n\r\v\f]*([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)")
 _INT_TEXT = re.compile(r"[+-]?[0-9]+")
+_LONG_DIGITS = 20  # 19 digits may still fit an int64 (PHP: MAX_LENGTH_OF_LONG - 1); 20 never do
 
 
 def _php_int(value: int) -> Number:
     """An integer as PHP holds it: int64, or a float when out of range (json_decode does this)."""
     if _INT_MIN <= value <= _INT_MAX:
         return value
-    return float(value)
+    try:
+        return float(value)  # correctly rounded, like the zend_strtod PHP uses on the digits
+    except OverflowError:
+        # Python refuses where strtod overflows to ±HUGE_VAL (from 2**1024 - 2**970 up): PHP
+        # gets INF for a 400-digit JSON integer, the port must not crash on it.
+        return math.inf if value > 0 else -math.inf
 
 
 def _to_number(value: Any) -> Number:
@@ -61,9 +70,20 @@ def _to_number(value: Any) -> Number:
         if match is None:
             raise ValueError(f"PHP TypeError: non-numeric string {value[:40]!r} in arithmetic")
         text = match.group(1)
-        if _INT_TEXT.fullmatch(text):
-            return _php_int(int(text))
-        return float(text)
+        if not _INT_TEXT.fullmatch(text):
+            return float(text)
+        digits = text.lstrip("+-").lstrip("0")
+        if len(digits) >= _LONG_DIGITS:
+            # PHP hands 20+ digits to zend_strtod; float() also dodges int()'s 4300-digit limit
+            return float(text)
+        number = int(text)
+        rest = value[match.end(1) :]
+        if number == _INT_MIN and rest[:1] not in ("", "\0"):
+            # PHP's overflow check strcmp()s the digits *and everything after them* (up to a NUL)
+            # against "9223372036854775808", so "-9223372036854775808 " (trailing space or text)
+            # compares greater and becomes a float, while the bare string stays the int LONG_MIN.
+            return float(number)
+        return _php_int(number)
     if value is None:  # unreachable behind isset(), kept for completeness: null is 0
         return 0
     raise ValueError(f"PHP TypeError: unsupported operand type {type(value).__name__} in arithmetic")
@@ -168,7 +188,7 @@ def seed_score(data: Any) -> float:
     --------
     >>> seed_score({"points": [{"x": 25, "y": 1}, {"x": 49, "y": 25}, {"x": 25, "y": 49},
     ...                        {"x": 1, "y": 25}, {"x": 25, "y": 1}]})
-    84.0
+    86.12
     """
     if not _isset(data, "points"):
         return 0.0
