@@ -150,3 +150,100 @@ def _to_answer(litellm: Any, response: Any, latency: float) -> Answer:
     return Answer(text=str(text), finish_reason=getattr(choice, "finish_reason", None), usage=usage,
                   latency_s=round(latency, 4), response_model=getattr(response, "model", None),
                   cost_usd=cost)
+
+
+# --- live runs at provider speed: async calls with retries -------------------------------------
+
+#: Failures worth another attempt: rate limits, server errors, timeouts, dropped connections.
+_RETRIABLE = ("RateLimitError", "InternalServerError", "ServiceUnavailableError", "Timeout",
+              "APIConnectionError", "APIError", "BadGatewayError")
+#: Longest wait between attempts, whatever Retry-After says.
+MAX_BACKOFF = 60.0
+
+
+def is_retriable(exc: BaseException) -> bool:
+    """Whether another attempt may succeed (never for keys, bad requests, unknown models)."""
+    name = type(exc).__name__
+    status = getattr(exc, "status_code", None)
+    if name in ("AuthenticationError", "PermissionDeniedError", "NotFoundError", "BadRequestError",
+                "ContextWindowExceededError", "ContentPolicyViolationError", "UnprocessableEntityError"):
+        return False
+    if isinstance(status, int) and status in (408, 409, 429) or (isinstance(status, int) and status >= 500):
+        return True
+    return name in _RETRIABLE
+
+
+def retry_after(exc: BaseException) -> float | None:
+    """Seconds the provider asked us to wait (``Retry-After`` in seconds), if it said."""
+    headers: Any = getattr(exc, "litellm_response_headers", None)
+    if headers is None:
+        headers = getattr(getattr(exc, "response", None), "headers", None)
+    if headers is None:
+        return None
+    try:
+        value = headers.get("retry-after") or headers.get("Retry-After")
+        return max(0.0, float(value)) if value is not None else None
+    except (TypeError, ValueError, AttributeError):
+        return None
+
+
+def backoff(attempt: int, exc: BaseException | None, base: float = 0.5) -> float:
+    """Seconds to wait before attempt ``attempt + 1``: Retry-After when given, else exponential
+    with full jitter (capped at :data:`MAX_BACKOFF`)."""
+    import random
+
+    hinted = retry_after(exc) if exc is not None else None
+    if hinted is not None:
+        return min(MAX_BACKOFF, hinted)
+    return random.uniform(0, min(MAX_BACKOFF, base * (2**attempt)))
+
+
+async def aask(
+    model: str,
+    messages: list[dict[str, str]],
+    *,
+    temperature: float | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    api_base: str | None = None,
+    sample: int = 0,
+    max_retries: int = 3,
+    on_retry: Any = None,
+) -> Answer:
+    """Async :func:`ask` with retries: 429 (honouring Retry-After), 5xx, timeouts and dropped
+    connections are retried up to ``max_retries`` times; ``on_retry(exc, wait)`` is told of each.
+
+    Raises
+    ------
+    ProviderError
+        Naming the provider's last reply when every attempt failed, or at once for a failure that
+        retrying cannot fix (missing key, authentication, bad request, unknown model).
+    """
+    import asyncio
+
+    reason = missing_key_reason(model, api_base)
+    if reason:
+        raise ProviderError(f"{model}: {reason}")
+    litellm = load_litellm()
+    kwargs: dict[str, Any] = {"model": model, "messages": messages, "timeout": timeout,
+                              "metadata": {"shape_sample": sample},
+                              # retries are ours (counted, Retry-After aware); none hidden below
+                              "max_retries": 0, "num_retries": 0}
+    if temperature is not None:
+        kwargs["temperature"] = temperature
+    if api_base:
+        kwargs["api_base"] = api_base
+    attempt = 0
+    while True:
+        started = time.perf_counter()
+        try:
+            response = await litellm.acompletion(**kwargs)
+            return _to_answer(litellm, response, time.perf_counter() - started)
+        except Exception as exc:  # noqa: BLE001 - every provider failure is classified below
+            if not is_retriable(exc) or attempt >= max_retries:
+                tries = f" after {attempt + 1} attempts" if attempt else ""
+                raise ProviderError(f"{model}: {_error_reason(exc)}{tries}") from None
+            wait = backoff(attempt, exc)
+            if on_retry is not None:
+                on_retry(exc, wait)
+            attempt += 1
+            await asyncio.sleep(wait)

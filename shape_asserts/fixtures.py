@@ -60,8 +60,28 @@ class Recording:
     prompt_sha256: str
     samples: list[dict[str, Any]] = field(default_factory=list)
 
+    def _by_index(self) -> dict[int, dict[str, Any]]:
+        out: dict[int, dict[str, Any]] = {}
+        for pos, s in enumerate(self.samples):
+            idx = s.get("index", pos)
+            out[int(idx) if isinstance(idx, int) and not isinstance(idx, bool) else pos] = s
+        return out
+
+    def missing(self, n: int) -> list[int]:
+        """Sample indices below ``n`` that have no recorded answer."""
+        have = self._by_index()
+        return [i for i in range(n) if i not in have]
+
     def texts(self, n: int) -> list[str]:
-        return [s["text"] for s in self.samples[:n]]
+        """Answer texts of samples ``0..n-1`` in order (all must be present)."""
+        have = self._by_index()
+        return [have[i]["text"] for i in range(n)]
+
+    def add(self, sample: dict[str, Any]) -> None:
+        """Add (or replace) the sample with ``sample["index"]``, keeping samples in index order."""
+        have = self._by_index()
+        have[int(sample["index"])] = sample
+        self.samples = [have[i] for i in sorted(have)]
 
     def to_json(self) -> dict[str, Any]:
         return {

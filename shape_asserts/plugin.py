@@ -10,6 +10,8 @@ provider outage or a missing fixture is reported as an ERROR, while a bad drawin
 
 from __future__ import annotations
 
+import tempfile
+import time
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -19,7 +21,7 @@ from .exceptions import CaseError, FixtureError, ProviderError
 from .prompts import LANGS
 from .record import RECORD_MODES
 from .shapes import FAMILIES
-from .suite import DEFAULT_MODEL, CaseParam, CaseRun, Settings
+from .suite import DEFAULT_MODEL, CaseParam, CaseRun, Settings, prefetch
 from .summary import format_table, record_from_properties, summarize
 
 OPTION_MODEL = "--model"
@@ -32,6 +34,9 @@ OPTION_MIN_PASS_RATE = "--min-pass-rate"
 OPTION_API_BASE = "--api-base"
 OPTION_TIMEOUT = "--request-timeout"
 OPTION_CASES = "--shape-cases"
+OPTION_CONCURRENCY = "--concurrency"
+OPTION_MAX_RETRIES = "--max-retries"
+OPTION_MAX_COST = "--max-cost"
 
 _SETTINGS_KEY = pytest.StashKey[Settings]()
 
@@ -60,6 +65,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="seconds one model call may take (default 120).")
     group.addoption(OPTION_CASES, dest="shape_cases", action="append", default=None, metavar="FILE",
                     help="extra case file (TOML), repeatable; adds to the built-in cases.")
+    group.addoption(OPTION_CONCURRENCY, dest="shape_concurrency", type=int, default=None, metavar="C",
+                    help="most model calls in flight at once, per run (not per xdist worker; default 16).")
+    group.addoption(OPTION_MAX_RETRIES, dest="shape_max_retries", type=int, default=None, metavar="N",
+                    help="retries of a call after a 429 (honouring Retry-After), 5xx, timeout or "
+                         "dropped connection (default 3).")
+    group.addoption(OPTION_MAX_COST, dest="shape_max_cost", type=float, default=None, metavar="USD",
+                    help="stop issuing new calls once this much was spent (where litellm knows prices); "
+                         "cases left unasked are skipped.")
     parser.addini("shape_models", "models to ask (one per line)", type="linelist", default=[])
     parser.addini("shape_record", "record mode: none, missing or all", default="")
     parser.addini("shape_fixtures_dir", "folder of recorded answers", default="")
@@ -105,7 +118,14 @@ def _settings(config: pytest.Config) -> Settings:
     fixtures = Path(_pick(config, "shape_fixtures_dir", "shape_fixtures_dir", "fixtures"))
     snaps = Path(config.getini("shape_snapshots_dir") or "snapshots")
     cases = [Path(p) for p in (config.getoption("shape_cases") or [])] + list(config.getini("shape_cases"))
+    concurrency = config.getoption("shape_concurrency") or 16
+    retries = config.getoption("shape_max_retries")
+    retries = 3 if retries is None else retries
+    max_cost = config.getoption("shape_max_cost")
+    if concurrency < 1 or retries < 0 or (max_cost is not None and max_cost < 0):
+        raise pytest.UsageError(f"{OPTION_CONCURRENCY} must be ≥ 1, {OPTION_MAX_RETRIES} ≥ 0, {OPTION_MAX_COST} ≥ 0")
     return Settings(
+        concurrency=concurrency, max_retries=retries, max_cost=max_cost, state_path=_state_path(config),
         models=models, record=record,
         fixtures_dir=fixtures if fixtures.is_absolute() else root / fixtures,
         snapshots_dir=snaps if snaps.is_absolute() else root / snaps,
@@ -116,6 +136,18 @@ def _settings(config: pytest.Config) -> Settings:
     )
 
 
+def _state_path(config: pytest.Config) -> Path:
+    """Where this run's fetch leaves its state: chosen by the controller, handed to xdist workers."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None and "shape_state_path" in workerinput:
+        return Path(workerinput["shape_state_path"])
+    return Path(tempfile.mkdtemp(prefix="shape-asserts-run-")) / "state.json"
+
+
+def _is_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "shape: a shape-drawing case asked of a model")
     config.addinivalue_line("markers", "seed: one of the seed post's own prompts")
@@ -123,6 +155,8 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"{family}: shape family '{family}'")
     config.stash[_SETTINGS_KEY] = _settings(config)
     config.pluginmanager.register(_Reporter(), "shape-asserts-reporter")
+    if not _is_worker(config):
+        config.pluginmanager.register(_Fetcher(config), "shape-asserts-fetcher")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -157,7 +191,7 @@ def shape_run(request: pytest.FixtureRequest, shape_case: CaseParam, shape_setti
     case = shape_case.case
     node.user_properties.extend([("shape_model", shape_case.model), ("shape_case", case.id),
                                  ("shape_family", case.family), ("shape_group", case.group)])
-    obtained = shape_settings.recorder().obtain(shape_case.model, case, shape_settings.samples)
+    obtained = shape_settings.obtain(shape_case)
     try:
         snapshot = request.getfixturevalue("snapshot")
     except pytest.FixtureLookupError:  # syrupy disabled (-p no:syrupy): nothing is pinned
@@ -203,3 +237,69 @@ class _Reporter:
             "spread/std: how much a case's score moves when only the start point and direction "
             "change (mean over groups of otherwise identical cases; lower is steadier)"
         )
+
+
+class _Fetcher:
+    """Plans and makes the run's live calls once, in the process that sees the whole selection."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.done = False
+        self.progress: Any = None
+        self._last_line = 0.0
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node: Any) -> None:  # xdist controller: tell workers the path
+        node.workerinput["shape_state_path"] = str(self.config.stash[_SETTINGS_KEY].state_path)
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:  # no xdist
+        params = [item.callspec.params["shape_case"] for item in session.items
+                  if hasattr(item, "callspec") and isinstance(item.callspec.params.get("shape_case"), CaseParam)]
+        self._fetch(params)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        if self.done:
+            return
+        known = self.config.stash[_SETTINGS_KEY].params()
+        params = []
+        for nodeid in ids:
+            if nodeid.endswith("]") and "[" in nodeid:
+                p = known.get(nodeid[nodeid.index("[") + 1 : -1])
+                if p is not None:
+                    params.append(p)
+        self._fetch(params)
+
+    def _fetch(self, params: list[CaseParam]) -> None:
+        if self.done:
+            return
+        self.done = True
+        settings = self.config.stash[_SETTINGS_KEY]
+        try:
+            self.progress = prefetch(settings, params, on_progress=self._show)
+        except Exception as exc:  # noqa: BLE001 - never lose the run to the fetch: tests ask themselves
+            self._write(f"shape-asserts: fetching before the tests failed ({type(exc).__name__}: {exc}); "
+                        f"cases will be asked one by one")
+            if settings.state_path is not None and settings.state_path.exists():
+                settings.state_path.unlink()
+            return
+        if self.progress is not None:
+            self._write(self.progress.line())
+
+    def _write(self, line: str) -> None:
+        tr = self.config.pluginmanager.get_plugin("terminalreporter")
+        if tr is not None:
+            tr.write_line(line)
+
+    def _show(self, progress: Any) -> None:
+        now = time.monotonic()
+        if now - self._last_line >= 2.0 and progress.finished is None:
+            self._last_line = now
+            self._write(progress.line())
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        path = config.stash[_SETTINGS_KEY].state_path
+        if path is not None and path.parent.name.startswith("shape-asserts-run-"):
+            import shutil
+
+            shutil.rmtree(path.parent, ignore_errors=True)

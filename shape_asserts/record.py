@@ -76,6 +76,19 @@ class Recorder:
             return None, f"fixture {path} is stale: {why}"
         return rec, ""
 
+    def new_recording(self, model: str, case: Case) -> Recording:
+        """An empty recording for what this run asks."""
+        return Recording(model=model, case_id=case.id, lang=self.lang, temperature=self.temperature,
+                         prompt_sha256=case.prompt_hash(self.lang), samples=[])
+
+    def pending(self, model: str, case: Case, samples: int) -> tuple[Recording | None, list[int], str]:
+        """The usable recording, the sample indices still to ask, and why (``none`` mode asks none)."""
+        if self.mode == "all":
+            return None, list(range(samples)), "re-recording (--record=all)"
+        rec, why = self._valid(model, case)
+        todo = rec.missing(samples) if rec is not None else list(range(samples))
+        return rec, todo, why
+
     def obtain(self, model: str, case: Case, samples: int = 1) -> Obtained:
         """``samples`` answer texts for ``case`` from ``model``, recording what had to be asked.
 
@@ -86,30 +99,24 @@ class Recorder:
         ProviderError
             When the model could not be asked (nothing is recorded for that sample).
         """
-        if self.mode == "all":
-            rec, why = None, "re-recording (--record=all)"
-        else:
-            rec, why = self._valid(model, case)
-        have = len(rec.samples) if rec else 0
-        if have >= samples and rec is not None:
+        rec, todo, why = self.pending(model, case, samples)
+        if not todo and rec is not None:
             return Obtained(texts=tuple(rec.texts(samples)), asked=0, replayed=samples)
         if self.mode == "none":
             if rec is not None:
-                why = f"fixture {self.store.path(model, case.id, self.lang)} has {have} sample(s), {samples} requested"
+                why = (f"fixture {self.store.path(model, case.id, self.lang)} lacks sample(s) "
+                       f"{', '.join(map(str, todo))} of the {samples} requested")
             raise FixtureError(f"{why} for {model}/{case.id}; {_how_to_record(model, case)}")
-        rec = rec or Recording(model=model, case_id=case.id, lang=self.lang, temperature=self.temperature,
-                               prompt_sha256=case.prompt_hash(self.lang), samples=[])
-        if self.mode == "all":
-            rec.samples = []
+        rec = rec or self.new_recording(model, case)
         asked = 0
         litellm_version = None
         try:
-            for index in range(len(rec.samples), samples):
+            for index in todo:
                 answer = self.ask_fn(model, case.messages(self.lang), temperature=self.temperature,
                                      timeout=self.timeout, api_base=self.api_base, sample=index)
                 if litellm_version is None:
-                    litellm_version = _litellm_version()
-                rec.samples.append(sample_record(index, answer, litellm_version))
+                    litellm_version = litellm_version_string()
+                rec.add(sample_record(index, answer, litellm_version))
                 asked += 1
         finally:
             if asked:
@@ -118,7 +125,8 @@ class Recorder:
         return Obtained(texts=tuple(rec.texts(samples)), asked=asked, replayed=samples - asked, note=why)
 
 
-def _litellm_version() -> str | None:
+def litellm_version_string() -> str | None:
+    """The installed litellm's version (read from metadata: no import)."""
     try:
         from importlib.metadata import version
 

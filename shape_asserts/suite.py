@@ -14,12 +14,14 @@ from typing import Any
 import pytest
 
 from .cases import Case, load_cases
+from .exceptions import ProviderError
+from .fetch import Progress, RunState, fetch, plan
 from .fixtures import FixtureStore
 from .record import Obtained, Recorder
 from .snapshots import extension_for, snapshot_folder
 from .verdict import CaseResult, judge
 
-__all__ = ["Settings", "CaseParam", "CaseRun", "DEFAULT_MODEL"]
+__all__ = ["Settings", "CaseParam", "CaseRun", "DEFAULT_MODEL", "prefetch"]
 
 DEFAULT_MODEL = "reference/exact"
 
@@ -39,6 +41,11 @@ class Settings:
     api_base: str | None = None
     timeout: float = 120.0
     case_files: tuple[Path, ...] = ()
+    concurrency: int = 16
+    max_retries: int = 3
+    max_cost: float | None = None
+    #: Where the fetch leaves what it could not get (set per run by the plugin).
+    state_path: Path | None = None
     _cases: list[Case] = field(default_factory=list, compare=False, repr=False)
 
     def cases(self) -> list[Case]:
@@ -47,9 +54,41 @@ class Settings:
             self._cases.extend(load_cases(self.case_files))
         return self._cases
 
-    def recorder(self) -> Recorder:
-        return Recorder(FixtureStore(self.fixtures_dir), self.record, temperature=self.temperature,
+    def recorder(self, mode: str | None = None) -> Recorder:
+        return Recorder(FixtureStore(self.fixtures_dir), mode or self.record, temperature=self.temperature,
                         lang=self.lang, timeout=self.timeout, api_base=self.api_base)
+
+    def params(self) -> dict[str, "CaseParam"]:
+        """Every model × case of the run, by test id."""
+        out = {}
+        for model in self.models:
+            for case in self.cases():
+                p = CaseParam(model=model, case=case)
+                out[p.id] = p
+        return out
+
+    def obtain(self, param: "CaseParam") -> Obtained:
+        """The answers for one test: replayed after the run's fetch, else recorded/asked here.
+
+        Raises
+        ------
+        ProviderError
+            The fetch's calls for this case all failed (the provider's last reply is named).
+        FixtureError
+            No valid recording where one is required.
+        pytest.skip.Exception
+            ``--max-cost`` was reached before this case was asked.
+        """
+        state = RunState.read(self.state_path) if self.state_path is not None else None
+        if state is None or not state.fetched:
+            return self.recorder().obtain(param.model, param.case, self.samples)
+        key = RunState.key(param.model, param.case.id)
+        if key in state.failures:
+            raise ProviderError(state.failures[key])
+        if key in state.unasked:
+            pytest.skip(state.unasked[key])
+        # everything this run needed was fetched before the tests: replay, never ask twice
+        return self.recorder("none").obtain(param.model, param.case, self.samples)
 
 
 @dataclass(frozen=True)
@@ -116,3 +155,22 @@ class CaseRun:
         if mismatch:
             pytest.fail(mismatch, pytrace=False)
         return result
+
+
+def prefetch(settings: Settings, params: list[CaseParam], on_progress: Any = None) -> Progress | None:
+    """Fetch every selected case's missing answers concurrently, before the tests run.
+
+    Writes the run state (failures, unasked cases) to ``settings.state_path`` for the tests.
+    Returns the fetch's counters, or ``None`` when nothing had to be asked.
+    """
+    recorder = settings.recorder()
+    jobs = plan(recorder, [(p.model, p.case) for p in params], settings.samples)
+    state = RunState(fetched=True)
+    progress = None
+    if jobs:
+        state, progress = fetch(jobs, recorder, concurrency=settings.concurrency,
+                                max_retries=settings.max_retries, max_cost=settings.max_cost,
+                                on_progress=on_progress)
+    if settings.state_path is not None:
+        state.write(settings.state_path)
+    return progress
