@@ -103,8 +103,9 @@ def signed_area(points: np.ndarray) -> float:
     pts = as_points(points)
     if len(pts) < 3:
         return 0.0
-    # centre first: keeps the products small and the sum exact for grid points
-    c = pts - pts.mean(axis=0)
+    # shift to the first point, not the mean: keeps the products small, and unlike the mean
+    # (sum / n, rounded) the shift is exact for grid points, so their area is exact too
+    c = pts - pts[0]
     x, y = c[:, 0], c[:, 1]
     return float(0.5 * np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
 

@@ -19,11 +19,11 @@ __all__ = ["CircleThresholds", "CIRCLE", "with_overrides"]
 class CircleThresholds:
     """Limits for one circle drawing. Distances are in grid cells."""
 
-    #: Seed score (the post's metric, about the centroid). Ideal rasters r=5..24 score ≥ 97.2.
+    #: Seed score (the post's metric, about the centroid). Ideal rasters r=5..24 score ≥ 96.89 (r=6).
     min_seed_score: float = 90.0
-    #: Roundness on the seed's scale about the *fitted* center. Ideal rasters: ≥ 97.2.
+    #: Roundness on the seed's scale about the *fitted* center. Ideal rasters: ≥ 96.89 (r=6).
     min_roundness: float = 90.0
-    #: Roundness about the *requested* center. Ideal rasters: ≥ 97.2 (same center).
+    #: Roundness about the *requested* center. Ideal rasters: ≥ 96.89 (same center).
     min_roundness_requested: float = 85.0
     #: Steps longer than one cell in 8-connectivity (undrawn jumps). Ideal: 0.
     max_gaps: int = 0
