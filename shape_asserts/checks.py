@@ -152,9 +152,10 @@ def winding(points: np.ndarray, center: tuple[float, float], *, closed: bool = T
     turns = float(d.sum() / (2 * np.pi))
     sign = 1.0 if turns >= 0 else -1.0
     back = np.flatnonzero(d * sign < -1e-12)
-    sectors = np.unique(np.floor(((np.degrees(ang[~np.all(rel == 0, axis=1)]) % 360.0) / 30.0)))
+    off_center = ang[~at_center[: len(ang)]]
+    sectors = (np.degrees(off_center) % 360.0 // 30.0).astype(np.int64) % 12
     return Winding(
         turns=turns,
-        coverage=float(len(sectors) / 12.0),
+        coverage=float(np.count_nonzero(np.bincount(sectors, minlength=12)) / 12.0),
         backtracks=tuple(int(i) for i in back),
     )

@@ -27,6 +27,17 @@ class FitFailure:
         return False
 
 
+def _three_distinct(pts: np.ndarray) -> bool:
+    """Whether ``pts`` holds at least 3 distinct points (cheaper than ``np.unique`` on rows)."""
+    if len(pts) < 3:
+        return False
+    not_first = np.any(pts != pts[0], axis=1)
+    if not not_first.any():
+        return False
+    second = pts[int(np.argmax(not_first))]
+    return bool(np.any(not_first & np.any(pts != second, axis=1)))
+
+
 @dataclass(frozen=True)
 class CircleModel:
     """A circle: ``center`` (x, y) and ``radius``.
@@ -54,7 +65,7 @@ class CircleModel:
         CircleModel, or a falsy FitFailure when fewer than 3 distinct points or all collinear.
         """
         pts = as_points(points)
-        if len(np.unique(pts, axis=0)) < 3:
+        if not _three_distinct(pts):
             return FitFailure("fewer than 3 distinct points")
         # centre and scale first: the moment matrix is then well conditioned for any grid
         mean = pts.mean(axis=0)
