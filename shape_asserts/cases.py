@@ -3,7 +3,10 @@
 Built-in cases live in ``shape_asserts/cases/*.toml``; users add their own files with
 ``--shape-cases FILE`` (or the ``shape_cases`` ini setting) without writing Python. A file holds
 ``[[case]]`` tables (one case each) and ``[[matrix]]`` tables (a family, fixed parameters, and lists
-of start angles and directions that expand into one case each). When two cases would ask the same
+of start angles and directions that expand into one case each). A matrix may instead carry a
+``vary`` table — each key a list of values, or a table of ``label = value`` — expanding into the
+cartesian product, with each key's label (the value itself, or its label; ``[10, 10]`` → ``10-10``)
+filling ``{key}`` in the id template. When two cases would ask the same
 question (same family and parameters), the first one wins, so the seed's verbatim cases replace
 their twins in the generated matrix.
 
@@ -13,6 +16,7 @@ Case ids are stable, readable and filesystem-safe: ``circle-start330-cw``.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import re
 import sys
@@ -40,6 +44,8 @@ _BUILTIN_DIR = Path(__file__).with_name("cases")
 
 #: Every prompt of every loaded case → the case (the reference drawer answers from this).
 _BY_PROMPT: dict[str, "Case"] = {}
+#: Whether the built-in cases are in ``_BY_PROMPT`` (a user-only load must not hide them).
+_BUILTIN_LOADED = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -119,7 +125,10 @@ def _make_case(raw: Mapping[str, Any], source: str) -> Case:
     cid = raw.get("id")
     if not isinstance(cid, str) or not CASE_ID_RE.match(cid):
         raise CaseError(f"{source}: case id {cid!r} must match {CASE_ID_RE.pattern}")
-    fam = get_family(str(raw.get("family", "")))
+    try:
+        fam = get_family(str(raw.get("family", "")))
+    except CaseError as exc:
+        raise CaseError(f"{source}: case {cid}: {exc}") from None
     params = {k: v for k, v in raw.items() if k not in _RESERVED}
     prompt = raw.get("prompt")
     if isinstance(prompt, str) and prompt.startswith("seed:circle-"):
@@ -151,6 +160,9 @@ def _expand_matrix(raw: Mapping[str, Any], source: str) -> Iterable[dict[str, An
     template = raw.get("id")
     if not isinstance(template, str):
         raise CaseError(f"{source}: a [[matrix]] needs an 'id' template such as 'circle-start{{angle:03d}}-{{direction}}'")
+    if "vary" in raw:
+        yield from _expand_vary(raw, template, source)
+        return
     angles = raw.get("angles") or []
     directions = raw.get("directions") or ["cw"]
     if "center" not in raw or "radius" not in raw:
@@ -170,6 +182,55 @@ def _expand_matrix(raw: Mapping[str, Any], source: str) -> Iterable[dict[str, An
             yield case
 
 
+def _label(value: Any, where: str) -> Any:
+    """How a varied value appears in an id: itself if scalar, numbers joined by '-' if a list."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, (int, float, str)):
+        return value
+    if isinstance(value, list) and value and all(
+            isinstance(x, (int, float)) and not isinstance(x, bool) for x in value):
+        return "-".join(str(_label(x, where)) for x in value)
+    raise CaseError(f"{where}: value {value!r} has no name for the id; give the list as a table "
+                    "of label = value, e.g. {{ tl = [10, 10] }}")
+
+
+def _expand_vary(raw: Mapping[str, Any], template: str, source: str) -> Iterable[dict[str, Any]]:
+    """A matrix's ``vary`` table → one case per combination of its values (cartesian product)."""
+    where = f"{source}: matrix {template}"
+    vary = raw["vary"]
+    if "angles" in raw or "directions" in raw:
+        raise CaseError(f"{where}: give either 'angles'/'directions' (circle start points) or 'vary', not both")
+    if not isinstance(vary, dict) or not vary:
+        raise CaseError(f"{where}: 'vary' must be a table of lists or of label = value tables")
+    axes: list[tuple[str, list[tuple[Any, Any]]]] = []
+    for name, values in vary.items():
+        if isinstance(values, dict):
+            options = [(label, value) for label, value in values.items()]
+        elif isinstance(values, list):
+            options = [(_label(value, f"{where}: vary.{name}"), value) for value in values]
+        else:
+            raise CaseError(f"{where}: vary.{name} must be a list or a table of label = value, got {values!r}")
+        if not options:
+            raise CaseError(f"{where}: vary.{name} is empty")
+        axes.append((name, options))
+    base = {k: v for k, v in raw.items() if k not in ("vary", "id")}
+    scalars = {k: v for k, v in raw.items() if isinstance(v, (int, float, str)) and not isinstance(v, bool)}
+    for combo in itertools.product(*(options for _, options in axes)):
+        case = dict(base)
+        labels = {}
+        for (name, _), (label, value) in zip(axes, combo):
+            case[name] = value
+            labels[name] = label
+        try:
+            case["id"] = template.format(**{**scalars, **labels})
+        except (KeyError, ValueError, IndexError) as exc:
+            raise CaseError(f"{source}: matrix id template {template!r}: {exc!r}") from None
+        yield case
+
+
 def _same_question(case: Case) -> str:
     p = {k: v for k, v in case.params.items() if k != "seed_prompt"}
     return json.dumps([case.family, p], sort_keys=True, default=str)
@@ -184,6 +245,7 @@ def load_cases(paths: Iterable[str | Path] | None = None, *, builtin: bool = Tru
         For an unreadable file, a malformed table, an unknown family or a duplicate id — naming the
         file and the case.
     """
+    global _BUILTIN_LOADED
     files: list[Path] = list(builtin_case_files()) if builtin else []
     files += [Path(p) for p in (paths or [])]
     cases: list[Case] = []
@@ -198,10 +260,13 @@ def load_cases(paths: Iterable[str | Path] | None = None, *, builtin: bool = Tru
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise CaseError(f"case file {path} could not be read: {exc}") from None
         raws: list[dict[str, Any]] = []
-        for raw in doc.get("case", []):
-            raws.append(raw)
-        for raw in doc.get("matrix", []):
-            raws.extend(_expand_matrix(raw, source))
+        for kind in ("case", "matrix"):
+            tables = doc.get(kind, [])
+            # `[case]` instead of `[[case]]` parses as one table, whose keys would be read as cases
+            if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+                raise CaseError(f"{source}: '{kind}' must be an array of tables, written [[{kind}]]")
+            for raw in tables:
+                raws.extend([raw] if kind == "case" else _expand_matrix(raw, source))
         for raw in raws:
             case = _make_case(raw, source)
             key = _same_question(case)
@@ -215,11 +280,13 @@ def load_cases(paths: Iterable[str | Path] | None = None, *, builtin: bool = Tru
     for case in cases:
         for text in case.prompts.values():
             _BY_PROMPT.setdefault(text, case)
+    if builtin:
+        _BUILTIN_LOADED = True
     return cases
 
 
 def case_for_prompt(text: str) -> Case | None:
     """The loaded case whose prompt is exactly ``text`` (loads the built-in cases on first use)."""
-    if not _BY_PROMPT:
+    if not _BUILTIN_LOADED:
         load_cases()
     return _BY_PROMPT.get(text)

@@ -43,6 +43,10 @@ def model_slug(model: str) -> str:
     Too-long names are cut and suffixed with a hash so that they stay distinct.
     """
     slug = re.sub(r"[^A-Za-z0-9._-]+", "_", model.replace("/", "_")).strip("._") or "model"
+    # '/' → '_' is the only replacement that keeps names apart; any other (or a '_' already in the
+    # name, e.g. "openai_gpt-4o" vs "openai/gpt-4o") gets a short hash so two models never share
+    if slug != model.replace("/", "_") or "_" in model:
+        slug = f"{slug}-{hashlib.sha1(model.encode()).hexdigest()[:8]}"
     if len(slug) > _MAX_SLUG:
         digest = hashlib.sha1(model.encode()).hexdigest()[:10]
         slug = f"{slug[: _MAX_SLUG - 11]}-{digest}"
@@ -136,9 +140,14 @@ class FixtureStore:
             raw = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return None
+        except UnicodeDecodeError as exc:
+            raw = None
+            bad = exc
         except OSError as exc:
             raise FixtureError(f"fixture {path} could not be read: {exc}") from None
         try:
+            if raw is None:
+                raise ValueError(f"not UTF-8 text: {bad}")
             doc = json.loads(raw)
             if not isinstance(doc, dict) or doc.get("format") != FORMAT_VERSION:
                 raise ValueError(f"not a format-{FORMAT_VERSION} recording")

@@ -91,11 +91,25 @@ class _Handler(BaseHTTPRequestHandler):
         if not self.path.rstrip("/").endswith("/chat/completions"):
             self._send(404, {"error": {"message": f"no route {self.path}", "type": "invalid_request_error"}})
             return
-        length = int(self.headers.get("Content-Length") or 0)
-        if length > MAX_BODY:
-            self._send(413, {"error": {"message": "request too large", "type": "invalid_request_error"}})
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = -1
+        if length < 0 or length > MAX_BODY:
+            self.close_connection = True  # the body is left unread: the connection cannot be reused
+            self._send(413 if length > 0 else 400,
+                       {"error": {"message": "request too large or without a valid Content-Length",
+                                  "type": "invalid_request_error"}})
             return
-        body = json.loads(self.rfile.read(length) or b"{}")
+        try:
+            body = json.loads(self.rfile.read(length) or b"{}")
+        except ValueError:  # malformed JSON or UTF-8: a client error, never a dropped connection
+            body = None
+        messages = body.get("messages") if isinstance(body, dict) else None
+        if not isinstance(messages, list) or not all(isinstance(m, dict) for m in messages):
+            self._send(400, {"error": {"message": "the body must be a JSON object with a 'messages' list of objects",
+                                       "type": "invalid_request_error"}})
+            return
         with st.lock:
             st.requests += 1
             st.auth_headers.append(self.headers.get("Authorization", ""))
@@ -202,7 +216,8 @@ class StubServer:
         return f"http://127.0.0.1:{self.port}/v1"
 
     def start(self) -> "StubServer":
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="stub-server", daemon=True)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                                        name="stub-server", daemon=True)
         self._thread.start()
         return self
 

@@ -1,0 +1,326 @@
+"""cases: the built-in circle cases, user case files, and errors that name the file and the case."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from shape_asserts import cases as cases_module
+from shape_asserts.cases import CASE_ID_RE, Case, builtin_case_files, case_for_prompt, load_cases
+from shape_asserts.exceptions import CaseError
+from shape_asserts.prompts import SEED_CIRCLE_PROMPTS
+from shape_asserts.raster import angle_of
+
+SEED_IDS = {
+    1: "seed1-circle-start270-cw",
+    2: "seed2-circle-start330-cw",
+    3: "seed3-circle-start150-ccw",
+}
+
+USER_CASE = """
+[[case]]
+id = "my-small-circle"
+family = "circle"
+center = [20, 20]
+start = [20, 10]
+direction = "ccw"
+tags = ["mine"]
+
+[case.thresholds]
+max_gaps = 2
+"""
+
+
+@pytest.fixture(scope="module")
+def everything() -> list[Case]:
+    """Every built-in case, of every family."""
+    return load_cases()
+
+
+@pytest.fixture(scope="module")
+def builtin(everything) -> list[Case]:
+    """The built-in circle cases (``circle.toml``), in load order."""
+    return [c for c in everything if c.source == "builtin:circle.toml"]
+
+
+def _write(tmp_path: Path, text: str, name: str = "mine.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# --- the built-in circle cases ----------------------------------------------------------------------
+
+
+def test_builtin_case_files_start_with_the_circle_file():
+    names = [p.name for p in builtin_case_files()]
+    assert names[0] == "circle.toml" and names == sorted(names)
+
+
+def test_builtin_circles_are_twenty_four_cases(builtin):
+    assert len(builtin) == 24
+    assert {c.family for c in builtin} == {"circle"}
+
+
+def test_seed_cases_come_first_with_recognisable_ids(everything, builtin):
+    assert [c.id for c in everything[:3]] == list(SEED_IDS.values())
+    assert [c.id for c in builtin[:3]] == list(SEED_IDS.values())
+    assert all("seed" in c.tags for c in builtin[:3])
+
+
+@pytest.mark.parametrize("number", [1, 2, 3])
+def test_seed_case_asks_the_seed_prompt_verbatim(builtin, number):
+    case = next(c for c in builtin if c.id == SEED_IDS[number])
+    assert case.prompt("ru") == SEED_CIRCLE_PROMPTS[number]
+
+
+def test_seed_case_ids_name_the_angle_of_their_start(builtin):
+    for case in builtin[:3]:
+        angle = int(re.search(r"start(\d+)", case.id).group(1))
+        measured = angle_of(case.params["start"], case.params["center"])
+        assert abs(measured - angle) < 1, (case.id, measured)
+
+
+def test_case_ids_are_unique(everything):
+    ids = [c.id for c in everything]
+    assert len(ids) == len(set(ids))
+
+
+def test_case_ids_are_filesystem_safe(everything):
+    for case in everything:
+        assert CASE_ID_RE.match(case.id), case.id
+        assert re.fullmatch(r"[a-z0-9._-]+", case.id) and not case.id.startswith(".")
+
+
+def test_matrix_starts_every_thirty_degrees_in_both_directions(builtin):
+    asked = {(round(angle_of(c.params["start"], c.params["center"]) / 30) % 12 * 30, c.params["direction"])
+             for c in builtin}
+    assert asked == {(a, d) for a in range(0, 360, 30) for d in ("cw", "ccw")}
+
+
+def test_matrix_start_points_lie_on_the_circle_the_case_describes(builtin):
+    for case in builtin:
+        (cx, cy), (sx, sy) = case.params["center"], case.params["start"]
+        assert abs(((sx - cx) ** 2 + (sy - cy) ** 2) ** 0.5 - 24) < 0.6, case.id
+
+
+def test_seed_cases_replace_their_twins_in_the_matrix(builtin):
+    ids = {c.id for c in builtin}
+    assert "circle-start330-cw" not in ids and "circle-start150-ccw" not in ids
+    assert "circle-start270-cw" not in ids
+    assert "circle-start330-ccw" in ids and "circle-start150-cw" in ids
+
+
+def test_cases_that_differ_only_in_start_and_direction_share_a_group(builtin):
+    assert len({c.group for c in builtin}) == 1
+    assert len({c.variant for c in builtin}) == 24
+
+
+def test_variant_names_the_start_and_direction(builtin):
+    assert builtin[1].variant == "start=(46,13), direction=cw"
+
+
+def test_every_case_has_a_russian_and_an_english_prompt_that_differ(everything):
+    for case in everything:
+        assert set(case.prompts) == {"ru", "en"}
+        assert case.prompt("ru") != case.prompt("en")
+
+
+def test_messages_are_the_prompt_as_one_user_message(builtin):
+    case = builtin[0]
+    assert case.messages("en") == [{"role": "user", "content": case.prompt("en")}]
+
+
+def test_asking_for_a_missing_language_is_a_case_error(builtin):
+    with pytest.raises(CaseError, match="has no prompt in 'de'"):
+        builtin[0].prompt("de")
+
+
+# --- prompt_hash ------------------------------------------------------------------------------------
+
+
+def test_prompt_hash_is_stable_and_differs_between_languages(builtin):
+    case = builtin[0]
+    again = load_cases([p for p in builtin_case_files() if p.name == "circle.toml"], builtin=False)[0]
+    assert case.prompt_hash("ru") == again.prompt_hash("ru")
+    assert re.fullmatch(r"[0-9a-f]{64}", case.prompt_hash("ru"))
+    assert case.prompt_hash("ru") != case.prompt_hash("en")
+
+
+def test_prompt_hash_changes_when_the_prompt_changes(tmp_path):
+    def hash_with(prompt: str) -> str:
+        path = _write(tmp_path, USER_CASE.replace('tags = ["mine"]', f'tags = ["mine"]\nprompt = "{prompt}"'))
+        return load_cases([path], builtin=False)[0].prompt_hash("ru")
+
+    assert hash_with("Draw a circle.") != hash_with("Draw a circle!")
+
+
+def test_prompt_hash_changes_when_a_parameter_changes_the_prompt(tmp_path):
+    a = load_cases([_write(tmp_path, USER_CASE, "a.toml")], builtin=False)[0]
+    b = load_cases([_write(tmp_path, USER_CASE.replace("[20, 10]", "[20, 11]"), "b.toml")], builtin=False)[0]
+    assert a.prompt_hash() != b.prompt_hash()
+
+
+# --- user case files --------------------------------------------------------------------------------
+
+
+def test_user_file_adds_its_cases_after_the_builtin_ones(tmp_path, everything):
+    loaded = load_cases([_write(tmp_path, USER_CASE)])
+    assert len(loaded) == len(everything) + 1
+    assert [c.id for c in loaded[:-1]] == [c.id for c in everything]
+    mine = loaded[-1]
+    assert (mine.id, mine.family, mine.tags) == ("my-small-circle", "circle", ("mine",))
+    assert mine.params["start"] == (20, 10) and mine.params["direction"] == "ccw"
+    assert mine.thresholds == {"max_gaps": 2}
+    assert mine.source == str(tmp_path / "mine.toml")
+
+
+def test_user_file_can_hold_a_matrix(tmp_path):
+    path = _write(tmp_path, """
+[[matrix]]
+id = "small-start{angle:03d}-{direction}"
+family = "circle"
+center = [20, 20]
+radius = 10
+angles = [0, 90]
+directions = ["cw", "ccw"]
+""")
+    loaded = load_cases([path], builtin=False)
+    assert [c.id for c in loaded] == ["small-start000-cw", "small-start000-ccw",
+                                      "small-start090-cw", "small-start090-ccw"]
+    assert loaded[0].params["start"] == (30, 20) and loaded[2].params["start"] == (20, 30)
+
+
+def test_user_case_asking_a_builtin_question_is_dropped_in_favour_of_the_first(tmp_path, everything):
+    path = _write(tmp_path, USER_CASE.replace("my-small-circle", "my-seed-twin")
+                  .replace("[20, 20]", "[25, 25]").replace("[20, 10]", "[46, 13]").replace('"ccw"', '"cw"')
+                  .replace("[case.thresholds]\nmax_gaps = 2\n", ""))
+    loaded = load_cases([path])
+    assert [c.id for c in loaded] == [c.id for c in everything]
+    assert "my-seed-twin" not in {c.id for c in loaded}
+
+
+def test_user_case_with_its_own_prompt_text_asks_that_text(tmp_path):
+    path = _write(tmp_path, USER_CASE.replace('tags = ["mine"]', 'prompt = "Нарисуй круг."'))
+    case = load_cases([path], builtin=False)[0]
+    assert case.prompt("ru") == case.prompt("en") == "Нарисуй круг."
+
+
+# --- errors name the file and the case --------------------------------------------------------------
+
+
+def _error(tmp_path: Path, text: str) -> str:
+    path = _write(tmp_path, text)
+    with pytest.raises(CaseError) as info:
+        load_cases([path], builtin=False)
+    return str(info.value)
+
+
+def test_unknown_family_error_names_the_file_the_case_and_the_known_families(tmp_path):
+    message = _error(tmp_path, USER_CASE.replace('family = "circle"', 'family = "hexagon"'))
+    assert str(tmp_path / "mine.toml") in message
+    assert "my-small-circle" in message
+    assert "'hexagon'" in message and "circle" in message
+
+
+def test_missing_family_is_an_unknown_family_error_naming_the_case(tmp_path):
+    message = _error(tmp_path, USER_CASE.replace('family = "circle"\n', ""))
+    assert "mine.toml" in message and "my-small-circle" in message and "family" in message
+
+
+@pytest.mark.parametrize("bad_id", ["My Circle", "../escape", "", "-leading-dash", "a/b", "x" * 101])
+def test_bad_id_error_names_the_file_and_the_id(tmp_path, bad_id):
+    message = _error(tmp_path, USER_CASE.replace('"my-small-circle"', f'"{bad_id}"'))
+    assert "mine.toml" in message
+    assert repr(bad_id) in message
+
+
+def test_missing_id_error_names_the_file(tmp_path):
+    message = _error(tmp_path, USER_CASE.replace('id = "my-small-circle"\n', ""))
+    assert "mine.toml" in message and "case id None" in message
+
+
+def test_missing_start_error_names_the_file_the_case_and_the_key(tmp_path):
+    message = _error(tmp_path, USER_CASE.replace("start = [20, 10]\n", ""))
+    assert "mine.toml" in message and "my-small-circle" in message
+    assert "'start' is required" in message
+
+
+@pytest.mark.parametrize("line, expected", [
+    ('start = [20, 10]', "'start' must be [x, y]"),
+    ('direction = "ccw"', "'direction' must be 'cw' or 'ccw'"),
+    ('center = [20, 20]', "outside the 50×50 grid"),
+])
+def test_malformed_parameter_error_names_the_file_the_case_and_the_problem(tmp_path, line, expected):
+    broken = {"start": 'start = "top"', "direction": 'direction = "up"', "center": "center = [20, 60]"}
+    text = USER_CASE.replace(line, broken[line.split(" ")[0]])
+    message = _error(tmp_path, text)
+    assert "mine.toml" in message and "my-small-circle" in message and expected in message
+
+
+def test_duplicate_id_error_names_both_files(tmp_path):
+    first = _write(tmp_path, USER_CASE, "first.toml")
+    second = _write(tmp_path, USER_CASE.replace("[20, 10]", "[20, 12]"), "second.toml")
+    with pytest.raises(CaseError) as info:
+        load_cases([first, second], builtin=False)
+    message = str(info.value)
+    assert "my-small-circle" in message and "first.toml" in message and "second.toml" in message
+
+
+def test_duplicate_of_a_builtin_id_error_names_the_builtin_file(tmp_path):
+    path = _write(tmp_path, USER_CASE.replace("my-small-circle", "seed1-circle-start270-cw"))
+    with pytest.raises(CaseError, match=r"seed1-circle-start270-cw is already defined in builtin:circle\.toml"):
+        load_cases([path])
+
+
+def test_unreadable_toml_error_names_the_file(tmp_path):
+    message = _error(tmp_path, "[[case]\nid = ")
+    assert str(tmp_path / "mine.toml") in message and "could not be read" in message
+
+
+def test_missing_case_file_error_names_the_file(tmp_path):
+    with pytest.raises(CaseError, match=re.escape(str(tmp_path / "nope.toml")) + " does not exist"):
+        load_cases([tmp_path / "nope.toml"], builtin=False)
+
+
+def test_single_bracket_case_table_is_an_error_naming_the_file(tmp_path):
+    message = _error(tmp_path, USER_CASE.replace("[[case]]", "[case]").replace("[case.thresholds]\nmax_gaps = 2\n", ""))
+    assert "mine.toml" in message and "[[case]]" in message
+
+
+def test_matrix_without_radius_error_names_the_file_and_the_template(tmp_path):
+    message = _error(tmp_path, """
+[[matrix]]
+id = "m-{angle}-{direction}"
+family = "circle"
+center = [20, 20]
+angles = [0]
+""")
+    assert "mine.toml" in message and "m-{angle}-{direction}" in message and "radius" in message
+
+
+# --- case_for_prompt --------------------------------------------------------------------------------
+
+
+def test_case_for_prompt_finds_the_case_by_either_language(everything):
+    for case in everything:
+        assert case_for_prompt(case.prompt("ru")).id == case.id
+        assert case_for_prompt(case.prompt("en")).id == case.id
+
+
+def test_case_for_prompt_finds_a_seed_case_from_the_seed_text():
+    assert case_for_prompt(SEED_CIRCLE_PROMPTS[3]).id == SEED_IDS[3]
+
+
+def test_case_for_prompt_returns_none_for_an_unknown_prompt():
+    assert case_for_prompt("Нарисуй, пожалуйста, слона.") is None
+
+
+def test_case_for_prompt_loads_builtin_cases_even_after_a_user_only_load(tmp_path, monkeypatch):
+    monkeypatch.setattr(cases_module, "_BY_PROMPT", {})
+    monkeypatch.setattr(cases_module, "_BUILTIN_LOADED", False)
+    mine = load_cases([_write(tmp_path, USER_CASE)], builtin=False)[0]
+    assert case_for_prompt(SEED_CIRCLE_PROMPTS[1]).id == SEED_IDS[1]
+    assert case_for_prompt(mine.prompt()).id == "my-small-circle"

@@ -1,0 +1,292 @@
+"""fixtures: where recordings live, how they round-trip, go stale, get corrupt, and get written."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from shape_asserts.ask import Answer
+from shape_asserts.cases import Case, builtin_case_files, load_cases
+from shape_asserts.exceptions import FixtureError
+from shape_asserts.fixtures import FORMAT_VERSION, FixtureStore, Recording, model_slug, sample_record
+
+MODEL = "openai/gpt-4o"
+SAFE_NAME = re.compile(r"[A-Za-z0-9._-]+")
+
+
+def _circle_cases() -> list[Case]:
+    """The built-in circle cases alone (loading every family's file is slower and not needed here)."""
+    (path,) = [p for p in builtin_case_files() if p.name == "circle.toml"]
+    return load_cases([path], builtin=False)
+
+
+@pytest.fixture(scope="module")
+def case() -> Case:
+    return _circle_cases()[0]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> FixtureStore:
+    return FixtureStore(tmp_path / "fixtures")
+
+
+def _recording(case: Case, texts: list[str], *, lang: str = "ru", temperature: float | None = None,
+               model: str = MODEL) -> Recording:
+    samples = [sample_record(i, Answer(text=t, usage={"total_tokens": 7}, latency_s=0.5), "1.2.3")
+               for i, t in enumerate(texts)]
+    return Recording(model=model, case_id=case.id, lang=lang, temperature=temperature,
+                     prompt_sha256=case.prompt_hash(lang), samples=samples)
+
+
+# --- layout and model slugs -------------------------------------------------------------------------
+
+
+def test_path_is_model_slug_then_case_id(store, case):
+    assert store.path(MODEL, case.id) == store.root / "openai_gpt-4o" / f"{case.id}.json"
+
+
+def test_path_of_another_language_carries_the_language(store, case):
+    assert store.path(MODEL, case.id, "en") == store.root / "openai_gpt-4o" / f"{case.id}.en.json"
+
+
+@pytest.mark.parametrize("model", [
+    "openai/gpt-4o", "ollama_chat/llama3:8b", "azure/my deployment", "../../etc/passwd", "..", "/", "",
+    "модель/тест", "a\\b", "x" * 300,
+])
+def test_model_slug_is_a_safe_folder_name(model):
+    slug = model_slug(model)
+    assert SAFE_NAME.fullmatch(slug), slug
+    assert slug not in (".", "..") and not slug.startswith(".")
+    assert len(slug) <= 80
+
+
+def test_model_slug_keeps_a_plain_name_readable():
+    assert model_slug("openai/gpt-4o") == "openai_gpt-4o"
+    assert model_slug("anthropic/claude-3.5-sonnet") == "anthropic_claude-3.5-sonnet"
+
+
+def test_model_slug_hashes_a_long_name():
+    long = "openrouter/" + "very-long-model-name-" * 10
+    slug = model_slug(long)
+    assert len(slug) == 80
+    assert re.search(r"-[0-9a-f]{10}$", slug)
+    assert slug == model_slug(long)
+
+
+def test_model_slugs_of_long_names_sharing_a_prefix_stay_distinct():
+    prefix = "provider/" + "a" * 120
+    assert model_slug(prefix + "-one") != model_slug(prefix + "-two")
+
+
+# --- round trip -------------------------------------------------------------------------------------
+
+
+def test_read_returns_none_when_nothing_is_recorded(store, case):
+    assert store.read(MODEL, case) is None
+
+
+def test_written_recording_reads_back_equal(store, case):
+    rec = _recording(case, ["first answer", "второй ответ"], temperature=0.7)
+    path = store.write(rec)
+    assert path == store.path(MODEL, case.id)
+    back = store.read(MODEL, case)
+    assert back == rec
+    assert back.texts(1) == ["first answer"]
+
+
+def test_written_file_is_human_readable_json_with_what_produced_each_sample(store, case):
+    path = store.write(_recording(case, ["ответ"]))
+    text = path.read_text(encoding="utf-8")
+    assert "ответ" in text and text.endswith("\n") and "\n  " in text
+    doc = json.loads(text)
+    assert doc["format"] == FORMAT_VERSION
+    assert doc["model"] == MODEL and doc["case"] == case.id and doc["lang"] == "ru"
+    assert doc["prompt_sha256"] == case.prompt_hash("ru")
+    sample = doc["samples"][0]
+    assert sample["index"] == 0 and sample["litellm_version"] == "1.2.3"
+    assert sample["usage"] == {"total_tokens": 7} and sample["latency_s"] == 0.5
+    assert re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$", sample["recorded_at"])
+
+
+def test_languages_are_recorded_side_by_side(store, case):
+    store.write(_recording(case, ["ru answer"]))
+    store.write(_recording(case, ["en answer"], lang="en"))
+    assert store.read(MODEL, case, "ru").texts(1) == ["ru answer"]
+    assert store.read(MODEL, case, "en").texts(1) == ["en answer"]
+
+
+# --- stale ------------------------------------------------------------------------------------------
+
+
+def test_fresh_recording_is_not_stale(store, case):
+    assert FixtureStore.stale_reason(_recording(case, ["a"], temperature=0.0), case, "ru", 0.0) is None
+
+
+def test_recording_of_another_prompt_is_stale(case):
+    rec = _recording(case, ["a"])
+    rec.prompt_sha256 = "0" * 64
+    assert FixtureStore.stale_reason(rec, case, "ru", None) == "the prompt changed since it was recorded"
+
+
+def test_recording_of_the_other_language_is_stale_for_this_one(case):
+    rec = _recording(case, ["a"], lang="en")
+    assert "prompt changed" in FixtureStore.stale_reason(rec, case, "ru", None)
+
+
+@pytest.mark.parametrize("recorded, asked", [(0.0, 0.7), (None, 0.0), (1.0, None)])
+def test_recording_at_another_temperature_is_stale_and_says_both(case, recorded, asked):
+    reason = FixtureStore.stale_reason(_recording(case, ["a"], temperature=recorded), case, "ru", asked)
+    assert reason == f"it was recorded at temperature {recorded}, this run asks {asked}"
+
+
+# --- corrupt and quarantine -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("content", [
+    "{ not json",
+    "",
+    "[]",
+    json.dumps({"format": 999, "samples": []}),
+    json.dumps({"format": FORMAT_VERSION, "samples": "nope"}),
+    json.dumps({"format": FORMAT_VERSION, "samples": [{"no_text": 1}]}),
+    json.dumps({"format": FORMAT_VERSION, "samples": []}),  # no model, case, lang, hash
+])
+def test_corrupt_file_is_a_fixture_error_naming_the_path_and_the_fix(store, case, content):
+    path = store.path(MODEL, case.id)
+    path.parent.mkdir(parents=True)
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(FixtureError) as info:
+        store.read(MODEL, case)
+    message = str(info.value)
+    assert str(path) in message and "corrupt" in message and "--record=all" in message
+
+
+def test_file_that_is_not_utf8_is_a_fixture_error_naming_the_path(store, case):
+    path = store.path(MODEL, case.id)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(FixtureError, match=re.escape(str(path))):
+        store.read(MODEL, case)
+
+
+def test_quarantine_moves_the_file_aside_and_keeps_its_content(store, case):
+    path = store.path(MODEL, case.id)
+    path.parent.mkdir(parents=True)
+    path.write_text("{ half a recording", encoding="utf-8")
+    dest = store.quarantine(MODEL, case.id, "ru")
+    assert not path.exists()
+    assert dest.parent == path.parent and dest.name.startswith(path.name + ".corrupt-")
+    assert dest.read_text(encoding="utf-8") == "{ half a recording"
+    assert store.read(MODEL, case) is None
+
+
+# --- atomic writes ----------------------------------------------------------------------------------
+
+
+def _leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name != ".lock" and not p.name.endswith(".json"))
+
+
+def test_write_leaves_no_temporary_files(store, case):
+    for n in range(3):
+        store.write(_recording(case, ["answer"] * (n + 1)))
+    folder = store.path(MODEL, case.id).parent
+    assert _leftovers(folder) == []
+    assert sorted(p.name for p in folder.iterdir() if p.suffix == ".json") == [f"{case.id}.json"]
+
+
+def test_failed_write_keeps_the_old_file_and_leaves_no_temporary_file(store, case, monkeypatch):
+    store.write(_recording(case, ["old"]))
+
+    def refuse(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(OSError, match="disk full"):
+        store.write(_recording(case, ["new"]))
+    monkeypatch.undo()
+    assert store.read(MODEL, case).texts(1) == ["old"]
+    assert _leftovers(store.path(MODEL, case.id).parent) == []
+
+
+def test_locked_creates_the_model_folder_and_can_be_taken_again(store):
+    with store.locked(MODEL):
+        assert (store.root / "openai_gpt-4o").is_dir()
+    with store.locked(MODEL):
+        pass
+
+
+def _write_many(root: str, case_id: str, prompt_hash: str, writer: int, writes: int) -> None:
+    """One writer process: ``writes`` recordings of different sizes, each under the model lock."""
+    store = FixtureStore(root)
+    for n in range(writes):
+        # sizes vary so that a torn write would show as a truncated, unparsable file
+        text = f"writer {writer} write {n} " + "·" * (5_000 * (1 + (writer + n) % 4))
+        answer = Answer(text=text)
+        rec = Recording(model=MODEL, case_id=case_id, lang="ru", temperature=None, prompt_sha256=prompt_hash,
+                        samples=[sample_record(i, answer, None) for i in range(1 + n % 3)])
+        with store.locked(MODEL):
+            store.write(rec)
+
+
+def test_concurrent_writers_never_leave_a_half_written_file(store, case):
+    """Four processes × 20 writes to one file: every read while they run parses as a recording."""
+    # fork: the writers need nothing but the store, and spawning 4 interpreters costs seconds
+    ctx = multiprocessing.get_context("fork")
+    procs = [ctx.Process(target=_write_many, args=(str(store.root), case.id, case.prompt_hash("ru"), w, 20))
+             for w in range(4)]
+    for p in procs:
+        p.start()
+    reads = 0
+    try:
+        while any(p.is_alive() for p in procs):
+            rec = store.read(MODEL, case)  # raises FixtureError on a torn file
+            time.sleep(0.005)  # leave the writers CPU on a small machine
+            if rec is not None:
+                assert re.match(r"writer \d write \d+ ", rec.samples[0]["text"])
+                reads += 1
+    finally:
+        for p in procs:
+            p.join(timeout=120)
+    assert [p.exitcode for p in procs] == [0, 0, 0, 0]
+    assert re.match(r"writer \d write 19 ", store.read(MODEL, case).samples[0]["text"])
+    assert _leftovers(store.path(MODEL, case.id).parent) == []
+    assert reads > 0
+
+
+# --- redaction --------------------------------------------------------------------------------------
+
+
+def test_secret_environment_value_in_an_answer_is_written_as_redacted(store, case, monkeypatch):
+    secret = "s3cr3t-v4lue-0123456789"
+    monkeypatch.setenv("FOO_API_KEY", secret)
+    rec = _recording(case, [f"my key is {secret}, do not tell"])
+    path = store.write(rec)
+    text = path.read_text(encoding="utf-8")
+    assert secret not in text
+    assert "my key is [REDACTED], do not tell" in text
+
+
+def test_secret_environment_value_in_the_response_model_is_redacted(store, case, monkeypatch):
+    secret = "another-secret-987654321"
+    monkeypatch.setenv("MY_PROVIDER_TOKEN", secret)
+    sample = sample_record(0, Answer(text="ok", response_model=f"gpt-4o?key={secret}"), None)
+    assert secret not in json.dumps(sample)
+
+
+def test_bearer_token_in_an_answer_is_written_as_redacted(store, case):
+    path = store.write(_recording(case, ["header was Authorization: Bearer abcdef123456789"]))
+    text = path.read_text(encoding="utf-8")
+    assert "abcdef123456789" not in text and "Bearer [REDACTED]" in text
+
+
+def test_ordinary_environment_values_are_not_redacted(store, case, monkeypatch):
+    monkeypatch.setenv("FOO_COLOUR", "turquoise-blue")
+    path = store.write(_recording(case, ["the sky is turquoise-blue"]))
+    assert "turquoise-blue" in path.read_text(encoding="utf-8")

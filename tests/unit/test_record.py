@@ -1,0 +1,253 @@
+"""record: which answers come from disk and which from the model, under each record mode.
+
+The model is a fake ``ask_fn`` that counts its calls; nothing here imports litellm.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from shape_asserts.ask import Answer
+from shape_asserts.cases import Case, builtin_case_files, load_cases
+from shape_asserts.exceptions import FixtureError, ProviderError
+from shape_asserts.fixtures import FixtureStore, Recording, sample_record
+from shape_asserts.record import RECORD_MODES, Recorder
+
+MODEL = "fake/model"
+
+
+class FakeModel:
+    """An ``ask_fn`` that answers ``answer <n>`` and remembers what it was asked."""
+
+    def __init__(self, fail_on_sample: int | None = None) -> None:
+        self.calls: list[dict] = []
+        self.fail_on_sample = fail_on_sample
+
+    def __call__(self, model, messages, *, temperature, timeout, api_base, sample) -> Answer:
+        self.calls.append({"model": model, "messages": messages, "temperature": temperature,
+                           "timeout": timeout, "api_base": api_base, "sample": sample})
+        if sample == self.fail_on_sample:
+            raise ProviderError(f"{model}: RateLimitError (HTTP 429): slow down")
+        return Answer(text=f"answer {len(self.calls)}", finish_reason="stop", latency_s=0.1)
+
+    @property
+    def samples_asked(self) -> list[int]:
+        return [c["sample"] for c in self.calls]
+
+
+def _circle_cases() -> list[Case]:
+    """The built-in circle cases alone (loading every family's file is slower and not needed here)."""
+    (path,) = [p for p in builtin_case_files() if p.name == "circle.toml"]
+    return load_cases([path], builtin=False)
+
+
+@pytest.fixture(scope="module")
+def case() -> Case:
+    return _circle_cases()[0]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> FixtureStore:
+    return FixtureStore(tmp_path / "fixtures")
+
+
+def _record(store: FixtureStore, case: Case, texts: list[str], *, temperature: float | None = None,
+            prompt_sha256: str | None = None) -> None:
+    store.write(Recording(
+        model=MODEL, case_id=case.id, lang="ru", temperature=temperature,
+        prompt_sha256=prompt_sha256 or case.prompt_hash("ru"),
+        samples=[sample_record(i, Answer(text=t), None) for i, t in enumerate(texts)],
+    ))
+
+
+def _recorded_texts(store: FixtureStore, case: Case) -> list[str]:
+    return [s["text"] for s in store.read(MODEL, case).samples]
+
+
+def test_unknown_record_mode_is_a_value_error_naming_the_modes(store):
+    with pytest.raises(ValueError, match="none, missing, all"):
+        Recorder(store, "sometimes")
+    assert RECORD_MODES == ("none", "missing", "all")
+
+
+def test_default_mode_is_missing(store):
+    assert Recorder(store).mode == "missing"
+
+
+# --- missing (the default) --------------------------------------------------------------------------
+
+
+def test_missing_mode_asks_for_every_sample_when_nothing_is_recorded(store, case):
+    fake = FakeModel()
+    got = Recorder(store, "missing", ask_fn=fake).obtain(MODEL, case, samples=3)
+    assert got.texts == ("answer 1", "answer 2", "answer 3")
+    assert (got.asked, got.replayed) == (3, 0)
+    assert fake.samples_asked == [0, 1, 2]
+    assert "no recorded answer" in got.note
+    assert store.read(MODEL, case).texts(3) == ["answer 1", "answer 2", "answer 3"]
+
+
+def test_missing_mode_passes_the_run_settings_to_the_model(store, case):
+    fake = FakeModel()
+    Recorder(store, temperature=0.3, timeout=9.0, api_base="http://127.0.0.1:1/v1", ask_fn=fake).obtain(MODEL, case)
+    call = fake.calls[0]
+    assert call["messages"] == case.messages("ru")
+    assert (call["temperature"], call["timeout"], call["api_base"]) == (0.3, 9.0, "http://127.0.0.1:1/v1")
+
+
+def test_missing_mode_replays_a_complete_recording_without_asking(store, case):
+    _record(store, case, ["one", "two", "three"])
+    fake = FakeModel()
+    got = Recorder(store, "missing", ask_fn=fake).obtain(MODEL, case, samples=2)
+    assert got.texts == ("one", "two")
+    assert (got.asked, got.replayed) == (0, 2)
+    assert fake.calls == []
+
+
+def test_missing_mode_asks_only_for_the_missing_samples_and_appends_them(store, case):
+    _record(store, case, ["one"])
+    fake = FakeModel()
+    got = Recorder(store, "missing", ask_fn=fake).obtain(MODEL, case, samples=3)
+    assert fake.samples_asked == [1, 2]
+    assert got.texts == ("one", "answer 1", "answer 2")
+    assert (got.asked, got.replayed) == (2, 1)
+    assert [s["index"] for s in store.read(MODEL, case).samples] == [0, 1, 2]
+    assert _recorded_texts(store, case) == ["one", "answer 1", "answer 2"]
+
+
+def test_missing_mode_re_asks_every_sample_of_a_stale_recording(store, case):
+    _record(store, case, ["old one", "old two"], temperature=1.0)
+    fake = FakeModel()
+    got = Recorder(store, "missing", temperature=0.0, ask_fn=fake).obtain(MODEL, case, samples=2)
+    assert fake.samples_asked == [0, 1]
+    assert got.texts == ("answer 1", "answer 2")
+    assert "stale" in got.note and "temperature" in got.note
+    assert store.read(MODEL, case).temperature == 0.0
+
+
+def test_missing_mode_quarantines_a_corrupt_file_and_asks_again(store, case):
+    path = store.path(MODEL, case.id)
+    path.parent.mkdir(parents=True)
+    path.write_text('{"format": 1, "samples": [', encoding="utf-8")
+    fake = FakeModel()
+    got = Recorder(store, "missing", ask_fn=fake).obtain(MODEL, case, samples=2)
+    assert fake.samples_asked == [0, 1]
+    assert got.texts == ("answer 1", "answer 2")
+    assert "corrupt" in got.note and "moved aside" in got.note
+    kept = list(path.parent.glob(path.name + ".corrupt-*"))
+    assert len(kept) == 1 and kept[0].read_text(encoding="utf-8") == '{"format": 1, "samples": ['
+    assert store.read(MODEL, case).texts(2) == ["answer 1", "answer 2"]
+
+
+def test_missing_mode_fills_a_hole_between_recorded_samples(store, case):
+    store.write(Recording(
+        model=MODEL, case_id=case.id, lang="ru", temperature=None, prompt_sha256=case.prompt_hash("ru"),
+        samples=[sample_record(0, Answer(text="zero"), None), sample_record(2, Answer(text="two"), None)],
+    ))
+    fake = FakeModel()
+    got = Recorder(store, "missing", ask_fn=fake).obtain(MODEL, case, samples=3)
+    assert fake.samples_asked == [1]
+    assert got.texts == ("zero", "answer 1", "two")
+    assert [s["index"] for s in store.read(MODEL, case).samples] == [0, 1, 2]
+
+
+# --- none -------------------------------------------------------------------------------------------
+
+
+def test_none_mode_replays_a_complete_recording(store, case):
+    _record(store, case, ["one", "two"])
+    fake = FakeModel()
+    got = Recorder(store, "none", ask_fn=fake).obtain(MODEL, case, samples=2)
+    assert got.texts == ("one", "two") and fake.calls == []
+
+
+def _none_mode_error(store: FixtureStore, case: Case, samples: int = 2) -> str:
+    fake = FakeModel()
+    with pytest.raises(FixtureError) as info:
+        Recorder(store, "none", temperature=0.0, ask_fn=fake).obtain(MODEL, case, samples=samples)
+    assert fake.calls == []
+    return str(info.value)
+
+
+def test_none_mode_missing_recording_says_how_to_record_it(store, case):
+    message = _none_mode_error(store, case)
+    assert "no recorded answer" in message and str(store.path(MODEL, case.id)) in message
+    assert f"record it with: pytest --model={MODEL} --record=missing -k {case.id}" in message
+
+
+def test_none_mode_short_recording_says_how_many_and_how_to_record_it(store, case):
+    _record(store, case, ["only one"], temperature=0.0)
+    message = _none_mode_error(store, case, samples=3)
+    assert str(store.path(MODEL, case.id)) in message
+    assert "3 requested" in message and "record it with" in message
+
+
+def test_none_mode_stale_recording_says_why_and_how_to_record_it(store, case):
+    _record(store, case, ["one", "two"], temperature=0.0, prompt_sha256="0" * 64)
+    message = _none_mode_error(store, case)
+    assert "stale" in message and "prompt changed" in message and "record it with" in message
+
+
+def test_none_mode_corrupt_recording_is_an_error_and_stays_in_place(store, case):
+    path = store.path(MODEL, case.id)
+    path.parent.mkdir(parents=True)
+    path.write_text("not json", encoding="utf-8")
+    message = _none_mode_error(store, case)
+    assert str(path) in message and "corrupt" in message
+    assert path.read_text(encoding="utf-8") == "not json"
+
+
+def test_none_mode_writes_nothing(store, case):
+    _none_mode_error(store, case)
+    assert not store.path(MODEL, case.id).exists()
+
+
+# --- all --------------------------------------------------------------------------------------------
+
+
+def test_all_mode_asks_every_sample_again_and_overwrites(store, case):
+    _record(store, case, ["old one", "old two", "old three"])
+    fake = FakeModel()
+    got = Recorder(store, "all", ask_fn=fake).obtain(MODEL, case, samples=2)
+    assert fake.samples_asked == [0, 1]
+    assert got.texts == ("answer 1", "answer 2")
+    assert (got.asked, got.replayed) == (2, 0)
+    assert _recorded_texts(store, case) == ["answer 1", "answer 2"]
+
+
+# --- provider errors --------------------------------------------------------------------------------
+
+
+def test_provider_error_keeps_the_samples_answered_before_it_and_records_nothing_for_it(store, case):
+    fake = FakeModel(fail_on_sample=2)
+    with pytest.raises(ProviderError, match="429"):
+        Recorder(store, "missing", ask_fn=fake).obtain(MODEL, case, samples=3)
+    assert fake.samples_asked == [0, 1, 2]
+    assert _recorded_texts(store, case) == ["answer 1", "answer 2"]
+    assert [s["index"] for s in store.read(MODEL, case).samples] == [0, 1]
+    assert "429" not in store.path(MODEL, case.id).read_text(encoding="utf-8")
+
+
+def test_after_a_provider_error_the_next_run_asks_only_for_the_failed_sample(store, case):
+    with pytest.raises(ProviderError):
+        Recorder(store, "missing", ask_fn=FakeModel(fail_on_sample=2)).obtain(MODEL, case, samples=3)
+    fake = FakeModel()
+    got = Recorder(store, "missing", ask_fn=fake).obtain(MODEL, case, samples=3)
+    assert fake.samples_asked == [2]
+    assert got.texts == ("answer 1", "answer 2", "answer 1")
+
+
+def test_provider_error_on_the_first_sample_writes_no_file(store, case):
+    with pytest.raises(ProviderError):
+        Recorder(store, "missing", ask_fn=FakeModel(fail_on_sample=0)).obtain(MODEL, case, samples=3)
+    assert not store.path(MODEL, case.id).exists()
+
+
+def test_provider_error_in_all_mode_keeps_the_new_samples_only(store, case):
+    _record(store, case, ["old one", "old two", "old three"])
+    with pytest.raises(ProviderError):
+        Recorder(store, "all", ask_fn=FakeModel(fail_on_sample=1)).obtain(MODEL, case, samples=3)
+    assert _recorded_texts(store, case) == ["answer 1"]
+

@@ -1,0 +1,138 @@
+"""reference: the in-process drawers that calibrate the suite (exact) and imitate a model (noisy)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from shape_asserts.cases import Case, load_cases
+from shape_asserts.drawing import parse_drawing
+from shape_asserts.reference import STYLES, answer_for_messages, answer_text, draw
+from shape_asserts.verdict import judge
+
+BUILTIN = load_cases()
+#: The circle cases (the seed's question); the noisy drawer's verdicts are studied on these.
+CIRCLES = [c for c in BUILTIN if c.source == "builtin:circle.toml"]
+#: One case of every family.
+ONE_PER_FAMILY = list({c.family: c for c in reversed(BUILTIN)}.values())
+SAMPLES = 3
+
+
+def _noisy_verdicts(cases: list[Case]) -> dict:
+    return {c.id: judge(c, "reference/noisy", [answer_text(c, "noisy", s) for s in range(SAMPLES)])
+            for c in cases}
+
+
+@pytest.fixture(scope="module")
+def noisy_results():
+    return _noisy_verdicts(CIRCLES)
+
+
+# --- exact ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", BUILTIN, ids=[c.id for c in BUILTIN])
+def test_exact_drawer_passes_its_own_case(case):
+    result = judge(case, "reference/exact", [answer_text(case, "exact")])
+    assert result.passed, result.failure_message()
+
+
+def test_exact_drawer_draws_the_ideal_and_ignores_the_sample_number():
+    case = CIRCLES[0]
+    assert np.array_equal(draw(case, "exact", 0), case.ideal())
+    assert answer_text(case, "exact", 0) == answer_text(case, "exact", 7)
+
+
+def test_exact_answer_is_bare_json_in_the_seed_format():
+    case = CIRCLES[1]
+    doc = json.loads(answer_text(case, "exact"))
+    assert doc["grid_size"] == 50 and doc["center"] == {"x": 25, "y": 25}
+    assert doc["points"][0] == {"x": 46, "y": 13}
+
+
+# --- noisy ------------------------------------------------------------------------------------------
+
+
+def test_noisy_drawer_is_deterministic_per_case_and_sample():
+    for case in ONE_PER_FAMILY:
+        for sample in range(SAMPLES):
+            assert answer_text(case, "noisy", sample) == answer_text(case, "noisy", sample)
+
+
+def test_noisy_drawer_varies_between_samples_and_between_cases():
+    case = CIRCLES[0]
+    assert len({answer_text(case, "noisy", s) for s in range(8)}) > 1
+    assert answer_text(CIRCLES[3], "noisy", 0) != answer_text(CIRCLES[4], "noisy", 0)
+
+
+def test_noisy_answer_wraps_the_drawing_in_prose_and_a_fence_that_still_parses():
+    text = answer_text(CIRCLES[0], "noisy", 0)
+    assert text.startswith("Вот контур:\n```json\n") and text.rstrip().endswith("Готово.")
+    assert len(parse_drawing(text)) > 50
+
+
+def test_noisy_drawer_fails_some_cases_and_passes_others(noisy_results):
+    verdicts = [r.passed for r in noisy_results.values()]
+    assert any(verdicts) and not all(verdicts)
+
+
+def test_noisy_drawer_fails_some_samples_and_passes_others(noisy_results):
+    samples = [s.passed for r in noisy_results.values() for s in r.samples]
+    assert any(samples) and not all(samples)
+
+
+def test_noisy_verdicts_are_the_same_on_every_run(noisy_results):
+    again = {cid: r.summary() for cid, r in _noisy_verdicts(CIRCLES[:8]).items()}
+    assert again == {cid: noisy_results[cid].summary() for cid in again}
+
+
+def test_noisy_drawing_stays_close_to_the_ideal():
+    case = CIRCLES[5]
+    ideal = case.ideal()
+    for sample in range(SAMPLES):
+        pts = draw(case, "noisy", sample)
+        assert abs(len(pts) - len(ideal)) <= 7
+        # every point is at most one cell from some ideal point
+        d = np.abs(pts[:, None, :] - ideal[None, :, :]).max(axis=2).min(axis=1)
+        assert d.max() <= 1
+
+
+def test_unknown_style_is_a_value_error_naming_the_known_ones():
+    with pytest.raises(ValueError, match="exact, noisy"):
+        draw(CIRCLES[0], "wobbly")
+    assert STYLES == ("exact", "noisy")
+
+
+# --- answering chat requests ------------------------------------------------------------------------
+
+
+def _messages(case: Case, lang: str = "ru") -> list[dict[str, str]]:
+    return [{"role": "system", "content": "You are helpful."}, *case.messages(lang)]
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_answer_for_messages_draws_the_case_whose_prompt_it_receives(lang):
+    case = CIRCLES[2]
+    assert answer_for_messages("exact", _messages(case, lang)) == answer_text(case, "exact")
+
+
+def test_answer_for_messages_passes_the_sample_number_on():
+    case = CIRCLES[4]
+    assert answer_for_messages("noisy", case.messages(), sample=2) == answer_text(case, "noisy", 2)
+
+
+@pytest.mark.parametrize("messages", [
+    [{"role": "user", "content": "Draw an elephant."}],
+    [{"role": "system", "content": CIRCLES[0].prompt()}],
+    [],
+])
+def test_answer_for_messages_raises_lookup_error_for_an_unknown_prompt(messages):
+    with pytest.raises(LookupError, match="only answers the prompts of loaded cases"):
+        answer_for_messages("exact", messages)
+
+
+def test_answer_for_messages_with_an_unknown_style_is_a_value_error():
+    with pytest.raises(ValueError, match="unknown reference style"):
+        answer_for_messages("wobbly", CIRCLES[0].messages())

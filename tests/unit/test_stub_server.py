@@ -1,0 +1,203 @@
+"""stub_server: a local OpenAI-compatible server answering with the reference drawers, faults on demand."""
+
+from __future__ import annotations
+
+import http.client
+import json
+from typing import Any
+
+import pytest
+
+from shape_asserts.cases import Case, builtin_case_files, load_cases
+from shape_asserts.reference import answer_text
+from shape_asserts.stub_server import Faults, StubServer
+from shape_asserts.verdict import judge
+
+#: The built-in circle cases alone (the server itself finds any built-in case by its prompt).
+CIRCLES: list[Case] = load_cases([p for p in builtin_case_files() if p.name == "circle.toml"], builtin=False)
+CASE = CIRCLES[1]
+CHAT = "/v1/chat/completions"
+
+
+def _request(srv: StubServer, method: str, path: str, body: Any = None, *,
+             headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], dict[str, Any]]:
+    conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10)
+    try:
+        data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
+        conn.request(method, path, body=data, headers={"Content-Type": "application/json", **(headers or {})})
+        resp = conn.getresponse()
+        return resp.status, dict(resp.getheaders()), json.loads(resp.read() or b"{}")
+    finally:
+        conn.close()
+
+
+def _chat(srv: StubServer, model: str = "exact", case: Case = CASE, **kwargs: Any):
+    return _request(srv, "POST", CHAT, {"model": model, "messages": case.messages()}, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def srv():
+    """One plain server for the tests that only read answers (stopping one takes ~0.5 s)."""
+    with StubServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def keyed():
+    with StubServer(require_key="sk-test-123") as server:
+        yield server
+
+
+# --- answers ----------------------------------------------------------------------------------------
+
+
+def test_base_url_is_local_with_the_v1_prefix(srv):
+    assert srv.base_url == f"http://127.0.0.1:{srv.port}/v1" and srv.port > 0
+
+
+def test_known_prompt_is_answered_with_a_drawing_that_passes(srv):
+    status, _, body = _chat(srv)
+    assert status == 200
+    text = body["choices"][0]["message"]["content"]
+    assert text == answer_text(CASE, "exact")
+    assert judge(CASE, "openai/exact", [text]).passed
+
+
+def test_answer_is_shaped_like_an_openai_chat_completion(srv):
+    _, headers, body = _chat(srv, model="my-exact")
+    assert headers["Content-Type"] == "application/json"
+    assert body["object"] == "chat.completion" and body["model"] == "my-exact"
+    choice = body["choices"][0]
+    assert choice["finish_reason"] == "stop" and choice["message"]["role"] == "assistant"
+    usage = body["usage"]
+    assert usage["total_tokens"] == usage["prompt_tokens"] + usage["completion_tokens"] > 0
+
+
+def test_route_without_the_v1_prefix_answers_too(srv):
+    status, _, _ = _request(srv, "POST", "/chat/completions", {"model": "exact", "messages": CASE.messages()})
+    assert status == 200
+
+
+def test_english_prompt_is_answered_with_the_same_drawing(srv):
+    status, _, body = _request(srv, "POST", CHAT, {"model": "exact", "messages": CASE.messages("en")})
+    assert status == 200 and body["choices"][0]["message"]["content"] == answer_text(CASE, "exact")
+
+
+def test_model_named_noisy_draws_like_the_noisy_drawer_one_sample_per_request():
+    with StubServer() as srv:
+        texts = [_chat(srv, model="openai/noisy")[2]["choices"][0]["message"]["content"] for _ in range(3)]
+    assert texts == [answer_text(CASE, "noisy", s) for s in range(3)]
+
+
+def test_models_are_listed(srv):
+    status, _, body = _request(srv, "GET", "/v1/models")
+    assert status == 200 and [m["id"] for m in body["data"]] == ["exact", "noisy"]
+
+
+# --- client errors ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method, path", [("POST", "/v1/completions"), ("POST", "/v1/embeddings"), ("GET", "/v1/chat")])
+def test_unknown_route_is_404(srv, method, path):
+    status, _, body = _request(srv, method, path, {} if method == "POST" else None)
+    assert status == 404 and body["error"]["type"] == "invalid_request_error"
+
+
+def test_unknown_prompt_is_400_and_not_counted_as_answered(srv):
+    answered = sum(srv.state.answered.values())
+    status, _, body = _request(srv, "POST", CHAT, {"model": "exact",
+                                                   "messages": [{"role": "user", "content": "Draw a cat."}]})
+    assert status == 400 and "loaded cases" in body["error"]["message"]
+    assert sum(srv.state.answered.values()) == answered
+    assert _chat(srv)[0] == 200  # the server is still serving
+
+
+@pytest.mark.parametrize("body", [b"{not json", b"[1, 2]", b'{"messages": "hi"}', b'{"messages": ["hi"]}', b"{}"])
+def test_malformed_body_is_400_not_a_dropped_connection(srv, body):
+    status, _, answer = _request(srv, "POST", CHAT, body)
+    assert status == 400 and answer["error"]["type"] == "invalid_request_error"
+
+
+def test_too_large_body_is_413(srv, monkeypatch):
+    monkeypatch.setattr("shape_asserts.stub_server.MAX_BODY", 10)
+    status, _, _ = _chat(srv)
+    assert status == 413
+
+
+# --- keys -------------------------------------------------------------------------------------------
+
+
+def test_required_key_missing_is_401(keyed):
+    status, _, body = _chat(keyed)
+    assert status == 401 and body["error"]["code"] == "invalid_api_key"
+
+
+def test_required_key_wrong_is_401(keyed):
+    status, _, _ = _chat(keyed, headers={"Authorization": "Bearer sk-other"})
+    assert status == 401
+
+
+def test_required_key_given_is_answered_and_the_header_is_seen(keyed):
+    status, _, _ = _chat(keyed, headers={"Authorization": "Bearer sk-test-123"})
+    assert status == 200
+    assert keyed.state.auth_headers[-1] == "Bearer sk-test-123"
+
+
+# --- faults -----------------------------------------------------------------------------------------
+
+
+def test_rate_limit_fault_is_429_with_retry_after():
+    with StubServer(faults=Faults(rate=1.0, kinds=("429",), retry_after=0.25)) as srv:
+        status, headers, body = _chat(srv)
+        assert srv.state.faulted == {"429": 1}
+    assert status == 429 and headers["Retry-After"] == "0.25"
+    assert body["error"]["type"] == "rate_limit_error"
+
+
+def test_server_error_fault_is_500():
+    with StubServer(faults=Faults(rate=1.0, kinds=("500",))) as srv:
+        status, _, _ = _chat(srv)
+    assert status == 500
+
+
+def test_drop_fault_closes_the_connection_without_an_answer():
+    with StubServer(faults=Faults(rate=1.0, kinds=("drop",))) as srv:
+        with pytest.raises((http.client.RemoteDisconnected, ConnectionError)):
+            _chat(srv)
+        assert srv.state.faulted == {"drop": 1}
+
+
+def test_faulted_request_does_not_use_up_a_sample():
+    with StubServer(faults=Faults(rate=1.0, kinds=("429",))) as srv:
+        _chat(srv, model="noisy")
+        srv.state.faults.rate = 0.0
+        _, _, body = _chat(srv, model="noisy")
+    assert body["choices"][0]["message"]["content"] == answer_text(CASE, "noisy", 0)
+
+
+def test_faults_at_a_partial_rate_are_the_same_for_the_same_seed():
+    def statuses(seed: int) -> list[int]:
+        with StubServer(faults=Faults(rate=0.5, kinds=("429", "500"), seed=seed)) as srv:
+            return [_chat(srv)[0] for _ in range(12)]
+
+    first = statuses(7)
+    assert first == statuses(7)
+    assert {200} < set(first) <= {200, 429, 500}
+
+
+# --- counters ---------------------------------------------------------------------------------------
+
+
+def test_counters_record_requests_answers_and_in_flight():
+    other = CIRCLES[2]
+    with StubServer() as srv:
+        _chat(srv)
+        _chat(srv)
+        _chat(srv, case=other)
+    state = srv.state
+    assert state.requests == 3
+    assert sorted(state.answered.values()) == [1, 2]
+    assert state.faulted == {}
+    assert state.auth_headers == ["", "", ""]
+    # a handler leaves "in flight" just after its answer is sent, so a quick next request may overlap it
+    assert 1 <= state.max_in_flight <= 3
