@@ -23,6 +23,8 @@ from .record import RECORD_MODES
 from .shapes import FAMILIES
 from .suite import DEFAULT_MODEL, CaseParam, CaseRun, Settings, prefetch
 from .summary import format_table, record_from_properties, summarize
+from .gate import DEFAULT_MARGIN as DEFAULT_GATE_MARGIN
+from .session import UNDECIDED_POLICIES, VerdictOptions, VerdictSession, with_baseline
 
 OPTION_MODEL = "--model"
 OPTION_RECORD = "--record"
@@ -37,6 +39,10 @@ OPTION_CASES = "--shape-cases"
 OPTION_CONCURRENCY = "--concurrency"
 OPTION_MAX_RETRIES = "--max-retries"
 OPTION_MAX_COST = "--max-cost"
+OPTION_REPORT = "--shape-report"
+OPTION_BASELINE = "--baseline"
+OPTION_GATE_MARGIN = "--gate-margin"
+OPTION_GATE_UNDECIDED = "--gate-undecided"
 
 _SETTINGS_KEY = pytest.StashKey[Settings]()
 
@@ -73,6 +79,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(OPTION_MAX_COST, dest="shape_max_cost", type=float, default=None, metavar="USD",
                     help="stop issuing new calls once this much was spent (where litellm knows prices); "
                          "cases left unasked are skipped.")
+    group.addoption(OPTION_REPORT, dest="shape_report", default=None, metavar="PATH",
+                    help="write one self-contained HTML report at the end of the run: summary, gate, and "
+                         "every case's drawings side by side with metrics, failed checks and raw answers.")
+    group.addoption(OPTION_BASELINE, dest="shape_baseline", default=None, metavar="MODEL",
+                    help="gate the --model(s) against this model: it runs as one more model (usually replayed "
+                         "from fixtures), and the run's exit status becomes the gate's: 0 pass, 1 fail.")
+    group.addoption(OPTION_GATE_MARGIN, dest="shape_gate_margin", type=float, default=None, metavar="M",
+                    help="with --baseline: how much worse the candidate may be, in score points and in "
+                         "pass-rate percentage points, before the gate fails (default 2.0).")
+    group.addoption(OPTION_GATE_UNDECIDED, dest="shape_gate_undecided", choices=UNDECIDED_POLICIES, default="pass",
+                    help="with --baseline: what an UNDECIDED gate (too little evidence) does to the exit status: "
+                         "pass (default; exit 0 with a warning) or fail (exit 1).")
     parser.addini("shape_models", "models to ask (one per line)", type="linelist", default=[])
     parser.addini("shape_record", "record mode: none, missing or all", default="")
     parser.addini("shape_fixtures_dir", "folder of recorded answers", default="")
@@ -154,6 +172,7 @@ def pytest_configure(config: pytest.Config) -> None:
     for family in FAMILIES:
         config.addinivalue_line("markers", f"{family}: shape family '{family}'")
     config.stash[_SETTINGS_KEY] = _settings(config)
+    config.stash[_SETTINGS_KEY] = _verdicts(config, config.stash[_SETTINGS_KEY])
     config.pluginmanager.register(_Reporter(), "shape-asserts-reporter")
     if not _is_worker(config):
         config.pluginmanager.register(_Fetcher(config), "shape-asserts-fetcher")
@@ -303,3 +322,23 @@ class _Fetcher:
             import shutil
 
             shutil.rmtree(path.parent, ignore_errors=True)
+
+
+def _verdicts(config: pytest.Config, settings: Settings) -> Settings:
+    """Register the end-of-run report and gate; the settings with the baseline as one more model."""
+    margin = config.getoption("shape_gate_margin")
+    margin = DEFAULT_GATE_MARGIN if margin is None else margin
+    if not margin >= 0 or margin == float("inf"):
+        raise pytest.UsageError(f"{OPTION_GATE_MARGIN} must be a finite number ≥ 0, got {margin}")
+    baseline = config.getoption("shape_baseline")
+    try:
+        settings = with_baseline(settings, baseline)
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    report = config.getoption("shape_report")
+    options = VerdictOptions(
+        report=Path(config.invocation_params.dir) / report if report else None,  # like --junitxml: from cwd
+        baseline=baseline, margin=margin, undecided=config.getoption("shape_gate_undecided"),
+    )
+    config.pluginmanager.register(VerdictSession(config, settings, options), "shape-asserts-verdicts")
+    return settings

@@ -1,0 +1,115 @@
+"""The README's pictures of the HTML report: the noisy reference drawer gated against the exact one.
+
+Run: ``.venv/bin/python bench/make_report_example.py [--out docs] [--html report.html]``
+
+Re-judges the recorded circle answers of ``reference/noisy`` and ``reference/exact`` (nothing is
+asked), builds the report exactly as ``--shape-report`` does, and screenshots two parts of it with
+headless Chromium:
+
+* ``docs/report-summary.png`` — the gate verdict and the summary table;
+* ``docs/drawing.png`` — one case (the seed post's second prompt) with both models side by side.
+
+Needs ``chromium`` (or Google Chrome) on PATH and Pillow (``pip install -e '.[test]'``), which
+crops the screenshots to their content.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from shape_asserts.gate import gate  # noqa: E402
+from shape_asserts.report import ReportData, write_report  # noqa: E402
+from shape_asserts.results import ItemOutcome, case_samples, collect  # noqa: E402
+from shape_asserts.suite import Settings  # noqa: E402
+from shape_asserts.summary import CaseRecord, summarize  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+EXACT, NOISY = "reference/exact", "reference/noisy"
+FAMILY = "circle"
+#: The case shown in docs/drawing.png: the seed's second prompt, where the noisy drawer misses the
+#: start, leaves gaps and steps off the grid.
+DRAWING_CASE = "seed2-circle-start330-cw"
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+BACKGROUND = (0xF5, 0xF6, 0xF8)  # the page's background, cropped away
+PAD = 20
+
+
+def report_data() -> ReportData:
+    """The report of the recorded circle answers, noisy gated against exact."""
+    settings = Settings(models=(NOISY, EXACT), record="none", fixtures_dir=REPO / "fixtures")
+    cases = [c for c in settings.cases() if c.family == FAMILY]
+    judged = collect(settings, [ItemOutcome(m, c.id, "passed") for c in cases for m in settings.models])
+    missing = [f"{v.model} {v.case.id}: {v.reason}" for v in judged if v.result is None]
+    if missing:
+        raise SystemExit("recordings missing:\n  " + "\n  ".join(missing))
+    views = [replace(v, outcome="passed" if v.result.passed else "failed") for v in judged]
+    rows = summarize(CaseRecord(v.model, v.case.family, v.case.id, v.case.group, v.result.mean_score,
+                                v.result.passed, v.outcome) for v in views)
+    results = case_samples(views)
+    g = gate({NOISY: results[NOISY]}, EXACT, results[EXACT])
+    meta = [("models", NOISY), ("baseline", EXACT), ("cases", str(len(cases))), ("samples per case", "1"),
+            ("record", "none")]
+    return ReportData(views=views, rows=rows, gate=g, models=settings.models, baseline=EXACT, settings=meta)
+
+
+def screenshot(page: Path, png: Path, width: int, height: int) -> None:
+    browser = next((p for p in map(shutil.which, BROWSERS) if p), None)
+    if browser is None:
+        raise SystemExit("no headless browser on PATH: apt-get install chromium")
+    with tempfile.TemporaryDirectory(prefix="shape-asserts-chromium-") as profile:
+        subprocess.run(
+            [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+             "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
+             f"--user-data-dir={profile}", f"--screenshot={png}", f"--window-size={width},{height}", page.as_uri()],
+            check=True, capture_output=True, timeout=180,
+        )
+
+
+def crop(png: Path) -> None:
+    """Cut the screenshot to its content plus a margin."""
+    from PIL import Image, ImageChops
+
+    with Image.open(png) as im:
+        rgb = im.convert("RGB")
+    box = ImageChops.difference(rgb, Image.new("RGB", rgb.size, BACKGROUND)).getbbox()
+    if box is None:
+        raise SystemExit(f"{png} is blank")
+    left, top, right, bottom = box
+    rgb.crop((max(0, left - PAD), max(0, top - PAD), min(rgb.width, right + PAD),
+              min(rgb.height, bottom + PAD))).save(png, optimize=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=REPO / "docs", help="folder for the PNGs (default docs/)")
+    parser.add_argument("--html", type=Path, help="also keep the whole report here")
+    args = parser.parse_args(argv)
+    data = report_data()
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="shape-asserts-report-") as tmp:
+        parts = {
+            "report-summary.png": (replace(data, sections=("header", "gate", "summary")), 1400, 1000),
+            "drawing.png": (replace(data, views=[v for v in data.views if v.case.id == DRAWING_CASE],
+                                    sections=("drawings",)), 1200, 2400),
+        }
+        for name, (part, width, height) in parts.items():
+            page = write_report(Path(tmp) / name.replace(".png", ".html"), part)
+            png = args.out / name
+            screenshot(page, png, width, height)
+            crop(png)
+            print(f"wrote {png}")
+    if args.html:
+        print(f"wrote {write_report(args.html, data)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,348 @@
+"""The baseline gate: is a candidate model worse at drawing than the baseline, beyond noise?
+
+Pure functions over per-case sample scores (numpy only, no I/O, no pytest), so every rule below is
+unit-tested on plain numbers (``tests/unit/test_gate.py``).
+
+The rules
+---------
+Per shape family, candidate and baseline are *paired* on the cases both have results for, and on
+the sample indices both have within a case. For each paired case two differences are taken,
+candidate minus baseline:
+
+* **score** — the difference of the mean sample score (points on the 0–100 scale);
+* **pass rate** — the difference of the share of samples passing every check, in percentage points.
+
+Each mean difference gets a percentile bootstrap confidence interval that resamples *cases* (not
+samples: cases are the units that differ in difficulty), :data:`RESAMPLES` times with the fixed
+seed :data:`SEED`, so a verdict is reproducible bit for bit. With the margin ``m`` (``--gate-margin``):
+
+* **FAIL** when the upper bound of either interval is below ``−m``: the candidate is worse by more
+  than the margin, with confidence;
+* **PASS** when the lower bounds of both are at least ``−m``: any loss is within the margin;
+* **UNDECIDED** otherwise — or whenever fewer than :data:`MIN_PAIRS` cases pair up, because a
+  bootstrap over a handful of cases cannot be trusted either way. An undecided family says how
+  many paired cases would likely decide it (the interval's half-width shrinks as ``1/sqrt(n)``).
+
+Overall, the gate FAILS when any family fails, PASSES when every family passes, and is UNDECIDED
+otherwise. Noise alone never makes a FAIL: identical drawings give a zero-width interval at 0.
+
+Example
+-------
+>>> exact = [CaseSamples(f"c{i}", "circle", (99.0,), (True,)) for i in range(8)]
+>>> gate({"new": exact}, "old", exact).verdict
+'PASS'
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
+
+__all__ = [
+    "PASS", "FAIL", "UNDECIDED", "DEFAULT_MARGIN", "RESAMPLES", "CONFIDENCE", "SEED", "MIN_PAIRS",
+    "CaseSamples", "Paired", "Difference", "FamilyGate", "Gate",
+    "pair", "bootstrap_ci", "difference", "decide", "cases_needed", "gate_family", "gate",
+    "need_text", "describe", "format_gate",
+]
+
+PASS = "PASS"
+FAIL = "FAIL"
+UNDECIDED = "UNDECIDED"
+
+#: Default ``--gate-margin``: score points, and percentage points of pass rate.
+DEFAULT_MARGIN = 2.0
+#: Bootstrap resamples per interval.
+RESAMPLES = 10_000
+#: Two-sided confidence of the intervals.
+CONFIDENCE = 0.95
+#: Seed of the bootstrap's generator: the same results give the same verdict on every machine.
+SEED = 20_261_130
+#: Fewest paired cases a family needs before it can PASS or FAIL.
+MIN_PAIRS = 5
+#: Comparisons with the margin tolerate this much float noise (a mean of equal numbers can land a
+#: few ulps off them, which must not flip a verdict at the boundary).
+_EPS = 1e-9
+#: Resampled indices drawn at once (bounds the bootstrap's memory to a few tens of MB).
+_BLOCK = 2_000_000
+
+
+@dataclass(frozen=True)
+class CaseSamples:
+    """One model's judged samples of one case: score and pass/fail per sample index."""
+
+    case: str
+    family: str
+    scores: tuple[float, ...]
+    passed: tuple[bool, ...]
+
+
+@dataclass(frozen=True)
+class Paired:
+    """One family's cases that both models have, as per-case differences (candidate − baseline)."""
+
+    family: str
+    cases: tuple[str, ...]
+    score: np.ndarray  # (n,) difference of mean score per case, in points
+    pass_rate: np.ndarray  # (n,) difference of pass rate per case, in percentage points
+    candidate_only: tuple[str, ...] = ()
+    baseline_only: tuple[str, ...] = ()
+
+    @property
+    def n(self) -> int:
+        return len(self.cases)
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A mean paired difference and its bootstrap confidence interval."""
+
+    estimate: float
+    low: float
+    high: float
+
+    def verdict(self, margin: float) -> str:
+        """This difference alone: FAIL, PASS or UNDECIDED against ``−margin``."""
+        return decide(self.low, self.high, margin)
+
+
+@dataclass(frozen=True)
+class FamilyGate:
+    """One candidate × family: the paired differences and their verdict."""
+
+    candidate: str
+    baseline: str
+    family: str
+    n: int
+    score: Difference | None
+    pass_rate: Difference | None
+    verdict: str
+    reason: str
+    need: int | None = None  # paired cases that would likely decide an UNDECIDED family
+    candidate_only: int = 0
+    baseline_only: int = 0
+
+
+@dataclass(frozen=True)
+class Gate:
+    """The whole gate: every candidate × family against the baseline, and the overall verdict."""
+
+    baseline: str
+    margin: float
+    families: tuple[FamilyGate, ...]
+    resamples: int = RESAMPLES
+    confidence: float = CONFIDENCE
+    seed: int = SEED
+
+    @property
+    def verdict(self) -> str:
+        verdicts = [f.verdict for f in self.families]
+        if FAIL in verdicts:
+            return FAIL
+        if verdicts and all(v == PASS for v in verdicts):
+            return PASS
+        return UNDECIDED
+
+    def failing(self) -> list[FamilyGate]:
+        return [f for f in self.families if f.verdict == FAIL]
+
+    def undecided(self) -> list[FamilyGate]:
+        return [f for f in self.families if f.verdict == UNDECIDED]
+
+
+def _mean(values: Sequence[float]) -> float:
+    return float(np.mean(np.asarray(values, dtype=float))) if len(values) else math.nan
+
+
+def pair(candidate: Iterable[CaseSamples], baseline: Iterable[CaseSamples]) -> dict[str, Paired]:
+    """Pair two models' results by family, case and sample index; per-case differences.
+
+    Only the sample indices both have count (``min`` of the two lengths); a case without any
+    common sample, or present on one side only, is listed as unpaired. Families come out sorted.
+    """
+    cand = {(c.family, c.case): c for c in candidate}
+    base = {(c.family, c.case): c for c in baseline}
+    families = sorted({f for f, _ in cand} | {f for f, _ in base})
+    out = {}
+    for family in families:
+        ids, score, rate, c_only, b_only = [], [], [], [], []
+        for key in sorted(k for k in cand.keys() | base.keys() if k[0] == family):
+            c, b = cand.get(key), base.get(key)
+            k = min(len(c.scores), len(c.passed), len(b.scores), len(b.passed)) if c and b else 0
+            if k == 0:
+                (c_only if c is not None else b_only).append(key[1])
+                continue
+            ids.append(key[1])
+            score.append(_mean(c.scores[:k]) - _mean(b.scores[:k]))
+            rate.append(100.0 * (_mean([float(p) for p in c.passed[:k]]) - _mean([float(p) for p in b.passed[:k]])))
+        out[family] = Paired(family, tuple(ids), np.asarray(score, float), np.asarray(rate, float),
+                             tuple(c_only), tuple(b_only))
+    return out
+
+
+def bootstrap_ci(diffs: np.ndarray, *, resamples: int = RESAMPLES, confidence: float = CONFIDENCE,
+                 seed: int = SEED) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean of ``diffs`` (shape ``(n,)``), resampling entries.
+
+    >>> bootstrap_ci(np.zeros(6))
+    (0.0, 0.0)
+    """
+    d = np.asarray(diffs, dtype=float)
+    if d.ndim != 1 or len(d) == 0:
+        raise ValueError(f"diffs must be a non-empty 1-D array, got shape {d.shape}")
+    rng = np.random.default_rng(seed)
+    n = len(d)
+    means = np.empty(resamples)
+    block = max(1, _BLOCK // n)  # resample in blocks: memory stays bounded for any number of cases
+    for start in range(0, resamples, block):
+        k = min(block, resamples - start)
+        means[start:start + k] = d[rng.integers(0, n, size=(k, n))].mean(axis=1)
+    tail = (1.0 - confidence) / 2
+    low, high = np.quantile(means, [tail, 1.0 - tail])
+    # never wider than the data: a mean of equal numbers can drift a few ulps off them
+    return float(max(low, d.min())), float(min(high, d.max()))
+
+
+def difference(diffs: np.ndarray, **kwargs) -> Difference:
+    """The mean of ``diffs`` with its bootstrap interval (keyword arguments: :func:`bootstrap_ci`)."""
+    low, high = bootstrap_ci(diffs, **kwargs)
+    return Difference(float(np.mean(diffs)), low, high)
+
+
+def decide(low: float, high: float, margin: float) -> str:
+    """FAIL when the whole interval is below ``−margin``, PASS when none of it is, else UNDECIDED."""
+    if high < -margin - _EPS:
+        return FAIL
+    if low >= -margin - _EPS:
+        return PASS
+    return UNDECIDED
+
+
+def _needed_for(d: Difference, n: int, margin: float) -> tuple[str, float]:
+    """Where one difference is heading (PASS or FAIL) and the cases it needs to get there."""
+    state = d.verdict(margin)
+    if state != UNDECIDED:
+        return state, float(n)
+    gap = d.estimate + margin  # distance of the estimate from the boundary −margin
+    if abs(gap) <= _EPS:
+        return PASS, math.inf  # sits on the margin: no number of cases is sure to decide it
+    # the interval's side facing the boundary scales as 1/sqrt(n); it must shrink inside |gap|
+    side = (d.estimate - d.low) if gap > 0 else (d.high - d.estimate)
+    return (PASS if gap > 0 else FAIL), n * (side / abs(gap)) ** 2
+
+
+def cases_needed(diffs: Sequence[Difference], n: int, margin: float,
+                 min_pairs: int = MIN_PAIRS) -> int | None:
+    """About how many paired cases would decide the gate, or ``None`` if no number would.
+
+    A family fails as soon as one difference fails, and passes once all of them pass: so the need
+    is the fewest cases for any difference heading to FAIL, else the most for those heading to PASS.
+    """
+    heading = [_needed_for(d, n, margin) for d in diffs]
+    to_fail = [k for state, k in heading if state == FAIL]
+    to_pass = [k for state, k in heading if state == PASS]
+    need = min(to_fail) if to_fail else (max(to_pass) if to_pass else math.inf)
+    if not math.isfinite(need):
+        return None
+    return max(int(math.ceil(need - 1e-9)), min_pairs)
+
+
+def gate_family(paired: Paired, *, candidate: str, baseline: str, margin: float = DEFAULT_MARGIN,
+                resamples: int = RESAMPLES, confidence: float = CONFIDENCE, seed: int = SEED,
+                min_pairs: int = MIN_PAIRS) -> FamilyGate:
+    """The verdict for one candidate × family from its paired differences."""
+    common = dict(candidate=candidate, baseline=baseline, family=paired.family, n=paired.n,
+                  candidate_only=len(paired.candidate_only), baseline_only=len(paired.baseline_only))
+    if paired.n == 0:
+        missing = "the baseline" if paired.candidate_only else "the candidate"
+        return FamilyGate(score=None, pass_rate=None, verdict=UNDECIDED, need=None,
+                          reason=f"no paired cases: {missing} has no results for this family", **common)
+    kw = dict(resamples=resamples, confidence=confidence, seed=seed)
+    score, rate = difference(paired.score, **kw), difference(paired.pass_rate, **kw)
+    verdicts = {"score": score.verdict(margin), "pass rate": rate.verdict(margin)}
+    bound = f"-{margin:g}"
+    if paired.n < min_pairs:
+        verdict = UNDECIDED
+        reason = f"only {paired.n} paired case(s); at least {min_pairs} are needed to decide"
+    elif FAIL in verdicts.values():
+        verdict = FAIL
+        worse = [f"{name} {d.estimate:+.2f} (upper bound {d.high:+.2f} < {bound})"
+                 for name, d in (("score", score), ("pass rate", rate)) if verdicts[name] == FAIL]
+        reason = "worse than the baseline beyond the margin: " + "; ".join(worse)
+    elif all(v == PASS for v in verdicts.values()):
+        verdict = PASS
+        reason = f"any loss is within the margin (lower bounds {score.low:+.2f}, {rate.low:+.2f} ≥ {bound})"
+    else:
+        verdict = UNDECIDED
+        open_ = [name for name, v in verdicts.items() if v == UNDECIDED]
+        reason = f"the interval of {' and '.join(open_)} straddles {bound}"
+    need = cases_needed([score, rate], paired.n, margin, min_pairs) if verdict == UNDECIDED else None
+    return FamilyGate(score=score, pass_rate=rate, verdict=verdict, reason=reason, need=need, **common)
+
+
+def gate(candidates: Mapping[str, Iterable[CaseSamples]], baseline_name: str,
+         baseline: Iterable[CaseSamples], *, margin: float = DEFAULT_MARGIN, resamples: int = RESAMPLES,
+         confidence: float = CONFIDENCE, seed: int = SEED, min_pairs: int = MIN_PAIRS) -> Gate:
+    """Gate every candidate against the baseline, family by family.
+
+    ``candidates`` maps a model name to its judged cases. Raises ``ValueError`` for a negative
+    margin or a confidence outside (0, 1).
+    """
+    if not margin >= 0 or not math.isfinite(margin):
+        raise ValueError(f"margin must be a finite number ≥ 0, got {margin}")
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
+    base = list(baseline)
+    families = []
+    for name, results in candidates.items():
+        for paired in pair(results, base).values():
+            families.append(gate_family(paired, candidate=name, baseline=baseline_name, margin=margin,
+                                        resamples=resamples, confidence=confidence, seed=seed,
+                                        min_pairs=min_pairs))
+    return Gate(baseline=baseline_name, margin=margin, families=tuple(families), resamples=resamples,
+                confidence=confidence, seed=seed)
+
+
+def _ci(d: Difference | None, digits: int = 2) -> str:
+    if d is None:
+        return "—"
+    return f"{d.estimate:+.{digits}f} [{d.low:+.{digits}f}, {d.high:+.{digits}f}]"
+
+
+def need_text(f: FamilyGate) -> str:
+    """What an UNDECIDED family needs, in words ("" for a decided one)."""
+    if f.verdict != UNDECIDED:
+        return ""
+    if f.need is None:
+        return "no estimate of the cases needed (the difference sits on the margin, or nothing paired)"
+    return (f"need ~{f.need} paired cases (have {f.n}): add cases (--shape-cases) or widen the "
+            f"selection; more --samples per case also narrows the interval")
+
+
+def describe(g: Gate) -> str:
+    """One line saying how the gate was computed."""
+    return (f"baseline {g.baseline} · margin {g.margin:g} (score points; pass-rate percentage points) · "
+            f"{g.confidence:.0%} bootstrap intervals over paired cases, {g.resamples:,} resamples, "
+            f"seed {g.seed}")
+
+
+def format_gate(g: Gate) -> list[str]:
+    """Plain-text lines for the terminal: a row per candidate × family, then each row's reason."""
+    ci = f"[{g.confidence:.0%} CI]"
+    header = ["candidate", "family", "cases", f"Δ score {ci}", f"Δ pass rate, pp {ci}", "verdict"]
+    body = [[f.candidate, f.family, str(f.n), _ci(f.score), _ci(f.pass_rate), f.verdict] for f in g.families]
+    widths = [max(len(h), *(len(b[i]) for b in body)) if body else len(h) for i, h in enumerate(header)]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.rjust(w) if i == 2 else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    out = [describe(g), line(header), line(["-" * w for w in widths])] + [line(b) for b in body]
+    for f in g.families:
+        extra = [f.reason, need_text(f)]
+        if f.candidate_only or f.baseline_only:
+            extra.append(f"unpaired: {f.candidate_only} case(s) only the candidate has, "
+                         f"{f.baseline_only} only the baseline has")
+        out.append(f"{f.candidate} · {f.family}: " + "; ".join(e for e in extra if e))
+    return out

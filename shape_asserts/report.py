@@ -1,0 +1,423 @@
+"""The HTML report: one self-contained file to look at a run and share it.
+
+``--shape-report PATH`` writes it at session end (on the xdist controller): the gate verdict when
+there is one, a summary per model × family, an overview of every case × model, and per case the
+drawings of every model side by side (SVG, with the ideal shape and the gaps marked), each with
+its metrics and failed checks, the prompt and the raw answer.
+
+Everything a model wrote is hostile. It is escaped with :func:`html.escape` (and stripped of
+characters HTML cannot carry), bounded (:data:`MAX_ANSWER_SHOWN` characters per answer, with a
+note saying what was cut), and never placed in an attribute, a URL, a style or a script. The page
+has no script at all, and its Content-Security-Policy (:data:`CSP`) forbids any: it loads nothing,
+runs nothing, and styles come only from the page itself. Drawings are SVG built from numbers only
+(:func:`shape_asserts.render.svg`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from . import render
+from .gate import FAIL, PASS, UNDECIDED, Difference, Gate, describe, need_text
+from .results import CaseView
+from .summary import FamilyRow
+
+__all__ = ["ReportData", "render_html", "write_report", "CSP", "MAX_ANSWER_SHOWN", "MAX_POINTS_DRAWN", "SECTIONS"]
+
+#: The page may load nothing and run nothing; only its own inline styles and data: images apply.
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+#: Characters of one raw answer shown; the rest is cut, and the page says how much.
+MAX_ANSWER_SHOWN = 20_000
+#: Characters of a format error, reason or check description shown.
+MAX_NOTE = 1_000
+#: Drawings with more points are not drawn (a hostile answer must not bloat the page).
+MAX_POINTS_DRAWN = 5_000
+#: The parts of a report, in page order.
+SECTIONS = ("header", "gate", "summary", "overview", "drawings")
+
+# Controls (but tab, newline, carriage return), lone surrogates and non-characters: HTML cannot
+# carry them, and a lone surrogate cannot even be encoded as UTF-8.
+_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]")
+# render.svg names its arrow marker "arr"; several inline SVGs on one page need distinct ids.
+_MARKER_ID = re.compile(r'id="arr"|url\(#arr\)')
+
+
+def esc(text: Any, limit: int | None = None) -> str:
+    """``text`` as inert HTML text: unsafe characters dropped, cut to ``limit``, escaped."""
+    s = _UNSAFE.sub("", str(text))
+    if limit is not None and len(s) > limit:
+        s = s[:limit] + "…"
+    return html.escape(s, quote=True)
+
+
+@dataclass(frozen=True)
+class ReportData:
+    """What one report shows (built by the session; plain data, so tests can build it too)."""
+
+    views: Sequence[CaseView]
+    rows: Sequence[FamilyRow] = ()
+    gate: Gate | None = None
+    models: Sequence[str] = ()
+    baseline: str | None = None
+    lang: str = "ru"
+    settings: Sequence[tuple[str, str]] = ()  # (name, value) lines shown under the title
+    generated: str = ""
+    title: str = "shape-asserts report"
+    notes: Sequence[str] = field(default_factory=tuple)
+    #: Which parts to show, in this order of the page (a subset makes a focused picture).
+    sections: Sequence[str] = SECTIONS
+
+
+_STYLE = """
+:root{--ink:#1d2330;--muted:#5d6677;--line:#dde2ea;--bg:#f5f6f8;--card:#fff;
+--pass:#17703a;--pass-bg:#e3f3e8;--fail:#b42318;--fail-bg:#fde8e6;--warn:#8a5a00;--warn-bg:#fff3d1;
+--err:#3d4450;--err-bg:#e9ebef}
+*{box-sizing:border-box}
+html{background:var(--bg)}
+body{margin:0;color:var(--ink);font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
+main{max-width:1680px;margin:0 auto;padding:28px 36px 72px}
+h1{font-size:26px;margin:0 0 6px;letter-spacing:-.01em}
+h2{font-size:19px;margin:36px 0 12px;padding-bottom:6px;border-bottom:1px solid var(--line)}
+h3{font-size:15px;margin:0;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+p{margin:6px 0}
+a{color:#1f4e9c;text-decoration:none}
+a:hover{text-decoration:underline}
+code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
+.meta{color:var(--muted);margin:0;display:flex;flex-wrap:wrap;gap:4px 18px}
+.meta b{color:var(--ink);font-weight:600}
+.muted{color:var(--muted)}
+.tablewrap{overflow-x:auto}
+table{border-collapse:collapse;background:var(--card);border:1px solid var(--line);border-radius:8px}
+th,td{padding:7px 12px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
+th{background:#eef1f5;font-weight:600;font-size:13px;white-space:nowrap}
+tr:last-child td{border-bottom:none}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.badge{display:inline-block;padding:1px 9px;border-radius:11px;font-weight:650;font-size:12px;letter-spacing:.02em;white-space:nowrap}
+.pass{background:var(--pass-bg);color:var(--pass)}
+.fail{background:var(--fail-bg);color:var(--fail)}
+.undecided{background:var(--warn-bg);color:var(--warn)}
+.error,.skipped,.none{background:var(--err-bg);color:var(--err)}
+.banner{padding:14px 18px;border-radius:10px;margin:18px 0 10px;font-size:16px;border:1px solid transparent}
+.banner.pass{border-color:#b7dfc3}.banner.fail{border-color:#f4b8b0}.banner.undecided{border-color:#f0d58a}
+.banner strong{font-size:19px;margin-right:8px}
+.explain{color:var(--muted);font-size:13px;max-width:1100px}
+.overview{display:grid;grid-template-columns:repeat(auto-fill,minmax(560px,1fr));gap:16px;align-items:start}
+.matrix{width:100%}
+.matrix td,.matrix th{padding:3px 10px;white-space:nowrap}
+.matrix td.mono{font-size:12px;width:100%}
+.matrix td.mark{text-align:center;font-variant-numeric:tabular-nums}
+.matrix a{display:block;color:inherit;border-radius:6px;padding:1px 6px}
+.legend{display:flex;flex-wrap:wrap;gap:6px 20px;color:var(--muted);font-size:13px;margin:0 0 14px}
+.sw{display:inline-block;width:14px;height:10px;border-radius:2px;margin-right:5px;vertical-align:-1px}
+.case{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:14px 16px 16px;margin:0 0 18px}
+.case-head{display:flex;flex-wrap:wrap;align-items:baseline;gap:6px 14px}
+.variant{color:var(--muted)}
+.models{display:grid;gap:14px;margin-top:12px;overflow-x:auto}
+.cell{border:1px solid var(--line);border-radius:8px;padding:10px 12px;min-width:0;color:var(--ink)}
+.cell.fail{background:#fffafa}.cell.pass{background:#fbfefc}.cell.error,.cell.skipped,.cell.none{background:#fafafa}
+.cell-head{display:flex;align-items:center;gap:8px;flex-wrap:wrap;margin-bottom:6px;color:var(--ink)}
+.cell-head .model{font-weight:650;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px;overflow-wrap:anywhere}
+.cell-head .role{color:var(--muted);font-size:12px}
+.score{margin-left:auto;font-variant-numeric:tabular-nums;font-weight:600}
+.sample{border-top:1px dashed var(--line);padding-top:8px;margin-top:8px}
+.sample:first-of-type{border-top:none;padding-top:0;margin-top:0}
+.drawing svg{display:block;width:100%;max-width:440px;height:auto;margin:4px auto 6px}
+.checks{margin:4px 0;padding-left:18px;color:var(--fail)}
+.checks li{margin:2px 0;overflow-wrap:anywhere}
+.ok{color:var(--pass);margin:4px 0}
+.metrics{display:grid;grid-template-columns:repeat(auto-fill,minmax(190px,1fr));gap:0 14px;margin:6px 0;font-size:12.5px}
+.metrics div{display:flex;justify-content:space-between;gap:8px;border-bottom:1px dotted var(--line);padding:1px 0}
+.metrics span:last-child{font-variant-numeric:tabular-nums;color:var(--ink)}
+.metrics span:first-child{color:var(--muted)}
+details{margin:6px 0}
+summary{cursor:pointer;color:#1f4e9c;font-size:13px}
+pre{color:var(--ink);white-space:pre-wrap;overflow-wrap:anywhere;background:#f3f4f7;border:1px solid var(--line);border-radius:6px;padding:8px 10px;margin:6px 0;max-height:420px;overflow:auto}
+.cut{color:var(--warn);font-size:12.5px}
+.noanswer{color:var(--err);overflow-wrap:anywhere}
+h2.family{font-size:14px;border:none;margin:22px 0 10px;padding:0;color:var(--muted);text-transform:uppercase;letter-spacing:.08em}
+footer{margin-top:48px;color:var(--muted);font-size:12.5px}
+"""
+
+
+def _f(v: float | None, digits: int = 2) -> str:
+    return "—" if v is None else f"{v:.{digits}f}"
+
+
+def _badge(kind: str, text: str | None = None) -> str:
+    return f'<span class="badge {esc(kind.lower())}">{esc(text or kind.upper())}</span>'
+
+
+def _num(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    if isinstance(v, (list, tuple)):
+        inner = ", ".join(_num(x) for x in v[:8])
+        return f"({inner}{', …' if len(v) > 8 else ''})"
+    return str(v)
+
+
+def _ci(d: Difference | None) -> str:
+    if d is None:
+        return "—"
+    return f"{d.estimate:+.2f} <span class=\"muted\">[{d.low:+.2f}, {d.high:+.2f}]</span>"
+
+
+def _anchor(case_id: str) -> str:
+    # case ids match CASE_ID_RE ([a-z0-9._-]); anything else is dropped, never interpreted
+    return "case-" + re.sub(r"[^a-z0-9._-]", "", case_id.lower())
+
+
+def _gate_html(g: Gate) -> list[str]:
+    verdict = g.verdict
+    words = {
+        PASS: "the candidate is not worse than the baseline beyond the margin in any family",
+        FAIL: "the candidate draws worse than the baseline beyond the margin",
+        UNDECIDED: "not enough evidence either way — see what each family needs below",
+    }[verdict]
+    out = ['<section id="gate"><h2>Gate</h2>',
+           f'<div class="banner {verdict.lower()}"><strong>{esc(verdict)}</strong>{esc(words)}</div>',
+           f'<p class="explain">{esc(describe(g))}. Differences are candidate − baseline on the cases '
+           f'both answered: the mean sample score (points) and the share of samples passing every '
+           f'check (percentage points). FAIL when an interval lies wholly below −{esc(f"{g.margin:g}")}; '
+           f'PASS when neither reaches below it.</p>',
+           '<div class="tablewrap"><table><thead><tr><th>candidate</th><th>family</th>'
+           '<th class="num">paired cases</th><th class="num">Δ score [CI]</th>'
+           '<th class="num">Δ pass rate, pp [CI]</th><th>verdict</th><th>why</th></tr></thead><tbody>']
+    for f in g.families:
+        why = "; ".join(x for x in (f.reason, need_text(f)) if x)
+        if f.candidate_only or f.baseline_only:
+            why += f"; unpaired: {f.candidate_only} candidate-only, {f.baseline_only} baseline-only case(s)"
+        out.append(
+            f'<tr><td class="mono">{esc(f.candidate)}</td><td>{esc(f.family)}</td>'
+            f'<td class="num">{f.n}</td><td class="num">{_ci(f.score)}</td><td class="num">{_ci(f.pass_rate)}</td>'
+            f'<td>{_badge(f.verdict.lower(), f.verdict)}</td><td>{esc(why, MAX_NOTE)}</td></tr>')
+    out.append("</tbody></table></div></section>")
+    return out
+
+
+def _summary_html(rows: Sequence[FamilyRow], baseline: str | None) -> list[str]:
+    out = ['<section id="summary"><h2>Summary</h2><div class="tablewrap"><table><thead><tr>',
+           "<th>model</th><th>family</th>"
+           + "".join(f'<th class="num">{h}</th>' for h in
+                     ("cases", "passed", "failed", "errors", "pass rate", "mean", "worst", "spread", "std"))
+           + "</tr></thead><tbody>"]
+    for r in rows:
+        rate = r.passed / r.cases if r.cases else None
+        kind = "none" if rate is None else ("pass" if r.passed == r.cases else "fail")
+        role = ' <span class="muted">(baseline)</span>' if baseline is not None and r.model == baseline else ""
+        out.append(
+            f'<tr><td class="mono">{esc(r.model)}{role}</td><td>{esc(r.family)}</td>'
+            f'<td class="num">{r.cases}</td><td class="num">{r.passed}</td><td class="num">{r.failed}</td>'
+            f'<td class="num">{r.errors}</td>'
+            f'<td class="num"><span class="badge {kind}">{"—" if rate is None else f"{100 * rate:.0f}%"}</span></td>'
+            f'<td class="num">{_f(r.mean)}</td><td class="num">{_f(r.worst)}</td>'
+            f'<td class="num">{_f(r.spread)}</td><td class="num">{_f(r.std)}</td></tr>')
+    out.append("</tbody></table></div>"
+               '<p class="explain">mean/worst: the cases\' mean sample scores. spread/std: how much a case\'s '
+               "score moves when only the start point and direction change (per group of otherwise identical "
+               "cases, averaged over the family's groups; lower is steadier).</p></section>")
+    return out
+
+
+def _status(v: CaseView | None) -> tuple[str, str]:
+    """CSS class and label of a view's outcome."""
+    if v is None:
+        return "none", "not run"
+    if v.result is None and v.outcome in ("passed", "failed"):
+        return "none", "no recording"
+    return {"passed": ("pass", "PASS"), "failed": ("fail", "FAIL"), "error": ("error", "ERROR"),
+            "skipped": ("skipped", "SKIPPED")}.get(v.outcome, ("none", v.outcome.upper()))
+
+
+def _matrix_html(cases: list[tuple[Any, dict[str, CaseView]]], models: Sequence[str]) -> list[str]:
+    """One small table per family (case × model, linking to the drawings), laid out side by side."""
+    out = ['<section id="overview"><h2>Cases</h2><div class="overview">']
+    family = None
+    for case, by_model in cases:
+        if case.family != family:
+            if family is not None:
+                out.append("</tbody></table></div>")
+            family = case.family
+            out.append(f'<div class="tablewrap"><table class="matrix"><thead><tr><th>{esc(family)}</th>'
+                       + "".join(f'<th class="mono">{esc(m)}</th>' for m in models) + "</tr></thead><tbody>")
+        cells = []
+        for m in models:
+            kind, label = _status(by_model.get(m))
+            v = by_model.get(m)
+            if v is not None and v.result is not None:
+                label = f"{'✓' if kind == 'pass' else '✗'} {v.result.mean_score:.2f}"
+            cells.append(f'<td class="mark"><a class="{kind}" href="#{_anchor(case.id)}">{esc(label)}</a></td>')
+        out.append(f'<tr><td class="mono"><a href="#{_anchor(case.id)}">{esc(case.id)}</a></td>{"".join(cells)}</tr>')
+    out.append("</tbody></table></div></div></section>")
+    return out
+
+
+def _drawing_svg(sample: Any, case: Any, key: str) -> str:
+    pts = sample.drawing.points
+    if len(pts) > MAX_POINTS_DRAWN:
+        return f'<p class="cut">not drawn: {len(pts):,} points (the report draws at most {MAX_POINTS_DRAWN:,})</p>'
+    try:
+        ideal = case.ideal()
+    except Exception:  # noqa: BLE001 - the overlay is a courtesy; the drawing still shows
+        ideal = None
+    try:
+        picture = render.svg(pts, case.grid_size, ideal=ideal, gaps=sample.score.marks.get("gaps", ()))
+    except Exception as exc:  # noqa: BLE001 - one bad drawing must not lose the whole report
+        return f'<p class="cut">could not draw: {esc(type(exc).__name__)}: {esc(exc, MAX_NOTE)}</p>'
+    picture = _MARKER_ID.sub(lambda m: m.group(0).replace("arr", f"arr-{key}"), picture)
+    return f'<div class="drawing">{picture}</div>'
+
+
+def _answer_html(text: str) -> str:
+    shown = text[:MAX_ANSWER_SHOWN]
+    cut = ""
+    if len(text) > MAX_ANSWER_SHOWN:
+        cut = (f'<p class="cut">cut: showing the first {MAX_ANSWER_SHOWN:,} of {len(text):,} characters '
+               f"(the full answer is in the recording)</p>")
+    return (f"<details><summary>raw answer ({len(text):,} characters)</summary>{cut}"
+            f"<pre>{esc(shown)}</pre></details>")
+
+
+def _cell_html(view: CaseView | None, model: str, baseline: str | None, key: str) -> str:
+    kind, label = _status(view)
+    role = '<span class="role">baseline</span>' if baseline is not None and model == baseline else ""
+    out = [f'<div class="cell {kind}"><div class="cell-head"><span class="model">{esc(model)}</span>{role}'
+           f"{_badge(kind, label)}"]
+    if view is None or view.result is None:
+        out.append("</div>")
+        why = "this model × case was not in the run" if view is None else view.reason
+        out.append(f'<p class="noanswer">no answer: {esc(why, MAX_NOTE)}</p></div>')
+        return "".join(out)
+    res = view.result
+    n_pass = sum(s.passed for s in res.samples)
+    out.append(f'<span class="score" title="mean sample score">{res.mean_score:.2f}</span></div>')
+    if len(res.samples) > 1:
+        out.append(f'<p class="muted">{n_pass} of {len(res.samples)} samples passed '
+                   f"(required pass rate {res.min_pass_rate:.2f})</p>")
+    if view.outcome == "failed" and res.passed:
+        out.append('<p class="muted">every sample passed its checks; the test failed for another reason '
+                   "(a snapshot mismatch?)</p>")
+    for s in res.samples:
+        out.append('<div class="sample">')
+        head = f"sample #{s.index}" if len(res.samples) > 1 else ""
+        if s.score is None:
+            out.append(f'<p class="noanswer">{esc(head + ": " if head else "")}not a drawing: '
+                       f"{esc(s.format_error, MAX_NOTE)}</p>")
+        else:
+            sc = s.score
+            if head:
+                out.append(f'<p><b>{esc(head)}</b> · score {sc.score:.2f} · '
+                           f'{_badge("pass" if sc.passed else "fail", "pass" if sc.passed else "fail")}</p>')
+            out.append(_drawing_svg(s, view.case, f"{key}-{s.index}"))
+            if sc.failed:
+                out.append('<ul class="checks">' + "".join(f"<li>{esc(c.describe(), MAX_NOTE)}</li>" for c in sc.failed)
+                           + "</ul>")
+            else:
+                out.append(f'<p class="ok">all {len(sc.checks)} checks passed</p>')
+            out.append('<div class="metrics">' + "".join(
+                f"<div><span>{esc(k)}</span><span>{esc(_num(v), 80)}</span></div>"
+                for k, v in sorted(sc.metrics.items())) + "</div>")
+        out.append(_answer_html(s.text))
+        out.append("</div>")
+    out.append("</div>")
+    return "".join(out)
+
+
+def _legend() -> str:
+    items = [("#2ca02c", "ring: the first point"), ("#333", "small square: the last point"),
+             ("#1f4e9c", "arrows: direction of travel"), ("#d62728", "red dashes/rings: a gap (a step over one cell)"),
+             ("#bfe3bf", "pale band: the ideal shape"), ("#9ecae1", "cells: the points drawn")]
+    return '<p class="legend">' + "".join(
+        f'<span><span class="sw" style="background:{c}"></span>{esc(t)}</span>' for c, t in items) + "</p>"
+
+
+def _cases_html(cases: list[tuple[Any, dict[str, CaseView]]], models: Sequence[str], baseline: str | None,
+                lang: str) -> list[str]:
+    out = ['<section id="drawings"><h2>Drawings</h2>', _legend()]
+    family = None
+    for i, (case, by_model) in enumerate(cases):
+        if case.family != family:
+            family = case.family
+            out.append(f'<h2 class="family">{esc(family)}</h2>')
+        out.append(f'<section class="case" id="{_anchor(case.id)}"><div class="case-head">'
+                   f'<h3>{esc(case.id)}</h3><span class="variant">{esc(case.variant)}</span></div>')
+        try:
+            prompt = case.prompt(lang)
+        except Exception:  # noqa: BLE001 - a case without this language still shows its drawings
+            prompt = "(no prompt in this language)"
+        out.append(f"<details><summary>prompt</summary><pre>{esc(prompt, MAX_ANSWER_SHOWN)}</pre></details>")
+        out.append(f'<div class="models" style="grid-template-columns:repeat({len(models)},minmax(300px,640px))">')
+        for j, m in enumerate(models):
+            out.append(_cell_html(by_model.get(m), m, baseline, f"{i}-{j}"))
+        out.append("</div></section>")
+    out.append("</section>")
+    return out
+
+
+def render_html(data: ReportData) -> str:
+    """The report as one HTML document (no script, no external resource)."""
+    models = list(data.models) or list(dict.fromkeys(v.model for v in data.views))
+    for v in data.views:
+        if v.model not in models:
+            models.append(v.model)
+    cases: dict[str, tuple[Any, dict[str, CaseView]]] = {}
+    for v in data.views:
+        cases.setdefault(v.case.id, (v.case, {}))[1][v.model] = v
+    ordered = sorted(cases.values(), key=lambda cv: cv[0].family)  # stable: keeps the run's order inside
+    meta = "".join(f"<span>{esc(k)} <b>{esc(v, MAX_NOTE)}</b></span>" for k, v in data.settings)
+    show = set(data.sections)
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f'<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">',
+        '<meta name="referrer" content="no-referrer">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{esc(data.title, 200)}</title>",
+        f"<style>{_STYLE}</style></head><body><main>",
+    ]
+    if "header" in show:
+        out.append(f"<header><h1>{esc(data.title, 200)}</h1><p class=\"meta\">{meta}</p></header>")
+        out += [f'<p class="cut">{esc(note, MAX_NOTE)}</p>' for note in data.notes]
+    if data.gate is not None and "gate" in show:
+        out += _gate_html(data.gate)
+    if data.rows and "summary" in show:
+        out += _summary_html(data.rows, data.baseline)
+    if ordered and "overview" in show:
+        out += _matrix_html(ordered, models)
+    if ordered and "drawings" in show:
+        out += _cases_html(ordered, models, data.baseline, data.lang)
+    if not ordered and not data.rows:
+        out.append("<p>No shape cases ran.</p>")
+    if "header" in show:
+        footer = "shape-asserts" + (f" · generated {esc(data.generated)}" if data.generated else "")
+        out.append(f"<footer>{footer}</footer>")
+    out.append("</main></body></html>")
+    return "\n".join(out) + "\n"
+
+
+def write_report(path: str | os.PathLike[str], data: ReportData) -> Path:
+    """Write the report to ``path`` atomically (parent folders are created)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    text = render_html(data)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.chmod(tmp, 0o644)  # mkstemp makes it private; a report is meant to be shared
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    return target
+

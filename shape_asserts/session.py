@@ -1,0 +1,212 @@
+"""End of a run: the HTML report, the baseline gate, the GitHub job summary, the gated exit status.
+
+One object (:class:`VerdictSession`) is registered by the plugin. During the run it notes how
+each test ended (on the xdist controller, reports from every worker arrive here). At session end,
+in the controlling process only, it re-judges every answered case from its recording
+(:mod:`shape_asserts.results`), then:
+
+* with ``--baseline MODEL``: gates every ``--model`` against the baseline (:mod:`shape_asserts.gate`)
+  and makes the run's exit status the gate's (:func:`exit_status`);
+* with ``--shape-report PATH``: writes the HTML report (:mod:`shape_asserts.report`);
+* with ``GITHUB_STEP_SUMMARY`` set: appends the results and the gate as Markdown
+  (:mod:`shape_asserts.step_summary`).
+
+Exit status with ``--baseline`` (without it, pytest's own status is untouched):
+
+* pytest's status is kept when the run did not get as far as results (interrupted 2, internal
+  error 3, usage error 4, no tests 5);
+* 1 when any test ERRORED (a provider outage, a missing recording, a broken fixture — the harness
+  could not produce what the gate needs) or a test that is not a shape case failed;
+* otherwise the gate's: 0 for PASS, 1 for FAIL, and for UNDECIDED 0 with a warning
+  (``--gate-undecided=pass``, the default: the gate refuses only what it shows to be worse) or 1
+  (``--gate-undecided=fail``: refuse what is not shown to be as good).
+
+Failed shape cases alone do not fail a gated run: the gate compares the candidate with the
+baseline, which may fail the same cases.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from . import step_summary
+from .gate import DEFAULT_MARGIN, FAIL, PASS, UNDECIDED, Gate, format_gate, gate
+from .report import ReportData, write_report
+from .results import ItemOutcome, case_samples, collect, outcome_from_report
+from .summary import CaseRecord, record_from_properties, summarize
+
+__all__ = ["UNDECIDED_POLICIES", "VerdictOptions", "VerdictSession", "with_baseline", "exit_status"]
+
+#: What ``--gate-undecided`` may say an UNDECIDED gate does to the exit status.
+UNDECIDED_POLICIES = ("pass", "fail")
+
+_NOT_RESULTS = (2, 3, 4, 5)  # interrupted, internal error, usage error, no tests collected
+
+
+@dataclass(frozen=True)
+class VerdictOptions:
+    """The end-of-run options: where the report goes, and the gate's baseline and rules."""
+
+    report: Path | None = None
+    baseline: str | None = None
+    margin: float = DEFAULT_MARGIN
+    undecided: str = "pass"
+
+
+def with_baseline(settings: Any, baseline: str | None) -> Any:
+    """``settings`` with the baseline run as one more model (after the candidates).
+
+    Raises ``ValueError`` when the baseline is also a candidate: comparing a model with itself
+    would always pass.
+    """
+    if baseline is None:
+        return settings
+    if baseline in settings.models:
+        raise ValueError(
+            f"--baseline {baseline} is also a --model; the gate compares the --model(s) with the baseline, "
+            f"so name it only as --baseline (and give the candidate with --model)")
+    return dataclasses.replace(settings, models=tuple(settings.models) + (baseline,))
+
+
+def exit_status(status: int, verdict: str | None, *, errors: int, other_failures: int,
+                undecided: str = "pass") -> int:
+    """The run's exit status once the gate has spoken (see the module docstring for the rules)."""
+    status = int(status)
+    if verdict is None or status in _NOT_RESULTS:
+        return status
+    if errors or other_failures:
+        return 1
+    if verdict == PASS:
+        return 0
+    if verdict == FAIL:
+        return 1
+    return 1 if undecided == "fail" else 0
+
+
+class VerdictSession:
+    """Collects every test's outcome; at session end writes the report, gates, and sets the status."""
+
+    def __init__(self, config: pytest.Config, settings: Any, options: VerdictOptions) -> None:
+        self.config = config
+        self.settings = settings
+        self.options = options
+        self.outcomes: list[ItemOutcome] = []
+        self.records: list[CaseRecord] = []
+        self.errors = 0
+        self.other_failures = 0
+        self.gate: Gate | None = None
+        self.status: tuple[int, int] | None = None  # (pytest's, the gated one)
+        self.report_path: Path | None = None
+        self.problems: list[str] = []
+
+    # --- during the run --------------------------------------------------------------------
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.failed and report.when in ("setup", "teardown"):
+            self.errors += 1
+        outcome = outcome_from_report(report)
+        if outcome is None:
+            if report.when == "call" and report.failed and "shape_model" not in dict(report.user_properties):
+                self.other_failures += 1
+            return
+        self.outcomes.append(outcome)
+        rec = record_from_properties(report.user_properties, outcome.outcome)
+        if rec is not None:
+            self.records.append(rec)
+
+    # --- at the end ------------------------------------------------------------------------
+
+    def _wanted(self) -> bool:
+        o = self.options
+        return bool(o.baseline or o.report or os.environ.get(step_summary.ENV))
+
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        if hasattr(self.config, "workerinput") or not self._wanted():
+            return  # xdist workers: the controller sees every report and does this once
+        if not self.outcomes and not self.options.baseline and not self.options.report:
+            return  # a run without shape cases writes no job summary
+        views = collect(self.settings, self.outcomes)
+        rows = summarize(self.records)
+        o = self.options
+        if o.baseline is not None:
+            results = case_samples(views)
+            candidates = {m: results.get(m, []) for m in self.settings.models if m != o.baseline}
+            self.gate = gate(candidates, o.baseline, results.get(o.baseline, []), margin=o.margin)
+            gated = exit_status(session.exitstatus, self.gate.verdict, errors=self.errors,
+                                other_failures=self.other_failures, undecided=o.undecided)
+            self.status = (int(session.exitstatus), gated)
+            session.exitstatus = gated
+        if o.report is not None:
+            try:
+                self.report_path = write_report(o.report, self._report_data(views, rows))
+            except Exception as exc:  # noqa: BLE001 - say so; the verdicts above stand without a report
+                self.problems.append(f"could not write the report {o.report}: {type(exc).__name__}: {exc}")
+        if os.environ.get(step_summary.ENV):
+            status = None
+            if self.status is not None:
+                status = f"exit status {self.status[1]}: {self._status_reason(*self.status)}"
+            text = step_summary.markdown(rows, self.gate, report=str(o.report) if o.report else None,
+                                         status=status)
+            try:
+                step_summary.append(text)
+            except OSError as exc:
+                self.problems.append(f"could not append to ${step_summary.ENV}: {exc}")
+
+    def _report_data(self, views: list, rows: list) -> ReportData:
+        s, o = self.settings, self.options
+        candidates = [m for m in s.models if m != o.baseline]
+        meta = [("models", ", ".join(candidates))]
+        if o.baseline:
+            meta.append(("baseline", o.baseline))
+        meta += [("cases", str(len({v.case.id for v in views}))), ("samples per case", str(s.samples)),
+                 ("required pass rate", f"{s.min_pass_rate:.2f}"), ("language", s.lang), ("record", s.record),
+                 ("temperature", "provider default" if s.temperature is None else f"{s.temperature:g}")]
+        if self.status is not None:
+            meta.append(("exit status", str(self.status[1])))
+        return ReportData(
+            views=views, rows=rows, gate=self.gate, models=list(s.models), baseline=o.baseline, lang=s.lang,
+            settings=meta, generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        )
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        tr = terminalreporter
+        if self.gate is not None:
+            g = self.gate
+            colour = {PASS: {"green": True}, FAIL: {"red": True}, UNDECIDED: {"yellow": True}}[g.verdict]
+            tr.section("shape-asserts gate", sep="=", bold=True, **colour)
+            for line in format_gate(g):
+                tr.write_line(line)
+            tr.write_line("")
+            tr.write_line(f"gate: {g.verdict}", bold=True, **colour)
+            if g.verdict == UNDECIDED:
+                policy = self.options.undecided
+                tr.write_line(
+                    "WARNING: the gate is UNDECIDED — the results cannot tell whether the candidate is worse "
+                    f"than the baseline by more than {g.margin:g}; treated as {policy.upper()} "
+                    f"(--gate-undecided={policy})", yellow=True, bold=True)
+            if self.status is not None:
+                before, after = self.status
+                why = self._status_reason(before, after)
+                tr.write_line(f"exit status {after}: {why}")
+        for problem in self.problems:
+            tr.write_line(f"shape-asserts: {problem}", red=True)
+        if self.report_path is not None:
+            tr.write_sep("-", f"shape-asserts report: {self.report_path}")
+
+    def _status_reason(self, before: int, after: int) -> str:
+        if before in _NOT_RESULTS:
+            return f"pytest's own (the run ended with status {before} before the gate could count)"
+        if self.errors:
+            return f"{self.errors} test(s) errored; the harness could not produce every result the gate needs"
+        if self.other_failures:
+            return f"{self.other_failures} test(s) that are not shape cases failed"
+        return ("the gate's verdict (with --baseline the run's status is the gate's; failed cases above "
+                "are shown, not counted)")

@@ -1,0 +1,96 @@
+"""GitHub Actions job summary: the results table and the gate verdict as Markdown.
+
+When ``GITHUB_STEP_SUMMARY`` names a file (GitHub sets it in every step), the session appends
+this Markdown to it, so the run's outcome shows on the workflow's page. Every text cell is escaped:
+``|`` would split a table cell and a newline would end the row, and model names, case ids and
+reasons may hold anything.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from pathlib import Path
+from typing import Iterable
+
+from .gate import Gate, describe, need_text
+from .summary import FamilyRow
+
+__all__ = ["ENV", "cell", "markdown", "append"]
+
+#: The environment variable GitHub Actions sets to the step's summary file.
+ENV = "GITHUB_STEP_SUMMARY"
+#: Longest text in one cell.
+MAX_CELL = 300
+
+_ICON = {"PASS": "✅", "FAIL": "❌", "UNDECIDED": "⚠️"}
+
+
+def cell(text: object) -> str:
+    """``text`` safe inside a Markdown table cell: one line, ``|`` escaped, HTML inert."""
+    s = " ".join(str(text).split())
+    if len(s) > MAX_CELL:
+        s = s[: MAX_CELL - 1] + "…"
+    return html.escape(s, quote=False).replace("|", "\\|").replace("`", "\\`")
+
+
+def _f(v: float | None) -> str:
+    return "—" if v is None else f"{v:.2f}"
+
+
+def _table(header: list[str], rows: Iterable[list[str]], right: set[int]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |",
+           "|" + "|".join("---:" if i in right else "---" for i in range(len(header))) + "|"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return out
+
+
+def markdown(rows: list[FamilyRow], gate: Gate | None = None, *, report: str | None = None,
+             status: str | None = None) -> str:
+    """The Markdown appended to the job summary."""
+    lines = ["## shape-asserts", ""]
+    if rows:
+        lines += _table(
+            ["model", "family", "cases", "passed", "failed", "errors", "pass rate", "mean", "worst", "spread", "std"],
+            ([cell(r.model), cell(r.family), str(r.cases), str(r.passed), str(r.failed), str(r.errors),
+              f"{100 * r.passed / r.cases:.0f}%" if r.cases else "—",
+              _f(r.mean), _f(r.worst), _f(r.spread), _f(r.std)] for r in rows),
+            right=set(range(2, 11)),
+        )
+        lines += ["", "_spread/std: how much a case's score moves when only the start point and direction change._"]
+    else:
+        lines.append("No shape cases ran.")
+    if gate is not None:
+        lines += ["", f"### Gate: {_ICON.get(gate.verdict, '')} {gate.verdict}", "", cell(describe(gate)), ""]
+        ci = f"{gate.confidence:.0%} CI"
+        lines += _table(
+            ["candidate", "family", "paired cases", f"Δ score [{ci}]", f"Δ pass rate, pp [{ci}]", "verdict", "why"],
+            ([cell(f.candidate), cell(f.family), str(f.n), _ci(f.score), _ci(f.pass_rate),
+              f"{_ICON.get(f.verdict, '')} {f.verdict}", cell("; ".join(x for x in (f.reason, need_text(f)) if x))]
+             for f in gate.families),
+            right={2},
+        )
+    if status:
+        lines += ["", f"**{cell(status)}**"]
+    if report:
+        lines += ["", f"HTML report (drawings side by side): {cell(report)}"]
+    return "\n".join(lines) + "\n"
+
+
+def _ci(d) -> str:
+    return "—" if d is None else f"{d.estimate:+.2f} [{d.low:+.2f}, {d.high:+.2f}]"
+
+
+def append(text: str, path: str | os.PathLike[str] | None = None) -> Path | None:
+    """Append ``text`` to the job summary file (``$GITHUB_STEP_SUMMARY`` by default).
+
+    Returns the path written, or ``None`` when there is none to write to.
+    """
+    target = path if path is not None else os.environ.get(ENV)
+    if not target:
+        return None
+    p = Path(target)
+    separate = p.exists() and p.stat().st_size > 0  # keep apart from what earlier steps wrote
+    with p.open("a", encoding="utf-8") as fh:
+        fh.write(("\n" if separate else "") + text)
+    return p

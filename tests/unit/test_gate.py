@@ -1,0 +1,273 @@
+"""The baseline gate's arithmetic: pairing, bootstrap intervals, verdicts and the cases needed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from shape_asserts.gate import (
+    FAIL,
+    MIN_PAIRS,
+    PASS,
+    UNDECIDED,
+    CaseSamples,
+    Difference,
+    Paired,
+    bootstrap_ci,
+    cases_needed,
+    decide,
+    format_gate,
+    gate,
+    gate_family,
+    pair,
+)
+
+
+def results(scores, passed=None, family="circle", prefix="c"):
+    """One single-sample CaseSamples per score (passed defaults to True)."""
+    passed = [True] * len(scores) if passed is None else passed
+    return [CaseSamples(f"{prefix}{i:03d}", family, (float(s),), (bool(p),))
+            for i, (s, p) in enumerate(zip(scores, passed))]
+
+
+def paired(score_diffs, rate_diffs=None, family="circle"):
+    score = np.asarray(score_diffs, float)
+    rate = np.zeros_like(score) if rate_diffs is None else np.asarray(rate_diffs, float)
+    return Paired(family, tuple(f"c{i}" for i in range(len(score))), score, rate)
+
+
+# --- pairing -------------------------------------------------------------------------------------
+
+
+def test_pairing_keeps_only_cases_both_models_have():
+    cand = results([90, 80, 70])
+    base = results([95, 85])[:1] + [CaseSamples("zzz", "circle", (50.0,), (True,))]
+
+    p = pair(cand, base)["circle"]
+
+    assert p.cases == ("c000",)
+    assert p.score.tolist() == [-5.0]
+    assert p.candidate_only == ("c001", "c002")
+    assert p.baseline_only == ("zzz",)
+
+
+def test_pairing_uses_only_the_sample_indices_both_have():
+    cand = [CaseSamples("a", "circle", (80.0, 60.0, 0.0), (True, False, False))]
+    base = [CaseSamples("a", "circle", (70.0, 70.0), (True, True))]
+
+    p = pair(cand, base)["circle"]
+
+    assert p.score.tolist() == [0.0]  # mean(80, 60) − mean(70, 70); the third sample has no partner
+    assert p.pass_rate.tolist() == [-50.0]  # 1 of 2 vs 2 of 2, in percentage points
+
+
+def test_pairing_separates_families():
+    cand = results([90, 90], family="circle") + results([50], family="square", prefix="s")
+    base = results([90, 90], family="circle") + results([60], family="square", prefix="s")
+
+    out = pair(cand, base)
+
+    assert sorted(out) == ["circle", "square"]
+    assert out["square"].score.tolist() == [-10.0]
+
+
+# --- bootstrap -------------------------------------------------------------------------------------
+
+
+def test_bootstrap_interval_is_reproducible_with_the_fixed_seed():
+    d = np.random.default_rng(7).normal(-1.0, 3.0, size=30)
+
+    assert bootstrap_ci(d) == bootstrap_ci(d)
+    assert bootstrap_ci(d, seed=1) != bootstrap_ci(d, seed=2)
+
+
+def test_bootstrap_interval_brackets_the_mean_and_narrows_with_more_cases():
+    rng = np.random.default_rng(11)
+    small, large = rng.normal(0, 5, size=20), rng.normal(0, 5, size=500)
+
+    lo_s, hi_s = bootstrap_ci(small)
+    lo_l, hi_l = bootstrap_ci(large)
+
+    assert lo_s <= small.mean() <= hi_s and lo_l <= large.mean() <= hi_l
+    assert (hi_l - lo_l) < (hi_s - lo_s) / 3  # ~1/sqrt(n): 20 → 500 cases is 5× narrower
+
+
+def test_bootstrap_interval_of_equal_differences_has_zero_width():
+    assert bootstrap_ci(np.full(12, -2.0)) == (-2.0, -2.0)
+
+
+def test_bootstrap_refuses_an_empty_or_2d_array():
+    with pytest.raises(ValueError):
+        bootstrap_ci(np.array([]))
+    with pytest.raises(ValueError):
+        bootstrap_ci(np.zeros((3, 2)))
+
+
+# --- verdicts --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("low", "high", "verdict"), [
+    (-5.0, -2.5, FAIL),     # wholly below −2
+    (-1.0, 3.0, PASS),      # wholly above −2
+    (-2.0, 0.0, PASS),      # touching −2 from above counts as within the margin
+    (-3.0, 1.0, UNDECIDED),  # straddles −2
+])
+def test_decide_compares_the_interval_with_minus_margin(low, high, verdict):
+    assert decide(low, high, 2.0) == verdict
+
+
+def test_identical_results_pass_with_a_zero_width_interval():
+    exact = results([99.15] * 24)
+
+    g = gate({"candidate": exact}, "baseline", exact)
+
+    f = g.families[0]
+    assert g.verdict == PASS
+    assert (f.score.estimate, f.score.low, f.score.high) == (0.0, 0.0, 0.0)
+    assert (f.pass_rate.low, f.pass_rate.high) == (0.0, 0.0)
+
+
+def test_a_candidate_failing_most_cases_fails_on_pass_rate_even_with_close_scores():
+    base = results([99.15] * 24)
+    cand = results([98.7] * 24, passed=[i % 4 == 0 for i in range(24)])  # 6 of 24 pass, as reference/noisy
+
+    f = gate({"candidate": cand}, "baseline", base).families[0]
+
+    assert f.verdict == FAIL
+    assert f.score.verdict(2.0) == PASS  # the score alone is within the margin
+    assert f.pass_rate.high < -2.0
+    assert "pass rate" in f.reason
+
+
+def test_one_bad_case_among_many_good_ones_is_noise_not_a_failure():
+    base = results([99.0] * 24)
+    cand = results([99.0] * 23 + [40.0], passed=[True] * 23 + [False])
+
+    f = gate({"candidate": cand}, "baseline", base).families[0]
+
+    assert f.verdict == UNDECIDED
+    assert f.need is not None and f.need > 24
+
+
+def test_a_better_candidate_passes():
+    base = results([80.0 + i % 5 for i in range(20)], passed=[i % 3 == 0 for i in range(20)])
+    cand = results([95.0] * 20)
+
+    assert gate({"candidate": cand}, "baseline", base).verdict == PASS
+
+
+def test_differences_exactly_at_the_margin_pass_whatever_the_float_rounding():
+    # mean(−2.1, −1.9, ...) lands a few ulps off −2; the tolerance keeps that from flipping a verdict
+    f = gate_family(paired([-2.1, -1.9] * 6), candidate="c", baseline="b", margin=2.0)
+
+    assert f.score.estimate == pytest.approx(-2.0)
+    assert f.verdict in (PASS, UNDECIDED)
+    assert gate_family(paired([-2.0] * 12), candidate="c", baseline="b", margin=2.0).verdict == PASS
+
+
+def test_margin_zero_still_passes_identical_results():
+    assert gate_family(paired([0.0] * 8), candidate="c", baseline="b", margin=0.0).verdict == PASS
+
+
+# --- small samples and the cases needed ------------------------------------------------------------
+
+
+def test_fewer_than_min_pairs_cases_are_undecided_even_when_clearly_worse():
+    f = gate_family(paired([-50.0] * (MIN_PAIRS - 1), [-100.0] * (MIN_PAIRS - 1)),
+                    candidate="c", baseline="b")
+
+    assert f.verdict == UNDECIDED
+    assert f.need == MIN_PAIRS
+    assert f"only {MIN_PAIRS - 1} paired case(s)" in f.reason
+
+
+def test_two_cases_one_lost_is_undecided_and_says_how_many_cases_would_decide():
+    f = gate_family(paired([0.0, 0.0], [0.0, -100.0]), candidate="c", baseline="b")
+
+    assert f.verdict == UNDECIDED
+    assert f.need is not None and f.need >= MIN_PAIRS
+
+
+def test_the_cases_needed_estimate_is_enough_to_decide_when_the_differences_look_alike():
+    """With the same mean and spread of differences, the estimated number of cases decides it."""
+    small = np.random.default_rng(4).normal(-0.5, 4.0, size=12)  # a loss of ~0.5 < margin 2
+    f = gate_family(paired(small), candidate="c", baseline="b")
+    assert f.verdict == UNDECIDED and f.need is not None and f.need > 12
+
+    enough = np.tile(small, -(-f.need // len(small)))  # at least `need` cases, same mean and spread
+    half = np.tile(small, max(1, f.need // len(small) // 2))
+
+    assert gate_family(paired(enough), candidate="c", baseline="b").verdict == PASS
+    assert gate_family(paired(half), candidate="c", baseline="b").verdict == UNDECIDED
+
+
+def test_bootstrap_of_many_cases_stays_within_bounded_memory():
+    d = np.random.default_rng(3).normal(0, 1, size=100_000)
+
+    low, high = bootstrap_ci(d, resamples=50)
+
+    assert low < d.mean() < high
+
+
+def test_cases_needed_heads_for_the_first_failure():
+    heading_to_fail = Difference(-6.0, -12.0, 0.0)  # far below −2, interval too wide yet
+    heading_to_pass = Difference(0.0, -4.0, 4.0)
+
+    need = cases_needed([heading_to_fail, heading_to_pass], n=10, margin=2.0)
+
+    # the failing side decides first: (6 / 4)² × 10 = 22.5 → 23, fewer than passing would need (40)
+    assert need == 23
+
+
+def test_cases_needed_is_none_when_the_estimate_sits_on_the_margin():
+    assert cases_needed([Difference(-2.0, -4.0, 0.0)], n=10, margin=2.0) is None
+
+
+# --- the whole gate ----------------------------------------------------------------------------------
+
+
+def test_any_failing_family_fails_the_gate_and_all_passing_families_pass_it():
+    good = results([90] * 10) + results([90] * 10, family="square", prefix="s")
+    bad = results([90] * 10) + results([10] * 10, passed=[False] * 10, family="square", prefix="s")
+
+    assert gate({"c": good}, "b", good).verdict == PASS
+    g = gate({"c": bad}, "b", good)
+    assert g.verdict == FAIL
+    assert [f.family for f in g.failing()] == ["square"]
+
+
+def test_a_family_the_baseline_never_answered_is_undecided_without_an_estimate():
+    cand = results([90] * 10)
+
+    f = gate({"c": cand}, "b", []).families[0]
+
+    assert f.verdict == UNDECIDED and f.need is None
+    assert "the baseline has no results" in f.reason
+
+
+def test_no_results_at_all_is_undecided():
+    assert gate({"c": []}, "b", []).verdict == UNDECIDED
+
+
+def test_each_candidate_is_gated_on_its_own():
+    base = results([90] * 10)
+    g = gate({"same": base, "worse": results([10] * 10, passed=[False] * 10)}, "b", base)
+
+    assert {f.candidate: f.verdict for f in g.families} == {"same": PASS, "worse": FAIL}
+
+
+@pytest.mark.parametrize("margin", [-1.0, float("nan"), float("inf")])
+def test_gate_refuses_a_negative_or_non_finite_margin(margin):
+    with pytest.raises(ValueError, match="margin"):
+        gate({"c": []}, "b", [], margin=margin)
+
+
+def test_terminal_lines_name_the_baseline_the_interval_and_what_is_needed():
+    f_small = results([99.0, 99.0], passed=[True, False])
+    g = gate({"cand": f_small}, "base", results([99.0, 99.0]))
+
+    text = "\n".join(format_gate(g))
+
+    assert "baseline base" in text and "10,000 resamples" in text
+    assert "UNDECIDED" in text
+    assert "need ~" in text and "(have 2)" in text

@@ -1,0 +1,56 @@
+"""The GitHub job summary: one Markdown table per concern, no cell ever split or rendered as HTML."""
+
+from __future__ import annotations
+
+from shape_asserts.gate import CaseSamples, gate
+from shape_asserts.step_summary import append, cell, markdown
+from shape_asserts.summary import CaseRecord, summarize
+
+
+def test_a_cell_keeps_pipes_and_newlines_from_splitting_the_table():
+    assert cell("a|b\nc\r\nd") == "a\\|b c d"
+
+
+def test_a_cell_renders_markup_inert_and_is_bounded():
+    assert cell("<img src=x onerror=alert(1)>") == "&lt;img src=x onerror=alert(1)&gt;"
+    assert len(cell("x" * 10_000)) <= 300
+
+
+def test_every_row_of_every_table_has_as_many_cells_as_its_header():
+    model = "evil|model\nname"
+    recs = [CaseRecord(model, "circle", f"c{i}", "g", 90.0, i % 2 == 0, "passed" if i % 2 == 0 else "failed")
+            for i in range(6)]
+    res = [CaseSamples(f"c{i}", "circle", (90.0,), (True,)) for i in range(6)]
+
+    text = markdown(summarize(recs), gate({model: res}, "base|line", res), report="r.html")
+
+    tables: dict[int, list[str]] = {}
+    block = 0
+    for line in text.splitlines():
+        if line.startswith("|"):
+            tables.setdefault(block, []).append(line.replace("\\|", ""))
+        else:
+            block += 1
+    assert len(tables) == 2
+    for rows in tables.values():
+        assert len({row.count("|") for row in rows}) == 1
+    assert "### Gate: ✅ PASS" in text
+
+
+def test_a_run_without_results_says_so():
+    assert "No shape cases ran." in markdown([])
+
+
+def test_append_adds_to_what_earlier_steps_wrote(tmp_path):
+    path = tmp_path / "summary.md"
+    path.write_text("before\n", encoding="utf-8")
+
+    append("## shape-asserts\n", path)
+
+    assert path.read_text(encoding="utf-8") == "before\n\n## shape-asserts\n"
+
+
+def test_append_without_a_summary_file_does_nothing(monkeypatch):
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+
+    assert append("x") is None
