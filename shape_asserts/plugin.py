@@ -130,13 +130,15 @@ def _settings(config: pytest.Config) -> Settings:
     rate = _pick(config, "shape_min_pass_rate", "shape_min_pass_rate", 1.0, float)
     if not 0.0 <= rate <= 1.0:
         raise pytest.UsageError(f"{OPTION_MIN_PASS_RATE} must be between 0 and 1, got {rate}")
-    timeout = config.getoption("shape_timeout") or 120.0
+    timeout = config.getoption("shape_timeout")
+    timeout = 120.0 if timeout is None else timeout
     if timeout <= 0:
         raise pytest.UsageError(f"{OPTION_TIMEOUT} must be positive, got {timeout}")
     fixtures = Path(_pick(config, "shape_fixtures_dir", "shape_fixtures_dir", "fixtures"))
     snaps = Path(config.getini("shape_snapshots_dir") or "snapshots")
     cases = [Path(p) for p in (config.getoption("shape_cases") or [])] + list(config.getini("shape_cases"))
-    concurrency = config.getoption("shape_concurrency") or 16
+    concurrency = config.getoption("shape_concurrency")
+    concurrency = 16 if concurrency is None else concurrency
     retries = config.getoption("shape_max_retries")
     retries = 3 if retries is None else retries
     max_cost = config.getoption("shape_max_cost")

@@ -1,0 +1,1 @@
+"""Plugin behaviour, tested by running the shape suite inside pytest (pytester)."""

@@ -1,0 +1,76 @@
+"""What goes wrong is reported as the right outcome: the harness's problems are ERRORs with a
+one-line reason (cause and fix), a bad drawing is a FAILURE with a picture."""
+
+from __future__ import annotations
+
+import pytest
+
+from shape_asserts.fixtures import model_slug
+from shape_asserts.stub_server import StubServer
+
+from .conftest import SUBPROCESS_TIMEOUT, recording
+
+CASE = "circle-start330-ccw"
+
+
+def test_a_missing_api_key_is_an_error_naming_the_variable(suite, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+
+    result = suite.runpytest_subprocess("--model=gpt-4o", "--record=missing", "-k", CASE, timeout=SUBPROCESS_TIMEOUT)
+
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["ProviderError: gpt-4o: OPENAI_API_KEY is not set*"])
+    assert "Traceback" not in result.stdout.str()
+    # a call that failed records nothing
+    assert list((suite.path / "fixtures").glob(f"{model_slug('gpt-4o')}/*.json")) == []
+
+
+def test_a_rejected_api_key_is_an_error_that_does_not_show_the_key(suite, monkeypatch):
+    wrong_key = "wrong-key-4f1d9c2b7e"
+    monkeypatch.setenv("OPENAI_API_KEY", wrong_key)
+
+    with StubServer(require_key="right-key-0a8e3d") as srv:
+        result = suite.runpytest_subprocess("--model=openai/exact", f"--api-base={srv.base_url}", "-k", CASE,
+                                            timeout=SUBPROCESS_TIMEOUT)
+
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["ProviderError: openai/exact: AuthenticationError*401*"])
+    assert srv.state.auth_headers == [f"Bearer {wrong_key}"]
+    assert wrong_key not in result.stdout.str() + result.stderr.str()
+    assert list((suite.path / "fixtures").glob(f"{model_slug('openai/exact')}/*.json")) == []
+
+
+def test_a_bad_drawing_is_a_failure_with_a_picture_not_an_error(suite):
+    result = suite.runpytest("--model=reference/noisy", "--record=none", "-k", "circle-start000-cw")
+
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([
+        "*reference/noisy · circle-start000-cw: 1 of 1 sample(s) failed*",
+        "legend: S start, E end, *",
+    ])
+
+
+def test_a_corrupt_recording_is_named_in_none_mode_and_left_untouched(suite):
+    path = recording(suite, CASE)
+    broken = b'{"format": 1, "samples": "oops"'
+    path.write_bytes(broken)
+
+    result = suite.runpytest("--record=none", "-k", CASE)
+
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines([
+        f"FixtureError: fixture {path} is corrupt (*); delete it or re-record with --record=all",
+    ])
+    assert "Traceback" not in result.stdout.str()
+    assert path.read_bytes() == broken
+    assert sorted(p.name for p in path.parent.glob(f"{CASE}.json*")) == [f"{CASE}.json"]
+
+
+@pytest.mark.parametrize("content", ["", "[]", '{"format": 99}', '{"format": 1, "samples": [{"no": "text"}]}'])
+def test_every_kind_of_unreadable_recording_is_a_fixture_error(suite, content):
+    recording(suite, CASE).write_text(content, encoding="utf-8")
+
+    result = suite.runpytest("--record=none", "-k", CASE)
+
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["FixtureError: fixture * is corrupt*"])

@@ -1,0 +1,157 @@
+"""``--record``: none replays only, missing (the default) asks only for what is not recorded, all re-asks."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .conftest import CIRCLE, INI, LITELLM_PROBE_CONFTEST, N_CASES, SUBPROCESS_TIMEOUT, files_under, recording
+
+CASE = "circle-start330-ccw"
+
+
+def test_none_mode_replays_every_recorded_answer_without_asking(suite, fake_litellm):
+    result = suite.runpytest("--record=none", *CIRCLE)
+
+    result.assert_outcomes(passed=N_CASES)
+    assert fake_litellm.calls() == []
+
+
+def test_none_mode_reports_a_missing_recording_as_an_error_saying_how_to_record(suite, fake_litellm):
+    path = recording(suite, CASE)
+    path.unlink()
+
+    result = suite.runpytest("--record=none", *CIRCLE)
+
+    result.assert_outcomes(passed=N_CASES - 1, errors=1)
+    result.stdout.fnmatch_lines([
+        f"FixtureError: no recorded answer at {path} for reference/exact/{CASE}; "
+        f"record it with: pytest --model=reference/exact --record=missing -k {CASE}",
+    ])
+    assert "Traceback" not in result.stdout.str()
+    assert not path.exists()
+    assert fake_litellm.calls() == []
+
+
+def test_missing_mode_is_the_default_and_asks_only_for_the_missing_recording(suite, fake_litellm):
+    path = recording(suite, CASE)
+    path.unlink()
+    before = files_under(suite.path / "fixtures")
+
+    result = suite.runpytest(*CIRCLE)
+
+    result.assert_outcomes(passed=N_CASES)
+    assert [c["model"] for c in fake_litellm.calls()] == ["reference/exact"]
+    written = json.loads(path.read_text(encoding="utf-8"))
+    assert written["case"] == CASE and len(written["samples"]) == 1
+    assert written["samples"][0]["response_model"] == "fake-litellm"
+    after = files_under(suite.path / "fixtures")
+    assert {k for k in after.keys() - before.keys() if not k.endswith(".lock")} == {f"reference_exact/{CASE}.json"}
+    assert all(after[k] == v for k, v in before.items())
+
+
+def test_missing_mode_asks_nothing_when_everything_is_recorded(suite, fake_litellm):
+    before = files_under(suite.path / "fixtures")
+
+    result = suite.runpytest("--record=missing", *CIRCLE)
+
+    result.assert_outcomes(passed=N_CASES)
+    assert fake_litellm.calls() == []
+    assert files_under(suite.path / "fixtures") == before
+
+
+def test_a_recording_made_at_another_temperature_is_stale(suite, fake_litellm):
+    result = suite.runpytest("--record=none", "--temperature=0.5", "-k", CASE)
+
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines([
+        f"FixtureError: fixture {recording(suite, CASE)} is stale: it was recorded at temperature None, "
+        f"this run asks 0.5 for reference/exact/{CASE}; record it with: *",
+    ])
+
+
+def test_missing_mode_records_a_stale_recording_again(suite, fake_litellm):
+    result = suite.runpytest("--record=missing", "--temperature=0.5", "-k", CASE)
+
+    result.assert_outcomes(passed=1)
+    assert [c["temperature"] for c in fake_litellm.calls()] == [0.5]
+    assert json.loads(recording(suite, CASE).read_text(encoding="utf-8"))["temperature"] == 0.5
+
+
+def test_missing_mode_moves_a_corrupt_recording_aside_and_records_it_again(suite, fake_litellm):
+    path = recording(suite, CASE)
+    path.write_text("{not json", encoding="utf-8")
+
+    result = suite.runpytest("--record=missing", "-k", CASE)
+
+    result.assert_outcomes(passed=1)
+    assert len(fake_litellm.calls()) == 1
+    aside = list(path.parent.glob(f"{CASE}.json.corrupt-*"))
+    assert len(aside) == 1 and aside[0].read_text(encoding="utf-8") == "{not json"
+    assert json.loads(path.read_text(encoding="utf-8"))["case"] == CASE
+
+
+def test_all_mode_asks_again_for_every_selected_case_and_overwrites_its_recording(suite, fake_litellm):
+    before = files_under(suite.path / "fixtures")
+
+    result = suite.runpytest("--record=all", "-k", "circle-start000")
+
+    result.assert_outcomes(passed=2)
+    assert len(fake_litellm.calls()) == 2
+    after = files_under(suite.path / "fixtures")
+    changed = sorted(k for k in before if after[k] != before[k])
+    assert changed == ["reference_exact/circle-start000-ccw.json", "reference_exact/circle-start000-cw.json"]
+    for name in changed:
+        samples = json.loads(after[name])["samples"]
+        assert [s["response_model"] for s in samples] == ["fake-litellm"]
+
+
+def test_the_ini_record_mode_applies_unless_the_command_line_gives_one(suite, fake_litellm):
+    suite.makeini(INI + "shape_record = none\n")
+    recording(suite, CASE).unlink()
+
+    replay = suite.runpytest("-k", CASE)
+    recorded = suite.runpytest("--record=missing", "-k", CASE)
+
+    replay.assert_outcomes(errors=1)
+    recorded.assert_outcomes(passed=1)
+    assert len(fake_litellm.calls()) == 1
+
+
+def test_an_unknown_ini_record_mode_is_a_usage_error(suite):
+    suite.makeini(INI + "shape_record = sometimes\n")
+
+    result = suite.runpytest()
+
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*shape_record must be one of none, missing, all, got 'sometimes'*"])
+
+
+@pytest.mark.parametrize("mode", ["none", "missing"])
+def test_a_run_that_only_replays_never_imports_litellm(suite, mode):
+    suite.makeconftest(LITELLM_PROBE_CONFTEST)
+
+    result = suite.runpytest_subprocess(f"--record={mode}", *CIRCLE, timeout=SUBPROCESS_TIMEOUT)
+
+    result.assert_outcomes(passed=N_CASES)
+    assert (suite.path / "litellm_imported.txt").read_text() == "False"
+
+
+def test_under_xdist_a_drawing_test_with_more_parameters_still_records_what_is_missing(suite, fake_litellm):
+    # Regression: the run's fetch matches xdist node ids to model × case; a test with an extra
+    # parameter (id `<case>@<model>-<x>`) went unmatched and then found nothing to replay.
+    suite.makepyfile(test_extra="""
+        import pytest
+
+        @pytest.mark.parametrize("attempt", [1])
+        def test_drawing_again(shape_run, attempt):
+            shape_run.check()
+    """)
+    recording(suite, CASE).unlink()
+
+    result = suite.runpytest_subprocess("-n", "2", "-k", f"{CASE} and again", timeout=SUBPROCESS_TIMEOUT)
+
+    result.assert_outcomes(passed=1)
+    assert len(fake_litellm.calls()) == 1
+    assert recording(suite, CASE).exists()

@@ -1,0 +1,117 @@
+"""Snapshots: each case's result is pinned under ``snapshots/<model-slug>[.<lang>][.x<samples>]/<family>/``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from .conftest import CIRCLE, CIRCLE_CASES, N_CASES, SHIPPED_SNAPSHOTS, recording
+
+
+CASE = "circle-start330-ccw"
+SNAPSHOT = ("snapshots", "reference_exact", "circle", f"{CASE}.json")
+
+
+def _close_the_loop(suite: pytest.Pytester) -> None:
+    """Make the recorded answer end on its start point: it still passes, but its result changes."""
+    path = recording(suite, CASE)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    drawing = json.loads(doc["samples"][0]["text"])
+    drawing["points"].append(drawing["points"][0])
+    doc["samples"][0]["text"] = json.dumps(drawing)
+    path.write_text(json.dumps(doc, ensure_ascii=False, indent=2), encoding="utf-8")
+
+
+def test_replayed_answers_match_the_shipped_snapshots(suite_with_snapshots):
+    result = suite_with_snapshots.runpytest("--record=none", *CIRCLE)
+
+    result.assert_outcomes(passed=N_CASES)
+    result.stdout.fnmatch_lines([f"{N_CASES} snapshots passed*"])
+
+
+def test_a_failing_drawing_that_matches_its_snapshot_fails_only_for_the_drawing(suite_with_snapshots):
+    result = suite_with_snapshots.runpytest("--model=reference/noisy", "--record=none", *CIRCLE)
+
+    assert result.parseoutcomes().get("failed", 0) > 0
+    assert "differs from the snapshot" not in result.stdout.str()
+
+
+def test_a_changed_result_fails_naming_its_snapshot_file_and_how_to_accept_it(suite_with_snapshots):
+    _close_the_loop(suite_with_snapshots)
+
+    result = suite_with_snapshots.runpytest("--record=none", "-k", CASE)
+
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([
+        f"result differs from the snapshot in {suite_with_snapshots.path.joinpath(*SNAPSHOT)}; "
+        "review and accept with --snapshot-update",
+    ])
+
+
+def test_snapshot_update_accepts_a_changed_result(suite_with_snapshots):
+    _close_the_loop(suite_with_snapshots)
+    snap = suite_with_snapshots.path.joinpath(*SNAPSHOT)
+    before = json.loads(snap.read_text(encoding="utf-8"))
+
+    updated = suite_with_snapshots.runpytest("--record=none", "--snapshot-update", "-k", CASE)
+    again = suite_with_snapshots.runpytest("--record=none", "-k", CASE)
+
+    updated.assert_outcomes(passed=1)
+    again.assert_outcomes(passed=1)
+    after = json.loads(snap.read_text(encoding="utf-8"))
+    assert after["samples"][0]["metrics"]["n_points"] == before["samples"][0]["metrics"]["n_points"] + 1
+
+
+def test_a_partial_snapshot_update_keeps_the_other_snapshots(suite_with_snapshots):
+    shipped = sorted(p.relative_to(SHIPPED_SNAPSHOTS) for p in SHIPPED_SNAPSHOTS.rglob("*.json"))
+
+    result = suite_with_snapshots.runpytest("--record=none", "--snapshot-update", "-k", "start330")
+
+    result.assert_outcomes(passed=2)
+    root = suite_with_snapshots.path / "snapshots"
+    assert sorted(p.relative_to(root) for p in root.rglob("*.json")) == shipped
+
+
+def test_a_model_without_a_snapshot_folder_is_not_compared(suite_with_snapshots):
+    _close_the_loop(suite_with_snapshots)
+    shutil.rmtree(suite_with_snapshots.path / "snapshots" / "reference_exact")
+
+    result = suite_with_snapshots.runpytest("--record=none", *CIRCLE)
+
+    result.assert_outcomes(passed=N_CASES)
+    assert not (suite_with_snapshots.path / "snapshots" / "reference_exact").exists()
+
+
+def test_snapshot_update_creates_the_folder_of_a_model_that_has_none(suite_with_snapshots):
+    shutil.rmtree(suite_with_snapshots.path / "snapshots" / "reference_exact")
+
+    result = suite_with_snapshots.runpytest("--record=none", "--snapshot-update", *CIRCLE)
+
+    result.assert_outcomes(passed=N_CASES)
+    folder = suite_with_snapshots.path / "snapshots" / "reference_exact" / "circle"
+    assert sorted(p.stem for p in folder.glob("*.json")) == sorted(CIRCLE_CASES)
+
+
+@pytest.mark.parametrize(("options", "folder"), [
+    (("--lang=en",), "reference_exact.en"),
+    (("--samples=2",), "reference_exact.x2"),
+])
+def test_another_language_or_sample_count_has_its_own_snapshot_folder(suite_with_snapshots, fake_litellm,
+                                                                       options, folder):
+    result = suite_with_snapshots.runpytest(*options, "--snapshot-update", "-k", CASE)
+
+    result.assert_outcomes(passed=1)
+    root = suite_with_snapshots.path / "snapshots"
+    assert (root / folder / "circle" / f"{CASE}.json").is_file()
+    assert sorted(p.relative_to(SHIPPED_SNAPSHOTS) for p in SHIPPED_SNAPSHOTS.rglob("*.json")) == sorted(
+        p.relative_to(root) for p in root.rglob("*.json") if p.relative_to(root).parts[0] != folder)
+
+
+def test_without_syrupy_results_are_not_compared(suite_with_snapshots):
+    _close_the_loop(suite_with_snapshots)
+
+    result = suite_with_snapshots.runpytest("--record=none", "-p", "no:syrupy", "-k", CASE)
+
+    result.assert_outcomes(passed=1)
