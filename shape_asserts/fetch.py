@@ -64,6 +64,18 @@ class Progress:
     def elapsed(self) -> float:
         return (self.finished or time.perf_counter()) - self.started
 
+    def usage_lines(self) -> list[str]:
+        """Tokens and cost per model asked in this run."""
+        models = sorted({k.split(":", 1)[0] for k in self.tokens} | set(self.cost_by_model))
+        out = []
+        for m in models:
+            tok = {k.split(":", 1)[1]: v for k, v in self.tokens.items() if k.split(":", 1)[0] == m}
+            cost = self.cost_by_model.get(m)
+            price = f"${cost:.4f}" if cost else "cost unknown (litellm has no price for it)"
+            out.append(f"shape-asserts: {m}: {tok.get('prompt_tokens', 0)} prompt + "
+                       f"{tok.get('completion_tokens', 0)} completion tokens, {price}")
+        return out
+
     def line(self) -> str:
         return (f"shape-asserts: {self.answered + self.failed + self.unasked}/{self.planned} calls done — "
                 f"asked {self.asked}, answered {self.answered}, failed {self.failed}, "

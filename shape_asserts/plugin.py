@@ -306,6 +306,8 @@ class _Fetcher:
             return
         if self.progress is not None:
             self._write(self.progress.line())
+            for line in self.progress.usage_lines():
+                self._write(line)
 
     def _write(self, line: str) -> None:
         tr = self.config.pluginmanager.get_plugin("terminalreporter")

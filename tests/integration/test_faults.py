@@ -1,0 +1,98 @@
+"""Live runs against a misbehaving provider: faults are retried, outages are errors, nothing bad is
+recorded, and a run killed mid-way leaves only complete fixtures and resumes where it stopped.
+
+A local stub server (127.0.0.1) injects 429 with Retry-After, 500, dropped connections and hangs past
+the request timeout; the suite runs in a subprocess with the real litellm, as a user would run it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from shape_asserts.fixtures import model_slug
+from shape_asserts.stub_server import Faults, StubServer
+
+from .conftest import CIRCLE, N_CASES, SUBPROCESS_TIMEOUT
+
+MODEL = "openai/exact"
+
+
+@pytest.fixture
+def key(monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-faults-test-key-0001")
+    return "sk-faults-test-key-0001"
+
+
+def _recordings(root: Path) -> list[dict]:
+    return [json.loads(p.read_text(encoding="utf-8")) for p in sorted(root.glob("*.json"))]
+
+
+def test_a_30_percent_fault_rate_is_retried_to_completion_and_no_fault_is_recorded(suite, key):
+    faults = Faults(rate=0.3, retry_after=0.1, hang_seconds=4.0, seed=7)
+    with StubServer(faults=faults) as srv:
+        result = suite.runpytest_subprocess(
+            f"--model={MODEL}", f"--api-base={srv.base_url}", "--fixtures-dir=recorded", *CIRCLE,
+            "--request-timeout=1.5", "--max-retries=8", "-p", "no:randomly", timeout=SUBPROCESS_TIMEOUT)
+    assert set(srv.state.faulted) == {"429", "500", "drop", "hang"}  # every kind was injected
+    result.assert_outcomes(passed=N_CASES)
+    assert "retried" in result.stdout.str()  # the progress line counts retries
+    recs = _recordings(suite.path / "recorded" / model_slug(MODEL))
+    assert len(recs) == N_CASES
+    for rec in recs:  # only drawings were recorded, never an error body
+        for sample in rec["samples"]:
+            assert sample["text"].startswith('{"grid_size"'), sample["text"][:80]
+
+
+def test_an_outage_that_outlasts_the_retries_is_an_error_naming_the_last_reply(suite, key):
+    with StubServer(faults=Faults(rate=1.0, kinds=("500",))) as srv:
+        result = suite.runpytest_subprocess(
+            f"--model={MODEL}", f"--api-base={srv.base_url}", "--fixtures-dir=recorded", *CIRCLE,
+            "-k", "seed", "--max-retries=1", timeout=SUBPROCESS_TIMEOUT)
+    result.assert_outcomes(errors=3)
+    out = result.stdout.str()
+    assert "ProviderError" in out and "upstream exploded" in out and "after 2 attempts" in out
+    assert srv.state.requests == 3 * 2  # each case asked once, plus one retry; never re-asked by the test
+    assert not (suite.path / "recorded" / model_slug(MODEL)).exists() or not list(
+        (suite.path / "recorded" / model_slug(MODEL)).glob("*.json"))
+
+
+def test_a_run_killed_mid_way_leaves_complete_fixtures_and_the_rerun_asks_only_the_rest(suite, key):
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    root = suite.path / "recorded" / model_slug(MODEL)
+    with StubServer(latency=0.5) as srv:
+        cmd = [sys.executable, "-m", "pytest", f"--model={MODEL}", f"--api-base={srv.base_url}",
+               "--fixtures-dir=recorded", *CIRCLE, "--samples=2", "--concurrency=4", "-q", "-p", "no:cacheprovider"]
+        proc = subprocess.Popen(cmd, cwd=suite.path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+        deadline = time.monotonic() + SUBPROCESS_TIMEOUT
+        # kill once a few answers are on disk but well before all 48 are
+        while time.monotonic() < deadline:
+            if srv.state.requests >= 12:
+                break
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        first = srv.state.requests
+    assert 0 < first < 2 * N_CASES
+    partial = list(root.glob("*.json"))
+    assert partial, "some answers were recorded before the kill"
+    for path in partial:  # complete or absent: every file on disk parses and holds whole samples
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        assert all(isinstance(s["text"], str) and s["text"] for s in doc["samples"])
+    assert not [p for p in root.iterdir() if p.name.endswith(".tmp")]  # no half-written temp left visible as fixture
+    have = sum(len(json.loads(p.read_text(encoding="utf-8"))["samples"]) for p in partial)
+
+    with StubServer() as srv2:
+        result = suite.runpytest_subprocess(
+            f"--model={MODEL}", f"--api-base={srv2.base_url}", "--fixtures-dir=recorded", *CIRCLE,
+            "--samples=2", timeout=SUBPROCESS_TIMEOUT)
+    result.assert_outcomes(passed=N_CASES)
+    assert srv2.state.requests == 2 * N_CASES - have  # only what was missing was asked
