@@ -142,17 +142,20 @@ def winding(points: np.ndarray, center: tuple[float, float], *, closed: bool = T
     rel = pts - np.asarray(center, dtype=float)
     # angle grows clockwise on screen because y points down
     ang = np.arctan2(rel[:, 1], rel[:, 0])
-    seq = np.append(ang, ang[0]) if closed else ang
-    d = np.diff(seq)
-    d = (d + np.pi) % (2 * np.pi) - np.pi  # each step's shortest signed turn
-    at_center = np.all(rel == 0, axis=1)
+    at_center = (rel[:, 0] == 0) & (rel[:, 1] == 0)
     if closed:
-        at_center = np.append(at_center, at_center[0])
-    d[at_center[1:] | at_center[:-1]] = 0.0  # a point on the center has no angle
+        d = np.diff(ang, append=ang[:1])
+        no_angle = at_center | np.roll(at_center, -1)
+    else:
+        d = np.diff(ang)
+        no_angle = at_center[1:] | at_center[:-1]
+    d = (d + np.pi) % (2 * np.pi) - np.pi  # each step's shortest signed turn
+    if no_angle.any():
+        d[no_angle] = 0.0  # a point on the center has no angle
     turns = float(d.sum() / (2 * np.pi))
     sign = 1.0 if turns >= 0 else -1.0
     back = np.flatnonzero(d * sign < -1e-12)
-    off_center = ang[~at_center[: len(ang)]]
+    off_center = ang[~at_center] if at_center.any() else ang
     sectors = (np.degrees(off_center) % 360.0 // 30.0).astype(np.int64) % 12
     return Winding(
         turns=turns,

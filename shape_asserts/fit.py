@@ -65,7 +65,7 @@ class CircleModel:
         CircleModel, or a falsy FitFailure when fewer than 3 distinct points or all collinear.
         """
         pts = as_points(points)
-        if not _three_distinct(pts):
+        if len(pts) < 3:
             return FitFailure("fewer than 3 distinct points")
         # centre and scale first: the moment matrix is then well conditioned for any grid
         mean = pts.mean(axis=0)
@@ -79,8 +79,13 @@ class CircleModel:
         zmean = z.mean()
         z0 = (z - zmean) / (2.0 * np.sqrt(zmean))
         zxy = np.column_stack([z0, x, y])
-        _, _, vt = np.linalg.svd(zxy, full_matrices=False)
-        a = vt[-1]
+        # the smallest right singular vector of ZXY is the smallest eigenvector of its 3×3 moment
+        # matrix; eigh on 3×3 is far cheaper than an SVD of N×3 (the data are centred and scaled)
+        vals, vecs = np.linalg.eigh(zxy.T @ zxy)
+        # two (near) zero eigenvalues: the points span only two distinct positions
+        if vals[1] <= 1e-9 * vals[2]:
+            return FitFailure("fewer than 3 distinct points")
+        a = vecs[:, 0]
         a0 = a[0] / (2.0 * np.sqrt(zmean))
         a = np.array([a0, a[1], a[2], -zmean * a0])
         # collinear points put the null vector in the (x, y) plane: no quadratic term, no circle

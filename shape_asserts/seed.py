@@ -180,15 +180,17 @@ def _fast_int_score(entries: list) -> float | None:
     right exactly like PHP's loop and ``array_sum`` (``np.sum`` would not: it adds pairwise).
     Returns ``None`` whenever an entry is anything else, so the general path decides.
     """
-    xs, ys = [], []
-    for p in entries:
-        if type(p) is not dict:
+    try:  # comprehensions and set-of-types keep this check cheap; anything odd falls back
+        if {type(p) for p in entries} != {dict}:
             return None
-        x, y = p.get("x"), p.get("y")
-        if type(x) is not int or type(y) is not int or not (-_FAST_LIMIT < x < _FAST_LIMIT and -_FAST_LIMIT < y < _FAST_LIMIT):
-            return None
-        xs.append(x)
-        ys.append(y)
+        xs = [p["x"] for p in entries]
+        ys = [p["y"] for p in entries]
+    except KeyError:
+        return None
+    if {type(v) for v in xs} | {type(v) for v in ys} != {int}:
+        return None
+    if min(xs) <= -_FAST_LIMIT or max(xs) >= _FAST_LIMIT or min(ys) <= -_FAST_LIMIT or max(ys) >= _FAST_LIMIT:
+        return None
     n = len(entries)
     cx, cy = _div(sum(xs), n), _div(sum(ys), n)
     ax, ay = np.array(xs, dtype=np.int64), np.array(ys, dtype=np.int64)
