@@ -142,11 +142,15 @@ def _to_answer(litellm: Any, response: Any, latency: float) -> Answer:
         v = getattr(usage_obj, k, None) if usage_obj is not None else None
         if isinstance(v, int):
             usage[k] = v
-    cost = None
-    try:
-        cost = float(litellm.completion_cost(completion_response=response))
-    except Exception:  # noqa: BLE001 - litellm does not know every model's price
-        cost = None
+    # litellm already priced the response while logging it; asking again costs ~4 ms a call
+    hidden = getattr(response, "_hidden_params", None) or {}
+    cost = hidden.get("response_cost") if isinstance(hidden, dict) else None
+    if cost is None:
+        try:
+            cost = float(litellm.completion_cost(completion_response=response))
+        except Exception:  # noqa: BLE001 - litellm does not know every model's price
+            cost = None
+    cost = float(cost) if isinstance(cost, (int, float)) and cost == cost else None
     return Answer(text=str(text), finish_reason=getattr(choice, "finish_reason", None), usage=usage,
                   latency_s=round(latency, 4), response_model=getattr(response, "model", None),
                   cost_usd=cost)

@@ -129,6 +129,11 @@ class RunState:
 AskFn = Callable[..., Any]
 
 
+def _write(recorder: Recorder, rec: Recording) -> None:
+    with recorder.store.locked(rec.model):
+        recorder.store.write(rec)
+
+
 async def _run(jobs: list[Job], recorder: Recorder, *, concurrency: int, max_retries: int,
                max_cost: float | None, progress: Progress, on_progress: Callable[[Progress], None] | None,
                ask_fn: AskFn) -> RunState:
@@ -137,6 +142,7 @@ async def _run(jobs: list[Job], recorder: Recorder, *, concurrency: int, max_ret
     recordings: dict[tuple[str, str], Recording] = {}
     version = litellm_version_string()
     stop_issuing = False
+    locks: dict[tuple[str, str], asyncio.Lock] = defaultdict(asyncio.Lock)
 
     def note() -> None:
         if on_progress is not None:
@@ -178,9 +184,12 @@ async def _run(jobs: list[Job], recorder: Recorder, *, concurrency: int, max_ret
             rec = recordings.setdefault((job.model, job.case.id),
                                         job.recording or recorder.new_recording(job.model, job.case))
             rec.add(sample_record(index, answer, version))
-            # written at once, atomically: a killed run keeps every answer that arrived
-            with recorder.store.locked(job.model):
-                recorder.store.write(rec)
+            # written at once, atomically: a killed run keeps every answer that arrived. The write
+            # (fsync included) runs in a thread so the other calls in flight are not held up; a
+            # per-case lock keeps two samples of one case from writing out of order.
+            snapshot = Recording(**{**rec.__dict__, "samples": list(rec.samples)})
+            async with locks[(job.model, job.case.id)]:
+                await asyncio.get_running_loop().run_in_executor(None, _write, recorder, snapshot)
             note()
 
     tasks = [one(job, i) for job in jobs for i in job.indices]
