@@ -6,11 +6,16 @@ the report overlays it, calibration and property tests start from it.
 
 from __future__ import annotations
 
+import heapq
 import math
 
 import numpy as np
 
-__all__ = ["raster_circle", "circle_pixels", "angle_of", "point_on_circle"]
+__all__ = [
+    "raster_circle", "circle_pixels", "angle_of", "point_on_circle",
+    "bresenham", "raster_polyline", "raster_curve", "ellipse_xy", "raster_ellipse", "spiral_xy",
+    "raster_spiral",
+]
 
 
 def angle_of(point: tuple[float, float], center: tuple[float, float]) -> float:
@@ -95,3 +100,285 @@ def raster_circle(
     d = np.hypot(ring[:, 0] - start[0], ring[:, 1] - start[1])
     i0 = int(np.argmin(d))
     return np.roll(ring, -i0, axis=0)
+
+
+# --- lines, polygons and sampled curves (ellipse, spiral) --------------------------------------------
+
+
+def bresenham(p0: tuple[int, int], p1: tuple[int, int]) -> np.ndarray:
+    """The cells of the digital line from ``p0`` to ``p1``, both included, 8-connected, shape (K, 2).
+
+    Examples
+    --------
+    >>> bresenham((0, 0), (4, 2)).tolist()
+    [[0, 0], [1, 1], [2, 1], [3, 2], [4, 2]]
+    """
+    x0, y0 = int(p0[0]), int(p0[1])
+    x1, y1 = int(p1[0]), int(p1[1])
+    dx, dy = abs(x1 - x0), -abs(y1 - y0)
+    sx, sy = (1 if x1 >= x0 else -1), (1 if y1 >= y0 else -1)
+    err = dx + dy
+    out = [(x0, y0)]
+    while (x0, y0) != (x1, y1):
+        e2 = 2 * err
+        if e2 >= dy and x0 != x1:
+            err += dy
+            x0 += sx
+        if e2 <= dx and y0 != y1:
+            err += dx
+            y0 += sy
+        out.append((x0, y0))
+    return np.array(out, dtype=np.int64)
+
+
+def raster_polyline(vertices: np.ndarray, *, closed: bool = True) -> np.ndarray:
+    """An ordered 8-connected drawing through integer ``vertices`` along digital lines.
+
+    Each vertex appears once, at its place in the order; a closed polyline ends one step before its
+    first vertex (the closing step is implied, as in :func:`raster_circle`).
+
+    Parameters
+    ----------
+    vertices : array_like, shape (K, 2)
+        Integer grid vertices in drawing order (rounded if they are not integers).
+    closed : bool
+        Whether the last vertex joins the first.
+
+    Returns
+    -------
+    ndarray, shape (N, 2), int64
+
+    Examples
+    --------
+    >>> raster_polyline([(0, 0), (2, 0), (2, 2), (0, 2)]).tolist()
+    [[0, 0], [1, 0], [2, 0], [2, 1], [2, 2], [1, 2], [0, 2], [0, 1]]
+    """
+    v = np.rint(np.asarray(vertices, dtype=float)).astype(np.int64)
+    if v.ndim != 2 or v.shape[1] != 2 or len(v) < 2:
+        raise ValueError(f"vertices must have shape (K, 2) with K ≥ 2, got {v.shape}")
+    ends = np.vstack([v, v[:1]]) if closed else v
+    parts = [bresenham(tuple(a), tuple(b))[:-1] for a, b in zip(ends[:-1], ends[1:]) if tuple(a) != tuple(b)]
+    if not closed:
+        parts.append(v[-1:])
+    return np.vstack(parts)
+
+
+def raster_curve(xy: np.ndarray, *, closed: bool) -> np.ndarray:
+    """A densely sampled float curve as an ideal drawing: ordered, 8-connected, thin, no revisits.
+
+    Samples are rounded to cells; jumps are bridged with digital lines; a cell reached again cuts
+    out the loop in between; a cell whose two neighbours touch each other (a staircase corner) is
+    dropped. A closed curve ends next to its first cell.
+
+    Parameters
+    ----------
+    xy : ndarray, shape (M, 2)
+        Curve samples in drawing order, a fraction of a cell apart.
+    closed : bool
+        Whether the curve returns to its first sample.
+
+    Returns
+    -------
+    ndarray, shape (N, 2), int64
+    """
+    cells = np.rint(np.asarray(xy, dtype=float)).astype(np.int64)
+    if cells.ndim != 2 or cells.shape[1] != 2 or len(cells) == 0:
+        raise ValueError(f"xy must have shape (M, 2) with M ≥ 1, got {cells.shape}")
+    seq = [tuple(int(c) for c in cells[0])]
+    for p in map(tuple, cells[1:].tolist()):
+        if p == seq[-1]:
+            continue
+        if max(abs(p[0] - seq[-1][0]), abs(p[1] - seq[-1][1])) > 1:
+            seq.extend(map(tuple, bresenham(seq[-1], p)[1:].tolist()))
+        else:
+            seq.append(p)
+    if closed:
+        if max(abs(seq[0][0] - seq[-1][0]), abs(seq[0][1] - seq[-1][1])) > 1:
+            seq.extend(map(tuple, bresenham(seq[-1], seq[0])[1:-1].tolist()))
+        while len(seq) > 1 and seq[-1] == seq[0]:
+            seq.pop()
+    # a cell met again closes a loop of rounding noise: cut the loop out
+    out: list[tuple[int, int]] = []
+    where: dict[tuple[int, int], int] = {}
+    for p in seq:
+        if p in where:
+            for q in out[where[p] + 1:]:
+                del where[q]
+            del out[where[p] + 1:]
+        else:
+            where[p] = len(out)
+            out.append(p)
+    # how far each cell is from the curve decides which of two staircase corners goes
+    samples = np.asarray(xy, dtype=float)
+    arr = np.array(out, dtype=float)
+    far = np.concatenate([np.min(np.sum((arr[i:i + 256, None, :] - samples[None]) ** 2, axis=2), axis=1)
+                          for i in range(0, len(arr), 256)])
+    out = _thin(out, closed=closed, far=far.tolist())
+    return np.array(out, dtype=np.int64)
+
+
+def _touch(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1])) <= 1
+
+
+def _thin(seq: list[tuple[int, int]], *, closed: bool, far: list[float]) -> list[tuple[int, int]]:
+    """Drop staircase corners (cells whose neighbours along the path already touch), farthest first.
+
+    ``far[i]`` is how far cell ``i`` lies from the curve. Of two corners either of which could go,
+    the one farther from the curve goes (ties: the earlier), so the result does not depend on
+    where the path starts and a symmetric curve gives a symmetric drawing.
+    """
+    n = len(seq)
+    prev = list(range(-1, n - 1))
+    nxt = list(range(1, n + 1))
+    if closed and n:
+        prev[0], nxt[n - 1] = n - 1, 0
+    alive = [True] * n
+    count = n
+
+    def removable(i: int) -> bool:
+        if prev[i] < 0 or nxt[i] >= n:
+            return False  # an open curve keeps its ends
+        return _touch(seq[prev[i]], seq[nxt[i]])
+
+    heap = [(-far[i], i) for i in range(n) if removable(i)]
+    heapq.heapify(heap)
+    while heap and not (closed and count <= 4):
+        _, i = heapq.heappop(heap)
+        if not alive[i] or not removable(i):
+            continue
+        alive[i] = False
+        count -= 1
+        p, q = prev[i], nxt[i]
+        nxt[p], prev[q] = q, p
+        for j in (p, q):
+            if removable(j):
+                heapq.heappush(heap, (-far[j], j))
+    return [seq[i] for i in range(n) if alive[i]]
+
+
+def _roll_to(ring: np.ndarray, start: tuple[float, float] | None) -> np.ndarray:
+    if start is None:
+        return ring
+    d = np.hypot(ring[:, 0] - start[0], ring[:, 1] - start[1])
+    return np.roll(ring, -int(np.argmin(d)), axis=0)
+
+
+def ellipse_xy(center: tuple[float, float], a: float, b: float, rotation: float, t: np.ndarray) -> np.ndarray:
+    """Points of an ellipse at parameters ``t`` (radians), shape (len(t), 2).
+
+    ``a`` is the semi-axis along ``rotation`` (degrees, the :func:`angle_of` convention: 0° right,
+    clockwise on screen); growing ``t`` travels clockwise on screen.
+    """
+    t = np.asarray(t, dtype=float)
+    phi = math.radians(rotation)
+    c, s = math.cos(phi), math.sin(phi)
+    u, v = a * np.cos(t), b * np.sin(t)
+    return np.column_stack([center[0] + u * c - v * s, center[1] + u * s + v * c])
+
+
+def raster_ellipse(
+    center: tuple[float, float],
+    a: float,
+    b: float,
+    rotation: float = 0.0,
+    start: tuple[float, float] | None = None,
+    direction: str = "cw",
+) -> np.ndarray:
+    """An ideal ellipse drawing: ordered, 8-connected, closed, one lap, no repeats.
+
+    Parameters
+    ----------
+    center : (float, float)
+    a, b : float
+        Semi-axes, ``a`` along ``rotation``; both at least 1.
+    rotation : float
+        Direction of the ``a`` axis in degrees (0° right, clockwise on screen).
+    start : (float, float), optional
+        The drawing starts at the cell nearest to it (default: the end of the ``a`` axis).
+    direction : {"cw", "ccw"}
+
+    Returns
+    -------
+    ndarray, shape (N, 2), int64
+
+    Examples
+    --------
+    >>> pts = raster_ellipse((25, 25), 20, 10, start=(45, 25))
+    >>> pts[0].tolist(), pts[1].tolist()
+    ([45, 25], [45, 26])
+    """
+    if direction not in ("cw", "ccw"):
+        raise ValueError(f"direction must be 'cw' or 'ccw', got {direction!r}")
+    if a < 1 or b < 1:
+        raise ValueError(f"semi-axes must be at least 1, got a={a}, b={b}")
+    m = int(max(64, 16 * math.pi * (a + b)))  # ~8 samples per cell of perimeter
+    ring = raster_curve(ellipse_xy(center, a, b, rotation, np.linspace(0, 2 * math.pi, m, endpoint=False)),
+                        closed=True)
+    if direction == "ccw":
+        ring = ring[::-1]
+    return _roll_to(ring, start if start is not None else tuple(ellipse_xy(center, a, b, rotation, [0.0])[0]))
+
+
+def spiral_xy(center: tuple[float, float], spacing: float, turns: float, angle: float,
+              direction: str, t: np.ndarray) -> np.ndarray:
+    """Points of an outward Archimedean spiral ``r = spacing · θ / 2π`` at ``t`` ∈ [0, 1] of its length
+    in turns, shape (len(t), 2).
+
+    The spiral starts at ``center``, turns ``direction`` ("cw"/"ccw" on screen) while it grows and
+    ends, after ``turns`` laps, at polar angle ``angle`` (degrees, :func:`angle_of` convention).
+    """
+    if direction not in ("cw", "ccw"):
+        raise ValueError(f"direction must be 'cw' or 'ccw', got {direction!r}")
+    theta = np.asarray(t, dtype=float) * 2 * math.pi * turns
+    sign = 1.0 if direction == "cw" else -1.0
+    r = spacing * theta / (2 * math.pi)
+    phi = math.radians(angle) - sign * (2 * math.pi * turns - theta)
+    return np.column_stack([center[0] + r * np.cos(phi), center[1] + r * np.sin(phi)])
+
+
+def raster_spiral(
+    center: tuple[float, float],
+    spacing: float,
+    turns: float,
+    angle: float = 0.0,
+    direction: str = "cw",
+    *,
+    inward: bool = False,
+) -> np.ndarray:
+    """An ideal Archimedean spiral drawing: ordered, 8-connected, open, no revisits.
+
+    Parameters
+    ----------
+    center : (float, float)
+        Where the spiral starts (outward) or ends (inward).
+    spacing : float
+        Distance between neighbouring laps, in cells (``2π b`` for ``r = bθ``).
+    turns : float
+        Number of laps.
+    angle : float
+        Polar angle of the outer end, degrees (0° right, clockwise on screen).
+    direction : {"cw", "ccw"}
+        The way the drawing turns as it travels, seen on screen.
+    inward : bool
+        Start at the outer end and wind in to the center.
+
+    Returns
+    -------
+    ndarray, shape (N, 2), int64
+
+    Examples
+    --------
+    >>> pts = raster_spiral((25, 25), 6, 3, angle=0)
+    >>> pts[0].tolist(), pts[-1].tolist()
+    ([25, 25], [43, 25])
+    """
+    if spacing <= 0 or turns <= 0:
+        raise ValueError(f"spacing and turns must be positive, got {spacing}, {turns}")
+    # drawn inward in one direction, the same curve drawn outward turns the other way
+    grow = direction if not inward else ("ccw" if direction == "cw" else "cw")
+    length = math.pi * spacing * turns * turns + 1.0  # ≈ arc length of r = bθ
+    # arc length grows as θ², so t = √u spaces the samples evenly along the curve, ~8 per cell
+    t = np.sqrt(np.linspace(0, 1, int(max(200, 8 * length))))
+    pts = raster_curve(spiral_xy(center, spacing, turns, angle, grow, t), closed=False)
+    return pts[::-1].copy() if inward else pts

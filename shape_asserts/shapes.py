@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from .exceptions import CaseError
 from .families import circle
+from .families import multi, scene
+from .families import ellipse, polygon, spiral
 from .families.base import Family
 
 __all__ = ["Family", "FAMILIES", "get_family"]
@@ -17,6 +19,13 @@ FAMILIES: dict[str, Family] = {
     f.name: f
     for f in (
         circle.FAMILY,
+        multi.CONCENTRIC,
+        multi.SEPARATE,
+        scene.HOUSE,
+        scene.STICK,
+        ellipse.FAMILY,
+        *polygon.FAMILIES,
+        spiral.FAMILY,
     )
 }
 

@@ -1,0 +1,268 @@
+"""Fitted curves beyond the circle: the ellipse and the Archimedean spiral, as small models.
+
+Same contract as :mod:`shape_asserts.fit`: a model is built from named geometry or estimated with
+``from_estimate(points)``; it gives ``residuals(points)`` and samples its ideal curve with
+``predict_xy(t)``. A degenerate estimate returns a falsy :class:`~shape_asserts.fit.FitFailure`;
+``ValueError`` is kept for arrays of the wrong shape. Angles follow the seed post: degrees, 0°
+pointing right and growing clockwise on screen (y down).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .checks import as_points
+from .fit import FitFailure
+from .polygon import distance_to_polyline
+from .raster import ellipse_xy
+
+__all__ = ["EllipseModel", "SpiralModel", "unwrapped_angles", "lap_gaps", "axis_angle_difference"]
+
+
+def axis_angle_difference(a: float, b: float) -> float:
+    """Smallest difference between two axis directions in degrees (an axis has no sign), in [0, 90]."""
+    d = abs(a - b) % 180.0
+    return float(min(d, 180.0 - d))
+
+
+@dataclass(frozen=True)
+class EllipseModel:
+    """An ellipse: ``center``, semi-axes ``a ≥ b`` and ``rotation`` of the ``a`` axis in [0, 180).
+
+    Examples
+    --------
+    >>> truth = EllipseModel((25, 25), 20, 10, 30)
+    >>> m = EllipseModel.from_estimate(truth.predict_xy(np.linspace(0, 6.2, 60)))
+    >>> [round(float(v), 6) for v in (*m.center, m.a, m.b, m.rotation)]
+    [25.0, 25.0, 20.0, 10.0, 30.0]
+    """
+
+    center: tuple[float, float]
+    a: float
+    b: float
+    rotation: float = 0.0
+
+    @classmethod
+    def from_estimate(cls, points: np.ndarray) -> "EllipseModel | FitFailure":
+        """Direct least-squares ellipse fit (Fitzgibbon, Pilu & Fisher 1999; Halíř & Flusser 1998).
+
+        The conic is constrained to be an ellipse (``4AC − B² > 0``), so it never returns a
+        hyperbola; the numerically stable split of the scatter matrix is used.
+
+        Parameters
+        ----------
+        points : ndarray, shape (N, 2)
+
+        Returns
+        -------
+        EllipseModel, or a falsy FitFailure for fewer than 5 distinct points, collinear points or
+        no ellipse solution.
+        """
+        pts = as_points(points)
+        if len(np.unique(pts, axis=0)) < 5:
+            return FitFailure("fewer than 5 distinct points")
+        # centre and scale first: the scatter matrix of raw grid coordinates (up to 49⁴) is badly
+        # conditioned, of unit-scale ones it is not
+        mean = pts.mean(axis=0)
+        u = pts - mean
+        scale = float(np.sqrt(np.mean(np.sum(u * u, axis=1))))
+        if not np.isfinite(scale) or scale == 0.0:
+            return FitFailure("points have no spread")
+        u = u / scale
+        x, y = u[:, 0], u[:, 1]
+        d1 = np.column_stack([x * x, x * y, y * y])
+        d2 = np.column_stack([x, y, np.ones_like(x)])
+        s1, s2, s3 = d1.T @ d1, d1.T @ d2, d2.T @ d2
+        # collinear points make the linear scatter singular: no conic through them is an ellipse
+        if np.linalg.matrix_rank(s3) < 3:
+            return FitFailure("points are collinear")
+        t = -np.linalg.solve(s3, s2.T)
+        m = s1 + s2 @ t
+        m = np.array([m[2] / 2.0, -m[1], m[0] / 2.0])
+        with np.errstate(all="ignore"):
+            vals, vecs = np.linalg.eig(m)
+        vecs = np.real(vecs)
+        cond = 4 * vecs[0] * vecs[2] - vecs[1] ** 2
+        ok = np.flatnonzero(cond > 0)
+        if ok.size == 0:
+            return FitFailure("no ellipse fits the points")
+        a1 = vecs[:, ok[0]]
+        A, B, C = a1
+        D, E, F = t @ a1
+        det = 4 * A * C - B * B
+        if det <= 0:
+            return FitFailure("no ellipse fits the points")
+        x0 = (B * E - 2 * C * D) / det
+        y0 = (B * D - 2 * A * E) / det
+        fc = A * x0 * x0 + B * x0 * y0 + C * y0 * y0 + D * x0 + E * y0 + F
+        lam, vec = np.linalg.eigh(np.array([[A, B / 2], [B / 2, C]]))
+        with np.errstate(all="ignore"):
+            axes2 = -fc / lam
+        if not np.all(np.isfinite(axes2)) or np.any(axes2 <= 0):
+            return FitFailure("the fitted conic is not a real ellipse")
+        axes = np.sqrt(axes2) * scale
+        major = int(np.argmax(axes))
+        vx, vy = vec[:, major]
+        rot = math.degrees(math.atan2(vy, vx)) % 180.0
+        center = (float(x0 * scale + mean[0]), float(y0 * scale + mean[1]))
+        return cls(center=center, a=float(axes[major]), b=float(axes[1 - major]), rotation=float(rot))
+
+    def predict_xy(self, t: np.ndarray) -> np.ndarray:
+        """Points at parameters ``t`` (radians, growing clockwise on screen), shape (len(t), 2)."""
+        return ellipse_xy(self.center, self.a, self.b, self.rotation, t)
+
+    def residuals(self, points: np.ndarray, samples: int = 720) -> np.ndarray:
+        """Distance of each point from the ellipse (to ``samples`` chords of it), shape (N,)."""
+        curve = self.predict_xy(np.linspace(0, 2 * math.pi, samples, endpoint=False))
+        return distance_to_polyline(points, curve, closed=True)
+
+    def evenness(self, points: np.ndarray) -> float:
+        """The seed's roundness idea for an ellipse: ``(1 − mean |residual| / mean semi-axis) × 100``."""
+        pts = as_points(points)
+        if len(pts) == 0:
+            return 0.0
+        score = (1.0 - float(np.mean(self.residuals(pts))) / ((self.a + self.b) / 2.0)) * 100.0
+        return float(min(100.0, max(0.0, score)))
+
+    def __bool__(self) -> bool:
+        return True
+
+
+def unwrapped_angles(points: np.ndarray, center: tuple[float, float], *, min_radius: float = 0.0
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """Cumulative polar angle along the drawing about ``center``, radians (clockwise on screen > 0).
+
+    Points closer than ``min_radius`` to the center (where the angle means little) are left out.
+    Returns ``(indices, theta)``: the positions used and the angle at each, starting from 0.
+    """
+    pts = as_points(points)
+    rel = pts - np.asarray(center, dtype=float)
+    r = np.hypot(rel[:, 0], rel[:, 1])
+    idx = np.flatnonzero((r > 0) & (r >= min_radius))
+    if idx.size == 0:
+        return idx, np.zeros(0)
+    ang = np.arctan2(rel[idx, 1], rel[idx, 0])
+    step = (np.diff(ang) + np.pi) % (2 * np.pi) - np.pi
+    return idx, np.concatenate([[0.0], np.cumsum(step)])
+
+
+def lap_gaps(points: np.ndarray, center: tuple[float, float], *, min_radius: float = 1.5,
+             window: float = 0.25) -> tuple[np.ndarray, np.ndarray]:
+    """How far each point lies from the lap before it, radially: a spiral's local lap spacing.
+
+    For every point at least one lap (2π) along the drawing from its first point away from the
+    center, the radius one lap earlier is the median radius of the points whose unwrapped angle
+    (see :func:`unwrapped_angles`) lies within ``window`` radians of one lap back — the nearest
+    such point when none does — and is subtracted. A median of a window rather than an
+    interpolation: two points at nearly the same angle (a wobble) must not decide it by a rounding
+    error. An even Archimedean spiral gives its spacing everywhere, positive outward and negative
+    inward. Returns ``(indices, gaps)``.
+    """
+    pts = as_points(points)
+    idx, theta = unwrapped_angles(pts, center, min_radius=min_radius)
+    if idx.size < 2:
+        return idx[:0], np.zeros(0)
+    th = theta if theta[-1] >= 0 else -theta
+    rel = pts[idx] - np.asarray(center, dtype=float)
+    r = np.hypot(rel[:, 0], rel[:, 1])
+    # a point exactly one lap on (a grid ray crossed again) counts, whatever the float noise
+    keep = np.flatnonzero(th >= th.min() + 2 * math.pi - 1e-9)
+    before = np.empty(len(keep))
+    rows = max(1, 1_000_000 // len(th))
+    for start in range(0, len(keep), rows):
+        k = keep[start:start + rows]
+        off = np.abs(th[None, :] - (th[k] - 2 * math.pi)[:, None])
+        near = off <= window
+        masked = np.where(near, r[None, :], np.nan)
+        with np.errstate(all="ignore"):
+            med = np.nanmedian(np.where(near.any(axis=1)[:, None], masked, 0.0), axis=1)
+        lone = ~near.any(axis=1)
+        med[lone] = r[np.argmin(off[lone], axis=1)]
+        before[start:start + len(k)] = med
+    return idx[keep], r[keep] - before
+
+
+@dataclass(frozen=True)
+class SpiralModel:
+    """An Archimedean spiral about ``center``: radius ``a + b·θ`` after turning ``θ`` from the start.
+
+    ``θ`` is measured along the drawing in its own direction of travel (so it grows), ``b`` is
+    positive for a spiral drawn outward and negative inward, ``angle0`` is the polar angle of the
+    start (degrees) and ``direction`` the way it turns. ``r2`` is the fit's coefficient of
+    determination and ``turns`` the laps drawn (both 0 for a model made from named geometry).
+
+    Examples
+    --------
+    >>> truth = SpiralModel((25, 25), 2.0, 6 / (2 * np.pi), 0.0, "cw")
+    >>> m = SpiralModel.from_estimate(truth.predict_xy(np.linspace(0, 6 * np.pi, 300)), (25, 25))
+    >>> round(m.spacing, 6), round(m.r2, 6), round(m.turns, 6), m.direction
+    (6.0, 1.0, 3.0, 'cw')
+    """
+
+    center: tuple[float, float]
+    a: float
+    b: float
+    angle0: float = 0.0
+    direction: str = "cw"
+    r2: float = 0.0
+    turns: float = 0.0
+
+    @property
+    def spacing(self) -> float:
+        """Distance between neighbouring laps, ``2π |b|``."""
+        return float(2 * math.pi * abs(self.b))
+
+    @classmethod
+    def from_estimate(cls, points: np.ndarray, center: tuple[float, float], *,
+                      min_radius: float = 1.5) -> "SpiralModel | FitFailure":
+        """Least-squares line through (θ, r), θ unwrapped along the drawing about a known ``center``.
+
+        Points within ``min_radius`` of the center are left out: a cell next to the center has a
+        polar angle but no meaningful one.
+        """
+        pts = as_points(points)
+        idx, theta = unwrapped_angles(pts, center, min_radius=min_radius)
+        if idx.size < 5:
+            return FitFailure("fewer than 5 points away from the center")
+        total = float(theta[-1])
+        if abs(total) < 1e-9:
+            return FitFailure("the points do not turn about the center")
+        sign = 1.0 if total > 0 else -1.0
+        th = theta * sign
+        rel = pts[idx] - np.asarray(center, dtype=float)
+        r = np.hypot(rel[:, 0], rel[:, 1])
+        # a line fit in (θ, r); centring θ keeps it well conditioned for many laps
+        tm, rm = float(th.mean()), float(r.mean())
+        var = float(np.sum((th - tm) ** 2))
+        if var == 0.0:
+            return FitFailure("the points do not turn about the center")
+        b = float(np.sum((th - tm) * (r - rm)) / var)
+        a = rm - b * tm
+        res = r - (a + b * th)
+        sst = float(np.sum((r - rm) ** 2))
+        r2 = 1.0 - float(np.sum(res * res)) / sst if sst > 0 else 0.0
+        angle0 = math.degrees(math.atan2(rel[0, 1], rel[0, 0])) % 360.0
+        return cls(center=(float(center[0]), float(center[1])), a=float(a), b=b, angle0=angle0,
+                   direction="cw" if sign > 0 else "ccw", r2=float(r2), turns=abs(total) / (2 * math.pi))
+
+    def predict_xy(self, theta: np.ndarray) -> np.ndarray:
+        """Points after turning ``theta`` radians from the start, shape (len(theta), 2)."""
+        th = np.asarray(theta, dtype=float)
+        sign = 1.0 if self.direction == "cw" else -1.0
+        r = self.a + self.b * th
+        phi = math.radians(self.angle0) + sign * th
+        return np.column_stack([self.center[0] + r * np.cos(phi), self.center[1] + r * np.sin(phi)])
+
+    def residuals(self, points: np.ndarray, *, min_radius: float = 1.5) -> np.ndarray:
+        """Radial residual ``r − (a + bθ)`` of the points away from the center, shape (K,)."""
+        pts = as_points(points)
+        idx, theta = unwrapped_angles(pts, self.center, min_radius=min_radius)
+        sign = 1.0 if self.direction == "cw" else -1.0
+        rel = pts[idx] - np.asarray(self.center, dtype=float)
+        return np.hypot(rel[:, 0], rel[:, 1]) - (self.a + self.b * theta * sign)
+
+    def __bool__(self) -> bool:
+        return True

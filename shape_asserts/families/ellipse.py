@@ -1,0 +1,205 @@
+"""The ellipse: center, semi-axes ``a ≥ b`` and the turn of the major axis, fitted by direct least squares.
+
+Parameters of a case: ``center`` [x, y]; ``a``, ``b`` the semi-axes; ``rotation`` of the major axis
+in degrees (0° horizontal, growing clockwise on screen; default 0); ``direction``; and the start,
+either ``start`` [x, y] on the ellipse or ``start_angle`` (degrees about the center, the seed's
+convention), which becomes the ideal drawing's cell on that ray.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Mapping
+
+import numpy as np
+
+from .. import checks as ck
+from ..curves import EllipseModel, axis_angle_difference
+from ..exceptions import CaseError
+from ..raster import ellipse_xy, raster_ellipse
+from ..score import ShapeScore
+from ..thresholds import with_overrides
+from .base import Family, direction_param, inside_grid, number_param, pair_param
+from .single import (ClosedThresholds, Scorecard, closed_checks, contour_prompt, fits_grid, fmt_xy,
+                     outline_measures, path_checks)
+
+if TYPE_CHECKING:
+    from ..cases import Case
+    from ..drawing import Drawing
+
+__all__ = ["FAMILY", "EllipseThresholds", "ELLIPSE", "score_ellipse", "ellipse_outline", "point_at_angle"]
+
+
+@dataclass(frozen=True)
+class EllipseThresholds(ClosedThresholds):
+    """Limits for one ellipse drawing (``bench/calibrate_families.py`` shows the ideal's margins)."""
+
+    #: Distance of the fitted center from the asked one, in cells.
+    max_center_offset: float = 1.5
+    #: Relative error of either fitted semi-axis against the asked one.
+    max_axis_error: float = 0.12
+    #: Error of the fitted major axis direction, degrees (an axis: 0° = 180°).
+    max_rotation_error: float = 10.0
+    #: Below this asked ``a / b``, or with semi-axes closer than ``rotation_min_difference`` cells,
+    #: the ellipse is nearly a circle on the grid and the direction of its axis is not judged.
+    rotation_min_aspect: float = 1.2
+    rotation_min_difference: float = 3.0
+    #: ``(1 − mean distance to the fitted ellipse / mean semi-axis) × 100``.
+    min_evenness: float = 90.0
+
+
+ELLIPSE = EllipseThresholds()
+
+def ellipse_outline(center: tuple[float, float], a: float, b: float, rotation: float) -> np.ndarray:
+    """The asked ellipse as a closed polyline fine enough for distances (~4 chords per cell), (M, 2)."""
+    # a multiple of 4 samples: turning or mirroring the ellipse maps the samples onto each other
+    m = 4 * int(max(23, math.pi * (a + b)))
+    return ellipse_xy(center, a, b, rotation, np.linspace(0, 2 * math.pi, m, endpoint=False))
+
+
+def point_at_angle(center: tuple[float, float], a: float, b: float, rotation: float, angle: float) -> tuple[float, float]:
+    """The ellipse point seen from its center at polar ``angle`` (degrees, clockwise on screen)."""
+    th = math.radians(angle)
+    rel = th - math.radians(rotation)
+    r = 1.0 / math.sqrt((math.cos(rel) / a) ** 2 + (math.sin(rel) / b) ** 2)
+    return (center[0] + r * math.cos(th), center[1] + r * math.sin(th))
+
+
+def _params(p: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(p)
+    out["grid_size"] = g = int(p.get("grid_size", 50))
+    out["center"] = center = pair_param(p, "center")
+    inside_grid(center, g, "'center'")
+    a = number_param(p, "a", minimum=3)
+    b = number_param(p, "b", minimum=3)
+    if b > a:
+        raise CaseError(f"'a' is the major semi-axis and must be at least 'b', got a={a!r}, b={b!r}")
+    rot = number_param(p, "rotation", default=0)
+    out["rotation"] = rot % 180
+    out["direction"] = direction_param(p)
+    fits_grid(ellipse_outline(center, a, b, out["rotation"]), g, "the ellipse")
+    if "start_angle" in p:
+        if "start" in p:
+            raise CaseError("give either 'start' or 'start_angle', not both")
+        angle = number_param(p, "start_angle")
+        on_ray = point_at_angle(center, a, b, out["rotation"], angle)
+        ring = raster_ellipse(center, a, b, out["rotation"], start=on_ray, direction=out["direction"])
+        out["start"] = (int(ring[0][0]), int(ring[0][1]))
+        del out["start_angle"]
+    else:
+        out["start"] = pair_param(p, "start")
+        inside_grid(out["start"], g, "'start'")
+        off = float(EllipseModel(center, a, b, out["rotation"]).residuals(np.array([out["start"]]))[0])
+        if off > 1.0:
+            raise CaseError(f"'start' {fmt_xy(out['start'])} is {off:.1f} cells from the ellipse; "
+                            "it must lie on it (or give 'start_angle')")
+    return out
+
+
+def _orientation(rot: float, a: float, b: float, lang: str) -> str:
+    if a == b:
+        return ""
+    if rot == 0:
+        return "Большая ось горизонтальна.\n" if lang == "ru" else "The major axis is horizontal.\n"
+    if rot == 90:
+        return "Большая ось вертикальна.\n" if lang == "ru" else "The major axis is vertical.\n"
+    r = f"{rot:g}"
+    if lang == "ru":
+        return f"Большая ось повёрнута на {r}° по часовой стрелке от горизонтали.\n"
+    return f"The major axis is turned {r}° clockwise from the horizontal.\n"
+
+
+def _prompt(case: "Case", lang: str) -> str:
+    p = case.params
+    a, b = f"{p['a']:g}", f"{p['b']:g}"
+    if lang == "ru":
+        phrases = dict(figure="ровный эллипс", start_at="точки эллипса",
+                       center_line=f"Центр эллипса находится в точке {fmt_xy(p['center'])}.\n",
+                       geometry=f"Большая полуось эллипса — {a}, малая полуось — {b}.\n")
+    else:
+        phrases = dict(figure="an even ellipse", start_at="the ellipse point",
+                       center_line=f"The center of the ellipse is at point {fmt_xy(p['center'])}.\n",
+                       geometry=f"The semi-major axis of the ellipse is {a}, the semi-minor axis is {b}.\n")
+    phrases["geometry"] += _orientation(p["rotation"], p["a"], p["b"], lang)
+    return contour_prompt(lang=lang, start=p["start"], direction=p["direction"], center=p["center"],
+                          grid_size=p["grid_size"], **phrases)
+
+
+def _ideal(case: "Case") -> np.ndarray:
+    p = case.params
+    return raster_ellipse(p["center"], p["a"], p["b"], p["rotation"], start=p["start"], direction=p["direction"])
+
+
+def score_ellipse(
+    points: np.ndarray,
+    *,
+    center: tuple[float, float],
+    a: float,
+    b: float,
+    rotation: float = 0.0,
+    grid_size: int = 50,
+    start: tuple[float, float] | None = None,
+    direction: str | None = None,
+    thresholds: EllipseThresholds = ELLIPSE,
+) -> ShapeScore:
+    """Measure an ellipse drawing against what was asked.
+
+    Parameters
+    ----------
+    points : ndarray, shape (N, 2)
+        The drawing, in answer order.
+    center, a, b, rotation
+        The asked ellipse (``a`` along ``rotation`` degrees, clockwise on screen).
+    grid_size : int
+    start : (float, float), optional
+        Requested first point; unchecked when ``None``.
+    direction : {"cw", "ccw"}, optional
+    thresholds : EllipseThresholds
+
+    Returns
+    -------
+    ShapeScore
+        ``score`` is the outline score about the asked ellipse; the fit (Fitzgibbon's direct least
+        squares) gives ``center``, ``axes``, ``rotation`` and ``evenness``.
+    """
+    t = thresholds
+    pts = ck.as_points(points)
+    card = Scorecard()
+    score = outline_measures(card, pts, ellipse_outline(center, a, b, rotation), closed=True, center=center, t=t)
+    path_checks(card, pts, grid_size=grid_size, start=start, t=t)
+    closed_checks(card, pts, center=center, direction=direction, t=t)
+    model = EllipseModel.from_estimate(pts)
+    if not model:
+        card.metrics["evenness"] = 0.0
+        card.add("fit", False, "failed", "an ellipse fits", model.reason)
+        return card.result("ellipse", score)
+    off = float(math.hypot(model.center[0] - center[0], model.center[1] - center[1]))
+    axis_err = max(abs(model.a - a) / a, abs(model.b - b) / b)
+    rot_err = axis_angle_difference(model.rotation, rotation)
+    even = model.evenness(pts)
+    card.metrics.update(fit_center_x=model.center[0], fit_center_y=model.center[1], fit_a=model.a,
+                        fit_b=model.b, fit_rotation=model.rotation, center_offset=off, axis_error=axis_err,
+                        rotation_error=rot_err, evenness=even)
+    card.add("center", off <= t.max_center_offset, off, f"≤ {t.max_center_offset:g}",
+             f"fitted center ({model.center[0]:.1f}, {model.center[1]:.1f}), asked {fmt_xy(center)}")
+    card.add("axes", axis_err <= t.max_axis_error, axis_err, f"≤ {t.max_axis_error:g}",
+             f"fitted semi-axes {model.a:.1f} and {model.b:.1f}, asked {a:g} and {b:g}")
+    judged = a / b >= t.rotation_min_aspect and a - b >= t.rotation_min_difference
+    card.add("rotation", rot_err <= t.max_rotation_error or not judged, rot_err if judged else "not judged",
+             f"≤ {t.max_rotation_error:g}°" if judged
+             else f"a/b < {t.rotation_min_aspect:g} or a − b < {t.rotation_min_difference:g}",
+             f"fitted major axis at {model.rotation:.0f}°, asked {rotation:g}°")
+    card.add("evenness", even >= t.min_evenness, even, f"≥ {t.min_evenness:g}", "about the fitted ellipse")
+    return card.result("ellipse", score)
+
+
+def _score(drawing: "Drawing", case: "Case") -> ShapeScore:
+    p = case.params
+    return score_ellipse(drawing.points, center=p["center"], a=p["a"], b=p["b"], rotation=p["rotation"],
+                         grid_size=p["grid_size"], start=p["start"], direction=p["direction"],
+                         thresholds=with_overrides(ELLIPSE, case.thresholds))
+
+
+FAMILY = Family(name="ellipse", params=_params, prompt=_prompt, ideal=_ideal, score=_score,
+                variant_keys=("start", "direction"))

@@ -1,0 +1,275 @@
+"""The Archimedean spiral: the seed's "black blob", asked with a spacing wide enough to draw.
+
+Parameters of a case: ``center`` [x, y]; ``turns`` (laps); ``spacing`` (cells between neighbouring
+laps); ``angle`` — polar angle of the outer end in degrees (0° right, clockwise on screen; default
+0); ``direction`` — the way the drawing turns as it travels; ``inward`` — start at the outer end and
+wind in to the center (default false: start at the center and wind out). The start and end points
+follow from these and are written into the prompt.
+
+Unlike every other single-contour family the spiral is *open*: its ``closure`` check requires the
+last point to stay away from the first.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Mapping
+
+import numpy as np
+
+from .. import checks as ck
+from ..curves import SpiralModel, lap_gaps, unwrapped_angles
+from ..exceptions import CaseError
+from ..raster import raster_spiral, spiral_xy
+from ..score import ShapeScore
+from ..thresholds import with_overrides
+from .base import Family, direction_param, inside_grid, number_param, pair_param
+from .single import ContourThresholds, Scorecard, contour_prompt, fits_grid, fmt_xy, outline_measures, path_checks
+
+if TYPE_CHECKING:
+    from ..cases import Case
+    from ..drawing import Drawing
+
+__all__ = ["FAMILY", "SpiralThresholds", "SPIRAL", "score_spiral", "spiral_outline", "spiral_ends"]
+
+
+@dataclass(frozen=True)
+class SpiralThresholds(ContourThresholds):
+    """Limits for one spiral drawing (``bench/calibrate_families.py`` shows the ideal's margins)."""
+
+    #: Chebyshev distance of the last point from the asked end.
+    max_end_distance: float = 1.5
+    #: The spiral is open: the last point must be at least this far (Chebyshev) from the first.
+    min_closure: float = 3.0
+    #: Points nearer the center than this have no meaningful polar angle and are left out of the fit.
+    fit_min_radius: float = 1.5
+    #: Root-mean-square residual of ``r = a + bθ`` along the drawing, as a share of the asked spacing
+    #: (R² is reported too, but it grows with the spiral's size; this does not).
+    max_relative_rms: float = 0.15
+    #: Laps drawn (outside ``fit_min_radius``) against the asked laps, absolute.
+    max_turns_error: float = 0.3
+    #: Fitted distance between laps (``2π|b|``) against the asked spacing, relative.
+    max_spacing_error: float = 0.2
+    #: Local lap spacing (each point's radial distance from the lap before it) may differ from the
+    #: asked spacing by at most ``max(lap_tolerance, lap_tolerance_fraction × spacing)`` cells at
+    #: the ``lap_quantile`` of the points (a stray point or two is the jitter's, not the spiral's).
+    lap_tolerance: float = 1.5
+    lap_tolerance_fraction: float = 0.25
+    lap_quantile: float = 0.9
+    #: Largest fall of the radius below its running maximum (outward) or rise above its running
+    #: minimum (inward), cells: the drawing must keep moving away from (towards) the center.
+    max_radius_drawdown: float = 2.5
+
+
+SPIRAL = SpiralThresholds()
+
+
+def spiral_outline(center: tuple[float, float], spacing: float, turns: float, angle: float,
+                   direction: str, inward: bool) -> np.ndarray:
+    """The asked spiral as an open polyline in drawing order, about 3 chords per cell of length."""
+    grow = direction if not inward else ("ccw" if direction == "cw" else "cw")
+    # arc length grows as θ²: t = √u spaces the samples evenly along the curve
+    m = int(max(100, 3 * math.pi * spacing * turns * turns))
+    xy = spiral_xy(center, spacing, turns, angle, grow, np.sqrt(np.linspace(0, 1, m)))
+    return xy[::-1] if inward else xy
+
+
+def spiral_ends(center: tuple[float, float], spacing: float, turns: float, angle: float
+                ) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The (rounded) center and outer end cells of the asked spiral."""
+    r = spacing * turns
+    a = math.radians(angle)
+    c = (int(round(center[0])), int(round(center[1])))
+    return c, (int(round(center[0] + r * math.cos(a))), int(round(center[1] + r * math.sin(a))))
+
+
+def _params(p: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(p)
+    for key in ("start", "end"):
+        if key in p:
+            raise CaseError(f"'{key}' follows from 'center', 'turns', 'spacing', 'angle' and 'inward'; "
+                            "do not give it")
+    out["grid_size"] = g = int(p.get("grid_size", 50))
+    out["center"] = center = pair_param(p, "center")
+    inside_grid(center, g, "'center'")
+    out["turns"] = turns = number_param(p, "turns", minimum=0.5)
+    if turns > 10:
+        raise CaseError(f"'turns' must be at most 10, got {turns!r}")
+    # the seed's spiral came out as a blob: laps closer than 3 cells cannot be told apart on the grid
+    out["spacing"] = spacing = number_param(p, "spacing", minimum=3)
+    out["angle"] = number_param(p, "angle", default=0) % 360
+    out["direction"] = direction_param(p)
+    inward = p.get("inward", False)
+    if not isinstance(inward, bool):
+        raise CaseError(f"'inward' must be true or false, got {inward!r}")
+    out["inward"] = inward
+    fits_grid(spiral_outline(center, spacing, turns, out["angle"], out["direction"], inward), g, "the spiral")
+    mid, outer = spiral_ends(center, spacing, turns, out["angle"])
+    out["start"], out["end"] = (outer, mid) if inward else (mid, outer)
+    return out
+
+
+def _turns_ru(turns: float) -> str:
+    if not float(turns).is_integer():
+        return f"{turns:g} витка"
+    n = int(turns)
+    if n % 10 == 1 and n % 100 != 11:
+        return f"{n} полный виток"
+    if n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14):
+        return f"{n} полных витка"
+    return f"{n} полных витков"
+
+
+def _prompt(case: "Case", lang: str) -> str:
+    p = case.params
+    c, end = fmt_xy(p["center"]), p["end"]
+    end_json = f'{{ "x": {end[0]}, "y": {end[1]} }}'
+    inward, s = p["inward"], f"{p['spacing']:g}"
+    if lang == "ru":
+        phrases = dict(
+            figure="ровную архимедову спираль", of="линии",
+            center_line=f"Центр спирали находится в точке {c}.\n",
+            geometry=(f"Спираль делает {_turns_ru(p['turns'])}, расстояние между соседними витками — {s} клеток.\n"
+                      "Спираль не замкнута: её конец не соединяется с началом.\n"),
+            start_at="внешнего конца спирали" if inward else "центра спирали",
+            dir_tail=", приближаясь к центру" if inward else ", удаляясь от центра",
+            after_start=(f"Закончи в центре спирали {end_json}.\n" if inward
+                         else f"Закончи во внешнем конце спирали {end_json}.\n"))
+    else:
+        turns = f"{p['turns']:g} full turn" + ("" if p["turns"] == 1 else "s")
+        phrases = dict(
+            figure="an even Archimedean spiral", of="line",
+            center_line=f"The center of the spiral is at point {c}.\n",
+            geometry=(f"The spiral makes {turns}; neighbouring turns are {s} cells apart.\n"
+                      "The spiral is open: its end does not join its start.\n"),
+            start_at="the outer end of the spiral" if inward else "the center of the spiral",
+            dir_tail=", moving towards the center" if inward else ", moving away from the center",
+            after_start=(f"Finish at the center of the spiral {end_json}.\n" if inward
+                         else f"Finish at the outer end of the spiral {end_json}.\n"))
+    return contour_prompt(lang=lang, start=p["start"], direction=p["direction"], center=p["center"],
+                          grid_size=p["grid_size"], **phrases)
+
+
+def _ideal(case: "Case") -> np.ndarray:
+    p = case.params
+    return raster_spiral(p["center"], p["spacing"], p["turns"], p["angle"], p["direction"], inward=p["inward"])
+
+
+def score_spiral(
+    points: np.ndarray,
+    *,
+    center: tuple[float, float],
+    spacing: float,
+    turns: float,
+    angle: float = 0.0,
+    direction: str = "cw",
+    inward: bool = False,
+    grid_size: int = 50,
+    thresholds: SpiralThresholds = SPIRAL,
+) -> ShapeScore:
+    """Measure a spiral drawing against what was asked.
+
+    Parameters
+    ----------
+    points : ndarray, shape (N, 2)
+        The drawing, in answer order.
+    center, spacing, turns, angle, direction, inward
+        The asked spiral (see the module docstring); they fix the start and end points.
+    grid_size : int
+    thresholds : SpiralThresholds
+
+    Returns
+    -------
+    ShapeScore
+        ``score`` is the outline score about the asked spiral; the fit of ``r = a + bθ`` along the
+        drawing gives ``fit`` (its rms against the spacing), ``spacing`` and ``turns``.
+    """
+    t = thresholds
+    pts = ck.as_points(points)
+    mid, outer = spiral_ends(center, spacing, turns, angle)
+    start, end = (outer, mid) if inward else (mid, outer)
+    card = Scorecard()
+    score = outline_measures(card, pts, spiral_outline(center, spacing, turns, angle, direction, inward),
+                             closed=False, center=center, t=t)
+    path_checks(card, pts, grid_size=grid_size, start=start, t=t)
+    n = len(pts)
+    ed = float(ck.chebyshev(pts[-1], np.asarray(end, float))) if n else float("inf")
+    card.metrics["end_distance"] = ed
+    card.add("end", ed <= t.max_end_distance, ed, f"≤ {t.max_end_distance:g}",
+             f"last point is {fmt_xy(tuple(pts[-1])) if n else 'missing'}, asked {fmt_xy(end)}")
+    closing = ck.closure_distance(pts)
+    card.metrics["closure_distance"] = closing
+    card.add("closure", closing >= t.min_closure, closing, f"≥ {t.min_closure:g} (open)",
+             "the spiral closes on itself: its last point is next to the first")
+
+    _, theta = unwrapped_angles(pts, center, min_radius=t.fit_min_radius)
+    total = float(theta[-1]) if theta.size else 0.0
+    drawn = "cw" if total > 0 else "ccw" if total < 0 else "none"
+    drawn_turns = abs(total) / (2 * math.pi)
+    want_turns = max(0.0, turns - t.fit_min_radius / spacing)  # the laps outside fit_min_radius
+    card.metrics.update(direction=drawn, turns=drawn_turns)
+    card.add("direction", drawn == direction, drawn, direction,
+             "turns the other way" if drawn != "none" else "does not turn about the center")
+    turns_err = abs(drawn_turns - want_turns)
+    card.add("turns", turns_err <= t.max_turns_error, drawn_turns, f"{want_turns:.2f} ± {t.max_turns_error:g}",
+             f"{drawn_turns:.2f} laps drawn about {fmt_xy(center)}")
+
+    r = np.hypot(pts[:, 0] - center[0], pts[:, 1] - center[1]) if n else np.zeros(0)
+    seq = r[::-1] if inward else r
+    fall = np.maximum.accumulate(seq) - seq if n else np.zeros(0)
+    drawdown = float(fall.max()) if n else 0.0
+    bad = np.flatnonzero(fall > t.max_radius_drawdown)
+    if inward:
+        bad = np.sort(n - 1 - bad)
+    card.metrics["radius_drawdown"] = drawdown
+    card.add("monotone", drawdown <= t.max_radius_drawdown, drawdown, f"≤ {t.max_radius_drawdown:g}",
+             f"the radius turns back ({'towards' if not inward else 'away from'} the center) by "
+             f"{drawdown:.1f} cells", tuple(int(i) for i in bad[:50]))
+
+    model = SpiralModel.from_estimate(pts, center, min_radius=t.fit_min_radius)
+    if not model:
+        card.metrics.update(r2=0.0)
+        card.add("fit", False, "failed", f"rms ≤ {t.max_relative_rms:g} × spacing", model.reason)
+        card.add("spacing", False, "n/a", f"{spacing:g} ± {t.max_spacing_error:.0%}", "no spiral fits")
+        _laps(card, pts, center=center, spacing=spacing, want_turns=want_turns, t=t)
+        return card.result("spiral", score)
+    spacing_err = abs(model.spacing - spacing) / spacing
+    rms = float(np.sqrt(np.mean(model.residuals(pts, min_radius=t.fit_min_radius) ** 2)))
+    rel = rms / spacing
+    card.metrics.update(r2=model.r2, fit_spacing=model.spacing, fit_rms=rms, fit_relative_rms=rel,
+                        spacing_error=spacing_err)
+    card.add("fit", rel <= t.max_relative_rms, rel, f"rms ≤ {t.max_relative_rms:g} × spacing",
+             f"the radius does not grow evenly with the angle (rms {rms:.1f} cells, R² {model.r2:.2f})")
+    card.add("spacing", spacing_err <= t.max_spacing_error, model.spacing,
+             f"{spacing:g} ± {t.max_spacing_error:.0%}", f"laps {model.spacing:.1f} cells apart, asked {spacing:g}")
+    _laps(card, pts, center=center, spacing=spacing, want_turns=want_turns, t=t)
+    return card.result("spiral", score)
+
+
+def _laps(card: Scorecard, pts: np.ndarray, *, center: tuple[float, float], spacing: float, want_turns: float,
+          t: SpiralThresholds) -> None:
+    """Add ``laps``: is each lap as far from the one before as asked (not just on average)?"""
+    limit = max(t.lap_tolerance, t.lap_tolerance_fraction * spacing)
+    idx, gaps = lap_gaps(pts, center, min_radius=t.fit_min_radius) if len(pts) else (np.zeros(0, int), np.zeros(0))
+    if gaps.size == 0:
+        # less than a lap drawn: nothing to compare, which is right only if less than a lap was asked
+        card.add("laps", want_turns < 1.0, "n/a", f"within {limit:.1f} of {spacing:g}", "less than one lap drawn")
+        return
+    dev = np.abs(np.abs(gaps) - spacing)
+    worst = float(np.quantile(dev, t.lap_quantile))
+    card.metrics["lap_deviation"] = worst
+    card.add("laps", worst <= limit, worst, f"≤ {limit:.1f}",
+             f"laps are unevenly spaced: {len(dev[dev > limit])} points lie more than {limit:.1f} cells off "
+             f"{spacing:g} from the lap before", tuple(int(i) for i in idx[dev > limit][:50]))
+
+
+def _score(drawing: "Drawing", case: "Case") -> ShapeScore:
+    p = case.params
+    return score_spiral(drawing.points, center=p["center"], spacing=p["spacing"], turns=p["turns"],
+                        angle=p["angle"], direction=p["direction"], inward=p["inward"], grid_size=p["grid_size"],
+                        thresholds=with_overrides(SPIRAL, case.thresholds))
+
+
+FAMILY = Family(name="spiral", params=_params, prompt=_prompt, ideal=_ideal, score=_score,
+                variant_keys=("angle", "inward", "direction", "start", "end"))

@@ -1,0 +1,357 @@
+"""The multi-contour families: concentric, circles, house, stick.
+
+Every built-in case's ideal passes; each defect the families are meant to catch fails a *named*
+check (intersecting circles, a missing circle, a house without chimney or roof, an upside-down
+stick figure, ...). Calibration numbers: ``bench/calibrate_scenes.py``.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+import numpy as np
+import pytest
+
+from shape_asserts.cases import Case, load_cases
+from shape_asserts.contours import split_contours
+from shape_asserts.drawing import Drawing
+from shape_asserts.exceptions import CaseError
+from shape_asserts.families.multi import assign
+from shape_asserts.families.scene import house_reference, stick_reference
+from shape_asserts.prompts import LANGS, SCENE_PLACEHOLDER, SEED_SCENE_TEMPLATE
+from shape_asserts.raster import raster_circle, raster_polyline
+from shape_asserts.score import ShapeScore
+from shape_asserts.shapes import get_family
+
+FAMILIES = ("concentric", "circles", "house", "stick")
+
+
+def _line(vertices) -> np.ndarray:
+    """An open stroke through ``vertices`` (the ideal raster of a polyline)."""
+    return raster_polyline(vertices, closed=False)
+
+
+def _case(family: str, **raw) -> Case:
+    """A case built straight from parameters, as a case file would give them."""
+    fam = get_family(family)
+    params = fam.params(raw)
+    return Case(id=f"test-{family}", family=family, params=MappingProxyType(params))
+
+
+def _score(case: Case, pts) -> ShapeScore:
+    return case.score(Drawing.from_points(np.asarray(pts)))
+
+
+def _failed(result: ShapeScore) -> set[str]:
+    return {c.name for c in result.failed}
+
+
+def _parts(case: Case) -> list[np.ndarray]:
+    return [c.points for c in split_contours(np.asarray(case.ideal()))]
+
+
+BUILTIN = [c for c in load_cases() if c.family in FAMILIES]
+CONCENTRIC = _case("concentric", center=[25, 25], radii=[6, 12, 18], start="top", direction="cw")
+CIRCLES = _case("circles", centers=[[10, 25], [25, 25], [40, 25]], radius=5)
+HOUSE = _case("house")
+STICK = _case("stick")
+
+
+# --- the ideal passes ---------------------------------------------------------------------------
+
+
+def test_there_are_enough_builtin_cases_of_each_family():
+    counts = {f: sum(c.family == f for c in BUILTIN) for f in FAMILIES}
+    assert counts["concentric"] >= 10 and counts["circles"] >= 8
+    assert counts["house"] >= 5 and counts["stick"] >= 5
+
+
+@pytest.mark.parametrize("case", BUILTIN, ids=lambda c: c.id)
+def test_ideal_drawing_of_every_builtin_case_passes_every_check(case):
+    result = _score(case, case.ideal())
+    assert result.passed, [c.describe() for c in result.failed]
+    assert 0.0 <= result.score <= 100.0
+
+
+@pytest.mark.parametrize("case", BUILTIN, ids=lambda c: c.id)
+def test_every_case_asks_through_the_seed_scene_template(case):
+    head, tail = SEED_SCENE_TEMPLATE.split(SCENE_PLACEHOLDER)
+    ru = case.prompt("ru")
+    assert ru.startswith(head) and ru.endswith(tail)
+    assert case.prompt("en") != ru
+
+
+def test_scene_ideals_score_one_hundred_likeness():
+    assert _score(HOUSE, HOUSE.ideal()).score == 100.0
+    assert _score(STICK, STICK.ideal()).score == 100.0
+
+
+# --- concentric ---------------------------------------------------------------------------------
+
+
+def test_concentric_prompt_states_center_radii_order_start_and_direction():
+    fam = get_family("concentric")
+    ru = fam.prompt(CONCENTRIC, "ru")
+    en = fam.prompt(CONCENTRIC, "en")
+    assert "три концентрические окружности" in ru and "(25,25)" in ru and "6, 12 и 18" in ru
+    assert "от меньшей к большей" in ru and "верхней точки" in ru and "по часовой стрелке" in ru
+    assert "three concentric circles" in en and "radii 6, 12 and 18" in en and "clockwise" in en
+
+
+def test_intersecting_circles_fail_the_intersections_check():
+    inner, middle, outer = _parts(CONCENTRIC)
+    result = _score(CONCENTRIC, np.vstack([inner, middle + [7, 0], outer]))
+    assert "intersections" in _failed(result)
+    assert result.metrics["intersections"] >= 1
+
+
+def test_a_missing_circle_fails_the_contour_count():
+    inner, middle, outer = _parts(CONCENTRIC)
+    result = _score(CONCENTRIC, np.vstack([inner, outer]))
+    assert "contours" in _failed(result)
+    assert result.metrics["contours"] == 2
+    assert result.score < _score(CONCENTRIC, CONCENTRIC.ideal()).score - 25
+
+
+def test_circles_drawn_largest_first_fail_the_order_check():
+    inner, middle, outer = _parts(CONCENTRIC)
+    assert _failed(_score(CONCENTRIC, np.vstack([outer, middle, inner]))) == {"order"}
+
+
+def test_inward_order_passes_when_asked():
+    inward = _case("concentric", center=[25, 25], radii=[6, 12, 18], start="top", direction="cw", order="inward")
+    inner, middle, outer = _parts(CONCENTRIC)
+    assert _score(inward, np.vstack([outer, middle, inner])).passed
+
+
+def test_reversed_circles_fail_direction():
+    result = _score(CONCENTRIC, np.vstack([p[::-1] for p in _parts(CONCENTRIC)]))
+    assert "direction" in _failed(result)
+
+
+def test_a_circle_of_the_wrong_radius_fails_the_radii_check():
+    inner, _, outer = _parts(CONCENTRIC)
+    wrong = raster_circle((25, 25), 14, start=(25, 11))
+    assert "radii" in _failed(_score(CONCENTRIC, np.vstack([inner, wrong, outer])))
+
+
+def test_off_center_circles_fail_the_center_check():
+    inner, middle, outer = _parts(CONCENTRIC)
+    moved = [inner + [3, 0], middle, outer]
+    assert "center" in _failed(_score(CONCENTRIC, np.vstack(moved)))
+
+
+def test_model_chosen_radii_pass_when_spaced_and_fail_when_too_close():
+    free = _case("concentric", center=[25, 25], k=3, min_spacing=4, start="top", direction="cw")
+    spaced = [raster_circle((25, 25), r, start=(25, 25 - r)) for r in (5, 10, 15)]
+    assert _score(free, np.vstack(spaced)).passed
+    close = [raster_circle((25, 25), r, start=(25, 25 - r)) for r in (5, 7, 15)]
+    assert "spacing" in _failed(_score(free, np.vstack(close)))
+
+
+def test_a_concentric_drawing_in_one_stroke_fails():
+    parts = _parts(CONCENTRIC)
+    joined = [parts[0]]
+    for a, b in zip(parts, parts[1:]):
+        joined += [_line([a[-1], b[0]])[1:-1], b]
+    assert not _score(CONCENTRIC, np.vstack(joined)).passed
+
+
+def test_concentric_failure_detail_names_the_circle():
+    inner, middle, outer = _parts(CONCENTRIC)
+    result = _score(CONCENTRIC, np.vstack([inner, middle[::-1], outer]))
+    direction = next(c for c in result.failed if c.name == "direction")
+    assert "r=12" in direction.detail and direction.value == "1 of 3 circles failed"
+
+
+# --- several circles ----------------------------------------------------------------------------
+
+
+def test_separate_circles_may_be_drawn_in_any_order():
+    a, b, c = _parts(CIRCLES)
+    assert _score(CIRCLES, np.vstack([c, a, b])).passed
+
+
+def test_a_missing_separate_circle_fails_the_contour_count():
+    a, b, _ = _parts(CIRCLES)
+    result = _score(CIRCLES, np.vstack([a, b]))
+    assert "contours" in _failed(result)
+
+
+def test_touching_separate_circles_fail_the_intersections_check():
+    a, b, c = _parts(CIRCLES)
+    result = _score(CIRCLES, np.vstack([a, b - [6, 0], c]))
+    assert "intersections" in _failed(result)
+
+
+def test_a_circle_drawn_in_the_wrong_place_fails_the_center_check():
+    a, b, c = _parts(CIRCLES)
+    result = _score(CIRCLES, np.vstack([a, b + [0, 8], c]))
+    assert "center" in _failed(result)
+
+
+def test_separate_circles_prompt_lists_the_centers():
+    ru = get_family("circles").prompt(CIRCLES, "ru")
+    assert "три отдельные маленькие окружности" in ru and "(10,25), (25,25) и (40,25)" in ru
+    five = _case("circles", centers=[[8, 8], [25, 8], [42, 8], [15, 30], [35, 30]], radius=4)
+    assert "пять отдельных маленьких окружностей" in get_family("circles").prompt(five, "ru")
+
+
+@pytest.mark.parametrize("raw, message", [
+    ({"centers": [[10, 10], [18, 10]], "radius": 5}, "too close"),
+    ({"centers": [[2, 10], [30, 10]], "radius": 5}, "does not fit"),
+    ({"centers": [[10, 10], [30, 10]]}, "either 'radius'"),
+    ({"centers": [[10, 10], [30, 10]], "radii": [4]}, "2 centers"),
+])
+def test_impossible_circles_cases_are_refused_with_the_reason(raw, message):
+    with pytest.raises(CaseError, match=message):
+        get_family("circles").params(raw)
+
+
+@pytest.mark.parametrize("raw, message", [
+    ({"center": [25, 25], "radii": [12, 6], "direction": "cw"}, "ascending"),
+    ({"center": [25, 25], "radii": [6, 7], "direction": "cw"}, "at least 2"),
+    ({"center": [25, 25], "radii": [6, 30], "direction": "cw"}, "does not fit"),
+    ({"center": [25, 25], "direction": "cw"}, "'radii'"),
+    ({"center": [25, 25], "radii": [6, 12], "direction": "cw", "start": "north"}, "'start'"),
+    ({"center": [5, 5], "k": 4, "min_spacing": 5, "direction": "cw"}, "do not fit"),
+])
+def test_impossible_concentric_cases_are_refused_with_the_reason(raw, message):
+    with pytest.raises(CaseError, match=message):
+        get_family("concentric").params(raw)
+
+
+def test_assign_finds_the_cheapest_matching_and_falls_back_to_greedy_for_many():
+    cost = np.array([[1.0, 2.0], [2.0, 100.0]])
+    assert assign(cost) == [(0, 1), (1, 0)]  # greedy would take (0, 0) first and pay 101
+    big = np.abs(np.arange(9)[:, None] - np.arange(8)[None, :]).astype(float)
+    assert assign(big) == [(i, i) for i in range(8)]
+    assert assign(np.zeros((0, 3))) == []
+
+
+# --- house --------------------------------------------------------------------------------------
+
+
+def test_house_prompt_is_the_seed_template_with_the_seed_wording():
+    ru = get_family("house").prompt(HOUSE, "ru")
+    assert ru == SEED_SCENE_TEMPLATE.replace(SCENE_PLACEHOLDER, "каркас дома в изометрии с крышей и трубой")
+
+
+def test_house_prompt_names_the_area_when_one_is_asked():
+    case = _case("house", area=[3, 10, 30, 45])
+    assert "от x=3 до x=30 и от y=10 до y=45" in get_family("house").prompt(case, "ru")
+    assert "from x=3 to x=30 and from y=10 to y=45" in get_family("house").prompt(case, "en")
+
+
+def test_a_house_without_chimney_fails_the_chimney_check():
+    walls, roof, _ = house_reference()
+    result = _score(HOUSE, np.vstack([walls, roof]))
+    assert "chimney" in _failed(result)
+    assert "roof_above_walls" not in _failed(result)
+
+
+def test_a_house_without_roof_fails_the_roof_check():
+    walls, _, chimney = house_reference()
+    assert "roof_above_walls" in _failed(_score(HOUSE, np.vstack([walls, chimney])))
+
+
+def test_an_upside_down_house_fails_the_roof_check():
+    ideal = np.asarray(HOUSE.ideal())
+    flipped = np.column_stack([ideal[:, 0], ideal[:, 1].min() + ideal[:, 1].max() - ideal[:, 1]])
+    assert "roof_above_walls" in _failed(_score(HOUSE, flipped))
+
+
+def test_a_mirrored_house_is_still_an_isometric_house():
+    ideal = np.asarray(HOUSE.ideal())
+    mirrored = np.column_stack([ideal[:, 0].min() + ideal[:, 0].max() - ideal[:, 0], ideal[:, 1]])
+    assert _score(HOUSE, mirrored).passed
+
+
+def test_a_front_view_house_fails_the_isometric_checks():
+    front = np.vstack([_line([(12, 44), (12, 24), (38, 24), (38, 44), (12, 44)])[:-1],
+                       _line([(10, 24), (25, 8), (40, 24)]),
+                       _line([(31, 16), (31, 9), (35, 9), (35, 20)])])
+    assert {"iso_axes", "iso_share"} <= _failed(_score(HOUSE, front))
+
+
+def test_a_house_in_one_stroke_fails_the_contour_count():
+    walls, _, _ = house_reference()
+    result = _score(HOUSE, walls[:-8])  # the walls only, not back at the start: one stroke
+    assert "contours" in _failed(result)
+
+
+def test_a_house_with_a_gap_in_a_wall_fails_the_gaps_check_only():
+    ideal = np.asarray(HOUSE.ideal())
+    result = _score(HOUSE, np.delete(ideal, [30, 31], axis=0))
+    assert _failed(result) == {"gaps"}
+
+
+def test_a_scribble_is_not_like_the_reference_house():
+    rng = np.random.default_rng(0)
+    walk = np.cumsum(rng.integers(-1, 2, size=(200, 2)), axis=0) + 25
+    assert "likeness" in _failed(_score(HOUSE, walk))
+
+
+def test_a_house_outside_its_area_fails_the_area_check():
+    case = _case("house", area=[3, 10, 30, 45])
+    result = _score(case, np.asarray(case.ideal()) + [15, 0])
+    assert "area" in _failed(result)
+
+
+def test_scene_description_must_come_in_both_languages():
+    with pytest.raises(CaseError, match="description_en"):
+        get_family("house").params({"description": "дом"})
+
+
+def test_scene_area_must_lie_on_the_grid():
+    with pytest.raises(CaseError, match="area"):
+        get_family("stick").params({"area": [10, 10, 60, 40]})
+
+
+# --- stick figure -------------------------------------------------------------------------------
+
+
+def test_an_upside_down_stick_figure_fails_head_above_torso():
+    ideal = np.asarray(STICK.ideal())
+    flipped = np.column_stack([ideal[:, 0], ideal[:, 1].min() + ideal[:, 1].max() - ideal[:, 1]])
+    result = _score(STICK, flipped)
+    assert "head_above_torso" in _failed(result)
+    assert "head" not in _failed(result)
+
+
+def test_a_stick_figure_with_an_open_head_fails_the_head_check():
+    head, torso, arms, legs = stick_reference()
+    assert "head" in _failed(_score(STICK, np.vstack([head[: len(head) // 2], torso, arms, legs])))
+
+
+def test_a_stick_figure_without_legs_fails_the_limbs_check():
+    head, torso, arms, _ = stick_reference()
+    result = _score(STICK, np.vstack([head, torso, arms]))
+    limbs = next(c for c in result.checks if c.name == "limbs")
+    assert not limbs.passed and "left leg" in limbs.detail and "right leg" in limbs.detail
+
+
+def test_a_stick_figure_with_arms_straight_out_passes():
+    head, torso, _, legs = stick_reference()
+    arms = _line([(15, 20), (35, 20)])
+    assert _score(STICK, np.vstack([head, torso, arms, legs])).passed
+
+
+def test_a_stick_figure_whose_head_runs_on_into_the_torso_passes():
+    head, torso, arms, legs = stick_reference()
+    bottom = int(np.argmax(head[:, 1]))
+    head_from_bottom = np.roll(head, -bottom, axis=0)
+    one_stroke = np.vstack([head_from_bottom, head_from_bottom[:1], torso])
+    assert _score(STICK, np.vstack([one_stroke, arms, legs])).passed
+
+
+def test_a_stick_figure_without_a_torso_fails_the_torso_check():
+    head, _, arms, legs = stick_reference()
+    assert "torso" in _failed(_score(STICK, np.vstack([head, arms, legs])))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_stick_prompt_uses_the_case_description(lang):
+    case = next(c for c in BUILTIN if c.id == "stick-detailed")
+    text = case.prompt(lang)
+    assert ("круглая голова" if lang == "ru" else "a round head") in text

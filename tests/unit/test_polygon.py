@@ -1,0 +1,189 @@
+"""shape_asserts.polygon: corners by simplification, and the measures polygon scorers compare.
+
+Also the digital lines the polygon families draw their ideals with (``raster.bresenham`` and
+``raster.raster_polyline``), since every corner test starts from one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from shape_asserts.checks import continuity, signed_area
+from shape_asserts.fit import FitFailure
+from shape_asserts.polygon import (PolygonModel, distance_to_polyline, interior_angles, rdp, regular_polygon,
+                                   sample_polyline, side_lengths, simplify_closed, star_polygon)
+from shape_asserts.raster import bresenham, raster_polyline
+
+SQUARE = np.array([[10, 10], [40, 10], [40, 40], [10, 40]])
+RASTER_SQUARE = raster_polyline(SQUARE)
+
+#: The eight symmetries of the square grid, as integer 2×2 matrices acting on (x, y) columns.
+GRID_SYMMETRIES = [
+    np.array(m, dtype=np.int64)
+    for m in (
+        [[1, 0], [0, 1]], [[0, -1], [1, 0]], [[-1, 0], [0, -1]], [[0, 1], [-1, 0]],
+        [[-1, 0], [0, 1]], [[1, 0], [0, -1]], [[0, 1], [1, 0]], [[0, -1], [-1, 0]],
+    )
+]
+
+
+# --- digital lines ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("end", [(7, 3), (-5, 9), (0, -6), (4, 4), (-8, -1), (0, 0)])
+def test_bresenham_line_is_8_connected_from_end_to_end_without_repeats(end):
+    line = bresenham((0, 0), end)
+    assert line[0].tolist() == [0, 0] and line[-1].tolist() == list(end)
+    assert len(line) == max(abs(end[0]), abs(end[1])) + 1
+    assert continuity(line).ok
+
+
+def test_closed_polyline_visits_each_vertex_once_and_ends_next_to_its_start():
+    pts = raster_polyline(SQUARE)
+    assert continuity(pts, closed=True).ok
+    assert len(np.unique(pts, axis=0)) == len(pts) == 120
+    for v in SQUARE.tolist():
+        assert pts.tolist().count(v) == 1
+    assert pts[0].tolist() == [10, 10] and pts[-1].tolist() == [10, 11]
+
+
+def test_open_polyline_ends_on_its_last_vertex():
+    pts = raster_polyline([(0, 0), (5, 0), (5, 5)], closed=False)
+    assert pts[-1].tolist() == [5, 5] and len(pts) == 11
+
+
+def test_polyline_needs_two_vertices():
+    with pytest.raises(ValueError, match="K ≥ 2"):
+        raster_polyline([(1, 1)])
+
+
+# --- simplification --------------------------------------------------------------------------------
+
+
+def test_rdp_keeps_the_corner_of_an_l_and_drops_points_along_its_arms():
+    l_shape = np.array([[0, 0], [1, 0], [2, 0], [3, 0], [3, 1], [3, 2], [3, 3]])
+    assert rdp(l_shape, 0.5).tolist() == [0, 3, 6]
+
+
+def test_rdp_reduces_a_digital_line_to_its_ends():
+    assert rdp(bresenham((0, 0), (37, 11)), 1.0).tolist() == [0, 37]
+
+
+def test_rdp_of_two_points_keeps_both():
+    assert rdp(np.array([[0, 0], [5, 5]]), 1.0).tolist() == [0, 1]
+
+
+@pytest.mark.parametrize("shift", [0, 7, 15, 30, 61, 100])
+def test_square_has_four_corners_wherever_the_drawing_starts(shift):
+    pts = np.roll(RASTER_SQUARE, -shift, axis=0)
+    model = PolygonModel.from_estimate(pts, 2.0)
+    assert model.n == 4
+    assert sorted(map(tuple, model.vertices.tolist())) == sorted(map(tuple, SQUARE.astype(float).tolist()))
+
+
+def test_square_drawn_counter_clockwise_has_the_same_corners():
+    model = PolygonModel.from_estimate(RASTER_SQUARE[::-1], 2.0)
+    assert model.n == 4 and signed_area(model.vertices) < 0
+    assert model.angles().tolist() == [90.0, 90.0, 90.0, 90.0]
+
+
+def test_a_corner_cut_by_the_raster_counts_once():
+    """A digital line meets a pentagon's top vertex in a short flat run; two RDP corners there are one."""
+    verts = np.array([[37, 41], [44, 19], [25, 5], [6, 19], [13, 41]])  # the pentagon of radius 20, ccw
+    pts = raster_polyline(verts)
+    assert PolygonModel.from_estimate(pts, 2.0, min_side=0.0).n == 6
+    merged = PolygonModel.from_estimate(pts, 2.0)
+    assert merged.n == 5 and [25.0, 5.0] in merged.vertices.tolist()
+
+
+def test_a_bump_on_a_side_is_an_extra_corner():
+    bumped = raster_polyline([(10, 10), (25, 4), (40, 10), (40, 40), (10, 40)])
+    assert PolygonModel.from_estimate(bumped, 2.0).n == 5
+
+
+def test_a_one_cell_wobble_is_not_a_corner():
+    pts = RASTER_SQUARE.copy()
+    pts[15] += (0, 1)  # one point on the top side pushed a cell inward
+    assert PolygonModel.from_estimate(pts, 2.0).n == 4
+
+
+def test_repeated_points_and_a_closing_point_never_become_corners():
+    pts = np.vstack([RASTER_SQUARE[:5], RASTER_SQUARE[4:], RASTER_SQUARE[:1]])
+    model = PolygonModel.from_estimate(pts, 2.0)
+    assert model.n == 4 and len(set(model.indices)) == 4
+
+
+def test_points_along_a_line_are_no_polygon():
+    result = PolygonModel.from_estimate(bresenham((0, 0), (30, 10)), 1.5)
+    assert isinstance(result, FitFailure) and not result and "line" in result.reason
+
+
+def test_simplify_closed_of_a_tiny_contour_keeps_every_point():
+    assert simplify_closed(np.array([[0, 0], [1, 0], [1, 1]]), 1.0).tolist() == [0, 1, 2]
+
+
+@pytest.mark.parametrize("m", range(8))
+def test_corners_of_an_integer_drawing_are_the_same_under_every_grid_symmetry(m):
+    """Exact arithmetic on integers: rotating or mirroring the drawing picks the same point indices."""
+    pts = raster_polyline(np.rint(star_polygon((25, 25), 20, 9, 5, 270)))
+    base = PolygonModel.from_estimate(pts, 2.0)
+    moved = PolygonModel.from_estimate(pts @ GRID_SYMMETRIES[m].T + 7, 2.0)
+    assert moved.indices == base.indices
+
+
+# --- measures --------------------------------------------------------------------------------------
+
+
+def test_interior_angles_of_a_star_are_sharp_at_tips_and_reflex_inside():
+    ang = interior_angles(star_polygon((25, 25), 20, 8, 5))
+    assert np.allclose(ang[::2], ang[0]) and ang[0] < 60
+    assert np.all(ang[1::2] > 180)
+    assert np.isclose(ang.sum(), 180 * (10 - 2))
+
+
+def test_interior_angles_do_not_depend_on_the_drawing_direction():
+    v = regular_polygon((25, 25), 15, 7, 10)
+    assert np.allclose(interior_angles(v), interior_angles(v[::-1])[::-1])
+
+
+def test_regular_polygon_runs_clockwise_on_screen_from_its_rotation():
+    v = regular_polygon((25, 25), 10, 6, 270)
+    assert np.allclose(v[0], (25, 15)) and signed_area(v) > 0
+    assert np.allclose(np.hypot(*(v - 25).T), 10)
+    assert np.allclose(side_lengths(v), 10)
+
+
+def test_star_polygon_alternates_tip_and_inner_radius():
+    v = star_polygon((25, 25), 20, 8, 6, 0)
+    r = np.hypot(*(v - 25).T)
+    assert np.allclose(r[::2], 20) and np.allclose(r[1::2], 8) and len(v) == 12
+    assert np.allclose(v[0], (45, 25))
+
+
+def test_distance_to_polyline_is_zero_on_the_outline_and_half_the_side_at_the_center():
+    d = distance_to_polyline(np.vstack([RASTER_SQUARE, [[25, 25]]]), SQUARE)
+    assert np.all(d[:-1] == 0) and d[-1] == 15
+    assert distance_to_polyline(np.zeros((0, 2)), SQUARE).shape == (0,)
+
+
+def test_open_polyline_distance_ignores_the_closing_side():
+    p = np.array([[10, 25]])
+    assert distance_to_polyline(p, SQUARE, closed=True)[0] == 0  # on the closing side (10,40)-(10,10)
+    assert distance_to_polyline(p, SQUARE, closed=False)[0] == 15  # open: that side is not drawn
+
+
+def test_sample_polyline_steps_at_most_one_cell_and_keeps_the_vertices():
+    s = sample_polyline(SQUARE, step=1.0)
+    assert len(s) == 120 and all(v in s.tolist() for v in SQUARE.astype(float).tolist())
+    steps = np.hypot(*np.diff(np.vstack([s, s[:1]]), axis=0).T)
+    assert steps.max() <= 1.0 + 1e-12
+    open_s = sample_polyline(SQUARE, closed=False, step=2.5)
+    assert open_s[-1].tolist() == [10.0, 40.0]
+
+
+def test_polygon_model_samples_its_outline_from_vertex_0():
+    m = PolygonModel(vertices=SQUARE.astype(float))
+    xy = m.predict_xy(np.array([0.0, 0.125, 0.25, 0.5, 1.0]))
+    assert xy.tolist() == [[10, 10], [25, 10], [40, 10], [40, 40], [10, 10]]
+    assert np.allclose(m.residuals(xy), 0)
