@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
             def test_trivial(i):
                 assert i >= 0
             """))
-        base = [py, "-m", "pytest", "-q", "--shape-cases", "cases.toml", "-k", "bench-", "-p", "no:syrupy"]
+        base = [py, "-m", "pytest", "-q", "--shape-cases", "cases.toml", "-k", "bench-"]
         print("recording 1,000 cases with reference/exact (not timed)…", flush=True)
         run(base + ["-n", args.n, "--record=missing"], root)
         (root / "litellm-imported").unlink(missing_ok=True)

@@ -59,6 +59,7 @@ class Case:
     tags: tuple[str, ...] = ()
     source: str = "builtin"
     prompts: Mapping[str, str] = field(default_factory=dict)
+    _hashes: dict[str, str] = field(default_factory=dict, repr=False)
 
     def prompt(self, lang: str = "ru") -> str:
         """The prompt text in ``lang``."""
@@ -72,8 +73,11 @@ class Case:
 
     def prompt_hash(self, lang: str = "ru") -> str:
         """SHA-256 of the exact messages sent; a recording made for other messages is stale."""
-        blob = json.dumps(self.messages(lang), ensure_ascii=False, sort_keys=True)
-        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+        cached = self._hashes.get(lang)
+        if cached is None:
+            blob = json.dumps(self.messages(lang), ensure_ascii=False, sort_keys=True)
+            cached = self._hashes[lang] = hashlib.sha256(blob.encode("utf-8")).hexdigest()
+        return cached
 
     @property
     def grid_size(self) -> int:

@@ -213,10 +213,9 @@ def shape_run(request: pytest.FixtureRequest, shape_case: CaseParam, shape_setti
     node.user_properties.extend([("shape_model", shape_case.model), ("shape_case", case.id),
                                  ("shape_family", case.family), ("shape_group", case.group)])
     obtained = shape_settings.obtain(shape_case)
-    try:
+    snapshot = None
+    if request.config.pluginmanager.hasplugin("syrupy"):  # -p no:syrupy: nothing is pinned
         snapshot = request.getfixturevalue("snapshot")
-    except pytest.FixtureLookupError:  # syrupy disabled (-p no:syrupy): nothing is pinned
-        snapshot = None
     return CaseRun(shape_case, shape_settings, obtained, node, snapshot)
 
 
