@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,6 +101,9 @@ def suite(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.
     # (syrupy, for one, then keeps its report to itself).
     for name in ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID"):
         monkeypatch.delenv(name, raising=False)
+    # The outer session may have imported the repo's own tests/suite/test_shapes.py as module
+    # `test_shapes`; an inner run's file of the same name would then be an "import file mismatch".
+    monkeypatch.delitem(sys.modules, "test_shapes", raising=False)
     pytester.makeini(INI)
     pytester.path.joinpath("test_shapes.py").write_text(SUITE_TEST.read_text(encoding="utf-8"), encoding="utf-8")
     shutil.copytree(SHIPPED_FIXTURES, pytester.path / "fixtures")
