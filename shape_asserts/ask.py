@@ -99,6 +99,21 @@ def _error_reason(exc: BaseException) -> str:
     return redact(_one_line(f"{prefix}: {msg}"))
 
 
+def _prepare(model: str, messages: list[dict[str, str]], temperature: float | None, timeout: float,
+             api_base: str | None, sample: int) -> tuple[Any, dict[str, Any]]:
+    """litellm and the call's arguments; ProviderError at once when a hosted model lacks its key."""
+    reason = missing_key_reason(model, api_base)
+    if reason:
+        raise ProviderError(f"{model}: {reason}")
+    kwargs: dict[str, Any] = {"model": model, "messages": messages, "timeout": timeout,
+                              "metadata": {"shape_sample": sample}}
+    if temperature is not None:
+        kwargs["temperature"] = temperature
+    if api_base:
+        kwargs["api_base"] = api_base
+    return load_litellm(), kwargs
+
+
 def ask(
     model: str,
     messages: list[dict[str, str]],
@@ -115,16 +130,7 @@ def ask(
     ProviderError
         For every way the call can fail, with a one-line reason (secrets masked).
     """
-    reason = missing_key_reason(model, api_base)
-    if reason:
-        raise ProviderError(f"{model}: {reason}")
-    litellm = load_litellm()
-    kwargs: dict[str, Any] = {"model": model, "messages": messages, "timeout": timeout,
-                              "metadata": {"shape_sample": sample}}
-    if temperature is not None:
-        kwargs["temperature"] = temperature
-    if api_base:
-        kwargs["api_base"] = api_base
+    litellm, kwargs = _prepare(model, messages, temperature, timeout, api_base, sample)
     started = time.perf_counter()
     try:
         response = litellm.completion(**kwargs)
@@ -224,18 +230,9 @@ async def aask(
     """
     import asyncio
 
-    reason = missing_key_reason(model, api_base)
-    if reason:
-        raise ProviderError(f"{model}: {reason}")
-    litellm = load_litellm()
-    kwargs: dict[str, Any] = {"model": model, "messages": messages, "timeout": timeout,
-                              "metadata": {"shape_sample": sample},
-                              # retries are ours (counted, Retry-After aware); none hidden below
-                              "max_retries": 0, "num_retries": 0}
-    if temperature is not None:
-        kwargs["temperature"] = temperature
-    if api_base:
-        kwargs["api_base"] = api_base
+    litellm, kwargs = _prepare(model, messages, temperature, timeout, api_base, sample)
+    # retries are ours (counted, Retry-After aware); none hidden below
+    kwargs.update(max_retries=0, num_retries=0)
     attempt = 0
     while True:
         started = time.perf_counter()
