@@ -124,6 +124,25 @@ def _steps(pts: np.ndarray) -> list[tuple[int, bool, bool]]:
             for i in range(len(pts) - 1)]
 
 
+def _subpaths(coords: list[tuple[float, float]], pts: np.ndarray) -> list[str]:
+    """SVG path commands for ``pts``, a new subpath at every jump, closed where a part closes."""
+    if not coords:
+        return []
+    steps = chebyshev(pts[1:], pts[:-1]) if len(pts) > 1 else np.zeros(0)
+    out, begin = [], 0
+    for i in range(len(coords)):
+        jump = i > 0 and steps[i - 1] > 1
+        if jump:
+            if chebyshev(pts[i - 1], pts[begin]) <= 1:
+                out.append("Z")
+            begin = i
+        x, y = coords[i]
+        out.append(f"{'M' if i == 0 or jump else 'L'}{x:.1f},{y:.1f}")
+    if chebyshev(pts[-1], pts[begin]) <= 1:
+        out.append("Z")
+    return out
+
+
 def svg(
     points: np.ndarray,
     grid_size: int = 50,
@@ -133,12 +152,15 @@ def svg(
     cell: int = 10,
     title: str = "",
     contours: Iterable[Sequence[int]] | None = None,
+    breaks: Sequence[int] = (),
 ) -> str:
     """A self-contained SVG of the drawing: grid, ideal overlay, path, start, direction, gaps.
 
     The path is drawn segment by segment; steps longer than one cell (gaps) are dashed red. The
     start is a green ring, the end a small square, and arrowheads show the direction of travel.
-    Points outside the grid get a red cross; far-off ones are drawn on the margin.
+    Points outside the grid get a red cross; far-off ones are drawn on the margin. ``breaks`` are
+    the indices where a new contour begins (multi-contour shapes): the pen lift before each is a
+    faint dotted line, not a gap, and the ideal overlay is drawn contour by contour.
     """
     pts = as_points(points)
     g = int(grid_size)
@@ -168,8 +190,8 @@ def svg(
         out.append(f'<line x1="0" y1="{k * cell}" x2="{size}" y2="{k * cell}" stroke="{w}"/>')
     if ideal is not None and len(ideal):
         ip = _on_canvas(as_points(ideal), g)
-        d = " ".join(f"{'M' if i == 0 else 'L'}{x:.1f},{y:.1f}" for i, (x, y) in enumerate(map(xy, ip)))
-        out.append(f'<path d="{d} Z" fill="none" stroke="{_IDEAL}" stroke-width="{cell * 0.8:.1f}" '
+        d = " ".join(_subpaths([xy(p) for p in ip], ip))
+        out.append(f'<path d="{d}" fill="none" stroke="{_IDEAL}" stroke-width="{cell * 0.8:.1f}" '
                    f'stroke-opacity="{_IDEAL_OPACITY}"/>')
     for x, y in map(xy, canvas):
         out.append(f'<rect x="{x - half + 1:.1f}" y="{y - half + 1:.1f}" width="{cell - 2}" height="{cell - 2}" fill="{_POINT}"/>')
@@ -178,9 +200,13 @@ def svg(
         r = cell * 0.4
         out.append(f'<path d="M{x - r:.1f},{y - r:.1f} L{x + r:.1f},{y + r:.1f} M{x - r:.1f},{y + r:.1f} '
                    f'L{x + r:.1f},{y - r:.1f}" stroke="{_GAP}" stroke-width="2"/>')
+    lifts = {int(b) for b in breaks}
     for i, is_gap, arrow in _steps(pts):
         (x1, y1), (x2, y2) = xy(canvas[i]), xy(canvas[i + 1])
-        if is_gap:
+        if i + 1 in lifts:
+            out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{_FRAME}" '
+                       f'stroke-width="1" stroke-dasharray="1 3"/>')
+        elif is_gap:
             out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{_GAP}" '
                        f'stroke-width="2" stroke-dasharray="4 3"/>')
         else:

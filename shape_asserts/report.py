@@ -270,7 +270,8 @@ def _drawing_svg(sample: Any, case: Any, key: str) -> str:
     except Exception:  # noqa: BLE001 - the overlay is a courtesy; the drawing still shows
         ideal = None
     try:
-        picture = render.svg(pts, case.grid_size, ideal=ideal, gaps=sample.score.marks.get("gaps", ()))
+        picture = render.svg(pts, case.grid_size, ideal=ideal, gaps=sample.score.marks.get("gaps", ()),
+                             breaks=sample.score.marks.get("breaks", ()))
     except Exception as exc:  # noqa: BLE001 - one bad drawing must not lose the whole report
         return f'<p class="cut">could not draw: {esc(type(exc).__name__)}: {esc(exc, MAX_NOTE)}</p>'
     picture = _MARKER_ID.sub(lambda m: m.group(0).replace("arr", f"arr-{key}"), picture)
