@@ -146,6 +146,11 @@ def unwrapped_angles(points: np.ndarray, center: tuple[float, float], *, min_rad
         return idx, np.zeros(0)
     ang = np.arctan2(rel[idx, 1], rel[idx, 0])
     step = (np.diff(ang) + np.pi) % (2 * np.pi) - np.pi
+    # a step straight across the center (skipped inner points) turns ±π: which way is a matter of
+    # rounding, so a rotated copy of the drawing could count a lap more; take the overall sense
+    across = np.abs(np.abs(step) - np.pi) < 1e-6
+    if across.any():
+        step[across] = np.pi if step[~across].sum() >= 0 else -np.pi
     return idx, np.concatenate([[0.0], np.cumsum(step)])
 
 

@@ -15,6 +15,8 @@ __all__ = [
     "SCENE_PLACEHOLDER",
     "LANGS",
     "circle_prompt",
+    "contour_prompt",
+    "fmt_xy",
     "scene_prompt",
 ]
 
@@ -276,3 +278,99 @@ def scene_prompt(description: str, *, lang: str = "ru") -> str:
     if lang == "ru":
         return SEED_SCENE_TEMPLATE.replace(SCENE_PLACEHOLDER, description)
     return _SCENE_EN.replace(_SCENE_PLACEHOLDER_EN, description)
+
+
+# --- one-contour figures (ellipse, polygons, star, spiral): the circle prompt, generalised ---
+
+_CONTOUR_RU = (
+    "Ты не рисуешь изображение, а описываешь фигуру через координаты точек.\n"
+    "Нужно задать {figure} в виде списка точек {of}.\n"
+    "\n"
+    "Используй сетку {g}×{g} с координатами от 0 до {gmax}.\n"
+    "Точка (0,0) — левый верхний угол.\n"
+    "{center_line}"
+    "\n"
+    "{geometry}"
+    "Указывай только точки {of}, без заливки.\n"
+    "\n"
+    'Начни с {start_at} {{ "x": {sx}, "y": {sy} }} и двигайся {dir}{dir_tail}.\n'
+    "{after_start}"
+    "Точки должны идти по порядку, с минимальным шагом, без пропусков.\n"
+    "Не используй внешние инструменты или программные расчёты.\n"
+    "Ответ должен представлять собой последовательность точек обхода {of}.\n"
+    "\n"
+    "Ответ верни строго в формате JSON:\n"
+    "\n"
+    "{{\n"
+    '  "grid_size": {g},\n'
+    '  "center": {{ "x": {cx}, "y": {cy} }},\n'
+    '  "points": [\n'
+    '\t{{ "x": {sx}, "y": {sy} }}\n'
+    "  ]\n"
+    "}}\n"
+)
+_CONTOUR_EN = (
+    "You are not drawing an image; you are describing a figure through point coordinates.\n"
+    "Define {figure} as a list of {of} points.\n"
+    "\n"
+    "Use a {g}×{g} grid with coordinates from 0 to {gmax}.\n"
+    "Point (0,0) is the top-left corner.\n"
+    "{center_line}"
+    "\n"
+    "{geometry}"
+    "Give {of} points only, no fill.\n"
+    "\n"
+    'Start at {start_at} {{ "x": {sx}, "y": {sy} }} and move {dir}{dir_tail}.\n'
+    "{after_start}"
+    "The points must go in order, with the minimal step, without gaps.\n"
+    "Do not use external tools or programmatic calculations.\n"
+    "The answer must be the sequence of points traversing the {of}.\n"
+    "\n"
+    "Return the answer strictly as JSON:\n"
+    "\n"
+    "{{\n"
+    '  "grid_size": {g},\n'
+    '  "center": {{ "x": {cx}, "y": {cy} }},\n'
+    '  "points": [\n'
+    '\t{{ "x": {sx}, "y": {sy} }}\n'
+    "  ]\n"
+    "}}\n"
+)
+_DIR = {"ru": _DIR_RU, "en": _DIR_EN}
+_OF = {"ru": "контура", "en": "contour"}
+
+
+def fmt_xy(p: tuple[float, float]) -> str:
+    """``(x,y)`` as the seed writes points in prose."""
+    return f"({_num(p[0])},{_num(p[1])})"
+
+
+def contour_prompt(
+    *,
+    lang: str,
+    figure: str,
+    center_line: str,
+    geometry: str,
+    start_at: str,
+    start: tuple[float, float],
+    direction: str,
+    center: tuple[float, float],
+    grid_size: int = 50,
+    after_start: str = "",
+    dir_tail: str = "",
+    of: str | None = None,
+) -> str:
+    """The seed's circle prompt, generalised: one figure, one contour, a start point and a direction.
+
+    The phrases are given in ``lang`` by the family: ``figure`` ("ровный квадрат"), ``center_line``
+    and ``geometry`` (whole lines ending in a newline), ``start_at`` ("вершины квадрата"); ``of``
+    names what is traversed ("контура" by default).
+    """
+    if lang not in LANGS:
+        raise ValueError(f"lang must be one of {', '.join(LANGS)}, got {lang!r}")
+    return (_CONTOUR_RU if lang == "ru" else _CONTOUR_EN).format(
+        figure=figure, of=of or _OF[lang], g=grid_size, gmax=grid_size - 1, center_line=center_line,
+        geometry=geometry, start_at=start_at, sx=_num(start[0]), sy=_num(start[1]),
+        dir=_DIR[lang][direction], dir_tail=dir_tail, after_start=after_start,
+        cx=_num(center[0]), cy=_num(center[1]),
+    )

@@ -340,6 +340,10 @@ def _triangle_params(p: Mapping[str, Any]) -> dict[str, Any]:
         if abs(ck.signed_area(np.array(pts, dtype=float))) < 1 or ang.min() < 15:
             raise CaseError(f"'vertices' {', '.join(map(fmt_xy, pts))} make a degenerate triangle "
                             f"(smallest angle {ang.min():.0f}°; at least 15° is needed)")
+        shortest = float(side_lengths(np.array(pts, dtype=float)).min())
+        if shortest < 4:  # as for every other size here: smaller cannot be drawn as a triangle
+            raise CaseError(f"'vertices' {', '.join(map(fmt_xy, pts))} make a side {shortest:.1f} cells "
+                            f"long; at least 4 is needed")
         out["vertices"] = pts
         if "center" in p or "radius" in p:
             raise CaseError("give either 'vertices' or 'center' and 'radius', not both")

@@ -294,3 +294,16 @@ def test_score_of_any_points_is_between_0_and_100_and_never_raises(family, pts):
     assert 0.0 <= result.score <= 100.0
     assert all(isinstance(c.passed, bool) for c in result.checks)
     assert result.checks and (len(pts) > 0 or not result.passed)
+
+
+def test_spiral_found_by_hypothesis_keeps_its_laps_under_a_grid_symmetry():
+    """Regression (seed 33, m=4): a noisy spiral's step straight across the center turned +π or −π
+    by rounding, so the mirrored copy counted one lap more (1.97 vs 0.97 turns)."""
+    raw = {"family": "spiral", "center": [9, 9], "turns": 2, "spacing": 4, "angle": 0, "inward": False,
+           "direction": "cw"}
+    case = valid_case(raw)
+    sym = GRID_SYMMETRIES[4]
+    pts = with_defects(case.ideal(), 33)
+    moved = make_case(moved_raw(case, sym, (0, 0)))
+    turned = ((pts - MID) @ sym.T + MID).round().astype(np.int64)
+    same_verdict(score(case, pts), score(moved, turned))
