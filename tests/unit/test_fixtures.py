@@ -12,28 +12,12 @@ from pathlib import Path
 import pytest
 
 from shape_asserts.ask import Answer
-from shape_asserts.cases import Case, builtin_case_files, load_cases
+from shape_asserts.cases import Case
 from shape_asserts.exceptions import FixtureError
 from shape_asserts.fixtures import FORMAT_VERSION, FixtureStore, Recording, model_slug, sample_record
 
 MODEL = "openai/gpt-4o"
 SAFE_NAME = re.compile(r"[A-Za-z0-9._-]+")
-
-
-def _circle_cases() -> list[Case]:
-    """The built-in circle cases alone (loading every family's file is slower and not needed here)."""
-    (path,) = [p for p in builtin_case_files() if p.name == "circle.toml"]
-    return load_cases([path], builtin=False)
-
-
-@pytest.fixture(scope="module")
-def case() -> Case:
-    return _circle_cases()[0]
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> FixtureStore:
-    return FixtureStore(tmp_path / "fixtures")
 
 
 def _recording(case: Case, texts: list[str], *, lang: str = "ru", temperature: float | None = None,

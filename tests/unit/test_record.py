@@ -5,12 +5,11 @@ The model is a fake ``ask_fn`` that counts its calls; nothing here imports litel
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 from shape_asserts.ask import Answer
-from shape_asserts.cases import Case, builtin_case_files, load_cases
+from shape_asserts.cases import Case
 from shape_asserts.exceptions import FixtureError, ProviderError
 from shape_asserts.fixtures import FixtureStore, Recording, sample_record
 from shape_asserts.record import RECORD_MODES, Recorder
@@ -35,22 +34,6 @@ class FakeModel:
     @property
     def samples_asked(self) -> list[int]:
         return [c["sample"] for c in self.calls]
-
-
-def _circle_cases() -> list[Case]:
-    """The built-in circle cases alone (loading every family's file is slower and not needed here)."""
-    (path,) = [p for p in builtin_case_files() if p.name == "circle.toml"]
-    return load_cases([path], builtin=False)
-
-
-@pytest.fixture(scope="module")
-def case() -> Case:
-    return _circle_cases()[0]
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> FixtureStore:
-    return FixtureStore(tmp_path / "fixtures")
 
 
 def _record(store: FixtureStore, case: Case, texts: list[str], *, temperature: float | None = None,

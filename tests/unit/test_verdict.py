@@ -8,22 +8,10 @@ import re
 import numpy as np
 import pytest
 
-from shape_asserts.cases import Case, builtin_case_files, load_cases
 from shape_asserts.reference import answer_text
 from shape_asserts.verdict import MAX_PICTURES, MAX_QUOTE, CaseResult, judge
 
 MODEL = "fake/model"
-
-
-def _circle_cases() -> list[Case]:
-    """The built-in circle cases alone (loading every family's file is slower and not needed here)."""
-    (path,) = [p for p in builtin_case_files() if p.name == "circle.toml"]
-    return load_cases([path], builtin=False)
-
-
-@pytest.fixture(scope="module")
-def case() -> Case:
-    return _circle_cases()[0]
 
 
 @pytest.fixture(scope="module")
