@@ -3,12 +3,17 @@
 ::
 
     shape-asserts score answer.json --start 25 1 --direction cw   # metrics and checks as JSON
+    shape-asserts score square.txt --case square-c25-s30-start-tl-cw --check   # any case's checks
     shape-asserts render answer.json --ideal -o answer.svg         # or .png (needs the png extra)
+    shape-asserts cases --family square                            # the case ids, with family
     cat answer.txt | shape-asserts score -
 
-Exit status: 0 when the answer was read (whatever its score: the score is the output), 2 when it
-could not be (format error, unreadable file, bad option). Errors are one line on stderr, never a
-traceback.
+Without ``--case`` an answer is scored as a circle (``--center``/``--start``/``--direction``); with
+``--case ID`` (built-in, or from ``--cases FILE``) the case's family scorer decides, on its grid.
+
+Exit status: 0 when the answer was read (whatever its score: the score is the output), 1 with
+``score --check`` when a check failed, 2 when it could not be read (format error, unreadable file,
+bad option, unknown case). Errors are one line on stderr, never a traceback.
 """
 
 from __future__ import annotations
@@ -24,12 +29,14 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from . import __version__, render
+from . import __version__, cli_cases, render
+from .cases import Case
 from .drawing import MAX_ANSWER_CHARS, Drawing, parse_drawing
-from .exceptions import DrawingFormatError
+from .exceptions import CaseError, DrawingFormatError
 from .raster import raster_circle
 from .score import ShapeScore, score_circle
 from .seed import seed_score
+from .shapes import FAMILIES
 
 __all__ = ["main"]
 
@@ -44,6 +51,7 @@ MAX_IDEAL_RADIUS = 10_000
 METRIC_DECIMALS = 4
 
 EXIT_OK = 0
+EXIT_FAILED = 1  # score --check only: the answer was read and failed a check
 EXIT_ERROR = 2
 
 _SEED_ERROR_NOTE = "the seed's PHP scoreCircle would throw a TypeError on this answer: {reason}"
@@ -121,6 +129,22 @@ def _score(drawing: Drawing, req: _Request) -> ShapeScore:
                         start=req.start, direction=req.direction, data=drawing.data)
 
 
+def _selected(args: argparse.Namespace) -> Case | None:
+    """The ``--case`` asked for, or None; ``_Fail`` for conflicting options or an unknown id."""
+    given = [f"--{n}" for n in cli_cases.CIRCLE_ONLY if getattr(args, n, None) is not None]
+    try:
+        return cli_cases.select(args.case, args.cases, given, PROG)
+    except CaseError as exc:
+        raise _Fail(str(exc)) from None
+
+
+def _score_case(case: Case, drawing: Drawing) -> ShapeScore:
+    try:
+        return case.score(drawing)
+    except CaseError as exc:
+        raise _Fail(f"case {case.id}: {exc}") from None
+
+
 # --- score ---------------------------------------------------------------------------------------
 
 
@@ -140,10 +164,24 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _score_report(loaded: _Loaded, req: _Request) -> dict[str, Any]:
+def _circle_request(req: _Request) -> dict[str, Any]:
+    return {
+        "center": list(req.center),
+        "grid_size": req.grid_size,
+        "start": list(req.start) if req.start is not None else None,
+        "direction": req.direction,
+    }
+
+
+def _score_report(loaded: _Loaded, result: ShapeScore, request: dict[str, Any],
+                  case: Case | None = None) -> dict[str, Any]:
+    """The JSON report; with a case also its id and the family scorer's headline score."""
     drawing = loaded.drawing
-    result = _score(drawing, req)
-    report: dict[str, Any] = {"file": loaded.name, "family": result.family}
+    report: dict[str, Any] = {"file": loaded.name}
+    if case is not None:
+        report.update(case=case.id, family=case.family, score=result.score)
+    else:
+        report["family"] = result.family
     try:
         seed = seed_score(drawing.data)
         report["seed_score"] = seed if math.isfinite(seed) else None
@@ -151,12 +189,7 @@ def _score_report(loaded: _Loaded, req: _Request) -> dict[str, Any]:
         report["seed_score"] = None
         report["seed_score_note"] = _SEED_ERROR_NOTE.format(reason=exc)
     report["n_points"] = len(drawing)
-    report["request"] = {
-        "center": list(req.center),
-        "grid_size": req.grid_size,
-        "start": list(req.start) if req.start is not None else None,
-        "direction": req.direction,
-    }
+    report["request"] = request
     # n_points and seed_score are reported above (seed_score as null where PHP would throw)
     report["metrics"] = {k: v for k, v in sorted(result.metrics.items())
                          if k not in ("n_points", "seed_score")}
@@ -166,6 +199,7 @@ def _score_report(loaded: _Loaded, req: _Request) -> dict[str, Any]:
         for c in result.checks
     }
     report["passed"] = result.passed
+    report["failed"] = [c.name for c in result.failed]
     return _plain(report)
 
 
@@ -186,9 +220,23 @@ def _dumps(report: dict[str, Any]) -> str:
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
+    case = _selected(args)
     loaded = _read_answer(args.file)
-    report = _score_report(loaded, _request(args, loaded.drawing))
+    if case is None:
+        req = _request(args, loaded.drawing)
+        report = _score_report(loaded, _score(loaded.drawing, req), _circle_request(req))
+    else:
+        report = _score_report(loaded, _score_case(case, loaded.drawing), cli_cases.request(case), case)
     sys.stdout.write(_dumps(report) + "\n")
+    return EXIT_FAILED if args.check and not report["passed"] else EXIT_OK
+
+
+def _cmd_cases(args: argparse.Namespace) -> int:
+    try:
+        lines = cli_cases.listing(args.cases, args.family)
+    except CaseError as exc:
+        raise _Fail(str(exc)) from None
+    sys.stdout.write("".join(line + "\n" for line in lines))
     return EXIT_OK
 
 
@@ -218,23 +266,31 @@ def _output_format(path: str) -> str:
 
 def _cmd_render(args: argparse.Namespace) -> int:
     fmt = _output_format(args.output)
+    case = _selected(args)
     loaded = _read_answer(args.file)
-    req = _request(args, loaded.drawing)
-    result = _score(loaded.drawing, req)
-    ideal = None
-    if args.ideal:
-        ideal, why = _ideal(result, req)
-        if ideal is None:
-            print(f"{PROG}: no ideal overlay: {why}", file=sys.stderr)
+    ideal, why, title = None, "", loaded.name
+    if case is None:
+        req = _request(args, loaded.drawing)
+        result, grid = _score(loaded.drawing, req), req.grid_size
+        if args.ideal:
+            ideal, why = _ideal(result, req)
+    else:
+        result, grid = _score_case(case, loaded.drawing), case.grid_size
+        title = f"{loaded.name} · {case.id}"
+        if args.ideal:
+            ideal, why = cli_cases.ideal(case)
+    if args.ideal and ideal is None:
+        print(f"{PROG}: no ideal overlay: {why}", file=sys.stderr)
     points = loaded.drawing.points
     gaps = result.marks.get("gaps", ())
     if fmt == "png":
         try:
-            data = render.png(points, req.grid_size, ideal=ideal, gaps=gaps)
+            data = render.png(points, grid, ideal=ideal, gaps=gaps)
         except ImportError:
             raise _Fail(_NO_PILLOW.format(hint=render.PNG_INSTALL_HINT)) from None
     else:
-        text = render.svg(points, req.grid_size, ideal=ideal, gaps=gaps, title=loaded.name)
+        text = render.svg(points, grid, ideal=ideal, gaps=gaps, title=title,
+                          breaks=result.marks.get("breaks", ()))
         data = (text + "\n").encode("utf-8")
     if args.output == "-":
         buffer = getattr(sys.stdout, "buffer", None)
@@ -279,7 +335,8 @@ def _grid(text: str) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
-        description="Score or draw a language model's coordinate drawing of a circle.",
+        description="Score or draw a language model's coordinate drawing of a circle, "
+                    "or of any case's shape with --case.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -290,24 +347,41 @@ def _parser() -> argparse.ArgumentParser:
                         help="requested center (default: the answer's own center, else the grid's center)")
     common.add_argument("--grid", type=_grid, metavar="N",
                         help=f"grid side (default: the answer's grid_size, else {DEFAULT_GRID})")
+    common.add_argument("--case", metavar="ID",
+                        help="check against this case instead of a circle: its family's checks, grid "
+                             "and request (list ids with `cases`; not with --center/--grid/--start/--direction)")
+    files = argparse.ArgumentParser(add_help=False)
+    files.add_argument("--cases", action="append", metavar="FILE",
+                       help="a case file (TOML, as shape_asserts/cases/*.toml) adding cases; repeatable")
 
-    sp = sub.add_parser("score", parents=[common], help="print metrics and checks as JSON",
-                        description="Print the answer's seed score, circle metrics and checks as JSON. "
-                                    "Exits 0 whenever the answer could be read, even if checks fail.")
+    sp = sub.add_parser("score", parents=[common, files], help="print metrics and checks as JSON",
+                        description="Print the answer's seed score, metrics and checks as JSON (a circle's, "
+                                    "or --case's). Exits 0 whenever the answer could be read, even if "
+                                    "checks fail, unless --check is given.")
     sp.add_argument("--start", nargs=2, type=_finite, metavar=("X", "Y"),
                     help="requested first point (unchecked when omitted)")
     sp.add_argument("--direction", choices=("cw", "ccw"),
                     help="requested direction as seen on screen, y down (unchecked when omitted)")
+    sp.add_argument("--check", action="store_true",
+                    help="exit 1 when a check fails (default: exit 0 whenever the answer was read)")
     sp.set_defaults(run=_cmd_score)
 
-    rp = sub.add_parser("render", parents=[common], help="draw the points as SVG or PNG",
+    rp = sub.add_parser("render", parents=[common, files], help="draw the points as SVG or PNG",
                         description="Draw the points on the grid: start ringed green, arrows for the "
                                     "direction of travel, gaps dashed red.")
     rp.add_argument("-o", "--output", required=True, metavar="OUT",
                     help="output file, .svg or .png (PNG needs the png extra); - writes SVG to stdout")
     rp.add_argument("--ideal", action="store_true",
-                    help="overlay the ideal circle about the center with the fitted radius (rounded)")
+                    help="overlay the ideal shape: --case's, else the circle about the center with "
+                         "the fitted radius (rounded)")
     rp.set_defaults(run=_cmd_render)
+
+    cp = sub.add_parser("cases", parents=[files], help="list the case ids, with their family",
+                        description="List the built-in cases (and those in --cases files), one per line: "
+                                    "the id for --case, then its family.")
+    cp.add_argument("--family", choices=sorted(FAMILIES), metavar="F",
+                    help=f"only this family's cases ({', '.join(sorted(FAMILIES))})")
+    cp.set_defaults(run=_cmd_cases)
     return parser
 
 

@@ -252,3 +252,157 @@ def test_points_far_outside_the_grid_are_drawn_on_the_margin(tmp_path):
     assert cli.main(["render", str(f), "--grid", "10", "-o", str(out)]) == 0
     ring = next(c for c in _svg(out).iter(f"{SVG_NS}circle") if c.get("stroke") == START_RING)
     assert float(ring.get("cx")) == 10 * 10 + 5  # clamped to the one-cell margin
+
+
+# --- --case, --cases and `cases` ----------------------------------------------------------------
+
+SQUARE_CASE = "square-c25-s30-start-tl-cw"  # corners (10, 10) and (40, 40), from top-left, clockwise
+CIRCLE_CASE = "circle-start000-cw"
+
+
+def _square(x0: int = 10, y0: int = 10, side: int = 30) -> list[tuple[int, int]]:
+    """A hand-drawn square, clockwise on screen from the top-left corner, not repeating it."""
+    x1, y1 = x0 + side, y0 + side
+    return ([(x, y0) for x in range(x0, x1)] + [(x1, y) for y in range(y0, y1)]
+            + [(x, y1) for x in range(x1, x0, -1)] + [(x0, y) for y in range(y1, y0, -1)])
+
+
+@pytest.fixture
+def square_file(tmp_path) -> Path:
+    f = tmp_path / "square.txt"
+    f.write_text(_circle(_square(), prose="Here is the square:"))
+    return f
+
+
+def _one_line_error(capsys, argv: list[str]) -> str:
+    assert cli.main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("shape-asserts: ") and captured.err.count("\n") == 1
+    assert "Traceback" not in captured.err
+    return captured.err
+
+
+def test_a_square_drawing_passes_the_checks_of_a_square_case(capsys, square_file):
+    report = _score(capsys, str(square_file), "--case", SQUARE_CASE)
+    assert report["case"] == SQUARE_CASE and report["family"] == "square"
+    assert report["passed"] is True and report["failed"] == []
+    assert report["n_points"] == 120
+    assert report["request"]["center"] == [25, 25] and report["request"]["side"] == 30
+    # the same shape as the circle report: metrics, checks with value and limit, the seed score
+    assert {"seed_score", "metrics", "checks"} <= set(report)
+    assert {"start", "direction", "gaps"} <= set(report["checks"])
+    for check in report["checks"].values():
+        assert set(check) == {"passed", "value", "limit", "detail", "indices"}
+
+
+def test_the_same_square_fails_a_circle_case_naming_the_failed_checks(capsys, square_file):
+    report = _score(capsys, str(square_file), "--case", CIRCLE_CASE)
+    assert report["case"] == CIRCLE_CASE and report["family"] == "circle"
+    assert report["passed"] is False
+    assert report["failed"] == [name for name, c in report["checks"].items() if not c["passed"]]
+    assert "start" in report["failed"]  # the circle starts at (49, 25), the square at (10, 10)
+
+
+def test_check_makes_a_failed_verdict_exit_1_and_a_passed_one_exit_0(capsys, square_file):
+    assert cli.main(["score", str(square_file), "--case", CIRCLE_CASE, "--check"]) == 1
+    assert json.loads(capsys.readouterr().out)["passed"] is False
+    assert cli.main(["score", str(square_file), "--case", SQUARE_CASE, "--check"]) == 0
+    assert cli.main(["score", str(ANSWER), "--check"]) == 1  # the example's gaps, circle path
+    capsys.readouterr()
+
+
+def test_the_circle_report_names_its_failed_checks_too(capsys):
+    report = _score(capsys, str(ANSWER))
+    assert "case" not in report
+    assert report["failed"] == [name for name, c in report["checks"].items() if not c["passed"]]
+    assert "gaps" in report["failed"]
+
+
+def test_an_unknown_case_id_exits_2_naming_close_matches_and_how_to_list_cases(capsys, square_file):
+    err = _one_line_error(capsys, ["score", str(square_file), "--case", "squar-c25-s30-start-tl-cw"])
+    assert "unknown case 'squar-c25-s30-start-tl-cw'" in err
+    assert f"did you mean {SQUARE_CASE}" in err
+    assert err.rstrip().endswith("list the cases with: shape-asserts cases")
+
+
+def test_an_id_like_nothing_still_says_how_to_list_cases(capsys, square_file):
+    err = _one_line_error(capsys, ["score", str(square_file), "--case", "zzzz"])
+    assert "unknown case 'zzzz'; no close match; list the cases with: shape-asserts cases" in err
+
+
+def test_cases_lists_every_id_one_per_line_with_its_family(capsys):
+    assert cli.main(["cases"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()]
+    ids = [row[0] for row in rows]
+    assert all(len(row) == 2 for row in rows) and len(set(ids)) == len(ids)
+    assert [SQUARE_CASE, "square"] in rows and [CIRCLE_CASE, "circle"] in rows
+    assert {row[1] for row in rows} >= {"circle", "square", "ellipse", "spiral"}
+
+
+def test_cases_family_lists_only_that_familys_cases(capsys):
+    assert cli.main(["cases", "--family", "square"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()]
+    assert rows and all(family == "square" for _, family in rows)
+    assert [SQUARE_CASE, "square"] in rows
+    assert cli.main(["cases", "--family", "hexagon"]) == 2
+    assert "invalid choice" in capsys.readouterr().err
+
+
+def test_case_with_circle_only_options_is_a_usage_error_naming_them(capsys, square_file, tmp_path):
+    err = _one_line_error(capsys, ["score", str(square_file), "--case", SQUARE_CASE,
+                                   "--center", "25", "25", "--direction", "cw"])
+    assert "--case cannot be combined with --center, --direction" in err
+    err = _one_line_error(capsys, ["render", str(square_file), "--case", SQUARE_CASE, "--grid", "60",
+                                   "-o", str(tmp_path / "x.svg")])
+    assert "--case cannot be combined with --grid" in err
+    assert not (tmp_path / "x.svg").exists()
+
+
+USER_CASES = """
+[[case]]
+id = "my-small-square"
+family = "square"
+center = [8, 8]
+side = 6
+start = [5, 5]
+direction = "cw"
+"""
+
+
+def test_cases_files_add_user_cases_to_case_and_to_the_listing(capsys, tmp_path):
+    cases_file = tmp_path / "mine.toml"
+    cases_file.write_text(USER_CASES)
+    answer = tmp_path / "small.txt"
+    answer.write_text(_circle(_square(5, 5, 6)))
+    report = _score(capsys, str(answer), "--case", "my-small-square", "--cases", str(cases_file))
+    assert report["case"] == "my-small-square" and report["passed"] is True
+    assert cli.main(["cases", "--cases", str(cases_file), "--family", "square"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].split() == ["my-small-square", "square"]
+    err = _one_line_error(capsys, ["score", str(answer), "--case", "my-small-square"])
+    assert "unknown case 'my-small-square'" in err  # not built in
+
+
+def test_a_bad_case_file_exits_2_with_one_line_naming_it(capsys, tmp_path, square_file):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[case]]\nid = "x"\nfamily = "hexagon"\n')
+    err = _one_line_error(capsys, ["score", str(square_file), "--case", "x", "--cases", str(bad)])
+    assert str(bad) in err and "hexagon" in err
+    err = _one_line_error(capsys, ["cases", "--cases", str(tmp_path / "missing.toml")])
+    assert "does not exist" in err
+
+
+def test_cases_without_case_is_a_usage_error(capsys, square_file, tmp_path):
+    err = _one_line_error(capsys, ["score", str(square_file), "--cases", str(tmp_path / "mine.toml")])
+    assert "--cases only adds cases for --case" in err
+
+
+def test_render_with_case_overlays_that_cases_ideal_on_its_grid(tmp_path, square_file):
+    out = tmp_path / "square.svg"
+    assert cli.main(["render", str(square_file), "--case", SQUARE_CASE, "--ideal", "-o", str(out)]) == 0
+    root = _svg(out)
+    overlay = [p for p in root.iter(f"{SVG_NS}path") if p.get("stroke-opacity")]
+    assert len(overlay) == 1
+    assert overlay[0].get("d").startswith("M105.0,105.0")  # the ideal starts at corner (10, 10)
+    assert root.find(f"{SVG_NS}title").text == f"square.txt · {SQUARE_CASE}"
+    assert root.get("width") == str(50 * 10 + 20)  # the case's 50×50 grid
