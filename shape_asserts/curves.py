@@ -119,12 +119,33 @@ class EllipseModel:
         curve = self.predict_xy(np.linspace(0, 2 * math.pi, samples, endpoint=False))
         return distance_to_polyline(points, curve, closed=True)
 
+    def radial(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Eccentric angle (radians) and signed distance (cells) of each point from the ellipse, (N,).
+
+        The distance is the first-order normal distance ``(ρ − 1) / |∇ρ|`` of the normalised radius
+        ``ρ = √((u/a)² + (v/b)²)``: positive outside, negative inside, exact on the axes.
+        """
+        pts = as_points(points)
+        c, s = math.cos(math.radians(self.rotation)), math.sin(math.radians(self.rotation))
+        dx, dy = pts[:, 0] - self.center[0], pts[:, 1] - self.center[1]
+        u, v = dx * c + dy * s, -dx * s + dy * c
+        rho = np.hypot(u / self.a, v / self.b)
+        grad = np.hypot(u / self.a**2, v / self.b**2)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            # the center itself has no normal: it lies a minor semi-axis inside
+            res = np.where(grad > 0, (rho - 1.0) * rho / np.where(grad > 0, grad, 1.0), -self.b)
+        return np.arctan2(v / self.b, u / self.a), res
+
     def evenness(self, points: np.ndarray) -> float:
-        """The seed's roundness idea for an ellipse: ``(1 − mean |residual| / mean semi-axis) × 100``."""
+        """The seed's roundness idea for an ellipse: ``(1 − mean |residual| / mean semi-axis) × 100``.
+
+        The residual is the normal distance of :meth:`radial` (analytic, so the score does not
+        depend on where a sampled outline would start: a round "ellipse" has no axis to start from).
+        """
         pts = as_points(points)
         if len(pts) == 0:
             return 0.0
-        score = (1.0 - float(np.mean(self.residuals(pts))) / ((self.a + self.b) / 2.0)) * 100.0
+        score = (1.0 - float(np.mean(np.abs(self.radial(pts)[1]))) / ((self.a + self.b) / 2.0)) * 100.0
         return float(min(100.0, max(0.0, score)))
 
     def __bool__(self) -> bool:

@@ -28,6 +28,8 @@ __all__ = [
     "regular_polygon",
     "star_polygon",
     "PolygonModel",
+    "vertex_cells",
+    "ROUNDING_REACH",
 ]
 
 
@@ -367,3 +369,38 @@ class PolygonModel:
 
     def __bool__(self) -> bool:
         return True
+
+
+
+#: How far from an exact coordinate a cell may lie and still be a fair rounding of it: both the
+#: floor and the ceiling of 3.4 are (0.4 and 0.6 away), only 3 is for 3.2 (4 is 0.8 away).
+ROUNDING_REACH = 0.75
+
+
+def vertex_cells(vertices: np.ndarray, reach: float = ROUNDING_REACH) -> list[np.ndarray]:
+    """The cells each exact vertex may fairly be rounded to: one, two or four per vertex.
+
+    Per coordinate, the floor and the ceiling each count when they lie within ``reach`` of the
+    exact value (the nearest integer always counts); a vertex's cells are their combinations.
+
+    Parameters
+    ----------
+    vertices : ndarray, shape (K, 2)
+    reach : float
+
+    Returns
+    -------
+    list of K ndarrays, each of shape (M, 2), M in {1, 2, 4}
+
+    Examples
+    --------
+    >>> [c.tolist() for c in vertex_cells(np.array([[10.0, 10.2], [10.5, 3.0]]))]
+    [[[10.0, 10.0]], [[10.0, 3.0], [11.0, 3.0]]]
+    """
+    v = as_points(vertices).astype(float)
+    out = []
+    for x, y in v:
+        xs = [c for c in (np.floor(x), np.ceil(x)) if abs(c - x) <= reach] or [float(np.rint(x))]
+        ys = [c for c in (np.floor(y), np.ceil(y)) if abs(c - y) <= reach] or [float(np.rint(y))]
+        out.append(np.unique(np.array([(a, b) for a in xs for b in ys], dtype=float), axis=0))
+    return out

@@ -13,11 +13,11 @@ from typing import Any, Mapping
 import numpy as np
 
 from . import checks as ck
-from .fit import CircleModel, roundness
+from .fit import HARMONIC_ORDERS, CircleModel, radial_harmonics, roundness
 from .seed import seed_score
 from .thresholds import CIRCLE, CircleThresholds
 
-__all__ = ["Check", "ShapeScore", "score_circle"]
+__all__ = ["Check", "ShapeScore", "score_circle", "harmonics_check"]
 
 
 @dataclass(frozen=True)
@@ -177,6 +177,9 @@ def score_circle(
         metrics.update(fit_center_x=model.center[0], fit_center_y=model.center[1], radius=model.radius,
                        rms=model.rms(pts), roundness=rnd, center_offset=off)
         out.append(Check("roundness", rnd >= t.min_roundness, rnd, f"≥ {t.min_roundness:g}", "about the fitted center"))
+        out.append(harmonics_check(*model.radial(pts), scale=model.radius, max_harmonic=t.max_harmonic,
+                                   slack=t.harmonic_slack))
+        metrics["harmonic"] = out[-1].value
         out.append(Check("center", off <= t.max_center_offset, off, f"≤ {t.max_center_offset:g}",
                          f"fitted center ({model.center[0]:.1f}, {model.center[1]:.1f}), asked ({_fmt(center[0])}, {_fmt(center[1])})"
                          if off > t.max_center_offset else ""))
@@ -192,6 +195,26 @@ def score_circle(
 
     marks = {"gaps": cont.gaps, "repeats": cont.repeats, "outside": oob}
     return ShapeScore(family="circle", score=seed, metrics=metrics, checks=tuple(out), marks=marks)
+
+
+def harmonics_check(angles: np.ndarray, residuals: np.ndarray, *, scale: float, max_harmonic: float,
+                    slack: float, name: str = "harmonics") -> Check:
+    """The largest wave in a closed curve's radial residual about its fit, against a size-aware limit.
+
+    A polygon, square, squircle or ellipse keeps a mean distance close to a circle's (which is all
+    ``roundness`` and the seed score see) but leaves a regular wave of its side count in the
+    residual; rounding to cells leaves only small, spread-out ripples, larger on small curves. The
+    limit is ``max_harmonic + slack / scale`` cells (``scale``: the fitted radius, or mean semi-axis).
+    """
+    amps = radial_harmonics(angles, residuals, HARMONIC_ORDERS)
+    k = int(np.argmax(amps))
+    worst = float(amps[k])
+    order = HARMONIC_ORDERS[0] + k
+    limit = max_harmonic + slack / max(scale, 1.0)
+    shape = {2: "an oval", 3: "a triangle", 4: "a square or diamond"}.get(order, f"a {order}-sided polygon")
+    return Check(name, worst <= limit, round(worst, 4), f"≤ {limit:.3g} cells",
+                 f"the radius swings {worst:.2f} cells {order} times round, like {shape}"
+                 if worst > limit else "")
 
 
 def _winding_detail(signed: float, backtracks: int) -> str:

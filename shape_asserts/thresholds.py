@@ -23,6 +23,12 @@ class CircleThresholds:
     min_seed_score: float = 90.0
     #: Roundness on the seed's scale about the *fitted* center. Ideal rasters: ≥ 96.89 (r=6).
     min_roundness: float = 90.0
+    #: Largest harmonic (orders 2–16) of the radial residual about the fitted circle, in cells, may
+    #: be ``max_harmonic + harmonic_slack / fitted radius`` (rounding ripples grow as circles shrink).
+    #: Placed between legitimate rasterisations and the nearest impostors by
+    #: ``bench/calibrate_catalogue.py`` (``docs/calibration.md``).
+    max_harmonic: float = 0.15
+    harmonic_slack: float = 1.2
     #: Roundness about the *requested* center. Ideal rasters: ≥ 96.89 (same center).
     min_roundness_requested: float = 85.0
     #: Steps longer than one cell in 8-connectivity (undrawn jumps). Ideal: 0.

@@ -18,7 +18,7 @@ from .. import checks as ck
 from ..curves import EllipseModel, axis_angle_difference
 from ..exceptions import CaseError
 from ..raster import ellipse_xy, raster_ellipse
-from ..score import ShapeScore
+from ..score import ShapeScore, harmonics_check
 from ..thresholds import with_overrides
 from .base import Family, direction_param, inside_grid, number_param, pair_param
 from .single import (ClosedThresholds, Scorecard, closed_checks, contour_prompt, fits_grid, fmt_xy,
@@ -47,6 +47,10 @@ class EllipseThresholds(ClosedThresholds):
     rotation_min_difference: float = 3.0
     #: ``(1 − mean distance to the fitted ellipse / mean semi-axis) × 100``.
     min_evenness: float = 90.0
+    #: Largest harmonic (orders 2–16) of the radial residual about the fitted ellipse, in cells:
+    #: ``max_harmonic + harmonic_slack / fitted minor semi-axis`` (see ``CircleThresholds``).
+    max_harmonic: float = 0.15
+    harmonic_slack: float = 1.2
 
 
 ELLIPSE = EllipseThresholds()
@@ -191,6 +195,10 @@ def score_ellipse(
              else f"a/b < {t.rotation_min_aspect:g} or a − b < {t.rotation_min_difference:g}",
              f"fitted major axis at {model.rotation:.0f}°, asked {rotation:g}°")
     card.add("evenness", even >= t.min_evenness, even, f"≥ {t.min_evenness:g}", "about the fitted ellipse")
+    wave = harmonics_check(*model.radial(pts), scale=model.b, max_harmonic=t.max_harmonic,
+                           slack=t.harmonic_slack)
+    card.checks.append(wave)
+    card.metrics["harmonic"] = wave.value
     return card.result("ellipse", score)
 
 

@@ -41,7 +41,7 @@ def test_ideal_circle_passes_every_check():
     assert result.score == result.metrics["seed_score"] >= 99.0
     assert {c.name for c in result.checks} == {
         "seed_score", "gaps", "repeats", "closure", "bounds", "start", "direction", "winding",
-        "coverage", "roundness", "center", "radius", "roundness_requested",
+        "coverage", "roundness", "harmonics", "center", "radius", "roundness_requested",
     }
 
 
@@ -165,7 +165,7 @@ def test_summary_is_rounded_and_names_every_check():
     summary = score_circle(IDEAL, center=CENTER, direction="cw").summary()
     assert summary["passed"] is True
     assert set(summary["checks"]) == {"seed_score", "gaps", "repeats", "closure", "bounds", "direction",
-                                      "winding", "coverage", "roundness", "center", "radius",
+                                      "winding", "coverage", "roundness", "harmonics", "center", "radius",
                                       "roundness_requested"}
     assert all(v == round(v, 2) for v in summary["metrics"].values() if isinstance(v, float))
 
