@@ -7,6 +7,8 @@ offending point indices. Nothing is collapsed early: the verdict layer decides w
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -20,9 +22,41 @@ from .thresholds import CIRCLE, CircleThresholds
 __all__ = ["Check", "ShapeScore", "score_circle", "harmonics_check"]
 
 
+_LIMIT_RE = re.compile(
+    r"^\s*(?:(?P<op>[≤≥=])\s*(?P<x>-?[\d.]+)|(?P<lo>-?[\d.]+)\.\.(?P<hi>-?[\d.]+)"
+    r"|(?P<mid>-?[\d.]+)\s*±\s*(?P<tol>[\d.]+)(?P<pct>%?))"
+)
+
+
+def _margin(value: Any, limit: str) -> float | None:
+    """How far inside ``limit`` a numeric ``value`` lies (negative: outside), in its own units."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return None
+    m = _LIMIT_RE.match(limit)
+    if not m:
+        return None
+    try:
+        if m["op"]:
+            x = float(m["x"])
+            return {"≤": x - value, "≥": value - x, "=": -abs(value - x)}[m["op"]]
+        if m["lo"]:
+            return min(value - float(m["lo"]), float(m["hi"]) - value)
+        mid, tol = float(m["mid"]), float(m["tol"])
+        return (tol * abs(mid) / 100.0 if m["pct"] else tol) - abs(value - mid)
+    except ValueError:
+        return None
+
+
 @dataclass(frozen=True)
 class Check:
-    """One named pass/fail check with the measured value and the limit it was held to."""
+    """One named pass/fail check with the measured value and the limit it was held to.
+
+    ``margin`` says how far inside its limit the value lies, in the check's own units (negative:
+    outside); left ``None`` it is read from a numeric value and a limit of the form ``≤ x``,
+    ``≥ x``, ``= n``, ``a..b`` or ``x ± t[%]``, and stays ``None`` for other checks. The
+    calibration (``bench/calibrate_catalogue.py``) publishes the margins of legitimate drawings
+    and of impostors.
+    """
 
     name: str
     passed: bool
@@ -30,6 +64,11 @@ class Check:
     limit: str
     detail: str = ""
     indices: tuple[int, ...] = ()
+    margin: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.margin is None:
+            object.__setattr__(self, "margin", _margin(self.value, self.limit))
 
     def describe(self) -> str:
         """One line for a failure message."""
@@ -90,6 +129,7 @@ def score_circle(
     start: tuple[float, float] | None = None,
     direction: str | None = None,
     data: Any = None,
+    radius: float | None = None,
     thresholds: CircleThresholds = CIRCLE,
 ) -> ShapeScore:
     """Measure a circle drawing against what was asked.
@@ -108,6 +148,8 @@ def score_circle(
         Requested direction as seen on screen; unchecked when ``None``.
     data : Any, optional
         The decoded answer JSON for the seed score (default: built from ``points``).
+    radius : float, optional
+        The radius asked for, or implied by the start; the fitted one is held to it (``size``).
     thresholds : CircleThresholds
 
     Returns
@@ -177,13 +219,19 @@ def score_circle(
         metrics.update(fit_center_x=model.center[0], fit_center_y=model.center[1], radius=model.radius,
                        rms=model.rms(pts), roundness=rnd, center_offset=off)
         out.append(Check("roundness", rnd >= t.min_roundness, rnd, f"≥ {t.min_roundness:g}", "about the fitted center"))
-        out.append(harmonics_check(*model.radial(pts), scale=model.radius, max_harmonic=t.max_harmonic,
-                                   slack=t.harmonic_slack))
+        out.append(harmonics_check(*model.radial(pts), scale=model.radius, limits=t.harmonic_limits,
+                                   symmetry=4))
         metrics["harmonic"] = out[-1].value
         out.append(Check("center", off <= t.max_center_offset, off, f"≤ {t.max_center_offset:g}",
                          f"fitted center ({model.center[0]:.1f}, {model.center[1]:.1f}), asked ({_fmt(center[0])}, {_fmt(center[1])})"
                          if off > t.max_center_offset else ""))
         out.append(Check("radius", model.radius >= t.min_radius, model.radius, f"≥ {t.min_radius:g}"))
+        if radius is not None:
+            err = abs(model.radius - radius)
+            metrics["radius_error"] = err
+            out.append(Check("size", err <= t.max_radius_error, round(err, 4), f"≤ {t.max_radius_error:g}",
+                             f"fitted radius {model.radius:.1f}, asked {radius:.1f}"
+                             if err > t.max_radius_error else ""))
     else:
         reason = model.reason if model is not None else "fewer than 3 points"
         metrics.update(roundness=0.0)
@@ -197,24 +245,31 @@ def score_circle(
     return ShapeScore(family="circle", score=seed, metrics=metrics, checks=tuple(out), marks=marks)
 
 
-def harmonics_check(angles: np.ndarray, residuals: np.ndarray, *, scale: float, max_harmonic: float,
-                    slack: float, name: str = "harmonics") -> Check:
-    """The largest wave in a closed curve's radial residual about its fit, against a size-aware limit.
+def harmonics_check(angles: np.ndarray, residuals: np.ndarray, *, scale: float, limits: tuple[float, float, float, float],
+                    symmetry: int, name: str = "harmonics") -> Check:
+    """The largest wave in a closed curve's radial residual about its fit, against size-aware limits.
 
     A polygon, square, squircle or ellipse keeps a mean distance close to a circle's (which is all
     ``roundness`` and the seed score see) but leaves a regular wave of its side count in the
-    residual; rounding to cells leaves only small, spread-out ripples, larger on small curves. The
-    limit is ``max_harmonic + slack / scale`` cells (``scale``: the fitted radius, or mean semi-axis).
+    residual. Rounding to cells leaves small ripples, larger on small curves, and only at the orders
+    the raster repeats: multiples of ``symmetry`` (4 for a circle about a cell, whose raster the
+    grid's quarter turns map onto itself; 2 for an ellipse). ``limits`` is ``(a, b, c, d)``: those
+    orders may reach ``a + b / scale`` cells, the others ``c + d / scale`` (``scale``: the fitted
+    radius, or the fitted minor semi-axis). The check's value is the worst amplitude's share of its
+    limit (≤ 1 passes); the detail names the order and the cells.
     """
     amps = radial_harmonics(angles, residuals, HARMONIC_ORDERS)
-    k = int(np.argmax(amps))
-    worst = float(amps[k])
-    order = HARMONIC_ORDERS[0] + k
-    limit = max_harmonic + slack / max(scale, 1.0)
+    orders = np.arange(HARMONIC_ORDERS[0], HARMONIC_ORDERS[1] + 1)
+    a, b, c, d = limits
+    size = max(scale, 1.0)
+    limit = np.where(orders % symmetry == 0, a + b / size, c + d / size)
+    share = amps / limit
+    k = int(np.argmax(share))
+    worst, order = float(share[k]), int(orders[k])
     shape = {2: "an oval", 3: "a triangle", 4: "a square or diamond"}.get(order, f"a {order}-sided polygon")
-    return Check(name, worst <= limit, round(worst, 4), f"≤ {limit:.3g} cells",
-                 f"the radius swings {worst:.2f} cells {order} times round, like {shape}"
-                 if worst > limit else "")
+    return Check(name, worst <= 1.0, round(worst, 4), "≤ 1 of the limit",
+                 f"the radius swings {amps[k]:.2f} cells {order} times round (limit {limit[k]:.2f} at "
+                 f"this size), like {shape}" if worst > 1.0 else "")
 
 
 def _winding_detail(signed: float, backtracks: int) -> str:

@@ -23,12 +23,12 @@ class CircleThresholds:
     min_seed_score: float = 90.0
     #: Roundness on the seed's scale about the *fitted* center. Ideal rasters: ≥ 96.89 (r=6).
     min_roundness: float = 90.0
-    #: Largest harmonic (orders 2–16) of the radial residual about the fitted circle, in cells, may
-    #: be ``max_harmonic + harmonic_slack / fitted radius`` (rounding ripples grow as circles shrink).
+    #: Largest harmonic (orders 2–16) of the radial residual about the fitted circle, in cells, at
+    #: fitted radius R: ``a + b / R`` at orders that are multiples of 4 (where a fair raster's
+    #: ripples fall: the grid's quarter turns map it onto itself), ``c + d / R`` at the others.
     #: Placed between legitimate rasterisations and the nearest impostors by
     #: ``bench/calibrate_catalogue.py`` (``docs/calibration.md``).
-    max_harmonic: float = 0.15
-    harmonic_slack: float = 1.2
+    harmonic_limits: tuple[float, float, float, float] = (0.15, 1.2, 0.05, 0.8)
     #: Roundness about the *requested* center. Ideal rasters: ≥ 96.89 (same center).
     min_roundness_requested: float = 85.0
     #: Steps longer than one cell in 8-connectivity (undrawn jumps). Ideal: 0.
@@ -48,6 +48,9 @@ class CircleThresholds:
     max_center_offset: float = 1.5
     #: Smallest acceptable fitted radius (a dot is not a circle).
     min_radius: float = 3.0
+    #: Largest difference between the fitted radius and the one asked for (or implied by the start
+    #: point about the center), cells: a fair raster fits within a few tenths, the next size is 1 off.
+    max_radius_error: float = 0.6
 
 
 CIRCLE = CircleThresholds()

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from ..cases import Case
     from ..drawing import Drawing
 
-__all__ = ["FAMILY", "circle_radius"]
+__all__ = ["FAMILY", "circle_radius", "asked_radius"]
 
 
 def _params(p: Mapping[str, Any]) -> dict[str, Any]:
@@ -53,6 +53,15 @@ def circle_radius(case: "Case") -> int:
     return max(1, int(round(math.hypot(sx - cx, sy - cy))))
 
 
+def asked_radius(case: "Case") -> float:
+    """The radius a case asks for: given, else the start's exact distance from the center."""
+    p = case.params
+    if p.get("radius") is not None:
+        return float(p["radius"])
+    (cx, cy), (sx, sy) = p["center"], p["start"]
+    return math.hypot(sx - cx, sy - cy)
+
+
 def _ideal(case: "Case") -> np.ndarray:
     p = case.params
     c = (int(round(p["center"][0])), int(round(p["center"][1])))
@@ -68,6 +77,7 @@ def _score(drawing: "Drawing", case: "Case") -> ShapeScore:
         start=p["start"],
         direction=p["direction"],
         data=drawing.data,
+        radius=asked_radius(case),
         thresholds=with_overrides(CIRCLE, case.thresholds),
     )
 

@@ -47,11 +47,10 @@ class EllipseThresholds(ClosedThresholds):
     rotation_min_difference: float = 3.0
     #: ``(1 − mean distance to the fitted ellipse / mean semi-axis) × 100``.
     min_evenness: float = 90.0
-    #: Largest harmonic (orders 2–16) of the radial residual about the fitted ellipse, in cells:
-    #: ``max_harmonic + harmonic_slack / fitted minor semi-axis`` (see ``CircleThresholds``).
-    max_harmonic: float = 0.15
-    harmonic_slack: float = 1.2
-
+    #: Largest harmonic (orders 2–16) of the radial residual about the fitted ellipse, in cells, at
+    #: fitted minor semi-axis b: ``a + b_ / b`` at even orders (a fair raster of an ellipse is the
+    #: same after a half turn), ``c + d / b`` at odd ones (see ``CircleThresholds``).
+    harmonic_limits: tuple[float, float, float, float] = (0.15, 1.2, 0.05, 0.8)
 
 ELLIPSE = EllipseThresholds()
 
@@ -195,8 +194,7 @@ def score_ellipse(
              else f"a/b < {t.rotation_min_aspect:g} or a − b < {t.rotation_min_difference:g}",
              f"fitted major axis at {model.rotation:.0f}°, asked {rotation:g}°")
     card.add("evenness", even >= t.min_evenness, even, f"≥ {t.min_evenness:g}", "about the fitted ellipse")
-    wave = harmonics_check(*model.radial(pts), scale=model.b, max_harmonic=t.max_harmonic,
-                           slack=t.harmonic_slack)
+    wave = harmonics_check(*model.radial(pts), scale=model.b, limits=t.harmonic_limits, symmetry=2)
     card.checks.append(wave)
     card.metrics["harmonic"] = wave.value
     return card.result("ellipse", score)

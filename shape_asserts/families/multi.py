@@ -55,8 +55,7 @@ __all__ = ["CirclesThresholds", "CIRCLES", "CONCENTRIC", "SEPARATE", "SIDES", "a
 class CirclesThresholds(CircleThresholds):
     """Limits for drawings of several circles: every circle's limits plus the scene's own."""
 
-    #: Largest difference between a fitted radius and the asked one, in cells.
-    max_radius_error: float = 1.0
+    #: (``max_radius_error``, the circle's, holds each fitted radius to the asked one: ``radii``.)
     #: How much closer than the asked spacing model-chosen neighbouring radii may be, in cells.
     spacing_slack: float = 0.75
     #: Pairs of contours that may share or cross cells.
@@ -388,8 +387,9 @@ def _merge(per: list[tuple[str, ShapeScore, Contour]], skip: set[str]) -> list[C
         detail = "; ".join(f"{label}: {_show(c.value)}" + (f" ({c.detail})" if c.detail else "")
                            for label, c, _ in bad)
         idx = tuple(sorted({contour.start + i for _, c, contour in bad for i in c.indices}))
+        margins = [c.margin for _, c, _ in rows if c.margin is not None]
         out.append(Check(name, not bad, f"{len(bad)} of {len(rows)} circles failed" if bad else f"all {len(rows)} pass",
-                         limit, detail, idx))
+                         limit, detail, idx, min(margins) if margins else None))
     return out
 
 

@@ -62,8 +62,9 @@ class PolygonThresholds(ClosedThresholds):
     epsilon_fraction: float = 0.06
     #: Cells (Chebyshev) between the drawing at each corner and the nearest fair rounding of the asked
     #: vertex (:func:`~shape_asserts.polygon.vertex_cells`: a coordinate may round either way when
-    #: both cells lie within 0.75). 0: the drawing passes through such a cell at every corner.
-    max_vertex_miss: float = 0.0
+    #: both cells lie within 0.75). Whole cells: below 1, the drawing passes through such a cell at
+    #: every corner.
+    max_vertex_miss: float = 0.5
     #: Drawn cells looked at on each side of a found corner for that cell (a blunt corner's found
     #: cell may sit a cell or two along a side).
     corner_window: int = 2

@@ -84,8 +84,9 @@ class Scorecard:
         self.marks: dict[str, tuple[int, ...]] = {}
 
     def add(self, name: str, passed: bool, value: Any, limit: str, detail: str = "",
-            indices: tuple[int, ...] = ()) -> None:
-        self.checks.append(Check(name, bool(passed), value, limit, detail if not passed else "", tuple(indices)))
+            indices: tuple[int, ...] = (), margin: float | None = None) -> None:
+        self.checks.append(Check(name, bool(passed), value, limit, detail if not passed else "", tuple(indices),
+                                 margin))
 
     def result(self, family: str, score: float) -> ShapeScore:
         return ShapeScore(family=family, score=float(score), metrics=dict(self.metrics),

@@ -1,0 +1,191 @@
+"""Thresholds placed by data: every check's margins over the independent catalogue → docs/calibration.md.
+
+Run: ``.venv/bin/python bench/calibrate_catalogue.py [--out docs/calibration.md] [--family F ...]``
+
+Every built-in case is scored on every drawing of the independent catalogue (``tests/catalogue``:
+legitimate answers to its prompt and their nearest impostors, written from the prompts alone). For
+each family and check the script reports
+
+* the **worst legitimate margin** — how far inside its limit the check kept the least favourable
+  legitimate drawing (negative: a legitimate drawing fails: a false failure);
+* the **nearest impostor** it catches — the impostor it fails by the least (its margin, negative);
+* how many impostors **only** this check catches (their verdict hangs on this threshold alone);
+* the **gap centre** — where the limit would sit halfway between the two (a shift of the limit,
+  in the check's units); a threshold is well placed when the shift is small against the gap.
+
+Margins are in each check's own units (cells, degrees, score points ...), read from
+:attr:`shape_asserts.score.Check.margin`. Then it lists every wrong verdict (a false pass or false
+failure) and the known overlap: impostors the grid cannot tell apart from a fair drawing
+(``grid-limit``) that do pass. Exit status 1 when any verdict is wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from shape_asserts.cases import load_cases  # noqa: E402
+from shape_asserts.drawing import parse_drawing  # noqa: E402
+from tests.catalogue import IMPOSTOR, LEGIT, answer_text, variants  # noqa: E402
+
+
+@dataclass
+class Row:
+    """Margins of one check of one family over the catalogue."""
+
+    limit: str = ""
+    legit_worst: float = float("inf")
+    legit_worst_at: str = ""
+    imp_nearest: float = -float("inf")
+    imp_nearest_at: str = ""
+    sole: int = 0
+    caught: int = 0
+    numeric: bool = False
+    legit_failed: int = 0
+
+
+@dataclass
+class Family:
+    cases: int = 0
+    legit: int = 0
+    impostors: int = 0
+    grid_limit: int = 0
+    false_fail: list[str] = field(default_factory=list)
+    false_pass: list[str] = field(default_factory=list)
+    overlap: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    checks: dict[str, Row] = field(default_factory=dict)
+
+
+def _fmt(x: float) -> str:
+    if x in (float("inf"), -float("inf")):
+        return "—"
+    return f"{x:+.3g}" if abs(x) >= 0.001 else "0"
+
+
+def calibrate(families: set[str] | None) -> dict[str, Family]:
+    out: dict[str, Family] = defaultdict(Family)
+    for case in load_cases():
+        if families and case.family not in families:
+            continue
+        fam = out[case.family]
+        fam.cases += 1
+        for v in variants(case):
+            result = case.score(parse_drawing(answer_text(v, case.grid_size)))
+            where = f"{case.id} · {v.name}"
+            grid = v.cls.endswith("grid-limit")
+            if v.kind == LEGIT:
+                fam.legit += 1
+                if not result.passed:
+                    fam.false_fail.append(f"{where}: " + "; ".join(c.describe() for c in result.failed))
+            else:
+                fam.impostors += 1
+                fam.grid_limit += grid
+                if result.passed:
+                    (fam.overlap[v.cls] if grid else fam.false_pass).append(where if grid else f"{where} [{v.cls}]")
+            failed = [c for c in result.checks if not c.passed]
+            for c in result.checks:
+                row = fam.checks.setdefault(c.name, Row(limit=c.limit))
+                row.numeric = row.numeric or c.margin is not None
+                if v.kind == LEGIT:
+                    row.legit_failed += not c.passed
+                    if c.margin is not None and c.margin < row.legit_worst:
+                        row.legit_worst, row.legit_worst_at = c.margin, where
+                elif not c.passed and not grid:
+                    row.caught += 1
+                    row.sole += len(failed) == 1
+                    if c.margin is not None and c.margin > row.imp_nearest:
+                        row.imp_nearest, row.imp_nearest_at = c.margin, where
+    return out
+
+
+def render(data: dict[str, Family], seconds: float) -> str:
+    lines = [
+        "# Calibration: fair drawings against their nearest impostors",
+        "",
+        f"Made by `python bench/calibrate_catalogue.py` ({_dt.date.today().isoformat()}, {seconds:.0f} s). "
+        "Every built-in case is scored on every drawing of the independent catalogue (`tests/catalogue`: "
+        "legitimate answers to its prompt and the nearest wrong ones, written from the prompts alone, "
+        "without the scorers). `tests/validity/` holds the same verdicts as tests.",
+        "",
+        "## Verdicts",
+        "",
+        "| family | cases | legitimate | false failures | impostors | false passes | grid-limit impostors (passing) |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, f in sorted(data.items()):
+        passing = sum(len(v) for v in f.overlap.values())
+        lines.append(f"| {name} | {f.cases} | {f.legit} | {len(f.false_fail)} | {f.impostors} | "
+                     f"{len(f.false_pass)} | {f.grid_limit} ({passing}) |")
+    lines += [
+        "",
+        "## Margins per check",
+        "",
+        "Margins are in each check's own units (cells, score points, laps ...): positive inside the limit, "
+        "negative outside. *Worst legitimate* is the least room any legitimate drawing kept (negative would be "
+        "a false failure); *nearest impostor* is the impostor this check fails by the least; *sole* counts "
+        "the impostors no other check fails, whose verdict rests on this limit alone; *gap centre* is how "
+        "far the limit would move to sit halfway between the two. Checks that are not a number against a "
+        "number (direction, bounds, ...) show their counts only.",
+        "",
+        "| family | check | limit | worst legitimate | nearest impostor | caught / sole | gap centre | at (legitimate · impostor) |",
+        "|---|---|---|---:|---:|---:|---:|---|",
+    ]
+    for name, f in sorted(data.items()):
+        for check, r in f.checks.items():
+            if r.numeric and r.legit_worst != float("inf"):
+                gap = (r.legit_worst + r.imp_nearest) / 2 if r.caught and r.imp_nearest != -float("inf") else None
+                centre = "—" if gap is None else _fmt(-gap)
+                lines.append(
+                    f"| {name} | {check} | {r.limit} | {_fmt(r.legit_worst)} | {_fmt(r.imp_nearest)} | "
+                    f"{r.caught} / {r.sole} | {centre} | {r.legit_worst_at} · {r.imp_nearest_at or '—'} |")
+            else:
+                lines.append(f"| {name} | {check} | {r.limit} | {r.legit_failed} fail | — | "
+                             f"{r.caught} / {r.sole} | — | |")
+    wrong = [(n, f) for n, f in sorted(data.items()) if f.false_fail or f.false_pass]
+    lines += ["", "## Wrong verdicts", ""]
+    if not wrong:
+        lines.append("None: every legitimate drawing passes its case and every impostor not at the grid's "
+                     "limit fails it.")
+    for name, f in wrong:
+        lines += [f"- **{name}** false failure: {x}" for x in f.false_fail]
+        lines += [f"- **{name}** false pass: {x}" for x in f.false_pass]
+    lines += ["", "## Known overlap: what the grid cannot tell apart", ""]
+    any_overlap = False
+    for name, f in sorted(data.items()):
+        for cls, where in sorted(f.overlap.items()):
+            any_overlap = True
+            shown = ", ".join(where[:3]) + (f" (+{len(where) - 3} more)" if len(where) > 3 else "")
+            lines.append(f"- **{name}**, {cls}: {len(where)} pass — {shown}")
+    if not any_overlap:
+        lines.append("None: every impostor marked grid-limit fails anyway.")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=str(ROOT / "docs" / "calibration.md"), help="Markdown table to write ('-': stdout)")
+    ap.add_argument("--family", action="append", help="only this family (repeatable); the file is not written")
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    data = calibrate(set(args.family) if args.family else None)
+    text = render(data, time.perf_counter() - t0)
+    if args.out == "-" or args.family:
+        print(text)
+    else:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"wrote {args.out}")
+    bad = sum(len(f.false_fail) + len(f.false_pass) for f in data.values())
+    print(f"{bad} wrong verdict(s)", file=sys.stderr)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
