@@ -29,6 +29,7 @@ __all__ = [
     "star_polygon",
     "PolygonModel",
     "vertex_cells",
+    "corner_depths",
     "ROUNDING_REACH",
 ]
 
@@ -127,14 +128,10 @@ def simplify_closed(points: np.ndarray, epsilon: float, *, min_side: float = 0.0
     idx = [int(i) for i in np.concatenate([first, second[1:-1]])]
     if len(idx) > max_corners:
         return np.array(idx, dtype=np.int64)
-    # drop kept points that sit on the segment of their neighbours, the flattest first
-    while len(idx) > 3:
-        dev = _corner_depths(pts[idx])
-        k = int(np.argmin(dev))
-        if dev[k] > epsilon:
-            break
-        del idx[k]
-    idx = _refine(pts, idx)
+    idx = _refine(pts, _drop_shallow(pts, idx, epsilon))
+    # moving the corners onto the drawing's real corners can leave a cut point flat between two of
+    # them (the point farthest from the start lies mid-side when the start is a corner): drop again
+    idx = _refine(pts, _drop_shallow(pts, idx, epsilon))
     while min_side > 0 and len(idx) > 3:
         v = pts[idx]
         nxt = np.roll(v, -1, axis=0)
@@ -147,11 +144,64 @@ def simplify_closed(points: np.ndarray, epsilon: float, *, min_side: float = 0.0
                for m in (j, (j + 1) % k)]
         del idx[j if dev[0] <= dev[1] else (j + 1) % k]
         idx = _refine(pts, idx)
-    return np.array(idx, dtype=np.int64)
+    return np.array(_merge_pairs(pts, idx, epsilon), dtype=np.int64)
 
 
-def _corner_depths(v: np.ndarray) -> np.ndarray:
-    """Distance of each vertex of a closed polygon from the segment joining its two neighbours, (K,)."""
+def _merge_pairs(pts: np.ndarray, idx: list[int], epsilon: float) -> list[int]:
+    """Two neighbouring corners that one corner between them explains within ``epsilon``, made one.
+
+    RDP can straddle a blunt corner with two kept points a few cells either side of it, each deep
+    enough to stay and each the other's neighbour, so moving them one at a time never finds the
+    real corner; trying the pair together does.
+    """
+    n = len(pts)
+    changed = True
+    while changed and len(idx) > 3:
+        changed = False
+        k = len(idx)
+        for j in range(k):
+            a, d = idx[j - 1], idx[(j + 2) % k]
+            span = (d - a) % n
+            if span < 2:
+                continue
+            run = (a + np.arange(span + 1)) % n
+            inner = run[1:-1]
+            depth = _point_segment_distance(pts[inner], pts[a], pts[d])
+            m = int(inner[int(np.argmax(depth))])
+            left = (a + np.arange((m - a) % n + 1)) % n
+            right = (m + np.arange((d - m) % n + 1)) % n
+            fits = (_point_segment_distance(pts[left], pts[a], pts[m]).max() <= epsilon
+                    and _point_segment_distance(pts[right], pts[m], pts[d]).max() <= epsilon)
+            if fits and depth.max() > epsilon:
+                b, c = idx[j], idx[(j + 1) % k]
+                idx = sorted([i for i in idx if i not in (b, c)] + [m])
+                changed = True
+                break
+    return idx
+
+
+def _drop_shallow(pts: np.ndarray, idx: list[int], epsilon: float) -> list[int]:
+    """Drop kept points that sit within ``epsilon`` of the segment of their neighbours, flattest first."""
+    idx = list(idx)
+    while len(idx) > 3:
+        dev = corner_depths(pts[idx])
+        k = int(np.argmin(dev))
+        if dev[k] > epsilon:
+            break
+        del idx[k]
+    return sorted(idx)
+
+
+def corner_depths(v: np.ndarray) -> np.ndarray:
+    """Distance of each vertex of a closed polygon from the segment joining its two neighbours, (K,).
+
+    How far each corner stands out: a regular ``n``-gon's is ``R (1 − cos(2π/n))``.
+
+    Examples
+    --------
+    >>> corner_depths(np.array([[0, 0], [10, 0], [10, 10], [0, 10]])).round(3).tolist()
+    [7.071, 7.071, 7.071, 7.071]
+    """
     prev, nxt = np.roll(v, 1, axis=0), np.roll(v, -1, axis=0)
     ab, ap = nxt - prev, v - prev
     den = np.sum(ab * ab, axis=1)

@@ -20,15 +20,15 @@ class CircleThresholds:
     """Limits for one circle drawing. Distances are in grid cells."""
 
     #: Seed score (the post's metric, about the centroid). Ideal rasters r=5..24 score ≥ 96.89 (r=6).
-    min_seed_score: float = 90.0
+    min_seed_score: float = 85.0
     #: Roundness on the seed's scale about the *fitted* center. Ideal rasters: ≥ 96.89 (r=6).
-    min_roundness: float = 90.0
+    min_roundness: float = 85.0
     #: Largest harmonic (orders 2–16) of the radial residual about the fitted circle, in cells, at
     #: fitted radius R: ``a + b / R`` at orders that are multiples of 4 (where a fair raster's
     #: ripples fall: the grid's quarter turns map it onto itself), ``c + d / R`` at the others.
     #: Placed between legitimate rasterisations and the nearest impostors by
     #: ``bench/calibrate_catalogue.py`` (``docs/calibration.md``).
-    harmonic_limits: tuple[float, float, float, float] = (0.15, 1.2, 0.05, 0.8)
+    harmonic_limits: tuple[float, float, float, float] = (0.24, 0.75, 0.12, 0.3)
     #: Roundness about the *requested* center. Ideal rasters: ≥ 96.89 (same center).
     min_roundness_requested: float = 85.0
     #: Steps longer than one cell in 8-connectivity (undrawn jumps). Ideal: 0.

@@ -31,8 +31,8 @@ import numpy as np
 
 from .. import checks as ck
 from ..exceptions import CaseError
-from ..polygon import (PolygonModel, distance_to_polyline, interior_angles, regular_polygon, side_lengths,
-                       star_polygon, vertex_cells)
+from ..polygon import (PolygonModel, corner_depths, distance_to_polyline, interior_angles, regular_polygon,
+                       side_lengths, star_polygon, vertex_cells)
 from ..raster import raster_polyline
 from ..score import ShapeScore
 from ..thresholds import with_overrides
@@ -56,10 +56,15 @@ __all__ = [
 class PolygonThresholds(ClosedThresholds):
     """Limits for one polygon drawing (``bench/calibrate_families.py`` shows the ideal's margins)."""
 
-    #: Simplification tolerance: a corner stands out more than ``max(min_epsilon, epsilon_fraction ×
-    #: mean vertex radius)`` cells from the line of its neighbours; a one-cell wobble does not.
-    min_epsilon: float = 2.0
-    epsilon_fraction: float = 0.06
+    #: Simplification tolerance, cells: a drawn corner must stand out more than this from the line
+    #: of its neighbours, a raster's wobble (≤ 0.71 for a 4-connected staircase, plus a vertex's
+    #: rounding) must not. 0.4 of the asked polygon's shallowest corner depth (a rounded vertex may
+    #: take a cell off it), kept within
+    #: ``min_epsilon``..``max_epsilon``; cases whose corners are shallower than ``min_corner_depth``
+    #: are refused at load (their corners cannot be told from the raster's wobble).
+    min_epsilon: float = 1.0
+    max_epsilon: float = 2.0
+    min_corner_depth: float = 3.0
     #: Cells (Chebyshev) between the drawing at each corner and the nearest fair rounding of the asked
     #: vertex (:func:`~shape_asserts.polygon.vertex_cells`: a coordinate may round either way when
     #: both cells lie within 0.75). Whole cells: below 1, the drawing passes through such a cell at
@@ -233,7 +238,7 @@ def score_polygon(
     n = len(target)
     center = tuple(float(c) for c in target.mean(axis=0))
     radius = float(np.mean(np.hypot(target[:, 0] - center[0], target[:, 1] - center[1])))
-    eps = max(t.min_epsilon, t.epsilon_fraction * radius)
+    eps = float(np.clip(0.4 * corner_depths(target).min(), t.min_epsilon, t.max_epsilon))
     card = Scorecard()
     score = outline_measures(card, pts, target, closed=True, center=center, t=t)
     path_checks(card, pts, grid_size=grid_size, start=start, t=t)
@@ -370,6 +375,12 @@ def _center(p: Mapping[str, Any], out: dict[str, Any]) -> None:
 def _finish(p: Mapping[str, Any], out: dict[str, Any], target: np.ndarray, what: str) -> dict[str, Any]:
     """Check the target fits the grid and resolve the start vertex."""
     fits_grid(target, out["grid_size"], f"the {what}")
+    depth = corner_depths(target)
+    if depth.min() < POLYGON.min_corner_depth:
+        k = int(np.argmin(depth))
+        raise CaseError(f"the {what}'s corners are too shallow to draw on the grid: vertex {k} lies "
+                        f"{depth[k]:.1f} cells from the line through its neighbours, at least "
+                        f"{POLYGON.min_corner_depth:g} is needed (make it larger, or give it fewer sides)")
     cells = cells_of(target).astype(int)
     if "start_vertex" in p:
         if "start" in p:

@@ -4,50 +4,74 @@ Both are asked with the seed's free-scene template (``prompts.SEED_SCENE_TEMPLAT
 description filled in ("каркас дома в изометрии с крышей и трубой" is the seed's own wording), and
 optionally an area of the grid the drawing should occupy. A free scene has no single right answer,
 so the checks are only those that can be stated honestly from the points alone, plus a distance to
-a reference drawing made here (:func:`house_reference`, :func:`stick_reference`):
+a reference drawing made here (:func:`house_reference`, :func:`stick_reference`).
 
-House
-    ``contours`` — at least ``min_contours`` separate strokes (walls, roof, chimney);
-    ``gaps``/``repeats`` — continuity *within* each stroke (see ``shape_asserts.contours`` for how
-    a pen lift is told from a gap); ``bounds`` (and ``area`` when one was asked);
-    ``iso_axes`` — the simplified edges include all three isometric axes (vertical, and lines
-    rising to the left and to the right at 20–36°, i.e. the 2:1 pixel isometric 26.6° or the true
-    30°); ``iso_share`` — most of the edge length runs along those axes; ``roof_above_walls`` —
-    the wall box is found from the long vertical edges, and drawn cells above its top span at
-    least ``min_roof_span`` of its width; ``chimney`` — a short vertical edge (not a wall edge)
-    stands above the walls' front top corner, within their width; ``likeness`` — similarity to
-    the reference house.
+Strokes
+-------
+The template asks for every object "in one common list, in the order the objects are drawn", so a
+jump between two points may be a pen lift between objects, and a point written twice in a row may
+be a stroke that begins on the cell where the previous one ended (a junction). Neither is a defect
+in a scene, so the answer is cut into *strokes* at every step that is not to an 8-neighbour and at
+every repeated point, and a finished loop that runs on (a head continued into the torso) is cut
+where it closes (rule 3 of ``shape_asserts.contours``). Each stroke is simplified to straight
+edges (Ramer–Douglas–Peucker, 1 cell); the checks look at those edges and where they meet.
+
+Shared checks
+    ``bounds`` (and ``area`` when one was asked); ``fragments`` — the share of points in strokes of
+    fewer than ``fragment_cells`` cells: a line drawn with every second or third cell missing falls
+    apart into such crumbs, while a few dots of detail (eyes, a door knob) stay under the limit;
+    ``likeness`` — similarity to the reference drawing (reported, loosely gated: see below).
+House (isometric: vertical edges and ground lines rising at 20–36°, i.e. the 2:1 pixel
+isometric 26.6° or the true 30°)
+    ``iso_axes`` — edges run along all three isometric axes; ``iso_share`` — most of the edge length
+    does; ``walls`` — at least three vertical edges *stand on the ground* (nothing is drawn below
+    their foot): a box seen in isometric view always shows its left, front and right corner edges,
+    a front view or a bare outline shows two; ``roof_above_walls`` — an edge that is neither a wall
+    nor along a ground axis leaves the top of a wall edge and rises above it, within the walls'
+    width: the gable or hip edges of a roof (a flat top has only eave lines there, a roof set
+    beside or below the walls starts from no wall top); ``chimney`` — two short vertical edges
+    side by side, their tops level (a small box), standing above the eave line (the line through
+    the wall tops) and within the walls' width, neither of them a wall or roof edge.
 Stick figure
-    ``contours``, ``gaps``/``repeats``, ``bounds``/``area`` as above; ``head`` — a closed contour
-    that is roughly round (fitted-circle roundness); ``torso`` — a vertical-ish straight edge in
-    another contour, under or over the head; ``head_above_torso`` — that edge starts below the
-    head's center and not far below its bottom; ``limbs`` — something is drawn to the left and to
-    the right of the torso, both above its lower end (arms) and below it (legs); ``likeness``.
+    ``head`` — the topmost closed loop is round: its largest radial harmonic about the fitted
+    circle stays within the limits a drawn circle is held to (``CircleThresholds.harmonic_limits``),
+    so a square, diamond, triangle or hexagon head fails; ``torso`` — the line hanging from the head
+    (the body edge, steeper than 45°, whose top is nearest the head's bottom, continued by
+    collinear edges) is within ``torso_tolerance`` of vertical; ``head_above_torso`` — it starts
+    below the head's center and at most ``max_neck`` head radii below the head; ``limbs`` — the
+    edges that leave the torso are exactly one arm on each side from its upper half and one leg on
+    each side from its lower half (a missing, extra or misplaced limb fails).
 
-``likeness`` (the headline score) is :func:`shape_asserts.contours.similarity` between the drawing
-and the reference after the drawing's bounding box is fitted onto the reference's (uniform scale,
-proportions kept), so it measures shape, not placement; ``chamfer_raw`` in the metrics is the
-distance without that fit.
+``likeness`` is :func:`shape_asserts.contours.similarity` between the drawing and the reference
+after the drawing's bounding box is fitted onto the reference's (uniform scale, proportions kept),
+so it measures shape, not placement; ``chamfer_raw`` in the metrics is the distance without that
+fit. It rewards closeness to *one* reference design (a mirrored house, a hip roof or a figure with
+raised arms scores lower), so it only fails drawings that are nothing like the scene; the
+structural checks decide the rest.
 
 What these checks cannot judge
 ------------------------------
 - Whether it *looks like* a house or a person to a human, or is pleasing: a drawing can pass every
   structural check and still be a poor picture, and a charming drawing in another style (a front
-  view, a figure in profile, a house drawn in one stroke) fails checks written for this style.
+  view, a figure in profile, a figure sitting) fails checks written for this style.
+- Continuity inside a stroke: a skipped run of points in the middle of a line looks exactly like a
+  pen lift between two objects, and a point written twice like a junction, so neither is caught;
+  only a line falling apart into crumbs (``fragments``) is. A stray dot or two is not caught either.
 - Occlusion and hidden lines: a wire-frame may or may not show the hidden edges; nothing checks
   which edges should be visible or whether a face is drawn "in front of" another.
-- Exact proportions and 3-D consistency: the isometric check looks at edge directions only; it
-  cannot tell whether the edges meet at the right corners, whether the roof rests on the walls,
-  whether the box is a consistent 3-D box, or whether the chimney stands *on* the roof.
-- Which stroke is which part: strokes are not labelled, so "roof" means "drawn cells above the wall
-  box", "chimney" means "a short vertical edge above the walls", "torso" means "a vertical-ish
-  edge under the head"; a model that draws the scene differently (sloping walls, a horizontal
-  figure) is judged by these proxies anyway.
+- 3-D consistency: the house checks look at edge directions and at where edges meet; they cannot
+  tell whether the box is a consistent 3-D box, whether the roof's far side matches its near side,
+  or whether the chimney stands *on* the roof rather than floating just above it. A very flat roof
+  (pitch under ~13°, whose gable edges run along the ground axes) cannot be told from a flat top.
+  Anything drawn under the house (a ground line, a path) hides the walls' feet.
+- Which stroke is which part: strokes are not labelled, so "wall" means "a vertical edge standing
+  on the ground", "roof" means "an off-axis edge rising from a wall top", "chimney" means "two
+  short level vertical edges above the eaves", "torso" means "the line hanging from the topmost
+  loop"; limbs are counted by where their edges leave the torso, so a bent arm drawn in two pieces
+  counts once, but two legs drawn parallel to the torso, or limbs attached to nothing, are missed.
 - Extra objects (a sun, a door, windows, a hat) are neither required nor penalised, except through
-  ``likeness`` and the pen-lift heuristic.
-- ``likeness`` rewards closeness to *one* reference design; a different but equally good house
-  scores lower. Its threshold is therefore loose, and it is best read as a relative number
-  between models on the same case.
+  ``likeness`` and where they change the structures above (a line under a wall's foot, a second
+  loop above the head, a third edge leaving the torso).
 """
 
 from __future__ import annotations
@@ -60,9 +84,7 @@ import numpy as np
 
 from .. import checks as ck
 from ..contours import (
-    BREAK_STEP,
     CLOSE_TOL,
-    Contour,
     bounding_box,
     chamfer_distance,
     closure,
@@ -76,8 +98,8 @@ from ..exceptions import CaseError
 from ..fit import CircleModel, roundness
 from ..prompts import scene_prompt
 from ..raster import raster_circle, raster_polyline
-from ..score import Check, ShapeScore
-from ..thresholds import with_overrides
+from ..score import Check, ShapeScore, harmonics_check
+from ..thresholds import CIRCLE, with_overrides
 from .base import Family
 
 if TYPE_CHECKING:
@@ -94,6 +116,7 @@ __all__ = [
     "STICK",
     "house_reference",
     "stick_reference",
+    "scene_strokes",
 ]
 
 
@@ -103,12 +126,13 @@ __all__ = [
 class SceneThresholds:
     """Limits shared by the free scenes. Distances are in grid cells."""
 
-    #: Fewest separate strokes (contours).
-    min_contours: int = 3
-    #: Steps longer than one cell inside a stroke (pen lifts are not counted).
-    max_gaps: int = 0
-    #: Consecutive repeated points.
-    max_repeats: int = 0
+    #: A stroke of fewer cells than this is a crumb (a fragment): a line with every second or third
+    #: cell left out falls apart into strokes of 1–2 cells, while every real stroke of a scene
+    #: (an edge, a limb, a head) spans at least 3.
+    fragment_cells: int = 3
+    #: Largest share of the points that may lie in fragments: a few dots of detail (two eyes in a
+    #: 100-point figure are 2 %) pass, a dotted or crumbling drawing (≈ 100 %) does not.
+    max_fragment_share: float = 0.1
     #: How far outside the asked area a point may lie (only when the case asks for an area).
     area_margin: float = 3.0
     #: ``likeness`` is 0 at a mean Chamfer distance of this share of the reference's diagonal
@@ -116,16 +140,17 @@ class SceneThresholds:
     #: reference mirrored or squashed to 3/4 width scores ~77, a front-view house ~55, a random
     #: walk or a circle ~30–40.
     similarity_scale: float = 0.1
-    #: Smallest ``likeness`` (0–100) that passes. Loose on purpose: see the module docstring.
-    min_likeness: float = 45.0
-    #: Ramer–Douglas–Peucker tolerance for straight edges.
+    #: Smallest ``likeness`` (0–100) that passes. Only a backstop against drawings that are
+    #: nothing like the scene (a scribble scores ~0–20): fair drawings in other styles than the
+    #: reference's (mirrored, hip roof, 30° isometry, raised arms) score 45–70, so the structural
+    #: checks, not this one, decide between them and their impostors.
+    min_likeness: float = 25.0
+    #: Ramer–Douglas–Peucker tolerance for straight edges: one cell, the rounding of a raster line.
     simplify_tolerance: float = 1.0
-    #: Shortest simplified edge looked at.
+    #: Shortest simplified edge whose direction is trusted (a 2-cell edge can only point along
+    #: 8 directions).
     min_edge: float = 3.0
-    #: Degrees from vertical that still count as vertical.
-    vertical_tolerance: float = 15.0
-    #: Contour splitting (see ``shape_asserts.contours``).
-    break_step: float = BREAK_STEP
+    #: Contour splitting: a loop is finished when it comes back this close to its start.
     close_tol: float = CLOSE_TOL
 
 
@@ -133,35 +158,83 @@ class SceneThresholds:
 class HouseThresholds(SceneThresholds):
     """Limits for the isometric house."""
 
+    #: Degrees from vertical that still count as vertical: a 1-cell lean over a 4-cell edge is 14°.
+    vertical_tolerance: float = 15.0
     #: Isometric axes: edges within this band of degrees from horizontal (2:1 pixel iso is 26.6°,
-    #: true isometric 30°).
+    #: true isometric 30°; the band leaves ~6° either side for rounding).
     iso_min_angle: float = 20.0
     iso_max_angle: float = 36.0
     #: Least total length along each of the three axes (vertical, rising left, rising right).
     min_axis_length: float = 4.0
     #: Least share of the simplified edge length that runs along the three axes.
     min_iso_share: float = 0.5
-    #: Vertical edges at least this share of the longest are wall edges.
+    #: A wall edge stands on the ground: no point is drawn more than this many cells below its foot
+    #: within one column either side. The ground lines leaving a corner drop half a cell per
+    #: column (0.58 at 30°), a 4-connected staircase one cell, so 2 leaves a cell to spare.
+    ground_tolerance: float = 2.0
+    #: Standing vertical edges at least this share of the longest are wall edges (shorter ones are
+    #: door jambs, fence posts ...). A box's corner edges are all the wall height.
     wall_edge_share: float = 0.6
-    #: Cells above the wall top must span at least this share of the walls' width (a roof).
-    min_roof_span: float = 0.4
-    #: How far above the walls' highest top a roof cell must be: this share of the wall height,
-    #: at least 2 cells.
-    roof_clearance: float = 0.1
+    #: Fewest wall edges (in distinct columns): an isometric box shows its left, front and right
+    #: corners; a front view or an outline shows two.
+    min_walls: int = 3
+    #: Two edge ends this close (cells) are the same corner.
+    corner_tol: float = 1.5
+    #: A roof edge must rise at least this share of the wall height above the wall top it leaves,
+    #: and at least ``min_roof_rise_cells``: less is within the rounding of the eave lines.
+    min_roof_rise: float = 0.2
+    min_roof_rise_cells: float = 2.0
+    #: Chimney edges: vertical, at least this long (cells) ...
+    chimney_min_edge: float = 2.0
+    #: ... with their foot at least this far above the eave line ...
+    chimney_clearance: float = 1.0
+    #: ... side by side no farther apart than this share of the walls' width (a chimney is small),
+    chimney_max_width: float = 0.5
+    #: ... and their tops level along a horizontal or isometric line, give or take this many cells.
+    chimney_level_tol: float = 1.5
+    #: A line cuts through a corner where at least this many other edges end on it (two eave
+    #: lines meeting the top of a wall edge that runs on into a roof edge): it is split there.
+    junction_ends: int = 2
 
 
 @dataclass(frozen=True)
 class StickThresholds(SceneThresholds):
     """Limits for the stick figure."""
 
-    #: Head: a closed contour (last point this close to the first) ...
+    #: Head: a closed stroke (last point this close to the first, Chebyshev) ...
     head_max_closure: float = 2.0
     #: ... with at least this many points ...
     head_min_points: int = 8
-    #: ... and this roundness about its fitted center (the seed's 0–100 scale).
-    head_min_roundness: float = 75.0
-    #: Torso: degrees from vertical that still count as vertical.
+    #: ... and a fitted radius of at least this many cells (a smaller loop is a dot, not a head).
+    head_min_radius: float = 2.0
+    #: Roundness: the largest radial harmonic about the fitted circle, held to the same size-aware
+    #: limits as a drawn circle (``CircleThresholds.harmonic_limits``, placed between fair circle
+    #: rasters and polygons in ``docs/calibration.md``).
+    head_harmonic_limits: tuple[float, float, float, float] = CIRCLE.harmonic_limits
+    #: Width and height of the head may differ by at most this many cells: a digital circle spans
+    #: ``round(c + R) − round(c − R)`` cells across either way, wherever its center ``c`` falls, so
+    #: the two differ by one cell at most (an oval or a tall hexagon differs by more).
+    head_max_skew: float = 1.0
+    #: The torso is looked for among body edges steeper than this (degrees from vertical): more
+    #: upright than not.
+    torso_search: float = 45.0
+    #: Torso: degrees from vertical that still count as a vertical torso.
     torso_tolerance: float = 20.0
+    #: Edges within this many degrees of the torso's direction that touch it continue it (a torso
+    #: drawn in pieces, or retraced); legs spread as narrowly as 1 in 3 leave it at 18°.
+    torso_continue: float = 10.0
+    #: The torso must start at most this many head radii (plus one cell) below the head's bottom.
+    max_neck: float = 2.0
+    #: An edge whose end lies within this many cells of the torso leaves the torso (a limb).
+    attach_tol: float = 2.0
+    #: Shortest limb edge, cells.
+    min_limb: float = 2.0
+    #: Limb pieces leaving the torso within ``2 × attach_tol`` of each other and this many degrees
+    #: of the same direction are one limb (retraced, or drawn in pieces); two arms or legs of one
+    #: figure part at 30° or more.
+    limb_merge_angle: float = 15.0
+    #: A limb whose tip is less than this many cells to the side of the torso points along it.
+    min_limb_side: float = 1.0
 
 
 HOUSE_THRESHOLDS = HouseThresholds()
@@ -317,12 +390,113 @@ def _scene_prompt(case: "Case", lang: str) -> str:
     return scene_prompt(scene_description(case.params, lang), lang=lang)
 
 
+# --- strokes and edges --------------------------------------------------------------------------
+
+def scene_strokes(points: np.ndarray, close_tol: float = CLOSE_TOL) -> list[tuple[int, np.ndarray]]:
+    """A scene answer cut into strokes: ``(index of the stroke's first point, its points)``.
+
+    Cut at every step that is not to an 8-neighbour (a pen lift: in a scene any jump may be one),
+    at every point repeated in a row (a junction: the next stroke starts where the last one
+    ended), and where a finished loop runs on (``split_contours`` rule 3: a head continued into
+    the torso). Covers the answer in order.
+
+    Examples
+    --------
+    >>> [(i, len(p)) for i, p in scene_strokes(np.array([[0, 0], [1, 0], [1, 0], [2, 0], [5, 0], [6, 1]]))]
+    [(0, 2), (2, 2), (4, 2)]
+    """
+    pts = ck.as_points(points)
+    n = len(pts)
+    if n == 0:
+        return []
+    steps = np.max(np.abs(np.diff(pts, axis=0)), axis=1) if n > 1 else np.zeros(0)
+    cuts = np.flatnonzero((steps > 1 + 1e-9) | (steps < 1e-9)) + 1
+    bounds = [0, *cuts.tolist(), n]
+    out: list[tuple[int, np.ndarray]] = []
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        # inside a run every step is to an 8-neighbour, so only the closed-loop rule can cut it;
+        # it cuts where the pen first moves away from the loop's start, which may be a cell or two
+        # after the loop closed (a torso starting next to the head's first cell): the loop ends at
+        # its closest return to its start instead, and the cells after it open the next stroke
+        cuts_here = [c.start for c in split_contours(pts[a:b], break_step=1, close_tol=close_tol)]
+        run = pts[a:b]
+        for k in range(1, len(cuts_here)):
+            s0, s1 = cuts_here[k - 1], cuts_here[k]
+            tail = np.arange(max(s0 + 1, s1 - int(close_tol) - 1), s1)
+            if len(tail):
+                d = np.max(np.abs(run[tail] - run[s0]), axis=1)
+                cuts_here[k] = int(tail[int(np.argmin(d))]) + 1
+        ends = cuts_here[1:] + [b - a]
+        for s0, s1 in zip(cuts_here, ends):
+            if s1 > s0:
+                out.append((a + s0, run[s0:s1]))
+    return out
+
+
+def _edges(strokes: Sequence[np.ndarray], tol: float) -> np.ndarray:
+    """The straight edges of every stroke (any length), shape (M, 2, 2)."""
+    segs = [segments(s, tol) for s in strokes if len(s) >= 2]
+    segs = [s for s in segs if len(s)]
+    return np.concatenate(segs) if segs else np.zeros((0, 2, 2))
+
+
+def _ends(segs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Upper and lower end (smaller and larger y on screen) of each edge, each shape (M, 2)."""
+    if not len(segs):
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    first_up = segs[:, 0, 1] <= segs[:, 1, 1]
+    top = np.where(first_up[:, None], segs[:, 0], segs[:, 1])
+    bottom = np.where(first_up[:, None], segs[:, 1], segs[:, 0])
+    return top, bottom
+
+
+def _seg_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """Distance from point ``p`` to segment ``ab`` and the parameter (0..1) of the nearest point."""
+    d = b - a
+    dd = float(d @ d)
+    s = 0.0 if dd == 0 else float(np.clip((p - a) @ d / dd, 0.0, 1.0))
+    return float(np.hypot(*(p - (a + s * d)))), s
+
+
+def _split_at_junctions(segs: np.ndarray, tol: float, min_ends: int) -> np.ndarray:
+    """Cut every edge where at least ``min_ends`` ends of other edges lie on it (within one cell),
+    at least ``tol`` from its own ends: a line drawn straight through a corner is two edges there."""
+    if not len(segs):
+        return segs
+    ends = segs.reshape(-1, 2)
+    owner = np.repeat(np.arange(len(segs)), 2)
+    out = []
+    for i, (a, b) in enumerate(segs):
+        d = b - a
+        length = float(np.hypot(*d))
+        if length < 2 * tol:
+            out.append((a, b))
+            continue
+        u = d / length
+        rel = ends - a
+        along = rel @ u
+        across = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
+        near = np.sort(along[(owner != i) & (across <= 1.0) & (along >= tol) & (along <= length - tol)])
+        cuts: list[float] = []
+        k = 0
+        while k < len(near):
+            j = k
+            while j + 1 < len(near) and near[j + 1] - near[k] <= tol:
+                j += 1
+            if j - k + 1 >= min_ends:
+                cuts.append(float(near[k:j + 1].mean()))
+            k = j + 1
+        corners = [a] + [a + c * u for c in cuts] + [b]
+        out.extend(zip(corners[:-1], corners[1:]))
+    return np.array([[p, q] for p, q in out], dtype=float).reshape(-1, 2, 2)
+
+
 # --- shared scoring -----------------------------------------------------------------------------
 
 @dataclass
 class _Common:
     pts: np.ndarray
-    contours: tuple[Contour, ...]
+    strokes: list[tuple[int, np.ndarray]]
     checks: list[Check]
     metrics: dict[str, Any]
     marks: dict[str, tuple[int, ...]]
@@ -332,18 +506,16 @@ class _Common:
 def _common(drawing_points: np.ndarray, reference: list[np.ndarray], area: Sequence[int] | None,
             grid_size: int, t: SceneThresholds) -> _Common:
     pts = ck.as_points(drawing_points)
-    contours = tuple(c for c in split_contours(pts, break_step=t.break_step, close_tol=t.close_tol) if len(c))
+    strokes = scene_strokes(pts, t.close_tol)
     out: list[Check] = []
-    metrics: dict[str, Any] = {"n_points": len(pts), "contours": len(contours)}
-    out.append(Check("contours", len(contours) >= t.min_contours, len(contours), f"≥ {t.min_contours}",
-                     "the parts are not drawn as separate strokes" if len(contours) < t.min_contours else ""))
-    gaps = tuple(g for c in contours for g in c.gaps)
-    reps = tuple(r for c in contours for r in c.repeats)
-    metrics.update(gaps=len(gaps), repeats=len(reps))
-    out.append(Check("gaps", len(gaps) <= t.max_gaps, len(gaps), f"≤ {t.max_gaps}",
-                     "steps of 2–4 cells inside a stroke" if len(gaps) > t.max_gaps else "", gaps))
-    out.append(Check("repeats", len(reps) <= t.max_repeats, len(reps), f"≤ {t.max_repeats}",
-                     "consecutive identical points" if len(reps) > t.max_repeats else "", reps))
+    metrics: dict[str, Any] = {"n_points": len(pts), "strokes": len(strokes)}
+    crumbs = [(i, p) for i, p in strokes if len(p) < t.fragment_cells]
+    crumb_idx = tuple(i + k for i, p in crumbs for k in range(len(p)))
+    share = len(crumb_idx) / len(pts) if len(pts) else 0.0
+    metrics.update(fragments=len(crumbs), fragment_share=share)
+    out.append(Check("fragments", share <= t.max_fragment_share, round(share, 4), f"≤ {t.max_fragment_share:g}",
+                     f"{len(crumbs)} strokes of fewer than {t.fragment_cells} cells: the lines fall apart"
+                     if share > t.max_fragment_share else "", crumb_idx if share > t.max_fragment_share else ()))
     oob = ck.out_of_bounds(pts, grid_size)
     out.append(Check("bounds", not oob, len(oob), "0 outside", f"outside 0..{grid_size - 1}" if oob else "", oob))
     if area is not None:
@@ -360,19 +532,9 @@ def _common(drawing_points: np.ndarray, reference: list[np.ndarray], area: Seque
     metrics["chamfer_raw"] = chamfer_distance(pts, ref) if len(pts) else None
     metrics["likeness"] = like
     out.append(Check("likeness", like >= t.min_likeness, like, f"≥ {t.min_likeness:g}",
-                     "far from the reference drawing" if like < t.min_likeness else ""))
-    marks = {"gaps": gaps, "repeats": reps, "outside": oob, "breaks": tuple(c.start for c in contours[1:])}
-    return _Common(pts, contours, out, metrics, marks, like)
-
-
-def _edges(contours: Sequence[Contour], t: SceneThresholds) -> np.ndarray:
-    segs = [segments(c.points, t.simplify_tolerance, min_length=t.min_edge) for c in contours if len(c) >= 2]
-    segs = [s for s in segs if len(s)]
-    return np.concatenate(segs) if segs else np.zeros((0, 2, 2))
-
-
-def _is_vertical(ang: np.ndarray, tol: float) -> np.ndarray:
-    return np.abs(ang - 90.0) <= tol
+                     "nothing like the scene asked for" if like < t.min_likeness else ""))
+    marks = {"fragments": crumb_idx, "outside": oob, "breaks": tuple(i for i, _ in strokes[1:])}
+    return _Common(pts, strokes, out, metrics, marks, like)
 
 
 # --- house --------------------------------------------------------------------------------------
@@ -386,6 +548,15 @@ def _house_ideal(case: "Case") -> np.ndarray:
     return np.vstack(house_reference(case.params.get("area") or HOUSE_AREA))
 
 
+def _iso_bands(ang: np.ndarray, t: HouseThresholds) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Vertical, rising-left and rising-right masks (on screen, y down, a line rising to the right
+    has an angle near 180 − 26.6; rising to the left, near 26.6)."""
+    vertical = np.abs(ang - 90.0) <= t.vertical_tolerance
+    rise_left = (ang >= t.iso_min_angle) & (ang <= t.iso_max_angle)
+    rise_right = (ang >= 180 - t.iso_max_angle) & (ang <= 180 - t.iso_min_angle)
+    return vertical, rise_left, rise_right
+
+
 def _house_score(drawing: "Drawing", case: "Case") -> ShapeScore:
     p = case.params
     t: HouseThresholds = with_overrides(HOUSE_THRESHOLDS, case.thresholds)
@@ -393,51 +564,93 @@ def _house_score(drawing: "Drawing", case: "Case") -> ShapeScore:
     com = _common(drawing.points, house_reference(area or HOUSE_AREA), area, p["grid_size"], t)
     out, metrics, pts = com.checks, com.metrics, com.pts
 
-    segs = _edges(com.contours, t)
-    ang, length = segment_angles(segs)
-    vertical = _is_vertical(ang, t.vertical_tolerance)
-    # on screen (y down) a line rising to the right has an angle near 180 - 26.6; rising left, near 26.6
-    rise_left = (ang >= t.iso_min_angle) & (ang <= t.iso_max_angle)
-    rise_right = (ang >= 180 - t.iso_max_angle) & (ang <= 180 - t.iso_min_angle)
-    axes = {"vertical": float(length[vertical].sum()), "rising left": float(length[rise_left].sum()),
-            "rising right": float(length[rise_right].sum())}
-    total = float(length.sum())
-    share = (axes["vertical"] + axes["rising left"] + axes["rising right"]) / total if total > 0 else 0.0
+    raw = _edges([s for _, s in com.strokes], t.simplify_tolerance)
+    ang, length = segment_angles(raw)
+    longer = length >= t.min_edge
+    vertical, rise_left, rise_right = _iso_bands(ang, t)
+    axes = {"vertical": float(length[vertical & longer].sum()), "rising left": float(length[rise_left & longer].sum()),
+            "rising right": float(length[rise_right & longer].sum())}
+    total = float(length[longer].sum())
+    share = sum(axes.values()) / total if total > 0 else 0.0
     metrics.update(iso_share=share, **{f"axis_{k.replace(' ', '_')}": v for k, v in axes.items()})
     missing = [k for k, v in axes.items() if v < t.min_axis_length]
-    out.append(Check("iso_axes", not missing, len(axes) - len(missing), "3 axes",
+    out.append(Check("iso_axes", not missing, len(axes) - len(missing), "= 3 axes",
                      ("no edges " + ", ".join(missing)) if missing else ""))
     out.append(Check("iso_share", share >= t.min_iso_share, share, f"≥ {t.min_iso_share:g}",
                      "most edges run off the isometric axes" if share < t.min_iso_share else ""))
 
-    # the wall box: the long vertical edges
-    vsegs, vlen = segs[vertical], length[vertical]
-    walls = vsegs[vlen >= t.wall_edge_share * vlen.max()] if len(vsegs) else vsegs
-    if len(walls):
-        tops = walls[:, :, 1].min(axis=1)
-        bottoms = walls[:, :, 1].max(axis=1)
-        wx0, wx1 = float(walls[:, :, 0].min()), float(walls[:, :, 0].max())
-        top_high, top_low = float(tops.min()), float(tops.max())
-        height = float(np.median(bottoms - tops))
-        width = wx1 - wx0
-        metrics.update(wall_edges=int(len(walls)), wall_height=height, wall_width=width)
-        clear = max(2.0, t.roof_clearance * height)
-        above = pts[(pts[:, 1] <= top_high - clear) & (pts[:, 0] >= wx0) & (pts[:, 0] <= wx1)]
-        span = (float(above[:, 0].max() - above[:, 0].min()) / width) if len(above) and width > 0 else 0.0
-        metrics["roof_span"] = span
-        out.append(Check("roof_above_walls", span >= t.min_roof_span, span, f"≥ {t.min_roof_span:g} of the wall width",
-                         "nothing wide is drawn above the walls" if span < t.min_roof_span else ""))
-        short = vsegs[vlen < t.wall_edge_share * vlen.max()]
-        chim = [s for s in short
-                if s[:, 1].max() <= top_low - 1 and wx0 - 1 <= s[:, 0].mean() <= wx1 + 1]
-        metrics["chimney_edges"] = len(chim)
-        out.append(Check("chimney", bool(chim), len(chim), "≥ 1 short vertical edge above the walls",
-                         "" if chim else "no short vertical edge stands above the walls"))
-    else:
-        metrics.update(wall_edges=0, roof_span=0.0, chimney_edges=0)
-        out.append(Check("roof_above_walls", False, 0.0, f"≥ {t.min_roof_span:g} of the wall width",
-                         "no vertical wall edges found"))
-        out.append(Check("chimney", False, 0, "≥ 1 short vertical edge above the walls", "no vertical wall edges found"))
+    # edges cut at the corners other edges end on, then: walls, roof, chimney
+    segs = _split_at_junctions(raw, t.corner_tol, t.junction_ends)
+    ang, length = segment_angles(segs)
+    vertical, rise_left, rise_right = _iso_bands(ang, t)
+    top, bottom = _ends(segs)
+    cells = np.rint(pts)
+    standing = np.zeros(len(segs), dtype=bool)
+    for i in np.flatnonzero(vertical & (length >= t.min_edge)):
+        fx, fy = bottom[i]
+        below = (np.abs(cells[:, 0] - fx) <= 1) & (cells[:, 1] > fy + t.ground_tolerance)
+        standing[i] = not below.any()
+    tallest = float(length[standing].max()) if standing.any() else 0.0
+    is_wall = standing & (length >= t.wall_edge_share * tallest)
+    # one wall edge per column (a face-by-face drawing has each corner edge twice)
+    columns: list[int] = []
+    for i in sorted(np.flatnonzero(is_wall), key=lambda i: -length[i]):
+        x = segs[i, :, 0].mean()
+        if all(abs(x - segs[j, :, 0].mean()) > t.corner_tol for j in columns):
+            columns.append(int(i))
+    columns.sort(key=lambda i: segs[i, :, 0].mean())
+    metrics["wall_edges"] = len(columns)
+    out.append(Check("walls", len(columns) >= t.min_walls, len(columns), f"≥ {t.min_walls}",
+                     "" if len(columns) >= t.min_walls else
+                     (f"only {len(columns)} vertical edge(s) stand on the ground: an isometric box shows its "
+                      "left, front and right corners" if columns else "no vertical edge stands on the ground")))
+    if not columns:
+        out.append(Check("roof_above_walls", False, 0.0, "a roof edge rising from a wall top", "no walls found"))
+        out.append(Check("chimney", False, 0, "≥ 2", "no walls found"))
+        return ShapeScore(family="house", score=com.likeness, metrics=metrics, checks=tuple(out), marks=com.marks)
+
+    wall_h = float(np.median(length[columns]))
+    tops = top[columns]
+    wx0, wx1 = float(segs[columns, :, 0].min()), float(segs[columns, :, 0].max())
+    metrics.update(wall_height=wall_h, wall_width=wx1 - wx0)
+
+    # roof: an edge off the ground axes (vertical allowed) leaving a wall top upward, within the walls
+    off_axis = ~(rise_left | rise_right) & ~is_wall & (length >= t.min_edge)
+    at_top = np.array([float(np.min(np.hypot(*(tops - bottom[i]).T))) <= t.corner_tol for i in range(len(segs))],
+                      dtype=bool) if len(segs) else np.zeros(0, dtype=bool)
+    best_rise = 0.0
+    for i in np.flatnonzero(off_axis & at_top):
+        k = int(np.argmin(np.hypot(*(tops - bottom[i]).T)))
+        if wx0 - t.corner_tol <= top[i, 0] <= wx1 + t.corner_tol:
+            best_rise = max(best_rise, float(tops[k, 1] - top[i, 1]))
+    need = max(t.min_roof_rise, t.min_roof_rise_cells / wall_h) if wall_h > 0 else t.min_roof_rise
+    rise = best_rise / wall_h if wall_h > 0 else 0.0
+    metrics["roof_rise"] = rise
+    out.append(Check("roof_above_walls", rise >= need, round(rise, 4), f"≥ {need:.3g} of the wall height",
+                     "" if rise >= need else
+                     "no edge rises from the top of a wall edge off the ground axes (a gable or hip edge)"))
+
+    # chimney: short vertical edges side by side above the eave line, tops level
+    xs = tops[:, 0]
+    order = np.argsort(xs, kind="stable")
+
+    def eave(x: float) -> float:
+        return float(np.interp(x, xs[order], tops[order, 1]))
+
+    cand = [i for i in np.flatnonzero(vertical & ~is_wall & ~at_top & (length >= t.chimney_min_edge))
+            if wx0 + t.corner_tol <= bottom[i, 0] <= wx1 - t.corner_tol
+            and eave(bottom[i, 0]) - bottom[i, 1] >= t.chimney_clearance]
+    slope = math.tan(math.radians(t.iso_max_angle))
+    paired: set[int] = set()
+    for a in cand:
+        for b in cand:
+            dx = abs(float(segs[a, :, 0].mean() - segs[b, :, 0].mean()))
+            if (a < b and t.corner_tol <= dx <= t.chimney_max_width * (wx1 - wx0)
+                    and abs(float(top[a, 1] - top[b, 1])) <= dx * slope + t.chimney_level_tol):
+                paired.update((int(a), int(b)))
+    metrics["chimney_edges"] = len(paired)
+    out.append(Check("chimney", len(paired) >= 2, len(paired), "≥ 2",
+                     "" if paired else "no pair of short vertical edges stands above the eaves within the walls"))
     return ShapeScore(family="house", score=com.likeness, metrics=metrics, checks=tuple(out), marks=com.marks)
 
 
@@ -451,6 +664,93 @@ def _stick_ideal(case: "Case") -> np.ndarray:
     return np.vstack(stick_reference(case.params.get("area") or STICK_AREA))
 
 
+def _torso_chain(segs: np.ndarray, neck: np.ndarray, head_x: float, r: float,
+                 t: StickThresholds) -> tuple[np.ndarray, np.ndarray, set[int]] | None:
+    """The line hanging from the head: top end, bottom end and the edges it is made of."""
+    if not len(segs):
+        return None
+    ang, length = segment_angles(segs)
+    top, bottom = _ends(segs)
+    tilt = np.abs(ang - 90.0)
+    cand = np.flatnonzero((tilt <= t.torso_search) & (length >= t.min_edge) & (np.abs(top[:, 0] - head_x) <= r))
+    if not len(cand):
+        return None
+    dist = np.hypot(*(top[cand] - neck).T)
+    i = int(cand[np.lexsort((-length[cand], tilt[cand], np.round(dist, 6)))[0]])
+    chain, a, b = {i}, top[i].copy(), bottom[i].copy()
+    grew = True
+    while grew:
+        grew = False
+        direction = float(segment_angles(np.array([[a, b]]))[0][0])
+        for j in range(len(segs)):
+            if j in chain or abs(ang[j] - direction) > t.torso_continue:
+                continue
+            joins = float(np.hypot(*(top[j] - b))) <= t.attach_tol
+            along = max(_seg_distance(top[j], a, b)[0], _seg_distance(bottom[j], a, b)[0]) <= t.attach_tol
+            if joins or along or float(np.hypot(*(bottom[j] - a))) <= t.attach_tol:
+                chain.add(j)
+                if bottom[j, 1] > b[1]:
+                    b = bottom[j].copy()
+                if top[j, 1] < a[1]:
+                    a = top[j].copy()
+                grew = True
+    return a, b, chain
+
+
+def _angle_between(u: np.ndarray, v: np.ndarray) -> float:
+    """Angle in degrees between two direction vectors (0..180)."""
+    nu, nv = float(np.hypot(*u)), float(np.hypot(*v))
+    if nu == 0 or nv == 0:
+        return 180.0
+    return math.degrees(math.acos(max(-1.0, min(1.0, float(u @ v) / (nu * nv)))))
+
+
+def _limbs(segs: np.ndarray, chain: set[int], a: np.ndarray, b: np.ndarray,
+           t: StickThresholds) -> list[tuple[str, str, np.ndarray, np.ndarray]]:
+    """Edges leaving the torso ``a``–``b``: (``"arm"``/``"leg"``, ``"left"``/``"right"``/``"along"``,
+    root, tip), one per limb (retraced edges counted once)."""
+    pieces: list[tuple[np.ndarray, np.ndarray]] = []
+    for j, (p, q) in enumerate(segs):
+        if j in chain:
+            continue
+        if max(_seg_distance(p, a, b)[0], _seg_distance(q, a, b)[0]) <= t.attach_tol:
+            continue  # lies along the torso (a retraced piece of it)
+        # an edge drawn across the torso (both arms in one straight stroke) is two limbs
+        d, e = q - p, b - a
+        den = d[0] * e[1] - d[1] * e[0]
+        if den != 0:
+            s = ((a - p)[0] * e[1] - (a - p)[1] * e[0]) / den
+            u = ((a - p)[0] * d[1] - (a - p)[1] * d[0]) / den
+            x = p + s * d
+            if 0 <= u <= 1 and 0 < s < 1 and np.hypot(*(x - p)) >= t.min_limb and np.hypot(*(x - q)) >= t.min_limb:
+                pieces += [(x, p), (x, q)]
+                continue
+        pieces.append((p, q))
+    span = float(b[1] - a[1]) or 1.0
+    out: list[tuple[str, str, np.ndarray, np.ndarray]] = []
+    for p, q in pieces:
+        if np.hypot(*(q - p)) < t.min_limb:
+            continue
+        dp, dq = _seg_distance(p, a, b)[0], _seg_distance(q, a, b)[0]
+        root, tip = (p, q) if dp <= dq else (q, p)
+        if min(dp, dq) > t.attach_tol:
+            continue
+        # pieces leaving the same place in the same direction are one limb (retraced, or drawn in pieces)
+        same = [k for k, (_, _, r0, t0) in enumerate(out) if np.hypot(*(root - r0)) <= 2 * t.attach_tol
+                and _angle_between(tip - root, t0 - r0) <= t.limb_merge_angle]
+        if same:
+            k = same[0]
+            if np.hypot(*(tip - root)) > np.hypot(*(out[k][3] - out[k][2])):
+                out[k] = (out[k][0], out[k][1], root, tip)
+            continue
+        kind = "arm" if (root[1] - a[1]) / span < 0.5 else "leg"
+        _, s = _seg_distance(tip, a, b)
+        dx = float(tip[0] - (a[0] + s * (b[0] - a[0])))
+        side = "along" if abs(dx) < t.min_limb_side else ("left" if dx < 0 else "right")
+        out.append((kind, side, root, tip))
+    return out
+
+
 def _stick_score(drawing: "Drawing", case: "Case") -> ShapeScore:
     p = case.params
     t: StickThresholds = with_overrides(STICK_THRESHOLDS, case.thresholds)
@@ -459,64 +759,81 @@ def _stick_score(drawing: "Drawing", case: "Case") -> ShapeScore:
     out, metrics, pts = com.checks, com.metrics, com.pts
     height = float(np.ptp(pts[:, 1])) if len(pts) else 0.0
 
-    # head: the topmost closed, roughly round contour
-    heads = []
-    for i, c in enumerate(com.contours):
-        if len(c) < t.head_min_points or closure(c.points) > t.head_max_closure:
+    # head: the topmost closed loop big enough to be one, and it must be round
+    loops = []
+    for k, (_, s) in enumerate(com.strokes):
+        if len(s) < t.head_min_points or closure(s) > t.head_max_closure:
             continue
-        fit = CircleModel.from_estimate(c.points)
-        if not fit or fit.radius < 2 or (height > 0 and fit.radius > 0.35 * height):
-            continue
-        rnd = roundness(c.points, fit.center)
-        if rnd >= t.head_min_roundness:
-            heads.append((fit.center[1], i, fit, rnd))
-    head = min(heads, key=lambda h: (h[0], h[1])) if heads else None
+        fit = CircleModel.from_estimate(s)
+        if fit and t.head_min_radius <= fit.radius and (height <= 0 or fit.radius <= 0.35 * height):
+            loops.append((fit.center[1], k, fit))
+    head = min(loops, key=lambda h: (h[0], h[1])) if loops else None
     if head is not None:
-        _, hi, fit, rnd = head
-        metrics.update(head_roundness=rnd, head_radius=fit.radius, head_x=fit.center[0], head_y=fit.center[1])
-    out.append(Check("head", head is not None, len(heads), "≥ 1 closed round contour",
-                     "" if head else f"no closed contour with roundness ≥ {t.head_min_roundness:g}"))
-
-    # torso: the longest vertical-ish edge outside the head, under or over it
-    others = [c for i, c in enumerate(com.contours) if head is None or i != head[1]]
-    segs = _edges(others, t)
-    ang, length = segment_angles(segs)
-    upright = _is_vertical(ang, t.torso_tolerance)
-    if head is not None:
-        r = head[2].radius
-        near = np.abs(segs[:, :, 0].mean(axis=1) - head[2].center[0]) <= r + 2 if len(segs) else upright
-        upright &= near & (length >= max(t.min_edge, r))
-    cand = np.flatnonzero(upright)
-    torso = segs[cand[np.argmax(length[cand])]] if len(cand) else None
-    out.append(Check("torso", torso is not None, int(len(cand)), "≥ 1 vertical edge",
-                     "" if torso is not None else "no vertical-ish edge under the head"))
-
-    if head is not None and torso is not None:
-        hx, hy = head[2].center
-        r = head[2].radius
-        ty0, ty1 = float(torso[:, 1].min()), float(torso[:, 1].max())
-        neck = ty0 - (hy + r)
-        ok = ty0 > hy and neck <= 2 * r + 2
-        metrics.update(torso_top=ty0, torso_bottom=ty1, neck=neck)
-        out.append(Check("head_above_torso", ok, round(neck, 2), f"torso starts below the head center, ≤ {2 * r + 2:.1f} below the head",
-                         "" if ok else ("the torso is above the head" if ty0 <= hy else "the torso starts far below the head")))
-        tx = float(torso[:, 0].mean())
-        reach = max(2.0, 0.5 * r)
-        body = np.vstack([c.points for c in others]) if others else np.zeros((0, 2))
-        regions = {
-            "left arm": (body[:, 0] <= tx - reach) & (body[:, 1] <= ty1),
-            "right arm": (body[:, 0] >= tx + reach) & (body[:, 1] <= ty1),
-            "left leg": (body[:, 0] <= tx - reach) & (body[:, 1] > ty1),
-            "right leg": (body[:, 0] >= tx + reach) & (body[:, 1] > ty1),
-        }
-        missing = [k for k, m in regions.items() if not m.any()]
-        metrics["limbs"] = 4 - len(missing)
-        out.append(Check("limbs", not missing, 4 - len(missing), "4 (both arms, both legs)",
-                         ("nothing drawn where the " + ", ".join(missing) + " should be") if missing else ""))
+        _, hk, fit = head
+        hpts = com.strokes[hk][1]
+        round_check = harmonics_check(*fit.radial(hpts), scale=fit.radius, limits=t.head_harmonic_limits,
+                                      symmetry=4, name="head")
+        metrics.update(head_harmonic=round_check.value, head_roundness=roundness(hpts, fit.center),
+                       head_radius=fit.radius, head_x=fit.center[0], head_y=fit.center[1])
+        out.append(round_check)
+        skew = abs(float(np.ptp(hpts[:, 0]) - np.ptp(hpts[:, 1])))
+        metrics["head_skew"] = skew
+        out.append(Check("head_aspect", skew <= t.head_max_skew, skew, f"≤ {t.head_max_skew:g}",
+                         "" if skew <= t.head_max_skew else
+                         f"the head is {np.ptp(hpts[:, 0]):g} cells wide and {np.ptp(hpts[:, 1]):g} tall: not round"))
     else:
-        why = "no head" if head is None else "no torso"
-        out.append(Check("head_above_torso", False, "n/a", "head above a torso", why))
-        out.append(Check("limbs", False, 0, "4 (both arms, both legs)", why))
+        out.append(Check("head", False, "none", "≤ 1 of the limit", "no closed loop (a head) is drawn"))
+        out.append(Check("head_aspect", False, "n/a", f"≤ {t.head_max_skew:g}", "no head"))
+
+    if head is None:
+        for name, limit in (("torso", f"≤ {t.torso_tolerance:g}° from vertical"), ("head_above_torso", "head above a torso"),
+                            ("limbs", "= 4: an arm and a leg on each side")):
+            out.append(Check(name, False, "n/a", limit, "no head"))
+        return ShapeScore(family="stick", score=com.likeness, metrics=metrics, checks=tuple(out), marks=com.marks)
+
+    hx, hy = fit.center
+    r = fit.radius
+    body = _edges([s for k, (_, s) in enumerate(com.strokes) if k != hk], t.simplify_tolerance)
+    torso = _torso_chain(body, np.array([hx, hy + r]), hx, r, t)
+    if torso is None:
+        out.append(Check("torso", False, "none", f"≤ {t.torso_tolerance:g}° from vertical",
+                         "no line hangs from the head"))
+        out.append(Check("head_above_torso", False, "n/a", "head above a torso", "no torso"))
+        out.append(Check("limbs", False, "n/a", "= 4: an arm and a leg on each side", "no torso"))
+        return ShapeScore(family="stick", score=com.likeness, metrics=metrics, checks=tuple(out), marks=com.marks)
+
+    a, b, chain = torso
+    tilt = float(abs(segment_angles(np.array([[a, b]]))[0][0] - 90.0))
+    metrics.update(torso_top=float(a[1]), torso_bottom=float(b[1]), torso_tilt=tilt)
+    out.append(Check("torso", tilt <= t.torso_tolerance, round(tilt, 2), f"≤ {t.torso_tolerance:g}° from vertical",
+                     "" if tilt <= t.torso_tolerance else "the torso leans too far from vertical"))
+    neck = float(a[1] - (hy + r))
+    lo, hi = -r, t.max_neck * r + 1
+    ok = lo < neck <= hi
+    metrics["neck"] = neck
+    out.append(Check("head_above_torso", ok, round(neck, 2), f"{lo:.2f}..{hi:.2f}",
+                     "" if ok else ("the torso starts above the head's center" if neck <= lo
+                                    else "the torso starts far below the head")))
+
+    limbs = _limbs(body, chain, a, b, t)
+    slots = {(k, s): 0 for k in ("arm", "leg") for s in ("left", "right")}
+    along = 0
+    for kind, side, _, _ in limbs:
+        if side == "along":
+            along += 1
+        else:
+            slots[(kind, side)] += 1
+    problems = sum(abs(v - 1) for v in slots.values()) + along
+    metrics.update(limbs=len(limbs), **{f"{k}s_{s}": v for (k, s), v in slots.items()})
+    detail = []
+    for (kind, side), v in slots.items():
+        if v != 1:
+            detail.append(f"{v} {side} {kind}s" if v != 1 else "")
+    if along:
+        detail.append(f"{along} limb(s) along the torso")
+    out.append(Check("limbs", problems == 0, len(limbs), "= 4: an arm and a leg on each side",
+                     "" if problems == 0 else "; ".join(detail) + " (arms leave the torso's upper half, legs its lower half)",
+                     margin=-float(problems)))
     return ShapeScore(family="stick", score=com.likeness, metrics=metrics, checks=tuple(out), marks=com.marks)
 
 

@@ -15,8 +15,8 @@ import pytest
 
 from shape_asserts.drawing import Drawing
 
-from ..catalogue import LEGIT, variants
-from .conftest import builtin_cases
+from tests.catalogue import LEGIT, variants
+from .verdicts import builtin_cases
 
 CASES = builtin_cases()
 FAMILIES = sorted({c.family for c in CASES})

@@ -1,4 +1,4 @@
-"""The catalogue of independent drawings, scored once per session and shared by the validity tests."""
+"""The catalogue of independent drawings scored against their cases: what the validity tests share."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from shape_asserts.cases import Case, load_cases
 from shape_asserts.drawing import parse_drawing
 from shape_asserts.score import ShapeScore
 
-from ..catalogue import IMPOSTOR, LEGIT, Variant, answer_text, variants
+from tests.catalogue import IMPOSTOR, LEGIT, Variant, answer_text, variants
+
+from .overlap import overlap_reason
 
 
 @dataclass(frozen=True)
@@ -21,15 +23,17 @@ class Verdict:
     result: ShapeScore
 
     @property
-    def grid_limit(self) -> bool:
-        return self.variant.cls.endswith("grid-limit")
+    def overlap(self) -> str | None:
+        """Why this impostor may pass (``tests/validity/overlap.py``), or None."""
+        v = self.variant
+        return overlap_reason(self.case.family, v.cls, v.note) if v.kind == IMPOSTOR else None
 
     @property
     def wrong(self) -> bool:
-        """A legitimate drawing that fails, or an impostor (not at the grid's limit) that passes."""
+        """A legitimate drawing that fails, or an impostor that passes though the grid can tell it."""
         if self.variant.kind == LEGIT:
             return not self.result.passed
-        return self.result.passed and not self.grid_limit
+        return self.result.passed and self.overlap is None
 
     def describe(self) -> str:
         v = self.variant

@@ -1,0 +1,34 @@
+"""What the grid cannot tell apart: the impostors allowed to pass, each with the reason.
+
+Two kinds, both stated as rules rather than lists, so a new impostor is judged by the same rule:
+
+* ``grid-limit`` impostors (the catalogue's own label): every cell within 0.75 of the asked outline,
+  or every vertex a fair rounding of the asked one — a fair drawing by the grid's own measure;
+* polygons standing in for a circle or an ellipse whose sides bow less than :data:`MAX_SAGITTA` cells
+  from the curve (the sagitta ``R (1 − cos(π/n))`` the catalogue writes in the note): a fair raster's
+  own cells stray up to 0.69 from the curve, so such a polygon stays inside the band a fair drawing
+  fills — a 16-gon of radius 24 (0.46), a 12-gon of radius 16 (0.55), an octagon of radius 9 (0.69).
+
+``bench/calibrate_catalogue.py`` lists every impostor that passes under one of these rules in
+``docs/calibration.md``; any other passing impostor is a wrong verdict there and a failure here.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Bow of a polygon's sides (cells) below which it cannot be told from the curve it stands for.
+MAX_SAGITTA = 0.7
+
+_SAGITTA = re.compile(r"sagitta[^;]*?[=:]\s*([0-9]*\.?[0-9]+)")
+
+
+def overlap_reason(family: str, cls: str, note: str) -> str | None:
+    """Why an impostor of ``cls`` (with the catalogue's ``note``) may pass, or None if it may not."""
+    if cls.endswith("grid-limit"):
+        return "at the grid's limit (the catalogue's own label)"
+    if cls == "ngon" and family in ("circle", "concentric", "circles", "ellipse"):
+        bows = [float(x) for x in _SAGITTA.findall(note)]
+        if bows and max(bows) < MAX_SAGITTA:
+            return f"a polygon whose sides bow {max(bows):.2f} cells (< {MAX_SAGITTA:g}) from the curve"
+    return None
