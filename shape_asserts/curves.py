@@ -108,7 +108,41 @@ class EllipseModel:
         vx, vy = vec[:, major]
         rot = math.degrees(math.atan2(vy, vx)) % 180.0
         center = (float(x0 * scale + mean[0]), float(y0 * scale + mean[1]))
-        return cls(center=center, a=float(axes[major]), b=float(axes[1 - major]), rotation=float(rot))
+        first = cls(center=center, a=float(axes[major]), b=float(axes[1 - major]), rotation=float(rot))
+        return first._refined(pts)
+
+    def _refined(self, pts: np.ndarray, rounds: int = 6) -> "EllipseModel":
+        """The algebraic fit polished by Gauss–Newton on the normal distances of :meth:`radial`.
+
+        The direct fit minimises an algebraic error that shrinks a thin ellipse's long axis (by 0.7
+        cells for a 14 × 4 raster); a few steps on the geometric error remove that bias. A step
+        that does not lower the error is not taken, so the result is never worse than the start.
+        """
+        params = np.array([*self.center, self.a, self.b, self.rotation], dtype=float)
+
+        def cost(q: np.ndarray) -> np.ndarray:
+            if q[2] <= 0 or q[3] <= 0:
+                return np.full(len(pts), np.inf)
+            return EllipseModel((q[0], q[1]), q[2], q[3], q[4]).radial(pts)[1]
+
+        err = cost(params)
+        best = float(np.sum(err * err))
+        steps = np.array([1e-4, 1e-4, 1e-4, 1e-4, 1e-3])
+        for _ in range(rounds):
+            jac = np.column_stack([(cost(params + np.eye(5)[i] * steps[i]) - err) / steps[i] for i in range(5)])
+            if not np.all(np.isfinite(jac)):
+                break
+            delta, *_ = np.linalg.lstsq(jac, -err, rcond=None)
+            trial = params + delta
+            new = cost(trial)
+            total = float(np.sum(new * new))
+            if not np.isfinite(total) or total >= best:
+                break
+            params, err, best = trial, new, total
+        cx, cy, a, b, rot = params
+        if b > a:  # the axes swapped roles while polishing: keep a the major one
+            a, b, rot = b, a, rot + 90.0
+        return EllipseModel((float(cx), float(cy)), float(a), float(b), float(rot % 180.0))
 
     def predict_xy(self, t: np.ndarray) -> np.ndarray:
         """Points at parameters ``t`` (radians, growing clockwise on screen), shape (len(t), 2)."""

@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 from shape_asserts.cases import Case, load_cases
-from shape_asserts.contours import split_contours
+from shape_asserts.contours import simplify, split_contours
 from shape_asserts.drawing import Drawing
 from shape_asserts.exceptions import CaseError
 from shape_asserts.families.multi import assign
-from shape_asserts.families.scene import house_reference, stick_reference
+from shape_asserts.families.scene import HOUSE_AREA, _cell, _house_vertices, house_reference, stick_reference
 from shape_asserts.prompts import LANGS, SCENE_PLACEHOLDER, SEED_SCENE_TEMPLATE
 from shape_asserts.raster import raster_circle, raster_polyline
 from shape_asserts.score import ShapeScore
@@ -271,25 +271,84 @@ def test_a_front_view_house_fails_the_isometric_checks():
     front = np.vstack([_line([(12, 44), (12, 24), (38, 24), (38, 44), (12, 44)])[:-1],
                        _line([(10, 24), (25, 8), (40, 24)]),
                        _line([(31, 16), (31, 9), (35, 9), (35, 20)])])
-    assert {"iso_axes", "iso_share"} <= _failed(_score(HOUSE, front))
+    assert {"iso_axes", "iso_share", "walls"} <= _failed(_score(HOUSE, front))
 
 
-def test_a_house_in_one_stroke_fails_the_contour_count():
+def _house_corner(name: str) -> tuple[int, int]:
+    """A vertex of the reference house (default area), on its cell."""
+    x, y = _house_vertices(HOUSE_AREA)[name]
+    return (_cell(x), _cell(y))
+
+
+def _edge_by_edge(stroke: np.ndarray) -> list[np.ndarray]:
+    """A stroke redrawn one straight edge at a time, each edge starting on the cell where the last
+    one ended (the junction cell written twice in a row)."""
+    idx = simplify(stroke, 1.0)
+    return [stroke[i:j + 1] for i, j in zip(idx[:-1], idx[1:])]
+
+
+def test_a_house_drawn_in_one_stroke_passes():
+    """Walls and roof joined by retracing an eave: one stroke is as fair as three."""
+    walls, roof, chimney = house_reference()
+    bridge = _line([tuple(walls[-1]), tuple(roof[0])])[1:-1]
+    assert _score(HOUSE, np.vstack([walls, bridge, roof, chimney])).passed
+
+
+def test_a_house_drawn_edge_by_edge_with_junction_repeats_passes():
+    walls, roof, chimney = house_reference()
+    pieces = _edge_by_edge(walls) + _edge_by_edge(roof) + [chimney]
+    pts = np.vstack(pieces)
+    assert (np.abs(np.diff(pts, axis=0)).max(axis=1) == 0).sum() >= 8  # the junctions are repeated
+    assert _score(HOUSE, pts).passed
+
+
+def test_bare_walls_fail_the_roof_and_chimney_checks():
     walls, _, _ = house_reference()
-    result = _score(HOUSE, walls[:-8])  # the walls only, not back at the start: one stroke
-    assert "contours" in _failed(result)
+    assert {"roof_above_walls", "chimney"} <= _failed(_score(HOUSE, walls))
 
 
-def test_a_house_with_a_gap_in_a_wall_fails_the_gaps_check_only():
+def test_a_flat_topped_box_with_a_chimney_fails_the_roof_check_only():
+    walls, _, chimney = house_reference()
+    lt, ft, rt = (np.array(_house_corner(k)) for k in ("L_t", "F_t", "R_t"))
+    top = _line([tuple(lt), tuple(lt + rt - ft), tuple(rt)])
+    assert _failed(_score(HOUSE, np.vstack([walls, top, chimney]))) == {"roof_above_walls"}
+
+
+def test_a_chimney_standing_on_the_ground_beside_the_house_fails():
+    walls, roof, chimney = house_reference()
+    beside = chimney + [26, 21]  # its foot on the ground line, right of the right wall
+    assert _failed(_score(HOUSE, np.vstack([walls, roof, beside]))) == {"chimney"}
+
+
+def test_a_hip_roof_fails_the_gable_check_only_when_a_gable_is_asked():
+    walls, _, chimney = house_reference()
+    lt, ft, rt, p1, p2 = (np.array(_house_corner(k)) for k in ("L_t", "F_t", "R_t", "P1", "P2"))
+    end = p1 + (p2 - p1) // 4  # the ridge end set back: the roof's end leans back (a hip)
+    hip = [_line([tuple(lt), tuple(p2), tuple(end), tuple(ft)]), _line([tuple(rt), tuple(end)])]
+    pts = np.vstack([walls, *hip, chimney])
+    assert _score(HOUSE, pts).passed
+    gable = _case("house", description="дом с двускатной крышей", description_en="a house with a gable roof")
+    assert _failed(_score(gable, pts)) == {"gable"}
+    assert _score(gable, HOUSE.ideal()).passed
+
+
+def test_a_skipped_run_inside_a_wall_reads_as_a_pen_lift():
+    """A documented blind spot: in a scene a few missing cells look like the pen moving on."""
     ideal = np.asarray(HOUSE.ideal())
-    result = _score(HOUSE, np.delete(ideal, [30, 31], axis=0))
-    assert _failed(result) == {"gaps"}
+    assert _score(HOUSE, np.delete(ideal, [30, 31], axis=0)).passed
 
 
-def test_a_scribble_is_not_like_the_reference_house():
+def test_a_house_drawn_with_every_other_cell_fails_the_fragments_check():
+    ideal = np.asarray(HOUSE.ideal())
+    assert "fragments" in _failed(_score(HOUSE, ideal[::2]))
+
+
+def test_a_scribble_fails_the_structural_checks_whatever_its_likeness():
     rng = np.random.default_rng(0)
     walk = np.cumsum(rng.integers(-1, 2, size=(200, 2)), axis=0) + 25
-    assert "likeness" in _failed(_score(HOUSE, walk))
+    result = _score(HOUSE, walk)
+    assert {"walls", "roof_above_walls", "chimney"} <= _failed(result)
+    assert "likeness" not in _failed(result) and result.metrics["likeness"] == result.score
 
 
 def test_a_house_outside_its_area_fails_the_area_check():
@@ -348,6 +407,91 @@ def test_a_stick_figure_whose_head_runs_on_into_the_torso_passes():
 def test_a_stick_figure_without_a_torso_fails_the_torso_check():
     head, _, arms, legs = stick_reference()
     assert "torso" in _failed(_score(STICK, np.vstack([head, arms, legs])))
+
+
+def _figure(head=None, torso=None, arms=None, legs=None) -> np.ndarray:
+    """The reference stick figure (default area) with some parts replaced."""
+    ref = dict(zip(("head", "torso", "arms", "legs"), stick_reference()))
+    given = {"head": head, "torso": torso, "arms": arms, "legs": legs}
+    return np.vstack([ref[k] if given[k] is None else given[k] for k in ref])
+
+
+# the reference figure: head centre (25, 10), radius 5; neck (25, 16), shoulder (25, 19), hip (25, 30)
+SHOULDER, HIP = (25, 19), (25, 30)
+
+
+@pytest.mark.parametrize("corners", [
+    [(20, 5), (30, 5), (30, 15), (20, 15)],  # square
+    [(25, 4), (31, 10), (25, 16), (19, 10)],  # diamond
+    [(25, 4), (31, 15), (19, 15)],  # triangle
+], ids=["square", "diamond", "triangle"])
+def test_a_polygon_head_fails_the_head_check(corners):
+    head = _line(corners + corners[:1])[:-1]
+    assert "head" in _failed(_score(STICK, _figure(head=head)))
+
+
+def test_a_tall_head_fails_the_head_aspect_check():
+    head = _line([(25, 3), (28, 4), (29, 7), (29, 13), (28, 16), (25, 17), (22, 16), (21, 13), (21, 7), (22, 4), (25, 3)])[:-1]
+    assert "head_aspect" in _failed(_score(STICK, _figure(head=head)))
+
+
+def test_an_extra_arm_fails_the_limbs_check():
+    pts = np.vstack([_figure(), _line([SHOULDER, (35, 19)])])
+    limbs = next(c for c in _score(STICK, pts).checks if c.name == "limbs")
+    assert not limbs.passed and "2 right arms" in limbs.detail
+
+
+def test_arms_at_the_hips_fail_the_limbs_check():
+    assert "limbs" in _failed(_score(STICK, _figure(arms=_line([(15, 36), HIP, (35, 36)]))))
+
+
+def test_a_slanted_torso_fails_the_torso_check():
+    hip = (31, 30)
+    pts = _figure(torso=_line([(25, 16), hip]), arms=_line([(16, 26), (26, 19), (36, 26)]),
+                  legs=_line([(23, 45), hip, (39, 45)]))
+    assert "torso" in _failed(_score(STICK, pts))
+
+
+def test_a_lying_figure_fails():
+    lying = _figure()[:, ::-1]  # x and y swapped: the torso horizontal
+    assert {"torso", "head_above_torso", "limbs"} & _failed(_score(STICK, lying))
+
+
+@pytest.mark.parametrize("arms", [
+    [(15, 14), SHOULDER, (35, 14)],  # raised
+    [(15, 19), SHOULDER, (35, 19)],  # straight out
+    [(18, 26), SHOULDER, (32, 26)],  # lowered
+], ids=["raised", "horizontal", "lowered"])
+def test_arms_at_any_angle_pass(arms):
+    assert _score(STICK, _figure(arms=_line(arms))).passed
+
+
+def test_strokes_starting_on_the_cell_the_last_one_ended_pass():
+    head, _, arms, _ = stick_reference()
+    bottom = int(np.argmax(head[:, 1]))
+    head = np.roll(head, -bottom, axis=0)  # from its bottom cell round to it again
+    head = np.vstack([head, head[:1]])
+    torso = _line([tuple(head[0]), HIP])  # starts on the head's bottom cell
+    legs = [_line([(17, 45), HIP]), _line([HIP, (33, 45)])]  # the second leg starts on the hip
+    pts = np.vstack([head, torso, arms, *legs])
+    assert (np.abs(np.diff(pts, axis=0)).max(axis=1) == 0).sum() >= 2
+    assert _score(STICK, pts).passed
+
+
+def test_a_body_drawn_as_one_retracing_walk_passes():
+    head = stick_reference()[0]
+    walk = [_line([(25, 16), SHOULDER])]
+    for hand in ((15, 26), (35, 26)):
+        out = _line([SHOULDER, hand])
+        walk += [out[1:], out[::-1][1:]]
+    walk.append(_line([SHOULDER, HIP])[1:])
+    out = _line([HIP, (17, 45)])
+    walk += [out[1:], out[::-1][1:], _line([HIP, (33, 45)])[1:]]
+    assert _score(STICK, np.vstack([head, *walk])).passed
+
+
+def test_a_stick_figure_with_one_leg_fails_the_limbs_check():
+    assert "limbs" in _failed(_score(STICK, _figure(legs=_line([HIP, (33, 45)]))))
 
 
 @pytest.mark.parametrize("lang", LANGS)

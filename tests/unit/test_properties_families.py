@@ -190,12 +190,14 @@ def moved_raw(case: Case, m: np.ndarray, shift: tuple[int, int]) -> dict[str, An
 
 
 def same_verdict(a: ShapeScore, b: ShapeScore) -> None:
-    assert b.score == pytest.approx(a.score, abs=1e-6)
+    # 1e-4: the ellipse fit is polished by a few Gauss-Newton steps whose last digits depend on the
+    # order of the points (a rotated drawing lists them differently); verdicts must agree exactly
+    assert b.score == pytest.approx(a.score, abs=1e-4)
     assert [c.name for c in b.checks] == [c.name for c in a.checks]
     for ca, cb in zip(a.checks, b.checks):
         assert cb.passed == ca.passed, (ca.describe(), cb.describe())
         if isinstance(ca.value, float) and math.isfinite(ca.value):
-            assert cb.value == pytest.approx(ca.value, abs=1e-6), ca.name
+            assert cb.value == pytest.approx(ca.value, abs=1e-4), ca.name
 
 
 def score(case: Case, pts: np.ndarray) -> ShapeScore:
