@@ -90,13 +90,30 @@ def _fmt(v: Any) -> str:
 
 @dataclass(frozen=True)
 class ShapeScore:
-    """A drawing's measurements for one shape family."""
+    """A drawing's measurements for one shape family.
+
+    Finite by construction: a drawing whose numbers overflow (a coordinate of 1e308 passes the
+    parser) makes a non-finite score or metric; the score then becomes 0, such metrics ``None``,
+    and a failed ``finite`` check names them, so no summary, gate or report ever sees a NaN.
+    """
 
     family: str
     score: float
     metrics: Mapping[str, Any]
     checks: tuple[Check, ...]
     marks: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        bad = sorted(k for k, v in self.metrics.items() if isinstance(v, float) and not math.isfinite(v))
+        score_ok = isinstance(self.score, (int, float)) and math.isfinite(self.score)
+        if score_ok and not bad:
+            return
+        names = (["score"] if not score_ok else []) + bad
+        object.__setattr__(self, "score", float(self.score) if score_ok else 0.0)
+        object.__setattr__(self, "metrics", {k: (None if k in bad else v) for k, v in self.metrics.items()})
+        object.__setattr__(self, "checks", (*self.checks, Check(
+            "finite", False, len(names), "0 non-finite numbers",
+            f"{', '.join(names[:6])} came out infinite or NaN: a coordinate is too large to measure")))
 
     @property
     def passed(self) -> bool:

@@ -1,10 +1,12 @@
 """Pass/fail thresholds: the one place they live.
 
 Each family's defaults are a frozen dataclass; a case may override any field (``thresholds`` table
-in a case file), and ``dataclasses.replace`` makes a variant in code. The numbers are calibrated by
-``bench/calibrate.py``: ideal rasters of every radius 5–24, every start point and both directions
-pass all of them, and each of the seed score's blind spots (reversed, shuffled, off-center,
-two-lap, four-point, duplicate-padded) fails at least one (``tests/unit/test_score.py``).
+in a case file), and ``dataclasses.replace`` makes a variant in code. The numbers are placed by
+``bench/calibrate_catalogue.py`` between drawings the scorers' authors did not make — fair
+rasterisations of every built-in case and their nearest impostors (``tests/catalogue``) — with the
+margins published in ``docs/calibration.md``; ``bench/calibrate.py`` shows that each of the seed
+score's blind spots (reversed, shuffled, off-center, two-lap, four-point, duplicate-padded) fails at
+least one check (``tests/unit/test_score.py``).
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ __all__ = ["FAMILY", "EllipseThresholds", "ELLIPSE", "score_ellipse", "ellipse_o
 
 @dataclass(frozen=True)
 class EllipseThresholds(ClosedThresholds):
-    """Limits for one ellipse drawing (``bench/calibrate_families.py`` shows the ideal's margins)."""
+    """Limits for one ellipse drawing, placed by ``bench/calibrate_catalogue.py`` (``docs/calibration.md``)."""
 
     #: Distance of the fitted center from the asked one, in cells.
     max_center_offset: float = 1.5

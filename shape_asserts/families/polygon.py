@@ -54,7 +54,7 @@ __all__ = [
 
 @dataclass(frozen=True)
 class PolygonThresholds(ClosedThresholds):
-    """Limits for one polygon drawing (``bench/calibrate_families.py`` shows the ideal's margins)."""
+    """Limits for one polygon drawing, placed by ``bench/calibrate_catalogue.py`` (``docs/calibration.md``)."""
 
     #: Simplification tolerance, cells: a drawn corner must stand out more than this from the line
     #: of its neighbours, a raster's wobble (≤ 0.71 for a 4-connected staircase, plus a vertex's

@@ -100,7 +100,6 @@ import numpy as np
 
 from .. import checks as ck
 from ..contours import (
-    CLOSE_TOL,
     bounding_box,
     chamfer_distance,
     closure,
@@ -108,7 +107,6 @@ from ..contours import (
     segment_angles,
     segments,
     similarity,
-    split_contours,
 )
 from ..exceptions import CaseError
 from ..fit import CircleModel, roundness
@@ -166,8 +164,6 @@ class SceneThresholds:
     #: Shortest simplified edge whose direction is trusted (a 2-cell edge can only point along
     #: 8 directions).
     min_edge: float = 3.0
-    #: Contour splitting: a loop is finished when it comes back this close to its start.
-    close_tol: float = CLOSE_TOL
 
 
 @dataclass(frozen=True)
@@ -190,8 +186,10 @@ class HouseThresholds(SceneThresholds):
     ground_tolerance: float = 2.0
     #: ... within this many columns either side of the foot (the raster of a near-vertical edge).
     ground_columns: int = 1
-    #: Standing vertical edges at least this share of the longest are wall edges (shorter ones are
-    #: door jambs, fence posts ...). A box's corner edges are all the wall height.
+    #: Standing vertical edges at least this share of the drawing's longest vertical edge are wall
+    #: edges: a box's corner edges are all the wall height, and the walls are the house's tallest
+    #: vertical lines (a door jamb, a chimney or a roof edge hanging below the walls is shorter;
+    #: a hip edge rising on from a corner may be ~1.2 walls tall).
     wall_edge_share: float = 0.6
     #: Fewest wall edges (in distinct columns): an isometric box shows its left, front and right
     #: corners; a front view or an outline shows two.
@@ -225,11 +223,11 @@ class HouseThresholds(SceneThresholds):
 class StickThresholds(SceneThresholds):
     """Limits for the stick figure."""
 
-    #: Head: a closed stroke (last point this close to the first, Chebyshev) ...
+    #: Head: a closed loop: a region of empty cells walled in by drawn cells. A stroke whose last
+    #: point is this close to its first (Chebyshev) counts as closed: the one cell a hurried
+    #: outline leaves open is taken as drawn.
     head_max_closure: float = 2.0
-    #: ... with at least this many points ...
-    head_min_points: int = 8
-    #: ... and a fitted radius of at least this many cells (a smaller loop is a dot, not a head).
+    #: ... with a fitted radius of at least this many cells (a smaller loop is a dot, not a head).
     head_min_radius: float = 2.0
     #: ... and at most this share of the whole figure's height (a loop that big is the figure's
     #: outline, not its head; the reference head's radius is 1/8 of the figure).
@@ -422,13 +420,12 @@ def _scene_prompt(case: "Case", lang: str) -> str:
 
 # --- strokes and edges --------------------------------------------------------------------------
 
-def scene_strokes(points: np.ndarray, close_tol: float = CLOSE_TOL) -> list[tuple[int, np.ndarray]]:
+def scene_strokes(points: np.ndarray) -> list[tuple[int, np.ndarray]]:
     """A scene answer cut into strokes: ``(index of the stroke's first point, its points)``.
 
-    Cut at every step that is not to an 8-neighbour (a pen lift: in a scene any jump may be one),
-    at every point repeated in a row (a junction: the next stroke starts where the last one
-    ended), and where a finished loop runs on (``split_contours`` rule 3: a head continued into
-    the torso). Covers the answer in order.
+    Cut at every step that is not to an 8-neighbour (a pen lift: in a scene any jump may be one)
+    and at every point repeated in a row (a junction: the next stroke starts where the last one
+    ended). Covers the answer in order; reversing the answer reverses the strokes.
 
     Examples
     --------
@@ -442,24 +439,49 @@ def scene_strokes(points: np.ndarray, close_tol: float = CLOSE_TOL) -> list[tupl
     steps = np.max(np.abs(np.diff(pts, axis=0)), axis=1) if n > 1 else np.zeros(0)
     cuts = np.flatnonzero((steps > 1 + 1e-9) | (steps < 1e-9)) + 1
     bounds = [0, *cuts.tolist(), n]
-    out: list[tuple[int, np.ndarray]] = []
-    for a, b in zip(bounds[:-1], bounds[1:]):
-        # inside a run every step is to an 8-neighbour, so only the closed-loop rule can cut it;
-        # it cuts where the pen first moves away from the loop's start, which may be a cell or two
-        # after the loop closed (a torso starting next to the head's first cell): the loop ends at
-        # its closest return to its start instead, and the cells after it open the next stroke
-        cuts_here = [c.start for c in split_contours(pts[a:b], break_step=1, close_tol=close_tol)]
-        run = pts[a:b]
-        for k in range(1, len(cuts_here)):
-            s0, s1 = cuts_here[k - 1], cuts_here[k]
-            tail = np.arange(max(s0 + 1, s1 - int(close_tol) - 1), s1)
-            if len(tail):
-                d = np.round(np.hypot(*(run[tail] - run[s0]).T), 9)  # Euclidean: a corner cell is farther
-                cuts_here[k] = int(tail[int(np.argmin(d))]) + 1  # the first of equally close cells
-        ends = cuts_here[1:] + [b - a]
-        for s0, s1 in zip(cuts_here, ends):
-            if s1 > s0:
-                out.append((a + s0, run[s0:s1]))
+    return [(a, pts[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
+
+
+def _holes(pts: np.ndarray, strokes: Sequence[np.ndarray], close_gap: float) -> list[np.ndarray]:
+    """The closed loops of a drawing, whatever order it was drawn in: for each region of empty
+    cells walled in by drawn cells (4-connected, so an 8-connected outline closes it), the drawn
+    cells around it. A stroke whose ends are within ``close_gap`` cells (Chebyshev) of each other
+    is taken as closed (the cells between its ends count as drawn)."""
+    if len(pts) == 0:
+        return []
+    cells = np.rint(pts).astype(np.int64)
+    lo = cells.min(axis=0) - 1
+    size = cells.max(axis=0) - lo + 2
+    drawn = np.zeros((int(size[1]), int(size[0])), dtype=bool)
+    drawn[cells[:, 1] - lo[1], cells[:, 0] - lo[0]] = True
+    for s in strokes:
+        if len(s) >= 3 and 1 < closure(s) <= close_gap:
+            for x, y in raster_polyline([tuple(np.rint(s[-1])), tuple(np.rint(s[0]))], closed=False):
+                drawn[int(y) - lo[1], int(x) - lo[0]] = True
+    label = np.where(drawn, -1, 0)  # -1 drawn, 0 empty unvisited, 1 outside, 2.. holes
+    h, w = drawn.shape
+    next_label = 1
+    for sy, sx in [(0, 0)] + [(int(y), int(x)) for y, x in np.argwhere(~drawn)]:
+        if label[sy, sx] != 0:
+            continue
+        stack = [(sy, sx)]
+        label[sy, sx] = next_label
+        while stack:
+            y, x = stack.pop()
+            for ny, nx in ((y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1)):
+                if 0 <= ny < h and 0 <= nx < w and label[ny, nx] == 0:
+                    label[ny, nx] = next_label
+                    stack.append((ny, nx))
+        next_label += 1
+    out = []
+    for k in range(2, next_label):
+        hole = label == k
+        near = np.zeros_like(hole)
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                near |= np.roll(np.roll(hole, dy, axis=0), dx, axis=1)
+        ring = np.argwhere(near & drawn)
+        out.append(np.column_stack([ring[:, 1] + lo[0], ring[:, 0] + lo[1]]).astype(float))
     return out
 
 
@@ -548,7 +570,7 @@ class _Common:
 def _common(drawing_points: np.ndarray, reference: list[np.ndarray], area: Sequence[int] | None,
             grid_size: int, t: SceneThresholds) -> _Common:
     pts = ck.as_points(drawing_points)
-    strokes = scene_strokes(pts, t.close_tol)
+    strokes = scene_strokes(pts)
     out: list[Check] = []
     metrics: dict[str, Any] = {"n_points": len(pts), "strokes": len(strokes)}
     crumbs = [(i, p) for i, p in strokes if len(p) < t.fragment_cells]
@@ -642,7 +664,7 @@ def _house_score(drawing: "Drawing", case: "Case") -> ShapeScore:
         fx, fy = bottom[i]
         below = (np.abs(cells[:, 0] - fx) <= t.ground_columns) & (cells[:, 1] > fy + t.ground_tolerance)
         standing[i] = not below.any()
-    tallest = float(length[standing].max()) if standing.any() else 0.0
+    tallest = float(length[vertical].max()) if vertical.any() else 0.0
     is_wall = standing & (length >= t.wall_edge_share * tallest)
     # one wall edge per column (a face-by-face drawing has each corner edge twice)
     columns: list[int] = []
@@ -839,39 +861,42 @@ def _stick_score(drawing: "Drawing", case: "Case") -> ShapeScore:
 
     # head: the topmost closed loop big enough to be one, and it must be round
     loops = []
-    for k, (_, s) in enumerate(com.strokes):
-        if len(s) < t.head_min_points or closure(s) > t.head_max_closure:
-            continue
-        fit = CircleModel.from_estimate(s)
+    for ring in _holes(pts, [st for _, st in com.strokes], t.head_max_closure):
+        fit = CircleModel.from_estimate(ring)
         if fit and t.head_min_radius <= fit.radius and (height <= 0 or fit.radius <= t.head_max_share * height):
-            loops.append((fit.center[1], k, fit))
+            loops.append((fit.center[1], fit.center[0], ring, fit))
     head = min(loops, key=lambda h: (h[0], h[1])) if loops else None
-    if head is not None:
-        _, hk, fit = head
-        hpts = com.strokes[hk][1]
-        round_check = harmonics_check(*fit.radial(hpts), scale=fit.radius, limits=t.head_harmonic_limits,
-                                      symmetry=4, name="head")
-        metrics.update(head_harmonic=round_check.value, head_roundness=roundness(hpts, fit.center),
-                       head_radius=fit.radius, head_x=fit.center[0], head_y=fit.center[1])
-        out.append(round_check)
-        skew = abs(float(np.ptp(hpts[:, 0]) - np.ptp(hpts[:, 1])))
-        metrics["head_skew"] = skew
-        out.append(Check("head_aspect", skew <= t.head_max_skew, skew, f"≤ {t.head_max_skew:g}",
-                         "" if skew <= t.head_max_skew else
-                         f"the head is {np.ptp(hpts[:, 0]):g} cells wide and {np.ptp(hpts[:, 1]):g} tall: not round"))
-    else:
+    metrics["loops"] = len(loops)
+    if head is None:
         out.append(Check("head", False, "none", "≤ 1 of the limit", "no closed loop (a head) is drawn"))
         out.append(Check("head_aspect", False, "n/a", f"≤ {t.head_max_skew:g}", "no head"))
-
-    if head is None:
-        for name, limit in (("torso", f"≤ {t.torso_tolerance:g}° from vertical"), ("head_above_torso", "head above a torso"),
-                            ("limbs", "= 4: an arm and a leg on each side")):
+        for name, limit in (("torso", f"≤ {t.torso_tolerance:g}° from vertical"),
+                            ("head_above_torso", "head above a torso"), ("limbs", "= 4: an arm and a leg on each side")):
             out.append(Check(name, False, "n/a", limit, "no head"))
         return ShapeScore(family="stick", score=com.likeness, metrics=metrics, checks=tuple(out), marks=com.marks)
 
+    _, _, ring, fit = head
+    round_check = harmonics_check(*fit.radial(ring), scale=fit.radius, limits=t.head_harmonic_limits,
+                                  symmetry=4, name="head")
+    metrics.update(head_harmonic=round_check.value, head_roundness=roundness(ring, fit.center),
+                   head_radius=fit.radius, head_x=fit.center[0], head_y=fit.center[1])
+    out.append(round_check)
+    wide, tall = float(np.ptp(ring[:, 0])) + 1, float(np.ptp(ring[:, 1])) + 1
+    skew = abs(wide - tall)
+    metrics["head_skew"] = skew
+    out.append(Check("head_aspect", skew <= t.head_max_skew, skew, f"≤ {t.head_max_skew:g}",
+                     "" if skew <= t.head_max_skew else f"the head is {wide:g} cells wide and {tall:g} tall: not round"))
+
+    # the body: every stroke without the head's cells
+    head_cells = {(int(x), int(y)) for x, y in ring}
+    body_strokes = []
+    for _, st in com.strokes:
+        keep = np.array([(int(round(x)), int(round(y))) not in head_cells for x, y in st], dtype=bool)
+        edges = np.flatnonzero(np.diff(np.concatenate([[0], keep.astype(np.int8), [0]])))
+        body_strokes += [st[a:b] for a, b in zip(edges[::2], edges[1::2])]
     hx, hy = fit.center
     r = fit.radius
-    body = _edges([s for k, (_, s) in enumerate(com.strokes) if k != hk], t.simplify_tolerance)
+    body = _edges(body_strokes, t.simplify_tolerance)
     torso = _torso_chain(body, np.array([hx, hy + r]), hx, r, t)
     if torso is None:
         out.append(Check("torso", False, "none", f"≤ {t.torso_tolerance:g}° from vertical",

@@ -36,7 +36,7 @@ __all__ = ["FAMILY", "SpiralThresholds", "SPIRAL", "score_spiral", "spiral_outli
 
 @dataclass(frozen=True)
 class SpiralThresholds(ContourThresholds):
-    """Limits for one spiral drawing (``bench/calibrate_families.py`` shows the ideal's margins)."""
+    """Limits for one spiral drawing, placed by ``bench/calibrate_catalogue.py`` (``docs/calibration.md``)."""
 
     #: Chebyshev distance of the last point from the asked end.
     max_end_distance: float = 1.5

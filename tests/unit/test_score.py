@@ -212,3 +212,14 @@ def test_assert_circle_message_lists_each_failed_check_with_indices_and_draws_th
     row_15 = next(line for line in lines if line.startswith(" 15 "))
     assert row_15[4 + 25] == "S"  # 4 columns of row label, then x = 25
     assert "legend: S start" in message
+
+
+def test_a_coordinate_too_large_to_measure_fails_finite_and_scores_zero():
+    """One point at 1e308 once made the seed score NaN, which summaries and the gate took as a number."""
+    pts = IDEAL.astype(float).copy()
+    pts[5] = (1e308, 3.0)
+    with np.errstate(all="ignore"):
+        result = score_circle(pts, center=CENTER, direction="cw")
+    assert result.score == 0.0 and not result.passed
+    assert "finite" in _failed(result)
+    assert all(v is None or not isinstance(v, float) or np.isfinite(v) for v in result.metrics.values())
