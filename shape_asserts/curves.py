@@ -109,9 +109,11 @@ class EllipseModel:
         rot = math.degrees(math.atan2(vy, vx)) % 180.0
         center = (float(x0 * scale + mean[0]), float(y0 * scale + mean[1]))
         first = cls(center=center, a=float(axes[major]), b=float(axes[1 - major]), rotation=float(rot))
-        return first._refined(pts)
+        # a nearly round fit has no axis to polish (its turn is free, so the steps wander): the
+        # algebraic fit's bias only matters for elongated ellipses
+        return first._refined(pts) if first.a > 1.15 * first.b else first
 
-    def _refined(self, pts: np.ndarray, rounds: int = 6) -> "EllipseModel":
+    def _refined(self, pts: np.ndarray, rounds: int = 30) -> "EllipseModel":
         """The algebraic fit polished by Gauss–Newton on the normal distances of :meth:`radial`.
 
         The direct fit minimises an algebraic error that shrinks a thin ellipse's long axis (by 0.7
@@ -138,7 +140,11 @@ class EllipseModel:
             total = float(np.sum(new * new))
             if not np.isfinite(total) or total >= best:
                 break
+            # converged: a drawing turned a quarter (listing its points otherwise) lands on the same fit
+            done = best - total <= 1e-12 * max(best, 1e-12)
             params, err, best = trial, new, total
+            if done:
+                break
         cx, cy, a, b, rot = params
         if b > a:  # the axes swapped roles while polishing: keep a the major one
             a, b, rot = b, a, rot + 90.0

@@ -94,7 +94,8 @@ class ShapeScore:
 
     Finite by construction: a drawing whose numbers overflow (a coordinate of 1e308 passes the
     parser) makes a non-finite score or metric; the score then becomes 0, such metrics ``None``,
-    and a failed ``finite`` check names them, so no summary, gate or report ever sees a NaN.
+    and a failed ``finite`` check names them, so no summary, gate or report ever sees a NaN. (An
+    empty drawing keeps its infinite distances: there is nothing to measure, and other checks fail.)
     """
 
     family: str
@@ -104,7 +105,11 @@ class ShapeScore:
     marks: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        bad = sorted(k for k, v in self.metrics.items() if isinstance(v, float) and not math.isfinite(v))
+        # an empty drawing's distances are rightly infinite (there is nothing to measure); NaN, or
+        # infinity from points that are there, is an overflow
+        empty = self.metrics.get("n_points") == 0
+        bad = sorted(k for k, v in self.metrics.items()
+                     if isinstance(v, float) and (math.isnan(v) or (math.isinf(v) and not empty)))
         score_ok = isinstance(self.score, (int, float)) and math.isfinite(self.score)
         if score_ok and not bad:
             return

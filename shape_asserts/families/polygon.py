@@ -70,9 +70,11 @@ class PolygonThresholds(ClosedThresholds):
     #: both cells lie within 0.75). Whole cells: below 1, the drawing passes through such a cell at
     #: every corner.
     max_vertex_miss: float = 0.5
-    #: Drawn cells looked at on each side of a found corner for that cell (a blunt corner's found
-    #: cell may sit a cell or two along a side).
-    corner_window: int = 2
+    #: Drawn points looked at on each side of a found corner for that cell: a blunt corner's found
+    #: cell may sit a cell or two along a side, two or three points on a 4-connected staircase.
+    #: A fair cell found off the real corner does not let a wrong corner through: the sides through
+    #: it must then be straight (``max_side_deviation``).
+    corner_window: int = 3
     #: Farthest a drawn point may lie from the straight side joining the cells where the drawing
     #: meets two neighbouring vertices: a digital line keeps within 0.5 of its segment, a
     #: 4-connected staircase's elbows within 0.71.

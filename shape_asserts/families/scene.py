@@ -159,6 +159,11 @@ class SceneThresholds:
     #: on the house and 0–50 on the figure, fair drawings in other styles than the reference's (a
     #: long low house, raised arms) from 48. A case may still set a floor in its thresholds.
     min_likeness: float = 0.0
+    #: Edges are traced through pen moves of at most this many cells (Chebyshev): a point pushed
+    #: one cell off its line, or one cell skipped, leaves a two-cell step, and two objects drawn
+    #: one after the other rarely start within two cells of where the last one ended (when they do,
+    #: the short joining edge changes nothing the checks look at). ``fragments`` still counts them.
+    heal_step: float = 2.0
     #: Ramer–Douglas–Peucker tolerance for straight edges: one cell, the rounding of a raster line.
     simplify_tolerance: float = 1.0
     #: Shortest simplified edge whose direction is trusted (a 2-cell edge can only point along
@@ -176,9 +181,12 @@ class HouseThresholds(SceneThresholds):
     #: true isometric 30°; the band leaves ~6° either side for rounding).
     iso_min_angle: float = 20.0
     iso_max_angle: float = 36.0
-    #: Least total length along each of the three axes (vertical, rising left, rising right).
+    #: Least total length along each of the three axes (vertical, rising left, rising right): one
+    #: edge of 4 cells, the shortest whose direction the grid resolves into the band.
     min_axis_length: float = 4.0
-    #: Least share of the simplified edge length that runs along the three axes.
+    #: Least share of the simplified edge length that runs along the three axes: a house is mostly
+    #: box and eaves, the roof's gable or hip edges and odd details the rest (isometric houses keep
+    #: ≥ 0.7, a front view, all horizontal and 40° lines, ~0.35).
     min_iso_share: float = 0.5
     #: A wall edge stands on the ground: no point is drawn more than this many cells below its foot
     #: within ``ground_columns`` either side. The ground lines leaving a corner drop half a cell per
@@ -187,14 +195,15 @@ class HouseThresholds(SceneThresholds):
     #: ... within this many columns either side of the foot (the raster of a near-vertical edge).
     ground_columns: int = 1
     #: Standing vertical edges at least this share of the drawing's longest vertical edge are wall
-    #: edges: a box's corner edges are all the wall height, and the walls are the house's tallest
-    #: vertical lines (a door jamb, a chimney or a roof edge hanging below the walls is shorter;
-    #: a hip edge rising on from a corner may be ~1.2 walls tall).
+    #: edges: a box's corner edges are all the wall height and the house's tallest vertical lines,
+    #: except a hip edge rising on from a corner (up to ~1.2 walls tall: 0.6 of it keeps every
+    #: wall), while a door jamb or a fence post, about half the wall, drops out.
     wall_edge_share: float = 0.6
     #: Fewest wall edges (in distinct columns): an isometric box shows its left, front and right
     #: corners; a front view or an outline shows two.
     min_walls: int = 3
-    #: Two edge ends this close (cells) are the same corner.
+    #: Two edge ends this close (cells, Euclidean) are the same corner: a diagonal neighbour is
+    #: 1.41 away, the next cell but one 2.
     corner_tol: float = 1.5
     #: A roof edge must rise at least this share of the wall height above the wall top it leaves,
     #: and at least ``min_roof_rise_cells``: less is within the rounding of the eave lines.
@@ -208,12 +217,18 @@ class HouseThresholds(SceneThresholds):
     #: Chimney edges: vertical, at least this long (cells: a 0.3-wall-high chimney on the smallest
     #: house the area rules allow is 2 cells above the roof) ...
     chimney_min_edge: float = 2.0
-    #: ... with their foot at least this far above the eave line ...
+    #: ... with their foot at least this far above the eave line (a cell clears the eave's own
+    #: raster; a chimney stands on the roof, which rises from the eaves) ...
     chimney_clearance: float = 1.0
-    #: ... side by side no farther apart than this share of the walls' width (a chimney is small),
+    #: ... side by side no farther apart than this share of the walls' width (a chimney is small:
+    #: the reference's is an eighth of the width; two far-apart verticals are not one chimney),
     chimney_max_width: float = 0.5
-    #: ... and their tops level along a horizontal or isometric line, give or take this many cells.
+    #: ... and their tops level along a horizontal or isometric line, give or take this many cells
+    #: (the rounding of both ends, under a cell each).
     chimney_level_tol: float = 1.5
+    #: Vertical edges whose ends are at most this many cells apart (a jittered cell, a one-cell
+    #: pen lift) and within one column of each other are one line.
+    vertical_join: float = 2.0
     #: A line cuts through a corner where at least this many other edges end on it (two eave
     #: lines meeting the top of a wall edge that runs on into a roof edge): it is split there.
     junction_ends: int = 2
@@ -227,7 +242,8 @@ class StickThresholds(SceneThresholds):
     #: point is this close to its first (Chebyshev) counts as closed: the one cell a hurried
     #: outline leaves open is taken as drawn.
     head_max_closure: float = 2.0
-    #: ... with a fitted radius of at least this many cells (a smaller loop is a dot, not a head).
+    #: ... with a fitted radius of at least this many cells (a smaller loop, a 5×5 ring at most, is
+    #: a dot or an eye, not a head).
     head_min_radius: float = 2.0
     #: ... and at most this share of the whole figure's height (a loop that big is the figure's
     #: outline, not its head; the reference head's radius is 1/8 of the figure).
@@ -243,16 +259,20 @@ class StickThresholds(SceneThresholds):
     #: The torso is looked for among body edges steeper than this (degrees from vertical): more
     #: upright than not.
     torso_search: float = 45.0
-    #: Torso: degrees from vertical that still count as a vertical torso.
+    #: Torso: degrees from vertical that still count as a vertical torso: a raster line a cell off
+    #: over four leans 14°; 20 leaves room for a hip placed a cell or two off the head's column.
     torso_tolerance: float = 20.0
     #: Edges within this many degrees of the torso's direction that touch it continue it (a torso
     #: drawn in pieces, or retraced); legs spread as narrowly as 1 in 3 leave it at 18°.
     torso_continue: float = 10.0
-    #: The torso must start at most this many head radii (plus one cell) below the head's bottom.
+    #: The torso must start at most this many head radii (plus one cell) below the head's bottom:
+    #: a neck may be drawn, up to a head's height long; farther down it hangs from nothing.
     max_neck: float = 2.0
-    #: An edge whose end lies within this many cells of the torso leaves the torso (a limb).
+    #: An edge whose end lies within this many cells of the torso leaves the torso (a limb): a
+    #: limb started next to the torso or a cell off it, as two rounded lines meet.
     attach_tol: float = 2.0
-    #: Shortest limb edge, cells.
+    #: Shortest limb edge, cells: shorter pieces are the stubs a line leaves where it touches or
+    #: crosses the torso.
     min_limb: float = 2.0
     #: A limb leaving the torso above this share of its length (from the top) is an arm, below it a
     #: leg: shoulders sit in the upper half, hips at the lower end.
@@ -261,7 +281,8 @@ class StickThresholds(SceneThresholds):
     #: of the same direction are one limb (retraced, or drawn in pieces); two arms or legs of one
     #: figure part at 30° or more.
     limb_merge_angle: float = 15.0
-    #: A limb whose tip is less than this many cells to the side of the torso points along it.
+    #: A limb whose tip is less than this many cells to the side of the torso points along it
+    #: (a limb hanging straight down from the hip is on neither side).
     min_limb_side: float = 1.0
 
 
@@ -442,11 +463,15 @@ def scene_strokes(points: np.ndarray) -> list[tuple[int, np.ndarray]]:
     return [(a, pts[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
 
 
-def _holes(pts: np.ndarray, strokes: Sequence[np.ndarray], close_gap: float) -> list[np.ndarray]:
+def _holes(pts: np.ndarray, strokes: Sequence[np.ndarray], slip: float, close_gap: float,
+           grid_size: int) -> list[np.ndarray]:
     """The closed loops of a drawing, whatever order it was drawn in: for each region of empty
     cells walled in by drawn cells (4-connected, so an 8-connected outline closes it), the drawn
-    cells around it. A stroke whose ends are within ``close_gap`` cells (Chebyshev) of each other
-    is taken as closed (the cells between its ends count as drawn)."""
+    cells around it. Where the pen moved at most ``slip`` cells (Chebyshev) between two points in
+    a row, or a stroke ends within ``close_gap`` cells of its start, the cells between count as
+    drawn (a slip of one cell does not open a loop). Points off the grid are left out."""
+    pts = pts[np.all(np.isfinite(pts) & (pts >= -1) & (pts <= grid_size), axis=1)]
+    strokes = [s for s in strokes if np.all(np.isfinite(s) & (s >= -1) & (s <= grid_size))]
     if len(pts) == 0:
         return []
     cells = np.rint(pts).astype(np.int64)
@@ -454,10 +479,13 @@ def _holes(pts: np.ndarray, strokes: Sequence[np.ndarray], close_gap: float) -> 
     size = cells.max(axis=0) - lo + 2
     drawn = np.zeros((int(size[1]), int(size[0])), dtype=bool)
     drawn[cells[:, 1] - lo[1], cells[:, 0] - lo[0]] = True
-    for s in strokes:
-        if len(s) >= 3 and 1 < closure(s) <= close_gap:
-            for x, y in raster_polyline([tuple(np.rint(s[-1])), tuple(np.rint(s[0]))], closed=False):
-                drawn[int(y) - lo[1], int(x) - lo[0]] = True
+    steps = np.max(np.abs(np.diff(cells, axis=0)), axis=1) if len(cells) > 1 else np.zeros(0)
+    bridges = [(cells[i], cells[i + 1]) for i in np.flatnonzero((steps > 1) & (steps <= slip))]
+    bridges += [(np.rint(s[-1]), np.rint(s[0])) for s in strokes
+                if len(s) >= 3 and 1 < closure(s) <= close_gap]
+    for a, b in bridges:
+        for x, y in raster_polyline([tuple(a), tuple(b)], closed=False):
+            drawn[int(y) - lo[1], int(x) - lo[0]] = True
     label = np.where(drawn, -1, 0)  # -1 drawn, 0 empty unvisited, 1 outside, 2.. holes
     h, w = drawn.shape
     next_label = 1
@@ -482,6 +510,19 @@ def _holes(pts: np.ndarray, strokes: Sequence[np.ndarray], close_gap: float) -> 
                 near |= np.roll(np.roll(hole, dy, axis=0), dx, axis=1)
         ring = np.argwhere(near & drawn)
         out.append(np.column_stack([ring[:, 1] + lo[0], ring[:, 0] + lo[1]]).astype(float))
+    return out
+
+
+def _heal(strokes: Sequence[np.ndarray], max_step: float) -> list[np.ndarray]:
+    """Consecutive strokes joined where the pen moved at most ``max_step`` cells (Chebyshev, more
+    than one): for tracing edges, a two-cell step is read as a slip (a point pushed a cell off
+    the line, a cell skipped), not as a new object. Junctions (repeated points) stay cuts."""
+    out: list[np.ndarray] = []
+    for s in strokes:
+        if out and len(s) and 1 < float(np.max(np.abs(s[0] - out[-1][-1]))) <= max_step:
+            out[-1] = np.vstack([out[-1], s])
+        else:
+            out.append(s)
     return out
 
 
@@ -519,6 +560,40 @@ def _seg_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[float, f
     dd = float(d @ d)
     s = 0.0 if dd == 0 else float(np.clip((p - a) @ d / dd, 0.0, 1.0))
     return float(np.hypot(*(p - (a + s * d)))), s
+
+
+def _join_verticals(segs: np.ndarray, vertical: np.ndarray, gap: float, corner_tol: float,
+                    min_ends: int) -> np.ndarray:
+    """Vertical edges that continue one another joined into one: the top of the lower one at
+    most ``gap`` cells below the foot of the upper one (or a cell above it), within a column,
+    unless they meet at a corner (``min_ends`` ends of other edges within ``corner_tol`` of the
+    joint). A wall edge broken by a jittered cell or a pen lift is one line; a chimney standing on
+    the roof line above a wall edge is not."""
+    top, bottom = _ends(segs)
+    others = segs[~vertical].reshape(-1, 2)
+    lines = [[top[i].copy(), bottom[i].copy()] for i in np.flatnonzero(vertical)]
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(lines)):
+            for j in range(i + 1, len(lines)):
+                (a0, a1), (b0, b1) = lines[i], lines[j]
+                upper, lower = ((a0, a1), (b0, b1)) if a0[1] <= b0[1] else ((b0, b1), (a0, a1))
+                if not (abs(upper[1][0] - lower[0][0]) <= 1 and -1 <= lower[0][1] - upper[1][1] <= gap):
+                    continue  # not in one column, too far apart, or side by side
+                joint = (upper[1] + lower[0]) / 2
+                if len(others) and int((np.hypot(*(others - joint).T) <= corner_tol).sum()) >= min_ends:
+                    continue
+                low = upper[1] if upper[1][1] >= lower[1][1] else lower[1]
+                lines[i] = [upper[0], low]
+                del lines[j]
+                merged = True
+                break
+            if merged:
+                break
+    rest = segs[~vertical]
+    joined = np.array(lines, dtype=float).reshape(-1, 2, 2)
+    return np.concatenate([rest, joined]) if len(rest) else joined
 
 
 def _split_at_junctions(segs: np.ndarray, tol: float, min_ends: int, on: float) -> np.ndarray:
@@ -638,7 +713,7 @@ def _house_score(drawing: "Drawing", case: "Case") -> ShapeScore:
     com = _common(drawing.points, house_reference(area or HOUSE_AREA), area, p["grid_size"], t)
     out, metrics, pts = com.checks, com.metrics, com.pts
 
-    raw = _edges([s for _, s in com.strokes], t.simplify_tolerance)
+    raw = _edges(_heal([s for _, s in com.strokes], t.heal_step), t.simplify_tolerance)
     ang, length = segment_angles(raw)
     longer = length >= t.min_edge
     vertical, rise_left, rise_right = _iso_bands(ang, t)
@@ -654,7 +729,9 @@ def _house_score(drawing: "Drawing", case: "Case") -> ShapeScore:
                      "most edges run off the isometric axes" if share < t.min_iso_share else ""))
 
     # edges cut at the corners other edges end on, then: walls, roof, chimney
-    segs = _split_at_junctions(raw, t.corner_tol, t.junction_ends, t.simplify_tolerance)
+    vertical = _iso_bands(ang, t)[0]
+    segs = _join_verticals(raw, vertical & longer, t.vertical_join, t.corner_tol, t.junction_ends)
+    segs = _split_at_junctions(segs, t.corner_tol, t.junction_ends, t.simplify_tolerance)
     ang, length = segment_angles(segs)
     vertical, rise_left, rise_right = _iso_bands(ang, t)
     top, bottom = _ends(segs)
@@ -766,13 +843,18 @@ def _stick_ideal(case: "Case") -> np.ndarray:
 
 def _torso_chain(segs: np.ndarray, neck: np.ndarray, head_x: float, r: float,
                  t: StickThresholds) -> tuple[np.ndarray, np.ndarray, set[int]] | None:
-    """The line hanging from the head: top end, bottom end and the edges it is made of."""
+    """The line hanging from the head: top end, bottom end and the edges it is made of.
+
+    Of the edges steeper than ``torso_search`` whose top lies within the head's width, the one
+    whose top is nearest the head's bottom (``neck``), then the edges within ``torso_continue``
+    degrees of its direction that continue it up or down, or lie along it."""
     if not len(segs):
         return None
     ang, length = segment_angles(segs)
     top, bottom = _ends(segs)
     tilt = np.abs(ang - 90.0)
-    cand = np.flatnonzero((tilt <= t.torso_search) & (length >= t.min_edge) & (np.abs(top[:, 0] - head_x) <= r))
+    under = np.abs(top[:, 0] - head_x) <= r
+    cand = np.flatnonzero((tilt <= t.torso_search) & (length >= t.min_edge) & under)
     if not len(cand):
         return None
     dist = np.hypot(*(top[cand] - neck).T)
@@ -822,7 +904,8 @@ def _limbs(segs: np.ndarray, chain: set[int], a: np.ndarray, b: np.ndarray,
             s = ((a - p)[0] * e[1] - (a - p)[1] * e[0]) / den
             u = ((a - p)[0] * d[1] - (a - p)[1] * d[0]) / den
             x = p + s * d
-            if 0 <= u <= 1 and 0 < s < 1 and np.hypot(*(x - p)) >= t.min_limb and np.hypot(*(x - q)) >= t.min_limb:
+            crosses = 0 <= u <= 1 and 0 < s < 1
+            if crosses and min(np.hypot(*(x - p)), np.hypot(*(x - q))) >= t.min_limb:
                 pieces += [(x, p), (x, q)]
                 continue
         pieces.append((p, q))
@@ -861,7 +944,8 @@ def _stick_score(drawing: "Drawing", case: "Case") -> ShapeScore:
 
     # head: the topmost closed loop big enough to be one, and it must be round
     loops = []
-    for ring in _holes(pts, [st for _, st in com.strokes], t.head_max_closure):
+    rings = _holes(pts, [st for _, st in com.strokes], t.heal_step, t.head_max_closure, p["grid_size"])
+    for ring in rings:
         fit = CircleModel.from_estimate(ring)
         if fit and t.head_min_radius <= fit.radius and (height <= 0 or fit.radius <= t.head_max_share * height):
             loops.append((fit.center[1], fit.center[0], ring, fit))
@@ -884,13 +968,14 @@ def _stick_score(drawing: "Drawing", case: "Case") -> ShapeScore:
     wide, tall = float(np.ptp(ring[:, 0])) + 1, float(np.ptp(ring[:, 1])) + 1
     skew = abs(wide - tall)
     metrics["head_skew"] = skew
-    out.append(Check("head_aspect", skew <= t.head_max_skew, skew, f"≤ {t.head_max_skew:g}",
-                     "" if skew <= t.head_max_skew else f"the head is {wide:g} cells wide and {tall:g} tall: not round"))
+    ok = skew <= t.head_max_skew
+    out.append(Check("head_aspect", ok, skew, f"≤ {t.head_max_skew:g}",
+                     "" if ok else f"the head is {wide:g} cells wide and {tall:g} tall: not round"))
 
     # the body: every stroke without the head's cells
     head_cells = {(int(x), int(y)) for x, y in ring}
     body_strokes = []
-    for _, st in com.strokes:
+    for st in _heal([st for _, st in com.strokes], t.heal_step):
         keep = np.array([(int(round(x)), int(round(y))) not in head_cells for x, y in st], dtype=bool)
         edges = np.flatnonzero(np.diff(np.concatenate([[0], keep.astype(np.int8), [0]])))
         body_strokes += [st[a:b] for a, b in zip(edges[::2], edges[1::2])]
@@ -928,15 +1013,12 @@ def _stick_score(drawing: "Drawing", case: "Case") -> ShapeScore:
             slots[(kind, side)] += 1
     problems = sum(abs(v - 1) for v in slots.values()) + along
     metrics.update(limbs=len(limbs), **{f"{k}s_{s}": v for (k, s), v in slots.items()})
-    detail = []
-    for (kind, side), v in slots.items():
-        if v != 1:
-            detail.append(f"{v} {side} {kind}s" if v != 1 else "")
+    detail = [f"{v} {side} {kind}s" for (kind, side), v in slots.items() if v != 1]
     if along:
         detail.append(f"{along} limb(s) along the torso")
+    where = " (arms leave the torso's upper half, legs its lower half)"
     out.append(Check("limbs", problems == 0, len(limbs), "= 4: an arm and a leg on each side",
-                     "" if problems == 0 else "; ".join(detail) + " (arms leave the torso's upper half, legs its lower half)",
-                     margin=-float(problems)))
+                     "" if problems == 0 else "; ".join(detail) + where, margin=-float(problems)))
     return ShapeScore(family="stick", score=com.likeness, metrics=metrics, checks=tuple(out), marks=com.marks)
 
 
