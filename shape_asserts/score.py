@@ -243,7 +243,7 @@ def score_circle(
         out.append(Check("roundness", rnd >= t.min_roundness, rnd, f"≥ {t.min_roundness:g}", "about the fitted center"))
         out.append(harmonics_check(*model.radial(pts), scale=model.radius, limits=t.harmonic_limits,
                                    symmetry=4))
-        metrics["harmonic"] = out[-1].value
+        metrics["harmonic_share"] = out[-1].value
         out.append(Check("center", off <= t.max_center_offset, off, f"≤ {t.max_center_offset:g}",
                          f"fitted center ({model.center[0]:.1f}, {model.center[1]:.1f}), asked ({_fmt(center[0])}, {_fmt(center[1])})"
                          if off > t.max_center_offset else ""))

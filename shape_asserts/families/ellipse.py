@@ -202,7 +202,7 @@ def score_ellipse(
     card.add("evenness", even >= t.min_evenness, even, f"≥ {t.min_evenness:g}", "about the fitted ellipse")
     wave = harmonics_check(*model.radial(pts), scale=model.b, limits=t.harmonic_limits, symmetry=2)
     card.checks.append(wave)
-    card.metrics["harmonic"] = wave.value
+    card.metrics["harmonic_share"] = wave.value
     return card.result("ellipse", score)
 
 
