@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 
 from . import IMPOSTOR, LEGIT, Variant
-from .spirals import line_cells
+from .spirals import _dedupe, line_cells
 
 __all__ = [
     "GENERATORS",
@@ -55,14 +55,6 @@ DEFAULT_AREA: Area = (4, 4, 45, 45)
 
 def _rnd(v: float) -> int:
     return math.floor(v + 0.5)
-
-
-def _dedupe(cells: Iterable[Cell]) -> list[Cell]:
-    out: list[Cell] = []
-    for c in cells:
-        if not out or out[-1] != c:
-            out.append(c)
-    return out
 
 
 def polyline(pts: Sequence[Cell], connect: str = "8") -> Stroke:
