@@ -191,11 +191,15 @@ def radial_harmonics(angles: np.ndarray, residuals: np.ndarray,
     # weights from the angular gaps in angle order (wrapping round): order-free, spacing-fair
     order = np.argsort(theta, kind="stable")
     s = theta[order]
-    gaps = np.diff(np.concatenate([s, s[:1] + 2 * np.pi]))
+    gaps = np.empty_like(s)
+    gaps[:-1] = s[1:] - s[:-1]
+    gaps[-1] = s[0] + 2 * np.pi - s[-1]
     w = np.empty_like(s)
-    w[order] = (gaps + np.roll(gaps, 1)) / 2.0
+    w[order[1:]] = (gaps[1:] + gaps[:-1]) / 2.0
+    w[order[0]] = (gaps[0] + gaps[-1]) / 2.0
     total = float(w.sum())
     if not np.isfinite(total) or total <= 0:
         return np.zeros(len(ks))
-    phase = np.exp(-1j * np.outer(ks, theta))
+    # e^{-ikθ} for k = 1..hi by a running product of e^{-iθ}: one complex exponential per point
+    phase = np.cumprod(np.broadcast_to(np.exp(-1j * theta), (hi, len(theta))), axis=0)[lo - 1:]
     return 2.0 * np.abs(phase @ (w * e)) / total
