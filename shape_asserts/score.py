@@ -51,11 +51,11 @@ def _margin(value: Any, limit: str) -> float | None:
 class Check:
     """One named pass/fail check with the measured value and the limit it was held to.
 
-    ``margin`` says how far inside its limit the value lies, in the check's own units (negative:
-    outside); left ``None`` it is read from a numeric value and a limit of the form ``≤ x``,
-    ``≥ x``, ``= n``, ``a..b`` or ``x ± t[%]``, and stays ``None`` for other checks. The
-    calibration (``bench/calibrate_catalogue.py``) publishes the margins of legitimate drawings
-    and of impostors.
+    :attr:`margin` says how far inside its limit the value lies, in the check's own units
+    (negative: outside): ``explicit_margin`` when the scorer gives one, else read from a numeric
+    value and a limit of the form ``≤ x``, ``≥ x``, ``= n``, ``a..b`` or ``x ± t[%]`` (``None`` for
+    other checks), on demand. The calibration (``bench/calibrate_catalogue.py``) publishes the
+    margins of legitimate drawings and of impostors.
     """
 
     name: str
@@ -64,11 +64,12 @@ class Check:
     limit: str
     detail: str = ""
     indices: tuple[int, ...] = ()
-    margin: float | None = None
+    explicit_margin: float | None = None
 
-    def __post_init__(self) -> None:
-        if self.margin is None:
-            object.__setattr__(self, "margin", _margin(self.value, self.limit))
+    @property
+    def margin(self) -> float | None:
+        """How far inside its limit the value lies (negative: outside), or None if not a number."""
+        return self.explicit_margin if self.explicit_margin is not None else _margin(self.value, self.limit)
 
     def describe(self) -> str:
         """One line for a failure message."""

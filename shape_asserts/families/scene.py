@@ -1018,7 +1018,7 @@ def _stick_score(drawing: "Drawing", case: "Case") -> ShapeScore:
         detail.append(f"{along} limb(s) along the torso")
     where = " (arms leave the torso's upper half, legs its lower half)"
     out.append(Check("limbs", problems == 0, len(limbs), "= 4: an arm and a leg on each side",
-                     "" if problems == 0 else "; ".join(detail) + where, margin=-float(problems)))
+                     "" if problems == 0 else "; ".join(detail) + where, explicit_margin=-float(problems)))
     return ShapeScore(family="stick", score=com.likeness, metrics=metrics, checks=tuple(out), marks=com.marks)
 
 
