@@ -13,7 +13,8 @@ into one check per name (``roundness`` fails when any circle's roundness does; t
 the circle). Family-level checks come on top:
 
 - ``contours``: exactly as many contours as circles asked;
-- ``intersections``: no two contours share a cell or cross diagonally;
+- ``intersections``: no two contours matched to asked circles share a cell or cross diagonally (only
+  those: the work stays bounded by the asked count, and extra contours fail ``contours`` anyway);
 - ``bounds``: every point on the grid;
 - concentric: ``radii`` (each fitted radius within ``max_radius_error`` of the asked one) or, when
   the model chooses the radii, ``spacing`` (neighbouring radii at least the asked spacing apart);
@@ -488,9 +489,11 @@ def score_circles(
                          "" if ok else "circles drawn in another order"))
     metrics["radii"] = [round(fitted[tj], 2) for tj in sorted(fitted)]
 
-    # contours must not meet
+    # the circles must not meet: only the contours matched to asked circles are compared (at most k,
+    # so the work stays k² whatever the answer; extra contours already fail ``contours``)
     hits, least = [], math.inf
-    for (i, a), (j, b) in itertools.combinations(enumerate(contours), 2):
+    matched = sorted(ci for ci, _ in pairs)
+    for (i, a), (j, b) in itertools.combinations([(ci, contours[ci]) for ci in matched], 2):
         least = min(least, min_distance(a.points, b.points))
         x = intersection(a.points, b.points)
         if x:

@@ -499,3 +499,21 @@ def test_stick_prompt_uses_the_case_description(lang):
     case = next(c for c in BUILTIN if c.id == "stick-detailed")
     text = case.prompt(lang)
     assert ("круглая голова" if lang == "ru" else "a round head") in text
+
+
+def test_an_answer_of_scattered_contours_compares_only_the_matched_ones(monkeypatch):
+    """Every point its own contour (alternating corners) once made the pairwise intersection check
+    quadratic in the answer (500 points: 20 s). Only contours matched to asked circles are compared:
+    at most k(k−1)/2 pairs, whatever the answer's size."""
+    from shape_asserts.families import multi
+
+    calls = []
+    real = multi.intersection
+    monkeypatch.setattr(multi, "intersection", lambda a, b: calls.append(1) or real(a, b))
+    pts = np.array([(0, 0) if i % 2 else (49, 49) for i in range(400)], dtype=float)
+    for case in [c for c in load_cases() if c.family in ("concentric", "circles")][:2]:
+        calls.clear()
+        result = case.score(Drawing.from_points(pts))
+        k = result.metrics["circles"]
+        assert "contours" in {x.name for x in result.failed}
+        assert len(calls) <= k * (k - 1) // 2
