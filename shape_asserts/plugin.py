@@ -264,6 +264,7 @@ class _Fetcher:
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
+        self.session: pytest.Session | None = None
         self.done = False
         self.progress: Any = None
         self._last_line = 0.0
@@ -272,14 +273,22 @@ class _Fetcher:
     def pytest_configure_node(self, node: Any) -> None:  # xdist controller: tell workers the path
         node.workerinput["shape_state_path"] = str(self.config.stash[_SETTINGS_KEY].state_path)
 
-    def pytest_collection_finish(self, session: pytest.Session) -> None:  # no xdist
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        self.session = session
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> None:  # no xdist: the tests are about to run
+        if self.config.pluginmanager.has_plugin("dsession"):
+            return  # xdist controller: the workers' collection decides (below)
+        if not _tests_will_run(session):
+            return
         params = [item.callspec.params["shape_case"] for item in session.items
                   if hasattr(item, "callspec") and isinstance(item.callspec.params.get("shape_case"), CaseParam)]
         self._fetch(params)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
-        if self.done:
+        if self.done or (self.session is not None and not _tests_will_run(self.session)):
             return
         known = self.config.stash[_SETTINGS_KEY].params()
         params = []
@@ -325,6 +334,19 @@ class _Fetcher:
             import shutil
 
             shutil.rmtree(path.parent, ignore_errors=True)
+
+
+def _tests_will_run(session: pytest.Session) -> bool:
+    """Whether this run goes on to execute tests: no model is asked (and paid) for any other.
+
+    Not for ``--collect-only``, ``--setup-plan`` or ``--setup-only``, nor after a collection error
+    (pytest then stops before the first test unless ``--continue-on-collection-errors``); a usage
+    error (a bad ``-k``) never reaches here.
+    """
+    opt = session.config.option
+    if getattr(opt, "collectonly", False) or getattr(opt, "setupplan", False) or getattr(opt, "setuponly", False):
+        return False
+    return not (session.testsfailed and not getattr(opt, "continue_on_collection_errors", False))
 
 
 def _verdicts(config: pytest.Config, settings: Settings) -> Settings:
