@@ -164,8 +164,8 @@ def render(data: dict[str, Family], seconds: float) -> str:
         lines += [f"- **{name}** false pass: {x}" for x in f.false_pass]
     lines += ["", "## Known overlap: what the grid cannot tell apart", "",
               "Impostors that pass under a stated rule (`tests/validity/overlap.py`): the catalogue's own "
-              "grid-limit label, or a polygon standing in for a curve that keeps within a tenth of a cell of "
-              "the band a fair raster fills (bow < 0.75 or every cell within 0.9). The table's last column counts "
+              "grid-limit label, or a shape standing in for a curve that keeps within a tenth of a cell of "
+              "the band a fair raster fills (a polygon bowing < 0.75, or every cell within 0.9). The table's last column counts "
               "the impostors under such a rule, and in brackets those of them that pass.", ""]
     any_overlap = False
     for name, f in sorted(data.items()):

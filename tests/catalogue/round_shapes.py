@@ -125,7 +125,7 @@ CIRCLE_METHODS = (
 #: Ellipse rasterisations :func:`ellipse_cells` knows (as :data:`CIRCLE_METHODS`; ``polar-*`` sample the
 #: polar angle about the center instead of the parametric angle; ``midpoint`` is the two-region midpoint
 #: ellipse algorithm and needs a rotation that is a multiple of 90°; ``joined`` joins the rounded
-#: points every 5° of the parameter by Bresenham lines; the disks are the cells within 0.5
+#: points every 10°–1° of the parameter (a cell apart at most) by Bresenham lines; the disks are the cells within 0.5
 #: (8-connected outline) or 0.65 (4-connected outline) of the ellipse or inside it, the distance taken
 #: to first order, ``g/|∇g|`` with ``g = (u/a)² + (v/b)² − 1``).
 ELLIPSE_METHODS = (
@@ -923,12 +923,15 @@ def ellipse_cells(center: Sequence[int], a: float, b: float, rotation: float = 0
     t0 = _ellipse_t(c, a, b, rotation, ray_pt)
     dist = _ellipse_dist(c, a, b, rotation)
     if method == "joined":
-        fl = _ellipse_point(c, a, b, rotation, t0 + np.radians(5.0 * np.arange(72))).tolist()
+        # as for the circle: keypoints no more than a cell apart along the long axis
+        step = next(d for d in (10, 5, 4, 3, 2, 1) if max(a, b) * math.radians(d) <= 1.0)
+        nv = 360 // step
+        fl = _ellipse_point(c, a, b, rotation, t0 + np.radians(float(step) * np.arange(nv))).tolist()
         s = _pt(s_pt) if s_pt is not None else (_rnd(fl[0][0]), _rnd(fl[0][1]))
         verts = [s] + [(_rnd(x), _rnd(y)) for x, y in fl[1:]]
         cells: list[Cell] = []
-        for k in range(72):
-            cells.extend(line_cells(verts[k], verts[(k + 1) % 72])[:-1])
+        for k in range(nv):
+            cells.extend(line_cells(verts[k], verts[(k + 1) % nv])[:-1])
         return _finish(_clean(cells), s, direction, "raw", dist, repeat)
     cells, mode = _ellipse_raster(c, a, b, rotation, t0, phi0, method)
     s = _pt(s_pt) if s_pt is not None else _pick_start(_clean(cells), c, float(start))

@@ -4,10 +4,10 @@ Two kinds, both stated as rules rather than lists, so a new impostor is judged b
 
 * ``grid-limit`` impostors (the catalogue's own label): every cell within 0.75 of the asked outline,
   or every vertex a fair rounding of the asked one — a fair drawing by the grid's own measure;
-* polygons standing in for a circle or an ellipse that keep to the curve as closely as a fair
-  raster nearly does: sides bowing less than :data:`MAX_SAGITTA` cells from it (the sagitta
-  ``R (1 − cos(π/n))`` the catalogue writes in the note), or every cell within
-  :data:`MAX_STRAY` cells of it (also in the note). A fair raster's own cells stray up to 0.69
+* shapes standing in for a circle or an ellipse that keep to the curve as closely as a fair
+  raster nearly does: a polygon whose sides bow less than :data:`MAX_SAGITTA` cells from it (the
+  sagitta ``R (1 − cos(π/n))`` the catalogue writes in the note), or any impostor whose every cell
+  lies within :data:`MAX_STRAY` cells of it (also in the note: a 10 × 5.5 ellipse for 10 × 6). A fair raster's own cells stray up to 0.69
   from the curve (a cell's half-diagonal is 0.71), so such a polygon stays inside, or a tenth of a
   cell beyond, the band a fair drawing fills: a 16-gon of radius 24 (bow 0.46), a 12-gon of radius
   16 (0.55), an octagon of radius 9 (0.69), an octagon about a 14 × 8 ellipse (cells within 0.86).
@@ -33,11 +33,11 @@ def overlap_reason(family: str, cls: str, note: str) -> str | None:
     """Why an impostor of ``cls`` (with the catalogue's ``note``) may pass, or None if it may not."""
     if cls.endswith("grid-limit"):
         return "at the grid's limit (the catalogue's own label)"
-    if cls == "ngon" and family in ("circle", "concentric", "circles", "ellipse"):
+    if family in ("circle", "concentric", "circles", "ellipse"):
         bows = [float(x) for x in _SAGITTA.findall(note)]
-        if bows and max(bows) < MAX_SAGITTA:
+        if cls == "ngon" and bows and max(bows) < MAX_SAGITTA:
             return f"a polygon whose sides bow {max(bows):.2f} cells (< {MAX_SAGITTA:g}) from the curve"
         strays = [float(x) for x in _STRAY.findall(note)]
         if strays and max(strays) < MAX_STRAY:
-            return f"a polygon whose cells all lie within {max(strays):.2f} cells (< {MAX_STRAY:g}) of the curve"
+            return f"every cell within {max(strays):.2f} cells (< {MAX_STRAY:g}) of the asked curve"
     return None

@@ -18,7 +18,7 @@ from shape_asserts.exceptions import CaseError
 from shape_asserts.shapes import get_family
 
 from tests.catalogue.polygons import LINE_METHODS, polygon_cells, regular_vertices
-from tests.catalogue.round_shapes import CIRCLE_METHODS, circle_cells
+from tests.catalogue.round_shapes import CIRCLE_METHODS, ELLIPSE_METHODS, circle_cells, ellipse_cells
 from tests.catalogue.spirals import spiral_cells
 
 
@@ -71,6 +71,24 @@ def test_every_fair_spiral_passes(turns, spacing, angle, direction, inward, conn
                  inward=inward)
     cells = spiral_cells((25, 25), turns, spacing, angle, direction, inward, connect)
     assert cells[0] == tuple(case.params["start"]) and cells[-1] == tuple(case.params["end"])
+    assert _verdict(case, cells) == []
+
+
+@settings(deadline=None)
+@given(a=st.integers(5, 22), b_share=st.floats(0.35, 1.0), rotation=st.sampled_from(range(0, 180, 15)),
+       angle=st.integers(0, 359), direction=st.sampled_from(["cw", "ccw"]),
+       method=st.sampled_from([m for m in ELLIPSE_METHODS if not m.startswith("midpoint")]))
+@example(a=20, b_share=0.6, rotation=30, angle=30, direction="cw", method="joined")
+def test_every_fair_ellipse_passes(a, b_share, rotation, angle, direction, method):
+    b = max(4, round(a * b_share))
+    assume(b <= a)
+    cells = ellipse_cells((25, 25), a, b, rotation, angle, direction, method)
+    assume(all(0 <= x <= 49 and 0 <= y <= 49 for x, y in cells))
+    try:
+        case = _case(family="ellipse", center=[25, 25], a=a, b=b, rotation=rotation, start=list(cells[0]),
+                     direction=direction)
+    except CaseError:  # the drawn start strays more than a cell from the ellipse: not this test's question
+        assume(False)
     assert _verdict(case, cells) == []
 
 
