@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 import numpy as np
@@ -109,15 +109,19 @@ class ShapeScore:
         # an empty drawing's distances are rightly infinite (there is nothing to measure); NaN, or
         # infinity from points that are there, is an overflow
         empty = self.metrics.get("n_points") == 0
-        bad = sorted(k for k, v in self.metrics.items()
-                     if isinstance(v, float) and (math.isnan(v) or (math.isinf(v) and not empty)))
+        def off(v: Any) -> bool:
+            return isinstance(v, float) and (math.isnan(v) or (math.isinf(v) and not empty))
+
+        bad = sorted(k for k, v in self.metrics.items() if off(v))
+        bad_checks = [c.name for c in self.checks if off(c.value)]
         score_ok = isinstance(self.score, (int, float)) and math.isfinite(self.score)
-        if score_ok and not bad:
+        if score_ok and not bad and not bad_checks:
             return
-        names = (["score"] if not score_ok else []) + bad
+        names = (["score"] if not score_ok else []) + sorted(set(bad) | set(bad_checks))
         object.__setattr__(self, "score", float(self.score) if score_ok else 0.0)
         object.__setattr__(self, "metrics", {k: (None if k in bad else v) for k, v in self.metrics.items()})
-        object.__setattr__(self, "checks", (*self.checks, Check(
+        checks = tuple(replace(c, passed=False, value="not finite") if off(c.value) else c for c in self.checks)
+        object.__setattr__(self, "checks", (*checks, Check(
             "finite", False, len(names), "0 non-finite numbers",
             f"{', '.join(names[:6])} came out infinite or NaN: a coordinate is too large to measure")))
 

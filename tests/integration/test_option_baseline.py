@@ -163,3 +163,27 @@ def test_the_job_summary_gets_the_results_table_and_the_gate(suite, tmp_path, mo
     rows = [line for line in text.splitlines() if line.startswith(f"| {NOISY} | circle | {N_CASES} | ")]
     assert len(rows) == 2 and rows[1].count(" | ") == 6  # the gate row: seven cells, none split
     assert "**exit status 1: the gate's verdict" in text
+
+
+def test_one_answer_too_large_to_measure_cannot_turn_a_failing_gate_undecided(suite):
+    """A point at 1e308 once made a score NaN: the gate printed Δ +nan and UNDECIDED, exit 0, for a
+    candidate that plainly fails without it. The sample now fails a named check and scores 0."""
+    import json
+
+    path = recording(suite, "circle-start000-cw", model_dir=model_slug(NOISY))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    from shape_asserts.drawing import parse_drawing
+
+    points = [{"x": int(x), "y": int(y)} for x, y in parse_drawing(data["samples"][0]["text"]).points]
+    points[5] = {"x": 1e308, "y": 3}
+    data["samples"][0]["text"] = json.dumps({"grid_size": 50, "points": points})
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+    result = suite.runpytest(f"--model={NOISY}", f"--baseline={EXACT}", "--record=none", *CIRCLE)
+
+    assert result.ret == 1
+    text = result.stdout.str()
+    summary = text[text.index("shape-asserts summary"):]  # the summary table and the gate after it
+    assert "nan" not in summary.replace("infinite or NaN", "").lower()
+    assert any(line.endswith("FAIL") for line in gate_lines(text))
+    result.stdout.fnmatch_lines(["*finite: *came out infinite or NaN*"])
