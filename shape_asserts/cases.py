@@ -29,6 +29,7 @@ from .exceptions import CaseError
 from .prompts import LANGS
 from .raster import point_on_circle
 from .shapes import get_family
+from .thresholds import with_overrides
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -147,6 +148,12 @@ def _make_case(raw: Mapping[str, Any], source: str) -> Case:
     thresholds = raw.get("thresholds") or {}
     if not isinstance(thresholds, dict):
         raise CaseError(f"{source}: case {cid}: 'thresholds' must be a table")
+    if fam.thresholds is not None:
+        # a typo or a wrong type here would otherwise surface at judge time, as the model's failure
+        try:
+            with_overrides(fam.thresholds, thresholds)
+        except ValueError as exc:
+            raise CaseError(f"{source}: case {cid}: {exc}") from None
     tags = tuple(str(t) for t in raw.get("tags", ()))
     case = Case(id=cid, family=fam.name, params=_freeze(params), thresholds=dict(thresholds),
                 tags=tags, source=source)

@@ -59,14 +59,54 @@ CIRCLE = CircleThresholds()
 
 
 def with_overrides(base: Any, overrides: Mapping[str, Any] | None) -> Any:
-    """``base`` with fields replaced from ``overrides``; unknown names raise ``ValueError``."""
+    """``base`` with fields replaced from ``overrides``.
+
+    Each value must have its field's kind: a number for a number (not a bool), a whole number for
+    a count, true/false for a switch, a list of as many numbers for a tuple. ``ValueError`` names an
+    unknown or ill-typed field (case files are checked when they load).
+
+    Examples
+    --------
+    >>> with_overrides(CIRCLE, {"max_gaps": 1}).max_gaps
+    1
+    >>> with_overrides(CIRCLE, {"max_gap": 1})
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown threshold 'max_gap' for CircleThresholds; known: harmonic_limits, max_center_offset, max_closure, max_gaps, max_radius_error, max_repeats, max_start_distance, max_turns, min_coverage, min_radius, min_roundness, min_roundness_requested, min_seed_score, min_turns
+    """
     if not overrides:
         return base
-    known = {f.name for f in fields(base)}
-    unknown = sorted(set(overrides) - known)
+    known = {f.name: getattr(base, f.name) for f in fields(base)}
+    unknown = sorted(set(overrides) - set(known))
     if unknown:
         raise ValueError(
-            f"unknown threshold(s) {', '.join(unknown)} for {type(base).__name__}; "
-            f"known: {', '.join(sorted(known))}"
+            f"unknown threshold{'s' if len(unknown) > 1 else ''} {', '.join(repr(u) for u in unknown)} for "
+            f"{type(base).__name__}; known: {', '.join(sorted(known))}"
         )
-    return replace(base, **dict(overrides))
+    return replace(base, **{k: _typed(k, v, known[k]) for k, v in overrides.items()})
+
+
+def _typed(name: str, value: Any, default: Any) -> Any:
+    """``value`` as the kind of ``default``, or ``ValueError`` naming the threshold."""
+    def number(v: Any) -> bool:
+        return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+    if isinstance(default, bool):
+        if isinstance(value, bool):
+            return value
+        raise ValueError(f"threshold {name!r} must be true or false, got {value!r}")
+    if isinstance(default, int):
+        if number(value) and float(value) == int(value):
+            return int(value)
+        raise ValueError(f"threshold {name!r} must be a whole number, got {value!r}")
+    if isinstance(default, float):
+        if number(value):
+            return float(value)
+        raise ValueError(f"threshold {name!r} must be a number, got {value!r}")
+    if isinstance(default, tuple):
+        if isinstance(value, (list, tuple)) and len(value) == len(default) and all(number(v) for v in value):
+            return tuple(float(v) for v in value)
+        raise ValueError(f"threshold {name!r} must be a list of {len(default)} numbers, got {value!r}")
+    if isinstance(default, str) and isinstance(value, str):
+        return value
+    raise ValueError(f"threshold {name!r} cannot be set to {value!r}")

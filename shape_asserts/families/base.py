@@ -32,6 +32,9 @@ class Family:
     score: Callable[["Drawing", "Case"], "ShapeScore"]
     #: Parameters that vary between cases that otherwise ask the same thing (for stability).
     variant_keys: tuple[str, ...] = ()
+    #: The family's default limits (a frozen dataclass): a case's ``thresholds`` table may replace
+    #: any field, and is checked against these fields and their types when the case is loaded.
+    thresholds: Any = None
 
 
 def pair_param(params: Mapping[str, Any], key: str, *, required: bool = True) -> tuple[float, float] | None:

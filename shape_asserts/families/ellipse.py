@@ -215,4 +215,4 @@ def _score(drawing: "Drawing", case: "Case") -> ShapeScore:
 
 
 FAMILY = Family(name="ellipse", params=_params, prompt=_prompt, ideal=_ideal, score=_score,
-                variant_keys=("start", "direction"))
+                variant_keys=("start", "direction"), thresholds=ELLIPSE)

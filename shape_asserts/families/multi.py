@@ -538,6 +538,8 @@ def _separate_score(drawing: "Drawing", case: "Case") -> ShapeScore:
 
 
 CONCENTRIC = Family(name="concentric", params=_concentric_params, prompt=_concentric_prompt,
-                    ideal=_concentric_ideal, score=_concentric_score, variant_keys=("start", "direction"))
+                    ideal=_concentric_ideal, score=_concentric_score, variant_keys=("start", "direction"),
+                    thresholds=CIRCLES)
 SEPARATE = Family(name="circles", params=_separate_params, prompt=_separate_prompt,
-                  ideal=_separate_ideal, score=_separate_score, variant_keys=("start", "direction"))
+                  ideal=_separate_ideal, score=_separate_score, variant_keys=("start", "direction"),
+                  thresholds=CIRCLES)

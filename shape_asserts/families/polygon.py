@@ -582,7 +582,7 @@ def _scorer(name: str) -> Callable[["Drawing", "Case"], ShapeScore]:
 
 def _family(name: str, params: Callable[[Mapping[str, Any]], dict[str, Any]]) -> Family:
     return Family(name=name, params=params, prompt=_prompt, ideal=_ideal, score=_scorer(name),
-                  variant_keys=("start", "direction"))
+                  variant_keys=("start", "direction"), thresholds=_THRESHOLDS[name])
 
 
 SQUARE_FAMILY = _family("square", _square_params)

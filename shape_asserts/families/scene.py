@@ -1023,6 +1023,6 @@ def _stick_score(drawing: "Drawing", case: "Case") -> ShapeScore:
 
 
 HOUSE = Family(name="house", params=_house_params, prompt=_scene_prompt, ideal=_house_ideal, score=_house_score,
-               variant_keys=("description", "description_en"))
+               variant_keys=("description", "description_en"), thresholds=HOUSE_THRESHOLDS)
 STICK = Family(name="stick", params=_stick_params, prompt=_scene_prompt, ideal=_stick_ideal, score=_stick_score,
-               variant_keys=("description", "description_en"))
+               variant_keys=("description", "description_en"), thresholds=STICK_THRESHOLDS)

@@ -297,4 +297,4 @@ def _score(drawing: "Drawing", case: "Case") -> ShapeScore:
 
 
 FAMILY = Family(name="spiral", params=_params, prompt=_prompt, ideal=_ideal, score=_score,
-                variant_keys=("angle", "inward", "direction", "start", "end"))
+                variant_keys=("angle", "inward", "direction", "start", "end"), thresholds=SPIRAL)

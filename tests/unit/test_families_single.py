@@ -420,6 +420,31 @@ def test_unknown_threshold_names_the_known_ones():
         score(case, SPIRAL.ideal())
 
 
+SQUARE_BODY = '[[case]]\nid = "typo"\nfamily = "square"\ncenter = [25, 25]\nside = 30\nstart_vertex = 0\ndirection = "cw"\n'
+
+
+@pytest.mark.parametrize("table,message", [
+    ("{ max_gap = 1 }", "unknown threshold 'max_gap' for PolygonThresholds; known: .*max_gaps"),
+    ("{ max_gaps = '1' }", "threshold 'max_gaps' must be a whole number, got '1'"),
+    ("{ max_gaps = 1.5 }", "threshold 'max_gaps' must be a whole number, got 1.5"),
+    ("{ vertex_slack = 1 }", "unknown threshold 'vertex_slack'"),
+    ("{ max_side_deviation = true }", "threshold 'max_side_deviation' must be a number, got True"),
+])
+def test_a_bad_threshold_in_a_case_file_is_refused_at_load_naming_file_case_and_key(tmp_path, table, message):
+    """A typo once loaded fine and surfaced at judge time as the *model's* failure."""
+    with pytest.raises(CaseError, match=r"mine\.toml: case typo: " + message):
+        load_one(tmp_path, SQUARE_BODY + f"thresholds = {table}\n")
+
+
+def test_a_list_threshold_takes_a_list_of_as_many_numbers(tmp_path):
+    body = ('[[case]]\nid = "strict"\nfamily = "circle"\ncenter = [25, 25]\nstart = [25, 1]\ndirection = "cw"\n'
+            'thresholds = { harmonic_limits = [0.1, 0.5, 0.05, 0.2] }\n')
+    (case,) = load_one(tmp_path, body)
+    assert case.thresholds["harmonic_limits"] == [0.1, 0.5, 0.05, 0.2]
+    with pytest.raises(CaseError, match="harmonic_limits' must be a list of 4 numbers"):
+        load_one(tmp_path, body.replace("0.05, 0.2]", "0.05]"))
+
+
 # --- prompts ---------------------------------------------------------------------------------------
 
 
