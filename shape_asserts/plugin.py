@@ -118,6 +118,11 @@ def _pick(config: pytest.Config, option: str, ini: str, default: Any, cast: Any 
 def _settings(config: pytest.Config) -> Settings:
     root = Path(config.rootpath)
     models = tuple(config.getoption("shape_models") or config.getini("shape_models") or [DEFAULT_MODEL])
+    if any(not m.strip() for m in models):
+        raise pytest.UsageError(f"{OPTION_MODEL} needs a model name, got an empty one (e.g. {OPTION_MODEL}=gpt-4o)")
+    twice = sorted({m for m in models if models.count(m) > 1})
+    if twice:
+        raise pytest.UsageError(f"{OPTION_MODEL} names {', '.join(twice)} more than once; each model is asked once")
     record = _pick(config, "shape_record", "shape_record", "missing")
     if record not in RECORD_MODES:
         raise pytest.UsageError(f"shape_record must be one of {', '.join(RECORD_MODES)}, got {record!r}")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from shape_asserts.fixtures import model_slug
 
 from .conftest import CIRCLE, CIRCLE_CASES, INI, N_CASES, recording
@@ -57,3 +59,13 @@ def test_a_model_name_becomes_a_filesystem_safe_folder_of_recordings(suite, fake
     path = recording(suite, CASE, model_dir=slug)
     assert json.loads(path.read_text(encoding="utf-8"))["model"] == "ollama/llama3:8b"
     assert [c["model"] for c in fake_litellm.calls()] == ["ollama/llama3:8b"]
+
+
+@pytest.mark.parametrize("models,message", [
+    (("--model=",), "--model needs a model name, got an empty one*"),
+    (("--model=reference/exact", "--model=reference/exact"), "--model names reference/exact more than once*"),
+])
+def test_an_empty_or_repeated_model_is_a_usage_error(suite, models, message):
+    result = suite.runpytest("--record=none", *models, *CIRCLE)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"ERROR: {message}"])
