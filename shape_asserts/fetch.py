@@ -103,6 +103,8 @@ class RunState:
 
     failures: dict[str, str] = field(default_factory=dict)
     unasked: dict[str, str] = field(default_factory=dict)
+    #: Answers that arrived but could not be written (a recording problem, not the provider's).
+    unrecorded: dict[str, str] = field(default_factory=dict)
     fetched: bool = False
 
     @staticmethod
@@ -113,7 +115,8 @@ class RunState:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".state.", suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump({"failures": self.failures, "unasked": self.unasked, "fetched": self.fetched}, fh)
+            json.dump({"failures": self.failures, "unasked": self.unasked, "unrecorded": self.unrecorded,
+                       "fetched": self.fetched}, fh)
         os.replace(tmp, path)
 
     @classmethod
@@ -123,15 +126,14 @@ class RunState:
         except (OSError, ValueError):
             return None
         return cls(failures=dict(doc.get("failures", {})), unasked=dict(doc.get("unasked", {})),
-                   fetched=bool(doc.get("fetched")))
+                   unrecorded=dict(doc.get("unrecorded", {})), fetched=bool(doc.get("fetched")))
 
 
 AskFn = Callable[..., Any]
 
 
 def _write(recorder: Recorder, rec: Recording) -> None:
-    with recorder.store.locked(rec.model):
-        recorder.store.write(rec)
+    recorder.store.save(rec)
 
 
 async def _run(jobs: list[Job], recorder: Recorder, *, concurrency: int, max_retries: int,
@@ -189,7 +191,16 @@ async def _run(jobs: list[Job], recorder: Recorder, *, concurrency: int, max_ret
             # per-case lock keeps two samples of one case from writing out of order.
             snapshot = Recording(**{**rec.__dict__, "samples": list(rec.samples)})
             async with locks[(job.model, job.case.id)]:
-                await asyncio.get_running_loop().run_in_executor(None, _write, recorder, snapshot)
+                try:
+                    await asyncio.get_running_loop().run_in_executor(None, _write, recorder, snapshot)
+                except OSError as exc:
+                    # one file that cannot be written (read-only folder, full disk) is that case's
+                    # error; the other answers in flight are still recorded
+                    path = recorder.store.path(job.model, job.case.id, recorder.lang)
+                    state.unrecorded.setdefault(key, f"the answer for {job.model}/{job.case.id} arrived but could "
+                                                     f"not be recorded at {path}: {exc.strerror or exc} "
+                                                     f"(errno {exc.errno}); free the disk or make the folder "
+                                                     "writable, then run again")
             note()
 
     tasks = [one(job, i) for job in jobs for i in job.indices]

@@ -135,7 +135,10 @@ class FixtureStore:
         FixtureError
             When the file exists but is not a readable recording (named by path).
         """
-        path = self.path(model, case.id, lang)
+        return self._load(self.path(model, case.id, lang))
+
+    def _load(self, path: Path) -> Recording | None:
+        """The recording at ``path``; ``None`` if there is no file; ``FixtureError`` if unreadable."""
         try:
             raw = path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -187,12 +190,44 @@ class FixtureStore:
             finally:
                 fcntl.flock(fh, fcntl.LOCK_UN)
 
+    def save(self, rec: Recording) -> Path:
+        """Record ``rec``'s samples, keeping every other sample already on disk for the same question.
+
+        The read, merge and write happen under the model's lock, so two runs recording different
+        samples of one case at once (``--samples 2`` beside ``--samples 3``) both keep theirs, and
+        ``--record=all`` replaces the samples it asked and keeps the rest: samples are only ever
+        added or replaced. A recording on disk for another question (prompt, temperature, language)
+        is replaced whole; one that cannot be read is moved aside first, never overwritten.
+        """
+        path = self.path(rec.model, rec.case_id, rec.lang)
+        with self.locked(rec.model):
+            try:
+                on_disk = self._load(path)
+            except FixtureError:
+                self.quarantine(rec.model, rec.case_id, rec.lang)
+                on_disk = None
+            same = on_disk is not None and (on_disk.prompt_sha256, on_disk.temperature, on_disk.lang) == (
+                rec.prompt_sha256, rec.temperature, rec.lang)
+            if same:
+                merged = Recording(**{**rec.__dict__, "samples": list(on_disk.samples)})
+                for sample in rec.samples:
+                    merged.add(sample)
+                rec = merged
+            return self.write(rec)
+
     def write(self, rec: Recording) -> Path:
-        """Write ``rec`` atomically: the file is either the old one or the complete new one."""
+        """Write ``rec`` atomically: the file is either the old one or the complete new one.
+
+        Any text a JSON string can carry is kept: an answer with a lone surrogate (half an emoji,
+        legal JSON on the wire) cannot be UTF-8, so such a file is written with ASCII escapes.
+        """
         path = self.path(rec.model, rec.case_id, rec.lang)
         path.parent.mkdir(parents=True, exist_ok=True)
-        text = json.dumps(rec.to_json(), ensure_ascii=False, indent=2) + "\n"
-        text = redact(text)
+        text = redact(json.dumps(rec.to_json(), ensure_ascii=False, indent=2) + "\n")
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = redact(json.dumps(rec.to_json(), ensure_ascii=True, indent=2) + "\n")
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:

@@ -120,8 +120,13 @@ class Recorder:
                 asked += 1
         finally:
             if asked:
-                with self.store.locked(model):
-                    self.store.write(rec)
+                try:
+                    self.store.save(rec)
+                except OSError as exc:
+                    path = self.store.path(model, case.id, self.lang)
+                    raise FixtureError(f"the answer for {model}/{case.id} arrived but could not be recorded "
+                                       f"at {path}: {exc.strerror or exc} (errno {exc.errno}); free the disk "
+                                       "or make the folder writable, then run again") from None
         return Obtained(texts=tuple(rec.texts(samples)), asked=asked, replayed=samples - asked, note=why)
 
 

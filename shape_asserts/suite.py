@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from .cases import Case, load_cases
-from .exceptions import ProviderError
+from .exceptions import FixtureError, ProviderError
 from .fetch import Progress, RunState, fetch, plan
 from .fixtures import FixtureStore
 from .record import Obtained, Recorder
@@ -85,6 +85,8 @@ class Settings:
         key = RunState.key(param.model, param.case.id)
         if key in state.failures:
             raise ProviderError(state.failures[key])
+        if key in state.unrecorded:
+            raise FixtureError(state.unrecorded[key])
         if key in state.unasked:
             pytest.skip(state.unasked[key])
         # The fetch answered every test it could match, so this replays and never asks twice; a

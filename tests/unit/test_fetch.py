@@ -91,3 +91,24 @@ def test_run_state_round_trips_through_its_file(tmp_path):
     state.write(tmp_path / "s" / "state.json")
     assert RunState.read(tmp_path / "s" / "state.json") == state
     assert RunState.read(tmp_path / "missing.json") is None
+
+
+def test_a_recording_that_cannot_be_written_errors_that_case_and_the_fetch_goes_on(recorder, monkeypatch):
+    """A write failure (read-only folder, full disk) once aborted the whole fetch, and the tests then
+    asked again one by one: paid twice."""
+    real = recorder.store.save
+    blocked = CASES[1].id
+
+    def save(rec):
+        if rec.case_id == blocked:
+            raise OSError(28, "No space left on device")
+        return real(rec)
+
+    monkeypatch.setattr(recorder.store, "save", save)
+    jobs = plan(recorder, [("m", c) for c in CASES], samples=1)
+    state, progress = fetch(jobs, recorder, ask_fn=FakeProvider())
+    assert progress.answered == len(CASES)
+    assert state.failures == {} and list(state.unrecorded) == [RunState.key("m", blocked)]
+    assert "could not be recorded at" in state.unrecorded[RunState.key("m", blocked)]
+    assert "No space left on device (errno 28)" in state.unrecorded[RunState.key("m", blocked)]
+    assert plan(recorder, [("m", c) for c in CASES], samples=1)[0].case.id == blocked  # the rest recorded

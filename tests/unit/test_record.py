@@ -190,14 +190,15 @@ def test_none_mode_writes_nothing(store, case):
 # --- all --------------------------------------------------------------------------------------------
 
 
-def test_all_mode_asks_every_sample_again_and_overwrites(store, case):
+def test_all_mode_asks_every_sample_again_replaces_those_and_keeps_the_others(store, case):
+    """--record=all --samples 2 once dropped a third recorded (paid) sample: now it is kept."""
     _record(store, case, ["old one", "old two", "old three"])
     fake = FakeModel()
     got = Recorder(store, "all", ask_fn=fake).obtain(MODEL, case, samples=2)
     assert fake.samples_asked == [0, 1]
     assert got.texts == ("answer 1", "answer 2")
     assert (got.asked, got.replayed) == (2, 0)
-    assert _recorded_texts(store, case) == ["answer 1", "answer 2"]
+    assert _recorded_texts(store, case) == ["answer 1", "answer 2", "old three"]
 
 
 # --- provider errors --------------------------------------------------------------------------------
@@ -228,9 +229,55 @@ def test_provider_error_on_the_first_sample_writes_no_file(store, case):
     assert not store.path(MODEL, case.id).exists()
 
 
-def test_provider_error_in_all_mode_keeps_the_new_samples_only(store, case):
+def test_provider_error_in_all_mode_keeps_the_old_samples_it_could_not_replace(store, case):
     _record(store, case, ["old one", "old two", "old three"])
     with pytest.raises(ProviderError):
         Recorder(store, "all", ask_fn=FakeModel(fail_on_sample=1)).obtain(MODEL, case, samples=3)
-    assert _recorded_texts(store, case) == ["answer 1"]
+    assert _recorded_texts(store, case) == ["answer 1", "old two", "old three"]
 
+
+
+# --- nothing lost ------------------------------------------------------------------------------------
+
+
+def test_two_runs_recording_different_samples_of_one_case_both_keep_theirs(store, case):
+    """A --samples 2 run finishing after a --samples 3 run once overwrote the third sample."""
+    three = Recorder(store, "missing", ask_fn=FakeModel())
+    three.obtain(MODEL, case, samples=3)
+    late = store.read(MODEL, case)
+    late.samples = late.samples[:2]  # what a run that started before the third arrived held in memory
+    store.save(late)
+    assert len(_recorded_texts(store, case)) == 3
+
+
+def test_a_stale_recording_is_replaced_whole_not_merged(store, case):
+    _record(store, case, ["old one", "old two"], temperature=0.7)
+    Recorder(store, "missing", ask_fn=FakeModel()).obtain(MODEL, case, samples=1)
+    rec = store.read(MODEL, case)
+    assert rec.temperature is None and [s["text"] for s in rec.samples] == ["answer 1"]
+
+
+def test_saving_over_a_corrupt_file_moves_it_aside_first(store, case):
+    path = store.path(MODEL, case.id)
+    path.parent.mkdir(parents=True)
+    path.write_text("{ not json", encoding="utf-8")
+    Recorder(store, "all", ask_fn=FakeModel()).obtain(MODEL, case, samples=1)
+    assert _recorded_texts(store, case) == ["answer 1"]
+    assert [p.read_text() for p in path.parent.glob(f"{path.name}.corrupt-*")] == ["{ not json"]
+
+
+def test_an_answer_with_a_lone_surrogate_is_recorded_and_replayed_identically(store, case):
+    """Half an emoji is legal JSON on the wire but not UTF-8: it once could not be written at all."""
+    text = '{"points": [{"x": 1, "y": 2}], "note": "\ud83d"}'
+    store.save(Recording(model=MODEL, case_id=case.id, lang="ru", temperature=None,
+                         prompt_sha256=case.prompt_hash("ru"), samples=[sample_record(0, Answer(text=text), None)]))
+    assert _recorded_texts(store, case) == [text]
+
+
+def test_a_recording_that_cannot_be_written_is_a_fixture_error_naming_the_path(store, case, monkeypatch):
+    def refuse(rec):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(store, "write", refuse)
+    with pytest.raises(FixtureError, match=r"could not be recorded at .*\.json: Permission denied \(errno 13\)"):
+        Recorder(store, "missing", ask_fn=FakeModel()).obtain(MODEL, case, samples=1)
