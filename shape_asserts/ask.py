@@ -171,29 +171,59 @@ _RETRIABLE = ("RateLimitError", "InternalServerError", "ServiceUnavailableError"
 MAX_BACKOFF = 60.0
 
 
+#: HTTP statuses another attempt may change: timeout, conflict, rate limit (and every 5xx).
+RETRIABLE_STATUS = (408, 409, 429)
+
+
 def is_retriable(exc: BaseException) -> bool:
-    """Whether another attempt may succeed (never for keys, bad requests, unknown models)."""
+    """Whether another attempt may succeed: 408, 409, 429, 5xx, timeouts and dropped connections.
+
+    Never a request the provider judged and refused (400–404, 413, 422 and the other 4xx: a bad key,
+    a bad request, an unknown model, too long a prompt), whatever class the client gave the error.
+    """
     name = type(exc).__name__
     status = getattr(exc, "status_code", None)
+    if isinstance(status, int) and not isinstance(status, bool):
+        if status in RETRIABLE_STATUS or status >= 500:
+            return True
+        if 400 <= status < 500:
+            return False
     if name in ("AuthenticationError", "PermissionDeniedError", "NotFoundError", "BadRequestError",
                 "ContextWindowExceededError", "ContentPolicyViolationError", "UnprocessableEntityError"):
         return False
-    if isinstance(status, int) and status in (408, 409, 429) or (isinstance(status, int) and status >= 500):
-        return True
     return name in _RETRIABLE
 
 
 def retry_after(exc: BaseException) -> float | None:
-    """Seconds the provider asked us to wait (``Retry-After`` in seconds), if it said."""
+    """Seconds the provider asked us to wait, if it said: ``retry-after-ms``, or ``Retry-After`` in
+    seconds or as an HTTP date."""
     headers: Any = getattr(exc, "litellm_response_headers", None)
     if headers is None:
         headers = getattr(getattr(exc, "response", None), "headers", None)
     if headers is None:
         return None
     try:
+        ms = headers.get("retry-after-ms")
+        if ms is not None:
+            return max(0.0, float(ms) / 1000.0)
         value = headers.get("retry-after") or headers.get("Retry-After")
-        return max(0.0, float(value)) if value is not None else None
     except (TypeError, ValueError, AttributeError):
+        return None
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except (TypeError, ValueError):
+        pass
+    try:
+        from email.utils import parsedate_to_datetime
+        from datetime import datetime, timezone
+
+        when = parsedate_to_datetime(str(value))
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=timezone.utc)
+        return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+    except (TypeError, ValueError, IndexError, OverflowError):
         return None
 
 
