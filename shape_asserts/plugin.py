@@ -22,6 +22,7 @@ from .prompts import LANGS
 from .record import RECORD_MODES
 from .shapes import FAMILIES
 from .suite import DEFAULT_MODEL, CaseParam, CaseRun, Settings, prefetch
+from .results import printable
 from .summary import format_table, record_from_properties, summarize
 from .gate import DEFAULT_MARGIN as DEFAULT_GATE_MARGIN
 from .session import UNDECIDED_POLICIES, VerdictOptions, VerdictSession, with_baseline
@@ -230,7 +231,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
     # A provider outage or a bad recording is the harness's problem, not the model's drawing:
     # show the one-line reason (it names the cause and the fix) instead of a traceback.
     if call.excinfo is not None and isinstance(call.excinfo.value, (ProviderError, FixtureError)):
-        report.longrepr = f"{type(call.excinfo.value).__name__}: {call.excinfo.value}"
+        # the provider's words are hostile text: no escape sequence reaches the terminal
+        report.longrepr = printable(f"{type(call.excinfo.value).__name__}: {call.excinfo.value}")
     return report
 
 

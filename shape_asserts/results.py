@@ -11,6 +11,8 @@ A case whose test errored or was skipped has no result, only the one-line reason
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -55,8 +57,22 @@ def _reason(report: Any) -> str:
     else:
         crash = getattr(longrepr, "reprcrash", None)
         text = getattr(crash, "message", None) or getattr(report, "longreprtext", "") or str(longrepr or "")
-    lines = [line.strip() for line in str(text).splitlines() if line.strip()]
+    lines = [printable(line).strip() for line in str(text).splitlines()]
+    # under xdist a report's text starts with the worker's header ("[gw1] linux -- Python 3.11 ..."),
+    # which says where the test ran, not why it failed
+    lines = [line for line in lines if line and not _XDIST_HEADER.match(line)]
     return (lines[0] if lines else "no reason given")[:MAX_REASON]
+
+
+_XDIST_HEADER = re.compile(r"^\[gw\d+\] \S+ -- Python ")
+#: ANSI escape sequences (colours, screen clears, title sets) and other control characters: a
+#: provider's error body is hostile text and must not drive the terminal or the Markdown summary.
+_CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """``text`` without escape sequences and control characters (tabs kept as spaces)."""
+    return _CONTROL.sub("", text.replace("\t", " "))
 
 
 def outcome_from_report(report: Any) -> ItemOutcome | None:

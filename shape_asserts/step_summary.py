@@ -15,6 +15,7 @@ from typing import Iterable
 
 from .gate import Gate, describe, need_text
 from .summary import FamilyRow
+from .results import printable
 
 __all__ = ["ENV", "cell", "markdown", "append"]
 
@@ -26,12 +27,18 @@ MAX_CELL = 300
 _ICON = {"PASS": "✅", "FAIL": "❌", "UNDECIDED": "⚠️"}
 
 
+#: Characters Markdown gives a meaning to (links, emphasis, code, headings, tables), escaped in cells.
+_MARKDOWN = "\\`*_{}[]()#+!|~"
+
+
 def cell(text: object) -> str:
-    """``text`` safe inside a Markdown table cell: one line, ``|`` escaped, HTML inert."""
-    s = " ".join(str(text).split())
+    """``text`` safe inside a Markdown table cell: one line, no control characters, HTML inert, and
+    no Markdown (a model named ``[Gate: PASS](https://…)`` shows as that text, not as a link)."""
+    s = printable(" ".join(str(text).split()))
     if len(s) > MAX_CELL:
         s = s[: MAX_CELL - 1] + "…"
-    return html.escape(s, quote=False).replace("|", "\\|").replace("`", "\\`")
+    s = html.escape(s, quote=False)
+    return "".join("\\" + ch if ch in _MARKDOWN else ch for ch in s)
 
 
 def _f(v: float | None) -> str:

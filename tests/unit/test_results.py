@@ -5,9 +5,10 @@ from __future__ import annotations
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
-from shape_asserts.results import ItemOutcome, case_samples, collect, outcome_from_report
+from shape_asserts.results import ItemOutcome, _reason, case_samples, collect, outcome_from_report, printable
 from shape_asserts.suite import Settings
 
 REPO = Path(__file__).resolve().parents[2]
@@ -58,3 +59,19 @@ def test_collect_rejudges_the_recording_and_names_what_is_missing(tmp_path):
     assert views["circle-start060-cw"].reason.startswith("no recorded answer at ")
     assert views["circle-start090-cw"].reason == "ProviderError: down"
     assert [c.case for c in case_samples(views.values())["reference/noisy"]] == ["circle-start030-cw"]
+
+
+def test_the_reason_under_xdist_is_the_error_not_the_worker_header():
+    """Under xdist a report's text starts with "[gw1] linux -- Python ..."; the report once showed
+    that as the case's reason."""
+    report = SimpleNamespace(longrepr="[gw1] linux -- Python 3.11.7 /usr/bin/python\nProviderError: m: down",
+                             longreprtext="")
+    assert _reason(report) == "ProviderError: m: down"
+
+
+def test_escape_sequences_from_a_provider_never_reach_the_reason():
+    """A provider's error body could clear the screen, set the title or fake a '139 passed' line."""
+    report = SimpleNamespace(longrepr="ProviderError: m: \x1b[2J\x1b]0;pwned\x07bad\x1b[32m 139 passed\x1b[0m",
+                             longreprtext="")
+    assert _reason(report) == "ProviderError: m: bad 139 passed"
+    assert printable("a\x00b\tc\x9bd") == "ab cd"

@@ -12,8 +12,15 @@ def test_a_cell_keeps_pipes_and_newlines_from_splitting_the_table():
 
 
 def test_a_cell_renders_markup_inert_and_is_bounded():
-    assert cell("<img src=x onerror=alert(1)>") == "&lt;img src=x onerror=alert(1)&gt;"
+    assert cell("<img src=x onerror=alert(1)>") == "&lt;img src=x onerror=alert\\(1\\)&gt;"
     assert len(cell("x" * 10_000)) <= 300
+
+
+def test_a_model_name_with_markdown_shows_as_text_not_as_a_link():
+    """A model named "[Gate: PASS](https://…)" once rendered as a link saying the gate passed."""
+    assert cell("[Gate: PASS](https://x.example)") == "\\[Gate: PASS\\]\\(https://x.example\\)"
+    assert cell("**bold** _it_ `code` ~x~") == "\\*\\*bold\\*\\* \\_it\\_ \\`code\\` \\~x\\~"
+    assert cell("clear\x1b[2Jscreen") == "clearscreen"
 
 
 def test_every_row_of_every_table_has_as_many_cells_as_its_header():
