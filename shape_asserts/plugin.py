@@ -10,6 +10,8 @@ provider outage or a missing fixture is reported as an ERROR, while a bad drawin
 
 from __future__ import annotations
 
+import math
+
 import tempfile
 import time
 from pathlib import Path
@@ -138,9 +140,15 @@ def _settings(config: pytest.Config) -> Settings:
         raise pytest.UsageError(f"{OPTION_MIN_PASS_RATE} must be between 0 and 1, got {rate}")
     timeout = config.getoption("shape_timeout")
     timeout = 120.0 if timeout is None else timeout
-    if timeout <= 0:
-        raise pytest.UsageError(f"{OPTION_TIMEOUT} must be positive, got {timeout}")
-    fixtures = Path(_pick(config, "shape_fixtures_dir", "shape_fixtures_dir", "fixtures"))
+    if not (math.isfinite(timeout) and timeout > 0):
+        raise pytest.UsageError(f"{OPTION_TIMEOUT} must be a positive number of seconds, got {timeout}")
+    temperature = _pick(config, "shape_temperature", "shape_temperature", None, float)
+    if temperature is not None and not (math.isfinite(temperature) and 0 <= temperature <= 2):
+        raise pytest.UsageError(f"{OPTION_TEMPERATURE} must be a number from 0 to 2, got {temperature}")
+    fixtures_raw = _pick(config, "shape_fixtures_dir", "shape_fixtures_dir", "fixtures")
+    if not str(fixtures_raw).strip():
+        raise pytest.UsageError(f"{OPTION_FIXTURES_DIR} needs a folder (an empty one would write into the rootdir)")
+    fixtures = Path(fixtures_raw)
     snaps = Path(config.getini("shape_snapshots_dir") or "snapshots")
     cases = [Path(p) for p in (config.getoption("shape_cases") or [])] + list(config.getini("shape_cases"))
     concurrency = config.getoption("shape_concurrency")
@@ -148,14 +156,14 @@ def _settings(config: pytest.Config) -> Settings:
     retries = config.getoption("shape_max_retries")
     retries = 3 if retries is None else retries
     max_cost = config.getoption("shape_max_cost")
-    if concurrency < 1 or retries < 0 or (max_cost is not None and max_cost < 0):
+    if concurrency < 1 or retries < 0 or (max_cost is not None and not (math.isfinite(max_cost) and max_cost >= 0)):
         raise pytest.UsageError(f"{OPTION_CONCURRENCY} must be ≥ 1, {OPTION_MAX_RETRIES} ≥ 0, {OPTION_MAX_COST} ≥ 0")
     return Settings(
         concurrency=concurrency, max_retries=retries, max_cost=max_cost, state_path=_state_path(config),
         models=models, record=record,
         fixtures_dir=fixtures if fixtures.is_absolute() else root / fixtures,
         snapshots_dir=snaps if snaps.is_absolute() else root / snaps,
-        temperature=_pick(config, "shape_temperature", "shape_temperature", None, float),
+        temperature=temperature,
         lang=lang, samples=samples, min_pass_rate=rate,
         api_base=config.getoption("shape_api_base"), timeout=float(timeout),
         case_files=tuple(Path(p) if Path(p).is_absolute() else Path.cwd() / p for p in cases),
