@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -34,6 +35,8 @@ __all__ = ["FORMAT_VERSION", "Recording", "FixtureStore", "model_slug", "DEFAULT
 
 FORMAT_VERSION = 1
 DEFAULT_LANG = "ru"
+#: Largest recording read (a million-character answer is the parser's limit; a few samples of that).
+MAX_FIXTURE_BYTES = 32 * 1024 * 1024
 _MAX_SLUG = 80
 
 
@@ -135,12 +138,26 @@ class FixtureStore:
         FixtureError
             When the file exists but is not a readable recording (named by path).
         """
-        return self._load(self.path(model, case.id, lang))
+        return self._load(self.path(model, case.id, lang), (model, case.id, lang))
 
-    def _load(self, path: Path) -> Recording | None:
-        """The recording at ``path``; ``None`` if there is no file; ``FixtureError`` if unreadable."""
+    def _load(self, path: Path, expect: tuple[str, str, str] | None = None) -> Recording | None:
+        """The recording at ``path``; ``None`` if there is no file; ``FixtureError`` if unreadable.
+
+        Only a regular file of at most :data:`MAX_FIXTURE_BYTES` is read (a fixture committed as a
+        link to ``/dev/zero`` or a FIFO would otherwise be read without end), and it must say it
+        records ``expect`` — the model, case and language its path stands for.
+        """
+        bad: Exception | None = None
         try:
-            raw = path.read_text(encoding="utf-8")
+            info = path.stat()
+            if not stat.S_ISREG(info.st_mode):
+                raise FixtureError(f"fixture {path} is not a regular file; delete it or re-record with --record=all")
+            if info.st_size > MAX_FIXTURE_BYTES:
+                raise FixtureError(f"fixture {path} is {info.st_size:,} bytes, over the {MAX_FIXTURE_BYTES:,} a "
+                                   "recording may have; delete it or re-record with --record=all")
+            with path.open("rb") as fh:
+                data = fh.read(MAX_FIXTURE_BYTES + 1)
+            raw: str | None = data.decode("utf-8")
         except FileNotFoundError:
             return None
         except UnicodeDecodeError as exc:
@@ -159,11 +176,18 @@ class FixtureStore:
                 isinstance(s, dict) and isinstance(s.get("text"), str) for s in samples
             ):
                 raise ValueError("'samples' must be a list of objects with a 'text'")
-            return Recording(
+            rec = Recording(
                 model=str(doc["model"]), case_id=str(doc["case"]), lang=str(doc["lang"]),
                 temperature=doc.get("temperature"), prompt_sha256=str(doc["prompt_sha256"]),
                 samples=samples,
             )
+            if expect is not None and (rec.model, rec.case_id, rec.lang) != expect:
+                raise ValueError(f"it records {rec.model}/{rec.case_id} ({rec.lang}), not "
+                                 f"{expect[0]}/{expect[1]} ({expect[2]}) as its path says")
+            return rec
+        except RecursionError:
+            raise FixtureError(f"fixture {path} is corrupt (nested too deep to read); delete it or re-record "
+                               "with --record=all") from None
         except (ValueError, KeyError, TypeError) as exc:
             raise FixtureError(
                 f"fixture {path} is corrupt ({exc}); delete it or re-record with --record=all"
@@ -202,7 +226,7 @@ class FixtureStore:
         path = self.path(rec.model, rec.case_id, rec.lang)
         with self.locked(rec.model):
             try:
-                on_disk = self._load(path)
+                on_disk = self._load(path, (rec.model, rec.case_id, rec.lang))
             except FixtureError:
                 self.quarantine(rec.model, rec.case_id, rec.lang)
                 on_disk = None

@@ -30,8 +30,19 @@ def _inner_suite_module_is_its_own(monkeypatch):
 
 
 def replay_as(pytester: pytest.Pytester, model: str, copy_of: str) -> str:
-    """Make ``model`` answer exactly what ``copy_of`` recorded (a byte-identical model upgrade)."""
-    shutil.copytree(pytester.path / "fixtures" / model_slug(copy_of), pytester.path / "fixtures" / model_slug(model))
+    """Make ``model`` answer exactly what ``copy_of`` recorded (an identical model upgrade).
+
+    Each copied recording says which model it records (a file claiming another model than its
+    folder is refused as corrupt), so the copies are relabelled.
+    """
+    import json
+
+    src, dest = pytester.path / "fixtures" / model_slug(copy_of), pytester.path / "fixtures" / model_slug(model)
+    shutil.copytree(src, dest)
+    for path in dest.glob("*.json"):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc["model"] = model
+        path.write_text(json.dumps(doc, ensure_ascii=False, indent=2), encoding="utf-8")
     return model
 
 

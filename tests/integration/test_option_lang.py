@@ -38,13 +38,13 @@ def test_an_english_run_asks_in_english_and_records_beside_the_russian_recording
     assert recording(suite, CASE).read_bytes() == russian
 
 
-def test_a_russian_recording_under_the_english_name_is_stale(suite):
+def test_a_russian_recording_under_the_english_name_is_refused_as_not_what_its_path_says(suite):
     shutil.copy(recording(suite, CASE), recording(suite, CASE, name=ENGLISH))
 
     result = suite.runpytest("--lang=en", "--record=none", "-k", CASE)
 
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines(["*is stale: the prompt changed since it was recorded*"])
+    result.stdout.fnmatch_lines([f"*records reference/exact/{CASE} (ru), not reference/exact/{CASE} (en) as its path says*"])
 
 
 def test_the_ini_lang_applies_unless_the_command_line_gives_one(suite):

@@ -14,6 +14,7 @@ import pytest
 from shape_asserts.ask import Answer
 from shape_asserts.cases import Case
 from shape_asserts.exceptions import FixtureError
+from shape_asserts import fixtures as fixtures_module
 from shape_asserts.fixtures import FORMAT_VERSION, FixtureStore, Recording, model_slug, sample_record
 
 MODEL = "openai/gpt-4o"
@@ -274,3 +275,43 @@ def test_ordinary_environment_values_are_not_redacted(store, case, monkeypatch):
     monkeypatch.setenv("FOO_COLOUR", "turquoise-blue")
     path = store.write(_recording(case, ["the sky is turquoise-blue"]))
     assert "turquoise-blue" in path.read_text(encoding="utf-8")
+
+
+# --- hostile files ---------------------------------------------------------------------------------
+
+
+def _hostile(store, case, make):
+    path = store.path("m", case.id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    make(path)
+    return path
+
+
+@pytest.mark.parametrize("kind", ["fifo", "devzero"])
+def test_a_fixture_that_is_not_a_regular_file_is_refused_unread(store, case, kind):
+    """A link to /dev/zero or a FIFO (a pull request can commit either) was read without end."""
+    make = (lambda p: os.mkfifo(p)) if kind == "fifo" else (lambda p: p.symlink_to("/dev/zero"))
+    path = _hostile(store, case, make)
+    with pytest.raises(FixtureError, match=f"fixture {re.escape(str(path))} is not a regular file"):
+        store.read("m", case)
+
+
+def test_a_fixture_over_the_size_limit_is_refused_unread(store, case, monkeypatch):
+    monkeypatch.setattr(fixtures_module, "MAX_FIXTURE_BYTES", 100)
+    _hostile(store, case, lambda p: p.write_text("{" + " " * 200 + "}"))
+    with pytest.raises(FixtureError, match="over the 100 a recording may have"):
+        store.read("m", case)
+
+
+def test_a_fixture_nested_too_deep_is_a_corrupt_fixture_not_a_recursion_error(store, case):
+    _hostile(store, case, lambda p: p.write_text("[" * 100_000 + "]" * 100_000))
+    with pytest.raises(FixtureError, match="nested too deep"):
+        store.read("m", case)
+
+
+def test_a_fixture_recording_another_case_than_its_path_says_is_corrupt(store, case):
+    _hostile(store, case, lambda p: p.write_text(json.dumps({
+        "format": 1, "model": "m", "case": "some-other-case", "lang": "ru", "temperature": None,
+        "prompt_sha256": case.prompt_hash("ru"), "samples": [{"index": 0, "text": "{}"}]})))
+    with pytest.raises(FixtureError, match="records m/some-other-case .ru., not m/.* as its path says"):
+        store.read("m", case)
