@@ -3,7 +3,9 @@
 Stability is the seed post's question: how much does the score move when only the start point and
 direction change? Cases that ask the same thing but for those variant parameters share a *group*;
 for each group we take the spread (max − min) and the population standard deviation of the case
-scores, and report the mean over the family's groups. Lower is steadier.
+scores, and report the mean over the family's groups. Lower is steadier. Only answers that are
+drawings count: a model whose every answer is prose scores 0 everywhere, which is no steadiness,
+so its stability shows "—".
 
 Rows are built from plain records (the ``shape_*`` user properties each test attaches), so they
 can be collected from xdist workers and from JUnit XML alike.
@@ -30,6 +32,9 @@ class CaseRecord:
     score: float | None  # None when the case errored or was skipped
     passed: bool
     outcome: str  # "passed", "failed", "error", "skipped"
+    #: Whether any sample was a drawing at all (an answer that is not one scores 0 but says
+    #: nothing about how steady the model draws, so it is left out of the stability figures).
+    drawn: bool = True
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,7 @@ def record_from_properties(props: Iterable[tuple[str, Any]], outcome: str) -> Ca
         score=float(score) if score is not None and outcome in ("passed", "failed") else None,
         passed=outcome == "passed",
         outcome=outcome,
+        drawn=int(d.get("shape_drawn", 1) or 0) > 0,
     )
 
 
@@ -80,7 +86,8 @@ def summarize(records: Iterable[CaseRecord]) -> list[FamilyRow]:
         scores = [r.score for r in scored]
         groups: dict[str, list[float]] = defaultdict(list)
         for r in scored:
-            groups[r.group].append(r.score)
+            if r.drawn:  # stability over drawings only: a model that never drew is not "steady"
+                groups[r.group].append(r.score)
         multi = [g for g in groups.values() if len(g) >= 2]
         spread = statistics.fmean(max(g) - min(g) for g in multi) if multi else None
         std = statistics.fmean(statistics.pstdev(g) for g in multi) if multi else None

@@ -93,6 +93,7 @@ class CaseResult:
             ("shape_variant", self.case.variant),
             ("shape_score", round(self.mean_score, 2)),
             ("shape_scores", scores),
+            ("shape_drawn", sum(1 for s in self.samples if not s.format_error)),
             ("shape_pass_rate", round(self.pass_rate, 4)),
             ("shape_passed", self.passed),
             ("shape_failed_checks", sorted({c.name for s in self.samples if s.score for c in s.score.failed}

@@ -148,3 +148,17 @@ def test_table_has_a_header_a_rule_and_one_line_per_row():
     assert lines[2].split() == ["m", "circle", "2", "1", "1", "0", "85.00", "80.00", "10.00", "5.00"]
     assert lines[3].split()[-4:] == ["—", "—", "—", "—"]
     assert len({len(line) for line in lines}) == 1
+
+
+def test_a_model_that_never_drew_is_not_reported_as_perfectly_steady():
+    """Every answer prose scores 0 everywhere: spread 0.00 once read as the steadiest model."""
+    recs = [CaseRecord("m", "circle", f"c{i}", "g", 0.0, False, "failed", drawn=False) for i in range(4)]
+    (row,) = summarize(recs)
+    assert row.mean == 0.0 and row.spread is None and row.std is None
+    assert format_table([row])[2].split()[-2:] == ["—", "—"]
+
+
+def test_a_record_reads_whether_any_sample_was_a_drawing():
+    props = [("shape_model", "m"), ("shape_case", "c"), ("shape_score", 0.0), ("shape_drawn", 0)]
+    assert record_from_properties(props, "failed").drawn is False
+    assert record_from_properties(props[:-1], "failed").drawn is True
