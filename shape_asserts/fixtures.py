@@ -199,7 +199,9 @@ class FixtureStore:
         if rec.prompt_sha256 != case.prompt_hash(lang):
             return "the prompt changed since it was recorded"
         if rec.temperature != temperature:
-            return f"it was recorded at temperature {rec.temperature}, this run asks {temperature}"
+            def said(t: float | None) -> str:
+                return "the provider's default temperature" if t is None else f"temperature {t:g}"
+            return f"it was recorded at {said(rec.temperature)}, this run asks {said(temperature)}"
         return None
 
     @contextlib.contextmanager

@@ -320,7 +320,8 @@ class _Fetcher:
         self.done = True
         settings = self.config.stash[_SETTINGS_KEY]
         try:
-            self.progress = prefetch(settings, params, on_progress=self._show)
+            self.progress = prefetch(settings, params, on_progress=self._show,
+                                     on_decision=lambda line: self._write(f"shape-asserts: {line}"))
         except Exception as exc:  # noqa: BLE001 - never lose the run to the fetch: tests ask themselves
             self._write(f"shape-asserts: fetching before the tests failed ({type(exc).__name__}: {exc}); "
                         f"cases will be asked one by one")

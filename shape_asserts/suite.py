@@ -162,14 +162,30 @@ class CaseRun:
         return result
 
 
-def prefetch(settings: Settings, params: list[CaseParam], on_progress: Any = None) -> Progress | None:
+#: Decisions said one line each before a fetch; past this many, one line counts the rest.
+MAX_DECISION_LINES = 20
+
+
+def prefetch(settings: Settings, params: list[CaseParam], on_progress: Any = None,
+             on_decision: Any = None) -> Progress | None:
     """Fetch every selected case's missing answers concurrently, before the tests run.
 
     Writes the run state (failures, unasked cases) to ``settings.state_path`` for the tests.
-    Returns the fetch's counters, or ``None`` when nothing had to be asked.
+    Returns the fetch's counters, or ``None`` when nothing had to be asked. ``on_decision(line)``
+    hears, once each, why a recording that exists is asked again (stale, corrupt and moved aside,
+    ``--record=all``), so no paid call is made without a word.
     """
     recorder = settings.recorder()
     jobs = plan(recorder, [(p.model, p.case) for p in params], settings.samples)
+    if on_decision is not None:
+        said = [f"asking {j.model}/{j.case.id} again: {j.reason}" for j in jobs
+                if j.reason and not j.reason.startswith("no recorded answer")]
+        if settings.record == "all" and said:
+            said = [f"asking {len(said)} recorded case(s) again: --record=all"]
+        for line in said[:MAX_DECISION_LINES]:
+            on_decision(line)
+        if len(said) > MAX_DECISION_LINES:
+            on_decision(f"... and {len(said) - MAX_DECISION_LINES} more asked again for the same kinds of reason")
     state = RunState(fetched=True)
     progress = None
     if jobs:

@@ -66,8 +66,17 @@ def test_a_recording_made_at_another_temperature_is_stale(suite, fake_litellm):
 
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines([
-        f"FixtureError: fixture {recording(suite, CASE)} is stale: it was recorded at temperature None, "
-        f"this run asks 0.5 for reference/exact/{CASE}; record it with: *",
+        f"FixtureError: fixture {recording(suite, CASE)} is stale: it was recorded at the provider's default "
+        f"temperature, this run asks temperature 0.5 for reference/exact/{CASE}; record it with: *",
+    ])
+
+
+def test_missing_mode_says_why_it_asks_a_stale_recording_again(suite, fake_litellm):
+    """The decision was taken silently: a paid call made without a word."""
+    result = suite.runpytest("--record=missing", "--temperature=0.5", "-k", CASE)
+    result.stdout.fnmatch_lines([
+        f"shape-asserts: asking reference/exact/{CASE} again: fixture *{CASE}.json is stale: it was recorded "
+        "at the provider's default temperature, this run asks temperature 0.5",
     ])
 
 

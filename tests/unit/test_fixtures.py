@@ -124,10 +124,15 @@ def test_recording_of_the_other_language_is_stale_for_this_one(case):
     assert "prompt changed" in FixtureStore.stale_reason(rec, case, "ru", None)
 
 
-@pytest.mark.parametrize("recorded, asked", [(0.0, 0.7), (None, 0.0), (1.0, None)])
-def test_recording_at_another_temperature_is_stale_and_says_both(case, recorded, asked):
+@pytest.mark.parametrize("recorded, asked, said", [
+    (0.0, 0.7, "it was recorded at temperature 0, this run asks temperature 0.7"),
+    (None, 0.0, "it was recorded at the provider's default temperature, this run asks temperature 0"),
+    (1.0, None, "it was recorded at temperature 1, this run asks the provider's default temperature"),
+])
+def test_recording_at_another_temperature_is_stale_and_says_both(case, recorded, asked, said):
+    """"this run asks None" once stood for the provider's default."""
     reason = FixtureStore.stale_reason(_recording(case, ["a"], temperature=recorded), case, "ru", asked)
-    assert reason == f"it was recorded at temperature {recorded}, this run asks {asked}"
+    assert reason == said
 
 
 # --- corrupt and quarantine -------------------------------------------------------------------------
