@@ -167,6 +167,10 @@ def _to_answer(litellm: Any, response: Any, latency: float) -> Answer:
 #: Failures worth another attempt: rate limits, server errors, timeouts, dropped connections.
 _RETRIABLE = ("RateLimitError", "InternalServerError", "ServiceUnavailableError", "Timeout",
               "APIConnectionError", "APIError", "BadGatewayError")
+class Timeout(Exception):
+    """The whole call (connect to last byte) took longer than ``--request-timeout``."""
+
+
 #: Longest wait between attempts, whatever Retry-After says.
 MAX_BACKOFF = 60.0
 
@@ -267,7 +271,12 @@ async def aask(
     while True:
         started = time.perf_counter()
         try:
-            response = await litellm.acompletion(**kwargs)
+            # the client's timeout bounds connecting and each read; this bounds the whole call, so
+            # a server that sends its headers and then trickles the body cannot hold a call longer
+            try:
+                response = await asyncio.wait_for(litellm.acompletion(**kwargs), timeout)
+            except asyncio.TimeoutError:
+                raise Timeout(f"no complete answer within {timeout:g} s (--request-timeout)") from None
             return _to_answer(litellm, response, time.perf_counter() - started)
         except Exception as exc:  # noqa: BLE001 - every provider failure is classified below
             if not is_retriable(exc) or attempt >= max_retries:

@@ -3,7 +3,7 @@
 For tests, benchmarks and trying the suite end to end without a key: it listens on 127.0.0.1
 only, answers ``POST /v1/chat/completions`` (and ``/chat/completions``) with the drawing of the
 case whose prompt it receives, and can add a fixed latency and inject faults (429 with
-``Retry-After``, 500, dropped connections, hangs) at a seeded rate. It counts what it was asked.
+``Retry-After``, 500, dropped connections, hangs, a body trickled in byte by byte) at a seeded rate. It counts what it was asked.
 
 Run it by hand::
 
@@ -41,6 +41,7 @@ class Faults:
     """Which faults to inject, and how often (``rate`` of requests, kinds chosen evenly)."""
 
     rate: float = 0.0
+    #: "trickle" (not among the defaults) sends the headers at once and the body over hang_seconds.
     kinds: tuple[str, ...] = ("429", "500", "drop", "hang")
     retry_after: float = 0.2
     hang_seconds: float = 30.0
@@ -149,6 +150,27 @@ class _Handler(BaseHTTPRequestHandler):
         if fault == "hang":
             time.sleep(st.faults.hang_seconds)
             self.close_connection = True
+            return
+        if fault == "trickle":
+            # a complete, valid answer whose body dribbles in over hang_seconds: the headers come at
+            # once, so only a bound on the whole call (not on connect or first byte) catches it
+            data = json.dumps({"id": "chatcmpl-trickle", "object": "chat.completion", "created": int(time.time()),
+                               "model": str(body.get("model", "exact")),
+                               "choices": [{"index": 0, "finish_reason": "stop",
+                                            "message": {"role": "assistant", "content": "{\"points\": []}"}}]}
+                              ).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            pause = st.faults.hang_seconds / max(1, len(data))
+            try:
+                for i in range(len(data)):
+                    self.wfile.write(data[i:i + 1])
+                    self.wfile.flush()
+                    time.sleep(pause)
+            except OSError:  # the client gave up: that is the point
+                pass
             return
         messages = body.get("messages") or []
         model = str(body.get("model", "exact"))

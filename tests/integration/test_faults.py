@@ -96,3 +96,19 @@ def test_a_run_killed_mid_way_leaves_complete_fixtures_and_the_rerun_asks_only_t
             "--samples=2", timeout=SUBPROCESS_TIMEOUT)
     result.assert_outcomes(passed=N_CASES)
     assert srv2.state.requests == 2 * N_CASES - have  # only what was missing was asked
+
+
+def test_request_timeout_bounds_the_whole_call_not_only_the_first_byte(key):
+    """A server that sends its headers at once and then trickles the body over 6 s was accepted
+    after 6 s with a 1.5 s timeout; the whole call is bounded now."""
+    import asyncio
+
+    from shape_asserts.ask import aask
+    from shape_asserts.exceptions import ProviderError
+
+    faults = Faults(rate=1.0, kinds=("trickle",), hang_seconds=6.0)
+    with StubServer(faults=faults) as srv:
+        with pytest.raises(ProviderError, match=r"Timeout: no complete answer within 1.5 s \(--request-timeout\)"):
+            asyncio.run(aask(MODEL, [{"role": "user", "content": "draw"}], timeout=1.5, api_base=srv.base_url,
+                             max_retries=0))
+    assert srv.state.faulted["trickle"] == 1
