@@ -11,7 +11,6 @@ provider outage or a missing fixture is reported as an ERROR, while a bad drawin
 from __future__ import annotations
 
 import math
-
 import tempfile
 import time
 from pathlib import Path
