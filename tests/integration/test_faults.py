@@ -100,15 +100,24 @@ def test_a_run_killed_mid_way_leaves_complete_fixtures_and_the_rerun_asks_only_t
 
 def test_request_timeout_bounds_the_whole_call_not_only_the_first_byte(key):
     """A server that sends its headers at once and then trickles the body over 6 s was accepted
-    after 6 s with a 1.5 s timeout; the whole call is bounded now."""
-    import asyncio
-
-    from shape_asserts.ask import aask
-    from shape_asserts.exceptions import ProviderError
-
+    after 6 s with a 1.5 s timeout; the whole call is bounded now. (In a subprocess: litellm must
+    not be imported into this process, whose in-process runs check that replay never imports it.)"""
+    script = (
+        "import asyncio, sys\n"
+        "from shape_asserts.ask import aask\n"
+        "from shape_asserts.exceptions import ProviderError\n"
+        "try:\n"
+        f"    asyncio.run(aask({MODEL!r}, [{{'role': 'user', 'content': 'draw'}}], timeout=1.5, "
+        "api_base=sys.argv[1], max_retries=0))\n"
+        "except ProviderError as exc:\n"
+        "    print('ERROR', exc)\n"
+        "else:\n"
+        "    print('ANSWERED')\n"
+    )
     faults = Faults(rate=1.0, kinds=("trickle",), hang_seconds=6.0)
     with StubServer(faults=faults) as srv:
-        with pytest.raises(ProviderError, match=r"Timeout: no complete answer within 1.5 s \(--request-timeout\)"):
-            asyncio.run(aask(MODEL, [{"role": "user", "content": "draw"}], timeout=1.5, api_base=srv.base_url,
-                             max_retries=0))
+        done = subprocess.run([sys.executable, "-c", script, srv.base_url], capture_output=True, text=True,
+                              timeout=SUBPROCESS_TIMEOUT, env={**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"})
+    assert "ERROR" in done.stdout, done.stdout + done.stderr
+    assert "Timeout: no complete answer within 1.5 s (--request-timeout)" in done.stdout
     assert srv.state.faulted["trickle"] == 1
