@@ -1,0 +1,59 @@
+"""Scoring cost of hostile answers: the largest answer the parser accepts, scored by every family.
+
+Run: ``.venv/bin/python bench/hostile_cost.py [N]`` (N points, default 10,000 — the parser's limit)
+
+Three shapes of answer, each scored once against the first built-in case of every family:
+``alternating`` (corners (0,0) and (49,49) in turn, so every point is its own contour),
+``random`` (uniform cells) and ``dots`` (a lattice of separate cells). Prints seconds per family,
+slowest first; the goal (issue 14) is under 1 s per family. Absolute times on a shared machine are
+noisy: the ``json.loads`` of the same answer is printed as the baseline of the run.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from shape_asserts.cases import load_cases  # noqa: E402
+from shape_asserts.drawing import parse_drawing  # noqa: E402
+
+
+def main(n: int = 10_000) -> None:
+    first = {}
+    for case in load_cases():
+        first.setdefault(case.family, case)
+    rng = np.random.default_rng(0)
+    answers = {
+        "alternating": [(0, 0) if i % 2 else (49, 49) for i in range(n)],
+        "random": [tuple(int(v) for v in rng.integers(0, 50, 2)) for _ in range(n)],
+        "dots": [(i % 50, (i // 50) * 2 % 50) for i in range(n)],
+    }
+    rows = []
+    for name, pts in answers.items():
+        text = json.dumps({"points": [{"x": x, "y": y} for x, y in pts]})
+        t0 = time.perf_counter()
+        json.loads(text)
+        base = time.perf_counter() - t0
+        drawing = parse_drawing(text)
+        for family, case in first.items():
+            t0 = time.perf_counter()
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                case.score(drawing)
+            rows.append((time.perf_counter() - t0, name, family, base))
+    print(f"{n} points per answer; json.loads baseline {rows[0][3] * 1000:.1f} ms")
+    for dt, name, family, _ in sorted(rows, reverse=True):
+        print(f"{dt:7.3f} s  {name:<12} {family}")
+    worst = max(rows)[0]
+    print(f"slowest: {worst:.2f} s — goal under 1 s per family: {'met' if worst < 1 else 'MISSED'}")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000)
