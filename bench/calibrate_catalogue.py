@@ -14,7 +14,7 @@ each family and check the script reports
   in the check's units); a threshold is well placed when the shift is small against the gap.
 
 Margins are in each check's own units (cells, degrees, score points ...), read from
-:attr:`shape_asserts.score.Check.margin`. Then it lists every wrong verdict (a false pass or false
+:attr:`shape_asserts.geometry.score.Check.margin`. Then it lists every wrong verdict (a false pass or false
 failure) and the known overlap: impostors the grid cannot tell apart from a fair drawing
 (``grid-limit``) that do pass. Exit status 1 when any verdict is wrong.
 """
@@ -32,8 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from shape_asserts.cases import load_cases  # noqa: E402
-from shape_asserts.drawing import parse_drawing  # noqa: E402
+from shape_asserts.cases import load_cases
+from shape_asserts.geometry.drawing import parse_drawing
 from tests.catalogue import IMPOSTOR, LEGIT, answer_text, variants  # noqa: E402
 from tests.validity.overlap import overlap_reason  # noqa: E402
 

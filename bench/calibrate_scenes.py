@@ -18,11 +18,11 @@ from collections import Counter, defaultdict
 import numpy as np
 
 from shape_asserts.cases import load_cases
-from shape_asserts.contours import split_contours
-from shape_asserts.drawing import Drawing
+from shape_asserts.geometry.contours import split_contours
+from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.families.scene import house_reference, stick_reference
-from shape_asserts.raster import raster_circle, raster_polyline
-from shape_asserts.reference import draw
+from shape_asserts.geometry.raster import raster_circle, raster_polyline
+from shape_asserts.asking.reference import draw
 
 FAMILIES = ("concentric", "circles", "house", "stick")
 

@@ -21,8 +21,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from shape_asserts.cases import load_cases  # noqa: E402
-from shape_asserts.drawing import parse_drawing  # noqa: E402
+from shape_asserts.cases import load_cases
+from shape_asserts.geometry.drawing import parse_drawing
 
 
 def main(n: int = 10_000) -> None:

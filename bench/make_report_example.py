@@ -25,11 +25,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from shape_asserts.gate import gate  # noqa: E402
-from shape_asserts.report import ReportData, write_report  # noqa: E402
-from shape_asserts.results import ItemOutcome, case_samples, collect  # noqa: E402
-from shape_asserts.suite import Settings  # noqa: E402
-from shape_asserts.summary import CaseRecord, summarize  # noqa: E402
+from shape_asserts.results.gate import gate
+from shape_asserts.results.report import ReportData, write_report
+from shape_asserts.results.collect import ItemOutcome, case_samples, collect
+from shape_asserts.plugin.suite import Settings
+from shape_asserts.results.summary import CaseRecord, summarize
 
 REPO = Path(__file__).resolve().parents[1]
 EXACT, NOISY = "reference/exact", "reference/noisy"

@@ -20,9 +20,9 @@ from pathlib import Path
 
 os.environ.setdefault("OPENAI_API_KEY", "sk-bench-not-a-real-key")
 
-from shape_asserts.ask import ask, load_litellm  # noqa: E402
-from shape_asserts.stub_server import StubServer  # noqa: E402
-from shape_asserts.suite import Settings, prefetch  # noqa: E402
+from shape_asserts.asking.call import ask, load_litellm
+from shape_asserts.asking.stub_server import StubServer
+from shape_asserts.plugin.suite import Settings, prefetch
 
 
 def main(argv: list[str] | None = None) -> int:

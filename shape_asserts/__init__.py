@@ -6,15 +6,23 @@ instrument (parse and score) and the assertion helpers; the pytest plugin wires 
 
 from __future__ import annotations
 
-from .assertions import assert_circle, assert_score
-from .checks import closure_distance, continuity, direction, out_of_bounds, signed_area, winding
-from .drawing import Drawing, parse_drawing
-from .exceptions import DrawingFormatError, FixtureError, ProviderError, ShapeAssertsError
-from .fit import CircleModel, FitFailure, roundness
-from .raster import raster_circle
-from .score import Check, ShapeScore, score_circle
-from .seed import seed_score
-from .thresholds import CIRCLE, CircleThresholds
+from shape_asserts.results.assertions import assert_circle, assert_score
+from shape_asserts.geometry.checks import (
+    closure_distance,
+    continuity,
+    direction,
+    out_of_bounds,
+    signed_area,
+    winding,
+)
+from shape_asserts.geometry.drawing import Drawing, parse_drawing
+from shape_asserts.exceptions import DrawingFormatError, FixtureError, ProviderError, ShapeAssertsError
+from shape_asserts.geometry.fit import CircleModel, FitFailure, roundness
+from shape_asserts.geometry.raster import raster_circle
+from shape_asserts.geometry.score import Check, ShapeScore
+from shape_asserts.families.circle_score import score_circle
+from shape_asserts.geometry.seed import seed_score
+from shape_asserts.families.thresholds import CIRCLE, CircleThresholds
 
 __version__ = "0.1.0"
 

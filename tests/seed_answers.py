@@ -1,4 +1,4 @@
-"""JSON answer texts for checking ``shape_asserts.seed.seed_score`` against PHP's ``scoreCircle``.
+"""JSON answer texts for checking ``shape_asserts.geometry.seed.seed_score`` against PHP's ``scoreCircle``.
 
 Used by ``tests/unit/test_seed.py`` (differential test against ``php``) and by
 ``tests/php/make_pinned.py`` (which writes ``tests/data/seed_pinned.jsonl``). Everything here is a

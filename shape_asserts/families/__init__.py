@@ -1,1 +1,1 @@
-"""Shape families, one module each; ``shape_asserts.shapes`` collects them into the registry."""
+"""Shape families, one module each; ``shape_asserts.families.registry`` collects them into the registry."""

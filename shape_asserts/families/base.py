@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 import numpy as np
 
-from ..exceptions import CaseError
+from shape_asserts.exceptions import CaseError
 
 if TYPE_CHECKING:
-    from ..cases import Case
-    from ..drawing import Drawing
-    from ..score import ShapeScore
+    from shape_asserts.cases import Case
+    from shape_asserts.geometry.drawing import Drawing
+    from shape_asserts.geometry.score import ShapeScore
 
 __all__ = ["Family", "pair_param", "number_param", "direction_param", "inside_grid"]
 

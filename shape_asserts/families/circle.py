@@ -7,16 +7,17 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 import numpy as np
 
-from ..exceptions import CaseError
-from ..prompts import SEED_CIRCLE_PROMPTS, circle_prompt
-from ..raster import raster_circle
-from ..score import ShapeScore, score_circle
-from ..thresholds import CIRCLE, with_overrides
-from .base import Family, direction_param, inside_grid, pair_param
+from shape_asserts.exceptions import CaseError
+from shape_asserts.families.prompts import SEED_CIRCLE_PROMPTS, circle_prompt
+from shape_asserts.geometry.raster import raster_circle
+from shape_asserts.geometry.score import ShapeScore
+from shape_asserts.families.circle_score import score_circle
+from shape_asserts.families.thresholds import CIRCLE, with_overrides
+from shape_asserts.families.base import Family, direction_param, inside_grid, pair_param
 
 if TYPE_CHECKING:
-    from ..cases import Case
-    from ..drawing import Drawing
+    from shape_asserts.cases import Case
+    from shape_asserts.geometry.drawing import Drawing
 
 __all__ = ["FAMILY", "circle_radius", "asked_radius"]
 

@@ -14,19 +14,27 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 import numpy as np
 
-from .. import checks as ck
-from ..curves import EllipseModel, axis_angle_difference
-from ..exceptions import CaseError
-from ..raster import ellipse_xy, raster_ellipse
-from ..score import ShapeScore, harmonics_check
-from ..thresholds import with_overrides
-from .base import Family, direction_param, inside_grid, number_param, pair_param
-from .single import (ClosedThresholds, Scorecard, closed_checks, contour_prompt, fits_grid, fmt_xy,
-                     outline_measures, path_checks)
+from shape_asserts.geometry import checks as ck
+from shape_asserts.geometry.curves import EllipseModel, axis_angle_difference
+from shape_asserts.exceptions import CaseError
+from shape_asserts.geometry.raster import ellipse_xy, raster_ellipse
+from shape_asserts.geometry.score import ShapeScore, harmonics_check
+from shape_asserts.families.thresholds import with_overrides
+from shape_asserts.families.base import Family, direction_param, inside_grid, number_param, pair_param
+from shape_asserts.families.single import (
+    ClosedThresholds,
+    Scorecard,
+    closed_checks,
+    contour_prompt,
+    fits_grid,
+    fmt_xy,
+    outline_measures,
+    path_checks,
+)
 
 if TYPE_CHECKING:
-    from ..cases import Case
-    from ..drawing import Drawing
+    from shape_asserts.cases import Case
+    from shape_asserts.geometry.drawing import Drawing
 
 __all__ = ["FAMILY", "EllipseThresholds", "ELLIPSE", "score_ellipse", "ellipse_outline", "point_at_angle"]
 

@@ -6,9 +6,9 @@ rules fit them exactly: each object a contour in drawing order, objects not inte
 points in one list. The description filled into the template states the centers, radii, order,
 start side and direction.
 
-Scoring splits the answer into contours at pen lifts (:func:`shape_asserts.contours.split_contours`,
+Scoring splits the answer into contours at pen lifts (:func:`shape_asserts.geometry.contours.split_contours`,
 whose docstring says how a lift is told from a gap), matches contours to the asked circles, scores
-each matched contour with :func:`shape_asserts.score.score_circle` and merges those per-circle checks
+each matched contour with :func:`shape_asserts.families.circle_score.score_circle` and merges those per-circle checks
 into one check per name (``roundness`` fails when any circle's roundness does; the detail names
 the circle). Family-level checks come on top:
 
@@ -35,19 +35,27 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
-from .. import checks as ck
-from ..contours import BREAK_STEP, CLOSE_TOL, Contour, intersection, min_distance, split_contours
-from ..exceptions import CaseError
-from ..fit import CircleModel
-from ..prompts import scene_prompt
-from ..raster import raster_circle
-from ..score import Check, ShapeScore, score_circle
-from ..thresholds import CircleThresholds, with_overrides
-from .base import Family, direction_param, inside_grid, pair_param
+from shape_asserts.geometry import checks as ck
+from shape_asserts.geometry.contours import (
+    BREAK_STEP,
+    CLOSE_TOL,
+    Contour,
+    intersection,
+    min_distance,
+    split_contours,
+)
+from shape_asserts.exceptions import CaseError
+from shape_asserts.geometry.fit import CircleModel
+from shape_asserts.families.prompts import scene_prompt
+from shape_asserts.geometry.raster import raster_circle
+from shape_asserts.geometry.score import Check, ShapeScore
+from shape_asserts.families.circle_score import score_circle
+from shape_asserts.families.thresholds import CircleThresholds, with_overrides
+from shape_asserts.families.base import Family, direction_param, inside_grid, pair_param
 
 if TYPE_CHECKING:
-    from ..cases import Case
-    from ..drawing import Drawing
+    from shape_asserts.cases import Case
+    from shape_asserts.geometry.drawing import Drawing
 
 __all__ = ["CirclesThresholds", "CIRCLES", "CONCENTRIC", "SEPARATE", "SIDES", "assign", "score_circles"]
 
@@ -61,7 +69,7 @@ class CirclesThresholds(CircleThresholds):
     spacing_slack: float = 0.75
     #: Pairs of contours that may share or cross cells.
     max_intersections: int = 0
-    #: Contour splitting (see ``shape_asserts.contours``): a longer step always starts a contour.
+    #: Contour splitting (see ``shape_asserts.geometry.contours``): a longer step always starts a contour.
     break_step: float = BREAK_STEP
     #: Contour splitting: how near its start a finished loop ends.
     close_tol: float = CLOSE_TOL

@@ -4,7 +4,7 @@ Each asks for one closed polygon, starting at a vertex. A case names its target 
 vertices, clockwise on screen from vertex 0) and the start, either ``start`` [x, y] — one of the
 vertices, within a cell — or ``start_vertex`` k (vertex k of the target, counted clockwise from
 vertex 0). All five are scored by :func:`score_polygon`: the drawing's corners come from
-Ramer–Douglas–Peucker simplification (:mod:`shape_asserts.polygon`) and are matched to the asked
+Ramer–Douglas–Peucker simplification (:mod:`shape_asserts.geometry.polygon`) and are matched to the asked
 ones for count, angles, side proportions and placement.
 
 Parameters per family (``rotation`` in degrees, clockwise on screen):
@@ -29,20 +29,37 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 import numpy as np
 
-from .. import checks as ck
-from ..exceptions import CaseError
-from ..polygon import (PolygonModel, corner_depths, distance_to_polyline, interior_angles, regular_polygon,
-                       side_lengths, star_polygon, vertex_cells)
-from ..raster import raster_polyline
-from ..score import ShapeScore
-from ..thresholds import with_overrides
-from .base import Family, direction_param, inside_grid, number_param, pair_param
-from .single import (ClosedThresholds, Scorecard, closed_checks, contour_prompt, fits_grid, fmt_xy,
-                     int_param, outline_measures, path_checks)
+from shape_asserts.geometry import checks as ck
+from shape_asserts.exceptions import CaseError
+from shape_asserts.geometry.polygon import (
+    PolygonModel,
+    corner_depths,
+    distance_to_polyline,
+    interior_angles,
+    regular_polygon,
+    side_lengths,
+    star_polygon,
+    vertex_cells,
+)
+from shape_asserts.geometry.raster import raster_polyline
+from shape_asserts.geometry.score import ShapeScore
+from shape_asserts.families.thresholds import with_overrides
+from shape_asserts.families.base import Family, direction_param, inside_grid, number_param, pair_param
+from shape_asserts.families.single import (
+    ClosedThresholds,
+    Scorecard,
+    closed_checks,
+    contour_prompt,
+    fits_grid,
+    fmt_xy,
+    int_param,
+    outline_measures,
+    path_checks,
+)
 
 if TYPE_CHECKING:
-    from ..cases import Case
-    from ..drawing import Drawing
+    from shape_asserts.cases import Case
+    from shape_asserts.geometry.drawing import Drawing
 
 __all__ = [
     "PolygonThresholds", "StarThresholds",
@@ -67,7 +84,7 @@ class PolygonThresholds(ClosedThresholds):
     max_epsilon: float = 2.0
     min_corner_depth: float = 3.5
     #: Cells (Chebyshev) between the drawing at each corner and the nearest fair rounding of the asked
-    #: vertex (:func:`~shape_asserts.polygon.vertex_cells`: a coordinate may round either way when
+    #: vertex (:func:`~shape_asserts.geometry.polygon.vertex_cells`: a coordinate may round either way when
     #: both cells lie within 0.75). Whole cells: below 1, the drawing passes through such a cell at
     #: every corner.
     max_vertex_miss: float = 0.5
@@ -591,5 +608,5 @@ TRIANGLE_FAMILY = _family("triangle", _triangle_params)
 POLYGON_FAMILY = _family("polygon", _regular_params)
 STAR_FAMILY = _family("star", _star_params)
 
-#: The five families, for the registry in :mod:`shape_asserts.shapes`.
+#: The five families, for the registry in :mod:`shape_asserts.families.registry`.
 FAMILIES = (SQUARE_FAMILY, RECTANGLE_FAMILY, TRIANGLE_FAMILY, POLYGON_FAMILY, STAR_FAMILY)

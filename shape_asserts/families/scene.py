@@ -14,7 +14,7 @@ be a stroke that begins on the cell where the previous one ended (a junction). N
 in a scene, so the answer is cut into *strokes* (:func:`scene_strokes`) at every step that is not
 to an 8-neighbour and at every repeated point, and a finished loop that runs on (a head continued
 into the torso) is cut where it comes closest to its start (after rule 3 of
-``shape_asserts.contours``). Each stroke is simplified to straight edges (Ramer–Douglas–Peucker,
+``shape_asserts.geometry.contours``). Each stroke is simplified to straight edges (Ramer–Douglas–Peucker,
 1 cell), after cutting it where it turns straight back on itself (a retraced limb or edge); the
 checks look at those edges and where they meet.
 
@@ -51,7 +51,7 @@ Stick figure
     count once) are exactly one arm on each side from its upper half and one leg on each side from
     its lower half: a missing, extra or misplaced limb fails.
 
-``likeness`` is :func:`shape_asserts.contours.similarity` between the drawing and the reference
+``likeness`` is :func:`shape_asserts.geometry.contours.similarity` between the drawing and the reference
 after the drawing's bounding box is fitted onto the reference's (uniform scale, proportions kept),
 so it measures shape, not placement; ``chamfer_raw`` in the metrics is the distance without that
 fit. It is the headline score, for comparing models on one case, but it rewards closeness to *one*
@@ -98,8 +98,8 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from .. import checks as ck
-from ..contours import (
+from shape_asserts.geometry import checks as ck
+from shape_asserts.geometry.contours import (
     bounding_box,
     chamfer_distance,
     closure,
@@ -108,17 +108,17 @@ from ..contours import (
     segments,
     similarity,
 )
-from ..exceptions import CaseError
-from ..fit import CircleModel, roundness
-from ..prompts import scene_prompt
-from ..raster import raster_circle, raster_polyline
-from ..score import Check, ShapeScore, harmonics_check
-from ..thresholds import CIRCLE, with_overrides
-from .base import Family
+from shape_asserts.exceptions import CaseError
+from shape_asserts.geometry.fit import CircleModel, roundness
+from shape_asserts.families.prompts import scene_prompt
+from shape_asserts.geometry.raster import raster_circle, raster_polyline
+from shape_asserts.geometry.score import Check, ShapeScore, harmonics_check
+from shape_asserts.families.thresholds import CIRCLE, with_overrides
+from shape_asserts.families.base import Family
 
 if TYPE_CHECKING:
-    from ..cases import Case
-    from ..drawing import Drawing
+    from shape_asserts.cases import Case
+    from shape_asserts.geometry.drawing import Drawing
 
 __all__ = [
     "SceneThresholds",

@@ -22,11 +22,11 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from .. import checks as ck
-from ..exceptions import CaseError
-from ..polygon import distance_to_polyline, sample_polyline
-from ..prompts import contour_prompt, fmt_xy  # noqa: F401 - the families take them from here
-from ..score import Check, ShapeScore
+from shape_asserts.geometry import checks as ck
+from shape_asserts.exceptions import CaseError
+from shape_asserts.geometry.polygon import distance_to_polyline, sample_polyline
+from shape_asserts.families.prompts import contour_prompt, fmt_xy
+from shape_asserts.geometry.score import Check, ShapeScore
 
 __all__ = [
     "ContourThresholds",

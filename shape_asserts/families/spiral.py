@@ -18,18 +18,26 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 import numpy as np
 
-from .. import checks as ck
-from ..curves import SpiralModel, lap_gaps, unwrapped_angles
-from ..exceptions import CaseError
-from ..raster import raster_spiral, spiral_xy
-from ..score import ShapeScore
-from ..thresholds import with_overrides
-from .base import Family, direction_param, inside_grid, number_param, pair_param
-from .single import ContourThresholds, Scorecard, contour_prompt, fits_grid, fmt_xy, outline_measures, path_checks
+from shape_asserts.geometry import checks as ck
+from shape_asserts.geometry.curves import SpiralModel, lap_gaps, unwrapped_angles
+from shape_asserts.exceptions import CaseError
+from shape_asserts.geometry.raster import raster_spiral, spiral_xy
+from shape_asserts.geometry.score import ShapeScore
+from shape_asserts.families.thresholds import with_overrides
+from shape_asserts.families.base import Family, direction_param, inside_grid, number_param, pair_param
+from shape_asserts.families.single import (
+    ContourThresholds,
+    Scorecard,
+    contour_prompt,
+    fits_grid,
+    fmt_xy,
+    outline_measures,
+    path_checks,
+)
 
 if TYPE_CHECKING:
-    from ..cases import Case
-    from ..drawing import Drawing
+    from shape_asserts.cases import Case
+    from shape_asserts.geometry.drawing import Drawing
 
 __all__ = ["FAMILY", "SpiralThresholds", "SPIRAL", "score_spiral", "spiral_outline", "spiral_ends"]
 

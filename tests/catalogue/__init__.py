@@ -1,7 +1,7 @@
 """An independent catalogue of drawings: legitimate answers and their nearest impostors, per case.
 
 Written from first principles — the prompts and the case parameters only. Nothing here imports
-the project's scorers, rasterisers or reference drawers (``shape_asserts.score``, ``fit``,
+the project's scorers, rasterisers or reference drawers (``shape_asserts.geometry.score``, ``fit``,
 ``raster``, ``reference``, ``polygon``, ``contours``, ``curves``, ``checks``, ``families.*``):
 a check proven only on drawings made by its own author's code proves nothing.
 

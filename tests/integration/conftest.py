@@ -39,7 +39,7 @@ INI = "[pytest]\nfilterwarnings = ignore::pytest.PytestAssertRewriteWarning\n"
 #: Seconds a subprocess run may take on a busy machine (one that imports litellm spends ~10 s on it).
 SUBPROCESS_TIMEOUT = 300
 
-#: Stands in for litellm inside the pytester run: ``shape_asserts.ask`` still builds the request and
+#: Stands in for litellm inside the pytester run: ``shape_asserts.asking.call`` still builds the request and
 #: reads the response, the recorder still writes the files; only the transport is replaced.
 FAKE_LITELLM_CONFTEST = '''
 """A fake litellm: answers like the reference drawers and appends every call to asked.jsonl."""
@@ -47,8 +47,8 @@ import json
 import types
 from pathlib import Path
 
-from shape_asserts import ask
-from shape_asserts.reference import answer_for_messages
+from shape_asserts.asking import call as ask
+from shape_asserts.asking.reference import answer_for_messages
 
 LOG = Path(__file__).with_name("asked.jsonl")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from shape_asserts.fixtures import model_slug
-from shape_asserts.stub_server import StubServer
+from shape_asserts.asking.store import model_slug
+from shape_asserts.asking.stub_server import StubServer
 
 from .conftest import SUBPROCESS_TIMEOUT, recording
 

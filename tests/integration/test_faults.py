@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from shape_asserts.fixtures import model_slug
-from shape_asserts.stub_server import Faults, StubServer
+from shape_asserts.asking.store import model_slug
+from shape_asserts.asking.stub_server import Faults, StubServer
 
 from .conftest import CIRCLE, N_CASES, SUBPROCESS_TIMEOUT
 
@@ -104,7 +104,7 @@ def test_request_timeout_bounds_the_whole_call_not_only_the_first_byte(key):
     not be imported into this process, whose in-process runs check that replay never imports it.)"""
     script = (
         "import asyncio, sys\n"
-        "from shape_asserts.ask import aask\n"
+        "from shape_asserts.asking.call import aask\n"
         "from shape_asserts.exceptions import ProviderError\n"
         "try:\n"
         f"    asyncio.run(aask({MODEL!r}, [{{'role': 'user', 'content': 'draw'}}], timeout=1.5, "

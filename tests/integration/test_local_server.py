@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from shape_asserts.cases import load_cases
-from shape_asserts.fixtures import model_slug
-from shape_asserts.stub_server import StubServer
+from shape_asserts.asking.store import model_slug
+from shape_asserts.asking.stub_server import StubServer
 
 from .conftest import CIRCLE, CIRCLE_CASES, SUBPROCESS_TIMEOUT, N_CASES, junit_cases
 

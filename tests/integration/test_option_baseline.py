@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from shape_asserts.fixtures import model_slug
+from shape_asserts.asking.store import model_slug
 
 from .conftest import CIRCLE, LITELLM_PROBE_CONFTEST, N_CASES, recording
 
@@ -183,7 +183,7 @@ def test_one_answer_too_large_to_measure_cannot_turn_a_failing_gate_undecided(su
 
     path = recording(suite, "circle-start000-cw", model_dir=model_slug(NOISY))
     data = json.loads(path.read_text(encoding="utf-8"))
-    from shape_asserts.drawing import parse_drawing
+    from shape_asserts.geometry.drawing import parse_drawing
 
     points = [{"x": int(x), "y": int(y)} for x, y in parse_drawing(data["samples"][0]["text"]).points]
     points[5] = {"x": 1e308, "y": 3}

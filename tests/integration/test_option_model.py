@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from shape_asserts.fixtures import model_slug
+from shape_asserts.asking.store import model_slug
 
 from .conftest import CIRCLE, CIRCLE_CASES, INI, N_CASES, recording
 

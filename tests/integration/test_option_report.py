@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from shape_asserts.report import CSP
+from shape_asserts.results.report import CSP
 
 from .conftest import CIRCLE, CIRCLE_CASES, N_CASES, recording
 

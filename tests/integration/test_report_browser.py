@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from shape_asserts.gate import gate
-from shape_asserts.report import ReportData, write_report
-from shape_asserts.results import ItemOutcome, case_samples, collect
-from shape_asserts.suite import Settings
-from shape_asserts.summary import CaseRecord, summarize
+from shape_asserts.results.gate import gate
+from shape_asserts.results.report import ReportData, write_report
+from shape_asserts.results.collect import ItemOutcome, case_samples, collect
+from shape_asserts.plugin.suite import Settings
+from shape_asserts.results.summary import CaseRecord, summarize
 
 REPO = Path(__file__).resolve().parents[2]
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")

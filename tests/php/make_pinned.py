@@ -14,7 +14,7 @@ Usage (needs PHP 8.0-8.3; PHP 8.4 changed ``round()``, which the port does not f
     .venv/bin/python tests/php/make_pinned.py [--php /usr/bin/php] [--out PATH]
 
 It asks ``php`` once for all answers, writes the table, then scores the same answers with
-``shape_asserts.seed`` and exits with status 1 if the port disagrees anywhere (the table is written
+``shape_asserts.geometry.seed`` and exits with status 1 if the port disagrees anywhere (the table is written
 anyway: PHP is the reference).
 """
 
@@ -85,9 +85,9 @@ def run_php(php: str, texts: list[str]) -> list[str]:
 
 
 def port_disagreements(rows: list[dict[str, str]]) -> list[str]:
-    """Rows where ``shape_asserts.seed`` does not reproduce the pinned PHP output."""
+    """Rows where ``shape_asserts.geometry.seed`` does not reproduce the pinned PHP output."""
     sys.path.insert(0, str(REPO_DIR))
-    from shape_asserts.seed import seed_score
+    from shape_asserts.geometry.seed import seed_score
 
     problems = []
     for row in rows:

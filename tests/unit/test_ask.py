@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from shape_asserts.ask import is_retriable, retry_after
+from shape_asserts.asking.call import is_retriable, retry_after
 
 
 class Failure(Exception):

@@ -10,8 +10,8 @@ import pytest
 from shape_asserts import cases as cases_module
 from shape_asserts.cases import CASE_ID_RE, Case, builtin_case_files, case_for_prompt, load_cases
 from shape_asserts.exceptions import CaseError
-from shape_asserts.prompts import SEED_CIRCLE_PROMPTS
-from shape_asserts.raster import angle_of
+from shape_asserts.families.prompts import SEED_CIRCLE_PROMPTS
+from shape_asserts.geometry.raster import angle_of
 
 SEED_IDS = {
     1: "seed1-circle-start270-cw",

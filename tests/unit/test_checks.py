@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shape_asserts.checks import (
+from shape_asserts.geometry.checks import (
     as_points,
     chebyshev,
     closure_distance,
@@ -15,7 +15,7 @@ from shape_asserts.checks import (
     signed_area,
     winding,
 )
-from shape_asserts.raster import raster_circle
+from shape_asserts.geometry.raster import raster_circle
 
 CENTER = (25, 25)
 RING = raster_circle(CENTER, 10, start=(25, 15), direction="cw")

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from shape_asserts.contours import (
+from shape_asserts.geometry.contours import (
     BREAK_STEP,
     bounding_box,
     chamfer_distance,
@@ -22,7 +22,7 @@ from shape_asserts.contours import (
     simplify,
     split_contours,
 )
-from shape_asserts.raster import raster_circle, raster_polyline
+from shape_asserts.geometry.raster import raster_circle, raster_polyline
 
 
 def _line(vertices) -> np.ndarray:

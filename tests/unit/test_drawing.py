@@ -8,7 +8,13 @@ import json
 import numpy as np
 import pytest
 
-from shape_asserts.drawing import MAX_ANSWER_CHARS, MAX_POINTS, Drawing, DrawingFormatError, parse_drawing
+from shape_asserts.geometry.drawing import (
+    MAX_ANSWER_CHARS,
+    MAX_POINTS,
+    Drawing,
+    DrawingFormatError,
+    parse_drawing,
+)
 
 POINTS = [[25, 1], [26, 1], [27, 2], [28, 2], [29, 3]]
 

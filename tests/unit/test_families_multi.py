@@ -13,15 +13,15 @@ import numpy as np
 import pytest
 
 from shape_asserts.cases import Case, load_cases
-from shape_asserts.contours import simplify, split_contours
-from shape_asserts.drawing import Drawing
+from shape_asserts.geometry.contours import simplify, split_contours
+from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.exceptions import CaseError
 from shape_asserts.families.multi import assign
 from shape_asserts.families.scene import HOUSE_AREA, _cell, _house_vertices, house_reference, stick_reference
-from shape_asserts.prompts import LANGS, SCENE_PLACEHOLDER, SEED_SCENE_TEMPLATE
-from shape_asserts.raster import raster_circle, raster_polyline
-from shape_asserts.score import ShapeScore
-from shape_asserts.shapes import get_family
+from shape_asserts.families.prompts import LANGS, SCENE_PLACEHOLDER, SEED_SCENE_TEMPLATE
+from shape_asserts.geometry.raster import raster_circle, raster_polyline
+from shape_asserts.geometry.score import ShapeScore
+from shape_asserts.families.registry import get_family
 
 FAMILIES = ("concentric", "circles", "house", "stick")
 

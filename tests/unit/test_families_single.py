@@ -14,15 +14,21 @@ import numpy as np
 import pytest
 
 from shape_asserts.cases import Case, load_cases
-from shape_asserts.checks import continuity
-from shape_asserts.drawing import Drawing
+from shape_asserts.geometry.checks import continuity
+from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.exceptions import CaseError
 from shape_asserts.families.polygon import target_vertices
-from shape_asserts.polygon import regular_polygon
-from shape_asserts.raster import (bresenham, raster_circle, raster_curve, raster_ellipse, raster_polyline,
-                                  raster_spiral)
-from shape_asserts.score import ShapeScore
-from shape_asserts.shapes import get_family
+from shape_asserts.geometry.polygon import regular_polygon
+from shape_asserts.geometry.raster import (
+    bresenham,
+    raster_circle,
+    raster_curve,
+    raster_ellipse,
+    raster_polyline,
+    raster_spiral,
+)
+from shape_asserts.geometry.score import ShapeScore
+from shape_asserts.families.registry import get_family
 
 MINE = ("ellipse", "square", "rectangle", "triangle", "polygon", "star", "spiral")
 BUILTIN = [c for c in load_cases() if c.family in MINE]

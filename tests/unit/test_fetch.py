@@ -6,13 +6,13 @@ import asyncio
 
 import pytest
 
-from shape_asserts.ask import Answer
+from shape_asserts.asking.call import Answer
 from shape_asserts.cases import load_cases
 from shape_asserts.exceptions import ProviderError
-from shape_asserts.fetch import RunState, fetch, plan
-from shape_asserts.fixtures import FixtureStore
-from shape_asserts.record import Recorder
-from shape_asserts.reference import answer_text
+from shape_asserts.asking.fetch import RunState, fetch, plan
+from shape_asserts.asking.store import FixtureStore
+from shape_asserts.asking.recorder import Recorder
+from shape_asserts.asking.reference import answer_text
 
 CASES = [c for c in load_cases() if c.family == "circle"][:6]
 

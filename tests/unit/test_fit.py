@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shape_asserts.fit import CircleModel, FitFailure, roundness
-from shape_asserts.raster import raster_circle
+from shape_asserts.geometry.fit import CircleModel, FitFailure, roundness
+from shape_asserts.geometry.raster import raster_circle
 
 
 @pytest.mark.parametrize(

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from shape_asserts.ask import Answer
+from shape_asserts.asking.call import Answer
 from shape_asserts.cases import Case
 from shape_asserts.exceptions import FixtureError
-from shape_asserts import fixtures as fixtures_module
-from shape_asserts.fixtures import FORMAT_VERSION, FixtureStore, Recording, model_slug, sample_record
+from shape_asserts.asking import store as fixtures_module
+from shape_asserts.asking.store import FORMAT_VERSION, FixtureStore, Recording, model_slug, sample_record
 
 MODEL = "openai/gpt-4o"
 SAFE_NAME = re.compile(r"[A-Za-z0-9._-]+")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shape_asserts.gate import (
+from shape_asserts.results.gate import (
     FAIL,
     MIN_PAIRS,
     PASS,

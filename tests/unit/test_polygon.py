@@ -1,4 +1,4 @@
-"""shape_asserts.polygon: corners by simplification, and the measures polygon scorers compare.
+"""shape_asserts.geometry.polygon: corners by simplification, and the measures polygon scorers compare.
 
 Also the digital lines the polygon families draw their ideals with (``raster.bresenham`` and
 ``raster.raster_polyline``), since every corner test starts from one.
@@ -9,11 +9,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shape_asserts.checks import continuity, signed_area
-from shape_asserts.fit import FitFailure
-from shape_asserts.polygon import (PolygonModel, distance_to_polyline, interior_angles, rdp, regular_polygon,
-                                   sample_polyline, side_lengths, simplify_closed, star_polygon)
-from shape_asserts.raster import bresenham, raster_polyline
+from shape_asserts.geometry.checks import continuity, signed_area
+from shape_asserts.geometry.fit import FitFailure
+from shape_asserts.geometry.polygon import (
+    PolygonModel,
+    distance_to_polyline,
+    interior_angles,
+    rdp,
+    regular_polygon,
+    sample_polyline,
+    side_lengths,
+    simplify_closed,
+    star_polygon,
+)
+from shape_asserts.geometry.raster import bresenham, raster_polyline
 
 SQUARE = np.array([[10, 10], [40, 10], [40, 40], [10, 40]])
 RASTER_SQUARE = raster_polyline(SQUARE)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from shape_asserts.prompts import (
+from shape_asserts.families.prompts import (
     LANGS,
     SCENE_PLACEHOLDER,
     SEED_CIRCLE_PROMPTS,

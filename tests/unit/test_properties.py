@@ -14,12 +14,12 @@ import numpy as np
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-from shape_asserts.checks import direction, winding
-from shape_asserts.drawing import Drawing, DrawingFormatError, parse_drawing
-from shape_asserts.fit import CircleModel, roundness
-from shape_asserts.raster import point_on_circle, raster_circle
-from shape_asserts.score import score_circle
-from shape_asserts.seed import seed_score
+from shape_asserts.geometry.checks import direction, winding
+from shape_asserts.geometry.drawing import Drawing, DrawingFormatError, parse_drawing
+from shape_asserts.geometry.fit import CircleModel, roundness
+from shape_asserts.geometry.raster import point_on_circle, raster_circle
+from shape_asserts.families.circle_score import score_circle
+from shape_asserts.geometry.seed import seed_score
 
 GRID = 50
 CENTER = (25, 25)

@@ -20,10 +20,10 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from shape_asserts.cases import Case
-from shape_asserts.drawing import Drawing
+from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.exceptions import CaseError
-from shape_asserts.score import ShapeScore
-from shape_asserts.shapes import get_family
+from shape_asserts.geometry.score import ShapeScore
+from shape_asserts.families.registry import get_family
 
 FAMILIES = ("ellipse", "square", "rectangle", "triangle", "polygon", "star", "spiral")
 

@@ -15,11 +15,11 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from shape_asserts.cases import Case, load_cases
-from shape_asserts.drawing import Drawing
+from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.exceptions import CaseError
-from shape_asserts.reference import draw
-from shape_asserts.score import ShapeScore
-from shape_asserts.shapes import get_family
+from shape_asserts.asking.reference import draw
+from shape_asserts.geometry.score import ShapeScore
+from shape_asserts.families.registry import get_family
 
 GRID = 50
 SIDES = ("top", "right", "bottom", "left")

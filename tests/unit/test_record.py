@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from shape_asserts.ask import Answer
+from shape_asserts.asking.call import Answer
 from shape_asserts.cases import Case
 from shape_asserts.exceptions import FixtureError, ProviderError
-from shape_asserts.fixtures import FixtureStore, Recording, sample_record
-from shape_asserts.record import RECORD_MODES, Recorder
+from shape_asserts.asking.store import FixtureStore, Recording, sample_record
+from shape_asserts.asking.recorder import RECORD_MODES, Recorder
 
 MODEL = "fake/model"
 

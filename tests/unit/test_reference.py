@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from shape_asserts.cases import Case, load_cases
-from shape_asserts.drawing import parse_drawing
-from shape_asserts.reference import STYLES, answer_for_messages, answer_text, draw
-from shape_asserts.verdict import judge
+from shape_asserts.geometry.drawing import parse_drawing
+from shape_asserts.asking.reference import STYLES, answer_for_messages, answer_text, draw
+from shape_asserts.results.verdict import judge
 
 BUILTIN = load_cases()
 #: The circle cases (the seed's question); the noisy drawer's verdicts are studied on these.

@@ -9,11 +9,18 @@ from pathlib import Path
 import pytest
 
 from shape_asserts.cases import load_cases
-from shape_asserts.gate import CaseSamples, gate
-from shape_asserts.report import CSP, MAX_ANSWER_SHOWN, MAX_POINTS_DRAWN, ReportData, render_html, write_report
-from shape_asserts.results import CaseView
-from shape_asserts.summary import CaseRecord, summarize
-from shape_asserts.verdict import judge
+from shape_asserts.results.gate import CaseSamples, gate
+from shape_asserts.results.report import (
+    CSP,
+    MAX_ANSWER_SHOWN,
+    MAX_POINTS_DRAWN,
+    ReportData,
+    render_html,
+    write_report,
+)
+from shape_asserts.results.collect import CaseView
+from shape_asserts.results.summary import CaseRecord, summarize
+from shape_asserts.results.verdict import judge
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = "<script>alert(1)</script>"

@@ -8,8 +8,15 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from shape_asserts.results import ItemOutcome, _reason, case_samples, collect, outcome_from_report, printable
-from shape_asserts.suite import Settings
+from shape_asserts.results.collect import (
+    ItemOutcome,
+    _reason,
+    case_samples,
+    collect,
+    outcome_from_report,
+    printable,
+)
+from shape_asserts.plugin.suite import Settings
 
 REPO = Path(__file__).resolve().parents[2]
 PROPS = [("shape_model", "m"), ("shape_case", "circle-start030-cw")]

@@ -12,11 +12,12 @@ import re
 import numpy as np
 import pytest
 
-from shape_asserts.assertions import assert_circle
-from shape_asserts.drawing import Drawing
-from shape_asserts.raster import point_on_circle, raster_circle
-from shape_asserts.score import Check, ShapeScore, score_circle
-from shape_asserts.thresholds import CIRCLE
+from shape_asserts.results.assertions import assert_circle
+from shape_asserts.geometry.drawing import Drawing
+from shape_asserts.geometry.raster import point_on_circle, raster_circle
+from shape_asserts.geometry.score import Check, ShapeScore
+from shape_asserts.families.circle_score import score_circle
+from shape_asserts.families.thresholds import CIRCLE
 
 CENTER = (25, 25)
 TOP = (25, 5)

@@ -1,4 +1,4 @@
-"""``shape_asserts.seed`` against PHP's ``scoreCircle``, to the last digit.
+"""``shape_asserts.geometry.seed`` against PHP's ``scoreCircle``, to the last digit.
 
 Three layers:
 
@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from shape_asserts.seed import _to_number, php_round, seed_score
+from shape_asserts.geometry.seed import _to_number, php_round, seed_score
 
 TESTS_DIR = Path(__file__).resolve().parents[1]
 PHP_SCRIPT = TESTS_DIR / "php" / "score_circle.php"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from shape_asserts.gate import FAIL, PASS, UNDECIDED
-from shape_asserts.session import exit_status, with_baseline
-from shape_asserts.suite import Settings
+from shape_asserts.results.gate import FAIL, PASS, UNDECIDED
+from shape_asserts.plugin.session import exit_status, with_baseline
+from shape_asserts.plugin.suite import Settings
 
 
 @pytest.mark.parametrize(("verdict", "undecided", "status"), [

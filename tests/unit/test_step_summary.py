@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from shape_asserts.gate import CaseSamples, gate
-from shape_asserts.step_summary import append, cell, markdown
-from shape_asserts.summary import CaseRecord, summarize
+from shape_asserts.results.gate import CaseSamples, gate
+from shape_asserts.results.step_summary import append, cell, markdown
+from shape_asserts.results.summary import CaseRecord, summarize
 
 
 def test_a_cell_keeps_pipes_and_newlines_from_splitting_the_table():

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from shape_asserts.cases import Case, builtin_case_files, load_cases
-from shape_asserts.reference import answer_text
-from shape_asserts.stub_server import Faults, StubServer
-from shape_asserts.verdict import judge
+from shape_asserts.asking.reference import answer_text
+from shape_asserts.asking.stub_server import Faults, StubServer
+from shape_asserts.results.verdict import judge
 
 #: The built-in circle cases alone (the server itself finds any built-in case by its prompt).
 CIRCLES: list[Case] = load_cases([p for p in builtin_case_files() if p.name == "circle.toml"], builtin=False)
@@ -119,7 +119,7 @@ def test_malformed_body_is_400_not_a_dropped_connection(srv, body):
 
 
 def test_too_large_body_is_413(srv, monkeypatch):
-    monkeypatch.setattr("shape_asserts.stub_server.MAX_BODY", 10)
+    monkeypatch.setattr("shape_asserts.asking.stub_server.MAX_BODY", 10)
     status, _, _ = _chat(srv)
     assert status == 413
 

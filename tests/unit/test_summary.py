@@ -6,7 +6,13 @@ import statistics
 
 import pytest
 
-from shape_asserts.summary import CaseRecord, FamilyRow, format_table, record_from_properties, summarize
+from shape_asserts.results.summary import (
+    CaseRecord,
+    FamilyRow,
+    format_table,
+    record_from_properties,
+    summarize,
+)
 
 
 def _rec(case: str, score: float | None, *, group: str = "circle:g1", outcome: str | None = None,

@@ -8,8 +8,8 @@ import re
 import numpy as np
 import pytest
 
-from shape_asserts.reference import answer_text
-from shape_asserts.verdict import MAX_PICTURES, MAX_QUOTE, CaseResult, judge
+from shape_asserts.asking.reference import answer_text
+from shape_asserts.results.verdict import MAX_PICTURES, MAX_QUOTE, CaseResult, judge
 
 MODEL = "fake/model"
 

@@ -13,7 +13,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from shape_asserts.drawing import Drawing
+from shape_asserts.geometry.drawing import Drawing
 
 from tests.catalogue import LEGIT, variants
 from .verdicts import builtin_cases

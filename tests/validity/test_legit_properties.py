@@ -13,9 +13,9 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from shape_asserts.cases import Case
-from shape_asserts.drawing import Drawing
+from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.exceptions import CaseError
-from shape_asserts.shapes import get_family
+from shape_asserts.families.registry import get_family
 
 from tests.catalogue.polygons import LINE_METHODS, polygon_cells, regular_vertices
 from tests.catalogue.round_shapes import CIRCLE_METHODS, ELLIPSE_METHODS, circle_cells, ellipse_cells

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from shape_asserts.cases import Case, load_cases
-from shape_asserts.drawing import parse_drawing
-from shape_asserts.score import ShapeScore
+from shape_asserts.geometry.drawing import parse_drawing
+from shape_asserts.geometry.score import ShapeScore
 
 from tests.catalogue import IMPOSTOR, LEGIT, Variant, answer_text, variants
 

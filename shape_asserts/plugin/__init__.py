@@ -18,15 +18,15 @@ from typing import Any, Iterator
 
 import pytest
 
-from .exceptions import CaseError, FixtureError, ProviderError
-from .prompts import LANGS
-from .record import RECORD_MODES
-from .shapes import FAMILIES
-from .suite import DEFAULT_MODEL, CaseParam, CaseRun, Settings, prefetch
-from .results import printable
-from .summary import format_table, record_from_properties, summarize
-from .gate import DEFAULT_MARGIN as DEFAULT_GATE_MARGIN
-from .session import UNDECIDED_POLICIES, VerdictOptions, VerdictSession, with_baseline
+from shape_asserts.exceptions import CaseError, FixtureError, ProviderError
+from shape_asserts.families.prompts import LANGS
+from shape_asserts.asking.recorder import RECORD_MODES
+from shape_asserts.families.registry import FAMILIES
+from shape_asserts.plugin.suite import DEFAULT_MODEL, CaseParam, CaseRun, Settings, prefetch
+from shape_asserts.results.collect import printable
+from shape_asserts.results.summary import format_table, record_from_properties, summarize
+from shape_asserts.results.gate import DEFAULT_MARGIN as DEFAULT_GATE_MARGIN
+from shape_asserts.plugin.session import UNDECIDED_POLICIES, VerdictOptions, VerdictSession, with_baseline
 
 OPTION_MODEL = "--model"
 OPTION_RECORD = "--record"

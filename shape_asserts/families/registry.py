@@ -7,11 +7,11 @@ adding it to :data:`FAMILIES` below.
 
 from __future__ import annotations
 
-from .exceptions import CaseError
-from .families import circle
-from .families import multi, scene
-from .families import ellipse, polygon, spiral
-from .families.base import Family
+from shape_asserts.exceptions import CaseError
+from shape_asserts.families import circle
+from shape_asserts.families import multi, scene
+from shape_asserts.families import ellipse, polygon, spiral
+from shape_asserts.families.base import Family
 
 __all__ = ["Family", "FAMILIES", "get_family"]
 

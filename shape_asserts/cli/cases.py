@@ -12,9 +12,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .cases import Case, load_cases
-from .exceptions import CaseError
-from .shapes import FAMILIES
+from shape_asserts.cases import Case, load_cases
+from shape_asserts.exceptions import CaseError
+from shape_asserts.families.registry import FAMILIES
 
 __all__ = ["CIRCLE_ONLY", "select", "listing", "request", "ideal"]
 

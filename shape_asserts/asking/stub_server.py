@@ -7,7 +7,7 @@ case whose prompt it receives, and can add a fixed latency and inject faults (42
 
 Run it by hand::
 
-    python -m shape_asserts.stub_server --port 8765 --latency 0.3
+    python -m shape_asserts.asking.stub_server --port 8765 --latency 0.3
     pytest --model=openai/exact --api-base=http://127.0.0.1:8765/v1   # OPENAI_API_KEY=anything
 
 The model name picks the drawer: a name ending in ``noisy`` draws like ``reference/noisy``,
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from .reference import answer_for_messages
+from shape_asserts.asking.reference import answer_for_messages
 
 __all__ = ["StubServer", "Faults"]
 
@@ -255,7 +255,7 @@ class StubServer:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m shape_asserts.stub_server", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m shape_asserts.asking.stub_server", description=__doc__.split("\n")[0])
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--latency", type=float, default=0.0, help="seconds added to every answer")
     parser.add_argument("--fault-rate", type=float, default=0.0, help="share of requests that fail")

@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from .ask import aask
-from .cases import Case
-from .exceptions import ProviderError
-from .fixtures import Recording, sample_record
-from .record import Recorder, litellm_version_string
+from shape_asserts.asking.call import aask
+from shape_asserts.cases import Case
+from shape_asserts.exceptions import ProviderError
+from shape_asserts.asking.store import Recording, sample_record
+from shape_asserts.asking.recorder import Recorder, litellm_version_string
 
 __all__ = ["Job", "Progress", "plan", "fetch", "RunState"]
 

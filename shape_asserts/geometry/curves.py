@@ -1,8 +1,8 @@
 """Fitted curves beyond the circle: the ellipse and the Archimedean spiral, as small models.
 
-Same contract as :mod:`shape_asserts.fit`: a model is built from named geometry or estimated with
+Same contract as :mod:`shape_asserts.geometry.fit`: a model is built from named geometry or estimated with
 ``from_estimate(points)``; it gives ``residuals(points)`` and samples its ideal curve with
-``predict_xy(t)``. A degenerate estimate returns a falsy :class:`~shape_asserts.fit.FitFailure`;
+``predict_xy(t)``. A degenerate estimate returns a falsy :class:`~shape_asserts.geometry.fit.FitFailure`;
 ``ValueError`` is kept for arrays of the wrong shape. Angles follow the seed post: degrees, 0°
 pointing right and growing clockwise on screen (y down).
 """
@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .checks import as_points
-from .fit import FitFailure
-from .polygon import distance_to_polyline
-from .raster import ellipse_xy
+from shape_asserts.geometry.checks import as_points
+from shape_asserts.geometry.fit import FitFailure
+from shape_asserts.geometry.polygon import distance_to_polyline
+from shape_asserts.geometry.raster import ellipse_xy
 
 __all__ = ["EllipseModel", "SpiralModel", "unwrapped_angles", "lap_gaps", "axis_angle_difference"]
 

@@ -11,11 +11,12 @@ from typing import Any
 
 import numpy as np
 
-from .drawing import Drawing
-from .raster import raster_circle
-from .render import ascii_art
-from .score import ShapeScore, score_circle
-from .thresholds import CIRCLE, CircleThresholds, with_overrides
+from shape_asserts.geometry.drawing import Drawing
+from shape_asserts.geometry.raster import raster_circle
+from shape_asserts.results.render import ascii_art
+from shape_asserts.geometry.score import ShapeScore
+from shape_asserts.families.circle_score import score_circle
+from shape_asserts.families.thresholds import CIRCLE, CircleThresholds, with_overrides
 
 __all__ = ["assert_circle", "assert_score", "failure_message"]
 
@@ -81,7 +82,7 @@ def assert_circle(
 
     Examples
     --------
-    >>> from shape_asserts.raster import raster_circle
+    >>> from shape_asserts.geometry.raster import raster_circle
     >>> r = assert_circle(raster_circle((25, 25), 20), center=(25, 25), direction="cw")
     >>> r.passed
     True

@@ -3,13 +3,13 @@
 One object (:class:`VerdictSession`) is registered by the plugin. During the run it notes how
 each test ended (on the xdist controller, reports from every worker arrive here). At session end,
 in the controlling process only, it re-judges every answered case from its recording
-(:mod:`shape_asserts.results`), then:
+(:mod:`shape_asserts.results.collect`), then:
 
-* with ``--baseline MODEL``: gates every ``--model`` against the baseline (:mod:`shape_asserts.gate`)
+* with ``--baseline MODEL``: gates every ``--model`` against the baseline (:mod:`shape_asserts.results.gate`)
   and makes the run's exit status the gate's (:func:`exit_status`);
-* with ``--shape-report PATH``: writes the HTML report (:mod:`shape_asserts.report`);
+* with ``--shape-report PATH``: writes the HTML report (:mod:`shape_asserts.results.report`);
 * with ``GITHUB_STEP_SUMMARY`` set: appends the results and the gate as Markdown
-  (:mod:`shape_asserts.step_summary`).
+  (:mod:`shape_asserts.results.step_summary`).
 
 Exit status with ``--baseline`` (without it, pytest's own status is untouched):
 
@@ -36,11 +36,11 @@ from typing import Any
 
 import pytest
 
-from . import step_summary
-from .gate import DEFAULT_MARGIN, FAIL, PASS, UNDECIDED, Gate, format_gate, gate
-from .report import ReportData, write_report
-from .results import ItemOutcome, case_samples, collect, outcome_from_report
-from .summary import CaseRecord, record_from_properties, summarize
+from shape_asserts.results import step_summary
+from shape_asserts.results.gate import DEFAULT_MARGIN, FAIL, PASS, UNDECIDED, Gate, format_gate, gate
+from shape_asserts.results.report import ReportData, write_report
+from shape_asserts.results.collect import ItemOutcome, case_samples, collect, outcome_from_report
+from shape_asserts.results.summary import CaseRecord, record_from_properties, summarize
 
 __all__ = ["UNDECIDED_POLICIES", "VerdictOptions", "VerdictSession", "with_baseline", "exit_status"]
 

@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from .cases import Case, load_cases
-from .exceptions import FixtureError, ProviderError
-from .fetch import Progress, RunState, fetch, plan
-from .fixtures import FixtureStore
-from .record import Obtained, Recorder
-from .snapshots import extension_for, snapshot_folder
-from .verdict import CaseResult, judge
+from shape_asserts.cases import Case, load_cases
+from shape_asserts.exceptions import FixtureError, ProviderError
+from shape_asserts.asking.fetch import Progress, RunState, fetch, plan
+from shape_asserts.asking.store import FixtureStore
+from shape_asserts.asking.recorder import Obtained, Recorder
+from shape_asserts.results.snapshots import extension_for, snapshot_folder
+from shape_asserts.results.verdict import CaseResult, judge
 
 __all__ = ["Settings", "CaseParam", "CaseRun", "DEFAULT_MODEL", "prefetch"]
 

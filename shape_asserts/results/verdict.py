@@ -12,11 +12,11 @@ import statistics
 from dataclasses import dataclass
 from typing import Any
 
-from .assertions import failure_message
-from .cases import Case
-from .drawing import Drawing, parse_drawing
-from .exceptions import DrawingFormatError
-from .score import ShapeScore
+from shape_asserts.results.assertions import failure_message
+from shape_asserts.cases import Case
+from shape_asserts.geometry.drawing import Drawing, parse_drawing
+from shape_asserts.exceptions import DrawingFormatError
+from shape_asserts.geometry.score import ShapeScore
 
 __all__ = ["SampleResult", "CaseResult", "judge", "MAX_PICTURES"]
 

@@ -15,7 +15,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .checks import as_points, chebyshev
+from shape_asserts.geometry.checks import as_points, chebyshev
 
 __all__ = ["ascii_art", "svg", "png", "PNG_INSTALL_HINT"]
 

@@ -13,9 +13,9 @@ import os
 from pathlib import Path
 from typing import Iterable
 
-from .gate import Gate, describe, need_text
-from .summary import FamilyRow
-from .results import printable
+from shape_asserts.results.gate import Gate, describe, need_text
+from shape_asserts.results.summary import FamilyRow
+from shape_asserts.results.collect import printable
 
 __all__ = ["ENV", "cell", "markdown", "append"]
 

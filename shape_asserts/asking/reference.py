@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from .cases import Case, case_for_prompt
+from shape_asserts.cases import Case, case_for_prompt
 
 __all__ = ["STYLES", "draw", "answer_text", "answer_for_messages", "register_with_litellm"]
 

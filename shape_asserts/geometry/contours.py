@@ -24,7 +24,7 @@ a stated heuristic, applied at each step from point ``i`` to ``i + 1``:
    round and then continued straight down into the torso becomes two contours; so does a second
    lap of a circle (which is what it is: the same circle drawn again).
 4. Any other step longer than one cell is a **gap inside the contour** (reported in
-   :attr:`Contour.gaps`, as :func:`shape_asserts.checks.continuity` reports gaps).
+   :attr:`Contour.gaps`, as :func:`shape_asserts.geometry.checks.continuity` reports gaps).
 
 What it cannot tell: two objects drawn with a short step between them where the first is not a
 closed loop (two lines, say) are read as one contour with a gap; a loop missing a long run of
@@ -39,7 +39,7 @@ from typing import Iterator
 
 import numpy as np
 
-from .checks import as_points
+from shape_asserts.geometry.checks import as_points
 
 __all__ = [
     "BREAK_STEP",

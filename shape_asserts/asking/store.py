@@ -4,7 +4,7 @@ Layout: ``<fixtures-dir>/<model-slug>/<case-id>.json`` (``<case-id>.<lang>.json`
 other than the default ``ru``). A file holds every sample's raw answer text with what produced it:
 the prompt's SHA-256, model, temperature, language, usage tokens, latency, litellm version and the
 time of recording. Never an API key, header or API base URL: text is passed through
-:func:`~shape_asserts.ask.redact` before it is written.
+:func:`~shape_asserts.asking.call.redact` before it is written.
 
 A recording is *stale* when the prompt hash or the temperature no longer match what the run asks;
 *corrupt* when it cannot be read. Files are written atomically (a temporary file in the same
@@ -27,9 +27,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-from .ask import Answer, redact
-from .cases import Case
-from .exceptions import FixtureError
+from shape_asserts.asking.call import Answer, redact
+from shape_asserts.cases import Case
+from shape_asserts.exceptions import FixtureError
 
 __all__ = ["FORMAT_VERSION", "Recording", "FixtureStore", "model_slug", "DEFAULT_LANG"]
 

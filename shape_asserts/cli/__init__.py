@@ -29,14 +29,17 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from . import __version__, cli_cases, render
-from .cases import Case
-from .drawing import MAX_ANSWER_CHARS, Drawing, parse_drawing
-from .exceptions import CaseError, DrawingFormatError
-from .raster import raster_circle
-from .score import ShapeScore, score_circle
-from .seed import seed_score
-from .shapes import FAMILIES
+from shape_asserts import __version__
+from shape_asserts.cli import cases as cli_cases
+from shape_asserts.results import render
+from shape_asserts.cases import Case
+from shape_asserts.geometry.drawing import MAX_ANSWER_CHARS, Drawing, parse_drawing
+from shape_asserts.exceptions import CaseError, DrawingFormatError
+from shape_asserts.geometry.raster import raster_circle
+from shape_asserts.geometry.score import ShapeScore
+from shape_asserts.families.circle_score import score_circle
+from shape_asserts.geometry.seed import seed_score
+from shape_asserts.families.registry import FAMILIES
 
 __all__ = ["main"]
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .checks import as_points
+from shape_asserts.geometry.checks import as_points
 
 __all__ = ["FitFailure", "CircleModel", "roundness", "radial_harmonics", "HARMONIC_ORDERS"]
 

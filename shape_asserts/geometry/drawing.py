@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .exceptions import DrawingFormatError
+from shape_asserts.exceptions import DrawingFormatError
 
 __all__ = ["Drawing", "DrawingFormatError", "parse_drawing", "MAX_POINTS", "MAX_ANSWER_CHARS"]
 

@@ -25,11 +25,11 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
-from .exceptions import CaseError
-from .prompts import LANGS
-from .raster import point_on_circle
-from .shapes import get_family
-from .thresholds import with_overrides
+from shape_asserts.exceptions import CaseError
+from shape_asserts.families.prompts import LANGS
+from shape_asserts.geometry.raster import point_on_circle
+from shape_asserts.families.registry import get_family
+from shape_asserts.families.thresholds import with_overrides
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -41,7 +41,7 @@ __all__ = ["Case", "load_cases", "builtin_case_files", "case_for_prompt", "CASE_
 #: Ids are used as file names and test ids: lowercase letters, digits, '-', '_' and '.'.
 CASE_ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,99}$")
 
-_BUILTIN_DIR = Path(__file__).with_name("cases")
+_BUILTIN_DIR = Path(__file__).parent
 
 #: Every prompt of every loaded case → the case (the reference drawer answers from this).
 _BY_PROMPT: dict[str, "Case"] = {}

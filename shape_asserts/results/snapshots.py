@@ -15,7 +15,7 @@ from typing import Any
 
 from syrupy.extensions.json import JSONSnapshotExtension
 
-from .fixtures import DEFAULT_LANG, model_slug
+from shape_asserts.asking.store import DEFAULT_LANG, model_slug
 
 __all__ = ["snapshot_folder", "extension_for"]
 

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .exceptions import ProviderError
+from shape_asserts.exceptions import ProviderError
 
 __all__ = ["Answer", "ask", "load_litellm", "redact", "DEFAULT_TIMEOUT"]
 
@@ -64,7 +64,7 @@ def load_litellm() -> Any:
         litellm.suppress_debug_info = True
         litellm.set_verbose = False
         litellm.drop_params = True  # e.g. temperature for models that reject it
-        from .reference import register_with_litellm
+        from shape_asserts.asking.reference import register_with_litellm
 
         register_with_litellm(litellm)
         _LITELLM = litellm

@@ -3,9 +3,9 @@
 A drawn polygon is a run of grid cells; its corners are found with the Ramer–Douglas–Peucker
 simplification (:func:`rdp`, :func:`simplify_closed`) and wrapped in a :class:`PolygonModel`, which
 gives interior angles, side lengths, distances to its outline and samples along it, in the style
-of :mod:`shape_asserts.fit`. Target shapes are made by :func:`regular_polygon` and
+of :mod:`shape_asserts.geometry.fit`. Target shapes are made by :func:`regular_polygon` and
 :func:`star_polygon`. Everything takes ``(N, 2)`` arrays of ``(x, y)`` with y pointing down, and
-"clockwise" always means clockwise as seen on screen (:func:`shape_asserts.checks.signed_area` > 0).
+"clockwise" always means clockwise as seen on screen (:func:`shape_asserts.geometry.checks.signed_area` > 0).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .checks import as_points, signed_area
-from .fit import FitFailure
+from shape_asserts.geometry.checks import as_points, signed_area
+from shape_asserts.geometry.fit import FitFailure
 
 __all__ = [
     "rdp",
@@ -355,7 +355,7 @@ class PolygonModel:
 
     Examples
     --------
-    >>> from shape_asserts.raster import raster_polyline
+    >>> from shape_asserts.geometry.raster import raster_polyline
     >>> m = PolygonModel.from_estimate(raster_polyline([(10, 10), (40, 10), (40, 40), (10, 40)]))
     >>> m.vertices.tolist(), m.angles().tolist()
     ([[10.0, 10.0], [40.0, 10.0], [40.0, 40.0], [10.0, 40.0]], [90.0, 90.0, 90.0, 90.0])
@@ -372,7 +372,7 @@ class PolygonModel:
         ``min_side`` defaults to ``3 × epsilon``: a side shorter than that is a raster's cut corner.
 
         Consecutive repeated points and a closing point equal to the first are dropped first, so
-        they cannot become corners. A falsy :class:`~shape_asserts.fit.FitFailure` when fewer than
+        they cannot become corners. A falsy :class:`~shape_asserts.geometry.fit.FitFailure` when fewer than
         3 corners remain.
         """
         pts = as_points(points)

@@ -16,11 +16,11 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from .cases import Case
-from .exceptions import ShapeAssertsError
-from .fixtures import FixtureStore
-from .gate import CaseSamples
-from .verdict import CaseResult, judge
+from shape_asserts.cases import Case
+from shape_asserts.exceptions import ShapeAssertsError
+from shape_asserts.asking.store import FixtureStore
+from shape_asserts.results.gate import CaseSamples
+from shape_asserts.results.verdict import CaseResult, judge
 
 __all__ = ["ItemOutcome", "CaseView", "outcome_from_report", "collect", "case_samples", "MAX_REASON"]
 
@@ -111,7 +111,7 @@ def _judged(store: FixtureStore, settings: Any, model: str, case: Case) -> tuple
 def collect(settings: Any, outcomes: Iterable[ItemOutcome]) -> list[CaseView]:
     """Every outcome with its judged result, in the run's case order, then model order.
 
-    ``settings`` is the run's :class:`~shape_asserts.suite.Settings` (fixtures folder, language,
+    ``settings`` is the run's :class:`~shape_asserts.plugin.suite.Settings` (fixtures folder, language,
     temperature, samples, pass rate, cases). Outcomes of cases the settings do not know are dropped.
     """
     cases = {c.id: c for c in settings.cases()}

@@ -10,7 +10,7 @@ characters HTML cannot carry), bounded (:data:`MAX_ANSWER_SHOWN` characters per 
 note saying what was cut), and never placed in an attribute, a URL, a style or a script. The page
 has no script at all, and its Content-Security-Policy (:data:`CSP`) forbids any: it loads nothing,
 runs nothing, and styles come only from the page itself. Drawings are SVG built from numbers only
-(:func:`shape_asserts.render.svg`).
+(:func:`shape_asserts.results.render.svg`).
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import render
-from .gate import FAIL, PASS, UNDECIDED, Difference, Gate, describe, need_text
-from .results import CaseView
-from .summary import FamilyRow
+from shape_asserts.results import render
+from shape_asserts.results.gate import FAIL, PASS, UNDECIDED, Difference, Gate, describe, need_text
+from shape_asserts.results.collect import CaseView
+from shape_asserts.results.summary import FamilyRow
 
 __all__ = ["ReportData", "render_html", "write_report", "CSP", "MAX_ANSWER_SHOWN", "MAX_POINTS_DRAWN", "SECTIONS"]
 

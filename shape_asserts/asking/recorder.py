@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .ask import Answer, ask
-from .cases import Case
-from .exceptions import FixtureError
-from .fixtures import FixtureStore, Recording, sample_record
+from shape_asserts.asking.call import Answer, ask
+from shape_asserts.cases import Case
+from shape_asserts.exceptions import FixtureError
+from shape_asserts.asking.store import FixtureStore, Recording, sample_record
 
 __all__ = ["RECORD_MODES", "Obtained", "Recorder"]
 
