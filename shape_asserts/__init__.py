@@ -24,7 +24,7 @@ from shape_asserts.families.circle_score import score_circle
 from shape_asserts.geometry.seed import seed_score
 from shape_asserts.families.thresholds import CIRCLE, CircleThresholds
 
-__version__ = "0.1.0"
+from shape_asserts._version import __version__
 
 __all__ = [
     "CIRCLE",

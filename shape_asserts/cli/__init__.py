@@ -29,7 +29,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from shape_asserts import __version__
+from shape_asserts._version import __version__
 from shape_asserts.cli import cases as cli_cases
 from shape_asserts.results import render
 from shape_asserts.cases import Case

@@ -85,3 +85,6 @@ def _score(drawing: "Drawing", case: "Case") -> ShapeScore:
 
 FAMILY = Family(name="circle", params=_params, prompt=_prompt, ideal=_ideal, score=_score,
                 variant_keys=("start", "direction"), thresholds=CIRCLE)
+
+#: What this module adds to the registry (every family module exports ``FAMILIES``).
+FAMILIES = (FAMILY,)

@@ -224,3 +224,6 @@ def _score(drawing: "Drawing", case: "Case") -> ShapeScore:
 
 FAMILY = Family(name="ellipse", params=_params, prompt=_prompt, ideal=_ideal, score=_score,
                 variant_keys=("start", "direction"), thresholds=ELLIPSE)
+
+#: What this module adds to the registry (every family module exports ``FAMILIES``).
+FAMILIES = (FAMILY,)

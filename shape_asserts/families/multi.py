@@ -551,3 +551,6 @@ CONCENTRIC = Family(name="concentric", params=_concentric_params, prompt=_concen
 SEPARATE = Family(name="circles", params=_separate_params, prompt=_separate_prompt,
                   ideal=_separate_ideal, score=_separate_score, variant_keys=("start", "direction"),
                   thresholds=CIRCLES)
+
+#: What this module adds to the registry (every family module exports ``FAMILIES``).
+FAMILIES = (CONCENTRIC, SEPARATE)

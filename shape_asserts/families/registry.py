@@ -16,17 +16,7 @@ from shape_asserts.families.base import Family
 __all__ = ["Family", "FAMILIES", "get_family"]
 
 FAMILIES: dict[str, Family] = {
-    f.name: f
-    for f in (
-        circle.FAMILY,
-        multi.CONCENTRIC,
-        multi.SEPARATE,
-        scene.HOUSE,
-        scene.STICK,
-        ellipse.FAMILY,
-        *polygon.FAMILIES,
-        spiral.FAMILY,
-    )
+    f.name: f for module in (circle, multi, scene, ellipse, polygon, spiral) for f in module.FAMILIES
 }
 
 

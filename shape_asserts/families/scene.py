@@ -1026,3 +1026,6 @@ HOUSE = Family(name="house", params=_house_params, prompt=_scene_prompt, ideal=_
                variant_keys=("description", "description_en"), thresholds=HOUSE_THRESHOLDS)
 STICK = Family(name="stick", params=_stick_params, prompt=_scene_prompt, ideal=_stick_ideal, score=_stick_score,
                variant_keys=("description", "description_en"), thresholds=STICK_THRESHOLDS)
+
+#: What this module adds to the registry (every family module exports ``FAMILIES``).
+FAMILIES = (HOUSE, STICK)

@@ -306,3 +306,6 @@ def _score(drawing: "Drawing", case: "Case") -> ShapeScore:
 
 FAMILY = Family(name="spiral", params=_params, prompt=_prompt, ideal=_ideal, score=_score,
                 variant_keys=("angle", "inward", "direction", "start", "end"), thresholds=SPIRAL)
+
+#: What this module adds to the registry (every family module exports ``FAMILIES``).
+FAMILIES = (FAMILY,)

@@ -1,0 +1,32 @@
+"""The run's default settings, in one place.
+
+The option table (:mod:`shape_asserts.plugin.options`) shows these as each option's default, and
+the library's own signatures use them, so a default is changed here and nowhere else.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MODEL", "RECORD", "LANG", "TIMEOUT", "CONCURRENCY", "MAX_RETRIES", "SAMPLES", "MIN_PASS_RATE",
+           "GATE_MARGIN", "FIXTURES_DIR", "SNAPSHOTS_DIR"]
+
+#: The model asked when none is named: the in-process reference drawer (no key, no network).
+MODEL = "reference/exact"
+#: Record mode: ask only for what is not recorded.
+RECORD = "missing"
+#: Prompt language: the seed post's.
+LANG = "ru"
+#: Seconds one model call may take, connect to last byte.
+TIMEOUT = 120.0
+#: Most model calls in flight at once, per run.
+CONCURRENCY = 16
+#: Retries of one call after a retriable provider reply.
+MAX_RETRIES = 3
+#: Answers per case.
+SAMPLES = 1
+#: Share of a case's samples that must pass.
+MIN_PASS_RATE = 1.0
+#: How much worse (score points, pass-rate points) a candidate may be before the gate fails.
+GATE_MARGIN = 2.0
+#: Folders, relative to the rootdir.
+FIXTURES_DIR = "fixtures"
+SNAPSHOTS_DIR = "snapshots"

@@ -1,0 +1,45 @@
+"""Atomic file writes: a reader sees the old file or the new one, never half of either.
+
+The one home of "write to a temporary file in the same folder, flush, fsync, rename over": the
+recorded answers, the run state handed to xdist workers and the HTML report all write this way.
+A failed write (full disk, a kill between the steps) leaves no temporary file behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+__all__ = ["write_atomic"]
+
+
+def write_atomic(path: str | os.PathLike[str], text: str, *, mode: int | None = None) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` atomically; parent folders are created.
+
+    ``mode`` sets the file's permissions (a temporary file is private, ``0o600``, by default).
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> write_atomic(folder / "a" / "b.txt", "hello").read_text()
+    'hello'
+    >>> sorted(p.name for p in (folder / "a").iterdir())  # no temporary file left
+    ['b.txt']
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    return target

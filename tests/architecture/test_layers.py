@@ -1,0 +1,181 @@
+"""The package's layout is the data's walk, and imports only ever point down it.
+
+Layers, bottom to top (a module may import its own layer and any layer below, never above):
+
+0. ``exceptions``, ``defaults``, ``fileio``, ``_version`` — shared by everyone, import nothing of ours;
+1. ``geometry`` — pure numpy: parse, fit, simplify, measure, raster, the seed port;
+2. ``families`` — what each shape is asked, drawn and scored as (composes geometry);
+3. ``cases`` — the case files, each case resolved to its family at load;
+4. ``asking`` — one asker: litellm calls, reference drawers, record/replay store;
+5. ``results`` — verdicts, the result record and its readers (summary, gate, report);
+6. ``plugin``, ``cli`` — wiring only.
+
+The root ``shape_asserts/__init__.py`` is the public facade and may import anything. Imports
+under ``if TYPE_CHECKING:`` count too: a type that points up is a dependency that points up.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "shape_asserts"
+LAYERS = [
+    {"exceptions", "defaults", "fileio", "_version"},
+    {"geometry"},
+    {"families"},
+    {"cases"},
+    {"asking"},
+    {"results"},
+    {"plugin", "cli", "__main__"},
+]
+RANK = {name: i for i, names in enumerate(LAYERS) for name in names}
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    t = node.test
+    return (isinstance(t, ast.Name) and t.id == "TYPE_CHECKING") or (
+        isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING")
+
+
+def _imports(name: str, path: Path, *, module_level_only: bool) -> set[str]:
+    """The modules of ours that ``name`` imports (resolved to modules that exist)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    is_pkg = path.name == "__init__.py"
+    found: set[str] = set()
+
+    def visit(node: ast.AST, top: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                if not module_level_only:
+                    visit(child, False)
+                continue
+            if isinstance(child, ast.If) and _is_type_checking(child) and module_level_only:
+                continue  # a cycle through a type-only import does not run
+            if isinstance(child, ast.Import):
+                for a in child.names:
+                    if a.name.split(".")[0] == "shape_asserts":
+                        found.add(_existing(a.name))
+            elif isinstance(child, ast.ImportFrom):
+                if child.level:
+                    base = name.split(".") if is_pkg else name.split(".")[:-1]
+                    base = base[: len(base) - child.level + 1]
+                    mod = ".".join(base + ([child.module] if child.module else []))
+                else:
+                    mod = child.module or ""
+                if mod.split(".")[0] != "shape_asserts":
+                    continue
+                for a in child.names:
+                    full = f"{mod}.{a.name}"
+                    found.add(full if full in MODULES else _existing(mod))
+            visit(child, top)
+
+    visit(tree, True)
+    found.discard(name)
+    return found
+
+
+def _existing(mod: str) -> str:
+    while mod not in MODULES and "." in mod:
+        mod = mod.rsplit(".", 1)[0]
+    return mod
+
+
+def _rank(mod: str) -> int | None:
+    parts = mod.split(".")
+    if len(parts) < 2:
+        return None  # the facade
+    return RANK.get(parts[1])
+
+
+def test_every_module_has_a_layer():
+    unplaced = sorted(m for m in MODULES if m != "shape_asserts" and _rank(m) is None)
+    assert not unplaced, f"modules outside every layer (add them to LAYERS in this test): {unplaced}"
+
+
+def test_no_upward_import():
+    upward = []
+    for name, path in MODULES.items():
+        mine = _rank(name)
+        if mine is None:
+            continue
+        for target in sorted(_imports(name, path, module_level_only=False)):
+            theirs = _rank(target)
+            if theirs is None:
+                upward.append(f"{name} imports the package facade {target}")
+            elif theirs > mine:
+                upward.append(f"{name} (layer {mine}) imports {target} (layer {theirs})")
+    assert not upward, "imports that point up the walk:\n" + "\n".join(upward)
+
+
+def test_no_import_cycle():
+    graph = {name: _imports(name, path, module_level_only=True) for name, path in MODULES.items()}
+    for name in graph:  # a package's submodule is imported after its __init__: not a cycle edge
+        graph[name] = {t for t in graph[name] if not name.startswith(t + ".")}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    cycles: list[list[str]] = []
+    counter = [0]
+
+    def strong(v: str) -> None:  # Tarjan
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in graph:
+                continue
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                cycles.append(sorted(comp))
+
+    for v in graph:
+        if v not in index:
+            strong(v)
+    assert not cycles, f"import cycles: {cycles}"
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_no_module_over_400_lines(name):
+    lines = MODULES[name].read_text(encoding="utf-8").count("\n")
+    assert lines <= 400, f"{MODULES[name].relative_to(PACKAGE.parent)} has {lines} lines; split it (limit 400)"
+
+
+def test_the_walker_sees_an_upward_import(tmp_path, monkeypatch):
+    """The rule can fail: a geometry module importing a result is caught."""
+    fake = tmp_path / "shape_asserts" / "geometry" / "bad.py"
+    fake.parent.mkdir(parents=True)
+    fake.write_text("from shape_asserts.results.gate import gate\n")
+    monkeypatch.setitem(MODULES, "shape_asserts.geometry.bad", fake)
+    assert "shape_asserts.results.gate" in _imports("shape_asserts.geometry.bad", fake, module_level_only=False)
+    with pytest.raises(AssertionError, match="geometry.bad"):
+        test_no_upward_import()
