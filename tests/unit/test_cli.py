@@ -14,6 +14,7 @@ import pytest
 
 import shape_asserts
 from shape_asserts import cli, seed_score
+from shape_asserts.cli import commands
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 ANSWER = EXAMPLES / "answer.json"
@@ -103,7 +104,7 @@ def test_seed_score_is_null_with_a_note_where_php_would_throw(capsys, monkeypatc
     def php_type_error(data):
         raise ValueError("PHP TypeError: non-numeric string 'a' in arithmetic")
 
-    monkeypatch.setattr(cli, "seed_score", php_type_error)
+    monkeypatch.setattr(commands, "seed_score", php_type_error)
     report = _score(capsys, str(ANSWER))
     assert report["seed_score"] is None
     assert "TypeError" in report["seed_score_note"]
