@@ -7,7 +7,7 @@ the library's own signatures use them, so a default is changed here and nowhere 
 from __future__ import annotations
 
 __all__ = ["MODEL", "RECORD", "LANG", "TIMEOUT", "CONCURRENCY", "MAX_RETRIES", "SAMPLES", "MIN_PASS_RATE",
-           "GATE_MARGIN", "FIXTURES_DIR", "SNAPSHOTS_DIR"]
+           "GATE_MARGIN", "GATE_UNDECIDED", "FIXTURES_DIR", "SNAPSHOTS_DIR"]
 
 #: The model asked when none is named: the in-process reference drawer (no key, no network).
 MODEL = "reference/exact"
@@ -27,6 +27,8 @@ SAMPLES = 1
 MIN_PASS_RATE = 1.0
 #: How much worse (score points, pass-rate points) a candidate may be before the gate fails.
 GATE_MARGIN = 2.0
+#: What an UNDECIDED gate does to the exit status: the gate refuses only what it shows to be worse.
+GATE_UNDECIDED = "pass"
 #: Folders, relative to the rootdir.
 FIXTURES_DIR = "fixtures"
 SNAPSHOTS_DIR = "snapshots"

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from shape_asserts import defaults
 from shape_asserts.cases import Case, load_cases
 from shape_asserts.exceptions import FixtureError, ProviderError
 from shape_asserts.asking.fetch import Progress, RunState, fetch, plan
@@ -23,26 +24,26 @@ from shape_asserts.results.verdict import CaseResult, judge
 
 __all__ = ["Settings", "CaseParam", "CaseRun", "DEFAULT_MODEL", "prefetch"]
 
-DEFAULT_MODEL = "reference/exact"
+DEFAULT_MODEL = defaults.MODEL
 
 
 @dataclass(frozen=True)
 class Settings:
     """Everything a run needs to ask, record and judge; built once per process."""
 
-    models: tuple[str, ...] = (DEFAULT_MODEL,)
-    record: str = "missing"
-    fixtures_dir: Path = Path("fixtures")
-    snapshots_dir: Path = Path("snapshots")
+    models: tuple[str, ...] = (defaults.MODEL,)
+    record: str = defaults.RECORD
+    fixtures_dir: Path = Path(defaults.FIXTURES_DIR)
+    snapshots_dir: Path = Path(defaults.SNAPSHOTS_DIR)
     temperature: float | None = None
-    lang: str = "ru"
-    samples: int = 1
-    min_pass_rate: float = 1.0
+    lang: str = defaults.LANG
+    samples: int = defaults.SAMPLES
+    min_pass_rate: float = defaults.MIN_PASS_RATE
     api_base: str | None = None
-    timeout: float = 120.0
+    timeout: float = defaults.TIMEOUT
     case_files: tuple[Path, ...] = ()
-    concurrency: int = 16
-    max_retries: int = 3
+    concurrency: int = defaults.CONCURRENCY
+    max_retries: int = defaults.MAX_RETRIES
     max_cost: float | None = None
     #: Where the fetch leaves what it could not get (set per run by the plugin).
     state_path: Path | None = None

@@ -1,11 +1,12 @@
-"""Option values are checked once, at start, as one-line usage errors (exit 4): a NaN temperature, an
-endless timeout or a NaN cost cap (which silently turned the cap off) never reach a model."""
+"""Option values are checked once, at start, as one-line usage errors (exit 4) naming the flag or
+ini key, the value and what is allowed: a NaN temperature, an endless timeout or a NaN cost cap
+(which silently turned the cap off) never reach a model."""
 
 from __future__ import annotations
 
 import pytest
 
-from .conftest import CIRCLE
+from .conftest import CIRCLE, INI
 
 
 @pytest.mark.parametrize("option,message", [
@@ -14,8 +15,14 @@ from .conftest import CIRCLE
     ("--temperature=-5", "--temperature must be a number from 0 to 2, got -5.0"),
     ("--request-timeout=nan", "--request-timeout must be a positive number of seconds, got nan"),
     ("--request-timeout=inf", "--request-timeout must be a positive number of seconds, got inf"),
-    ("--max-cost=nan", "*--max-cost ≥ 0"),
-    ("--fixtures-dir=", "--fixtures-dir needs a folder*"),
+    ("--request-timeout=0", "--request-timeout must be a positive number of seconds, got 0.0"),
+    ("--max-cost=nan", "--max-cost must be a finite number ≥ 0, got nan"),
+    ("--concurrency=0", "--concurrency must be a whole number ≥ 1, got 0"),
+    ("--max-retries=-1", "--max-retries must be a whole number ≥ 0, got -1"),
+    ("--fixtures-dir=", "--fixtures-dir needs a folder, got an empty one"),
+    ("--snapshots-dir=", "--snapshots-dir needs a folder, got an empty one"),
+    ("--baseline=", "--baseline needs a model name, got an empty one"),
+    ("--shape-report=", "--shape-report needs a file path, got an empty one"),
     ("--gate-margin=nan", "--gate-margin must be a finite number ≥ 0, got nan"),
 ])
 def test_a_bad_option_value_is_a_one_line_usage_error(suite, fake_litellm, option, message):
@@ -24,3 +31,30 @@ def test_a_bad_option_value_is_a_one_line_usage_error(suite, fake_litellm, optio
     result.stderr.fnmatch_lines([f"ERROR: {message}"])
     assert "Traceback" not in result.stderr.str()
     assert fake_litellm.calls() == []
+
+
+@pytest.mark.parametrize("line,message", [
+    ("shape_request_timeout = 0", "ini setting shape_request_timeout must be a positive number of seconds, got 0.0"),
+    ("shape_samples = many", "ini setting shape_samples must be a whole number ≥ 1, got 'many'"),
+    ("shape_concurrency = 1.5", "ini setting shape_concurrency must be a whole number ≥ 1, got '1.5'"),
+    ("shape_temperature = nan", "ini setting shape_temperature must be a number from 0 to 2, got nan"),
+    ("shape_lang = fr", "ini setting shape_lang must be one of ru, en, got 'fr'"),
+    ("shape_gate_undecided = maybe", "ini setting shape_gate_undecided must be one of pass, fail, got 'maybe'"),
+])
+def test_a_bad_ini_value_is_the_same_usage_error_naming_the_ini_key(suite, fake_litellm, line, message):
+    suite.makeini(INI + line + "\n")
+
+    result = suite.runpytest("--record=all", *CIRCLE)
+
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"ERROR: {message}"])
+    assert fake_litellm.calls() == []
+
+
+def test_every_option_and_its_ini_twin_are_in_the_help(suite):
+    from shape_asserts.plugin.options import OPTIONS
+
+    text = suite.runpytest("--help").stdout.str()
+
+    for option in OPTIONS:
+        assert option.flag in text and f"{option.ini} (" in text, option.flag

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from shape_asserts import plugin
+from shape_asserts.plugin.options import OPTIONS
 
 yaml = pytest.importorskip("yaml", reason="pyyaml (the test extra) parses the workflows")
 
@@ -41,7 +41,7 @@ def option_names(words: list[str]) -> set[str]:
 
 
 def known_options() -> set[str]:
-    return {v for k, v in vars(plugin).items() if k.startswith("OPTION_")}
+    return {o.flag for o in OPTIONS}
 
 
 @pytest.mark.parametrize("name", ["offline.yml", "model-gate.yml"])
