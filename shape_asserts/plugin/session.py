@@ -37,6 +37,7 @@ from typing import Any, Iterator
 
 import pytest
 
+from shape_asserts.exceptions import CaseError
 from shape_asserts.results import step_summary
 from shape_asserts.results.gate import DEFAULT_MARGIN, FAIL, PASS, UNDECIDED, Gate, format_gate, gate
 from shape_asserts.results.record import CaseRecord
@@ -128,7 +129,10 @@ class VerdictSession:
 
     def ordered(self) -> list[CaseRecord]:
         """The records in the run's case order, then model order (cases the run does not know last)."""
-        cases = {c.id: i for i, c in enumerate(self.settings.cases())}
+        try:
+            cases = {c.id: i for i, c in enumerate(self.settings.cases())}
+        except CaseError:  # already said at collection; the records still print, by case id
+            cases = {}
         models = {m: i for i, m in enumerate(self.settings.models)}
         return sorted(self.records.values(), key=lambda r: (cases.get(r.case, len(cases)), r.case,
                                                             models.get(r.model, len(models)), r.model))

@@ -25,6 +25,8 @@ __all__ = ["FamilyRow", "summarize", "format_table"]
 
 @dataclass(frozen=True)
 class FamilyRow:
+    """One line of the summary: a model's cases of one family, counted by outcome, and their scores."""
+
     model: str
     family: str
     cases: int

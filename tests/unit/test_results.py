@@ -26,16 +26,22 @@ MODEL = "fake/model"
 
 
 @pytest.fixture(scope="module")
-def good(case) -> str:
-    return answer_text(case, "exact")
+def answers(case) -> tuple[str, str]:
+    """The exact drawer's answer, and the same with a run of points cut out (it fails ``gaps``)."""
+    exact = answer_text(case, "exact")
+    doc = json.loads(exact)
+    doc["points"] = doc["points"][:10] + doc["points"][20:]
+    return exact, json.dumps(doc)
 
 
 @pytest.fixture(scope="module")
-def bad(case) -> str:
-    """A drawing that parses but fails its gaps check: the ideal circle with points cut out."""
-    doc = json.loads(answer_text(case, "exact"))
-    del doc["points"][10:20]
-    return json.dumps(doc)
+def good(answers) -> str:
+    return answers[0]
+
+
+@pytest.fixture(scope="module")
+def bad(answers) -> str:
+    return answers[1]
 
 
 @pytest.fixture(scope="module")
