@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python bench/make_report_example.py [--out docs] [--html report.html]``
 
-Re-judges the recorded circle answers of ``reference/noisy`` and ``reference/exact`` (nothing is
+Judges the recorded circle answers of ``reference/noisy`` and ``reference/exact`` (nothing is
 asked), builds the report exactly as ``--shape-report`` does, and screenshots two parts of it with
 headless Chromium:
 
@@ -25,11 +25,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from shape_asserts.exceptions import FixtureError
+from shape_asserts.plugin.suite import CaseParam, Settings
 from shape_asserts.results.gate import gate
+from shape_asserts.results.record import CaseRecord
 from shape_asserts.results.report import ReportData, write_report
-from shape_asserts.results.collect import ItemOutcome, case_samples, collect
-from shape_asserts.plugin.suite import Settings
-from shape_asserts.results.summary import CaseRecord, summarize
+from shape_asserts.results.summary import summarize
+from shape_asserts.results.verdict import judge
 
 REPO = Path(__file__).resolve().parents[1]
 EXACT, NOISY = "reference/exact", "reference/noisy"
@@ -46,18 +48,22 @@ def report_data() -> ReportData:
     """The report of the recorded circle answers, noisy gated against exact."""
     settings = Settings(models=(NOISY, EXACT), record="none", fixtures_dir=REPO / "fixtures")
     cases = [c for c in settings.cases() if c.family == FAMILY]
-    judged = collect(settings, [ItemOutcome(m, c.id, "passed") for c in cases for m in settings.models])
-    missing = [f"{v.model} {v.case.id}: {v.reason}" for v in judged if v.result is None]
+    records, missing = [], []
+    for case in cases:
+        for model in settings.models:
+            try:
+                result = judge(case, model, settings.obtain(CaseParam(model, case)).texts)
+            except FixtureError as exc:
+                missing.append(f"{model} {case.id}: {exc}")
+                continue
+            records.append(CaseRecord.from_result(result, "passed" if result.passed else "failed"))
     if missing:
         raise SystemExit("recordings missing:\n  " + "\n  ".join(missing))
-    views = [replace(v, outcome="passed" if v.result.passed else "failed") for v in judged]
-    rows = summarize(CaseRecord(v.model, v.case.family, v.case.id, v.case.group, v.result.mean_score,
-                                v.result.passed, v.outcome) for v in views)
-    results = case_samples(views)
-    g = gate({NOISY: results[NOISY]}, EXACT, results[EXACT])
+    g = gate({NOISY: [r for r in records if r.model == NOISY]}, EXACT, [r for r in records if r.model == EXACT])
     meta = [("models", NOISY), ("baseline", EXACT), ("cases", str(len(cases))), ("samples per case", "1"),
             ("record", "none")]
-    return ReportData(views=views, rows=rows, gate=g, models=settings.models, baseline=EXACT, settings=meta)
+    return ReportData(records=records, rows=summarize(records), gate=g, models=settings.models, baseline=EXACT,
+                      cases={c.id: c for c in cases}, settings=meta)
 
 
 def screenshot(page: Path, png: Path, width: int, height: int) -> None:
@@ -97,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="shape-asserts-report-") as tmp:
         parts = {
             "report-summary.png": (replace(data, sections=("header", "gate", "summary")), 1400, 1000),
-            "drawing.png": (replace(data, views=[v for v in data.views if v.case.id == DRAWING_CASE],
+            "drawing.png": (replace(data, records=[r for r in data.records if r.case == DRAWING_CASE],
                                     sections=("drawings",)), 1200, 2400),
         }
         for name, (part, width, height) in parts.items():

@@ -23,11 +23,13 @@ from shape_asserts.exceptions import CaseError, FixtureError, ProviderError
 from shape_asserts.families.registry import FAMILIES
 from shape_asserts.plugin.options import register, resolve
 from shape_asserts.plugin.suite import CaseParam, CaseRun, Settings, prefetch
-from shape_asserts.results.collect import printable
-from shape_asserts.results.summary import format_table, record_from_properties, summarize
+from shape_asserts.results.record import CaseRecord, printable, report_reason
 from shape_asserts.plugin.session import VerdictOptions, VerdictSession, with_baseline
 
 _SETTINGS_KEY = pytest.StashKey[Settings]()
+#: Set on a shape test's item once its ``shape_run`` fixture starts, and once it has its run.
+_CASE_KEY = pytest.StashKey[CaseParam]()
+_RUN_KEY = pytest.StashKey[CaseRun]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -59,7 +61,6 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"{family}: shape family '{family}'")
     values = resolve(config)
     config.stash[_SETTINGS_KEY] = _verdicts(config, _settings(config, values), values)
-    config.pluginmanager.register(_Reporter(), "shape-asserts-reporter")
     if not _is_worker(config):
         config.pluginmanager.register(_Fetcher(config), "shape-asserts-fetcher")
 
@@ -93,14 +94,13 @@ def shape_settings(request: pytest.FixtureRequest) -> Settings:
 def shape_run(request: pytest.FixtureRequest, shape_case: CaseParam, shape_settings: Settings) -> CaseRun:
     """One model × case: its answers (recorded, replayed or asked now) ready to be judged."""
     node = request.node
-    case = shape_case.case
-    node.user_properties.extend([("shape_model", shape_case.model), ("shape_case", case.id),
-                                 ("shape_family", case.family), ("shape_group", case.group)])
+    node.stash[_CASE_KEY] = shape_case  # from here on the test is a shape case, with a record
     obtained = shape_settings.obtain(shape_case)
     snapshot = None
     if request.config.pluginmanager.hasplugin("syrupy"):  # -p no:syrupy: nothing is pinned
         snapshot = request.getfixturevalue("snapshot")
-    return CaseRun(shape_case, shape_settings, obtained, node, snapshot)
+    node.stash[_RUN_KEY] = run = CaseRun(shape_case, shape_settings, obtained, node, snapshot)
+    return run
 
 
 @pytest.hookimpl(wrapper=True)
@@ -111,37 +111,27 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
     if call.excinfo is not None and isinstance(call.excinfo.value, (ProviderError, FixtureError)):
         # the provider's words are hostile text: no escape sequence reaches the terminal
         report.longrepr = printable(f"{type(call.excinfo.value).__name__}: {call.excinfo.value}")
+    param = item.stash.get(_CASE_KEY, None)
+    if param is not None and (call.when == "call" or (call.when == "setup" and not report.passed)):
+        prop = _record(item, param, report).as_property()
+        item.user_properties.append(prop)  # later phases' reports and JUnit XML carry it too
+        report.user_properties.append(prop)
     return report
 
 
-class _Reporter:
-    """Collects shape results from every report (xdist workers' too) and prints the summary."""
-
-    def __init__(self) -> None:
-        self.records: list = []
-
-    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        outcome = None
-        if report.when == "call":
-            outcome = report.outcome
-        elif report.when == "setup" and report.outcome != "passed":
-            outcome = "error" if report.outcome == "failed" else "skipped"
-        if outcome is None:
-            return
-        rec = record_from_properties(report.user_properties, outcome)
-        if rec is not None:
-            self.records.append(rec)
-
-    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        if not self.records:
-            return
-        terminalreporter.section("shape-asserts summary")
-        for line in format_table(summarize(self.records)):
-            terminalreporter.write_line(line)
-        terminalreporter.write_line(
-            "spread/std: how much a case's score moves when only the start point and direction "
-            "change (mean over groups of otherwise identical cases; lower is steadier)"
-        )
+def _record(item: pytest.Item, param: CaseParam, report: pytest.TestReport) -> CaseRecord:
+    """A shape test's one record, as its report settles it: judged at its call, or why it is not."""
+    if report.when == "setup":
+        outcome = "error" if report.failed else "skipped"
+    else:
+        outcome = report.outcome
+    reason = "" if report.passed else report_reason(report)
+    run = item.stash.get(_RUN_KEY, None)
+    if run is not None and run.result is not None:
+        return CaseRecord.from_result(run.result, outcome, reason)
+    if report.when == "call" and report.passed:
+        reason = "the test passed without judging its answers (it never called shape_run.check())"
+    return CaseRecord.unjudged(param.model, param.case, outcome, reason)
 
 
 class _Fetcher:

@@ -1,10 +1,11 @@
-"""End of a run: the HTML report, the baseline gate, the GitHub job summary, the gated exit status.
+"""The run's one result collector, and what it does at the end of a run.
 
-One object (:class:`VerdictSession`) is registered by the plugin. During the run it notes how
-each test ended (on the xdist controller, reports from every worker arrive here). At session end,
-in the controlling process only, it re-judges every answered case from its recording
-(:mod:`shape_asserts.results.collect`), then:
+One object (:class:`VerdictSession`) is registered by the plugin. During the run it gathers the
+:class:`~shape_asserts.results.record.CaseRecord` each shape test's report carries (on the xdist
+controller, reports from every worker arrive here) and counts the errors and failures that are not
+shape cases. Everything after reads only those records, nothing from disk:
 
+* the terminal summary per model × family (:mod:`shape_asserts.results.summary`);
 * with ``--baseline MODEL``: gates every ``--model`` against the baseline (:mod:`shape_asserts.results.gate`)
   and makes the run's exit status the gate's (:func:`exit_status`);
 * with ``--shape-report PATH``: writes the HTML report (:mod:`shape_asserts.results.report`);
@@ -32,15 +33,16 @@ import os
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
+from shape_asserts.exceptions import CaseError
 from shape_asserts.results import step_summary
 from shape_asserts.results.gate import DEFAULT_MARGIN, FAIL, PASS, UNDECIDED, Gate, format_gate, gate
+from shape_asserts.results.record import CaseRecord
 from shape_asserts.results.report import ReportData, write_report
-from shape_asserts.results.collect import ItemOutcome, case_samples, collect, outcome_from_report
-from shape_asserts.results.summary import CaseRecord, record_from_properties, summarize
+from shape_asserts.results.summary import format_table, summarize
 
 __all__ = ["UNDECIDED_POLICIES", "VerdictOptions", "VerdictSession", "with_baseline", "exit_status"]
 
@@ -91,14 +93,13 @@ def exit_status(status: int, verdict: str | None, *, errors: int, other_failures
 
 
 class VerdictSession:
-    """Collects every test's outcome; at session end writes the report, gates, and sets the status."""
+    """Collects every test's record; prints the summary; at session end gates, reports, sets the status."""
 
     def __init__(self, config: pytest.Config, settings: Any, options: VerdictOptions) -> None:
         self.config = config
         self.settings = settings
         self.options = options
-        self.outcomes: list[ItemOutcome] = []
-        self.records: list[CaseRecord] = []
+        self.records: dict[tuple[str, str], CaseRecord] = {}  # by (model, case), the latest report's
         self.errors = 0
         self.other_failures = 0
         self.gate: Gate | None = None
@@ -109,19 +110,32 @@ class VerdictSession:
     # --- during the run --------------------------------------------------------------------
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if hasattr(self.config, "workerinput"):
+            return  # xdist workers: the controller sees every report
         if report.failed and report.when in ("setup", "teardown"):
             self.errors += 1
-        outcome = outcome_from_report(report)
-        if outcome is None:
-            if report.when == "call" and report.failed and "shape_model" not in dict(report.user_properties):
+        # the phase that settles a test: its call, or a setup that did not pass (later phases'
+        # reports carry the same record again)
+        if report.when != "call" and (report.when != "setup" or report.passed):
+            return
+        record = CaseRecord.from_properties(report.user_properties)
+        if record is None:
+            if report.when == "call" and report.failed:
                 self.other_failures += 1
             return
-        self.outcomes.append(outcome)
-        rec = record_from_properties(report.user_properties, outcome.outcome)
-        if rec is not None:
-            self.records.append(rec)
+        key = (record.model, record.case)
+        self.records.pop(key, None)  # a test run again (--reruns) counts once, as it ended last
+        self.records[key] = record
 
-    # --- at the end ------------------------------------------------------------------------
+    def ordered(self) -> list[CaseRecord]:
+        """The records in the run's case order, then model order (cases the run does not know last)."""
+        try:
+            cases = {c.id: i for i, c in enumerate(self.settings.cases())}
+        except CaseError:  # already said at collection; the records still print, by case id
+            cases = {}
+        models = {m: i for i, m in enumerate(self.settings.models)}
+        return sorted(self.records.values(), key=lambda r: (cases.get(r.case, len(cases)), r.case,
+                                                            models.get(r.model, len(models)), r.model))
 
     def _wanted(self) -> bool:
         o = self.options
@@ -130,22 +144,22 @@ class VerdictSession:
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if hasattr(self.config, "workerinput") or not self._wanted():
             return  # xdist workers: the controller sees every report and does this once
-        if not self.outcomes and not self.options.baseline and not self.options.report:
+        if not self.records and not self.options.baseline and not self.options.report:
             return  # a run without shape cases writes no job summary
-        views = collect(self.settings, self.outcomes)
-        rows = summarize(self.records)
+        records = self.ordered()
+        rows = summarize(records)
         o = self.options
         if o.baseline is not None:
-            results = case_samples(views)
-            candidates = {m: results.get(m, []) for m in self.settings.models if m != o.baseline}
-            self.gate = gate(candidates, o.baseline, results.get(o.baseline, []), margin=o.margin)
+            by_model = {m: [r for r in records if r.model == m] for m in self.settings.models}
+            candidates = {m: by_model[m] for m in self.settings.models if m != o.baseline}
+            self.gate = gate(candidates, o.baseline, by_model.get(o.baseline, []), margin=o.margin)
             gated = exit_status(session.exitstatus, self.gate.verdict, errors=self.errors,
                                 other_failures=self.other_failures, undecided=o.undecided)
             self.status = (int(session.exitstatus), gated)
             session.exitstatus = gated
         if o.report is not None:
             try:
-                self.report_path = write_report(o.report, self._report_data(views, rows))
+                self.report_path = write_report(o.report, self._report_data(records, rows))
             except Exception as exc:  # noqa: BLE001 - say so; the verdicts above stand without a report
                 self.problems.append(f"could not write the report {o.report}: {type(exc).__name__}: {exc}")
         if os.environ.get(step_summary.ENV):
@@ -159,25 +173,34 @@ class VerdictSession:
             except OSError as exc:
                 self.problems.append(f"could not append to ${step_summary.ENV}: {exc}")
 
-    def _report_data(self, views: list, rows: list) -> ReportData:
+    def _report_data(self, records: list[CaseRecord], rows: list) -> ReportData:
         s, o = self.settings, self.options
         candidates = [m for m in s.models if m != o.baseline]
         meta = [("models", ", ".join(candidates))]
         if o.baseline:
             meta.append(("baseline", o.baseline))
-        meta += [("cases", str(len({v.case.id for v in views}))), ("samples per case", str(s.samples)),
+        meta += [("cases", str(len({r.case for r in records}))), ("samples per case", str(s.samples)),
                  ("required pass rate", f"{s.min_pass_rate:.2f}"), ("language", s.lang), ("record", s.record),
                  ("temperature", "provider default" if s.temperature is None else f"{s.temperature:g}")]
         if self.status is not None:
             meta.append(("exit status", str(self.status[1])))
         return ReportData(
-            views=views, rows=rows, gate=self.gate, models=list(s.models), baseline=o.baseline, lang=s.lang,
+            records=records, rows=rows, gate=self.gate, models=list(s.models), baseline=o.baseline, lang=s.lang,
+            cases={c.id: c for c in s.cases()},
             settings=meta, generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         )
 
-    @pytest.hookimpl(trylast=True)
-    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+    @pytest.hookimpl(wrapper=True)
+    def pytest_terminal_summary(self, terminalreporter: Any) -> Iterator[None]:
+        # the table before other plugins' summaries (syrupy's), the gate and the status after them
         tr = terminalreporter
+        if self.records:
+            tr.section("shape-asserts summary")
+            for line in format_table(summarize(self.ordered())):
+                tr.write_line(line)
+            tr.write_line("spread/std: how much a case's score moves when only the start point and direction "
+                          "change (mean over groups of otherwise identical cases; lower is steadier)")
+        yield
         if self.gate is not None:
             g = self.gate
             colour = {PASS: {"green": True}, FAIL: {"red": True}, UNDECIDED: {"yellow": True}}[g.verdict]

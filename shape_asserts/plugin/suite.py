@@ -2,7 +2,8 @@
 
 The plugin builds a :class:`Settings` from the command line and ini file, parametrizes tests with
 :class:`CaseParam` (model × case), and hands each test a :class:`CaseRun` whose ``check()`` scores
-the answers, attaches the results as test properties, compares the snapshot and asserts.
+the answers, compares the snapshot and asserts. The plugin's report hook turns the run's result and
+the test's outcome into the test's one :class:`~shape_asserts.results.record.CaseRecord`.
 """
 
 from __future__ import annotations
@@ -110,7 +111,10 @@ class CaseParam:
 
 
 class CaseRun:
-    """One model × case inside a test: answers obtained at setup, verdict at ``check()``."""
+    """One model × case inside a test: answers obtained at setup, verdict at ``check()``.
+
+    ``result`` holds the verdict once judged; the report hook makes the test's record from it.
+    """
 
     def __init__(self, param: CaseParam, settings: Settings, obtained: Obtained,
                  node: pytest.Item, snapshot: Any | None) -> None:
@@ -122,14 +126,10 @@ class CaseRun:
         self.result: CaseResult | None = None
 
     def judge(self) -> CaseResult:
-        """Parse and score every sample, and attach the results to the test report."""
+        """Parse and score every sample (once); the test's record is made from this result."""
         if self.result is None:
             self.result = judge(self.param.case, self.param.model, self.obtained.texts,
                                 self.settings.min_pass_rate)
-            props = dict(self.node.user_properties)
-            for name, value in self.result.properties():
-                if name not in props:
-                    self.node.user_properties.append((name, value))
         return self.result
 
     def _compare_snapshot(self, result: CaseResult) -> str | None:

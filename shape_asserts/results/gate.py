@@ -1,7 +1,8 @@
 """The baseline gate: is a candidate model worse at drawing than the baseline, beyond noise?
 
-Pure functions over per-case sample scores (numpy only, no I/O, no pytest), so every rule below is
-unit-tested on plain numbers (``tests/unit/test_gate.py``).
+Pure functions over the tests' :class:`~shape_asserts.results.record.CaseRecord` s (their per-sample
+scores and pass/fail; numpy only, no I/O, no pytest), so every rule below is unit-tested on plain
+numbers (``tests/unit/test_gate.py``). Records that were not judged (errors, skips) do not pair.
 
 The rules
 ---------
@@ -28,7 +29,7 @@ otherwise. Noise alone never makes a FAIL: identical drawings give a zero-width 
 
 Example
 -------
->>> exact = [CaseSamples(f"c{i}", "circle", (99.0,), (True,)) for i in range(8)]
+>>> exact = [CaseRecord.from_scores("m", f"c{i}", "circle", (99.0,), (True,)) for i in range(8)]
 >>> gate({"new": exact}, "old", exact).verdict
 'PASS'
 """
@@ -41,9 +42,12 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from shape_asserts.defaults import GATE_MARGIN
+from shape_asserts.results.record import CaseRecord
+
 __all__ = [
     "PASS", "FAIL", "UNDECIDED", "DEFAULT_MARGIN", "RESAMPLES", "CONFIDENCE", "SEED", "MIN_PAIRS",
-    "CaseSamples", "Paired", "Difference", "FamilyGate", "Gate",
+    "Paired", "Difference", "FamilyGate", "Gate",
     "pair", "bootstrap_ci", "difference", "decide", "cases_needed", "gate_family", "gate",
     "need_text", "describe", "format_gate",
 ]
@@ -53,7 +57,7 @@ FAIL = "FAIL"
 UNDECIDED = "UNDECIDED"
 
 #: Default ``--gate-margin``: score points, and percentage points of pass rate.
-DEFAULT_MARGIN = 2.0
+DEFAULT_MARGIN = GATE_MARGIN
 #: Bootstrap resamples per interval.
 RESAMPLES = 10_000
 #: Two-sided confidence of the intervals.
@@ -67,16 +71,6 @@ MIN_PAIRS = 5
 _EPS = 1e-9
 #: Resampled indices drawn at once (bounds the bootstrap's memory to a few tens of MB).
 _BLOCK = 2_000_000
-
-
-@dataclass(frozen=True)
-class CaseSamples:
-    """One model's judged samples of one case: score and pass/fail per sample index."""
-
-    case: str
-    family: str
-    scores: tuple[float, ...]
-    passed: tuple[bool, ...]
 
 
 @dataclass(frozen=True)
@@ -156,27 +150,28 @@ def _mean(values: Sequence[float]) -> float:
     return float(np.mean(np.asarray(values, dtype=float))) if len(values) else math.nan
 
 
-def pair(candidate: Iterable[CaseSamples], baseline: Iterable[CaseSamples]) -> dict[str, Paired]:
-    """Pair two models' results by family, case and sample index; per-case differences.
+def pair(candidate: Iterable[CaseRecord], baseline: Iterable[CaseRecord]) -> dict[str, Paired]:
+    """Pair two models' judged records by family, case and sample index; per-case differences.
 
     Only the sample indices both have count (``min`` of the two lengths); a case without any
-    common sample, or present on one side only, is listed as unpaired. Families come out sorted.
+    common sample, or judged on one side only, is listed as unpaired. Families come out sorted.
     """
-    cand = {(c.family, c.case): c for c in candidate}
-    base = {(c.family, c.case): c for c in baseline}
+    cand = {(c.family, c.case): (c.scores, c.sample_passed) for c in candidate if c.judged}
+    base = {(c.family, c.case): (c.scores, c.sample_passed) for c in baseline if c.judged}
     families = sorted({f for f, _ in cand} | {f for f, _ in base})
     out = {}
     for family in families:
         ids, score, rate, c_only, b_only = [], [], [], [], []
         for key in sorted(k for k in cand.keys() | base.keys() if k[0] == family):
             c, b = cand.get(key), base.get(key)
-            k = min(len(c.scores), len(c.passed), len(b.scores), len(b.passed)) if c and b else 0
+            k = min(len(c[0]), len(b[0])) if c and b else 0
             if k == 0:
                 (c_only if c is not None else b_only).append(key[1])
                 continue
+            (c_scores, c_passed), (b_scores, b_passed) = c, b
             ids.append(key[1])
-            score.append(_mean(c.scores[:k]) - _mean(b.scores[:k]))
-            rate.append(100.0 * (_mean([float(p) for p in c.passed[:k]]) - _mean([float(p) for p in b.passed[:k]])))
+            score.append(_mean(c_scores[:k]) - _mean(b_scores[:k]))
+            rate.append(100.0 * (_mean([float(p) for p in c_passed[:k]]) - _mean([float(p) for p in b_passed[:k]])))
         out[family] = Paired(family, tuple(ids), np.asarray(score, float), np.asarray(rate, float),
                              tuple(c_only), tuple(b_only))
     return out
@@ -282,12 +277,12 @@ def gate_family(paired: Paired, *, candidate: str, baseline: str, margin: float 
     return FamilyGate(score=score, pass_rate=rate, verdict=verdict, reason=reason, need=need, **common)
 
 
-def gate(candidates: Mapping[str, Iterable[CaseSamples]], baseline_name: str,
-         baseline: Iterable[CaseSamples], *, margin: float = DEFAULT_MARGIN, resamples: int = RESAMPLES,
+def gate(candidates: Mapping[str, Iterable[CaseRecord]], baseline_name: str,
+         baseline: Iterable[CaseRecord], *, margin: float = DEFAULT_MARGIN, resamples: int = RESAMPLES,
          confidence: float = CONFIDENCE, seed: int = SEED, min_pairs: int = MIN_PAIRS) -> Gate:
     """Gate every candidate against the baseline, family by family.
 
-    ``candidates`` maps a model name to its judged cases. Raises ``ValueError`` for a negative
+    ``candidates`` maps a model name to its records (those not judged are left out). Raises ``ValueError`` for a negative
     margin or a confidence outside (0, 1).
     """
     if not margin >= 0 or not math.isfinite(margin):

@@ -1,67 +1,53 @@
 """The HTML report: one self-contained file to look at a run and share it.
 
-``--shape-report PATH`` writes it at session end (on the xdist controller): the gate verdict when
-there is one, a summary per model × family, an overview of every case × model, and per case the
-drawings of every model side by side (SVG, with the ideal shape and the gaps marked), each with
-its metrics and failed checks, the prompt and the raw answer.
+``--shape-report PATH`` writes it at session end (on the xdist controller) from the tests'
+:class:`~shape_asserts.results.record.CaseRecord` s: the gate verdict when there is one, a summary
+per model × family, an overview of every case × model, and per case the drawings of every model
+side by side (:mod:`shape_asserts.results.panels`), each with its metrics and failed checks, the
+prompt and the raw answer.
 
 Everything a model wrote is hostile. It is escaped with :func:`html.escape` (and stripped of
 characters HTML cannot carry), bounded (:data:`MAX_ANSWER_SHOWN` characters per answer, with a
 note saying what was cut), and never placed in an attribute, a URL, a style or a script. The page
 has no script at all, and its Content-Security-Policy (:data:`CSP`) forbids any: it loads nothing,
-runs nothing, and styles come only from the page itself. Drawings are SVG built from numbers only
-(:func:`shape_asserts.results.render.svg`).
+runs nothing, and styles come only from the page itself.
 """
 
 from __future__ import annotations
 
-import contextlib
-import html
 import os
-import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
-from shape_asserts.results import render
+from shape_asserts.fileio import write_atomic
 from shape_asserts.results.gate import FAIL, PASS, UNDECIDED, Difference, Gate, describe, need_text
-from shape_asserts.results.collect import CaseView
+from shape_asserts.results.panels import (
+    MAX_ANSWER_SHOWN,
+    MAX_NOTE,
+    MAX_POINTS_DRAWN,
+    anchor,
+    badge,
+    cases_html,
+    esc,
+    status,
+)
+from shape_asserts.results.record import CaseRecord
 from shape_asserts.results.summary import FamilyRow
 
 __all__ = ["ReportData", "render_html", "write_report", "CSP", "MAX_ANSWER_SHOWN", "MAX_POINTS_DRAWN", "SECTIONS"]
 
 #: The page may load nothing and run nothing; only its own inline styles and data: images apply.
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
-#: Characters of one raw answer shown; the rest is cut, and the page says how much.
-MAX_ANSWER_SHOWN = 20_000
-#: Characters of a format error, reason or check description shown.
-MAX_NOTE = 1_000
-#: Drawings with more points are not drawn (a hostile answer must not bloat the page).
-MAX_POINTS_DRAWN = 5_000
 #: The parts of a report, in page order.
 SECTIONS = ("header", "gate", "summary", "overview", "drawings")
-
-# Controls (but tab, newline, carriage return), lone surrogates and non-characters: HTML cannot
-# carry them, and a lone surrogate cannot even be encoded as UTF-8.
-_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]")
-# render.svg names its arrow marker "arr"; several inline SVGs on one page need distinct ids.
-_MARKER_ID = re.compile(r'id="arr"|url\(#arr\)')
-
-
-def esc(text: Any, limit: int | None = None) -> str:
-    """``text`` as inert HTML text: unsafe characters dropped, cut to ``limit``, escaped."""
-    s = _UNSAFE.sub("", str(text))
-    if limit is not None and len(s) > limit:
-        s = s[:limit] + "…"
-    return html.escape(s, quote=True)
 
 
 @dataclass(frozen=True)
 class ReportData:
     """What one report shows (built by the session; plain data, so tests can build it too)."""
 
-    views: Sequence[CaseView]
+    records: Sequence[CaseRecord]
     rows: Sequence[FamilyRow] = ()
     gate: Gate | None = None
     models: Sequence[str] = ()
@@ -69,6 +55,8 @@ class ReportData:
     lang: str = "ru"
     settings: Sequence[tuple[str, str]] = ()  # (name, value) lines shown under the title
     generated: str = ""
+    #: The run's cases by id, for each case's prompt and ideal shape (records carry the rest).
+    cases: Mapping[str, Any] = field(default_factory=dict)
     title: str = "shape-asserts report"
     notes: Sequence[str] = field(default_factory=tuple)
     #: Which parts to show, in this order of the page (a subset makes a focused picture).
@@ -150,30 +138,10 @@ def _f(v: float | None, digits: int = 2) -> str:
     return "—" if v is None else f"{v:.{digits}f}"
 
 
-def _badge(kind: str, text: str | None = None) -> str:
-    return f'<span class="badge {esc(kind.lower())}">{esc(text or kind.upper())}</span>'
-
-
-def _num(v: Any) -> str:
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, float):
-        return f"{v:.4g}"
-    if isinstance(v, (list, tuple)):
-        inner = ", ".join(_num(x) for x in v[:8])
-        return f"({inner}{', …' if len(v) > 8 else ''})"
-    return str(v)
-
-
 def _ci(d: Difference | None) -> str:
     if d is None:
         return "—"
     return f"{d.estimate:+.2f} <span class=\"muted\">[{d.low:+.2f}, {d.high:+.2f}]</span>"
-
-
-def _anchor(case_id: str) -> str:
-    # case ids match CASE_ID_RE ([a-z0-9._-]); anything else is dropped, never interpreted
-    return "case-" + re.sub(r"[^a-z0-9._-]", "", case_id.lower())
 
 
 def _gate_html(g: Gate) -> list[str]:
@@ -199,7 +167,7 @@ def _gate_html(g: Gate) -> list[str]:
         out.append(
             f'<tr><td class="mono">{esc(f.candidate)}</td><td>{esc(f.family)}</td>'
             f'<td class="num">{f.n}</td><td class="num">{_ci(f.score)}</td><td class="num">{_ci(f.pass_rate)}</td>'
-            f'<td>{_badge(f.verdict.lower(), f.verdict)}</td><td>{esc(why, MAX_NOTE)}</td></tr>')
+            f'<td>{badge(f.verdict.lower(), f.verdict)}</td><td>{esc(why, MAX_NOTE)}</td></tr>')
     out.append("</tbody></table></div></section>")
     return out
 
@@ -228,21 +196,11 @@ def _summary_html(rows: Sequence[FamilyRow], baseline: str | None) -> list[str]:
     return out
 
 
-def _status(v: CaseView | None) -> tuple[str, str]:
-    """CSS class and label of a view's outcome."""
-    if v is None:
-        return "none", "not run"
-    if v.result is None and v.outcome in ("passed", "failed"):
-        return "none", "no recording"
-    return {"passed": ("pass", "PASS"), "failed": ("fail", "FAIL"), "error": ("error", "ERROR"),
-            "skipped": ("skipped", "SKIPPED")}.get(v.outcome, ("none", v.outcome.upper()))
-
-
-def _matrix_html(cases: list[tuple[Any, dict[str, CaseView]]], models: Sequence[str]) -> list[str]:
+def _matrix_html(cases: list[tuple[CaseRecord, dict[str, CaseRecord]]], models: Sequence[str]) -> list[str]:
     """One small table per family (case × model, linking to the drawings), laid out side by side."""
     out = ['<section id="overview"><h2>Cases</h2><div class="overview">']
     family = None
-    for case, by_model in cases:
+    for case, by_model in cases:  # each case's first record, and its records by model
         if case.family != family:
             if family is not None:
                 out.append("</tbody></table></div>")
@@ -251,128 +209,25 @@ def _matrix_html(cases: list[tuple[Any, dict[str, CaseView]]], models: Sequence[
                        + "".join(f'<th class="mono">{esc(m)}</th>' for m in models) + "</tr></thead><tbody>")
         cells = []
         for m in models:
-            kind, label = _status(by_model.get(m))
-            v = by_model.get(m)
-            if v is not None and v.result is not None:
-                label = f"{'✓' if kind == 'pass' else '✗'} {v.result.mean_score:.2f}"
-            cells.append(f'<td class="mark"><a class="{kind}" href="#{_anchor(case.id)}">{esc(label)}</a></td>')
-        out.append(f'<tr><td class="mono"><a href="#{_anchor(case.id)}">{esc(case.id)}</a></td>{"".join(cells)}</tr>')
+            rec = by_model.get(m)
+            kind, label = status(rec)
+            if rec is not None and rec.score is not None:
+                label = f"{'✓' if kind == 'pass' else '✗'} {rec.score:.2f}"
+            cells.append(f'<td class="mark"><a class="{kind}" href="#{anchor(case.case)}">{esc(label)}</a></td>')
+        out.append(f'<tr><td class="mono"><a href="#{anchor(case.case)}">{esc(case.case)}</a></td>{"".join(cells)}</tr>')
     out.append("</tbody></table></div></div></section>")
-    return out
-
-
-def _drawing_svg(sample: Any, case: Any, key: str) -> str:
-    pts = sample.drawing.points
-    if len(pts) > MAX_POINTS_DRAWN:
-        return f'<p class="cut">not drawn: {len(pts):,} points (the report draws at most {MAX_POINTS_DRAWN:,})</p>'
-    try:
-        ideal = case.ideal()
-    except Exception:  # noqa: BLE001 - the overlay is a courtesy; the drawing still shows
-        ideal = None
-    try:
-        picture = render.svg(pts, case.grid_size, ideal=ideal, gaps=sample.score.marks.get("gaps", ()),
-                             breaks=sample.score.marks.get("breaks", ()))
-    except Exception as exc:  # noqa: BLE001 - one bad drawing must not lose the whole report
-        return f'<p class="cut">could not draw: {esc(type(exc).__name__)}: {esc(exc, MAX_NOTE)}</p>'
-    picture = _MARKER_ID.sub(lambda m: m.group(0).replace("arr", f"arr-{key}"), picture)
-    return f'<div class="drawing">{picture}</div>'
-
-
-def _answer_html(text: str) -> str:
-    shown = text[:MAX_ANSWER_SHOWN]
-    cut = ""
-    if len(text) > MAX_ANSWER_SHOWN:
-        cut = (f'<p class="cut">cut: showing the first {MAX_ANSWER_SHOWN:,} of {len(text):,} characters '
-               f"(the full answer is in the recording)</p>")
-    return (f"<details><summary>raw answer ({len(text):,} characters)</summary>{cut}"
-            f"<pre>{esc(shown)}</pre></details>")
-
-
-def _cell_html(view: CaseView | None, model: str, baseline: str | None, key: str) -> str:
-    kind, label = _status(view)
-    role = '<span class="role">baseline</span>' if baseline is not None and model == baseline else ""
-    out = [f'<div class="cell {kind}"><div class="cell-head"><span class="model">{esc(model)}</span>{role}'
-           f"{_badge(kind, label)}"]
-    if view is None or view.result is None:
-        out.append("</div>")
-        why = "this model × case was not in the run" if view is None else view.reason
-        out.append(f'<p class="noanswer">no answer: {esc(why, MAX_NOTE)}</p></div>')
-        return "".join(out)
-    res = view.result
-    n_pass = sum(s.passed for s in res.samples)
-    out.append(f'<span class="score" title="mean sample score">{res.mean_score:.2f}</span></div>')
-    if len(res.samples) > 1:
-        out.append(f'<p class="muted">{n_pass} of {len(res.samples)} samples passed '
-                   f"(required pass rate {res.min_pass_rate:.2f})</p>")
-    if view.outcome == "failed" and res.passed:
-        out.append('<p class="muted">every sample passed its checks; the test failed for another reason '
-                   "(a snapshot mismatch?)</p>")
-    for s in res.samples:
-        out.append('<div class="sample">')
-        head = f"sample #{s.index}" if len(res.samples) > 1 else ""
-        if s.score is None:
-            out.append(f'<p class="noanswer">{esc(head + ": " if head else "")}not a drawing: '
-                       f"{esc(s.format_error, MAX_NOTE)}</p>")
-        else:
-            sc = s.score
-            if head:
-                out.append(f'<p><b>{esc(head)}</b> · score {sc.score:.2f} · '
-                           f'{_badge("pass" if sc.passed else "fail", "pass" if sc.passed else "fail")}</p>')
-            out.append(_drawing_svg(s, view.case, f"{key}-{s.index}"))
-            if sc.failed:
-                out.append('<ul class="checks">' + "".join(f"<li>{esc(c.describe(), MAX_NOTE)}</li>" for c in sc.failed)
-                           + "</ul>")
-            else:
-                out.append(f'<p class="ok">all {len(sc.checks)} checks passed</p>')
-            out.append('<div class="metrics">' + "".join(
-                f"<div><span>{esc(k)}</span><span>{esc(_num(v), 80)}</span></div>"
-                for k, v in sorted(sc.metrics.items())) + "</div>")
-        out.append(_answer_html(s.text))
-        out.append("</div>")
-    out.append("</div>")
-    return "".join(out)
-
-
-def _legend() -> str:
-    items = [("#2ca02c", "ring: the first point"), ("#333", "small square: the last point"),
-             ("#1f4e9c", "arrows: direction of travel"), ("#d62728", "red dashes/rings: a gap (a step over one cell)"),
-             ("#bfe3bf", "pale band: the ideal shape"), ("#9ecae1", "cells: the points drawn")]
-    return '<p class="legend">' + "".join(
-        f'<span><span class="sw" style="background:{c}"></span>{esc(t)}</span>' for c, t in items) + "</p>"
-
-
-def _cases_html(cases: list[tuple[Any, dict[str, CaseView]]], models: Sequence[str], baseline: str | None,
-                lang: str) -> list[str]:
-    out = ['<section id="drawings"><h2>Drawings</h2>', _legend()]
-    family = None
-    for i, (case, by_model) in enumerate(cases):
-        if case.family != family:
-            family = case.family
-            out.append(f'<h2 class="family">{esc(family)}</h2>')
-        out.append(f'<section class="case" id="{_anchor(case.id)}"><div class="case-head">'
-                   f'<h3>{esc(case.id)}</h3><span class="variant">{esc(case.variant)}</span></div>')
-        try:
-            prompt = case.prompt(lang)
-        except Exception:  # noqa: BLE001 - a case without this language still shows its drawings
-            prompt = "(no prompt in this language)"
-        out.append(f"<details><summary>prompt</summary><pre>{esc(prompt, MAX_ANSWER_SHOWN)}</pre></details>")
-        out.append(f'<div class="models" style="grid-template-columns:repeat({len(models)},minmax(300px,640px))">')
-        for j, m in enumerate(models):
-            out.append(_cell_html(by_model.get(m), m, baseline, f"{i}-{j}"))
-        out.append("</div></section>")
-    out.append("</section>")
     return out
 
 
 def render_html(data: ReportData) -> str:
     """The report as one HTML document (no script, no external resource)."""
-    models = list(data.models) or list(dict.fromkeys(v.model for v in data.views))
-    for v in data.views:
-        if v.model not in models:
-            models.append(v.model)
-    cases: dict[str, tuple[Any, dict[str, CaseView]]] = {}
-    for v in data.views:
-        cases.setdefault(v.case.id, (v.case, {}))[1][v.model] = v
+    models = list(data.models) or list(dict.fromkeys(r.model for r in data.records))
+    for r in data.records:
+        if r.model not in models:
+            models.append(r.model)
+    cases: dict[str, tuple[CaseRecord, dict[str, CaseRecord]]] = {}
+    for r in data.records:
+        cases.setdefault(r.case, (r, {}))[1][r.model] = r
     ordered = sorted(cases.values(), key=lambda cv: cv[0].family)  # stable: keeps the run's order inside
     meta = "".join(f"<span>{esc(k)} <b>{esc(v, MAX_NOTE)}</b></span>" for k, v in data.settings)
     show = set(data.sections)
@@ -395,7 +250,7 @@ def render_html(data: ReportData) -> str:
     if ordered and "overview" in show:
         out += _matrix_html(ordered, models)
     if ordered and "drawings" in show:
-        out += _cases_html(ordered, models, data.baseline, data.lang)
+        out += cases_html(ordered, models, data.baseline, data.lang, data.cases)
     if not ordered and not data.rows:
         out.append("<p>No shape cases ran.</p>")
     if "header" in show:
@@ -406,19 +261,5 @@ def render_html(data: ReportData) -> str:
 
 
 def write_report(path: str | os.PathLike[str], data: ReportData) -> Path:
-    """Write the report to ``path`` atomically (parent folders are created)."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    text = render_html(data)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o644)  # mkstemp makes it private; a report is meant to be shared
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    return target
-
+    """Write the report to ``path`` atomically (parent folders are created), readable by all."""
+    return write_atomic(path, render_html(data), mode=0o644)  # a report is meant to be shared

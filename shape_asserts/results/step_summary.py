@@ -15,7 +15,7 @@ from typing import Iterable
 
 from shape_asserts.results.gate import Gate, describe, need_text
 from shape_asserts.results.summary import FamilyRow
-from shape_asserts.results.collect import printable
+from shape_asserts.results.record import printable
 
 __all__ = ["ENV", "cell", "markdown", "append"]
 

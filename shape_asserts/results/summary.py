@@ -7,8 +7,8 @@ scores, and report the mean over the family's groups. Lower is steadier. Only an
 drawings count: a model whose every answer is prose scores 0 everywhere, which is no steadiness,
 so its stability shows "—".
 
-Rows are built from plain records (the ``shape_*`` user properties each test attaches), so they
-can be collected from xdist workers and from JUnit XML alike.
+Rows are built from the tests' :class:`~shape_asserts.results.record.CaseRecord` s alone, so the
+same table comes from one process, from xdist workers, or from a JUnit XML file read back.
 """
 
 from __future__ import annotations
@@ -16,29 +16,17 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable
 
-__all__ = ["CaseRecord", "FamilyRow", "summarize", "format_table", "record_from_properties"]
+from shape_asserts.results.record import CaseRecord
 
-
-@dataclass(frozen=True)
-class CaseRecord:
-    """The outcome of one model × case, as reported by a test."""
-
-    model: str
-    family: str
-    case: str
-    group: str
-    score: float | None  # None when the case errored or was skipped
-    passed: bool
-    outcome: str  # "passed", "failed", "error", "skipped"
-    #: Whether any sample was a drawing at all (an answer that is not one scores 0 but says
-    #: nothing about how steady the model draws, so it is left out of the stability figures).
-    drawn: bool = True
+__all__ = ["FamilyRow", "summarize", "format_table"]
 
 
 @dataclass(frozen=True)
 class FamilyRow:
+    """One line of the summary: a model's cases of one family, counted by outcome, and their scores."""
+
     model: str
     family: str
     cases: int
@@ -55,24 +43,6 @@ class FamilyRow:
         return dict(self.__dict__)
 
 
-def record_from_properties(props: Iterable[tuple[str, Any]], outcome: str) -> CaseRecord | None:
-    """A record from a test report's user properties, or ``None`` if it is not a shape case."""
-    d: Mapping[str, Any] = dict(props)
-    if "shape_model" not in d or "shape_case" not in d:
-        return None
-    score = d.get("shape_score")
-    return CaseRecord(
-        model=str(d["shape_model"]),
-        family=str(d.get("shape_family", "?")),
-        case=str(d["shape_case"]),
-        group=str(d.get("shape_group", d.get("shape_family", "?"))),
-        score=float(score) if score is not None and outcome in ("passed", "failed") else None,
-        passed=outcome == "passed",
-        outcome=outcome,
-        drawn=int(d.get("shape_drawn", 1) or 0) > 0,
-    )
-
-
 def summarize(records: Iterable[CaseRecord]) -> list[FamilyRow]:
     """One row per model × family, in first-seen model order and family name order."""
     by_key: dict[tuple[str, str], list[CaseRecord]] = defaultdict(list)
@@ -82,12 +52,12 @@ def summarize(records: Iterable[CaseRecord]) -> list[FamilyRow]:
         by_key[(r.model, r.family)].append(r)
     rows = []
     for (model, family), recs in sorted(by_key.items(), key=lambda kv: (model_order[kv[0][0]], kv[0][1])):
-        scored = [r for r in recs if r.score is not None]
-        scores = [r.score for r in scored]
+        scored = [(r, r.score) for r in recs if r.score is not None and r.outcome in ("passed", "failed")]
+        scores = [score for _, score in scored]
         groups: dict[str, list[float]] = defaultdict(list)
-        for r in scored:
+        for r, score in scored:
             if r.drawn:  # stability over drawings only: a model that never drew is not "steady"
-                groups[r.group].append(r.score)
+                groups[r.group].append(score)
         multi = [g for g in groups.values() if len(g) >= 2]
         spread = statistics.fmean(max(g) - min(g) for g in multi) if multi else None
         std = statistics.fmean(statistics.pstdev(g) for g in multi) if multi else None

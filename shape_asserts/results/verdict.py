@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 from shape_asserts.results.assertions import failure_message
 from shape_asserts.cases import Case
@@ -18,12 +18,23 @@ from shape_asserts.geometry.drawing import Drawing, parse_drawing
 from shape_asserts.exceptions import DrawingFormatError
 from shape_asserts.geometry.score import ShapeScore
 
-__all__ = ["SampleResult", "CaseResult", "judge", "MAX_PICTURES"]
+__all__ = ["SampleResult", "CaseResult", "judge", "share", "meets", "MAX_PICTURES"]
 
 #: Failing samples drawn in one failure message (the rest are listed by number).
 MAX_PICTURES = 3
 #: Characters of a non-drawing answer quoted in a failure message.
 MAX_QUOTE = 300
+
+
+def share(passed: Sequence[bool]) -> float:
+    """The share of samples that passed (0 for none)."""
+    return sum(bool(p) for p in passed) / len(passed) if passed else 0.0
+
+
+def meets(pass_rate: float, min_pass_rate: float) -> bool:
+    """Whether ``pass_rate`` satisfies the required rate, as the user wrote it."""
+    # half a unit of the 4th decimal: 2/3 must satisfy a user's "0.66" and "0.6667" alike
+    return pass_rate + 5e-5 >= min_pass_rate
 
 
 @dataclass(frozen=True)
@@ -61,12 +72,11 @@ class CaseResult:
 
     @property
     def pass_rate(self) -> float:
-        return sum(s.passed for s in self.samples) / len(self.samples) if self.samples else 0.0
+        return share([s.passed for s in self.samples])
 
     @property
     def passed(self) -> bool:
-        # half a unit of the 4th decimal: 2/3 must satisfy a user's "0.66" and "0.6667" alike
-        return bool(self.samples) and self.pass_rate + 5e-5 >= self.min_pass_rate
+        return bool(self.samples) and meets(self.pass_rate, self.min_pass_rate)
 
     @property
     def mean_score(self) -> float:
@@ -81,24 +91,6 @@ class CaseResult:
             "pass_rate": round(self.pass_rate, 4),
             "samples": [s.summary() for s in self.samples],
         }
-
-    def properties(self) -> list[tuple[str, Any]]:
-        """Flat name/value pairs for JUnit properties and the session summary."""
-        scores = [round(s.value, 2) for s in self.samples]
-        return [
-            ("shape_model", self.model),
-            ("shape_case", self.case.id),
-            ("shape_family", self.case.family),
-            ("shape_group", self.case.group),
-            ("shape_variant", self.case.variant),
-            ("shape_score", round(self.mean_score, 2)),
-            ("shape_scores", scores),
-            ("shape_drawn", sum(1 for s in self.samples if not s.format_error)),
-            ("shape_pass_rate", round(self.pass_rate, 4)),
-            ("shape_passed", self.passed),
-            ("shape_failed_checks", sorted({c.name for s in self.samples if s.score for c in s.score.failed}
-                                           | ({"format"} if any(s.format_error for s in self.samples) else set()))),
-        ]
 
     def failure_message(self) -> str:
         """Why the case failed, with the failing samples' drawings as ASCII art."""

@@ -46,7 +46,7 @@ def test_every_sample_is_replayed_and_scored(suite):
 
     result.assert_outcomes(passed=1)
     props = junit_cases(suite.path / "out.xml")[TEST].properties
-    assert len(json.loads(props["shape_scores"])) == 2
+    assert len(json.loads(props["shape_result"])["samples"]) == 2
 
 
 def test_by_default_a_case_fails_when_any_sample_fails(suite):
@@ -69,7 +69,7 @@ def test_min_pass_rate_lets_a_case_pass_when_enough_samples_pass(suite):
 
     result.assert_outcomes(passed=1)
     props = junit_cases(suite.path / "out.xml")[TEST].properties
-    assert float(props["shape_pass_rate"]) == 0.5
+    assert json.loads(props["shape_result"])["pass_rate"] == 0.5
 
 
 @pytest.mark.parametrize("option", ["--samples=0", "--min-pass-rate=1.5", "--min-pass-rate=-0.1"])

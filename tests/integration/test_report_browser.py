@@ -9,16 +9,16 @@ import shutil
 import struct
 import subprocess
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from shape_asserts.plugin.suite import CaseParam, Settings
 from shape_asserts.results.gate import gate
+from shape_asserts.results.record import CaseRecord
 from shape_asserts.results.report import ReportData, write_report
-from shape_asserts.results.collect import ItemOutcome, case_samples, collect
-from shape_asserts.plugin.suite import Settings
-from shape_asserts.results.summary import CaseRecord, summarize
+from shape_asserts.results.summary import summarize
+from shape_asserts.results.verdict import judge
 
 REPO = Path(__file__).resolve().parents[2]
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
@@ -51,13 +51,14 @@ def noisy_against_exact_report(path: Path) -> Path:
     """The report of the circle cases, noisy drawer gated against the exact one, from the recordings."""
     settings = Settings(models=(NOISY, EXACT), record="none", fixtures_dir=REPO / "fixtures")
     circles = [c for c in settings.cases() if c.family == "circle"]
-    judged = collect(settings, [ItemOutcome(m, c.id, "passed") for c in circles for m in settings.models])
-    views = [replace(v, outcome="passed" if v.result.passed else "failed") for v in judged]
-    results = case_samples(views)
-    rows = summarize(CaseRecord(v.model, v.case.family, v.case.id, v.case.group, v.result.mean_score,
-                                v.result.passed, v.outcome) for v in views)
-    g = gate({NOISY: results[NOISY]}, EXACT, results[EXACT])
-    return write_report(path, ReportData(views=views, rows=rows, gate=g, models=settings.models, baseline=EXACT,
+    records = []
+    for case in circles:
+        for model in settings.models:
+            result = judge(case, model, settings.obtain(CaseParam(model, case)).texts)
+            records.append(CaseRecord.from_result(result, "passed" if result.passed else "failed"))
+    g = gate({NOISY: [r for r in records if r.model == NOISY]}, EXACT, [r for r in records if r.model == EXACT])
+    return write_report(path, ReportData(records=records, rows=summarize(records), gate=g, models=settings.models,
+                                         baseline=EXACT, cases={c.id: c for c in circles},
                                          settings=[("models", NOISY), ("baseline", EXACT)]))
 
 

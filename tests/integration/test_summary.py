@@ -1,4 +1,4 @@
-"""The session summary (a row per model × family) and the JUnit XML properties each case carries."""
+"""The session summary (a row per model × family) and the record each case carries into JUnit XML."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import json
 import statistics
 
 from shape_asserts.cases import load_cases
+from shape_asserts.results.record import PROPERTY, CaseRecord
 
 from .conftest import (CIRCLE, CIRCLE_CASES, N_CASES, SHIPPED_SNAPSHOTS, SUBPROCESS_TIMEOUT, junit_cases, recording,
                        summary_rows)
@@ -54,7 +55,7 @@ def test_an_error_is_counted_in_the_summary_without_a_score(suite):
     assert row["mean"] == f"{statistics.fmean(scored):.2f}"
 
 
-def test_junit_xml_carries_each_case_score_and_verdict_as_properties(suite):
+def test_junit_xml_carries_each_case_record_as_one_json_property(suite):
     result = suite.runpytest("--record=none", "--junitxml=out.xml", *CIRCLE)
 
     result.assert_outcomes(passed=N_CASES)
@@ -62,11 +63,39 @@ def test_junit_xml_carries_each_case_score_and_verdict_as_properties(suite):
     assert sorted(cases) == sorted(f"test_drawing[{c}@reference/exact]" for c in CIRCLE_CASES)
     for case in CIRCLE_CASES:
         props = cases[f"test_drawing[{case}@reference/exact]"].properties
-        assert (props["shape_model"], props["shape_case"], props["shape_family"]) == ("reference/exact", case, "circle")
-        assert props["shape_passed"] == "True" and float(props["shape_pass_rate"]) == 1.0
+        assert list(props) == [PROPERTY]
+        rec = CaseRecord.from_json(props[PROPERTY])
+        assert (rec.model, rec.case, rec.family) == ("reference/exact", case, "circle")
+        assert (rec.outcome, rec.checks_passed, rec.pass_rate) == ("passed", True, 1.0)
         # the score reported is the one pinned in the repo's snapshot of this case
-        assert float(props["shape_score"]) == _pinned_score(case)
-        assert json.loads(props["shape_scores"]) == [_pinned_score(case)]
+        assert rec.score == _pinned_score(case)
+        assert [round(s, 2) for s in rec.scores] == [_pinned_score(case)]
+
+
+def test_a_case_that_errored_carries_a_record_with_its_reason(suite):
+    recording(suite, "circle-start330-ccw").unlink()
+
+    suite.runpytest("--record=none", "--junitxml=out.xml", *CIRCLE)
+
+    props = junit_cases(suite.path / "out.xml")["test_drawing[circle-start330-ccw@reference/exact]"].properties
+    rec = CaseRecord.from_json(props[PROPERTY])
+    assert rec.outcome == "error" and not rec.judged
+    assert rec.reason.startswith("FixtureError: no recorded answer at ")
+
+
+def test_a_shape_test_that_fails_after_its_check_is_counted_as_failed(suite):
+    suite.path.joinpath("test_shapes.py").write_text(
+        "def test_drawing(shape_run):\n    shape_run.check()\n    assert False, 'the suite asked for more'\n",
+        encoding="utf-8")
+
+    result = suite.runpytest("--record=none", "--junitxml=out.xml", "-k", "circle-start030-cw")
+
+    result.assert_outcomes(failed=1)
+    assert summary_rows(result.stdout.str())[("reference/exact", "circle")]["failed"] == "1"
+    props = junit_cases(suite.path / "out.xml")["test_drawing[circle-start030-cw@reference/exact]"].properties
+    rec = CaseRecord.from_json(props[PROPERTY])
+    assert rec.outcome == "failed" and rec.checks_passed is True
+    assert "the suite asked for more" in rec.reason
 
 
 def test_a_run_split_across_xdist_workers_reports_the_same_summary_and_properties(suite):

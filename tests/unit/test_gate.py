@@ -10,7 +10,6 @@ from shape_asserts.results.gate import (
     MIN_PAIRS,
     PASS,
     UNDECIDED,
-    CaseSamples,
     Difference,
     Paired,
     bootstrap_ci,
@@ -21,12 +20,18 @@ from shape_asserts.results.gate import (
     gate_family,
     pair,
 )
+from shape_asserts.results.record import CaseRecord
+
+
+def samples(case, family, scores, passed):
+    """One model's judged record of ``case``: a score and pass/fail per sample."""
+    return CaseRecord.from_scores("m", case, family, scores, passed)
 
 
 def results(scores, passed=None, family="circle", prefix="c"):
-    """One single-sample CaseSamples per score (passed defaults to True)."""
+    """One single-sample record per score (passed defaults to True)."""
     passed = [True] * len(scores) if passed is None else passed
-    return [CaseSamples(f"{prefix}{i:03d}", family, (float(s),), (bool(p),))
+    return [samples(f"{prefix}{i:03d}", family, (float(s),), (bool(p),))
             for i, (s, p) in enumerate(zip(scores, passed))]
 
 
@@ -41,7 +46,7 @@ def paired(score_diffs, rate_diffs=None, family="circle"):
 
 def test_pairing_keeps_only_cases_both_models_have():
     cand = results([90, 80, 70])
-    base = results([95, 85])[:1] + [CaseSamples("zzz", "circle", (50.0,), (True,))]
+    base = results([95, 85])[:1] + [samples("zzz", "circle", (50.0,), (True,))]
 
     p = pair(cand, base)["circle"]
 
@@ -52,13 +57,25 @@ def test_pairing_keeps_only_cases_both_models_have():
 
 
 def test_pairing_uses_only_the_sample_indices_both_have():
-    cand = [CaseSamples("a", "circle", (80.0, 60.0, 0.0), (True, False, False))]
-    base = [CaseSamples("a", "circle", (70.0, 70.0), (True, True))]
+    cand = [samples("a", "circle", (80.0, 60.0, 0.0), (True, False, False))]
+    base = [samples("a", "circle", (70.0, 70.0), (True, True))]
 
     p = pair(cand, base)["circle"]
 
     assert p.score.tolist() == [0.0]  # mean(80, 60) − mean(70, 70); the third sample has no partner
     assert p.pass_rate.tolist() == [-50.0]  # 1 of 2 vs 2 of 2, in percentage points
+
+
+def test_a_case_that_errored_is_unpaired_on_its_own_side():
+    """An errored case has a record without samples: it is the candidate's gap, not a loss."""
+    errored = CaseRecord("m", "c001", "circle", outcome="error", reason="ProviderError: down")
+    cand = results([90])[:1] + [errored]
+    base = results([90, 90])
+
+    p = pair(cand, base)["circle"]
+
+    assert p.cases == ("c000",)
+    assert p.candidate_only == () and p.baseline_only == ("c001",)
 
 
 def test_pairing_separates_families():

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from shape_asserts.cases import load_cases
-from shape_asserts.results.gate import CaseSamples, gate
+from shape_asserts.results.gate import gate
+from shape_asserts.results.record import CaseRecord
 from shape_asserts.results.report import (
     CSP,
     MAX_ANSWER_SHOWN,
@@ -18,8 +19,7 @@ from shape_asserts.results.report import (
     render_html,
     write_report,
 )
-from shape_asserts.results.collect import CaseView
-from shape_asserts.results.summary import CaseRecord, summarize
+from shape_asserts.results.summary import summarize
 from shape_asserts.results.verdict import judge
 
 REPO = Path(__file__).resolve().parents[2]
@@ -66,13 +66,16 @@ def exact_text(case) -> str:
     return doc["samples"][0]["text"]
 
 
-def view(case, model: str, texts: list[str]) -> CaseView:
+def view(case, model: str, texts: list[str]) -> CaseRecord:
+    """The record a test of ``case`` answered with ``texts`` leaves, read back from its JSON."""
     result = judge(case, model, texts)
-    return CaseView(model, case, "passed" if result.passed else "failed", result)
+    record = CaseRecord.from_result(result, "passed" if result.passed else "failed")
+    return CaseRecord.from_json(record.as_property()[1])
 
 
-def page(*views: CaseView, **kw) -> str:
-    return render_html(ReportData(views=list(views), **kw))
+def page(*records: CaseRecord, **kw) -> str:
+    cases = {r.case: c for r in records for c in load_cases() if c.id == r.case}
+    return render_html(ReportData(records=list(records), cases=cases, **kw))
 
 
 def test_a_model_planting_markup_in_its_prose_shows_it_only_as_text(case, exact_text):
@@ -103,7 +106,7 @@ def test_the_page_has_no_script_element_and_forbids_scripts_by_policy(case, exac
 
 
 def test_a_hostile_model_name_and_error_reason_are_escaped(case):
-    errored = CaseView(f"m{SCRIPT}", case, "error", None, f"ProviderError: {IMG}")
+    errored = CaseRecord.unjudged(f"m{SCRIPT}", case, "error", f"ProviderError: {IMG}")
 
     html = page(errored, models=[f"m{SCRIPT}"])
 
@@ -151,9 +154,8 @@ def test_models_are_columns_and_a_model_missing_a_case_says_so(case, exact_text)
 
 
 def test_the_summary_and_gate_sections_show_when_given(case, exact_text):
-    rec = [CaseRecord("m", "circle", case.id, case.group, 99.15, True, "passed")]
-    res = [CaseSamples(case.id, "circle", (99.15,), (True,))]
-    g = gate({"m": res}, "base", res)
+    rec = [CaseRecord.from_scores("m", case.id, "circle", (99.15,), (True,), group=case.group)]
+    g = gate({"m": rec}, "base", rec)
 
     html = page(view(case, "m", [exact_text]), rows=summarize(rec), gate=g, baseline="base")
 
@@ -164,7 +166,30 @@ def test_the_summary_and_gate_sections_show_when_given(case, exact_text):
 def test_write_report_creates_folders_and_leaves_no_temporary_file(tmp_path, case, exact_text):
     target = tmp_path / "deep" / "er" / "report.html"
 
-    out = write_report(target, ReportData(views=[view(case, "m", [exact_text])]))
+    out = write_report(target, ReportData(records=[view(case, "m", [exact_text])]))
 
     assert out == target and target.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     assert [p.name for p in target.parent.iterdir()] == ["report.html"]
+
+
+def test_a_record_whose_case_the_run_does_not_define_still_shows_its_drawing(case, exact_text):
+    html = render_html(ReportData(records=[view(case, "m", [exact_text])]))
+
+    assert html.count("<svg ") == 1
+    assert "(the case is not defined in this run)" in html
+
+
+def test_a_case_whose_checks_passed_but_whose_test_failed_says_why(case, exact_text):
+    result = judge(case, "m", [exact_text])
+    rec = CaseRecord.from_result(result, "failed", "Failed: result differs from the snapshot in <snapshots>")
+
+    html = page(rec)
+
+    assert ("every sample passed its checks; the test failed for another reason: "
+            "Failed: result differs from the snapshot in &lt;snapshots&gt;") in html
+
+
+def test_the_report_file_is_readable_by_everyone(tmp_path, case, exact_text):
+    out = write_report(tmp_path / "report.html", ReportData(records=[view(case, "m", [exact_text])]))
+
+    assert out.stat().st_mode & 0o777 == 0o644

@@ -1,12 +1,16 @@
-"""The gated exit status and the baseline as one more model."""
+"""The gated exit status, the baseline as one more model, and the one collector of records."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+
 import pytest
 
-from shape_asserts.results.gate import FAIL, PASS, UNDECIDED
-from shape_asserts.plugin.session import exit_status, with_baseline
+from shape_asserts.plugin.session import VerdictOptions, VerdictSession, exit_status, with_baseline
 from shape_asserts.plugin.suite import Settings
+from shape_asserts.results.gate import FAIL, PASS, UNDECIDED
+from shape_asserts.results.record import CaseRecord
 
 
 @pytest.mark.parametrize(("verdict", "undecided", "status"), [
@@ -45,3 +49,77 @@ def test_the_baseline_is_asked_after_the_candidates():
 def test_a_baseline_that_is_also_a_candidate_is_refused():
     with pytest.raises(ValueError, match="also a --model"):
         with_baseline(Settings(models=("same",)), "same")
+
+
+# --- the one collector ------------------------------------------------------------------------------
+
+
+@dataclass
+class Report:
+    """The parts of a test report the collector reads."""
+
+    when: str
+    outcome: str
+    user_properties: list = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        return self.outcome == "failed"
+
+    @property
+    def passed(self) -> bool:
+        return self.outcome == "passed"
+
+
+def collector(**options) -> VerdictSession:
+    return VerdictSession(SimpleNamespace(), Settings(models=("m",)), VerdictOptions(**options))
+
+
+def props(case: str, outcome: str) -> list:
+    return [CaseRecord.from_scores("m", case, "circle", (90.0,), (outcome == "passed",)).as_property()]
+
+
+def test_the_collector_keeps_the_record_the_settling_phase_carries():
+    c = collector()
+    c.pytest_runtest_logreport(Report("setup", "passed"))
+    c.pytest_runtest_logreport(Report("call", "passed", props("a", "passed")))
+    c.pytest_runtest_logreport(Report("teardown", "passed", props("a", "passed")))  # the same record again
+
+    assert [(r.case, r.outcome) for r in c.ordered()] == [("a", "passed")]
+    assert (c.errors, c.other_failures) == (0, 0)
+
+
+def test_a_test_run_again_counts_once_as_it_ended_last():
+    c = collector()
+    c.pytest_runtest_logreport(Report("call", "failed", props("a", "failed")))
+    c.pytest_runtest_logreport(Report("call", "passed", props("a", "passed")))
+
+    assert [(r.case, r.outcome) for r in c.ordered()] == [("a", "passed")]
+
+
+def test_errors_and_failures_of_other_tests_are_counted_for_the_gated_status():
+    c = collector()
+    c.pytest_runtest_logreport(Report("setup", "failed"))  # a fixture of some other test broke
+    c.pytest_runtest_logreport(Report("call", "failed"))  # a test that is not a shape case failed
+    c.pytest_runtest_logreport(Report("teardown", "failed", props("a", "passed")))
+
+    assert (c.errors, c.other_failures) == (2, 1)
+    assert c.records == {}
+
+
+def test_records_come_out_in_the_runs_case_order_then_model_order():
+    c = VerdictSession(SimpleNamespace(), Settings(models=("m2", "m")), VerdictOptions())
+    ids = [case.id for case in c.settings.cases()[:2]]
+    for case in reversed(ids):
+        for model in ("m", "m2"):
+            rec = CaseRecord.from_scores(model, case, "circle", (90.0,), (True,))
+            c.pytest_runtest_logreport(Report("call", "passed", [rec.as_property()]))
+
+    assert [(r.case, r.model) for r in c.ordered()] == [(ids[0], "m2"), (ids[0], "m"), (ids[1], "m2"), (ids[1], "m")]
+
+
+def test_an_xdist_worker_leaves_collecting_to_the_controller():
+    c = VerdictSession(SimpleNamespace(workerinput={}), Settings(models=("m",)), VerdictOptions())
+    c.pytest_runtest_logreport(Report("call", "failed", props("a", "failed")))
+
+    assert c.records == {} and c.other_failures == 0

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from shape_asserts.results.gate import CaseSamples, gate
+from shape_asserts.results.gate import gate
+from shape_asserts.results.record import CaseRecord
 from shape_asserts.results.step_summary import append, cell, markdown
-from shape_asserts.results.summary import CaseRecord, summarize
+from shape_asserts.results.summary import summarize
 
 
 def test_a_cell_keeps_pipes_and_newlines_from_splitting_the_table():
@@ -25,11 +26,10 @@ def test_a_model_name_with_markdown_shows_as_text_not_as_a_link():
 
 def test_every_row_of_every_table_has_as_many_cells_as_its_header():
     model = "evil|model\nname"
-    recs = [CaseRecord(model, "circle", f"c{i}", "g", 90.0, i % 2 == 0, "passed" if i % 2 == 0 else "failed")
-            for i in range(6)]
-    res = [CaseSamples(f"c{i}", "circle", (90.0,), (True,)) for i in range(6)]
+    recs = [CaseRecord.from_scores(model, f"c{i}", "circle", (90.0,), (i % 2 == 0,)) for i in range(6)]
+    base = [CaseRecord.from_scores("base|line", f"c{i}", "circle", (90.0,), (i % 2 == 0,)) for i in range(6)]
 
-    text = markdown(summarize(recs), gate({model: res}, "base|line", res), report="r.html")
+    text = markdown(summarize(recs), gate({model: recs}, "base|line", base), report="r.html")
 
     tables: dict[int, list[str]] = {}
     block = 0

@@ -6,20 +6,15 @@ import statistics
 
 import pytest
 
-from shape_asserts.results.summary import (
-    CaseRecord,
-    FamilyRow,
-    format_table,
-    record_from_properties,
-    summarize,
-)
+from shape_asserts.results.record import CaseRecord
+from shape_asserts.results.summary import FamilyRow, format_table, summarize
 
 
 def _rec(case: str, score: float | None, *, group: str = "circle:g1", outcome: str | None = None,
-         model: str = "m", family: str = "circle") -> CaseRecord:
+         model: str = "m", family: str = "circle", drawn: int = 1) -> CaseRecord:
     outcome = outcome or ("passed" if score is not None and score >= 90 else "failed")
-    return CaseRecord(model=model, family=family, case=case, group=group, score=score,
-                      passed=outcome == "passed", outcome=outcome)
+    return CaseRecord(model=model, family=family, case=case, group=group, score=score, outcome=outcome,
+                      drawn=drawn if score is not None else 0)
 
 
 def _one_row(records: list[CaseRecord]) -> FamilyRow:
@@ -117,28 +112,18 @@ def test_no_records_give_no_rows():
     assert summarize([]) == []
 
 
-# --- records from test reports ----------------------------------------------------------------------
+# --- which records count ---------------------------------------------------------------------------
 
 
-def _props(score: float = 91.5) -> list[tuple[str, object]]:
-    return [("shape_model", "m"), ("shape_case", "c1"), ("shape_family", "circle"),
-            ("shape_group", "circle:g"), ("shape_score", score), ("other", 1)]
+def test_a_score_counts_only_for_a_case_that_passed_or_failed():
+    """A judged case whose test ended otherwise (skipped in its body) is counted, not averaged."""
+    row = _one_row([_rec("a", 90.0), _rec("b", 10.0, outcome="skipped")])
+    assert row.mean == 90.0 and row.worst == 90.0 and row.skipped == 1
 
 
-@pytest.mark.parametrize("outcome, score", [("passed", 91.5), ("failed", 91.5), ("error", None), ("skipped", None)])
-def test_record_from_properties_keeps_a_score_only_for_judged_cases(outcome, score):
-    rec = record_from_properties(_props(), outcome)
-    assert rec == CaseRecord(model="m", family="circle", case="c1", group="circle:g", score=score,
-                             passed=outcome == "passed", outcome=outcome)
-
-
-def test_record_from_properties_ignores_tests_that_are_not_shape_cases():
-    assert record_from_properties([("other", 1)], "passed") is None
-
-
-def test_record_without_a_group_falls_back_to_its_family():
-    rec = record_from_properties([("shape_model", "m"), ("shape_case", "c"), ("shape_family", "circle")], "error")
-    assert rec.group == "circle" and rec.score is None
+def test_a_failed_case_that_was_never_judged_counts_without_a_score():
+    row = _one_row([_rec("a", 90.0), _rec("b", None, outcome="failed")])
+    assert (row.cases, row.failed, row.mean) == (2, 1, 90.0)
 
 
 # --- the table --------------------------------------------------------------------------------------
@@ -158,13 +143,7 @@ def test_table_has_a_header_a_rule_and_one_line_per_row():
 
 def test_a_model_that_never_drew_is_not_reported_as_perfectly_steady():
     """Every answer prose scores 0 everywhere: spread 0.00 once read as the steadiest model."""
-    recs = [CaseRecord("m", "circle", f"c{i}", "g", 0.0, False, "failed", drawn=False) for i in range(4)]
+    recs = [_rec(f"c{i}", 0.0, group="g", drawn=0) for i in range(4)]
     (row,) = summarize(recs)
     assert row.mean == 0.0 and row.spread is None and row.std is None
     assert format_table([row])[2].split()[-2:] == ["—", "—"]
-
-
-def test_a_record_reads_whether_any_sample_was_a_drawing():
-    props = [("shape_model", "m"), ("shape_case", "c"), ("shape_score", 0.0), ("shape_drawn", 0)]
-    assert record_from_properties(props, "failed").drawn is False
-    assert record_from_properties(props[:-1], "failed").drawn is True

@@ -1,0 +1,196 @@
+"""The HTML report's drawing panels: per case, one cell per model with its drawings and answers.
+
+Each cell is built from one :class:`~shape_asserts.results.record.CaseRecord`: the outcome, the
+mean score, and per sample the drawing (SVG from the record's points, with the ideal shape of the
+case, the gaps and the breaks marked), the failed checks, the metrics and the raw answer. The page
+around the panels is :mod:`shape_asserts.results.report`.
+
+Everything a model wrote is hostile: :func:`esc` drops what HTML cannot carry, bounds it and
+escapes it; nothing a model wrote is placed in an attribute, a URL, a style or a script. Drawings
+are SVG built from numbers only (:func:`shape_asserts.results.render.svg`).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from shape_asserts.results import render
+from shape_asserts.results.record import (
+    MAX_ANSWER,
+    MAX_POINTS,
+    CaseRecord,
+    SampleRecord,
+)
+
+__all__ = ["MAX_ANSWER_SHOWN", "MAX_NOTE", "MAX_POINTS_DRAWN", "anchor", "badge", "cases_html", "esc", "status"]
+
+#: Characters of one raw answer shown (the record keeps no more); the page says how much was cut.
+MAX_ANSWER_SHOWN = MAX_ANSWER
+#: Characters of a format error, reason or check description shown.
+MAX_NOTE = 1_000
+#: Drawings with more points are not drawn (a hostile answer must not bloat the page).
+MAX_POINTS_DRAWN = MAX_POINTS
+
+# Controls (but tab, newline, carriage return), lone surrogates and non-characters: HTML cannot
+# carry them, and a lone surrogate cannot even be encoded as UTF-8.
+_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]")
+# render.svg names its arrow marker "arr"; several inline SVGs on one page need distinct ids.
+_MARKER_ID = re.compile(r'id="arr"|url\(#arr\)')
+
+
+def esc(text: Any, limit: int | None = None) -> str:
+    """``text`` as inert HTML text: unsafe characters dropped, cut to ``limit``, escaped."""
+    s = _UNSAFE.sub("", str(text))
+    if limit is not None and len(s) > limit:
+        s = s[:limit] + "…"
+    return html.escape(s, quote=True)
+
+
+def badge(kind: str, text: str | None = None) -> str:
+    return f'<span class="badge {esc(kind.lower())}">{esc(text or kind.upper())}</span>'
+
+
+def anchor(case_id: str) -> str:
+    # case ids match CASE_ID_RE ([a-z0-9._-]); anything else is dropped, never interpreted
+    return "case-" + re.sub(r"[^a-z0-9._-]", "", case_id.lower())
+
+
+def status(rec: CaseRecord | None) -> tuple[str, str]:
+    """CSS class and label of a record's outcome."""
+    if rec is None:
+        return "none", "not run"
+    if not rec.judged and rec.outcome in ("passed", "failed"):
+        return "none", "not judged"
+    return {"passed": ("pass", "PASS"), "failed": ("fail", "FAIL"), "error": ("error", "ERROR"),
+            "skipped": ("skipped", "SKIPPED")}.get(rec.outcome, ("none", rec.outcome.upper()))
+
+
+def _num(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    if isinstance(v, (list, tuple)):
+        inner = ", ".join(_num(x) for x in v[:8])
+        return f"({inner}{', …' if len(v) > 8 else ''})"
+    return str(v)
+
+
+def _drawing_svg(s: SampleRecord, rec: CaseRecord, case: Any, key: str) -> str:
+    if s.points is None:
+        if s.n_points > MAX_POINTS_DRAWN:
+            return (f'<p class="cut">not drawn: {s.n_points:,} points '
+                    f"(the report draws at most {MAX_POINTS_DRAWN:,})</p>")
+        return '<p class="cut">not drawn: its coordinates are not all finite numbers</p>'
+    try:
+        ideal = case.ideal() if case is not None else None
+    except Exception:  # noqa: BLE001 - the overlay is a courtesy; the drawing still shows
+        ideal = None
+    try:
+        pts = np.asarray(s.points, dtype=float).reshape(-1, 2)
+        picture = render.svg(pts, rec.grid_size, ideal=ideal, gaps=s.marks.get("gaps", ()),
+                             breaks=s.marks.get("breaks", ()))
+    except Exception as exc:  # noqa: BLE001 - one bad drawing must not lose the whole report
+        return f'<p class="cut">could not draw: {esc(type(exc).__name__)}: {esc(exc, MAX_NOTE)}</p>'
+    picture = _MARKER_ID.sub(lambda m: m.group(0).replace("arr", f"arr-{key}"), picture)
+    return f'<div class="drawing">{picture}</div>'
+
+
+def _answer_html(s: SampleRecord) -> str:
+    cut = ""
+    if s.answer_length > len(s.answer):
+        cut = (f'<p class="cut">cut: showing the first {len(s.answer):,} of {s.answer_length:,} characters '
+               f"(the full answer is in the recording)</p>")
+    return (f"<details><summary>raw answer ({s.answer_length:,} characters)</summary>{cut}"
+            f"<pre>{esc(s.answer)}</pre></details>")
+
+
+def _sample_html(s: SampleRecord, rec: CaseRecord, case: Any, key: str) -> list[str]:
+    out = ['<div class="sample">']
+    head = f"sample #{s.index}" if len(rec.samples) > 1 else ""
+    if s.format_error is not None:
+        out.append(f'<p class="noanswer">{esc(head + ": " if head else "")}not a drawing: '
+                   f"{esc(s.format_error, MAX_NOTE)}</p>")
+    else:
+        if head:
+            out.append(f'<p><b>{esc(head)}</b> · score {s.score:.2f} · '
+                       f'{badge("pass" if s.passed else "fail", "pass" if s.passed else "fail")}</p>')
+        out.append(_drawing_svg(s, rec, case, f"{key}-{s.index}"))
+        if s.failed:
+            out.append('<ul class="checks">' + "".join(f"<li>{esc(c.text, MAX_NOTE)}</li>" for c in s.failed)
+                       + "</ul>")
+        else:
+            out.append(f'<p class="ok">all {len(s.checks)} checks passed</p>')
+        out.append('<div class="metrics">' + "".join(
+            f"<div><span>{esc(k)}</span><span>{esc(_num(v), 80)}</span></div>"
+            for k, v in sorted(s.metrics.items())) + "</div>")
+    out.append(_answer_html(s))
+    out.append("</div>")
+    return out
+
+
+def _cell_html(rec: CaseRecord | None, model: str, baseline: str | None, case: Any, key: str) -> str:
+    kind, label = status(rec)
+    role = '<span class="role">baseline</span>' if baseline is not None and model == baseline else ""
+    out = [(f'<div class="cell {kind}"><div class="cell-head"><span class="model">{esc(model)}</span>{role}'
+            f"{badge(kind, label)}")]
+    if rec is None or not rec.judged:
+        out.append("</div>")
+        why = "this model × case was not in the run" if rec is None else rec.reason
+        out.append(f'<p class="noanswer">no answer: {esc(why, MAX_NOTE)}</p></div>')
+        return "".join(out)
+    out.append(f'<span class="score" title="mean sample score">{rec.score:.2f}</span></div>')
+    if len(rec.samples) > 1:
+        out.append(f'<p class="muted">{sum(rec.sample_passed)} of {len(rec.samples)} samples passed '
+                   f"(required pass rate {rec.min_pass_rate:.2f})</p>")
+    if rec.outcome == "failed" and rec.checks_passed:
+        why = f": {rec.reason}" if rec.reason else " (a snapshot mismatch?)"
+        out.append(f'<p class="muted">every sample passed its checks; the test failed for another reason'
+                   f"{esc(why, MAX_NOTE)}</p>")
+    for s in rec.samples:
+        out += _sample_html(s, rec, case, key)
+    out.append("</div>")
+    return "".join(out)
+
+
+def _legend() -> str:
+    items = [("#2ca02c", "ring: the first point"), ("#333", "small square: the last point"),
+             ("#1f4e9c", "arrows: direction of travel"),
+             ("#d62728", "red dashes/rings: a gap (a step over one cell)"),
+             ("#bfe3bf", "pale band: the ideal shape"), ("#9ecae1", "cells: the points drawn")]
+    return '<p class="legend">' + "".join(
+        f'<span><span class="sw" style="background:{c}"></span>{esc(t)}</span>' for c, t in items) + "</p>"
+
+
+def cases_html(cases: Sequence[tuple[CaseRecord, Mapping[str, CaseRecord]]], models: Sequence[str],
+               baseline: str | None, lang: str, definitions: Mapping[str, Any]) -> list[str]:
+    """The drawings section: per case (grouped by family), every model's cell side by side.
+
+    ``cases`` pairs each case's first record with its records by model; ``definitions`` holds the
+    run's cases by id, for the prompt and the ideal shape (a case missing there shows neither).
+    """
+    out = ['<section id="drawings"><h2>Drawings</h2>', _legend()]
+    family = None
+    for i, (first, by_model) in enumerate(cases):
+        if first.family != family:
+            family = first.family
+            out.append(f'<h2 class="family">{esc(family)}</h2>')
+        out.append(f'<section class="case" id="{anchor(first.case)}"><div class="case-head">'
+                   f'<h3>{esc(first.case)}</h3><span class="variant">{esc(first.variant)}</span></div>')
+        case = definitions.get(first.case)
+        try:
+            prompt = case.prompt(lang) if case is not None else "(the case is not defined in this run)"
+        except Exception:  # noqa: BLE001 - a case without this language still shows its drawings
+            prompt = "(no prompt in this language)"
+        out.append(f"<details><summary>prompt</summary><pre>{esc(prompt, MAX_ANSWER_SHOWN)}</pre></details>")
+        out.append(f'<div class="models" style="grid-template-columns:repeat({len(models)},minmax(300px,640px))">')
+        for j, m in enumerate(models):
+            out.append(_cell_html(by_model.get(m), m, baseline, case, f"{i}-{j}"))
+        out.append("</div></section>")
+    out.append("</section>")
+    return out

@@ -1,0 +1,334 @@
+"""The result record: what one model × case test found, typed, frozen and serialisable.
+
+A test judges its answers (:mod:`shape_asserts.results.verdict`); the plugin's report hook turns
+that verdict, with the test's final outcome, into one :class:`CaseRecord` and attaches it to the
+test report as a single user property, :data:`PROPERTY`, whose value is the record as JSON text.
+That one string crosses from xdist workers to the controller, lands verbatim in JUnit XML, and is
+read back with :meth:`CaseRecord.from_properties` or :meth:`CaseRecord.from_json`. A test that
+errors or is skipped before it could judge gets a record too, without samples and with the
+one-line reason.
+
+Everything a consumer shows is in the record, bounded: the first :data:`MAX_ANSWER` characters of
+each answer (and its full length), the points of drawings of at most :data:`MAX_POINTS` points,
+metrics, and every check with its value, limit, margin and one-line description. Nothing is read
+again from disk at the end of a run.
+
+>>> rec = CaseRecord.from_scores("m", "c1", "circle", (90.0, 70.0), (True, False))
+>>> (rec.outcome, rec.score, rec.pass_rate)
+('failed', 80.0, 0.5)
+>>> CaseRecord.from_properties([rec.as_property()]) == rec
+True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import statistics
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields, is_dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from shape_asserts.results.verdict import meets, share
+
+if TYPE_CHECKING:
+    from shape_asserts.cases import Case
+    from shape_asserts.geometry.score import Check
+    from shape_asserts.results.verdict import CaseResult, SampleResult
+
+__all__ = [
+    "MAX_ANSWER",
+    "MAX_POINTS",
+    "MAX_REASON",
+    "OUTCOMES",
+    "PROPERTY",
+    "SCHEMA",
+    "CaseRecord",
+    "CheckRecord",
+    "SampleRecord",
+    "one_line",
+    "plain",
+    "printable",
+    "report_reason",
+]
+
+#: The user property (and JUnit XML property) holding a test's record as JSON text.
+PROPERTY = "shape_result"
+#: How a model × case test can end.
+OUTCOMES = ("passed", "failed", "error", "skipped")
+#: Version of the record's JSON layout.
+SCHEMA = 1
+#: Characters of each answer kept (the report shows them, and says how much was cut).
+MAX_ANSWER = 20_000
+#: Drawings with more points keep only their count (the report does not draw them).
+MAX_POINTS = 5_000
+#: Characters of an error, skip or failure reason kept (its first line is what matters).
+MAX_REASON = 500
+#: Characters of a format error kept.
+MAX_FORMAT_ERROR = 2_000
+#: Entries of a list-valued metric kept (the report shows the first eight).
+MAX_LIST = 32
+#: The marks a report draws (point indices): steps over a cell, and breaks between strokes.
+DRAWN_MARKS = ("gaps", "breaks")
+
+
+def plain(value: Any) -> Any:
+    """``value`` in JSON's own types: numbers finite (others as text), sequences as bounded tuples.
+
+    >>> plain((1.5, float("inf"), True, "x"))
+    (1.5, 'inf', True, 'x')
+    """
+    if hasattr(value, "tolist"):  # numpy scalars and arrays
+        value = value.tolist()
+    if value is None or isinstance(value, (bool, str, int)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return tuple(plain(v) for v in value[:MAX_LIST])
+    return str(value)
+
+
+def _finite(value: Any) -> float | None:
+    v = plain(value)
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def _coordinate(v: float) -> int | float:
+    return int(v) if v.is_integer() else v
+
+
+def _to_json(value: Any) -> Any:
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _to_json(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, (list, tuple)):
+        return [_to_json(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _to_json(v) for k, v in value.items()}
+    return value
+
+
+def _thaw(value: Any) -> Any:
+    """JSON's lists back to the record's tuples, recursively."""
+    if isinstance(value, list):
+        return tuple(_thaw(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _thaw(v) for k, v in value.items()}
+    return value
+
+
+class _Json:
+    """``to_json``/``from_json`` for a record dataclass, field by field.
+
+    A field is written as it is (tuples as lists); reading turns lists back into tuples, builds
+    the nested records named in ``_NESTED``, and ignores keys the record does not know.
+    """
+
+    _NESTED: ClassVar[Mapping[str, Any]] = {}
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as plain JSON types (dicts, lists, strings, numbers, booleans, null)."""
+        return _to_json(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | str) -> Any:
+        """The record from :meth:`to_json`'s output, or from that output as JSON text."""
+        if isinstance(data, str):
+            data = json.loads(data)
+        if not isinstance(data, Mapping):
+            raise TypeError(f"a {cls.__name__} is a JSON object, got {type(data).__name__}")
+        names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+        kwargs = {}
+        for name, value in data.items():
+            if name not in names:
+                continue
+            nested = cls._NESTED.get(name)
+            kwargs[name] = tuple(nested.from_json(v) for v in value) if nested else _thaw(value)
+        return cls(**kwargs)
+
+
+@dataclass(frozen=True)
+class CheckRecord(_Json):
+    """One check of a sample: what was measured, the limit, how far inside it, and one line."""
+
+    name: str
+    passed: bool
+    value: Any = None
+    limit: str = ""
+    detail: str = ""
+    margin: float | None = None  # in the check's units, negative outside the limit; None if not numeric
+    text: str = ""  # the line a failure message shows
+
+    @classmethod
+    def from_check(cls, check: Check) -> CheckRecord:
+        return cls(name=str(check.name), passed=bool(check.passed), value=plain(check.value),
+                   limit=str(check.limit), detail=str(check.detail), margin=_finite(check.margin),
+                   text=check.describe())
+
+
+@dataclass(frozen=True)
+class SampleRecord(_Json):
+    """One answer of a case: its score and checks, or why it was not a drawing, and what it said."""
+
+    index: int
+    score: float = 0.0
+    passed: bool = False
+    format_error: str | None = None  # set when the answer was not a drawing
+    checks: tuple[CheckRecord, ...] = ()
+    metrics: Mapping[str, Any] = field(default_factory=dict)
+    answer: str = ""  # the first MAX_ANSWER characters
+    answer_length: int = 0  # of the whole answer
+    n_points: int = 0
+    #: The drawing, when it has at most MAX_POINTS points (else ``None``, as for a non-drawing).
+    points: tuple[tuple[float, float], ...] | None = None
+    marks: Mapping[str, tuple[int, ...]] = field(default_factory=dict)  # DRAWN_MARKS, with the points
+
+    _NESTED: ClassVar[Mapping[str, Any]] = {"checks": CheckRecord}
+
+    @property
+    def failed(self) -> tuple[CheckRecord, ...]:
+        return tuple(c for c in self.checks if not c.passed)
+
+    @classmethod
+    def from_sample(cls, sample: SampleResult) -> SampleRecord:
+        text = str(sample.text)
+        common: dict[str, Any] = {"index": int(sample.index), "answer": text[:MAX_ANSWER], "answer_length": len(text)}
+        if sample.score is None or sample.drawing is None:
+            return cls(format_error=str(sample.format_error)[:MAX_FORMAT_ERROR], **common)
+        sc = sample.score
+        pts = sample.drawing.points
+        points = None
+        if len(pts) <= MAX_POINTS and bool(np.isfinite(pts).all()):
+            points = tuple((_coordinate(float(x)), _coordinate(float(y))) for x, y in pts)
+        marks = {k: tuple(int(i) for i in sc.marks.get(k, ())) for k in DRAWN_MARKS} if points is not None else {}
+        return cls(score=float(_finite(sc.score) or 0.0), passed=bool(sc.passed),
+                   checks=tuple(CheckRecord.from_check(c) for c in sc.checks),
+                   metrics=plain(dict(sc.metrics)), n_points=len(pts), points=points, marks=marks, **common)
+
+
+@dataclass(frozen=True)
+class CaseRecord(_Json):
+    """One model × case test: the case, how the test ended, and (when judged) every sample.
+
+    ``score`` (the mean sample score, to 2 decimals), ``pass_rate`` (to 4) and ``checks_passed``
+    (whether enough samples passed every check) are ``None`` when the case was not judged: it
+    errored or was skipped before its answers were scored.
+    """
+
+    model: str
+    case: str
+    family: str
+    group: str = ""
+    variant: str = ""
+    tags: tuple[str, ...] = ()
+    grid_size: int = 50
+    outcome: str = "passed"
+    reason: str = ""  # why it did not pass: the one-line cause ("" when it passed)
+    min_pass_rate: float = 1.0
+    checks_passed: bool | None = None
+    score: float | None = None
+    pass_rate: float | None = None
+    drawn: int = 0  # samples that were drawings at all
+    samples: tuple[SampleRecord, ...] = ()
+    schema: int = SCHEMA
+
+    _NESTED: ClassVar[Mapping[str, Any]] = {"samples": SampleRecord}
+
+    def __post_init__(self) -> None:
+        if self.outcome not in OUTCOMES:
+            raise ValueError(f"outcome must be one of {', '.join(OUTCOMES)}, got {self.outcome!r}")
+
+    @property
+    def judged(self) -> bool:
+        """Whether the answers were scored (else the test ended before: see ``reason``)."""
+        return self.score is not None
+
+    @property
+    def scores(self) -> tuple[float, ...]:
+        return tuple(s.score for s in self.samples)
+
+    @property
+    def sample_passed(self) -> tuple[bool, ...]:
+        return tuple(s.passed for s in self.samples)
+
+    def as_property(self) -> tuple[str, str]:
+        """The ``(name, JSON text)`` user property carrying this record."""
+        return PROPERTY, json.dumps(self.to_json(), ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+
+    @classmethod
+    def from_properties(cls, props: Iterable[Any]) -> CaseRecord | None:
+        """The record among a test report's user properties (the last one), or ``None``."""
+        found = [value for name, value in props if name == PROPERTY]
+        return cls.from_json(found[-1]) if found else None
+
+    @classmethod
+    def from_result(cls, result: CaseResult, outcome: str, reason: str = "") -> CaseRecord:
+        """The record of a judged case, ending with ``outcome``."""
+        case = result.case
+        return cls(
+            model=result.model, case=case.id, family=case.family, group=case.group, variant=case.variant,
+            tags=tuple(case.tags), grid_size=case.grid_size, outcome=outcome, reason=one_line(reason),
+            min_pass_rate=float(result.min_pass_rate), checks_passed=bool(result.passed),
+            score=round(float(result.mean_score), 2), pass_rate=round(float(result.pass_rate), 4),
+            drawn=sum(1 for s in result.samples if not s.format_error),
+            samples=tuple(SampleRecord.from_sample(s) for s in result.samples),
+        )
+
+    @classmethod
+    def unjudged(cls, model: str, case: Case, outcome: str, reason: str = "") -> CaseRecord:
+        """The record of a case whose answers were never scored (an error, a skip)."""
+        return cls(model=model, case=case.id, family=case.family, group=case.group, variant=case.variant,
+                   tags=tuple(case.tags), grid_size=case.grid_size, outcome=outcome, reason=one_line(reason))
+
+    @classmethod
+    def from_scores(cls, model: str, case: str, family: str, scores: Iterable[float],
+                    passed: Iterable[bool], *, group: str | None = None, min_pass_rate: float = 1.0) -> CaseRecord:
+        """A judged record from sample scores and pass/fail alone (for examples and tests)."""
+        samples = tuple(SampleRecord(index=i, score=float(s), passed=bool(p))
+                        for i, (s, p) in enumerate(zip(scores, passed)))
+        rate = share([s.passed for s in samples])
+        ok = bool(samples) and meets(rate, min_pass_rate)
+        return cls(model=model, case=case, family=family, group=group or family,
+                   outcome="passed" if ok else "failed", min_pass_rate=min_pass_rate, checks_passed=ok,
+                   score=round(statistics.fmean(s.score for s in samples), 2) if samples else 0.0,
+                   pass_rate=round(rate, 4), drawn=len(samples), samples=samples)
+
+
+# --- reasons ---------------------------------------------------------------------------------------
+
+_XDIST_HEADER = re.compile(r"^\[gw\d+\] \S+ -- Python ")
+#: ANSI escape sequences (colours, screen clears, title sets) and other control characters: a
+#: provider's error body is hostile text and must not drive the terminal or the Markdown summary.
+_CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """``text`` without escape sequences and control characters (tabs kept as spaces)."""
+    return _CONTROL.sub("", text.replace("\t", " "))
+
+
+def one_line(text: str) -> str:
+    """The first line of ``text`` that says something, printable and bounded ("" for none).
+
+    Under xdist a report's text starts with the worker's header ("[gw1] linux -- Python 3.11 ..."),
+    which says where the test ran, not why it failed: such lines are passed over.
+    """
+    lines = [printable(line).strip() for line in str(text).splitlines()]
+    lines = [line for line in lines if line and not _XDIST_HEADER.match(line)]
+    return lines[0][:MAX_REASON] if lines else ""
+
+
+def report_reason(report: Any) -> str:
+    """The one line that says why a test report did not pass."""
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:  # a skip: (path, line, "Skipped: why")
+        text = str(longrepr[2])
+    else:
+        crash = getattr(longrepr, "reprcrash", None)
+        text = getattr(crash, "message", None) or getattr(report, "longreprtext", "") or str(longrepr or "")
+    return one_line(text) or "no reason given"
