@@ -20,7 +20,7 @@ import pytest
 
 from shape_asserts.exceptions import CaseError, FixtureError, ProviderError
 from shape_asserts.families.prompts import LANGS
-from shape_asserts.asking.recorder import RECORD_MODES
+from shape_asserts.asking.asker import RECORD_MODES
 from shape_asserts.families.registry import FAMILIES
 from shape_asserts.plugin.suite import DEFAULT_MODEL, CaseParam, CaseRun, Settings, prefetch
 from shape_asserts.results.collect import printable
