@@ -12,6 +12,7 @@ separately (a warm-up call), since they are paid once per run, not per call.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import sys
 import tempfile
@@ -20,7 +21,7 @@ from pathlib import Path
 
 os.environ.setdefault("OPENAI_API_KEY", "sk-bench-not-a-real-key")
 
-from shape_asserts.asking.call import ask, load_litellm
+from shape_asserts.asking.call import aask, load_litellm
 from shape_asserts.asking.stub_server import StubServer
 from shape_asserts.plugin.suite import Settings, prefetch
 
@@ -45,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
                             samples=args.samples, concurrency=args.concurrency, timeout=30.0)
         params = [p for p in settings.params().values() if p.case.family == "circle"]
         t0 = time.perf_counter()
-        ask("openai/exact", params[0].case.messages("en"), api_base=srv.base_url)  # warm-up, not recorded
+        asyncio.run(aask("openai/exact", params[0].case.messages("en"), api_base=srv.base_url))  # warm-up, not recorded
         t_warm = time.perf_counter() - t0
         t0 = time.perf_counter()
         progress = prefetch(settings, params)

@@ -1,1 +1,14 @@
-"""asking"""
+"""Asking: a case's answers, replayed from the recordings or asked of a model and recorded.
+
+- ``asker.py`` — the :class:`~shape_asserts.asking.asker.Asker`: the run's call parameters and
+  record mode over one store; decides replay vs ask, asks concurrently (retries, cost cap) and
+  records each answer as it arrives. Both the up-front fetch and a test asking for itself use it.
+- ``call.py`` — one model call through litellm (imported lazily): retries, Retry-After, the
+  whole-call timeout, failures as ``ProviderError``, secrets redacted.
+- ``store.py`` — recorded answers on disk: layout, staleness, corrupt files moved aside, atomic
+  merged writes.
+- ``runstate.py`` — what a run's asking did (progress counters) and could not do (the state file
+  handed to xdist workers, raised per test).
+- ``reference.py`` — the in-process reference drawers, a litellm custom provider.
+- ``stub_server.py`` — a local OpenAI-compatible server with injectable faults, for tests and benches.
+"""

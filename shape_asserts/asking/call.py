@@ -1,4 +1,4 @@
-"""Ask: one chat completion through litellm, returned as an :class:`Answer` or a ProviderError.
+"""One model call: a chat completion through litellm, with retries, as an :class:`Answer`.
 
 litellm is imported here and only here, lazily, on the first live call: it takes seconds to
 import, and a replay-only run never pays for it. Before the import we set
@@ -7,23 +7,29 @@ list from the network, and silence its banners.
 
 Every failure to get an answer — missing key, authentication, connection, timeout, rate limit,
 server error, unknown model — becomes a :class:`ProviderError` with a one-line reason. That is an
-*error* of the run, never a model-quality failure, and it is never recorded as an answer.
+*error* of the run, never a model-quality failure, and it is never recorded as an answer. Which
+calls are made, when, and how many at once is the :class:`~shape_asserts.asking.asker.Asker`'s
+business; this module makes one.
 """
 
 from __future__ import annotations
 
+import asyncio
+import math
 import os
+import random
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
 from typing import Any
 
+from shape_asserts.defaults import MAX_RETRIES, TIMEOUT
 from shape_asserts.exceptions import ProviderError
 
-__all__ = ["Answer", "ask", "load_litellm", "redact", "DEFAULT_TIMEOUT"]
-
-#: Seconds one call may take before it is abandoned.
-DEFAULT_TIMEOUT = 120.0
+__all__ = ["Answer", "Timeout", "aask", "is_retriable", "litellm_version", "load_litellm", "redact", "retry_after"]
 
 _SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)", re.IGNORECASE)
 _BEARER = re.compile(r"(?i)(bearer\s+|api[_-]?key[\"'=:\s]+|sk-)[A-Za-z0-9._\-]{6,}")
@@ -99,46 +105,6 @@ def _error_reason(exc: BaseException) -> str:
     return redact(_one_line(f"{prefix}: {msg}"))
 
 
-def _prepare(model: str, messages: list[dict[str, str]], temperature: float | None, timeout: float,
-             api_base: str | None, sample: int) -> tuple[Any, dict[str, Any]]:
-    """litellm and the call's arguments; ProviderError at once when a hosted model lacks its key."""
-    reason = missing_key_reason(model, api_base)
-    if reason:
-        raise ProviderError(f"{model}: {reason}")
-    kwargs: dict[str, Any] = {"model": model, "messages": messages, "timeout": timeout,
-                              "metadata": {"shape_sample": sample}}
-    if temperature is not None:
-        kwargs["temperature"] = temperature
-    if api_base:
-        kwargs["api_base"] = api_base
-    return load_litellm(), kwargs
-
-
-def ask(
-    model: str,
-    messages: list[dict[str, str]],
-    *,
-    temperature: float | None = None,
-    timeout: float = DEFAULT_TIMEOUT,
-    api_base: str | None = None,
-    sample: int = 0,
-) -> Answer:
-    """Send ``messages`` to ``model`` once and return its answer.
-
-    Raises
-    ------
-    ProviderError
-        For every way the call can fail, with a one-line reason (secrets masked).
-    """
-    litellm, kwargs = _prepare(model, messages, temperature, timeout, api_base, sample)
-    started = time.perf_counter()
-    try:
-        response = litellm.completion(**kwargs)
-    except Exception as exc:  # noqa: BLE001 - every provider failure becomes a ProviderError
-        raise ProviderError(f"{model}: {_error_reason(exc)}") from None
-    return _to_answer(litellm, response, time.perf_counter() - started)
-
-
 def _to_answer(litellm: Any, response: Any, latency: float) -> Answer:
     choice = response.choices[0]
     text = getattr(choice.message, "content", None) or ""
@@ -156,27 +122,24 @@ def _to_answer(litellm: Any, response: Any, latency: float) -> Answer:
             cost = float(litellm.completion_cost(completion_response=response))
         except Exception:  # noqa: BLE001 - litellm does not know every model's price
             cost = None
-    cost = float(cost) if isinstance(cost, (int, float)) and cost == cost else None
+    cost = float(cost) if isinstance(cost, (int, float)) and not math.isnan(cost) else None
     return Answer(text=str(text), finish_reason=getattr(choice, "finish_reason", None), usage=usage,
                   latency_s=round(latency, 4), response_model=getattr(response, "model", None),
                   cost_usd=cost)
 
 
-# --- live runs at provider speed: async calls with retries -------------------------------------
-
-#: Failures worth another attempt: rate limits, server errors, timeouts, dropped connections.
+#: Failures worth another attempt when no HTTP status says otherwise: rate limits, server errors,
+#: timeouts, dropped connections.
 _RETRIABLE = ("RateLimitError", "InternalServerError", "ServiceUnavailableError", "Timeout",
               "APIConnectionError", "APIError", "BadGatewayError")
-class Timeout(Exception):
-    """The whole call (connect to last byte) took longer than ``--request-timeout``."""
-
-
+#: HTTP statuses another attempt may change: timeout, conflict, rate limit (and every 5xx).
+RETRIABLE_STATUS = (408, 409, 429)
 #: Longest wait between attempts, whatever Retry-After says.
 MAX_BACKOFF = 60.0
 
 
-#: HTTP statuses another attempt may change: timeout, conflict, rate limit (and every 5xx).
-RETRIABLE_STATUS = (408, 409, 429)
+class Timeout(Exception):
+    """The whole call (connect to last byte) took longer than ``--request-timeout``."""
 
 
 def is_retriable(exc: BaseException) -> bool:
@@ -185,17 +148,15 @@ def is_retriable(exc: BaseException) -> bool:
     Never a request the provider judged and refused (400–404, 413, 422 and the other 4xx: a bad key,
     a bad request, an unknown model, too long a prompt), whatever class the client gave the error.
     """
-    name = type(exc).__name__
     status = getattr(exc, "status_code", None)
     if isinstance(status, int) and not isinstance(status, bool):
         if status in RETRIABLE_STATUS or status >= 500:
             return True
         if 400 <= status < 500:
             return False
-    if name in ("AuthenticationError", "PermissionDeniedError", "NotFoundError", "BadRequestError",
-                "ContextWindowExceededError", "ContentPolicyViolationError", "UnprocessableEntityError"):
-        return False
-    return name in _RETRIABLE
+    # no status: only the client's kinds of transient failure (an authentication or bad-request
+    # error, for one, is not among them)
+    return type(exc).__name__ in _RETRIABLE
 
 
 def retry_after(exc: BaseException) -> float | None:
@@ -220,9 +181,6 @@ def retry_after(exc: BaseException) -> float | None:
     except (TypeError, ValueError):
         pass
     try:
-        from email.utils import parsedate_to_datetime
-        from datetime import datetime, timezone
-
         when = parsedate_to_datetime(str(value))
         if when.tzinfo is None:
             when = when.replace(tzinfo=timezone.utc)
@@ -234,8 +192,6 @@ def retry_after(exc: BaseException) -> float | None:
 def backoff(attempt: int, exc: BaseException | None, base: float = 0.5) -> float:
     """Seconds to wait before attempt ``attempt + 1``: Retry-After when given, else exponential
     with full jitter (capped at :data:`MAX_BACKOFF`)."""
-    import random
-
     hinted = retry_after(exc) if exc is not None else None
     if hinted is not None:
         return min(MAX_BACKOFF, hinted)
@@ -247,26 +203,35 @@ async def aask(
     messages: list[dict[str, str]],
     *,
     temperature: float | None = None,
-    timeout: float = DEFAULT_TIMEOUT,
+    timeout: float = TIMEOUT,
     api_base: str | None = None,
     sample: int = 0,
-    max_retries: int = 3,
-    on_retry: Any = None,
+    max_retries: int = MAX_RETRIES,
+    on_retry: Callable[[BaseException, float], None] | None = None,
 ) -> Answer:
-    """Async :func:`ask` with retries: 429 (honouring Retry-After), 5xx, timeouts and dropped
-    connections are retried up to ``max_retries`` times; ``on_retry(exc, wait)`` is told of each.
+    """Send ``messages`` to ``model`` and return its answer, retrying what another attempt may fix.
+
+    429 (honouring Retry-After), 5xx, timeouts and dropped connections are retried up to
+    ``max_retries`` times; ``on_retry(exc, wait)`` is told of each. ``timeout`` bounds each whole
+    attempt, connect to last byte.
 
     Raises
     ------
     ProviderError
         Naming the provider's last reply when every attempt failed, or at once for a failure that
-        retrying cannot fix (missing key, authentication, bad request, unknown model).
+        retrying cannot fix (missing key, authentication, bad request, unknown model); secrets masked.
     """
-    import asyncio
-
-    litellm, kwargs = _prepare(model, messages, temperature, timeout, api_base, sample)
+    reason = missing_key_reason(model, api_base)
+    if reason:
+        raise ProviderError(f"{model}: {reason}")
+    litellm = load_litellm()
     # retries are ours (counted, Retry-After aware); none hidden below
-    kwargs.update(max_retries=0, num_retries=0)
+    kwargs: dict[str, Any] = {"model": model, "messages": messages, "timeout": timeout,
+                              "metadata": {"shape_sample": sample}, "max_retries": 0, "num_retries": 0}
+    if temperature is not None:
+        kwargs["temperature"] = temperature
+    if api_base:
+        kwargs["api_base"] = api_base
     attempt = 0
     while True:
         started = time.perf_counter()
@@ -287,3 +252,13 @@ async def aask(
                 on_retry(exc, wait)
             attempt += 1
             await asyncio.sleep(wait)
+
+
+def litellm_version() -> str | None:
+    """The installed litellm's version, recorded with each answer (read from metadata: no import)."""
+    try:
+        from importlib.metadata import version
+
+        return version("litellm")
+    except Exception:  # noqa: BLE001 - not installed, or metadata unreadable: recorded as unknown
+        return None

@@ -1,15 +1,17 @@
 """Record/replay: recorded answers on disk, one human-readable JSON file per model and case.
 
 Layout: ``<fixtures-dir>/<model-slug>/<case-id>.json`` (``<case-id>.<lang>.json`` for a language
-other than the default ``ru``). A file holds every sample's raw answer text with what produced it:
+other than the default one, :data:`shape_asserts.defaults.LANG`). A file holds every sample's raw answer text with what produced it:
 the prompt's SHA-256, model, temperature, language, usage tokens, latency, litellm version and the
 time of recording. Never an API key, header or API base URL: text is passed through
 :func:`~shape_asserts.asking.call.redact` before it is written.
 
 A recording is *stale* when the prompt hash or the temperature no longer match what the run asks;
-*corrupt* when it cannot be read. Files are written atomically (a temporary file in the same
-folder, fsync, ``os.replace``) under an exclusive lock, so concurrent xdist workers and a killed
-run leave every file either complete or absent.
+*corrupt* when it cannot be read. Files are written atomically
+(:func:`shape_asserts.fileio.write_atomic`) under an exclusive lock, so concurrent xdist workers and
+a killed run leave every file either complete or absent. Which recordings to replay and which
+answers to ask for is the :class:`~shape_asserts.asking.asker.Asker`'s decision; this module only
+reads and writes them.
 """
 
 from __future__ import annotations
@@ -21,20 +23,23 @@ import json
 import os
 import re
 import stat
-import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from shape_asserts.asking.call import Answer, redact
 from shape_asserts.cases import Case
+from shape_asserts.defaults import LANG
 from shape_asserts.exceptions import FixtureError
+from shape_asserts.fileio import write_atomic
 
-__all__ = ["FORMAT_VERSION", "Recording", "FixtureStore", "model_slug", "DEFAULT_LANG"]
+__all__ = ["DEFAULT_LANG", "FORMAT_VERSION", "FixtureStore", "Recording", "model_slug", "sample_record"]
 
 FORMAT_VERSION = 1
-DEFAULT_LANG = "ru"
+#: The language whose recordings' file names carry no language suffix: the run's default one.
+DEFAULT_LANG = LANG
 #: Largest recording read (a million-character answer is the parser's limit; a few samples of that).
 MAX_FIXTURE_BYTES = 32 * 1024 * 1024
 _MAX_SLUG = 80
@@ -247,25 +252,12 @@ class FixtureStore:
         Any text a JSON string can carry is kept: an answer with a lone surrogate (half an emoji,
         legal JSON on the wire) cannot be UTF-8, so such a file is written with ASCII escapes.
         """
-        path = self.path(rec.model, rec.case_id, rec.lang)
-        path.parent.mkdir(parents=True, exist_ok=True)
         text = redact(json.dumps(rec.to_json(), ensure_ascii=False, indent=2) + "\n")
         try:
             text.encode("utf-8")
         except UnicodeEncodeError:
             text = redact(json.dumps(rec.to_json(), ensure_ascii=True, indent=2) + "\n")
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(text)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
-            raise
-        return path
+        return write_atomic(self.path(rec.model, rec.case_id, rec.lang), text)
 
     def quarantine(self, model: str, case_id: str, lang: str) -> Path:
         """Move a corrupt file aside (``*.corrupt``) so re-recording never destroys it."""

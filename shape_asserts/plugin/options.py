@@ -27,7 +27,7 @@ from typing import Any, Callable, Sequence
 import pytest
 
 from shape_asserts import defaults
-from shape_asserts.asking.recorder import RECORD_MODES
+from shape_asserts.asking.asker import RECORD_MODES
 from shape_asserts.families.prompts import LANGS
 from shape_asserts.fileio import write_atomic
 from shape_asserts.plugin.session import UNDECIDED_POLICIES

@@ -16,10 +16,9 @@ import pytest
 
 from shape_asserts import defaults
 from shape_asserts.cases import Case, load_cases
-from shape_asserts.exceptions import FixtureError, ProviderError
-from shape_asserts.asking.fetch import Progress, RunState, fetch, plan
+from shape_asserts.asking.asker import Asker, Obtained
+from shape_asserts.asking.runstate import NotAsked, Progress, RunState
 from shape_asserts.asking.store import FixtureStore
-from shape_asserts.asking.recorder import Obtained, Recorder
 from shape_asserts.results.snapshots import extension_for, snapshot_folder
 from shape_asserts.results.verdict import CaseResult, judge
 
@@ -56,9 +55,11 @@ class Settings:
             self._cases.extend(load_cases(self.case_files))
         return self._cases
 
-    def recorder(self, mode: str | None = None) -> Recorder:
-        return Recorder(FixtureStore(self.fixtures_dir), mode or self.record, temperature=self.temperature,
-                        lang=self.lang, timeout=self.timeout, api_base=self.api_base)
+    def asker(self, record: str | None = None) -> Asker:
+        """The run's asker (under another record mode when ``record`` is given)."""
+        return Asker(FixtureStore(self.fixtures_dir), record or self.record, temperature=self.temperature,
+                     lang=self.lang, timeout=self.timeout, api_base=self.api_base, max_retries=self.max_retries,
+                     concurrency=self.concurrency, max_cost=self.max_cost)
 
     def params(self) -> dict[str, "CaseParam"]:
         """Every model × case of the run, by test id."""
@@ -75,27 +76,24 @@ class Settings:
         Raises
         ------
         ProviderError
-            The fetch's calls for this case all failed (the provider's last reply is named).
+            A call for this case failed (the provider's last reply is named).
         FixtureError
-            No valid recording where one is required.
+            No valid recording where one is required, or an answer that could not be recorded.
         pytest.skip.Exception
             ``--max-cost`` was reached before this case was asked.
         """
         state = RunState.read(self.state_path) if self.state_path is not None else None
-        if state is None or not state.fetched:
-            return self.recorder().obtain(param.model, param.case, self.samples)
-        key = RunState.key(param.model, param.case.id)
-        if key in state.failures:
-            raise ProviderError(state.failures[key])
-        if key in state.unrecorded:
-            raise FixtureError(state.unrecorded[key])
-        if key in state.unasked:
-            pytest.skip(state.unasked[key])
-        # The fetch answered every test it could match, so this replays and never asks twice; a
-        # test it could not match (an xdist node id with more parameters than model × case) asks
-        # here for what is still missing, as a run without the fetch would.
-        mode = "none" if self.record == "none" else "missing"
-        return self.recorder(mode).obtain(param.model, param.case, self.samples)
+        record = None
+        try:
+            if state is not None and state.fetched:
+                state.raise_for(param.model, param.case.id)
+                # The fetch answered every test it could match, so this replays and never asks
+                # twice; a test it could not match (an xdist node id with more parameters than
+                # model × case) asks here for what is still missing, as a run without the fetch would.
+                record = "none" if self.record == "none" else "missing"
+            return self.asker(record).obtain(param.model, param.case, self.samples)
+        except NotAsked as exc:
+            pytest.skip(str(exc))
 
 
 @dataclass(frozen=True)
@@ -163,10 +161,6 @@ class CaseRun:
         return result
 
 
-#: Decisions said one line each before a fetch; past this many, one line counts the rest.
-MAX_DECISION_LINES = 20
-
-
 def prefetch(settings: Settings, params: list[CaseParam], on_progress: Any = None,
              on_decision: Any = None) -> Progress | None:
     """Fetch every selected case's missing answers concurrently, before the tests run.
@@ -176,23 +170,12 @@ def prefetch(settings: Settings, params: list[CaseParam], on_progress: Any = Non
     hears, once each, why a recording that exists is asked again (stale, corrupt and moved aside,
     ``--record=all``), so no paid call is made without a word.
     """
-    recorder = settings.recorder()
-    jobs = plan(recorder, [(p.model, p.case) for p in params], settings.samples)
+    asker = settings.asker()
+    jobs = asker.plan([(p.model, p.case) for p in params], settings.samples)
     if on_decision is not None:
-        said = [f"asking {j.model}/{j.case.id} again: {j.reason}" for j in jobs
-                if j.reason and not j.reason.startswith("no recorded answer")]
-        if settings.record == "all" and said:
-            said = [f"asking {len(said)} recorded case(s) again: --record=all"]
-        for line in said[:MAX_DECISION_LINES]:
+        for line in asker.decisions(jobs):
             on_decision(line)
-        if len(said) > MAX_DECISION_LINES:
-            on_decision(f"... and {len(said) - MAX_DECISION_LINES} more asked again for the same kinds of reason")
-    state = RunState(fetched=True)
-    progress = None
-    if jobs:
-        state, progress = fetch(jobs, recorder, concurrency=settings.concurrency,
-                                max_retries=settings.max_retries, max_cost=settings.max_cost,
-                                on_progress=on_progress)
+    state, progress = asker.fetch(jobs, on_progress)
     if settings.state_path is not None:
         state.write(settings.state_path)
-    return progress
+    return progress if jobs else None

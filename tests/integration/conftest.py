@@ -40,7 +40,7 @@ INI = "[pytest]\nfilterwarnings = ignore::pytest.PytestAssertRewriteWarning\n"
 SUBPROCESS_TIMEOUT = 300
 
 #: Stands in for litellm inside the pytester run: ``shape_asserts.asking.call`` still builds the request and
-#: reads the response, the recorder still writes the files; only the transport is replaced.
+#: reads the response, the asker still writes the files; only the transport is replaced.
 FAKE_LITELLM_CONFTEST = '''
 """A fake litellm: answers like the reference drawers and appends every call to asked.jsonl."""
 import json

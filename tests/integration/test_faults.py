@@ -101,23 +101,31 @@ def test_a_run_killed_mid_way_leaves_complete_fixtures_and_the_rerun_asks_only_t
 def test_request_timeout_bounds_the_whole_call_not_only_the_first_byte(key):
     """A server that sends its headers at once and then trickles the body over 6 s was accepted
     after 6 s with a 1.5 s timeout; the whole call is bounded now. (In a subprocess: litellm must
-    not be imported into this process, whose in-process runs check that replay never imports it.)"""
+    not be imported into this process, whose in-process runs check that replay never imports it.)
+    A first call to a well-behaved server pays litellm's first-call set-up, which on a loaded
+    machine alone took longer than the 1.5 s and timed out before the trickling server was reached."""
     script = (
         "import asyncio, sys\n"
         "from shape_asserts.asking.call import aask\n"
+        "from shape_asserts.cases import load_cases\n"
         "from shape_asserts.exceptions import ProviderError\n"
+        "async def main():\n"
+        "    messages = load_cases()[0].messages('ru')\n"
+        f"    await aask({MODEL!r}, messages, api_base=sys.argv[1], max_retries=0)\n"
+        f"    return await aask({MODEL!r}, messages, timeout=1.5, api_base=sys.argv[2], max_retries=0)\n"
         "try:\n"
-        f"    asyncio.run(aask({MODEL!r}, [{{'role': 'user', 'content': 'draw'}}], timeout=1.5, "
-        "api_base=sys.argv[1], max_retries=0))\n"
+        "    asyncio.run(main())\n"
         "except ProviderError as exc:\n"
         "    print('ERROR', exc)\n"
         "else:\n"
         "    print('ANSWERED')\n"
     )
     faults = Faults(rate=1.0, kinds=("trickle",), hang_seconds=6.0)
-    with StubServer(faults=faults) as srv:
-        done = subprocess.run([sys.executable, "-c", script, srv.base_url], capture_output=True, text=True,
-                              timeout=SUBPROCESS_TIMEOUT, env={**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"})
+    with StubServer() as warm, StubServer(faults=faults) as srv:
+        done = subprocess.run([sys.executable, "-c", script, warm.base_url, srv.base_url], capture_output=True,
+                              text=True, timeout=SUBPROCESS_TIMEOUT, check=False,
+                              env={**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"})
+    assert warm.state.requests == 1
     assert "ERROR" in done.stdout, done.stdout + done.stderr
     assert "Timeout: no complete answer within 1.5 s (--request-timeout)" in done.stdout
     assert srv.state.faulted["trickle"] == 1

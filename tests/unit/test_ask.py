@@ -1,13 +1,18 @@
-"""ask: which provider failures are retried, and how long the provider asked us to wait."""
+"""One model call: which provider failures are retried, how long the provider asked us to wait, and
+the whole-call timeout (litellm replaced by a stand-in: never imported here)."""
 
 from __future__ import annotations
 
+import asyncio
 import email.utils
 import time
+import types
 
 import pytest
 
+from shape_asserts.asking import call
 from shape_asserts.asking.call import is_retriable, retry_after
+from shape_asserts.exceptions import ProviderError
 
 
 class Failure(Exception):
@@ -49,3 +54,66 @@ def test_retry_after_in_seconds_as_an_http_date_and_in_milliseconds():
     assert retry_after(failure("RateLimitError", 429, {"retry-after": past})) == 0.0
     assert retry_after(failure("RateLimitError", 429, {"retry-after": "soon"})) is None
     assert retry_after(failure("RateLimitError", 429)) is None
+
+
+class FakeLitellm:
+    """Stands in for litellm: ``acompletion`` raises the queued failures in turn, then answers."""
+
+    def __init__(self, *failures: Exception, hang: float = 0.0) -> None:
+        self.failures = list(failures)
+        self.hang = hang
+        self.kwargs: list[dict] = []
+
+    async def acompletion(self, **kwargs):
+        self.kwargs.append(kwargs)
+        if self.hang:
+            await asyncio.sleep(self.hang)
+        if self.failures:
+            raise self.failures.pop(0)
+        choice = types.SimpleNamespace(message=types.SimpleNamespace(content="drawn"), finish_reason="stop")
+        return types.SimpleNamespace(choices=[choice], usage=None, model="fake", _hidden_params={"response_cost": 0.0})
+
+
+def _aask(monkeypatch, fake: FakeLitellm, **kwargs):
+    monkeypatch.setattr(call, "load_litellm", lambda: fake)
+    waits: list[float] = []
+    answer = asyncio.run(call.aask("openai/m", [{"role": "user", "content": "draw"}], api_base="http://127.0.0.1:1",
+                                   on_retry=lambda exc, wait: waits.append(wait), **kwargs))
+    return answer, waits
+
+
+def test_a_rate_limit_is_retried_after_the_wait_the_provider_asked_for(monkeypatch):
+    fake = FakeLitellm(failure("RateLimitError", 429, {"retry-after": "0"}),
+                       failure("ServiceUnavailableError", 503, {"retry-after-ms": "1"}))
+    answer, waits = _aask(monkeypatch, fake, max_retries=2)
+    assert answer.text == "drawn"
+    assert waits == [0.0, 0.001]
+    assert all(k["max_retries"] == 0 and k["num_retries"] == 0 for k in fake.kwargs)  # no hidden retries
+
+
+def test_the_last_reply_is_named_once_the_retries_are_spent(monkeypatch):
+    fake = FakeLitellm(*[failure("RateLimitError", 429, {"retry-after": "0"}) for _ in range(3)])
+    with pytest.raises(ProviderError, match=r"openai/m: RateLimitError \(HTTP 429\): provider said no after 2 attempts"):
+        _aask(monkeypatch, fake, max_retries=1)
+    assert len(fake.kwargs) == 2
+
+
+def test_a_refused_request_is_not_asked_again(monkeypatch):
+    fake = FakeLitellm(failure("BadRequestError", 400))
+    with pytest.raises(ProviderError, match=r"HTTP 400"):
+        _aask(monkeypatch, fake, max_retries=3)
+    assert len(fake.kwargs) == 1
+
+
+def test_the_timeout_bounds_the_whole_call(monkeypatch):
+    with pytest.raises(ProviderError, match=r"Timeout: no complete answer within 0.05 s \(--request-timeout\)"):
+        _aask(monkeypatch, FakeLitellm(hang=5.0), timeout=0.05, max_retries=0)
+
+
+def test_a_hosted_model_without_its_key_fails_at_once_without_a_call(monkeypatch):
+    fake = FakeLitellm()
+    fake.validate_environment = lambda model: {"missing_keys": ["OPENAI_API_KEY"], "keys_in_environment": False}
+    monkeypatch.setattr(call, "load_litellm", lambda: fake)
+    with pytest.raises(ProviderError, match="openai/m: OPENAI_API_KEY is not set"):
+        asyncio.run(call.aask("openai/m", [{"role": "user", "content": "draw"}]))
+    assert fake.kwargs == []

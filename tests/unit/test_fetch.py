@@ -1,4 +1,4 @@
-"""The run's up-front fetch: concurrency per run, retries counted, failures and the cost cap."""
+"""The asker's up-front fetch: concurrency per run, retries counted, failures, the cost cap, the run state."""
 
 from __future__ import annotations
 
@@ -6,26 +6,28 @@ import asyncio
 
 import pytest
 
+from shape_asserts.asking.asker import Asker
 from shape_asserts.asking.call import Answer
-from shape_asserts.cases import load_cases
-from shape_asserts.exceptions import ProviderError
-from shape_asserts.asking.fetch import RunState, fetch, plan
-from shape_asserts.asking.store import FixtureStore
-from shape_asserts.asking.recorder import Recorder
 from shape_asserts.asking.reference import answer_text
+from shape_asserts.asking.runstate import NotAsked, RunState
+from shape_asserts.asking.store import FixtureStore
+from shape_asserts.cases import load_cases
+from shape_asserts.exceptions import FixtureError, ProviderError
 
 CASES = [c for c in load_cases() if c.family == "circle"][:6]
 
 
 class FakeProvider:
-    """An async ask_fn that answers with the reference drawer, tracking calls in flight."""
+    """An async ``call`` that answers with the reference drawer, tracking calls in flight."""
 
     def __init__(self, fail: set[str] = frozenset(), cost: float = 0.0, delay: float = 0.01) -> None:
         self.fail, self.cost, self.delay = fail, cost, delay
         self.in_flight = self.max_in_flight = self.calls = 0
+        self.asked: list[tuple[str, int]] = []
 
     async def __call__(self, model, messages, *, sample, on_retry=None, **kwargs):
         self.calls += 1
+        self.asked.append((next(c.id for c in CASES if c.messages("ru") == messages), sample))
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
@@ -40,63 +42,115 @@ class FakeProvider:
             self.in_flight -= 1
 
 
-@pytest.fixture
-def recorder(tmp_path) -> Recorder:
-    return Recorder(FixtureStore(tmp_path / "fx"), "missing")
+PAIRS = [("m", c) for c in CASES]
 
 
-def test_plan_lists_only_the_samples_without_a_valid_recording(recorder):
-    jobs = plan(recorder, [("m", c) for c in CASES], samples=2)
+def asker(tmp_path, record: str = "missing", **params) -> Asker:
+    return Asker(FixtureStore(tmp_path / "fx"), record, **params)
+
+
+def test_plan_lists_only_the_samples_without_a_valid_recording(tmp_path):
+    jobs = asker(tmp_path).plan(PAIRS, samples=2)
     assert [(j.case.id, j.indices) for j in jobs] == [(c.id, (0, 1)) for c in CASES]
-    fetch(jobs[:1], recorder, ask_fn=FakeProvider())
-    again = plan(recorder, [("m", c) for c in CASES], samples=2)
+    asker(tmp_path, call=FakeProvider()).fetch(jobs[:1])
+    again = asker(tmp_path).plan(PAIRS, samples=2)
     assert [j.case.id for j in again] == [c.id for c in CASES[1:]]
 
 
 def test_plan_asks_nothing_in_replay_only_mode(tmp_path):
-    assert plan(Recorder(FixtureStore(tmp_path), "none"), [("m", c) for c in CASES], samples=1) == []
+    assert asker(tmp_path, "none").plan(PAIRS, samples=1) == []
 
 
-def test_fetch_never_has_more_calls_in_flight_than_the_concurrency(recorder):
+def test_a_case_two_tests_share_is_planned_and_paid_for_once(tmp_path):
     provider = FakeProvider()
-    state, progress = fetch(plan(recorder, [("m", c) for c in CASES], samples=3), recorder,
-                            concurrency=4, ask_fn=provider)
+    run = asker(tmp_path, call=provider)
+    _, progress = run.fetch(run.plan(PAIRS + PAIRS, samples=1))
+    assert provider.calls == len(CASES) == progress.planned
+
+
+def test_fetch_never_has_more_calls_in_flight_than_the_concurrency(tmp_path):
+    provider = FakeProvider()
+    run = asker(tmp_path, concurrency=4, call=provider)
+    state, progress = run.fetch(run.plan(PAIRS, samples=3))
     assert provider.calls == progress.answered == 18
     assert provider.max_in_flight == 4
     assert state.failures == {} and state.unasked == {}
-    assert plan(recorder, [("m", c) for c in CASES], samples=3) == []  # everything is recorded
+    assert run.plan(PAIRS, samples=3) == []  # everything is recorded
 
 
-def test_a_case_whose_calls_fail_is_reported_with_the_last_reply_and_not_recorded(recorder):
+def test_a_case_whose_calls_fail_is_reported_with_the_last_reply_and_not_recorded(tmp_path):
     bad = CASES[2].id
-    state, progress = fetch(plan(recorder, [("m", c) for c in CASES], samples=1), recorder,
-                            ask_fn=FakeProvider(fail={bad}))
+    run = asker(tmp_path, call=FakeProvider(fail={bad}))
+    state, progress = run.fetch(run.plan(PAIRS, samples=1))
     assert progress.failed == 1 and progress.retried == 1
     assert "HTTP 503" in state.failures[RunState.key("m", bad)]
-    assert recorder.store.read("m", CASES[2]) is None
+    assert run.store.read("m", CASES[2]) is None
+    with pytest.raises(ProviderError, match="HTTP 503"):
+        state.raise_for("m", bad)
+    state.raise_for("m", CASES[0].id)  # the others are recorded: nothing to raise
 
 
-def test_max_cost_stops_issuing_calls_and_says_so(recorder):
+def test_after_a_sample_fails_the_cases_samples_not_yet_asked_are_not_asked(tmp_path):
+    bad = CASES[0].id
+    provider = FakeProvider(fail={bad})
+    run = asker(tmp_path, concurrency=1, call=provider)
+    _, progress = run.fetch(run.plan(PAIRS[:2], samples=3))
+    assert [a for a in provider.asked if a[0] == bad] == [(bad, 0)]
+    assert (progress.failed, progress.answered, progress.unasked) == (1, 3, 2)
+
+
+def test_max_cost_stops_issuing_calls_and_says_so(tmp_path):
     provider = FakeProvider(cost=0.01)
-    state, progress = fetch(plan(recorder, [("m", c) for c in CASES], samples=1), recorder,
-                            concurrency=1, max_cost=0.025, ask_fn=provider)
+    run = asker(tmp_path, concurrency=1, max_cost=0.025, call=provider)
+    state, progress = run.fetch(run.plan(PAIRS, samples=1))
     assert provider.calls == 3 and progress.unasked == 3
     assert progress.cost_usd == pytest.approx(0.03)
     assert len(state.unasked) == 3
     assert all("--max-cost 0.025 USD was reached" in why for why in state.unasked.values())
+    with pytest.raises(NotAsked, match="--max-cost"):
+        state.raise_for("m", CASES[-1].id)
 
 
 def test_run_state_round_trips_through_its_file(tmp_path):
-    state = RunState(failures={"m|a": "down"}, unasked={"m|b": "cost"}, fetched=True)
+    state = RunState(failures={"m|a": "down"}, unasked={"m|b": "cost"}, unrecorded={"m|c": "disk"}, fetched=True)
     state.write(tmp_path / "s" / "state.json")
     assert RunState.read(tmp_path / "s" / "state.json") == state
+    assert [p.name for p in (tmp_path / "s").iterdir()] == ["state.json"]  # no temporary file left
     assert RunState.read(tmp_path / "missing.json") is None
+    with pytest.raises(FixtureError, match="disk"):
+        state.raise_for("m", "c")
 
 
-def test_a_recording_that_cannot_be_written_errors_that_case_and_the_fetch_goes_on(recorder, monkeypatch):
+def test_tokens_and_cost_are_told_per_model_even_when_its_name_has_a_colon(tmp_path):
+    provider = FakeProvider(cost=0.5)
+    run = asker(tmp_path, call=provider)
+    _, progress = run.fetch(run.plan([("ollama/llama3:8b", CASES[0]), ("m", CASES[1])], samples=1))
+    assert progress.usage_lines() == [
+        "shape-asserts: m: 0 prompt + 0 completion tokens, $0.5000",
+        "shape-asserts: ollama/llama3:8b: 0 prompt + 0 completion tokens, $0.5000",
+    ]
+
+
+def test_the_decisions_name_each_recording_asked_again_and_why(tmp_path, monkeypatch):
+    run = asker(tmp_path, call=FakeProvider())
+    run.fetch(run.plan(PAIRS[:2], samples=1))
+    stale = asker(tmp_path, temperature=0.5)
+    lines = stale.decisions(stale.plan(PAIRS, samples=1))
+    assert [line.split(":")[0] for line in lines] == [f"asking m/{c.id} again" for c in CASES[:2]]
+    assert all("is stale: it was recorded at the provider's default temperature" in line for line in lines)
+    everything = asker(tmp_path, "all")
+    assert everything.decisions(everything.plan(PAIRS, samples=1)) == [
+        f"asking {len(CASES)} recorded case(s) again: --record=all"]
+    monkeypatch.setattr("shape_asserts.asking.asker.MAX_DECISION_LINES", 1)
+    assert stale.decisions(stale.plan(PAIRS, samples=1))[1:] == [
+        "... and 1 more asked again for the same kinds of reason"]
+
+
+def test_a_recording_that_cannot_be_written_errors_that_case_and_the_fetch_goes_on(tmp_path, monkeypatch):
     """A write failure (read-only folder, full disk) once aborted the whole fetch, and the tests then
     asked again one by one: paid twice."""
-    real = recorder.store.save
+    run = asker(tmp_path, call=FakeProvider())
+    real = run.store.save
     blocked = CASES[1].id
 
     def save(rec):
@@ -104,11 +158,10 @@ def test_a_recording_that_cannot_be_written_errors_that_case_and_the_fetch_goes_
             raise OSError(28, "No space left on device")
         return real(rec)
 
-    monkeypatch.setattr(recorder.store, "save", save)
-    jobs = plan(recorder, [("m", c) for c in CASES], samples=1)
-    state, progress = fetch(jobs, recorder, ask_fn=FakeProvider())
+    monkeypatch.setattr(run.store, "save", save)
+    state, progress = run.fetch(run.plan(PAIRS, samples=1))
     assert progress.answered == len(CASES)
     assert state.failures == {} and list(state.unrecorded) == [RunState.key("m", blocked)]
     assert "could not be recorded at" in state.unrecorded[RunState.key("m", blocked)]
     assert "No space left on device (errno 28)" in state.unrecorded[RunState.key("m", blocked)]
-    assert plan(recorder, [("m", c) for c in CASES], samples=1)[0].case.id == blocked  # the rest recorded
+    assert run.plan(PAIRS, samples=1)[0].case.id == blocked  # the rest recorded

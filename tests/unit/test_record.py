@@ -1,35 +1,38 @@
-"""record: which answers come from disk and which from the model, under each record mode.
+"""The asker's record/replay decisions: which answers come from disk and which from the model,
+under each record mode, when a test asks for itself (:meth:`Asker.obtain`).
 
-The model is a fake ``ask_fn`` that counts its calls; nothing here imports litellm.
+The model is a fake ``call`` that counts its calls; nothing here imports litellm.
 """
 
 from __future__ import annotations
 
-
 import pytest
 
+from shape_asserts.asking.asker import RECORD_MODES, Asker
 from shape_asserts.asking.call import Answer
+from shape_asserts.asking.runstate import NotAsked
+from shape_asserts.asking.store import FixtureStore, Recording, sample_record
 from shape_asserts.cases import Case
 from shape_asserts.exceptions import FixtureError, ProviderError
-from shape_asserts.asking.store import FixtureStore, Recording, sample_record
-from shape_asserts.asking.recorder import RECORD_MODES, Recorder
 
 MODEL = "fake/model"
 
 
 class FakeModel:
-    """An ``ask_fn`` that answers ``answer <n>`` and remembers what it was asked."""
+    """A ``call`` that answers ``answer <n>`` and remembers what it was asked."""
 
-    def __init__(self, fail_on_sample: int | None = None) -> None:
+    def __init__(self, fail_on_sample: int | None = None, cost: float | None = None) -> None:
         self.calls: list[dict] = []
         self.fail_on_sample = fail_on_sample
+        self.cost = cost
 
-    def __call__(self, model, messages, *, temperature, timeout, api_base, sample) -> Answer:
+    async def __call__(self, model, messages, *, temperature, timeout, api_base, sample, max_retries,
+                       on_retry) -> Answer:
         self.calls.append({"model": model, "messages": messages, "temperature": temperature,
-                           "timeout": timeout, "api_base": api_base, "sample": sample})
+                           "timeout": timeout, "api_base": api_base, "sample": sample, "max_retries": max_retries})
         if sample == self.fail_on_sample:
             raise ProviderError(f"{model}: RateLimitError (HTTP 429): slow down")
-        return Answer(text=f"answer {len(self.calls)}", finish_reason="stop", latency_s=0.1)
+        return Answer(text=f"answer {len(self.calls)}", finish_reason="stop", latency_s=0.1, cost_usd=self.cost)
 
     @property
     def samples_asked(self) -> list[int]:
@@ -51,12 +54,12 @@ def _recorded_texts(store: FixtureStore, case: Case) -> list[str]:
 
 def test_unknown_record_mode_is_a_value_error_naming_the_modes(store):
     with pytest.raises(ValueError, match="none, missing, all"):
-        Recorder(store, "sometimes")
+        Asker(store, "sometimes")
     assert RECORD_MODES == ("none", "missing", "all")
 
 
 def test_default_mode_is_missing(store):
-    assert Recorder(store).mode == "missing"
+    assert Asker(store).record == "missing"
 
 
 # --- missing (the default) --------------------------------------------------------------------------
@@ -64,7 +67,7 @@ def test_default_mode_is_missing(store):
 
 def test_missing_mode_asks_for_every_sample_when_nothing_is_recorded(store, case):
     fake = FakeModel()
-    got = Recorder(store, "missing", ask_fn=fake).obtain(MODEL, case, samples=3)
+    got = Asker(store, "missing", call=fake).obtain(MODEL, case, samples=3)
     assert got.texts == ("answer 1", "answer 2", "answer 3")
     assert (got.asked, got.replayed) == (3, 0)
     assert fake.samples_asked == [0, 1, 2]
@@ -74,16 +77,18 @@ def test_missing_mode_asks_for_every_sample_when_nothing_is_recorded(store, case
 
 def test_missing_mode_passes_the_run_settings_to_the_model(store, case):
     fake = FakeModel()
-    Recorder(store, temperature=0.3, timeout=9.0, api_base="http://127.0.0.1:1/v1", ask_fn=fake).obtain(MODEL, case)
+    Asker(store, temperature=0.3, timeout=9.0, api_base="http://127.0.0.1:1/v1", max_retries=5,
+          call=fake).obtain(MODEL, case)
     call = fake.calls[0]
     assert call["messages"] == case.messages("ru")
     assert (call["temperature"], call["timeout"], call["api_base"]) == (0.3, 9.0, "http://127.0.0.1:1/v1")
+    assert call["max_retries"] == 5
 
 
 def test_missing_mode_replays_a_complete_recording_without_asking(store, case):
     _record(store, case, ["one", "two", "three"])
     fake = FakeModel()
-    got = Recorder(store, "missing", ask_fn=fake).obtain(MODEL, case, samples=2)
+    got = Asker(store, "missing", call=fake).obtain(MODEL, case, samples=2)
     assert got.texts == ("one", "two")
     assert (got.asked, got.replayed) == (0, 2)
     assert fake.calls == []
@@ -92,7 +97,7 @@ def test_missing_mode_replays_a_complete_recording_without_asking(store, case):
 def test_missing_mode_asks_only_for_the_missing_samples_and_appends_them(store, case):
     _record(store, case, ["one"])
     fake = FakeModel()
-    got = Recorder(store, "missing", ask_fn=fake).obtain(MODEL, case, samples=3)
+    got = Asker(store, "missing", call=fake).obtain(MODEL, case, samples=3)
     assert fake.samples_asked == [1, 2]
     assert got.texts == ("one", "answer 1", "answer 2")
     assert (got.asked, got.replayed) == (2, 1)
@@ -103,7 +108,7 @@ def test_missing_mode_asks_only_for_the_missing_samples_and_appends_them(store, 
 def test_missing_mode_re_asks_every_sample_of_a_stale_recording(store, case):
     _record(store, case, ["old one", "old two"], temperature=1.0)
     fake = FakeModel()
-    got = Recorder(store, "missing", temperature=0.0, ask_fn=fake).obtain(MODEL, case, samples=2)
+    got = Asker(store, "missing", temperature=0.0, call=fake).obtain(MODEL, case, samples=2)
     assert fake.samples_asked == [0, 1]
     assert got.texts == ("answer 1", "answer 2")
     assert "stale" in got.note and "temperature" in got.note
@@ -115,7 +120,7 @@ def test_missing_mode_quarantines_a_corrupt_file_and_asks_again(store, case):
     path.parent.mkdir(parents=True)
     path.write_text('{"format": 1, "samples": [', encoding="utf-8")
     fake = FakeModel()
-    got = Recorder(store, "missing", ask_fn=fake).obtain(MODEL, case, samples=2)
+    got = Asker(store, "missing", call=fake).obtain(MODEL, case, samples=2)
     assert fake.samples_asked == [0, 1]
     assert got.texts == ("answer 1", "answer 2")
     assert "corrupt" in got.note and "moved aside" in got.note
@@ -130,7 +135,7 @@ def test_missing_mode_fills_a_hole_between_recorded_samples(store, case):
         samples=[sample_record(0, Answer(text="zero"), None), sample_record(2, Answer(text="two"), None)],
     ))
     fake = FakeModel()
-    got = Recorder(store, "missing", ask_fn=fake).obtain(MODEL, case, samples=3)
+    got = Asker(store, "missing", call=fake).obtain(MODEL, case, samples=3)
     assert fake.samples_asked == [1]
     assert got.texts == ("zero", "answer 1", "two")
     assert [s["index"] for s in store.read(MODEL, case).samples] == [0, 1, 2]
@@ -142,14 +147,14 @@ def test_missing_mode_fills_a_hole_between_recorded_samples(store, case):
 def test_none_mode_replays_a_complete_recording(store, case):
     _record(store, case, ["one", "two"])
     fake = FakeModel()
-    got = Recorder(store, "none", ask_fn=fake).obtain(MODEL, case, samples=2)
+    got = Asker(store, "none", call=fake).obtain(MODEL, case, samples=2)
     assert got.texts == ("one", "two") and fake.calls == []
 
 
 def _none_mode_error(store: FixtureStore, case: Case, samples: int = 2) -> str:
     fake = FakeModel()
     with pytest.raises(FixtureError) as info:
-        Recorder(store, "none", temperature=0.0, ask_fn=fake).obtain(MODEL, case, samples=samples)
+        Asker(store, "none", temperature=0.0, call=fake).obtain(MODEL, case, samples=samples)
     assert fake.calls == []
     return str(info.value)
 
@@ -194,7 +199,7 @@ def test_all_mode_asks_every_sample_again_replaces_those_and_keeps_the_others(st
     """--record=all --samples 2 once dropped a third recorded (paid) sample: now it is kept."""
     _record(store, case, ["old one", "old two", "old three"])
     fake = FakeModel()
-    got = Recorder(store, "all", ask_fn=fake).obtain(MODEL, case, samples=2)
+    got = Asker(store, "all", call=fake).obtain(MODEL, case, samples=2)
     assert fake.samples_asked == [0, 1]
     assert got.texts == ("answer 1", "answer 2")
     assert (got.asked, got.replayed) == (2, 0)
@@ -207,7 +212,7 @@ def test_all_mode_asks_every_sample_again_replaces_those_and_keeps_the_others(st
 def test_provider_error_keeps_the_samples_answered_before_it_and_records_nothing_for_it(store, case):
     fake = FakeModel(fail_on_sample=2)
     with pytest.raises(ProviderError, match="429"):
-        Recorder(store, "missing", ask_fn=fake).obtain(MODEL, case, samples=3)
+        Asker(store, "missing", call=fake).obtain(MODEL, case, samples=3)
     assert fake.samples_asked == [0, 1, 2]
     assert _recorded_texts(store, case) == ["answer 1", "answer 2"]
     assert [s["index"] for s in store.read(MODEL, case).samples] == [0, 1]
@@ -216,23 +221,33 @@ def test_provider_error_keeps_the_samples_answered_before_it_and_records_nothing
 
 def test_after_a_provider_error_the_next_run_asks_only_for_the_failed_sample(store, case):
     with pytest.raises(ProviderError):
-        Recorder(store, "missing", ask_fn=FakeModel(fail_on_sample=2)).obtain(MODEL, case, samples=3)
+        Asker(store, "missing", call=FakeModel(fail_on_sample=2)).obtain(MODEL, case, samples=3)
     fake = FakeModel()
-    got = Recorder(store, "missing", ask_fn=fake).obtain(MODEL, case, samples=3)
+    got = Asker(store, "missing", call=fake).obtain(MODEL, case, samples=3)
     assert fake.samples_asked == [2]
     assert got.texts == ("answer 1", "answer 2", "answer 1")
 
 
-def test_provider_error_on_the_first_sample_writes_no_file(store, case):
+def test_provider_error_on_the_first_sample_asks_no_other_and_writes_no_file(store, case):
+    fake = FakeModel(fail_on_sample=0)
     with pytest.raises(ProviderError):
-        Recorder(store, "missing", ask_fn=FakeModel(fail_on_sample=0)).obtain(MODEL, case, samples=3)
+        Asker(store, "missing", call=fake).obtain(MODEL, case, samples=3)
+    assert fake.samples_asked == [0]  # the test errors anyway: its other samples are not paid for
     assert not store.path(MODEL, case.id).exists()
+
+
+def test_a_test_asking_for_itself_stops_at_the_cost_limit_and_keeps_what_it_bought(store, case):
+    fake = FakeModel(cost=0.01)
+    with pytest.raises(NotAsked, match="--max-cost 0.015 USD was reached"):
+        Asker(store, "missing", max_cost=0.015, call=fake).obtain(MODEL, case, samples=3)
+    assert fake.samples_asked == [0, 1]
+    assert _recorded_texts(store, case) == ["answer 1", "answer 2"]
 
 
 def test_provider_error_in_all_mode_keeps_the_old_samples_it_could_not_replace(store, case):
     _record(store, case, ["old one", "old two", "old three"])
     with pytest.raises(ProviderError):
-        Recorder(store, "all", ask_fn=FakeModel(fail_on_sample=1)).obtain(MODEL, case, samples=3)
+        Asker(store, "all", call=FakeModel(fail_on_sample=1)).obtain(MODEL, case, samples=3)
     assert _recorded_texts(store, case) == ["answer 1", "old two", "old three"]
 
 
@@ -242,7 +257,7 @@ def test_provider_error_in_all_mode_keeps_the_old_samples_it_could_not_replace(s
 
 def test_two_runs_recording_different_samples_of_one_case_both_keep_theirs(store, case):
     """A --samples 2 run finishing after a --samples 3 run once overwrote the third sample."""
-    three = Recorder(store, "missing", ask_fn=FakeModel())
+    three = Asker(store, "missing", call=FakeModel())
     three.obtain(MODEL, case, samples=3)
     late = store.read(MODEL, case)
     late.samples = late.samples[:2]  # what a run that started before the third arrived held in memory
@@ -252,7 +267,7 @@ def test_two_runs_recording_different_samples_of_one_case_both_keep_theirs(store
 
 def test_a_stale_recording_is_replaced_whole_not_merged(store, case):
     _record(store, case, ["old one", "old two"], temperature=0.7)
-    Recorder(store, "missing", ask_fn=FakeModel()).obtain(MODEL, case, samples=1)
+    Asker(store, "missing", call=FakeModel()).obtain(MODEL, case, samples=1)
     rec = store.read(MODEL, case)
     assert rec.temperature is None and [s["text"] for s in rec.samples] == ["answer 1"]
 
@@ -261,7 +276,7 @@ def test_saving_over_a_corrupt_file_moves_it_aside_first(store, case):
     path = store.path(MODEL, case.id)
     path.parent.mkdir(parents=True)
     path.write_text("{ not json", encoding="utf-8")
-    Recorder(store, "all", ask_fn=FakeModel()).obtain(MODEL, case, samples=1)
+    Asker(store, "all", call=FakeModel()).obtain(MODEL, case, samples=1)
     assert _recorded_texts(store, case) == ["answer 1"]
     assert [p.read_text() for p in path.parent.glob(f"{path.name}.corrupt-*")] == ["{ not json"]
 
@@ -280,4 +295,4 @@ def test_a_recording_that_cannot_be_written_is_a_fixture_error_naming_the_path(s
 
     monkeypatch.setattr(store, "write", refuse)
     with pytest.raises(FixtureError, match=r"could not be recorded at .*\.json: Permission denied \(errno 13\)"):
-        Recorder(store, "missing", ask_fn=FakeModel()).obtain(MODEL, case, samples=1)
+        Asker(store, "missing", call=FakeModel()).obtain(MODEL, case, samples=1)

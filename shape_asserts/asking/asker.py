@@ -1,0 +1,277 @@
+"""The asker: gets a run's answers, replayed from the recordings or asked of the model and recorded.
+
+``--record`` modes (the safe one is the default):
+
+* ``none`` — replay only. A missing, short, stale or corrupt recording is a :class:`FixtureError`
+  saying how to record it. litellm is never imported.
+* ``missing`` (default) — replay what is recorded and valid; ask the model only for what is not
+  (a missing file, missing samples, a stale recording). A corrupt file is moved aside, not lost.
+* ``all`` — ask the model for every sample again and replace those samples in the recording.
+
+One path serves both ways a run asks. A live run's limit is the provider — N calls × latency ÷
+allowed concurrency — not the CPU cores xdist has, so before any test runs the process that sees
+the whole selection plans every model × case × sample without a valid recording
+(:meth:`Asker.plan`) and asks for all of them at once (:meth:`Asker.fetch`); the tests then
+replay. A test the fetch did not cover asks for itself (:meth:`Asker.obtain`) through the same
+plan and the same calls.
+
+Every answer is written to its fixture the moment it arrives (atomically: a killed run leaves
+complete files and asks only for the rest next time). A failed call records nothing, and once a
+sample of a case failed its samples not yet asked are not asked (the test errors anyway); samples
+already answered are kept. Once ``--max-cost`` is spent no call is started; the cases left are
+skipped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from shape_asserts.asking.call import Answer, aask, litellm_version
+from shape_asserts.asking.runstate import Progress, RunState
+from shape_asserts.asking.store import FixtureStore, Recording, sample_record
+from shape_asserts.cases import Case
+from shape_asserts.defaults import (
+    CONCURRENCY,
+    LANG,
+    MAX_RETRIES,
+    RECORD,
+    SAMPLES,
+    TIMEOUT,
+)
+from shape_asserts.exceptions import FixtureError, ProviderError
+
+__all__ = ["RECORD_MODES", "Asker", "Job", "Obtained"]
+
+RECORD_MODES = ("none", "missing", "all")
+
+#: Asks one model once: :func:`shape_asserts.asking.call.aask` or a stand-in with its signature.
+CallFn = Callable[..., Awaitable[Answer]]
+
+#: Decisions said one line each before a fetch; past this many, one line counts the rest.
+MAX_DECISION_LINES = 20
+
+
+@dataclass(frozen=True)
+class Job:
+    """One case's samples that must be asked (none when it replays), the recording they complete,
+    and why they are asked."""
+
+    model: str
+    case: Case
+    indices: tuple[int, ...]
+    recording: Recording
+    reason: str = ""
+    #: Whether a recording exists and is asked again (stale, corrupt, ``--record=all``).
+    again: bool = False
+
+    @property
+    def key(self) -> str:
+        return RunState.key(self.model, self.case.id)
+
+
+@dataclass(frozen=True)
+class Obtained:
+    """The answer texts of one case and where they came from."""
+
+    texts: tuple[str, ...]
+    asked: int
+    replayed: int
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Asker:
+    """A run's way of asking: the call parameters (the same for every model) over one store."""
+
+    store: FixtureStore
+    record: str = RECORD
+    temperature: float | None = None
+    lang: str = LANG
+    timeout: float = TIMEOUT
+    api_base: str | None = None
+    max_retries: int = MAX_RETRIES
+    #: Most calls in flight at once.
+    concurrency: int = CONCURRENCY
+    #: USD after which no call is started (where litellm knows prices); ``None``: no limit.
+    max_cost: float | None = None
+    call: CallFn = field(default=aask, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.record not in RECORD_MODES:
+            raise ValueError(f"record mode must be one of {', '.join(RECORD_MODES)}, got {self.record!r}")
+
+    # --- replay or ask --------------------------------------------------------------------------
+
+    def job(self, model: str, case: Case, samples: int) -> Job:
+        """What must be asked for ``samples`` answers to ``case`` from ``model``, and why.
+
+        Raises
+        ------
+        FixtureError
+            In ``none`` mode, when the recording is missing, short, stale or corrupt (saying how
+            to record it).
+        """
+        path = self.store.path(model, case.id, self.lang)
+        if self.record == "all":
+            rec, why, again = None, "re-recording (--record=all)", True
+        else:
+            rec, why, again = self._usable(model, case, path)
+        todo = rec.missing(samples) if rec is not None else list(range(samples))
+        if todo and self.record == "none":
+            if rec is not None:
+                why = f"fixture {path} lacks sample(s) {', '.join(map(str, todo))} of the {samples} requested"
+            raise FixtureError(f"{why} for {model}/{case.id}; record it with: "
+                               f"pytest --model={model} --record=missing -k {case.id}")
+        if rec is None:
+            rec = Recording(model=model, case_id=case.id, lang=self.lang, temperature=self.temperature,
+                            prompt_sha256=case.prompt_hash(self.lang), samples=[])
+        return Job(model=model, case=case, indices=tuple(todo), recording=rec, reason=why, again=again)
+
+    def _usable(self, model: str, case: Case, path: Path) -> tuple[Recording | None, str, bool]:
+        """The recording at ``path`` if it answers what this run asks; else why not, and whether
+        one existed."""
+        try:
+            rec = self.store.read(model, case, self.lang)
+        except FixtureError:
+            if self.record == "none":
+                raise
+            self.store.quarantine(model, case.id, self.lang)
+            return None, f"corrupt fixture {path} moved aside", True
+        if rec is None:
+            return None, f"no recorded answer at {path}", False
+        why = self.store.stale_reason(rec, case, self.lang, self.temperature)
+        if why:
+            return None, f"fixture {path} is stale: {why}", True
+        return rec, "", False
+
+    def plan(self, pairs: Iterable[tuple[str, Case]], samples: int) -> list[Job]:
+        """The calls a run needs: every model × case × sample without a valid recording, each case
+        once however many tests share it. In ``none`` mode nothing is planned (the tests report
+        what is missing)."""
+        if self.record == "none":
+            return []
+        jobs: dict[tuple[str, str], Job] = {}
+        for model, case in pairs:
+            if (model, case.id) not in jobs:
+                jobs[model, case.id] = self.job(model, case, samples)
+        return [job for job in jobs.values() if job.indices]
+
+    def decisions(self, jobs: list[Job]) -> list[str]:
+        """Why recordings that exist are asked again, one line each (a few at most), so that no
+        paid call is made without a word."""
+        said = [f"asking {j.model}/{j.case.id} again: {j.reason}" for j in jobs if j.again]
+        if self.record == "all" and said:
+            return [f"asking {len(said)} recorded case(s) again: --record=all"]
+        if len(said) > MAX_DECISION_LINES:
+            more = len(said) - MAX_DECISION_LINES
+            said = [*said[:MAX_DECISION_LINES], f"... and {more} more asked again for the same kinds of reason"]
+        return said
+
+    def obtain(self, model: str, case: Case, samples: int = SAMPLES) -> Obtained:
+        """``samples`` answer texts for ``case`` from ``model``, asking and recording what must be.
+
+        Raises
+        ------
+        FixtureError
+            In ``none`` mode, when the recording is missing, short, stale or corrupt; or when an
+            answer arrived but could not be recorded.
+        ProviderError
+            When the model could not be asked (nothing is recorded for that sample).
+        NotAsked
+            When ``--max-cost`` is spent before every sample was asked.
+        """
+        job = self.job(model, case, samples)
+        if job.indices:
+            # The run's concurrency limit is the fetch's; a test asking for itself (on any xdist
+            # worker) cannot share its semaphore, so it asks one call at a time.
+            state, _ = dataclasses.replace(self, concurrency=1).fetch([job])
+            state.raise_for(model, case.id)
+        asked = len(job.indices)
+        return Obtained(texts=tuple(job.recording.texts(samples)), asked=asked, replayed=samples - asked,
+                        note=job.reason)
+
+    # --- asking and recording -------------------------------------------------------------------
+
+    def fetch(self, jobs: list[Job], on_progress: Callable[[Progress], None] | None = None,
+              ) -> tuple[RunState, Progress]:
+        """Ask for every planned sample, ``concurrency`` at a time, recording each answer as it
+        arrives; returns what could not be obtained, and the counters (``on_progress`` hears of
+        each change)."""
+        progress = Progress()
+        if not jobs:
+            progress.finished = progress.started
+            return RunState(fetched=True), progress
+        return asyncio.run(self._fetch(jobs, progress, on_progress)), progress
+
+    async def _fetch(self, jobs: list[Job], progress: Progress,
+                     on_progress: Callable[[Progress], None] | None) -> RunState:
+        state = RunState(fetched=True)
+        sem = asyncio.Semaphore(max(1, self.concurrency))
+        # one writer per case at a time, so two samples of a case are never written out of order
+        locks = {job.key: asyncio.Lock() for job in jobs}
+        version = litellm_version()
+
+        def note() -> None:
+            if on_progress is not None:
+                on_progress(progress)
+
+        def on_retry(exc: BaseException, wait: float) -> None:
+            progress.retried += 1
+            note()
+
+        async def one(job: Job, index: int) -> None:
+            async with sem:
+                if self.max_cost is not None and progress.cost_usd >= self.max_cost:
+                    state.unasked.setdefault(job.key, f"not asked: --max-cost {self.max_cost:g} USD was reached "
+                                                      f"(spent {progress.cost_usd:.4f} USD)")
+                if job.key in state.unasked or job.key in state.failures:
+                    progress.unasked += 1
+                    note()
+                    return
+                progress.asked += 1
+                try:
+                    answer = await self.call(job.model, job.case.messages(self.lang), temperature=self.temperature,
+                                             timeout=self.timeout, api_base=self.api_base, sample=index,
+                                             max_retries=self.max_retries, on_retry=on_retry)
+                except ProviderError as exc:
+                    progress.failed += 1
+                    state.failures.setdefault(job.key, str(exc))
+                    note()
+                    return
+                progress.count_answer(job.model, answer)
+                job.recording.add(sample_record(index, answer, version))
+                snapshot = dataclasses.replace(job.recording, samples=list(job.recording.samples))
+                async with locks[job.key]:
+                    why = await self._record(snapshot)
+                if why:
+                    state.unrecorded.setdefault(job.key, why)
+                note()
+
+        tasks = [one(job, i) for job in jobs for i in job.indices]
+        progress.planned = len(tasks)
+        note()
+        await asyncio.gather(*tasks)
+        progress.finished = time.perf_counter()
+        note()
+        return state
+
+    async def _record(self, rec: Recording) -> str:
+        """Save ``rec``; why it could not be, or ``""``.
+
+        The write (fsync included) runs in a thread so the other calls in flight are not held up.
+        One file that cannot be written (read-only folder, full disk) is that case's error; the
+        other answers are still recorded.
+        """
+        try:
+            await asyncio.get_running_loop().run_in_executor(None, self.store.save, rec)
+        except OSError as exc:
+            path = self.store.path(rec.model, rec.case_id, rec.lang)
+            return (f"the answer for {rec.model}/{rec.case_id} arrived but could not be recorded at {path}: "
+                    f"{exc.strerror or exc} (errno {exc.errno}); free the disk or make the folder writable, "
+                    "then run again")
+        return ""

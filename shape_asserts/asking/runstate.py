@@ -1,0 +1,127 @@
+"""What a run's asking did and could not do: counters while it runs, and the state the tests read.
+
+:class:`Progress` counts calls as they complete (the progress lines of a long run, and the tokens
+and cost per model at its end). :class:`RunState` names, per model × case, what could not be
+obtained — the provider's last reply, an answer that could not be written, a case left unasked
+at ``--max-cost`` — and travels from the process that asked to the xdist workers as a small file.
+:meth:`RunState.raise_for` turns an entry into the error (or skip) its test reports.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from shape_asserts.asking.call import Answer
+from shape_asserts.exceptions import FixtureError, ProviderError, ShapeAssertsError
+from shape_asserts.fileio import write_atomic
+
+__all__ = ["NotAsked", "Progress", "RunState"]
+
+
+class NotAsked(ShapeAssertsError):
+    """A case left unasked because ``--max-cost`` was reached: its test is skipped with this reason."""
+
+
+@dataclass
+class Progress:
+    """Counters of a run's calls, updated as they complete."""
+
+    planned: int = 0
+    asked: int = 0
+    answered: int = 0
+    failed: int = 0
+    retried: int = 0
+    unasked: int = 0
+    cost_usd: float = 0.0
+    #: Tokens by model, then by kind (``prompt_tokens``, ``completion_tokens``, ``total_tokens``).
+    tokens: dict[str, dict[str, int]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(int)))
+    cost_by_model: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    started: float = field(default_factory=time.perf_counter)
+    finished: float | None = None
+
+    @property
+    def elapsed(self) -> float:
+        return (self.finished or time.perf_counter()) - self.started
+
+    def count_answer(self, model: str, answer: Answer) -> None:
+        """Count one answer, its tokens and its cost."""
+        self.answered += 1
+        for kind, n in answer.usage.items():
+            self.tokens[model][kind] += int(n)
+        if answer.cost_usd:
+            self.cost_usd += answer.cost_usd
+            self.cost_by_model[model] += answer.cost_usd
+
+    def usage_lines(self) -> list[str]:
+        """Tokens and cost per model asked in this run."""
+        out = []
+        for model in sorted(set(self.tokens) | set(self.cost_by_model)):
+            tok = self.tokens.get(model, {})
+            cost = self.cost_by_model.get(model)
+            price = f"${cost:.4f}" if cost else "cost unknown (litellm has no price for it)"
+            out.append(f"shape-asserts: {model}: {tok.get('prompt_tokens', 0)} prompt + "
+                       f"{tok.get('completion_tokens', 0)} completion tokens, {price}")
+        return out
+
+    def line(self) -> str:
+        """One progress line: calls done of planned, and how each ended."""
+        return (f"shape-asserts: {self.answered + self.failed + self.unasked}/{self.planned} calls done — "
+                f"asked {self.asked}, answered {self.answered}, failed {self.failed}, "
+                f"retried {self.retried}, unasked {self.unasked}, ${self.cost_usd:.4f}, {self.elapsed:.1f}s")
+
+
+@dataclass
+class RunState:
+    """What the asking could not get, for the tests to report: key ``model|case-id`` → reason."""
+
+    #: The provider's last reply, for a case a call of which failed.
+    failures: dict[str, str] = field(default_factory=dict)
+    #: Why a case was not asked (``--max-cost``).
+    unasked: dict[str, str] = field(default_factory=dict)
+    #: Answers that arrived but could not be written (a recording problem, not the provider's).
+    unrecorded: dict[str, str] = field(default_factory=dict)
+    #: Whether the run's up-front fetch ran (else every test asks for itself).
+    fetched: bool = False
+
+    @staticmethod
+    def key(model: str, case_id: str) -> str:
+        return f"{model}|{case_id}"
+
+    def raise_for(self, model: str, case_id: str) -> None:
+        """Raise what kept this case's answers from being recorded, if anything did.
+
+        Raises
+        ------
+        ProviderError
+            A call for the case failed (the provider's last reply is named).
+        FixtureError
+            An answer arrived but could not be written.
+        NotAsked
+            ``--max-cost`` was reached before the case was asked.
+        """
+        key = self.key(model, case_id)
+        if key in self.failures:
+            raise ProviderError(self.failures[key])
+        if key in self.unrecorded:
+            raise FixtureError(self.unrecorded[key])
+        if key in self.unasked:
+            raise NotAsked(self.unasked[key])
+
+    def write(self, path: Path) -> None:
+        """Leave the state at ``path`` (atomically: a worker reads all of it or none)."""
+        write_atomic(path, json.dumps({"failures": self.failures, "unasked": self.unasked,
+                                       "unrecorded": self.unrecorded, "fetched": self.fetched}))
+
+    @classmethod
+    def read(cls, path: Path) -> RunState | None:
+        """The state left at ``path``, or ``None`` when there is none (or it cannot be read)."""
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return cls(failures=dict(doc.get("failures", {})), unasked=dict(doc.get("unasked", {})),
+                   unrecorded=dict(doc.get("unrecorded", {})), fetched=bool(doc.get("fetched")))
