@@ -17,6 +17,7 @@ import pytest
 from shape_asserts import defaults
 from shape_asserts.cases import Case, load_cases
 from shape_asserts.exceptions import FixtureError, ProviderError
+from shape_asserts.asking.reference import serve
 from shape_asserts.asking.fetch import Progress, RunState, fetch, plan
 from shape_asserts.asking.store import FixtureStore
 from shape_asserts.asking.recorder import Obtained, Recorder
@@ -54,6 +55,7 @@ class Settings:
         """The run's cases: built-in ones, then the user's files (loaded once)."""
         if not self._cases:
             self._cases.extend(load_cases(self.case_files))
+            serve(self._cases)  # reference/* answers the run's own case files' prompts too
         return self._cases
 
     def recorder(self, mode: str | None = None) -> Recorder:
