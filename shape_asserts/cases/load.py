@@ -91,7 +91,7 @@ def _given_prompts(value: Any, where: str) -> tuple[dict[str, str] | None, int |
                     f"{'/'.join(LANGS)} texts, got {value!r}")
 
 
-class _Asked(dict):
+class _Asked(dict[str, Any]):
     """A case's parameters that note which keys the family's ``params`` asks for by name.
 
     A family's ``params`` reads every parameter it accepts (``p.get(k)``, ``p[k]``, ``k in p``) to
@@ -113,7 +113,7 @@ class _Asked(dict):
         self.asked.add(str(key))
         return super().__contains__(key)
 
-    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, key: str, default: Any = None) -> Any:
         self.asked.add(key)
         return super().get(key, default)
 
