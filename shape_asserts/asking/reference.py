@@ -7,23 +7,46 @@ it fails some cases and passes others, the same ones on every run.
 
 They are reached through litellm as a custom provider (``reference/<style>``); the answer is
 looked up from the prompt text, so any transport that carries the prompt (litellm, the local
-OpenAI-compatible test server) gets the same drawing.
+OpenAI-compatible test server) gets the same drawing. The drawers know the built-in cases (indexed
+on first use) and the cases a run hands them with :func:`serve` — its own case files: litellm's
+provider map is one per process, so that is where the run tells the provider what it may be asked.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import time
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 
-from shape_asserts.cases import Case, case_for_prompt
+from shape_asserts.cases import Case, CaseIndex, builtin_cases
 
-__all__ = ["STYLES", "draw", "answer_text", "answer_for_messages", "register_with_litellm"]
+__all__ = ["STYLES", "draw", "answer_text", "answer_for_messages", "case_for_prompt", "serve",
+           "register_with_litellm"]
 
 STYLES = ("exact", "noisy")
+
+#: The cases runs handed the drawers beyond the built-in ones (see :func:`serve`).
+_SERVED = CaseIndex()
+
+
+@functools.cache
+def _builtin_index() -> CaseIndex:
+    return CaseIndex(builtin_cases())
+
+
+def serve(cases: Iterable[Case]) -> None:
+    """Let the drawers answer ``cases``' prompts too: a run hands over its own case files' cases."""
+    _SERVED.add(cases)
+
+
+def case_for_prompt(prompt: str) -> Case | None:
+    """The case whose prompt is exactly ``prompt``: a built-in one, else one handed to :func:`serve`."""
+    return _builtin_index().find(prompt) or _SERVED.find(prompt)
 
 
 def _rng(case: Case, sample: int, style: str) -> np.random.Generator:
@@ -83,7 +106,8 @@ def answer_for_messages(style: str, messages: list[dict[str, Any]], sample: int 
             prompt = content if isinstance(content, str) else json.dumps(content)
     case = case_for_prompt(prompt)
     if case is None:
-        raise LookupError("the reference drawer only answers the prompts of loaded cases")
+        raise LookupError("the reference drawer only answers the prompts of loaded cases (the built-in "
+                          "ones and the run's --shape-cases files)")
     return answer_text(case, style, sample)
 
 

@@ -37,7 +37,8 @@ from shape_asserts.cli.commands import (
     _cmd_score,
     _Fail,
 )
-from shape_asserts.families.registry import FAMILIES
+from shape_asserts.exceptions import CaseError
+from shape_asserts.families.registry import families
 
 __all__ = ["main"]
 
@@ -112,8 +113,8 @@ def _parser() -> argparse.ArgumentParser:
     cp = sub.add_parser("cases", parents=[files], help="list the case ids, with their family",
                         description="List the built-in cases (and those in --cases files), one per line: "
                                     "the id for --case, then its family.")
-    cp.add_argument("--family", choices=sorted(FAMILIES), metavar="F",
-                    help=f"only this family's cases ({', '.join(sorted(FAMILIES))})")
+    cp.add_argument("--family", choices=sorted(families()), metavar="F",
+                    help=f"only this family's cases ({', '.join(sorted(families()))})")
     cp.set_defaults(run=_cmd_cases)
     return parser
 
@@ -124,6 +125,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = _parser().parse_args(argv)
     except SystemExit as exc:  # --help, --version and usage errors: argparse has printed
         return exc.code if isinstance(exc.code, int) else EXIT_ERROR
+    except CaseError as exc:  # a broken family plugin: named, with what to do
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return EXIT_ERROR
     try:
         # answers with absurd coordinates (1e300) overflow into inf/NaN metrics, reported as
         # such (null in JSON); numpy's warnings about it would only be noise on stderr

@@ -14,7 +14,7 @@ import numpy as np
 
 from shape_asserts.cases import Case, load_cases
 from shape_asserts.exceptions import CaseError
-from shape_asserts.families.registry import FAMILIES
+from shape_asserts.families.registry import families
 
 __all__ = ["CIRCLE_ONLY", "select", "listing", "request", "ideal"]
 
@@ -58,7 +58,7 @@ def select(case_id: str | None, paths: Sequence[str] | None, given: Sequence[str
         close = sorted((i for i in by_id if wanted in i), key=lambda i: not i.startswith(wanted))
         close = close[:MAX_SUGGESTIONS]
     guess = f"did you mean {', '.join(close)}?" if close else "no close match;"
-    hint = _list_hint(paths, prog, wanted if wanted in FAMILIES else None)
+    hint = _list_hint(paths, prog, wanted if wanted in families() else None)
     raise CaseError(f"unknown case {case_id!r}; {guess} list the cases with: {hint}")
 
 

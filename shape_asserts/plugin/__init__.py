@@ -20,7 +20,7 @@ from typing import Any, Iterator
 import pytest
 
 from shape_asserts.exceptions import CaseError, FixtureError, ProviderError
-from shape_asserts.families.registry import FAMILIES
+from shape_asserts.families.registry import families
 from shape_asserts.plugin.options import register, resolve
 from shape_asserts.plugin.suite import CaseParam, CaseRun, Settings, prefetch
 from shape_asserts.results.record import CaseRecord, printable, report_reason
@@ -57,7 +57,11 @@ def _is_worker(config: pytest.Config) -> bool:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "shape: a shape-drawing case asked of a model")
     config.addinivalue_line("markers", "seed: one of the seed post's own prompts")
-    for family in FAMILIES:
+    try:
+        names = sorted(families())  # built in, then installed plugins' (a broken plugin is named here)
+    except CaseError as exc:
+        raise pytest.UsageError(f"shape-asserts: {exc}") from None
+    for family in names:
         config.addinivalue_line("markers", f"{family}: shape family '{family}'")
     values = resolve(config)
     config.stash[_SETTINGS_KEY] = _verdicts(config, _settings(config, values), values)

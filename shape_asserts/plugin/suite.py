@@ -17,6 +17,7 @@ import pytest
 from shape_asserts import defaults
 from shape_asserts.cases import Case, load_cases
 from shape_asserts.asking.asker import Asker, Obtained
+from shape_asserts.asking.reference import serve
 from shape_asserts.asking.runstate import NotAsked, Progress, RunState
 from shape_asserts.asking.store import FixtureStore
 from shape_asserts.results.snapshots import extension_for, snapshot_folder
@@ -53,6 +54,7 @@ class Settings:
         """The run's cases: built-in ones, then the user's files (loaded once)."""
         if not self._cases:
             self._cases.extend(load_cases(self.case_files))
+            serve(self._cases)  # reference/* answers the run's own case files' prompts too
         return self._cases
 
     def asker(self, record: str | None = None) -> Asker:

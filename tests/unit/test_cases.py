@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from shape_asserts import cases as cases_module
-from shape_asserts.cases import CASE_ID_RE, Case, builtin_case_files, case_for_prompt, load_cases
+from shape_asserts.cases import CASE_ID_RE, Case, CaseIndex, builtin_case_files, builtin_cases, load_cases
 from shape_asserts.exceptions import CaseError
 from shape_asserts.families.prompts import SEED_CIRCLE_PROMPTS
 from shape_asserts.geometry.raster import angle_of
@@ -301,26 +300,161 @@ angles = [0]
     assert "mine.toml" in message and "m-{angle}-{direction}" in message and "radius" in message
 
 
-# --- case_for_prompt --------------------------------------------------------------------------------
+# --- CaseIndex -------------------------------------------------------------------------------------
 
 
-def test_case_for_prompt_finds_the_case_by_either_language(everything):
+def test_case_index_finds_the_case_by_either_language(everything):
+    index = CaseIndex(everything)
     for case in everything:
-        assert case_for_prompt(case.prompt("ru")).id == case.id
-        assert case_for_prompt(case.prompt("en")).id == case.id
+        assert index.find(case.prompt("ru")) is case
+        assert index.find(case.prompt("en")) is case
 
 
-def test_case_for_prompt_finds_a_seed_case_from_the_seed_text():
-    assert case_for_prompt(SEED_CIRCLE_PROMPTS[3]).id == SEED_IDS[3]
+def test_case_index_finds_a_seed_case_from_the_seed_text(everything):
+    assert CaseIndex(everything).find(SEED_CIRCLE_PROMPTS[3]).id == SEED_IDS[3]
 
 
-def test_case_for_prompt_returns_none_for_an_unknown_prompt():
-    assert case_for_prompt("Нарисуй, пожалуйста, слона.") is None
+def test_case_index_returns_none_for_an_unknown_prompt(everything):
+    assert CaseIndex(everything).find("Нарисуй, пожалуйста, слона.") is None
 
 
-def test_case_for_prompt_loads_builtin_cases_even_after_a_user_only_load(tmp_path, monkeypatch):
-    monkeypatch.setattr(cases_module, "_BY_PROMPT", {})
-    monkeypatch.setattr(cases_module, "_BUILTIN_LOADED", False)
+def test_case_index_knows_only_the_cases_it_was_given(tmp_path):
     mine = load_cases([_write(tmp_path, USER_CASE)], builtin=False)[0]
-    assert case_for_prompt(SEED_CIRCLE_PROMPTS[1]).id == SEED_IDS[1]
-    assert case_for_prompt(mine.prompt()).id == "my-small-circle"
+    index = CaseIndex([mine])
+    assert index.find(mine.prompt()) is mine
+    assert index.find(SEED_CIRCLE_PROMPTS[1]) is None
+    index.add(builtin_cases())
+    assert index.find(SEED_CIRCLE_PROMPTS[1]).id == SEED_IDS[1]
+
+
+def test_loading_cases_indexes_nothing_behind_the_callers_back(tmp_path):
+    from shape_asserts.asking.reference import case_for_prompt
+
+    mine = load_cases([_write(tmp_path, USER_CASE.replace("[20, 10]", "[20, 13]"))], builtin=False)[0]
+    assert case_for_prompt(mine.prompt()) is None
+
+
+def test_builtin_cases_are_loaded_once_and_match_a_fresh_load(everything):
+    assert builtin_cases() is builtin_cases()
+    assert [c.id for c in builtin_cases()] == [c.id for c in everything]
+
+
+# --- unknown or ill-typed keys are errors at load, naming the file, the case and the key ------------
+
+
+def test_a_misspelt_parameter_is_an_error_naming_the_file_the_case_and_the_key(tmp_path):
+    # before: 'radus' loaded fine and the circle's radius silently came from the start point
+    message = _error(tmp_path, USER_CASE.replace('direction = "ccw"', 'direction = "ccw"\nradus = 8'))
+    assert "mine.toml" in message and "my-small-circle" in message
+    assert "unknown parameter 'radus' for the circle family" in message
+    assert "did you mean 'radius'?" in message
+
+
+def test_a_misspelt_parameter_of_another_family_is_an_error_too(tmp_path):
+    message = _error(tmp_path, """
+[[case]]
+id = "my-square"
+family = "square"
+center = [25, 25]
+side = 20
+start_vertx = 0
+direction = "cw"
+""")
+    assert "my-square" in message and "'start_vertx'" in message and "did you mean 'start_vertex'?" in message
+
+
+def test_a_misspelt_parameter_in_a_vary_matrix_names_the_generated_case(tmp_path):
+    message = _error(tmp_path, """
+[[matrix]]
+id = "my-sq-{side}"
+family = "square"
+center = [25, 25]
+start_vertex = 0
+direction = "cw"
+vary = { side = [10, 20], rotaton = [0] }
+""")
+    assert "mine.toml" in message and "my-sq-10" in message and "'rotaton'" in message
+
+
+def test_every_builtin_parameter_is_one_its_family_reads(everything):
+    # the check above must not reject the shipped cases (they loaded: `everything` exists)
+    assert len(everything) > 100
+
+
+def test_an_ill_typed_parameter_is_an_error_naming_the_key(tmp_path):
+    message = _error(tmp_path, USER_CASE.replace('direction = "ccw"', 'direction = "ccw"\nradius = "big"'))
+    assert "mine.toml" in message and "my-small-circle" in message and "'radius' must be a number" in message
+
+
+@pytest.mark.parametrize("prompt, expected", [
+    ('{ ru = "Нарисуй круг.", de = "Zeichne einen Kreis." }', "unknown prompt language 'de'; known: ru, en"),
+    ('{ ru = 5 }', "prompt.ru must be the prompt's text, got 5"),
+    ('{ en = "" }', "prompt.en must be the prompt's text"),
+    ("{}", "'prompt' is an empty table"),
+    ("42", "'prompt' must be a text, 'seed:circle-N' or a table of ru/en texts, got 42"),
+    ('["Нарисуй круг."]', "'prompt' must be a text"),
+    ('"  "', "'prompt' is empty"),
+    ('"seed:circle-9"', "prompt 'seed:circle-9' names no seed prompt; known: seed:circle-1"),
+])
+def test_a_bad_prompt_is_an_error_naming_the_file_the_case_and_the_key(tmp_path, prompt, expected):
+    # before: a number or a list was ignored (the family's prompt was asked instead), 'de' was
+    # dropped, 5 became "5", and seed:circle-9 failed with a KeyError when the prompt was asked
+    message = _error(tmp_path, USER_CASE.replace('tags = ["mine"]', f"prompt = {prompt}"))
+    assert "mine.toml" in message and "my-small-circle" in message and expected in message
+
+
+def test_a_prompt_table_may_give_one_language(tmp_path):
+    case = load_cases([_write(tmp_path, USER_CASE.replace('tags = ["mine"]', 'prompt = { en = "Draw a circle." }'))],
+                      builtin=False)[0]
+    assert dict(case.prompts) == {"en": "Draw a circle."}
+
+
+def test_a_seed_prompt_for_a_family_that_does_not_ask_it_is_an_error(tmp_path):
+    message = _error(tmp_path, """
+[[case]]
+id = "my-square"
+family = "square"
+center = [25, 25]
+side = 20
+start_vertex = 0
+direction = "cw"
+prompt = "seed:circle-1"
+""")
+    assert "my-square" in message and "'seed:circle-1'" in message and "square family does not ask" in message
+
+
+def test_thresholds_for_a_family_without_any_are_an_error(tmp_path, monkeypatch):
+    from dataclasses import replace
+
+    from shape_asserts.cases import load
+    from shape_asserts.families.registry import get_family
+
+    bare = replace(get_family("circle"), thresholds=None)
+    monkeypatch.setattr(load, "get_family", lambda name: bare)
+    message = _error(tmp_path, USER_CASE)
+    assert "my-small-circle" in message and "no thresholds to override" in message and "'max_gaps'" in message
+
+
+def test_tags_must_be_a_list(tmp_path):
+    message = _error(tmp_path, USER_CASE.replace('tags = ["mine"]', 'tags = "mine"'))
+    assert "my-small-circle" in message and "'tags' must be a list" in message
+
+
+@pytest.mark.parametrize("line, expected", [
+    ('center = "middle"', "'center' must be [x, y] numbers"),
+    ('radius = "ten"', "'radius' must be a number"),
+    ('angles = ["north"]', "'angles' must be a list of numbers"),
+])
+def test_an_ill_typed_circle_matrix_key_names_the_file_the_template_and_the_key(tmp_path, line, expected):
+    text = """
+[[matrix]]
+id = "m-{angle}-{direction}"
+family = "circle"
+center = [20, 20]
+radius = 10
+angles = [0]
+"""
+    key = line.split(" ")[0]
+    text = "\n".join(line if row.startswith(key + " ") else row for row in text.splitlines())
+    message = _error(tmp_path, text)
+    assert "mine.toml" in message and "m-{angle}-{direction}" in message and expected in message

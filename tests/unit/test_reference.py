@@ -7,9 +7,10 @@ import json
 import numpy as np
 import pytest
 
+from shape_asserts.asking import reference
+from shape_asserts.asking.reference import STYLES, answer_for_messages, answer_text, draw
 from shape_asserts.cases import Case, load_cases
 from shape_asserts.geometry.drawing import parse_drawing
-from shape_asserts.asking.reference import STYLES, answer_for_messages, answer_text, draw
 from shape_asserts.results.verdict import judge
 
 BUILTIN = load_cases()
@@ -136,3 +137,50 @@ def test_answer_for_messages_raises_lookup_error_for_an_unknown_prompt(messages)
 def test_answer_for_messages_with_an_unknown_style_is_a_value_error():
     with pytest.raises(ValueError, match="unknown reference style"):
         answer_for_messages("wobbly", CIRCLES[0].messages())
+
+
+# --- which cases the drawers answer -----------------------------------------------------------------
+
+MY_CASE = """
+[[case]]
+id = "my-reference-circle"
+family = "circle"
+center = [21, 19]
+start = [21, 9]
+direction = "cw"
+"""
+
+
+@pytest.fixture
+def served(monkeypatch):
+    """A fresh set of served cases for one test (the process-wide one is left as it was)."""
+    monkeypatch.setattr(reference, "_SERVED", reference.CaseIndex())
+    return reference
+
+
+@pytest.fixture
+def my_case(tmp_path) -> Case:
+    path = tmp_path / "mine.toml"
+    path.write_text(MY_CASE, encoding="utf-8")
+    return load_cases([path], builtin=False)[0]
+
+
+def test_the_drawers_know_every_builtin_case_without_being_told(served):
+    for case in ONE_PER_FAMILY:
+        assert served.case_for_prompt(case.prompt("en")).id == case.id
+
+
+def test_a_user_case_is_answered_only_once_a_run_serves_it(served, my_case):
+    with pytest.raises(LookupError, match="--shape-cases"):
+        answer_for_messages("exact", my_case.messages())
+
+    served.serve([my_case])
+
+    assert answer_for_messages("exact", my_case.messages()) == answer_text(my_case, "exact")
+    assert served.case_for_prompt(my_case.prompt("en")) is my_case
+
+
+def test_a_builtin_prompt_keeps_its_builtin_case_when_a_run_serves_a_twin(served):
+    twin = Case(id="my-twin", family="circle", params=CIRCLES[0].params, prompts=CIRCLES[0].prompts)
+    served.serve([twin])
+    assert served.case_for_prompt(CIRCLES[0].prompt()).id == CIRCLES[0].id

@@ -1,0 +1,109 @@
+"""A case file's ``[[matrix]]`` tables → one raw case table per combination.
+
+A matrix names a family, fixed parameters, and either lists of start ``angles`` and
+``directions`` (a circle's start points, placed on the circle of ``center`` and ``radius``) or a
+``vary`` table — each key a list of values, or a table of ``label = value`` — expanding into the
+cartesian product. Each combination's id comes from the matrix's ``id`` template.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from shape_asserts.exceptions import CaseError
+from shape_asserts.geometry.raster import point_on_circle
+
+__all__ = ["expand_matrix"]
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def expand_matrix(raw: Mapping[str, Any], source: str) -> Iterable[dict[str, Any]]:
+    """The raw case tables a ``[[matrix]]`` table stands for, in order (ids filled in)."""
+    template = raw.get("id")
+    if not isinstance(template, str):
+        raise CaseError(f"{source}: a [[matrix]] needs an 'id' template such as "
+                        "'circle-start{angle:03d}-{direction}'")
+    if "vary" in raw:
+        yield from _expand_vary(raw, template, source)
+        return
+    where = f"{source}: matrix {template}"
+    angles = raw.get("angles") or []
+    directions = raw.get("directions") or ["cw"]
+    if "center" not in raw or "radius" not in raw:
+        raise CaseError(f"{where}: needs 'center' and 'radius' to place start points")
+    center, radius = raw["center"], raw["radius"]
+    # checked here: the start points are placed before the family sees the parameters
+    if not (isinstance(center, (list, tuple)) and len(center) == 2 and all(_is_number(c) for c in center)):
+        raise CaseError(f"{where}: 'center' must be [x, y] numbers, got {center!r}")
+    if not _is_number(radius):
+        raise CaseError(f"{where}: 'radius' must be a number, got {radius!r}")
+    if not isinstance(angles, list) or not all(_is_number(a) for a in angles):
+        raise CaseError(f"{where}: 'angles' must be a list of numbers (degrees), got {angles!r}")
+    if not isinstance(directions, list) or not all(isinstance(d, str) for d in directions):
+        raise CaseError(f"{where}: 'directions' must be a list such as [\"cw\", \"ccw\"], got {directions!r}")
+    # the radius only places the start points: the prompt lets the model choose it, as the seed does
+    base = {k: v for k, v in raw.items() if k not in ("angles", "directions", "id", "radius")}
+    for angle in angles:
+        for direction in directions:
+            case = dict(base)
+            case["start"] = list(point_on_circle(tuple(center), radius, angle))
+            case["direction"] = direction
+            try:
+                case["id"] = template.format(angle=int(angle), direction=direction, **{
+                    k: v for k, v in raw.items() if isinstance(v, (int, float, str))})
+            except (KeyError, ValueError) as exc:
+                raise CaseError(f"{source}: matrix id template {template!r}: {exc}") from None
+            yield case
+
+
+def _label(value: Any, where: str) -> Any:
+    """How a varied value appears in an id: itself if scalar, numbers joined by '-' if a list."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, (int, float, str)):
+        return value
+    if isinstance(value, list) and value and all(_is_number(x) for x in value):
+        return "-".join(str(_label(x, where)) for x in value)
+    raise CaseError(f"{where}: value {value!r} has no name for the id; give the list as a table "
+                    "of label = value, e.g. {{ tl = [10, 10] }}")
+
+
+def _expand_vary(raw: Mapping[str, Any], template: str, source: str) -> Iterable[dict[str, Any]]:
+    """A matrix's ``vary`` table → one case per combination of its values (cartesian product)."""
+    where = f"{source}: matrix {template}"
+    vary = raw["vary"]
+    if "angles" in raw or "directions" in raw:
+        raise CaseError(f"{where}: give either 'angles'/'directions' (circle start points) or 'vary', not both")
+    if not isinstance(vary, dict) or not vary:
+        raise CaseError(f"{where}: 'vary' must be a table of lists or of label = value tables")
+    axes: list[tuple[str, list[tuple[Any, Any]]]] = []
+    for name, values in vary.items():
+        if isinstance(values, dict):
+            options = [(label, value) for label, value in values.items()]
+        elif isinstance(values, list):
+            options = [(_label(value, f"{where}: vary.{name}"), value) for value in values]
+        else:
+            raise CaseError(f"{where}: vary.{name} must be a list or a table of label = value, got {values!r}")
+        if not options:
+            raise CaseError(f"{where}: vary.{name} is empty")
+        axes.append((name, options))
+    base = {k: v for k, v in raw.items() if k not in ("vary", "id")}
+    scalars = {k: v for k, v in raw.items() if isinstance(v, (int, float, str)) and not isinstance(v, bool)}
+    for combo in itertools.product(*(options for _, options in axes)):
+        case = dict(base)
+        labels = {}
+        for (name, _), (label, value) in zip(axes, combo):
+            case[name] = value
+            labels[name] = label
+        try:
+            case["id"] = template.format(**{**scalars, **labels})
+        except (KeyError, ValueError, IndexError) as exc:
+            raise CaseError(f"{source}: matrix id template {template!r}: {exc!r}") from None
+        yield case

@@ -1,0 +1,256 @@
+"""Case files (TOML) → checked :class:`~shape_asserts.cases.model.Case` objects.
+
+Every case is resolved to its family and checked as it loads, so a mistake in a case file is a
+:class:`~shape_asserts.exceptions.CaseError` naming the file, the case and the key — never a
+model's failure at judge time:
+
+- an unknown family;
+- an unknown or ill-typed parameter: the family's ``params`` checks the parameters it knows,
+  asking for each by name, so a key it never asks for is unknown;
+- an unknown or ill-typed threshold, checked against the family's thresholds dataclass;
+- a bad prompt: a prompt is one text, ``seed:circle-N``, or a table of ``ru``/``en`` texts.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import json
+import re
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from shape_asserts.cases.expand import expand_matrix
+from shape_asserts.cases.model import CASE_ID_RE, Case
+from shape_asserts.exceptions import CaseError
+from shape_asserts.families.base import Family
+from shape_asserts.families.prompts import LANGS, SEED_CIRCLE_PROMPTS
+from shape_asserts.families.registry import get_family
+from shape_asserts.families.thresholds import with_overrides
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+__all__ = ["load_cases", "builtin_case_files", "builtin_cases"]
+
+_BUILTIN_DIR = Path(__file__).parent
+
+#: Keys of a case table that are not the family's parameters.
+_RESERVED = {"id", "family", "thresholds", "tags", "prompt", "description"}
+
+#: ``prompt = "seed:circle-N"`` asks the seed post's N-th prompt verbatim.
+_SEED_PROMPT = re.compile(r"seed:circle-(\d+)")
+
+
+def builtin_case_files() -> list[Path]:
+    """The case files shipped with the package, in load order."""
+    return sorted(_BUILTIN_DIR.glob("*.toml"))
+
+
+@functools.cache
+def builtin_cases() -> tuple[Case, ...]:
+    """The built-in cases, loaded once per process (for lookups that must not read files twice)."""
+    return tuple(load_cases())
+
+
+def _freeze(d: Mapping[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType({k: (tuple(v) if isinstance(v, list) else v) for k, v in d.items()})
+
+
+def _given_prompts(value: Any, where: str) -> tuple[dict[str, str] | None, int | None]:
+    """A case's ``prompt`` value → (texts by language, or None for the family's) and a seed number."""
+    if value is None:
+        return None, None
+    if isinstance(value, str):
+        seed = _SEED_PROMPT.fullmatch(value)
+        if value.startswith("seed:circle-"):
+            if seed is None or int(seed[1]) not in SEED_CIRCLE_PROMPTS:
+                raise CaseError(f"{where}: prompt {value!r} names no seed prompt; known: "
+                                f"{', '.join(f'seed:circle-{n}' for n in sorted(SEED_CIRCLE_PROMPTS))}")
+            return None, int(seed[1])
+        if not value.strip():
+            raise CaseError(f"{where}: 'prompt' is empty; give the text, or leave it out for the family's prompt")
+        return {lang: value for lang in LANGS}, None
+    if isinstance(value, dict):
+        unknown = sorted(set(value) - set(LANGS))
+        if unknown:
+            raise CaseError(f"{where}: unknown prompt language{'s' if len(unknown) > 1 else ''} "
+                            f"{', '.join(repr(k) for k in unknown)}; known: {', '.join(LANGS)}")
+        for lang, text in value.items():
+            if not isinstance(text, str) or not text.strip():
+                raise CaseError(f"{where}: prompt.{lang} must be the prompt's text, got {text!r}")
+        if not value:
+            raise CaseError(f"{where}: 'prompt' is an empty table; give {' and '.join(LANGS)} texts")
+        return dict(value), None
+    raise CaseError(f"{where}: 'prompt' must be a text, 'seed:circle-N' or a table of "
+                    f"{'/'.join(LANGS)} texts, got {value!r}")
+
+
+class _Asked(dict[str, Any]):
+    """A case's parameters that note which keys the family's ``params`` asks for by name.
+
+    A family's ``params`` reads every parameter it accepts (``p.get(k)``, ``p[k]``, ``k in p``) to
+    check it, so a key it never asks for is one it does not know. Copying (``dict(p)``) asks for
+    nothing; going through every key (``items()``, ``keys()``, ``values()``) tells nothing, and then
+    no key is reported.
+    """
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        super().__init__(data)
+        self.asked: set[str] = set()
+        self.listed = False
+
+    def __getitem__(self, key: str) -> Any:
+        self.asked.add(key)
+        return super().__getitem__(key)
+
+    def __contains__(self, key: object) -> bool:
+        self.asked.add(str(key))
+        return super().__contains__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.asked.add(key)
+        return super().get(key, default)
+
+    def keys(self) -> Any:
+        self.listed = True
+        return super().keys()
+
+    def items(self) -> Any:
+        self.listed = True
+        return super().items()
+
+    def values(self) -> Any:
+        self.listed = True
+        return super().values()
+
+
+def _params(fam: Family, raw: Mapping[str, Any], seed: int | None, where: str) -> dict[str, Any]:
+    """The family's completed parameters for a case table; CaseError for an unknown or bad key."""
+    given = {k: v for k, v in raw.items() if k not in _RESERVED}
+    params = _Asked(given)
+    if seed is not None:
+        params["seed_prompt"] = seed
+    if raw.get("description") is not None:
+        params["description"] = str(raw["description"])
+    try:
+        done = fam.params(params)
+    except CaseError as exc:
+        # a misspelt key often shows as the real one missing ('start_vertx' → 'start' is required)
+        absent = sorted(params.asked - set(params))
+        typos = [(k, close[0]) for k in sorted(set(given) - params.asked)
+                 if (close := difflib.get_close_matches(k, absent, n=1))]
+        hint = "".join(f"; {k!r} is not a parameter of the {fam.name} family: did you mean {m!r}?"
+                       for k, m in typos)
+        raise CaseError(f"{where}: {exc}{hint}") from None
+    # a typo ('radus') would otherwise load fine and leave the family asking something else
+    unknown = [] if params.listed else sorted(set(given) - params.asked)
+    if unknown:
+        known = sorted(params.asked - {"seed_prompt"})
+        close = difflib.get_close_matches(unknown[0], known, n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise CaseError(f"{where}: unknown parameter{'s' if len(unknown) > 1 else ''} "
+                        f"{', '.join(repr(k) for k in unknown)} for the {fam.name} family; {hint}"
+                        f"it reads: {', '.join(known)}")
+    return dict(done)
+
+
+def _thresholds(fam: Family, raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """A case's threshold overrides, checked against the family's thresholds dataclass."""
+    thresholds = raw.get("thresholds") or {}
+    if not isinstance(thresholds, dict):
+        raise CaseError(f"{where}: 'thresholds' must be a table")
+    if fam.thresholds is None:
+        if thresholds:
+            raise CaseError(f"{where}: the {fam.name} family has no thresholds to override; "
+                            f"remove {', '.join(repr(k) for k in sorted(thresholds))}")
+        return {}
+    # a typo or a wrong type here would otherwise surface at judge time, as the model's failure
+    try:
+        with_overrides(fam.thresholds, thresholds)
+    except ValueError as exc:
+        raise CaseError(f"{where}: {exc}") from None
+    return dict(thresholds)
+
+
+def _make_case(raw: Mapping[str, Any], source: str) -> Case:
+    cid = raw.get("id")
+    if not isinstance(cid, str) or not CASE_ID_RE.match(cid):
+        raise CaseError(f"{source}: case id {cid!r} must match {CASE_ID_RE.pattern}")
+    where = f"{source}: case {cid}"
+    try:
+        fam = get_family(str(raw.get("family", "")))
+    except CaseError as exc:
+        raise CaseError(f"{where}: {exc}") from None
+    given, seed = _given_prompts(raw.get("prompt"), where)
+    params = _params(fam, raw, seed, where)
+    thresholds = _thresholds(fam, raw, where)
+    tags = raw.get("tags", ())
+    if not isinstance(tags, (list, tuple)):
+        raise CaseError(f"{where}: 'tags' must be a list of words, got {tags!r}")
+    case = Case(id=cid, family=fam.name, params=_freeze(params), thresholds=thresholds,
+                tags=tuple(str(t) for t in tags), source=source, resolved=fam)
+    prompts = given if given is not None else {lang: fam.prompt(case, lang) for lang in LANGS}
+    if seed is not None and prompts["ru"] != SEED_CIRCLE_PROMPTS[seed]:
+        raise CaseError(f"{where}: prompt 'seed:circle-{seed}' is a seed circle prompt, which the {fam.name} "
+                        "family does not ask; leave 'prompt' out, or give the text")
+    object.__setattr__(case, "prompts", MappingProxyType(prompts))
+    return case
+
+
+def _same_question(case: Case) -> str:
+    p = {k: v for k, v in case.params.items() if k != "seed_prompt"}
+    return json.dumps([case.family, p], sort_keys=True, default=str)
+
+
+def _read(path: Path, source: str) -> list[Mapping[str, Any]]:
+    """The raw case tables of one file, matrices expanded, in order."""
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CaseError(f"case file {path} does not exist") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise CaseError(f"case file {path} could not be read: {exc}") from None
+    raws: list[Mapping[str, Any]] = []
+    for kind in ("case", "matrix"):
+        tables = doc.get(kind, [])
+        # `[case]` instead of `[[case]]` parses as one table, whose keys would be read as cases
+        if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+            raise CaseError(f"{source}: '{kind}' must be an array of tables, written [[{kind}]]")
+        for raw in tables:
+            raws.extend([raw] if kind == "case" else expand_matrix(raw, source))
+    return raws
+
+
+def load_cases(paths: Iterable[str | Path] | None = None, *, builtin: bool = True) -> list[Case]:
+    """Cases from the built-in files and ``paths``, in order, first of equal questions winning.
+
+    Raises
+    ------
+    CaseError
+        For an unreadable file, a malformed table, an unknown family, parameter, threshold or
+        prompt key, or a duplicate id — naming the file and the case.
+    """
+    files: list[Path] = list(builtin_case_files()) if builtin else []
+    files += [Path(p) for p in (paths or [])]
+    cases: list[Case] = []
+    ids: dict[str, str] = {}
+    questions: set[str] = set()
+    for path in files:
+        source = "builtin:" + path.name if path.parent == _BUILTIN_DIR else str(path)
+        for raw in _read(path, source):
+            case = _make_case(raw, source)
+            key = _same_question(case)
+            if key in questions:
+                continue
+            if case.id in ids:
+                raise CaseError(f"{source}: case id {case.id} is already defined in {ids[case.id]}")
+            ids[case.id] = source
+            questions.add(key)
+            cases.append(case)
+    return cases
