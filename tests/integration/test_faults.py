@@ -40,7 +40,7 @@ def test_a_30_percent_fault_rate_is_retried_to_completion_and_no_fault_is_record
     with StubServer(faults=faults) as srv:
         result = suite.runpytest_subprocess(
             f"--model={MODEL}", f"--api-base={srv.base_url}", "--fixtures-dir=recorded", *CIRCLE,
-            "--request-timeout=1.5", "--max-retries=8", "-p", "no:randomly", timeout=SUBPROCESS_TIMEOUT)
+            "--request-timeout=3", "--max-retries=8", "-p", "no:randomly", timeout=SUBPROCESS_TIMEOUT)
     assert set(srv.state.faulted) == {"429", "500", "drop", "hang"}  # every kind was injected
     result.assert_outcomes(passed=N_CASES)
     assert "retried" in result.stdout.str()  # the progress line counts retries
