@@ -1,8 +1,9 @@
-"""Geometric checks on a point sequence: pure numpy, no I/O, each usable alone.
+"""Measures of a drawn path: continuity, bounds, area, direction and winding (pure numpy, no I/O).
 
 Every function takes an ``(N, 2)`` array of ``(x, y)`` grid points in drawing order (y down, as on
 screen) and returns plain numbers or a frozen result object. Indices in results are 0-based
-positions in that array.
+positions in that array. The checks families report are built from these by
+:class:`shape_asserts.geometry.scorecard.Scorecard`.
 """
 
 from __future__ import annotations
@@ -10,32 +11,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
+
+from shape_asserts.geometry.distances import chebyshev
+from shape_asserts.geometry.points import FloatArray, Point, as_points
 
 __all__ = [
-    "as_points",
     "Continuity",
     "continuity",
-    "chebyshev",
-    "closure_distance",
     "out_of_bounds",
     "signed_area",
     "direction",
     "Winding",
     "winding",
 ]
-
-
-def as_points(points: object) -> np.ndarray:
-    """``points`` as a float ``(N, 2)`` array; ``ValueError`` for any other shape."""
-    pts = np.asarray(points, dtype=float)
-    if pts.ndim != 2 or pts.shape[1] != 2:
-        raise ValueError(f"points must have shape (N, 2), got {pts.shape}")
-    return pts
-
-
-def chebyshev(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Chebyshev (8-connectivity) distance between rows of ``a`` and ``b``."""
-    return np.max(np.abs(np.asarray(a, float) - np.asarray(b, float)), axis=-1)
 
 
 @dataclass(frozen=True)
@@ -77,14 +66,6 @@ def continuity(points: np.ndarray, *, closed: bool = False) -> Continuity:
         gaps=tuple(int(i) for i in np.flatnonzero(steps > 1.0)),
         repeats=tuple(int(i) for i in np.flatnonzero(steps == 0.0)),
     )
-
-
-def closure_distance(points: np.ndarray) -> float:
-    """Chebyshev distance from the last point back to the first (≤ 1 means closed)."""
-    pts = as_points(points)
-    if len(pts) == 0:
-        return float("inf")
-    return float(chebyshev(pts[-1], pts[0]))
 
 
 def out_of_bounds(points: np.ndarray, grid_size: int) -> tuple[int, ...]:

@@ -6,15 +6,14 @@ import numpy as np
 import pytest
 
 from shape_asserts.geometry.checks import (
-    as_points,
-    chebyshev,
-    closure_distance,
     continuity,
     direction,
     out_of_bounds,
     signed_area,
     winding,
 )
+from shape_asserts.geometry.distances import chebyshev, closure_distance
+from shape_asserts.geometry.points import as_points
 from shape_asserts.geometry.raster import raster_circle
 
 CENTER = (25, 25)

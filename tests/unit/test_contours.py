@@ -10,18 +10,13 @@ import pytest
 from shape_asserts.geometry.contours import (
     BREAK_STEP,
     bounding_box,
-    chamfer_distance,
-    closure,
     fit_to_box,
     intersection,
     is_closed,
-    min_distance,
-    segment_angles,
-    segments,
-    similarity,
-    simplify,
     split_contours,
 )
+from shape_asserts.geometry.distances import chamfer_distance, closure_distance, min_distance, similarity
+from shape_asserts.geometry.simplify import segment_angles, segments, simplify
 from shape_asserts.geometry.raster import raster_circle, raster_polyline
 
 
@@ -129,8 +124,8 @@ def test_repeated_points_are_reported_with_answer_indices():
 
 
 def test_closure_is_the_chebyshev_step_from_last_to_first():
-    assert closure([[0, 0], [5, 0], [5, 5], [1, 1]]) == 1
-    assert closure(np.zeros((0, 2))) == math.inf
+    assert closure_distance([[0, 0], [5, 0], [5, 5], [1, 1]]) == 1
+    assert closure_distance(np.zeros((0, 2))) == math.inf
     assert is_closed(raster_circle((10, 10), 4))
     assert not is_closed(_line([(0, 0), (9, 0)]))
 

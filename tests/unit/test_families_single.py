@@ -18,7 +18,7 @@ from shape_asserts.geometry.checks import continuity
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.exceptions import CaseError
 from shape_asserts.families.polygon import target_vertices
-from shape_asserts.geometry.polygon import regular_polygon
+from shape_asserts.geometry.fit.polygon import regular_polygon
 from shape_asserts.geometry.raster import (
     bresenham,
     raster_circle,
@@ -159,7 +159,7 @@ def test_reversed_square_fails_direction_only():
 def test_square_started_at_the_wrong_corner_fails_start_only():
     result = score(SQUARE, np.roll(SQUARE.ideal(), -30, axis=0))
     assert failed(result) == {"start"}
-    assert "first point is (40,10), asked (10,10)" in check(result, "start").describe()
+    assert "first point is (40, 10), asked (10, 10)" in check(result, "start").describe()
 
 
 def test_square_with_a_skipped_run_fails_gaps_only():

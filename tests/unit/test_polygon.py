@@ -10,18 +10,10 @@ import numpy as np
 import pytest
 
 from shape_asserts.geometry.checks import continuity, signed_area
-from shape_asserts.geometry.fit import FitFailure
-from shape_asserts.geometry.polygon import (
-    PolygonModel,
-    distance_to_polyline,
-    interior_angles,
-    rdp,
-    regular_polygon,
-    sample_polyline,
-    side_lengths,
-    simplify_closed,
-    star_polygon,
-)
+from shape_asserts.geometry.distances import distance_to_polyline, sample_polyline
+from shape_asserts.geometry.fit import FitFailure, PolygonModel
+from shape_asserts.geometry.fit.polygon import interior_angles, regular_polygon, side_lengths, star_polygon
+from shape_asserts.geometry.simplify import rdp, simplify_closed
 from shape_asserts.geometry.raster import bresenham, raster_polyline
 
 SQUARE = np.array([[10, 10], [40, 10], [40, 40], [10, 40]])

@@ -18,7 +18,7 @@ from shape_asserts.geometry.checks import direction, winding
 from shape_asserts.geometry.drawing import Drawing, DrawingFormatError, parse_drawing
 from shape_asserts.geometry.fit import CircleModel, roundness
 from shape_asserts.geometry.raster import point_on_circle, raster_circle
-from shape_asserts.families.circle_score import score_circle
+from shape_asserts.families.circle import score_circle
 from shape_asserts.geometry.seed import seed_score
 
 GRID = 50

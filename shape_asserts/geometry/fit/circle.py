@@ -1,9 +1,6 @@
-"""Fitted shapes as small models, in the style of scikit-image's ``measure.fit``.
+"""The circle as a fitted model: Taubin's algebraic fit, and the radial measures built on it.
 
-A model is built from named geometry (``CircleModel(center, radius)``) or estimated from points
-(``CircleModel.from_estimate(points)``); it gives ``residuals(points)`` and samples its ideal curve
-with ``predict_xy(t)``. A degenerate estimate returns a falsy :class:`FitFailure` instead of
-raising; ``ValueError`` is kept for arrays of the wrong shape.
+See :mod:`shape_asserts.geometry.fit.base` for the contract every model keeps.
 """
 
 from __future__ import annotations
@@ -12,30 +9,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from shape_asserts.geometry.checks import as_points
+from shape_asserts.geometry.fit.base import FitFailure
+from shape_asserts.geometry.points import FloatArray, Point, as_points
 
-__all__ = ["FitFailure", "CircleModel", "roundness", "radial_harmonics", "HARMONIC_ORDERS"]
-
-
-@dataclass(frozen=True)
-class FitFailure:
-    """A fit that could not be made; falsy, with the reason."""
-
-    reason: str
-
-    def __bool__(self) -> bool:
-        return False
-
-
-def _three_distinct(pts: np.ndarray) -> bool:
-    """Whether ``pts`` holds at least 3 distinct points (cheaper than ``np.unique`` on rows)."""
-    if len(pts) < 3:
-        return False
-    not_first = np.any(pts != pts[0], axis=1)
-    if not not_first.any():
-        return False
-    second = pts[int(np.argmax(not_first))]
-    return bool(np.any(not_first & np.any(pts != second, axis=1)))
+__all__ = ["CircleModel", "roundness", "radial_harmonics", "HARMONIC_ORDERS"]
 
 
 @dataclass(frozen=True)
@@ -49,11 +26,11 @@ class CircleModel:
     [25.0, 25.0, 10.0]
     """
 
-    center: tuple[float, float]
+    center: Point
     radius: float
 
     @classmethod
-    def from_estimate(cls, points: np.ndarray) -> "CircleModel | FitFailure":
+    def from_estimate(cls, points: object) -> CircleModel | FitFailure:
         """Taubin's algebraic circle fit (robust to points on a short arc, unbiased for noise).
 
         Parameters
@@ -99,34 +76,34 @@ class CircleModel:
         center = (float(cx * scale + mean[0]), float(cy * scale + mean[1]))
         return cls(center=center, radius=float(np.sqrt(r2) * scale))
 
-    def residuals(self, points: np.ndarray) -> np.ndarray:
+    def residuals(self, points: object) -> FloatArray:
         """Signed distance of each point from the circle, shape (N,)."""
         pts = as_points(points)
         return np.hypot(pts[:, 0] - self.center[0], pts[:, 1] - self.center[1]) - self.radius
 
-    def radial(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def radial(self, points: object) -> tuple[FloatArray, FloatArray]:
         """Polar angle (radians) and signed radial residual (cells) of each point, both shape (N,)."""
         pts = as_points(points)
         dx, dy = pts[:, 0] - self.center[0], pts[:, 1] - self.center[1]
         return np.arctan2(dy, dx), np.hypot(dx, dy) - self.radius
 
-    def rms(self, points: np.ndarray) -> float:
+    def rms(self, points: object) -> float:
         """Root-mean-square residual in grid units."""
         r = self.residuals(points)
         return float(np.sqrt(np.mean(r * r))) if r.size else 0.0
 
-    def predict_xy(self, t: np.ndarray) -> np.ndarray:
+    def predict_xy(self, t: object) -> FloatArray:
         """Points of the circle at parameters ``t`` (radians, growing clockwise on screen)."""
-        t = np.asarray(t, dtype=float)
+        th = np.asarray(t, dtype=float)
         return np.column_stack(
-            [self.center[0] + self.radius * np.cos(t), self.center[1] + self.radius * np.sin(t)]
+            [self.center[0] + self.radius * np.cos(th), self.center[1] + self.radius * np.sin(th)]
         )
 
     def __bool__(self) -> bool:
         return True
 
 
-def roundness(points: np.ndarray, center: tuple[float, float]) -> float:
+def roundness(points: object, center: Point) -> float:
     """The seed's 0–100 roundness, but about a given ``center`` instead of the centroid.
 
     ``(1 - mean(|r - mean(r)| / mean(r))) * 100`` clipped to [0, 100], unrounded; 0 for fewer than
@@ -148,8 +125,8 @@ def roundness(points: np.ndarray, center: tuple[float, float]) -> float:
 HARMONIC_ORDERS = (2, 16)
 
 
-def radial_harmonics(angles: np.ndarray, residuals: np.ndarray,
-                     orders: tuple[int, int] = HARMONIC_ORDERS) -> np.ndarray:
+def radial_harmonics(angles: object, residuals: object,
+                     orders: tuple[int, int] = HARMONIC_ORDERS) -> FloatArray:
     """Amplitude (cells) of each harmonic of a closed curve's radial residual, orders ``lo..hi``.
 
     The residual ``r(θ) − R`` of a drawing about its fitted circle is expanded in a Fourier
