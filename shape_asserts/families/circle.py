@@ -24,6 +24,7 @@ from shape_asserts.families.base import (
     with_overrides,
 )
 from shape_asserts.families.prompts import SEED_CIRCLE_PROMPTS, circle_prompt
+from shape_asserts.families.single import LoopThresholds
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import CircleModel, roundness
 from shape_asserts.geometry.points import IntArray, Point, as_points
@@ -36,8 +37,8 @@ __all__ = ["CircleThresholds", "CIRCLE", "FAMILY", "FAMILIES", "score_circle", "
 
 
 @dataclass(frozen=True)
-class CircleThresholds:
-    """Limits for one circle drawing. Distances are in grid cells."""
+class CircleThresholds(LoopThresholds):
+    """Limits for one circle drawing, on top of the path and loop limits. Distances are in grid cells."""
 
     #: Seed score (the post's metric, about the centroid). Ideal rasters r=5..24 score ≥ 96.89 (r=6).
     min_seed_score: float = 85.0
@@ -51,17 +52,6 @@ class CircleThresholds:
     harmonic_limits: tuple[float, float, float, float] = (0.24, 0.75, 0.12, 0.3)
     #: Roundness about the *requested* center. Ideal rasters: ≥ 96.89 (same center).
     min_roundness_requested: float = 85.0
-    #: Steps longer than one cell in 8-connectivity (undrawn jumps). Ideal: 0.
-    max_gaps: int = 0
-    #: Consecutive repeated points. Ideal: 0.
-    max_repeats: int = 0
-    #: Chebyshev distance from the last point back to the first (1 = adjacent, closed).
-    max_closure: float = 1.0
-    #: Chebyshev distance of the first point from the requested start.
-    max_start_distance: float = 1.0
-    #: Winding number about the requested center, in the requested direction (one lap = 1.0).
-    min_turns: float = 0.9
-    max_turns: float = 1.1
     #: Share of the 12 sectors of 30° the points visit.
     min_coverage: float = 1.0
     #: Distance of the fitted center from the requested one.

@@ -67,14 +67,14 @@ class EllipseThresholds(ClosedThresholds):
 
 ELLIPSE = EllipseThresholds()
 
-def ellipse_outline(center: tuple[float, float], a: float, b: float, rotation: float) -> np.ndarray:
+def ellipse_outline(center: Point, a: float, b: float, rotation: float) -> FloatArray:
     """The asked ellipse as a closed polyline fine enough for distances (~4 chords per cell), (M, 2)."""
     # a multiple of 4 samples: turning or mirroring the ellipse maps the samples onto each other
     m = 4 * int(max(23, math.pi * (a + b)))
     return ellipse_xy(center, a, b, rotation, np.linspace(0, 2 * math.pi, m, endpoint=False))
 
 
-def point_at_angle(center: tuple[float, float], a: float, b: float, rotation: float, angle: float) -> tuple[float, float]:
+def point_at_angle(center: Point, a: float, b: float, rotation: float, angle: float) -> Point:
     """The ellipse point seen from its center at polar ``angle`` (degrees, clockwise on screen)."""
     th = math.radians(angle)
     rel = th - math.radians(rotation)
@@ -142,20 +142,20 @@ def _prompt(case: CaseLike, lang: str) -> str:
                           grid_size=p["grid_size"], **phrases)
 
 
-def _ideal(case: CaseLike) -> np.ndarray:
+def _ideal(case: CaseLike) -> IntArray:
     p = case.params
     return raster_ellipse(p["center"], p["a"], p["b"], p["rotation"], start=p["start"], direction=p["direction"])
 
 
 def score_ellipse(
-    points: np.ndarray,
+    points: ArrayLike,
     *,
-    center: tuple[float, float],
+    center: Point,
     a: float,
     b: float,
     rotation: float = 0.0,
     grid_size: int = 50,
-    start: tuple[float, float] | None = None,
+    start: Point | None = None,
     direction: str | None = None,
     thresholds: EllipseThresholds = ELLIPSE,
 ) -> ShapeScore:

@@ -9,6 +9,8 @@ written for this project, not part of the seed.
 
 from __future__ import annotations
 
+from shape_asserts.geometry.points import Point
+
 __all__ = [
     "SEED_CIRCLE_PROMPTS",
     "SEED_SCENE_TEMPLATE",
@@ -212,8 +214,8 @@ def fmt_num(v: float) -> str:
 
 def circle_prompt(
     *,
-    center: tuple[float, float],
-    start: tuple[float, float],
+    center: Point,
+    start: Point,
     direction: str,
     grid_size: int = 50,
     radius: float | None = None,
@@ -344,7 +346,7 @@ DIRECTION_WORDS = {"ru": _DIR_RU, "en": _DIR_EN}
 _OF = {"ru": "контура", "en": "contour"}
 
 
-def fmt_xy(p: tuple[float, float]) -> str:
+def fmt_xy(p: Point) -> str:
     """``(x,y)`` as the seed writes points in prose."""
     return f"({fmt_num(p[0])},{fmt_num(p[1])})"
 
@@ -356,9 +358,9 @@ def contour_prompt(
     center_line: str,
     geometry: str,
     start_at: str,
-    start: tuple[float, float],
+    start: Point,
     direction: str,
-    center: tuple[float, float],
+    center: Point,
     grid_size: int = 50,
     after_start: str = "",
     dir_tail: str = "",

@@ -28,6 +28,8 @@ from shape_asserts.geometry.points import FloatArray, Point
 from shape_asserts.geometry.scorecard import Scorecard
 
 __all__ = [
+    "PathThresholds",
+    "LoopThresholds",
     "ContourThresholds",
     "ClosedThresholds",
     "CELL_SLACK",
@@ -38,31 +40,42 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class ContourThresholds:
-    """Limits every single-contour family shares. Distances are in grid cells."""
+class PathThresholds:
+    """Limits every drawn contour is held to, the circle's included. Distances are in grid cells."""
 
-    #: Headline outline score (0–100) about the asked outline.
-    min_outline: float = 90.0
     #: Steps longer than one cell in 8-connectivity (undrawn jumps). Ideal: 0.
     max_gaps: int = 0
     #: Consecutive repeated points. Ideal: 0.
     max_repeats: int = 0
     #: Chebyshev distance of the first point from the requested start.
     max_start_distance: float = 1.0
-    #: Share of the asked outline (sampled every cell) with a drawn point within ``coverage_radius``.
-    min_coverage: float = 0.9
-    coverage_radius: float = 1.5
 
 
 @dataclass(frozen=True)
-class ClosedThresholds(ContourThresholds):
-    """Limits of a closed contour, on top of :class:`ContourThresholds`."""
+class LoopThresholds(PathThresholds):
+    """Limits of a closed contour drawn round a center, on top of :class:`PathThresholds`."""
 
     #: Chebyshev distance from the last point back to the first (1 = adjacent, closed).
     max_closure: float = 1.0
     #: Laps about the shape's center in the requested direction (one lap = 1.0).
     min_turns: float = 0.9
     max_turns: float = 1.1
+
+
+@dataclass(frozen=True)
+class ContourThresholds(PathThresholds):
+    """Limits every single-contour family asked by its outline shares, on top of :class:`PathThresholds`."""
+
+    #: Headline outline score (0–100) about the asked outline.
+    min_outline: float = 90.0
+    #: Share of the asked outline (sampled every cell) with a drawn point within ``coverage_radius``.
+    min_coverage: float = 0.9
+    coverage_radius: float = 1.5
+
+
+@dataclass(frozen=True)
+class ClosedThresholds(ContourThresholds, LoopThresholds):
+    """Limits of a closed outline: :class:`ContourThresholds` and :class:`LoopThresholds` together."""
 
 
 #: Distance to the asked outline that the headline forgives: a cell's center may lie half a cell off.
@@ -101,7 +114,7 @@ def outline_measures(card: Scorecard, pts: FloatArray, outline: ArrayLike, *, cl
 
 
 def path_checks(card: Scorecard, pts: FloatArray, *, grid_size: int, start: Point | None,
-                t: ContourThresholds) -> None:
+                t: PathThresholds) -> None:
     """Add ``gaps``, ``repeats``, ``bounds`` and ``start`` (when one was asked), as the circle has them."""
     card.metrics["n_points"] = len(pts)
     card.continuity(pts, max_gaps=t.max_gaps, max_repeats=t.max_repeats)
@@ -111,7 +124,7 @@ def path_checks(card: Scorecard, pts: FloatArray, *, grid_size: int, start: Poin
 
 
 def loop_checks(card: Scorecard, pts: FloatArray, *, center: Point, direction: str | None,
-                t: ClosedThresholds) -> None:
+                t: LoopThresholds) -> None:
     """Add ``closure``, ``direction`` and ``winding`` for a closed contour about ``center``."""
     card.closure(pts, t.max_closure)
     card.turning(pts, center=center, direction=direction, min_turns=t.min_turns, max_turns=t.max_turns)

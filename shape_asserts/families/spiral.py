@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from shape_asserts.exceptions import CaseError
 from shape_asserts.families.base import (
@@ -36,7 +37,7 @@ from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import SpiralModel
 from shape_asserts.geometry.fit.spiral import lap_gaps, unwrapped_angles
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, round_half_up
-from shape_asserts.geometry.raster import raster_spiral, spiral_xy
+from shape_asserts.geometry.raster import raster_spiral, spiral_samples
 from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.geometry.scorecard import Scorecard
 
@@ -76,17 +77,15 @@ class SpiralThresholds(ContourThresholds):
 SPIRAL = SpiralThresholds()
 
 
-def spiral_outline(center: tuple[float, float], spacing: float, turns: float, angle: float,
-                   direction: str, inward: bool) -> np.ndarray:
+def spiral_outline(center: Point, spacing: float, turns: float, angle: float,
+                   direction: str, inward: bool) -> FloatArray:
     """The asked spiral as an open polyline in drawing order, about 3 chords per cell of length."""
-    grow = direction if not inward else ("ccw" if direction == "cw" else "cw")
-    # arc length grows as θ²: t = √u spaces the samples evenly along the curve
-    m = int(max(100, 3 * math.pi * spacing * turns * turns))
-    xy = spiral_xy(center, spacing, turns, angle, grow, np.sqrt(np.linspace(0, 1, m)))
+    xy = spiral_samples(center, spacing, turns, angle, direction, int(max(100, 3 * math.pi * spacing * turns * turns)),
+                        inward=inward)
     return xy[::-1] if inward else xy
 
 
-def spiral_ends(center: tuple[float, float], spacing: float, turns: float, angle: float
+def spiral_ends(center: Point, spacing: float, turns: float, angle: float
                 ) -> tuple[tuple[int, int], tuple[int, int]]:
     """The (rounded) center and outer end cells of the asked spiral."""
     r = spacing * turns
@@ -97,7 +96,7 @@ def spiral_ends(center: tuple[float, float], spacing: float, turns: float, angle
     return (int(cx), int(cy)), (int(ex), int(ey))
 
 
-def _lap_error(pts: np.ndarray, used: np.ndarray, theta: np.ndarray, center: tuple[float, float],
+def _lap_error(pts: FloatArray, used: IntArray, theta: FloatArray, center: Point,
                spacing: float, turns: float, inward: bool) -> float:
     """Laps drawn against laps asked, read where the count is sharpest: the first lap.
 
@@ -186,15 +185,15 @@ def _prompt(case: CaseLike, lang: str) -> str:
                           grid_size=p["grid_size"], **phrases)
 
 
-def _ideal(case: CaseLike) -> np.ndarray:
+def _ideal(case: CaseLike) -> IntArray:
     p = case.params
     return raster_spiral(p["center"], p["spacing"], p["turns"], p["angle"], p["direction"], inward=p["inward"])
 
 
 def score_spiral(
-    points: np.ndarray,
+    points: ArrayLike,
     *,
-    center: tuple[float, float],
+    center: Point,
     spacing: float,
     turns: float,
     angle: float = 0.0,
@@ -278,7 +277,7 @@ def score_spiral(
     return card.result("spiral", score)
 
 
-def _laps(card: Scorecard, pts: np.ndarray, *, center: tuple[float, float], spacing: float, want_turns: float,
+def _laps(card: Scorecard, pts: FloatArray, *, center: Point, spacing: float, want_turns: float,
           t: SpiralThresholds) -> None:
     """Add ``laps``: is each lap as far from the one before as asked (not just on average)?"""
     limit = max(t.lap_tolerance, t.lap_tolerance_fraction * spacing)

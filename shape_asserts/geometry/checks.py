@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from shape_asserts.geometry.distances import chebyshev
-from shape_asserts.geometry.points import FloatArray, Point, as_points
+from shape_asserts.geometry.points import Point, as_points
 
 __all__ = [
     "Continuity",
@@ -47,7 +47,7 @@ class Continuity:
         return not self.gaps and not self.repeats
 
 
-def continuity(points: np.ndarray, *, closed: bool = False) -> Continuity:
+def continuity(points: ArrayLike, *, closed: bool = False) -> Continuity:
     """Gaps and repeated points along the drawing; see :class:`Continuity`.
 
     Examples
@@ -68,14 +68,14 @@ def continuity(points: np.ndarray, *, closed: bool = False) -> Continuity:
     )
 
 
-def out_of_bounds(points: np.ndarray, grid_size: int) -> tuple[int, ...]:
+def out_of_bounds(points: ArrayLike, grid_size: int) -> tuple[int, ...]:
     """Indices of points outside ``[0, grid_size - 1]`` on either axis."""
     pts = as_points(points)
     bad = np.any((pts < 0) | (pts > grid_size - 1), axis=1)
     return tuple(int(i) for i in np.flatnonzero(bad))
 
 
-def signed_area(points: np.ndarray) -> float:
+def signed_area(points: ArrayLike) -> float:
     """Shoelace area of the closed polygon, positive when it runs clockwise *on screen*.
 
     In grid coordinates y points down, which mirrors the plane: the textbook shoelace sum, positive
@@ -91,7 +91,7 @@ def signed_area(points: np.ndarray) -> float:
     return float(0.5 * np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
 
 
-def direction(points: np.ndarray) -> str | None:
+def direction(points: ArrayLike) -> str | None:
     """``"cw"`` or ``"ccw"`` as seen on screen (y down), ``None`` when the area is zero."""
     a = signed_area(points)
     if a > 0:
@@ -115,7 +115,7 @@ class Winding:
     backtracks: tuple[int, ...]
 
 
-def winding(points: np.ndarray, center: tuple[float, float], *, closed: bool = True) -> Winding:
+def winding(points: ArrayLike, center: Point, *, closed: bool = True) -> Winding:
     """Winding number, angular coverage and backtracking of the path about ``center``."""
     pts = as_points(points)
     if len(pts) < 2:

@@ -36,11 +36,13 @@ are one contour unless the first is a finished loop.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from shape_asserts.geometry.distances import chebyshev, closure_distance
-from shape_asserts.geometry.points import FloatArray, as_points
+from shape_asserts.geometry.points import FloatArray, IntArray, as_points
 
 __all__ = [
     "BREAK_STEP",
@@ -75,7 +77,7 @@ class Contour:
 
     start: int
     stop: int
-    points: np.ndarray
+    points: FloatArray
     opened_by: str
     gaps: tuple[int, ...] = ()
     repeats: tuple[int, ...] = ()
@@ -95,7 +97,7 @@ class Contour:
 
 
 def split_contours(
-    points: np.ndarray,
+    points: ArrayLike,
     *,
     break_step: float = BREAK_STEP,
     close_tol: float = CLOSE_TOL,
@@ -161,7 +163,7 @@ def split_contours(
     return tuple(out)
 
 
-def is_closed(points: np.ndarray, tol: float = 1.0) -> bool:
+def is_closed(points: ArrayLike, tol: float = 1.0) -> bool:
     """Whether the contour ends within ``tol`` cells of its start (and has at least 3 points)."""
     pts = as_points(points)
     return len(pts) >= 3 and closure_distance(pts) <= tol
@@ -187,7 +189,7 @@ class Intersection:
         return len(self.shared) + len(self.crossings)
 
 
-def _diagonals(cells: np.ndarray) -> set[tuple[int, int, int]]:
+def _diagonals(cells: IntArray) -> set[tuple[int, int, int]]:
     """Diagonal steps as ``(x, y, kind)``: the 2×2 block's top-left cell; kind +1 for ``\\``, -1 for ``/``."""
     if len(cells) < 2:
         return set()
@@ -201,7 +203,7 @@ def _diagonals(cells: np.ndarray) -> set[tuple[int, int, int]]:
     return out
 
 
-def intersection(a: np.ndarray, b: np.ndarray) -> Intersection:
+def intersection(a: ArrayLike, b: ArrayLike) -> Intersection:
     """Cells shared by ``a`` and ``b`` and diagonal steps of one crossing the other's.
 
     Points are rounded to cells first.
@@ -221,7 +223,7 @@ def intersection(a: np.ndarray, b: np.ndarray) -> Intersection:
     return Intersection(shared=tuple(shared), crossings=tuple(cross))
 
 
-def bounding_box(points: np.ndarray) -> tuple[float, float, float, float]:
+def bounding_box(points: ArrayLike) -> tuple[float, float, float, float]:
     """``(x0, y0, x1, y1)`` of the points; ``ValueError`` when there are none."""
     pts = as_points(points)
     if len(pts) == 0:
@@ -230,7 +232,7 @@ def bounding_box(points: np.ndarray) -> tuple[float, float, float, float]:
     return float(x0), float(y0), float(x1), float(y1)
 
 
-def fit_to_box(points: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+def fit_to_box(points: ArrayLike, box: Sequence[float]) -> FloatArray:
     """The points moved and uniformly scaled so their bounding box sits centred on ``box``.
 
     The scale is ``(box width + box height) / (width + height)``, so proportions are kept (a
@@ -239,13 +241,14 @@ def fit_to_box(points: np.ndarray, box: tuple[float, float, float, float]) -> np
     """
     pts = as_points(points)
     if len(pts) == 0:
-        return pts.copy()
+        return np.array(pts)
     x0, y0, x1, y1 = bounding_box(pts)
     bx0, by0, bx1, by1 = (float(v) for v in box)
     size = (x1 - x0) + (y1 - y0)
     s = ((bx1 - bx0) + (by1 - by0)) / size if size > 0 else 1.0
     mid = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
     bmid = np.array([(bx0 + bx1) / 2, (by0 + by1) / 2])
-    return (pts - mid) * s + bmid
+    moved: FloatArray = (pts - mid) * s + bmid
+    return moved
 
 

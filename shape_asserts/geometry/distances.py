@@ -37,7 +37,8 @@ def chebyshev(a: object, b: object) -> FloatArray:
     >>> chebyshev([[0, 0], [1, 1]], [[3, 1], [1, 1]]).tolist()
     [3.0, 0.0]
     """
-    return np.max(np.abs(np.asarray(a, float) - np.asarray(b, float)), axis=-1)
+    d: FloatArray = np.max(np.abs(np.asarray(a, float) - np.asarray(b, float)), axis=-1)
+    return d
 
 
 def closure_distance(points: object) -> float:
@@ -103,7 +104,8 @@ def segment_distances(points: object, vertices: object, *, closed: bool = True) 
     ends = np.vstack([v, v[:1]]) if closed else v
     if len(ends) < 2:
         d = pts - v[0]
-        return np.hypot(d[:, 0], d[:, 1])[:, None]
+        one: FloatArray = np.hypot(d[:, 0], d[:, 1])[:, None]
+        return one
     return nearest_on_segment(pts[:, None, :], ends[None, :-1], ends[None, 1:])[0]
 
 

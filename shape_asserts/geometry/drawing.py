@@ -139,7 +139,7 @@ def _candidates(text: str) -> list[str]:
     return out
 
 
-def _find_answer_object(text: str) -> tuple[dict | None, bool]:
+def _find_answer_object(text: str) -> tuple[dict[str, Any] | None, bool]:
     """The first decoded JSON object holding ``points``; and whether one looked truncated."""
     decoder = json.JSONDecoder()
     truncated = False
@@ -177,7 +177,7 @@ def _short(value: Any, limit: int = 40) -> str:
     return r if len(r) <= limit else r[: limit - 3] + "..."
 
 
-def _drawing_from_data(data: dict) -> Drawing:
+def _drawing_from_data(data: dict[str, Any]) -> Drawing:
     raw_points = data["points"]
     if not isinstance(raw_points, list):
         raise DrawingFormatError(f"'points' is {type(raw_points).__name__}, expected a list of points")

@@ -24,9 +24,12 @@ def _line_distance(mid: FloatArray, a: FloatArray, b: FloatArray) -> FloatArray:
     """Distance of each row of ``mid`` from the line through ``a`` and ``b`` (from ``a`` if they meet)."""
     ab = b - a
     norm = float(np.hypot(*ab))
+    d: FloatArray
     if norm == 0.0:  # the stretch returns to where it began: measure from that point
-        return np.hypot(mid[:, 0] - a[0], mid[:, 1] - a[1])
-    return np.abs(ab[0] * (mid[:, 1] - a[1]) - ab[1] * (mid[:, 0] - a[0])) / norm
+        d = np.hypot(mid[:, 0] - a[0], mid[:, 1] - a[1])
+    else:
+        d = np.abs(ab[0] * (mid[:, 1] - a[1]) - ab[1] * (mid[:, 0] - a[0])) / norm
+    return d
 
 
 def rdp(points: object, epsilon: float, *, to: Literal["segment", "line"] = "segment") -> IntArray:
@@ -96,7 +99,7 @@ def simplify(points: object, tolerance: float = 1.0) -> list[int]:
     if closure_distance(pts) <= 1.0 and n >= 4:
         far = int(np.argmax(np.max(np.abs(pts - pts[0]), axis=1)))
         if 0 < far < n - 1:
-            first = rdp(pts[:far + 1], tolerance, to="line").tolist()
+            first: list[int] = rdp(pts[:far + 1], tolerance, to="line").tolist()
             second = [far + i for i in rdp(pts[far:], tolerance, to="line").tolist()]
             return first + second[1:]
     return [int(i) for i in rdp(pts, tolerance, to="line")]
@@ -280,7 +283,8 @@ def segments(points: object, tolerance: float = 1.0, *, min_length: float = 0.0,
         return np.zeros((0, 2, 2))
     segs = np.stack([corners[:-1], corners[1:]], axis=1)
     lengths = np.hypot(*(segs[:, 1] - segs[:, 0]).T)
-    return segs[lengths >= min_length] if min_length > 0 else segs[lengths > 0]
+    kept: FloatArray = segs[lengths >= min_length] if min_length > 0 else segs[lengths > 0]
+    return kept
 
 
 def segment_angles(segs: object) -> tuple[FloatArray, FloatArray]:

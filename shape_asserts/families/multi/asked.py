@@ -57,7 +57,7 @@ def _side_param(p: Mapping[str, Any], key: str = "start", default: str | None = 
     return str(v)
 
 
-def _fits(center: tuple[float, float], r: float, g: int, what: str) -> None:
+def _fits(center: Point, r: float, g: int, what: str) -> None:
     cx, cy = center
     if cx - r < 0 or cy - r < 0 or cx + r > g - 1 or cy + r > g - 1:
         raise CaseError(f"{what} of radius {r:g} about {tuple(center)} does not fit the {g}×{g} grid")
@@ -120,10 +120,10 @@ def separate_params(p: Mapping[str, Any]) -> dict[str, Any]:
     centers = [pair_param({"c": c}, "c") for c in raw]
     radii = _radii_param(p)
     radius = int_param(p, "radius", minimum=3, required=False)
-    if (radii is None) == (radius is None):
-        raise CaseError("give either 'radius' (one for all circles) or 'radii' (one per center)")
-    if radii is None:
+    if radius is not None and radii is None:
         radii = [radius] * len(centers)
+    elif radii is None or radius is not None:
+        raise CaseError("give either 'radius' (one for all circles) or 'radii' (one per center)")
     elif len(radii) != len(centers):
         raise CaseError(f"'radii' holds {len(radii)} radii for {len(centers)} centers")
     for i, (c, r) in enumerate(zip(centers, radii)):
@@ -152,15 +152,16 @@ def _join(items: list[str], lang: str) -> str:
 def _travel(start: str | None, direction: str | None, lang: str) -> str:
     """'start each circle at its top point and go clockwise', whichever parts are asked."""
     ru = lang == "ru"
-    if start is None and direction is None:
-        return ""
-    if start is not None and direction is not None:
-        return (f"; каждую окружность начинай с её {_SIDE_RU[start]} точки и обходи {DIRECTION_WORDS['ru'][direction]}" if ru
-                else f"; start each circle at its {_SIDE_EN[start]} point and go {DIRECTION_WORDS['en'][direction]}")
-    if start is not None:
+    if direction is None:
+        if start is None:
+            return ""
         return (f"; каждую окружность начинай с её {_SIDE_RU[start]} точки" if ru
                 else f"; start each circle at its {_SIDE_EN[start]} point")
-    return f"; каждую окружность обходи {DIRECTION_WORDS['ru'][direction]}" if ru else f"; go round each circle {DIRECTION_WORDS['en'][direction]}"
+    way = DIRECTION_WORDS[lang][direction]
+    if start is None:
+        return f"; каждую окружность обходи {way}" if ru else f"; go round each circle {way}"
+    return (f"; каждую окружность начинай с её {_SIDE_RU[start]} точки и обходи {way}" if ru
+            else f"; start each circle at its {_SIDE_EN[start]} point and go {way}")
 
 
 def concentric_description(p: Mapping[str, Any], lang: str) -> str:
@@ -212,7 +213,7 @@ def separate_prompt(case: CaseLike, lang: str) -> str:
     return scene_prompt(separate_description(case.params, lang), lang=lang)
 
 
-def side_point(center: Sequence[float], r: float, side: str) -> tuple[float, float]:
+def side_point(center: Sequence[float], r: float, side: str) -> Point:
     ux, uy = SIDES[side]
     return (center[0] + ux * r, center[1] + uy * r)
 
@@ -222,7 +223,7 @@ def _int_center(c: Sequence[float]) -> tuple[int, int]:
     return (int(x), int(y))
 
 
-def concentric_ideal(case: CaseLike) -> np.ndarray:
+def concentric_ideal(case: CaseLike) -> IntArray:
     p = case.params
     radii = _ideal_radii(p)
     if p["order"] == "inward":
@@ -232,7 +233,7 @@ def concentric_ideal(case: CaseLike) -> np.ndarray:
     return np.vstack(rings)
 
 
-def separate_ideal(case: CaseLike) -> np.ndarray:
+def separate_ideal(case: CaseLike) -> IntArray:
     p = case.params
     side = p.get("start") or "top"
     rings = []

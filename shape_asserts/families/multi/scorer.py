@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -43,7 +43,7 @@ class CirclesThresholds(CircleThresholds):
 
 CIRCLES = CirclesThresholds()
 
-def assign(cost: np.ndarray) -> list[tuple[int, int]]:
+def assign(cost: ArrayLike) -> list[tuple[int, int]]:
     """Pairs ``(row, column)`` matching rows to columns one-to-one with the least total cost.
 
     Exact (brute force over permutations) when neither side has more than 7 entries, greedy by
@@ -86,7 +86,7 @@ class _Target:
     """One asked circle: center, radius (None when the model chooses) and what its start must be."""
 
     label: str
-    center: tuple[float, float]
+    center: Point
     radius: float | None
     side: str | None
     direction: str | None
@@ -112,7 +112,7 @@ def _merge(card: Scorecard, per: list[tuple[str, ShapeScore, Contour]], skip: se
 
 
 def score_circles(
-    points: np.ndarray,
+    points: ArrayLike,
     targets: Sequence[_Target],
     *,
     family: str,
@@ -139,7 +139,8 @@ def score_circles(
     pts = as_points(points)
     contours = [c for c in split_contours(pts, break_step=t.break_step, close_tol=t.close_tol) if len(c)]
     k = len(targets)
-    fits = [CircleModel.from_estimate(c.points) if len(c) >= 3 else None for c in contours]
+    # the contours a circle fits, by index (a contour of fewer than 3 points fits none)
+    fits = {i: m for i, c in enumerate(contours) if len(c) >= 3 and (m := CircleModel.from_estimate(c.points))}
     card = Scorecard()
     metrics = card.metrics
     metrics.update(n_points=len(pts), contours=len(contours), circles=k)
@@ -148,14 +149,15 @@ def score_circles(
              tuple(c.start for c in contours[1:]) if len(contours) != k else ())
 
     # match contours to the asked circles
-    usable = [i for i, f in enumerate(fits) if f]
+    usable = list(fits)
+    asked = [tg.radius for tg in targets if tg.radius is not None]  # all k, unless the model chooses
     pairs: list[tuple[int, int]]
     if match == "center":
         cost = np.array([[math.hypot(fits[i].center[0] - tg.center[0], fits[i].center[1] - tg.center[1])
                           for tg in targets] for i in usable]).reshape(len(usable), k)
         pairs = [(usable[a], b) for a, b in assign(cost)]
-    elif all(tg.radius is not None for tg in targets):
-        cost = np.array([[abs(fits[i].radius - tg.radius) for tg in targets] for i in usable]).reshape(len(usable), k)
+    elif len(asked) == k:
+        cost = np.array([[abs(fits[i].radius - r) for r in asked] for i in usable]).reshape(len(usable), k)
         pairs = [(usable[a], b) for a, b in assign(cost)]
     else:
         # model-chosen radii: the k longest contours, matched by rank of radius (targets ascending)
@@ -178,8 +180,8 @@ def score_circles(
     _merge(card, per, skip={"bounds"})
 
     fitted = {tj: fits[ci].radius for ci, tj in pairs}
-    if all(tg.radius is not None for tg in targets):
-        errs = {tj: abs(fitted[tj] - targets[tj].radius) for tj in fitted}
+    if len(asked) == k:
+        errs = {tj: abs(fitted[tj] - asked[tj]) for tj in fitted}
         worst = max(errs.values(), default=0.0)
         bad = [tj for tj, e in errs.items() if e > t.max_radius_error]
         metrics["max_radius_error"] = worst

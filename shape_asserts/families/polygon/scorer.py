@@ -74,24 +74,24 @@ TRIANGLE = PolygonThresholds()
 POLYGON = PolygonThresholds()
 STAR = StarThresholds()
 
-def cells_of(vertices: np.ndarray) -> np.ndarray:
+def cells_of(vertices: ArrayLike) -> FloatArray:
     """The cells of the asked vertices, halves rounded up: moving a case by whole cells moves them alike."""
     return round_half_up(vertices)
 
 
-def clockwise(v: np.ndarray) -> np.ndarray:
+def clockwise(v: FloatArray) -> FloatArray:
     """``v`` in clockwise order on screen, the first vertex kept first."""
     return v if signed_area(v) >= 0 else np.vstack([v[:1], v[:0:-1]])
 
 
-def _align(drawn: np.ndarray, target: np.ndarray) -> np.ndarray:
+def _align(drawn: FloatArray, target: FloatArray) -> FloatArray:
     """``drawn`` (same count, clockwise) rolled so that vertex i lies nearest to target vertex i."""
     n = len(target)
     cost = [float(np.sum(np.hypot(*(np.roll(drawn, -s, axis=0) - target).T))) for s in range(n)]
     return np.roll(drawn, -int(np.argmin(cost)), axis=0)
 
 
-def _corner_order(pts: np.ndarray, corners: np.ndarray, indices: tuple[int, ...], target: np.ndarray
+def _corner_order(pts: FloatArray, corners: FloatArray, indices: tuple[int, ...], target: FloatArray
                   ) -> tuple[list[int], bool]:
     """Drawing index of the found corner matched to each asked vertex, and whether the drawing runs
     the asked (clockwise) way: from vertex i to i + 1 its indices grow."""
@@ -104,17 +104,17 @@ def _corner_order(pts: np.ndarray, corners: np.ndarray, indices: tuple[int, ...]
     return [int(indices[order[(i + shift) % k]]) for i in range(k)], forward
 
 
-def _around(n: int, i: int, w: int) -> np.ndarray:
+def _around(n: int, i: int, w: int) -> IntArray:
     """Indices within ``w`` places of ``i``, wrapping round a closed drawing of ``n`` points."""
     return np.arange(i - w, i + w + 1) % n
 
 
-def _run(n: int, a: int, b: int) -> np.ndarray:
+def _run(n: int, a: int, b: int) -> IntArray:
     """Indices from ``a`` to ``b`` inclusive, forward round a closed drawing of ``n`` points."""
     return (a + np.arange((b - a) % n + 1)) % n
 
 
-def _straightest(pts: np.ndarray, at: list[list[int]], forward: bool) -> tuple[float, int]:
+def _straightest(pts: FloatArray, at: list[list[int]], forward: bool) -> tuple[float, int]:
     """Least over choices of one index per corner (``at[i]``: candidates) of the largest distance of
     a drawn point from the segment of its side; and the index of that farthest point.
 
@@ -147,7 +147,7 @@ def _straightest(pts: np.ndarray, at: list[list[int]], forward: bool) -> tuple[f
     return best
 
 
-def _alternation(corners: np.ndarray) -> tuple[bool, float, str]:
+def _alternation(corners: FloatArray) -> tuple[bool, float, str]:
     """Whether the corners alternate far and near about their centroid, and near / far radius."""
     rel = corners - corners.mean(axis=0)
     r = np.hypot(rel[:, 0], rel[:, 1])
@@ -159,12 +159,19 @@ def _alternation(corners: np.ndarray) -> tuple[bool, float, str]:
     return alternates, ratio, runs
 
 
+def _ratio_limit(t: PolygonThresholds) -> float:
+    """A star's limit on its inner / tip radius ratio (a star is scored with :class:`StarThresholds`)."""
+    if not isinstance(t, StarThresholds):
+        raise TypeError(f"a star is scored with StarThresholds, got {type(t).__name__}")
+    return t.max_ratio_error
+
+
 def score_polygon(
-    points: np.ndarray,
+    points: ArrayLike,
     *,
-    vertices: np.ndarray,
+    vertices: ArrayLike,
     grid_size: int = 50,
-    start: tuple[float, float] | None = None,
+    start: Point | None = None,
     direction: str | None = None,
     thresholds: PolygonThresholds = POLYGON,
     family: str = "polygon",
@@ -201,9 +208,10 @@ def score_polygon(
     pts = as_points(points)
     target = clockwise(as_points(vertices).astype(float))
     n = len(target)
-    center = tuple(float(c) for c in target.mean(axis=0))
-    radius = float(np.mean(np.hypot(target[:, 0] - center[0], target[:, 1] - center[1])))
+    cx, cy = target.mean(axis=0).tolist()
+    center = (cx, cy)
     eps = float(np.clip(0.4 * corner_depths(target).min(), t.min_epsilon, t.max_epsilon))
+    ratio_limit = _ratio_limit(t) if star else None
     card = Scorecard()
     score = outline_measures(card, pts, target, closed=True, center=center, t=t)
     path_checks(card, pts, grid_size=grid_size, start=start, t=t)
@@ -216,9 +224,9 @@ def score_polygon(
         why = model.reason if model is not None else "no points"
         card.metrics["corners"] = 0
         card.add("vertices", False, 0, f"= {n}", why)
-        if star:
+        if ratio_limit is not None:
             card.add("alternation", False, "n/a", "tips and inner corners alternate", why)
-            card.add("ratio", False, "n/a", f"≤ {t.max_ratio_error:g}", why)
+            card.add("ratio", False, "n/a", f"≤ {ratio_limit:g}", why)
         card.add("placement", False, "n/a", f"≤ {t.max_vertex_miss:g}", why)
         card.add("straightness", False, "n/a", f"≤ {t.max_side_deviation:g}", why)
         return card.result(family, score)
@@ -227,13 +235,13 @@ def score_polygon(
     card.marks["corners"] = model.indices
     card.add("vertices", model.n == n, model.n, f"= {n}",
              f"{model.n} corners found (sides straight within {eps:.1f} cells)", model.indices)
-    if star:
+    if ratio_limit is not None:
         alternates, ratio, why = _alternation(corners)
         want = _alternation(target)[1]
         ratio_err = abs(ratio - want) / want if want else float("inf")
         card.metrics.update(ratio=ratio, ratio_error=ratio_err)
         card.add("alternation", alternates, alternates, "tips and inner corners alternate", why)
-        card.add("ratio", ratio_err <= t.max_ratio_error, ratio_err, f"≤ {t.max_ratio_error:g}",
+        card.add("ratio", ratio_err <= ratio_limit, ratio_err, f"≤ {ratio_limit:g}",
                  f"inner / tip radius {ratio:.2f}, asked {want:.2f}")
     if model.n != n:
         why = f"not measured: {model.n} corners instead of {n}"

@@ -33,37 +33,38 @@ from shape_asserts.geometry.simplify import corner_depths
 __all__ = ["target_vertices", "prompt", "ideal", "PARAMS"]
 
 
-def _rotate(rel: np.ndarray, degrees: float) -> np.ndarray:
+def _rotate(rel: FloatArray, degrees: float) -> FloatArray:
     """Turn offsets ``degrees`` clockwise on screen (y down)."""
     c, s = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
     return np.column_stack([rel[:, 0] * c - rel[:, 1] * s, rel[:, 0] * s + rel[:, 1] * c])
 
 
-def _square(p: Mapping[str, Any]) -> np.ndarray:
+def _square(p: Mapping[str, Any]) -> FloatArray:
     return regular_polygon(p["center"], p["side"] / math.sqrt(2), 4, 225.0 + p["rotation"])
 
 
-def _rectangle(p: Mapping[str, Any]) -> np.ndarray:
+def _rectangle(p: Mapping[str, Any]) -> FloatArray:
     w, h = p["width"] / 2, p["height"] / 2
     rel = _rotate(np.array([[-w, -h], [w, -h], [w, h], [-w, h]], dtype=float), p["rotation"])
-    return rel + np.asarray(p["center"], dtype=float)
+    corners: FloatArray = rel + np.asarray(p["center"], dtype=float)
+    return corners
 
 
-def _triangle(p: Mapping[str, Any]) -> np.ndarray:
+def _triangle(p: Mapping[str, Any]) -> FloatArray:
     if p.get("vertices") is not None:
         return clockwise(np.array(p["vertices"], dtype=float))
     return regular_polygon(p["center"], p["radius"], 3, p["rotation"])
 
 
-def _regular(p: Mapping[str, Any]) -> np.ndarray:
+def _regular(p: Mapping[str, Any]) -> FloatArray:
     return regular_polygon(p["center"], p["radius"], p["n"], p["rotation"])
 
 
-def _star(p: Mapping[str, Any]) -> np.ndarray:
+def _star(p: Mapping[str, Any]) -> FloatArray:
     return star_polygon(p["center"], p["radius"], p["inner"], p["n"], p["rotation"])
 
 
-def target_vertices(case: CaseLike) -> np.ndarray:
+def target_vertices(case: CaseLike) -> FloatArray:
     """The asked polygon of a case, clockwise on screen from vertex 0, shape (K, 2)."""
     return _TARGETS[case.family](case.params)
 
@@ -80,7 +81,7 @@ def _center(p: Mapping[str, Any], out: dict[str, Any]) -> None:
     inside_grid(out["center"], out["grid_size"], "'center'")
 
 
-def _finish(p: Mapping[str, Any], out: dict[str, Any], target: np.ndarray, what: str) -> dict[str, Any]:
+def _finish(p: Mapping[str, Any], out: dict[str, Any], target: FloatArray, what: str) -> dict[str, Any]:
     """Check the target fits the grid and resolve the start vertex."""
     fits_grid(target, out["grid_size"], f"the {what}")
     depth = corner_depths(target)
@@ -257,12 +258,13 @@ def _phrases(case: CaseLike, lang: str) -> dict[str, str]:
         else ("the tip of a point" if at_tip else "the inner vertex"))
 
 
-def _json_center(case: CaseLike) -> tuple[float, float]:
+def _json_center(case: CaseLike) -> Point:
     p = case.params
     if p.get("vertices") is not None:
         c = np.mean(np.array(p["vertices"], dtype=float), axis=0)
         return (float(round(c[0])), float(round(c[1])))
-    return p["center"]
+    cx, cy = p["center"]
+    return (cx, cy)
 
 
 def prompt(case: CaseLike, lang: str) -> str:
@@ -271,7 +273,7 @@ def prompt(case: CaseLike, lang: str) -> str:
                           grid_size=p["grid_size"], **_phrases(case, lang))
 
 
-def ideal(case: CaseLike) -> np.ndarray:
+def ideal(case: CaseLike) -> IntArray:
     """The rounded target vertices joined by digital lines, from the start vertex in the asked direction."""
     p = case.params
     cells = cells_of(target_vertices(case)).astype(np.int64)
@@ -282,7 +284,7 @@ def ideal(case: CaseLike) -> np.ndarray:
     return raster_polyline(ring, closed=True)
 
 
-_TARGETS: dict[str, Callable[[Mapping[str, Any]], np.ndarray]] = {
+_TARGETS: dict[str, Callable[[Mapping[str, Any]], FloatArray]] = {
     "square": _square, "rectangle": _rectangle, "triangle": _triangle, "polygon": _regular, "star": _star,
 }
 

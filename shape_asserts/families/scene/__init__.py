@@ -4,54 +4,21 @@ Both are asked with the seed's free-scene template (``prompts.SEED_SCENE_TEMPLAT
 description filled in ("каркас дома в изометрии с крышей и трубой" is the seed's own wording), and
 optionally an area of the grid the drawing should occupy. A free scene has no single right answer,
 so the checks are only those that can be stated honestly from the points alone, plus a distance to
-a reference drawing made here (:func:`house_reference`, :func:`stick_reference`).
+a reference drawing made here (:func:`~shape_asserts.families.scene.house.house_reference`,
+:func:`~shape_asserts.families.scene.stick.stick_reference`).
 
-Strokes
--------
-The template asks for every object "in one common list, in the order the objects are drawn", so a
-jump between two points may be a pen lift between objects, and a point written twice in a row may
-be a stroke that begins on the cell where the previous one ended (a junction). Neither is a defect
-in a scene, so the answer is cut into *strokes* (:func:`scene_strokes`) at every step that is not
-to an 8-neighbour and at every repeated point, and a finished loop that runs on (a head continued
-into the torso) is cut where it comes closest to its start (after rule 3 of
-``shape_asserts.geometry.contours``). Each stroke is simplified to straight edges (Ramer–Douglas–Peucker,
-1 cell), after cutting it where it turns straight back on itself (a retraced limb or edge); the
-checks look at those edges and where they meet.
+The answer is cut into strokes and the strokes into straight edges (``strokes.py``); the checks
+look at those edges and where they meet. ``common.py`` holds what both scenes share, ``house.py``
+and ``stick.py`` each scene's thresholds, reference drawing and structural checks (their
+docstrings list the checks).
 
 Shared checks
     ``bounds`` (and ``area`` when one was asked); ``fragments`` — the share of points in strokes of
     fewer than ``fragment_cells`` cells: a line drawn with every second or third cell missing falls
     apart into such crumbs, while a few dots of detail (eyes, a door knob) stay under the limit;
     ``likeness`` — similarity to the reference drawing (reported, not gated by default: see below).
-House (isometric: vertical edges and ground lines rising at 20–36°, i.e. the 2:1 pixel
-isometric 26.6° or the true 30°)
-    ``iso_axes`` — edges run along all three isometric axes; ``iso_share`` — most of the edge length
-    does. The edges are then cut at corners: where two or more other edges end on a line (a wall
-    edge drawn straight on into a roof edge). ``walls`` — at least three vertical edges *stand on
-    the ground* (nothing is drawn below their foot): a box seen in isometric view always shows its
-    left, front and right corner edges, a front view or a bare outline shows two;
-    ``roof_above_walls`` — an edge that is neither a wall nor along a ground axis (vertical allowed)
-    leaves the top of a wall edge and rises above it, within the walls' width: a gable or hip edge
-    (a flat top has only eave lines there; a roof set beside or below the walls starts from no wall
-    top); ``gable`` — only when the description asks for a gable roof ("gable", "двускат"): a roof
-    edge and another edge from the neighbouring wall top meet in a peak above the middle third of
-    that wall face (a gable end stands in the face; a hip roof's end leans back, its peak above the
-    corner); ``chimney`` — two vertical edges side by side (at most half the walls' width apart),
-    their tops level (a small box), standing above the eave line (the line through the wall tops)
-    and within the walls' width, neither of them a wall edge nor rising straight from a wall top.
-Stick figure
-    ``head`` — the topmost closed loop is round: its largest radial harmonic about the fitted
-    circle stays within the limits a drawn circle is held to (``CircleThresholds.harmonic_limits``),
-    so a square, diamond, triangle or hexagon head fails; ``head_aspect`` — it is as wide as it is
-    tall, to the one cell any digital circle allows; ``torso`` — the line hanging from the head (the
-    body edge steeper than 45° whose top is nearest the head's bottom, continued by collinear edges)
-    is within ``torso_tolerance`` of vertical; ``head_above_torso`` — it starts below the head's
-    center and at most ``max_neck`` head radii below the head; ``limbs`` — the edges that leave the
-    torso (an edge drawn across it counts on both sides; pieces in one direction from one place
-    count once) are exactly one arm on each side from its upper half and one leg on each side from
-    its lower half: a missing, extra or misplaced limb fails.
 
-``likeness`` is :func:`shape_asserts.geometry.contours.similarity` between the drawing and the reference
+``likeness`` is :func:`shape_asserts.geometry.distances.similarity` between the drawing and the reference
 after the drawing's bounding box is fitted onto the reference's (uniform scale, proportions kept),
 so it measures shape, not placement; ``chamfer_raw`` in the metrics is the distance without that
 fit. It is the headline score, for comparing models on one case, but it rewards closeness to *one*

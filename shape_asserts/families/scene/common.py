@@ -16,7 +16,7 @@ from shape_asserts.families.prompts import scene_prompt
 from shape_asserts.families.scene.strokes import scene_strokes
 from shape_asserts.geometry.contours import bounding_box, fit_to_box
 from shape_asserts.geometry.distances import chamfer_distance, similarity
-from shape_asserts.geometry.points import FloatArray, IntArray, as_points, round_half_up
+from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, round_half_up
 from shape_asserts.geometry.raster import raster_polyline
 from shape_asserts.geometry.scorecard import Scorecard
 
@@ -66,20 +66,20 @@ def cell(v: float) -> int:
     return int(round_half_up(round(float(v), 6)))
 
 
-def stroke(vertices: Sequence[Sequence[float]]) -> np.ndarray:
+def stroke(vertices: Sequence[Sequence[float]]) -> IntArray:
     """An ideal open stroke through ``vertices``: ordered, 8-connected, each cell once per edge."""
     return raster_polyline([(cell(x), cell(y)) for x, y in vertices], closed=False)
 
 
 def placer(canon_w: float, canon_h: float,
-            area: Sequence[float]) -> tuple[Callable[[float, float], tuple[float, float]], float]:
+            area: Sequence[float]) -> tuple[Callable[[float, float], Point], float]:
     """Map canonical coordinates into ``area`` (uniform scale, centred): the map and its scale."""
     x0, y0, x1, y1 = (float(v) for v in area)
     s = min((x1 - x0) / canon_w, (y1 - y0) / canon_h)
     ox = x0 + ((x1 - x0) - canon_w * s) / 2
     oy = y0 + ((y1 - y0) - canon_h * s) / 2
 
-    def place(x: float, y: float) -> tuple[float, float]:
+    def place(x: float, y: float) -> Point:
         return (ox + x * s, oy + y * s)
 
     return place, s
@@ -121,7 +121,7 @@ def scene_params(default_ru: str, default_en: str, min_w: int, min_h: int) -> Ca
 
 def scene_description(p: Mapping[str, Any], lang: str) -> str:
     """The text put in place of the seed template's placeholder: description and the asked area."""
-    text = p["description"] if lang == "ru" else p["description_en"]
+    text: str = p["description"] if lang == "ru" else p["description_en"]
     area = p.get("area")
     if area is None:
         return text

@@ -111,7 +111,7 @@ HOUSE_AREA = (10, 6, 40, 43)
 _HOUSE_W, _HOUSE_H = 30.0, 36.5
 
 
-def _house_vertices(area: Sequence[float]) -> dict[str, tuple[float, float]]:
+def _house_vertices(area: Sequence[float]) -> dict[str, Point]:
     place, _ = placer(_HOUSE_W, _HOUSE_H, area)
     a, b, h, rh = 16.0, 14.0, 16.0, 9.0
     fb = (a, _HOUSE_H)
@@ -137,7 +137,7 @@ def _house_vertices(area: Sequence[float]) -> dict[str, tuple[float, float]]:
     return {k: place(*xy) for k, xy in v.items()}
 
 
-def house_reference(area: Sequence[float] = HOUSE_AREA) -> list[np.ndarray]:
+def house_reference(area: Sequence[float] = HOUSE_AREA) -> list[IntArray]:
     """The reference house's strokes in ``area``: walls, roof, chimney (each an ordered stroke).
 
     The walls are one stroke (both visible faces, ending with the front corner edge), the roof one
@@ -158,7 +158,7 @@ def house_params(p: Mapping[str, Any]) -> dict[str, Any]:
                          "a wire-frame house in isometric projection with a roof and a chimney", 20, 24)(p)
 
 
-def house_ideal(case: CaseLike) -> np.ndarray:
+def house_ideal(case: CaseLike) -> IntArray:
     return np.vstack(house_reference(case.params.get("area") or HOUSE_AREA))
 
 
@@ -172,7 +172,7 @@ def _asks_gable(p: Mapping[str, Any]) -> bool:
     return any(w in text for w in GABLE_WORDS)
 
 
-def _iso_bands(ang: np.ndarray, t: HouseThresholds) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _iso_bands(ang: FloatArray, t: HouseThresholds) -> tuple[BoolArray, BoolArray, BoolArray]:
     """Vertical, rising-left and rising-right masks (on screen, y down, a line rising to the right
     has an angle near 180 − 26.6; rising to the left, near 26.6)."""
     vertical = np.abs(ang - 90.0) <= t.vertical_tolerance
@@ -212,7 +212,7 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     top, bottom = ends(segs)
     cells = np.rint(pts)
     standing = np.zeros(len(segs), dtype=bool)
-    for i in np.flatnonzero(vertical & (length >= t.min_edge)):
+    for i in np.flatnonzero(vertical & (length >= t.min_edge)).tolist():
         fx, fy = bottom[i]
         below = (np.abs(cells[:, 0] - fx) <= t.ground_columns) & (cells[:, 1] > fy + t.ground_tolerance)
         standing[i] = not below.any()
@@ -220,7 +220,7 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     is_wall = standing & (length >= t.wall_edge_share * tallest)
     # one wall edge per column (a face-by-face drawing has each corner edge twice)
     columns: list[int] = []
-    for i in sorted(np.flatnonzero(is_wall), key=lambda i: -length[i]):
+    for i in sorted(np.flatnonzero(is_wall).tolist(), key=lambda i: -length[i]):
         x = segs[i, :, 0].mean()
         if all(abs(x - segs[j, :, 0].mean()) > t.corner_tol for j in columns):
             columns.append(int(i))
@@ -249,7 +249,7 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     need = max(t.min_roof_rise, t.min_roof_rise_cells / wall_h) if wall_h > 0 else t.min_roof_rise
     best_rise = 0.0
     roof_edges: list[tuple[int, int]] = []  # (edge, wall column it leaves)
-    for i in np.flatnonzero(off_axis & at_top):
+    for i in np.flatnonzero(off_axis & at_top).tolist():
         k = int(np.argmin(np.hypot(*(tops - bottom[i]).T)))
         if wx0 - t.corner_tol <= top[i, 0] <= wx1 + t.corner_tol:
             best_rise = max(best_rise, float(tops[k, 1] - top[i, 1]))

@@ -95,7 +95,7 @@ STICK_AREA = (13, 5, 37, 45)
 _STICK_W, _STICK_H = 24.0, 40.0
 
 
-def stick_reference(area: Sequence[float] = STICK_AREA) -> list[np.ndarray]:
+def stick_reference(area: Sequence[float] = STICK_AREA) -> list[IntArray]:
     """The reference stick figure's strokes in ``area``: head (a circle), torso, arms, legs."""
     place, s = placer(_STICK_W, _STICK_H, area)
     hx, hy = place(12, 5)
@@ -115,12 +115,12 @@ def stick_params(p: Mapping[str, Any]) -> dict[str, Any]:
     return scene_params("человечка из палочек", "a stick figure of a person", 12, 24)(p)
 
 
-def stick_ideal(case: CaseLike) -> np.ndarray:
+def stick_ideal(case: CaseLike) -> IntArray:
     return np.vstack(stick_reference(case.params.get("area") or STICK_AREA))
 
 
-def _torso_chain(segs: np.ndarray, neck: np.ndarray, head_x: float, r: float,
-                 t: StickThresholds) -> tuple[np.ndarray, np.ndarray, set[int]] | None:
+def _torso_chain(segs: FloatArray, neck: FloatArray, head_x: float, r: float,
+                 t: StickThresholds) -> tuple[FloatArray, FloatArray, set[int]] | None:
     """The line hanging from the head: top end, bottom end and the edges it is made of.
 
     Of the edges steeper than ``torso_search`` whose top lies within the head's width, the one
@@ -157,7 +157,7 @@ def _torso_chain(segs: np.ndarray, neck: np.ndarray, head_x: float, r: float,
     return a, b, chain
 
 
-def _angle_between(u: np.ndarray, v: np.ndarray) -> float:
+def _angle_between(u: FloatArray, v: FloatArray) -> float:
     """Angle in degrees between two direction vectors (0..180)."""
     nu, nv = float(np.hypot(*u)), float(np.hypot(*v))
     if nu == 0 or nv == 0:
@@ -165,11 +165,11 @@ def _angle_between(u: np.ndarray, v: np.ndarray) -> float:
     return math.degrees(math.acos(max(-1.0, min(1.0, float(u @ v) / (nu * nv)))))
 
 
-def _limbs(segs: np.ndarray, chain: set[int], a: np.ndarray, b: np.ndarray,
-           t: StickThresholds) -> list[tuple[str, str, np.ndarray, np.ndarray]]:
+def _limbs(segs: FloatArray, chain: set[int], a: FloatArray, b: FloatArray,
+           t: StickThresholds) -> list[tuple[str, str, FloatArray, FloatArray]]:
     """Edges leaving the torso ``a``–``b``: (``"arm"``/``"leg"``, ``"left"``/``"right"``/``"along"``,
     root, tip), one per limb (retraced edges counted once)."""
-    pieces: list[tuple[np.ndarray, np.ndarray]] = []
+    pieces: list[tuple[FloatArray, FloatArray]] = []
     for j, (p, q) in enumerate(segs):
         if j in chain:
             continue
@@ -188,7 +188,7 @@ def _limbs(segs: np.ndarray, chain: set[int], a: np.ndarray, b: np.ndarray,
                 continue
         pieces.append((p, q))
     span = float(b[1] - a[1]) or 1.0
-    out: list[tuple[str, str, np.ndarray, np.ndarray]] = []
+    out: list[tuple[str, str, FloatArray, FloatArray]] = []
     for p, q in pieces:
         if np.hypot(*(q - p)) < t.min_limb:
             continue

@@ -26,7 +26,7 @@ __all__ = ["scene_strokes", "holes", "heal", "edges", "ends", "seg_distance", "j
            "split_at_junctions"]
 
 
-def scene_strokes(points: np.ndarray) -> list[tuple[int, np.ndarray]]:
+def scene_strokes(points: ArrayLike) -> list[tuple[int, FloatArray]]:
     """A scene answer cut into strokes: ``(index of the stroke's first point, its points)``.
 
     Cut at every step that is not to an 8-neighbour (a pen lift: in a scene any jump may be one)
@@ -48,8 +48,8 @@ def scene_strokes(points: np.ndarray) -> list[tuple[int, np.ndarray]]:
     return [(a, pts[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
 
 
-def holes(pts: np.ndarray, strokes: Sequence[np.ndarray], slip: float, close_gap: float,
-           grid_size: int) -> list[np.ndarray]:
+def holes(pts: FloatArray, strokes: Sequence[FloatArray], slip: float, close_gap: float,
+           grid_size: int) -> list[FloatArray]:
     """The closed loops of a drawing, whatever order it was drawn in: for each region of empty
     cells walled in by drawn cells (4-connected, so an 8-connected outline closes it), the drawn
     cells around it. Where the pen moved at most ``slip`` cells (Chebyshev) between two points in
@@ -98,11 +98,11 @@ def holes(pts: np.ndarray, strokes: Sequence[np.ndarray], slip: float, close_gap
     return out
 
 
-def heal(strokes: Sequence[np.ndarray], max_step: float) -> list[np.ndarray]:
+def heal(strokes: Sequence[FloatArray], max_step: float) -> list[FloatArray]:
     """Consecutive strokes joined where the pen moved at most ``max_step`` cells (Chebyshev, more
     than one): for tracing edges, a two-cell step is read as a slip (a point pushed a cell off
     the line, a cell skipped), not as a new object. Junctions (repeated points) stay cuts."""
-    out: list[np.ndarray] = []
+    out: list[FloatArray] = []
     for s in strokes:
         if out and len(s) and 1 < float(np.max(np.abs(s[0] - out[-1][-1]))) <= max_step:
             out[-1] = np.vstack([out[-1], s])
@@ -111,7 +111,7 @@ def heal(strokes: Sequence[np.ndarray], max_step: float) -> list[np.ndarray]:
     return out
 
 
-def _turns(stroke: np.ndarray) -> list[np.ndarray]:
+def _turns(stroke: FloatArray) -> list[FloatArray]:
     """``stroke`` cut where it turns straight back onto the cell it came from (a retraced line's
     far end), the turning cell kept in both pieces: simplification measures distances to the
     chord, which a line retraced onto itself never leaves, so it would lose the far end."""
@@ -122,14 +122,14 @@ def _turns(stroke: np.ndarray) -> list[np.ndarray]:
     return [stroke[a:b + 1] for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
 
 
-def edges(strokes: Sequence[np.ndarray], tol: float) -> np.ndarray:
+def edges(strokes: Sequence[FloatArray], tol: float) -> FloatArray:
     """The straight edges of every stroke (any length), shape (M, 2, 2)."""
     segs = [segments(piece, tol) for s in strokes if len(s) >= 2 for piece in _turns(s)]
     segs = [s for s in segs if len(s)]
     return np.concatenate(segs) if segs else np.zeros((0, 2, 2))
 
 
-def ends(segs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def ends(segs: FloatArray) -> tuple[FloatArray, FloatArray]:
     """Upper and lower end (smaller and larger y on screen) of each edge, each shape (M, 2)."""
     if not len(segs):
         return np.zeros((0, 2)), np.zeros((0, 2))
@@ -145,8 +145,8 @@ def seg_distance(p: FloatArray, a: FloatArray, b: FloatArray) -> tuple[float, fl
     return float(d), float(t)
 
 
-def join_verticals(segs: np.ndarray, vertical: np.ndarray, gap: float, corner_tol: float,
-                    min_ends: int) -> np.ndarray:
+def join_verticals(segs: FloatArray, vertical: BoolArray, gap: float, corner_tol: float,
+                    min_ends: int) -> FloatArray:
     """Vertical edges that continue one another joined into one: the top of the lower one at
     most ``gap`` cells below the foot of the upper one (or a cell above it), within a column,
     unless they meet at a corner (``min_ends`` ends of other edges within ``corner_tol`` of the
@@ -179,7 +179,7 @@ def join_verticals(segs: np.ndarray, vertical: np.ndarray, gap: float, corner_to
     return np.concatenate([rest, joined]) if len(rest) else joined
 
 
-def split_at_junctions(segs: np.ndarray, tol: float, min_ends: int, on: float) -> np.ndarray:
+def split_at_junctions(segs: FloatArray, tol: float, min_ends: int, on: float) -> FloatArray:
     """Cut every edge where at least ``min_ends`` ends of other edges lie on it (within ``on``
     cells of its line, at least ``tol`` from its own ends, ``tol`` of each other): a line drawn
     straight through a corner is two edges there."""

@@ -10,7 +10,7 @@ samples that curve, ``predict_xy(t)``: to draw the ideal overlay, or to make per
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from shape_asserts.geometry.points import FloatArray
 
@@ -29,7 +29,7 @@ class FitFailure:
 
     reason: str
 
-    def __bool__(self) -> bool:
+    def __bool__(self) -> Literal[False]:
         return False
 
 

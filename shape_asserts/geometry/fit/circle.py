@@ -6,6 +6,7 @@ See :mod:`shape_asserts.geometry.fit.base` for the contract every model keeps.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -99,7 +100,8 @@ class CircleModel:
             [self.center[0] + self.radius * np.cos(th), self.center[1] + self.radius * np.sin(th)]
         )
 
-    def __bool__(self) -> bool:
+    def __bool__(self) -> Literal[True]:
+        """A model is a fit that worked: always true (a :class:`FitFailure` is false)."""
         return True
 
 
@@ -179,4 +181,5 @@ def radial_harmonics(angles: object, residuals: object,
         return np.zeros(len(ks))
     # e^{-ikθ} for k = 1..hi by a running product of e^{-iθ}: one complex exponential per point
     phase = np.cumprod(np.broadcast_to(np.exp(-1j * theta), (hi, len(theta))), axis=0)[lo - 1:]
-    return 2.0 * np.abs(phase @ (w * e)) / total
+    amplitudes: FloatArray = 2.0 * np.abs(phase @ (w * e)) / total
+    return amplitudes

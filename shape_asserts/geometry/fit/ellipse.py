@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -38,13 +39,13 @@ class EllipseModel:
     [25.0, 25.0, 20.0, 10.0, 30.0]
     """
 
-    center: tuple[float, float]
+    center: Point
     a: float
     b: float
     rotation: float = 0.0
 
     @classmethod
-    def from_estimate(cls, points: np.ndarray) -> "EllipseModel | FitFailure":
+    def from_estimate(cls, points: ArrayLike) -> EllipseModel | FitFailure:
         """Direct least-squares ellipse fit (Fitzgibbon, Pilu & Fisher 1999; Halíř & Flusser 1998).
 
         The conic is constrained to be an ellipse (``4AC − B² > 0``), so it never returns a
@@ -111,7 +112,7 @@ class EllipseModel:
         # algebraic fit's bias only matters for elongated ellipses
         return first._refined(pts) if first.a > 1.15 * first.b else first
 
-    def _refined(self, pts: np.ndarray, rounds: int = 30) -> "EllipseModel":
+    def _refined(self, pts: FloatArray, rounds: int = 30) -> EllipseModel:
         """The algebraic fit polished by Gauss–Newton on the normal distances of :meth:`radial`.
 
         The direct fit minimises an algebraic error that shrinks a thin ellipse's long axis (by 0.7
@@ -120,7 +121,7 @@ class EllipseModel:
         """
         params = np.array([*self.center, self.a, self.b, self.rotation], dtype=float)
 
-        def cost(q: np.ndarray) -> np.ndarray:
+        def cost(q: FloatArray) -> FloatArray:
             if q[2] <= 0 or q[3] <= 0:
                 return np.full(len(pts), np.inf)
             return EllipseModel((q[0], q[1]), q[2], q[3], q[4]).radial(pts)[1]
@@ -148,16 +149,16 @@ class EllipseModel:
             a, b, rot = b, a, rot + 90.0
         return EllipseModel((float(cx), float(cy)), float(a), float(b), float(rot % 180.0))
 
-    def predict_xy(self, t: np.ndarray) -> np.ndarray:
+    def predict_xy(self, t: ArrayLike) -> FloatArray:
         """Points at parameters ``t`` (radians, growing clockwise on screen), shape (len(t), 2)."""
         return ellipse_xy(self.center, self.a, self.b, self.rotation, t)
 
-    def residuals(self, points: np.ndarray, samples: int = 720) -> np.ndarray:
+    def residuals(self, points: ArrayLike, samples: int = 720) -> FloatArray:
         """Distance of each point from the ellipse (to ``samples`` chords of it), shape (N,)."""
         curve = self.predict_xy(np.linspace(0, 2 * math.pi, samples, endpoint=False))
         return distance_to_polyline(points, curve, closed=True)
 
-    def radial(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def radial(self, points: ArrayLike) -> tuple[FloatArray, FloatArray]:
         """Eccentric angle (radians) and signed distance (cells) of each point from the ellipse, (N,).
 
         The distance is the first-order normal distance ``(ρ − 1) / |∇ρ|`` of the normalised radius
@@ -174,7 +175,7 @@ class EllipseModel:
             res = np.where(grad > 0, (rho - 1.0) * rho / np.where(grad > 0, grad, 1.0), -self.b)
         return np.arctan2(v / self.b, u / self.a), res
 
-    def evenness(self, points: np.ndarray) -> float:
+    def evenness(self, points: ArrayLike) -> float:
         """The seed's roundness idea for an ellipse: ``(1 − mean |residual| / mean semi-axis) × 100``.
 
         The residual is the normal distance of :meth:`radial` (analytic, so the score does not
@@ -186,5 +187,6 @@ class EllipseModel:
         score = (1.0 - float(np.mean(np.abs(self.radial(pts)[1]))) / ((self.a + self.b) / 2.0)) * 100.0
         return float(min(100.0, max(0.0, score)))
 
-    def __bool__(self) -> bool:
+    def __bool__(self) -> Literal[True]:
+        """A model is a fit that worked: always true (a :class:`FitFailure` is false)."""
         return True

@@ -12,6 +12,7 @@ round an exact vertex. "Clockwise" always means clockwise as seen on screen
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -33,14 +34,14 @@ __all__ = [
 ]
 
 
-def side_lengths(vertices: np.ndarray) -> np.ndarray:
+def side_lengths(vertices: ArrayLike) -> FloatArray:
     """Lengths of the sides of a closed polygon, side ``i`` joining vertex ``i`` to ``i + 1``, (K,)."""
     v = as_points(vertices)
     d = np.roll(v, -1, axis=0) - v
     return np.hypot(d[:, 0], d[:, 1])
 
 
-def interior_angles(vertices: np.ndarray) -> np.ndarray:
+def interior_angles(vertices: ArrayLike) -> FloatArray:
     """Interior angle at each vertex of a closed polygon, degrees, shape (K,).
 
     Measured on the polygon's inside whichever way it is drawn, so a convex corner is below 180°
@@ -61,10 +62,11 @@ def interior_angles(vertices: np.ndarray) -> np.ndarray:
     turn = np.degrees(np.arctan2(cross, dot))
     # clockwise on screen turns positively; a counter-clockwise polygon turns the other way
     sign = 1.0 if signed_area(v) >= 0 else -1.0
-    return 180.0 - sign * turn
+    angles: FloatArray = 180.0 - sign * turn
+    return angles
 
 
-def regular_polygon(center: tuple[float, float], radius: float, n: int, rotation: float = 270.0) -> np.ndarray:
+def regular_polygon(center: Point, radius: float, n: int, rotation: float = 270.0) -> FloatArray:
     """Vertices of a regular ``n``-gon, clockwise on screen from the one at ``rotation``, (n, 2).
 
     ``rotation`` is the polar angle of vertex 0 in degrees (0° right, growing clockwise on screen;
@@ -79,8 +81,8 @@ def regular_polygon(center: tuple[float, float], radius: float, n: int, rotation
     return np.column_stack([center[0] + radius * np.cos(ang), center[1] + radius * np.sin(ang)])
 
 
-def star_polygon(center: tuple[float, float], outer: float, inner: float, n: int,
-                 rotation: float = 270.0) -> np.ndarray:
+def star_polygon(center: Point, outer: float, inner: float, n: int,
+                 rotation: float = 270.0) -> FloatArray:
     """Vertices of an ``n``-pointed star, alternating outer tip and inner corner, (2n, 2).
 
     Vertex 0 is the tip at polar angle ``rotation``; the order is clockwise on screen.
@@ -105,11 +107,11 @@ class PolygonModel:
     ([[10.0, 10.0], [40.0, 10.0], [40.0, 40.0], [10.0, 40.0]], [90.0, 90.0, 90.0, 90.0])
     """
 
-    vertices: np.ndarray
+    vertices: FloatArray
     indices: tuple[int, ...] = ()
 
     @classmethod
-    def from_estimate(cls, points: np.ndarray, epsilon: float = 1.5,
+    def from_estimate(cls, points: ArrayLike, epsilon: float = 1.5,
                       min_side: float | None = None) -> "PolygonModel | FitFailure":
         """The corners of a closed drawing by :func:`simplify_closed`.
 
@@ -137,19 +139,19 @@ class PolygonModel:
     def n(self) -> int:
         return int(len(self.vertices))
 
-    def angles(self) -> np.ndarray:
+    def angles(self) -> FloatArray:
         """Interior angles in degrees (see :func:`interior_angles`)."""
         return interior_angles(self.vertices)
 
-    def sides(self) -> np.ndarray:
+    def sides(self) -> FloatArray:
         """Side lengths (see :func:`side_lengths`)."""
         return side_lengths(self.vertices)
 
-    def residuals(self, points: np.ndarray) -> np.ndarray:
+    def residuals(self, points: ArrayLike) -> FloatArray:
         """Distance of each point from the outline, shape (N,)."""
         return distance_to_polyline(points, self.vertices, closed=True)
 
-    def predict_xy(self, t: np.ndarray) -> np.ndarray:
+    def predict_xy(self, t: ArrayLike) -> FloatArray:
         """Points of the outline at ``t`` ∈ [0, 1) of the perimeter from vertex 0, shape (len(t), 2)."""
         t = np.asarray(t, dtype=float) % 1.0
         sides = self.sides()
@@ -159,9 +161,11 @@ class PolygonModel:
         frac = np.where(sides[k] > 0, (s - cum[k]) / np.where(sides[k] > 0, sides[k], 1.0), 0.0)
         a = self.vertices[k]
         b = self.vertices[(k + 1) % self.n]
-        return a + frac[:, None] * (b - a)
+        xy: FloatArray = a + frac[:, None] * (b - a)
+        return xy
 
-    def __bool__(self) -> bool:
+    def __bool__(self) -> Literal[True]:
+        """A model is a fit that worked: always true (a :class:`FitFailure` is false)."""
         return True
 
 
@@ -171,7 +175,7 @@ class PolygonModel:
 ROUNDING_REACH = 0.75
 
 
-def vertex_cells(vertices: np.ndarray, reach: float = ROUNDING_REACH) -> list[np.ndarray]:
+def vertex_cells(vertices: ArrayLike, reach: float = ROUNDING_REACH) -> list[FloatArray]:
     """The cells each exact vertex may fairly be rounded to: one, two or four per vertex.
 
     Per coordinate, the floor and the ceiling each count when they lie within ``reach`` of the

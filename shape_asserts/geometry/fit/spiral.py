@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -18,8 +19,8 @@ from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
 __all__ = ["SpiralModel", "unwrapped_angles", "lap_gaps"]
 
 
-def unwrapped_angles(points: np.ndarray, center: tuple[float, float], *, min_radius: float = 0.0
-                     ) -> tuple[np.ndarray, np.ndarray]:
+def unwrapped_angles(points: ArrayLike, center: Point, *, min_radius: float = 0.0
+                     ) -> tuple[IntArray, FloatArray]:
     """Cumulative polar angle along the drawing about ``center``, radians (clockwise on screen > 0).
 
     Points closer than ``min_radius`` to the center (where the angle means little) are left out.
@@ -41,8 +42,8 @@ def unwrapped_angles(points: np.ndarray, center: tuple[float, float], *, min_rad
     return idx, np.concatenate([[0.0], np.cumsum(step)])
 
 
-def lap_gaps(points: np.ndarray, center: tuple[float, float], *, min_radius: float = 1.5,
-             window: float = 0.25) -> tuple[np.ndarray, np.ndarray]:
+def lap_gaps(points: ArrayLike, center: Point, *, min_radius: float = 1.5,
+             window: float = 0.25) -> tuple[IntArray, FloatArray]:
     """How far each point lies from the lap before it, radially: a spiral's local lap spacing.
 
     For every point at least one lap (2π) along the drawing from its first point away from the
@@ -69,9 +70,10 @@ def lap_gaps(points: np.ndarray, center: tuple[float, float], *, min_radius: flo
         off = np.abs(th[None, :] - (th[k] - 2 * math.pi)[:, None])
         near = off <= window
         masked = np.where(near, r[None, :], np.nan)
+        seen = np.asarray(near.any(axis=1), dtype=bool)
         with np.errstate(all="ignore"):
-            med = np.nanmedian(np.where(near.any(axis=1)[:, None], masked, 0.0), axis=1)
-        lone = ~near.any(axis=1)
+            med = np.nanmedian(np.where(seen[:, None], masked, 0.0), axis=1)
+        lone = ~seen
         med[lone] = r[np.argmin(off[lone], axis=1)]
         before[start:start + len(k)] = med
     return idx[keep], r[keep] - before
@@ -94,7 +96,7 @@ class SpiralModel:
     (6.0, 1.0, 3.0, 'cw')
     """
 
-    center: tuple[float, float]
+    center: Point
     a: float
     b: float
     angle0: float = 0.0
@@ -108,7 +110,7 @@ class SpiralModel:
         return float(2 * math.pi * abs(self.b))
 
     @classmethod
-    def from_estimate(cls, points: np.ndarray, center: tuple[float, float], *,
+    def from_estimate(cls, points: ArrayLike, center: Point, *,
                       min_radius: float = 1.5) -> "SpiralModel | FitFailure":
         """Least-squares line through (θ, r), θ unwrapped along the drawing about a known ``center``.
 
@@ -140,7 +142,7 @@ class SpiralModel:
         return cls(center=(float(center[0]), float(center[1])), a=float(a), b=b, angle0=angle0,
                    direction="cw" if sign > 0 else "ccw", r2=float(r2), turns=abs(total) / (2 * math.pi))
 
-    def predict_xy(self, theta: np.ndarray) -> np.ndarray:
+    def predict_xy(self, theta: ArrayLike) -> FloatArray:
         """Points after turning ``theta`` radians from the start, shape (len(theta), 2)."""
         th = np.asarray(theta, dtype=float)
         sign = 1.0 if self.direction == "cw" else -1.0
@@ -148,13 +150,15 @@ class SpiralModel:
         phi = math.radians(self.angle0) + sign * th
         return np.column_stack([self.center[0] + r * np.cos(phi), self.center[1] + r * np.sin(phi)])
 
-    def residuals(self, points: np.ndarray, *, min_radius: float = 1.5) -> np.ndarray:
+    def residuals(self, points: ArrayLike, *, min_radius: float = 1.5) -> FloatArray:
         """Radial residual ``r − (a + bθ)`` of the points away from the center, shape (K,)."""
         pts = as_points(points)
         idx, theta = unwrapped_angles(pts, self.center, min_radius=min_radius)
         sign = 1.0 if self.direction == "cw" else -1.0
         rel = pts[idx] - np.asarray(self.center, dtype=float)
-        return np.hypot(rel[:, 0], rel[:, 1]) - (self.a + self.b * theta * sign)
+        res: FloatArray = np.hypot(rel[:, 0], rel[:, 1]) - (self.a + self.b * theta * sign)
+        return res
 
-    def __bool__(self) -> bool:
+    def __bool__(self) -> Literal[True]:
+        """A model is a fit that worked: always true (a :class:`FitFailure` is false)."""
         return True
