@@ -8,8 +8,9 @@ shuffled, off-center, two-lap, four-point, duplicate-padded drawings: ``bench/ca
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike

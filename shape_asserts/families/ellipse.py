@@ -9,8 +9,9 @@ convention), which becomes the ideal drawing's cell on that ray.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -31,7 +32,8 @@ from shape_asserts.families.single import ClosedThresholds, loop_checks, outline
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import EllipseModel, axis_angle_difference
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
-from shape_asserts.geometry.raster import ellipse_xy, raster_ellipse
+from shape_asserts.geometry.raster import raster_ellipse
+from shape_asserts.geometry.samples import ellipse_xy
 from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.geometry.scorecard import Scorecard
 

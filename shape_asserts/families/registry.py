@@ -8,9 +8,7 @@ adding it to :data:`FAMILIES` below.
 from __future__ import annotations
 
 from shape_asserts.exceptions import CaseError
-from shape_asserts.families import circle
-from shape_asserts.families import multi, scene
-from shape_asserts.families import ellipse, polygon, spiral
+from shape_asserts.families import circle, ellipse, multi, polygon, scene, spiral
 from shape_asserts.families.base import Family
 
 __all__ = ["Family", "FAMILIES", "get_family"]

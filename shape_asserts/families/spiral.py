@@ -13,8 +13,9 @@ last point to stay away from the first.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -37,7 +38,8 @@ from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import SpiralModel
 from shape_asserts.geometry.fit.spiral import lap_gaps, unwrapped_angles
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, round_half_up
-from shape_asserts.geometry.raster import raster_spiral, spiral_samples
+from shape_asserts.geometry.raster import raster_spiral
+from shape_asserts.geometry.samples import spiral_samples
 from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.geometry.scorecard import Scorecard
 

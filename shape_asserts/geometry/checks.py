@@ -69,7 +69,11 @@ def continuity(points: ArrayLike, *, closed: bool = False) -> Continuity:
 
 
 def out_of_bounds(points: ArrayLike, grid_size: int) -> tuple[int, ...]:
-    """Indices of points outside ``[0, grid_size - 1]`` on either axis."""
+    """Indices of points outside ``[0, grid_size - 1]`` on either axis.
+
+    >>> out_of_bounds([[0, 0], [50, 3], [4, -1]], grid_size=50)
+    (1, 2)
+    """
     pts = as_points(points)
     bad = np.any((pts < 0) | (pts > grid_size - 1), axis=1)
     return tuple(int(i) for i in np.flatnonzero(bad))
@@ -80,6 +84,9 @@ def signed_area(points: ArrayLike) -> float:
 
     In grid coordinates y points down, which mirrors the plane: the textbook shoelace sum, positive
     for counter-clockwise with y up, is positive for clockwise as seen on screen.
+
+    >>> signed_area([[0, 0], [4, 0], [4, 3]])  # right, then down: clockwise on screen
+    6.0
     """
     pts = as_points(points)
     if len(pts) < 3:
@@ -92,7 +99,11 @@ def signed_area(points: ArrayLike) -> float:
 
 
 def direction(points: ArrayLike) -> str | None:
-    """``"cw"`` or ``"ccw"`` as seen on screen (y down), ``None`` when the area is zero."""
+    """``"cw"`` or ``"ccw"`` as seen on screen (y down), ``None`` when the area is zero.
+
+    >>> direction([[0, 0], [4, 0], [4, 3]]), direction([[4, 3], [4, 0], [0, 0]]), direction([[0, 0], [1, 1]])
+    ('cw', 'ccw', None)
+    """
     a = signed_area(points)
     if a > 0:
         return "cw"
@@ -116,7 +127,13 @@ class Winding:
 
 
 def winding(points: ArrayLike, center: Point, *, closed: bool = True) -> Winding:
-    """Winding number, angular coverage and backtracking of the path about ``center``."""
+    """Winding number, angular coverage and backtracking of the path about ``center``.
+
+    >>> square = [[0, 0], [2, 0], [2, 2], [0, 2]]
+    >>> w = winding(square + square, center=(1, 1))  # the same square drawn twice
+    >>> round(w.turns, 6), round(w.coverage, 3), w.backtracks  # four corners see 4 of 12 sectors
+    (2.0, 0.333, ())
+    """
     pts = as_points(points)
     if len(pts) < 2:
         return Winding(turns=0.0, coverage=0.0, backtracks=())

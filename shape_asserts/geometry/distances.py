@@ -8,6 +8,7 @@ are Euclidean, in cells.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from shape_asserts.geometry.points import FloatArray, as_points
 
@@ -29,7 +30,7 @@ __all__ = [
 _PAIRS = 1_000_000
 
 
-def chebyshev(a: object, b: object) -> FloatArray:
+def chebyshev(a: ArrayLike, b: ArrayLike) -> FloatArray:
     """Chebyshev (8-connectivity) distance between rows of ``a`` and ``b``.
 
     Examples
@@ -41,7 +42,7 @@ def chebyshev(a: object, b: object) -> FloatArray:
     return d
 
 
-def closure_distance(points: object) -> float:
+def closure_distance(points: ArrayLike) -> float:
     """Chebyshev distance from the last point back to the first (≤ 1 means closed); ``inf`` when empty.
 
     Examples
@@ -55,7 +56,7 @@ def closure_distance(points: object) -> float:
     return float(chebyshev(pts[-1], pts[0]))
 
 
-def nearest_on_segment(points: object, a: object, b: object) -> tuple[FloatArray, FloatArray]:
+def nearest_on_segment(points: ArrayLike, a: ArrayLike, b: ArrayLike) -> tuple[FloatArray, FloatArray]:
     """Distance of each point from the segment ``a``–``b`` and where its nearest point lies on it.
 
     Parameters
@@ -86,7 +87,7 @@ def nearest_on_segment(points: object, a: object, b: object) -> tuple[FloatArray
     return np.hypot(d[..., 0], d[..., 1]), t
 
 
-def segment_distance(points: object, a: object, b: object) -> FloatArray:
+def segment_distance(points: ArrayLike, a: ArrayLike, b: ArrayLike) -> FloatArray:
     """Distance of each row of ``points`` (M, 2) from the segment ``a``–``b``, shape (M,).
 
     Examples
@@ -97,7 +98,7 @@ def segment_distance(points: object, a: object, b: object) -> FloatArray:
     return nearest_on_segment(points, a, b)[0]
 
 
-def segment_distances(points: object, vertices: object, *, closed: bool = True) -> FloatArray:
+def segment_distances(points: ArrayLike, vertices: ArrayLike, *, closed: bool = True) -> FloatArray:
     """Distance of each point from each side of a polyline, shape (N, K) (K sides)."""
     pts = as_points(points)
     v = as_points(vertices)
@@ -109,7 +110,7 @@ def segment_distances(points: object, vertices: object, *, closed: bool = True) 
     return nearest_on_segment(pts[:, None, :], ends[None, :-1], ends[None, 1:])[0]
 
 
-def distance_to_polyline(points: object, vertices: object, *, closed: bool = True,
+def distance_to_polyline(points: ArrayLike, vertices: ArrayLike, *, closed: bool = True,
                          chunk: int = 512) -> FloatArray:
     """Distance of each point from the nearest point of a polyline's outline, shape (N,).
 
@@ -128,7 +129,7 @@ def distance_to_polyline(points: object, vertices: object, *, closed: bool = Tru
     return np.concatenate(out)
 
 
-def sample_polyline(vertices: object, *, closed: bool = True, step: float = 1.0) -> FloatArray:
+def sample_polyline(vertices: ArrayLike, *, closed: bool = True, step: float = 1.0) -> FloatArray:
     """Points along a polyline at most ``step`` apart, vertices included, shape (M, 2).
 
     Examples
@@ -149,7 +150,7 @@ def sample_polyline(vertices: object, *, closed: bool = True, step: float = 1.0)
     return out if closed else np.vstack([out, ends[-1:]])
 
 
-def nearest_distance(a: object, b: object, *, metric: str = "euclidean") -> FloatArray:
+def nearest_distance(a: ArrayLike, b: ArrayLike, *, metric: str = "euclidean") -> FloatArray:
     """Distance from each row of ``a`` (M, 2) to the nearest row of ``b`` (N, 2), shape (M,).
 
     ``metric`` is ``"euclidean"`` or ``"chebyshev"``; ``inf`` everywhere when ``b`` is empty.
@@ -175,7 +176,7 @@ def nearest_distance(a: object, b: object, *, metric: str = "euclidean") -> Floa
     return np.concatenate(out) if out else np.zeros(0)
 
 
-def min_distance(a: object, b: object) -> float:
+def min_distance(a: ArrayLike, b: ArrayLike) -> float:
     """Smallest Chebyshev distance between a point of ``a`` and one of ``b`` (0 = a shared cell,
     1 = touching cells); ``inf`` when either is empty.
 
@@ -192,7 +193,7 @@ def min_distance(a: object, b: object) -> float:
     return float(nearest_distance(pa, pb, metric="chebyshev").min())
 
 
-def chamfer_distance(a: object, b: object) -> float:
+def chamfer_distance(a: ArrayLike, b: ArrayLike) -> float:
     """Mean symmetric Chamfer distance in cells: the mean, over both drawings, of each point's
     Euclidean distance to the nearest point of the other drawing, the two means averaged.
 
@@ -210,7 +211,7 @@ def chamfer_distance(a: object, b: object) -> float:
     return 0.5 * (float(nearest_distance(pa, pb).mean()) + float(nearest_distance(pb, pa).mean()))
 
 
-def similarity(a: object, b: object, scale: float) -> float:
+def similarity(a: ArrayLike, b: ArrayLike, scale: float) -> float:
     """A 0–100 likeness from :func:`chamfer_distance`: 100 for the same cells, falling linearly
     to 0 at a mean distance of ``scale`` cells.
 

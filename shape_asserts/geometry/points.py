@@ -23,7 +23,7 @@ BoolArray = npt.NDArray[np.bool_]
 Point = tuple[float, float]
 
 
-def as_points(points: object) -> FloatArray:
+def as_points(points: ArrayLike) -> FloatArray:
     """``points`` as a float ``(N, 2)`` array; ``ValueError`` for any other shape.
 
     Examples

@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import heapq
 import math
-from typing import Sequence, SupportsInt
+from collections.abc import Sequence
+from typing import SupportsInt
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.geometry.points import FloatArray, IntArray, Point
+from shape_asserts.geometry.points import IntArray, Point
+from shape_asserts.geometry.samples import ellipse_xy, spiral_samples
 
 __all__ = [
     "raster_circle", "circle_pixels", "angle_of", "point_on_circle",
-    "bresenham", "raster_polyline", "raster_curve", "ellipse_xy", "raster_ellipse", "spiral_xy",
-    "spiral_samples", "raster_spiral",
+    "bresenham", "raster_polyline", "raster_curve", "raster_ellipse", "raster_spiral",
 ]
 
 #: One grid cell, ``(x, y)``.
@@ -109,7 +110,7 @@ def raster_circle(
     return np.roll(ring, -i0, axis=0)
 
 
-# --- lines, polygons and sampled curves (ellipse, spiral) --------------------------------------------
+# --- lines, polygons and sampled curves (ellipse, spiral: geometry/samples.py) ------------------------
 
 
 def bresenham(p0: Sequence[SupportsInt], p1: Sequence[SupportsInt]) -> IntArray:
@@ -272,19 +273,6 @@ def _roll_to(ring: IntArray, start: Point | None) -> IntArray:
     return np.roll(ring, -int(np.argmin(d)), axis=0)
 
 
-def ellipse_xy(center: Point, a: float, b: float, rotation: float, t: ArrayLike) -> FloatArray:
-    """Points of an ellipse at parameters ``t`` (radians), shape (len(t), 2).
-
-    ``a`` is the semi-axis along ``rotation`` (degrees, the :func:`angle_of` convention: 0° right,
-    clockwise on screen); growing ``t`` travels clockwise on screen.
-    """
-    t = np.asarray(t, dtype=float)
-    phi = math.radians(rotation)
-    c, s = math.cos(phi), math.sin(phi)
-    u, v = a * np.cos(t), b * np.sin(t)
-    return np.column_stack([center[0] + u * c - v * s, center[1] + u * s + v * c])
-
-
 def raster_ellipse(
     center: Point,
     a: float,
@@ -327,35 +315,6 @@ def raster_ellipse(
         ring = ring[::-1]
     ex, ey = ellipse_xy(center, a, b, rotation, [0.0])[0].tolist()
     return _roll_to(ring, start if start is not None else (ex, ey))
-
-
-def spiral_xy(center: Point, spacing: float, turns: float, angle: float,
-              direction: str, t: ArrayLike) -> FloatArray:
-    """Points of an outward Archimedean spiral ``r = spacing · θ / 2π`` at ``t`` ∈ [0, 1] of its length
-    in turns, shape (len(t), 2).
-
-    The spiral starts at ``center``, turns ``direction`` ("cw"/"ccw" on screen) while it grows and
-    ends, after ``turns`` laps, at polar angle ``angle`` (degrees, :func:`angle_of` convention).
-    """
-    if direction not in ("cw", "ccw"):
-        raise ValueError(f"direction must be 'cw' or 'ccw', got {direction!r}")
-    theta = np.asarray(t, dtype=float) * 2 * math.pi * turns
-    sign = 1.0 if direction == "cw" else -1.0
-    r = spacing * theta / (2 * math.pi)
-    phi = math.radians(angle) - sign * (2 * math.pi * turns - theta)
-    return np.column_stack([center[0] + r * np.cos(phi), center[1] + r * np.sin(phi)])
-
-
-def spiral_samples(center: Point, spacing: float, turns: float, angle: float, direction: str,
-                   count: int, *, inward: bool = False) -> FloatArray:
-    """``count`` points of the asked spiral evenly spaced along it, from the center out, shape (count, 2).
-
-    ``direction`` is the way the *drawing* turns: drawn inward one way, the same curve traced
-    outward turns the other way.
-    """
-    grow = direction if not inward else ("ccw" if direction == "cw" else "cw")
-    # arc length grows as θ², so t = √u spaces the samples evenly along the curve
-    return spiral_xy(center, spacing, turns, angle, grow, np.sqrt(np.linspace(0, 1, count)))
 
 
 def raster_spiral(

@@ -15,13 +15,17 @@ Examples
 >>> pts = np.array([[0, 0], [1, 0], [1, 0], [4, 0]])
 >>> _ = card.continuity(pts, max_gaps=0, max_repeats=0)
 >>> _ = card.bounds(pts, grid_size=4)
->>> [c.describe() for c in card.result("line", 50.0).failed]
-['gaps: 1 (limit ≤ 0) — largest step 3 cells at point #2', 'repeats: 1 (limit ≤ 0) — consecutive identical points at point #1', 'bounds: 1 (limit 0 outside) — outside 0..3 at point #3']
+>>> for check in card.result("line", 50.0).failed:
+...     print(check.describe())
+gaps: 1 (limit ≤ 0) — largest step 3 cells at point #2
+repeats: 1 (limit ≤ 0) — consecutive identical points at point #1
+bounds: 1 (limit 0 outside) — outside 0..3 at point #3
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -109,12 +113,13 @@ class Scorecard:
             signed = wind.turns if direction == "cw" else -wind.turns
         else:
             signed = abs(wind.turns)
-        if signed < 0:
+        shown = round(signed, 3) + 0.0  # as the value reads (float noise about 0 is no lap either way)
+        if shown < 0:
             why = "travels the wrong way round the center"
         elif signed < min_turns:
-            why = f"does not go all the way round ({signed:.2f} laps)"
+            why = f"does not go all the way round ({shown:.2f} laps)"
         else:
-            why = f"goes round {signed:.2f} times"
+            why = f"goes round {shown:.2f} times"
         laps = min_turns <= signed <= max_turns
         self.add("winding", laps, round(signed, 3), f"{min_turns:g}..{max_turns:g} laps", why,
                  () if laps else wind.backtracks)

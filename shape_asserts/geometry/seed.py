@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
 import numpy as np
-from typing import Any, Union
 
 __all__ = ["seed_score", "php_round"]
 
-Number = Union[int, float]
+Number = int | float
 
 _INT_MIN = -(2**63)
 _INT_MAX = 2**63 - 1

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Literal
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from shape_asserts.geometry.distances import closure_distance, nearest_on_segment, segment_distance
 from shape_asserts.geometry.points import FloatArray, IntArray, as_points
@@ -32,7 +33,7 @@ def _line_distance(mid: FloatArray, a: FloatArray, b: FloatArray) -> FloatArray:
     return d
 
 
-def rdp(points: object, epsilon: float, *, to: Literal["segment", "line"] = "segment") -> IntArray:
+def rdp(points: ArrayLike, epsilon: float, *, to: Literal["segment", "line"] = "segment") -> IntArray:
     """Indices of the points an open polyline keeps under Ramer–Douglas–Peucker simplification.
 
     A point is kept when it lies more than ``epsilon`` from the chord joining the kept points on
@@ -56,7 +57,8 @@ def rdp(points: object, epsilon: float, *, to: Literal["segment", "line"] = "seg
     --------
     >>> rdp(np.array([[0, 0], [1, 0], [2, 0], [2, 1], [2, 2]]), 0.5).tolist()
     [0, 2, 4]
-    >>> rdp(np.array([[0, 0], [3, 0], [1, 0]]), 1.0).tolist(), rdp(np.array([[0, 0], [3, 0], [1, 0]]), 1.0, to="line").tolist()
+    >>> back = np.array([[0, 0], [3, 0], [1, 0]])  # the middle point lies beyond the chord's end
+    >>> rdp(back, 1.0).tolist(), rdp(back, 1.0, to="line").tolist()
     ([0, 1, 2], [0, 2])
     """
     pts = as_points(points)
@@ -80,7 +82,7 @@ def rdp(points: object, epsilon: float, *, to: Literal["segment", "line"] = "seg
     return np.flatnonzero(keep)
 
 
-def simplify(points: object, tolerance: float = 1.0) -> list[int]:
+def simplify(points: ArrayLike, tolerance: float = 1.0) -> list[int]:
     """Indices of the corners that keep a stroke within ``tolerance`` cells of its edges.
 
     Ramer–Douglas–Peucker against the line through the kept points. A closed stroke (last point
@@ -105,7 +107,7 @@ def simplify(points: object, tolerance: float = 1.0) -> list[int]:
     return [int(i) for i in rdp(pts, tolerance, to="line")]
 
 
-def simplify_closed(points: object, epsilon: float, *, min_side: float = 0.0,
+def simplify_closed(points: ArrayLike, epsilon: float, *, min_side: float = 0.0,
                     max_corners: int = 64) -> IntArray:
     """Indices of the corners of a closed contour, in drawing order.
 
@@ -215,7 +217,7 @@ def _drop_shallow(pts: FloatArray, idx: list[int], epsilon: float) -> list[int]:
     return sorted(idx)
 
 
-def corner_depths(vertices: object) -> FloatArray:
+def corner_depths(vertices: ArrayLike) -> FloatArray:
     """Distance of each vertex of a closed polygon from the segment joining its two neighbours, (K,).
 
     How far each corner stands out: a regular ``n``-gon's is ``R (1 − cos(2π/n))``.
@@ -260,7 +262,7 @@ def _refine(pts: FloatArray, idx: list[int], rounds: int = 4) -> list[int]:
     return sorted(idx)
 
 
-def segments(points: object, tolerance: float = 1.0, *, min_length: float = 0.0,
+def segments(points: ArrayLike, tolerance: float = 1.0, *, min_length: float = 0.0,
              closed: bool | None = None) -> FloatArray:
     """The straight edges of a simplified stroke, shape (M, 2, 2): ``[[x0, y0], [x1, y1]]`` rows.
 
@@ -287,7 +289,7 @@ def segments(points: object, tolerance: float = 1.0, *, min_length: float = 0.0,
     return kept
 
 
-def segment_angles(segs: object) -> tuple[FloatArray, FloatArray]:
+def segment_angles(segs: ArrayLike) -> tuple[FloatArray, FloatArray]:
     """Direction (degrees in [0, 180), as on screen: 0 is horizontal, 90 vertical, 26.6 a 2:1
     line going down to the right) and length of each segment of :func:`segments`.
 

@@ -13,18 +13,18 @@ import numpy as np
 import pytest
 
 from shape_asserts.cases import Case, load_cases
-from shape_asserts.geometry.contours import split_contours
-from shape_asserts.geometry.simplify import simplify
-from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.exceptions import CaseError
 from shape_asserts.families.multi import assign
+from shape_asserts.families.prompts import LANGS, SCENE_PLACEHOLDER, SEED_SCENE_TEMPLATE
+from shape_asserts.families.registry import get_family
 from shape_asserts.families.scene import HOUSE_AREA, house_reference, stick_reference
 from shape_asserts.families.scene.common import cell as _cell
 from shape_asserts.families.scene.house import _house_vertices
-from shape_asserts.families.prompts import LANGS, SCENE_PLACEHOLDER, SEED_SCENE_TEMPLATE
+from shape_asserts.geometry.contours import split_contours
+from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.raster import raster_circle, raster_polyline
 from shape_asserts.geometry.score import ShapeScore
-from shape_asserts.families.registry import get_family
+from shape_asserts.geometry.simplify import simplify
 
 FAMILIES = ("concentric", "circles", "house", "stick")
 
@@ -434,7 +434,8 @@ def test_a_polygon_head_fails_the_head_check(corners):
 
 
 def test_a_tall_head_fails_the_head_aspect_check():
-    head = _line([(25, 3), (28, 4), (29, 7), (29, 13), (28, 16), (25, 17), (22, 16), (21, 13), (21, 7), (22, 4), (25, 3)])[:-1]
+    head = _line([(25, 3), (28, 4), (29, 7), (29, 13), (28, 16), (25, 17), (22, 16), (21, 13), (21, 7), (22, 4),
+                  (25, 3)])[:-1]
     assert "head_aspect" in _failed(_score(STICK, _figure(head=head)))
 
 

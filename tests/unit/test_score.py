@@ -12,11 +12,11 @@ import re
 import numpy as np
 import pytest
 
-from shape_asserts.results.assertions import assert_circle
+from shape_asserts.families.circle import CIRCLE, score_circle
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.raster import point_on_circle, raster_circle
 from shape_asserts.geometry.score import Check, ShapeScore
-from shape_asserts.families.circle import CIRCLE, score_circle
+from shape_asserts.results.assertions import assert_circle
 
 CENTER = (25, 25)
 TOP = (25, 5)

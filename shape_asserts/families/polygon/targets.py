@@ -8,7 +8,8 @@ contour template and :func:`ideal` draws it along digital lines.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -203,7 +204,8 @@ def _phrases(case: CaseLike, lang: str) -> dict[str, str]:
     if fam == "square":
         return dict(
             figure="ровный квадрат" if ru else "an even square",
-            center_line=f"Центр квадрата находится в точке {c}.\n" if ru else f"The center of the square is at point {c}.\n",
+            center_line=(f"Центр квадрата находится в точке {c}.\n" if ru
+                         else f"The center of the square is at point {c}.\n"),
             geometry=(f"Сторона квадрата — {p['side']:g}.\n" if ru else f"The side of the square is {p['side']:g}.\n")
             + _turned(p["rotation"], "Квадрат", "square", lang),
             start_at="вершины квадрата" if ru else "the square's corner")

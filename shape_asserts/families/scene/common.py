@@ -4,8 +4,9 @@ helpers, and the checks every scene gets (``fragments``, ``bounds``, ``area``, `
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -100,7 +101,9 @@ def _area_param(p: Mapping[str, Any], g: int, min_w: int, min_h: int) -> tuple[i
     return (x0, y0, x1, y1)
 
 
-def scene_params(default_ru: str, default_en: str, min_w: int, min_h: int) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
+def scene_params(default_ru: str, default_en: str, min_w: int,
+                 min_h: int) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
+    """A scene family's parameter check: its default description, and the least area it may be asked in."""
     def params(p: Mapping[str, Any]) -> dict[str, Any]:
         out = dict(p)
         g = out["grid_size"] = int(p.get("grid_size", 50))

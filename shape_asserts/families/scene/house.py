@@ -21,8 +21,9 @@ isometric 26.6° or the true 30°)
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -302,5 +303,5 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
                 paired.update((int(a), int(b)))
     metrics["chimney_edges"] = len(paired)
     card.add("chimney", len(paired) >= 2, len(paired), "≥ 2",
-                     "" if paired else "no pair of vertical edges (a small box) stands above the eaves within the walls")
+             "no pair of vertical edges (a small box) stands above the eaves within the walls")
     return card.result("house", com.likeness)

@@ -16,8 +16,9 @@ Stick figure
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -233,7 +234,8 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         card.add("head", False, "none", "≤ 1 of the limit", "no closed loop (a head) is drawn")
         card.add("head_aspect", False, "n/a", f"≤ {t.head_max_skew:g}", "no head")
         for name, limit in (("torso", f"≤ {t.torso_tolerance:g}° from vertical"),
-                            ("head_above_torso", "head above a torso"), ("limbs", "= 4: an arm and a leg on each side")):
+                            ("head_above_torso", "head above a torso"),
+                            ("limbs", "= 4: an arm and a leg on each side")):
             card.add(name, False, "n/a", limit, "no head")
         return card.result("stick", com.likeness)
 

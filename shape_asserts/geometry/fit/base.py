@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from numpy.typing import ArrayLike
+
 from shape_asserts.geometry.points import FloatArray
 
 __all__ = ["FitFailure", "FittedModel", "Estimator"]
@@ -42,11 +44,11 @@ class FittedModel(Protocol):
     keep it; what ``t`` means is each model's own (an angle, a turn, a share of the perimeter).
     """
 
-    def residuals(self, points: object, /) -> FloatArray:
+    def residuals(self, points: ArrayLike, /) -> FloatArray:
         """Distance of each point from the model's curve, shape (N,) (or fewer: see the model)."""
         ...
 
-    def predict_xy(self, t: object, /) -> FloatArray:
+    def predict_xy(self, t: ArrayLike, /) -> FloatArray:
         """Points of the ideal curve at parameters ``t``, shape (len(t), 2)."""
         ...
 
@@ -58,9 +60,10 @@ class FittedModel(Protocol):
 class Estimator(Protocol):
     """A model class: ``from_estimate(points, ...)`` gives a :class:`FittedModel` or a :class:`FitFailure`.
 
-    The extra arguments are each model's own (the spiral's known center, the polygon's tolerance).
+    The arguments after the points are each model's own (the spiral's known center, the polygon's
+    tolerance), so the contract names only what comes back.
     """
 
-    def from_estimate(self, points: object, /, *args: Any, **kwargs: Any) -> FittedModel | FitFailure:
+    def from_estimate(self, points: ArrayLike, /, *args: Any, **kwargs: Any) -> FittedModel | FitFailure:
         """The model fitted to ``points``, or a falsy failure saying why none fits."""
         ...

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from shape_asserts.geometry.fit.base import FitFailure
 from shape_asserts.geometry.points import FloatArray, Point, as_points
@@ -31,7 +32,7 @@ class CircleModel:
     radius: float
 
     @classmethod
-    def from_estimate(cls, points: object) -> CircleModel | FitFailure:
+    def from_estimate(cls, points: ArrayLike) -> CircleModel | FitFailure:
         """Taubin's algebraic circle fit (robust to points on a short arc, unbiased for noise).
 
         Parameters
@@ -77,23 +78,23 @@ class CircleModel:
         center = (float(cx * scale + mean[0]), float(cy * scale + mean[1]))
         return cls(center=center, radius=float(np.sqrt(r2) * scale))
 
-    def residuals(self, points: object) -> FloatArray:
+    def residuals(self, points: ArrayLike) -> FloatArray:
         """Signed distance of each point from the circle, shape (N,)."""
         pts = as_points(points)
         return np.hypot(pts[:, 0] - self.center[0], pts[:, 1] - self.center[1]) - self.radius
 
-    def radial(self, points: object) -> tuple[FloatArray, FloatArray]:
+    def radial(self, points: ArrayLike) -> tuple[FloatArray, FloatArray]:
         """Polar angle (radians) and signed radial residual (cells) of each point, both shape (N,)."""
         pts = as_points(points)
         dx, dy = pts[:, 0] - self.center[0], pts[:, 1] - self.center[1]
         return np.arctan2(dy, dx), np.hypot(dx, dy) - self.radius
 
-    def rms(self, points: object) -> float:
+    def rms(self, points: ArrayLike) -> float:
         """Root-mean-square residual in grid units."""
         r = self.residuals(points)
         return float(np.sqrt(np.mean(r * r))) if r.size else 0.0
 
-    def predict_xy(self, t: object) -> FloatArray:
+    def predict_xy(self, t: ArrayLike) -> FloatArray:
         """Points of the circle at parameters ``t`` (radians, growing clockwise on screen)."""
         th = np.asarray(t, dtype=float)
         return np.column_stack(
@@ -105,7 +106,7 @@ class CircleModel:
         return True
 
 
-def roundness(points: object, center: Point) -> float:
+def roundness(points: ArrayLike, center: Point) -> float:
     """The seed's 0–100 roundness, but about a given ``center`` instead of the centroid.
 
     ``(1 - mean(|r - mean(r)| / mean(r))) * 100`` clipped to [0, 100], unrounded; 0 for fewer than
@@ -127,7 +128,7 @@ def roundness(points: object, center: Point) -> float:
 HARMONIC_ORDERS = (2, 16)
 
 
-def radial_harmonics(angles: object, residuals: object,
+def radial_harmonics(angles: ArrayLike, residuals: ArrayLike,
                      orders: tuple[int, int] = HARMONIC_ORDERS) -> FloatArray:
     """Amplitude (cells) of each harmonic of a closed curve's radial residual, orders ``lo..hi``.
 

@@ -16,7 +16,7 @@ from numpy.typing import ArrayLike
 from shape_asserts.geometry.distances import distance_to_polyline
 from shape_asserts.geometry.fit.base import FitFailure
 from shape_asserts.geometry.points import FloatArray, Point, as_points
-from shape_asserts.geometry.raster import ellipse_xy
+from shape_asserts.geometry.samples import ellipse_xy
 
 __all__ = ["EllipseModel", "axis_angle_difference"]
 

@@ -112,7 +112,7 @@ class PolygonModel:
 
     @classmethod
     def from_estimate(cls, points: ArrayLike, epsilon: float = 1.5,
-                      min_side: float | None = None) -> "PolygonModel | FitFailure":
+                      min_side: float | None = None) -> PolygonModel | FitFailure:
         """The corners of a closed drawing by :func:`simplify_closed`.
 
         ``min_side`` defaults to ``3 × epsilon``: a side shorter than that is a raster's cut corner.

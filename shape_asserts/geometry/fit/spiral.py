@@ -111,7 +111,7 @@ class SpiralModel:
 
     @classmethod
     def from_estimate(cls, points: ArrayLike, center: Point, *,
-                      min_radius: float = 1.5) -> "SpiralModel | FitFailure":
+                      min_radius: float = 1.5) -> SpiralModel | FitFailure:
         """Least-squares line through (θ, r), θ unwrapped along the drawing about a known ``center``.
 
         Points within ``min_radius`` of the center are left out: a cell next to the center has a
