@@ -103,11 +103,7 @@ def raster_circle(
     ring = pix[order]
     if direction == "ccw":
         ring = ring[::-1]
-    if start is None:
-        start = (center[0], center[1] - radius)
-    d = np.hypot(ring[:, 0] - start[0], ring[:, 1] - start[1])
-    i0 = int(np.argmin(d))
-    return np.roll(ring, -i0, axis=0)
+    return _roll_to(ring, start if start is not None else (center[0], center[1] - radius))
 
 
 # --- lines, polygons and sampled curves (ellipse, spiral: geometry/samples.py) ------------------------
