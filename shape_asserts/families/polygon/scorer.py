@@ -45,9 +45,9 @@ class PolygonThresholds(ClosedThresholds):
     max_epsilon: float = 2.0
     min_corner_depth: float = 3.5
     #: Cells (Chebyshev) between the drawing at each corner and the nearest fair rounding of the asked
-    #: vertex (:func:`~shape_asserts.geometry.polygon.vertex_cells`: a coordinate may round either way when
-    #: both cells lie within 0.75). Whole cells: below 1, the drawing passes through such a cell at
-    #: every corner.
+    #: vertex (:func:`~shape_asserts.geometry.fit.polygon.vertex_cells`: a coordinate may round either
+    #: way when both cells lie within 0.75). Whole cells: below 1, the drawing passes through such a
+    #: cell at every corner.
     max_vertex_miss: float = 0.5
     #: Drawn points looked at on each side of a found corner for that cell: a blunt corner's found
     #: cell may sit a cell or two along a side, two or three points on a 4-connected staircase.
