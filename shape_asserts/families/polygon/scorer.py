@@ -84,11 +84,15 @@ def clockwise(v: FloatArray) -> FloatArray:
     return v if signed_area(v) >= 0 else np.vstack([v[:1], v[:0:-1]])
 
 
+def _best_shift(ring: FloatArray, target: FloatArray) -> int:
+    """How far to roll ``ring`` (as many vertices as ``target``) to put each vertex nearest its target."""
+    cost = [float(np.sum(np.hypot(*(np.roll(ring, -s, axis=0) - target).T))) for s in range(len(target))]
+    return int(np.argmin(cost))
+
+
 def _align(drawn: FloatArray, target: FloatArray) -> FloatArray:
     """``drawn`` (same count, clockwise) rolled so that vertex i lies nearest to target vertex i."""
-    n = len(target)
-    cost = [float(np.sum(np.hypot(*(np.roll(drawn, -s, axis=0) - target).T))) for s in range(n)]
-    return np.roll(drawn, -int(np.argmin(cost)), axis=0)
+    return np.roll(drawn, -_best_shift(drawn, target), axis=0)
 
 
 def _corner_order(pts: FloatArray, corners: FloatArray, indices: tuple[int, ...], target: FloatArray
@@ -98,9 +102,7 @@ def _corner_order(pts: FloatArray, corners: FloatArray, indices: tuple[int, ...]
     k = len(indices)
     forward = signed_area(corners) >= 0
     order = list(range(k)) if forward else [0] + list(range(k - 1, 0, -1))
-    ring = corners[order].astype(float)
-    cost = [float(np.sum(np.hypot(*(np.roll(ring, -s, axis=0) - target).T))) for s in range(k)]
-    shift = int(np.argmin(cost))
+    shift = _best_shift(corners[order].astype(float), target)
     return [int(indices[order[(i + shift) % k]]) for i in range(k)], forward
 
 
