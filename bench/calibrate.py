@@ -1,4 +1,5 @@
-"""Calibration data behind ``shape_asserts/thresholds.py``: what ideal and blind-spot drawings measure.
+"""Calibration data behind the circle's thresholds (``shape_asserts/families/circle.py``): what ideal
+and blind-spot drawings measure.
 
 Run: ``.venv/bin/python bench/calibrate.py``
 
@@ -14,14 +15,13 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
+from shape_asserts.families.circle import CIRCLE, score_circle
 from shape_asserts.geometry.raster import point_on_circle, raster_circle
 from shape_asserts.geometry.score import ShapeScore
-from shape_asserts.families.circle_score import score_circle
-from shape_asserts.families.thresholds import CIRCLE
 
 CENTER = (25, 25)
 RADII = range(5, 25)
@@ -133,7 +133,7 @@ def report(name: str, results: list[tuple[Case, ShapeScore]]) -> None:
 
 
 def main() -> None:
-    print("Calibration of shape_asserts.families.thresholds.CIRCLE — radius 5..24 about (25, 25), "
+    print("Calibration of shape_asserts.families.circle.CIRCLE — radius 5..24 about (25, 25), "
           "starts every 30°, cw and ccw")
     print("defaults:", ", ".join(f"{k}={v}" for k, v in vars(CIRCLE).items()))
     by_radius: dict[int, float] = {}

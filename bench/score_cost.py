@@ -16,9 +16,9 @@ import statistics
 import sys
 import timeit
 
+from shape_asserts.families.circle import score_circle
 from shape_asserts.geometry.drawing import parse_drawing
 from shape_asserts.geometry.raster import raster_circle
-from shape_asserts.families.circle_score import score_circle
 
 GOAL_US = 200.0
 

@@ -8,21 +8,20 @@ from __future__ import annotations
 
 from shape_asserts.results.assertions import assert_circle, assert_score
 from shape_asserts.geometry.checks import (
-    closure_distance,
     continuity,
     direction,
     out_of_bounds,
     signed_area,
     winding,
 )
+from shape_asserts.geometry.distances import closure_distance
 from shape_asserts.geometry.drawing import Drawing, parse_drawing
 from shape_asserts.exceptions import DrawingFormatError, FixtureError, ProviderError, ShapeAssertsError
 from shape_asserts.geometry.fit import CircleModel, FitFailure, roundness
 from shape_asserts.geometry.raster import raster_circle
 from shape_asserts.geometry.score import Check, ShapeScore
-from shape_asserts.families.circle_score import score_circle
 from shape_asserts.geometry.seed import seed_score
-from shape_asserts.families.thresholds import CIRCLE, CircleThresholds
+from shape_asserts.families.circle import CIRCLE, CircleThresholds, score_circle
 
 from shape_asserts._version import __version__
 

@@ -29,7 +29,7 @@ from shape_asserts.exceptions import CaseError
 from shape_asserts.families.base import Family
 from shape_asserts.families.prompts import LANGS, SEED_CIRCLE_PROMPTS
 from shape_asserts.families.registry import get_family
-from shape_asserts.families.thresholds import with_overrides
+from shape_asserts.families.base import with_overrides
 
 if sys.version_info >= (3, 11):
     import tomllib

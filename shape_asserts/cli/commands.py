@@ -24,7 +24,7 @@ from shape_asserts.geometry.drawing import MAX_ANSWER_CHARS, Drawing, parse_draw
 from shape_asserts.exceptions import CaseError, DrawingFormatError
 from shape_asserts.geometry.raster import raster_circle
 from shape_asserts.geometry.score import ShapeScore
-from shape_asserts.families.circle_score import score_circle
+from shape_asserts.families.circle import score_circle
 from shape_asserts.geometry.seed import seed_score
 
 PROG = "shape-asserts"

@@ -1,25 +1,156 @@
-"""The circle: the seed post's shape, its verbatim prompts, and the checks of ``score_circle``."""
+"""The circle: the seed post's shape, its verbatim prompts, its thresholds and its scorer.
+
+The headline score is the seed post's ``scoreCircle`` (:mod:`shape_asserts.geometry.seed`), kept for
+comparability with the post; the checks around it close each of its blind spots (reversed,
+shuffled, off-center, two-lap, four-point, duplicate-padded drawings: ``bench/calibrate.py``).
+"""
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from shape_asserts.exceptions import CaseError
+from shape_asserts.families.base import (
+    CaseLike,
+    Family,
+    direction_param,
+    inside_grid,
+    pair_param,
+    with_overrides,
+)
 from shape_asserts.families.prompts import SEED_CIRCLE_PROMPTS, circle_prompt
+from shape_asserts.families.single import LoopThresholds
+from shape_asserts.geometry.drawing import Drawing
+from shape_asserts.geometry.fit import CircleModel, roundness
+from shape_asserts.geometry.points import IntArray, Point, as_points
 from shape_asserts.geometry.raster import raster_circle
-from shape_asserts.geometry.score import ShapeScore
-from shape_asserts.families.circle_score import score_circle
-from shape_asserts.families.thresholds import CIRCLE, with_overrides
-from shape_asserts.families.base import Family, direction_param, inside_grid, pair_param
+from shape_asserts.geometry.score import ShapeScore, fmt_point
+from shape_asserts.geometry.scorecard import Scorecard
+from shape_asserts.geometry.seed import seed_score
 
-if TYPE_CHECKING:
-    from shape_asserts.cases import Case
-    from shape_asserts.geometry.drawing import Drawing
+__all__ = ["CircleThresholds", "CIRCLE", "FAMILY", "FAMILIES", "score_circle", "circle_radius", "asked_radius"]
 
-__all__ = ["FAMILY", "circle_radius", "asked_radius"]
+
+@dataclass(frozen=True)
+class CircleThresholds(LoopThresholds):
+    """Limits for one circle drawing, on top of the path and loop limits. Distances are in grid cells."""
+
+    #: Seed score (the post's metric, about the centroid). Ideal rasters r=5..24 score ≥ 96.89 (r=6).
+    min_seed_score: float = 85.0
+    #: Roundness on the seed's scale about the *fitted* center. Ideal rasters: ≥ 96.89 (r=6).
+    min_roundness: float = 85.0
+    #: Largest harmonic (orders 2–16) of the radial residual about the fitted circle, in cells, at
+    #: fitted radius R: ``a + b / R`` at orders that are multiples of 4 (where a fair raster's
+    #: ripples fall: the grid's quarter turns map it onto itself), ``c + d / R`` at the others.
+    #: Placed between legitimate rasterisations and the nearest impostors by
+    #: ``bench/calibrate_catalogue.py`` (``docs/calibration.md``).
+    harmonic_limits: tuple[float, float, float, float] = (0.24, 0.75, 0.12, 0.3)
+    #: Roundness about the *requested* center. Ideal rasters: ≥ 96.89 (same center).
+    min_roundness_requested: float = 85.0
+    #: Share of the 12 sectors of 30° the points visit.
+    min_coverage: float = 1.0
+    #: Distance of the fitted center from the requested one.
+    max_center_offset: float = 1.5
+    #: Smallest acceptable fitted radius (a dot is not a circle).
+    min_radius: float = 3.0
+    #: Largest difference between the fitted radius and the one asked for (or implied by the start
+    #: point about the center), cells: a fair raster fits within a few tenths, the next size is 1 off.
+    max_radius_error: float = 0.6
+
+
+CIRCLE = CircleThresholds()
+
+
+def score_circle(
+    points: ArrayLike,
+    *,
+    center: Point,
+    grid_size: int = 50,
+    start: Point | None = None,
+    direction: str | None = None,
+    data: Any = None,
+    radius: float | None = None,
+    thresholds: CircleThresholds = CIRCLE,
+) -> ShapeScore:
+    """Measure a circle drawing against what was asked.
+
+    Parameters
+    ----------
+    points : ndarray, shape (N, 2)
+        The drawing, in answer order.
+    center : (float, float)
+        The requested center.
+    grid_size : int
+        Grid side; points must lie in ``[0, grid_size - 1]``.
+    start : (float, float), optional
+        Requested first point; unchecked when ``None``.
+    direction : {"cw", "ccw"}, optional
+        Requested direction as seen on screen; unchecked when ``None``.
+    data : Any, optional
+        The decoded answer JSON for the seed score (default: built from ``points``).
+    radius : float, optional
+        The radius asked for, or implied by the start; the fitted one is held to it (``size``).
+    thresholds : CircleThresholds
+
+    Returns
+    -------
+    ShapeScore
+        ``score`` is the seed score, kept as the headline for comparability with the post.
+    """
+    t = thresholds
+    pts = as_points(points)
+    n = len(pts)
+    if data is None:
+        data = {"points": [{"x": float(x), "y": float(y)} for x, y in pts]}
+    try:
+        seed = seed_score(data)
+    except ValueError:
+        seed = 0.0
+    card = Scorecard()
+    card.metrics.update(n_points=n, seed_score=seed)
+    card.add("seed_score", seed >= t.min_seed_score, seed, f"≥ {t.min_seed_score:g}")
+    card.continuity(pts, max_gaps=t.max_gaps, max_repeats=t.max_repeats)
+    card.closure(pts, t.max_closure)
+    card.bounds(pts, grid_size)
+    if start is not None:
+        card.endpoint(pts, start, t.max_start_distance)
+    wind = card.turning(pts, center=center, direction=direction, min_turns=t.min_turns, max_turns=t.max_turns)
+    card.metrics["coverage"] = wind.coverage
+    card.add("coverage", wind.coverage >= t.min_coverage, wind.coverage, f"≥ {t.min_coverage:g}",
+             "the points leave a 30° sector about the center empty")
+
+    model = CircleModel.from_estimate(pts) if n >= 3 else None
+    if model:
+        off = float(np.hypot(model.center[0] - center[0], model.center[1] - center[1]))
+        rnd = roundness(pts, model.center)
+        card.metrics.update(fit_center_x=model.center[0], fit_center_y=model.center[1], radius=model.radius,
+                            rms=model.rms(pts), roundness=rnd, center_offset=off)
+        card.add("roundness", rnd >= t.min_roundness, rnd, f"≥ {t.min_roundness:g}", note="about the fitted center")
+        wave = card.harmonics(*model.radial(pts), scale=model.radius, limits=t.harmonic_limits, symmetry=4)
+        card.metrics["harmonic_share"] = wave.value
+        card.add("center", off <= t.max_center_offset, off, f"≤ {t.max_center_offset:g}",
+                 f"fitted center ({model.center[0]:.1f}, {model.center[1]:.1f}), asked {fmt_point(center)}")
+        card.add("radius", model.radius >= t.min_radius, model.radius, f"≥ {t.min_radius:g}")
+        if radius is not None:
+            err = abs(model.radius - radius)
+            card.metrics["radius_error"] = err
+            card.add("size", err <= t.max_radius_error, round(err, 4), f"≤ {t.max_radius_error:g}",
+                     f"fitted radius {model.radius:.1f}, asked {radius:.1f}")
+    else:
+        card.metrics["roundness"] = 0.0
+        card.add("fit", False, "failed", "a circle fits",
+                 model.reason if model is not None else "fewer than 3 points")
+    rr = roundness(pts, center)
+    card.metrics["roundness_requested"] = rr
+    card.add("roundness_requested", rr >= t.min_roundness_requested, rr, f"≥ {t.min_roundness_requested:g}",
+             note="about the requested center")
+    return card.result("circle", seed)
 
 
 def _params(p: Mapping[str, Any]) -> dict[str, Any]:
@@ -36,7 +167,7 @@ def _params(p: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _prompt(case: "Case", lang: str) -> str:
+def _prompt(case: CaseLike, lang: str) -> str:
     p = case.params
     seed = p.get("seed_prompt")
     if seed is not None and lang == "ru":
@@ -45,7 +176,7 @@ def _prompt(case: "Case", lang: str) -> str:
                          grid_size=p["grid_size"], radius=p.get("radius"), lang=lang)
 
 
-def circle_radius(case: "Case") -> int:
+def circle_radius(case: CaseLike) -> int:
     """The radius a perfect answer uses: given, else the distance of the start from the center."""
     p = case.params
     if p.get("radius") is not None:
@@ -54,7 +185,7 @@ def circle_radius(case: "Case") -> int:
     return max(1, int(round(math.hypot(sx - cx, sy - cy))))
 
 
-def asked_radius(case: "Case") -> float:
+def asked_radius(case: CaseLike) -> float:
     """The radius a case asks for: given, else the start's exact distance from the center."""
     p = case.params
     if p.get("radius") is not None:
@@ -63,13 +194,13 @@ def asked_radius(case: "Case") -> float:
     return math.hypot(sx - cx, sy - cy)
 
 
-def _ideal(case: "Case") -> np.ndarray:
+def _ideal(case: CaseLike) -> IntArray:
     p = case.params
     c = (int(round(p["center"][0])), int(round(p["center"][1])))
     return raster_circle(c, circle_radius(case), start=p["start"], direction=p["direction"])
 
 
-def _score(drawing: "Drawing", case: "Case") -> ShapeScore:
+def _score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     p = case.params
     return score_circle(
         drawing.points,
@@ -84,7 +215,7 @@ def _score(drawing: "Drawing", case: "Case") -> ShapeScore:
 
 
 FAMILY = Family(name="circle", params=_params, prompt=_prompt, ideal=_ideal, score=_score,
-                variant_keys=("start", "direction"), thresholds=CIRCLE)
+                thresholds=CIRCLE, variant_keys=("start", "direction"))
 
 #: What this module adds to the registry (every family module exports ``FAMILIES``).
 FAMILIES = (FAMILY,)

@@ -9,34 +9,35 @@ convention), which becomes the ideal drawing's cell on that ray.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from shape_asserts.geometry import checks as ck
-from shape_asserts.geometry.curves import EllipseModel, axis_angle_difference
 from shape_asserts.exceptions import CaseError
-from shape_asserts.geometry.raster import ellipse_xy, raster_ellipse
-from shape_asserts.geometry.score import ShapeScore, harmonics_check
-from shape_asserts.families.thresholds import with_overrides
-from shape_asserts.families.base import Family, direction_param, inside_grid, number_param, pair_param
-from shape_asserts.families.single import (
-    ClosedThresholds,
-    Scorecard,
-    closed_checks,
-    contour_prompt,
+from shape_asserts.families.base import (
+    CaseLike,
+    Family,
+    direction_param,
     fits_grid,
-    fmt_xy,
-    outline_measures,
-    path_checks,
+    inside_grid,
+    number_param,
+    pair_param,
+    with_overrides,
 )
+from shape_asserts.families.prompts import contour_prompt, fmt_xy
+from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, path_checks
+from shape_asserts.geometry.drawing import Drawing
+from shape_asserts.geometry.fit import EllipseModel, axis_angle_difference
+from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
+from shape_asserts.geometry.raster import raster_ellipse
+from shape_asserts.geometry.samples import ellipse_xy
+from shape_asserts.geometry.score import ShapeScore
+from shape_asserts.geometry.scorecard import Scorecard
 
-if TYPE_CHECKING:
-    from shape_asserts.cases import Case
-    from shape_asserts.geometry.drawing import Drawing
-
-__all__ = ["FAMILY", "EllipseThresholds", "ELLIPSE", "score_ellipse", "ellipse_outline", "point_at_angle"]
+__all__ = ["FAMILY", "FAMILIES", "EllipseThresholds", "ELLIPSE", "score_ellipse", "ellipse_outline", "point_at_angle"]
 
 
 @dataclass(frozen=True)
@@ -68,14 +69,14 @@ class EllipseThresholds(ClosedThresholds):
 
 ELLIPSE = EllipseThresholds()
 
-def ellipse_outline(center: tuple[float, float], a: float, b: float, rotation: float) -> np.ndarray:
+def ellipse_outline(center: Point, a: float, b: float, rotation: float) -> FloatArray:
     """The asked ellipse as a closed polyline fine enough for distances (~4 chords per cell), (M, 2)."""
     # a multiple of 4 samples: turning or mirroring the ellipse maps the samples onto each other
     m = 4 * int(max(23, math.pi * (a + b)))
     return ellipse_xy(center, a, b, rotation, np.linspace(0, 2 * math.pi, m, endpoint=False))
 
 
-def point_at_angle(center: tuple[float, float], a: float, b: float, rotation: float, angle: float) -> tuple[float, float]:
+def point_at_angle(center: Point, a: float, b: float, rotation: float, angle: float) -> Point:
     """The ellipse point seen from its center at polar ``angle`` (degrees, clockwise on screen)."""
     th = math.radians(angle)
     rel = th - math.radians(rotation)
@@ -127,7 +128,7 @@ def _orientation(rot: float, a: float, b: float, lang: str) -> str:
     return f"The major axis is turned {r}° clockwise from the horizontal.\n"
 
 
-def _prompt(case: "Case", lang: str) -> str:
+def _prompt(case: CaseLike, lang: str) -> str:
     p = case.params
     a, b = f"{p['a']:g}", f"{p['b']:g}"
     if lang == "ru":
@@ -143,20 +144,20 @@ def _prompt(case: "Case", lang: str) -> str:
                           grid_size=p["grid_size"], **phrases)
 
 
-def _ideal(case: "Case") -> np.ndarray:
+def _ideal(case: CaseLike) -> IntArray:
     p = case.params
     return raster_ellipse(p["center"], p["a"], p["b"], p["rotation"], start=p["start"], direction=p["direction"])
 
 
 def score_ellipse(
-    points: np.ndarray,
+    points: ArrayLike,
     *,
-    center: tuple[float, float],
+    center: Point,
     a: float,
     b: float,
     rotation: float = 0.0,
     grid_size: int = 50,
-    start: tuple[float, float] | None = None,
+    start: Point | None = None,
     direction: str | None = None,
     thresholds: EllipseThresholds = ELLIPSE,
 ) -> ShapeScore:
@@ -181,11 +182,11 @@ def score_ellipse(
         squares) gives ``center``, ``axes``, ``rotation`` and ``evenness``.
     """
     t = thresholds
-    pts = ck.as_points(points)
+    pts = as_points(points)
     card = Scorecard()
     score = outline_measures(card, pts, ellipse_outline(center, a, b, rotation), closed=True, center=center, t=t)
     path_checks(card, pts, grid_size=grid_size, start=start, t=t)
-    closed_checks(card, pts, center=center, direction=direction, t=t)
+    loop_checks(card, pts, center=center, direction=direction, t=t)
     model = EllipseModel.from_estimate(pts)
     if not model:
         card.metrics["evenness"] = 0.0
@@ -209,13 +210,12 @@ def score_ellipse(
              else f"a/b < {t.rotation_min_aspect:g} or a − b < {t.rotation_min_difference:g}",
              f"fitted major axis at {model.rotation:.0f}°, asked {rotation:g}°")
     card.add("evenness", even >= t.min_evenness, even, f"≥ {t.min_evenness:g}", "about the fitted ellipse")
-    wave = harmonics_check(*model.radial(pts), scale=model.b, limits=t.harmonic_limits, symmetry=2)
-    card.checks.append(wave)
+    wave = card.harmonics(*model.radial(pts), scale=model.b, limits=t.harmonic_limits, symmetry=2)
     card.metrics["harmonic_share"] = wave.value
     return card.result("ellipse", score)
 
 
-def _score(drawing: "Drawing", case: "Case") -> ShapeScore:
+def _score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     p = case.params
     return score_ellipse(drawing.points, center=p["center"], a=p["a"], b=p["b"], rotation=p["rotation"],
                          grid_size=p["grid_size"], start=p["start"], direction=p["direction"],
@@ -223,7 +223,7 @@ def _score(drawing: "Drawing", case: "Case") -> ShapeScore:
 
 
 FAMILY = Family(name="ellipse", params=_params, prompt=_prompt, ideal=_ideal, score=_score,
-                variant_keys=("start", "direction"), thresholds=ELLIPSE)
+                thresholds=ELLIPSE, variant_keys=("start", "direction"))
 
 #: What this module adds to the registry (every family module exports ``FAMILIES``).
 FAMILIES = (FAMILY,)

@@ -9,6 +9,8 @@ written for this project, not part of the seed.
 
 from __future__ import annotations
 
+from shape_asserts.geometry.points import Point
+
 __all__ = [
     "SEED_CIRCLE_PROMPTS",
     "SEED_SCENE_TEMPLATE",
@@ -17,6 +19,8 @@ __all__ = [
     "circle_prompt",
     "contour_prompt",
     "fmt_xy",
+    "fmt_num",
+    "DIRECTION_WORDS",
     "scene_prompt",
 ]
 
@@ -203,14 +207,15 @@ _RADIUS_EN_FIXED = "The radius of the circle is {r}.\n"
 _DIR_EN = {"cw": "clockwise", "ccw": "counter-clockwise"}
 
 
-def _num(v: float) -> str:
+def fmt_num(v: float) -> str:
+    """A number as the seed writes it in prose: whole numbers without a point."""
     return str(int(v)) if float(v).is_integer() else f"{v:g}"
 
 
 def circle_prompt(
     *,
-    center: tuple[float, float],
-    start: tuple[float, float],
+    center: Point,
+    start: Point,
     direction: str,
     grid_size: int = 50,
     radius: float | None = None,
@@ -224,14 +229,14 @@ def circle_prompt(
     if radius is None:
         radius_line = _RADIUS_RU_FREE if ru else _RADIUS_EN_FREE
     else:
-        radius_line = (_RADIUS_RU_FIXED if ru else _RADIUS_EN_FIXED).format(r=_num(radius))
+        radius_line = (_RADIUS_RU_FIXED if ru else _RADIUS_EN_FIXED).format(r=fmt_num(radius))
     return template.format(
         g=grid_size,
         gmax=grid_size - 1,
-        cx=_num(center[0]),
-        cy=_num(center[1]),
-        sx=_num(start[0]),
-        sy=_num(start[1]),
+        cx=fmt_num(center[0]),
+        cy=fmt_num(center[1]),
+        sx=fmt_num(start[0]),
+        sy=fmt_num(start[1]),
         dir=(_DIR_RU if ru else _DIR_EN)[direction],
         radius_line=radius_line,
     )
@@ -336,13 +341,14 @@ _CONTOUR_EN = (
     "  ]\n"
     "}}\n"
 )
-_DIR = {"ru": _DIR_RU, "en": _DIR_EN}
+#: The way round, as each language says it in a prompt.
+DIRECTION_WORDS = {"ru": _DIR_RU, "en": _DIR_EN}
 _OF = {"ru": "контура", "en": "contour"}
 
 
-def fmt_xy(p: tuple[float, float]) -> str:
+def fmt_xy(p: Point) -> str:
     """``(x,y)`` as the seed writes points in prose."""
-    return f"({_num(p[0])},{_num(p[1])})"
+    return f"({fmt_num(p[0])},{fmt_num(p[1])})"
 
 
 def contour_prompt(
@@ -352,9 +358,9 @@ def contour_prompt(
     center_line: str,
     geometry: str,
     start_at: str,
-    start: tuple[float, float],
+    start: Point,
     direction: str,
-    center: tuple[float, float],
+    center: Point,
     grid_size: int = 50,
     after_start: str = "",
     dir_tail: str = "",
@@ -370,7 +376,7 @@ def contour_prompt(
         raise ValueError(f"lang must be one of {', '.join(LANGS)}, got {lang!r}")
     return (_CONTOUR_RU if lang == "ru" else _CONTOUR_EN).format(
         figure=figure, of=of or _OF[lang], g=grid_size, gmax=grid_size - 1, center_line=center_line,
-        geometry=geometry, start_at=start_at, sx=_num(start[0]), sy=_num(start[1]),
-        dir=_DIR[lang][direction], dir_tail=dir_tail, after_start=after_start,
-        cx=_num(center[0]), cy=_num(center[1]),
+        geometry=geometry, start_at=start_at, sx=fmt_num(start[0]), sy=fmt_num(start[1]),
+        dir=DIRECTION_WORDS[lang][direction], dir_tail=dir_tail, after_start=after_start,
+        cx=fmt_num(center[0]), cy=fmt_num(center[1]),
     )

@@ -1,7 +1,8 @@
-"""What every single-contour family shares: the prompt template, the common checks, the outline score.
+"""What every single-contour family shares: its thresholds, its path checks and the outline score.
 
-The ellipse, polygon-like and spiral families (``families/ellipse.py``, ``families/polygon.py``,
-``families/spiral.py``) ask for one contour in the seed's words and score it with the same path
+The ellipse, polygon-like and spiral families (``families/ellipse.py``, ``families/polygon/``,
+``families/spiral.py``) ask for one contour in the seed's words (``prompts.contour_prompt``) and
+score it with the same path
 checks as the circle (gaps, repeats, bounds, start, closure, direction) plus two measures against
 the *requested* outline:
 
@@ -18,51 +19,41 @@ the *requested* outline:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from shape_asserts.geometry import checks as ck
-from shape_asserts.exceptions import CaseError
-from shape_asserts.geometry.polygon import distance_to_polyline, sample_polyline
-from shape_asserts.families.prompts import contour_prompt, fmt_xy
-from shape_asserts.geometry.score import Check, ShapeScore
+from shape_asserts.geometry.distances import distance_to_polyline, nearest_distance, sample_polyline
+from shape_asserts.geometry.points import FloatArray, Point
+from shape_asserts.geometry.scorecard import Scorecard
 
 __all__ = [
+    "PathThresholds",
+    "LoopThresholds",
     "ContourThresholds",
     "ClosedThresholds",
-    "Scorecard",
-    "contour_prompt",
-    "nearest_distance",
+    "CELL_SLACK",
     "outline_measures",
     "path_checks",
-    "closed_checks",
-    "int_param",
-    "fits_grid",
-    "fmt_xy",
+    "loop_checks",
 ]
 
 
 @dataclass(frozen=True)
-class ContourThresholds:
-    """Limits every single-contour family shares. Distances are in grid cells."""
+class PathThresholds:
+    """Limits every drawn contour is held to, the circle's included. Distances are in grid cells."""
 
-    #: Headline outline score (0–100) about the asked outline.
-    min_outline: float = 90.0
     #: Steps longer than one cell in 8-connectivity (undrawn jumps). Ideal: 0.
     max_gaps: int = 0
     #: Consecutive repeated points. Ideal: 0.
     max_repeats: int = 0
     #: Chebyshev distance of the first point from the requested start.
     max_start_distance: float = 1.0
-    #: Share of the asked outline (sampled every cell) with a drawn point within ``coverage_radius``.
-    min_coverage: float = 0.9
-    coverage_radius: float = 1.5
 
 
 @dataclass(frozen=True)
-class ClosedThresholds(ContourThresholds):
-    """Limits of a closed contour, on top of :class:`ContourThresholds`."""
+class LoopThresholds(PathThresholds):
+    """Limits of a closed contour drawn round a center, on top of :class:`PathThresholds`."""
 
     #: Chebyshev distance from the last point back to the first (1 = adjacent, closed).
     max_closure: float = 1.0
@@ -71,74 +62,28 @@ class ClosedThresholds(ContourThresholds):
     max_turns: float = 1.1
 
 
+@dataclass(frozen=True)
+class ContourThresholds(PathThresholds):
+    """Limits every single-contour family asked by its outline shares, on top of :class:`PathThresholds`."""
+
+    #: Headline outline score (0–100) about the asked outline.
+    min_outline: float = 90.0
+    #: Share of the asked outline (sampled every cell) with a drawn point within ``coverage_radius``.
+    min_coverage: float = 0.9
+    coverage_radius: float = 1.5
+
+
+@dataclass(frozen=True)
+class ClosedThresholds(ContourThresholds, LoopThresholds):
+    """Limits of a closed outline: :class:`ContourThresholds` and :class:`LoopThresholds` together."""
+
+
 #: Distance to the asked outline that the headline forgives: a cell's center may lie half a cell off.
 CELL_SLACK = 0.5
 
 
-class Scorecard:
-    """Checks, metrics and marks collected while scoring, turned into a :class:`ShapeScore`."""
-
-    def __init__(self) -> None:
-        self.checks: list[Check] = []
-        self.metrics: dict[str, Any] = {}
-        self.marks: dict[str, tuple[int, ...]] = {}
-
-    def add(self, name: str, passed: bool, value: Any, limit: str, detail: str = "",
-            indices: tuple[int, ...] = (), margin: float | None = None) -> None:
-        self.checks.append(Check(name, bool(passed), value, limit, detail if not passed else "", tuple(indices),
-                                 margin))
-
-    def result(self, family: str, score: float) -> ShapeScore:
-        return ShapeScore(family=family, score=float(score), metrics=dict(self.metrics),
-                          checks=tuple(self.checks), marks=dict(self.marks))
-
-
-# --- parameters ------------------------------------------------------------------------------------
-
-
-def int_param(params: Mapping[str, Any], key: str, *, minimum: int, maximum: int,
-              default: int | None = None) -> int:
-    """``params[key]`` as an integer in ``[minimum, maximum]``."""
-    v = params.get(key, default)
-    if v is None:
-        raise CaseError(f"'{key}' is required, an integer from {minimum} to {maximum}")
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or float(v) != int(v):
-        raise CaseError(f"'{key}' must be an integer, got {v!r}")
-    if not minimum <= int(v) <= maximum:
-        raise CaseError(f"'{key}' must be from {minimum} to {maximum}, got {v!r}")
-    return int(v)
-
-
-def fits_grid(points: np.ndarray, grid_size: int, what: str) -> None:
-    """CaseError unless every point of the asked shape lies on the grid."""
-    pts = np.asarray(points, dtype=float)
-    lo, hi = pts.min(axis=0), pts.max(axis=0)
-    if lo.min() < -0.5 or hi.max() > grid_size - 0.5:
-        raise CaseError(
-            f"{what} does not fit the {grid_size}×{grid_size} grid: it spans x {lo[0]:.1f}..{hi[0]:.1f}, "
-            f"y {lo[1]:.1f}..{hi[1]:.1f}; make it smaller or move its center"
-        )
-
-
-# --- measures --------------------------------------------------------------------------------------
-
-
-def nearest_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Distance from each row of ``a`` (M, 2) to the nearest row of ``b`` (N, 2), shape (M,)."""
-    a = ck.as_points(a)
-    b = ck.as_points(b)
-    if len(b) == 0:
-        return np.full(len(a), np.inf)
-    chunk = max(1, 1_000_000 // len(b))  # rows of ``a`` per block: about 16 MB of differences
-    out = []
-    for i in range(0, len(a), chunk):
-        d = a[i:i + chunk, None, :] - b[None, :, :]
-        out.append(np.sqrt(np.min(np.sum(d * d, axis=2), axis=1)))
-    return np.concatenate(out) if out else np.zeros(0)
-
-
-def outline_measures(card: Scorecard, pts: np.ndarray, outline: np.ndarray, *, closed: bool,
-                     center: tuple[float, float], t: ContourThresholds) -> float:
+def outline_measures(card: Scorecard, pts: FloatArray, outline: ArrayLike, *, closed: bool,
+                     center: Point, t: ContourThresholds) -> float:
     """Add the ``outline`` and ``coverage`` checks; return the outline score (the headline).
 
     ``outline`` is the asked shape as a polyline (a curve sampled densely enough that its chords
@@ -168,45 +113,18 @@ def outline_measures(card: Scorecard, pts: np.ndarray, outline: np.ndarray, *, c
     return score
 
 
-def path_checks(card: Scorecard, pts: np.ndarray, *, grid_size: int, start: tuple[float, float] | None,
-                t: ContourThresholds) -> None:
-    """Add ``gaps``, ``repeats``, ``bounds`` and ``start`` (as the circle scores them)."""
-    n = len(pts)
-    card.metrics["n_points"] = n
-    cont = ck.continuity(pts)
-    card.metrics.update(gaps=len(cont.gaps), repeats=len(cont.repeats), max_step=cont.max_step)
-    card.add("gaps", len(cont.gaps) <= t.max_gaps, len(cont.gaps), f"≤ {t.max_gaps}",
-             f"largest step {cont.max_step:g} cells", cont.gaps)
-    card.add("repeats", len(cont.repeats) <= t.max_repeats, len(cont.repeats), f"≤ {t.max_repeats}",
-             "consecutive identical points", cont.repeats)
-    oob = ck.out_of_bounds(pts, grid_size)
-    card.add("bounds", not oob, len(oob), "0 outside", f"outside 0..{grid_size - 1}", oob)
-    card.marks.update(gaps=cont.gaps, repeats=cont.repeats, outside=oob)
+def path_checks(card: Scorecard, pts: FloatArray, *, grid_size: int, start: Point | None,
+                t: PathThresholds) -> None:
+    """Add ``gaps``, ``repeats``, ``bounds`` and ``start`` (when one was asked), as the circle has them."""
+    card.metrics["n_points"] = len(pts)
+    card.continuity(pts, max_gaps=t.max_gaps, max_repeats=t.max_repeats)
+    card.bounds(pts, grid_size)
     if start is not None:
-        sd = float(ck.chebyshev(pts[0], np.asarray(start, float))) if n else float("inf")
-        card.metrics["start_distance"] = sd
-        first = f"first point is {fmt_xy(tuple(pts[0]))}" if n else "no points"
-        card.add("start", sd <= t.max_start_distance, sd, f"≤ {t.max_start_distance:g}",
-                 f"{first}, asked {fmt_xy(start)}")
+        card.endpoint(pts, start, t.max_start_distance)
 
 
-def closed_checks(card: Scorecard, pts: np.ndarray, *, center: tuple[float, float], direction: str | None,
-                  t: ClosedThresholds) -> None:
+def loop_checks(card: Scorecard, pts: FloatArray, *, center: Point, direction: str | None,
+                t: LoopThresholds) -> None:
     """Add ``closure``, ``direction`` and ``winding`` for a closed contour about ``center``."""
-    closing = ck.closure_distance(pts)
-    card.metrics["closure_distance"] = closing
-    card.add("closure", closing <= t.max_closure, closing, f"≤ {t.max_closure:g}",
-             "last point is not next to the first")
-    drawn = ck.direction(pts)
-    wind = ck.winding(pts, center)
-    card.metrics.update(direction=drawn or "none", turns=wind.turns)
-    if direction is not None:
-        card.add("direction", drawn == direction, drawn or "none", direction,
-                 "drawn the other way round" if drawn else "the contour encloses no area")
-        signed = wind.turns if direction == "cw" else -wind.turns
-    else:
-        signed = abs(wind.turns)
-    card.add("winding", t.min_turns <= signed <= t.max_turns, round(signed, 3),
-             f"{t.min_turns:g}..{t.max_turns:g} laps",
-             "travels the wrong way round the center" if signed < 0 else f"goes round {signed:.2f} times",
-             wind.backtracks if not (t.min_turns <= signed <= t.max_turns) else ())
+    card.closure(pts, t.max_closure)
+    card.turning(pts, center=center, direction=direction, min_turns=t.min_turns, max_turns=t.max_turns)

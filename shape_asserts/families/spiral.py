@@ -13,33 +13,37 @@ last point to stay away from the first.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from shape_asserts.geometry import checks as ck
-from shape_asserts.geometry.curves import SpiralModel, lap_gaps, unwrapped_angles
 from shape_asserts.exceptions import CaseError
-from shape_asserts.geometry.raster import raster_spiral, spiral_xy
-from shape_asserts.geometry.score import ShapeScore
-from shape_asserts.families.thresholds import with_overrides
-from shape_asserts.families.base import Family, direction_param, inside_grid, number_param, pair_param
-from shape_asserts.families.single import (
-    ContourThresholds,
-    Scorecard,
-    contour_prompt,
+from shape_asserts.families.base import (
+    CaseLike,
+    Family,
+    direction_param,
     fits_grid,
-    fmt_xy,
-    outline_measures,
-    path_checks,
+    inside_grid,
+    number_param,
+    pair_param,
+    with_overrides,
 )
+from shape_asserts.families.prompts import contour_prompt, fmt_xy
+from shape_asserts.families.single import ContourThresholds, outline_measures, path_checks
+from shape_asserts.geometry.distances import closure_distance
+from shape_asserts.geometry.drawing import Drawing
+from shape_asserts.geometry.fit import SpiralModel
+from shape_asserts.geometry.fit.spiral import lap_gaps, unwrapped_angles
+from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, round_half_up
+from shape_asserts.geometry.raster import raster_spiral
+from shape_asserts.geometry.samples import spiral_samples
+from shape_asserts.geometry.score import ShapeScore
+from shape_asserts.geometry.scorecard import Scorecard
 
-if TYPE_CHECKING:
-    from shape_asserts.cases import Case
-    from shape_asserts.geometry.drawing import Drawing
-
-__all__ = ["FAMILY", "SpiralThresholds", "SPIRAL", "score_spiral", "spiral_outline", "spiral_ends"]
+__all__ = ["FAMILY", "FAMILIES", "SpiralThresholds", "SPIRAL", "score_spiral", "spiral_outline", "spiral_ends"]
 
 
 @dataclass(frozen=True)
@@ -75,27 +79,26 @@ class SpiralThresholds(ContourThresholds):
 SPIRAL = SpiralThresholds()
 
 
-def spiral_outline(center: tuple[float, float], spacing: float, turns: float, angle: float,
-                   direction: str, inward: bool) -> np.ndarray:
+def spiral_outline(center: Point, spacing: float, turns: float, angle: float,
+                   direction: str, inward: bool) -> FloatArray:
     """The asked spiral as an open polyline in drawing order, about 3 chords per cell of length."""
-    grow = direction if not inward else ("ccw" if direction == "cw" else "cw")
-    # arc length grows as θ²: t = √u spaces the samples evenly along the curve
-    m = int(max(100, 3 * math.pi * spacing * turns * turns))
-    xy = spiral_xy(center, spacing, turns, angle, grow, np.sqrt(np.linspace(0, 1, m)))
+    xy = spiral_samples(center, spacing, turns, angle, direction, int(max(100, 3 * math.pi * spacing * turns * turns)),
+                        inward=inward)
     return xy[::-1] if inward else xy
 
 
-def spiral_ends(center: tuple[float, float], spacing: float, turns: float, angle: float
+def spiral_ends(center: Point, spacing: float, turns: float, angle: float
                 ) -> tuple[tuple[int, int], tuple[int, int]]:
     """The (rounded) center and outer end cells of the asked spiral."""
     r = spacing * turns
     a = math.radians(angle)
     # halves round up, as a person rounds (and as the polygon families' vertices do)
-    c = (math.floor(center[0] + 0.5), math.floor(center[1] + 0.5))
-    return c, (math.floor(center[0] + r * math.cos(a) + 0.5), math.floor(center[1] + r * math.sin(a) + 0.5))
+    cx, cy = round_half_up(center).tolist()
+    ex, ey = round_half_up([center[0] + r * math.cos(a), center[1] + r * math.sin(a)]).tolist()
+    return (int(cx), int(cy)), (int(ex), int(ey))
 
 
-def _lap_error(pts: np.ndarray, used: np.ndarray, theta: np.ndarray, center: tuple[float, float],
+def _lap_error(pts: FloatArray, used: IntArray, theta: FloatArray, center: Point,
                spacing: float, turns: float, inward: bool) -> float:
     """Laps drawn against laps asked, read where the count is sharpest: the first lap.
 
@@ -154,7 +157,7 @@ def _turns_ru(turns: float) -> str:
     return f"{n} полных витков"
 
 
-def _prompt(case: "Case", lang: str) -> str:
+def _prompt(case: CaseLike, lang: str) -> str:
     p = case.params
     c, end = fmt_xy(p["center"]), p["end"]
     end_json = f'{{ "x": {end[0]}, "y": {end[1]} }}'
@@ -184,15 +187,15 @@ def _prompt(case: "Case", lang: str) -> str:
                           grid_size=p["grid_size"], **phrases)
 
 
-def _ideal(case: "Case") -> np.ndarray:
+def _ideal(case: CaseLike) -> IntArray:
     p = case.params
     return raster_spiral(p["center"], p["spacing"], p["turns"], p["angle"], p["direction"], inward=p["inward"])
 
 
 def score_spiral(
-    points: np.ndarray,
+    points: ArrayLike,
     *,
-    center: tuple[float, float],
+    center: Point,
     spacing: float,
     turns: float,
     angle: float = 0.0,
@@ -219,7 +222,7 @@ def score_spiral(
         drawing gives ``fit`` (its rms against the spacing), ``spacing`` and ``turns``.
     """
     t = thresholds
-    pts = ck.as_points(points)
+    pts = as_points(points)
     mid, outer = spiral_ends(center, spacing, turns, angle)
     start, end = (outer, mid) if inward else (mid, outer)
     card = Scorecard()
@@ -227,11 +230,8 @@ def score_spiral(
                              closed=False, center=center, t=t)
     path_checks(card, pts, grid_size=grid_size, start=start, t=t)
     n = len(pts)
-    ed = float(ck.chebyshev(pts[-1], np.asarray(end, float))) if n else float("inf")
-    card.metrics["end_distance"] = ed
-    card.add("end", ed <= t.max_end_distance, ed, f"≤ {t.max_end_distance:g}",
-             f"last point is {fmt_xy(tuple(pts[-1])) if n else 'missing'}, asked {fmt_xy(end)}")
-    closing = ck.closure_distance(pts)
+    card.endpoint(pts, end, t.max_end_distance, name="end")
+    closing = closure_distance(pts)
     card.metrics["closure_distance"] = closing
     card.add("closure", closing >= t.min_closure, closing, f"≥ {t.min_closure:g} (open)",
              "the spiral closes on itself: its last point is next to the first")
@@ -279,7 +279,7 @@ def score_spiral(
     return card.result("spiral", score)
 
 
-def _laps(card: Scorecard, pts: np.ndarray, *, center: tuple[float, float], spacing: float, want_turns: float,
+def _laps(card: Scorecard, pts: FloatArray, *, center: Point, spacing: float, want_turns: float,
           t: SpiralThresholds) -> None:
     """Add ``laps``: is each lap as far from the one before as asked (not just on average)?"""
     limit = max(t.lap_tolerance, t.lap_tolerance_fraction * spacing)
@@ -297,7 +297,7 @@ def _laps(card: Scorecard, pts: np.ndarray, *, center: tuple[float, float], spac
              f"{spacing:g} from the lap before", tuple(int(i) for i in idx[dev > limit][:50]))
 
 
-def _score(drawing: "Drawing", case: "Case") -> ShapeScore:
+def _score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     p = case.params
     return score_spiral(drawing.points, center=p["center"], spacing=p["spacing"], turns=p["turns"],
                         angle=p["angle"], direction=p["direction"], inward=p["inward"], grid_size=p["grid_size"],
@@ -305,7 +305,7 @@ def _score(drawing: "Drawing", case: "Case") -> ShapeScore:
 
 
 FAMILY = Family(name="spiral", params=_params, prompt=_prompt, ideal=_ideal, score=_score,
-                variant_keys=("angle", "inward", "direction", "start", "end"), thresholds=SPIRAL)
+                thresholds=SPIRAL, variant_keys=("angle", "inward", "direction", "start", "end"))
 
 #: What this module adds to the registry (every family module exports ``FAMILIES``).
 FAMILIES = (FAMILY,)

@@ -1,8 +1,9 @@
-"""Geometric checks on a point sequence: pure numpy, no I/O, each usable alone.
+"""Measures of a drawn path: continuity, bounds, area, direction and winding (pure numpy, no I/O).
 
 Every function takes an ``(N, 2)`` array of ``(x, y)`` grid points in drawing order (y down, as on
 screen) and returns plain numbers or a frozen result object. Indices in results are 0-based
-positions in that array.
+positions in that array. The checks families report are built from these by
+:class:`shape_asserts.geometry.scorecard.Scorecard`.
 """
 
 from __future__ import annotations
@@ -10,32 +11,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
+
+from shape_asserts.geometry.distances import chebyshev
+from shape_asserts.geometry.points import Point, as_points
 
 __all__ = [
-    "as_points",
     "Continuity",
     "continuity",
-    "chebyshev",
-    "closure_distance",
     "out_of_bounds",
     "signed_area",
     "direction",
     "Winding",
     "winding",
 ]
-
-
-def as_points(points: object) -> np.ndarray:
-    """``points`` as a float ``(N, 2)`` array; ``ValueError`` for any other shape."""
-    pts = np.asarray(points, dtype=float)
-    if pts.ndim != 2 or pts.shape[1] != 2:
-        raise ValueError(f"points must have shape (N, 2), got {pts.shape}")
-    return pts
-
-
-def chebyshev(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Chebyshev (8-connectivity) distance between rows of ``a`` and ``b``."""
-    return np.max(np.abs(np.asarray(a, float) - np.asarray(b, float)), axis=-1)
 
 
 @dataclass(frozen=True)
@@ -58,7 +47,7 @@ class Continuity:
         return not self.gaps and not self.repeats
 
 
-def continuity(points: np.ndarray, *, closed: bool = False) -> Continuity:
+def continuity(points: ArrayLike, *, closed: bool = False) -> Continuity:
     """Gaps and repeated points along the drawing; see :class:`Continuity`.
 
     Examples
@@ -79,26 +68,25 @@ def continuity(points: np.ndarray, *, closed: bool = False) -> Continuity:
     )
 
 
-def closure_distance(points: np.ndarray) -> float:
-    """Chebyshev distance from the last point back to the first (≤ 1 means closed)."""
-    pts = as_points(points)
-    if len(pts) == 0:
-        return float("inf")
-    return float(chebyshev(pts[-1], pts[0]))
+def out_of_bounds(points: ArrayLike, grid_size: int) -> tuple[int, ...]:
+    """Indices of points outside ``[0, grid_size - 1]`` on either axis.
 
-
-def out_of_bounds(points: np.ndarray, grid_size: int) -> tuple[int, ...]:
-    """Indices of points outside ``[0, grid_size - 1]`` on either axis."""
+    >>> out_of_bounds([[0, 0], [50, 3], [4, -1]], grid_size=50)
+    (1, 2)
+    """
     pts = as_points(points)
     bad = np.any((pts < 0) | (pts > grid_size - 1), axis=1)
     return tuple(int(i) for i in np.flatnonzero(bad))
 
 
-def signed_area(points: np.ndarray) -> float:
+def signed_area(points: ArrayLike) -> float:
     """Shoelace area of the closed polygon, positive when it runs clockwise *on screen*.
 
     In grid coordinates y points down, which mirrors the plane: the textbook shoelace sum, positive
     for counter-clockwise with y up, is positive for clockwise as seen on screen.
+
+    >>> signed_area([[0, 0], [4, 0], [4, 3]])  # right, then down: clockwise on screen
+    6.0
     """
     pts = as_points(points)
     if len(pts) < 3:
@@ -110,8 +98,12 @@ def signed_area(points: np.ndarray) -> float:
     return float(0.5 * np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
 
 
-def direction(points: np.ndarray) -> str | None:
-    """``"cw"`` or ``"ccw"`` as seen on screen (y down), ``None`` when the area is zero."""
+def direction(points: ArrayLike) -> str | None:
+    """``"cw"`` or ``"ccw"`` as seen on screen (y down), ``None`` when the area is zero.
+
+    >>> direction([[0, 0], [4, 0], [4, 3]]), direction([[4, 3], [4, 0], [0, 0]]), direction([[0, 0], [1, 1]])
+    ('cw', 'ccw', None)
+    """
     a = signed_area(points)
     if a > 0:
         return "cw"
@@ -134,8 +126,14 @@ class Winding:
     backtracks: tuple[int, ...]
 
 
-def winding(points: np.ndarray, center: tuple[float, float], *, closed: bool = True) -> Winding:
-    """Winding number, angular coverage and backtracking of the path about ``center``."""
+def winding(points: ArrayLike, center: Point, *, closed: bool = True) -> Winding:
+    """Winding number, angular coverage and backtracking of the path about ``center``.
+
+    >>> square = [[0, 0], [2, 0], [2, 2], [0, 2]]
+    >>> w = winding(square + square, center=(1, 1))  # the same square drawn twice
+    >>> round(w.turns, 6), round(w.coverage, 3), w.backtracks  # four corners see 4 of 12 sectors
+    (2.0, 0.333, ())
+    """
     pts = as_points(points)
     if len(pts) < 2:
         return Winding(turns=0.0, coverage=0.0, backtracks=())

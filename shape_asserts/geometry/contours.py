@@ -3,8 +3,9 @@
 The seed's free-scene template asks for several objects "in one common list, in the order the
 objects are drawn", so an answer with three circles is a single ``points`` list and the pen lift
 between two objects is only visible as a jump. :func:`split_contours` finds those jumps; the other
-helpers measure contours (closure, distance, intersection, simplified edges) and compare whole
-drawings (a symmetric Chamfer distance and a 0–100 similarity built from it).
+helpers tell whether a contour is closed, where two contours meet, and place a drawing in a box
+(distances between contours and whole drawings are in :mod:`shape_asserts.geometry.distances`,
+their edges in :mod:`shape_asserts.geometry.simplify`).
 
 How a contour break is told from a gap inside a contour
 -------------------------------------------------------
@@ -34,12 +35,14 @@ are one contour unless the first is a finished loop.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Iterator
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from shape_asserts.geometry.checks import as_points
+from shape_asserts.geometry.distances import chebyshev, closure_distance
+from shape_asserts.geometry.points import FloatArray, IntArray, as_points
 
 __all__ = [
     "BREAK_STEP",
@@ -47,18 +50,11 @@ __all__ = [
     "MIN_LOOP",
     "Contour",
     "split_contours",
-    "closure",
     "is_closed",
-    "min_distance",
     "Intersection",
     "intersection",
-    "chamfer_distance",
-    "similarity",
     "fit_to_box",
     "bounding_box",
-    "simplify",
-    "segments",
-    "segment_angles",
 ]
 
 #: A step longer than this many cells (Chebyshev) always starts a new contour.
@@ -67,9 +63,6 @@ BREAK_STEP = 4
 CLOSE_TOL = 2
 #: Fewest points a contour needs before coming back to its start counts as a finished loop.
 MIN_LOOP = 8
-
-#: Rows of the first array compared at once in the pairwise distances (bounds the memory used).
-_CHUNK = 512
 
 
 @dataclass(frozen=True, eq=False)
@@ -84,7 +77,7 @@ class Contour:
 
     start: int
     stop: int
-    points: np.ndarray
+    points: FloatArray
     opened_by: str
     gaps: tuple[int, ...] = ()
     repeats: tuple[int, ...] = ()
@@ -100,15 +93,11 @@ class Contour:
     @property
     def closure(self) -> float:
         """Chebyshev distance from the last point back to the first (≤ 1 means closed)."""
-        return closure(self.points)
-
-
-def _cheb(a: np.ndarray, b: np.ndarray) -> float:
-    return float(np.max(np.abs(a - b)))
+        return closure_distance(self.points)
 
 
 def split_contours(
-    points: np.ndarray,
+    points: ArrayLike,
     *,
     break_step: float = BREAK_STEP,
     close_tol: float = CLOSE_TOL,
@@ -145,14 +134,15 @@ def split_contours(
     n = len(pts)
     if n == 0:
         return ()
+    steps = chebyshev(pts[1:], pts[:-1])
     out: list[Contour] = []
     s, opened = 0, "first"
     far = 0.0  # farthest the current contour has gone from its first point
     gaps: list[int] = []
     repeats: list[int] = []
     for i in range(n - 1):
-        step = _cheb(pts[i + 1], pts[i])
-        here = _cheb(pts[i], pts[s])
+        step = float(steps[i])
+        here = float(chebyshev(pts[i], pts[s]))
         far = max(far, here)
         loop_done = (i - s + 1) >= min_loop and here <= close_tol and far > close_tol + 1
         reason = None
@@ -160,7 +150,7 @@ def split_contours(
             reason = "jump"
         elif step > 1 and loop_done:
             reason = "lift"
-        elif split_on_close and step >= 1 and loop_done and _cheb(pts[i + 1], pts[s]) > here:
+        elif split_on_close and step >= 1 and loop_done and float(chebyshev(pts[i + 1], pts[s])) > here:
             reason = "loop"
         if reason is not None:
             out.append(Contour(s, i + 1, pts[s:i + 1], opened, tuple(gaps), tuple(repeats)))
@@ -173,44 +163,10 @@ def split_contours(
     return tuple(out)
 
 
-def closure(points: np.ndarray) -> float:
-    """Chebyshev distance from the last point back to the first; ``inf`` when empty."""
-    pts = as_points(points)
-    if len(pts) == 0:
-        return float("inf")
-    return _cheb(pts[-1], pts[0])
-
-
-def is_closed(points: np.ndarray, tol: float = 1.0) -> bool:
+def is_closed(points: ArrayLike, tol: float = 1.0) -> bool:
     """Whether the contour ends within ``tol`` cells of its start (and has at least 3 points)."""
     pts = as_points(points)
-    return len(pts) >= 3 and closure(pts) <= tol
-
-
-def _chunks(a: np.ndarray) -> Iterator[np.ndarray]:
-    for i in range(0, len(a), _CHUNK):
-        yield a[i:i + _CHUNK]
-
-
-def _nearest(a: np.ndarray, b: np.ndarray, metric: str = "euclidean") -> np.ndarray:
-    """For each row of ``a`` the distance to the nearest row of ``b``, shape (len(a),)."""
-    out = []
-    for part in _chunks(a):
-        d = np.abs(part[:, None, :] - b[None, :, :])
-        dist = d.max(axis=2) if metric == "chebyshev" else np.hypot(d[..., 0], d[..., 1])
-        out.append(dist.min(axis=1))
-    return np.concatenate(out) if out else np.zeros(0)
-
-
-def min_distance(a: np.ndarray, b: np.ndarray) -> float:
-    """Smallest Chebyshev distance between a point of ``a`` and one of ``b`` (0 = a shared cell,
-    1 = touching cells); ``inf`` when either is empty."""
-    pa, pb = as_points(a), as_points(b)
-    if len(pa) == 0 or len(pb) == 0:
-        return float("inf")
-    # duplicates change nothing here, and dropping them keeps the pairwise block small
-    pa, pb = np.unique(np.rint(pa), axis=0), np.unique(np.rint(pb), axis=0)
-    return float(_nearest(pa, pb, "chebyshev").min())
+    return len(pts) >= 3 and closure_distance(pts) <= tol
 
 
 @dataclass(frozen=True)
@@ -233,7 +189,7 @@ class Intersection:
         return len(self.shared) + len(self.crossings)
 
 
-def _diagonals(cells: np.ndarray) -> set[tuple[int, int, int]]:
+def _diagonals(cells: IntArray) -> set[tuple[int, int, int]]:
     """Diagonal steps as ``(x, y, kind)``: the 2×2 block's top-left cell; kind +1 for ``\\``, -1 for ``/``."""
     if len(cells) < 2:
         return set()
@@ -247,7 +203,7 @@ def _diagonals(cells: np.ndarray) -> set[tuple[int, int, int]]:
     return out
 
 
-def intersection(a: np.ndarray, b: np.ndarray) -> Intersection:
+def intersection(a: ArrayLike, b: ArrayLike) -> Intersection:
     """Cells shared by ``a`` and ``b`` and diagonal steps of one crossing the other's.
 
     Points are rounded to cells first.
@@ -267,37 +223,7 @@ def intersection(a: np.ndarray, b: np.ndarray) -> Intersection:
     return Intersection(shared=tuple(shared), crossings=tuple(cross))
 
 
-def chamfer_distance(a: np.ndarray, b: np.ndarray) -> float:
-    """Mean symmetric Chamfer distance in cells: the mean, over both drawings, of each point's
-    Euclidean distance to the nearest point of the other drawing, the two means averaged.
-
-    0 for the same set of cells; ``inf`` when either drawing is empty. Point order and repeats do
-    not matter beyond their weight in the means.
-    """
-    pa, pb = as_points(a), as_points(b)
-    if len(pa) == 0 or len(pb) == 0:
-        return float("inf")
-    return 0.5 * (float(_nearest(pa, pb).mean()) + float(_nearest(pb, pa).mean()))
-
-
-def similarity(a: np.ndarray, b: np.ndarray, scale: float) -> float:
-    """A 0–100 likeness from :func:`chamfer_distance`: 100 for the same cells, falling linearly
-    to 0 at a mean distance of ``scale`` cells.
-
-    Examples
-    --------
-    >>> similarity([[0, 0], [0, 5]], [[1, 0], [1, 5]], scale=4.0)
-    75.0
-    """
-    if not scale > 0:
-        raise ValueError(f"scale must be positive, got {scale!r}")
-    d = chamfer_distance(a, b)
-    if not np.isfinite(d):
-        return 0.0
-    return float(100.0 * max(0.0, 1.0 - d / scale))
-
-
-def bounding_box(points: np.ndarray) -> tuple[float, float, float, float]:
+def bounding_box(points: ArrayLike) -> tuple[float, float, float, float]:
     """``(x0, y0, x1, y1)`` of the points; ``ValueError`` when there are none."""
     pts = as_points(points)
     if len(pts) == 0:
@@ -306,7 +232,7 @@ def bounding_box(points: np.ndarray) -> tuple[float, float, float, float]:
     return float(x0), float(y0), float(x1), float(y1)
 
 
-def fit_to_box(points: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+def fit_to_box(points: ArrayLike, box: Sequence[float]) -> FloatArray:
     """The points moved and uniformly scaled so their bounding box sits centred on ``box``.
 
     The scale is ``(box width + box height) / (width + height)``, so proportions are kept (a
@@ -315,88 +241,14 @@ def fit_to_box(points: np.ndarray, box: tuple[float, float, float, float]) -> np
     """
     pts = as_points(points)
     if len(pts) == 0:
-        return pts.copy()
+        return np.array(pts)
     x0, y0, x1, y1 = bounding_box(pts)
     bx0, by0, bx1, by1 = (float(v) for v in box)
     size = (x1 - x0) + (y1 - y0)
     s = ((bx1 - bx0) + (by1 - by0)) / size if size > 0 else 1.0
     mid = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
     bmid = np.array([(bx0 + bx1) / 2, (by0 + by1) / 2])
-    return (pts - mid) * s + bmid
+    moved: FloatArray = (pts - mid) * s + bmid
+    return moved
 
 
-def _rdp(pts: np.ndarray, tol: float) -> list[int]:
-    """Ramer–Douglas–Peucker on an open polyline: indices of the kept vertices, in order."""
-    n = len(pts)
-    if n <= 2:
-        return list(range(n))
-    keep = np.zeros(n, dtype=bool)
-    keep[0] = keep[-1] = True
-    stack = [(0, n - 1)]
-    while stack:
-        i, j = stack.pop()
-        if j - i < 2:
-            continue
-        a, b = pts[i], pts[j]
-        mid = pts[i + 1:j]
-        ab = b - a
-        norm = float(np.hypot(*ab))
-        if norm == 0.0:  # the stretch returns to where it began: measure from that point
-            d = np.hypot(mid[:, 0] - a[0], mid[:, 1] - a[1])
-        else:
-            d = np.abs(ab[0] * (mid[:, 1] - a[1]) - ab[1] * (mid[:, 0] - a[0])) / norm
-        k = int(np.argmax(d))
-        if d[k] > tol:
-            m = i + 1 + k
-            keep[m] = True
-            stack += [(i, m), (m, j)]
-    return [int(i) for i in np.flatnonzero(keep)]
-
-
-def simplify(points: np.ndarray, tolerance: float = 1.0) -> list[int]:
-    """Indices of the corners that keep a contour within ``tolerance`` cells (Ramer–Douglas–Peucker).
-
-    A closed contour (last point next to the first) is first cut at the point farthest from its
-    start, so that both halves have distinct ends; the closing step is then an edge of its own.
-    """
-    pts = as_points(points)
-    n = len(pts)
-    if n <= 2:
-        return list(range(n))
-    if closure(pts) <= 1.0 and n >= 4:
-        far = int(np.argmax(np.max(np.abs(pts - pts[0]), axis=1)))
-        if 0 < far < n - 1:
-            first = _rdp(pts[:far + 1], tolerance)
-            second = [far + i for i in _rdp(pts[far:], tolerance)]
-            return first + second[1:]
-    return _rdp(pts, tolerance)
-
-
-def segments(points: np.ndarray, tolerance: float = 1.0, *, min_length: float = 0.0,
-             closed: bool | None = None) -> np.ndarray:
-    """The straight edges of a simplified contour, shape (M, 2, 2): ``[[x0, y0], [x1, y1]]`` rows.
-
-    Edges shorter than ``min_length`` cells are dropped. ``closed`` adds the closing edge from the
-    last corner to the first (default: when the contour ends next to its start).
-    """
-    pts = as_points(points)
-    idx = simplify(pts, tolerance)
-    corners = pts[idx]
-    if closed is None:
-        closed = len(pts) >= 4 and closure(pts) <= 1.0
-    if closed and len(corners) >= 3 and closure(corners) > 0:
-        corners = np.vstack([corners, corners[:1]])
-    if len(corners) < 2:
-        return np.zeros((0, 2, 2))
-    segs = np.stack([corners[:-1], corners[1:]], axis=1)
-    lengths = np.hypot(*(segs[:, 1] - segs[:, 0]).T)
-    return segs[lengths >= min_length] if min_length > 0 else segs[lengths > 0]
-
-
-def segment_angles(segs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Direction (degrees in [0, 180), as on screen: 0 is horizontal, 90 vertical, 26.6 a 2:1
-    line going down to the right) and length of each segment of :func:`segments`."""
-    segs = np.asarray(segs, dtype=float).reshape(-1, 2, 2)
-    d = segs[:, 1] - segs[:, 0]
-    ang = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 180.0
-    return ang, np.hypot(d[:, 0], d[:, 1])

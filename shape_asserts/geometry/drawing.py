@@ -67,7 +67,7 @@ class Drawing:
         return int(self.points.shape[0])
 
     @classmethod
-    def from_points(cls, points: Any, *, grid_size: int | None = 50) -> "Drawing":
+    def from_points(cls, points: Any, *, grid_size: int | None = 50) -> Drawing:
         """A drawing from an ``(N, 2)`` array, with ``data`` shaped like a model's answer."""
         pts = np.asarray(points, dtype=float).reshape(-1, 2)
         data = {
@@ -110,7 +110,7 @@ def parse_drawing(text: str) -> Drawing:
         raise
     except RecursionError:
         raise DrawingFormatError("answer JSON is nested too deeply to read") from None
-    except Exception as exc:  # noqa: BLE001 - the parser's contract: nothing else escapes
+    except Exception as exc:
         raise DrawingFormatError(f"answer could not be read ({type(exc).__name__}: {exc})") from None
 
 
@@ -139,7 +139,7 @@ def _candidates(text: str) -> list[str]:
     return out
 
 
-def _find_answer_object(text: str) -> tuple[dict | None, bool]:
+def _find_answer_object(text: str) -> tuple[dict[str, Any] | None, bool]:
     """The first decoded JSON object holding ``points``; and whether one looked truncated."""
     decoder = json.JSONDecoder()
     truncated = False
@@ -177,7 +177,7 @@ def _short(value: Any, limit: int = 40) -> str:
     return r if len(r) <= limit else r[: limit - 3] + "..."
 
 
-def _drawing_from_data(data: dict) -> Drawing:
+def _drawing_from_data(data: dict[str, Any]) -> Drawing:
     raw_points = data["points"]
     if not isinstance(raw_points, list):
         raise DrawingFormatError(f"'points' is {type(raw_points).__name__}, expected a list of points")
@@ -207,9 +207,9 @@ def _drawing_from_data(data: dict) -> Drawing:
             )
     grid = data.get("grid_size")
     grid_size = None
-    if isinstance(grid, (int, float)) and not isinstance(grid, bool):
-        if math.isfinite(grid) and float(grid).is_integer() and 0 < grid <= 100_000:
-            grid_size = int(grid)
+    if (isinstance(grid, (int, float)) and not isinstance(grid, bool)
+            and math.isfinite(grid) and float(grid).is_integer() and 0 < grid <= 100_000):
+        grid_size = int(grid)
     return Drawing(points=pts, grid_size=grid_size, center=_center(data.get("center")), data=data)
 
 

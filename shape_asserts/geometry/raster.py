@@ -8,17 +8,25 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Sequence
+from typing import SupportsInt
 
 import numpy as np
+from numpy.typing import ArrayLike
+
+from shape_asserts.geometry.points import IntArray, Point
+from shape_asserts.geometry.samples import ellipse_xy, spiral_samples
 
 __all__ = [
     "raster_circle", "circle_pixels", "angle_of", "point_on_circle",
-    "bresenham", "raster_polyline", "raster_curve", "ellipse_xy", "raster_ellipse", "spiral_xy",
-    "raster_spiral",
+    "bresenham", "raster_polyline", "raster_curve", "raster_ellipse", "raster_spiral",
 ]
 
+#: One grid cell, ``(x, y)``.
+Cell = tuple[int, int]
 
-def angle_of(point: tuple[float, float], center: tuple[float, float]) -> float:
+
+def angle_of(point: Point, center: Point) -> float:
     """Angle of ``point`` about ``center`` in degrees, the seed post's convention.
 
     Measured in grid coordinates (y down): 0° points right and angles grow *clockwise on screen*,
@@ -28,7 +36,7 @@ def angle_of(point: tuple[float, float], center: tuple[float, float]) -> float:
     return math.degrees(math.atan2(point[1] - center[1], point[0] - center[0])) % 360.0
 
 
-def point_on_circle(center: tuple[float, float], radius: float, angle_deg: float) -> tuple[int, int]:
+def point_on_circle(center: Point, radius: float, angle_deg: float) -> tuple[int, int]:
     """The grid point nearest to the circle point at ``angle_deg`` (see :func:`angle_of`)."""
     a = math.radians(angle_deg)
     return (
@@ -37,7 +45,7 @@ def point_on_circle(center: tuple[float, float], radius: float, angle_deg: float
     )
 
 
-def circle_pixels(center: tuple[int, int], radius: int) -> np.ndarray:
+def circle_pixels(center: tuple[int, int], radius: int) -> IntArray:
     """The midpoint-circle pixels of an integer circle, unordered, shape (M, 2)."""
     cx, cy = int(center[0]), int(center[1])
     r = int(radius)
@@ -60,9 +68,9 @@ def circle_pixels(center: tuple[int, int], radius: int) -> np.ndarray:
 def raster_circle(
     center: tuple[int, int],
     radius: int,
-    start: tuple[float, float] | None = None,
+    start: Point | None = None,
     direction: str = "cw",
-) -> np.ndarray:
+) -> IntArray:
     """An ideal circle drawing: ordered, 8-connected, closed, one lap, no repeats.
 
     Parameters
@@ -95,17 +103,13 @@ def raster_circle(
     ring = pix[order]
     if direction == "ccw":
         ring = ring[::-1]
-    if start is None:
-        start = (center[0], center[1] - radius)
-    d = np.hypot(ring[:, 0] - start[0], ring[:, 1] - start[1])
-    i0 = int(np.argmin(d))
-    return np.roll(ring, -i0, axis=0)
+    return _roll_to(ring, start if start is not None else (center[0], center[1] - radius))
 
 
-# --- lines, polygons and sampled curves (ellipse, spiral) --------------------------------------------
+# --- lines, polygons and sampled curves (ellipse, spiral: geometry/samples.py) ------------------------
 
 
-def bresenham(p0: tuple[int, int], p1: tuple[int, int]) -> np.ndarray:
+def bresenham(p0: Sequence[SupportsInt], p1: Sequence[SupportsInt]) -> IntArray:
     """The cells of the digital line from ``p0`` to ``p1``, both included, 8-connected, shape (K, 2).
 
     Examples
@@ -131,7 +135,7 @@ def bresenham(p0: tuple[int, int], p1: tuple[int, int]) -> np.ndarray:
     return np.array(out, dtype=np.int64)
 
 
-def raster_polyline(vertices: np.ndarray, *, closed: bool = True) -> np.ndarray:
+def raster_polyline(vertices: ArrayLike, *, closed: bool = True) -> IntArray:
     """An ordered 8-connected drawing through integer ``vertices`` along digital lines.
 
     Each vertex appears once, at its place in the order; a closed polyline ends one step before its
@@ -163,7 +167,7 @@ def raster_polyline(vertices: np.ndarray, *, closed: bool = True) -> np.ndarray:
     return np.vstack(parts)
 
 
-def raster_curve(xy: np.ndarray, *, closed: bool) -> np.ndarray:
+def raster_curve(xy: ArrayLike, *, closed: bool) -> IntArray:
     """A densely sampled float curve as an ideal drawing: ordered, 8-connected, thin, no revisits.
 
     Samples are rounded to cells; jumps are bridged with digital lines; a cell reached again cuts
@@ -184,22 +188,23 @@ def raster_curve(xy: np.ndarray, *, closed: bool) -> np.ndarray:
     cells = np.rint(np.asarray(xy, dtype=float)).astype(np.int64)
     if cells.ndim != 2 or cells.shape[1] != 2 or len(cells) == 0:
         raise ValueError(f"xy must have shape (M, 2) with M ≥ 1, got {cells.shape}")
-    seq = [tuple(int(c) for c in cells[0])]
-    for p in map(tuple, cells[1:].tolist()):
+    seq: list[Cell] = [(int(cells[0][0]), int(cells[0][1]))]
+    for x, y in cells[1:].tolist():
+        p = (x, y)
         if p == seq[-1]:
             continue
         if max(abs(p[0] - seq[-1][0]), abs(p[1] - seq[-1][1])) > 1:
-            seq.extend(map(tuple, bresenham(seq[-1], p)[1:].tolist()))
+            seq.extend((bx, by) for bx, by in bresenham(seq[-1], p)[1:].tolist())
         else:
             seq.append(p)
     if closed:
         if max(abs(seq[0][0] - seq[-1][0]), abs(seq[0][1] - seq[-1][1])) > 1:
-            seq.extend(map(tuple, bresenham(seq[-1], seq[0])[1:-1].tolist()))
+            seq.extend((bx, by) for bx, by in bresenham(seq[-1], seq[0])[1:-1].tolist())
         while len(seq) > 1 and seq[-1] == seq[0]:
             seq.pop()
     # a cell met again closes a loop of rounding noise: cut the loop out
-    out: list[tuple[int, int]] = []
-    where: dict[tuple[int, int], int] = {}
+    out: list[Cell] = []
+    where: dict[Cell, int] = {}
     for p in seq:
         if p in where:
             for q in out[where[p] + 1:]:
@@ -217,11 +222,11 @@ def raster_curve(xy: np.ndarray, *, closed: bool) -> np.ndarray:
     return np.array(out, dtype=np.int64)
 
 
-def _touch(a: tuple[int, int], b: tuple[int, int]) -> bool:
+def _touch(a: Cell, b: Cell) -> bool:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1])) <= 1
 
 
-def _thin(seq: list[tuple[int, int]], *, closed: bool, far: list[float]) -> list[tuple[int, int]]:
+def _thin(seq: list[Cell], *, closed: bool, far: list[float]) -> list[Cell]:
     """Drop staircase corners (cells whose neighbours along the path already touch), farthest first.
 
     ``far[i]`` is how far cell ``i`` lies from the curve. Of two corners either of which could go,
@@ -257,34 +262,21 @@ def _thin(seq: list[tuple[int, int]], *, closed: bool, far: list[float]) -> list
     return [seq[i] for i in range(n) if alive[i]]
 
 
-def _roll_to(ring: np.ndarray, start: tuple[float, float] | None) -> np.ndarray:
+def _roll_to(ring: IntArray, start: Point | None) -> IntArray:
     if start is None:
         return ring
     d = np.hypot(ring[:, 0] - start[0], ring[:, 1] - start[1])
     return np.roll(ring, -int(np.argmin(d)), axis=0)
 
 
-def ellipse_xy(center: tuple[float, float], a: float, b: float, rotation: float, t: np.ndarray) -> np.ndarray:
-    """Points of an ellipse at parameters ``t`` (radians), shape (len(t), 2).
-
-    ``a`` is the semi-axis along ``rotation`` (degrees, the :func:`angle_of` convention: 0° right,
-    clockwise on screen); growing ``t`` travels clockwise on screen.
-    """
-    t = np.asarray(t, dtype=float)
-    phi = math.radians(rotation)
-    c, s = math.cos(phi), math.sin(phi)
-    u, v = a * np.cos(t), b * np.sin(t)
-    return np.column_stack([center[0] + u * c - v * s, center[1] + u * s + v * c])
-
-
 def raster_ellipse(
-    center: tuple[float, float],
+    center: Point,
     a: float,
     b: float,
     rotation: float = 0.0,
-    start: tuple[float, float] | None = None,
+    start: Point | None = None,
     direction: str = "cw",
-) -> np.ndarray:
+) -> IntArray:
     """An ideal ellipse drawing: ordered, 8-connected, closed, one lap, no repeats.
 
     Parameters
@@ -317,35 +309,19 @@ def raster_ellipse(
                         closed=True)
     if direction == "ccw":
         ring = ring[::-1]
-    return _roll_to(ring, start if start is not None else tuple(ellipse_xy(center, a, b, rotation, [0.0])[0]))
-
-
-def spiral_xy(center: tuple[float, float], spacing: float, turns: float, angle: float,
-              direction: str, t: np.ndarray) -> np.ndarray:
-    """Points of an outward Archimedean spiral ``r = spacing · θ / 2π`` at ``t`` ∈ [0, 1] of its length
-    in turns, shape (len(t), 2).
-
-    The spiral starts at ``center``, turns ``direction`` ("cw"/"ccw" on screen) while it grows and
-    ends, after ``turns`` laps, at polar angle ``angle`` (degrees, :func:`angle_of` convention).
-    """
-    if direction not in ("cw", "ccw"):
-        raise ValueError(f"direction must be 'cw' or 'ccw', got {direction!r}")
-    theta = np.asarray(t, dtype=float) * 2 * math.pi * turns
-    sign = 1.0 if direction == "cw" else -1.0
-    r = spacing * theta / (2 * math.pi)
-    phi = math.radians(angle) - sign * (2 * math.pi * turns - theta)
-    return np.column_stack([center[0] + r * np.cos(phi), center[1] + r * np.sin(phi)])
+    ex, ey = ellipse_xy(center, a, b, rotation, [0.0])[0].tolist()
+    return _roll_to(ring, start if start is not None else (ex, ey))
 
 
 def raster_spiral(
-    center: tuple[float, float],
+    center: Point,
     spacing: float,
     turns: float,
     angle: float = 0.0,
     direction: str = "cw",
     *,
     inward: bool = False,
-) -> np.ndarray:
+) -> IntArray:
     """An ideal Archimedean spiral drawing: ordered, 8-connected, open, no revisits.
 
     Parameters
@@ -375,10 +351,7 @@ def raster_spiral(
     """
     if spacing <= 0 or turns <= 0:
         raise ValueError(f"spacing and turns must be positive, got {spacing}, {turns}")
-    # drawn inward in one direction, the same curve drawn outward turns the other way
-    grow = direction if not inward else ("ccw" if direction == "cw" else "cw")
     length = math.pi * spacing * turns * turns + 1.0  # ≈ arc length of r = bθ
-    # arc length grows as θ², so t = √u spaces the samples evenly along the curve, ~8 per cell
-    t = np.sqrt(np.linspace(0, 1, int(max(200, 8 * length))))
-    pts = raster_curve(spiral_xy(center, spacing, turns, angle, grow, t), closed=False)
+    samples = spiral_samples(center, spacing, turns, angle, direction, int(max(200, 8 * length)), inward=inward)
+    pts = raster_curve(samples, closed=False)
     return pts[::-1].copy() if inward else pts

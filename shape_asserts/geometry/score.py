@@ -3,20 +3,18 @@
 A scorer returns a :class:`ShapeScore`: the headline ``score`` (0–100), the sub-metrics kept
 separate (continuity, closure, direction, fit, ...), and one :class:`Check` per threshold with the
 offending point indices. Nothing is collapsed early: the verdict layer decides what to show.
+Families build both through :class:`shape_asserts.geometry.scorecard.Scorecard`.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any
 
-import numpy as np
-
-from shape_asserts.geometry.fit import HARMONIC_ORDERS, radial_harmonics
-
-__all__ = ["Check", "ShapeScore", "fmt_value", "harmonics_check"]
+__all__ = ["Check", "ShapeScore", "fmt_value", "fmt_point"]
 
 
 _LIMIT_RE = re.compile(
@@ -81,9 +79,23 @@ class Check:
 
 
 def fmt_value(v: Any) -> str:
+    """A measured value as a failure message shows it: floats to 4 significant digits.
+
+    >>> fmt_value(2.0), fmt_value(1.23456), fmt_value("cw")
+    ('2', '1.235', 'cw')
+    """
     if isinstance(v, float):
         return f"{v:.4g}"
     return str(v)
+
+
+def fmt_point(p: Sequence[Any]) -> str:
+    """A point as a failure message shows it.
+
+    >>> fmt_point((25.0, 5))
+    '(25, 5)'
+    """
+    return f"({fmt_value(p[0])}, {fmt_value(p[1])})"
 
 
 @dataclass(frozen=True)
@@ -139,30 +151,3 @@ class ShapeScore:
         out["checks"] = {c.name: c.passed for c in self.checks}
         out["passed"] = self.passed
         return out
-
-
-def harmonics_check(angles: np.ndarray, residuals: np.ndarray, *, scale: float, limits: tuple[float, float, float, float],
-                    symmetry: int, name: str = "harmonics") -> Check:
-    """The largest wave in a closed curve's radial residual about its fit, against size-aware limits.
-
-    A polygon, square, squircle or ellipse keeps a mean distance close to a circle's (which is all
-    ``roundness`` and the seed score see) but leaves a regular wave of its side count in the
-    residual. Rounding to cells leaves small ripples, larger on small curves, and only at the orders
-    the raster repeats: multiples of ``symmetry`` (4 for a circle about a cell, whose raster the
-    grid's quarter turns map onto itself; 2 for an ellipse). ``limits`` is ``(a, b, c, d)``: those
-    orders may reach ``a + b / scale`` cells, the others ``c + d / scale`` (``scale``: the fitted
-    radius, or the fitted minor semi-axis). The check's value is the worst amplitude's share of its
-    limit (≤ 1 passes); the detail names the order and the cells.
-    """
-    amps = radial_harmonics(angles, residuals, HARMONIC_ORDERS)
-    orders = np.arange(HARMONIC_ORDERS[0], HARMONIC_ORDERS[1] + 1)
-    a, b, c, d = limits
-    size = max(scale, 1.0)
-    limit = np.where(orders % symmetry == 0, a + b / size, c + d / size)
-    share = amps / limit
-    k = int(np.argmax(share))
-    worst, order = float(share[k]), int(orders[k])
-    shape = {2: "an oval", 3: "a triangle", 4: "a square or diamond"}.get(order, f"a {order}-sided polygon")
-    return Check(name, worst <= 1.0, round(worst, 4), "≤ 1 of the limit",
-                 f"the radius swings {amps[k]:.2f} cells {order} times round (limit {limit[k]:.2f} at "
-                 f"this size), like {shape}" if worst > 1.0 else "")

@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
 import numpy as np
-from typing import Any, Union
 
 __all__ = ["seed_score", "php_round"]
 
-Number = Union[int, float]
+Number = int | float
 
 _INT_MIN = -(2**63)
 _INT_MAX = 2**63 - 1
@@ -167,11 +167,21 @@ def php_round(value: float, places: int = 0) -> float:
     return tmp
 
 
+def _score(mean_error: float) -> float:
+    """Step 5 of ``scoreCircle``: the score from the mean relative error, clipped and rounded the PHP way."""
+    score = (1 - mean_error) * 100
+    if score < 0:
+        score = 0.0
+    if score > 100:
+        score = 100.0
+    return php_round(score, 2)
+
+
 #: Coordinates below this magnitude cannot overflow int64 in any step of the fast path.
 _FAST_LIMIT = 2**30
 
 
-def _fast_int_score(entries: list) -> float | None:
+def _fast_int_score(entries: list[Any]) -> float | None:
     """The same score, vectorised, for the common answer: every entry a point with int x and y.
 
     Exactness holds because every step matches PHP's: the integer sums are exact; the centroid is
@@ -202,13 +212,7 @@ def _fast_int_score(entries: list) -> float | None:
     r_mean = float(np.cumsum(radii)[-1]) / n
     if r_mean <= 0:
         return 0.0
-    mean_error = float(np.cumsum(np.abs(radii - r_mean) / r_mean)[-1]) / n
-    score = (1 - mean_error) * 100
-    if score < 0:
-        score = 0.0
-    if score > 100:
-        score = 100.0
-    return php_round(score, 2)
+    return _score(float(np.cumsum(np.abs(radii - r_mean) / r_mean)[-1]) / n)
 
 
 def seed_score(data: Any) -> float:
@@ -286,10 +290,4 @@ def seed_score(data: Any) -> float:
         error_sum += abs(r - r_mean) / r_mean
     mean_error = error_sum / len(radii)
 
-    # 5. score, clipped and rounded the PHP way
-    score = (1 - mean_error) * 100
-    if score < 0:
-        score = 0.0
-    if score > 100:
-        score = 100.0
-    return php_round(score, 2)
+    return _score(mean_error)

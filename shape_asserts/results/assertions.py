@@ -15,8 +15,8 @@ from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.raster import raster_circle
 from shape_asserts.results.render import ascii_art
 from shape_asserts.geometry.score import ShapeScore
-from shape_asserts.families.circle_score import score_circle
-from shape_asserts.families.thresholds import CIRCLE, CircleThresholds, with_overrides
+from shape_asserts.families.base import with_overrides
+from shape_asserts.families.circle import CIRCLE, CircleThresholds, score_circle
 
 __all__ = ["assert_circle", "assert_score", "failure_message"]
 

@@ -15,7 +15,8 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from shape_asserts.geometry.checks import as_points, chebyshev
+from shape_asserts.geometry.distances import chebyshev
+from shape_asserts.geometry.points import as_points
 
 __all__ = ["ascii_art", "svg", "png", "PNG_INSTALL_HINT"]
 

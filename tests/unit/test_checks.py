@@ -6,9 +6,6 @@ import numpy as np
 import pytest
 
 from shape_asserts.geometry.checks import (
-    as_points,
-    chebyshev,
-    closure_distance,
     continuity,
     direction,
     out_of_bounds,
@@ -19,25 +16,6 @@ from shape_asserts.geometry.raster import raster_circle
 
 CENTER = (25, 25)
 RING = raster_circle(CENTER, 10, start=(25, 15), direction="cw")
-
-
-# --- as_points / chebyshev -------------------------------------------------------------------------
-
-
-def test_as_points_gives_a_float_n_by_2_array():
-    pts = as_points([[1, 2], [3, 4]])
-    assert pts.dtype == np.float64 and pts.shape == (2, 2)
-
-
-@pytest.mark.parametrize("bad", [[1, 2, 3], [[1, 2, 3]], np.zeros((2, 2, 2))])
-def test_as_points_rejects_other_shapes_with_value_error(bad):
-    with pytest.raises(ValueError, match=r"shape \(N, 2\)"):
-        as_points(bad)
-
-
-def test_chebyshev_distance_is_the_larger_axis_step():
-    assert chebyshev(np.array([0, 0]), np.array([3, -1])) == 3
-    assert chebyshev(np.array([[0, 0], [1, 1]]), np.array([[1, 1], [1, 1]])).tolist() == [1, 0]
 
 
 # --- continuity ------------------------------------------------------------------------------------
@@ -83,21 +61,6 @@ def test_closing_repeat_is_reported_at_the_last_index():
 def test_fewer_than_two_points_have_no_steps(pts):
     c = continuity(pts)
     assert (c.n_steps, c.gaps, c.repeats) == (0, (), ())
-
-
-# --- closure ---------------------------------------------------------------------------------------
-
-
-def test_ideal_ring_is_closed_by_one_step():
-    assert closure_distance(RING) == 1.0
-
-
-def test_open_arc_closure_is_the_chebyshev_distance_back_to_the_start():
-    assert closure_distance(np.array([[25, 15], [30, 16], [35, 25]])) == 10.0
-
-
-def test_closure_of_no_points_is_infinite():
-    assert closure_distance(np.zeros((0, 2))) == float("inf")
 
 
 # --- bounds ----------------------------------------------------------------------------------------

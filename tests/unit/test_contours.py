@@ -10,18 +10,12 @@ import pytest
 from shape_asserts.geometry.contours import (
     BREAK_STEP,
     bounding_box,
-    chamfer_distance,
-    closure,
     fit_to_box,
     intersection,
     is_closed,
-    min_distance,
-    segment_angles,
-    segments,
-    similarity,
-    simplify,
     split_contours,
 )
+from shape_asserts.geometry.distances import closure_distance
 from shape_asserts.geometry.raster import raster_circle, raster_polyline
 
 
@@ -125,22 +119,14 @@ def test_repeated_points_are_reported_with_answer_indices():
     assert second.repeats == (8,)
 
 
-# --- closure and distances ----------------------------------------------------------------------
+# --- closure and meeting ----------------------------------------------------------------------
 
 
 def test_closure_is_the_chebyshev_step_from_last_to_first():
-    assert closure([[0, 0], [5, 0], [5, 5], [1, 1]]) == 1
-    assert closure(np.zeros((0, 2))) == math.inf
+    assert closure_distance([[0, 0], [5, 0], [5, 5], [1, 1]]) == 1
+    assert closure_distance(np.zeros((0, 2))) == math.inf
     assert is_closed(raster_circle((10, 10), 4))
     assert not is_closed(_line([(0, 0), (9, 0)]))
-
-
-def test_min_distance_is_zero_for_a_shared_cell_and_one_for_touching_cells():
-    a = _line([(0, 0), (10, 0)])
-    assert min_distance(a, [[5, 0], [5, 5]]) == 0
-    assert min_distance(a, [[5, 1]]) == 1
-    assert min_distance(a, [[5, 4]]) == 4
-    assert min_distance(a, np.zeros((0, 2))) == math.inf
 
 
 def test_crossing_diagonals_intersect_without_sharing_a_cell():
@@ -166,33 +152,7 @@ def test_separate_circles_do_not_intersect_and_overlapping_ones_do():
     assert intersection(raster_circle((10, 10), 5), raster_circle((16, 10), 5))
 
 
-# --- comparing drawings -------------------------------------------------------------------------
-
-
-def test_chamfer_distance_is_zero_for_the_same_cells_and_symmetric():
-    a = raster_circle((25, 25), 10)
-    b = _line([(5, 5), (30, 12)])
-    assert chamfer_distance(a, a[::-1]) == 0
-    assert chamfer_distance(a, b) == pytest.approx(chamfer_distance(b, a))
-
-
-def test_chamfer_distance_of_a_one_cell_shift_of_a_line_is_one():
-    a = _line([(0, 0), (0, 20)])
-    assert chamfer_distance(a, a + [1, 0]) == pytest.approx(1.0)
-
-
-def test_chamfer_distance_of_an_empty_drawing_is_infinite_and_its_similarity_zero():
-    assert chamfer_distance(np.zeros((0, 2)), [[1, 1]]) == math.inf
-    assert similarity(np.zeros((0, 2)), [[1, 1]], 5.0) == 0.0
-
-
-def test_similarity_falls_linearly_to_zero_at_the_scale():
-    a = _line([(0, 0), (0, 20)])
-    assert similarity(a, a, 4.0) == 100.0
-    assert similarity(a, a + [1, 0], 4.0) == pytest.approx(75.0)
-    assert similarity(a, a + [9, 0], 4.0) == 0.0
-    with pytest.raises(ValueError):
-        similarity(a, a, 0.0)
+# --- placing drawings -------------------------------------------------------------------------
 
 
 def test_fit_to_box_centres_the_drawing_on_the_box_and_keeps_its_proportions():
@@ -203,32 +163,3 @@ def test_fit_to_box_centres_the_drawing_on_the_box_and_keeps_its_proportions():
     x0, y0, x1, y1 = bounding_box(fit_to_box(wide, (0, 0, 30, 30)))
     assert (x1 - x0) / (y1 - y0) == pytest.approx(2.0)
     assert (x0 + x1) / 2 == pytest.approx(15) and (y0 + y1) / 2 == pytest.approx(15)
-
-
-# --- simplified edges ---------------------------------------------------------------------------
-
-
-def test_a_straight_stroke_simplifies_to_its_two_ends():
-    line = _line([(0, 0), (20, 10)])
-    assert simplify(line) == [0, len(line) - 1]
-
-
-def test_an_l_shaped_stroke_keeps_its_corner():
-    pts = _line([(0, 0), (10, 0), (10, 8)])
-    idx = simplify(pts)
-    assert [tuple(pts[i]) for i in idx] == [(0, 0), (10, 0), (10, 8)]
-
-
-def test_a_closed_square_simplifies_to_its_four_sides():
-    square = _line([(0, 0), (10, 0), (10, 10), (0, 10), (0, 0)])[:-1]
-    segs = segments(square, min_length=3)
-    ang, length = segment_angles(segs)
-    assert sorted(np.round(ang).tolist()) == [0, 0, 90, 90]
-    assert length.sum() == pytest.approx(40, abs=1.5)
-
-
-def test_segment_angles_are_measured_on_screen():
-    segs = np.array([[[0, 0], [0, 10]], [[0, 0], [10, 5]], [[0, 5], [10, 0]], [[0, 0], [10, 0]]])
-    ang, length = segment_angles(segs)
-    assert ang == pytest.approx([90.0, 26.565, 153.435, 0.0], abs=1e-3)
-    assert length == pytest.approx([10, math.hypot(10, 5), math.hypot(10, 5), 10])

@@ -13,15 +13,18 @@ import numpy as np
 import pytest
 
 from shape_asserts.cases import Case, load_cases
-from shape_asserts.geometry.contours import simplify, split_contours
-from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.exceptions import CaseError
 from shape_asserts.families.multi import assign
-from shape_asserts.families.scene import HOUSE_AREA, _cell, _house_vertices, house_reference, stick_reference
 from shape_asserts.families.prompts import LANGS, SCENE_PLACEHOLDER, SEED_SCENE_TEMPLATE
+from shape_asserts.families.registry import get_family
+from shape_asserts.families.scene import HOUSE_AREA, house_reference, stick_reference
+from shape_asserts.families.scene.common import cell as _cell
+from shape_asserts.families.scene.house import _house_vertices
+from shape_asserts.geometry.contours import split_contours
+from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.raster import raster_circle, raster_polyline
 from shape_asserts.geometry.score import ShapeScore
-from shape_asserts.families.registry import get_family
+from shape_asserts.geometry.simplify import simplify
 
 FAMILIES = ("concentric", "circles", "house", "stick")
 
@@ -431,7 +434,8 @@ def test_a_polygon_head_fails_the_head_check(corners):
 
 
 def test_a_tall_head_fails_the_head_aspect_check():
-    head = _line([(25, 3), (28, 4), (29, 7), (29, 13), (28, 16), (25, 17), (22, 16), (21, 13), (21, 7), (22, 4), (25, 3)])[:-1]
+    head = _line([(25, 3), (28, 4), (29, 7), (29, 13), (28, 16), (25, 17), (22, 16), (21, 13), (21, 7), (22, 4),
+                  (25, 3)])[:-1]
     assert "head_aspect" in _failed(_score(STICK, _figure(head=head)))
 
 
@@ -505,7 +509,7 @@ def test_an_answer_of_scattered_contours_compares_only_the_matched_ones(monkeypa
     """Every point its own contour (alternating corners) once made the pairwise intersection check
     quadratic in the answer (500 points: 20 s). Only contours matched to asked circles are compared:
     at most k(k−1)/2 pairs, whatever the answer's size."""
-    from shape_asserts.families import multi
+    from shape_asserts.families.multi import scorer as multi
 
     calls = []
     real = multi.intersection

@@ -14,11 +14,12 @@ import numpy as np
 import pytest
 
 from shape_asserts.cases import Case, load_cases
-from shape_asserts.geometry.checks import continuity
-from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.exceptions import CaseError
 from shape_asserts.families.polygon import target_vertices
-from shape_asserts.geometry.polygon import regular_polygon
+from shape_asserts.families.registry import get_family
+from shape_asserts.geometry.checks import continuity
+from shape_asserts.geometry.drawing import Drawing
+from shape_asserts.geometry.fit.polygon import regular_polygon
 from shape_asserts.geometry.raster import (
     bresenham,
     raster_circle,
@@ -28,7 +29,6 @@ from shape_asserts.geometry.raster import (
     raster_spiral,
 )
 from shape_asserts.geometry.score import ShapeScore
-from shape_asserts.families.registry import get_family
 
 MINE = ("ellipse", "square", "rectangle", "triangle", "polygon", "star", "spiral")
 BUILTIN = [c for c in load_cases() if c.family in MINE]
@@ -159,7 +159,7 @@ def test_reversed_square_fails_direction_only():
 def test_square_started_at_the_wrong_corner_fails_start_only():
     result = score(SQUARE, np.roll(SQUARE.ideal(), -30, axis=0))
     assert failed(result) == {"start"}
-    assert "first point is (40,10), asked (10,10)" in check(result, "start").describe()
+    assert "first point is (40, 10), asked (10, 10)" in check(result, "start").describe()
 
 
 def test_square_with_a_skipped_run_fails_gaps_only():
@@ -426,7 +426,8 @@ def test_unknown_threshold_names_the_known_ones():
         score(case, SPIRAL.ideal())
 
 
-SQUARE_BODY = '[[case]]\nid = "typo"\nfamily = "square"\ncenter = [25, 25]\nside = 30\nstart_vertex = 0\ndirection = "cw"\n'
+SQUARE_BODY = ('[[case]]\nid = "typo"\nfamily = "square"\ncenter = [25, 25]\nside = 30\nstart_vertex = 0\n'
+               'direction = "cw"\n')
 
 
 @pytest.mark.parametrize("table,message", [

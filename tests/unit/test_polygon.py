@@ -1,4 +1,5 @@
-"""shape_asserts.geometry.polygon: corners by simplification, and the measures polygon scorers compare.
+"""shape_asserts.geometry.fit.polygon: the polygon model's corners (by ``geometry.simplify``), and
+the measures polygon scorers compare.
 
 Also the digital lines the polygon families draw their ideals with (``raster.bresenham`` and
 ``raster.raster_polyline``), since every corner test starts from one.
@@ -10,18 +11,8 @@ import numpy as np
 import pytest
 
 from shape_asserts.geometry.checks import continuity, signed_area
-from shape_asserts.geometry.fit import FitFailure
-from shape_asserts.geometry.polygon import (
-    PolygonModel,
-    distance_to_polyline,
-    interior_angles,
-    rdp,
-    regular_polygon,
-    sample_polyline,
-    side_lengths,
-    simplify_closed,
-    star_polygon,
-)
+from shape_asserts.geometry.fit import FitFailure, PolygonModel
+from shape_asserts.geometry.fit.polygon import interior_angles, regular_polygon, side_lengths, star_polygon
 from shape_asserts.geometry.raster import bresenham, raster_polyline
 
 SQUARE = np.array([[10, 10], [40, 10], [40, 40], [10, 40]])
@@ -67,20 +58,7 @@ def test_polyline_needs_two_vertices():
         raster_polyline([(1, 1)])
 
 
-# --- simplification --------------------------------------------------------------------------------
-
-
-def test_rdp_keeps_the_corner_of_an_l_and_drops_points_along_its_arms():
-    l_shape = np.array([[0, 0], [1, 0], [2, 0], [3, 0], [3, 1], [3, 2], [3, 3]])
-    assert rdp(l_shape, 0.5).tolist() == [0, 3, 6]
-
-
-def test_rdp_reduces_a_digital_line_to_its_ends():
-    assert rdp(bresenham((0, 0), (37, 11)), 1.0).tolist() == [0, 37]
-
-
-def test_rdp_of_two_points_keeps_both():
-    assert rdp(np.array([[0, 0], [5, 5]]), 1.0).tolist() == [0, 1]
+# --- corners --------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("shift", [0, 7, 15, 30, 61, 100])
@@ -132,10 +110,6 @@ def test_points_along_a_line_are_no_polygon():
     assert isinstance(result, FitFailure) and not result and "line" in result.reason
 
 
-def test_simplify_closed_of_a_tiny_contour_keeps_every_point():
-    assert simplify_closed(np.array([[0, 0], [1, 0], [1, 1]]), 1.0).tolist() == [0, 1, 2]
-
-
 @pytest.mark.parametrize("m", range(8))
 def test_corners_of_an_integer_drawing_are_the_same_under_every_grid_symmetry(m):
     """Exact arithmetic on integers: rotating or mirroring the drawing picks the same point indices."""
@@ -172,27 +146,6 @@ def test_star_polygon_alternates_tip_and_inner_radius():
     r = np.hypot(*(v - 25).T)
     assert np.allclose(r[::2], 20) and np.allclose(r[1::2], 8) and len(v) == 12
     assert np.allclose(v[0], (45, 25))
-
-
-def test_distance_to_polyline_is_zero_on_the_outline_and_half_the_side_at_the_center():
-    d = distance_to_polyline(np.vstack([RASTER_SQUARE, [[25, 25]]]), SQUARE)
-    assert np.all(d[:-1] == 0) and d[-1] == 15
-    assert distance_to_polyline(np.zeros((0, 2)), SQUARE).shape == (0,)
-
-
-def test_open_polyline_distance_ignores_the_closing_side():
-    p = np.array([[10, 25]])
-    assert distance_to_polyline(p, SQUARE, closed=True)[0] == 0  # on the closing side (10,40)-(10,10)
-    assert distance_to_polyline(p, SQUARE, closed=False)[0] == 15  # open: that side is not drawn
-
-
-def test_sample_polyline_steps_at_most_one_cell_and_keeps_the_vertices():
-    s = sample_polyline(SQUARE, step=1.0)
-    assert len(s) == 120 and all(v in s.tolist() for v in SQUARE.astype(float).tolist())
-    steps = np.hypot(*np.diff(np.vstack([s, s[:1]]), axis=0).T)
-    assert steps.max() <= 1.0 + 1e-12
-    open_s = sample_polyline(SQUARE, closed=False, step=2.5)
-    assert open_s[-1].tolist() == [10.0, 40.0]
 
 
 def test_polygon_model_samples_its_outline_from_vertex_0():

@@ -14,11 +14,11 @@ import numpy as np
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
+from shape_asserts.families.circle import score_circle
 from shape_asserts.geometry.checks import direction, winding
 from shape_asserts.geometry.drawing import Drawing, DrawingFormatError, parse_drawing
 from shape_asserts.geometry.fit import CircleModel, roundness
 from shape_asserts.geometry.raster import point_on_circle, raster_circle
-from shape_asserts.families.circle_score import score_circle
 from shape_asserts.geometry.seed import seed_score
 
 GRID = 50
@@ -110,7 +110,8 @@ def test_seed_score_and_fitted_roundness_are_invariant_under_grid_symmetries_and
 )
 # a dot: left out by the assume (seed score 0 at the origin, 100 at y = 819.66...)
 @example(pts=np.zeros((5, 2)), angle=0.0, scale=1.0, shift=(0.0, 819.6638342912906))
-def test_seed_score_and_fitted_roundness_are_invariant_under_rotation_and_scaling_within_tolerance(pts, angle, scale, shift):
+def test_seed_score_and_fitted_roundness_are_invariant_under_rotation_and_scaling_within_tolerance(
+        pts, angle, scale, shift):
     """Seed score within 0.011 (one unit of its 2-decimal rounding plus float noise); roundness within 1e-6.
 
     Both are ratios of distances, so any similarity transform leaves them unchanged up to float error.
@@ -237,7 +238,8 @@ def test_every_score_of_any_point_array_lies_between_0_and_100(pts, center):
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=10),
     lambda children: st.lists(children, max_size=6)
-    | st.dictionaries(st.sampled_from(["points", "x", "y", "grid_size", "center"]) | st.text(max_size=6), children, max_size=6),
+    | st.dictionaries(st.sampled_from(["points", "x", "y", "grid_size", "center"]) | st.text(max_size=6), children,
+                      max_size=6),
     max_leaves=30,
 )
 

@@ -12,12 +12,11 @@ import re
 import numpy as np
 import pytest
 
-from shape_asserts.results.assertions import assert_circle
+from shape_asserts.families.circle import CIRCLE, score_circle
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.raster import point_on_circle, raster_circle
 from shape_asserts.geometry.score import Check, ShapeScore
-from shape_asserts.families.circle_score import score_circle
-from shape_asserts.families.thresholds import CIRCLE
+from shape_asserts.results.assertions import assert_circle
 
 CENTER = (25, 25)
 TOP = (25, 5)
@@ -87,7 +86,7 @@ def test_two_lap_circle_fails_winding_check_while_seed_score_stays_high():
     winding = _check(result, "winding")
     assert not winding.passed
     assert winding.value == pytest.approx(2.0)
-    assert "goes round 2.0 times" in winding.detail
+    assert "goes round 2.00 times" in winding.detail
     assert _failed(result) == {"winding"}
 
 

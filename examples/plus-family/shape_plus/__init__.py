@@ -23,11 +23,11 @@ import numpy as np
 
 from shape_asserts.exceptions import CaseError
 from shape_asserts.families.base import Family
-from shape_asserts.geometry.checks import chebyshev, closure_distance, continuity, direction, out_of_bounds
 from shape_asserts.geometry.drawing import Drawing
-from shape_asserts.geometry.polygon import distance_to_polyline
+from shape_asserts.geometry.distances import distance_to_polyline, nearest_distance
 from shape_asserts.geometry.raster import raster_polyline
-from shape_asserts.geometry.score import Check, ShapeScore
+from shape_asserts.geometry.score import ShapeScore
+from shape_asserts.geometry.scorecard import Scorecard
 
 __all__ = ["FAMILY", "PlusThresholds", "PLUS", "vertices"]
 
@@ -186,39 +186,31 @@ def _score(drawing: Drawing, case: Any) -> ShapeScore:
     t: PlusThresholds = replace(PLUS, **case.thresholds)
     p = case.params
     pts = drawing.points
+    card = Scorecard()  # the one way every family builds its checks
     if len(pts) == 0:
-        return ShapeScore("plus", 0.0, {"n_points": 0}, (Check("points", False, 0, "≥ 1", "no points"),))
+        card.add("points", False, 0, "≥ 1", "no points")
+        return card.result("plus", 0.0)
     outline = vertices(p)
     ideal = raster_polyline(outline, closed=True)
-    steps = continuity(pts, closed=False)
     off = distance_to_polyline(pts, outline, closed=True)
-    near = np.min(chebyshev(ideal[:, None, :], pts[None, :, :]), axis=1) <= 1.0
+    near = nearest_distance(ideal, pts, metric="chebyshev") <= 1.0
     coverage = float(near.mean())
     on_outline = float(np.mean(off <= t.max_outline_distance))
-    start = float(chebyshev(pts[0], np.asarray(p["start"], float)))
-    closure = closure_distance(pts)
-    turn = direction(pts)
-    outside = out_of_bounds(pts, p["grid_size"])
-    far = tuple(int(i) for i in np.flatnonzero(off > t.max_outline_distance))
-    checks = (
-        Check("bounds", not outside, len(outside), "0 points off the grid", indices=outside),
-        Check("gaps", len(steps.gaps) <= t.max_gaps, len(steps.gaps), f"≤ {t.max_gaps}", indices=steps.gaps),
-        Check("repeats", len(steps.repeats) <= t.max_repeats, len(steps.repeats), f"≤ {t.max_repeats}",
-              indices=steps.repeats),
-        Check("closure", closure <= t.max_closure, closure, f"≤ {t.max_closure:g}"),
-        Check("start", start <= t.max_start_distance, start, f"≤ {t.max_start_distance:g}",
-              "" if start <= t.max_start_distance else
-              f"asked {tuple(p['start'])}, drew {tuple(int(v) for v in pts[0])}"),
-        Check("direction", turn == p["direction"], turn or "none", p["direction"]),
-        Check("outline", not far, round(float(off.max()), 4), f"≤ {t.max_outline_distance:g}",
-              f"{len(far)} points off the plus sign" if far else "", indices=far),
-        Check("coverage", coverage >= t.min_coverage, round(coverage, 4), f"≥ {t.min_coverage:g}",
-              "" if coverage >= t.min_coverage else
-              f"{int((~near).sum())} of the outline's {len(ideal)} cells not drawn"),
-    )
-    metrics = {"n_points": int(len(pts)), "coverage": coverage, "on_outline": on_outline,
-               "max_outline_distance": float(off.max()), "start_distance": start, "closure": closure}
-    return ShapeScore("plus", 100.0 * coverage * on_outline, metrics, checks)
+    # what every drawn path is held to: the shared builders
+    card.bounds(pts, p["grid_size"])
+    card.continuity(pts, max_gaps=t.max_gaps, max_repeats=t.max_repeats)
+    card.closure(pts, t.max_closure)
+    card.endpoint(pts, p["start"], t.max_start_distance)
+    card.turning(pts, center=p["center"], direction=p["direction"], min_turns=0.9, max_turns=1.1)
+    # what is particular to a plus sign
+    far = np.flatnonzero(off > t.max_outline_distance)
+    card.add("outline", not len(far), round(float(off.max()), 4), f"≤ {t.max_outline_distance:g}",
+             f"{len(far)} points off the plus sign", far)
+    card.add("coverage", coverage >= t.min_coverage, round(coverage, 4), f"≥ {t.min_coverage:g}",
+             f"{int((~near).sum())} of the outline's {len(ideal)} cells not drawn")
+    card.metrics.update(n_points=int(len(pts)), coverage=coverage, on_outline=on_outline,
+                        max_outline_distance=float(off.max()))
+    return card.result("plus", 100.0 * coverage * on_outline)
 
 
 #: The family this package adds; ``pyproject.toml`` names it in the ``shape_asserts.families`` group.

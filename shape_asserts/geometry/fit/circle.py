@@ -1,41 +1,20 @@
-"""Fitted shapes as small models, in the style of scikit-image's ``measure.fit``.
+"""The circle as a fitted model: Taubin's algebraic fit, and the radial measures built on it.
 
-A model is built from named geometry (``CircleModel(center, radius)``) or estimated from points
-(``CircleModel.from_estimate(points)``); it gives ``residuals(points)`` and samples its ideal curve
-with ``predict_xy(t)``. A degenerate estimate returns a falsy :class:`FitFailure` instead of
-raising; ``ValueError`` is kept for arrays of the wrong shape.
+See :mod:`shape_asserts.geometry.fit.base` for the contract every model keeps.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from shape_asserts.geometry.checks import as_points
+from shape_asserts.geometry.fit.base import FitFailure
+from shape_asserts.geometry.points import FloatArray, Point, as_points
 
-__all__ = ["FitFailure", "CircleModel", "roundness", "radial_harmonics", "HARMONIC_ORDERS"]
-
-
-@dataclass(frozen=True)
-class FitFailure:
-    """A fit that could not be made; falsy, with the reason."""
-
-    reason: str
-
-    def __bool__(self) -> bool:
-        return False
-
-
-def _three_distinct(pts: np.ndarray) -> bool:
-    """Whether ``pts`` holds at least 3 distinct points (cheaper than ``np.unique`` on rows)."""
-    if len(pts) < 3:
-        return False
-    not_first = np.any(pts != pts[0], axis=1)
-    if not not_first.any():
-        return False
-    second = pts[int(np.argmax(not_first))]
-    return bool(np.any(not_first & np.any(pts != second, axis=1)))
+__all__ = ["CircleModel", "roundness", "radial_harmonics", "HARMONIC_ORDERS"]
 
 
 @dataclass(frozen=True)
@@ -49,11 +28,11 @@ class CircleModel:
     [25.0, 25.0, 10.0]
     """
 
-    center: tuple[float, float]
+    center: Point
     radius: float
 
     @classmethod
-    def from_estimate(cls, points: np.ndarray) -> "CircleModel | FitFailure":
+    def from_estimate(cls, points: ArrayLike) -> CircleModel | FitFailure:
         """Taubin's algebraic circle fit (robust to points on a short arc, unbiased for noise).
 
         Parameters
@@ -99,34 +78,35 @@ class CircleModel:
         center = (float(cx * scale + mean[0]), float(cy * scale + mean[1]))
         return cls(center=center, radius=float(np.sqrt(r2) * scale))
 
-    def residuals(self, points: np.ndarray) -> np.ndarray:
+    def residuals(self, points: ArrayLike) -> FloatArray:
         """Signed distance of each point from the circle, shape (N,)."""
         pts = as_points(points)
         return np.hypot(pts[:, 0] - self.center[0], pts[:, 1] - self.center[1]) - self.radius
 
-    def radial(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def radial(self, points: ArrayLike) -> tuple[FloatArray, FloatArray]:
         """Polar angle (radians) and signed radial residual (cells) of each point, both shape (N,)."""
         pts = as_points(points)
         dx, dy = pts[:, 0] - self.center[0], pts[:, 1] - self.center[1]
         return np.arctan2(dy, dx), np.hypot(dx, dy) - self.radius
 
-    def rms(self, points: np.ndarray) -> float:
+    def rms(self, points: ArrayLike) -> float:
         """Root-mean-square residual in grid units."""
         r = self.residuals(points)
         return float(np.sqrt(np.mean(r * r))) if r.size else 0.0
 
-    def predict_xy(self, t: np.ndarray) -> np.ndarray:
+    def predict_xy(self, t: ArrayLike) -> FloatArray:
         """Points of the circle at parameters ``t`` (radians, growing clockwise on screen)."""
-        t = np.asarray(t, dtype=float)
+        th = np.asarray(t, dtype=float)
         return np.column_stack(
-            [self.center[0] + self.radius * np.cos(t), self.center[1] + self.radius * np.sin(t)]
+            [self.center[0] + self.radius * np.cos(th), self.center[1] + self.radius * np.sin(th)]
         )
 
-    def __bool__(self) -> bool:
+    def __bool__(self) -> Literal[True]:
+        """A model is a fit that worked: always true (a :class:`FitFailure` is false)."""
         return True
 
 
-def roundness(points: np.ndarray, center: tuple[float, float]) -> float:
+def roundness(points: ArrayLike, center: Point) -> float:
     """The seed's 0–100 roundness, but about a given ``center`` instead of the centroid.
 
     ``(1 - mean(|r - mean(r)| / mean(r))) * 100`` clipped to [0, 100], unrounded; 0 for fewer than
@@ -148,8 +128,8 @@ def roundness(points: np.ndarray, center: tuple[float, float]) -> float:
 HARMONIC_ORDERS = (2, 16)
 
 
-def radial_harmonics(angles: np.ndarray, residuals: np.ndarray,
-                     orders: tuple[int, int] = HARMONIC_ORDERS) -> np.ndarray:
+def radial_harmonics(angles: ArrayLike, residuals: ArrayLike,
+                     orders: tuple[int, int] = HARMONIC_ORDERS) -> FloatArray:
     """Amplitude (cells) of each harmonic of a closed curve's radial residual, orders ``lo..hi``.
 
     The residual ``r(θ) − R`` of a drawing about its fitted circle is expanded in a Fourier
@@ -202,4 +182,5 @@ def radial_harmonics(angles: np.ndarray, residuals: np.ndarray,
         return np.zeros(len(ks))
     # e^{-ikθ} for k = 1..hi by a running product of e^{-iθ}: one complex exponential per point
     phase = np.cumprod(np.broadcast_to(np.exp(-1j * theta), (hi, len(theta))), axis=0)[lo - 1:]
-    return 2.0 * np.abs(phase @ (w * e)) / total
+    amplitudes: FloatArray = 2.0 * np.abs(phase @ (w * e)) / total
+    return amplitudes

@@ -1,0 +1,248 @@
+"""Several circles' scorer: the answer split into contours, each matched to an asked circle and
+scored as a circle, the per-circle checks merged, and the scene's own checks on top."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from shape_asserts.families.base import CaseLike, with_overrides
+from shape_asserts.families.circle import CircleThresholds, score_circle
+from shape_asserts.families.multi.asked import separate_radii, side_point
+from shape_asserts.families.prompts import fmt_xy
+from shape_asserts.geometry.contours import BREAK_STEP, CLOSE_TOL, Contour, intersection, split_contours
+from shape_asserts.geometry.distances import min_distance
+from shape_asserts.geometry.drawing import Drawing
+from shape_asserts.geometry.fit import CircleModel
+from shape_asserts.geometry.points import Point, as_points
+from shape_asserts.geometry.score import ShapeScore, fmt_value
+from shape_asserts.geometry.scorecard import Scorecard
+
+__all__ = ["CirclesThresholds", "CIRCLES", "assign", "score_circles", "concentric_score", "separate_score"]
+
+
+@dataclass(frozen=True)
+class CirclesThresholds(CircleThresholds):
+    """Limits for drawings of several circles: every circle's limits plus the scene's own."""
+
+    #: (``max_radius_error``, the circle's, holds each fitted radius to the asked one: ``radii``.)
+    #: How much closer than the asked spacing model-chosen neighbouring radii may be, in cells.
+    spacing_slack: float = 0.75
+    #: Pairs of contours that may share or cross cells.
+    max_intersections: int = 0
+    #: Contour splitting (see ``shape_asserts.geometry.contours``): a longer step always starts a contour.
+    break_step: float = BREAK_STEP
+    #: Contour splitting: how near its start a finished loop ends.
+    close_tol: float = CLOSE_TOL
+
+
+CIRCLES = CirclesThresholds()
+
+def assign(cost: ArrayLike) -> list[tuple[int, int]]:
+    """Pairs ``(row, column)`` matching rows to columns one-to-one with the least total cost.
+
+    Exact (brute force over permutations) when neither side has more than 7 entries, greedy by
+    increasing cost otherwise; ``min(rows, columns)`` pairs, sorted by row.
+
+    Examples
+    --------
+    >>> assign(np.array([[5.0, 1.0], [1.0, 5.0], [9.0, 9.0]]))
+    [(0, 1), (1, 0)]
+    """
+    cost = np.asarray(cost, dtype=float)
+    m, k = cost.shape
+    if m == 0 or k == 0:
+        return []
+    if max(m, k) <= 7:
+        best, pairs = math.inf, []
+        if m >= k:
+            for perm in itertools.permutations(range(m), k):
+                total = sum(cost[perm[j], j] for j in range(k))
+                if total < best:
+                    best, pairs = total, [(perm[j], j) for j in range(k)]
+        else:
+            for perm in itertools.permutations(range(k), m):
+                total = sum(cost[i, perm[i]] for i in range(m))
+                if total < best:
+                    best, pairs = total, [(i, perm[i]) for i in range(m)]
+        return sorted(pairs)
+    order = np.dstack(np.unravel_index(np.argsort(cost, axis=None, kind="stable"), cost.shape))[0]
+    rows, cols, pairs = set(), set(), []
+    for i, j in order:
+        if i not in rows and j not in cols:
+            rows.add(int(i))
+            cols.add(int(j))
+            pairs.append((int(i), int(j)))
+    return sorted(pairs)
+
+
+@dataclass(frozen=True)
+class _Target:
+    """One asked circle: center, radius (None when the model chooses) and what its start must be."""
+
+    label: str
+    center: Point
+    radius: float | None
+    side: str | None
+    direction: str | None
+
+
+def _merge(card: Scorecard, per: list[tuple[str, ShapeScore, Contour]], skip: set[str]) -> None:
+    """Add one check per name over all circles: passes when every circle's does."""
+    names: list[str] = []
+    for _, s, _ in per:
+        for c in s.checks:
+            if c.name not in skip and c.name not in names:
+                names.append(c.name)
+    for name in names:
+        rows = [(label, c, contour) for label, s, contour in per for c in s.checks if c.name == name]
+        bad = [(label, c, contour) for label, c, contour in rows if not c.passed]
+        limit = rows[0][1].limit + " each"
+        detail = "; ".join(f"{label}: {fmt_value(c.value)}" + (f" ({c.detail})" if c.detail else "")
+                           for label, c, _ in bad)
+        idx = tuple(sorted({contour.start + i for _, c, contour in bad for i in c.indices}))
+        margins = [c.margin for _, c, _ in rows if c.margin is not None]
+        card.add(name, not bad, f"{len(bad)} of {len(rows)} circles failed" if bad else f"all {len(rows)} pass",
+                 limit, detail, idx, min(margins) if margins else None)
+
+
+def score_circles(
+    points: ArrayLike,
+    targets: Sequence[_Target],
+    *,
+    family: str,
+    grid_size: int,
+    thresholds: CirclesThresholds,
+    match: str,
+    order: str | None = None,
+    min_spacing: float | None = None,
+) -> ShapeScore:
+    """Score a drawing of several circles against the asked ones (see the module docstring).
+
+    Parameters
+    ----------
+    points : ndarray, shape (N, 2)
+    targets : the asked circles, in the asked drawing order
+    match : {"radius", "center"}
+        How contours are matched to targets: by fitted radius (concentric) or by fitted center.
+    order : {"outward", "inward"}, optional
+        Check the drawing order of the matched radii.
+    min_spacing : float, optional
+        Model-chosen radii must be at least this far apart.
+    """
+    t = thresholds
+    pts = as_points(points)
+    contours = [c for c in split_contours(pts, break_step=t.break_step, close_tol=t.close_tol) if len(c)]
+    k = len(targets)
+    # the contours a circle fits, by index (a contour of fewer than 3 points fits none)
+    fits = {i: m for i, c in enumerate(contours) if len(c) >= 3 and (m := CircleModel.from_estimate(c.points))}
+    card = Scorecard()
+    metrics = card.metrics
+    metrics.update(n_points=len(pts), contours=len(contours), circles=k)
+    card.add("contours", len(contours) == k, len(contours), f"= {k}",
+             f"drew {len(contours)} contour(s) for {k} circles",
+             tuple(c.start for c in contours[1:]) if len(contours) != k else ())
+
+    # match contours to the asked circles
+    usable = list(fits)
+    asked = [tg.radius for tg in targets if tg.radius is not None]  # all k, unless the model chooses
+    pairs: list[tuple[int, int]]
+    if match == "center":
+        cost = np.array([[math.hypot(fits[i].center[0] - tg.center[0], fits[i].center[1] - tg.center[1])
+                          for tg in targets] for i in usable]).reshape(len(usable), k)
+        pairs = [(usable[a], b) for a, b in assign(cost)]
+    elif len(asked) == k:
+        cost = np.array([[abs(fits[i].radius - r) for r in asked] for i in usable]).reshape(len(usable), k)
+        pairs = [(usable[a], b) for a, b in assign(cost)]
+    else:
+        # model-chosen radii: the k longest contours, matched by rank of radius (targets ascending)
+        keep = sorted(sorted(usable, key=lambda i: -len(contours[i]))[:k], key=lambda i: fits[i].radius)
+        pairs = sorted(zip(keep, range(k)))
+    metrics["matched"] = len(pairs)
+
+    per: list[tuple[str, ShapeScore, Contour]] = []
+    seeds = [0.0] * k
+    for ci, tj in pairs:
+        tg, contour, fit = targets[tj], contours[ci], fits[ci]
+        start = None
+        if tg.side is not None:
+            r = tg.radius if tg.radius is not None else round(fit.radius)
+            start = side_point(tg.center, r, tg.side)
+        s = score_circle(contour.points, center=tg.center, grid_size=grid_size, start=start,
+                         direction=tg.direction, thresholds=t)
+        seeds[tj] = float(s.score)
+        per.append((tg.label, s, contour))
+    _merge(card, per, skip={"bounds"})
+
+    fitted = {tj: fits[ci].radius for ci, tj in pairs}
+    if len(asked) == k:
+        errs = {tj: abs(fitted[tj] - asked[tj]) for tj in fitted}
+        worst = max(errs.values(), default=0.0)
+        bad = [tj for tj, e in errs.items() if e > t.max_radius_error]
+        metrics["max_radius_error"] = worst
+        card.add("radii", not bad, worst, f"≤ {t.max_radius_error:g}",
+                 "; ".join(f"{targets[tj].label}: fitted {fitted[tj]:.1f}" for tj in sorted(bad)))
+    if min_spacing is not None:
+        rs = sorted(fitted.values())
+        gaps = [b - a for a, b in zip(rs, rs[1:])]
+        least = min(gaps, default=math.inf)
+        need = min_spacing - t.spacing_slack
+        metrics["min_radius_spacing"] = least if gaps else None
+        card.add("spacing", least >= need, least if gaps else "n/a", f"≥ {need:g}", "neighbouring radii too close")
+    if order is not None:
+        drawn = [fitted[tj] for _, tj in sorted(pairs)]
+        want = sorted(drawn) if order == "outward" else sorted(drawn, reverse=True)
+        ok = drawn == want and len(set(np.round(drawn, 6))) == len(drawn)
+        card.add("order", ok, "[" + ", ".join(f"{r:.1f}" for r in drawn) + "]",
+                 "radii " + ("growing" if order == "outward" else "shrinking"), "circles drawn in another order")
+    metrics["radii"] = [round(fitted[tj], 2) for tj in sorted(fitted)]
+
+    # the circles must not meet: only the contours matched to asked circles are compared (at most k,
+    # so the work stays k² whatever the answer; extra contours already fail ``contours``)
+    hits, least = [], math.inf
+    matched = sorted(ci for ci, _ in pairs)
+    for (i, a), (j, b) in itertools.combinations([(ci, contours[ci]) for ci in matched], 2):
+        least = min(least, min_distance(a.points, b.points))
+        x = intersection(a.points, b.points)
+        if x:
+            hits.append((i, j, x))
+    metrics["intersections"] = len(hits)
+    metrics["min_separation"] = least if np.isfinite(least) else None
+    card.add("intersections", len(hits) <= t.max_intersections, len(hits), f"≤ {t.max_intersections}",
+             "; ".join(f"contours #{i + 1} and #{j + 1} meet at {(x.shared + x.crossings)[0]}"
+                       for i, j, x in hits[:4]))
+    card.bounds(pts, grid_size)
+
+    score = float(np.mean(seeds)) if k else 0.0
+    metrics["mean_seed_score"] = score
+    metrics["min_roundness"] = min((s.metrics.get("roundness", 0.0) for _, s, _ in per), default=0.0)
+    card.marks.update(gaps=tuple(g for c in contours for g in c.gaps),
+                      repeats=tuple(r for c in contours for r in c.repeats),
+                      breaks=tuple(c.start for c in contours[1:]))
+    return card.result(family, score)
+
+
+def concentric_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
+    p = case.params
+    given = p.get("radii") is not None
+    radii = list(p["radii"]) if given else [None] * int(p["k"])
+    targets = [_Target(label=(f"circle r={r}" if r is not None else f"circle #{i + 1} from the center"),
+                       center=tuple(p["center"]), radius=r, side=p["start"], direction=p["direction"])
+               for i, r in enumerate(radii)]
+    return score_circles(drawing.points, targets, family="concentric", grid_size=p["grid_size"],
+                         thresholds=with_overrides(CIRCLES, case.thresholds), match="radius",
+                         order=p["order"], min_spacing=None if given else p["min_spacing"])
+
+
+def separate_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
+    p = case.params
+    targets = [_Target(label=f"circle at {fmt_xy(c)}", center=tuple(c), radius=r, side=p.get("start"),
+                       direction=p.get("direction"))
+               for c, r in zip(p["centers"], separate_radii(p))]
+    return score_circles(drawing.points, targets, family="circles", grid_size=p["grid_size"],
+                         thresholds=with_overrides(CIRCLES, case.thresholds), match="center")

@@ -1,0 +1,290 @@
+"""The polygon-like families' scorer: corners found, matched to the asked vertices, and judged.
+
+:func:`score_polygon` takes the drawing's corners from Ramer–Douglas–Peucker simplification
+(:class:`~shape_asserts.geometry.fit.PolygonModel`) and matches them to the asked ones for count,
+placement (every corner on a fair rounding of its vertex), straightness of the sides between them
+and, for a star, the alternation of tips and inner corners.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from shape_asserts.families.prompts import fmt_xy
+from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, path_checks
+from shape_asserts.geometry.checks import signed_area
+from shape_asserts.geometry.distances import segment_distance
+from shape_asserts.geometry.fit import PolygonModel
+from shape_asserts.geometry.fit.polygon import interior_angles, side_lengths, vertex_cells
+from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, round_half_up
+from shape_asserts.geometry.score import ShapeScore
+from shape_asserts.geometry.scorecard import Scorecard
+from shape_asserts.geometry.simplify import corner_depths
+
+__all__ = [
+    "PolygonThresholds", "StarThresholds", "SQUARE", "RECTANGLE", "TRIANGLE", "POLYGON", "STAR",
+    "score_polygon", "cells_of", "clockwise",
+]
+
+
+@dataclass(frozen=True)
+class PolygonThresholds(ClosedThresholds):
+    """Limits for one polygon drawing, placed by ``bench/calibrate_catalogue.py`` (``docs/calibration.md``)."""
+
+    #: Simplification tolerance, cells: a drawn corner must stand out more than this from the line
+    #: of its neighbours, a raster's wobble (≤ 0.71 for a 4-connected staircase, plus a vertex's
+    #: rounding) must not. 0.4 of the asked polygon's shallowest corner depth (a rounded vertex may
+    #: take a cell off it), kept within
+    #: ``min_epsilon``..``max_epsilon``; cases whose corners are shallower than ``min_corner_depth``
+    #: are refused at load: their corners cannot be told from the raster's wobble (hypothesis found
+    #: a 7-gon of radius 8, corners 3.0 deep, whose fair 4-connected drawing hides one).
+    min_epsilon: float = 1.0
+    max_epsilon: float = 2.0
+    min_corner_depth: float = 3.5
+    #: Cells (Chebyshev) between the drawing at each corner and the nearest fair rounding of the asked
+    #: vertex (:func:`~shape_asserts.geometry.fit.polygon.vertex_cells`: a coordinate may round either
+    #: way when both cells lie within 0.75). Whole cells: below 1, the drawing passes through such a
+    #: cell at every corner.
+    max_vertex_miss: float = 0.5
+    #: Drawn points looked at on each side of a found corner for that cell: a blunt corner's found
+    #: cell may sit a cell or two along a side, two or three points on a 4-connected staircase.
+    #: A fair cell found off the real corner does not let a wrong corner through: the sides through
+    #: it must then be straight (``max_side_deviation``).
+    corner_window: int = 3
+    #: Farthest a drawn point may lie from the straight side joining the cells where the drawing
+    #: meets two neighbouring vertices: a digital line keeps within 0.5 of its segment, a
+    #: 4-connected staircase's elbows within 0.71.
+    max_side_deviation: float = 0.75
+
+
+@dataclass(frozen=True)
+class StarThresholds(PolygonThresholds):
+    """Polygon limits plus the star's inner / outer radius ratio."""
+
+    #: Relative error of mean inner radius / mean tip radius against the asked ratio.
+    max_ratio_error: float = 0.2
+
+
+SQUARE = PolygonThresholds()
+RECTANGLE = PolygonThresholds()
+TRIANGLE = PolygonThresholds()
+POLYGON = PolygonThresholds()
+STAR = StarThresholds()
+
+def cells_of(vertices: ArrayLike) -> FloatArray:
+    """The cells of the asked vertices, halves rounded up: moving a case by whole cells moves them alike."""
+    return round_half_up(vertices)
+
+
+def clockwise(v: FloatArray) -> FloatArray:
+    """``v`` in clockwise order on screen, the first vertex kept first."""
+    return v if signed_area(v) >= 0 else np.vstack([v[:1], v[:0:-1]])
+
+
+def _best_shift(ring: FloatArray, target: FloatArray) -> int:
+    """How far to roll ``ring`` (as many vertices as ``target``) to put each vertex nearest its target."""
+    cost = [float(np.sum(np.hypot(*(np.roll(ring, -s, axis=0) - target).T))) for s in range(len(target))]
+    return int(np.argmin(cost))
+
+
+def _align(drawn: FloatArray, target: FloatArray) -> FloatArray:
+    """``drawn`` (same count, clockwise) rolled so that vertex i lies nearest to target vertex i."""
+    return np.roll(drawn, -_best_shift(drawn, target), axis=0)
+
+
+def _corner_order(pts: FloatArray, corners: FloatArray, indices: tuple[int, ...], target: FloatArray
+                  ) -> tuple[list[int], bool]:
+    """Drawing index of the found corner matched to each asked vertex, and whether the drawing runs
+    the asked (clockwise) way: from vertex i to i + 1 its indices grow."""
+    k = len(indices)
+    forward = signed_area(corners) >= 0
+    order = list(range(k)) if forward else [0] + list(range(k - 1, 0, -1))
+    shift = _best_shift(corners[order].astype(float), target)
+    return [int(indices[order[(i + shift) % k]]) for i in range(k)], forward
+
+
+def _around(n: int, i: int, w: int) -> IntArray:
+    """Indices within ``w`` places of ``i``, wrapping round a closed drawing of ``n`` points."""
+    return np.arange(i - w, i + w + 1) % n
+
+
+def _run(n: int, a: int, b: int) -> IntArray:
+    """Indices from ``a`` to ``b`` inclusive, forward round a closed drawing of ``n`` points."""
+    return (a + np.arange((b - a) % n + 1)) % n
+
+
+def _straightest(pts: FloatArray, at: list[list[int]], forward: bool) -> tuple[float, int]:
+    """Least over choices of one index per corner (``at[i]``: candidates) of the largest distance of
+    a drawn point from the segment of its side; and the index of that farthest point.
+
+    A cycle of corners, solved by fixing corner 0's choice and a min-max dynamic programme along
+    the others: ``len(at) × choices²`` side measurements.
+    """
+    n, size = len(at), len(pts)
+    side: dict[tuple[int, int], tuple[float, int]] = {}
+
+    def dev(a: int, b: int) -> tuple[float, int]:
+        if (a, b) not in side:
+            run = _run(size, a, b) if forward else _run(size, b, a)
+            d = segment_distance(pts[run], pts[a], pts[b])
+            k = int(np.argmax(d))
+            side[(a, b)] = (float(d[k]), int(run[k]))
+        return side[(a, b)]
+
+    best: tuple[float, int] = (float("inf"), 0)
+    for first in at[0]:
+        # cost[c]: the worst side so far ending with corner i at candidate c
+        cost = {first: (0.0, first)}
+        for i in range(1, n + 1):
+            nxt = [first] if i == n else at[i]
+            new: dict[int, tuple[float, int]] = {}
+            for c in nxt:
+                options = [max(cost[p], dev(p, c)) for p in cost]
+                new[c] = min(options)
+            cost = new
+        best = min(best, cost[first])
+    return best
+
+
+def _alternation(corners: FloatArray) -> tuple[bool, float, str]:
+    """Whether the corners alternate far and near about their centroid, and near / far radius."""
+    rel = corners - corners.mean(axis=0)
+    r = np.hypot(rel[:, 0], rel[:, 1])
+    mid = (r.max() + r.min()) / 2.0
+    far = r > mid
+    alternates = len(r) % 2 == 0 and bool(np.all(far != np.roll(far, 1)))
+    ratio = float(r[~far].mean() / r[far].mean()) if far.any() and (~far).any() else 0.0
+    runs = "" if alternates else "tips and inner corners do not alternate round the star"
+    return alternates, ratio, runs
+
+
+def _ratio_limit(t: PolygonThresholds) -> float:
+    """A star's limit on its inner / tip radius ratio (a star is scored with :class:`StarThresholds`)."""
+    if not isinstance(t, StarThresholds):
+        raise TypeError(f"a star is scored with StarThresholds, got {type(t).__name__}")
+    return t.max_ratio_error
+
+
+def score_polygon(
+    points: ArrayLike,
+    *,
+    vertices: ArrayLike,
+    grid_size: int = 50,
+    start: Point | None = None,
+    direction: str | None = None,
+    thresholds: PolygonThresholds = POLYGON,
+    family: str = "polygon",
+    star: bool = False,
+    rectangle: bool = False,
+) -> ShapeScore:
+    """Measure a polygon drawing against the asked vertices.
+
+    Parameters
+    ----------
+    points : ndarray, shape (N, 2)
+        The drawing, in answer order.
+    vertices : ndarray, shape (K, 2)
+        The asked polygon, clockwise on screen (a star: tip first, alternating tip and inner corner).
+    grid_size : int
+    start : (float, float), optional
+        Requested first point (a vertex); unchecked when ``None``.
+    direction : {"cw", "ccw"}, optional
+    thresholds : PolygonThresholds
+        A :class:`StarThresholds` with ``star=True``.
+    family : str
+        Name put on the result.
+    star, rectangle : bool
+        Add the star's ``alternation`` and ``ratio`` checks, or report the rectangle's ``aspect`` (its
+        proportions are judged through ``placement``: every corner on a fair rounding of its vertex).
+
+    Returns
+    -------
+    ShapeScore
+        ``score`` is the outline score about the asked polygon; ``vertices`` (corner count) comes
+        from the simplified drawing, ``placement`` from its corners refined by line fits.
+    """
+    t = thresholds
+    pts = as_points(points)
+    target = clockwise(as_points(vertices).astype(float))
+    n = len(target)
+    cx, cy = target.mean(axis=0).tolist()
+    center = (cx, cy)
+    eps = float(np.clip(0.4 * corner_depths(target).min(), t.min_epsilon, t.max_epsilon))
+    ratio_limit = _ratio_limit(t) if star else None
+    card = Scorecard()
+    score = outline_measures(card, pts, target, closed=True, center=center, t=t)
+    path_checks(card, pts, grid_size=grid_size, start=start, t=t)
+    loop_checks(card, pts, center=center, direction=direction, t=t)
+    # a side shorter than this is a corner the raster cut off, unless the asked sides are that short
+    min_side = min(3.0 * eps, 0.5 * float(side_lengths(target).min()))
+    card.metrics["epsilon"] = eps
+    model = PolygonModel.from_estimate(pts, eps, min_side) if len(pts) else None
+    if not model:
+        why = model.reason if model is not None else "no points"
+        card.metrics["corners"] = 0
+        card.add("vertices", False, 0, f"= {n}", why)
+        if ratio_limit is not None:
+            card.add("alternation", False, "n/a", "tips and inner corners alternate", why)
+            card.add("ratio", False, "n/a", f"≤ {ratio_limit:g}", why)
+        card.add("placement", False, "n/a", f"≤ {t.max_vertex_miss:g}", why)
+        card.add("straightness", False, "n/a", f"≤ {t.max_side_deviation:g}", why)
+        return card.result(family, score)
+    corners = model.vertices
+    card.metrics["corners"] = model.n
+    card.marks["corners"] = model.indices
+    card.add("vertices", model.n == n, model.n, f"= {n}",
+             f"{model.n} corners found (sides straight within {eps:.1f} cells)", model.indices)
+    if ratio_limit is not None:
+        alternates, ratio, why = _alternation(corners)
+        want = _alternation(target)[1]
+        ratio_err = abs(ratio - want) / want if want else float("inf")
+        card.metrics.update(ratio=ratio, ratio_error=ratio_err)
+        card.add("alternation", alternates, alternates, "tips and inner corners alternate", why)
+        card.add("ratio", ratio_err <= ratio_limit, ratio_err, f"≤ {ratio_limit:g}",
+                 f"inner / tip radius {ratio:.2f}, asked {want:.2f}")
+    if model.n != n:
+        why = f"not measured: {model.n} corners instead of {n}"
+        card.add("placement", False, "n/a", f"≤ {t.max_vertex_miss:g}", why)
+        card.add("straightness", False, "n/a", f"≤ {t.max_side_deviation:g}", why)
+        return card.result(family, score)
+    # A fair drawing turns at a fair rounding of every asked vertex (one of vertex_cells) and runs
+    # straight between them; a rotated, stretched, sheared or wrongly sized polygon, or one with a
+    # corner cut or rounded, has no such cell at some corner, or strays from the sides through them.
+    drawn_at, forward = _corner_order(pts, corners, model.indices, target)
+    fair = vertex_cells(target)
+    miss = np.zeros(n)
+    near = np.zeros((n, 2))
+    at: list[list[int]] = []  # drawing indices near each corner that are fair cells of its vertex
+    for i in range(n):
+        idx = _around(len(pts), drawn_at[i], t.corner_window)
+        d = np.abs(fair[i][:, None, :] - pts[idx][None, :, :]).max(axis=2).min(axis=0)  # Chebyshev
+        miss[i], near[i] = float(d.min()), pts[idx[int(np.argmin(d))]]
+        at.append([int(j) for j in idx[d == d.min()]])
+    worst = int(np.argmax(miss))
+    cells = " or ".join(fmt_xy(tuple(c)) for c in fair[worst])
+    card.metrics["vertex_miss"] = float(miss[worst])
+    card.add("placement", float(miss[worst]) <= t.max_vertex_miss, float(miss[worst]), f"≤ {t.max_vertex_miss:g}",
+             f"no corner on the asked vertex {fmt_xy(tuple(np.round(target[worst], 1)))} (cell {cells}); the "
+             f"nearest drawn cell at that corner is {fmt_xy(tuple(near[worst]))}, {miss[worst]:g} cell(s) off")
+    # every side, from where the drawing meets one vertex to where it meets the next, against the
+    # straight segment between those two cells; where a vertex has several such places, the one
+    # choice per vertex (shared by its two sides) that keeps every side straightest
+    stray, where = _straightest(pts, at, forward)
+    card.metrics["side_deviation"] = stray
+    card.add("straightness", stray <= t.max_side_deviation, round(stray, 4), f"≤ {t.max_side_deviation:g}",
+             f"point #{where} {fmt_xy(tuple(pts[where]))} is {stray:.2f} cells off the straight side between "
+             "the asked vertices", (where,))
+    # angles and sides follow from the corners; reported for reading, judged through the two above
+    drawn = _align(clockwise(corners.astype(float)), target)
+    asked = interior_angles(target)
+    ts, ds = side_lengths(target), side_lengths(drawn)
+    card.metrics.update(angle_error=float(np.abs(interior_angles(drawn) - asked).max()),
+                        side_error=float(np.abs(ds - ts).max()), size_ratio=float(ds.sum() / ts.sum()))
+    if rectangle:
+        want = (ts[0] + ts[2]) / (ts[1] + ts[3])
+        got = (ds[0] + ds[2]) / (ds[1] + ds[3])
+        card.metrics.update(aspect=float(got), aspect_error=float(abs(got - want) / want))
+    return card.result(family, score)

@@ -1,0 +1,307 @@
+"""The isometric wire-frame house: its thresholds, reference drawing and structural checks.
+
+House (isometric: vertical edges and ground lines rising at 20–36°, i.e. the 2:1 pixel
+isometric 26.6° or the true 30°)
+    ``iso_axes`` — edges run along all three isometric axes; ``iso_share`` — most of the edge length
+    does. The edges are then cut at corners: where two or more other edges end on a line (a wall
+    edge drawn straight on into a roof edge). ``walls`` — at least three vertical edges *stand on
+    the ground* (nothing is drawn below their foot): a box seen in isometric view always shows its
+    left, front and right corner edges, a front view or a bare outline shows two;
+    ``roof_above_walls`` — an edge that is neither a wall nor along a ground axis (vertical allowed)
+    leaves the top of a wall edge and rises above it, within the walls' width: a gable or hip edge
+    (a flat top has only eave lines there; a roof set beside or below the walls starts from no wall
+    top); ``gable`` — only when the description asks for a gable roof ("gable", "двускат"): a roof
+    edge and another edge from the neighbouring wall top meet in a peak above the middle third of
+    that wall face (a gable end stands in the face; a hip roof's end leans back, its peak above the
+    corner); ``chimney`` — two vertical edges side by side (at most half the walls' width apart),
+    their tops level (a small box), standing above the eave line (the line through the wall tops)
+    and within the walls' width, neither of them a wall edge nor rising straight from a wall top.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from shape_asserts.families.base import CaseLike, with_overrides
+from shape_asserts.families.scene.common import SceneThresholds, placer, scene_params, sketch, stroke
+from shape_asserts.families.scene.strokes import edges, ends, heal, join_verticals, split_at_junctions
+from shape_asserts.geometry.drawing import Drawing
+from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray, Point
+from shape_asserts.geometry.score import ShapeScore
+from shape_asserts.geometry.simplify import segment_angles
+
+__all__ = ["HouseThresholds", "HOUSE_THRESHOLDS", "HOUSE_AREA", "GABLE_WORDS", "house_reference",
+           "house_params", "house_ideal", "house_score"]
+
+
+@dataclass(frozen=True)
+class HouseThresholds(SceneThresholds):
+    """Limits for the isometric house."""
+
+    #: Degrees from vertical that still count as vertical: a 1-cell lean over a 4-cell edge is 14°.
+    vertical_tolerance: float = 15.0
+    #: Isometric axes: edges within this band of degrees from horizontal (2:1 pixel iso is 26.6°,
+    #: true isometric 30°; the band leaves ~6° either side for rounding).
+    iso_min_angle: float = 20.0
+    iso_max_angle: float = 36.0
+    #: Least total length along each of the three axes (vertical, rising left, rising right): one
+    #: edge of 4 cells, the shortest whose direction the grid resolves into the band.
+    min_axis_length: float = 4.0
+    #: Least share of the simplified edge length that runs along the three axes: a house is mostly
+    #: box and eaves, the roof's gable or hip edges and odd details the rest (isometric houses keep
+    #: ≥ 0.7, a front view, all horizontal and 40° lines, ~0.35).
+    min_iso_share: float = 0.5
+    #: A wall edge stands on the ground: no point is drawn more than this many cells below its foot
+    #: within ``ground_columns`` either side. The ground lines leaving a corner drop half a cell per
+    #: column (0.58 at 30°), a 4-connected staircase one cell, so 2 leaves a cell to spare.
+    ground_tolerance: float = 2.0
+    #: ... within this many columns either side of the foot (the raster of a near-vertical edge).
+    ground_columns: int = 1
+    #: Standing vertical edges at least this share of the drawing's longest vertical edge are wall
+    #: edges: a box's corner edges are all the wall height and the house's tallest vertical lines,
+    #: except a hip edge rising on from a corner (up to ~1.2 walls tall: 0.6 of it keeps every
+    #: wall), while a door jamb or a fence post, about half the wall, drops out.
+    wall_edge_share: float = 0.6
+    #: Fewest wall edges (in distinct columns): an isometric box shows its left, front and right
+    #: corners; a front view or an outline shows two.
+    min_walls: int = 3
+    #: Two edge ends this close (cells, Euclidean) are the same corner: a diagonal neighbour is
+    #: 1.41 away, the next cell but one 2.
+    corner_tol: float = 1.5
+    #: A roof edge must rise at least this share of the wall height above the wall top it leaves,
+    #: and at least ``min_roof_rise_cells``: less is within the rounding of the eave lines.
+    min_roof_rise: float = 0.2
+    min_roof_rise_cells: float = 2.0
+    #: Gable (checked only when the description asks for one): the roof's peak over a wall face
+    #: lies at most this far (share of the face's width) from above the face's middle: within the
+    #: middle third. A gable end stands in the face, its peak above the middle; a hip roof's end
+    #: leans back, and in isometric view its peak sits above the corner (0.5 away).
+    gable_offset: float = 1 / 6
+    #: Chimney edges: vertical, at least this long (cells: a 0.3-wall-high chimney on the smallest
+    #: house the area rules allow is 2 cells above the roof) ...
+    chimney_min_edge: float = 2.0
+    #: ... with their foot at least this far above the eave line (a cell clears the eave's own
+    #: raster; a chimney stands on the roof, which rises from the eaves) ...
+    chimney_clearance: float = 1.0
+    #: ... side by side no farther apart than this share of the walls' width (a chimney is small:
+    #: the reference's is an eighth of the width; two far-apart verticals are not one chimney),
+    chimney_max_width: float = 0.5
+    #: ... and their tops level along a horizontal or isometric line, give or take this many cells
+    #: (the rounding of both ends, under a cell each).
+    chimney_level_tol: float = 1.5
+    #: Vertical edges whose ends are at most this many cells apart (a jittered cell, a one-cell
+    #: pen lift) and within one column of each other are one line.
+    vertical_join: float = 2.0
+    #: A line cuts through a corner where at least this many other edges end on it (two eave
+    #: lines meeting the top of a wall edge that runs on into a roof edge): it is split there.
+    junction_ends: int = 2
+
+
+HOUSE_THRESHOLDS = HouseThresholds()
+
+
+#: The house's default area when a case names none: the canonical house at scale 1.
+HOUSE_AREA = (10, 6, 40, 43)
+#: Canonical house (2:1 pixel isometric): front corner at x=16, left face 16 wide, right face 14,
+#: walls 16 high, gable roof rising 9 above the right face's top, ridge along the left face.
+_HOUSE_W, _HOUSE_H = 30.0, 36.5
+
+
+def _house_vertices(area: Sequence[float]) -> dict[str, Point]:
+    place, _ = placer(_HOUSE_W, _HOUSE_H, area)
+    a, b, h, rh = 16.0, 14.0, 16.0, 9.0
+    fb = (a, _HOUSE_H)
+    v = {
+        "F_b": fb,
+        "L_b": (fb[0] - a, fb[1] - a / 2),
+        "R_b": (fb[0] + b, fb[1] - b / 2),
+    }
+    for k in ("F", "L", "R"):
+        x, y = v[f"{k}_b"]
+        v[f"{k}_t"] = (x, y - h)
+    p1 = ((v["F_t"][0] + v["R_t"][0]) / 2, (v["F_t"][1] + v["R_t"][1]) / 2 - rh)
+    v["P1"] = p1
+    v["P2"] = (p1[0] - a, p1[1] - a / 2)
+    # chimney: a small front face standing on the front roof slope, below the ridge
+    u, w, cw, ch = 0.62, 0.2, 4.0, 6.0
+    ft, lt = v["F_t"], v["L_t"]
+    c = (ft[0] + u * (lt[0] - ft[0]) + w * (p1[0] - ft[0]), ft[1] + u * (lt[1] - ft[1]) + w * (p1[1] - ft[1]))
+    v["C1"] = c
+    v["C2"] = (c[0] + cw, c[1] - cw / 2)
+    v["C1t"] = (c[0], c[1] - ch)
+    v["C2t"] = (c[0] + cw, c[1] - cw / 2 - ch)
+    return {k: place(*xy) for k, xy in v.items()}
+
+
+def house_reference(area: Sequence[float] = HOUSE_AREA) -> list[IntArray]:
+    """The reference house's strokes in ``area``: walls, roof, chimney (each an ordered stroke).
+
+    The walls are one stroke (both visible faces, ending with the front corner edge), the roof one
+    stroke (back gable edge, ridge, front gable, eave), the chimney a closed small face.
+    """
+    v = _house_vertices(area)
+    walls = stroke([v[k] for k in ("F_b", "L_b", "L_t", "F_t", "R_t", "R_b", "F_b", "F_t")])
+    roof = stroke([v[k] for k in ("L_t", "P2", "P1", "F_t", "R_t", "P1")])
+    chimney = stroke([v[k] for k in ("C1", "C1t", "C2t", "C2", "C1")])[:-1]
+    return [walls, roof, chimney]
+
+
+#: The stick figure's default area: the canonical figure at scale 1.
+
+
+def house_params(p: Mapping[str, Any]) -> dict[str, Any]:
+    return scene_params("каркас дома в изометрии с крышей и трубой",
+                         "a wire-frame house in isometric projection with a roof and a chimney", 20, 24)(p)
+
+
+def house_ideal(case: CaseLike) -> IntArray:
+    return np.vstack(house_reference(case.params.get("area") or HOUSE_AREA))
+
+
+#: Words in a case's description that ask for a gable (two-slope) roof: such a case also gets the
+#: ``gable`` check.
+GABLE_WORDS = ("gable", "двускат")
+
+
+def _asks_gable(p: Mapping[str, Any]) -> bool:
+    text = f"{p.get('description', '')} {p.get('description_en', '')}".lower()
+    return any(w in text for w in GABLE_WORDS)
+
+
+def _iso_bands(ang: FloatArray, t: HouseThresholds) -> tuple[BoolArray, BoolArray, BoolArray]:
+    """Vertical, rising-left and rising-right masks (on screen, y down, a line rising to the right
+    has an angle near 180 − 26.6; rising to the left, near 26.6)."""
+    vertical = np.abs(ang - 90.0) <= t.vertical_tolerance
+    rise_left = (ang >= t.iso_min_angle) & (ang <= t.iso_max_angle)
+    rise_right = (ang >= 180 - t.iso_max_angle) & (ang <= 180 - t.iso_min_angle)
+    return vertical, rise_left, rise_right
+
+
+def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
+    p = case.params
+    t: HouseThresholds = with_overrides(HOUSE_THRESHOLDS, case.thresholds)
+    area = p.get("area")
+    com = sketch(drawing.points, house_reference(area or HOUSE_AREA), area, p["grid_size"], t)
+    card, metrics, pts = com.card, com.card.metrics, com.pts
+
+    raw = edges(heal([s for _, s in com.strokes], t.heal_step), t.simplify_tolerance)
+    ang, length = segment_angles(raw)
+    longer = length >= t.min_edge
+    vertical, rise_left, rise_right = _iso_bands(ang, t)
+    axes = {"vertical": float(length[vertical & longer].sum()), "rising left": float(length[rise_left & longer].sum()),
+            "rising right": float(length[rise_right & longer].sum())}
+    total = float(length[longer].sum())
+    share = sum(axes.values()) / total if total > 0 else 0.0
+    metrics.update(iso_share=share, **{f"axis_{k.replace(' ', '_')}": v for k, v in axes.items()})
+    missing = [k for k, v in axes.items() if v < t.min_axis_length]
+    card.add("iso_axes", not missing, len(axes) - len(missing), "= 3 axes",
+                     ("no edges " + ", ".join(missing)) if missing else "")
+    card.add("iso_share", share >= t.min_iso_share, share, f"≥ {t.min_iso_share:g}",
+                     "most edges run off the isometric axes" if share < t.min_iso_share else "")
+
+    # edges cut at the corners other edges end on, then: walls, roof, chimney
+    vertical = _iso_bands(ang, t)[0]
+    segs = join_verticals(raw, vertical & longer, t.vertical_join, t.corner_tol, t.junction_ends)
+    segs = split_at_junctions(segs, t.corner_tol, t.junction_ends, t.simplify_tolerance)
+    ang, length = segment_angles(segs)
+    vertical, rise_left, rise_right = _iso_bands(ang, t)
+    top, bottom = ends(segs)
+    cells = np.rint(pts)
+    standing = np.zeros(len(segs), dtype=bool)
+    for i in np.flatnonzero(vertical & (length >= t.min_edge)).tolist():
+        fx, fy = bottom[i]
+        below = (np.abs(cells[:, 0] - fx) <= t.ground_columns) & (cells[:, 1] > fy + t.ground_tolerance)
+        standing[i] = not below.any()
+    tallest = float(length[vertical].max()) if vertical.any() else 0.0
+    is_wall = standing & (length >= t.wall_edge_share * tallest)
+    # one wall edge per column (a face-by-face drawing has each corner edge twice)
+    columns: list[int] = []
+    for i in sorted(np.flatnonzero(is_wall).tolist(), key=lambda i: -length[i]):
+        x = segs[i, :, 0].mean()
+        if all(abs(x - segs[j, :, 0].mean()) > t.corner_tol for j in columns):
+            columns.append(int(i))
+    columns.sort(key=lambda i: segs[i, :, 0].mean())
+    metrics["wall_edges"] = len(columns)
+    card.add("walls", len(columns) >= t.min_walls, len(columns), f"≥ {t.min_walls}",
+                     "" if len(columns) >= t.min_walls else
+                     (f"only {len(columns)} vertical edge(s) stand on the ground: an isometric box shows its "
+                      "left, front and right corners" if columns else "no vertical edge stands on the ground"))
+    if not columns:
+        card.add("roof_above_walls", False, 0.0, "a roof edge rising from a wall top", "no walls found")
+        if _asks_gable(p):
+            card.add("gable", False, "none", f"≤ {t.gable_offset:.3g}", "no walls found")
+        card.add("chimney", False, 0, "≥ 2", "no walls found")
+        return card.result("house", com.likeness)
+
+    wall_h = float(np.median(length[columns]))
+    tops = top[columns]
+    wx0, wx1 = float(segs[columns, :, 0].min()), float(segs[columns, :, 0].max())
+    metrics.update(wall_height=wall_h, wall_width=wx1 - wx0)
+
+    # roof: an edge off the ground axes (vertical allowed) leaving a wall top upward, within the walls
+    off_axis = ~(rise_left | rise_right) & ~is_wall & (length >= t.min_edge)
+    at_top = np.array([float(np.min(np.hypot(*(tops - bottom[i]).T))) <= t.corner_tol for i in range(len(segs))],
+                      dtype=bool) if len(segs) else np.zeros(0, dtype=bool)
+    need = max(t.min_roof_rise, t.min_roof_rise_cells / wall_h) if wall_h > 0 else t.min_roof_rise
+    best_rise = 0.0
+    roof_edges: list[tuple[int, int]] = []  # (edge, wall column it leaves)
+    for i in np.flatnonzero(off_axis & at_top).tolist():
+        k = int(np.argmin(np.hypot(*(tops - bottom[i]).T)))
+        if wx0 - t.corner_tol <= top[i, 0] <= wx1 + t.corner_tol:
+            best_rise = max(best_rise, float(tops[k, 1] - top[i, 1]))
+            if tops[k, 1] - top[i, 1] >= need * wall_h:
+                roof_edges.append((int(i), k))
+    rise = best_rise / wall_h if wall_h > 0 else 0.0
+    metrics["roof_rise"] = rise
+    card.add("roof_above_walls", rise >= need, round(rise, 4), f"≥ {need:.3g} of the wall height",
+                     "" if rise >= need else
+                     "no edge rises from the top of a wall edge off the ground axes (a gable or hip edge)")
+
+    if _asks_gable(p):
+        # a gable end is a triangle standing in a wall face: its peak is above the middle of the
+        # face's top edge; a hip roof's end leans back, its peak set back toward the corner
+        best: float | None = None
+        for i, k in roof_edges:
+            for k2 in (k - 1, k + 1):
+                if not 0 <= k2 < len(columns):
+                    continue
+                joined = any(min(np.hypot(*(e[0] - top[i])), np.hypot(*(e[1] - top[i]))) <= t.corner_tol
+                             and min(np.hypot(*(e[0] - tops[k2])), np.hypot(*(e[1] - tops[k2]))) <= t.corner_tol
+                             for e in segs)
+                span_x = float(tops[k2, 0] - tops[k, 0])
+                if joined and span_x:
+                    off = abs(float(top[i, 0] - tops[k, 0]) / span_x - 0.5)
+                    best = off if best is None else min(best, off)
+        metrics["gable_offset"] = best
+        ok = best is not None and best <= t.gable_offset
+        card.add("gable", ok, "none" if best is None else round(best, 4), f"≤ {t.gable_offset:.3g}",
+                         "" if ok else ("no roof triangle stands on a wall face" if best is None else
+                                        "the roof's end triangle leans back (a hip roof), a gable roof was asked"))
+
+    # chimney: vertical edges side by side above the eave line, tops level
+    xs = tops[:, 0]
+    order = np.argsort(xs, kind="stable")
+
+    def eave(x: float) -> float:
+        return float(np.interp(x, xs[order], tops[order, 1]))
+
+    cand = [i for i in np.flatnonzero(vertical & ~is_wall & ~at_top & (length >= t.chimney_min_edge))
+            if wx0 + t.corner_tol <= bottom[i, 0] <= wx1 - t.corner_tol
+            and eave(bottom[i, 0]) - bottom[i, 1] >= t.chimney_clearance]
+    slope = math.tan(math.radians(t.iso_max_angle))
+    paired: set[int] = set()
+    for a in cand:
+        for b in cand:
+            dx = abs(float(segs[a, :, 0].mean() - segs[b, :, 0].mean()))
+            if (a < b and t.corner_tol <= dx <= t.chimney_max_width * (wx1 - wx0)
+                    and abs(float(top[a, 1] - top[b, 1])) <= dx * slope + t.chimney_level_tol):
+                paired.update((int(a), int(b)))
+    metrics["chimney_edges"] = len(paired)
+    card.add("chimney", len(paired) >= 2, len(paired), "≥ 2",
+             "no pair of vertical edges (a small box) stands above the eaves within the walls")
+    return card.result("house", com.likeness)

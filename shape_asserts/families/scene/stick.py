@@ -1,0 +1,301 @@
+"""The stick figure: its thresholds, reference drawing and structural checks.
+
+Stick figure
+    ``head`` — the topmost closed loop is round: its largest radial harmonic about the fitted
+    circle stays within the limits a drawn circle is held to (``CircleThresholds.harmonic_limits``),
+    so a square, diamond, triangle or hexagon head fails; ``head_aspect`` — it is as wide as it is
+    tall, to the one cell any digital circle allows; ``torso`` — the line hanging from the head (the
+    body edge steeper than 45° whose top is nearest the head's bottom, continued by collinear edges)
+    is within ``torso_tolerance`` of vertical; ``head_above_torso`` — it starts below the head's
+    center and at most ``max_neck`` head radii below the head; ``limbs`` — the edges that leave the
+    torso (an edge drawn across it counts on both sides; pieces in one direction from one place
+    count once) are exactly one arm on each side from its upper half and one leg on each side from
+    its lower half: a missing, extra or misplaced limb fails.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from shape_asserts.families.base import CaseLike, with_overrides
+from shape_asserts.families.circle import CIRCLE
+from shape_asserts.families.scene.common import SceneThresholds, cell, placer, scene_params, sketch, stroke
+from shape_asserts.families.scene.strokes import edges, ends, heal, holes, seg_distance
+from shape_asserts.geometry.drawing import Drawing
+from shape_asserts.geometry.fit import CircleModel, roundness
+from shape_asserts.geometry.points import FloatArray, IntArray
+from shape_asserts.geometry.raster import raster_circle
+from shape_asserts.geometry.score import ShapeScore
+from shape_asserts.geometry.simplify import segment_angles
+
+__all__ = ["StickThresholds", "STICK_THRESHOLDS", "STICK_AREA", "stick_reference", "stick_params",
+           "stick_ideal", "stick_score"]
+
+
+@dataclass(frozen=True)
+class StickThresholds(SceneThresholds):
+    """Limits for the stick figure."""
+
+    #: Head: a closed loop: a region of empty cells walled in by drawn cells. A stroke whose last
+    #: point is this close to its first (Chebyshev) counts as closed: the one cell a hurried
+    #: outline leaves open is taken as drawn.
+    head_max_closure: float = 2.0
+    #: ... with a fitted radius of at least this many cells (a smaller loop, a 5×5 ring at most, is
+    #: a dot or an eye, not a head).
+    head_min_radius: float = 2.0
+    #: ... and at most this share of the whole figure's height (a loop that big is the figure's
+    #: outline, not its head; the reference head's radius is 1/8 of the figure).
+    head_max_share: float = 0.35
+    #: Roundness: the largest radial harmonic about the fitted circle, held to the same size-aware
+    #: limits as a drawn circle (``CircleThresholds.harmonic_limits``, placed between fair circle
+    #: rasters and polygons in ``docs/calibration.md``).
+    head_harmonic_limits: tuple[float, float, float, float] = CIRCLE.harmonic_limits
+    #: Width and height of the head may differ by at most this many cells: a digital circle spans
+    #: ``round(c + R) − round(c − R)`` cells across either way, wherever its center ``c`` falls, so
+    #: the two differ by one cell at most (an oval or a tall hexagon differs by more).
+    head_max_skew: float = 1.0
+    #: The torso is looked for among body edges steeper than this (degrees from vertical): more
+    #: upright than not.
+    torso_search: float = 45.0
+    #: Torso: degrees from vertical that still count as a vertical torso: a raster line a cell off
+    #: over four leans 14°; 20 leaves room for a hip placed a cell or two off the head's column.
+    torso_tolerance: float = 20.0
+    #: Edges within this many degrees of the torso's direction that touch it continue it (a torso
+    #: drawn in pieces, or retraced); legs spread as narrowly as 1 in 3 leave it at 18°.
+    torso_continue: float = 10.0
+    #: The torso must start at most this many head radii (plus one cell) below the head's bottom:
+    #: a neck may be drawn, up to a head's height long; farther down it hangs from nothing.
+    max_neck: float = 2.0
+    #: An edge whose end lies within this many cells of the torso leaves the torso (a limb): a
+    #: limb started next to the torso or a cell off it, as two rounded lines meet.
+    attach_tol: float = 2.0
+    #: Shortest limb edge, cells: shorter pieces are the stubs a line leaves where it touches or
+    #: crosses the torso.
+    min_limb: float = 2.0
+    #: A limb leaving the torso above this share of its length (from the top) is an arm, below it a
+    #: leg: shoulders sit in the upper half, hips at the lower end.
+    arm_zone: float = 0.5
+    #: Limb pieces leaving the torso within ``2 × attach_tol`` of each other and this many degrees
+    #: of the same direction are one limb (retraced, or drawn in pieces); two arms or legs of one
+    #: figure part at 30° or more.
+    limb_merge_angle: float = 15.0
+    #: A limb whose tip is less than this many cells to the side of the torso points along it
+    #: (a limb hanging straight down from the hip is on neither side).
+    min_limb_side: float = 1.0
+
+
+STICK_THRESHOLDS = StickThresholds()
+
+
+STICK_AREA = (13, 5, 37, 45)
+_STICK_W, _STICK_H = 24.0, 40.0
+
+
+def stick_reference(area: Sequence[float] = STICK_AREA) -> list[IntArray]:
+    """The reference stick figure's strokes in ``area``: head (a circle), torso, arms, legs."""
+    place, s = placer(_STICK_W, _STICK_H, area)
+    hx, hy = place(12, 5)
+    r = max(3, cell(5 * s))
+    head_c = (cell(hx), cell(hy))
+    head = raster_circle(head_c, r, start=(head_c[0], head_c[1] - r), direction="cw")
+    neck = (head_c[0], head_c[1] + r + 1)
+    hip = (head_c[0], place(12, 25)[1])
+    shoulder = (head_c[0], neck[1] + max(2.0, 3 * s))
+    torso = stroke([neck, hip])
+    arms = stroke([place(2, 21), shoulder, place(22, 21)])
+    legs = stroke([place(4, 40), hip, place(20, 40)])
+    return [head, torso, arms, legs]
+
+
+def stick_params(p: Mapping[str, Any]) -> dict[str, Any]:
+    return scene_params("человечка из палочек", "a stick figure of a person", 12, 24)(p)
+
+
+def stick_ideal(case: CaseLike) -> IntArray:
+    return np.vstack(stick_reference(case.params.get("area") or STICK_AREA))
+
+
+def _torso_chain(segs: FloatArray, neck: FloatArray, head_x: float, r: float,
+                 t: StickThresholds) -> tuple[FloatArray, FloatArray, set[int]] | None:
+    """The line hanging from the head: top end, bottom end and the edges it is made of.
+
+    Of the edges steeper than ``torso_search`` whose top lies within the head's width, the one
+    whose top is nearest the head's bottom (``neck``), then the edges within ``torso_continue``
+    degrees of its direction that continue it up or down, or lie along it."""
+    if not len(segs):
+        return None
+    ang, length = segment_angles(segs)
+    top, bottom = ends(segs)
+    tilt = np.abs(ang - 90.0)
+    under = np.abs(top[:, 0] - head_x) <= r
+    cand = np.flatnonzero((tilt <= t.torso_search) & (length >= t.min_edge) & under)
+    if not len(cand):
+        return None
+    dist = np.hypot(*(top[cand] - neck).T)
+    i = int(cand[np.lexsort((-length[cand], tilt[cand], np.round(dist, 6)))[0]])
+    chain, a, b = {i}, top[i].copy(), bottom[i].copy()
+    grew = True
+    while grew:
+        grew = False
+        direction = float(segment_angles(np.array([[a, b]]))[0][0])
+        for j in range(len(segs)):
+            if j in chain or abs(ang[j] - direction) > t.torso_continue:
+                continue
+            joins = float(np.hypot(*(top[j] - b))) <= t.attach_tol
+            along = max(seg_distance(top[j], a, b)[0], seg_distance(bottom[j], a, b)[0]) <= t.attach_tol
+            if joins or along or float(np.hypot(*(bottom[j] - a))) <= t.attach_tol:
+                chain.add(j)
+                if bottom[j, 1] > b[1]:
+                    b = bottom[j].copy()
+                if top[j, 1] < a[1]:
+                    a = top[j].copy()
+                grew = True
+    return a, b, chain
+
+
+def _angle_between(u: FloatArray, v: FloatArray) -> float:
+    """Angle in degrees between two direction vectors (0..180)."""
+    nu, nv = float(np.hypot(*u)), float(np.hypot(*v))
+    if nu == 0 or nv == 0:
+        return 180.0
+    return math.degrees(math.acos(max(-1.0, min(1.0, float(u @ v) / (nu * nv)))))
+
+
+def _limbs(segs: FloatArray, chain: set[int], a: FloatArray, b: FloatArray,
+           t: StickThresholds) -> list[tuple[str, str, FloatArray, FloatArray]]:
+    """Edges leaving the torso ``a``–``b``: (``"arm"``/``"leg"``, ``"left"``/``"right"``/``"along"``,
+    root, tip), one per limb (retraced edges counted once)."""
+    pieces: list[tuple[FloatArray, FloatArray]] = []
+    for j, (p, q) in enumerate(segs):
+        if j in chain:
+            continue
+        if max(seg_distance(p, a, b)[0], seg_distance(q, a, b)[0]) <= t.attach_tol:
+            continue  # lies along the torso (a retraced piece of it)
+        # an edge drawn across the torso (both arms in one straight stroke) is two limbs
+        d, e = q - p, b - a
+        den = d[0] * e[1] - d[1] * e[0]
+        if den != 0:
+            s = ((a - p)[0] * e[1] - (a - p)[1] * e[0]) / den
+            u = ((a - p)[0] * d[1] - (a - p)[1] * d[0]) / den
+            x = p + s * d
+            crosses = 0 <= u <= 1 and 0 < s < 1
+            if crosses and min(np.hypot(*(x - p)), np.hypot(*(x - q))) >= t.min_limb:
+                pieces += [(x, p), (x, q)]
+                continue
+        pieces.append((p, q))
+    span = float(b[1] - a[1]) or 1.0
+    out: list[tuple[str, str, FloatArray, FloatArray]] = []
+    for p, q in pieces:
+        if np.hypot(*(q - p)) < t.min_limb:
+            continue
+        dp, dq = seg_distance(p, a, b)[0], seg_distance(q, a, b)[0]
+        root, tip = (p, q) if dp <= dq else (q, p)
+        if min(dp, dq) > t.attach_tol:
+            continue
+        # pieces leaving the same place in the same direction are one limb (retraced, or drawn in pieces)
+        same = [k for k, (_, _, r0, t0) in enumerate(out) if np.hypot(*(root - r0)) <= 2 * t.attach_tol
+                and _angle_between(tip - root, t0 - r0) <= t.limb_merge_angle]
+        if same:
+            k = same[0]
+            if np.hypot(*(tip - root)) > np.hypot(*(out[k][3] - out[k][2])):
+                out[k] = (out[k][0], out[k][1], root, tip)
+            continue
+        kind = "arm" if (root[1] - a[1]) / span < t.arm_zone else "leg"
+        _, s = seg_distance(tip, a, b)
+        dx = float(tip[0] - (a[0] + s * (b[0] - a[0])))
+        side = "along" if abs(dx) < t.min_limb_side else ("left" if dx < 0 else "right")
+        out.append((kind, side, root, tip))
+    return out
+
+
+def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
+    p = case.params
+    t: StickThresholds = with_overrides(STICK_THRESHOLDS, case.thresholds)
+    area = p.get("area")
+    com = sketch(drawing.points, stick_reference(area or STICK_AREA), area, p["grid_size"], t)
+    card, metrics, pts = com.card, com.card.metrics, com.pts
+    height = float(np.ptp(pts[:, 1])) if len(pts) else 0.0
+
+    # head: the topmost closed loop big enough to be one, and it must be round
+    loops = []
+    rings = holes(pts, [st for _, st in com.strokes], t.heal_step, t.head_max_closure, p["grid_size"])
+    for ring in rings:
+        fit = CircleModel.from_estimate(ring)
+        if fit and t.head_min_radius <= fit.radius and (height <= 0 or fit.radius <= t.head_max_share * height):
+            loops.append((fit.center[1], fit.center[0], ring, fit))
+    head = min(loops, key=lambda h: (h[0], h[1])) if loops else None
+    metrics["loops"] = len(loops)
+    if head is None:
+        card.add("head", False, "none", "≤ 1 of the limit", "no closed loop (a head) is drawn")
+        card.add("head_aspect", False, "n/a", f"≤ {t.head_max_skew:g}", "no head")
+        for name, limit in (("torso", f"≤ {t.torso_tolerance:g}° from vertical"),
+                            ("head_above_torso", "head above a torso"),
+                            ("limbs", "= 4: an arm and a leg on each side")):
+            card.add(name, False, "n/a", limit, "no head")
+        return card.result("stick", com.likeness)
+
+    _, _, ring, fit = head
+    round_check = card.harmonics(*fit.radial(ring), scale=fit.radius, limits=t.head_harmonic_limits,
+                                 symmetry=4, name="head")
+    metrics.update(head_harmonic=round_check.value, head_roundness=roundness(ring, fit.center),
+                   head_radius=fit.radius, head_x=fit.center[0], head_y=fit.center[1])
+    wide, tall = float(np.ptp(ring[:, 0])) + 1, float(np.ptp(ring[:, 1])) + 1
+    skew = abs(wide - tall)
+    metrics["head_skew"] = skew
+    ok = skew <= t.head_max_skew
+    card.add("head_aspect", ok, skew, f"≤ {t.head_max_skew:g}",
+                     "" if ok else f"the head is {wide:g} cells wide and {tall:g} tall: not round")
+
+    # the body: every stroke without the head's cells
+    head_cells = {(int(x), int(y)) for x, y in ring}
+    body_strokes = []
+    for st in heal([st for _, st in com.strokes], t.heal_step):
+        keep = np.array([(int(round(x)), int(round(y))) not in head_cells for x, y in st], dtype=bool)
+        runs = np.flatnonzero(np.diff(np.concatenate([[0], keep.astype(np.int8), [0]])))
+        body_strokes += [st[a:b] for a, b in zip(runs[::2], runs[1::2])]
+    hx, hy = fit.center
+    r = fit.radius
+    body = edges(body_strokes, t.simplify_tolerance)
+    torso = _torso_chain(body, np.array([hx, hy + r]), hx, r, t)
+    if torso is None:
+        card.add("torso", False, "none", f"≤ {t.torso_tolerance:g}° from vertical",
+                         "no line hangs from the head")
+        card.add("head_above_torso", False, "n/a", "head above a torso", "no torso")
+        card.add("limbs", False, "n/a", "= 4: an arm and a leg on each side", "no torso")
+        return card.result("stick", com.likeness)
+
+    a, b, chain = torso
+    tilt = float(abs(segment_angles(np.array([[a, b]]))[0][0] - 90.0))
+    metrics.update(torso_top=float(a[1]), torso_bottom=float(b[1]), torso_tilt=tilt)
+    card.add("torso", tilt <= t.torso_tolerance, round(tilt, 2), f"≤ {t.torso_tolerance:g}° from vertical",
+                     "" if tilt <= t.torso_tolerance else "the torso leans too far from vertical")
+    neck = float(a[1] - (hy + r))
+    lo, hi = -r, t.max_neck * r + 1
+    ok = lo < neck <= hi
+    metrics["neck"] = neck
+    card.add("head_above_torso", ok, round(neck, 2), f"{lo:.2f}..{hi:.2f}",
+                     "" if ok else ("the torso starts above the head's center" if neck <= lo
+                                    else "the torso starts far below the head"))
+
+    limbs = _limbs(body, chain, a, b, t)
+    slots = {(k, s): 0 for k in ("arm", "leg") for s in ("left", "right")}
+    along = 0
+    for kind, side, _, _ in limbs:
+        if side == "along":
+            along += 1
+        else:
+            slots[(kind, side)] += 1
+    problems = sum(abs(v - 1) for v in slots.values()) + along
+    metrics.update(limbs=len(limbs), **{f"{k}s_{s}": v for (k, s), v in slots.items()})
+    detail = [f"{v} {side} {kind}s" for (kind, side), v in slots.items() if v != 1]
+    if along:
+        detail.append(f"{along} limb(s) along the torso")
+    where = " (arms leave the torso's upper half, legs its lower half)"
+    card.add("limbs", problems == 0, len(limbs), "= 4: an arm and a leg on each side",
+                     "" if problems == 0 else "; ".join(detail) + where, margin=-float(problems))
+    return card.result("stick", com.likeness)

@@ -1,0 +1,213 @@
+"""A scene answer cut into strokes, and the strokes into straight edges that meet at corners.
+
+The template asks for every object "in one common list, in the order the objects are drawn", so a
+jump between two points may be a pen lift between objects, and a point written twice in a row may
+be a stroke that begins on the cell where the previous one ended (a junction). Neither is a defect
+in a scene, so the answer is cut into *strokes* (:func:`scene_strokes`) at every step that is not
+to an 8-neighbour and at every repeated point. Each stroke is simplified to straight edges
+(Ramer–Douglas–Peucker, 1 cell: :func:`shape_asserts.geometry.simplify.segments`), after cutting it
+where it turns straight back on itself (a retraced limb or edge); the checks look at those edges
+and where they meet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from shape_asserts.geometry.distances import closure_distance, nearest_on_segment
+from shape_asserts.geometry.points import BoolArray, FloatArray, as_points
+from shape_asserts.geometry.raster import raster_polyline
+from shape_asserts.geometry.simplify import segments
+
+__all__ = ["scene_strokes", "holes", "heal", "edges", "ends", "seg_distance", "join_verticals",
+           "split_at_junctions"]
+
+
+def scene_strokes(points: ArrayLike) -> list[tuple[int, FloatArray]]:
+    """A scene answer cut into strokes: ``(index of the stroke's first point, its points)``.
+
+    Cut at every step that is not to an 8-neighbour (a pen lift: in a scene any jump may be one)
+    and at every point repeated in a row (a junction: the next stroke starts where the last one
+    ended). Covers the answer in order; reversing the answer reverses the strokes.
+
+    Examples
+    --------
+    >>> [(i, len(p)) for i, p in scene_strokes(np.array([[0, 0], [1, 0], [1, 0], [2, 0], [5, 0], [6, 1]]))]
+    [(0, 2), (2, 2), (4, 2)]
+    """
+    pts = as_points(points)
+    n = len(pts)
+    if n == 0:
+        return []
+    steps = np.max(np.abs(np.diff(pts, axis=0)), axis=1) if n > 1 else np.zeros(0)
+    cuts = np.flatnonzero((steps > 1 + 1e-9) | (steps < 1e-9)) + 1
+    bounds = [0, *cuts.tolist(), n]
+    return [(a, pts[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
+
+
+def holes(pts: FloatArray, strokes: Sequence[FloatArray], slip: float, close_gap: float,
+           grid_size: int) -> list[FloatArray]:
+    """The closed loops of a drawing, whatever order it was drawn in: for each region of empty
+    cells walled in by drawn cells (4-connected, so an 8-connected outline closes it), the drawn
+    cells around it. Where the pen moved at most ``slip`` cells (Chebyshev) between two points in
+    a row, or a stroke ends within ``close_gap`` cells of its start, the cells between count as
+    drawn (a slip of one cell does not open a loop). Points off the grid are left out."""
+    pts = pts[np.all(np.isfinite(pts) & (pts >= -1) & (pts <= grid_size), axis=1)]
+    strokes = [s for s in strokes if np.all(np.isfinite(s) & (s >= -1) & (s <= grid_size))]
+    if len(pts) == 0:
+        return []
+    cells = np.rint(pts).astype(np.int64)
+    lo = cells.min(axis=0) - 1
+    size = cells.max(axis=0) - lo + 2
+    drawn = np.zeros((int(size[1]), int(size[0])), dtype=bool)
+    drawn[cells[:, 1] - lo[1], cells[:, 0] - lo[0]] = True
+    steps = np.max(np.abs(np.diff(cells, axis=0)), axis=1) if len(cells) > 1 else np.zeros(0)
+    bridges = [(cells[i], cells[i + 1]) for i in np.flatnonzero((steps > 1) & (steps <= slip))]
+    bridges += [(np.rint(s[-1]), np.rint(s[0])) for s in strokes
+                if len(s) >= 3 and 1 < closure_distance(s) <= close_gap]
+    for a, b in bridges:
+        for x, y in raster_polyline([tuple(a), tuple(b)], closed=False):
+            drawn[int(y) - lo[1], int(x) - lo[0]] = True
+    label = np.where(drawn, -1, 0)  # -1 drawn, 0 empty unvisited, 1 outside, 2.. holes
+    h, w = drawn.shape
+    next_label = 1
+    for sy, sx in [(0, 0)] + [(int(y), int(x)) for y, x in np.argwhere(~drawn)]:
+        if label[sy, sx] != 0:
+            continue
+        stack = [(sy, sx)]
+        label[sy, sx] = next_label
+        while stack:
+            y, x = stack.pop()
+            for ny, nx in ((y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1)):
+                if 0 <= ny < h and 0 <= nx < w and label[ny, nx] == 0:
+                    label[ny, nx] = next_label
+                    stack.append((ny, nx))
+        next_label += 1
+    out = []
+    for k in range(2, next_label):
+        hole = label == k
+        near = np.zeros_like(hole)
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                near |= np.roll(np.roll(hole, dy, axis=0), dx, axis=1)
+        ring = np.argwhere(near & drawn)
+        out.append(np.column_stack([ring[:, 1] + lo[0], ring[:, 0] + lo[1]]).astype(float))
+    return out
+
+
+def heal(strokes: Sequence[FloatArray], max_step: float) -> list[FloatArray]:
+    """Consecutive strokes joined where the pen moved at most ``max_step`` cells (Chebyshev, more
+    than one): for tracing edges, a two-cell step is read as a slip (a point pushed a cell off
+    the line, a cell skipped), not as a new object. Junctions (repeated points) stay cuts."""
+    out: list[FloatArray] = []
+    for s in strokes:
+        if out and len(s) and 1 < float(np.max(np.abs(s[0] - out[-1][-1]))) <= max_step:
+            out[-1] = np.vstack([out[-1], s])
+        else:
+            out.append(s)
+    return out
+
+
+def _turns(stroke: FloatArray) -> list[FloatArray]:
+    """``stroke`` cut where it turns straight back onto the cell it came from (a retraced line's
+    far end), the turning cell kept in both pieces: simplification measures distances to the
+    chord, which a line retraced onto itself never leaves, so it would lose the far end."""
+    if len(stroke) < 3:
+        return [stroke]
+    back = np.flatnonzero(np.all(stroke[:-2] == stroke[2:], axis=1)) + 1
+    bounds = [0, *back.tolist(), len(stroke) - 1]
+    return [stroke[a:b + 1] for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+
+
+def edges(strokes: Sequence[FloatArray], tol: float) -> FloatArray:
+    """The straight edges of every stroke (any length), shape (M, 2, 2)."""
+    segs = [segments(piece, tol) for s in strokes if len(s) >= 2 for piece in _turns(s)]
+    segs = [s for s in segs if len(s)]
+    return np.concatenate(segs) if segs else np.zeros((0, 2, 2))
+
+
+def ends(segs: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Upper and lower end (smaller and larger y on screen) of each edge, each shape (M, 2)."""
+    if not len(segs):
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    first_up = segs[:, 0, 1] <= segs[:, 1, 1]
+    top = np.where(first_up[:, None], segs[:, 0], segs[:, 1])
+    bottom = np.where(first_up[:, None], segs[:, 1], segs[:, 0])
+    return top, bottom
+
+
+def seg_distance(p: FloatArray, a: FloatArray, b: FloatArray) -> tuple[float, float]:
+    """Distance from point ``p`` to segment ``ab`` and the parameter (0..1) of the nearest point."""
+    d, t = nearest_on_segment(p, a, b)
+    return float(d), float(t)
+
+
+def join_verticals(segs: FloatArray, vertical: BoolArray, gap: float, corner_tol: float,
+                    min_ends: int) -> FloatArray:
+    """Vertical edges that continue one another joined into one: the top of the lower one at
+    most ``gap`` cells below the foot of the upper one (or a cell above it), within a column,
+    unless they meet at a corner (``min_ends`` ends of other edges within ``corner_tol`` of the
+    joint). A wall edge broken by a jittered cell or a pen lift is one line; a chimney standing on
+    the roof line above a wall edge is not."""
+    top, bottom = ends(segs)
+    others = segs[~vertical].reshape(-1, 2)
+    lines = [[top[i].copy(), bottom[i].copy()] for i in np.flatnonzero(vertical)]
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(lines)):
+            for j in range(i + 1, len(lines)):
+                (a0, a1), (b0, b1) = lines[i], lines[j]
+                upper, lower = ((a0, a1), (b0, b1)) if a0[1] <= b0[1] else ((b0, b1), (a0, a1))
+                if not (abs(upper[1][0] - lower[0][0]) <= 1 and -1 <= lower[0][1] - upper[1][1] <= gap):
+                    continue  # not in one column, too far apart, or side by side
+                joint = (upper[1] + lower[0]) / 2
+                if len(others) and int((np.hypot(*(others - joint).T) <= corner_tol).sum()) >= min_ends:
+                    continue
+                low = upper[1] if upper[1][1] >= lower[1][1] else lower[1]
+                lines[i] = [upper[0], low]
+                del lines[j]
+                merged = True
+                break
+            if merged:
+                break
+    rest = segs[~vertical]
+    joined = np.array(lines, dtype=float).reshape(-1, 2, 2)
+    return np.concatenate([rest, joined]) if len(rest) else joined
+
+
+def split_at_junctions(segs: FloatArray, tol: float, min_ends: int, on: float) -> FloatArray:
+    """Cut every edge where at least ``min_ends`` ends of other edges lie on it (within ``on``
+    cells of its line, at least ``tol`` from its own ends, ``tol`` of each other): a line drawn
+    straight through a corner is two edges there."""
+    if not len(segs):
+        return segs
+    tips = segs.reshape(-1, 2)
+    owner = np.repeat(np.arange(len(segs)), 2)
+    out = []
+    for i, (a, b) in enumerate(segs):
+        d = b - a
+        length = float(np.hypot(*d))
+        if length < 2 * tol:
+            out.append((a, b))
+            continue
+        u = d / length
+        rel = tips - a
+        along = rel @ u
+        across = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
+        near = np.sort(along[(owner != i) & (across <= on) & (along >= tol) & (along <= length - tol)])
+        cuts: list[float] = []
+        k = 0
+        while k < len(near):
+            j = k
+            while j + 1 < len(near) and near[j + 1] - near[k] <= tol:
+                j += 1
+            if j - k + 1 >= min_ends:
+                cuts.append(float(near[k:j + 1].mean()))
+            k = j + 1
+        corners = [a] + [a + c * u for c in cuts] + [b]
+        out.extend(zip(corners[:-1], corners[1:]))
+    return np.array([[p, q] for p, q in out], dtype=float).reshape(-1, 2, 2)

@@ -1,0 +1,164 @@
+"""The Archimedean spiral as a fitted model, and the angle measures a spiral is read with.
+
+See :mod:`shape_asserts.geometry.fit.base` for the contract every model keeps. Angles follow the
+seed post: 0° pointing right and growing clockwise on screen (y down).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from shape_asserts.geometry.fit.base import FitFailure
+from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
+
+__all__ = ["SpiralModel", "unwrapped_angles", "lap_gaps"]
+
+
+def unwrapped_angles(points: ArrayLike, center: Point, *, min_radius: float = 0.0
+                     ) -> tuple[IntArray, FloatArray]:
+    """Cumulative polar angle along the drawing about ``center``, radians (clockwise on screen > 0).
+
+    Points closer than ``min_radius`` to the center (where the angle means little) are left out.
+    Returns ``(indices, theta)``: the positions used and the angle at each, starting from 0.
+    """
+    pts = as_points(points)
+    rel = pts - np.asarray(center, dtype=float)
+    r = np.hypot(rel[:, 0], rel[:, 1])
+    idx = np.flatnonzero((r > 0) & (r >= min_radius))
+    if idx.size == 0:
+        return idx, np.zeros(0)
+    ang = np.arctan2(rel[idx, 1], rel[idx, 0])
+    step = (np.diff(ang) + np.pi) % (2 * np.pi) - np.pi
+    # a step straight across the center (skipped inner points) turns ±π: which way is a matter of
+    # rounding, so a rotated copy of the drawing could count a lap more; take the overall sense
+    across = np.abs(np.abs(step) - np.pi) < 1e-6
+    if across.any():
+        step[across] = np.pi if step[~across].sum() >= 0 else -np.pi
+    return idx, np.concatenate([[0.0], np.cumsum(step)])
+
+
+def lap_gaps(points: ArrayLike, center: Point, *, min_radius: float = 1.5,
+             window: float = 0.25) -> tuple[IntArray, FloatArray]:
+    """How far each point lies from the lap before it, radially: a spiral's local lap spacing.
+
+    For every point at least one lap (2π) along the drawing from its first point away from the
+    center, the radius one lap earlier is the median radius of the points whose unwrapped angle
+    (see :func:`unwrapped_angles`) lies within ``window`` radians of one lap back — the nearest
+    such point when none does — and is subtracted. A median of a window rather than an
+    interpolation: two points at nearly the same angle (a wobble) must not decide it by a rounding
+    error. An even Archimedean spiral gives its spacing everywhere, positive outward and negative
+    inward. Returns ``(indices, gaps)``.
+    """
+    pts = as_points(points)
+    idx, theta = unwrapped_angles(pts, center, min_radius=min_radius)
+    if idx.size < 2:
+        return idx[:0], np.zeros(0)
+    th = theta if theta[-1] >= 0 else -theta
+    rel = pts[idx] - np.asarray(center, dtype=float)
+    r = np.hypot(rel[:, 0], rel[:, 1])
+    # a point exactly one lap on (a grid ray crossed again) counts, whatever the float noise
+    keep = np.flatnonzero(th >= th.min() + 2 * math.pi - 1e-9)
+    before = np.empty(len(keep))
+    rows = max(1, 1_000_000 // len(th))
+    for start in range(0, len(keep), rows):
+        k = keep[start:start + rows]
+        off = np.abs(th[None, :] - (th[k] - 2 * math.pi)[:, None])
+        near = off <= window
+        masked = np.where(near, r[None, :], np.nan)
+        seen = np.asarray(near.any(axis=1), dtype=bool)
+        with np.errstate(all="ignore"):
+            med = np.nanmedian(np.where(seen[:, None], masked, 0.0), axis=1)
+        lone = ~seen
+        med[lone] = r[np.argmin(off[lone], axis=1)]
+        before[start:start + len(k)] = med
+    return idx[keep], r[keep] - before
+
+
+@dataclass(frozen=True)
+class SpiralModel:
+    """An Archimedean spiral about ``center``: radius ``a + b·θ`` after turning ``θ`` from the start.
+
+    ``θ`` is measured along the drawing in its own direction of travel (so it grows), ``b`` is
+    positive for a spiral drawn outward and negative inward, ``angle0`` is the polar angle of the
+    start (degrees) and ``direction`` the way it turns. ``r2`` is the fit's coefficient of
+    determination and ``turns`` the laps drawn (both 0 for a model made from named geometry).
+
+    Examples
+    --------
+    >>> truth = SpiralModel((25, 25), 2.0, 6 / (2 * np.pi), 0.0, "cw")
+    >>> m = SpiralModel.from_estimate(truth.predict_xy(np.linspace(0, 6 * np.pi, 300)), (25, 25))
+    >>> round(m.spacing, 6), round(m.r2, 6), round(m.turns, 6), m.direction
+    (6.0, 1.0, 3.0, 'cw')
+    """
+
+    center: Point
+    a: float
+    b: float
+    angle0: float = 0.0
+    direction: str = "cw"
+    r2: float = 0.0
+    turns: float = 0.0
+
+    @property
+    def spacing(self) -> float:
+        """Distance between neighbouring laps, ``2π |b|``."""
+        return float(2 * math.pi * abs(self.b))
+
+    @classmethod
+    def from_estimate(cls, points: ArrayLike, center: Point, *,
+                      min_radius: float = 1.5) -> SpiralModel | FitFailure:
+        """Least-squares line through (θ, r), θ unwrapped along the drawing about a known ``center``.
+
+        Points within ``min_radius`` of the center are left out: a cell next to the center has a
+        polar angle but no meaningful one.
+        """
+        pts = as_points(points)
+        idx, theta = unwrapped_angles(pts, center, min_radius=min_radius)
+        if idx.size < 5:
+            return FitFailure("fewer than 5 points away from the center")
+        total = float(theta[-1])
+        if abs(total) < 1e-9:
+            return FitFailure("the points do not turn about the center")
+        sign = 1.0 if total > 0 else -1.0
+        th = theta * sign
+        rel = pts[idx] - np.asarray(center, dtype=float)
+        r = np.hypot(rel[:, 0], rel[:, 1])
+        # a line fit in (θ, r); centring θ keeps it well conditioned for many laps
+        tm, rm = float(th.mean()), float(r.mean())
+        var = float(np.sum((th - tm) ** 2))
+        if var == 0.0:
+            return FitFailure("the points do not turn about the center")
+        b = float(np.sum((th - tm) * (r - rm)) / var)
+        a = rm - b * tm
+        res = r - (a + b * th)
+        sst = float(np.sum((r - rm) ** 2))
+        r2 = 1.0 - float(np.sum(res * res)) / sst if sst > 0 else 0.0
+        angle0 = math.degrees(math.atan2(rel[0, 1], rel[0, 0])) % 360.0
+        return cls(center=(float(center[0]), float(center[1])), a=float(a), b=b, angle0=angle0,
+                   direction="cw" if sign > 0 else "ccw", r2=float(r2), turns=abs(total) / (2 * math.pi))
+
+    def predict_xy(self, theta: ArrayLike) -> FloatArray:
+        """Points after turning ``theta`` radians from the start, shape (len(theta), 2)."""
+        th = np.asarray(theta, dtype=float)
+        sign = 1.0 if self.direction == "cw" else -1.0
+        r = self.a + self.b * th
+        phi = math.radians(self.angle0) + sign * th
+        return np.column_stack([self.center[0] + r * np.cos(phi), self.center[1] + r * np.sin(phi)])
+
+    def residuals(self, points: ArrayLike, *, min_radius: float = 1.5) -> FloatArray:
+        """Radial residual ``r − (a + bθ)`` of the points away from the center, shape (K,)."""
+        pts = as_points(points)
+        idx, theta = unwrapped_angles(pts, self.center, min_radius=min_radius)
+        sign = 1.0 if self.direction == "cw" else -1.0
+        rel = pts[idx] - np.asarray(self.center, dtype=float)
+        res: FloatArray = np.hypot(rel[:, 0], rel[:, 1]) - (self.a + self.b * theta * sign)
+        return res
+
+    def __bool__(self) -> Literal[True]:
+        """A model is a fit that worked: always true (a :class:`FitFailure` is false)."""
+        return True

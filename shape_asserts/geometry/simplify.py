@@ -1,0 +1,304 @@
+"""Simplification: a drawn run of cells reduced to its corners and straight edges.
+
+One Ramer–Douglas–Peucker (:func:`rdp`) serves two callers that measure a point's deviation
+differently, each as it was calibrated: the polygon families find corners with the distance to
+the *segment* between kept points (:func:`simplify_closed`, behind
+:class:`~shape_asserts.geometry.fit.PolygonModel`), the free scenes cut strokes into edges with the
+distance to the *line* through them (:func:`simplify`, :func:`segments`). Everything takes
+``(N, 2)`` arrays of ``(x, y)`` with y pointing down.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from shape_asserts.geometry.distances import closure_distance, nearest_on_segment, segment_distance
+from shape_asserts.geometry.points import FloatArray, IntArray, as_points
+
+__all__ = ["rdp", "simplify", "simplify_closed", "corner_depths", "segments", "segment_angles"]
+
+
+def _line_distance(mid: FloatArray, a: FloatArray, b: FloatArray) -> FloatArray:
+    """Distance of each row of ``mid`` from the line through ``a`` and ``b`` (from ``a`` if they meet)."""
+    ab = b - a
+    norm = float(np.hypot(*ab))
+    d: FloatArray
+    if norm == 0.0:  # the stretch returns to where it began: measure from that point
+        d = np.hypot(mid[:, 0] - a[0], mid[:, 1] - a[1])
+    else:
+        d = np.abs(ab[0] * (mid[:, 1] - a[1]) - ab[1] * (mid[:, 0] - a[0])) / norm
+    return d
+
+
+def rdp(points: ArrayLike, epsilon: float, *, to: Literal["segment", "line"] = "segment") -> IntArray:
+    """Indices of the points an open polyline keeps under Ramer–Douglas–Peucker simplification.
+
+    A point is kept when it lies more than ``epsilon`` from the chord joining the kept points on
+    either side: from the segment (``to="segment"``) or from the whole line through it
+    (``to="line"``, which forgives a point beyond the chord's ends). The first and last points are
+    always kept. Ties go to the earlier point, so the result is the same for any isometry of
+    integer input.
+
+    Parameters
+    ----------
+    points : ndarray, shape (N, 2)
+    epsilon : float
+        Largest deviation, in grid cells, that a straight side may have.
+    to : {"segment", "line"}
+
+    Returns
+    -------
+    ndarray of int, shape (K,), ascending
+
+    Examples
+    --------
+    >>> rdp(np.array([[0, 0], [1, 0], [2, 0], [2, 1], [2, 2]]), 0.5).tolist()
+    [0, 2, 4]
+    >>> back = np.array([[0, 0], [3, 0], [1, 0]])  # the middle point lies beyond the chord's end
+    >>> rdp(back, 1.0).tolist(), rdp(back, 1.0, to="line").tolist()
+    ([0, 1, 2], [0, 2])
+    """
+    pts = as_points(points)
+    n = len(pts)
+    if n <= 2:
+        return np.arange(n)
+    keep = np.zeros(n, dtype=bool)
+    keep[0] = keep[-1] = True
+    stack = [(0, n - 1)]
+    while stack:
+        i, j = stack.pop()
+        if j - i < 2:
+            continue
+        mid = pts[i + 1:j]
+        d = segment_distance(mid, pts[i], pts[j]) if to == "segment" else _line_distance(mid, pts[i], pts[j])
+        k = int(np.argmax(d))
+        if d[k] > epsilon:
+            k += i + 1
+            keep[k] = True
+            stack.extend([(i, k), (k, j)])
+    return np.flatnonzero(keep)
+
+
+def simplify(points: ArrayLike, tolerance: float = 1.0) -> list[int]:
+    """Indices of the corners that keep a stroke within ``tolerance`` cells of its edges.
+
+    Ramer–Douglas–Peucker against the line through the kept points. A closed stroke (last point
+    next to the first) is first cut at the point farthest from its start, so that both halves
+    have distinct ends; the closing step is then an edge of its own.
+
+    Examples
+    --------
+    >>> simplify(np.array([[0, 0], [1, 0], [2, 0], [2, 1], [2, 2]]))
+    [0, 2, 4]
+    """
+    pts = as_points(points)
+    n = len(pts)
+    if n <= 2:
+        return list(range(n))
+    if closure_distance(pts) <= 1.0 and n >= 4:
+        far = int(np.argmax(np.max(np.abs(pts - pts[0]), axis=1)))
+        if 0 < far < n - 1:
+            first: list[int] = rdp(pts[:far + 1], tolerance, to="line").tolist()
+            second = [far + i for i in rdp(pts[far:], tolerance, to="line").tolist()]
+            return first + second[1:]
+    return [int(i) for i in rdp(pts, tolerance, to="line")]
+
+
+def simplify_closed(points: ArrayLike, epsilon: float, *, min_side: float = 0.0,
+                    max_corners: int = 64) -> IntArray:
+    """Indices of the corners of a closed contour, in drawing order.
+
+    The contour is cut at its first point and at the point farthest from it (squared distances,
+    exact for grid points), each half is simplified with :func:`rdp`, and then any kept point
+    within ``epsilon`` of the segment joining its neighbours is dropped — so the cut points are
+    corners only if the shape has corners there. Two corners closer than ``min_side`` are one
+    corner cut off by the raster (a digital line meets a vertex in a short flat run): the flatter
+    of the two goes. Each corner is finally moved to the point between its neighbours that lies
+    farthest from their segment.
+
+    Parameters
+    ----------
+    points : ndarray, shape (N, 2)
+        A closed contour without its closing point (the last point joins the first implicitly).
+    epsilon : float
+    min_side : float
+        Shortest side kept, in cells (0: any).
+    max_corners : int
+        A contour with more RDP corners than this is no polygon (a scribble, a filled area): its
+        corners are returned as found, without the clean-up, which grows with their square.
+
+    Returns
+    -------
+    ndarray of int, shape (K,), ascending
+
+    Examples
+    --------
+    >>> square = [[0, 0], [1, 0], [2, 0], [3, 0], [3, 1], [3, 2], [3, 3], [2, 3], [1, 3], [0, 3], [0, 2], [0, 1]]
+    >>> simplify_closed(square, 0.5).tolist()
+    [0, 3, 6, 9]
+    """
+    pts = as_points(points)
+    n = len(pts)
+    if n <= 3:
+        return np.arange(n)
+    rel = pts - pts[0]
+    far = int(np.argmax(rel[:, 0] ** 2 + rel[:, 1] ** 2))
+    if far == 0:
+        return np.array([0])
+    first = rdp(pts[: far + 1], epsilon)
+    second = rdp(np.vstack([pts[far:], pts[:1]]), epsilon) + far
+    idx = [int(i) for i in np.concatenate([first, second[1:-1]])]
+    if len(idx) > max_corners:
+        return np.array(idx, dtype=np.int64)
+    idx = _refine(pts, _drop_shallow(pts, idx, epsilon))
+    # moving the corners onto the drawing's real corners can leave a cut point flat between two of
+    # them (the point farthest from the start lies mid-side when the start is a corner): drop again
+    idx = _refine(pts, _drop_shallow(pts, idx, epsilon))
+    while min_side > 0 and len(idx) > 3:
+        v = pts[idx]
+        nxt = np.roll(v, -1, axis=0)
+        side = np.hypot(*(nxt - v).T)
+        j = int(np.argmin(side))
+        if side[j] >= min_side:
+            break
+        k = len(idx)
+        dev = [float(segment_distance(pts[idx[m]:idx[m] + 1], pts[idx[m - 1]], pts[idx[(m + 1) % k]])[0])
+               for m in (j, (j + 1) % k)]
+        del idx[j if dev[0] <= dev[1] else (j + 1) % k]
+        idx = _refine(pts, idx)
+    return np.array(_merge_pairs(pts, idx, epsilon), dtype=np.int64)
+
+
+def _merge_pairs(pts: FloatArray, idx: list[int], epsilon: float) -> list[int]:
+    """Two neighbouring corners that one corner between them explains within ``epsilon``, made one.
+
+    RDP can straddle a blunt corner with two kept points a few cells either side of it, each deep
+    enough to stay and each the other's neighbour, so moving them one at a time never finds the
+    real corner; trying the pair together does.
+    """
+    n = len(pts)
+    changed = True
+    while changed and len(idx) > 3:
+        changed = False
+        k = len(idx)
+        for j in range(k):
+            a, d = idx[j - 1], idx[(j + 2) % k]
+            span = (d - a) % n
+            if span < 2:
+                continue
+            run = (a + np.arange(span + 1)) % n
+            inner = run[1:-1]
+            depth = segment_distance(pts[inner], pts[a], pts[d])
+            m = int(inner[int(np.argmax(depth))])
+            left = (a + np.arange((m - a) % n + 1)) % n
+            right = (m + np.arange((d - m) % n + 1)) % n
+            fits = (segment_distance(pts[left], pts[a], pts[m]).max() <= epsilon
+                    and segment_distance(pts[right], pts[m], pts[d]).max() <= epsilon)
+            if fits and depth.max() > epsilon:
+                b, c = idx[j], idx[(j + 1) % k]
+                idx = sorted([i for i in idx if i not in (b, c)] + [m])
+                changed = True
+                break
+    return idx
+
+
+def _drop_shallow(pts: FloatArray, idx: list[int], epsilon: float) -> list[int]:
+    """Drop kept points that sit within ``epsilon`` of the segment of their neighbours, flattest first."""
+    idx = list(idx)
+    while len(idx) > 3:
+        dev = corner_depths(pts[idx])
+        k = int(np.argmin(dev))
+        if dev[k] > epsilon:
+            break
+        del idx[k]
+    return sorted(idx)
+
+
+def corner_depths(vertices: ArrayLike) -> FloatArray:
+    """Distance of each vertex of a closed polygon from the segment joining its two neighbours, (K,).
+
+    How far each corner stands out: a regular ``n``-gon's is ``R (1 − cos(2π/n))``.
+
+    Examples
+    --------
+    >>> corner_depths(np.array([[0, 0], [10, 0], [10, 10], [0, 10]])).round(3).tolist()
+    [7.071, 7.071, 7.071, 7.071]
+    """
+    v = as_points(vertices)
+    return nearest_on_segment(v, np.roll(v, 1, axis=0), np.roll(v, -1, axis=0))[0]
+
+
+def _refine(pts: FloatArray, idx: list[int], rounds: int = 4) -> list[int]:
+    """Move each corner to the point between its neighbours farthest from their segment.
+
+    RDP keeps the farthest point from the chord of *its* split, which on a side with two true
+    corners can be a point beside one of them; measuring against the neighbouring corners puts it
+    back on the corner. A tie keeps the current corner, so integer input stays isometry-invariant.
+    """
+    n, k = len(pts), len(idx)
+    if k < 3:
+        return idx
+    idx = list(idx)
+    for _ in range(rounds):
+        moved = False
+        for j in range(k):
+            p, q = idx[j - 1], idx[(j + 1) % k]
+            span = (q - p) % n
+            if span < 2:
+                continue
+            cand = (p + 1 + np.arange(span - 1)) % n
+            d = segment_distance(pts[cand], pts[p], pts[q])
+            best = int(cand[int(np.argmax(d))])
+            here = float(segment_distance(pts[idx[j]:idx[j] + 1], pts[p], pts[q])[0])
+            if float(d.max()) > here and best != idx[j]:
+                idx[j] = best
+                moved = True
+        if not moved:
+            break
+    # corners keep their cyclic order; report them ascending from the smallest index
+    return sorted(idx)
+
+
+def segments(points: ArrayLike, tolerance: float = 1.0, *, min_length: float = 0.0,
+             closed: bool | None = None) -> FloatArray:
+    """The straight edges of a simplified stroke, shape (M, 2, 2): ``[[x0, y0], [x1, y1]]`` rows.
+
+    Edges shorter than ``min_length`` cells are dropped. ``closed`` adds the closing edge from the
+    last corner to the first (default: when the stroke ends next to its start).
+
+    Examples
+    --------
+    >>> segments(np.array([[0, 0], [1, 0], [2, 0], [2, 1], [2, 2]])).tolist()
+    [[[0.0, 0.0], [2.0, 0.0]], [[2.0, 0.0], [2.0, 2.0]]]
+    """
+    pts = as_points(points)
+    idx = simplify(pts, tolerance)
+    corners = pts[idx]
+    if closed is None:
+        closed = len(pts) >= 4 and closure_distance(pts) <= 1.0
+    if closed and len(corners) >= 3 and closure_distance(corners) > 0:
+        corners = np.vstack([corners, corners[:1]])
+    if len(corners) < 2:
+        return np.zeros((0, 2, 2))
+    segs = np.stack([corners[:-1], corners[1:]], axis=1)
+    lengths = np.hypot(*(segs[:, 1] - segs[:, 0]).T)
+    kept: FloatArray = segs[lengths >= min_length] if min_length > 0 else segs[lengths > 0]
+    return kept
+
+
+def segment_angles(segs: ArrayLike) -> tuple[FloatArray, FloatArray]:
+    """Direction (degrees in [0, 180), as on screen: 0 is horizontal, 90 vertical, 26.6 a 2:1
+    line going down to the right) and length of each segment of :func:`segments`.
+
+    Examples
+    --------
+    >>> [a.round(1).tolist() for a in segment_angles([[[0, 0], [2, 1]], [[0, 0], [0, -3]]])]
+    [[26.6, 90.0], [2.2, 3.0]]
+    """
+    s = np.asarray(segs, dtype=float).reshape(-1, 2, 2)
+    d = s[:, 1] - s[:, 0]
+    ang = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 180.0
+    return ang, np.hypot(d[:, 0], d[:, 1])

@@ -1,0 +1,135 @@
+"""shape_asserts.geometry.distances: every distance the checks, fits and families measure, once."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from shape_asserts.geometry.distances import (
+    chamfer_distance,
+    chebyshev,
+    closure_distance,
+    distance_to_polyline,
+    min_distance,
+    nearest_distance,
+    nearest_on_segment,
+    sample_polyline,
+    segment_distance,
+    segment_distances,
+    similarity,
+)
+from shape_asserts.geometry.raster import raster_circle, raster_polyline
+
+RING = raster_circle((25, 25), 10, start=(25, 15), direction="cw")
+SQUARE = np.array([[10, 10], [40, 10], [40, 40], [10, 40]])
+RASTER_SQUARE = raster_polyline(SQUARE)
+
+
+def _line(vertices) -> np.ndarray:
+    """An open stroke through ``vertices`` (the ideal raster of a polyline)."""
+    return raster_polyline(vertices, closed=False)
+
+
+def test_chebyshev_distance_is_the_larger_axis_step():
+    assert chebyshev(np.array([0, 0]), np.array([3, -1])) == 3
+    assert chebyshev(np.array([[0, 0], [1, 1]]), np.array([[1, 1], [1, 1]])).tolist() == [1, 0]
+
+
+def test_ideal_ring_is_closed_by_one_step():
+    assert closure_distance(RING) == 1.0
+
+
+def test_open_arc_closure_is_the_chebyshev_distance_back_to_the_start():
+    assert closure_distance(np.array([[25, 15], [30, 16], [35, 25]])) == 10.0
+
+
+def test_closure_of_no_points_is_infinite():
+    assert closure_distance(np.zeros((0, 2))) == float("inf")
+
+
+def test_min_distance_is_zero_for_a_shared_cell_and_one_for_touching_cells():
+    a = _line([(0, 0), (10, 0)])
+    assert min_distance(a, [[5, 0], [5, 5]]) == 0
+    assert min_distance(a, [[5, 1]]) == 1
+    assert min_distance(a, [[5, 4]]) == 4
+    assert min_distance(a, np.zeros((0, 2))) == math.inf
+
+
+def test_chamfer_distance_is_zero_for_the_same_cells_and_symmetric():
+    a = raster_circle((25, 25), 10)
+    b = _line([(5, 5), (30, 12)])
+    assert chamfer_distance(a, a[::-1]) == 0
+    assert chamfer_distance(a, b) == pytest.approx(chamfer_distance(b, a))
+
+
+def test_chamfer_distance_of_a_one_cell_shift_of_a_line_is_one():
+    a = _line([(0, 0), (0, 20)])
+    assert chamfer_distance(a, a + [1, 0]) == pytest.approx(1.0)
+
+
+def test_chamfer_distance_of_an_empty_drawing_is_infinite_and_its_similarity_zero():
+    assert chamfer_distance(np.zeros((0, 2)), [[1, 1]]) == math.inf
+    assert similarity(np.zeros((0, 2)), [[1, 1]], 5.0) == 0.0
+
+
+def test_similarity_falls_linearly_to_zero_at_the_scale():
+    a = _line([(0, 0), (0, 20)])
+    assert similarity(a, a, 4.0) == 100.0
+    assert similarity(a, a + [1, 0], 4.0) == pytest.approx(75.0)
+    assert similarity(a, a + [9, 0], 4.0) == 0.0
+    with pytest.raises(ValueError):
+        similarity(a, a, 0.0)
+
+
+def test_distance_to_polyline_is_zero_on_the_outline_and_half_the_side_at_the_center():
+    d = distance_to_polyline(np.vstack([RASTER_SQUARE, [[25, 25]]]), SQUARE)
+    assert np.all(d[:-1] == 0) and d[-1] == 15
+    assert distance_to_polyline(np.zeros((0, 2)), SQUARE).shape == (0,)
+
+
+def test_open_polyline_distance_ignores_the_closing_side():
+    p = np.array([[10, 25]])
+    assert distance_to_polyline(p, SQUARE, closed=True)[0] == 0  # on the closing side (10,40)-(10,10)
+    assert distance_to_polyline(p, SQUARE, closed=False)[0] == 15  # open: that side is not drawn
+
+
+def test_sample_polyline_steps_at_most_one_cell_and_keeps_the_vertices():
+    s = sample_polyline(SQUARE, step=1.0)
+    assert len(s) == 120 and all(v in s.tolist() for v in SQUARE.astype(float).tolist())
+    steps = np.hypot(*np.diff(np.vstack([s, s[:1]]), axis=0).T)
+    assert steps.max() <= 1.0 + 1e-12
+    open_s = sample_polyline(SQUARE, closed=False, step=2.5)
+    assert open_s[-1].tolist() == [10.0, 40.0]
+
+
+def test_a_point_beyond_a_segment_end_is_measured_to_that_end():
+    d, t = nearest_on_segment([[5, 0], [-3, 4], [1, 2]], [0, 0], [2, 0])
+    assert d.tolist() == [3.0, 5.0, 2.0] and t.tolist() == [1.0, 0.0, 0.5]
+    assert segment_distance([[5, 0]], [0, 0], [2, 0]).tolist() == [3.0]
+
+
+def test_a_segment_of_no_length_is_its_one_point():
+    d, t = nearest_on_segment([[3, 4]], [0, 0], [0, 0])
+    assert d.tolist() == [5.0] and t.tolist() == [0.0]
+
+
+def test_distances_to_every_side_are_one_row_per_point():
+    d = segment_distances([[25, 25], [10, 25]], SQUARE)
+    assert d.shape == (2, 4) and d[0].tolist() == [15.0] * 4 and d[1].min() == 0.0
+
+
+def test_nearest_distance_is_euclidean_or_chebyshev_and_infinite_to_nothing():
+    a, b = [[0, 0], [4, 3]], [[0, 1], [1, 3]]
+    assert nearest_distance(a, b).tolist() == [1.0, 3.0]
+    assert nearest_distance([[0, 0]], [[2, 1]], metric="chebyshev").tolist() == [2.0]
+    assert nearest_distance(a, np.zeros((0, 2))).tolist() == [math.inf, math.inf]
+
+
+def test_nearest_distance_in_blocks_equals_the_whole_pairwise_minimum():
+    """Long drawings are compared in blocks of rows (bounded memory); the answer must not change."""
+    rng = np.random.default_rng(7)
+    a, b = rng.integers(0, 50, (3000, 2)), rng.integers(0, 50, (700, 2))
+    whole = np.sqrt(((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2).min(axis=1))
+    assert np.array_equal(nearest_distance(a, b), whole)
