@@ -98,8 +98,21 @@ FAMILIES: dict[str, Callable[[int, int, str], ShapeScore | None]] = {
 }
 
 METRICS = (
-    "seed_score", "roundness", "roundness_requested", "center_offset", "turns", "winding", "coverage",
-    "closure_distance", "start_distance", "gaps", "repeats", "max_step", "radius", "rms", "n_points",
+    "seed_score",
+    "roundness",
+    "roundness_requested",
+    "center_offset",
+    "turns",
+    "winding",
+    "coverage",
+    "closure_distance",
+    "start_distance",
+    "gaps",
+    "repeats",
+    "max_step",
+    "radius",
+    "rms",
+    "n_points",
 )
 
 
@@ -128,13 +141,18 @@ def report(name: str, results: list[tuple[Case, ShapeScore]]) -> None:
     dirs = Counter(res.metrics["direction"] for _, res in results)
     print(f"{'direction drawn':<22}" + ", ".join(f"{k}: {v}" for k, v in sorted(dirs.items())))
     passed = sum(res.passed for _, res in results)
-    print(f"{'checks failed':<22}" + (", ".join(f"{k} {v}/{len(results)}" for k, v in fails.most_common()) or "none")
-          + f"   (all passed: {passed}/{len(results)})")
+    print(
+        f"{'checks failed':<22}"
+        + (", ".join(f"{k} {v}/{len(results)}" for k, v in fails.most_common()) or "none")
+        + f"   (all passed: {passed}/{len(results)})"
+    )
 
 
 def main() -> None:
-    print("Calibration of shape_asserts.families.circle.CIRCLE — radius 5..24 about (25, 25), "
-          "starts every 30°, cw and ccw")
+    print(
+        "Calibration of shape_asserts.families.circle.CIRCLE — radius 5..24 about (25, 25), "
+        "starts every 30°, cw and ccw"
+    )
     print("defaults:", ", ".join(f"{k}={v}" for k, v in vars(CIRCLE).items()))
     by_radius: dict[int, float] = {}
     for name, make in FAMILIES.items():

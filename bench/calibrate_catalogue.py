@@ -32,8 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from shape_asserts.cases import load_cases
-from shape_asserts.geometry.drawing import parse_drawing
+from shape_asserts.cases import load_cases  # noqa: E402 - after the sys.path line above
+from shape_asserts.geometry.drawing import parse_drawing  # noqa: E402
 from tests.catalogue import IMPOSTOR, LEGIT, answer_text, variants  # noqa: E402
 from tests.validity.overlap import overlap_reason  # noqa: E402
 
@@ -127,8 +127,10 @@ def render(data: dict[str, Family], seconds: float) -> str:
     ]
     for name, f in sorted(data.items()):
         passing = sum(len(v) for v in f.overlap.values())
-        lines.append(f"| {name} | {f.cases} | {f.legit} | {len(f.false_fail)} | {f.impostors} | "
-                     f"{len(f.false_pass)} | {f.overlap_allowed} ({passing}) |")
+        lines.append(
+            f"| {name} | {f.cases} | {f.legit} | {len(f.false_fail)} | {f.impostors} | "
+            f"{len(f.false_pass)} | {f.overlap_allowed} ({passing}) |"
+        )
     lines += [
         "",
         "## Margins per check",
@@ -150,23 +152,31 @@ def render(data: dict[str, Family], seconds: float) -> str:
                 centre = "—" if gap is None else _fmt(-gap)
                 lines.append(
                     f"| {name} | {check} | {r.limit} | {_fmt(r.legit_worst)} | {_fmt(r.imp_nearest)} | "
-                    f"{r.caught} / {r.sole} | {centre} | {r.legit_worst_at} · {r.imp_nearest_at or '—'} |")
+                    f"{r.caught} / {r.sole} | {centre} | {r.legit_worst_at} · {r.imp_nearest_at or '—'} |"
+                )
             else:
-                lines.append(f"| {name} | {check} | {r.limit} | {r.legit_failed} fail | — | "
-                             f"{r.caught} / {r.sole} | — | |")
+                lines.append(
+                    f"| {name} | {check} | {r.limit} | {r.legit_failed} fail | — | {r.caught} / {r.sole} | — | |"
+                )
     wrong = [(n, f) for n, f in sorted(data.items()) if f.false_fail or f.false_pass]
     lines += ["", "## Wrong verdicts", ""]
     if not wrong:
-        lines.append("None: every legitimate drawing passes its case and every impostor not at the grid's "
-                     "limit fails it.")
+        lines.append(
+            "None: every legitimate drawing passes its case and every impostor not at the grid's limit fails it."
+        )
     for name, f in wrong:
         lines += [f"- **{name}** false failure: {x}" for x in f.false_fail]
         lines += [f"- **{name}** false pass: {x}" for x in f.false_pass]
-    lines += ["", "## Known overlap: what the grid cannot tell apart", "",
-              "Impostors that pass under a stated rule (`tests/validity/overlap.py`): the catalogue's own "
-              "grid-limit label, or a shape standing in for a curve that keeps within a tenth of a cell of "
-              "the band a fair raster fills (a polygon bowing < 0.75, or every cell within 0.9). The table's last column counts "
-              "the impostors under such a rule, and in brackets those of them that pass.", ""]
+    lines += [
+        "",
+        "## Known overlap: what the grid cannot tell apart",
+        "",
+        "Impostors that pass under a stated rule (`tests/validity/overlap.py`): the catalogue's own "
+        "grid-limit label, or a shape standing in for a curve that keeps within a tenth of a cell of "
+        "the band a fair raster fills (a polygon bowing < 0.75, or every cell within 0.9). The table's last column counts "
+        "the impostors under such a rule, and in brackets those of them that pass.",
+        "",
+    ]
     any_overlap = False
     for name, f in sorted(data.items()):
         for cls, where in sorted(f.overlap.items()):
@@ -180,7 +190,9 @@ def render(data: dict[str, Family], seconds: float) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default=str(ROOT / "docs" / "calibration.md"), help="Markdown table to write ('-': stdout)")
+    ap.add_argument(
+        "--out", default=str(ROOT / "docs" / "calibration.md"), help="Markdown table to write ('-': stdout)"
+    )
     ap.add_argument("--family", action="append", help="only this family (repeatable); the file is not written")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()

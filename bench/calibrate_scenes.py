@@ -17,12 +17,12 @@ from collections import Counter, defaultdict
 
 import numpy as np
 
+from shape_asserts.asking.reference import draw
 from shape_asserts.cases import load_cases
+from shape_asserts.families.scene import house_reference, stick_reference
 from shape_asserts.geometry.contours import split_contours
 from shape_asserts.geometry.drawing import Drawing
-from shape_asserts.families.scene import house_reference, stick_reference
 from shape_asserts.geometry.raster import raster_circle, raster_polyline
-from shape_asserts.asking.reference import draw
 
 FAMILIES = ("concentric", "circles", "house", "stick")
 
@@ -76,8 +76,10 @@ def main() -> None:
     for c in cases:
         by_family[c.family].append(c)
 
-    print(f"{'family':<11} {'cases':>5} {'ideal min':>9} {'ideal med':>9} {'ideal pass':>10} "
-          f"{'noisy pass':>11} {'noisy s0':>9}  noisy failing checks (samples)")
+    print(
+        f"{'family':<11} {'cases':>5} {'ideal min':>9} {'ideal med':>9} {'ideal pass':>10} "
+        f"{'noisy pass':>11} {'noisy s0':>9}  noisy failing checks (samples)"
+    )
     for fam in FAMILIES:
         fc = by_family[fam]
         ideal = [_score(c, c.ideal()) for c in fc]
@@ -91,9 +93,11 @@ def main() -> None:
                 passed0 += r.passed and s == 0
                 failing.update({ch.name for ch in r.failed})
         scores = [r.score for r in ideal]
-        print(f"{fam:<11} {len(fc):>5} {min(scores):>9.2f} {statistics.median(scores):>9.2f} "
-              f"{sum(r.passed for r in ideal):>4}/{len(fc):<5} {passed:>4}/{total:<6} {passed0:>3}/{len(fc):<5} "
-              + ", ".join(f"{k} {v}" for k, v in failing.most_common()))
+        print(
+            f"{fam:<11} {len(fc):>5} {min(scores):>9.2f} {statistics.median(scores):>9.2f} "
+            f"{sum(r.passed for r in ideal):>4}/{len(fc):<5} {passed:>4}/{total:<6} {passed0:>3}/{len(fc):<5} "
+            + ", ".join(f"{k} {v}" for k, v in failing.most_common())
+        )
         bad = [(c.id, [ch.describe() for ch in r.failed]) for c, r in zip(fc, ideal) if not r.passed]
         for cid, why in bad:
             print(f"    IDEAL FAILS {cid}: {why}")
@@ -108,8 +112,10 @@ def main() -> None:
                 checks.update(ch.name for ch in r.failed)
                 seen[name] = (caught + (not r.passed), n + 1, checks)
         for name, (caught, n, checks) in seen.items():
-            print(f"  {fam:<11} {name:<40} caught {caught}/{n}  "
-                  + ", ".join(f"{k} {v}" for k, v in checks.most_common(5)))
+            print(
+                f"  {fam:<11} {name:<40} caught {caught}/{n}  "
+                + ", ".join(f"{k} {v}" for k, v in checks.most_common(5))
+            )
     _likeness_probes()
 
 
@@ -121,11 +127,14 @@ def _likeness_probes() -> None:
     mid_x = ideal[:, 0].max() + ideal[:, 0].min()
     rng = np.random.default_rng(0)
     walk = np.cumsum(rng.integers(-1, 2, size=(200, 2)), axis=0) + 25
-    front = np.vstack([_line([(12, 44), (12, 24), (38, 24), (38, 44), (12, 44)])[:-1],
-                       _line([(10, 24), (25, 8), (40, 24)]),
-                       _line([(31, 16), (31, 9), (35, 9), (35, 20)])])
-    head, torso, legs = raster_circle((25, 10), 5), _line([(25, 16), (25, 30)]), \
-        _line([(17, 45), (25, 30), (33, 45)])
+    front = np.vstack(
+        [
+            _line([(12, 44), (12, 24), (38, 24), (38, 44), (12, 44)])[:-1],
+            _line([(10, 24), (25, 8), (40, 24)]),
+            _line([(31, 16), (31, 9), (35, 9), (35, 20)]),
+        ]
+    )
+    head, torso, legs = raster_circle((25, 10), 5), _line([(25, 16), (25, 30)]), _line([(17, 45), (25, 30), (33, 45)])
     probes = [
         (house, "house mirrored left-right", np.column_stack([mid_x - ideal[:, 0], ideal[:, 1]])),
         (house, "house squashed to 3/4 width", np.column_stack([np.rint(25 + (ideal[:, 0] - 25) * 0.75), ideal[:, 1]])),
@@ -140,8 +149,10 @@ def _likeness_probes() -> None:
     print("\nlikeness of variants (min_likeness passes at ≥ the threshold; other failing checks listed)")
     for case, name, pts in probes:
         r = _score(case, pts)
-        print(f"  {case.id:<12} {name:<30} likeness {r.score:6.1f}  failing: "
-              + (", ".join(c.name for c in r.failed) or "none"))
+        print(
+            f"  {case.id:<12} {name:<30} likeness {r.score:6.1f}  failing: "
+            + (", ".join(c.name for c in r.failed) or "none")
+        )
 
 
 if __name__ == "__main__":

@@ -60,10 +60,22 @@ def report_data() -> ReportData:
     if missing:
         raise SystemExit("recordings missing:\n  " + "\n  ".join(missing))
     g = gate({NOISY: [r for r in records if r.model == NOISY]}, EXACT, [r for r in records if r.model == EXACT])
-    meta = [("models", NOISY), ("baseline", EXACT), ("cases", str(len(cases))), ("samples per case", "1"),
-            ("record", "none")]
-    return ReportData(records=records, rows=summarize(records), gate=g, models=settings.models, baseline=EXACT,
-                      cases={c.id: c for c in cases}, settings=meta)
+    meta = [
+        ("models", NOISY),
+        ("baseline", EXACT),
+        ("cases", str(len(cases))),
+        ("samples per case", "1"),
+        ("record", "none"),
+    ]
+    return ReportData(
+        records=records,
+        rows=summarize(records),
+        gate=g,
+        models=settings.models,
+        baseline=EXACT,
+        cases={c.id: c for c in cases},
+        settings=meta,
+    )
 
 
 def screenshot(page: Path, png: Path, width: int, height: int) -> None:
@@ -72,10 +84,24 @@ def screenshot(page: Path, png: Path, width: int, height: int) -> None:
         raise SystemExit("no headless browser on PATH: apt-get install chromium")
     with tempfile.TemporaryDirectory(prefix="shape-asserts-chromium-") as profile:
         subprocess.run(
-            [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-             "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
-             f"--user-data-dir={profile}", f"--screenshot={png}", f"--window-size={width},{height}", page.as_uri()],
-            check=True, capture_output=True, timeout=180,
+            [
+                browser,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--hide-scrollbars",
+                f"--user-data-dir={profile}",
+                f"--screenshot={png}",
+                f"--window-size={width},{height}",
+                page.as_uri(),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=180,
         )
 
 
@@ -89,8 +115,9 @@ def crop(png: Path) -> None:
     if box is None:
         raise SystemExit(f"{png} is blank")
     left, top, right, bottom = box
-    rgb.crop((max(0, left - PAD), max(0, top - PAD), min(rgb.width, right + PAD),
-              min(rgb.height, bottom + PAD))).save(png, optimize=True)
+    rgb.crop((max(0, left - PAD), max(0, top - PAD), min(rgb.width, right + PAD), min(rgb.height, bottom + PAD))).save(
+        png, optimize=True
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -103,8 +130,11 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="shape-asserts-report-") as tmp:
         parts = {
             "report-summary.png": (replace(data, sections=("header", "gate", "summary")), 1400, 1000),
-            "drawing.png": (replace(data, records=[r for r in data.records if r.case == DRAWING_CASE],
-                                    sections=("drawings",)), 1200, 2400),
+            "drawing.png": (
+                replace(data, records=[r for r in data.records if r.case == DRAWING_CASE], sections=("drawings",)),
+                1200,
+                2400,
+            ),
         }
         for name, (part, width, height) in parts.items():
             page = write_report(Path(tmp) / name.replace(".png", ".html"), part)

@@ -25,8 +25,9 @@ CASES = 1000
 def case_file() -> str:
     # 1,000 questions: 25 centers × 20 start angles × 2 directions
     out = []
-    for i, (cx, cy) in enumerate([(x, y) for x in (21, 23, 25, 27, 29) for y in (21, 23, 25, 27, 29)]):
-        out.append(textwrap.dedent(f"""\
+    for _i, (cx, cy) in enumerate([(x, y) for x in (21, 23, 25, 27, 29) for y in (21, 23, 25, 27, 29)]):
+        out.append(
+            textwrap.dedent(f"""\
             [[matrix]]
             id = "bench-c{cx}x{cy}-start{{angle:03d}}-{{direction}}"
             family = "circle"
@@ -34,7 +35,8 @@ def case_file() -> str:
             radius = 15
             angles = [{", ".join(str(a) for a in range(0, 360, 18))}]
             directions = ["cw", "ccw"]
-            """))
+            """)
+        )
     return "\n".join(out)
 
 
@@ -59,21 +61,25 @@ def main(argv: list[str] | None = None) -> int:
         (root / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider -p no:randomly\n")
         (root / "cases.toml").write_text(case_file())
         (root / "test_shapes.py").write_text("def test_drawing(shape_run):\n    shape_run.check()\n")
-        (root / "conftest.py").write_text(textwrap.dedent("""\
+        (root / "conftest.py").write_text(
+            textwrap.dedent("""\
             import sys
             def pytest_sessionfinish(session):
                 if "litellm" in sys.modules:
                     open("litellm-imported", "w").close()
-            """))
+            """)
+        )
         trivial = root / "trivial"
         trivial.mkdir()
         (trivial / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider -p no:randomly\n")
-        (trivial / "test_trivial.py").write_text(textwrap.dedent(f"""\
+        (trivial / "test_trivial.py").write_text(
+            textwrap.dedent(f"""\
             import pytest
             @pytest.mark.parametrize("i", range({CASES}))
             def test_trivial(i):
                 assert i >= 0
-            """))
+            """)
+        )
         base = [py, "-m", "pytest", "-q", "--shape-cases", "cases.toml", "-k", "bench-"]
         print("recording 1,000 cases with reference/exact (not timed)…", flush=True)
         run(base + ["-n", args.n, "--record=missing"], root)
@@ -86,7 +92,9 @@ def main(argv: list[str] | None = None) -> int:
         r, p = min(replay), min(plain)
         print(f"machine: {os.cpu_count()} cores; -n {args.n}; best of {args.repeat}")
         print(f"1,000 trivial parametrized tests: {p:.2f} s")
-        print(f"1,000 replayed shape cases:       {r:.2f} s = {r / p:.2f}× (goal ≤ 1.3×: {'met' if r / p <= 1.3 else 'MISSED'})")
+        print(
+            f"1,000 replayed shape cases:       {r:.2f} s = {r / p:.2f}× (goal ≤ 1.3×: {'met' if r / p <= 1.3 else 'MISSED'})"
+        )
         print(f"litellm imported during replay: {'YES (bug)' if imported else 'no'}")
     return 0
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import platform
-import statistics
 import sys
 import timeit
 
@@ -30,13 +29,13 @@ def best_us(fn, number: int, repeat: int = 7) -> float:
 
 def main() -> int:
     pts = raster_circle((50, 50), 35, start=(50, 15), direction="cw")
-    text = json.dumps({"grid_size": 100, "center": {"x": 50, "y": 50},
-                       "points": [{"x": int(x), "y": int(y)} for x, y in pts]})
+    text = json.dumps(
+        {"grid_size": 100, "center": {"x": 50, "y": 50}, "points": [{"x": int(x), "y": int(y)} for x, y in pts]}
+    )
     drawing = parse_drawing(text)
 
     def score() -> None:
-        score_circle(drawing.points, center=(50, 50), grid_size=100, start=(50, 15), direction="cw",
-                     data=drawing.data)
+        score_circle(drawing.points, center=(50, 50), grid_size=100, start=(50, 15), direction="cw", data=drawing.data)
 
     def parse_and_score() -> None:
         d = parse_drawing(text)

@@ -38,12 +38,26 @@ def main(argv: list[str] | None = None) -> int:
     t_import = time.perf_counter() - t0
     # Give the stub model a price, as every hosted model has: an unpriced name sends litellm's
     # cost lookup down a slow fallback search on every call, which real runs do not pay.
-    litellm.register_model({"openai/exact": {"input_cost_per_token": 1e-7, "output_cost_per_token": 4e-7,
-                                             "litellm_provider": "openai", "mode": "chat"}})
+    litellm.register_model(
+        {
+            "openai/exact": {
+                "input_cost_per_token": 1e-7,
+                "output_cost_per_token": 4e-7,
+                "litellm_provider": "openai",
+                "mode": "chat",
+            }
+        }
+    )
     with StubServer(latency=args.latency) as srv, tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(models=("openai/exact",), fixtures_dir=Path(tmp) / "fixtures",
-                            state_path=Path(tmp) / "state.json", api_base=srv.base_url,
-                            samples=args.samples, concurrency=args.concurrency, timeout=30.0)
+        settings = Settings(
+            models=("openai/exact",),
+            fixtures_dir=Path(tmp) / "fixtures",
+            state_path=Path(tmp) / "state.json",
+            api_base=srv.base_url,
+            samples=args.samples,
+            concurrency=args.concurrency,
+            timeout=30.0,
+        )
         params = [p for p in settings.params().values() if p.case.family == "circle"]
         t0 = time.perf_counter()
         asyncio.run(aask("openai/exact", params[0].case.messages("en"), api_base=srv.base_url))  # warm-up, not recorded
@@ -56,8 +70,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"machine: {os.cpu_count()} cores")
         print(f"litellm import {t_import:.1f} s, first call {t_warm:.2f} s (once per run)")
         print(f"N={n} case-samples, L={args.latency:g} s, C={args.concurrency}: bound N·L/C = {bound:.2f} s")
-        print(f"fetch wall time {wall:.2f} s = {wall / bound:.2f}× the bound "
-              f"(max in flight at the server: {srv.state.max_in_flight}; answered {progress.answered})")
+        print(
+            f"fetch wall time {wall:.2f} s = {wall / bound:.2f}× the bound "
+            f"(max in flight at the server: {srv.state.max_in_flight}; answered {progress.answered})"
+        )
         print(f"cost recorded: ${progress.cost_usd:.4f} (stub priced at $0.1/$0.4 per million tokens)")
         print(f"goal ≤ 1.5×: {'met' if wall / bound <= 1.5 else 'MISSED'}")
     return 0

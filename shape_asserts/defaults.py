@@ -6,8 +6,20 @@ the library's own signatures use them, so a default is changed here and nowhere 
 
 from __future__ import annotations
 
-__all__ = ["MODEL", "RECORD", "LANG", "TIMEOUT", "CONCURRENCY", "MAX_RETRIES", "SAMPLES", "MIN_PASS_RATE",
-           "GATE_MARGIN", "GATE_UNDECIDED", "FIXTURES_DIR", "SNAPSHOTS_DIR"]
+__all__ = [
+    "MODEL",
+    "RECORD",
+    "LANG",
+    "TIMEOUT",
+    "CONCURRENCY",
+    "MAX_RETRIES",
+    "SAMPLES",
+    "MIN_PASS_RATE",
+    "GATE_MARGIN",
+    "GATE_UNDECIDED",
+    "FIXTURES_DIR",
+    "SNAPSHOTS_DIR",
+]
 
 #: The model asked when none is named: the in-process reference drawer (no key, no network).
 MODEL = "reference/exact"

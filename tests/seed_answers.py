@@ -18,7 +18,8 @@ from __future__ import annotations
 import json
 import math
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 __all__ = [
     "CATEGORIES",
@@ -408,7 +409,7 @@ def _points_not_a_list(rng: random.Random) -> Any:
             {"shape": "circle"},
             {"points": None},
             {"points": "abcdefgh"},
-            {"points": "[{\"x\":1,\"y\":2}]"},
+            {"points": '[{"x":1,"y":2}]'},
             {"points": 12345},
             {"points": 1.5},
             {"points": True},

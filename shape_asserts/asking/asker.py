@@ -125,11 +125,18 @@ class Asker:
         if todo and self.record == "none":
             if rec is not None:
                 why = f"fixture {path} lacks sample(s) {', '.join(map(str, todo))} of the {samples} requested"
-            raise FixtureError(f"{why} for {model}/{case.id}; record it with: "
-                               f"pytest --model={model} --record=missing -k {case.id}")
+            raise FixtureError(
+                f"{why} for {model}/{case.id}; record it with: pytest --model={model} --record=missing -k {case.id}"
+            )
         if rec is None:
-            rec = Recording(model=model, case_id=case.id, lang=self.lang, temperature=self.temperature,
-                            prompt_sha256=case.prompt_hash(self.lang), samples=[])
+            rec = Recording(
+                model=model,
+                case_id=case.id,
+                lang=self.lang,
+                temperature=self.temperature,
+                prompt_sha256=case.prompt_hash(self.lang),
+                samples=[],
+            )
         return Job(model=model, case=case, indices=tuple(todo), recording=rec, reason=why, again=again)
 
     def _usable(self, model: str, case: Case, path: Path) -> tuple[Recording | None, str, bool]:
@@ -192,13 +199,17 @@ class Asker:
             state, _ = dataclasses.replace(self, concurrency=1).fetch([job])
             state.raise_for(model, case.id)
         asked = len(job.indices)
-        return Obtained(texts=tuple(job.recording.texts(samples)), asked=asked, replayed=samples - asked,
-                        note=job.reason)
+        return Obtained(
+            texts=tuple(job.recording.texts(samples)), asked=asked, replayed=samples - asked, note=job.reason
+        )
 
     # --- asking and recording -------------------------------------------------------------------
 
-    def fetch(self, jobs: list[Job], on_progress: Callable[[Progress], None] | None = None,
-              ) -> tuple[RunState, Progress]:
+    def fetch(
+        self,
+        jobs: list[Job],
+        on_progress: Callable[[Progress], None] | None = None,
+    ) -> tuple[RunState, Progress]:
         """Ask for every planned sample, ``concurrency`` at a time, recording each answer as it
         arrives; returns what could not be obtained, and the counters (``on_progress`` hears of
         each change)."""
@@ -208,8 +219,9 @@ class Asker:
             return RunState(fetched=True), progress
         return asyncio.run(self._fetch(jobs, progress, on_progress)), progress
 
-    async def _fetch(self, jobs: list[Job], progress: Progress,
-                     on_progress: Callable[[Progress], None] | None) -> RunState:
+    async def _fetch(
+        self, jobs: list[Job], progress: Progress, on_progress: Callable[[Progress], None] | None
+    ) -> RunState:
         state = RunState(fetched=True)
         sem = asyncio.Semaphore(max(1, self.concurrency))
         # one writer per case at a time, so two samples of a case are never written out of order
@@ -227,17 +239,26 @@ class Asker:
         async def one(job: Job, index: int) -> None:
             async with sem:
                 if self.max_cost is not None and progress.cost_usd >= self.max_cost:
-                    state.unasked.setdefault(job.key, f"not asked: --max-cost {self.max_cost:g} USD was reached "
-                                                      f"(spent {progress.cost_usd:.4f} USD)")
+                    state.unasked.setdefault(
+                        job.key,
+                        f"not asked: --max-cost {self.max_cost:g} USD was reached (spent {progress.cost_usd:.4f} USD)",
+                    )
                 if job.key in state.unasked or job.key in state.failures:
                     progress.unasked += 1
                     note()
                     return
                 progress.asked += 1
                 try:
-                    answer = await self.call(job.model, job.case.messages(self.lang), temperature=self.temperature,
-                                             timeout=self.timeout, api_base=self.api_base, sample=index,
-                                             max_retries=self.max_retries, on_retry=on_retry)
+                    answer = await self.call(
+                        job.model,
+                        job.case.messages(self.lang),
+                        temperature=self.temperature,
+                        timeout=self.timeout,
+                        api_base=self.api_base,
+                        sample=index,
+                        max_retries=self.max_retries,
+                        on_retry=on_retry,
+                    )
                 except ProviderError as exc:
                     progress.failed += 1
                     state.failures.setdefault(job.key, str(exc))
@@ -271,7 +292,9 @@ class Asker:
             await asyncio.get_running_loop().run_in_executor(None, self.store.save, rec)
         except OSError as exc:
             path = self.store.path(rec.model, rec.case_id, rec.lang)
-            return (f"the answer for {rec.model}/{rec.case_id} arrived but could not be recorded at {path}: "
-                    f"{exc.strerror or exc} (errno {exc.errno}); free the disk or make the folder writable, "
-                    "then run again")
+            return (
+                f"the answer for {rec.model}/{rec.case_id} arrived but could not be recorded at {path}: "
+                f"{exc.strerror or exc} (errno {exc.errno}); free the disk or make the folder writable, "
+                "then run again"
+            )
         return ""

@@ -53,7 +53,9 @@ def redact(text: str) -> str:
     for name, value in os.environ.items():
         if value and len(value) >= 8 and _SECRET_NAME.search(name) and value in out:
             out = out.replace(value, "[REDACTED]")
-    return _BEARER.sub(lambda m: m.group(1) + "[REDACTED]" if not m.group(1).lower().startswith("sk-") else "[REDACTED]", out)
+    return _BEARER.sub(
+        lambda m: m.group(1) + "[REDACTED]" if not m.group(1).lower().startswith("sk-") else "[REDACTED]", out
+    )
 
 
 _LITELLM: Any = None
@@ -89,7 +91,7 @@ def missing_key_reason(model: str, api_base: str | None) -> str | None:
     litellm = load_litellm()
     try:
         env = litellm.validate_environment(model=model)
-    except Exception:  # noqa: BLE001 - an unknown model is reported by the call itself
+    except Exception:
         return None
     missing = [k for k in env.get("missing_keys", []) if k]
     if missing and not env.get("keys_in_environment"):
@@ -120,18 +122,30 @@ def _to_answer(litellm: Any, response: Any, latency: float) -> Answer:
     if cost is None:
         try:
             cost = float(litellm.completion_cost(completion_response=response))
-        except Exception:  # noqa: BLE001 - litellm does not know every model's price
+        except Exception:
             cost = None
     cost = float(cost) if isinstance(cost, (int, float)) and not math.isnan(cost) else None
-    return Answer(text=str(text), finish_reason=getattr(choice, "finish_reason", None), usage=usage,
-                  latency_s=round(latency, 4), response_model=getattr(response, "model", None),
-                  cost_usd=cost)
+    return Answer(
+        text=str(text),
+        finish_reason=getattr(choice, "finish_reason", None),
+        usage=usage,
+        latency_s=round(latency, 4),
+        response_model=getattr(response, "model", None),
+        cost_usd=cost,
+    )
 
 
 #: Failures worth another attempt when no HTTP status says otherwise: rate limits, server errors,
 #: timeouts, dropped connections.
-_RETRIABLE = ("RateLimitError", "InternalServerError", "ServiceUnavailableError", "Timeout",
-              "APIConnectionError", "APIError", "BadGatewayError")
+_RETRIABLE = (
+    "RateLimitError",
+    "InternalServerError",
+    "ServiceUnavailableError",
+    "Timeout",
+    "APIConnectionError",
+    "APIError",
+    "BadGatewayError",
+)
 #: HTTP statuses another attempt may change: timeout, conflict, rate limit (and every 5xx).
 RETRIABLE_STATUS = (408, 409, 429)
 #: Longest wait between attempts, whatever Retry-After says.
@@ -226,8 +240,14 @@ async def aask(
         raise ProviderError(f"{model}: {reason}")
     litellm = load_litellm()
     # retries are ours (counted, Retry-After aware); none hidden below
-    kwargs: dict[str, Any] = {"model": model, "messages": messages, "timeout": timeout,
-                              "metadata": {"shape_sample": sample}, "max_retries": 0, "num_retries": 0}
+    kwargs: dict[str, Any] = {
+        "model": model,
+        "messages": messages,
+        "timeout": timeout,
+        "metadata": {"shape_sample": sample},
+        "max_retries": 0,
+        "num_retries": 0,
+    }
     if temperature is not None:
         kwargs["temperature"] = temperature
     if api_base:
@@ -243,7 +263,7 @@ async def aask(
             except asyncio.TimeoutError:
                 raise Timeout(f"no complete answer within {timeout:g} s (--request-timeout)") from None
             return _to_answer(litellm, response, time.perf_counter() - started)
-        except Exception as exc:  # noqa: BLE001 - every provider failure is classified below
+        except Exception as exc:
             if not is_retriable(exc) or attempt >= max_retries:
                 tries = f" after {attempt + 1} attempts" if attempt else ""
                 raise ProviderError(f"{model}: {_error_reason(exc)}{tries}") from None
@@ -260,5 +280,5 @@ def litellm_version() -> str | None:
         from importlib.metadata import version
 
         return version("litellm")
-    except Exception:  # noqa: BLE001 - not installed, or metadata unreadable: recorded as unknown
+    except Exception:
         return None

@@ -25,8 +25,7 @@ import numpy as np
 
 from shape_asserts.cases import Case, CaseIndex, builtin_cases
 
-__all__ = ["STYLES", "draw", "answer_text", "answer_for_messages", "case_for_prompt", "serve",
-           "register_with_litellm"]
+__all__ = ["STYLES", "draw", "answer_text", "answer_for_messages", "case_for_prompt", "serve", "register_with_litellm"]
 
 STYLES = ("exact", "noisy")
 
@@ -106,8 +105,10 @@ def answer_for_messages(style: str, messages: list[dict[str, Any]], sample: int 
             prompt = content if isinstance(content, str) else json.dumps(content)
     case = case_for_prompt(prompt)
     if case is None:
-        raise LookupError("the reference drawer only answers the prompts of loaded cases (the built-in "
-                          "ones and the run's --shape-cases files)")
+        raise LookupError(
+            "the reference drawer only answers the prompts of loaded cases (the built-in "
+            "ones and the run's --shape-cases files)"
+        )
     return answer_text(case, style, sample)
 
 
@@ -123,21 +124,24 @@ def register_with_litellm(litellm: Any) -> None:
 
     def respond(model: str, messages: list, optional_params: dict | None, litellm_params: dict | None) -> Any:
         style = model.split("/", 1)[-1]
-        meta = ((litellm_params or {}).get("metadata") or {})
+        meta = (litellm_params or {}).get("metadata") or {}
         sample = int(meta.get("shape_sample", 0) or 0)
         started = time.perf_counter()
         try:
             text = answer_for_messages(style, messages, sample)
         except (LookupError, ValueError) as exc:
-            raise litellm.BadRequestError(message=f"reference/{style}: {exc}", model=model,
-                                          llm_provider="reference") from None
+            raise litellm.BadRequestError(
+                message=f"reference/{style}: {exc}", model=model, llm_provider="reference"
+            ) from None
         prompt_chars = sum(len(str(m.get("content", ""))) for m in messages)
         return litellm.ModelResponse(
             model=f"reference/{style}",
-            choices=[{"index": 0, "finish_reason": "stop",
-                      "message": {"role": "assistant", "content": text}}],
-            usage={"prompt_tokens": prompt_chars // 4, "completion_tokens": len(text) // 4,
-                   "total_tokens": prompt_chars // 4 + len(text) // 4},
+            choices=[{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
+            usage={
+                "prompt_tokens": prompt_chars // 4,
+                "completion_tokens": len(text) // 4,
+                "total_tokens": prompt_chars // 4 + len(text) // 4,
+            },
             response_ms=(time.perf_counter() - started) * 1000,
         )
 

@@ -63,15 +63,19 @@ class Progress:
             tok = self.tokens.get(model, {})
             cost = self.cost_by_model.get(model)
             price = f"${cost:.4f}" if cost else "cost unknown (litellm has no price for it)"
-            out.append(f"shape-asserts: {model}: {tok.get('prompt_tokens', 0)} prompt + "
-                       f"{tok.get('completion_tokens', 0)} completion tokens, {price}")
+            out.append(
+                f"shape-asserts: {model}: {tok.get('prompt_tokens', 0)} prompt + "
+                f"{tok.get('completion_tokens', 0)} completion tokens, {price}"
+            )
         return out
 
     def line(self) -> str:
         """One progress line: calls done of planned, and how each ended."""
-        return (f"shape-asserts: {self.answered + self.failed + self.unasked}/{self.planned} calls done — "
-                f"asked {self.asked}, answered {self.answered}, failed {self.failed}, "
-                f"retried {self.retried}, unasked {self.unasked}, ${self.cost_usd:.4f}, {self.elapsed:.1f}s")
+        return (
+            f"shape-asserts: {self.answered + self.failed + self.unasked}/{self.planned} calls done — "
+            f"asked {self.asked}, answered {self.answered}, failed {self.failed}, "
+            f"retried {self.retried}, unasked {self.unasked}, ${self.cost_usd:.4f}, {self.elapsed:.1f}s"
+        )
 
 
 @dataclass
@@ -113,8 +117,17 @@ class RunState:
 
     def write(self, path: Path) -> None:
         """Leave the state at ``path`` (atomically: a worker reads all of it or none)."""
-        write_atomic(path, json.dumps({"failures": self.failures, "unasked": self.unasked,
-                                       "unrecorded": self.unrecorded, "fetched": self.fetched}))
+        write_atomic(
+            path,
+            json.dumps(
+                {
+                    "failures": self.failures,
+                    "unasked": self.unasked,
+                    "unrecorded": self.unrecorded,
+                    "fetched": self.fetched,
+                }
+            ),
+        )
 
     @classmethod
     def read(cls, path: Path) -> RunState | None:
@@ -123,5 +136,9 @@ class RunState:
             doc = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        return cls(failures=dict(doc.get("failures", {})), unasked=dict(doc.get("unasked", {})),
-                   unrecorded=dict(doc.get("unrecorded", {})), fetched=bool(doc.get("fetched")))
+        return cls(
+            failures=dict(doc.get("failures", {})),
+            unasked=dict(doc.get("unasked", {})),
+            unrecorded=dict(doc.get("unrecorded", {})),
+            fetched=bool(doc.get("fetched")),
+        )

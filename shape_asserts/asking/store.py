@@ -158,8 +158,10 @@ class FixtureStore:
             if not stat.S_ISREG(info.st_mode):
                 raise FixtureError(f"fixture {path} is not a regular file; delete it or re-record with --record=all")
             if info.st_size > MAX_FIXTURE_BYTES:
-                raise FixtureError(f"fixture {path} is {info.st_size:,} bytes, over the {MAX_FIXTURE_BYTES:,} a "
-                                   "recording may have; delete it or re-record with --record=all")
+                raise FixtureError(
+                    f"fixture {path} is {info.st_size:,} bytes, over the {MAX_FIXTURE_BYTES:,} a "
+                    "recording may have; delete it or re-record with --record=all"
+                )
             with path.open("rb") as fh:
                 data = fh.read(MAX_FIXTURE_BYTES + 1)
             raw: str | None = data.decode("utf-8")
@@ -182,21 +184,25 @@ class FixtureStore:
             ):
                 raise ValueError("'samples' must be a list of objects with a 'text'")
             rec = Recording(
-                model=str(doc["model"]), case_id=str(doc["case"]), lang=str(doc["lang"]),
-                temperature=doc.get("temperature"), prompt_sha256=str(doc["prompt_sha256"]),
+                model=str(doc["model"]),
+                case_id=str(doc["case"]),
+                lang=str(doc["lang"]),
+                temperature=doc.get("temperature"),
+                prompt_sha256=str(doc["prompt_sha256"]),
                 samples=samples,
             )
             if expect is not None and (rec.model, rec.case_id, rec.lang) != expect:
-                raise ValueError(f"it records {rec.model}/{rec.case_id} ({rec.lang}), not "
-                                 f"{expect[0]}/{expect[1]} ({expect[2]}) as its path says")
+                raise ValueError(
+                    f"it records {rec.model}/{rec.case_id} ({rec.lang}), not "
+                    f"{expect[0]}/{expect[1]} ({expect[2]}) as its path says"
+                )
             return rec
         except RecursionError:
-            raise FixtureError(f"fixture {path} is corrupt (nested too deep to read); delete it or re-record "
-                               "with --record=all") from None
-        except (ValueError, KeyError, TypeError) as exc:
             raise FixtureError(
-                f"fixture {path} is corrupt ({exc}); delete it or re-record with --record=all"
+                f"fixture {path} is corrupt (nested too deep to read); delete it or re-record with --record=all"
             ) from None
+        except (ValueError, KeyError, TypeError) as exc:
+            raise FixtureError(f"fixture {path} is corrupt ({exc}); delete it or re-record with --record=all") from None
 
     @staticmethod
     def stale_reason(rec: Recording, case: Case, lang: str, temperature: float | None) -> str | None:
@@ -204,8 +210,10 @@ class FixtureStore:
         if rec.prompt_sha256 != case.prompt_hash(lang):
             return "the prompt changed since it was recorded"
         if rec.temperature != temperature:
+
             def said(t: float | None) -> str:
                 return "the provider's default temperature" if t is None else f"temperature {t:g}"
+
             return f"it was recorded at {said(rec.temperature)}, this run asks {said(temperature)}"
         return None
 
@@ -238,8 +246,11 @@ class FixtureStore:
                 self.quarantine(rec.model, rec.case_id, rec.lang)
                 on_disk = None
             same = on_disk is not None and (on_disk.prompt_sha256, on_disk.temperature, on_disk.lang) == (
-                rec.prompt_sha256, rec.temperature, rec.lang)
-            if same:
+                rec.prompt_sha256,
+                rec.temperature,
+                rec.lang,
+            )
+            if same and on_disk is not None:
                 merged = Recording(**{**rec.__dict__, "samples": list(on_disk.samples)})
                 for sample in rec.samples:
                     merged.add(sample)

@@ -17,6 +17,7 @@ anything else like ``reference/exact``. The n-th request for the same prompt is 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import random
@@ -64,10 +65,10 @@ class _State:
 
 
 class _Handler(BaseHTTPRequestHandler):
-    server: "_Server"
+    server: _Server
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet by design
+    def log_message(self, format: str, *args: Any) -> None:
         return
 
     def _send(self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:
@@ -80,14 +81,16 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server API
+    def do_GET(self) -> None:
         if self.path.rstrip("/").endswith("/models"):
-            self._send(200, {"object": "list", "data": [{"id": "exact", "object": "model"},
-                                                         {"id": "noisy", "object": "model"}]})
+            self._send(
+                200,
+                {"object": "list", "data": [{"id": "exact", "object": "model"}, {"id": "noisy", "object": "model"}]},
+            )
         else:
             self._send(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
 
-    def do_POST(self) -> None:  # noqa: N802 - http.server API
+    def do_POST(self) -> None:
         st = self.server.state
         if not self.path.rstrip("/").endswith("/chat/completions"):
             self._send(404, {"error": {"message": f"no route {self.path}", "type": "invalid_request_error"}})
@@ -98,9 +101,15 @@ class _Handler(BaseHTTPRequestHandler):
             length = -1
         if length < 0 or length > MAX_BODY:
             self.close_connection = True  # the body is left unread: the connection cannot be reused
-            self._send(413 if length > 0 else 400,
-                       {"error": {"message": "request too large or without a valid Content-Length",
-                                  "type": "invalid_request_error"}})
+            self._send(
+                413 if length > 0 else 400,
+                {
+                    "error": {
+                        "message": "request too large or without a valid Content-Length",
+                        "type": "invalid_request_error",
+                    }
+                },
+            )
             return
         try:
             body = json.loads(self.rfile.read(length) or b"{}")
@@ -108,8 +117,15 @@ class _Handler(BaseHTTPRequestHandler):
             body = None
         messages = body.get("messages") if isinstance(body, dict) else None
         if not isinstance(messages, list) or not all(isinstance(m, dict) for m in messages):
-            self._send(400, {"error": {"message": "the body must be a JSON object with a 'messages' list of objects",
-                                       "type": "invalid_request_error"}})
+            self._send(
+                400,
+                {
+                    "error": {
+                        "message": "the body must be a JSON object with a 'messages' list of objects",
+                        "type": "invalid_request_error",
+                    }
+                },
+            )
             return
         with st.lock:
             st.requests += 1
@@ -128,24 +144,27 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _answer(self, st: _State, body: dict[str, Any], fault: str | None) -> None:
         if st.require_key is not None and self.headers.get("Authorization") != f"Bearer {st.require_key}":
-            self._send(401, {"error": {"message": "invalid api key", "type": "invalid_request_error",
-                                       "code": "invalid_api_key"}})
+            self._send(
+                401,
+                {"error": {"message": "invalid api key", "type": "invalid_request_error", "code": "invalid_api_key"}},
+            )
             return
         if st.latency:
             time.sleep(st.latency)
         if fault == "429":
-            self._send(429, {"error": {"message": "rate limited", "type": "rate_limit_error"}},
-                       {"Retry-After": f"{st.faults.retry_after:g}"})
+            self._send(
+                429,
+                {"error": {"message": "rate limited", "type": "rate_limit_error"}},
+                {"Retry-After": f"{st.faults.retry_after:g}"},
+            )
             return
         if fault == "500":
             self._send(500, {"error": {"message": "upstream exploded", "type": "server_error"}})
             return
         if fault == "drop":
             self.close_connection = True
-            try:
+            with contextlib.suppress(OSError):
                 self.connection.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
             return
         if fault == "hang":
             time.sleep(st.faults.hang_seconds)
@@ -154,11 +173,21 @@ class _Handler(BaseHTTPRequestHandler):
         if fault == "trickle":
             # a complete, valid answer whose body dribbles in over hang_seconds: the headers come at
             # once, so only a bound on the whole call (not on connect or first byte) catches it
-            data = json.dumps({"id": "chatcmpl-trickle", "object": "chat.completion", "created": int(time.time()),
-                               "model": str(body.get("model", "exact")),
-                               "choices": [{"index": 0, "finish_reason": "stop",
-                                            "message": {"role": "assistant", "content": "{\"points\": []}"}}]}
-                              ).encode()
+            data = json.dumps(
+                {
+                    "id": "chatcmpl-trickle",
+                    "object": "chat.completion",
+                    "created": int(time.time()),
+                    "model": str(body.get("model", "exact")),
+                    "choices": [
+                        {
+                            "index": 0,
+                            "finish_reason": "stop",
+                            "message": {"role": "assistant", "content": '{"points": []}'},
+                        }
+                    ],
+                }
+            ).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
@@ -166,7 +195,7 @@ class _Handler(BaseHTTPRequestHandler):
             pause = st.faults.hang_seconds / max(1, len(data))
             try:
                 for i in range(len(data)):
-                    self.wfile.write(data[i:i + 1])
+                    self.wfile.write(data[i : i + 1])
                     self.wfile.flush()
                     time.sleep(pause)
             except OSError:  # the client gave up: that is the point
@@ -188,16 +217,21 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(400, {"error": {"message": str(exc), "type": "invalid_request_error"}})
             return
         prompt_tokens = len(prompt) // 4
-        self._send(200, {
-            "id": f"chatcmpl-{key[:12]}-{sample}",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": model,
-            "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": text}}],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": len(text) // 4,
-                      "total_tokens": prompt_tokens + len(text) // 4},
-        })
+        self._send(
+            200,
+            {
+                "id": f"chatcmpl-{key[:12]}-{sample}",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": model,
+                "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
+                "usage": {
+                    "prompt_tokens": prompt_tokens,
+                    "completion_tokens": len(text) // 4,
+                    "total_tokens": prompt_tokens + len(text) // 4,
+                },
+            },
+        )
 
 
 class _Server(ThreadingHTTPServer):
@@ -217,12 +251,14 @@ class StubServer:
     True
     """
 
-    def __init__(self, *, port: int = 0, latency: float = 0.0, faults: Faults | None = None,
-                 require_key: str | None = None) -> None:
+    def __init__(
+        self, *, port: int = 0, latency: float = 0.0, faults: Faults | None = None, require_key: str | None = None
+    ) -> None:
         faults = faults or Faults()
         self._httpd = _Server(("127.0.0.1", port), _Handler)
-        self._httpd.state = _State(latency=latency, faults=faults, require_key=require_key,
-                                   rng=random.Random(faults.seed))
+        self._httpd.state = _State(
+            latency=latency, faults=faults, require_key=require_key, rng=random.Random(faults.seed)
+        )
         self._thread: threading.Thread | None = None
 
     @property
@@ -237,9 +273,10 @@ class StubServer:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
 
-    def start(self) -> "StubServer":
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name="stub-server", daemon=True)
+    def start(self) -> StubServer:
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="stub-server", daemon=True
+        )
         self._thread.start()
         return self
 
@@ -247,7 +284,7 @@ class StubServer:
         self._httpd.shutdown()
         self._httpd.server_close()
 
-    def __enter__(self) -> "StubServer":
+    def __enter__(self) -> StubServer:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:
@@ -255,14 +292,17 @@ class StubServer:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m shape_asserts.asking.stub_server", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m shape_asserts.asking.stub_server", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--latency", type=float, default=0.0, help="seconds added to every answer")
     parser.add_argument("--fault-rate", type=float, default=0.0, help="share of requests that fail")
     parser.add_argument("--require-key", default=None, help="answer 401 unless this bearer key is sent")
     args = parser.parse_args(argv)
-    srv = StubServer(port=args.port, latency=args.latency, faults=Faults(rate=args.fault_rate),
-                     require_key=args.require_key)
+    srv = StubServer(
+        port=args.port, latency=args.latency, faults=Faults(rate=args.fault_rate), require_key=args.require_key
+    )
     print(f"stub server on {srv.base_url} (Ctrl-C to stop)", flush=True)
     try:
         srv._httpd.serve_forever()

@@ -26,8 +26,9 @@ def expand_matrix(raw: Mapping[str, Any], source: str) -> Iterable[dict[str, Any
     """The raw case tables a ``[[matrix]]`` table stands for, in order (ids filled in)."""
     template = raw.get("id")
     if not isinstance(template, str):
-        raise CaseError(f"{source}: a [[matrix]] needs an 'id' template such as "
-                        "'circle-start{angle:03d}-{direction}'")
+        raise CaseError(
+            f"{source}: a [[matrix]] needs an 'id' template such as 'circle-start{{angle:03d}}-{{direction}}'"
+        )
     if "vary" in raw:
         yield from _expand_vary(raw, template, source)
         return
@@ -45,7 +46,7 @@ def expand_matrix(raw: Mapping[str, Any], source: str) -> Iterable[dict[str, Any
     if not isinstance(angles, list) or not all(_is_number(a) for a in angles):
         raise CaseError(f"{where}: 'angles' must be a list of numbers (degrees), got {angles!r}")
     if not isinstance(directions, list) or not all(isinstance(d, str) for d in directions):
-        raise CaseError(f"{where}: 'directions' must be a list such as [\"cw\", \"ccw\"], got {directions!r}")
+        raise CaseError(f'{where}: \'directions\' must be a list such as ["cw", "ccw"], got {directions!r}')
     # the radius only places the start points: the prompt lets the model choose it, as the seed does
     base = {k: v for k, v in raw.items() if k not in ("angles", "directions", "id", "radius")}
     for angle in angles:
@@ -54,8 +55,11 @@ def expand_matrix(raw: Mapping[str, Any], source: str) -> Iterable[dict[str, Any
             case["start"] = list(point_on_circle(tuple(center), radius, angle))
             case["direction"] = direction
             try:
-                case["id"] = template.format(angle=int(angle), direction=direction, **{
-                    k: v for k, v in raw.items() if isinstance(v, (int, float, str))})
+                case["id"] = template.format(
+                    angle=int(angle),
+                    direction=direction,
+                    **{k: v for k, v in raw.items() if isinstance(v, (int, float, str))},
+                )
             except (KeyError, ValueError) as exc:
                 raise CaseError(f"{source}: matrix id template {template!r}: {exc}") from None
             yield case
@@ -71,8 +75,10 @@ def _label(value: Any, where: str) -> Any:
         return value
     if isinstance(value, list) and value and all(_is_number(x) for x in value):
         return "-".join(str(_label(x, where)) for x in value)
-    raise CaseError(f"{where}: value {value!r} has no name for the id; give the list as a table "
-                    "of label = value, e.g. {{ tl = [10, 10] }}")
+    raise CaseError(
+        f"{where}: value {value!r} has no name for the id; give the list as a table "
+        "of label = value, e.g. {{ tl = [10, 10] }}"
+    )
 
 
 def _expand_vary(raw: Mapping[str, Any], template: str, source: str) -> Iterable[dict[str, Any]]:

@@ -26,10 +26,9 @@ from typing import Any
 from shape_asserts.cases.expand import expand_matrix
 from shape_asserts.cases.model import CASE_ID_RE, Case
 from shape_asserts.exceptions import CaseError
-from shape_asserts.families.base import Family
+from shape_asserts.families.base import Family, with_overrides
 from shape_asserts.families.prompts import LANGS, SEED_CIRCLE_PROMPTS
 from shape_asserts.families.registry import get_family
-from shape_asserts.families.base import with_overrides
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -70,8 +69,10 @@ def _given_prompts(value: Any, where: str) -> tuple[dict[str, str] | None, int |
         seed = _SEED_PROMPT.fullmatch(value)
         if value.startswith("seed:circle-"):
             if seed is None or int(seed[1]) not in SEED_CIRCLE_PROMPTS:
-                raise CaseError(f"{where}: prompt {value!r} names no seed prompt; known: "
-                                f"{', '.join(f'seed:circle-{n}' for n in sorted(SEED_CIRCLE_PROMPTS))}")
+                raise CaseError(
+                    f"{where}: prompt {value!r} names no seed prompt; known: "
+                    f"{', '.join(f'seed:circle-{n}' for n in sorted(SEED_CIRCLE_PROMPTS))}"
+                )
             return None, int(seed[1])
         if not value.strip():
             raise CaseError(f"{where}: 'prompt' is empty; give the text, or leave it out for the family's prompt")
@@ -79,16 +80,19 @@ def _given_prompts(value: Any, where: str) -> tuple[dict[str, str] | None, int |
     if isinstance(value, dict):
         unknown = sorted(set(value) - set(LANGS))
         if unknown:
-            raise CaseError(f"{where}: unknown prompt language{'s' if len(unknown) > 1 else ''} "
-                            f"{', '.join(repr(k) for k in unknown)}; known: {', '.join(LANGS)}")
+            raise CaseError(
+                f"{where}: unknown prompt language{'s' if len(unknown) > 1 else ''} "
+                f"{', '.join(repr(k) for k in unknown)}; known: {', '.join(LANGS)}"
+            )
         for lang, text in value.items():
             if not isinstance(text, str) or not text.strip():
                 raise CaseError(f"{where}: prompt.{lang} must be the prompt's text, got {text!r}")
         if not value:
             raise CaseError(f"{where}: 'prompt' is an empty table; give {' and '.join(LANGS)} texts")
         return dict(value), None
-    raise CaseError(f"{where}: 'prompt' must be a text, 'seed:circle-N' or a table of "
-                    f"{'/'.join(LANGS)} texts, got {value!r}")
+    raise CaseError(
+        f"{where}: 'prompt' must be a text, 'seed:circle-N' or a table of {'/'.join(LANGS)} texts, got {value!r}"
+    )
 
 
 class _Asked(dict[str, Any]):
@@ -143,10 +147,12 @@ def _params(fam: Family, raw: Mapping[str, Any], seed: int | None, where: str) -
     except CaseError as exc:
         # a misspelt key often shows as the real one missing ('start_vertx' → 'start' is required)
         absent = sorted(params.asked - set(params))
-        typos = [(k, close[0]) for k in sorted(set(given) - params.asked)
-                 if (close := difflib.get_close_matches(k, absent, n=1))]
-        hint = "".join(f"; {k!r} is not a parameter of the {fam.name} family: did you mean {m!r}?"
-                       for k, m in typos)
+        typos = [
+            (k, close[0])
+            for k in sorted(set(given) - params.asked)
+            if (close := difflib.get_close_matches(k, absent, n=1))
+        ]
+        hint = "".join(f"; {k!r} is not a parameter of the {fam.name} family: did you mean {m!r}?" for k, m in typos)
         raise CaseError(f"{where}: {exc}{hint}") from None
     # a typo ('radus') would otherwise load fine and leave the family asking something else
     unknown = [] if params.listed else sorted(set(given) - params.asked)
@@ -154,9 +160,11 @@ def _params(fam: Family, raw: Mapping[str, Any], seed: int | None, where: str) -
         known = sorted(params.asked - {"seed_prompt"})
         close = difflib.get_close_matches(unknown[0], known, n=1)
         hint = f"did you mean {close[0]!r}? " if close else ""
-        raise CaseError(f"{where}: unknown parameter{'s' if len(unknown) > 1 else ''} "
-                        f"{', '.join(repr(k) for k in unknown)} for the {fam.name} family; {hint}"
-                        f"it reads: {', '.join(known)}")
+        raise CaseError(
+            f"{where}: unknown parameter{'s' if len(unknown) > 1 else ''} "
+            f"{', '.join(repr(k) for k in unknown)} for the {fam.name} family; {hint}"
+            f"it reads: {', '.join(known)}"
+        )
     return dict(done)
 
 
@@ -167,8 +175,10 @@ def _thresholds(fam: Family, raw: Mapping[str, Any], where: str) -> dict[str, An
         raise CaseError(f"{where}: 'thresholds' must be a table")
     if fam.thresholds is None:
         if thresholds:
-            raise CaseError(f"{where}: the {fam.name} family has no thresholds to override; "
-                            f"remove {', '.join(repr(k) for k in sorted(thresholds))}")
+            raise CaseError(
+                f"{where}: the {fam.name} family has no thresholds to override; "
+                f"remove {', '.join(repr(k) for k in sorted(thresholds))}"
+            )
         return {}
     # a typo or a wrong type here would otherwise surface at judge time, as the model's failure
     try:
@@ -193,12 +203,21 @@ def _make_case(raw: Mapping[str, Any], source: str) -> Case:
     tags = raw.get("tags", ())
     if not isinstance(tags, (list, tuple)):
         raise CaseError(f"{where}: 'tags' must be a list of words, got {tags!r}")
-    case = Case(id=cid, family=fam.name, params=_freeze(params), thresholds=thresholds,
-                tags=tuple(str(t) for t in tags), source=source, resolved=fam)
+    case = Case(
+        id=cid,
+        family=fam.name,
+        params=_freeze(params),
+        thresholds=thresholds,
+        tags=tuple(str(t) for t in tags),
+        source=source,
+        resolved=fam,
+    )
     prompts = given if given is not None else {lang: fam.prompt(case, lang) for lang in LANGS}
     if seed is not None and prompts["ru"] != SEED_CIRCLE_PROMPTS[seed]:
-        raise CaseError(f"{where}: prompt 'seed:circle-{seed}' is a seed circle prompt, which the {fam.name} "
-                        "family does not ask; leave 'prompt' out, or give the text")
+        raise CaseError(
+            f"{where}: prompt 'seed:circle-{seed}' is a seed circle prompt, which the {fam.name} "
+            "family does not ask; leave 'prompt' out, or give the text"
+        )
     object.__setattr__(case, "prompts", MappingProxyType(prompts))
     return case
 

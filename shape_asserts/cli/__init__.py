@@ -22,7 +22,7 @@ import argparse
 import math
 import os
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -70,51 +70,92 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Score or draw a language model's coordinate drawing of a circle, "
-                    "or of any case's shape with --case.",
+        "or of any case's shape with --case.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("file", metavar="FILE", help="the model's answer (raw text with JSON), or - for stdin")
-    common.add_argument("--center", nargs=2, type=_finite, metavar=("X", "Y"),
-                        help="requested center (default: the answer's own center, else the grid's center)")
-    common.add_argument("--grid", type=_grid, metavar="N",
-                        help=f"grid side (default: the answer's grid_size, else {DEFAULT_GRID})")
-    common.add_argument("--case", metavar="ID",
-                        help="check against this case instead of a circle: its family's checks, grid "
-                             "and request (list ids with `cases`; not with --center/--grid/--start/--direction)")
+    common.add_argument(
+        "--center",
+        nargs=2,
+        type=_finite,
+        metavar=("X", "Y"),
+        help="requested center (default: the answer's own center, else the grid's center)",
+    )
+    common.add_argument(
+        "--grid", type=_grid, metavar="N", help=f"grid side (default: the answer's grid_size, else {DEFAULT_GRID})"
+    )
+    common.add_argument(
+        "--case",
+        metavar="ID",
+        help="check against this case instead of a circle: its family's checks, grid "
+        "and request (list ids with `cases`; not with --center/--grid/--start/--direction)",
+    )
     files = argparse.ArgumentParser(add_help=False)
-    files.add_argument("--cases", action="append", metavar="FILE",
-                       help="a case file (TOML, as shape_asserts/cases/*.toml) adding cases; repeatable")
+    files.add_argument(
+        "--cases",
+        action="append",
+        metavar="FILE",
+        help="a case file (TOML, as shape_asserts/cases/*.toml) adding cases; repeatable",
+    )
 
-    sp = sub.add_parser("score", parents=[common, files], help="print metrics and checks as JSON",
-                        description="Print the answer's seed score, metrics and checks as JSON (a circle's, "
-                                    "or --case's). Exits 0 whenever the answer could be read, even if "
-                                    "checks fail, unless --check is given.")
-    sp.add_argument("--start", nargs=2, type=_finite, metavar=("X", "Y"),
-                    help="requested first point (unchecked when omitted)")
-    sp.add_argument("--direction", choices=("cw", "ccw"),
-                    help="requested direction as seen on screen, y down (unchecked when omitted)")
-    sp.add_argument("--check", action="store_true",
-                    help="exit 1 when a check fails (default: exit 0 whenever the answer was read)")
+    sp = sub.add_parser(
+        "score",
+        parents=[common, files],
+        help="print metrics and checks as JSON",
+        description="Print the answer's seed score, metrics and checks as JSON (a circle's, "
+        "or --case's). Exits 0 whenever the answer could be read, even if "
+        "checks fail, unless --check is given.",
+    )
+    sp.add_argument(
+        "--start", nargs=2, type=_finite, metavar=("X", "Y"), help="requested first point (unchecked when omitted)"
+    )
+    sp.add_argument(
+        "--direction",
+        choices=("cw", "ccw"),
+        help="requested direction as seen on screen, y down (unchecked when omitted)",
+    )
+    sp.add_argument(
+        "--check", action="store_true", help="exit 1 when a check fails (default: exit 0 whenever the answer was read)"
+    )
     sp.set_defaults(run=_cmd_score)
 
-    rp = sub.add_parser("render", parents=[common, files], help="draw the points as SVG or PNG",
-                        description="Draw the points on the grid: start ringed green, arrows for the "
-                                    "direction of travel, gaps dashed red.")
-    rp.add_argument("-o", "--output", required=True, metavar="OUT",
-                    help="output file, .svg or .png (PNG needs the png extra); - writes SVG to stdout")
-    rp.add_argument("--ideal", action="store_true",
-                    help="overlay the ideal shape: --case's, else the circle about the center with "
-                         "the fitted radius (rounded)")
+    rp = sub.add_parser(
+        "render",
+        parents=[common, files],
+        help="draw the points as SVG or PNG",
+        description="Draw the points on the grid: start ringed green, arrows for the "
+        "direction of travel, gaps dashed red.",
+    )
+    rp.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="OUT",
+        help="output file, .svg or .png (PNG needs the png extra); - writes SVG to stdout",
+    )
+    rp.add_argument(
+        "--ideal",
+        action="store_true",
+        help="overlay the ideal shape: --case's, else the circle about the center with the fitted radius (rounded)",
+    )
     rp.set_defaults(run=_cmd_render)
 
-    cp = sub.add_parser("cases", parents=[files], help="list the case ids, with their family",
-                        description="List the built-in cases (and those in --cases files), one per line: "
-                                    "the id for --case, then its family.")
-    cp.add_argument("--family", choices=sorted(families()), metavar="F",
-                    help=f"only this family's cases ({', '.join(sorted(families()))})")
+    cp = sub.add_parser(
+        "cases",
+        parents=[files],
+        help="list the case ids, with their family",
+        description="List the built-in cases (and those in --cases files), one per line: "
+        "the id for --case, then its family.",
+    )
+    cp.add_argument(
+        "--family",
+        choices=sorted(families()),
+        metavar="F",
+        help=f"only this family's cases ({', '.join(sorted(families()))})",
+    )
     cp.set_defaults(run=_cmd_cases)
     return parser
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import difflib
 import shlex
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -43,12 +44,14 @@ def select(case_id: str | None, paths: Sequence[str] | None, given: Sequence[str
     """
     if case_id is None:
         if paths:
-            raise CaseError(f"--cases only adds cases for --case: give --case ID too "
-                            f"(list them with: {_list_hint(paths, prog)})")
+            raise CaseError(
+                f"--cases only adds cases for --case: give --case ID too (list them with: {_list_hint(paths, prog)})"
+            )
         return None
     if given:
-        raise CaseError(f"--case cannot be combined with {', '.join(given)}: "
-                        "the case sets the grid, center, start and direction")
+        raise CaseError(
+            f"--case cannot be combined with {', '.join(given)}: the case sets the grid, center, start and direction"
+        )
     by_id = {c.id: c for c in _load(paths)}
     if case_id in by_id:
         return by_id[case_id]
@@ -78,5 +81,5 @@ def ideal(case: Case) -> tuple[np.ndarray | None, str]:
     """The case's ideal drawing for the overlay, or None and why there is none."""
     try:
         return np.asarray(case.ideal(), dtype=float), ""
-    except Exception as exc:  # noqa: BLE001 - the overlay is a courtesy; the drawing still shows
+    except Exception as exc:
         return None, f"case {case.id} has no ideal drawing: {exc}"

@@ -17,15 +17,15 @@ from typing import Any
 
 import numpy as np
 
-from shape_asserts.cli import cases as cli_cases
-from shape_asserts.results import render
 from shape_asserts.cases import Case
-from shape_asserts.geometry.drawing import MAX_ANSWER_CHARS, Drawing, parse_drawing
+from shape_asserts.cli import cases as cli_cases
 from shape_asserts.exceptions import CaseError, DrawingFormatError
+from shape_asserts.families.circle import score_circle
+from shape_asserts.geometry.drawing import MAX_ANSWER_CHARS, Drawing, parse_drawing
 from shape_asserts.geometry.raster import raster_circle
 from shape_asserts.geometry.score import ShapeScore
-from shape_asserts.families.circle import score_circle
 from shape_asserts.geometry.seed import seed_score
+from shape_asserts.results import render
 
 PROG = "shape-asserts"
 #: Grid side when neither the answer nor ``--grid`` gives one (the seed's 50×50 grid).
@@ -107,13 +107,18 @@ def _request(args: argparse.Namespace, drawing: Drawing) -> _Request:
     else:
         center = (grid / 2, grid / 2)
     start = tuple(args.start) if getattr(args, "start", None) is not None else None
-    return _Request(center=center, grid_size=grid, start=start,
-                    direction=getattr(args, "direction", None))
+    return _Request(center=center, grid_size=grid, start=start, direction=getattr(args, "direction", None))
 
 
 def _score(drawing: Drawing, req: _Request) -> ShapeScore:
-    return score_circle(drawing.points, center=req.center, grid_size=req.grid_size,
-                        start=req.start, direction=req.direction, data=drawing.data)
+    return score_circle(
+        drawing.points,
+        center=req.center,
+        grid_size=req.grid_size,
+        start=req.start,
+        direction=req.direction,
+        data=drawing.data,
+    )
 
 
 def _selected(args: argparse.Namespace) -> Case | None:
@@ -160,8 +165,9 @@ def _circle_request(req: _Request) -> dict[str, Any]:
     }
 
 
-def _score_report(loaded: _Loaded, result: ShapeScore, request: dict[str, Any],
-                  case: Case | None = None) -> dict[str, Any]:
+def _score_report(
+    loaded: _Loaded, result: ShapeScore, request: dict[str, Any], case: Case | None = None
+) -> dict[str, Any]:
     """The JSON report; with a case also its id and the family scorer's headline score."""
     drawing = loaded.drawing
     report: dict[str, Any] = {"file": loaded.name}
@@ -178,11 +184,9 @@ def _score_report(loaded: _Loaded, result: ShapeScore, request: dict[str, Any],
     report["n_points"] = len(drawing)
     report["request"] = request
     # n_points and seed_score are reported above (seed_score as null where PHP would throw)
-    report["metrics"] = {k: v for k, v in sorted(result.metrics.items())
-                         if k not in ("n_points", "seed_score")}
+    report["metrics"] = {k: v for k, v in sorted(result.metrics.items()) if k not in ("n_points", "seed_score")}
     report["checks"] = {
-        c.name: {"passed": c.passed, "value": c.value, "limit": c.limit, "detail": c.detail,
-                 "indices": list(c.indices)}
+        c.name: {"passed": c.passed, "value": c.value, "limit": c.limit, "detail": c.detail, "indices": list(c.indices)}
         for c in result.checks
     }
     report["passed"] = result.passed
@@ -276,8 +280,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
         except ImportError:
             raise _Fail(_NO_PILLOW.format(hint=render.PNG_INSTALL_HINT)) from None
     else:
-        text = render.svg(points, grid, ideal=ideal, gaps=gaps, title=title,
-                          breaks=result.marks.get("breaks", ()))
+        text = render.svg(points, grid, ideal=ideal, gaps=gaps, title=title, breaks=result.marks.get("breaks", ()))
         data = (text + "\n").encode("utf-8")
     if args.output == "-":
         buffer = getattr(sys.stdout, "buffer", None)

@@ -113,6 +113,7 @@ def with_overrides(base: T, overrides: Mapping[str, Any] | None) -> T:
 
 def _typed(name: str, value: Any, default: Any) -> Any:
     """``value`` as the kind of ``default``, or ``ValueError`` naming the threshold."""
+
     def number(v: Any) -> bool:
         return isinstance(v, (int, float)) and not isinstance(v, bool)
 
@@ -167,13 +168,26 @@ def pair_param(params: Mapping[str, Any], key: str, *, required: bool = True) ->
 
 
 @overload
-def number_param(params: Mapping[str, Any], key: str, *, minimum: float | None = ...,
-                 default: float | None = ..., required: Literal[True] = ...) -> float: ...
+def number_param(
+    params: Mapping[str, Any],
+    key: str,
+    *,
+    minimum: float | None = ...,
+    default: float | None = ...,
+    required: Literal[True] = ...,
+) -> float: ...
 @overload
-def number_param(params: Mapping[str, Any], key: str, *, minimum: float | None = ...,
-                 default: float | None = ..., required: bool) -> float | None: ...
-def number_param(params: Mapping[str, Any], key: str, *, minimum: float | None = None,
-                 default: float | None = None, required: bool = True) -> float | None:
+def number_param(
+    params: Mapping[str, Any], key: str, *, minimum: float | None = ..., default: float | None = ..., required: bool
+) -> float | None: ...
+def number_param(
+    params: Mapping[str, Any],
+    key: str,
+    *,
+    minimum: float | None = None,
+    default: float | None = None,
+    required: bool = True,
+) -> float | None:
     """``params[key]`` as a number, at least ``minimum``.
 
     >>> number_param({"side": 4}, "side", minimum=3), number_param({}, "rotation", default=0)
@@ -192,13 +206,34 @@ def number_param(params: Mapping[str, Any], key: str, *, minimum: float | None =
 
 
 @overload
-def int_param(params: Mapping[str, Any], key: str, *, minimum: int, maximum: int | None = ...,
-              default: int | None = ..., required: Literal[True] = ...) -> int: ...
+def int_param(
+    params: Mapping[str, Any],
+    key: str,
+    *,
+    minimum: int,
+    maximum: int | None = ...,
+    default: int | None = ...,
+    required: Literal[True] = ...,
+) -> int: ...
 @overload
-def int_param(params: Mapping[str, Any], key: str, *, minimum: int, maximum: int | None = ...,
-              default: int | None = ..., required: bool) -> int | None: ...
-def int_param(params: Mapping[str, Any], key: str, *, minimum: int, maximum: int | None = None,
-              default: int | None = None, required: bool = True) -> int | None:
+def int_param(
+    params: Mapping[str, Any],
+    key: str,
+    *,
+    minimum: int,
+    maximum: int | None = ...,
+    default: int | None = ...,
+    required: bool,
+) -> int | None: ...
+def int_param(
+    params: Mapping[str, Any],
+    key: str,
+    *,
+    minimum: int,
+    maximum: int | None = None,
+    default: int | None = None,
+    required: bool = True,
+) -> int | None:
     """``params[key]`` as an integer in ``[minimum, maximum]`` (no upper end when ``maximum`` is None).
 
     >>> int_param({"n": 5.0}, "n", minimum=3, maximum=12)

@@ -122,34 +122,59 @@ def score_circle(
         card.endpoint(pts, start, t.max_start_distance)
     wind = card.turning(pts, center=center, direction=direction, min_turns=t.min_turns, max_turns=t.max_turns)
     card.metrics["coverage"] = wind.coverage
-    card.add("coverage", wind.coverage >= t.min_coverage, wind.coverage, f"≥ {t.min_coverage:g}",
-             "the points leave a 30° sector about the center empty")
+    card.add(
+        "coverage",
+        wind.coverage >= t.min_coverage,
+        wind.coverage,
+        f"≥ {t.min_coverage:g}",
+        "the points leave a 30° sector about the center empty",
+    )
 
     model = CircleModel.from_estimate(pts) if n >= 3 else None
     if model:
         off = float(np.hypot(model.center[0] - center[0], model.center[1] - center[1]))
         rnd = roundness(pts, model.center)
-        card.metrics.update(fit_center_x=model.center[0], fit_center_y=model.center[1], radius=model.radius,
-                            rms=model.rms(pts), roundness=rnd, center_offset=off)
+        card.metrics.update(
+            fit_center_x=model.center[0],
+            fit_center_y=model.center[1],
+            radius=model.radius,
+            rms=model.rms(pts),
+            roundness=rnd,
+            center_offset=off,
+        )
         card.add("roundness", rnd >= t.min_roundness, rnd, f"≥ {t.min_roundness:g}", note="about the fitted center")
         wave = card.harmonics(*model.radial(pts), scale=model.radius, limits=t.harmonic_limits, symmetry=4)
         card.metrics["harmonic_share"] = wave.value
-        card.add("center", off <= t.max_center_offset, off, f"≤ {t.max_center_offset:g}",
-                 f"fitted center ({model.center[0]:.1f}, {model.center[1]:.1f}), asked {fmt_point(center)}")
+        card.add(
+            "center",
+            off <= t.max_center_offset,
+            off,
+            f"≤ {t.max_center_offset:g}",
+            f"fitted center ({model.center[0]:.1f}, {model.center[1]:.1f}), asked {fmt_point(center)}",
+        )
         card.add("radius", model.radius >= t.min_radius, model.radius, f"≥ {t.min_radius:g}")
         if radius is not None:
             err = abs(model.radius - radius)
             card.metrics["radius_error"] = err
-            card.add("size", err <= t.max_radius_error, round(err, 4), f"≤ {t.max_radius_error:g}",
-                     f"fitted radius {model.radius:.1f}, asked {radius:.1f}")
+            card.add(
+                "size",
+                err <= t.max_radius_error,
+                round(err, 4),
+                f"≤ {t.max_radius_error:g}",
+                f"fitted radius {model.radius:.1f}, asked {radius:.1f}",
+            )
     else:
         card.metrics["roundness"] = 0.0
-        card.add("fit", False, "failed", "a circle fits",
-                 model.reason if model is not None else "fewer than 3 points")
+        card.add("fit", False, "failed", "a circle fits", model.reason if model is not None else "fewer than 3 points")
     rr = roundness(pts, center)
     card.metrics["roundness_requested"] = rr
-    card.add("roundness_requested", rr >= t.min_roundness_requested, rr, f"≥ {t.min_roundness_requested:g}",
-             note="about the requested center")
+    card.add(
+        "roundness_requested",
+        rr >= t.min_roundness_requested,
+        rr,
+        f"≥ {t.min_roundness_requested:g}",
+        note="about the requested center",
+    )
     return card.result("circle", seed)
 
 
@@ -172,8 +197,14 @@ def _prompt(case: CaseLike, lang: str) -> str:
     seed = p.get("seed_prompt")
     if seed is not None and lang == "ru":
         return SEED_CIRCLE_PROMPTS[int(seed)]
-    return circle_prompt(center=p["center"], start=p["start"], direction=p["direction"],
-                         grid_size=p["grid_size"], radius=p.get("radius"), lang=lang)
+    return circle_prompt(
+        center=p["center"],
+        start=p["start"],
+        direction=p["direction"],
+        grid_size=p["grid_size"],
+        radius=p.get("radius"),
+        lang=lang,
+    )
 
 
 def circle_radius(case: CaseLike) -> int:
@@ -214,8 +245,15 @@ def _score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     )
 
 
-FAMILY = Family(name="circle", params=_params, prompt=_prompt, ideal=_ideal, score=_score,
-                thresholds=CIRCLE, variant_keys=("start", "direction"))
+FAMILY = Family(
+    name="circle",
+    params=_params,
+    prompt=_prompt,
+    ideal=_ideal,
+    score=_score,
+    thresholds=CIRCLE,
+    variant_keys=("start", "direction"),
+)
 
 #: What this module adds to the registry (every family module exports ``FAMILIES``).
 FAMILIES = (FAMILY,)

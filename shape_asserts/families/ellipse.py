@@ -67,7 +67,9 @@ class EllipseThresholds(ClosedThresholds):
     #: same after a half turn), ``c + d / b`` at odd ones (see ``CircleThresholds``).
     harmonic_limits: tuple[float, float, float, float] = (0.2, 1.4, 0.03, 0.7)
 
+
 ELLIPSE = EllipseThresholds()
+
 
 def ellipse_outline(center: Point, a: float, b: float, rotation: float) -> FloatArray:
     """The asked ellipse as a closed polyline fine enough for distances (~4 chords per cell), (M, 2)."""
@@ -110,8 +112,10 @@ def _params(p: Mapping[str, Any]) -> dict[str, Any]:
         inside_grid(out["start"], g, "'start'")
         off = float(EllipseModel(center, a, b, out["rotation"]).residuals(np.array([out["start"]]))[0])
         if off > 1.0:
-            raise CaseError(f"'start' {fmt_xy(out['start'])} is {off:.1f} cells from the ellipse; "
-                            "it must lie on it (or give 'start_angle')")
+            raise CaseError(
+                f"'start' {fmt_xy(out['start'])} is {off:.1f} cells from the ellipse; "
+                "it must lie on it (or give 'start_angle')"
+            )
     return out
 
 
@@ -132,16 +136,23 @@ def _prompt(case: CaseLike, lang: str) -> str:
     p = case.params
     a, b = f"{p['a']:g}", f"{p['b']:g}"
     if lang == "ru":
-        phrases = dict(figure="ровный эллипс", start_at="точки эллипса",
-                       center_line=f"Центр эллипса находится в точке {fmt_xy(p['center'])}.\n",
-                       geometry=f"Большая полуось эллипса — {a}, малая полуось — {b}.\n")
+        phrases = dict(
+            figure="ровный эллипс",
+            start_at="точки эллипса",
+            center_line=f"Центр эллипса находится в точке {fmt_xy(p['center'])}.\n",
+            geometry=f"Большая полуось эллипса — {a}, малая полуось — {b}.\n",
+        )
     else:
-        phrases = dict(figure="an even ellipse", start_at="the ellipse point",
-                       center_line=f"The center of the ellipse is at point {fmt_xy(p['center'])}.\n",
-                       geometry=f"The semi-major axis of the ellipse is {a}, the semi-minor axis is {b}.\n")
+        phrases = dict(
+            figure="an even ellipse",
+            start_at="the ellipse point",
+            center_line=f"The center of the ellipse is at point {fmt_xy(p['center'])}.\n",
+            geometry=f"The semi-major axis of the ellipse is {a}, the semi-minor axis is {b}.\n",
+        )
     phrases["geometry"] += _orientation(p["rotation"], p["a"], p["b"], lang)
-    return contour_prompt(lang=lang, start=p["start"], direction=p["direction"], center=p["center"],
-                          grid_size=p["grid_size"], **phrases)
+    return contour_prompt(
+        lang=lang, start=p["start"], direction=p["direction"], center=p["center"], grid_size=p["grid_size"], **phrases
+    )
 
 
 def _ideal(case: CaseLike) -> IntArray:
@@ -196,19 +207,42 @@ def score_ellipse(
     axis_err = max(abs(model.a - a), abs(model.b - b))
     rot_err = axis_angle_difference(model.rotation, rotation)
     even = model.evenness(pts)
-    card.metrics.update(fit_center_x=model.center[0], fit_center_y=model.center[1], fit_a=model.a,
-                        fit_b=model.b, fit_rotation=model.rotation, center_offset=off, axis_error=axis_err,
-                        rotation_error=rot_err, evenness=even)
-    card.add("center", off <= t.max_center_offset, off, f"≤ {t.max_center_offset:g}",
-             f"fitted center ({model.center[0]:.1f}, {model.center[1]:.1f}), asked {fmt_xy(center)}")
+    card.metrics.update(
+        fit_center_x=model.center[0],
+        fit_center_y=model.center[1],
+        fit_a=model.a,
+        fit_b=model.b,
+        fit_rotation=model.rotation,
+        center_offset=off,
+        axis_error=axis_err,
+        rotation_error=rot_err,
+        evenness=even,
+    )
+    card.add(
+        "center",
+        off <= t.max_center_offset,
+        off,
+        f"≤ {t.max_center_offset:g}",
+        f"fitted center ({model.center[0]:.1f}, {model.center[1]:.1f}), asked {fmt_xy(center)}",
+    )
     axis_limit = t.max_axis_error + t.axis_error_per_ratio * (a / b - 1.0)
-    card.add("axes", axis_err <= axis_limit, axis_err, f"≤ {axis_limit:.3g}",
-             f"fitted semi-axes {model.a:.1f} and {model.b:.1f}, asked {a:g} and {b:g}")
+    card.add(
+        "axes",
+        axis_err <= axis_limit,
+        axis_err,
+        f"≤ {axis_limit:.3g}",
+        f"fitted semi-axes {model.a:.1f} and {model.b:.1f}, asked {a:g} and {b:g}",
+    )
     judged = a / b >= t.rotation_min_aspect and a - b >= t.rotation_min_difference
-    card.add("rotation", rot_err <= t.max_rotation_error or not judged, rot_err if judged else "not judged",
-             f"≤ {t.max_rotation_error:g}°" if judged
-             else f"a/b < {t.rotation_min_aspect:g} or a − b < {t.rotation_min_difference:g}",
-             f"fitted major axis at {model.rotation:.0f}°, asked {rotation:g}°")
+    card.add(
+        "rotation",
+        rot_err <= t.max_rotation_error or not judged,
+        rot_err if judged else "not judged",
+        f"≤ {t.max_rotation_error:g}°"
+        if judged
+        else f"a/b < {t.rotation_min_aspect:g} or a − b < {t.rotation_min_difference:g}",
+        f"fitted major axis at {model.rotation:.0f}°, asked {rotation:g}°",
+    )
     card.add("evenness", even >= t.min_evenness, even, f"≥ {t.min_evenness:g}", "about the fitted ellipse")
     wave = card.harmonics(*model.radial(pts), scale=model.b, limits=t.harmonic_limits, symmetry=2)
     card.metrics["harmonic_share"] = wave.value
@@ -217,13 +251,28 @@ def score_ellipse(
 
 def _score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     p = case.params
-    return score_ellipse(drawing.points, center=p["center"], a=p["a"], b=p["b"], rotation=p["rotation"],
-                         grid_size=p["grid_size"], start=p["start"], direction=p["direction"],
-                         thresholds=with_overrides(ELLIPSE, case.thresholds))
+    return score_ellipse(
+        drawing.points,
+        center=p["center"],
+        a=p["a"],
+        b=p["b"],
+        rotation=p["rotation"],
+        grid_size=p["grid_size"],
+        start=p["start"],
+        direction=p["direction"],
+        thresholds=with_overrides(ELLIPSE, case.thresholds),
+    )
 
 
-FAMILY = Family(name="ellipse", params=_params, prompt=_prompt, ideal=_ideal, score=_score,
-                thresholds=ELLIPSE, variant_keys=("start", "direction"))
+FAMILY = Family(
+    name="ellipse",
+    params=_params,
+    prompt=_prompt,
+    ideal=_ideal,
+    score=_score,
+    thresholds=ELLIPSE,
+    variant_keys=("start", "direction"),
+)
 
 #: What this module adds to the registry (every family module exports ``FAMILIES``).
 FAMILIES = (FAMILY,)

@@ -50,10 +50,20 @@ BUILTIN_MODULES = (circle, multi, scene, ellipse, polygon, spiral)
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 
 #: Marker names a family may not take: the suite's own, and pytest's built-in ones.
-RESERVED_NAMES = frozenset({
-    "shape", "seed", "skip", "skipif", "xfail", "parametrize", "usefixtures", "filterwarnings",
-    "tryfirst", "trylast",
-})
+RESERVED_NAMES = frozenset(
+    {
+        "shape",
+        "seed",
+        "skip",
+        "skipif",
+        "xfail",
+        "parametrize",
+        "usefixtures",
+        "filterwarnings",
+        "tryfirst",
+        "trylast",
+    }
+)
 
 
 def _dist(ep: Any) -> str:
@@ -77,35 +87,44 @@ def _loaded(ep: Any) -> tuple[Family, ...]:
     try:
         obj = ep.load()
     except Exception as exc:
-        raise CaseError(f"shape family plugin: {_origin(ep)} failed to load: "
-                        f"{type(exc).__name__}: {exc}; {fix}") from None
+        raise CaseError(
+            f"shape family plugin: {_origin(ep)} failed to load: {type(exc).__name__}: {exc}; {fix}"
+        ) from None
     found = tuple(obj) if isinstance(obj, (tuple, list)) else (obj,)
     wrong = [f for f in found if not isinstance(f, Family)]
     if wrong or not found:
         got = type(wrong[0]).__name__ if wrong else "an empty sequence"
-        raise CaseError(f"shape family plugin: {_origin(ep)} must name a shape_asserts Family or a tuple "
-                        f"of them, got {got}; {fix}")
+        raise CaseError(
+            f"shape family plugin: {_origin(ep)} must name a shape_asserts Family or a tuple of them, got {got}; {fix}"
+        )
     return found
 
 
 def _check(family: Family, origin: str, fix: str) -> None:
     """CaseError unless ``family`` keeps the contract the cases, plugin and summary rely on."""
     if not isinstance(family.name, str) or not NAME_RE.match(family.name) or family.name in RESERVED_NAMES:
-        raise CaseError(f"shape family plugin: {origin} has a family named {family.name!r}: a name must match "
-                        f"{NAME_RE.pattern} (it is the family's pytest marker) and not be one of "
-                        f"{', '.join(sorted(RESERVED_NAMES))}; {fix}")
+        raise CaseError(
+            f"shape family plugin: {origin} has a family named {family.name!r}: a name must match "
+            f"{NAME_RE.pattern} (it is the family's pytest marker) and not be one of "
+            f"{', '.join(sorted(RESERVED_NAMES))}; {fix}"
+        )
     for part in ("params", "prompt", "ideal", "score"):
         if not callable(getattr(family, part)):
-            raise CaseError(f"shape family plugin: {origin}: family {family.name!r} has a {part} that is not "
-                            f"callable; {fix}")
+            raise CaseError(
+                f"shape family plugin: {origin}: family {family.name!r} has a {part} that is not callable; {fix}"
+            )
     keys = family.variant_keys
     if not isinstance(keys, tuple) or not all(isinstance(k, str) for k in keys):
-        raise CaseError(f"shape family plugin: {origin}: family {family.name!r} must give its variant_keys as "
-                        f"a tuple of parameter names, got {keys!r}; {fix}")
+        raise CaseError(
+            f"shape family plugin: {origin}: family {family.name!r} must give its variant_keys as "
+            f"a tuple of parameter names, got {keys!r}; {fix}"
+        )
     limits = family.thresholds
     if limits is not None and (isinstance(limits, type) or not is_dataclass(limits)):
-        raise CaseError(f"shape family plugin: {origin}: family {family.name!r} must give its thresholds as an "
-                        f"instance of a frozen dataclass (the defaults), got {limits!r}; {fix}")
+        raise CaseError(
+            f"shape family plugin: {origin}: family {family.name!r} must give its thresholds as an "
+            f"instance of a frozen dataclass (the defaults), got {limits!r}; {fix}"
+        )
 
 
 def load_families(plugins: Iterable[Any] = ()) -> Mapping[str, Family]:
@@ -126,9 +145,11 @@ def load_families(plugins: Iterable[Any] = ()) -> Mapping[str, Family]:
         for family in _loaded(ep):
             _check(family, origin, fix)
             if family.name in found:
-                raise CaseError(f"shape family plugin: {origin} adds a family named {family.name!r}, which "
-                                f"{owner[family.name]} already has; rename one of them, or uninstall one "
-                                f"(pip uninstall {_dist(ep)})")
+                raise CaseError(
+                    f"shape family plugin: {origin} adds a family named {family.name!r}, which "
+                    f"{owner[family.name]} already has; rename one of them, or uninstall one "
+                    f"(pip uninstall {_dist(ep)})"
+                )
             found[family.name] = family
             owner[family.name] = origin
     return MappingProxyType(found)

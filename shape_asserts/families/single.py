@@ -82,8 +82,9 @@ class ClosedThresholds(ContourThresholds, LoopThresholds):
 CELL_SLACK = 0.5
 
 
-def outline_measures(card: Scorecard, pts: FloatArray, outline: ArrayLike, *, closed: bool,
-                     center: Point, t: ContourThresholds) -> float:
+def outline_measures(
+    card: Scorecard, pts: FloatArray, outline: ArrayLike, *, closed: bool, center: Point, t: ContourThresholds
+) -> float:
     """Add the ``outline`` and ``coverage`` checks; return the outline score (the headline).
 
     ``outline`` is the asked shape as a polyline (a curve sampled densely enough that its chords
@@ -102,19 +103,28 @@ def outline_measures(card: Scorecard, pts: FloatArray, outline: ArrayLike, *, cl
     else:
         off, miss, score, far = float("inf"), float("inf"), 0.0, ()
     card.metrics.update(outline=score, mean_outline_distance=off, mean_miss_distance=miss)
-    card.add("outline", score >= t.min_outline, score, f"≥ {t.min_outline:g}",
-             f"points are {off:.1f} cells from the asked outline on average, which is {miss:.1f} cells "
-             "from the drawing", far)
+    card.add(
+        "outline",
+        score >= t.min_outline,
+        score,
+        f"≥ {t.min_outline:g}",
+        f"points are {off:.1f} cells from the asked outline on average, which is {miss:.1f} cells from the drawing",
+        far,
+    )
     cov = float(np.mean(near <= t.coverage_radius)) if len(ref) else 0.0
     card.metrics["coverage"] = cov
-    card.add("coverage", cov >= t.min_coverage, cov, f"≥ {t.min_coverage:g}",
-             f"{int(np.sum(near > t.coverage_radius))} of {len(ref)} outline cells have no point within "
-             f"{t.coverage_radius:g}")
+    card.add(
+        "coverage",
+        cov >= t.min_coverage,
+        cov,
+        f"≥ {t.min_coverage:g}",
+        f"{int(np.sum(near > t.coverage_radius))} of {len(ref)} outline cells have no point within "
+        f"{t.coverage_radius:g}",
+    )
     return score
 
 
-def path_checks(card: Scorecard, pts: FloatArray, *, grid_size: int, start: Point | None,
-                t: PathThresholds) -> None:
+def path_checks(card: Scorecard, pts: FloatArray, *, grid_size: int, start: Point | None, t: PathThresholds) -> None:
     """Add ``gaps``, ``repeats``, ``bounds`` and ``start`` (when one was asked), as the circle has them."""
     card.metrics["n_points"] = len(pts)
     card.continuity(pts, max_gaps=t.max_gaps, max_repeats=t.max_repeats)
@@ -123,8 +133,7 @@ def path_checks(card: Scorecard, pts: FloatArray, *, grid_size: int, start: Poin
         card.endpoint(pts, start, t.max_start_distance)
 
 
-def loop_checks(card: Scorecard, pts: FloatArray, *, center: Point, direction: str | None,
-                t: LoopThresholds) -> None:
+def loop_checks(card: Scorecard, pts: FloatArray, *, center: Point, direction: str | None, t: LoopThresholds) -> None:
     """Add ``closure``, ``direction`` and ``winding`` for a closed contour about ``center``."""
     card.closure(pts, t.max_closure)
     card.turning(pts, center=center, direction=direction, min_turns=t.min_turns, max_turns=t.max_turns)

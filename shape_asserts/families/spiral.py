@@ -79,16 +79,17 @@ class SpiralThresholds(ContourThresholds):
 SPIRAL = SpiralThresholds()
 
 
-def spiral_outline(center: Point, spacing: float, turns: float, angle: float,
-                   direction: str, inward: bool) -> FloatArray:
+def spiral_outline(
+    center: Point, spacing: float, turns: float, angle: float, direction: str, inward: bool
+) -> FloatArray:
     """The asked spiral as an open polyline in drawing order, about 3 chords per cell of length."""
-    xy = spiral_samples(center, spacing, turns, angle, direction, int(max(100, 3 * math.pi * spacing * turns * turns)),
-                        inward=inward)
+    xy = spiral_samples(
+        center, spacing, turns, angle, direction, int(max(100, 3 * math.pi * spacing * turns * turns)), inward=inward
+    )
     return xy[::-1] if inward else xy
 
 
-def spiral_ends(center: Point, spacing: float, turns: float, angle: float
-                ) -> tuple[tuple[int, int], tuple[int, int]]:
+def spiral_ends(center: Point, spacing: float, turns: float, angle: float) -> tuple[tuple[int, int], tuple[int, int]]:
     """The (rounded) center and outer end cells of the asked spiral."""
     r = spacing * turns
     a = math.radians(angle)
@@ -98,8 +99,9 @@ def spiral_ends(center: Point, spacing: float, turns: float, angle: float
     return (int(cx), int(cy)), (int(ex), int(ey))
 
 
-def _lap_error(pts: FloatArray, used: IntArray, theta: FloatArray, center: Point,
-               spacing: float, turns: float, inward: bool) -> float:
+def _lap_error(
+    pts: FloatArray, used: IntArray, theta: FloatArray, center: Point, spacing: float, turns: float, inward: bool
+) -> float:
     """Laps drawn against laps asked, read where the count is sharpest: the first lap.
 
     From a point at radius r a fair spiral has ``turns − r / spacing`` laps left to its outer end.
@@ -124,8 +126,7 @@ def _params(p: Mapping[str, Any]) -> dict[str, Any]:
     out = dict(p)
     for key in ("start", "end"):
         if key in p:
-            raise CaseError(f"'{key}' follows from 'center', 'turns', 'spacing', 'angle' and 'inward'; "
-                            "do not give it")
+            raise CaseError(f"'{key}' follows from 'center', 'turns', 'spacing', 'angle' and 'inward'; do not give it")
     out["grid_size"] = g = int(p.get("grid_size", 50))
     out["center"] = center = pair_param(p, "center")
     inside_grid(center, g, "'center'")
@@ -164,27 +165,42 @@ def _prompt(case: CaseLike, lang: str) -> str:
     inward, s = p["inward"], f"{p['spacing']:g}"
     if lang == "ru":
         phrases = dict(
-            figure="ровную архимедову спираль", of="линии",
+            figure="ровную архимедову спираль",
+            of="линии",
             center_line=f"Центр спирали находится в точке {c}.\n",
-            geometry=(f"Спираль делает {_turns_ru(p['turns'])}, расстояние между соседними витками — {s} клеток.\n"
-                      "Спираль не замкнута: её конец не соединяется с началом.\n"),
+            geometry=(
+                f"Спираль делает {_turns_ru(p['turns'])}, расстояние между соседними витками — {s} клеток.\n"
+                "Спираль не замкнута: её конец не соединяется с началом.\n"
+            ),
             start_at="внешнего конца спирали" if inward else "центра спирали",
             dir_tail=", приближаясь к центру" if inward else ", удаляясь от центра",
-            after_start=(f"Закончи в центре спирали {end_json}.\n" if inward
-                         else f"Закончи во внешнем конце спирали {end_json}.\n"))
+            after_start=(
+                f"Закончи в центре спирали {end_json}.\n"
+                if inward
+                else f"Закончи во внешнем конце спирали {end_json}.\n"
+            ),
+        )
     else:
         turns = f"{p['turns']:g} full turn" + ("" if p["turns"] == 1 else "s")
         phrases = dict(
-            figure="an even Archimedean spiral", of="line",
+            figure="an even Archimedean spiral",
+            of="line",
             center_line=f"The center of the spiral is at point {c}.\n",
-            geometry=(f"The spiral makes {turns}; neighbouring turns are {s} cells apart.\n"
-                      "The spiral is open: its end does not join its start.\n"),
+            geometry=(
+                f"The spiral makes {turns}; neighbouring turns are {s} cells apart.\n"
+                "The spiral is open: its end does not join its start.\n"
+            ),
             start_at="the outer end of the spiral" if inward else "the center of the spiral",
             dir_tail=", moving towards the center" if inward else ", moving away from the center",
-            after_start=(f"Finish at the center of the spiral {end_json}.\n" if inward
-                         else f"Finish at the outer end of the spiral {end_json}.\n"))
-    return contour_prompt(lang=lang, start=p["start"], direction=p["direction"], center=p["center"],
-                          grid_size=p["grid_size"], **phrases)
+            after_start=(
+                f"Finish at the center of the spiral {end_json}.\n"
+                if inward
+                else f"Finish at the outer end of the spiral {end_json}.\n"
+            ),
+        )
+    return contour_prompt(
+        lang=lang, start=p["start"], direction=p["direction"], center=p["center"], grid_size=p["grid_size"], **phrases
+    )
 
 
 def _ideal(case: CaseLike) -> IntArray:
@@ -226,15 +242,21 @@ def score_spiral(
     mid, outer = spiral_ends(center, spacing, turns, angle)
     start, end = (outer, mid) if inward else (mid, outer)
     card = Scorecard()
-    score = outline_measures(card, pts, spiral_outline(center, spacing, turns, angle, direction, inward),
-                             closed=False, center=center, t=t)
+    score = outline_measures(
+        card, pts, spiral_outline(center, spacing, turns, angle, direction, inward), closed=False, center=center, t=t
+    )
     path_checks(card, pts, grid_size=grid_size, start=start, t=t)
     n = len(pts)
     card.endpoint(pts, end, t.max_end_distance, name="end")
     closing = closure_distance(pts)
     card.metrics["closure_distance"] = closing
-    card.add("closure", closing >= t.min_closure, closing, f"≥ {t.min_closure:g} (open)",
-             "the spiral closes on itself: its last point is next to the first")
+    card.add(
+        "closure",
+        closing >= t.min_closure,
+        closing,
+        f"≥ {t.min_closure:g} (open)",
+        "the spiral closes on itself: its last point is next to the first",
+    )
 
     used, theta = unwrapped_angles(pts, center, min_radius=t.fit_min_radius)
     total = float(theta[-1]) if theta.size else 0.0
@@ -242,10 +264,20 @@ def score_spiral(
     drawn_turns = abs(total) / (2 * math.pi)
     lap_err = _lap_error(pts, used, theta, center, spacing, turns, inward)
     card.metrics.update(direction=drawn, turns=drawn_turns, turns_error=lap_err)
-    card.add("direction", drawn == direction, drawn, direction,
-             "turns the other way" if drawn != "none" else "does not turn about the center")
-    card.add("turns", abs(lap_err) <= t.max_turns_error, round(lap_err, 4), f"0 ± {t.max_turns_error:g} laps",
-             f"about {turns + lap_err:.2f} laps drawn about {fmt_xy(center)}, {turns:g} asked")
+    card.add(
+        "direction",
+        drawn == direction,
+        drawn,
+        direction,
+        "turns the other way" if drawn != "none" else "does not turn about the center",
+    )
+    card.add(
+        "turns",
+        abs(lap_err) <= t.max_turns_error,
+        round(lap_err, 4),
+        f"0 ± {t.max_turns_error:g} laps",
+        f"about {turns + lap_err:.2f} laps drawn about {fmt_xy(center)}, {turns:g} asked",
+    )
 
     r = np.hypot(pts[:, 0] - center[0], pts[:, 1] - center[1]) if n else np.zeros(0)
     seq = r[::-1] if inward else r
@@ -255,9 +287,14 @@ def score_spiral(
     if inward:
         bad = np.sort(n - 1 - bad)
     card.metrics["radius_drawdown"] = drawdown
-    card.add("monotone", drawdown <= t.max_radius_drawdown, drawdown, f"≤ {t.max_radius_drawdown:g}",
-             f"the radius turns back ({'towards' if not inward else 'away from'} the center) by "
-             f"{drawdown:.1f} cells", tuple(int(i) for i in bad[:50]))
+    card.add(
+        "monotone",
+        drawdown <= t.max_radius_drawdown,
+        drawdown,
+        f"≤ {t.max_radius_drawdown:g}",
+        f"the radius turns back ({'towards' if not inward else 'away from'} the center) by {drawdown:.1f} cells",
+        tuple(int(i) for i in bad[:50]),
+    )
 
     model = SpiralModel.from_estimate(pts, center, min_radius=t.fit_min_radius)
     if not model:
@@ -269,18 +306,30 @@ def score_spiral(
     spacing_err = abs(model.spacing - spacing) / spacing
     rms = float(np.sqrt(np.mean(model.residuals(pts, min_radius=t.fit_min_radius) ** 2)))
     rel = rms / spacing
-    card.metrics.update(r2=model.r2, fit_spacing=model.spacing, fit_rms=rms, fit_relative_rms=rel,
-                        spacing_error=spacing_err)
-    card.add("fit", rel <= t.max_relative_rms, rel, f"rms ≤ {t.max_relative_rms:g} × spacing",
-             f"the radius does not grow evenly with the angle (rms {rms:.1f} cells, R² {model.r2:.2f})")
-    card.add("spacing", spacing_err <= t.max_spacing_error, model.spacing,
-             f"{spacing:g} ± {t.max_spacing_error:.0%}", f"laps {model.spacing:.1f} cells apart, asked {spacing:g}")
+    card.metrics.update(
+        r2=model.r2, fit_spacing=model.spacing, fit_rms=rms, fit_relative_rms=rel, spacing_error=spacing_err
+    )
+    card.add(
+        "fit",
+        rel <= t.max_relative_rms,
+        rel,
+        f"rms ≤ {t.max_relative_rms:g} × spacing",
+        f"the radius does not grow evenly with the angle (rms {rms:.1f} cells, R² {model.r2:.2f})",
+    )
+    card.add(
+        "spacing",
+        spacing_err <= t.max_spacing_error,
+        model.spacing,
+        f"{spacing:g} ± {t.max_spacing_error:.0%}",
+        f"laps {model.spacing:.1f} cells apart, asked {spacing:g}",
+    )
     _laps(card, pts, center=center, spacing=spacing, want_turns=turns - t.fit_min_radius / spacing, t=t)
     return card.result("spiral", score)
 
 
-def _laps(card: Scorecard, pts: FloatArray, *, center: Point, spacing: float, want_turns: float,
-          t: SpiralThresholds) -> None:
+def _laps(
+    card: Scorecard, pts: FloatArray, *, center: Point, spacing: float, want_turns: float, t: SpiralThresholds
+) -> None:
     """Add ``laps``: is each lap as far from the one before as asked (not just on average)?"""
     limit = max(t.lap_tolerance, t.lap_tolerance_fraction * spacing)
     idx, gaps = lap_gaps(pts, center, min_radius=t.fit_min_radius) if len(pts) else (np.zeros(0, int), np.zeros(0))
@@ -292,20 +341,41 @@ def _laps(card: Scorecard, pts: FloatArray, *, center: Point, spacing: float, wa
     dev = np.abs(np.abs(gaps) - spacing)
     worst = float(np.quantile(dev, t.lap_quantile))
     card.metrics["lap_deviation"] = worst
-    card.add("laps", worst <= limit, worst, f"≤ {limit:.1f}",
-             f"laps are unevenly spaced: {len(dev[dev > limit])} points lie more than {limit:.1f} cells off "
-             f"{spacing:g} from the lap before", tuple(int(i) for i in idx[dev > limit][:50]))
+    card.add(
+        "laps",
+        worst <= limit,
+        worst,
+        f"≤ {limit:.1f}",
+        f"laps are unevenly spaced: {len(dev[dev > limit])} points lie more than {limit:.1f} cells off "
+        f"{spacing:g} from the lap before",
+        tuple(int(i) for i in idx[dev > limit][:50]),
+    )
 
 
 def _score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     p = case.params
-    return score_spiral(drawing.points, center=p["center"], spacing=p["spacing"], turns=p["turns"],
-                        angle=p["angle"], direction=p["direction"], inward=p["inward"], grid_size=p["grid_size"],
-                        thresholds=with_overrides(SPIRAL, case.thresholds))
+    return score_spiral(
+        drawing.points,
+        center=p["center"],
+        spacing=p["spacing"],
+        turns=p["turns"],
+        angle=p["angle"],
+        direction=p["direction"],
+        inward=p["inward"],
+        grid_size=p["grid_size"],
+        thresholds=with_overrides(SPIRAL, case.thresholds),
+    )
 
 
-FAMILY = Family(name="spiral", params=_params, prompt=_prompt, ideal=_ideal, score=_score,
-                thresholds=SPIRAL, variant_keys=("angle", "inward", "direction", "start", "end"))
+FAMILY = Family(
+    name="spiral",
+    params=_params,
+    prompt=_prompt,
+    ideal=_ideal,
+    score=_score,
+    thresholds=SPIRAL,
+    variant_keys=("angle", "inward", "direction", "start", "end"),
+)
 
 #: What this module adds to the registry (every family module exports ``FAMILIES``).
 FAMILIES = (FAMILY,)

@@ -153,7 +153,7 @@ def split_contours(
         elif split_on_close and step >= 1 and loop_done and float(chebyshev(pts[i + 1], pts[s])) > here:
             reason = "loop"
         if reason is not None:
-            out.append(Contour(s, i + 1, pts[s:i + 1], opened, tuple(gaps), tuple(repeats)))
+            out.append(Contour(s, i + 1, pts[s : i + 1], opened, tuple(gaps), tuple(repeats)))
             s, opened, far, gaps, repeats = i + 1, reason, 0.0, [], []
         elif step > 1:
             gaps.append(i)
@@ -250,5 +250,3 @@ def fit_to_box(points: ArrayLike, box: Sequence[float]) -> FloatArray:
     bmid = np.array([(bx0 + bx1) / 2, (by0 + by1) / 2])
     moved: FloatArray = (pts - mid) * s + bmid
     return moved
-
-

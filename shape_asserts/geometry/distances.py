@@ -110,8 +110,9 @@ def segment_distances(points: ArrayLike, vertices: ArrayLike, *, closed: bool = 
     return nearest_on_segment(pts[:, None, :], ends[None, :-1], ends[None, 1:])[0]
 
 
-def distance_to_polyline(points: ArrayLike, vertices: ArrayLike, *, closed: bool = True,
-                         chunk: int = 512) -> FloatArray:
+def distance_to_polyline(
+    points: ArrayLike, vertices: ArrayLike, *, closed: bool = True, chunk: int = 512
+) -> FloatArray:
     """Distance of each point from the nearest point of a polyline's outline, shape (N,).
 
     Computed in chunks of points so a long curve sampled densely stays within memory.
@@ -124,8 +125,9 @@ def distance_to_polyline(points: ArrayLike, vertices: ArrayLike, *, closed: bool
     pts = as_points(points)
     if len(pts) == 0:
         return np.zeros(0)
-    out = [segment_distances(pts[i:i + chunk], vertices, closed=closed).min(axis=1)
-           for i in range(0, len(pts), chunk)]
+    out = [
+        segment_distances(pts[i : i + chunk], vertices, closed=closed).min(axis=1) for i in range(0, len(pts), chunk)
+    ]
     return np.concatenate(out)
 
 
@@ -168,7 +170,7 @@ def nearest_distance(a: ArrayLike, b: ArrayLike, *, metric: str = "euclidean") -
     rows = max(1, _PAIRS // len(pb))  # rows of ``a`` per block: about 16 MB of differences
     out = []
     for i in range(0, len(pa), rows):
-        d = pa[i:i + rows, None, :] - pb[None, :, :]
+        d = pa[i : i + rows, None, :] - pb[None, :, :]
         if metric == "chebyshev":
             out.append(np.min(np.max(np.abs(d), axis=2), axis=1))
         else:

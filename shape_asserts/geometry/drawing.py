@@ -184,9 +184,7 @@ def _drawing_from_data(data: dict[str, Any]) -> Drawing:
     if not raw_points:
         raise DrawingFormatError("'points' is empty")
     if len(raw_points) > MAX_POINTS:
-        raise DrawingFormatError(
-            f"'points' has {len(raw_points):,} entries; the limit is {MAX_POINTS:,}"
-        )
+        raise DrawingFormatError(f"'points' has {len(raw_points):,} entries; the limit is {MAX_POINTS:,}")
     pts = np.empty((len(raw_points), 2), dtype=float)
     for i, p in enumerate(raw_points):
         where = f"point #{i}"
@@ -203,12 +201,17 @@ def _drawing_from_data(data: dict[str, Any]) -> Drawing:
             pts[i, 1] = _number(p[1], f"{where} y")
         else:
             raise DrawingFormatError(
-                f"{where} is {type(p).__name__} {_short(p)}, expected {{\"x\": .., \"y\": ..}} or [x, y]"
+                f'{where} is {type(p).__name__} {_short(p)}, expected {{"x": .., "y": ..}} or [x, y]'
             )
     grid = data.get("grid_size")
     grid_size = None
-    if (isinstance(grid, (int, float)) and not isinstance(grid, bool)
-            and math.isfinite(grid) and float(grid).is_integer() and 0 < grid <= 100_000):
+    if (
+        isinstance(grid, (int, float))
+        and not isinstance(grid, bool)
+        and math.isfinite(grid)
+        and float(grid).is_integer()
+        and 0 < grid <= 100_000
+    ):
         grid_size = int(grid)
     return Drawing(points=pts, grid_size=grid_size, center=_center(data.get("center")), data=data)
 

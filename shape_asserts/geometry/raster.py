@@ -18,8 +18,15 @@ from shape_asserts.geometry.points import IntArray, Point
 from shape_asserts.geometry.samples import ellipse_xy, spiral_samples
 
 __all__ = [
-    "raster_circle", "circle_pixels", "angle_of", "point_on_circle",
-    "bresenham", "raster_polyline", "raster_curve", "raster_ellipse", "raster_spiral",
+    "raster_circle",
+    "circle_pixels",
+    "angle_of",
+    "point_on_circle",
+    "bresenham",
+    "raster_polyline",
+    "raster_curve",
+    "raster_ellipse",
+    "raster_spiral",
 ]
 
 #: One grid cell, ``(x, y)``.
@@ -207,17 +214,21 @@ def raster_curve(xy: ArrayLike, *, closed: bool) -> IntArray:
     where: dict[Cell, int] = {}
     for p in seq:
         if p in where:
-            for q in out[where[p] + 1:]:
+            for q in out[where[p] + 1 :]:
                 del where[q]
-            del out[where[p] + 1:]
+            del out[where[p] + 1 :]
         else:
             where[p] = len(out)
             out.append(p)
     # how far each cell is from the curve decides which of two staircase corners goes
     samples = np.asarray(xy, dtype=float)
     arr = np.array(out, dtype=float)
-    far = np.concatenate([np.min(np.sum((arr[i:i + 256, None, :] - samples[None]) ** 2, axis=2), axis=1)
-                          for i in range(0, len(arr), 256)])
+    far = np.concatenate(
+        [
+            np.min(np.sum((arr[i : i + 256, None, :] - samples[None]) ** 2, axis=2), axis=1)
+            for i in range(0, len(arr), 256)
+        ]
+    )
     out = _thin(out, closed=closed, far=far.tolist())
     return np.array(out, dtype=np.int64)
 
@@ -305,8 +316,7 @@ def raster_ellipse(
     if a < 1 or b < 1:
         raise ValueError(f"semi-axes must be at least 1, got a={a}, b={b}")
     m = int(max(64, 16 * math.pi * (a + b)))  # ~8 samples per cell of perimeter
-    ring = raster_curve(ellipse_xy(center, a, b, rotation, np.linspace(0, 2 * math.pi, m, endpoint=False)),
-                        closed=True)
+    ring = raster_curve(ellipse_xy(center, a, b, rotation, np.linspace(0, 2 * math.pi, m, endpoint=False)), closed=True)
     if direction == "ccw":
         ring = ring[::-1]
     ex, ey = ellipse_xy(center, a, b, rotation, [0.0])[0].tolist()

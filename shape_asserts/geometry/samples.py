@@ -36,8 +36,7 @@ def ellipse_xy(center: Point, a: float, b: float, rotation: float, t: ArrayLike)
     return np.column_stack([center[0] + u * c - v * s, center[1] + u * s + v * c])
 
 
-def spiral_xy(center: Point, spacing: float, turns: float, angle: float,
-              direction: str, t: ArrayLike) -> FloatArray:
+def spiral_xy(center: Point, spacing: float, turns: float, angle: float, direction: str, t: ArrayLike) -> FloatArray:
     """Points of an outward Archimedean spiral ``r = spacing · θ / 2π`` at ``t`` ∈ [0, 1] of its length
     in turns, shape (len(t), 2).
 
@@ -53,8 +52,9 @@ def spiral_xy(center: Point, spacing: float, turns: float, angle: float,
     return np.column_stack([center[0] + r * np.cos(phi), center[1] + r * np.sin(phi)])
 
 
-def spiral_samples(center: Point, spacing: float, turns: float, angle: float, direction: str,
-                   count: int, *, inward: bool = False) -> FloatArray:
+def spiral_samples(
+    center: Point, spacing: float, turns: float, angle: float, direction: str, count: int, *, inward: bool = False
+) -> FloatArray:
     """``count`` points of the asked spiral evenly spaced along it, from the center out, shape (count, 2).
 
     ``direction`` is the way the *drawing* turns: drawn inward one way, the same curve traced

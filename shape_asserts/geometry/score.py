@@ -118,6 +118,7 @@ class ShapeScore:
         # an empty drawing's distances are rightly infinite (there is nothing to measure); NaN, or
         # infinity from points that are there, is an overflow
         empty = self.metrics.get("n_points") == 0
+
         def off(v: Any) -> bool:
             return isinstance(v, float) and (math.isnan(v) or (math.isinf(v) and not empty))
 
@@ -130,9 +131,20 @@ class ShapeScore:
         object.__setattr__(self, "score", float(self.score) if score_ok else 0.0)
         object.__setattr__(self, "metrics", {k: (None if k in bad else v) for k, v in self.metrics.items()})
         checks = tuple(replace(c, passed=False, value="not finite") if off(c.value) else c for c in self.checks)
-        object.__setattr__(self, "checks", (*checks, Check(
-            "finite", False, len(names), "0 non-finite numbers",
-            f"{', '.join(names[:6])} came out infinite or NaN: a coordinate is too large to measure")))
+        object.__setattr__(
+            self,
+            "checks",
+            (
+                *checks,
+                Check(
+                    "finite",
+                    False,
+                    len(names),
+                    "0 non-finite numbers",
+                    f"{', '.join(names[:6])} came out infinite or NaN: a coordinate is too large to measure",
+                ),
+            ),
+        )
 
     @property
     def passed(self) -> bool:
@@ -145,9 +157,7 @@ class ShapeScore:
     def summary(self) -> dict[str, Any]:
         """Rounded metrics and pass/fail per check: stable enough to snapshot."""
         out: dict[str, Any] = {"family": self.family, "score": round(float(self.score), 2)}
-        out["metrics"] = {
-            k: (round(v, 2) if isinstance(v, float) else v) for k, v in sorted(self.metrics.items())
-        }
+        out["metrics"] = {k: (round(v, 2) if isinstance(v, float) else v) for k, v in sorted(self.metrics.items())}
         out["checks"] = {c.name: c.passed for c in self.checks}
         out["passed"] = self.passed
         return out

@@ -47,19 +47,41 @@ class Scorecard:
         self.metrics: dict[str, Any] = {}
         self.marks: dict[str, tuple[int, ...]] = {}
 
-    def add(self, name: str, passed: bool | np.bool_, value: Any, limit: str, detail: str = "",
-            indices: Sequence[int] = (), margin: float | None = None, *, note: str = "") -> Check:
+    def add(
+        self,
+        name: str,
+        passed: bool | np.bool_,
+        value: Any,
+        limit: str,
+        detail: str = "",
+        indices: Sequence[int] = (),
+        margin: float | None = None,
+        *,
+        note: str = "",
+    ) -> Check:
         """Add one check; ``detail`` says what went wrong and is kept only when it fails, ``note``
         says what the value is measured against and is kept either way."""
-        check = Check(name, bool(passed), value, limit, note or (detail if not passed else ""),
-                      tuple(int(i) for i in indices), margin)
+        check = Check(
+            name,
+            bool(passed),
+            value,
+            limit,
+            note or (detail if not passed else ""),
+            tuple(int(i) for i in indices),
+            margin,
+        )
         self.checks.append(check)
         return check
 
     def result(self, family: str, score: float) -> ShapeScore:
         """The collected checks, metrics and marks as the family's :class:`ShapeScore`."""
-        return ShapeScore(family=family, score=float(score), metrics=dict(self.metrics),
-                          checks=tuple(self.checks), marks=dict(self.marks))
+        return ShapeScore(
+            family=family,
+            score=float(score),
+            metrics=dict(self.metrics),
+            checks=tuple(self.checks),
+            marks=dict(self.marks),
+        )
 
     # --- what every drawn path is held to ---------------------------------------------------------
 
@@ -67,10 +89,22 @@ class Scorecard:
         """``gaps`` (steps longer than one cell) and ``repeats`` (a point written twice in a row)."""
         cont = ck.continuity(points)
         self.metrics.update(gaps=len(cont.gaps), repeats=len(cont.repeats), max_step=cont.max_step)
-        self.add("gaps", len(cont.gaps) <= max_gaps, len(cont.gaps), f"≤ {max_gaps}",
-                 f"largest step {cont.max_step:g} cells", cont.gaps)
-        self.add("repeats", len(cont.repeats) <= max_repeats, len(cont.repeats), f"≤ {max_repeats}",
-                 "consecutive identical points", cont.repeats)
+        self.add(
+            "gaps",
+            len(cont.gaps) <= max_gaps,
+            len(cont.gaps),
+            f"≤ {max_gaps}",
+            f"largest step {cont.max_step:g} cells",
+            cont.gaps,
+        )
+        self.add(
+            "repeats",
+            len(cont.repeats) <= max_repeats,
+            len(cont.repeats),
+            f"≤ {max_repeats}",
+            "consecutive identical points",
+            cont.repeats,
+        )
         self.marks.update(gaps=cont.gaps, repeats=cont.repeats)
         return cont
 
@@ -87,8 +121,9 @@ class Scorecard:
         first = name == "start"
         dist = float(chebyshev(pts[0 if first else -1], np.asarray(asked, float))) if len(pts) else float("inf")
         self.metrics[f"{name}_distance"] = dist
-        drawn = f"{'first' if first else 'last'} point is {fmt_point(pts[0 if first else -1])}" if len(pts) \
-            else "no points"
+        drawn = (
+            f"{'first' if first else 'last'} point is {fmt_point(pts[0 if first else -1])}" if len(pts) else "no points"
+        )
         self.add(name, dist <= limit, dist, f"≤ {limit:g}", f"{drawn}, asked {fmt_point(asked)}")
         return dist
 
@@ -96,20 +131,27 @@ class Scorecard:
         """``closure``: the last point within ``max_closure`` cells (Chebyshev) of the first."""
         closing = closure_distance(points)
         self.metrics["closure_distance"] = closing
-        self.add("closure", closing <= max_closure, closing, f"≤ {max_closure:g}",
-                 "last point is not next to the first")
+        self.add(
+            "closure", closing <= max_closure, closing, f"≤ {max_closure:g}", "last point is not next to the first"
+        )
         return closing
 
-    def turning(self, points: ArrayLike, *, center: Point, direction: str | None, min_turns: float,
-                max_turns: float) -> ck.Winding:
+    def turning(
+        self, points: ArrayLike, *, center: Point, direction: str | None, min_turns: float, max_turns: float
+    ) -> ck.Winding:
         """``direction`` (when one was asked: the way round as seen on screen) and ``winding`` (laps
         about ``center`` that way, one lap = 1.0; unsigned when no direction was asked)."""
         drawn = ck.direction(points)
         wind = ck.winding(points, center)
         self.metrics.update(direction=drawn or "none", turns=wind.turns)
         if direction is not None:
-            self.add("direction", drawn == direction, drawn or "none", direction,
-                     "drawn the other way round" if drawn else "the contour encloses no area")
+            self.add(
+                "direction",
+                drawn == direction,
+                drawn or "none",
+                direction,
+                "drawn the other way round" if drawn else "the contour encloses no area",
+            )
             signed = wind.turns if direction == "cw" else -wind.turns
         else:
             signed = abs(wind.turns)
@@ -121,12 +163,26 @@ class Scorecard:
         else:
             why = f"goes round {shown:.2f} times"
         laps = min_turns <= signed <= max_turns
-        self.add("winding", laps, round(signed, 3), f"{min_turns:g}..{max_turns:g} laps", why,
-                 () if laps else wind.backtracks)
+        self.add(
+            "winding",
+            laps,
+            round(signed, 3),
+            f"{min_turns:g}..{max_turns:g} laps",
+            why,
+            () if laps else wind.backtracks,
+        )
         return wind
 
-    def harmonics(self, angles: FloatArray, residuals: FloatArray, *, scale: float,
-                  limits: tuple[float, float, float, float], symmetry: int, name: str = "harmonics") -> Check:
+    def harmonics(
+        self,
+        angles: FloatArray,
+        residuals: FloatArray,
+        *,
+        scale: float,
+        limits: tuple[float, float, float, float],
+        symmetry: int,
+        name: str = "harmonics",
+    ) -> Check:
         """The largest wave in a closed curve's radial residual about its fit, against size-aware limits.
 
         A polygon, square, squircle or ellipse keeps a mean distance close to a circle's (which is
@@ -148,6 +204,11 @@ class Scorecard:
         k = int(np.argmax(share))
         worst, order = float(share[k]), int(orders[k])
         shape = {2: "an oval", 3: "a triangle", 4: "a square or diamond"}.get(order, f"a {order}-sided polygon")
-        return self.add(name, worst <= 1.0, round(worst, 4), "≤ 1 of the limit",
-                        f"the radius swings {amps[k]:.2f} cells {order} times round (limit {limit[k]:.2f} at "
-                        f"this size), like {shape}")
+        return self.add(
+            name,
+            worst <= 1.0,
+            round(worst, 4),
+            "≤ 1 of the limit",
+            f"the radius swings {amps[k]:.2f} cells {order} times round (limit {limit[k]:.2f} at "
+            f"this size), like {shape}",
+        )

@@ -72,7 +72,7 @@ def rdp(points: ArrayLike, epsilon: float, *, to: Literal["segment", "line"] = "
         i, j = stack.pop()
         if j - i < 2:
             continue
-        mid = pts[i + 1:j]
+        mid = pts[i + 1 : j]
         d = segment_distance(mid, pts[i], pts[j]) if to == "segment" else _line_distance(mid, pts[i], pts[j])
         k = int(np.argmax(d))
         if d[k] > epsilon:
@@ -101,14 +101,13 @@ def simplify(points: ArrayLike, tolerance: float = 1.0) -> list[int]:
     if closure_distance(pts) <= 1.0 and n >= 4:
         far = int(np.argmax(np.max(np.abs(pts - pts[0]), axis=1)))
         if 0 < far < n - 1:
-            first: list[int] = rdp(pts[:far + 1], tolerance, to="line").tolist()
+            first: list[int] = rdp(pts[: far + 1], tolerance, to="line").tolist()
             second = [far + i for i in rdp(pts[far:], tolerance, to="line").tolist()]
             return first + second[1:]
     return [int(i) for i in rdp(pts, tolerance, to="line")]
 
 
-def simplify_closed(points: ArrayLike, epsilon: float, *, min_side: float = 0.0,
-                    max_corners: int = 64) -> IntArray:
+def simplify_closed(points: ArrayLike, epsilon: float, *, min_side: float = 0.0, max_corners: int = 64) -> IntArray:
     """Indices of the corners of a closed contour, in drawing order.
 
     The contour is cut at its first point and at the point farthest from it (squared distances,
@@ -165,8 +164,10 @@ def simplify_closed(points: ArrayLike, epsilon: float, *, min_side: float = 0.0,
         if side[j] >= min_side:
             break
         k = len(idx)
-        dev = [float(segment_distance(pts[idx[m]:idx[m] + 1], pts[idx[m - 1]], pts[idx[(m + 1) % k]])[0])
-               for m in (j, (j + 1) % k)]
+        dev = [
+            float(segment_distance(pts[idx[m] : idx[m] + 1], pts[idx[m - 1]], pts[idx[(m + 1) % k]])[0])
+            for m in (j, (j + 1) % k)
+        ]
         del idx[j if dev[0] <= dev[1] else (j + 1) % k]
         idx = _refine(pts, idx)
     return np.array(_merge_pairs(pts, idx, epsilon), dtype=np.int64)
@@ -195,8 +196,10 @@ def _merge_pairs(pts: FloatArray, idx: list[int], epsilon: float) -> list[int]:
             m = int(inner[int(np.argmax(depth))])
             left = (a + np.arange((m - a) % n + 1)) % n
             right = (m + np.arange((d - m) % n + 1)) % n
-            fits = (segment_distance(pts[left], pts[a], pts[m]).max() <= epsilon
-                    and segment_distance(pts[right], pts[m], pts[d]).max() <= epsilon)
+            fits = (
+                segment_distance(pts[left], pts[a], pts[m]).max() <= epsilon
+                and segment_distance(pts[right], pts[m], pts[d]).max() <= epsilon
+            )
             if fits and depth.max() > epsilon:
                 b, c = idx[j], idx[(j + 1) % k]
                 idx = sorted([i for i in idx if i not in (b, c)] + [m])
@@ -252,7 +255,7 @@ def _refine(pts: FloatArray, idx: list[int], rounds: int = 4) -> list[int]:
             cand = (p + 1 + np.arange(span - 1)) % n
             d = segment_distance(pts[cand], pts[p], pts[q])
             best = int(cand[int(np.argmax(d))])
-            here = float(segment_distance(pts[idx[j]:idx[j] + 1], pts[p], pts[q])[0])
+            here = float(segment_distance(pts[idx[j] : idx[j] + 1], pts[p], pts[q])[0])
             if float(d.max()) > here and best != idx[j]:
                 idx[j] = best
                 moved = True
@@ -262,8 +265,9 @@ def _refine(pts: FloatArray, idx: list[int], rounds: int = 4) -> list[int]:
     return sorted(idx)
 
 
-def segments(points: ArrayLike, tolerance: float = 1.0, *, min_length: float = 0.0,
-             closed: bool | None = None) -> FloatArray:
+def segments(
+    points: ArrayLike, tolerance: float = 1.0, *, min_length: float = 0.0, closed: bool | None = None
+) -> FloatArray:
     """The straight edges of a simplified stroke, shape (M, 2, 2): ``[[x0, y0], [x1, y1]]`` rows.
 
     Edges shorter than ``min_length`` cells are dropped. ``closed`` adds the closing edge from the

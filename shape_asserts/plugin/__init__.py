@@ -14,17 +14,18 @@ from __future__ import annotations
 import dataclasses
 import tempfile
 import time
+from collections.abc import Generator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from shape_asserts.exceptions import CaseError, FixtureError, ProviderError
 from shape_asserts.families.registry import families
 from shape_asserts.plugin.options import register, resolve
+from shape_asserts.plugin.session import VerdictOptions, VerdictSession, with_baseline
 from shape_asserts.plugin.suite import CaseParam, CaseRun, Settings, prefetch
 from shape_asserts.results.record import CaseRecord, printable, report_reason
-from shape_asserts.plugin.session import VerdictOptions, VerdictSession, with_baseline
 
 _SETTINGS_KEY = pytest.StashKey[Settings]()
 #: Set on a shape test's item once its ``shape_run`` fixture starts, and once it has its run.
@@ -108,7 +109,9 @@ def shape_run(request: pytest.FixtureRequest, shape_case: CaseParam, shape_setti
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[Any]:
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     report = yield
     # A provider outage or a bad recording is the harness's problem, not the model's drawing:
     # show the one-line reason (it names the cause and the fix) instead of a traceback.
@@ -161,8 +164,11 @@ class _Fetcher:
             return  # xdist controller: the workers' collection decides (below)
         if not _tests_will_run(session):
             return
-        params = [item.callspec.params["shape_case"] for item in session.items
-                  if hasattr(item, "callspec") and isinstance(item.callspec.params.get("shape_case"), CaseParam)]
+        params = [
+            item.callspec.params["shape_case"]
+            for item in session.items
+            if hasattr(item, "callspec") and isinstance(item.callspec.params.get("shape_case"), CaseParam)
+        ]
         self._fetch(params)
 
     @pytest.hookimpl(optionalhook=True)
@@ -184,11 +190,14 @@ class _Fetcher:
         self.done = True
         settings = self.config.stash[_SETTINGS_KEY]
         try:
-            self.progress = prefetch(settings, params, on_progress=self._show,
-                                     on_decision=lambda line: self._write(f"shape-asserts: {line}"))
-        except Exception as exc:  # noqa: BLE001 - never lose the run to the fetch: tests ask themselves
-            self._write(f"shape-asserts: fetching before the tests failed ({type(exc).__name__}: {exc}); "
-                        f"cases will be asked one by one")
+            self.progress = prefetch(
+                settings, params, on_progress=self._show, on_decision=lambda line: self._write(f"shape-asserts: {line}")
+            )
+        except Exception as exc:
+            self._write(
+                f"shape-asserts: fetching before the tests failed ({type(exc).__name__}: {exc}); "
+                f"cases will be asked one by one"
+            )
             if settings.state_path is not None and settings.state_path.exists():
                 settings.state_path.unlink()
             return
@@ -235,7 +244,11 @@ def _verdicts(config: pytest.Config, settings: Settings, values: dict[str, Any])
         settings = with_baseline(settings, values["baseline"])
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from None
-    options = VerdictOptions(report=values["report"], baseline=values["baseline"], margin=values["gate_margin"],
-                             undecided=values["gate_undecided"])
+    options = VerdictOptions(
+        report=values["report"],
+        baseline=values["baseline"],
+        margin=values["gate_margin"],
+        undecided=values["gate_undecided"],
+    )
     config.pluginmanager.register(VerdictSession(config, settings, options), "shape-asserts-verdicts")
     return settings

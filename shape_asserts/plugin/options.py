@@ -20,9 +20,10 @@ import argparse
 import math
 import re
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Literal
 
 import pytest
 
@@ -37,9 +38,15 @@ __all__ = ["Option", "OPTIONS", "register", "resolve", "markdown_table", "replac
 #: What a value may be. ``names`` and ``paths`` are repeatable on the command line and one per
 #: line in the ini file; ``choice`` is a string from ``choices``.
 _CASTS: dict[str, Callable[[str], Any]] = {
-    "str": str, "choice": str, "path": str, "int": int, "float": float, "names": str, "paths": str,
+    "str": str,
+    "choice": str,
+    "path": str,
+    "int": int,
+    "float": float,
+    "names": str,
+    "paths": str,
 }
-_INI_TYPES = {"names": "linelist", "paths": "paths"}
+_INI_TYPES: dict[str, Literal["linelist", "paths", "string"]] = {"names": "linelist", "paths": "paths"}
 
 #: The README holds the generated table between these lines.
 START = "<!-- options:start -->"
@@ -149,61 +156,197 @@ def _finite(low: float, high: float = math.inf, *, above: bool = False) -> Calla
 
 #: Every setting of the plugin, in the order ``--help`` and the README list them.
 OPTIONS: tuple[Option, ...] = (
-    Option("--model", "shape_models", "models", "names", default=(defaults.MODEL,), metavar="NAME",
-           allowed="a model name",
-           help="litellm model to ask: gpt-4o, anthropic/..., ollama/..., openai/<name> with "
-                "--api-base; reference/exact and reference/noisy draw in-process, without a key"),
-    Option("--record", "shape_record", "record", "choice", default=defaults.RECORD, choices=RECORD_MODES,
-           help="none: replay only, a case without a valid recording is an error; missing: ask only for "
-                "what is not recorded (or is stale); all: ask again and overwrite"),
-    Option("--fixtures-dir", "shape_fixtures_dir", "fixtures_dir", "path", default=defaults.FIXTURES_DIR,
-           metavar="DIR", allowed="a folder", help="folder of recorded answers, relative to the rootdir"),
-    Option("--snapshots-dir", "shape_snapshots_dir", "snapshots_dir", "path", default=defaults.SNAPSHOTS_DIR,
-           metavar="DIR", allowed="a folder",
-           help="folder of pinned results (one per model), relative to the rootdir"),
-    Option("--temperature", "shape_temperature", "temperature", "float", default_text="the provider's own",
-           metavar="T", check=_finite(0, 2), allowed="a number from 0 to 2",
-           help="sampling temperature sent to the model; part of a recording's identity"),
-    Option("--lang", "shape_lang", "lang", "choice", default=defaults.LANG, choices=LANGS,
-           help="prompt language: ru (the seed post's) or en"),
-    Option("--samples", "shape_samples", "samples", "int", default=defaults.SAMPLES, metavar="N",
-           check=_finite(1), allowed="a whole number ≥ 1",
-           help="answers per case, each its own call and recorded entry"),
-    Option("--min-pass-rate", "shape_min_pass_rate", "min_pass_rate", "float", default=defaults.MIN_PASS_RATE,
-           metavar="P", check=_finite(0, 1), allowed="a number from 0 to 1",
-           help="share of a case's samples that must pass every check"),
-    Option("--api-base", "shape_api_base", "api_base", "str", metavar="URL", allowed="a URL",
-           help="base URL of an OpenAI-compatible server (with --model=openai/<name>)"),
-    Option("--request-timeout", "shape_request_timeout", "timeout", "float", default=defaults.TIMEOUT,
-           metavar="S", check=_finite(0, above=True), allowed="a positive number of seconds",
-           help="seconds one model call may take, connect to last byte"),
-    Option("--shape-cases", "shape_cases", "case_files", "paths", default=(), metavar="FILE",
-           allowed="a TOML file", base="cwd",
-           help="extra case file (TOML); adds to the built-in cases and to the ini's files"),
-    Option("--concurrency", "shape_concurrency", "concurrency", "int", default=defaults.CONCURRENCY,
-           metavar="C", check=_finite(1), allowed="a whole number ≥ 1",
-           help="most model calls in flight at once, per run (not per xdist worker)"),
-    Option("--max-retries", "shape_max_retries", "max_retries", "int", default=defaults.MAX_RETRIES,
-           metavar="N", check=_finite(0), allowed="a whole number ≥ 0",
-           help="retries of a call after a 429 (honouring Retry-After), 5xx, timeout or dropped connection"),
-    Option("--max-cost", "shape_max_cost", "max_cost", "float", default_text="no cap", metavar="USD",
-           check=_finite(0), allowed="a finite number ≥ 0",
-           help="stop issuing new calls once this much was spent, in US dollars (where litellm knows "
-                "prices); cases left unasked are skipped"),
-    Option("--shape-report", "shape_report", "report", "path", metavar="PATH", allowed="a file path", base="cwd",
-           help="write one self-contained HTML report at the end of the run: summary, gate, and every "
-                "case's drawings with metrics, failed checks and raw answers"),
-    Option("--baseline", "shape_baseline", "baseline", "str", metavar="MODEL", allowed="a model name",
-           help="gate the --model(s) against this model (not also a --model): it runs as one more model, "
-                "usually replayed, and the run's exit status becomes the gate's: 0 pass, 1 fail"),
-    Option("--gate-margin", "shape_gate_margin", "gate_margin", "float", default=defaults.GATE_MARGIN,
-           metavar="M", check=_finite(0), allowed="a finite number ≥ 0",
-           help="with --baseline: how much worse the candidate may be, in score points and in pass-rate "
-                "percentage points, before the gate fails"),
-    Option("--gate-undecided", "shape_gate_undecided", "gate_undecided", "choice",
-           default=defaults.GATE_UNDECIDED, choices=UNDECIDED_POLICIES,
-           help="with --baseline: what an UNDECIDED gate (too little evidence) does to the exit status: "
-                "pass (exit 0 with a warning) or fail (exit 1)"),
+    Option(
+        "--model",
+        "shape_models",
+        "models",
+        "names",
+        default=(defaults.MODEL,),
+        metavar="NAME",
+        allowed="a model name",
+        help="litellm model to ask: gpt-4o, anthropic/..., ollama/..., openai/<name> with "
+        "--api-base; reference/exact and reference/noisy draw in-process, without a key",
+    ),
+    Option(
+        "--record",
+        "shape_record",
+        "record",
+        "choice",
+        default=defaults.RECORD,
+        choices=RECORD_MODES,
+        help="none: replay only, a case without a valid recording is an error; missing: ask only for "
+        "what is not recorded (or is stale); all: ask again and overwrite",
+    ),
+    Option(
+        "--fixtures-dir",
+        "shape_fixtures_dir",
+        "fixtures_dir",
+        "path",
+        default=defaults.FIXTURES_DIR,
+        metavar="DIR",
+        allowed="a folder",
+        help="folder of recorded answers, relative to the rootdir",
+    ),
+    Option(
+        "--snapshots-dir",
+        "shape_snapshots_dir",
+        "snapshots_dir",
+        "path",
+        default=defaults.SNAPSHOTS_DIR,
+        metavar="DIR",
+        allowed="a folder",
+        help="folder of pinned results (one per model), relative to the rootdir",
+    ),
+    Option(
+        "--temperature",
+        "shape_temperature",
+        "temperature",
+        "float",
+        default_text="the provider's own",
+        metavar="T",
+        check=_finite(0, 2),
+        allowed="a number from 0 to 2",
+        help="sampling temperature sent to the model; part of a recording's identity",
+    ),
+    Option(
+        "--lang",
+        "shape_lang",
+        "lang",
+        "choice",
+        default=defaults.LANG,
+        choices=LANGS,
+        help="prompt language: ru (the seed post's) or en",
+    ),
+    Option(
+        "--samples",
+        "shape_samples",
+        "samples",
+        "int",
+        default=defaults.SAMPLES,
+        metavar="N",
+        check=_finite(1),
+        allowed="a whole number ≥ 1",
+        help="answers per case, each its own call and recorded entry",
+    ),
+    Option(
+        "--min-pass-rate",
+        "shape_min_pass_rate",
+        "min_pass_rate",
+        "float",
+        default=defaults.MIN_PASS_RATE,
+        metavar="P",
+        check=_finite(0, 1),
+        allowed="a number from 0 to 1",
+        help="share of a case's samples that must pass every check",
+    ),
+    Option(
+        "--api-base",
+        "shape_api_base",
+        "api_base",
+        "str",
+        metavar="URL",
+        allowed="a URL",
+        help="base URL of an OpenAI-compatible server (with --model=openai/<name>)",
+    ),
+    Option(
+        "--request-timeout",
+        "shape_request_timeout",
+        "timeout",
+        "float",
+        default=defaults.TIMEOUT,
+        metavar="S",
+        check=_finite(0, above=True),
+        allowed="a positive number of seconds",
+        help="seconds one model call may take, connect to last byte",
+    ),
+    Option(
+        "--shape-cases",
+        "shape_cases",
+        "case_files",
+        "paths",
+        default=(),
+        metavar="FILE",
+        allowed="a TOML file",
+        base="cwd",
+        help="extra case file (TOML); adds to the built-in cases and to the ini's files",
+    ),
+    Option(
+        "--concurrency",
+        "shape_concurrency",
+        "concurrency",
+        "int",
+        default=defaults.CONCURRENCY,
+        metavar="C",
+        check=_finite(1),
+        allowed="a whole number ≥ 1",
+        help="most model calls in flight at once, per run (not per xdist worker)",
+    ),
+    Option(
+        "--max-retries",
+        "shape_max_retries",
+        "max_retries",
+        "int",
+        default=defaults.MAX_RETRIES,
+        metavar="N",
+        check=_finite(0),
+        allowed="a whole number ≥ 0",
+        help="retries of a call after a 429 (honouring Retry-After), 5xx, timeout or dropped connection",
+    ),
+    Option(
+        "--max-cost",
+        "shape_max_cost",
+        "max_cost",
+        "float",
+        default_text="no cap",
+        metavar="USD",
+        check=_finite(0),
+        allowed="a finite number ≥ 0",
+        help="stop issuing new calls once this much was spent, in US dollars (where litellm knows "
+        "prices); cases left unasked are skipped",
+    ),
+    Option(
+        "--shape-report",
+        "shape_report",
+        "report",
+        "path",
+        metavar="PATH",
+        allowed="a file path",
+        base="cwd",
+        help="write one self-contained HTML report at the end of the run: summary, gate, and every "
+        "case's drawings with metrics, failed checks and raw answers",
+    ),
+    Option(
+        "--baseline",
+        "shape_baseline",
+        "baseline",
+        "str",
+        metavar="MODEL",
+        allowed="a model name",
+        help="gate the --model(s) against this model (not also a --model): it runs as one more model, "
+        "usually replayed, and the run's exit status becomes the gate's: 0 pass, 1 fail",
+    ),
+    Option(
+        "--gate-margin",
+        "shape_gate_margin",
+        "gate_margin",
+        "float",
+        default=defaults.GATE_MARGIN,
+        metavar="M",
+        check=_finite(0),
+        allowed="a finite number ≥ 0",
+        help="with --baseline: how much worse the candidate may be, in score points and in pass-rate "
+        "percentage points, before the gate fails",
+    ),
+    Option(
+        "--gate-undecided",
+        "shape_gate_undecided",
+        "gate_undecided",
+        "choice",
+        default=defaults.GATE_UNDECIDED,
+        choices=UNDECIDED_POLICIES,
+        help="with --baseline: what an UNDECIDED gate (too little evidence) does to the exit status: "
+        "pass (exit 0 with a warning) or fail (exit 1)",
+    ),
 )
 
 
@@ -221,8 +364,9 @@ def register(parser: pytest.Parser) -> None:
         else:
             kwargs["metavar"] = o.metavar
         group.addoption(o.flag, **kwargs)
-        parser.addini(o.ini, f"{o.flag}: {o.help_text}", type=_INI_TYPES.get(o.kind, "string"),
-                      default=[] if o.repeatable else "")
+        parser.addini(
+            o.ini, f"{o.flag}: {o.help_text}", type=_INI_TYPES.get(o.kind, "string"), default=[] if o.repeatable else ""
+        )
 
 
 def resolve(config: pytest.Config) -> dict[str, Any]:
@@ -267,8 +411,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m shape_asserts.plugin", description=main.__doc__)
     how = parser.add_mutually_exclusive_group(required=True)
     how.add_argument("--markdown", action="store_true", help="print the README's options table")
-    how.add_argument("--write-readme", metavar="README", type=Path,
-                     help=f"replace the table between {START} and {END} in this file")
+    how.add_argument(
+        "--write-readme", metavar="README", type=Path, help=f"replace the table between {START} and {END} in this file"
+    )
     args = parser.parse_args(argv)
     if args.markdown:
         sys.stdout.write(markdown_table())

@@ -30,10 +30,11 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -73,12 +74,12 @@ def with_baseline(settings: Any, baseline: str | None) -> Any:
     if baseline in settings.models:
         raise ValueError(
             f"--baseline {baseline} is also a --model; the gate compares the --model(s) with the baseline, "
-            f"so name it only as --baseline (and give the candidate with --model)")
+            f"so name it only as --baseline (and give the candidate with --model)"
+        )
     return dataclasses.replace(settings, models=tuple(settings.models) + (baseline,))
 
 
-def exit_status(status: int, verdict: str | None, *, errors: int, other_failures: int,
-                undecided: str = "pass") -> int:
+def exit_status(status: int, verdict: str | None, *, errors: int, other_failures: int, undecided: str = "pass") -> int:
     """The run's exit status once the gate has spoken (see the module docstring for the rules)."""
     status = int(status)
     if verdict is None or status in _NOT_RESULTS:
@@ -134,8 +135,10 @@ class VerdictSession:
         except CaseError:  # already said at collection; the records still print, by case id
             cases = {}
         models = {m: i for i, m in enumerate(self.settings.models)}
-        return sorted(self.records.values(), key=lambda r: (cases.get(r.case, len(cases)), r.case,
-                                                            models.get(r.model, len(models)), r.model))
+        return sorted(
+            self.records.values(),
+            key=lambda r: (cases.get(r.case, len(cases)), r.case, models.get(r.model, len(models)), r.model),
+        )
 
     def _wanted(self) -> bool:
         o = self.options
@@ -153,21 +156,25 @@ class VerdictSession:
             by_model = {m: [r for r in records if r.model == m] for m in self.settings.models}
             candidates = {m: by_model[m] for m in self.settings.models if m != o.baseline}
             self.gate = gate(candidates, o.baseline, by_model.get(o.baseline, []), margin=o.margin)
-            gated = exit_status(session.exitstatus, self.gate.verdict, errors=self.errors,
-                                other_failures=self.other_failures, undecided=o.undecided)
+            gated = exit_status(
+                session.exitstatus,
+                self.gate.verdict,
+                errors=self.errors,
+                other_failures=self.other_failures,
+                undecided=o.undecided,
+            )
             self.status = (int(session.exitstatus), gated)
             session.exitstatus = gated
         if o.report is not None:
             try:
                 self.report_path = write_report(o.report, self._report_data(records, rows))
-            except Exception as exc:  # noqa: BLE001 - say so; the verdicts above stand without a report
+            except Exception as exc:
                 self.problems.append(f"could not write the report {o.report}: {type(exc).__name__}: {exc}")
         if os.environ.get(step_summary.ENV):
             status = None
             if self.status is not None:
                 status = f"exit status {self.status[1]}: {self._status_reason(*self.status)}"
-            text = step_summary.markdown(rows, self.gate, report=str(o.report) if o.report else None,
-                                         status=status)
+            text = step_summary.markdown(rows, self.gate, report=str(o.report) if o.report else None, status=status)
             try:
                 step_summary.append(text)
             except OSError as exc:
@@ -179,15 +186,26 @@ class VerdictSession:
         meta = [("models", ", ".join(candidates))]
         if o.baseline:
             meta.append(("baseline", o.baseline))
-        meta += [("cases", str(len({r.case for r in records}))), ("samples per case", str(s.samples)),
-                 ("required pass rate", f"{s.min_pass_rate:.2f}"), ("language", s.lang), ("record", s.record),
-                 ("temperature", "provider default" if s.temperature is None else f"{s.temperature:g}")]
+        meta += [
+            ("cases", str(len({r.case for r in records}))),
+            ("samples per case", str(s.samples)),
+            ("required pass rate", f"{s.min_pass_rate:.2f}"),
+            ("language", s.lang),
+            ("record", s.record),
+            ("temperature", "provider default" if s.temperature is None else f"{s.temperature:g}"),
+        ]
         if self.status is not None:
             meta.append(("exit status", str(self.status[1])))
         return ReportData(
-            records=records, rows=rows, gate=self.gate, models=list(s.models), baseline=o.baseline, lang=s.lang,
+            records=records,
+            rows=rows,
+            gate=self.gate,
+            models=list(s.models),
+            baseline=o.baseline,
+            lang=s.lang,
             cases={c.id: c for c in s.cases()},
-            settings=meta, generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            settings=meta,
+            generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         )
 
     @pytest.hookimpl(wrapper=True)
@@ -198,8 +216,10 @@ class VerdictSession:
             tr.section("shape-asserts summary")
             for line in format_table(summarize(self.ordered())):
                 tr.write_line(line)
-            tr.write_line("spread/std: how much a case's score moves when only the start point and direction "
-                          "change (mean over groups of otherwise identical cases; lower is steadier)")
+            tr.write_line(
+                "spread/std: how much a case's score moves when only the start point and direction "
+                "change (mean over groups of otherwise identical cases; lower is steadier)"
+            )
         yield
         if self.gate is not None:
             g = self.gate
@@ -214,7 +234,10 @@ class VerdictSession:
                 tr.write_line(
                     "WARNING: the gate is UNDECIDED — the results cannot tell whether the candidate is worse "
                     f"than the baseline by more than {g.margin:g}; treated as {policy.upper()} "
-                    f"(--gate-undecided={policy})", yellow=True, bold=True)
+                    f"(--gate-undecided={policy})",
+                    yellow=True,
+                    bold=True,
+                )
             if self.status is not None:
                 before, after = self.status
                 why = self._status_reason(before, after)
@@ -231,5 +254,7 @@ class VerdictSession:
             return f"{self.errors} test(s) errored; the harness could not produce every result the gate needs"
         if self.other_failures:
             return f"{self.other_failures} test(s) that are not shape cases failed"
-        return ("the gate's verdict (with --baseline the run's status is the gate's; failed cases above "
-                "are shown, not counted)")
+        return (
+            "the gate's verdict (with --baseline the run's status is the gate's; failed cases above "
+            "are shown, not counted)"
+        )

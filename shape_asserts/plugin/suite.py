@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 
 from shape_asserts import defaults
-from shape_asserts.cases import Case, load_cases
 from shape_asserts.asking.asker import Asker, Obtained
 from shape_asserts.asking.reference import serve
 from shape_asserts.asking.runstate import NotAsked, Progress, RunState
 from shape_asserts.asking.store import FixtureStore
+from shape_asserts.cases import Case, load_cases
 from shape_asserts.results.snapshots import extension_for, snapshot_folder
 from shape_asserts.results.verdict import CaseResult, judge
 
@@ -59,11 +59,19 @@ class Settings:
 
     def asker(self, record: str | None = None) -> Asker:
         """The run's asker (under another record mode when ``record`` is given)."""
-        return Asker(FixtureStore(self.fixtures_dir), record or self.record, temperature=self.temperature,
-                     lang=self.lang, timeout=self.timeout, api_base=self.api_base, max_retries=self.max_retries,
-                     concurrency=self.concurrency, max_cost=self.max_cost)
+        return Asker(
+            FixtureStore(self.fixtures_dir),
+            record or self.record,
+            temperature=self.temperature,
+            lang=self.lang,
+            timeout=self.timeout,
+            api_base=self.api_base,
+            max_retries=self.max_retries,
+            concurrency=self.concurrency,
+            max_cost=self.max_cost,
+        )
 
-    def params(self) -> dict[str, "CaseParam"]:
+    def params(self) -> dict[str, CaseParam]:
         """Every model × case of the run, by test id."""
         out = {}
         for model in self.models:
@@ -72,7 +80,7 @@ class Settings:
                 out[p.id] = p
         return out
 
-    def obtain(self, param: "CaseParam") -> Obtained:
+    def obtain(self, param: CaseParam) -> Obtained:
         """The answers for one test: replayed after the run's fetch, else recorded/asked here.
 
         Raises
@@ -116,8 +124,9 @@ class CaseRun:
     ``result`` holds the verdict once judged; the report hook makes the test's record from it.
     """
 
-    def __init__(self, param: CaseParam, settings: Settings, obtained: Obtained,
-                 node: pytest.Item, snapshot: Any | None) -> None:
+    def __init__(
+        self, param: CaseParam, settings: Settings, obtained: Obtained, node: pytest.Item, snapshot: Any | None
+    ) -> None:
         self.param = param
         self.settings = settings
         self.obtained = obtained
@@ -128,8 +137,7 @@ class CaseRun:
     def judge(self) -> CaseResult:
         """Parse and score every sample (once); the test's record is made from this result."""
         if self.result is None:
-            self.result = judge(self.param.case, self.param.model, self.obtained.texts,
-                                self.settings.min_pass_rate)
+            self.result = judge(self.param.case, self.param.model, self.obtained.texts, self.settings.min_pass_rate)
         return self.result
 
     def _compare_snapshot(self, result: CaseResult) -> str | None:
@@ -146,8 +154,10 @@ class CaseRun:
         if ext == result.summary():
             return None
         diff = "\n".join(ext.get_assert_diff())
-        return (f"result differs from the snapshot in {folder / case.family / (case.id + '.json')}; "
-                f"review and accept with --snapshot-update\n{diff}")
+        return (
+            f"result differs from the snapshot in {folder / case.family / (case.id + '.json')}; "
+            f"review and accept with --snapshot-update\n{diff}"
+        )
 
     def check(self) -> CaseResult:
         """Judge, compare the snapshot, and fail the test with a readable reason if needed."""
@@ -163,8 +173,9 @@ class CaseRun:
         return result
 
 
-def prefetch(settings: Settings, params: list[CaseParam], on_progress: Any = None,
-             on_decision: Any = None) -> Progress | None:
+def prefetch(
+    settings: Settings, params: list[CaseParam], on_progress: Any = None, on_decision: Any = None
+) -> Progress | None:
     """Fetch every selected case's missing answers concurrently, before the tests run.
 
     Writes the run state (failures, unasked cases) to ``settings.state_path`` for the tests.

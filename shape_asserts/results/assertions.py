@@ -11,18 +11,19 @@ from typing import Any
 
 import numpy as np
 
-from shape_asserts.geometry.drawing import Drawing
-from shape_asserts.geometry.raster import raster_circle
-from shape_asserts.results.render import ascii_art
-from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.families.base import with_overrides
 from shape_asserts.families.circle import CIRCLE, CircleThresholds, score_circle
+from shape_asserts.geometry.drawing import Drawing
+from shape_asserts.geometry.raster import raster_circle
+from shape_asserts.geometry.score import ShapeScore
+from shape_asserts.results.render import ascii_art
 
 __all__ = ["assert_circle", "assert_score", "failure_message"]
 
 
-def failure_message(result: ShapeScore, points: np.ndarray, grid_size: int, *,
-                    ideal: np.ndarray | None = None, title: str = "") -> str:
+def failure_message(
+    result: ShapeScore, points: np.ndarray, grid_size: int, *, ideal: np.ndarray | None = None, title: str = ""
+) -> str:
     """Every failed check, one per line, then the drawing as ASCII art."""
     head = title or f"{result.family} drawing"
     lines = [f"{head}: {len(result.failed)} check(s) failed (score {result.score:.2f})"]
@@ -33,16 +34,18 @@ def failure_message(result: ShapeScore, points: np.ndarray, grid_size: int, *,
     return "\n".join(lines)
 
 
-def assert_score(result: ShapeScore, points: np.ndarray, grid_size: int = 50, *,
-                 ideal: np.ndarray | None = None, title: str = "") -> ShapeScore:
+def assert_score(
+    result: ShapeScore, points: np.ndarray, grid_size: int = 50, *, ideal: np.ndarray | None = None, title: str = ""
+) -> ShapeScore:
     """Raise ``AssertionError`` with a readable picture when ``result`` has failed checks."""
     if not result.passed:
         raise AssertionError(failure_message(result, points, grid_size, ideal=ideal, title=title))
     return result
 
 
-def _ideal_circle(center: tuple[float, float], radius: float | None, start: Any, direction: str | None,
-                  result: ShapeScore) -> np.ndarray | None:
+def _ideal_circle(
+    center: tuple[float, float], radius: float | None, start: Any, direction: str | None, result: ShapeScore
+) -> np.ndarray | None:
     r = radius if radius is not None else result.metrics.get("radius")
     if r is None or not np.isfinite(r) or r < 1 or r > 10_000:
         return None
@@ -95,8 +98,9 @@ def assert_circle(
         grid = grid_size or drawing.grid_size or 50
     else:
         pts, data, grid = np.asarray(drawing, dtype=float), None, grid_size or 50
-    result = score_circle(pts, center=center, grid_size=grid, start=start, direction=direction,
-                          data=data, thresholds=limits)
+    result = score_circle(
+        pts, center=center, grid_size=grid, start=start, direction=direction, data=data, thresholds=limits
+    )
     if not result.passed:
         ideal = _ideal_circle(center, radius, start, direction, result)
         assert_score(result, pts, grid, ideal=ideal, title="circle")

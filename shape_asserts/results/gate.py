@@ -37,8 +37,9 @@ Example
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -46,10 +47,28 @@ from shape_asserts.defaults import GATE_MARGIN
 from shape_asserts.results.record import CaseRecord
 
 __all__ = [
-    "PASS", "FAIL", "UNDECIDED", "DEFAULT_MARGIN", "RESAMPLES", "CONFIDENCE", "SEED", "MIN_PAIRS",
-    "Paired", "Difference", "FamilyGate", "Gate",
-    "pair", "bootstrap_ci", "difference", "decide", "cases_needed", "gate_family", "gate",
-    "need_text", "describe", "format_gate",
+    "PASS",
+    "FAIL",
+    "UNDECIDED",
+    "DEFAULT_MARGIN",
+    "RESAMPLES",
+    "CONFIDENCE",
+    "SEED",
+    "MIN_PAIRS",
+    "Paired",
+    "Difference",
+    "FamilyGate",
+    "Gate",
+    "pair",
+    "bootstrap_ci",
+    "difference",
+    "decide",
+    "cases_needed",
+    "gate_family",
+    "gate",
+    "need_text",
+    "describe",
+    "format_gate",
 ]
 
 PASS = "PASS"
@@ -161,24 +180,30 @@ def pair(candidate: Iterable[CaseRecord], baseline: Iterable[CaseRecord]) -> dic
     families = sorted({f for f, _ in cand} | {f for f, _ in base})
     out = {}
     for family in families:
-        ids, score, rate, c_only, b_only = [], [], [], [], []
+        ids: list[str] = []
+        score: list[float] = []
+        rate: list[float] = []
+        c_only: list[str] = []
+        b_only: list[str] = []
         for key in sorted(k for k in cand.keys() | base.keys() if k[0] == family):
             c, b = cand.get(key), base.get(key)
             k = min(len(c[0]), len(b[0])) if c and b else 0
-            if k == 0:
+            if k == 0 or c is None or b is None:
                 (c_only if c is not None else b_only).append(key[1])
                 continue
             (c_scores, c_passed), (b_scores, b_passed) = c, b
             ids.append(key[1])
             score.append(_mean(c_scores[:k]) - _mean(b_scores[:k]))
             rate.append(100.0 * (_mean([float(p) for p in c_passed[:k]]) - _mean([float(p) for p in b_passed[:k]])))
-        out[family] = Paired(family, tuple(ids), np.asarray(score, float), np.asarray(rate, float),
-                             tuple(c_only), tuple(b_only))
+        out[family] = Paired(
+            family, tuple(ids), np.asarray(score, float), np.asarray(rate, float), tuple(c_only), tuple(b_only)
+        )
     return out
 
 
-def bootstrap_ci(diffs: np.ndarray, *, resamples: int = RESAMPLES, confidence: float = CONFIDENCE,
-                 seed: int = SEED) -> tuple[float, float]:
+def bootstrap_ci(
+    diffs: np.ndarray, *, resamples: int = RESAMPLES, confidence: float = CONFIDENCE, seed: int = SEED
+) -> tuple[float, float]:
     """Percentile bootstrap interval of the mean of ``diffs`` (shape ``(n,)``), resampling entries.
 
     >>> bootstrap_ci(np.zeros(6))
@@ -193,7 +218,7 @@ def bootstrap_ci(diffs: np.ndarray, *, resamples: int = RESAMPLES, confidence: f
     block = max(1, _BLOCK // n)  # resample in blocks: memory stays bounded for any number of cases
     for start in range(0, resamples, block):
         k = min(block, resamples - start)
-        means[start:start + k] = d[rng.integers(0, n, size=(k, n))].mean(axis=1)
+        means[start : start + k] = d[rng.integers(0, n, size=(k, n))].mean(axis=1)
     tail = (1.0 - confidence) / 2
     low, high = np.quantile(means, [tail, 1.0 - tail])
     # never wider than the data: a mean of equal numbers can drift a few ulps off them
@@ -228,8 +253,7 @@ def _needed_for(d: Difference, n: int, margin: float) -> tuple[str, float]:
     return (PASS if gap > 0 else FAIL), n * (side / abs(gap)) ** 2
 
 
-def cases_needed(diffs: Sequence[Difference], n: int, margin: float,
-                 min_pairs: int = MIN_PAIRS) -> int | None:
+def cases_needed(diffs: Sequence[Difference], n: int, margin: float, min_pairs: int = MIN_PAIRS) -> int | None:
     """About how many paired cases would decide the gate, or ``None`` if no number would.
 
     A family fails as soon as one difference fails, and passes once all of them pass: so the need
@@ -244,16 +268,36 @@ def cases_needed(diffs: Sequence[Difference], n: int, margin: float,
     return max(int(math.ceil(need - 1e-9)), min_pairs)
 
 
-def gate_family(paired: Paired, *, candidate: str, baseline: str, margin: float = DEFAULT_MARGIN,
-                resamples: int = RESAMPLES, confidence: float = CONFIDENCE, seed: int = SEED,
-                min_pairs: int = MIN_PAIRS) -> FamilyGate:
+def gate_family(
+    paired: Paired,
+    *,
+    candidate: str,
+    baseline: str,
+    margin: float = DEFAULT_MARGIN,
+    resamples: int = RESAMPLES,
+    confidence: float = CONFIDENCE,
+    seed: int = SEED,
+    min_pairs: int = MIN_PAIRS,
+) -> FamilyGate:
     """The verdict for one candidate × family from its paired differences."""
-    common = dict(candidate=candidate, baseline=baseline, family=paired.family, n=paired.n,
-                  candidate_only=len(paired.candidate_only), baseline_only=len(paired.baseline_only))
+    common: dict[str, Any] = dict(
+        candidate=candidate,
+        baseline=baseline,
+        family=paired.family,
+        n=paired.n,
+        candidate_only=len(paired.candidate_only),
+        baseline_only=len(paired.baseline_only),
+    )
     if paired.n == 0:
         missing = "the baseline" if paired.candidate_only else "the candidate"
-        return FamilyGate(score=None, pass_rate=None, verdict=UNDECIDED, need=None,
-                          reason=f"no paired cases: {missing} has no results for this family", **common)
+        return FamilyGate(
+            score=None,
+            pass_rate=None,
+            verdict=UNDECIDED,
+            need=None,
+            reason=f"no paired cases: {missing} has no results for this family",
+            **common,
+        )
     kw = dict(resamples=resamples, confidence=confidence, seed=seed)
     score, rate = difference(paired.score, **kw), difference(paired.pass_rate, **kw)
     verdicts = {"score": score.verdict(margin), "pass rate": rate.verdict(margin)}
@@ -263,8 +307,11 @@ def gate_family(paired: Paired, *, candidate: str, baseline: str, margin: float 
         reason = f"only {paired.n} paired case(s); at least {min_pairs} are needed to decide"
     elif FAIL in verdicts.values():
         verdict = FAIL
-        worse = [f"{name} {d.estimate:+.2f} (upper bound {d.high:+.2f} < {bound})"
-                 for name, d in (("score", score), ("pass rate", rate)) if verdicts[name] == FAIL]
+        worse = [
+            f"{name} {d.estimate:+.2f} (upper bound {d.high:+.2f} < {bound})"
+            for name, d in (("score", score), ("pass rate", rate))
+            if verdicts[name] == FAIL
+        ]
         reason = "worse than the baseline beyond the margin: " + "; ".join(worse)
     elif all(v == PASS for v in verdicts.values()):
         verdict = PASS
@@ -277,9 +324,17 @@ def gate_family(paired: Paired, *, candidate: str, baseline: str, margin: float 
     return FamilyGate(score=score, pass_rate=rate, verdict=verdict, reason=reason, need=need, **common)
 
 
-def gate(candidates: Mapping[str, Iterable[CaseRecord]], baseline_name: str,
-         baseline: Iterable[CaseRecord], *, margin: float = DEFAULT_MARGIN, resamples: int = RESAMPLES,
-         confidence: float = CONFIDENCE, seed: int = SEED, min_pairs: int = MIN_PAIRS) -> Gate:
+def gate(
+    candidates: Mapping[str, Iterable[CaseRecord]],
+    baseline_name: str,
+    baseline: Iterable[CaseRecord],
+    *,
+    margin: float = DEFAULT_MARGIN,
+    resamples: int = RESAMPLES,
+    confidence: float = CONFIDENCE,
+    seed: int = SEED,
+    min_pairs: int = MIN_PAIRS,
+) -> Gate:
     """Gate every candidate against the baseline, family by family.
 
     ``candidates`` maps a model name to its records (those not judged are left out). Raises ``ValueError`` for a negative
@@ -293,11 +348,26 @@ def gate(candidates: Mapping[str, Iterable[CaseRecord]], baseline_name: str,
     families = []
     for name, results in candidates.items():
         for paired in pair(results, base).values():
-            families.append(gate_family(paired, candidate=name, baseline=baseline_name, margin=margin,
-                                        resamples=resamples, confidence=confidence, seed=seed,
-                                        min_pairs=min_pairs))
-    return Gate(baseline=baseline_name, margin=margin, families=tuple(families), resamples=resamples,
-                confidence=confidence, seed=seed)
+            families.append(
+                gate_family(
+                    paired,
+                    candidate=name,
+                    baseline=baseline_name,
+                    margin=margin,
+                    resamples=resamples,
+                    confidence=confidence,
+                    seed=seed,
+                    min_pairs=min_pairs,
+                )
+            )
+    return Gate(
+        baseline=baseline_name,
+        margin=margin,
+        families=tuple(families),
+        resamples=resamples,
+        confidence=confidence,
+        seed=seed,
+    )
 
 
 def _ci(d: Difference | None, digits: int = 2) -> str:
@@ -312,15 +382,19 @@ def need_text(f: FamilyGate) -> str:
         return ""
     if f.need is None:
         return "no estimate of the cases needed (the difference sits on the margin, or nothing paired)"
-    return (f"need ~{f.need} paired cases (have {f.n}): add cases (--shape-cases) or widen the "
-            f"selection; more --samples per case also narrows the interval")
+    return (
+        f"need ~{f.need} paired cases (have {f.n}): add cases (--shape-cases) or widen the "
+        f"selection; more --samples per case also narrows the interval"
+    )
 
 
 def describe(g: Gate) -> str:
     """One line saying how the gate was computed."""
-    return (f"baseline {g.baseline} · margin {g.margin:g} (score points; pass-rate percentage points) · "
-            f"{g.confidence:.0%} bootstrap intervals over paired cases, {g.resamples:,} resamples, "
-            f"seed {g.seed}")
+    return (
+        f"baseline {g.baseline} · margin {g.margin:g} (score points; pass-rate percentage points) · "
+        f"{g.confidence:.0%} bootstrap intervals over paired cases, {g.resamples:,} resamples, "
+        f"seed {g.seed}"
+    )
 
 
 def format_gate(g: Gate) -> list[str]:
@@ -337,7 +411,8 @@ def format_gate(g: Gate) -> list[str]:
     for f in g.families:
         extra = [f.reason, need_text(f)]
         if f.candidate_only or f.baseline_only:
-            extra.append(f"unpaired: {f.candidate_only} case(s) only the candidate has, "
-                         f"{f.baseline_only} only the baseline has")
+            extra.append(
+                f"unpaired: {f.candidate_only} case(s) only the candidate has, {f.baseline_only} only the baseline has"
+            )
         out.append(f"{f.candidate} · {f.family}: " + "; ".join(e for e in extra if e))
     return out

@@ -66,8 +66,12 @@ def status(rec: CaseRecord | None) -> tuple[str, str]:
         return "none", "not run"
     if not rec.judged and rec.outcome in ("passed", "failed"):
         return "none", "not judged"
-    return {"passed": ("pass", "PASS"), "failed": ("fail", "FAIL"), "error": ("error", "ERROR"),
-            "skipped": ("skipped", "SKIPPED")}.get(rec.outcome, ("none", rec.outcome.upper()))
+    return {
+        "passed": ("pass", "PASS"),
+        "failed": ("fail", "FAIL"),
+        "error": ("error", "ERROR"),
+        "skipped": ("skipped", "SKIPPED"),
+    }.get(rec.outcome, ("none", rec.outcome.upper()))
 
 
 def _num(v: Any) -> str:
@@ -84,18 +88,20 @@ def _num(v: Any) -> str:
 def _drawing_svg(s: SampleRecord, rec: CaseRecord, case: Any, key: str) -> str:
     if s.points is None:
         if s.n_points > MAX_POINTS_DRAWN:
-            return (f'<p class="cut">not drawn: {s.n_points:,} points '
-                    f"(the report draws at most {MAX_POINTS_DRAWN:,})</p>")
+            return (
+                f'<p class="cut">not drawn: {s.n_points:,} points (the report draws at most {MAX_POINTS_DRAWN:,})</p>'
+            )
         return '<p class="cut">not drawn: its coordinates are not all finite numbers</p>'
     try:
         ideal = case.ideal() if case is not None else None
-    except Exception:  # noqa: BLE001 - the overlay is a courtesy; the drawing still shows
+    except Exception:
         ideal = None
     try:
         pts = np.asarray(s.points, dtype=float).reshape(-1, 2)
-        picture = render.svg(pts, rec.grid_size, ideal=ideal, gaps=s.marks.get("gaps", ()),
-                             breaks=s.marks.get("breaks", ()))
-    except Exception as exc:  # noqa: BLE001 - one bad drawing must not lose the whole report
+        picture = render.svg(
+            pts, rec.grid_size, ideal=ideal, gaps=s.marks.get("gaps", ()), breaks=s.marks.get("breaks", ())
+        )
+    except Exception as exc:
         return f'<p class="cut">could not draw: {esc(type(exc).__name__)}: {esc(exc, MAX_NOTE)}</p>'
     picture = _MARKER_ID.sub(lambda m: m.group(0).replace("arr", f"arr-{key}"), picture)
     return f'<div class="drawing">{picture}</div>'
@@ -104,31 +110,41 @@ def _drawing_svg(s: SampleRecord, rec: CaseRecord, case: Any, key: str) -> str:
 def _answer_html(s: SampleRecord) -> str:
     cut = ""
     if s.answer_length > len(s.answer):
-        cut = (f'<p class="cut">cut: showing the first {len(s.answer):,} of {s.answer_length:,} characters '
-               f"(the full answer is in the recording)</p>")
-    return (f"<details><summary>raw answer ({s.answer_length:,} characters)</summary>{cut}"
-            f"<pre>{esc(s.answer)}</pre></details>")
+        cut = (
+            f'<p class="cut">cut: showing the first {len(s.answer):,} of {s.answer_length:,} characters '
+            f"(the full answer is in the recording)</p>"
+        )
+    return (
+        f"<details><summary>raw answer ({s.answer_length:,} characters)</summary>{cut}"
+        f"<pre>{esc(s.answer)}</pre></details>"
+    )
 
 
 def _sample_html(s: SampleRecord, rec: CaseRecord, case: Any, key: str) -> list[str]:
     out = ['<div class="sample">']
     head = f"sample #{s.index}" if len(rec.samples) > 1 else ""
     if s.format_error is not None:
-        out.append(f'<p class="noanswer">{esc(head + ": " if head else "")}not a drawing: '
-                   f"{esc(s.format_error, MAX_NOTE)}</p>")
+        out.append(
+            f'<p class="noanswer">{esc(head + ": " if head else "")}not a drawing: {esc(s.format_error, MAX_NOTE)}</p>'
+        )
     else:
         if head:
-            out.append(f'<p><b>{esc(head)}</b> · score {s.score:.2f} · '
-                       f'{badge("pass" if s.passed else "fail", "pass" if s.passed else "fail")}</p>')
+            out.append(
+                f"<p><b>{esc(head)}</b> · score {s.score:.2f} · "
+                f"{badge('pass' if s.passed else 'fail', 'pass' if s.passed else 'fail')}</p>"
+            )
         out.append(_drawing_svg(s, rec, case, f"{key}-{s.index}"))
         if s.failed:
-            out.append('<ul class="checks">' + "".join(f"<li>{esc(c.text, MAX_NOTE)}</li>" for c in s.failed)
-                       + "</ul>")
+            out.append('<ul class="checks">' + "".join(f"<li>{esc(c.text, MAX_NOTE)}</li>" for c in s.failed) + "</ul>")
         else:
             out.append(f'<p class="ok">all {len(s.checks)} checks passed</p>')
-        out.append('<div class="metrics">' + "".join(
-            f"<div><span>{esc(k)}</span><span>{esc(_num(v), 80)}</span></div>"
-            for k, v in sorted(s.metrics.items())) + "</div>")
+        out.append(
+            '<div class="metrics">'
+            + "".join(
+                f"<div><span>{esc(k)}</span><span>{esc(_num(v), 80)}</span></div>" for k, v in sorted(s.metrics.items())
+            )
+            + "</div>"
+        )
     out.append(_answer_html(s))
     out.append("</div>")
     return out
@@ -137,8 +153,12 @@ def _sample_html(s: SampleRecord, rec: CaseRecord, case: Any, key: str) -> list[
 def _cell_html(rec: CaseRecord | None, model: str, baseline: str | None, case: Any, key: str) -> str:
     kind, label = status(rec)
     role = '<span class="role">baseline</span>' if baseline is not None and model == baseline else ""
-    out = [(f'<div class="cell {kind}"><div class="cell-head"><span class="model">{esc(model)}</span>{role}'
-            f"{badge(kind, label)}")]
+    out = [
+        (
+            f'<div class="cell {kind}"><div class="cell-head"><span class="model">{esc(model)}</span>{role}'
+            f"{badge(kind, label)}"
+        )
+    ]
     if rec is None or not rec.judged:
         out.append("</div>")
         why = "this model × case was not in the run" if rec is None else rec.reason
@@ -146,12 +166,16 @@ def _cell_html(rec: CaseRecord | None, model: str, baseline: str | None, case: A
         return "".join(out)
     out.append(f'<span class="score" title="mean sample score">{rec.score:.2f}</span></div>')
     if len(rec.samples) > 1:
-        out.append(f'<p class="muted">{sum(rec.sample_passed)} of {len(rec.samples)} samples passed '
-                   f"(required pass rate {rec.min_pass_rate:.2f})</p>")
+        out.append(
+            f'<p class="muted">{sum(rec.sample_passed)} of {len(rec.samples)} samples passed '
+            f"(required pass rate {rec.min_pass_rate:.2f})</p>"
+        )
     if rec.outcome == "failed" and rec.checks_passed:
         why = f": {rec.reason}" if rec.reason else " (a snapshot mismatch?)"
-        out.append(f'<p class="muted">every sample passed its checks; the test failed for another reason'
-                   f"{esc(why, MAX_NOTE)}</p>")
+        out.append(
+            f'<p class="muted">every sample passed its checks; the test failed for another reason'
+            f"{esc(why, MAX_NOTE)}</p>"
+        )
     for s in rec.samples:
         out += _sample_html(s, rec, case, key)
     out.append("</div>")
@@ -159,16 +183,28 @@ def _cell_html(rec: CaseRecord | None, model: str, baseline: str | None, case: A
 
 
 def _legend() -> str:
-    items = [("#2ca02c", "ring: the first point"), ("#333", "small square: the last point"),
-             ("#1f4e9c", "arrows: direction of travel"),
-             ("#d62728", "red dashes/rings: a gap (a step over one cell)"),
-             ("#bfe3bf", "pale band: the ideal shape"), ("#9ecae1", "cells: the points drawn")]
-    return '<p class="legend">' + "".join(
-        f'<span><span class="sw" style="background:{c}"></span>{esc(t)}</span>' for c, t in items) + "</p>"
+    items = [
+        ("#2ca02c", "ring: the first point"),
+        ("#333", "small square: the last point"),
+        ("#1f4e9c", "arrows: direction of travel"),
+        ("#d62728", "red dashes/rings: a gap (a step over one cell)"),
+        ("#bfe3bf", "pale band: the ideal shape"),
+        ("#9ecae1", "cells: the points drawn"),
+    ]
+    return (
+        '<p class="legend">'
+        + "".join(f'<span><span class="sw" style="background:{c}"></span>{esc(t)}</span>' for c, t in items)
+        + "</p>"
+    )
 
 
-def cases_html(cases: Sequence[tuple[CaseRecord, Mapping[str, CaseRecord]]], models: Sequence[str],
-               baseline: str | None, lang: str, definitions: Mapping[str, Any]) -> list[str]:
+def cases_html(
+    cases: Sequence[tuple[CaseRecord, Mapping[str, CaseRecord]]],
+    models: Sequence[str],
+    baseline: str | None,
+    lang: str,
+    definitions: Mapping[str, Any],
+) -> list[str]:
     """The drawings section: per case (grouped by family), every model's cell side by side.
 
     ``cases`` pairs each case's first record with its records by model; ``definitions`` holds the
@@ -180,12 +216,14 @@ def cases_html(cases: Sequence[tuple[CaseRecord, Mapping[str, CaseRecord]]], mod
         if first.family != family:
             family = first.family
             out.append(f'<h2 class="family">{esc(family)}</h2>')
-        out.append(f'<section class="case" id="{anchor(first.case)}"><div class="case-head">'
-                   f'<h3>{esc(first.case)}</h3><span class="variant">{esc(first.variant)}</span></div>')
+        out.append(
+            f'<section class="case" id="{anchor(first.case)}"><div class="case-head">'
+            f'<h3>{esc(first.case)}</h3><span class="variant">{esc(first.variant)}</span></div>'
+        )
         case = definitions.get(first.case)
         try:
             prompt = case.prompt(lang) if case is not None else "(the case is not defined in this run)"
-        except Exception:  # noqa: BLE001 - a case without this language still shows its drawings
+        except Exception:
             prompt = "(no prompt in this language)"
         out.append(f"<details><summary>prompt</summary><pre>{esc(prompt, MAX_ANSWER_SHOWN)}</pre></details>")
         out.append(f'<div class="models" style="grid-template-columns:repeat({len(models)},minmax(300px,640px))">')

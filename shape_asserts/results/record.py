@@ -166,9 +166,15 @@ class CheckRecord(_Json):
 
     @classmethod
     def from_check(cls, check: Check) -> CheckRecord:
-        return cls(name=str(check.name), passed=bool(check.passed), value=plain(check.value),
-                   limit=str(check.limit), detail=str(check.detail), margin=_finite(check.margin),
-                   text=check.describe())
+        return cls(
+            name=str(check.name),
+            passed=bool(check.passed),
+            value=plain(check.value),
+            limit=str(check.limit),
+            detail=str(check.detail),
+            margin=_finite(check.margin),
+            text=check.describe(),
+        )
 
 
 @dataclass(frozen=True)
@@ -206,9 +212,16 @@ class SampleRecord(_Json):
         if len(pts) <= MAX_POINTS and bool(np.isfinite(pts).all()):
             points = tuple((_coordinate(float(x)), _coordinate(float(y))) for x, y in pts)
         marks = {k: tuple(int(i) for i in sc.marks.get(k, ())) for k in DRAWN_MARKS} if points is not None else {}
-        return cls(score=float(_finite(sc.score) or 0.0), passed=bool(sc.passed),
-                   checks=tuple(CheckRecord.from_check(c) for c in sc.checks),
-                   metrics=plain(dict(sc.metrics)), n_points=len(pts), points=points, marks=marks, **common)
+        return cls(
+            score=float(_finite(sc.score) or 0.0),
+            passed=bool(sc.passed),
+            checks=tuple(CheckRecord.from_check(c) for c in sc.checks),
+            metrics=plain(dict(sc.metrics)),
+            n_points=len(pts),
+            points=points,
+            marks=marks,
+            **common,
+        )
 
 
 @dataclass(frozen=True)
@@ -271,10 +284,19 @@ class CaseRecord(_Json):
         """The record of a judged case, ending with ``outcome``."""
         case = result.case
         return cls(
-            model=result.model, case=case.id, family=case.family, group=case.group, variant=case.variant,
-            tags=tuple(case.tags), grid_size=case.grid_size, outcome=outcome, reason=one_line(reason),
-            min_pass_rate=float(result.min_pass_rate), checks_passed=bool(result.passed),
-            score=round(float(result.mean_score), 2), pass_rate=round(float(result.pass_rate), 4),
+            model=result.model,
+            case=case.id,
+            family=case.family,
+            group=case.group,
+            variant=case.variant,
+            tags=tuple(case.tags),
+            grid_size=case.grid_size,
+            outcome=outcome,
+            reason=one_line(reason),
+            min_pass_rate=float(result.min_pass_rate),
+            checks_passed=bool(result.passed),
+            score=round(float(result.mean_score), 2),
+            pass_rate=round(float(result.pass_rate), 4),
             drawn=sum(1 for s in result.samples if not s.format_error),
             samples=tuple(SampleRecord.from_sample(s) for s in result.samples),
         )
@@ -282,21 +304,49 @@ class CaseRecord(_Json):
     @classmethod
     def unjudged(cls, model: str, case: Case, outcome: str, reason: str = "") -> CaseRecord:
         """The record of a case whose answers were never scored (an error, a skip)."""
-        return cls(model=model, case=case.id, family=case.family, group=case.group, variant=case.variant,
-                   tags=tuple(case.tags), grid_size=case.grid_size, outcome=outcome, reason=one_line(reason))
+        return cls(
+            model=model,
+            case=case.id,
+            family=case.family,
+            group=case.group,
+            variant=case.variant,
+            tags=tuple(case.tags),
+            grid_size=case.grid_size,
+            outcome=outcome,
+            reason=one_line(reason),
+        )
 
     @classmethod
-    def from_scores(cls, model: str, case: str, family: str, scores: Iterable[float],
-                    passed: Iterable[bool], *, group: str | None = None, min_pass_rate: float = 1.0) -> CaseRecord:
+    def from_scores(
+        cls,
+        model: str,
+        case: str,
+        family: str,
+        scores: Iterable[float],
+        passed: Iterable[bool],
+        *,
+        group: str | None = None,
+        min_pass_rate: float = 1.0,
+    ) -> CaseRecord:
         """A judged record from sample scores and pass/fail alone (for examples and tests)."""
-        samples = tuple(SampleRecord(index=i, score=float(s), passed=bool(p))
-                        for i, (s, p) in enumerate(zip(scores, passed)))
+        samples = tuple(
+            SampleRecord(index=i, score=float(s), passed=bool(p)) for i, (s, p) in enumerate(zip(scores, passed))
+        )
         rate = share([s.passed for s in samples])
         ok = bool(samples) and meets(rate, min_pass_rate)
-        return cls(model=model, case=case, family=family, group=group or family,
-                   outcome="passed" if ok else "failed", min_pass_rate=min_pass_rate, checks_passed=ok,
-                   score=round(statistics.fmean(s.score for s in samples), 2) if samples else 0.0,
-                   pass_rate=round(rate, 4), drawn=len(samples), samples=samples)
+        return cls(
+            model=model,
+            case=case,
+            family=family,
+            group=group or family,
+            outcome="passed" if ok else "failed",
+            min_pass_rate=min_pass_rate,
+            checks_passed=ok,
+            score=round(statistics.fmean(s.score for s in samples), 2) if samples else 0.0,
+            pass_rate=round(rate, 4),
+            drawn=len(samples),
+            samples=samples,
+        )
 
 
 # --- reasons ---------------------------------------------------------------------------------------
@@ -304,7 +354,9 @@ class CaseRecord(_Json):
 _XDIST_HEADER = re.compile(r"^\[gw\d+\] \S+ -- Python ")
 #: ANSI escape sequences (colours, screen clears, title sets) and other control characters: a
 #: provider's error body is hostile text and must not drive the terminal or the Markdown summary.
-_CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f]"
+)
 
 
 def printable(text: str) -> str:

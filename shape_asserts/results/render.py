@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import math
 import re
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -93,7 +93,10 @@ _NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
 def _esc(text: str) -> str:
     return (
         _NOT_XML.sub("", str(text))
-        .replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+        .replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
     )
 
 
@@ -121,8 +124,7 @@ def _steps(pts: np.ndarray) -> list[tuple[int, bool, bool]]:
         return []
     steps = chebyshev(pts[1:], pts[:-1])
     every = max(1, len(pts) // 12)
-    return [(i, bool(steps[i] > 1), bool(steps[i] <= 1 and i % every == every // 2))
-            for i in range(len(pts) - 1)]
+    return [(i, bool(steps[i] > 1), bool(steps[i] <= 1 and i % every == every // 2)) for i in range(len(pts) - 1)]
 
 
 def _subpaths(coords: list[tuple[float, float]], pts: np.ndarray) -> list[str]:
@@ -179,8 +181,8 @@ def svg(
     if title:
         out.append(f"<title>{_esc(title)}</title>")
     out.append(
-        "<defs><marker id=\"arr\" viewBox=\"0 0 10 10\" refX=\"5\" refY=\"5\" markerWidth=\"4\" "
-        f"markerHeight=\"4\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"{_INK}\"/>"
+        '<defs><marker id="arr" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="4" '
+        f'markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{_INK}"/>'
         "</marker></defs>"
     )
     out.append(f'<rect x="0" y="0" width="{size}" height="{size}" fill="#fff" stroke="{_FRAME}"/>')
@@ -192,36 +194,52 @@ def svg(
     if ideal is not None and len(ideal):
         ip = _on_canvas(as_points(ideal), g)
         d = " ".join(_subpaths([xy(p) for p in ip], ip))
-        out.append(f'<path d="{d}" fill="none" stroke="{_IDEAL}" stroke-width="{cell * 0.8:.1f}" '
-                   f'stroke-opacity="{_IDEAL_OPACITY}"/>')
+        out.append(
+            f'<path d="{d}" fill="none" stroke="{_IDEAL}" stroke-width="{cell * 0.8:.1f}" '
+            f'stroke-opacity="{_IDEAL_OPACITY}"/>'
+        )
     for x, y in map(xy, canvas):
-        out.append(f'<rect x="{x - half + 1:.1f}" y="{y - half + 1:.1f}" width="{cell - 2}" height="{cell - 2}" fill="{_POINT}"/>')
+        out.append(
+            f'<rect x="{x - half + 1:.1f}" y="{y - half + 1:.1f}" width="{cell - 2}" height="{cell - 2}" fill="{_POINT}"/>'
+        )
     for i in _outside(pts, g):
         x, y = xy(canvas[i])
         r = cell * 0.4
-        out.append(f'<path d="M{x - r:.1f},{y - r:.1f} L{x + r:.1f},{y + r:.1f} M{x - r:.1f},{y + r:.1f} '
-                   f'L{x + r:.1f},{y - r:.1f}" stroke="{_GAP}" stroke-width="2"/>')
+        out.append(
+            f'<path d="M{x - r:.1f},{y - r:.1f} L{x + r:.1f},{y + r:.1f} M{x - r:.1f},{y + r:.1f} '
+            f'L{x + r:.1f},{y - r:.1f}" stroke="{_GAP}" stroke-width="2"/>'
+        )
     lifts = {int(b) for b in breaks}
     for i, is_gap, arrow in _steps(pts):
         (x1, y1), (x2, y2) = xy(canvas[i]), xy(canvas[i + 1])
         if i + 1 in lifts:
-            out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{_FRAME}" '
-                       f'stroke-width="1" stroke-dasharray="1 3"/>')
+            out.append(
+                f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{_FRAME}" '
+                f'stroke-width="1" stroke-dasharray="1 3"/>'
+            )
         elif is_gap:
-            out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{_GAP}" '
-                       f'stroke-width="2" stroke-dasharray="4 3"/>')
+            out.append(
+                f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{_GAP}" '
+                f'stroke-width="2" stroke-dasharray="4 3"/>'
+            )
         else:
             marker = ' marker-end="url(#arr)"' if arrow else ""
-            out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{_INK}" stroke-width="1.5"{marker}/>')
+            out.append(
+                f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{_INK}" stroke-width="1.5"{marker}/>'
+            )
     for i in gaps:
         if 0 <= i < len(pts):
             x, y = xy(canvas[i])
-            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{cell * 0.45:.1f}" fill="none" stroke="{_GAP}" stroke-width="1.5"/>')
+            out.append(
+                f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{cell * 0.45:.1f}" fill="none" stroke="{_GAP}" stroke-width="1.5"/>'
+            )
     if len(pts):
         x, y = xy(canvas[-1])
         out.append(f'<rect x="{x - 3:.1f}" y="{y - 3:.1f}" width="6" height="6" fill="{_END}"/>')
         x, y = xy(canvas[0])
-        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{cell * 0.6:.1f}" fill="none" stroke="{_START}" stroke-width="2.5"/>')
+        out.append(
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{cell * 0.6:.1f}" fill="none" stroke="{_START}" stroke-width="2.5"/>'
+        )
     out.append("</svg>")
     return "\n".join(out)
 
@@ -324,8 +342,9 @@ def _rgba(color: str, opacity: float) -> tuple[int, int, int, int]:
     return (int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16), int(round(opacity * 255)))
 
 
-def _dashed(draw, a: tuple[float, float], b: tuple[float, float], *, dash: float, space: float,
-            fill: str, width: int) -> None:
+def _dashed(
+    draw, a: tuple[float, float], b: tuple[float, float], *, dash: float, space: float, fill: str, width: int
+) -> None:
     """A dashed line (Pillow has none), like SVG's ``stroke-dasharray``."""
     length = math.hypot(b[0] - a[0], b[1] - a[1])
     if length == 0:

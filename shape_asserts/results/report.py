@@ -16,9 +16,10 @@ runs nothing, and styles come only from the page itself.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from shape_asserts.fileio import write_atomic
 from shape_asserts.results.gate import FAIL, PASS, UNDECIDED, Difference, Gate, describe, need_text
@@ -141,7 +142,7 @@ def _f(v: float | None, digits: int = 2) -> str:
 def _ci(d: Difference | None) -> str:
     if d is None:
         return "—"
-    return f"{d.estimate:+.2f} <span class=\"muted\">[{d.low:+.2f}, {d.high:+.2f}]</span>"
+    return f'{d.estimate:+.2f} <span class="muted">[{d.low:+.2f}, {d.high:+.2f}]</span>'
 
 
 def _gate_html(g: Gate) -> list[str]:
@@ -151,15 +152,17 @@ def _gate_html(g: Gate) -> list[str]:
         FAIL: "the candidate draws worse than the baseline beyond the margin",
         UNDECIDED: "not enough evidence either way — see what each family needs below",
     }[verdict]
-    out = ['<section id="gate"><h2>Gate</h2>',
-           f'<div class="banner {verdict.lower()}"><strong>{esc(verdict)}</strong>{esc(words)}</div>',
-           f'<p class="explain">{esc(describe(g))}. Differences are candidate − baseline on the cases '
-           f'both answered: the mean sample score (points) and the share of samples passing every '
-           f'check (percentage points). FAIL when an interval lies wholly below −{esc(f"{g.margin:g}")}; '
-           f'PASS when neither reaches below it.</p>',
-           '<div class="tablewrap"><table><thead><tr><th>candidate</th><th>family</th>'
-           '<th class="num">paired cases</th><th class="num">Δ score [CI]</th>'
-           '<th class="num">Δ pass rate, pp [CI]</th><th>verdict</th><th>why</th></tr></thead><tbody>']
+    out = [
+        '<section id="gate"><h2>Gate</h2>',
+        f'<div class="banner {verdict.lower()}"><strong>{esc(verdict)}</strong>{esc(words)}</div>',
+        f'<p class="explain">{esc(describe(g))}. Differences are candidate − baseline on the cases '
+        f"both answered: the mean sample score (points) and the share of samples passing every "
+        f"check (percentage points). FAIL when an interval lies wholly below −{esc(f'{g.margin:g}')}; "
+        f"PASS when neither reaches below it.</p>",
+        '<div class="tablewrap"><table><thead><tr><th>candidate</th><th>family</th>'
+        '<th class="num">paired cases</th><th class="num">Δ score [CI]</th>'
+        '<th class="num">Δ pass rate, pp [CI]</th><th>verdict</th><th>why</th></tr></thead><tbody>',
+    ]
     for f in g.families:
         why = "; ".join(x for x in (f.reason, need_text(f)) if x)
         if f.candidate_only or f.baseline_only:
@@ -167,17 +170,22 @@ def _gate_html(g: Gate) -> list[str]:
         out.append(
             f'<tr><td class="mono">{esc(f.candidate)}</td><td>{esc(f.family)}</td>'
             f'<td class="num">{f.n}</td><td class="num">{_ci(f.score)}</td><td class="num">{_ci(f.pass_rate)}</td>'
-            f'<td>{badge(f.verdict.lower(), f.verdict)}</td><td>{esc(why, MAX_NOTE)}</td></tr>')
+            f"<td>{badge(f.verdict.lower(), f.verdict)}</td><td>{esc(why, MAX_NOTE)}</td></tr>"
+        )
     out.append("</tbody></table></div></section>")
     return out
 
 
 def _summary_html(rows: Sequence[FamilyRow], baseline: str | None) -> list[str]:
-    out = ['<section id="summary"><h2>Summary</h2><div class="tablewrap"><table><thead><tr>',
-           "<th>model</th><th>family</th>"
-           + "".join(f'<th class="num">{h}</th>' for h in
-                     ("cases", "passed", "failed", "errors", "pass rate", "mean", "worst", "spread", "std"))
-           + "</tr></thead><tbody>"]
+    out = [
+        '<section id="summary"><h2>Summary</h2><div class="tablewrap"><table><thead><tr>',
+        "<th>model</th><th>family</th>"
+        + "".join(
+            f'<th class="num">{h}</th>'
+            for h in ("cases", "passed", "failed", "errors", "pass rate", "mean", "worst", "spread", "std")
+        )
+        + "</tr></thead><tbody>",
+    ]
     for r in rows:
         rate = r.passed / r.cases if r.cases else None
         kind = "none" if rate is None else ("pass" if r.passed == r.cases else "fail")
@@ -188,11 +196,14 @@ def _summary_html(rows: Sequence[FamilyRow], baseline: str | None) -> list[str]:
             f'<td class="num">{r.errors}</td>'
             f'<td class="num"><span class="badge {kind}">{"—" if rate is None else f"{100 * rate:.0f}%"}</span></td>'
             f'<td class="num">{_f(r.mean)}</td><td class="num">{_f(r.worst)}</td>'
-            f'<td class="num">{_f(r.spread)}</td><td class="num">{_f(r.std)}</td></tr>')
-    out.append("</tbody></table></div>"
-               '<p class="explain">mean/worst: the cases\' mean sample scores. spread/std: how much a case\'s '
-               "score moves when only the start point and direction change (per group of otherwise identical "
-               "cases, averaged over the family's groups; lower is steadier).</p></section>")
+            f'<td class="num">{_f(r.spread)}</td><td class="num">{_f(r.std)}</td></tr>'
+        )
+    out.append(
+        "</tbody></table></div>"
+        "<p class=\"explain\">mean/worst: the cases' mean sample scores. spread/std: how much a case's "
+        "score moves when only the start point and direction change (per group of otherwise identical "
+        "cases, averaged over the family's groups; lower is steadier).</p></section>"
+    )
     return out
 
 
@@ -205,8 +216,11 @@ def _matrix_html(cases: list[tuple[CaseRecord, dict[str, CaseRecord]]], models: 
             if family is not None:
                 out.append("</tbody></table></div>")
             family = case.family
-            out.append(f'<div class="tablewrap"><table class="matrix"><thead><tr><th>{esc(family)}</th>'
-                       + "".join(f'<th class="mono">{esc(m)}</th>' for m in models) + "</tr></thead><tbody>")
+            out.append(
+                f'<div class="tablewrap"><table class="matrix"><thead><tr><th>{esc(family)}</th>'
+                + "".join(f'<th class="mono">{esc(m)}</th>' for m in models)
+                + "</tr></thead><tbody>"
+            )
         cells = []
         for m in models:
             rec = by_model.get(m)
@@ -214,7 +228,9 @@ def _matrix_html(cases: list[tuple[CaseRecord, dict[str, CaseRecord]]], models: 
             if rec is not None and rec.score is not None:
                 label = f"{'✓' if kind == 'pass' else '✗'} {rec.score:.2f}"
             cells.append(f'<td class="mark"><a class="{kind}" href="#{anchor(case.case)}">{esc(label)}</a></td>')
-        out.append(f'<tr><td class="mono"><a href="#{anchor(case.case)}">{esc(case.case)}</a></td>{"".join(cells)}</tr>')
+        out.append(
+            f'<tr><td class="mono"><a href="#{anchor(case.case)}">{esc(case.case)}</a></td>{"".join(cells)}</tr>'
+        )
     out.append("</tbody></table></div></div></section>")
     return out
 
@@ -241,7 +257,7 @@ def render_html(data: ReportData) -> str:
         f"<style>{_STYLE}</style></head><body><main>",
     ]
     if "header" in show:
-        out.append(f"<header><h1>{esc(data.title, 200)}</h1><p class=\"meta\">{meta}</p></header>")
+        out.append(f'<header><h1>{esc(data.title, 200)}</h1><p class="meta">{meta}</p></header>')
         out += [f'<p class="cut">{esc(note, MAX_NOTE)}</p>' for note in data.notes]
     if data.gate is not None and "gate" in show:
         out += _gate_html(data.gate)

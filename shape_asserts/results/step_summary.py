@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import html
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from shape_asserts.results.gate import Gate, describe, need_text
-from shape_asserts.results.summary import FamilyRow
 from shape_asserts.results.record import printable
+from shape_asserts.results.summary import FamilyRow
 
 __all__ = ["ENV", "cell", "markdown", "append"]
 
@@ -46,22 +46,38 @@ def _f(v: float | None) -> str:
 
 
 def _table(header: list[str], rows: Iterable[list[str]], right: set[int]) -> list[str]:
-    out = ["| " + " | ".join(header) + " |",
-           "|" + "|".join("---:" if i in right else "---" for i in range(len(header))) + "|"]
+    out = [
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join("---:" if i in right else "---" for i in range(len(header))) + "|",
+    ]
     out += ["| " + " | ".join(r) + " |" for r in rows]
     return out
 
 
-def markdown(rows: list[FamilyRow], gate: Gate | None = None, *, report: str | None = None,
-             status: str | None = None) -> str:
+def markdown(
+    rows: list[FamilyRow], gate: Gate | None = None, *, report: str | None = None, status: str | None = None
+) -> str:
     """The Markdown appended to the job summary."""
     lines = ["## shape-asserts", ""]
     if rows:
         lines += _table(
             ["model", "family", "cases", "passed", "failed", "errors", "pass rate", "mean", "worst", "spread", "std"],
-            ([cell(r.model), cell(r.family), str(r.cases), str(r.passed), str(r.failed), str(r.errors),
-              f"{100 * r.passed / r.cases:.0f}%" if r.cases else "—",
-              _f(r.mean), _f(r.worst), _f(r.spread), _f(r.std)] for r in rows),
+            (
+                [
+                    cell(r.model),
+                    cell(r.family),
+                    str(r.cases),
+                    str(r.passed),
+                    str(r.failed),
+                    str(r.errors),
+                    f"{100 * r.passed / r.cases:.0f}%" if r.cases else "—",
+                    _f(r.mean),
+                    _f(r.worst),
+                    _f(r.spread),
+                    _f(r.std),
+                ]
+                for r in rows
+            ),
             right=set(range(2, 11)),
         )
         lines += ["", "_spread/std: how much a case's score moves when only the start point and direction change._"]
@@ -72,9 +88,18 @@ def markdown(rows: list[FamilyRow], gate: Gate | None = None, *, report: str | N
         ci = f"{gate.confidence:.0%} CI"
         lines += _table(
             ["candidate", "family", "paired cases", f"Δ score [{ci}]", f"Δ pass rate, pp [{ci}]", "verdict", "why"],
-            ([cell(f.candidate), cell(f.family), str(f.n), _ci(f.score), _ci(f.pass_rate),
-              f"{_ICON.get(f.verdict, '')} {f.verdict}", cell("; ".join(x for x in (f.reason, need_text(f)) if x))]
-             for f in gate.families),
+            (
+                [
+                    cell(f.candidate),
+                    cell(f.family),
+                    str(f.n),
+                    _ci(f.score),
+                    _ci(f.pass_rate),
+                    f"{_ICON.get(f.verdict, '')} {f.verdict}",
+                    cell("; ".join(x for x in (f.reason, need_text(f)) if x)),
+                ]
+                for f in gate.families
+            ),
             right={2},
         )
     if status:

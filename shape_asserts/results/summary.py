@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import statistics
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from shape_asserts.results.record import CaseRecord
 
@@ -61,16 +62,21 @@ def summarize(records: Iterable[CaseRecord]) -> list[FamilyRow]:
         multi = [g for g in groups.values() if len(g) >= 2]
         spread = statistics.fmean(max(g) - min(g) for g in multi) if multi else None
         std = statistics.fmean(statistics.pstdev(g) for g in multi) if multi else None
-        rows.append(FamilyRow(
-            model=model, family=family, cases=len(recs),
-            passed=sum(r.outcome == "passed" for r in recs),
-            failed=sum(r.outcome == "failed" for r in recs),
-            errors=sum(r.outcome == "error" for r in recs),
-            skipped=sum(r.outcome == "skipped" for r in recs),
-            mean=statistics.fmean(scores) if scores else None,
-            worst=min(scores) if scores else None,
-            spread=spread, std=std,
-        ))
+        rows.append(
+            FamilyRow(
+                model=model,
+                family=family,
+                cases=len(recs),
+                passed=sum(r.outcome == "passed" for r in recs),
+                failed=sum(r.outcome == "failed" for r in recs),
+                errors=sum(r.outcome == "error" for r in recs),
+                skipped=sum(r.outcome == "skipped" for r in recs),
+                mean=statistics.fmean(scores) if scores else None,
+                worst=min(scores) if scores else None,
+                spread=spread,
+                std=std,
+            )
+        )
     return rows
 
 
@@ -81,8 +87,21 @@ def _f(v: float | None) -> str:
 def format_table(rows: list[FamilyRow]) -> list[str]:
     """Plain-text table lines for the terminal."""
     header = ["model", "family", "cases", "passed", "failed", "errors", "mean", "worst", "spread", "std"]
-    body = [[r.model, r.family, str(r.cases), str(r.passed), str(r.failed), str(r.errors),
-             _f(r.mean), _f(r.worst), _f(r.spread), _f(r.std)] for r in rows]
+    body = [
+        [
+            r.model,
+            r.family,
+            str(r.cases),
+            str(r.passed),
+            str(r.failed),
+            str(r.errors),
+            _f(r.mean),
+            _f(r.worst),
+            _f(r.spread),
+            _f(r.std),
+        ]
+        for r in rows
+    ]
     widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(header)]
-    line = lambda cells: "  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))  # noqa: E731
+    line = lambda cells: "  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
     return [line(header), line(["-" * w for w in widths])] + [line(b) for b in body]

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
-from shape_asserts.results.assertions import failure_message
 from shape_asserts.cases import Case
-from shape_asserts.geometry.drawing import Drawing, parse_drawing
 from shape_asserts.exceptions import DrawingFormatError
+from shape_asserts.geometry.drawing import Drawing, parse_drawing
 from shape_asserts.geometry.score import ShapeScore
+from shape_asserts.results.assertions import failure_message
 
 __all__ = ["SampleResult", "CaseResult", "judge", "share", "meets", "MAX_PICTURES"]
 
@@ -102,18 +103,21 @@ class CaseResult:
         parts = [head]
         try:
             ideal = self.case.ideal()
-        except Exception:  # noqa: BLE001 - the picture is a courtesy; never mask the verdict
+        except Exception:
             ideal = None
         for s in failing[:MAX_PICTURES]:
             parts.append("")
-            if s.score is None:
+            if s.score is None or s.drawing is None:
                 quote = s.text[:MAX_QUOTE] + ("…" if len(s.text) > MAX_QUOTE else "")
                 parts.append(f"sample #{s.index}: not a drawing — {s.format_error}")
                 parts.append("answer began: " + repr(quote))
                 continue
             grid = self.case.grid_size
-            parts.append(failure_message(s.score, s.drawing.points, grid, ideal=ideal,
-                                         title=f"sample #{s.index} ({self.case.family})"))
+            parts.append(
+                failure_message(
+                    s.score, s.drawing.points, grid, ideal=ideal, title=f"sample #{s.index} ({self.case.family})"
+                )
+            )
         if len(failing) > MAX_PICTURES:
             rest = ", ".join(f"#{s.index}" for s in failing[MAX_PICTURES:])
             parts.append(f"\n(also failed: samples {rest})")

@@ -20,8 +20,9 @@ it; ``bench/calibrate_catalogue.py`` turns the same data into the threshold tabl
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 __all__ = ["LEGIT", "IMPOSTOR", "Variant", "answer_text", "variants", "GENERATORS"]
 

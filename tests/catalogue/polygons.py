@@ -33,7 +33,8 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from typing import Any, Callable, Iterable, Sequence, Union
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -260,7 +261,7 @@ def line_cells(a: Sequence[int], b: Sequence[int], method: str = "bresenham") ->
     raise ValueError(f"unknown line method {method!r}; one of {LINE_METHODS}")
 
 
-Rounding = Union[str, Sequence[Sequence[int]]]
+Rounding = str | Sequence[Sequence[int]]
 
 
 def polygon_cells(
@@ -305,9 +306,9 @@ def polygon_cells(
         if rounding == "nearest":
             fn = _round_half_up
         elif rounding == "floor":
-            fn = lambda v: int(math.floor(v))  # noqa: E731
+            fn = lambda v: int(math.floor(v))
         elif rounding == "ceil":
-            fn = lambda v: int(math.ceil(v))  # noqa: E731
+            fn = lambda v: int(math.ceil(v))
         else:
             raise ValueError(f"unknown rounding {rounding!r}")
         cells = [(fn(float(x)), fn(float(y))) for x, y in vertices]
@@ -397,8 +398,15 @@ def _spec(case: Any) -> _Spec:
             sx, sy = verts[int(p.get("start_vertex", 0)) % (2 * n)]
             start = (_round_half_up(sx), _round_half_up(sy))
         return _Spec(
-            fam, verts, start, direction,
-            center=p["center"], radius=float(p["radius"]), inner=float(p["inner"]), n=n, rotation=rot,
+            fam,
+            verts,
+            start,
+            direction,
+            center=p["center"],
+            radius=float(p["radius"]),
+            inner=float(p["inner"]),
+            n=n,
+            rotation=rot,
         )
     raise ValueError(f"polygons: unknown family {fam!r}")
 
@@ -450,7 +458,9 @@ def _legit(spec: _Spec) -> list[Variant]:
             pts = polygon_cells(verts, s, spec.direction, line, nearest, closed)
             tag = "closed" if closed else "open"
             add(
-                f"{line}-{tag}", line, pts,
+                f"{line}-{tag}",
+                line,
+                pts,
                 f"vertices rounded to nearest, sides by {line}, start {'repeated at the end' if closed else 'not repeated'}",
             )
 
@@ -494,7 +504,9 @@ def _legit(spec: _Spec) -> list[Variant]:
             if combo[i] != nearest[i]
         ]
         add(
-            f"round{j + 1}-{line}-{'closed' if closed else 'open'}", f"rounding-{line}", pts,
+            f"round{j + 1}-{line}-{'closed' if closed else 'open'}",
+            f"rounding-{line}",
+            pts,
             "equally close rounding: " + ", ".join(changed),
         )
     return out
@@ -521,7 +533,9 @@ def _frame(spec: _Spec) -> tuple[Pt, Pt]:
     return u, (-u[1], u[0])
 
 
-def _affine_about_start(spec: _Spec, pts: Sequence[Pt], fu: float = 1.0, fw: float = 1.0, shear: float = 0.0) -> list[Pt]:
+def _affine_about_start(
+    spec: _Spec, pts: Sequence[Pt], fu: float = 1.0, fw: float = 1.0, shear: float = 0.0
+) -> list[Pt]:
     """Scale by ``fu`` along the start→center axis, ``fw`` across it, and shear (across-axis shift
     of ``shear`` per unit along the axis), all about the start vertex."""
     S = spec.sv
@@ -618,36 +632,79 @@ def _regular_like(spec: _Spec, n: int, radius: float | None = None) -> list[Pt]:
 def _common_impostors(spec: _Spec) -> list[_Imp]:
     """Rotations, shears, stretches, sizes, a displaced vertex — for every family."""
     V, s = spec.verts, spec.s
-    m = len(V)
     S = spec.sv
     imps: list[_Imp] = []
     for deg in (5, -5, 8, -10, 15):
-        imps.append(_Imp(f"rotated-start{deg:+d}", "rotated", _rot_about(V, S, deg), s,
-                         f"turned {deg:+d}° about the start vertex"))
+        imps.append(
+            _Imp(
+                f"rotated-start{deg:+d}",
+                "rotated",
+                _rot_about(V, S, deg),
+                s,
+                f"turned {deg:+d}° about the start vertex",
+            )
+        )
     for deg in (6, -10):
         R = _rot_about(V, spec.center, deg)
-        imps.append(_Imp(f"rotated-center{deg:+d}", "rotated", R, s,
-                         f"turned {deg:+d}° about the center; starts at the turned start vertex"))
+        imps.append(
+            _Imp(
+                f"rotated-center{deg:+d}",
+                "rotated",
+                R,
+                s,
+                f"turned {deg:+d}° about the center; starts at the turned start vertex",
+            )
+        )
     D, W = _extent(spec, V)
     if spec.family in ("square", "rectangle"):
         return imps
     for k in (2, 3):
-        imps.append(_Imp(f"sheared-{k}", "sheared", _affine_about_start(spec, V, shear=k / D), s,
-                         f"sheared about the start vertex: the far end shifted {k} cells sideways"))
+        imps.append(
+            _Imp(
+                f"sheared-{k}",
+                "sheared",
+                _affine_about_start(spec, V, shear=k / D),
+                s,
+                f"sheared about the start vertex: the far end shifted {k} cells sideways",
+            )
+        )
     for label, fw in (("w+2", (W + 2) / W), ("w+3", (W + 3) / W), ("w-10pct", 0.90)):
-        imps.append(_Imp(f"stretched-{label}", "stretched", _affine_about_start(spec, V, fw=fw), s,
-                         f"width across the start-center axis ×{fw:.3f} ({W:.1f}→{W * fw:.1f})"))
+        imps.append(
+            _Imp(
+                f"stretched-{label}",
+                "stretched",
+                _affine_about_start(spec, V, fw=fw),
+                s,
+                f"width across the start-center axis ×{fw:.3f} ({W:.1f}→{W * fw:.1f})",
+            )
+        )
     for label, fu in (("d+2", (D + 2) / D), ("d-8pct", 0.92)):
-        imps.append(_Imp(f"stretched-{label}", "stretched", _affine_about_start(spec, V, fu=fu), s,
-                         f"depth along the start-center axis ×{fu:.3f} ({D:.1f}→{D * fu:.1f}), about the start vertex"))
+        imps.append(
+            _Imp(
+                f"stretched-{label}",
+                "stretched",
+                _affine_about_start(spec, V, fu=fu),
+                s,
+                f"depth along the start-center axis ×{fu:.3f} ({D:.1f}→{D * fu:.1f}), about the start vertex",
+            )
+        )
     R0 = max(math.hypot(x - spec.center[0], y - spec.center[1]) for x, y in V)
     for dr in (2, -2):
         f = (R0 + dr) / R0
-        imps.append(_Imp(f"size-start{dr:+d}", "size", _affine_about_start(spec, V, fu=f, fw=f), s,
-                         f"scaled ×{f:.3f} about the start vertex (radius {R0:.1f}→{R0 + dr:.1f})"))
+        imps.append(
+            _Imp(
+                f"size-start{dr:+d}",
+                "size",
+                _affine_about_start(spec, V, fu=f, fw=f),
+                s,
+                f"scaled ×{f:.3f} about the start vertex (radius {R0:.1f}→{R0 + dr:.1f})",
+            )
+        )
     f = (R0 + 2) / R0
     Vc = [(spec.center[0] + (x - spec.center[0]) * f, spec.center[1] + (y - spec.center[1]) * f) for x, y in V]
-    imps.append(_Imp("size-center+2", "size", Vc, s, f"radius {R0:.1f}→{R0 + 2:.1f} about the center; start moves 2 cells out"))
+    imps.append(
+        _Imp("size-center+2", "size", Vc, s, f"radius {R0:.1f}→{R0 + 2:.1f} about the center; start moves 2 cells out")
+    )
     imps.extend(_displaced(spec))
     return imps
 
@@ -694,10 +751,17 @@ def _quad_impostors(spec: _Spec) -> list[_Imp]:
         W[b] = (bx + d[0], by + d[1])
         return W
 
-    for (a, b, sign) in ((i1, i2, 1), (i2, i3, -1)):
+    for a, b, sign in ((i1, i2, 1), (i2, i3, -1)):
         for k in (2, 3):
-            imps.append(_Imp(f"sheared-v{a}v{b}-{k}", "sheared", shift(a, b, sign * k), s,
-                             f"parallelogram: side v{a}-v{b} slid {sign * k:+d} cells along itself"))
+            imps.append(
+                _Imp(
+                    f"sheared-v{a}v{b}-{k}",
+                    "sheared",
+                    shift(a, b, sign * k),
+                    s,
+                    f"parallelogram: side v{a}-v{b} slid {sign * k:+d} cells along itself",
+                )
+            )
 
     # local coordinates of each vertex relative to the start corner
     u, v = _axes(rot)
@@ -717,35 +781,64 @@ def _quad_impostors(spec: _Spec) -> list[_Imp]:
     if spec.family == "square":
         stretches.append((w + 2, h - 2))
     for w2, h2 in stretches:
-        imps.append(_Imp(f"stretched-{_fmt(round(w2, 1))}x{_fmt(round(h2, 1))}", "stretched", resized(w2, h2), s,
-                         f"{_fmt(round(w2, 2))}×{_fmt(round(h2, 2))} instead of {_fmt(w)}×{_fmt(h)}, start corner kept"))
+        imps.append(
+            _Imp(
+                f"stretched-{_fmt(round(w2, 1))}x{_fmt(round(h2, 1))}",
+                "stretched",
+                resized(w2, h2),
+                s,
+                f"{_fmt(round(w2, 2))}×{_fmt(round(h2, 2))} instead of {_fmt(w)}×{_fmt(h)}, start corner kept",
+            )
+        )
     for d in (2, -2):
-        imps.append(_Imp(f"size-start{d:+d}", "size", resized(w + d, h + d), s,
-                         f"{_fmt(w + d)}×{_fmt(h + d)} instead of {_fmt(w)}×{_fmt(h)}, start corner kept"))
-    imps.append(_Imp("size-center+2", "size", rect_vertices(spec.center, w + 2, h + 2, rot), s,
-                     f"{_fmt(w + 2)}×{_fmt(h + 2)} about the center; start corner moves 1 cell diagonally"))
+        imps.append(
+            _Imp(
+                f"size-start{d:+d}",
+                "size",
+                resized(w + d, h + d),
+                s,
+                f"{_fmt(w + d)}×{_fmt(h + d)} instead of {_fmt(w)}×{_fmt(h)}, start corner kept",
+            )
+        )
+    imps.append(
+        _Imp(
+            "size-center+2",
+            "size",
+            rect_vertices(spec.center, w + 2, h + 2, rot),
+            s,
+            f"{_fmt(w + 2)}×{_fmt(h + 2)} about the center; start corner moves 1 cell diagonally",
+        )
+    )
 
     # wrong side count
     if spec.family == "square":
         for n in (3, 5):
-            imps.append(_Imp(f"sides-n{n}", "sides", _regular_like(spec, n), 0,
-                             f"regular {n}-gon on the square's circumcircle, vertex at the start corner"))
+            imps.append(
+                _Imp(
+                    f"sides-n{n}",
+                    "sides",
+                    _regular_like(spec, n),
+                    0,
+                    f"regular {n}-gon on the square's circumcircle, vertex at the start corner",
+                )
+            )
     imps.append(_Imp("sides-tri", "sides", [V[s], V[i1], V[i3]], 0, "triangle: the corner opposite the start dropped"))
     cut = min(w, h) / 3.0
     W = _chamfer(V, [i2], cut)
-    imps.append(_Imp("sides-pent", "sides", W, _idx_of(W, V[s]),
-                     f"pentagon: the opposite corner cut off by {cut:.1f} cells"))
+    imps.append(
+        _Imp("sides-pent", "sides", W, _idx_of(W, V[s]), f"pentagon: the opposite corner cut off by {cut:.1f} cells")
+    )
 
     # rounded / cut corners (the start corner kept sharp so the drawing still starts there)
     others = [i1, i2, i3]
     for k in (2, 3, 4):
         W = _chamfer(V, others, k)
-        imps.append(_Imp(f"corner-cut{k}", "rounded", W, _idx_of(W, V[s]),
-                         f"the three other corners cut by {k} cells"))
+        imps.append(_Imp(f"corner-cut{k}", "rounded", W, _idx_of(W, V[s]), f"the three other corners cut by {k} cells"))
     for r in (4, 6):
         W = _round_corners(V, others, r)
-        imps.append(_Imp(f"corner-round{r}", "rounded", W, _idx_of(W, V[s]),
-                         f"the three other corners rounded, radius {r}"))
+        imps.append(
+            _Imp(f"corner-round{r}", "rounded", W, _idx_of(W, V[s]), f"the three other corners rounded, radius {r}")
+        )
     imps.extend(_displaced(spec))
     return imps
 
@@ -756,8 +849,15 @@ def _triangle_impostors(spec: _Spec) -> list[_Imp]:
     S = spec.sv
     if not spec.info.get("given"):
         for n in (4, 5):
-            imps.append(_Imp(f"sides-n{n}", "sides", _regular_like(spec, n), 0,
-                             f"regular {n}-gon on the triangle's circumcircle, vertex at the start"))
+            imps.append(
+                _Imp(
+                    f"sides-n{n}",
+                    "sides",
+                    _regular_like(spec, n),
+                    0,
+                    f"regular {n}-gon on the triangle's circumcircle, vertex at the start",
+                )
+            )
         R = spec.info["radius"]
         u, w = _frame(spec)
         D = 1.5 * R
@@ -765,13 +865,27 @@ def _triangle_impostors(spec: _Spec) -> list[_Imp]:
             hw = D * math.tan(math.radians(apex / 2))
             base = [(S[0] + u[0] * D + w[0] * sg * hw, S[1] + u[1] * D + w[1] * sg * hw) for sg in (1, -1)]
             b = (180 - apex) / 2
-            imps.append(_Imp(f"isosceles-{apex}", "non-equilateral", [S, base[0], base[1]], 0,
-                             f"isosceles, apex at the start: angles {apex}/{_fmt(b)}/{_fmt(b)}°, same height"))
+            imps.append(
+                _Imp(
+                    f"isosceles-{apex}",
+                    "non-equilateral",
+                    [S, base[0], base[1]],
+                    0,
+                    f"isosceles, apex at the start: angles {apex}/{_fmt(b)}/{_fmt(b)}°, same height",
+                )
+            )
         # scalene: the base tilted 6° about its midpoint
         mid = (S[0] + u[0] * D, S[1] + u[1] * D)
         base = [V[(s + 1) % 3], V[(s + 2) % 3]]
-        imps.append(_Imp("scalene-tilt6", "non-equilateral", [S] + _rot_about(base, mid, 6), 0,
-                         "the side opposite the start turned 6° about its midpoint (scalene)"))
+        imps.append(
+            _Imp(
+                "scalene-tilt6",
+                "non-equilateral",
+                [S] + _rot_about(base, mid, 6),
+                0,
+                "the side opposite the start turned 6° about its midpoint (scalene)",
+            )
+        )
     else:
         # one extra vertex: a side bent out / in at its middle
         m = 3
@@ -785,10 +899,17 @@ def _triangle_impostors(spec: _Spec) -> list[_Imp]:
             nx, ny = nx / L, ny / L
             if (mx - cx) * nx + (my - cy) * ny < 0:
                 nx, ny = -nx, -ny
-            W = list(V[: i + 1]) + [(mx + sign * k * nx, my + sign * k * ny)] + list(V[i + 1:])
+            W = list(V[: i + 1]) + [(mx + sign * k * nx, my + sign * k * ny)] + list(V[i + 1 :])
             si = s if s <= i else s + 1
-            imps.append(_Imp(f"sides-bent{j}-{'out' if sign > 0 else 'in'}{k}", "sides", W, si,
-                             f"quadrilateral: side v{i}-v{(i + 1) % m} bent {'out' if sign > 0 else 'in'} by {k} cells at its middle"))
+            imps.append(
+                _Imp(
+                    f"sides-bent{j}-{'out' if sign > 0 else 'in'}{k}",
+                    "sides",
+                    W,
+                    si,
+                    f"quadrilateral: side v{i}-v{(i + 1) % m} bent {'out' if sign > 0 else 'in'} by {k} cells at its middle",
+                )
+            )
         # a right/isosceles triangle with one non-start vertex moved 3 cells along a side
         for j in (1, 2):
             i = (s + j) % 3
@@ -806,8 +927,15 @@ def _polygon_impostors(spec: _Spec) -> list[_Imp]:
     imps = []
     for k in (n - 1, n + 1):
         if k >= 3:
-            imps.append(_Imp(f"sides-n{k}", "sides", _regular_like(spec, k), 0,
-                             f"regular {k}-gon, same center and radius, vertex at the start"))
+            imps.append(
+                _Imp(
+                    f"sides-n{k}",
+                    "sides",
+                    _regular_like(spec, k),
+                    0,
+                    f"regular {k}-gon, same center and radius, vertex at the start",
+                )
+            )
     # an irregular n-gon: alternate vertices pulled in 2 cells (not all sides equal)
     cx, cy = spec.center
     W = []
@@ -847,17 +975,25 @@ def _star_impostors(spec: _Spec) -> list[_Imp]:
         sign = "-" if f < 1 else "+"
         if start_is_tip:
             V2, s2 = star(n, R, r * f)
-            imps.append(_Imp(f"inner{sign}25pct", "inner-radius", V2, s2,
-                             f"inner radius {_fmt(r)}→{_fmt(round(r * f, 2))}"))
+            imps.append(
+                _Imp(f"inner{sign}25pct", "inner-radius", V2, s2, f"inner radius {_fmt(r)}→{_fmt(round(r * f, 2))}")
+            )
         else:
             # the start corner is an inner one: draw the wrong star, then slide it so that corner
             # is still at the asked start (the center moves by |f - 1|·inner)
             V2, s2 = star(n, R, r * f)
             dx, dy = sx - V2[s2][0], sy - V2[s2][1]
             V2 = [(x + dx, y + dy) for x, y in V2]
-            imps.append(_Imp(f"inner{sign}25pct", "inner-radius", V2, s2,
-                             f"inner radius {_fmt(r)}→{_fmt(round(r * f, 2))}, slid so the start corner stays "
-                             f"(center off by {abs(f - 1) * r:.2f})"))
+            imps.append(
+                _Imp(
+                    f"inner{sign}25pct",
+                    "inner-radius",
+                    V2,
+                    s2,
+                    f"inner radius {_fmt(r)}→{_fmt(round(r * f, 2))}, slid so the start corner stays "
+                    f"(center off by {abs(f - 1) * r:.2f})",
+                )
+            )
     # inner corners off the bisectors (a pinwheel): tips and corners no longer alternate evenly
     for frac in (0.3, 0.45):
         sh = frac * 180.0 / n
@@ -872,8 +1008,15 @@ def _star_impostors(spec: _Spec) -> list[_Imp]:
             # keep the start corner: turn the whole figure back about the center
             a0 = math.degrees(math.atan2(W[s][1] - c[1], W[s][0] - c[0]))
             W = _rot_about(W, c, ang_s - a0)
-        imps.append(_Imp(f"skewed-{int(frac * 100)}pct", "tips", W, s,
-                         f"inner corners turned {sh:.1f}° off the bisectors (lopsided points)"))
+        imps.append(
+            _Imp(
+                f"skewed-{int(frac * 100)}pct",
+                "tips",
+                W,
+                s,
+                f"inner corners turned {sh:.1f}° off the bisectors (lopsided points)",
+            )
+        )
     # uneven tips: every other tip shortened
     for d in (3, 4):
         W = []
@@ -905,8 +1048,9 @@ def _impostors(spec: _Spec, legit: list[Variant]) -> list[Variant]:
     for j, imp in enumerate(imps):
         line, closed = styles[j % len(styles)]
         cells = [(_round_half_up(x), _round_half_up(y)) for x, y in imp.verts]
-        moved_start = imp.start is None and math.hypot(
-            imp.verts[imp.s][0] - spec.sv[0], imp.verts[imp.s][1] - spec.sv[1]) > 1e-6
+        moved_start = (
+            imp.start is None and math.hypot(imp.verts[imp.s][0] - spec.sv[0], imp.verts[imp.s][1] - spec.sv[1]) > 1e-6
+        )
         if not moved_start:
             cells[imp.s] = spec.start
         pts = polygon_cells(imp.verts, imp.s, spec.direction, line, cells, closed)
@@ -925,8 +1069,8 @@ def _impostors(spec: _Spec, legit: list[Variant]) -> list[Variant]:
             cls += "-grid-limit"
             note += " (same cells as a legitimate drawing)"
         elif len(cells) == len(spec.verts) and all(
-                c[0] in rounding_options(v[0]) and c[1] in rounding_options(v[1])
-                for c, v in zip(cells, spec.verts)):
+            c[0] in rounding_options(v[0]) and c[1] in rounding_options(v[1]) for c, v in zip(cells, spec.verts)
+        ):
             # every corner is a fair rounding of its asked vertex: a legitimate drawing by definition
             cls += "-grid-limit"
             note += " (every vertex cell is a fair rounding of the asked vertex)"

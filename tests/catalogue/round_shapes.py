@@ -59,8 +59,9 @@ gets the class suffix ``-grid-limit``. n-gon notes give the sagitta ``R(1 − co
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
-from typing import Any, Callable, Iterable, Sequence, Union
+from typing import Any
 
 import numpy as np
 
@@ -81,7 +82,7 @@ __all__ = [
 
 Cell = tuple[int, int]
 Pt = tuple[float, float]
-Start = Union[float, int, Sequence[float]]
+Start = float | int | Sequence[float]
 
 TAU = 2.0 * math.pi
 GRID = 50
@@ -256,8 +257,9 @@ def _clean(cells: list[Cell]) -> list[Cell]:
     return out
 
 
-def _thin(cells: list[Cell], dist: Callable[[Cell], float] | None = None,
-          keep: frozenset[Cell] = frozenset()) -> list[Cell]:
+def _thin(
+    cells: list[Cell], dist: Callable[[Cell], float] | None = None, keep: frozenset[Cell] = frozenset()
+) -> list[Cell]:
     """Cut elbow cells (a cell whose neighbours along the path touch each other); the first stays.
 
     With ``dist`` (distance of a cell to the ideal outline) the elbows farthest from the outline go
@@ -386,9 +388,15 @@ def _pick_start(cells: list[Cell], c: Sequence[float], start: Start) -> Cell:
     return _pt(start)
 
 
-def _finish(cells: list[Cell], s: Cell, direction: str, mode: str = "raw",
-            dist: Callable[[Cell], float] | None = None, repeat: bool = False,
-            keep: frozenset[Cell] = frozenset()) -> list[Cell]:
+def _finish(
+    cells: list[Cell],
+    s: Cell,
+    direction: str,
+    mode: str = "raw",
+    dist: Callable[[Cell], float] | None = None,
+    repeat: bool = False,
+    keep: frozenset[Cell] = frozenset(),
+) -> list[Cell]:
     """Clockwise raster → start at ``s`` (spliced in if absent) → mode → direction → repeat."""
     cells = _clean(_fix_jumps(_clean(list(cells))))
     conn = 4 if mode in ("4", "raw4") else 8
@@ -569,8 +577,14 @@ def _through(pts: np.ndarray, c: Sequence[float], s: Sequence[float], scale: boo
     return out, k
 
 
-def shape_cells(outline: Sequence[Sequence[float]], start: Sequence[int], direction: str = "cw",
-                mode: str = "thin", center: Sequence[float] | None = None, scale: bool = True) -> list[Cell]:
+def shape_cells(
+    outline: Sequence[Sequence[float]],
+    start: Sequence[int],
+    direction: str = "cw",
+    mode: str = "thin",
+    center: Sequence[float] | None = None,
+    scale: bool = True,
+) -> list[Cell]:
     """shape_cells(outline, start, direction="cw", mode="thin") -> list[Cell].
 
     ``outline``: a closed float polyline (vertices of a polygon, or a curve sampled finely), star-shaped
@@ -627,8 +641,9 @@ def _circle_alg(r: int, variant: str) -> tuple[Cell, ...]:
     return tuple(_angle_sorted(pts, (0, 0)))
 
 
-def _region_boundary(inside: Callable[[np.ndarray, np.ndarray], np.ndarray], c: Sequence[float],
-                     reach: float, conn: int) -> list[Cell]:
+def _region_boundary(
+    inside: Callable[[np.ndarray, np.ndarray], np.ndarray], c: Sequence[float], reach: float, conn: int
+) -> list[Cell]:
     """Outline of the digital region ``inside(x, y)`` near ``c``, traced clockwise.
 
     ``conn=8``: Moore-neighbour tracing — the region cells with a 4-neighbour outside, 8-connected;
@@ -645,8 +660,12 @@ def _region_boundary(inside: Callable[[np.ndarray, np.ndarray], np.ndarray], c: 
     h, w = inn.shape
     for _ in range(3):
         pad = np.pad(inn, 1, constant_values=False)
-        nb4 = (pad[0:h, 1 : w + 1].astype(int) + pad[2 : h + 2, 1 : w + 1] + pad[1 : h + 1, 0:w]
-               + pad[1 : h + 1, 2 : w + 2])
+        nb4 = (
+            pad[0:h, 1 : w + 1].astype(int)
+            + pad[2 : h + 2, 1 : w + 1]
+            + pad[1 : h + 1, 0:w]
+            + pad[1 : h + 1, 2 : w + 2]
+        )
         inn = inn & (nb4 >= 2)
     iy, ix = np.nonzero(inn)
     if len(iy) == 0:
@@ -711,12 +730,19 @@ def _circle_raster(c: Cell, r: float, phi0: float, method: str) -> tuple[list[Ce
             return (X - cx) ** 2 + (Y - cy) ** 2 <= lim + 1e-9
 
         return _region_boundary(inside, c, r, 8 if method == "disk-8conn" else 4), (
-            "raw" if method == "disk-8conn" else "raw4")
+            "raw" if method == "disk-8conn" else "raw4"
+        )
     raise ValueError(f"unknown circle method {method!r}; known: {CIRCLE_METHODS}")
 
 
-def circle_cells(center: Sequence[int], radius: float, start: Start = 270.0, direction: str = "cw",
-                 method: str = "round-thin", repeat: bool = False) -> list[Cell]:
+def circle_cells(
+    center: Sequence[int],
+    radius: float,
+    start: Start = 270.0,
+    direction: str = "cw",
+    method: str = "round-thin",
+    repeat: bool = False,
+) -> list[Cell]:
     """circle_cells(center, radius, start=270.0, direction="cw", method="round-thin") -> list[Cell].
 
     One digital circle about the integer ``center``, as a closed contour in traversal order.
@@ -757,8 +783,13 @@ def circle_cells(center: Sequence[int], radius: float, start: Start = 270.0, dir
         # keypoints no more than a cell apart: sparser ones make a visible polygon of the circle
         step = next(d for d in (10, 5, 4, 3, 2, 1) if r * math.radians(d) <= 1.0)
         nv = 360 // step
-        verts = [s] + [(_rnd(c[0] + r * math.cos(phi0 + math.radians(step * k))),
-                        _rnd(c[1] + r * math.sin(phi0 + math.radians(step * k)))) for k in range(1, nv)]
+        verts = [s] + [
+            (
+                _rnd(c[0] + r * math.cos(phi0 + math.radians(step * k))),
+                _rnd(c[1] + r * math.sin(phi0 + math.radians(step * k))),
+            )
+            for k in range(1, nv)
+        ]
         cells: list[Cell] = []
         for k in range(nv):
             cells.extend(line_cells(verts[k], verts[(k + 1) % nv])[:-1])
@@ -850,8 +881,9 @@ def _midpoint_ellipse_quadrant(rx: float, ry: float) -> list[tuple[int, int]]:
     return pts
 
 
-def _ellipse_raster(c: Cell, a: float, b: float, rot: float, t0: float, phi0: float,
-                    method: str) -> tuple[list[Cell], str]:
+def _ellipse_raster(
+    c: Cell, a: float, b: float, rot: float, t0: float, phi0: float, method: str
+) -> tuple[list[Cell], str]:
     cx, cy = c
     if method in ("round", "round-thin"):
         t = t0 + np.arange(1440) * (TAU / 1440)
@@ -888,12 +920,21 @@ def _ellipse_raster(c: Cell, a: float, b: float, rot: float, t0: float, phi0: fl
             return (g <= 0) | (g <= grow * n + 1e-9)
 
         return _region_boundary(inside, c, max(a, b), 8 if method == "disk-8conn" else 4), (
-            "raw" if method == "disk-8conn" else "raw4")
+            "raw" if method == "disk-8conn" else "raw4"
+        )
     raise ValueError(f"unknown ellipse method {method!r}; known: {ELLIPSE_METHODS}")
 
 
-def ellipse_cells(center: Sequence[int], a: float, b: float, rotation: float = 0.0, start: Start = 0.0,
-                  direction: str = "cw", method: str = "round-thin", repeat: bool = False) -> list[Cell]:
+def ellipse_cells(
+    center: Sequence[int],
+    a: float,
+    b: float,
+    rotation: float = 0.0,
+    start: Start = 0.0,
+    direction: str = "cw",
+    method: str = "round-thin",
+    repeat: bool = False,
+) -> list[Cell]:
     """ellipse_cells(center, a, b, rotation=0.0, start=0.0, direction="cw", method="round-thin") -> list[Cell].
 
     One digital ellipse (semi-axes ``a`` along the axis turned ``rotation``° clockwise on screen, ``b``
@@ -947,8 +988,10 @@ def regular_ngon(center: Sequence[float], radius: float, n: int, phase_deg: floa
     """regular_ngon(center, radius, n, phase_deg) -> list[Pt]: vertices of a regular n-gon with
     circumradius ``radius``, vertex 0 at polar angle ``phase_deg`` (clockwise on screen), clockwise."""
     ph = math.radians(phase_deg)
-    return [(center[0] + radius * math.cos(ph + TAU * k / n), center[1] + radius * math.sin(ph + TAU * k / n))
-            for k in range(n)]
+    return [
+        (center[0] + radius * math.cos(ph + TAU * k / n), center[1] + radius * math.sin(ph + TAU * k / n))
+        for k in range(n)
+    ]
 
 
 def ngon_sagitta(radius: float, n: int) -> float:
@@ -972,8 +1015,15 @@ def _rect(c: Sequence[float], A: float, B: float, rot: float = 0.0) -> np.ndarra
     return np.array([(c[0] + u * co - v * si, c[1] + u * si + v * co) for u, v in loc], dtype=float)
 
 
-def _outline_cells(outline: np.ndarray, c: Sequence[float], s: Cell, direction: str, mode: str = "thin",
-                   scale: bool = True, grid: int | None = GRID) -> tuple[list[Cell], float]:
+def _outline_cells(
+    outline: np.ndarray,
+    c: Sequence[float],
+    s: Cell,
+    direction: str,
+    mode: str = "thin",
+    scale: bool = True,
+    grid: int | None = GRID,
+) -> tuple[list[Cell], float]:
     """Impostor raster: through ``s`` (scaled about ``c`` or spliced), dense rounding, ``mode``.
     An outline leaving the ``grid`` gives no cells."""
     poly, k = _through(outline, c, s, scale=scale)
@@ -1013,8 +1063,9 @@ def _shift_name(dx: float, dy: float) -> str:
 class _Out:
     """Collects variants of one case: unique names, legit duplicates dropped, grid checks, labels."""
 
-    def __init__(self, grid: int, dev: Callable[[np.ndarray], np.ndarray],
-                 maxdev_fn: Callable[[np.ndarray], float] | None = None):
+    def __init__(
+        self, grid: int, dev: Callable[[np.ndarray], np.ndarray], maxdev_fn: Callable[[np.ndarray], float] | None = None
+    ):
         self.grid = grid
         self.dev = dev
         self.maxdev_fn = maxdev_fn
@@ -1117,8 +1168,9 @@ def _ellipse_dev(c: Sequence[float], a: float, b: float, rot: float) -> Callable
 # --------------------------------------------------------------------------------------------------
 
 
-def _circle_impostors(out: _Out, c: Cell, s: Cell, direction: str, d: float, r0: float, free: bool,
-                      legit_radii: Sequence[float] = ()) -> None:
+def _circle_impostors(
+    out: _Out, c: Cell, s: Cell, direction: str, d: float, r0: float, free: bool, legit_radii: Sequence[float] = ()
+) -> None:
     """Nearest wrong answers for one circle through start ``s`` (``d`` = |s − c|, ``r0`` = asked radius,
     ``legit_radii`` every radius a legit answer may use)."""
     phi_s = math.degrees(math.atan2(s[1] - c[1], s[0] - c[0]))
@@ -1134,47 +1186,80 @@ def _circle_impostors(out: _Out, c: Cell, s: Cell, direction: str, d: float, r0:
     # regular n-gons inscribed in the circle through the start, a vertex at the start
     for n in list(range(3, 17)) + [20, 24]:
         sag = ngon_sagitta(R, n)
-        poly(f"ngon-{n}-vertex", ncls(n), regular_ngon(c, R, n, phi_s),
-             f"regular {n}-gon inscribed (R={R:.2f}), vertex at the start; sagitta R(1-cos(pi/{n}))={sag:.2f}")
+        poly(
+            f"ngon-{n}-vertex",
+            ncls(n),
+            regular_ngon(c, R, n, phi_s),
+            f"regular {n}-gon inscribed (R={R:.2f}), vertex at the start; sagitta R(1-cos(pi/{n}))={sag:.2f}",
+        )
     # circumscribed: apothem = R, the start is the middle of an edge
     for n in (4, 6, 8, 12, 16):
         Rc = R / math.cos(math.pi / n)
-        poly(f"ngon-{n}-edgemid", ncls(n), regular_ngon(c, Rc, n, phi_s + 180.0 / n),
-             f"regular {n}-gon circumscribed (R={Rc:.2f}), start at an edge middle; sagitta R(1-cos(pi/{n}))="
-             f"{ngon_sagitta(Rc, n):.2f}, corners {Rc - R:.2f} outside")
+        poly(
+            f"ngon-{n}-edgemid",
+            ncls(n),
+            regular_ngon(c, Rc, n, phi_s + 180.0 / n),
+            f"regular {n}-gon circumscribed (R={Rc:.2f}), start at an edge middle; sagitta R(1-cos(pi/{n}))="
+            f"{ngon_sagitta(Rc, n):.2f}, corners {Rc - R:.2f} outside",
+        )
     # equal area: the start lies on an edge, off its middle
     for n in (5, 8, 12, 16):
         Re = R * math.sqrt(TAU / (n * math.sin(TAU / n)))
         ap = Re * math.cos(math.pi / n)
         psi = math.degrees(math.acos(min(1.0, ap / R)))
-        poly(f"ngon-{n}-eqarea", ncls(n), regular_ngon(c, Re, n, phi_s - psi + 180.0 / n),
-             f"regular {n}-gon of the circle's area (R={Re:.2f}), start on an edge {psi:.1f}° off its middle; "
-             f"sagitta R(1-cos(pi/{n}))={ngon_sagitta(Re, n):.2f}")
+        poly(
+            f"ngon-{n}-eqarea",
+            ncls(n),
+            regular_ngon(c, Re, n, phi_s - psi + 180.0 / n),
+            f"regular {n}-gon of the circle's area (R={Re:.2f}), start on an edge {psi:.1f}° off its middle; "
+            f"sagitta R(1-cos(pi/{n}))={ngon_sagitta(Re, n):.2f}",
+        )
     # turned 37% of a step from vertex-at-start, scaled so the start is on an edge
     for n in (6, 10):
         verts = regular_ngon(c, R, n, phi_s + 0.37 * 360.0 / n)
-        poly(f"ngon-{n}-turned", ncls(n), verts,
-             f"regular {n}-gon turned {0.37 * 360 / n:.1f}° from vertex-at-start; sagitta R(1-cos(pi/{n}))="
-             f"{ngon_sagitta(R, n):.2f} (before scaling)")
+        poly(
+            f"ngon-{n}-turned",
+            ncls(n),
+            verts,
+            f"regular {n}-gon turned {0.37 * 360 / n:.1f}° from vertex-at-start; sagitta R(1-cos(pi/{n}))="
+            f"{ngon_sagitta(R, n):.2f} (before scaling)",
+        )
     # 4-connected drawings of polygons, to match the 4-connected legit styles
     for n in (12, 16):
-        poly(f"ngon-{n}-vertex-4conn", ncls(n), regular_ngon(c, R, n, phi_s),
-             f"regular {n}-gon inscribed, vertex at the start, 4-connected; sagitta R(1-cos(pi/{n}))="
-             f"{ngon_sagitta(R, n):.2f}", mode="4")
+        poly(
+            f"ngon-{n}-vertex-4conn",
+            ncls(n),
+            regular_ngon(c, R, n, phi_s),
+            f"regular {n}-gon inscribed, vertex at the start, 4-connected; sagitta R(1-cos(pi/{n}))="
+            f"{ngon_sagitta(R, n):.2f}",
+            mode="4",
+        )
     # square and diamond through the start (axis-aligned)
     dx, dy = s[0] - c[0], s[1] - c[1]
     h = float(max(abs(dx), abs(dy)))
-    poly("square-axis", "square", _rect(c, h, h).tolist(),
-         f"axis-aligned square of half-side {_fmt(h)} through the start (sagitta R(1-cos(pi/4))="
-         f"{ngon_sagitta(h * math.sqrt(2), 4):.2f} with R={h * math.sqrt(2):.2f})")
+    poly(
+        "square-axis",
+        "square",
+        _rect(c, h, h).tolist(),
+        f"axis-aligned square of half-side {_fmt(h)} through the start (sagitta R(1-cos(pi/4))="
+        f"{ngon_sagitta(h * math.sqrt(2), 4):.2f} with R={h * math.sqrt(2):.2f})",
+    )
     q = float(abs(dx) + abs(dy))
-    poly("diamond", "square", regular_ngon(c, q, 4, 0.0),
-         f"diamond |x|+|y|={_fmt(q)} through the start (sagitta R(1-cos(pi/4))={ngon_sagitta(q, 4):.2f})")
+    poly(
+        "diamond",
+        "square",
+        regular_ngon(c, q, 4, 0.0),
+        f"diamond |x|+|y|={_fmt(q)} through the start (sagitta R(1-cos(pi/4))={ngon_sagitta(q, 4):.2f})",
+    )
     # squircles
     for p in (2.5, 3.0, 4.0):
         cells, k = _outline_cells(_superellipse(c, 1.0, 1.0, p), c, s, direction)
-        out.impostor(f"squircle-p{_fmt(p)}", "squircle", cells,
-                     f"superellipse |x|^{_fmt(p)}+|y|^{_fmt(p)}=R^{_fmt(p)} through the start (R={k:.2f})")
+        out.impostor(
+            f"squircle-p{_fmt(p)}",
+            "squircle",
+            cells,
+            f"superellipse |x|^{_fmt(p)}+|y|^{_fmt(p)}=R^{_fmt(p)} through the start (R={k:.2f})",
+        )
     # slightly elliptic
     for ratio in (1.1, 1.15, 1.2, 1.3):
         for orient, rot in (("along", phi_s), ("across", phi_s + 90.0), ("diag", phi_s + 45.0)):
@@ -1182,9 +1267,13 @@ def _circle_impostors(out: _Out, c: Cell, s: Cell, direction: str, d: float, r0:
                 continue
             outl = _ellipse_point(c, ratio, 1.0, rot, np.arange(1440) * (TAU / 1440))
             cells, k = _outline_cells(outl, c, s, direction)
-            out.impostor(f"ellipse-{_fmt(ratio)}-{orient}", "ellipse", cells,
-                         f"ellipse of axis ratio {_fmt(ratio)} (a={ratio * k:.2f}, b={k:.2f}), major axis "
-                         f"{orient} the start ray, through the start")
+            out.impostor(
+                f"ellipse-{_fmt(ratio)}-{orient}",
+                "ellipse",
+                cells,
+                f"ellipse of axis ratio {_fmt(ratio)} (a={ratio * k:.2f}, b={k:.2f}), major axis "
+                f"{orient} the start ray, through the start",
+            )
     # the next radius up or down (same center; a small detour reaches the start)
     ints = [int(round(x)) for x in (list(legit_radii) or [r0]) if float(x).is_integer()] or [int(round(r0))]
     lo, hi = min(ints), max(ints)
@@ -1196,8 +1285,12 @@ def _circle_impostors(out: _Out, c: Cell, s: Cell, direction: str, d: float, r0:
             outl = _circle_outline(c, rr, math.radians(phi_s))
             cells, _k = _outline_cells(outl, c, s, direction, scale=False)
             asked = f"{lo}" if lo == hi else f"{lo} or {hi}"
-            out.impostor(f"size-r{rr}", "size", cells,
-                         f"circle of radius {rr} instead of {asked} about the asked center, detouring to the start")
+            out.impostor(
+                f"size-r{rr}",
+                "size",
+                cells,
+                f"circle of radius {rr} instead of {asked} about the asked center, detouring to the start",
+            )
     # center off by 2 cells (radius kept when it was given, else through the start)
     ux, uy = dx / d, dy / d
     shifts = [(-2 * uy, 2 * ux), (2 * uy, -2 * ux), (2, 0), (-2, 0), (0, 2), (0, -2), (1.41, 1.41), (-1.41, -1.41)]
@@ -1273,8 +1366,7 @@ def _circle_variants_cw(c: Cell, s: Cell, given: float | None, g: int) -> tuple[
     rn = _fmt(r0)
     base = {m: circle_cells(c, r0, s, direction, m) for m in CIRCLE_METHODS}
     for m in CIRCLE_METHODS:
-        out.legit(f"{m}-r{rn}", m, base[m],
-                  f"radius {rn} ({'given' if not free else 'implied by the start'}), {m}")
+        out.legit(f"{m}-r{rn}", m, base[m], f"radius {rn} ({'given' if not free else 'implied by the start'}), {m}")
     for e in extra:
         for m in ("round-thin", "round", "midpoint" if float(e).is_integer() else "disk-8conn"):
             why = "exact start distance" if not float(e).is_integer() else "other rounding of the start distance"
@@ -1326,8 +1418,15 @@ def _ellipse_impostors(out: _Out, c: Cell, a: float, b: float, rot: float, s: Ce
     t_s = _ellipse_t(c, a, b, rot, s)
     d = math.hypot(s[0] - c[0], s[1] - c[1])
 
-    def emit(name: str, cls: str, outline: np.ndarray, note: str, center: Sequence[float] = c,
-             scale: bool = True, mode: str = "thin") -> None:
+    def emit(
+        name: str,
+        cls: str,
+        outline: np.ndarray,
+        note: str,
+        center: Sequence[float] = c,
+        scale: bool = True,
+        mode: str = "thin",
+    ) -> None:
         cells, k = _outline_cells(outline, center, s, direction, mode, scale=scale)
         if scale and abs(k - 1) > 1e-3:
             note += f"; scaled ×{k:.3f} to pass the start"
@@ -1336,35 +1435,62 @@ def _ellipse_impostors(out: _Out, c: Cell, a: float, b: float, rot: float, s: Ce
     # wrong axis ratio
     for fa, fb in ((1.0, 0.85), (1.0, 1.15), (0.9, 1.0), (1.1, 1.0)):
         A, B = a * fa, b * fb
-        emit(f"ratio-a{_fmt(round(A, 2))}-b{_fmt(round(B, 2))}", "ratio", _ellipse_point(c, A, B, rot, T),
-             f"ellipse a={A:.2f}, b={B:.2f} (ratio {A / B:.2f} instead of {a / b:.2f})")
+        emit(
+            f"ratio-a{_fmt(round(A, 2))}-b{_fmt(round(B, 2))}",
+            "ratio",
+            _ellipse_point(c, A, B, rot, T),
+            f"ellipse a={A:.2f}, b={B:.2f} (ratio {A / B:.2f} instead of {a / b:.2f})",
+        )
     # a circle through the start
     emit("circle", "circle", _circle_outline(c, d, 0.0), f"circle of radius {d:.2f} through the start")
     # polygons fitted to the ellipse (affine images of regular n-gons)
     for n in (4, 6, 8, 10, 12, 16, 20, 24):
         verts = _ellipse_point(c, a, b, rot, t_s + TAU * np.arange(n) / n)
-        emit(f"ngon-{n}-vertex", "ngon", verts,
-             f"{n}-gon inscribed in the ellipse (vertices every {360 / n:g}° of the parameter), vertex at the start; "
-             f"sagitta a(1-cos(pi/{n}))={ngon_sagitta(a, n):.2f} along the major axis, "
-             f"b(1-cos(pi/{n}))={ngon_sagitta(b, n):.2f} along the minor")
+        emit(
+            f"ngon-{n}-vertex",
+            "ngon",
+            verts,
+            f"{n}-gon inscribed in the ellipse (vertices every {360 / n:g}° of the parameter), vertex at the start; "
+            f"sagitta a(1-cos(pi/{n}))={ngon_sagitta(a, n):.2f} along the major axis, "
+            f"b(1-cos(pi/{n}))={ngon_sagitta(b, n):.2f} along the minor",
+        )
     for n in (8, 12, 16):
-        verts = _ellipse_point(c, a / math.cos(math.pi / n), b / math.cos(math.pi / n), rot,
-                               t_s + math.pi / n + TAU * np.arange(n) / n)
-        emit(f"ngon-{n}-edgemid", "ngon", verts,
-             f"{n}-gon circumscribed about the ellipse, start at an edge middle; "
-             f"sagitta R(1-cos(pi/{n})) with R=a/cos(pi/{n}): {ngon_sagitta(a / math.cos(math.pi / n), n):.2f}")
+        verts = _ellipse_point(
+            c, a / math.cos(math.pi / n), b / math.cos(math.pi / n), rot, t_s + math.pi / n + TAU * np.arange(n) / n
+        )
+        emit(
+            f"ngon-{n}-edgemid",
+            "ngon",
+            verts,
+            f"{n}-gon circumscribed about the ellipse, start at an edge middle; "
+            f"sagitta R(1-cos(pi/{n})) with R=a/cos(pi/{n}): {ngon_sagitta(a / math.cos(math.pi / n), n):.2f}",
+        )
     verts = _ellipse_point(c, a, b, rot, t_s + TAU * np.arange(12) / 12)
-    emit("ngon-12-vertex-4conn", "ngon", verts,
-         f"12-gon inscribed in the ellipse, vertex at the start, 4-connected; sagitta a(1-cos(pi/12))="
-         f"{ngon_sagitta(a, 12):.2f}", mode="4")
+    emit(
+        "ngon-12-vertex-4conn",
+        "ngon",
+        verts,
+        f"12-gon inscribed in the ellipse, vertex at the start, 4-connected; sagitta a(1-cos(pi/12))="
+        f"{ngon_sagitta(a, 12):.2f}",
+        mode="4",
+    )
     # turned
     if a / b >= 1.3:
         for dr in (10, -10, 15, -15, 20, -20):
-            emit(f"rotated{dr:+d}", "rotated", _ellipse_point(c, a, b, rot + dr, T),
-                 f"the asked ellipse turned {dr:+d}° (major axis at {rot + dr:g}°)")
+            emit(
+                f"rotated{dr:+d}",
+                "rotated",
+                _ellipse_point(c, a, b, rot + dr, T),
+                f"the asked ellipse turned {dr:+d}° (major axis at {rot + dr:g}°)",
+            )
         for dr in (10, -10):  # the same size, a detour to the start instead of scaling
-            emit(f"rotated{dr:+d}-detour", "rotated", _ellipse_point(c, a, b, rot + dr, T),
-                 f"the asked ellipse turned {dr:+d}° at its own size, detouring to the start", scale=False)
+            emit(
+                f"rotated{dr:+d}-detour",
+                "rotated",
+                _ellipse_point(c, a, b, rot + dr, T),
+                f"the asked ellipse turned {dr:+d}° at its own size, detouring to the start",
+                scale=False,
+            )
     # size
     steps = (1, 2) if max(a, b) > 12 else (1,)
     for st in steps:
@@ -1372,8 +1498,13 @@ def _ellipse_impostors(out: _Out, c: Cell, a: float, b: float, rot: float, s: Ce
             A, B = a + sign * st, b + sign * st
             if B < 1:
                 continue
-            emit(f"size{sign * st:+d}", "size", _ellipse_point(c, A, B, rot, T),
-                 f"ellipse a={_fmt(A)}, b={_fmt(B)} about the asked center, detouring to the start", scale=False)
+            emit(
+                f"size{sign * st:+d}",
+                "size",
+                _ellipse_point(c, A, B, rot, T),
+                f"ellipse a={_fmt(A)}, b={_fmt(B)} about the asked center, detouring to the start",
+                scale=False,
+            )
     # center off by 2 (scaled about the new center through the start)
     ux, uy = (s[0] - c[0]) / d, (s[1] - c[1]) / d
     made = 0
@@ -1382,16 +1513,26 @@ def _ellipse_impostors(out: _Out, c: Cell, a: float, b: float, rot: float, s: Ce
             break
         c2 = (c[0] + sx_, c[1] + sy_)
         before = len(out.items)
-        emit(_shift_name(sx_, sy_), "center", _ellipse_point(c2, a, b, rot, T),
-             f"the ellipse about ({c2[0]:.1f},{c2[1]:.1f}) instead of {c}", center=c2)
+        emit(
+            _shift_name(sx_, sy_),
+            "center",
+            _ellipse_point(c2, a, b, rot, T),
+            f"the ellipse about ({c2[0]:.1f},{c2[1]:.1f}) instead of {c}",
+            center=c2,
+        )
         made += len(out.items) - before
     # squircle-like and box
     for pp in (2.5, 3.0, 4.0):
-        emit(f"superellipse-p{_fmt(pp)}", "squircle", _superellipse(c, a, b, pp, rot),
-             f"superellipse |u/a|^{_fmt(pp)}+|v/b|^{_fmt(pp)}=1 in the ellipse's frame")
+        emit(
+            f"superellipse-p{_fmt(pp)}",
+            "squircle",
+            _superellipse(c, a, b, pp, rot),
+            f"superellipse |u/a|^{_fmt(pp)}+|v/b|^{_fmt(pp)}=1 in the ellipse's frame",
+        )
     emit("rectangle", "rectangle", _rect(c, a, b, rot), "the ellipse's bounding rectangle (in its frame)")
-    emit("rhombus", "ngon", _ellipse_point(c, a, b, rot, np.arange(4) * (TAU / 4)),
-         "rhombus on the ellipse's axis ends")
+    emit(
+        "rhombus", "ngon", _ellipse_point(c, a, b, rot, np.arange(4) * (TAU / 4)), "rhombus on the ellipse's axis ends"
+    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1432,21 +1573,30 @@ def _one_shape(c: Cell, r: float, phi_deg: float, direction: str, kind: str) -> 
 
 
 def _ngon_note(name: str, n: int) -> Callable[[float], str]:
-    return lambda r: (f"regular {name} (R={_fmt(r)}, vertex at the start; sagitta R(1-cos(pi/{n}))="
-                      f"{ngon_sagitta(r, n):.2f})")
+    return lambda r: (
+        f"regular {name} (R={_fmt(r)}, vertex at the start; sagitta R(1-cos(pi/{n}))={ngon_sagitta(r, n):.2f})"
+    )
 
 
 _SHAPE_NOTE = {
     "octagon": _ngon_note("octagon", 8),
     "hexagon": _ngon_note("hexagon", 6),
     "12gon": _ngon_note("12-gon", 12),
-    "square": lambda r: (f"axis-aligned square of half-side {_fmt(r)} (sagitta of a square R(1-cos(pi/4))="
-                         f"{ngon_sagitta(r * math.sqrt(2), 4):.2f})"),
+    "square": lambda r: (
+        f"axis-aligned square of half-side {_fmt(r)} (sagitta of a square R(1-cos(pi/4))="
+        f"{ngon_sagitta(r * math.sqrt(2), 4):.2f})"
+    ),
     "diamond": lambda r: f"diamond of radius {_fmt(r)} (sagitta R(1-cos(pi/4))={ngon_sagitta(r, 4):.2f})",
     "ellipse1.3": lambda r: f"ellipse of axis ratio 1.3 (a={_fmt(r)} along the start ray, b={r / 1.3:.2f})",
 }
-_SHAPE_CLS = {"octagon": "ngon", "hexagon": "ngon", "12gon": "ngon", "square": "square", "diamond": "square",
-              "ellipse1.3": "ellipse"}
+_SHAPE_CLS = {
+    "octagon": "ngon",
+    "hexagon": "ngon",
+    "12gon": "ngon",
+    "square": "square",
+    "diamond": "square",
+    "ellipse1.3": "ellipse",
+}
 
 
 def _scene(items: Sequence[tuple[Cell, float, float, str, str, bool]]) -> list[Cell]:
@@ -1515,24 +1665,45 @@ def _gen_concentric(case: Any) -> list[Variant]:
 
     for m in CIRCLE_METHODS:
         out.legit(f"all-{m}", m, _scene(items(base, [m])), f"{desc}; every circle {m}")
-    out.legit("mixed-styles", "mixed", _scene(items(base, ["midpoint", "round-thin", "disk-4conn", "round"])),
-              f"{desc}; circles drawn in different styles")
-    out.legit("all-round-thin-repeat", "round-thin", _scene(items(base, ["round-thin"], [True])),
-              f"{desc}; start repeated at each circle's end")
-    out.legit("all-midpoint-repeat", "midpoint", _scene(items(base, ["midpoint"], [True])),
-              f"{desc}; start repeated at each circle's end")
-    out.legit("mixed-repeat", "mixed", _scene(items(base, ["bresenham", "round"], [True, False])),
-              f"{desc}; start repeated on every other circle")
+    out.legit(
+        "mixed-styles",
+        "mixed",
+        _scene(items(base, ["midpoint", "round-thin", "disk-4conn", "round"])),
+        f"{desc}; circles drawn in different styles",
+    )
+    out.legit(
+        "all-round-thin-repeat",
+        "round-thin",
+        _scene(items(base, ["round-thin"], [True])),
+        f"{desc}; start repeated at each circle's end",
+    )
+    out.legit(
+        "all-midpoint-repeat",
+        "midpoint",
+        _scene(items(base, ["midpoint"], [True])),
+        f"{desc}; start repeated at each circle's end",
+    )
+    out.legit(
+        "mixed-repeat",
+        "mixed",
+        _scene(items(base, ["bresenham", "round"], [True, False])),
+        f"{desc}; start repeated on every other circle",
+    )
     for rs in sets[1:]:
         tag = "-".join(str(r) for r in rs)
         for m in ("round-thin", "midpoint", "disk-4conn"):
-            out.legit(f"radii-{tag}-{m}", m, _scene(items(rs, [m])),
-                      f"chosen radii {', '.join(map(str, rs))} (spacing ≥ {m_sp}, fits the grid); {m}")
+            out.legit(
+                f"radii-{tag}-{m}",
+                m,
+                _scene(items(rs, [m])),
+                f"chosen radii {', '.join(map(str, rs))} (spacing ≥ {m_sp}, fits the grid); {m}",
+            )
 
     base_o = ordered(base)
 
-    def imp(name: str, cls: str, rs: Sequence[float], kinds: Sequence[str], note: str,
-            centers: Sequence[Cell] | None = None) -> None:
+    def imp(
+        name: str, cls: str, rs: Sequence[float], kinds: Sequence[str], note: str, centers: Sequence[Cell] | None = None
+    ) -> None:
         its = [(centers[i] if centers else c, r, phi, direction, kinds[i], False) for i, r in enumerate(rs)]
         out.impostor(name, cls, _scene(its), note)
 
@@ -1541,26 +1712,47 @@ def _gen_concentric(case: Any) -> list[Variant]:
         for kind in ("octagon", "square"):
             kinds = ["round-thin"] * nb
             kinds[i] = kind
-            imp(f"c{i + 1}-{kind}", _SHAPE_CLS[kind], base_o, kinds,
-                f"circle {i + 1} (r={_fmt(r)}) drawn as a {_SHAPE_NOTE[kind](r)}")
+            imp(
+                f"c{i + 1}-{kind}",
+                _SHAPE_CLS[kind],
+                base_o,
+                kinds,
+                f"circle {i + 1} (r={_fmt(r)}) drawn as a {_SHAPE_NOTE[kind](r)}",
+            )
         if not free:
-            for st in ((1, 2) if r > 12 else (1,)):
+            for st in (1, 2) if r > 12 else (1,):
                 for sign in (1, -1):
                     rs = list(base_o)
                     rs[i] = r + sign * st
                     if rs[i] < 1:
                         continue
-                    imp(f"c{i + 1}-r{_fmt(rs[i])}", "size", rs, ["round-thin"] * nb,
-                        f"circle {i + 1} has radius {_fmt(rs[i])} instead of {_fmt(r)}")
+                    imp(
+                        f"c{i + 1}-r{_fmt(rs[i])}",
+                        "size",
+                        rs,
+                        ["round-thin"] * nb,
+                        f"circle {i + 1} has radius {_fmt(rs[i])} instead of {_fmt(r)}",
+                    )
         ph = math.radians(phi)
         shift = (_rnd(-2 * math.sin(ph)), _rnd(2 * math.cos(ph)))
         cs = [c] * nb
         cs[i] = (c[0] + shift[0], c[1] + shift[1])
-        imp(f"c{i + 1}-center", "center", base_o, ["round-thin"] * nb,
-            f"circle {i + 1} about {cs[i]} instead of {c} (not concentric)", centers=cs)
+        imp(
+            f"c{i + 1}-center",
+            "center",
+            base_o,
+            ["round-thin"] * nb,
+            f"circle {i + 1} about {cs[i]} instead of {c} (not concentric)",
+            centers=cs,
+        )
     for kind in ("square", "octagon", "diamond", "12gon", "hexagon"):
-        imp(f"all-{kind}", _SHAPE_CLS[kind], base_o, [kind] * nb,
-            f"every circle drawn as a {kind}: " + "; ".join(_SHAPE_NOTE[kind](r) for r in base_o))
+        imp(
+            f"all-{kind}",
+            _SHAPE_CLS[kind],
+            base_o,
+            [kind] * nb,
+            f"every circle drawn as a {kind}: " + "; ".join(_SHAPE_NOTE[kind](r) for r in base_o),
+        )
     kinds = ["round-thin"] * nb
     kinds[-1] = "ellipse1.3"
     imp("last-ellipse", "ellipse", base_o, kinds, "the last circle stretched into an ellipse of ratio 1.3")
@@ -1579,8 +1771,13 @@ def _gen_concentric(case: Any) -> list[Variant]:
         for name, rs in bad_sets:
             if any(b2 - a2 < 1 for a2, b2 in zip(rs, rs[1:])):
                 continue
-            imp(name, "spacing", ordered(rs), ["round-thin"] * nb,
-                f"radii {', '.join(map(str, rs))}: neighbouring radii differ by {sp} < {m_sp}")
+            imp(
+                name,
+                "spacing",
+                ordered(rs),
+                ["round-thin"] * nb,
+                f"radii {', '.join(map(str, rs))}: neighbouring radii differ by {sp} < {m_sp}",
+            )
     return out.items
 
 
@@ -1600,67 +1797,116 @@ def _gen_circles(case: Any) -> list[Variant]:
     out = _Out(g, _circle_dev([(cc, [r]) for cc, r in zip(centers, radii)]))
     desc = f"{n} circles" + (f", start {side}" if side else "") + (f", {direction}" if direction else "")
 
-    def scene(order: Sequence[int], methods: Sequence[str], phis: Sequence[float] | None = None,
-              dirs: Sequence[str] | None = None, repeats: Sequence[bool] = (False,),
-              kinds: dict[int, str] | None = None, rad: dict[int, float] | None = None,
-              cen: dict[int, Cell] | None = None) -> list[Cell]:
+    def scene(
+        order: Sequence[int],
+        methods: Sequence[str],
+        phis: Sequence[float] | None = None,
+        dirs: Sequence[str] | None = None,
+        repeats: Sequence[bool] = (False,),
+        kinds: dict[int, str] | None = None,
+        rad: dict[int, float] | None = None,
+        cen: dict[int, Cell] | None = None,
+    ) -> list[Cell]:
         its = []
         for j, i in enumerate(order):
             m = methods[j % len(methods)]
             if kinds and i in kinds:
                 m = kinds[i]
-            its.append(((cen or {}).get(i, centers[i]), (rad or {}).get(i, radii[i]),
-                        phis[j % len(phis)] if phis else phi, dirs[j % len(dirs)] if dirs else dflt_dir, m,
-                        repeats[j % len(repeats)]))
+            its.append(
+                (
+                    (cen or {}).get(i, centers[i]),
+                    (rad or {}).get(i, radii[i]),
+                    phis[j % len(phis)] if phis else phi,
+                    dirs[j % len(dirs)] if dirs else dflt_dir,
+                    m,
+                    repeats[j % len(repeats)],
+                )
+            )
         return _scene(its)
 
     given = list(range(n))
     for m in CIRCLE_METHODS:
         out.legit(f"given-order-{m}", m, scene(given, [m]), f"{desc}; in the listed order; every circle {m}")
-    out.legit("mixed-styles", "mixed", scene(given, ["midpoint", "round-thin", "disk-4conn", "round", "bresenham"]),
-              f"{desc}; circles in different styles")
-    out.legit("round-thin-repeat", "round-thin", scene(given, ["round-thin"], repeats=[True]),
-              f"{desc}; start repeated at each circle's end")
+    out.legit(
+        "mixed-styles",
+        "mixed",
+        scene(given, ["midpoint", "round-thin", "disk-4conn", "round", "bresenham"]),
+        f"{desc}; circles in different styles",
+    )
+    out.legit(
+        "round-thin-repeat",
+        "round-thin",
+        scene(given, ["round-thin"], repeats=[True]),
+        f"{desc}; start repeated at each circle's end",
+    )
     out.legit("reversed-order", "order", scene(given[::-1], ["round-thin"]), f"{desc}; drawn in reverse order")
     reading = sorted(given, key=lambda i: (centers[i][1], centers[i][0]))
     if reading == given:
         reading = sorted(given, key=lambda i: (centers[i][0], centers[i][1]))
     out.legit("column-order", "order", scene(reading, ["midpoint"]), f"{desc}; drawn in another order")
     rot = given[1:] + given[:1]
-    out.legit("rotated-order", "order", scene(rot, ["disk-8conn"], repeats=[True]),
-              f"{desc}; drawn starting from the second circle, start repeated")
+    out.legit(
+        "rotated-order",
+        "order",
+        scene(rot, ["disk-8conn"], repeats=[True]),
+        f"{desc}; drawn starting from the second circle, start repeated",
+    )
     if dir_free:
         out.legit("all-ccw", "direction", scene(given, ["round-thin"], dirs=["ccw"]), f"{desc}; counter-clockwise")
-        out.legit("mixed-directions", "direction", scene(given, ["midpoint"], dirs=["cw", "ccw"]),
-                  f"{desc}; directions alternate (the prompt leaves them free)")
+        out.legit(
+            "mixed-directions",
+            "direction",
+            scene(given, ["midpoint"], dirs=["cw", "ccw"]),
+            f"{desc}; directions alternate (the prompt leaves them free)",
+        )
     if start_free:
-        out.legit("start-right", "start", scene(given, ["round-thin"], phis=[0.0]),
-                  f"{desc}; each from its rightmost cell")
-        out.legit("start-mixed", "start",
-                  scene(given, ["midpoint"], phis=[90.0, 180.0, 225.0], dirs=["ccw"] if dir_free else None),
-                  f"{desc}; each circle from a different point")
+        out.legit(
+            "start-right", "start", scene(given, ["round-thin"], phis=[0.0]), f"{desc}; each from its rightmost cell"
+        )
+        out.legit(
+            "start-mixed",
+            "start",
+            scene(given, ["midpoint"], phis=[90.0, 180.0, 225.0], dirs=["ccw"] if dir_free else None),
+            f"{desc}; each circle from a different point",
+        )
 
     ri_sel = sorted({0, n // 2, n - 1})
     for i in ri_sel:
         r = radii[i]
         for kind in ("octagon", "square", "diamond", "ellipse1.3"):
-            out.impostor(f"c{i + 1}-{kind}", _SHAPE_CLS[kind], scene(given, ["round-thin"], kinds={i: kind}),
-                         f"circle {i + 1} (r={_fmt(r)}) drawn as a {_SHAPE_NOTE[kind](r)}")
-        for st in ((1, 2) if r > 12 else (1,)):
+            out.impostor(
+                f"c{i + 1}-{kind}",
+                _SHAPE_CLS[kind],
+                scene(given, ["round-thin"], kinds={i: kind}),
+                f"circle {i + 1} (r={_fmt(r)}) drawn as a {_SHAPE_NOTE[kind](r)}",
+            )
+        for st in (1, 2) if r > 12 else (1,):
             for sign in (1, -1):
                 rr = r + sign * st
                 if rr < 1:
                     continue
-                out.impostor(f"c{i + 1}-r{_fmt(rr)}", "size", scene(given, ["round-thin"], rad={i: rr}),
-                             f"circle {i + 1} has radius {_fmt(rr)} instead of {_fmt(r)}")
+                out.impostor(
+                    f"c{i + 1}-r{_fmt(rr)}",
+                    "size",
+                    scene(given, ["round-thin"], rad={i: rr}),
+                    f"circle {i + 1} has radius {_fmt(rr)} instead of {_fmt(r)}",
+                )
         ph = math.radians(phi)
         cc = centers[i]
         c2 = (cc[0] + _rnd(-2 * math.sin(ph)), cc[1] + _rnd(2 * math.cos(ph)))
-        out.impostor(f"c{i + 1}-center", "center", scene(given, ["round-thin"], cen={i: c2}),
-                     f"circle {i + 1} about {c2} instead of {cc}")
+        out.impostor(
+            f"c{i + 1}-center",
+            "center",
+            scene(given, ["round-thin"], cen={i: c2}),
+            f"circle {i + 1} about {c2} instead of {cc}",
+        )
     for kind in ("square", "octagon", "diamond", "hexagon", "12gon", "ellipse1.3"):
-        out.impostor(f"all-{kind}", _SHAPE_CLS[kind], scene(given, [kind]),
-                     f"every circle drawn as a {kind}: " + "; ".join(sorted({_SHAPE_NOTE[kind](r) for r in radii})))
+        out.impostor(
+            f"all-{kind}",
+            _SHAPE_CLS[kind],
+            scene(given, [kind]),
+            f"every circle drawn as a {kind}: " + "; ".join(sorted({_SHAPE_NOTE[kind](r) for r in radii})),
+        )
     if n >= 2:
         rad = {i: radii[i] + 1 for i in given}
         out.impostor("all-r+1", "size", scene(given, ["round-thin"], rad=rad), "every circle one cell too big")

@@ -20,8 +20,9 @@ Impostors are drawn with the same care and in the same place: only the asked con
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -66,8 +67,9 @@ def polyline(pts: Sequence[Cell], connect: str = "8") -> Stroke:
     return out
 
 
-def polygon_loop(pts: Sequence[Cell], connect: str = "8", start: int = 0, reverse: bool = False,
-                 repeat_start: bool = False) -> Stroke:
+def polygon_loop(
+    pts: Sequence[Cell], connect: str = "8", start: int = 0, reverse: bool = False, repeat_start: bool = False
+) -> Stroke:
     """``polygon_loop(pts, connect="8", start=0, reverse=False, repeat_start=False) -> list[tuple[int,int]]``
 
     Closed outline through the integer vertices ``pts`` (Bresenham sides), beginning at vertex
@@ -102,8 +104,15 @@ def _thin_closed(cells: list[Cell]) -> list[Cell]:
     return out
 
 
-def circle_loop(center: Sequence[float], radius: float, start: str = "bottom", direction: str = "cw",
-                method: str = "round", connect: str = "8", repeat_start: bool = False) -> Stroke:
+def circle_loop(
+    center: Sequence[float],
+    radius: float,
+    start: str = "bottom",
+    direction: str = "cw",
+    method: str = "round",
+    connect: str = "8",
+    repeat_start: bool = False,
+) -> Stroke:
     """``circle_loop(center, radius, start="bottom", direction="cw", method="round", connect="8", repeat_start=False) -> list[tuple[int,int]]``
 
     A digital circle as one closed stroke.  ``method``: ``"round"`` (r·cos/r·sin at many angles,
@@ -222,12 +231,12 @@ def _fill_polygon(mask: np.ndarray, poly: Sequence[tuple[float, float]]) -> None
     for i in range(n):
         xi, yi = p[i]
         xj, yj = p[j]
-        cond = ((yi > gy) != (yj > gy))
+        cond = (yi > gy) != (yj > gy)
         with np.errstate(divide="ignore", invalid="ignore"):
             xint = (xj - xi) * (gy - yi) / (yj - yi) + xi
         inside ^= cond & (gx < xint)
         j = i
-    mask[y0:y1 + 1, x0:x1 + 1] |= inside
+    mask[y0 : y1 + 1, x0 : x1 + 1] |= inside
 
 
 # --------------------------------------------------------------------------------------------------
@@ -311,10 +320,10 @@ def _walk(segments: Sequence[Stroke]) -> list[Stroke]:
                     continue
                 used[j] = True
                 path = segs[j] if segs[j][0] == u else segs[j][::-1]
-                walk.extend(path[1:])
-                last_new = len(walk)
+                walk.extend(path[1:])  # noqa: B023 - visit runs within this iteration
+                last_new = len(walk)  # noqa: B023
                 visit(path[-1])
-                walk.extend(path[::-1][1:])
+                walk.extend(path[::-1][1:])  # noqa: B023
 
         visit(comp_start)
         strokes.append(_dedupe(walk[:last_new]))
@@ -401,14 +410,22 @@ def _house_model(st: HouseStyle, k: float):
     if st.roof == "gable":
         r0, r1 = (0, H + R, zr), (a, H + R, zr)
         roof_edges += [(r0, r1), ((0, H, 0), r0), ((0, H, b), r0), ((a, H, 0), r1), ((a, H, b), r1)]
-        roof_faces += [[(0, H, 0), (a, H, 0), r1, r0], [(0, H, b), (a, H, b), r1, r0],
-                       [(0, H, 0), (0, H, b), r0], [(a, H, 0), (a, H, b), r1]]
+        roof_faces += [
+            [(0, H, 0), (a, H, 0), r1, r0],
+            [(0, H, b), (a, H, b), r1, r0],
+            [(0, H, 0), (0, H, b), r0],
+            [(a, H, 0), (a, H, b), r1],
+        ]
     elif st.roof == "hip":
         h = min(zr, 0.4 * a)
         r0, r1 = (h, H + R, zr), (a - h, H + R, zr)
         roof_edges += [(r0, r1), ((0, H, 0), r0), ((0, H, b), r0), ((a, H, 0), r1), ((a, H, b), r1)]
-        roof_faces += [[(0, H, 0), (a, H, 0), r1, r0], [(0, H, b), (a, H, b), r1, r0],
-                       [(0, H, 0), (0, H, b), r0], [(a, H, 0), (a, H, b), r1]]
+        roof_faces += [
+            [(0, H, 0), (a, H, 0), r1, r0],
+            [(0, H, b), (a, H, b), r1, r0],
+            [(0, H, 0), (0, H, b), r0],
+            [(a, H, 0), (a, H, b), r1],
+        ]
     if not st.walls and st.roof in ("gable", "hip"):
         # the roof alone keeps its eaves
         for p, q in (((0, H, 0), (a, H, 0)), ((a, H, 0), (a, H, b)), ((a, H, b), (0, H, b)), ((0, H, b), (0, H, 0))):
@@ -452,16 +469,33 @@ def _house_model(st: HouseStyle, k: float):
 
             def base_y(z):
                 return 0.0
+
             top = max(1.0, st.chimney * H) + (R + H) * 0.5
         else:
             base_y = roof_y
         b00, b01, b10, b11 = (x0, base_y(z0), z0), (x0, base_y(z1), z1), (x1, base_y(z0), z0), (x1, base_y(z1), z1)
         t00, t01, t10, t11 = (x0, top, z0), (x0, top, z1), (x1, top, z0), (x1, top, z1)
-        chim_edges += [(b00, t00), (b10, t10), (b11, t11), (b01, t01),
-                       (t00, t10), (t10, t11), (t11, t01), (t01, t00),
-                       (b00, b10), (b10, b11), (b11, b01), (b01, b00)]
-        chim_faces += [[b00, b10, t10, t00], [b01, b11, t11, t01], [b00, b01, t01, t00], [b10, b11, t11, t10],
-                       [t00, t10, t11, t01]]
+        chim_edges += [
+            (b00, t00),
+            (b10, t10),
+            (b11, t11),
+            (b01, t01),
+            (t00, t10),
+            (t10, t11),
+            (t11, t01),
+            (t01, t00),
+            (b00, b10),
+            (b10, b11),
+            (b11, b01),
+            (b01, b00),
+        ]
+        chim_faces += [
+            [b00, b10, t10, t00],
+            [b01, b11, t11, t01],
+            [b00, b01, t01, t00],
+            [b10, b11, t11, t10],
+            [t00, t10, t11, t01],
+        ]
         if st.chimney_ground:
             chim_faces.append([b00, b10, b11, b01])
 
@@ -709,16 +743,18 @@ def _front_view(area: Area, st: HouseStyle, ref_box: tuple[int, int, int, int]) 
     """A flat elevation: square walls, a triangle roof, a chimney on a slope — no isometric depth —
     as large as the isometric house it replaces (``ref_box`` = its bounding box)."""
     bx0, by0, bx1, by1 = ref_box
-    w, h = bx1 - bx0, by1 - by0
+    h = by1 - by0
     roof_h = _rnd(0.38 * h)
     wall_top = by0 + roof_h
     left, right = bx0, bx1
     apex = ((left + right) // 2, by0)
     walls = polygon_loop([(left, by1), (right, by1), (right, wall_top), (left, wall_top)], st.connect)
     roof = polyline([(left, wall_top), apex, (right, wall_top)], st.connect)
+
     # chimney on the right slope, between 35 % and 55 % of the way down the slope
     def on_slope(f):
         return (_rnd(apex[0] + f * (right - apex[0])), _rnd(apex[1] + f * (wall_top - apex[1])))
+
     pa, pb = on_slope(0.35), on_slope(0.6)
     top = max(by0, pa[1] - max(2, _rnd(0.45 * roof_h)))
     chimney = polyline([pa, (pa[0], top), (pb[0], top), pb], st.connect)
@@ -762,32 +798,108 @@ def house_variants(params: dict[str, Any]) -> list[Variant]:
     A0 = areas[0][1]
     base = HouseStyle()
     legit_styles: list[tuple[str, HouseStyle, str]] = [
-        ("iso21-gable-wire-faces", base, "2:1 isometric box, gable roof, every edge drawn; one closed loop per face, walls → roof → chimney"),
-        ("iso21-gable-wire-edges", replace(base, strokes="edges"), "every edge its own stroke, each starting where the previous ended when it can (junction cells)"),
+        (
+            "iso21-gable-wire-faces",
+            base,
+            "2:1 isometric box, gable roof, every edge drawn; one closed loop per face, walls → roof → chimney",
+        ),
+        (
+            "iso21-gable-wire-edges",
+            replace(base, strokes="edges"),
+            "every edge its own stroke, each starting where the previous ended when it can (junction cells)",
+        ),
         ("iso21-gable-wire-chain", replace(base, strokes="chain"), "edges glued into polylines"),
         ("iso21-gable-wire-walk", replace(base, strokes="walk"), "each part as one walk that retraces dead ends"),
-        ("iso21-gable-wire-walk-all", replace(base, strokes="walk-all"), "walls and roof as one retracing walk, chimney apart"),
+        (
+            "iso21-gable-wire-walk-all",
+            replace(base, strokes="walk-all"),
+            "walls and roof as one retracing walk, chimney apart",
+        ),
         ("iso21-gable-visible-chain", replace(base, hidden=False, strokes="chain"), "hidden edges removed"),
-        ("iso21-gable-visible-edges", replace(base, hidden=False, strokes="edges"), "hidden edges removed, one stroke per edge"),
-        ("iso21-gable-visible-walk", replace(base, hidden=False, strokes="walk"), "hidden edges removed, retracing walks"),
+        (
+            "iso21-gable-visible-edges",
+            replace(base, hidden=False, strokes="edges"),
+            "hidden edges removed, one stroke per edge",
+        ),
+        (
+            "iso21-gable-visible-walk",
+            replace(base, hidden=False, strokes="walk"),
+            "hidden edges removed, retracing walks",
+        ),
         ("iso21-gable-chimney-small", replace(base, chimney=0.3), "small chimney (0.3 of the wall height)"),
-        ("iso21-gable-chimney-tall", replace(base, chimney=0.7, strokes="chain"), "tall chimney (0.7 of the wall height)"),
-        ("iso21-gable-chimney-far-slope", replace(base, chimney_slope="far", hidden=False, strokes="chain"), "chimney on the far slope (its foot hidden behind the ridge)"),
-        ("iso21-gable-chimney-far-slope-wire", replace(base, chimney_slope="far", chimney=0.7), "chimney on the far slope, every edge drawn"),
-        ("iso21-gable-chimney-left", replace(base, chimney_at=0.3, hidden=False, strokes="chain"), "chimney near the left gable"),
-        ("iso21-gable-order-chimney-roof-walls", replace(base, order=("chimney", "roof", "walls"), strokes="edges"), "drawn chimney first, walls last"),
-        ("iso21-gable-order-roof-walls-chimney", replace(base, order=("roof", "walls", "chimney"), reverse=True), "roof first, faces in reverse order"),
-        ("iso21-gable-mirrored", replace(base, mirror=True, strokes="chain"), "mirror image (house facing the other way)"),
-        ("iso21-gable-mirrored-visible", replace(base, mirror=True, hidden=False, strokes="walk"), "mirror image, hidden edges removed"),
-        ("iso21-gable-short-ridge", replace(base, length=1.15, rise=0.7, strokes="chain"), "squarer plan, steeper roof"),
-        ("iso21-gable-long", replace(base, length=1.9, height=0.8, rise=0.5, hidden=False, strokes="chain"), "long low house"),
+        (
+            "iso21-gable-chimney-tall",
+            replace(base, chimney=0.7, strokes="chain"),
+            "tall chimney (0.7 of the wall height)",
+        ),
+        (
+            "iso21-gable-chimney-far-slope",
+            replace(base, chimney_slope="far", hidden=False, strokes="chain"),
+            "chimney on the far slope (its foot hidden behind the ridge)",
+        ),
+        (
+            "iso21-gable-chimney-far-slope-wire",
+            replace(base, chimney_slope="far", chimney=0.7),
+            "chimney on the far slope, every edge drawn",
+        ),
+        (
+            "iso21-gable-chimney-left",
+            replace(base, chimney_at=0.3, hidden=False, strokes="chain"),
+            "chimney near the left gable",
+        ),
+        (
+            "iso21-gable-order-chimney-roof-walls",
+            replace(base, order=("chimney", "roof", "walls"), strokes="edges"),
+            "drawn chimney first, walls last",
+        ),
+        (
+            "iso21-gable-order-roof-walls-chimney",
+            replace(base, order=("roof", "walls", "chimney"), reverse=True),
+            "roof first, faces in reverse order",
+        ),
+        (
+            "iso21-gable-mirrored",
+            replace(base, mirror=True, strokes="chain"),
+            "mirror image (house facing the other way)",
+        ),
+        (
+            "iso21-gable-mirrored-visible",
+            replace(base, mirror=True, hidden=False, strokes="walk"),
+            "mirror image, hidden edges removed",
+        ),
+        (
+            "iso21-gable-short-ridge",
+            replace(base, length=1.15, rise=0.7, strokes="chain"),
+            "squarer plan, steeper roof",
+        ),
+        (
+            "iso21-gable-long",
+            replace(base, length=1.9, height=0.8, rise=0.5, hidden=False, strokes="chain"),
+            "long low house",
+        ),
         ("iso21-gable-4conn", replace(base, connect="4", strokes="chain"), "4-connected lines"),
         ("iso21-hip-wire", replace(base, roof="hip", strokes="chain"), "hip roof, every edge drawn"),
-        ("iso21-hip-visible", replace(base, roof="hip", hidden=False, strokes="edges"), "hip roof, hidden edges removed"),
+        (
+            "iso21-hip-visible",
+            replace(base, roof="hip", hidden=False, strokes="edges"),
+            "hip roof, hidden edges removed",
+        ),
         ("iso30-gable-wire", replace(base, proj="30", strokes="chain"), "true 30° isometry, every edge drawn"),
-        ("iso30-gable-visible", replace(base, proj="30", hidden=False, strokes="chain"), "true 30° isometry, hidden edges removed"),
-        ("iso30-gable-faces-mirrored", replace(base, proj="30", mirror=True, chimney=0.3), "true 30° isometry, face loops, mirrored, small chimney"),
-        ("iso30-hip-visible-walk", replace(base, proj="30", roof="hip", hidden=False, strokes="walk", chimney=0.7), "true 30° isometry, hip roof, tall chimney, retracing walks"),
+        (
+            "iso30-gable-visible",
+            replace(base, proj="30", hidden=False, strokes="chain"),
+            "true 30° isometry, hidden edges removed",
+        ),
+        (
+            "iso30-gable-faces-mirrored",
+            replace(base, proj="30", mirror=True, chimney=0.3),
+            "true 30° isometry, face loops, mirrored, small chimney",
+        ),
+        (
+            "iso30-hip-visible-walk",
+            replace(base, proj="30", roof="hip", hidden=False, strokes="walk", chimney=0.7),
+            "true 30° isometry, hip roof, tall chimney, retracing walks",
+        ),
         ("iso21-gable-smaller", replace(base, fill=0.85, strokes="chain"), "a little smaller than the area, centred"),
     ]
     desc = str(params.get("description_en", "")).lower()
@@ -798,44 +910,119 @@ def house_variants(params: dict[str, Any]) -> list[Variant]:
         for name, st, note in styles:
             if st.roof == "hip" and gable_asked:
                 # the prompt asks for a gable (two-slope) roof: a hip roof is the wrong roof
-                add(name + suffix, IMPOSTOR, "roof-type", house_strokes(area, st),
-                    "hip (four-slope) roof although a gable roof was asked: " + note)
+                add(
+                    name + suffix,
+                    IMPOSTOR,
+                    "roof-type",
+                    house_strokes(area, st),
+                    "hip (four-slope) roof although a gable roof was asked: " + note,
+                )
                 continue
             add(name + suffix, LEGIT, "house", house_strokes(area, st), "isometric wire-frame house: " + note)
 
     # ---- impostors (same place, same style as the plain wire-frame / visible chains) ---------
     for tag, ref in (("", replace(base, strokes="chain")), ("-visible", replace(base, hidden=False, strokes="chain"))):
-        add("no-chimney" + tag, IMPOSTOR, "missing-part", house_strokes(A0, replace(ref, chimney=None)),
-            "house without a chimney")
-        add("flat-box-with-chimney" + tag, IMPOSTOR, "missing-part", house_strokes(A0, replace(ref, roof="flat")),
-            "no roof: a flat-topped box with the chimney on top")
-        add("roof-beside-walls" + tag, IMPOSTOR, "misplaced-part", house_strokes(A0, replace(ref, roof_place="beside")),
-            "the roof (with its chimney) stands on the ground beside the walls")
-        add("roof-below-walls" + tag, IMPOSTOR, "misplaced-part", house_strokes(A0, replace(ref, roof_place="below")),
-            "the roof hangs upside down below the walls")
-        add("chimney-on-ground" + tag, IMPOSTOR, "misplaced-part", house_strokes(A0, replace(ref, chimney_ground=True)),
-            "the chimney stands on the ground beside the house")
+        add(
+            "no-chimney" + tag,
+            IMPOSTOR,
+            "missing-part",
+            house_strokes(A0, replace(ref, chimney=None)),
+            "house without a chimney",
+        )
+        add(
+            "flat-box-with-chimney" + tag,
+            IMPOSTOR,
+            "missing-part",
+            house_strokes(A0, replace(ref, roof="flat")),
+            "no roof: a flat-topped box with the chimney on top",
+        )
+        add(
+            "roof-beside-walls" + tag,
+            IMPOSTOR,
+            "misplaced-part",
+            house_strokes(A0, replace(ref, roof_place="beside")),
+            "the roof (with its chimney) stands on the ground beside the walls",
+        )
+        add(
+            "roof-below-walls" + tag,
+            IMPOSTOR,
+            "misplaced-part",
+            house_strokes(A0, replace(ref, roof_place="below")),
+            "the roof hangs upside down below the walls",
+        )
+        add(
+            "chimney-on-ground" + tag,
+            IMPOSTOR,
+            "misplaced-part",
+            house_strokes(A0, replace(ref, chimney_ground=True)),
+            "the chimney stands on the ground beside the house",
+        )
     ref = replace(base, strokes="chain")
-    add("flat-box-no-roof-no-chimney", IMPOSTOR, "missing-part", house_strokes(A0, replace(ref, roof="flat", chimney=None)),
-        "a bare box: no roof, no chimney")
-    add("no-walls", IMPOSTOR, "missing-part", house_strokes(A0, replace(ref, walls=False)),
-        "roof and chimney floating with no walls under them")
-    add("no-chimney-hip", IMPOSTOR, "missing-part", house_strokes(A0, replace(ref, roof="hip", chimney=None)),
-        "hip-roofed house without a chimney")
-    add("no-chimney-iso30", IMPOSTOR, "missing-part", house_strokes(A0, replace(ref, proj="30", chimney=None)),
-        "30° isometric house without a chimney")
-    add("no-chimney-mirrored-walk", IMPOSTOR, "missing-part",
-        house_strokes(A0, replace(ref, chimney=None, mirror=True, strokes="walk")), "mirror image without a chimney")
+    add(
+        "flat-box-no-roof-no-chimney",
+        IMPOSTOR,
+        "missing-part",
+        house_strokes(A0, replace(ref, roof="flat", chimney=None)),
+        "a bare box: no roof, no chimney",
+    )
+    add(
+        "no-walls",
+        IMPOSTOR,
+        "missing-part",
+        house_strokes(A0, replace(ref, walls=False)),
+        "roof and chimney floating with no walls under them",
+    )
+    add(
+        "no-chimney-hip",
+        IMPOSTOR,
+        "missing-part",
+        house_strokes(A0, replace(ref, roof="hip", chimney=None)),
+        "hip-roofed house without a chimney",
+    )
+    add(
+        "no-chimney-iso30",
+        IMPOSTOR,
+        "missing-part",
+        house_strokes(A0, replace(ref, proj="30", chimney=None)),
+        "30° isometric house without a chimney",
+    )
+    add(
+        "no-chimney-mirrored-walk",
+        IMPOSTOR,
+        "missing-part",
+        house_strokes(A0, replace(ref, chimney=None, mirror=True, strokes="walk")),
+        "mirror image without a chimney",
+    )
     legit_ref = house_strokes(A0, ref)
     box = _bbox(_flatten(legit_ref))
-    add("front-view", IMPOSTOR, "projection", _front_view(A0, ref, box),
-        "a flat front view (square, triangle roof, chimney): no isometric depth")
-    add("front-view-mirrored", IMPOSTOR, "projection", _front_view(A0, replace(ref, mirror=True), box),
-        "a flat front view, chimney on the other slope")
-    add("silhouette-only", IMPOSTOR, "outline", [_house_silhouette(A0, ref)],
-        "only the outer silhouette of the house: no wire-frame edges inside")
-    add("silhouette-only-hip", IMPOSTOR, "outline", [_house_silhouette(A0, replace(ref, roof="hip", proj="30"))],
-        "only the outer silhouette (30° isometry, hip roof)")
+    add(
+        "front-view",
+        IMPOSTOR,
+        "projection",
+        _front_view(A0, ref, box),
+        "a flat front view (square, triangle roof, chimney): no isometric depth",
+    )
+    add(
+        "front-view-mirrored",
+        IMPOSTOR,
+        "projection",
+        _front_view(A0, replace(ref, mirror=True), box),
+        "a flat front view, chimney on the other slope",
+    )
+    add(
+        "silhouette-only",
+        IMPOSTOR,
+        "outline",
+        [_house_silhouette(A0, ref)],
+        "only the outer silhouette of the house: no wire-frame edges inside",
+    )
+    add(
+        "silhouette-only-hip",
+        IMPOSTOR,
+        "outline",
+        [_house_silhouette(A0, replace(ref, roof="hip", proj="30"))],
+        "only the outer silhouette (30° isometry, hip roof)",
+    )
     return _unique(out)
 
 
@@ -889,8 +1076,13 @@ def _head_outline(shape: str, c: tuple[int, int], r: int, st: StickStyle) -> Str
     elif shape == "diamond":
         pts = [(cx, cy + r), (cx - r, cy), (cx, cy - r), (cx + r, cy)]
     elif shape == "hexagon":
-        pts = [(_rnd(cx + r * math.cos(math.pi / 2 + i * math.pi / 3)), _rnd(cy + r * math.sin(math.pi / 2 + i * math.pi / 3)))
-               for i in range(6)]
+        pts = [
+            (
+                _rnd(cx + r * math.cos(math.pi / 2 + i * math.pi / 3)),
+                _rnd(cy + r * math.sin(math.pi / 2 + i * math.pi / 3)),
+            )
+            for i in range(6)
+        ]
     else:
         raise ValueError(shape)
     loop = polygon_loop(pts, st.connect, repeat_start=st.head_repeat)
@@ -938,8 +1130,15 @@ def _stick_layout(area: Area, st: StickStyle) -> dict[str, Any]:
         return (min(max(p[0], 0), GRID - 1), min(max(p[1], 0), GRID - 1))
 
     hands = [clamp(h) for h in hands]
-    return dict(r=r, head=(cx, cy), neck=(cx, neck), hip=hip_pt, shoulder=(cx + _rnd(st.torso_tilt * (ys - neck)), ys),
-                hands=hands, feet=[clamp((hip_pt[0] - foot_dx, y1)), clamp((hip_pt[0] + foot_dx, y1))])
+    return dict(
+        r=r,
+        head=(cx, cy),
+        neck=(cx, neck),
+        hip=hip_pt,
+        shoulder=(cx + _rnd(st.torso_tilt * (ys - neck)), ys),
+        hands=hands,
+        feet=[clamp((hip_pt[0] - foot_dx, y1)), clamp((hip_pt[0] + foot_dx, y1))],
+    )
 
 
 def stick_strokes(area: Area | None = None, style: StickStyle | None = None, **kw: Any) -> list[Stroke]:
@@ -959,7 +1158,11 @@ def stick_strokes(area: Area | None = None, style: StickStyle | None = None, **k
     if st.has_head:
         parts["head"] = [_head_outline(st.head_shape, L["head"], L["r"], st)]
     sh, hip, neck = L["shoulder"], L["hip"], L["neck"]
-    hands = L["hands"][: st.n_arms] if st.n_arms <= 2 else L["hands"] + [(L["hands"][1][0], L["hands"][1][1] + max(3, L["r"]))]
+    hands = (
+        L["hands"][: st.n_arms]
+        if st.n_arms <= 2
+        else L["hands"] + [(L["hands"][1][0], L["hands"][1][1] + max(3, L["r"]))]
+    )
     feet = L["feet"][: st.n_legs] if st.n_legs <= 2 else L["feet"] + [(hip[0], L["feet"][0][1])]
     if st.walk:
         # neck → shoulder → each hand and back → hip → each foot (the last one not retraced)
@@ -1023,11 +1226,23 @@ def stick_variants(params: dict[str, Any]) -> list[Variant]:
     A0 = areas[0][1]
     legit = [
         ("plain", base, "round head, vertical torso, horizontal arms, legs from the hip; head → torso → arms → legs"),
-        ("midpoint-head", replace(base, head_method="midpoint", head_start="top", head_dir="ccw"), "midpoint-circle head, started at the top, counter-clockwise"),
+        (
+            "midpoint-head",
+            replace(base, head_method="midpoint", head_start="top", head_dir="ccw"),
+            "midpoint-circle head, started at the top, counter-clockwise",
+        ),
         ("head-closed-repeat", replace(base, head_repeat=True), "head contour closed by repeating its first cell"),
         ("head-4conn", replace(base, connect="4"), "4-connected lines and head"),
-        ("neck-junction", replace(base, neck="junction", head_repeat=True, leg_strokes=3), "head closed on its bottom cell, torso starts on that same cell; second leg starts on the hip where the first ended (junction cells repeated)"),
-        ("junction-torso-legs", replace(base, order=("head", "torso", "legs", "arms"), leg_strokes=2, head_start="top"), "torso ends on the hip and the legs start there (junction), arms last"),
+        (
+            "neck-junction",
+            replace(base, neck="junction", head_repeat=True, leg_strokes=3),
+            "head closed on its bottom cell, torso starts on that same cell; second leg starts on the hip where the first ended (junction cells repeated)",
+        ),
+        (
+            "junction-torso-legs",
+            replace(base, order=("head", "torso", "legs", "arms"), leg_strokes=2, head_start="top"),
+            "torso ends on the hip and the legs start there (junction), arms last",
+        ),
         ("neck-gap", replace(base, neck="gap"), "one empty cell between head and torso"),
         ("arms-one-stroke", replace(base, arm_strokes=1), "both arms one stroke, hand to hand through the shoulder"),
         ("arms-raised", replace(base, arms="raised", arm_strokes=1), "arms raised diagonally"),
@@ -1037,9 +1252,17 @@ def stick_variants(params: dict[str, Any]) -> list[Variant]:
         ("legs-narrow", replace(base, legs_spread=0.3), "legs close together"),
         ("legs-wide", replace(base, legs_spread=0.8, leg_strokes=1), "legs spread wide"),
         ("order-torso-first", replace(base, order=("torso", "head", "legs", "arms")), "torso, head, legs, arms"),
-        ("order-legs-first", replace(base, order=("legs", "torso", "arms", "head"), head_start="right"), "legs first, head last"),
+        (
+            "order-legs-first",
+            replace(base, order=("legs", "torso", "arms", "head"), head_start="right"),
+            "legs first, head last",
+        ),
         ("walk-body", replace(base, walk=True), "head, then the body as one walk retracing each limb"),
-        ("walk-body-raised", replace(base, walk=True, arms="raised", head_dir="ccw", head_start="left"), "one retracing walk, arms raised"),
+        (
+            "walk-body-raised",
+            replace(base, walk=True, arms="raised", head_dir="ccw", head_start="left"),
+            "one retracing walk, arms raised",
+        ),
         ("head-r3", replace(base, head_r=3), "small head (radius 3)"),
         ("head-r6", replace(base, head_r=6, torso_share=0.42), "big head (radius 6)"),
         ("long-torso", replace(base, torso_share=0.55, arms="lowered"), "long torso, short legs"),
@@ -1057,10 +1280,13 @@ def stick_variants(params: dict[str, Any]) -> list[Variant]:
     L = _stick_layout(A0, base)
     r = L["r"]
     r_imp = max(r, 4)  # head-shape impostors need room to differ from a circle
-    for shape, note in (("square", "square head (the circle's bounding square)"),
-                        ("square-inner", "square head of the circle's area"),
-                        ("triangle", "triangle head"), ("diamond", "diamond head"),
-                        ("hexagon", "hexagonal head")):
+    for shape, note in (
+        ("square", "square head (the circle's bounding square)"),
+        ("square-inner", "square head of the circle's area"),
+        ("triangle", "triangle head"),
+        ("diamond", "diamond head"),
+        ("hexagon", "hexagonal head"),
+    ):
         st = replace(base, head_shape=shape, head_r=r_imp)
         strokes = stick_strokes(A0, st)
         Li = _stick_layout(A0, st)
@@ -1073,17 +1299,45 @@ def stick_variants(params: dict[str, Any]) -> list[Variant]:
             note += f" (off the circle by up to {dev:.1f} cells)"
         add(f"head-{shape}", IMPOSTOR, cls, strokes, note)
     add("missing-arm", IMPOSTOR, "missing-part", stick_strokes(A0, replace(base, n_arms=1)), "only one arm")
-    add("missing-arm-raised", IMPOSTOR, "missing-part", stick_strokes(A0, replace(base, n_arms=1, arms="raised")), "only one (raised) arm")
+    add(
+        "missing-arm-raised",
+        IMPOSTOR,
+        "missing-part",
+        stick_strokes(A0, replace(base, n_arms=1, arms="raised")),
+        "only one (raised) arm",
+    )
     add("missing-leg", IMPOSTOR, "missing-part", stick_strokes(A0, replace(base, n_legs=1)), "only one leg")
-    add("missing-leg-walk", IMPOSTOR, "missing-part", stick_strokes(A0, replace(base, n_legs=1, walk=True)), "only one leg (retracing walk)")
+    add(
+        "missing-leg-walk",
+        IMPOSTOR,
+        "missing-part",
+        stick_strokes(A0, replace(base, n_legs=1, walk=True)),
+        "only one leg (retracing walk)",
+    )
     add("no-head", IMPOSTOR, "missing-part", stick_strokes(A0, replace(base, has_head=False)), "no head")
-    add("no-torso", IMPOSTOR, "missing-part", stick_strokes(A0, replace(base, has_torso=False)), "no torso: arms and legs float under the head")
+    add(
+        "no-torso",
+        IMPOSTOR,
+        "missing-part",
+        stick_strokes(A0, replace(base, has_torso=False)),
+        "no torso: arms and legs float under the head",
+    )
     add("extra-arm", IMPOSTOR, "extra-part", stick_strokes(A0, replace(base, n_arms=3)), "three arms")
     add("extra-leg", IMPOSTOR, "extra-part", stick_strokes(A0, replace(base, n_legs=3)), "three legs")
-    add("arms-at-hips", IMPOSTOR, "misplaced-part", stick_strokes(A0, replace(base, arms_at="hips", arms="lowered")),
-        "arms attached at the hips")
-    add("arms-at-hips-horizontal", IMPOSTOR, "misplaced-part", stick_strokes(A0, replace(base, arms_at="hips")),
-        "horizontal arms attached at the hips")
+    add(
+        "arms-at-hips",
+        IMPOSTOR,
+        "misplaced-part",
+        stick_strokes(A0, replace(base, arms_at="hips", arms="lowered")),
+        "arms attached at the hips",
+    )
+    add(
+        "arms-at-hips-horizontal",
+        IMPOSTOR,
+        "misplaced-part",
+        stick_strokes(A0, replace(base, arms_at="hips")),
+        "horizontal arms attached at the hips",
+    )
     # upside down: the whole figure flipped, head below the feet
     x0, y0, x1, y1 = A0
     flip = [[(x, y0 + y1 - y) for x, y in s] for s in stick_strokes(A0, base)]
@@ -1098,8 +1352,13 @@ def stick_variants(params: dict[str, Any]) -> list[Variant]:
     lying = [[(y, x) for x, y in s] for s in stick_strokes(virt, base)]
     add("lying", IMPOSTOR, "orientation", lying, "the figure lying: torso horizontal (rotated 90°)")
     if "vertical" in desc:
-        add("torso-slanted", IMPOSTOR, "orientation", stick_strokes(A0, replace(base, torso_tilt=0.5)),
-            "torso slanted ~27° from vertical although a vertical torso was asked")
+        add(
+            "torso-slanted",
+            IMPOSTOR,
+            "orientation",
+            stick_strokes(A0, replace(base, torso_tilt=0.5)),
+            "torso slanted ~27° from vertical although a vertical torso was asked",
+        )
     return _unique(out)
 
 

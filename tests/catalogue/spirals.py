@@ -14,7 +14,8 @@ drawn with the same care from the same start, the same way round (see :func:`spi
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -114,9 +115,9 @@ def _cut_loops(cells: Sequence[Cell]) -> list[Cell]:
     for c in cells:
         if c in where:
             k = where[c]
-            for d in out[k + 1:]:
+            for d in out[k + 1 :]:
                 where.pop(d, None)
-            del out[k + 1:]
+            del out[k + 1 :]
         else:
             where[c] = len(out)
             out.append(c)
@@ -203,7 +204,7 @@ def track_cells(samples: Sequence[Pt] | np.ndarray, start: Cell, end: Cell, wind
     guard = 0
     while _cheb(cur, end) > 1 and guard < 4 * n:
         guard += 1
-        seg = arr[i + 1:min(n, i + 1 + window)]
+        seg = arr[i + 1 : min(n, i + 1 + window)]
         if not len(seg):
             break
         best = None
@@ -265,8 +266,15 @@ def _radial_samples(
 def archimedean_samples(center, turns, spacing, end_angle_deg, direction, step=0.15) -> np.ndarray:
     """Dense float samples of r = spacing·θ/(2π), θ∈[0, 2π·turns], from the center outwards."""
     tot = 2 * math.pi * turns
-    return _radial_samples(center, tot, lambda t: spacing * t / (2 * math.pi), math.radians(end_angle_deg),
-                           _sgn(direction), spacing * turns, step)
+    return _radial_samples(
+        center,
+        tot,
+        lambda t: spacing * t / (2 * math.pi),
+        math.radians(end_angle_deg),
+        _sgn(direction),
+        spacing * turns,
+        step,
+    )
 
 
 def _keypoint_polyline(center, turns, spacing, end_angle_deg, direction, step_deg, radius=None) -> list[Pt]:
@@ -396,36 +404,75 @@ def spiral_variants(params: dict[str, Any]) -> list[Variant]:
         for thin in (True, False) if conn == "8" else (True,):
             cells = trace_cells(ideal, connect=conn, thin=thin, start=inner_pt, end=outer_pt)
             nm = f"dense-{conn}conn" + ("" if thin else "-corners")
-            emit(nm, LEGIT, "archimedean", cells, base_note + f"; dense samples rounded, {conn}-connected"
-                 + ("" if thin else ", L-corners kept"))
+            emit(
+                nm,
+                LEGIT,
+                "archimedean",
+                cells,
+                base_note + f"; dense samples rounded, {conn}-connected" + ("" if thin else ", L-corners kept"),
+            )
     cells = trace_cells(ideal, rounding="half-even", start=inner_pt, end=outer_pt)
     emit("dense-8conn-round-half-even", LEGIT, "archimedean", cells, base_note + "; banker's rounding")
     coarse = archimedean_samples(center, turns, spacing, angle, odir, step=0.6)
-    emit("sampled-0.6-8conn", LEGIT, "archimedean", trace_cells(coarse, start=inner_pt, end=outer_pt),
-         base_note + "; samples ~0.6 cell apart, gaps joined by lines")
+    emit(
+        "sampled-0.6-8conn",
+        LEGIT,
+        "archimedean",
+        trace_cells(coarse, start=inner_pt, end=outer_pt),
+        base_note + "; samples ~0.6 cell apart, gaps joined by lines",
+    )
     fine = archimedean_samples(center, turns, spacing, angle, odir, step=0.05)
-    emit("sampled-0.05-4conn-corners", LEGIT, "archimedean",
-         trace_cells(fine, connect="4", thin=False, start=inner_pt, end=outer_pt),
-         base_note + "; very dense samples, 4-connected")
+    emit(
+        "sampled-0.05-4conn-corners",
+        LEGIT,
+        "archimedean",
+        trace_cells(fine, connect="4", thin=False, start=inner_pt, end=outer_pt),
+        base_note + "; very dense samples, 4-connected",
+    )
     # the path leaves the center one cell off (first sample at r≈1, joined to the center)
     th0 = 2 * math.pi / max(spacing, 1e-9)
     skip = ideal[np.hypot(ideal[:, 0] - center[0], ideal[:, 1] - center[1]) >= 1.0]
     if not len(skip):
         skip = ideal
-    emit("center-then-r1", LEGIT, "archimedean", trace_cells(skip, start=inner_pt, end=outer_pt),
-         base_note + f"; first lap begins one cell off the center (θ≈{math.degrees(th0):.0f}°), joined to it")
+    emit(
+        "center-then-r1",
+        LEGIT,
+        "archimedean",
+        trace_cells(skip, start=inner_pt, end=outer_pt),
+        base_note + f"; first lap begins one cell off the center (θ≈{math.degrees(th0):.0f}°), joined to it",
+    )
     for step_deg in (10, 15, 22.5, 30):
         keys = _keypoint_polyline(center, turns, spacing, angle, odir, step_deg)
-        emit(f"keypoints-{step_deg:g}deg-8conn", LEGIT, "archimedean", _polyline_cells(keys, "8", inner_pt, outer_pt),
-             base_note + f"; points every {step_deg:g}° joined by Bresenham lines")
-    emit("pen-tracker-8conn", LEGIT, "archimedean", track_cells(ideal, inner_pt, outer_pt),
-         base_note + "; traced cell by cell, each step to the neighbour nearest the curve")
+        emit(
+            f"keypoints-{step_deg:g}deg-8conn",
+            LEGIT,
+            "archimedean",
+            _polyline_cells(keys, "8", inner_pt, outer_pt),
+            base_note + f"; points every {step_deg:g}° joined by Bresenham lines",
+        )
+    emit(
+        "pen-tracker-8conn",
+        LEGIT,
+        "archimedean",
+        track_cells(ideal, inner_pt, outer_pt),
+        base_note + "; traced cell by cell, each step to the neighbour nearest the curve",
+    )
     keys = _keypoint_polyline(center, turns, spacing, angle, odir, 30)
-    emit("keypoints-30deg-4conn", LEGIT, "archimedean", _polyline_cells(keys, "4", inner_pt, outer_pt),
-         base_note + "; points every 30° joined by 4-connected lines")
+    emit(
+        "keypoints-30deg-4conn",
+        LEGIT,
+        "archimedean",
+        _polyline_cells(keys, "4", inner_pt, outer_pt),
+        base_note + "; points every 30° joined by 4-connected lines",
+    )
     keys = _keypoint_polyline(center, turns, spacing, angle, odir, 15)
-    emit("keypoints-15deg-4conn", LEGIT, "archimedean", _polyline_cells(keys, "4", inner_pt, outer_pt),
-         base_note + "; points every 15° joined by 4-connected lines")
+    emit(
+        "keypoints-15deg-4conn",
+        LEGIT,
+        "archimedean",
+        _polyline_cells(keys, "4", inner_pt, outer_pt),
+        base_note + "; points every 15° joined by 4-connected lines",
+    )
 
     # ---- impostors --------------------------------------------------------------------------
     if turns <= 0 or r_end < 2:  # a degenerate spiral: nothing to tell apart
@@ -460,62 +507,110 @@ def spiral_variants(params: dict[str, Any]) -> list[Variant]:
             if t2 <= 0.5:
                 continue
             sp2 = r_end / t2
-            add_imp(f"turns-{pm}-{lab}-same-ends", "turns", curve(t2, arch(sp2), a, r_end),
-                    f"{t2:g} turns instead of {turns:g}, same two end points (laps {sp2:.2f} apart)")
+            add_imp(
+                f"turns-{pm}-{lab}-same-ends",
+                "turns",
+                curve(t2, arch(sp2), a, r_end),
+                f"{t2:g} turns instead of {turns:g}, same two end points (laps {sp2:.2f} apart)",
+            )
     # turns ± ¼, ± ½ with the same spacing: the outer end moves (outward); inward ones stop short
     for dt, lab in ((0.25, "quarter"), (0.5, "half")):
         if not inward:
             for sign, pm in ((1, "plus"), (-1, "minus")):
                 t2 = turns + sign * dt
                 a2 = a + osgn * sign * 2 * math.pi * dt
-                add_imp(f"turns-{pm}-{lab}-same-spacing", "turns", curve(t2, arch(spacing), a2, spacing * t2),
-                        f"{t2:g} turns {spacing:g} apart: the outer end moves a {lab} turn",
-                        other_end=outer_cell(spacing * t2, a2))
+                add_imp(
+                    f"turns-{pm}-{lab}-same-spacing",
+                    "turns",
+                    curve(t2, arch(spacing), a2, spacing * t2),
+                    f"{t2:g} turns {spacing:g} apart: the outer end moves a {lab} turn",
+                    other_end=outer_cell(spacing * t2, a2),
+                )
         else:
             # same start, same spacing, a quarter/half turn fewer: stops short of the center
             t2 = turns - dt
             sm = _radial_samples(center, 2 * math.pi * turns, arch(spacing), a, osgn, r_end)
             keep = sm[np.linspace(0, 2 * math.pi * turns, len(sm)) >= 2 * math.pi * dt]
             cells = trace_cells(keep, start=None, end=outer_pt)
-            imps.append((f"turns-minus-{lab}-same-spacing", "turns", cells,
-                         f"only {t2:g} turns {spacing:g} apart from the asked start: stops {spacing * dt:g} cells short of the center"))
+            imps.append(
+                (
+                    f"turns-minus-{lab}-same-spacing",
+                    "turns",
+                    cells,
+                    f"only {t2:g} turns {spacing:g} apart from the asked start: stops {spacing * dt:g} cells short of the center",
+                )
+            )
     # spacing changes: ±1.5 cells, ±25 %
-    for lab, sp2 in (("plus1.5", spacing + 1.5), ("minus1.5", spacing - 1.5),
-                     ("plus25pct", spacing * 1.25), ("minus25pct", spacing * 0.75)):
+    for lab, sp2 in (
+        ("plus1.5", spacing + 1.5),
+        ("minus1.5", spacing - 1.5),
+        ("plus25pct", spacing * 1.25),
+        ("minus25pct", spacing * 0.75),
+    ):
         if sp2 <= 1.0:
             continue
         # same ends, so the number of turns changes
         t2 = r_end / sp2
-        add_imp(f"spacing-{lab}-same-ends", "spacing", curve(t2, arch(sp2), a, r_end),
-                f"laps {sp2:g} apart instead of {spacing:g} ({t2:.2f} turns), same end points")
+        add_imp(
+            f"spacing-{lab}-same-ends",
+            "spacing",
+            curve(t2, arch(sp2), a, r_end),
+            f"laps {sp2:g} apart instead of {spacing:g} ({t2:.2f} turns), same end points",
+        )
         if not inward:
             r2 = sp2 * turns
-            add_imp(f"spacing-{lab}-same-turns", "spacing", curve(turns, arch(sp2), a, r2),
-                    f"laps {sp2:g} apart instead of {spacing:g}, {turns:g} turns: the outer end moves to r={r2:g}",
-                    other_end=outer_cell(r2, a))
+            add_imp(
+                f"spacing-{lab}-same-turns",
+                "spacing",
+                curve(turns, arch(sp2), a, r2),
+                f"laps {sp2:g} apart instead of {spacing:g}, {turns:g} turns: the outer end moves to r={r2:g}",
+                other_end=outer_cell(r2, a),
+            )
     # the other way round, same ends (mirror about the end direction)
-    add_imp("direction-mirrored", "direction", curve(turns, arch(spacing), a, r_end, sgn=-osgn),
-            "winds the other way (mirror image), same end points")
+    add_imp(
+        "direction-mirrored",
+        "direction",
+        curve(turns, arch(spacing), a, r_end, sgn=-osgn),
+        "winds the other way (mirror image), same end points",
+    )
     # other spiral laws with the same ends and turns
     r_in = 1.0
     b_log = math.log(r_end / r_in) / (2 * math.pi * turns)
     log_s = curve(turns, lambda t: r_in * np.exp(b_log * t), a, r_end)
     log_s = np.vstack([np.asarray(center, dtype=float)[None, :], log_s])
     add_imp("logarithmic", "spiral-law", log_s, "logarithmic spiral r=e^(bθ), same ends and turns: laps widen outwards")
-    add_imp("fermat-sqrt", "spiral-law", curve(turns, lambda t: r_end * np.sqrt(t / (2 * math.pi * turns)), a, r_end),
-            "Fermat spiral r∝√θ, same ends and turns: laps crowd outwards")
-    add_imp("quadratic", "spiral-law", curve(turns, lambda t: r_end * (t / (2 * math.pi * turns)) ** 2, a, r_end),
-            "r∝θ², same ends and turns: inner laps crowded, outer ones wide")
+    add_imp(
+        "fermat-sqrt",
+        "spiral-law",
+        curve(turns, lambda t: r_end * np.sqrt(t / (2 * math.pi * turns)), a, r_end),
+        "Fermat spiral r∝√θ, same ends and turns: laps crowd outwards",
+    )
+    add_imp(
+        "quadratic",
+        "spiral-law",
+        curve(turns, lambda t: r_end * (t / (2 * math.pi * turns)) ** 2, a, r_end),
+        "r∝θ², same ends and turns: inner laps crowded, outer ones wide",
+    )
     # polygonal spirals: vertices on the true spiral, straight sides
     for nside, lab in ((4, "square"), (6, "hexagonal")):
         keys = _keypoint_polyline(center, turns, spacing, angle, odir, 360 / nside)
         cells = _polyline_cells(keys, "8", inner_pt, outer_pt)
-        imps.append((f"polygonal-{lab}", "polygonal", cells,
-                     f"{lab} spiral: {nside} straight sides per turn, corners on the true spiral"))
+        imps.append(
+            (
+                f"polygonal-{lab}",
+                "polygonal",
+                cells,
+                f"{lab} spiral: {nside} straight sides per turn, corners on the true spiral",
+            )
+        )
     # stretched across the end direction (ends kept)
     for k in (1.25, 0.8):
-        add_imp(f"stretched-{k:g}", "stretched", curve(turns, arch(spacing), a, r_end, stretch=k),
-                f"the spiral stretched ×{k:g} across the end direction (elliptic laps), same ends")
+        add_imp(
+            f"stretched-{k:g}",
+            "stretched",
+            curve(turns, arch(spacing), a, r_end, stretch=k),
+            f"the spiral stretched ×{k:g} across the end direction (elliptic laps), same ends",
+        )
     # concentric rings joined by short radial steps
     rings: list[Pt] = [tuple(map(float, center))]
     n_rings = max(1, int(round(turns)))
@@ -526,17 +621,27 @@ def spiral_variants(params: dict[str, Any]) -> list[Variant]:
         ph = np.linspace(0, 2 * math.pi - gap, int(2 * math.pi * rk / 0.15) + 16)
         ang = a + osgn * ph
         rings.extend(zip(center[0] + rk * np.cos(ang), center[1] + rk * np.sin(ang)))
-    add_imp("concentric-rings-joined", "rings", np.asarray(rings),
-            f"{n_rings} concentric circles {ring_sp:g} apart joined by radial steps, not a spiral")
+    add_imp(
+        "concentric-rings-joined",
+        "rings",
+        np.asarray(rings),
+        f"{n_rings} concentric circles {ring_sp:g} apart joined by radial steps, not a spiral",
+    )
     # one circle of the outer radius reached by a radial line
     off = math.radians(30)
     s_ang = a - osgn * (2 * math.pi - off)
-    line_pts = [(center[0] + t * r_end * math.cos(s_ang), center[1] + t * r_end * math.sin(s_ang))
-                for t in np.linspace(0, 1, int(r_end / 0.15) + 2)]
+    line_pts = [
+        (center[0] + t * r_end * math.cos(s_ang), center[1] + t * r_end * math.sin(s_ang))
+        for t in np.linspace(0, 1, int(r_end / 0.15) + 2)
+    ]
     ph = np.linspace(0, 2 * math.pi - off, int(2 * math.pi * r_end / 0.15))
     circ = list(zip(center[0] + r_end * np.cos(s_ang + osgn * ph), center[1] + r_end * np.sin(s_ang + osgn * ph)))
-    add_imp("circle-with-spoke", "circle", np.asarray(line_pts + circ),
-            "a straight spoke from the center and one circle of the outer radius")
+    add_imp(
+        "circle-with-spoke",
+        "circle",
+        np.asarray(line_pts + circ),
+        "a straight spoke from the center and one circle of the outer radius",
+    )
 
     field = None
     for name, cls, cells, note in imps:
@@ -549,7 +654,11 @@ def spiral_variants(params: dict[str, Any]) -> list[Variant]:
             cls = cls + "-grid-limit"
             note = note + f" (within {h:.2f} cells of the ideal spiral: indistinguishable on the grid)"
         else:
-            note = note + (f" (off the ideal spiral by up to {h:.1f} cells)" if h <= 3 else " (off the ideal spiral by more than 3 cells)")
+            note = note + (
+                f" (off the ideal spiral by up to {h:.1f} cells)"
+                if h <= 3
+                else " (off the ideal spiral by more than 3 cells)"
+            )
         emit(name, IMPOSTOR, cls, cells, note)
     return _unique(out)
 

@@ -84,14 +84,14 @@ def pytest_unconfigure(config):
 '''
 
 #: Records whether litellm was imported by the end of the run (xdist: the controller's view).
-LITELLM_PROBE_CONFTEST = '''
+LITELLM_PROBE_CONFTEST = """
 import sys
 from pathlib import Path
 
 
 def pytest_sessionfinish(session):
     Path(__file__).with_name("litellm_imported.txt").write_text(str("litellm" in sys.modules))
-'''
+"""
 
 
 @pytest.fixture
@@ -118,7 +118,7 @@ def suite_with_snapshots(suite: pytest.Pytester) -> pytest.Pytester:
 
 
 @pytest.fixture
-def fake_litellm(suite: pytest.Pytester) -> "AskLog":
+def fake_litellm(suite: pytest.Pytester) -> AskLog:
     """Replace litellm in the suite's runs by the fake; returns the log of what was asked."""
     suite.makeconftest(FAKE_LITELLM_CONFTEST)
     return AskLog(suite.path / "asked.jsonl")
@@ -136,8 +136,9 @@ class AskLog:
         return [json.loads(line) for line in self.path.read_text(encoding="utf-8").splitlines()]
 
 
-def recording(pytester: pytest.Pytester, case_id: str, model_dir: str = "reference_exact",
-              name: str | None = None) -> Path:
+def recording(
+    pytester: pytest.Pytester, case_id: str, model_dir: str = "reference_exact", name: str | None = None
+) -> Path:
     """Path of a recorded answer in the suite folder."""
     return pytester.path / "fixtures" / model_dir / (name or f"{case_id}.json")
 
@@ -159,8 +160,14 @@ def junit_cases(path: Path) -> dict[str, JunitCase]:
     """The test cases of a JUnit XML report, by test name (``test_drawing[<case>@<model>]``)."""
     cases = {}
     for tc in ET.parse(path).getroot().iter("testcase"):
-        outcome = next((name for tag, name in (("failure", "failed"), ("error", "error"), ("skipped", "skipped"))
-                        if tc.find(tag) is not None), "passed")
+        outcome = next(
+            (
+                name
+                for tag, name in (("failure", "failed"), ("error", "error"), ("skipped", "skipped"))
+                if tc.find(tag) is not None
+            ),
+            "passed",
+        )
         props = {p.get("name"): p.get("value") for p in tc.iter("property")}
         cases[tc.get("name")] = JunitCase(outcome, props)
     return cases
@@ -173,7 +180,7 @@ def summary_rows(output: str) -> dict[tuple[str, str], dict[str, str]]:
     at = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("model "))
     header = lines[at].split()
     rows = {}
-    for line in lines[at + 2:]:
+    for line in lines[at + 2 :]:
         cells = line.split()
         if len(cells) != len(header):
             break

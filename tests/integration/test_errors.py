@@ -30,8 +30,9 @@ def test_a_rejected_api_key_is_an_error_that_does_not_show_the_key(suite, monkey
     monkeypatch.setenv("OPENAI_API_KEY", wrong_key)
 
     with StubServer(require_key="right-key-0a8e3d") as srv:
-        result = suite.runpytest_subprocess("--model=openai/exact", f"--api-base={srv.base_url}", "-k", CASE,
-                                            timeout=SUBPROCESS_TIMEOUT)
+        result = suite.runpytest_subprocess(
+            "--model=openai/exact", f"--api-base={srv.base_url}", "-k", CASE, timeout=SUBPROCESS_TIMEOUT
+        )
 
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["ProviderError: openai/exact: AuthenticationError*401*"])
@@ -44,10 +45,12 @@ def test_a_bad_drawing_is_a_failure_with_a_picture_not_an_error(suite):
     result = suite.runpytest("--model=reference/noisy", "--record=none", "-k", "circle-start000-cw")
 
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines([
-        "*reference/noisy · circle-start000-cw: 1 of 1 sample(s) failed*",
-        "legend: S start, E end, *",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*reference/noisy · circle-start000-cw: 1 of 1 sample(s) failed*",
+            "legend: S start, E end, *",
+        ]
+    )
 
 
 def test_a_corrupt_recording_is_named_in_none_mode_and_left_untouched(suite):
@@ -58,9 +61,11 @@ def test_a_corrupt_recording_is_named_in_none_mode_and_left_untouched(suite):
     result = suite.runpytest("--record=none", "-k", CASE)
 
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines([
-        f"FixtureError: fixture {path} is corrupt (*); delete it or re-record with --record=all",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            f"FixtureError: fixture {path} is corrupt (*); delete it or re-record with --record=all",
+        ]
+    )
     assert "Traceback" not in result.stdout.str()
     assert path.read_bytes() == broken
     assert sorted(p.name for p in path.parent.glob(f"{CASE}.json*")) == [f"{CASE}.json"]

@@ -20,8 +20,9 @@ from .conftest import REPO, SUBPROCESS_TIMEOUT, summary_rows
 EXAMPLE = REPO / "examples" / "plus-family"
 PLUS_CASES = EXAMPLE / "plus_cases.toml"
 #: The example's case file: a 2 × 2 × 2 `vary` matrix and one off-center case.
-PLUS_IDS = sorted(["plus-off-center-cw"] + [f"plus-a{a}-w{w}-{d}" for a in (12, 20) for w in (6, 10)
-                                            for d in ("cw", "ccw")])
+PLUS_IDS = sorted(
+    ["plus-off-center-cw"] + [f"plus-a{a}-w{w}-{d}" for a in (12, 20) for w in (6, 10) for d in ("cw", "ccw")]
+)
 
 
 def _install(site: Path, entry_point: str, dist: str = "shape-asserts-plus") -> None:
@@ -46,8 +47,11 @@ def installed(suite: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, tmp_path_
 
 
 def _ran(result: pytest.RunResult) -> list[str]:
-    return sorted(line.split("[", 1)[1].split("]", 1)[0] for line in result.stdout.lines
-                  if "::test_drawing[" in line and " PASSED" in line)
+    return sorted(
+        line.split("[", 1)[1].split("]", 1)[0]
+        for line in result.stdout.lines
+        if "::test_drawing[" in line and " PASSED" in line
+    )
 
 
 @pytest.fixture
@@ -60,8 +64,17 @@ def plus_cases(suite: pytest.Pytester) -> str:
 def test_an_installed_family_selects_with_its_marker_and_has_a_summary_row(suite, fake_litellm, installed, plus_cases):
     installed("plus = shape_plus:FAMILY")
 
-    result = suite.runpytest_subprocess("--shape-cases", plus_cases, "-m", "plus", "--strict-markers", "-v",
-                                        "-p", "no:randomly", timeout=SUBPROCESS_TIMEOUT)
+    result = suite.runpytest_subprocess(
+        "--shape-cases",
+        plus_cases,
+        "-m",
+        "plus",
+        "--strict-markers",
+        "-v",
+        "-p",
+        "no:randomly",
+        timeout=SUBPROCESS_TIMEOUT,
+    )
 
     result.assert_outcomes(passed=len(PLUS_IDS))
     assert _ran(result) == [f"{case}@reference/exact" for case in PLUS_IDS]
@@ -87,9 +100,11 @@ def test_a_broken_plugin_is_a_usage_error_naming_its_distribution_and_the_fix(su
     result = suite.runpytest_subprocess("--collect-only", "-q", timeout=SUBPROCESS_TIMEOUT)
 
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines([
-        "ERROR: shape-asserts: shape family plugin: the entry point 'plus' = 'shape_plus_gone:FAMILY' of "
-        "shape-asserts-plus * failed to load: ModuleNotFoundError: *; fix it, or uninstall it "
-        "(pip uninstall shape-asserts-plus)",
-    ])
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: shape-asserts: shape family plugin: the entry point 'plus' = 'shape_plus_gone:FAMILY' of "
+            "shape-asserts-plus * failed to load: ModuleNotFoundError: *; fix it, or uninstall it "
+            "(pip uninstall shape-asserts-plus)",
+        ]
+    )
     assert "Traceback" not in result.stderr.str()

@@ -39,8 +39,16 @@ def test_a_30_percent_fault_rate_is_retried_to_completion_and_no_fault_is_record
     faults = Faults(rate=0.3, retry_after=0.1, hang_seconds=4.0, seed=7)
     with StubServer(faults=faults) as srv:
         result = suite.runpytest_subprocess(
-            f"--model={MODEL}", f"--api-base={srv.base_url}", "--fixtures-dir=recorded", *CIRCLE,
-            "--request-timeout=3", "--max-retries=8", "-p", "no:randomly", timeout=SUBPROCESS_TIMEOUT)
+            f"--model={MODEL}",
+            f"--api-base={srv.base_url}",
+            "--fixtures-dir=recorded",
+            *CIRCLE,
+            "--request-timeout=3",
+            "--max-retries=8",
+            "-p",
+            "no:randomly",
+            timeout=SUBPROCESS_TIMEOUT,
+        )
     assert set(srv.state.faulted) == {"429", "500", "drop", "hang"}  # every kind was injected
     result.assert_outcomes(passed=N_CASES)
     assert "retried" in result.stdout.str()  # the progress line counts retries
@@ -54,24 +62,45 @@ def test_a_30_percent_fault_rate_is_retried_to_completion_and_no_fault_is_record
 def test_an_outage_that_outlasts_the_retries_is_an_error_naming_the_last_reply(suite, key):
     with StubServer(faults=Faults(rate=1.0, kinds=("500",))) as srv:
         result = suite.runpytest_subprocess(
-            f"--model={MODEL}", f"--api-base={srv.base_url}", "--fixtures-dir=recorded", *CIRCLE,
-            "-k", "seed", "--max-retries=1", timeout=SUBPROCESS_TIMEOUT)
+            f"--model={MODEL}",
+            f"--api-base={srv.base_url}",
+            "--fixtures-dir=recorded",
+            *CIRCLE,
+            "-k",
+            "seed",
+            "--max-retries=1",
+            timeout=SUBPROCESS_TIMEOUT,
+        )
     result.assert_outcomes(errors=3)
     out = result.stdout.str()
     assert "ProviderError" in out and "upstream exploded" in out and "after 2 attempts" in out
     assert srv.state.requests == 3 * 2  # each case asked once, plus one retry; never re-asked by the test
     assert not (suite.path / "recorded" / model_slug(MODEL)).exists() or not list(
-        (suite.path / "recorded" / model_slug(MODEL)).glob("*.json"))
+        (suite.path / "recorded" / model_slug(MODEL)).glob("*.json")
+    )
 
 
 def test_a_run_killed_mid_way_leaves_complete_fixtures_and_the_rerun_asks_only_the_rest(suite, key):
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     root = suite.path / "recorded" / model_slug(MODEL)
     with StubServer(latency=0.5) as srv:
-        cmd = [sys.executable, "-m", "pytest", f"--model={MODEL}", f"--api-base={srv.base_url}",
-               "--fixtures-dir=recorded", *CIRCLE, "--samples=2", "--concurrency=4", "-q", "-p", "no:cacheprovider"]
-        proc = subprocess.Popen(cmd, cwd=suite.path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                start_new_session=True)
+        cmd = [
+            sys.executable,
+            "-m",
+            "pytest",
+            f"--model={MODEL}",
+            f"--api-base={srv.base_url}",
+            "--fixtures-dir=recorded",
+            *CIRCLE,
+            "--samples=2",
+            "--concurrency=4",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+        ]
+        proc = subprocess.Popen(
+            cmd, cwd=suite.path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )
         deadline = time.monotonic() + SUBPROCESS_TIMEOUT
         # kill once a few answers are on disk but well before all 48 are
         while time.monotonic() < deadline:
@@ -92,8 +121,13 @@ def test_a_run_killed_mid_way_leaves_complete_fixtures_and_the_rerun_asks_only_t
 
     with StubServer() as srv2:
         result = suite.runpytest_subprocess(
-            f"--model={MODEL}", f"--api-base={srv2.base_url}", "--fixtures-dir=recorded", *CIRCLE,
-            "--samples=2", timeout=SUBPROCESS_TIMEOUT)
+            f"--model={MODEL}",
+            f"--api-base={srv2.base_url}",
+            "--fixtures-dir=recorded",
+            *CIRCLE,
+            "--samples=2",
+            timeout=SUBPROCESS_TIMEOUT,
+        )
     result.assert_outcomes(passed=N_CASES)
     assert srv2.state.requests == 2 * N_CASES - have  # only what was missing was asked
 
@@ -122,9 +156,14 @@ def test_request_timeout_bounds_the_whole_call_not_only_the_first_byte(key):
     )
     faults = Faults(rate=1.0, kinds=("trickle",), hang_seconds=6.0)
     with StubServer() as warm, StubServer(faults=faults) as srv:
-        done = subprocess.run([sys.executable, "-c", script, warm.base_url, srv.base_url], capture_output=True,
-                              text=True, timeout=SUBPROCESS_TIMEOUT, check=False,
-                              env={**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"})
+        done = subprocess.run(
+            [sys.executable, "-c", script, warm.base_url, srv.base_url],
+            capture_output=True,
+            text=True,
+            timeout=SUBPROCESS_TIMEOUT,
+            check=False,
+            env={**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"},
+        )
     assert warm.state.requests == 1
     assert "ERROR" in done.stdout, done.stdout + done.stderr
     assert "Timeout: no complete answer within 1.5 s (--request-timeout)" in done.stdout

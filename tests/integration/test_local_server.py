@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from shape_asserts.cases import load_cases
 from shape_asserts.asking.store import model_slug
 from shape_asserts.asking.stub_server import StubServer
+from shape_asserts.cases import load_cases
 
-from .conftest import CIRCLE, CIRCLE_CASES, SUBPROCESS_TIMEOUT, N_CASES, junit_cases
+from .conftest import CIRCLE, CIRCLE_CASES, N_CASES, SUBPROCESS_TIMEOUT, junit_cases
 
 #: Recognisable, so that finding it anywhere on disk is unambiguous.
 SECRET = "sk-shape-asserts-LOCAL-SECRET-7c41e9d2"
@@ -33,8 +33,9 @@ def _circle_prompt_shas() -> set[str]:
 
 
 def _run(suite: pytest.Pytester, *args: str) -> pytest.RunResult:
-    return suite.runpytest_subprocess(f"--model={MODEL}", "--fixtures-dir=recorded", *CIRCLE, *args,
-                                      timeout=SUBPROCESS_TIMEOUT)
+    return suite.runpytest_subprocess(
+        f"--model={MODEL}", "--fixtures-dir=recorded", *CIRCLE, *args, timeout=SUBPROCESS_TIMEOUT
+    )
 
 
 def _files_containing(root: Path, needle: str) -> list[Path]:

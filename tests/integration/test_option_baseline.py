@@ -100,8 +100,9 @@ def test_a_tiny_selection_is_undecided_says_how_many_cases_would_decide_and_exit
 
 
 def test_gate_undecided_fail_makes_too_little_evidence_exit_1(suite):
-    result = suite.runpytest(f"--model={NOISY}", f"--baseline={EXACT}", "--gate-undecided=fail",
-                             "--record=none", *CIRCLE, *TWO_CASES)
+    result = suite.runpytest(
+        f"--model={NOISY}", f"--baseline={EXACT}", "--gate-undecided=fail", "--record=none", *CIRCLE, *TWO_CASES
+    )
 
     assert result.ret == 1
     assert "gate: UNDECIDED" in gate_lines(result.stdout.str())
@@ -131,8 +132,7 @@ def test_a_harness_error_keeps_the_exit_status_nonzero_even_when_the_gate_passes
 
 
 def test_a_wide_margin_lets_the_noisy_drawer_pass(suite):
-    result = suite.runpytest(f"--model={NOISY}", f"--baseline={EXACT}", "--gate-margin=100",
-                             "--record=none", *CIRCLE)
+    result = suite.runpytest(f"--model={NOISY}", f"--baseline={EXACT}", "--gate-margin=100", "--record=none", *CIRCLE)
 
     assert result.ret == 0
     assert "gate: PASS" in gate_lines(result.stdout.str())
@@ -194,7 +194,7 @@ def test_one_answer_too_large_to_measure_cannot_turn_a_failing_gate_undecided(su
 
     assert result.ret == 1
     text = result.stdout.str()
-    summary = text[text.index("shape-asserts summary"):]  # the summary table and the gate after it
+    summary = text[text.index("shape-asserts summary") :]  # the summary table and the gate after it
     assert "nan" not in summary.replace("infinite or NaN", "").lower()
     assert any(line.endswith("FAIL") for line in gate_lines(text))
     result.stdout.fnmatch_lines(["*finite: *came out infinite or NaN*"])

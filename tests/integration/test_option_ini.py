@@ -10,7 +10,7 @@ import pytest
 from .conftest import INI
 
 #: A test that writes the run's resolved settings to settings.json (every value as text).
-PROBE = '''
+PROBE = """
 import json
 from pathlib import Path
 
@@ -18,7 +18,7 @@ from pathlib import Path
 def test_probe(shape_settings):
     values = {k: str(v) for k, v in vars(shape_settings).items() if not k.startswith("_")}
     Path(__file__).with_name("settings.json").write_text(json.dumps(values))
-'''
+"""
 
 
 def settings(pytester: pytest.Pytester, *args: str) -> dict[str, str]:
@@ -29,16 +29,24 @@ def settings(pytester: pytest.Pytester, *args: str) -> dict[str, str]:
     return json.loads((pytester.path / "settings.json").read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("ini,field,from_ini,flag,from_flag", [
-    ("shape_request_timeout = 30", "timeout", "30.0", "--request-timeout=45", "45.0"),
-    ("shape_concurrency = 2", "concurrency", "2", "--concurrency=3", "3"),
-    ("shape_max_retries = 0", "max_retries", "0", "--max-retries=5", "5"),
-    ("shape_max_cost = 0.5", "max_cost", "0.5", "--max-cost=1", "1.0"),
-    ("shape_api_base = http://ini.invalid/v1", "api_base", "http://ini.invalid/v1",
-     "--api-base=http://flag.invalid/v1", "http://flag.invalid/v1"),
-    ("shape_temperature = 0.3", "temperature", "0.3", "--temperature=0.7", "0.7"),
-    ("shape_samples = 2", "samples", "2", "--samples=3", "3"),
-])
+@pytest.mark.parametrize(
+    "ini,field,from_ini,flag,from_flag",
+    [
+        ("shape_request_timeout = 30", "timeout", "30.0", "--request-timeout=45", "45.0"),
+        ("shape_concurrency = 2", "concurrency", "2", "--concurrency=3", "3"),
+        ("shape_max_retries = 0", "max_retries", "0", "--max-retries=5", "5"),
+        ("shape_max_cost = 0.5", "max_cost", "0.5", "--max-cost=1", "1.0"),
+        (
+            "shape_api_base = http://ini.invalid/v1",
+            "api_base",
+            "http://ini.invalid/v1",
+            "--api-base=http://flag.invalid/v1",
+            "http://flag.invalid/v1",
+        ),
+        ("shape_temperature = 0.3", "temperature", "0.3", "--temperature=0.7", "0.7"),
+        ("shape_samples = 2", "samples", "2", "--samples=3", "3"),
+    ],
+)
 def test_the_ini_sets_a_value_and_the_command_line_beats_it(suite, ini, field, from_ini, flag, from_flag):
     suite.makeini(INI + ini + "\n")
 
@@ -77,8 +85,9 @@ def test_the_gate_options_come_from_the_ini_and_the_command_line_beats_them(suit
     from_flag = suite.runpytest(*run, "--gate-undecided=pass")
 
     assert from_ini.ret == 1
-    from_ini.stdout.fnmatch_lines(["*baseline reference/exact · margin 50 *", "gate: UNDECIDED",
-                                   "*treated as FAIL (--gate-undecided=fail)"])
+    from_ini.stdout.fnmatch_lines(
+        ["*baseline reference/exact · margin 50 *", "gate: UNDECIDED", "*treated as FAIL (--gate-undecided=fail)"]
+    )
     assert from_flag.ret == 0
     from_flag.stdout.fnmatch_lines(["gate: UNDECIDED", "*treated as PASS (--gate-undecided=pass)"])
 

@@ -44,7 +44,9 @@ def test_a_russian_recording_under_the_english_name_is_refused_as_not_what_its_p
     result = suite.runpytest("--lang=en", "--record=none", "-k", CASE)
 
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines([f"*records reference/exact/{CASE} (ru), not reference/exact/{CASE} (en) as its path says*"])
+    result.stdout.fnmatch_lines(
+        [f"*records reference/exact/{CASE} (ru), not reference/exact/{CASE} (en) as its path says*"]
+    )
 
 
 def test_the_ini_lang_applies_unless_the_command_line_gives_one(suite):

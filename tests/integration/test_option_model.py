@@ -25,8 +25,9 @@ def test_each_model_option_adds_one_test_per_case(suite):
     result = suite.runpytest("--model=reference/exact", "--model=reference/noisy", "--collect-only", "-q", *CIRCLE)
 
     ids = [line.split("[", 1)[1].rstrip("]") for line in result.stdout.lines if "::test_drawing[" in line]
-    assert sorted(ids) == sorted(f"{case}@{model}" for case in CIRCLE_CASES
-                                 for model in ("reference/exact", "reference/noisy"))
+    assert sorted(ids) == sorted(
+        f"{case}@{model}" for case in CIRCLE_CASES for model in ("reference/exact", "reference/noisy")
+    )
 
 
 def test_the_noisy_reference_drawer_fails_some_cases_and_passes_others(suite):
@@ -61,10 +62,13 @@ def test_a_model_name_becomes_a_filesystem_safe_folder_of_recordings(suite, fake
     assert [c["model"] for c in fake_litellm.calls()] == ["ollama/llama3:8b"]
 
 
-@pytest.mark.parametrize("models,message", [
-    (("--model=",), "--model needs a model name, got an empty one*"),
-    (("--model=reference/exact", "--model=reference/exact"), "--model names reference/exact more than once*"),
-])
+@pytest.mark.parametrize(
+    "models,message",
+    [
+        (("--model=",), "--model needs a model name, got an empty one*"),
+        (("--model=reference/exact", "--model=reference/exact"), "--model names reference/exact more than once*"),
+    ],
+)
 def test_an_empty_or_repeated_model_is_a_usage_error(suite, models, message):
     result = suite.runpytest("--record=none", *models, *CIRCLE)
     assert result.ret == pytest.ExitCode.USAGE_ERROR

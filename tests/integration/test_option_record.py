@@ -25,10 +25,12 @@ def test_none_mode_reports_a_missing_recording_as_an_error_saying_how_to_record(
     result = suite.runpytest("--record=none", *CIRCLE)
 
     result.assert_outcomes(passed=N_CASES - 1, errors=1)
-    result.stdout.fnmatch_lines([
-        f"FixtureError: no recorded answer at {path} for reference/exact/{CASE}; "
-        f"record it with: pytest --model=reference/exact --record=missing -k {CASE}",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            f"FixtureError: no recorded answer at {path} for reference/exact/{CASE}; "
+            f"record it with: pytest --model=reference/exact --record=missing -k {CASE}",
+        ]
+    )
     assert "Traceback" not in result.stdout.str()
     assert not path.exists()
     assert fake_litellm.calls() == []
@@ -65,19 +67,23 @@ def test_a_recording_made_at_another_temperature_is_stale(suite, fake_litellm):
     result = suite.runpytest("--record=none", "--temperature=0.5", "-k", CASE)
 
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines([
-        f"FixtureError: fixture {recording(suite, CASE)} is stale: it was recorded at the provider's default "
-        f"temperature, this run asks temperature 0.5 for reference/exact/{CASE}; record it with: *",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            f"FixtureError: fixture {recording(suite, CASE)} is stale: it was recorded at the provider's default "
+            f"temperature, this run asks temperature 0.5 for reference/exact/{CASE}; record it with: *",
+        ]
+    )
 
 
 def test_missing_mode_says_why_it_asks_a_stale_recording_again(suite, fake_litellm):
     """The decision was taken silently: a paid call made without a word."""
     result = suite.runpytest("--record=missing", "--temperature=0.5", "-k", CASE)
-    result.stdout.fnmatch_lines([
-        f"shape-asserts: asking reference/exact/{CASE} again: fixture *{CASE}.json is stale: it was recorded "
-        "at the provider's default temperature, this run asks temperature 0.5",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            f"shape-asserts: asking reference/exact/{CASE} again: fixture *{CASE}.json is stale: it was recorded "
+            "at the provider's default temperature, this run asks temperature 0.5",
+        ]
+    )
 
 
 def test_missing_mode_records_a_stale_recording_again(suite, fake_litellm):
@@ -150,13 +156,15 @@ def test_a_run_that_only_replays_never_imports_litellm(suite, mode):
 def test_under_xdist_a_drawing_test_with_more_parameters_still_records_what_is_missing(suite, fake_litellm):
     # Regression: the run's fetch matches xdist node ids to model × case; a test with an extra
     # parameter (id `<case>@<model>-<x>`) went unmatched and then found nothing to replay.
-    suite.makepyfile(test_extra="""
+    suite.makepyfile(
+        test_extra="""
         import pytest
 
         @pytest.mark.parametrize("attempt", [1])
         def test_drawing_again(shape_run, attempt):
             shape_run.check()
-    """)
+    """
+    )
     recording(suite, CASE).unlink()
 
     result = suite.runpytest_subprocess("-n", "2", "-k", f"{CASE} and again", timeout=SUBPROCESS_TIMEOUT)

@@ -26,8 +26,9 @@ def _inner_suite_module_is_its_own(monkeypatch):
 
 
 def test_the_report_shows_every_case_with_every_model_side_by_side(suite):
-    result = suite.runpytest(f"--model={EXACT}", f"--model={NOISY}", "--record=none", "--shape-report=out/report.html",
-                             *CIRCLE)
+    result = suite.runpytest(
+        f"--model={EXACT}", f"--model={NOISY}", "--record=none", "--shape-report=out/report.html", *CIRCLE
+    )
 
     assert result.ret == 1  # no --baseline: the noisy drawer's failures fail the run as usual
     path = suite.path / "out" / "report.html"  # relative to where pytest was started, like --junitxml
@@ -43,8 +44,11 @@ def test_the_report_shows_every_case_with_every_model_side_by_side(suite):
     assert html.count("<summary>raw answer (") == 2 * N_CASES
     assert html.count("<summary>prompt</summary>") == N_CASES
     assert html.index(f'<span class="model">{EXACT}</span>') < html.index(f'<span class="model">{NOISY}</span>')
-    assert re.search(r'<td class="mono">reference/noisy</td><td>circle</td><td class="num">24</td>'
-                     r'<td class="num">6</td><td class="num">18</td>', html)
+    assert re.search(
+        r'<td class="mono">reference/noisy</td><td>circle</td><td class="num">24</td>'
+        r'<td class="num">6</td><td class="num">18</td>',
+        html,
+    )
     assert "gaps: " in html  # a failed check of the noisy drawer, listed under its drawing
 
 
@@ -55,7 +59,7 @@ def test_a_case_that_errored_is_shown_as_no_answer_with_its_reason(suite):
 
     result.assert_outcomes(passed=N_CASES - 1, errors=1)
     html = (suite.path / "report.html").read_text(encoding="utf-8")
-    section = html[html.index(f'id="case-{CASE}"'):]
+    section = html[html.index(f'id="case-{CASE}"') :]
     section = section[: section.index("</section>")]
     assert "ERROR" in section
     assert "no answer: FixtureError: no recorded answer at " in section
@@ -75,8 +79,16 @@ def test_a_recorded_answer_planting_markup_appears_only_escaped(suite):
 
 
 def test_the_xdist_controller_writes_the_report_and_gates_once(suite):
-    result = suite.runpytest_subprocess("-n", "2", f"--model={NOISY}", f"--baseline={EXACT}", "--record=none",
-                                        "--shape-report=report.html", *CIRCLE, timeout=300)
+    result = suite.runpytest_subprocess(
+        "-n",
+        "2",
+        f"--model={NOISY}",
+        f"--baseline={EXACT}",
+        "--record=none",
+        "--shape-report=report.html",
+        *CIRCLE,
+        timeout=300,
+    )
 
     assert result.ret == 1
     out = result.stdout.str()

@@ -55,17 +55,18 @@ def test_by_default_a_case_fails_when_any_sample_fails(suite):
     result = suite.runpytest("--record=none", "--samples=2", "-k", CASE)
 
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines([
-        "*1 of 2 sample(s) failed (pass rate 0.50 < required 1.00)*",
-        "*sample #1: not a drawing*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*1 of 2 sample(s) failed (pass rate 0.50 < required 1.00)*",
+            "*sample #1: not a drawing*",
+        ]
+    )
 
 
 def test_min_pass_rate_lets_a_case_pass_when_enough_samples_pass(suite):
     _add_sample(suite, "Извините, я не могу нарисовать круг.")
 
-    result = suite.runpytest("--record=none", "--samples=2", "--min-pass-rate=0.5", "-k", CASE,
-                             "--junitxml=out.xml")
+    result = suite.runpytest("--record=none", "--samples=2", "--min-pass-rate=0.5", "-k", CASE, "--junitxml=out.xml")
 
     result.assert_outcomes(passed=1)
     props = junit_cases(suite.path / "out.xml")[TEST].properties

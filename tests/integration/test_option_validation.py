@@ -9,22 +9,25 @@ import pytest
 from .conftest import CIRCLE, INI
 
 
-@pytest.mark.parametrize("option,message", [
-    ("--temperature=nan", "--temperature must be a number from 0 to 2, got nan"),
-    ("--temperature=inf", "--temperature must be a number from 0 to 2, got inf"),
-    ("--temperature=-5", "--temperature must be a number from 0 to 2, got -5.0"),
-    ("--request-timeout=nan", "--request-timeout must be a positive number of seconds, got nan"),
-    ("--request-timeout=inf", "--request-timeout must be a positive number of seconds, got inf"),
-    ("--request-timeout=0", "--request-timeout must be a positive number of seconds, got 0.0"),
-    ("--max-cost=nan", "--max-cost must be a finite number ≥ 0, got nan"),
-    ("--concurrency=0", "--concurrency must be a whole number ≥ 1, got 0"),
-    ("--max-retries=-1", "--max-retries must be a whole number ≥ 0, got -1"),
-    ("--fixtures-dir=", "--fixtures-dir needs a folder, got an empty one"),
-    ("--snapshots-dir=", "--snapshots-dir needs a folder, got an empty one"),
-    ("--baseline=", "--baseline needs a model name, got an empty one"),
-    ("--shape-report=", "--shape-report needs a file path, got an empty one"),
-    ("--gate-margin=nan", "--gate-margin must be a finite number ≥ 0, got nan"),
-])
+@pytest.mark.parametrize(
+    "option,message",
+    [
+        ("--temperature=nan", "--temperature must be a number from 0 to 2, got nan"),
+        ("--temperature=inf", "--temperature must be a number from 0 to 2, got inf"),
+        ("--temperature=-5", "--temperature must be a number from 0 to 2, got -5.0"),
+        ("--request-timeout=nan", "--request-timeout must be a positive number of seconds, got nan"),
+        ("--request-timeout=inf", "--request-timeout must be a positive number of seconds, got inf"),
+        ("--request-timeout=0", "--request-timeout must be a positive number of seconds, got 0.0"),
+        ("--max-cost=nan", "--max-cost must be a finite number ≥ 0, got nan"),
+        ("--concurrency=0", "--concurrency must be a whole number ≥ 1, got 0"),
+        ("--max-retries=-1", "--max-retries must be a whole number ≥ 0, got -1"),
+        ("--fixtures-dir=", "--fixtures-dir needs a folder, got an empty one"),
+        ("--snapshots-dir=", "--snapshots-dir needs a folder, got an empty one"),
+        ("--baseline=", "--baseline needs a model name, got an empty one"),
+        ("--shape-report=", "--shape-report needs a file path, got an empty one"),
+        ("--gate-margin=nan", "--gate-margin must be a finite number ≥ 0, got nan"),
+    ],
+)
 def test_a_bad_option_value_is_a_one_line_usage_error(suite, fake_litellm, option, message):
     result = suite.runpytest("--record=all", option, *CIRCLE)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
@@ -33,14 +36,20 @@ def test_a_bad_option_value_is_a_one_line_usage_error(suite, fake_litellm, optio
     assert fake_litellm.calls() == []
 
 
-@pytest.mark.parametrize("line,message", [
-    ("shape_request_timeout = 0", "ini setting shape_request_timeout must be a positive number of seconds, got 0.0"),
-    ("shape_samples = many", "ini setting shape_samples must be a whole number ≥ 1, got 'many'"),
-    ("shape_concurrency = 1.5", "ini setting shape_concurrency must be a whole number ≥ 1, got '1.5'"),
-    ("shape_temperature = nan", "ini setting shape_temperature must be a number from 0 to 2, got nan"),
-    ("shape_lang = fr", "ini setting shape_lang must be one of ru, en, got 'fr'"),
-    ("shape_gate_undecided = maybe", "ini setting shape_gate_undecided must be one of pass, fail, got 'maybe'"),
-])
+@pytest.mark.parametrize(
+    "line,message",
+    [
+        (
+            "shape_request_timeout = 0",
+            "ini setting shape_request_timeout must be a positive number of seconds, got 0.0",
+        ),
+        ("shape_samples = many", "ini setting shape_samples must be a whole number ≥ 1, got 'many'"),
+        ("shape_concurrency = 1.5", "ini setting shape_concurrency must be a whole number ≥ 1, got '1.5'"),
+        ("shape_temperature = nan", "ini setting shape_temperature must be a number from 0 to 2, got nan"),
+        ("shape_lang = fr", "ini setting shape_lang must be one of ru, en, got 'fr'"),
+        ("shape_gate_undecided = maybe", "ini setting shape_gate_undecided must be one of pass, fail, got 'maybe'"),
+    ],
+)
 def test_a_bad_ini_value_is_the_same_usage_error_naming_the_ini_key(suite, fake_litellm, line, message):
     suite.makeini(INI + line + "\n")
 

@@ -33,11 +33,24 @@ def browser() -> str | None:
 def screenshot(page: Path, png: Path, profile: Path) -> None:
     """Render ``page`` headless into ``png`` (the viewport, WIDTH × HEIGHT)."""
     subprocess.run(
-        [browser(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
-         f"--user-data-dir={profile}", f"--screenshot={png}", f"--window-size={WIDTH},{HEIGHT}",
-         page.as_uri()],
-        check=True, capture_output=True, timeout=180,
+        [
+            browser(),
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--hide-scrollbars",
+            f"--user-data-dir={profile}",
+            f"--screenshot={png}",
+            f"--window-size={WIDTH},{HEIGHT}",
+            page.as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=180,
     )
 
 
@@ -57,13 +70,24 @@ def noisy_against_exact_report(path: Path) -> Path:
             result = judge(case, model, settings.obtain(CaseParam(model, case)).texts)
             records.append(CaseRecord.from_result(result, "passed" if result.passed else "failed"))
     g = gate({NOISY: [r for r in records if r.model == NOISY]}, EXACT, [r for r in records if r.model == EXACT])
-    return write_report(path, ReportData(records=records, rows=summarize(records), gate=g, models=settings.models,
-                                         baseline=EXACT, cases={c.id: c for c in circles},
-                                         settings=[("models", NOISY), ("baseline", EXACT)]))
+    return write_report(
+        path,
+        ReportData(
+            records=records,
+            rows=summarize(records),
+            gate=g,
+            models=settings.models,
+            baseline=EXACT,
+            cases={c.id: c for c in circles},
+            settings=[("models", NOISY), ("baseline", EXACT)],
+        ),
+    )
 
 
-@pytest.mark.skipif(browser() is None, reason="no headless browser: none of " + ", ".join(BROWSERS)
-                    + " is on PATH (apt-get install chromium)")
+@pytest.mark.skipif(
+    browser() is None,
+    reason="no headless browser: none of " + ", ".join(BROWSERS) + " is on PATH (apt-get install chromium)",
+)
 def test_the_report_renders_in_headless_chromium_with_its_styles(tmp_path):
     page = noisy_against_exact_report(tmp_path / "report.html")
     png = tmp_path / "report.png"

@@ -23,7 +23,8 @@ def test_the_seed_marker_selects_the_seed_posts_three_prompts(suite):
     result.assert_outcomes(passed=3)
     assert sorted(SEED_CASES) == ["seed1-circle-start270-cw", "seed2-circle-start330-cw", "seed3-circle-start150-ccw"]
     assert _selected(suite.runpytest("--collect-only", "-q", "-m", "seed")) == sorted(
-        f"{case}@reference/exact" for case in SEED_CASES)
+        f"{case}@reference/exact" for case in SEED_CASES
+    )
 
 
 def test_the_shape_marker_selects_every_case(suite):
@@ -37,14 +38,17 @@ def test_k_selects_by_case_id_across_variants(suite):
     result = suite.runpytest("--record=none", "-k", "start330", "-v")
 
     result.assert_outcomes(passed=2)
-    result.stdout.fnmatch_lines([
-        "*test_drawing[[]seed2-circle-start330-cw@reference/exact[]] PASSED*",
-        "*test_drawing[[]circle-start330-ccw@reference/exact[]] PASSED*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*test_drawing[[]seed2-circle-start330-cw@reference/exact[]] PASSED*",
+            "*test_drawing[[]circle-start330-ccw@reference/exact[]] PASSED*",
+        ]
+    )
 
 
 def test_k_selects_by_model(suite):
-    result = suite.runpytest("--collect-only", "-q", "--model=reference/exact", "--model=reference/noisy",
-                             "-m", "circle", "-k", "noisy")
+    result = suite.runpytest(
+        "--collect-only", "-q", "--model=reference/exact", "--model=reference/noisy", "-m", "circle", "-k", "noisy"
+    )
 
     assert _selected(result) == sorted(f"{case}@reference/noisy" for case in CIRCLE_CASES)

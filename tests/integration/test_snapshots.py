@@ -9,7 +9,6 @@ import pytest
 
 from .conftest import CIRCLE, CIRCLE_CASES, N_CASES, SHIPPED_SNAPSHOTS, recording
 
-
 CASE = "circle-start330-ccw"
 SNAPSHOT = ("snapshots", "reference_exact", "circle", f"{CASE}.json")
 
@@ -44,10 +43,12 @@ def test_a_changed_result_fails_naming_its_snapshot_file_and_how_to_accept_it(su
     result = suite_with_snapshots.runpytest("--record=none", "-k", CASE)
 
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines([
-        f"result differs from the snapshot in {suite_with_snapshots.path.joinpath(*SNAPSHOT)}; "
-        "review and accept with --snapshot-update",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            f"result differs from the snapshot in {suite_with_snapshots.path.joinpath(*SNAPSHOT)}; "
+            "review and accept with --snapshot-update",
+        ]
+    )
 
 
 def test_snapshot_update_accepts_a_changed_result(suite_with_snapshots):
@@ -94,19 +95,24 @@ def test_snapshot_update_creates_the_folder_of_a_model_that_has_none(suite_with_
     assert sorted(p.stem for p in folder.glob("*.json")) == sorted(CIRCLE_CASES)
 
 
-@pytest.mark.parametrize(("options", "folder"), [
-    (("--lang=en",), "reference_exact.en"),
-    (("--samples=2",), "reference_exact.x2"),
-])
-def test_another_language_or_sample_count_has_its_own_snapshot_folder(suite_with_snapshots, fake_litellm,
-                                                                       options, folder):
+@pytest.mark.parametrize(
+    ("options", "folder"),
+    [
+        (("--lang=en",), "reference_exact.en"),
+        (("--samples=2",), "reference_exact.x2"),
+    ],
+)
+def test_another_language_or_sample_count_has_its_own_snapshot_folder(
+    suite_with_snapshots, fake_litellm, options, folder
+):
     result = suite_with_snapshots.runpytest(*options, "--snapshot-update", "-k", CASE)
 
     result.assert_outcomes(passed=1)
     root = suite_with_snapshots.path / "snapshots"
     assert (root / folder / "circle" / f"{CASE}.json").is_file()
     assert sorted(p.relative_to(SHIPPED_SNAPSHOTS) for p in SHIPPED_SNAPSHOTS.rglob("*.json")) == sorted(
-        p.relative_to(root) for p in root.rglob("*.json") if p.relative_to(root).parts[0] != folder)
+        p.relative_to(root) for p in root.rglob("*.json") if p.relative_to(root).parts[0] != folder
+    )
 
 
 def test_without_syrupy_results_are_not_compared(suite_with_snapshots):

@@ -8,8 +8,16 @@ import statistics
 from shape_asserts.cases import load_cases
 from shape_asserts.results.record import PROPERTY, CaseRecord
 
-from .conftest import (CIRCLE, CIRCLE_CASES, N_CASES, SHIPPED_SNAPSHOTS, SUBPROCESS_TIMEOUT, junit_cases, recording,
-                       summary_rows)
+from .conftest import (
+    CIRCLE,
+    CIRCLE_CASES,
+    N_CASES,
+    SHIPPED_SNAPSHOTS,
+    SUBPROCESS_TIMEOUT,
+    junit_cases,
+    recording,
+    summary_rows,
+)
 
 MODELS = ("--model=reference/exact", "--model=reference/noisy")
 
@@ -86,7 +94,8 @@ def test_a_case_that_errored_carries_a_record_with_its_reason(suite):
 def test_a_shape_test_that_fails_after_its_check_is_counted_as_failed(suite):
     suite.path.joinpath("test_shapes.py").write_text(
         "def test_drawing(shape_run):\n    shape_run.check()\n    assert False, 'the suite asked for more'\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
 
     result = suite.runpytest("--record=none", "--junitxml=out.xml", "-k", "circle-start030-cw")
 
@@ -100,8 +109,9 @@ def test_a_shape_test_that_fails_after_its_check_is_counted_as_failed(suite):
 
 def test_a_run_split_across_xdist_workers_reports_the_same_summary_and_properties(suite):
     single = suite.runpytest("--record=none", *MODELS, *CIRCLE, "--junitxml=single.xml")
-    split = suite.runpytest_subprocess("--record=none", *MODELS, *CIRCLE, "-n", "2", "--junitxml=split.xml",
-                                       timeout=SUBPROCESS_TIMEOUT)
+    split = suite.runpytest_subprocess(
+        "--record=none", *MODELS, *CIRCLE, "-n", "2", "--junitxml=split.xml", timeout=SUBPROCESS_TIMEOUT
+    )
 
     counted = ("passed", "failed", "errors")
     assert [split.parseoutcomes().get(k) for k in counted] == [single.parseoutcomes().get(k) for k in counted]

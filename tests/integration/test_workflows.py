@@ -79,8 +79,9 @@ def test_model_gate_runs_the_suite_against_the_baseline_and_writes_the_report():
     cmd = pytest_command(load("model-gate.yml"))
 
     assert "tests/suite" in cmd
-    assert {"--model=$MODEL", "--baseline=$BASELINE", "--record=missing",
-            "--shape-report=shape-report.html"} <= set(cmd)
+    assert {"--model=$MODEL", "--baseline=$BASELINE", "--record=missing", "--shape-report=shape-report.html"} <= set(
+        cmd
+    )
 
 
 def test_model_gate_passes_inputs_and_keys_through_the_environment_never_into_the_script():

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from shape_asserts.cases import Case, builtin_case_files, load_cases
 from shape_asserts.asking.store import FixtureStore
+from shape_asserts.cases import Case, builtin_case_files, load_cases
 
 
 def circle_cases() -> list[Case]:

@@ -77,14 +77,23 @@ class FakeLitellm:
 def _aask(monkeypatch, fake: FakeLitellm, **kwargs):
     monkeypatch.setattr(call, "load_litellm", lambda: fake)
     waits: list[float] = []
-    answer = asyncio.run(call.aask("openai/m", [{"role": "user", "content": "draw"}], api_base="http://127.0.0.1:1",
-                                   on_retry=lambda exc, wait: waits.append(wait), **kwargs))
+    answer = asyncio.run(
+        call.aask(
+            "openai/m",
+            [{"role": "user", "content": "draw"}],
+            api_base="http://127.0.0.1:1",
+            on_retry=lambda exc, wait: waits.append(wait),
+            **kwargs,
+        )
+    )
     return answer, waits
 
 
 def test_a_rate_limit_is_retried_after_the_wait_the_provider_asked_for(monkeypatch):
-    fake = FakeLitellm(failure("RateLimitError", 429, {"retry-after": "0"}),
-                       failure("ServiceUnavailableError", 503, {"retry-after-ms": "1"}))
+    fake = FakeLitellm(
+        failure("RateLimitError", 429, {"retry-after": "0"}),
+        failure("ServiceUnavailableError", 503, {"retry-after-ms": "1"}),
+    )
     answer, waits = _aask(monkeypatch, fake, max_retries=2)
     assert answer.text == "drawn"
     assert waits == [0.0, 0.001]
@@ -93,7 +102,9 @@ def test_a_rate_limit_is_retried_after_the_wait_the_provider_asked_for(monkeypat
 
 def test_the_last_reply_is_named_once_the_retries_are_spent(monkeypatch):
     fake = FakeLitellm(*[failure("RateLimitError", 429, {"retry-after": "0"}) for _ in range(3)])
-    with pytest.raises(ProviderError, match=r"openai/m: RateLimitError \(HTTP 429\): provider said no after 2 attempts"):
+    with pytest.raises(
+        ProviderError, match=r"openai/m: RateLimitError \(HTTP 429\): provider said no after 2 attempts"
+    ):
         _aask(monkeypatch, fake, max_retries=1)
     assert len(fake.kwargs) == 2
 

@@ -94,8 +94,9 @@ def test_case_ids_are_filesystem_safe(everything):
 
 
 def test_matrix_starts_every_thirty_degrees_in_both_directions(builtin):
-    asked = {(round(angle_of(c.params["start"], c.params["center"]) / 30) % 12 * 30, c.params["direction"])
-             for c in builtin}
+    asked = {
+        (round(angle_of(c.params["start"], c.params["center"]) / 30) % 12 * 30, c.params["direction"]) for c in builtin
+    }
     assert asked == {(a, d) for a in range(0, 360, 30) for d in ("cw", "ccw")}
 
 
@@ -177,7 +178,9 @@ def test_user_file_adds_its_cases_after_the_builtin_ones(tmp_path, everything):
 
 
 def test_user_file_can_hold_a_matrix(tmp_path):
-    path = _write(tmp_path, """
+    path = _write(
+        tmp_path,
+        """
 [[matrix]]
 id = "small-start{angle:03d}-{direction}"
 family = "circle"
@@ -185,17 +188,27 @@ center = [20, 20]
 radius = 10
 angles = [0, 90]
 directions = ["cw", "ccw"]
-""")
+""",
+    )
     loaded = load_cases([path], builtin=False)
-    assert [c.id for c in loaded] == ["small-start000-cw", "small-start000-ccw",
-                                      "small-start090-cw", "small-start090-ccw"]
+    assert [c.id for c in loaded] == [
+        "small-start000-cw",
+        "small-start000-ccw",
+        "small-start090-cw",
+        "small-start090-ccw",
+    ]
     assert loaded[0].params["start"] == (30, 20) and loaded[2].params["start"] == (20, 30)
 
 
 def test_user_case_asking_a_builtin_question_is_dropped_in_favour_of_the_first(tmp_path, everything):
-    path = _write(tmp_path, USER_CASE.replace("my-small-circle", "my-seed-twin")
-                  .replace("[20, 20]", "[25, 25]").replace("[20, 10]", "[46, 13]").replace('"ccw"', '"cw"')
-                  .replace("[case.thresholds]\nmax_gaps = 2\n", ""))
+    path = _write(
+        tmp_path,
+        USER_CASE.replace("my-small-circle", "my-seed-twin")
+        .replace("[20, 20]", "[25, 25]")
+        .replace("[20, 10]", "[46, 13]")
+        .replace('"ccw"', '"cw"')
+        .replace("[case.thresholds]\nmax_gaps = 2\n", ""),
+    )
     loaded = load_cases([path])
     assert [c.id for c in loaded] == [c.id for c in everything]
     assert "my-seed-twin" not in {c.id for c in loaded}
@@ -247,11 +260,14 @@ def test_missing_start_error_names_the_file_the_case_and_the_key(tmp_path):
     assert "'start' is required" in message
 
 
-@pytest.mark.parametrize("line, expected", [
-    ('start = [20, 10]', "'start' must be [x, y]"),
-    ('direction = "ccw"', "'direction' must be 'cw' or 'ccw'"),
-    ('center = [20, 20]', "outside the 50×50 grid"),
-])
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("start = [20, 10]", "'start' must be [x, y]"),
+        ('direction = "ccw"', "'direction' must be 'cw' or 'ccw'"),
+        ("center = [20, 20]", "outside the 50×50 grid"),
+    ],
+)
 def test_malformed_parameter_error_names_the_file_the_case_and_the_problem(tmp_path, line, expected):
     broken = {"start": 'start = "top"', "direction": 'direction = "up"', "center": "center = [20, 60]"}
     text = USER_CASE.replace(line, broken[line.split(" ")[0]])
@@ -290,13 +306,16 @@ def test_single_bracket_case_table_is_an_error_naming_the_file(tmp_path):
 
 
 def test_matrix_without_radius_error_names_the_file_and_the_template(tmp_path):
-    message = _error(tmp_path, """
+    message = _error(
+        tmp_path,
+        """
 [[matrix]]
 id = "m-{angle}-{direction}"
 family = "circle"
 center = [20, 20]
 angles = [0]
-""")
+""",
+    )
     assert "mine.toml" in message and "m-{angle}-{direction}" in message and "radius" in message
 
 
@@ -351,7 +370,9 @@ def test_a_misspelt_parameter_is_an_error_naming_the_file_the_case_and_the_key(t
 
 
 def test_a_misspelt_parameter_of_another_family_is_an_error_too(tmp_path):
-    message = _error(tmp_path, """
+    message = _error(
+        tmp_path,
+        """
 [[case]]
 id = "my-square"
 family = "square"
@@ -359,12 +380,15 @@ center = [25, 25]
 side = 20
 start_vertx = 0
 direction = "cw"
-""")
+""",
+    )
     assert "my-square" in message and "'start_vertx'" in message and "did you mean 'start_vertex'?" in message
 
 
 def test_a_misspelt_parameter_in_a_vary_matrix_names_the_generated_case(tmp_path):
-    message = _error(tmp_path, """
+    message = _error(
+        tmp_path,
+        """
 [[matrix]]
 id = "my-sq-{side}"
 family = "square"
@@ -372,7 +396,8 @@ center = [25, 25]
 start_vertex = 0
 direction = "cw"
 vary = { side = [10, 20], rotaton = [0] }
-""")
+""",
+    )
     assert "mine.toml" in message and "my-sq-10" in message and "'rotaton'" in message
 
 
@@ -386,16 +411,19 @@ def test_an_ill_typed_parameter_is_an_error_naming_the_key(tmp_path):
     assert "mine.toml" in message and "my-small-circle" in message and "'radius' must be a number" in message
 
 
-@pytest.mark.parametrize("prompt, expected", [
-    ('{ ru = "Нарисуй круг.", de = "Zeichne einen Kreis." }', "unknown prompt language 'de'; known: ru, en"),
-    ('{ ru = 5 }', "prompt.ru must be the prompt's text, got 5"),
-    ('{ en = "" }', "prompt.en must be the prompt's text"),
-    ("{}", "'prompt' is an empty table"),
-    ("42", "'prompt' must be a text, 'seed:circle-N' or a table of ru/en texts, got 42"),
-    ('["Нарисуй круг."]', "'prompt' must be a text"),
-    ('"  "', "'prompt' is empty"),
-    ('"seed:circle-9"', "prompt 'seed:circle-9' names no seed prompt; known: seed:circle-1"),
-])
+@pytest.mark.parametrize(
+    "prompt, expected",
+    [
+        ('{ ru = "Нарисуй круг.", de = "Zeichne einen Kreis." }', "unknown prompt language 'de'; known: ru, en"),
+        ("{ ru = 5 }", "prompt.ru must be the prompt's text, got 5"),
+        ('{ en = "" }', "prompt.en must be the prompt's text"),
+        ("{}", "'prompt' is an empty table"),
+        ("42", "'prompt' must be a text, 'seed:circle-N' or a table of ru/en texts, got 42"),
+        ('["Нарисуй круг."]', "'prompt' must be a text"),
+        ('"  "', "'prompt' is empty"),
+        ('"seed:circle-9"', "prompt 'seed:circle-9' names no seed prompt; known: seed:circle-1"),
+    ],
+)
 def test_a_bad_prompt_is_an_error_naming_the_file_the_case_and_the_key(tmp_path, prompt, expected):
     # before: a number or a list was ignored (the family's prompt was asked instead), 'de' was
     # dropped, 5 became "5", and seed:circle-9 failed with a KeyError when the prompt was asked
@@ -404,13 +432,16 @@ def test_a_bad_prompt_is_an_error_naming_the_file_the_case_and_the_key(tmp_path,
 
 
 def test_a_prompt_table_may_give_one_language(tmp_path):
-    case = load_cases([_write(tmp_path, USER_CASE.replace('tags = ["mine"]', 'prompt = { en = "Draw a circle." }'))],
-                      builtin=False)[0]
+    case = load_cases(
+        [_write(tmp_path, USER_CASE.replace('tags = ["mine"]', 'prompt = { en = "Draw a circle." }'))], builtin=False
+    )[0]
     assert dict(case.prompts) == {"en": "Draw a circle."}
 
 
 def test_a_seed_prompt_for_a_family_that_does_not_ask_it_is_an_error(tmp_path):
-    message = _error(tmp_path, """
+    message = _error(
+        tmp_path,
+        """
 [[case]]
 id = "my-square"
 family = "square"
@@ -419,7 +450,8 @@ side = 20
 start_vertex = 0
 direction = "cw"
 prompt = "seed:circle-1"
-""")
+""",
+    )
     assert "my-square" in message and "'seed:circle-1'" in message and "square family does not ask" in message
 
 
@@ -440,11 +472,14 @@ def test_tags_must_be_a_list(tmp_path):
     assert "my-small-circle" in message and "'tags' must be a list" in message
 
 
-@pytest.mark.parametrize("line, expected", [
-    ('center = "middle"', "'center' must be [x, y] numbers"),
-    ('radius = "ten"', "'radius' must be a number"),
-    ('angles = ["north"]', "'angles' must be a list of numbers"),
-])
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ('center = "middle"', "'center' must be [x, y] numbers"),
+        ('radius = "ten"', "'radius' must be a number"),
+        ('angles = ["north"]', "'angles' must be a list of numbers"),
+    ],
+)
 def test_an_ill_typed_circle_matrix_key_names_the_file_the_template_and_the_key(tmp_path, line, expected):
     text = """
 [[matrix]]

@@ -154,8 +154,9 @@ def test_version_prints_the_package_version(capsys):
 
 
 def test_python_dash_m_runs_the_same_command():
-    done = subprocess.run([sys.executable, "-m", "shape_asserts", "--version"],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "shape_asserts", "--version"], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0
     assert done.stdout.strip() == f"shape-asserts {shape_asserts.__version__}"
 
@@ -264,8 +265,12 @@ CIRCLE_CASE = "circle-start000-cw"
 def _square(x0: int = 10, y0: int = 10, side: int = 30) -> list[tuple[int, int]]:
     """A hand-drawn square, clockwise on screen from the top-left corner, not repeating it."""
     x1, y1 = x0 + side, y0 + side
-    return ([(x, y0) for x in range(x0, x1)] + [(x1, y) for y in range(y0, y1)]
-            + [(x, y1) for x in range(x1, x0, -1)] + [(x0, y) for y in range(y1, y0, -1)])
+    return (
+        [(x, y0) for x in range(x0, x1)]
+        + [(x1, y) for y in range(y0, y1)]
+        + [(x, y1) for x in range(x1, x0, -1)]
+        + [(x0, y) for y in range(y1, y0, -1)]
+    )
 
 
 @pytest.fixture
@@ -351,11 +356,13 @@ def test_cases_family_lists_only_that_familys_cases(capsys):
 
 
 def test_case_with_circle_only_options_is_a_usage_error_naming_them(capsys, square_file, tmp_path):
-    err = _one_line_error(capsys, ["score", str(square_file), "--case", SQUARE_CASE,
-                                   "--center", "25", "25", "--direction", "cw"])
+    err = _one_line_error(
+        capsys, ["score", str(square_file), "--case", SQUARE_CASE, "--center", "25", "25", "--direction", "cw"]
+    )
     assert "--case cannot be combined with --center, --direction" in err
-    err = _one_line_error(capsys, ["render", str(square_file), "--case", SQUARE_CASE, "--grid", "60",
-                                   "-o", str(tmp_path / "x.svg")])
+    err = _one_line_error(
+        capsys, ["render", str(square_file), "--case", SQUARE_CASE, "--grid", "60", "-o", str(tmp_path / "x.svg")]
+    )
     assert "--case cannot be combined with --grid" in err
     assert not (tmp_path / "x.svg").exists()
 

@@ -120,7 +120,7 @@ def test_point_missing_y_is_named_by_its_index():
 
 def test_answer_without_a_points_object_says_so():
     with pytest.raises(DrawingFormatError, match=r"no JSON object with a 'points' list found"):
-        parse_drawing("I'm sorry, I can't draw. {\"shape\": \"circle\"}")
+        parse_drawing('I\'m sorry, I can\'t draw. {"shape": "circle"}')
 
 
 def test_answer_cut_off_inside_the_points_list_is_reported_as_truncated():
@@ -157,7 +157,7 @@ def test_empty_answer_is_rejected():
     [
         ('[{"x": 1, "y": 2}, {"x": "3", "y": 4}]', r"point #1 'x' is str '3', expected a number"),
         ("[[1, 2], [3, null]]", r"point #1 y is NoneType None, expected a number"),
-        ('[[1, 2], [3, [4]]]', r"point #1 y is list \[4\], expected a number"),
+        ("[[1, 2], [3, [4]]]", r"point #1 y is list \[4\], expected a number"),
     ],
 )
 def test_non_numeric_coordinate_is_named_by_point_and_axis(points: str, expected: str):

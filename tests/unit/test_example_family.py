@@ -38,8 +38,12 @@ def shape_plus():
 @pytest.fixture
 def installed(shape_plus, monkeypatch):
     """The registry as it is with the example installed (read afresh, and forgotten afterwards)."""
-    ep = SimpleNamespace(name="plus", value="shape_plus:FAMILY", dist=SimpleNamespace(name="shape-asserts-plus"),
-                         load=lambda: shape_plus.FAMILY)
+    ep = SimpleNamespace(
+        name="plus",
+        value="shape_plus:FAMILY",
+        dist=SimpleNamespace(name="shape-asserts-plus"),
+        load=lambda: shape_plus.FAMILY,
+    )
     monkeypatch.setattr(registry, "entry_points", lambda *, group: [ep])
     registry.families.cache_clear()
     yield shape_plus
@@ -119,11 +123,14 @@ def test_a_case_may_override_a_plus_threshold(cases):
     assert next(c for c in cases if c.id == "plus-off-center-cw").thresholds == {"min_coverage": 0.9}
 
 
-@pytest.mark.parametrize("line, expected", [
-    ("arm = 10", "unknown parameter 'armm' for the plus family; did you mean 'arm'?"),
-    ("width = 4", "'width' must be an even number of cells"),
-    ('direction = "cw"', "'direction' must be 'cw' or 'ccw'"),
-])
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("arm = 10", "unknown parameter 'armm' for the plus family; did you mean 'arm'?"),
+        ("width = 4", "'width' must be an even number of cells"),
+        ('direction = "cw"', "'direction' must be 'cw' or 'ccw'"),
+    ],
+)
 def test_a_bad_key_in_a_plus_case_names_the_file_the_case_and_the_key(installed, tmp_path, line, expected):
     broken = {"arm = 10": "arm = 10\narmm = 12", "width = 4": "width = 5", 'direction = "cw"': 'direction = "up"'}
     with pytest.raises(CaseError) as info:

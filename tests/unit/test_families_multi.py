@@ -200,25 +200,31 @@ def test_separate_circles_prompt_lists_the_centers():
     assert "пять отдельных маленьких окружностей" in get_family("circles").prompt(five, "ru")
 
 
-@pytest.mark.parametrize("raw, message", [
-    ({"centers": [[10, 10], [18, 10]], "radius": 5}, "too close"),
-    ({"centers": [[2, 10], [30, 10]], "radius": 5}, "does not fit"),
-    ({"centers": [[10, 10], [30, 10]]}, "either 'radius'"),
-    ({"centers": [[10, 10], [30, 10]], "radii": [4]}, "2 centers"),
-])
+@pytest.mark.parametrize(
+    "raw, message",
+    [
+        ({"centers": [[10, 10], [18, 10]], "radius": 5}, "too close"),
+        ({"centers": [[2, 10], [30, 10]], "radius": 5}, "does not fit"),
+        ({"centers": [[10, 10], [30, 10]]}, "either 'radius'"),
+        ({"centers": [[10, 10], [30, 10]], "radii": [4]}, "2 centers"),
+    ],
+)
 def test_impossible_circles_cases_are_refused_with_the_reason(raw, message):
     with pytest.raises(CaseError, match=message):
         get_family("circles").params(raw)
 
 
-@pytest.mark.parametrize("raw, message", [
-    ({"center": [25, 25], "radii": [12, 6], "direction": "cw"}, "ascending"),
-    ({"center": [25, 25], "radii": [6, 7], "direction": "cw"}, "at least 2"),
-    ({"center": [25, 25], "radii": [6, 30], "direction": "cw"}, "does not fit"),
-    ({"center": [25, 25], "direction": "cw"}, "'radii'"),
-    ({"center": [25, 25], "radii": [6, 12], "direction": "cw", "start": "north"}, "'start'"),
-    ({"center": [5, 5], "k": 4, "min_spacing": 5, "direction": "cw"}, "do not fit"),
-])
+@pytest.mark.parametrize(
+    "raw, message",
+    [
+        ({"center": [25, 25], "radii": [12, 6], "direction": "cw"}, "ascending"),
+        ({"center": [25, 25], "radii": [6, 7], "direction": "cw"}, "at least 2"),
+        ({"center": [25, 25], "radii": [6, 30], "direction": "cw"}, "does not fit"),
+        ({"center": [25, 25], "direction": "cw"}, "'radii'"),
+        ({"center": [25, 25], "radii": [6, 12], "direction": "cw", "start": "north"}, "'start'"),
+        ({"center": [5, 5], "k": 4, "min_spacing": 5, "direction": "cw"}, "do not fit"),
+    ],
+)
 def test_impossible_concentric_cases_are_refused_with_the_reason(raw, message):
     with pytest.raises(CaseError, match=message):
         get_family("concentric").params(raw)
@@ -271,9 +277,13 @@ def test_a_mirrored_house_is_still_an_isometric_house():
 
 
 def test_a_front_view_house_fails_the_isometric_checks():
-    front = np.vstack([_line([(12, 44), (12, 24), (38, 24), (38, 44), (12, 44)])[:-1],
-                       _line([(10, 24), (25, 8), (40, 24)]),
-                       _line([(31, 16), (31, 9), (35, 9), (35, 20)])])
+    front = np.vstack(
+        [
+            _line([(12, 44), (12, 24), (38, 24), (38, 44), (12, 44)])[:-1],
+            _line([(10, 24), (25, 8), (40, 24)]),
+            _line([(31, 16), (31, 9), (35, 9), (35, 20)]),
+        ]
+    )
     assert {"iso_axes", "iso_share", "walls"} <= _failed(_score(HOUSE, front))
 
 
@@ -287,7 +297,7 @@ def _edge_by_edge(stroke: np.ndarray) -> list[np.ndarray]:
     """A stroke redrawn one straight edge at a time, each edge starting on the cell where the last
     one ended (the junction cell written twice in a row)."""
     idx = simplify(stroke, 1.0)
-    return [stroke[i:j + 1] for i, j in zip(idx[:-1], idx[1:])]
+    return [stroke[i : j + 1] for i, j in zip(idx[:-1], idx[1:])]
 
 
 def test_a_house_drawn_in_one_stroke_passes():
@@ -423,19 +433,24 @@ def _figure(head=None, torso=None, arms=None, legs=None) -> np.ndarray:
 SHOULDER, HIP = (25, 19), (25, 30)
 
 
-@pytest.mark.parametrize("corners", [
-    [(20, 5), (30, 5), (30, 15), (20, 15)],  # square
-    [(25, 4), (31, 10), (25, 16), (19, 10)],  # diamond
-    [(25, 4), (31, 15), (19, 15)],  # triangle
-], ids=["square", "diamond", "triangle"])
+@pytest.mark.parametrize(
+    "corners",
+    [
+        [(20, 5), (30, 5), (30, 15), (20, 15)],  # square
+        [(25, 4), (31, 10), (25, 16), (19, 10)],  # diamond
+        [(25, 4), (31, 15), (19, 15)],  # triangle
+    ],
+    ids=["square", "diamond", "triangle"],
+)
 def test_a_polygon_head_fails_the_head_check(corners):
     head = _line(corners + corners[:1])[:-1]
     assert "head" in _failed(_score(STICK, _figure(head=head)))
 
 
 def test_a_tall_head_fails_the_head_aspect_check():
-    head = _line([(25, 3), (28, 4), (29, 7), (29, 13), (28, 16), (25, 17), (22, 16), (21, 13), (21, 7), (22, 4),
-                  (25, 3)])[:-1]
+    head = _line(
+        [(25, 3), (28, 4), (29, 7), (29, 13), (28, 16), (25, 17), (22, 16), (21, 13), (21, 7), (22, 4), (25, 3)]
+    )[:-1]
     assert "head_aspect" in _failed(_score(STICK, _figure(head=head)))
 
 
@@ -451,8 +466,9 @@ def test_arms_at_the_hips_fail_the_limbs_check():
 
 def test_a_slanted_torso_fails_the_torso_check():
     hip = (31, 30)
-    pts = _figure(torso=_line([(25, 16), hip]), arms=_line([(16, 26), (26, 19), (36, 26)]),
-                  legs=_line([(23, 45), hip, (39, 45)]))
+    pts = _figure(
+        torso=_line([(25, 16), hip]), arms=_line([(16, 26), (26, 19), (36, 26)]), legs=_line([(23, 45), hip, (39, 45)])
+    )
     assert "torso" in _failed(_score(STICK, pts))
 
 
@@ -461,11 +477,15 @@ def test_a_lying_figure_fails():
     assert {"torso", "head_above_torso", "limbs"} & _failed(_score(STICK, lying))
 
 
-@pytest.mark.parametrize("arms", [
-    [(15, 14), SHOULDER, (35, 14)],  # raised
-    [(15, 19), SHOULDER, (35, 19)],  # straight out
-    [(18, 26), SHOULDER, (32, 26)],  # lowered
-], ids=["raised", "horizontal", "lowered"])
+@pytest.mark.parametrize(
+    "arms",
+    [
+        [(15, 14), SHOULDER, (35, 14)],  # raised
+        [(15, 19), SHOULDER, (35, 19)],  # straight out
+        [(18, 26), SHOULDER, (32, 26)],  # lowered
+    ],
+    ids=["raised", "horizontal", "lowered"],
+)
 def test_arms_at_any_angle_pass(arms):
     assert _score(STICK, _figure(arms=_line(arms))).passed
 

@@ -122,17 +122,23 @@ def test_ideal_starts_at_the_asked_start_and_goes_the_asked_way():
 
 def _raw(case: Case, drop: tuple[str, ...] = ()) -> dict:
     """A case's validated parameters as a case file would give them (``drop``: keys to leave out)."""
-    return {"family": case.family,
-            **{k: (list(v) if isinstance(v, tuple) else v) for k, v in case.params.items() if k not in drop}}
+    return {
+        "family": case.family,
+        **{k: (list(v) if isinstance(v, tuple) else v) for k, v in case.params.items() if k not in drop},
+    }
 
 
-@pytest.mark.parametrize("case,names", [
-    (ELLIPSE, {"center", "axes", "rotation", "evenness", "harmonics"}),
-    (SQUARE, {"vertices", "placement", "straightness"}),
-    (RECTANGLE, {"vertices", "placement", "straightness"}),
-    (STAR, {"vertices", "placement", "straightness", "alternation", "ratio"}),
-    (SPIRAL, {"end", "closure", "direction", "turns", "monotone", "fit", "laps", "spacing"}),
-], ids=["ellipse", "square", "rectangle", "star", "spiral"])
+@pytest.mark.parametrize(
+    "case,names",
+    [
+        (ELLIPSE, {"center", "axes", "rotation", "evenness", "harmonics"}),
+        (SQUARE, {"vertices", "placement", "straightness"}),
+        (RECTANGLE, {"vertices", "placement", "straightness"}),
+        (STAR, {"vertices", "placement", "straightness", "alternation", "ratio"}),
+        (SPIRAL, {"end", "closure", "direction", "turns", "monotone", "fit", "laps", "spacing"}),
+    ],
+    ids=["ellipse", "square", "rectangle", "star", "spiral"],
+)
 def test_each_family_reports_the_shared_checks_and_its_own(case, names):
     common = {"outline", "coverage", "gaps", "repeats", "bounds", "start"}
     closed = set() if case.family == "spiral" else {"closure", "direction", "winding"}
@@ -366,44 +372,80 @@ def load_one(tmp_path, body: str):
     return load_cases([path], builtin=False)
 
 
-@pytest.mark.parametrize("body,message", [
-    ('family = "ellipse"\ncenter = [25, 25]\na = 10\nb = 12\nstart_angle = 0\ndirection = "cw"',
-     "'a' is the major semi-axis"),
-    ('family = "ellipse"\ncenter = [25, 25]\na = 30\nb = 12\nstart_angle = 0\ndirection = "cw"',
-     "the ellipse does not fit the 50×50 grid"),
-    ('family = "ellipse"\ncenter = [25, 25]\na = 20\nb = 12\nstart = [30, 30]\ndirection = "cw"',
-     "cells from the ellipse"),
-    ('family = "ellipse"\ncenter = [25, 25]\na = 20\nb = 12\nstart_angle = 0\ndirection = "up"',
-     "'direction' must be 'cw' or 'ccw'"),
-    ('family = "square"\ncenter = [25, 25]\nside = 30\nstart = [25, 10]\ndirection = "cw"',
-     "'start' (25,10) is not a vertex of the square; its vertices are (10,10), (40,10), (40,40), (10,40)"),
-    ('family = "square"\ncenter = [25, 25]\nside = 30\nstart_vertex = 4\ndirection = "cw"',
-     "'start_vertex' must be from 0 to 3"),
-    ('family = "square"\ncenter = [25, 25]\nside = 30\nstart_vertex = 0\nstart = [10, 10]\ndirection = "cw"',
-     "either 'start' or 'start_vertex'"),
-    ('family = "square"\ncenter = [40, 25]\nside = 30\nstart_vertex = 0\ndirection = "cw"',
-     "the square does not fit the 50×50 grid: it spans x 25.0..55.0"),
-    ('family = "rectangle"\ncenter = [25, 25]\nwidth = 36\nstart_vertex = 0\ndirection = "cw"',
-     "'height' is required"),
-    ('family = "triangle"\nvertices = [[5, 5], [25, 6], [45, 7]]\nstart = [5, 5]\ndirection = "cw"',
-     "degenerate triangle"),
-    ('family = "triangle"\nvertices = [[5, 5], [25, 6]]\nstart = [5, 5]\ndirection = "cw"',
-     "'vertices' must be three [x, y] points"),
-    ('family = "polygon"\nn = 2\ncenter = [25, 25]\nradius = 20\nstart_vertex = 0\ndirection = "cw"',
-     "'n' must be from 3 to 12"),
-    ('family = "polygon"\nn = 5.5\ncenter = [25, 25]\nradius = 20\nstart_vertex = 0\ndirection = "cw"',
-     "'n' must be an integer"),
-    ('family = "star"\nn = 5\ncenter = [25, 25]\nradius = 22\ninner = 19\nstart_vertex = 0\ndirection = "cw"',
-     "'inner' must be from 4.4 to 15.1"),
-    ('family = "spiral"\ncenter = [25, 25]\nturns = 3\nspacing = 2\ndirection = "cw"',
-     "'spacing' must be at least 3"),
-    ('family = "spiral"\ncenter = [25, 25]\nturns = 3\nspacing = 6\nstart = [25, 25]\ndirection = "cw"',
-     "'start' follows from"),
-    ('family = "spiral"\ncenter = [25, 25]\nturns = 5\nspacing = 6\ndirection = "cw"',
-     "the spiral does not fit"),
-    ('family = "spiral"\ncenter = [25, 25]\nturns = 3\nspacing = 6\ninward = "yes"\ndirection = "cw"',
-     "'inward' must be true or false"),
-])
+@pytest.mark.parametrize(
+    "body,message",
+    [
+        (
+            'family = "ellipse"\ncenter = [25, 25]\na = 10\nb = 12\nstart_angle = 0\ndirection = "cw"',
+            "'a' is the major semi-axis",
+        ),
+        (
+            'family = "ellipse"\ncenter = [25, 25]\na = 30\nb = 12\nstart_angle = 0\ndirection = "cw"',
+            "the ellipse does not fit the 50×50 grid",
+        ),
+        (
+            'family = "ellipse"\ncenter = [25, 25]\na = 20\nb = 12\nstart = [30, 30]\ndirection = "cw"',
+            "cells from the ellipse",
+        ),
+        (
+            'family = "ellipse"\ncenter = [25, 25]\na = 20\nb = 12\nstart_angle = 0\ndirection = "up"',
+            "'direction' must be 'cw' or 'ccw'",
+        ),
+        (
+            'family = "square"\ncenter = [25, 25]\nside = 30\nstart = [25, 10]\ndirection = "cw"',
+            "'start' (25,10) is not a vertex of the square; its vertices are (10,10), (40,10), (40,40), (10,40)",
+        ),
+        (
+            'family = "square"\ncenter = [25, 25]\nside = 30\nstart_vertex = 4\ndirection = "cw"',
+            "'start_vertex' must be from 0 to 3",
+        ),
+        (
+            'family = "square"\ncenter = [25, 25]\nside = 30\nstart_vertex = 0\nstart = [10, 10]\ndirection = "cw"',
+            "either 'start' or 'start_vertex'",
+        ),
+        (
+            'family = "square"\ncenter = [40, 25]\nside = 30\nstart_vertex = 0\ndirection = "cw"',
+            "the square does not fit the 50×50 grid: it spans x 25.0..55.0",
+        ),
+        (
+            'family = "rectangle"\ncenter = [25, 25]\nwidth = 36\nstart_vertex = 0\ndirection = "cw"',
+            "'height' is required",
+        ),
+        (
+            'family = "triangle"\nvertices = [[5, 5], [25, 6], [45, 7]]\nstart = [5, 5]\ndirection = "cw"',
+            "degenerate triangle",
+        ),
+        (
+            'family = "triangle"\nvertices = [[5, 5], [25, 6]]\nstart = [5, 5]\ndirection = "cw"',
+            "'vertices' must be three [x, y] points",
+        ),
+        (
+            'family = "polygon"\nn = 2\ncenter = [25, 25]\nradius = 20\nstart_vertex = 0\ndirection = "cw"',
+            "'n' must be from 3 to 12",
+        ),
+        (
+            'family = "polygon"\nn = 5.5\ncenter = [25, 25]\nradius = 20\nstart_vertex = 0\ndirection = "cw"',
+            "'n' must be an integer",
+        ),
+        (
+            'family = "star"\nn = 5\ncenter = [25, 25]\nradius = 22\ninner = 19\nstart_vertex = 0\ndirection = "cw"',
+            "'inner' must be from 4.4 to 15.1",
+        ),
+        (
+            'family = "spiral"\ncenter = [25, 25]\nturns = 3\nspacing = 2\ndirection = "cw"',
+            "'spacing' must be at least 3",
+        ),
+        (
+            'family = "spiral"\ncenter = [25, 25]\nturns = 3\nspacing = 6\nstart = [25, 25]\ndirection = "cw"',
+            "'start' follows from",
+        ),
+        ('family = "spiral"\ncenter = [25, 25]\nturns = 5\nspacing = 6\ndirection = "cw"', "the spiral does not fit"),
+        (
+            'family = "spiral"\ncenter = [25, 25]\nturns = 3\nspacing = 6\ninward = "yes"\ndirection = "cw"',
+            "'inward' must be true or false",
+        ),
+    ],
+)
 def test_bad_parameters_are_refused_naming_the_file_the_case_and_the_problem(tmp_path, body, message):
     with pytest.raises(CaseError) as err:
         load_one(tmp_path, f'[[case]]\nid = "bad-case"\n{body}\n')
@@ -413,8 +455,11 @@ def test_bad_parameters_are_refused_naming_the_file_the_case_and_the_problem(tmp
 
 
 def test_case_thresholds_override_a_family_default(tmp_path):
-    (case,) = load_one(tmp_path, '[[case]]\nid = "lenient"\nfamily = "square"\ncenter = [25, 25]\nside = 30\n'
-                                 'start_vertex = 0\ndirection = "cw"\nthresholds = { max_gaps = 1 }\n')
+    (case,) = load_one(
+        tmp_path,
+        '[[case]]\nid = "lenient"\nfamily = "square"\ncenter = [25, 25]\nside = 30\n'
+        'start_vertex = 0\ndirection = "cw"\nthresholds = { max_gaps = 1 }\n',
+    )
     gapped = np.delete(case.ideal(), range(40, 46), axis=0)
     assert score(case, gapped).passed
     assert not score(SQUARE, gapped).passed
@@ -426,17 +471,21 @@ def test_unknown_threshold_names_the_known_ones():
         score(case, SPIRAL.ideal())
 
 
-SQUARE_BODY = ('[[case]]\nid = "typo"\nfamily = "square"\ncenter = [25, 25]\nside = 30\nstart_vertex = 0\n'
-               'direction = "cw"\n')
+SQUARE_BODY = (
+    '[[case]]\nid = "typo"\nfamily = "square"\ncenter = [25, 25]\nside = 30\nstart_vertex = 0\ndirection = "cw"\n'
+)
 
 
-@pytest.mark.parametrize("table,message", [
-    ("{ max_gap = 1 }", "unknown threshold 'max_gap' for PolygonThresholds; known: .*max_gaps"),
-    ("{ max_gaps = '1' }", "threshold 'max_gaps' must be a whole number, got '1'"),
-    ("{ max_gaps = 1.5 }", "threshold 'max_gaps' must be a whole number, got 1.5"),
-    ("{ vertex_slack = 1 }", "unknown threshold 'vertex_slack'"),
-    ("{ max_side_deviation = true }", "threshold 'max_side_deviation' must be a number, got True"),
-])
+@pytest.mark.parametrize(
+    "table,message",
+    [
+        ("{ max_gap = 1 }", "unknown threshold 'max_gap' for PolygonThresholds; known: .*max_gaps"),
+        ("{ max_gaps = '1' }", "threshold 'max_gaps' must be a whole number, got '1'"),
+        ("{ max_gaps = 1.5 }", "threshold 'max_gaps' must be a whole number, got 1.5"),
+        ("{ vertex_slack = 1 }", "unknown threshold 'vertex_slack'"),
+        ("{ max_side_deviation = true }", "threshold 'max_side_deviation' must be a number, got True"),
+    ],
+)
 def test_a_bad_threshold_in_a_case_file_is_refused_at_load_naming_file_case_and_key(tmp_path, table, message):
     """A typo once loaded fine and surfaced at judge time as the *model's* failure."""
     with pytest.raises(CaseError, match=r"mine\.toml: case typo: " + message):
@@ -444,8 +493,10 @@ def test_a_bad_threshold_in_a_case_file_is_refused_at_load_naming_file_case_and_
 
 
 def test_a_list_threshold_takes_a_list_of_as_many_numbers(tmp_path):
-    body = ('[[case]]\nid = "strict"\nfamily = "circle"\ncenter = [25, 25]\nstart = [25, 1]\ndirection = "cw"\n'
-            'thresholds = { harmonic_limits = [0.1, 0.5, 0.05, 0.2] }\n')
+    body = (
+        '[[case]]\nid = "strict"\nfamily = "circle"\ncenter = [25, 25]\nstart = [25, 1]\ndirection = "cw"\n'
+        "thresholds = { harmonic_limits = [0.1, 0.5, 0.05, 0.2] }\n"
+    )
     (case,) = load_one(tmp_path, body)
     assert case.thresholds["harmonic_limits"] == [0.1, 0.5, 0.05, 0.2]
     with pytest.raises(CaseError, match="harmonic_limits' must be a list of 4 numbers"):
@@ -458,8 +509,10 @@ def test_a_list_threshold_takes_a_list_of_as_many_numbers(tmp_path):
 def test_square_prompt_follows_the_seed_template_in_both_languages():
     fam = get_family("square")
     ru, en = fam.prompt(SQUARE, "ru"), fam.prompt(SQUARE, "en")
-    assert ru.startswith("Ты не рисуешь изображение, а описываешь фигуру через координаты точек.\n"
-                         "Нужно задать ровный квадрат в виде списка точек контура.\n")
+    assert ru.startswith(
+        "Ты не рисуешь изображение, а описываешь фигуру через координаты точек.\n"
+        "Нужно задать ровный квадрат в виде списка точек контура.\n"
+    )
     assert "Центр квадрата находится в точке (25,25).\n\nСторона квадрата — 30.\n" in ru
     assert 'Начни с вершины квадрата { "x": 10, "y": 10 } и двигайся по часовой стрелке.\n' in ru
     assert "Точки должны идти по порядку, с минимальным шагом, без пропусков.\n" in ru
@@ -508,29 +561,41 @@ def test_polygon_prompt_names_the_polygon_in_each_language():
 
 
 def test_vary_matrix_expands_to_the_product_with_labels_in_the_ids(tmp_path):
-    cases = load_one(tmp_path, '[[matrix]]\nid = "sq-{start_vertex}-{direction}"\nfamily = "square"\n'
-                               'center = [25, 25]\nside = 30\n'
-                               'vary = { start_vertex = { tl = 0, br = 2 }, direction = ["cw", "ccw"] }\n')
+    cases = load_one(
+        tmp_path,
+        '[[matrix]]\nid = "sq-{start_vertex}-{direction}"\nfamily = "square"\n'
+        "center = [25, 25]\nside = 30\n"
+        'vary = { start_vertex = { tl = 0, br = 2 }, direction = ["cw", "ccw"] }\n',
+    )
     assert [c.id for c in cases] == ["sq-tl-cw", "sq-tl-ccw", "sq-br-cw", "sq-br-ccw"]
     assert cases[2].params["start"] == (40, 40) and cases[3].params["direction"] == "ccw"
 
 
 def test_vary_values_that_are_points_are_named_by_their_numbers(tmp_path):
-    cases = load_one(tmp_path, '[[matrix]]\nid = "sq-{start}-{side}"\nfamily = "square"\ncenter = [25, 25]\n'
-                               'side = 30\ndirection = "cw"\nvary = { start = [[10, 10], [40, 40]] }\n')
+    cases = load_one(
+        tmp_path,
+        '[[matrix]]\nid = "sq-{start}-{side}"\nfamily = "square"\ncenter = [25, 25]\n'
+        'side = 30\ndirection = "cw"\nvary = { start = [[10, 10], [40, 40]] }\n',
+    )
     assert [c.id for c in cases] == ["sq-10-10-30", "sq-40-40-30"]
 
 
 def test_vary_and_circle_angles_in_one_matrix_are_refused(tmp_path):
     with pytest.raises(CaseError, match="either 'angles'/'directions'.*or 'vary'"):
-        load_one(tmp_path, '[[matrix]]\nid = "c-{angle}"\nfamily = "circle"\ncenter = [25, 25]\nradius = 20\n'
-                           'angles = [0]\nvary = { direction = ["cw"] }\n')
+        load_one(
+            tmp_path,
+            '[[matrix]]\nid = "c-{angle}"\nfamily = "circle"\ncenter = [25, 25]\nradius = 20\n'
+            'angles = [0]\nvary = { direction = ["cw"] }\n',
+        )
 
 
 def test_vary_with_a_placeholder_it_does_not_fill_names_the_template(tmp_path):
     with pytest.raises(CaseError, match=r"matrix id template 'sq-\{corner\}'"):
-        load_one(tmp_path, '[[matrix]]\nid = "sq-{corner}"\nfamily = "square"\ncenter = [25, 25]\nside = 30\n'
-                           'direction = "cw"\nvary = { start_vertex = [0, 1] }\n')
+        load_one(
+            tmp_path,
+            '[[matrix]]\nid = "sq-{corner}"\nfamily = "square"\ncenter = [25, 25]\nside = 30\n'
+            'direction = "cw"\nvary = { start_vertex = [0, 1] }\n',
+        )
 
 
 def test_circle_matrix_still_expands_as_before():
@@ -553,6 +618,11 @@ def test_empty_drawing_fails_without_raising_and_reports_every_check(case):
     full = score(case, case.ideal())
     if case.family == "ellipse":  # like the circle: one 'fit' check stands for the fitted ones
         assert {c.name for c in empty.checks} == {c.name for c in full.checks} - {
-            "center", "axes", "rotation", "evenness", "harmonics"} | {"fit"}
+            "center",
+            "axes",
+            "rotation",
+            "evenness",
+            "harmonics",
+        } | {"fit"}
     else:
         assert [c.name for c in empty.checks] == [c.name for c in full.checks]

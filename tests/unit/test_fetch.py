@@ -140,10 +140,12 @@ def test_the_decisions_name_each_recording_asked_again_and_why(tmp_path, monkeyp
     assert all("is stale: it was recorded at the provider's default temperature" in line for line in lines)
     everything = asker(tmp_path, "all")
     assert everything.decisions(everything.plan(PAIRS, samples=1)) == [
-        f"asking {len(CASES)} recorded case(s) again: --record=all"]
+        f"asking {len(CASES)} recorded case(s) again: --record=all"
+    ]
     monkeypatch.setattr("shape_asserts.asking.asker.MAX_DECISION_LINES", 1)
     assert stale.decisions(stale.plan(PAIRS, samples=1))[1:] == [
-        "... and 1 more asked again for the same kinds of reason"]
+        "... and 1 more asked again for the same kinds of reason"
+    ]
 
 
 def test_a_recording_that_cannot_be_written_errors_that_case_and_the_fetch_goes_on(tmp_path, monkeypatch):

@@ -26,10 +26,16 @@ from shape_asserts.geometry.fit import (
 CASES = {
     "circle": (CircleModel((25.0, 20.0), 9.0), np.linspace(0, 2 * math.pi, 60, endpoint=False), {}),
     "ellipse": (EllipseModel((24.0, 26.0), 15.0, 6.0, 35.0), np.linspace(0, 2 * math.pi, 80, endpoint=False), {}),
-    "spiral": (SpiralModel((25.0, 25.0), 3.0, 6 / (2 * math.pi), 40.0, "ccw"), np.linspace(0, 6 * math.pi, 300),
-               {"center": (25.0, 25.0)}),
-    "polygon": (PolygonModel(np.array([[10.0, 10.0], [40.0, 10.0], [40.0, 40.0], [10.0, 40.0]])),
-                np.linspace(0, 1, 400, endpoint=False), {"epsilon": 1.0}),
+    "spiral": (
+        SpiralModel((25.0, 25.0), 3.0, 6 / (2 * math.pi), 40.0, "ccw"),
+        np.linspace(0, 6 * math.pi, 300),
+        {"center": (25.0, 25.0)},
+    ),
+    "polygon": (
+        PolygonModel(np.array([[10.0, 10.0], [40.0, 10.0], [40.0, 40.0], [10.0, 40.0]])),
+        np.linspace(0, 1, 400, endpoint=False),
+        {"epsilon": 1.0},
+    ),
 }
 #: Points no model fits: a straight ray out of the spiral's center (collinear, and never turning).
 DEGENERATE = np.array([[26.0, 25.0], [27.0, 25.0], [28.0, 25.0], [29.0, 25.0], [30.0, 25.0], [31.0, 25.0]])

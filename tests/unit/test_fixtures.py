@@ -11,22 +11,30 @@ from pathlib import Path
 
 import pytest
 
+from shape_asserts.asking import store as fixtures_module
 from shape_asserts.asking.call import Answer
+from shape_asserts.asking.store import FORMAT_VERSION, FixtureStore, Recording, model_slug, sample_record
 from shape_asserts.cases import Case
 from shape_asserts.exceptions import FixtureError
-from shape_asserts.asking import store as fixtures_module
-from shape_asserts.asking.store import FORMAT_VERSION, FixtureStore, Recording, model_slug, sample_record
 
 MODEL = "openai/gpt-4o"
 SAFE_NAME = re.compile(r"[A-Za-z0-9._-]+")
 
 
-def _recording(case: Case, texts: list[str], *, lang: str = "ru", temperature: float | None = None,
-               model: str = MODEL) -> Recording:
-    samples = [sample_record(i, Answer(text=t, usage={"total_tokens": 7}, latency_s=0.5), "1.2.3")
-               for i, t in enumerate(texts)]
-    return Recording(model=model, case_id=case.id, lang=lang, temperature=temperature,
-                     prompt_sha256=case.prompt_hash(lang), samples=samples)
+def _recording(
+    case: Case, texts: list[str], *, lang: str = "ru", temperature: float | None = None, model: str = MODEL
+) -> Recording:
+    samples = [
+        sample_record(i, Answer(text=t, usage={"total_tokens": 7}, latency_s=0.5), "1.2.3") for i, t in enumerate(texts)
+    ]
+    return Recording(
+        model=model,
+        case_id=case.id,
+        lang=lang,
+        temperature=temperature,
+        prompt_sha256=case.prompt_hash(lang),
+        samples=samples,
+    )
 
 
 # --- layout and model slugs -------------------------------------------------------------------------
@@ -40,10 +48,21 @@ def test_path_of_another_language_carries_the_language(store, case):
     assert store.path(MODEL, case.id, "en") == store.root / "openai_gpt-4o" / f"{case.id}.en.json"
 
 
-@pytest.mark.parametrize("model", [
-    "openai/gpt-4o", "ollama_chat/llama3:8b", "azure/my deployment", "../../etc/passwd", "..", "/", "",
-    "модель/тест", "a\\b", "x" * 300,
-])
+@pytest.mark.parametrize(
+    "model",
+    [
+        "openai/gpt-4o",
+        "ollama_chat/llama3:8b",
+        "azure/my deployment",
+        "../../etc/passwd",
+        "..",
+        "/",
+        "",
+        "модель/тест",
+        "a\\b",
+        "x" * 300,
+    ],
+)
 def test_model_slug_is_a_safe_folder_name(model):
     slug = model_slug(model)
     assert SAFE_NAME.fullmatch(slug), slug
@@ -124,13 +143,16 @@ def test_recording_of_the_other_language_is_stale_for_this_one(case):
     assert "prompt changed" in FixtureStore.stale_reason(rec, case, "ru", None)
 
 
-@pytest.mark.parametrize("recorded, asked, said", [
-    (0.0, 0.7, "it was recorded at temperature 0, this run asks temperature 0.7"),
-    (None, 0.0, "it was recorded at the provider's default temperature, this run asks temperature 0"),
-    (1.0, None, "it was recorded at temperature 1, this run asks the provider's default temperature"),
-])
+@pytest.mark.parametrize(
+    "recorded, asked, said",
+    [
+        (0.0, 0.7, "it was recorded at temperature 0, this run asks temperature 0.7"),
+        (None, 0.0, "it was recorded at the provider's default temperature, this run asks temperature 0"),
+        (1.0, None, "it was recorded at temperature 1, this run asks the provider's default temperature"),
+    ],
+)
 def test_recording_at_another_temperature_is_stale_and_says_both(case, recorded, asked, said):
-    """"this run asks None" once stood for the provider's default."""
+    """ "this run asks None" once stood for the provider's default."""
     reason = FixtureStore.stale_reason(_recording(case, ["a"], temperature=recorded), case, "ru", asked)
     assert reason == said
 
@@ -138,15 +160,18 @@ def test_recording_at_another_temperature_is_stale_and_says_both(case, recorded,
 # --- corrupt and quarantine -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("content", [
-    "{ not json",
-    "",
-    "[]",
-    json.dumps({"format": 999, "samples": []}),
-    json.dumps({"format": FORMAT_VERSION, "samples": "nope"}),
-    json.dumps({"format": FORMAT_VERSION, "samples": [{"no_text": 1}]}),
-    json.dumps({"format": FORMAT_VERSION, "samples": []}),  # no model, case, lang, hash
-])
+@pytest.mark.parametrize(
+    "content",
+    [
+        "{ not json",
+        "",
+        "[]",
+        json.dumps({"format": 999, "samples": []}),
+        json.dumps({"format": FORMAT_VERSION, "samples": "nope"}),
+        json.dumps({"format": FORMAT_VERSION, "samples": [{"no_text": 1}]}),
+        json.dumps({"format": FORMAT_VERSION, "samples": []}),  # no model, case, lang, hash
+    ],
+)
 def test_corrupt_file_is_a_fixture_error_naming_the_path_and_the_fix(store, case, content):
     path = store.path(MODEL, case.id)
     path.parent.mkdir(parents=True)
@@ -219,8 +244,14 @@ def _write_many(root: str, case_id: str, prompt_hash: str, writer: int, writes: 
         # sizes vary so that a torn write would show as a truncated, unparsable file
         text = f"writer {writer} write {n} " + "·" * (5_000 * (1 + (writer + n) % 4))
         answer = Answer(text=text)
-        rec = Recording(model=MODEL, case_id=case_id, lang="ru", temperature=None, prompt_sha256=prompt_hash,
-                        samples=[sample_record(i, answer, None) for i in range(1 + n % 3)])
+        rec = Recording(
+            model=MODEL,
+            case_id=case_id,
+            lang="ru",
+            temperature=None,
+            prompt_sha256=prompt_hash,
+            samples=[sample_record(i, answer, None) for i in range(1 + n % 3)],
+        )
         with store.locked(MODEL):
             store.write(rec)
 
@@ -229,8 +260,10 @@ def test_concurrent_writers_never_leave_a_half_written_file(store, case):
     """Four processes × 20 writes to one file: every read while they run parses as a recording."""
     # fork: the writers need nothing but the store, and spawning 4 interpreters costs seconds
     ctx = multiprocessing.get_context("fork")
-    procs = [ctx.Process(target=_write_many, args=(str(store.root), case.id, case.prompt_hash("ru"), w, 20))
-             for w in range(4)]
+    procs = [
+        ctx.Process(target=_write_many, args=(str(store.root), case.id, case.prompt_hash("ru"), w, 20))
+        for w in range(4)
+    ]
     for p in procs:
         p.start()
     reads = 0
@@ -315,8 +348,22 @@ def test_a_fixture_nested_too_deep_is_a_corrupt_fixture_not_a_recursion_error(st
 
 
 def test_a_fixture_recording_another_case_than_its_path_says_is_corrupt(store, case):
-    _hostile(store, case, lambda p: p.write_text(json.dumps({
-        "format": 1, "model": "m", "case": "some-other-case", "lang": "ru", "temperature": None,
-        "prompt_sha256": case.prompt_hash("ru"), "samples": [{"index": 0, "text": "{}"}]})))
+    _hostile(
+        store,
+        case,
+        lambda p: p.write_text(
+            json.dumps(
+                {
+                    "format": 1,
+                    "model": "m",
+                    "case": "some-other-case",
+                    "lang": "ru",
+                    "temperature": None,
+                    "prompt_sha256": case.prompt_hash("ru"),
+                    "samples": [{"index": 0, "text": "{}"}],
+                }
+            )
+        ),
+    )
     with pytest.raises(FixtureError, match="records m/some-other-case .ru., not m/.* as its path says"):
         store.read("m", case)

@@ -31,8 +31,9 @@ def samples(case, family, scores, passed):
 def results(scores, passed=None, family="circle", prefix="c"):
     """One single-sample record per score (passed defaults to True)."""
     passed = [True] * len(scores) if passed is None else passed
-    return [samples(f"{prefix}{i:03d}", family, (float(s),), (bool(p),))
-            for i, (s, p) in enumerate(zip(scores, passed))]
+    return [
+        samples(f"{prefix}{i:03d}", family, (float(s),), (bool(p),)) for i, (s, p) in enumerate(zip(scores, passed))
+    ]
 
 
 def paired(score_diffs, rate_diffs=None, family="circle"):
@@ -123,12 +124,15 @@ def test_bootstrap_refuses_an_empty_or_2d_array():
 # --- verdicts --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("low", "high", "verdict"), [
-    (-5.0, -2.5, FAIL),     # wholly below −2
-    (-1.0, 3.0, PASS),      # wholly above −2
-    (-2.0, 0.0, PASS),      # touching −2 from above counts as within the margin
-    (-3.0, 1.0, UNDECIDED),  # straddles −2
-])
+@pytest.mark.parametrize(
+    ("low", "high", "verdict"),
+    [
+        (-5.0, -2.5, FAIL),  # wholly below −2
+        (-1.0, 3.0, PASS),  # wholly above −2
+        (-2.0, 0.0, PASS),  # touching −2 from above counts as within the margin
+        (-3.0, 1.0, UNDECIDED),  # straddles −2
+    ],
+)
 def test_decide_compares_the_interval_with_minus_margin(low, high, verdict):
     assert decide(low, high, 2.0) == verdict
 
@@ -190,8 +194,7 @@ def test_margin_zero_still_passes_identical_results():
 
 
 def test_fewer_than_min_pairs_cases_are_undecided_even_when_clearly_worse():
-    f = gate_family(paired([-50.0] * (MIN_PAIRS - 1), [-100.0] * (MIN_PAIRS - 1)),
-                    candidate="c", baseline="b")
+    f = gate_family(paired([-50.0] * (MIN_PAIRS - 1), [-100.0] * (MIN_PAIRS - 1)), candidate="c", baseline="b")
 
     assert f.verdict == UNDECIDED
     assert f.need == MIN_PAIRS

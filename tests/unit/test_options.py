@@ -96,8 +96,9 @@ def test_a_readme_without_the_markers_is_refused():
 
 
 def test_the_module_prints_the_table():
-    done = subprocess.run([sys.executable, "-m", "shape_asserts.plugin", "--markdown"],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "shape_asserts.plugin", "--markdown"], capture_output=True, text=True, check=True
+    )
 
     assert done.stdout == markdown_table()
     assert done.stderr == ""

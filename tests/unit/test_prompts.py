@@ -52,7 +52,7 @@ def _prompt_blocks(post: str) -> list[str]:
         block = []
         while i < len(lines):
             line = lines[i]
-            block.append(line[len(indent):] if line.startswith(indent) else line.strip())
+            block.append(line[len(indent) :] if line.startswith(indent) else line.strip())
             i += 1
             if line == indent + "}":
                 break
@@ -94,7 +94,7 @@ def test_seed_circle_prompt_equals_the_post_character_for_character_once_dedente
 
 
 def test_seed_scene_template_equals_the_post_character_for_character_once_dedented(seed_blocks):
-    assert SEED_SCENE_TEMPLATE == seed_blocks[3]
+    assert seed_blocks[3] == SEED_SCENE_TEMPLATE
 
 
 def test_seed_circle_prompts_name_their_start_points_and_directions():
@@ -173,10 +173,13 @@ def test_english_scene_prompt_exists_and_differs_from_russian():
     assert "Depict a house as contour points." in en
 
 
-@pytest.mark.parametrize("make", [
-    lambda: circle_prompt(center=(25, 25), start=(25, 1), direction="cw", lang="de"),
-    lambda: scene_prompt("x", lang="de"),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: circle_prompt(center=(25, 25), start=(25, 1), direction="cw", lang="de"),
+        lambda: scene_prompt("x", lang="de"),
+    ],
+)
 def test_unknown_language_is_a_value_error_naming_the_known_ones(make):
     with pytest.raises(ValueError, match="ru, en"):
         make()

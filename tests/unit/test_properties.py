@@ -28,9 +28,9 @@ IDEAL_SEED_FLOOR = 96.8
 
 # --- strategies ------------------------------------------------------------------------------------
 
-grid_points = st.lists(
-    st.tuples(st.integers(0, GRID - 1), st.integers(0, GRID - 1)), min_size=5, max_size=80
-).map(lambda pts: np.array(pts, dtype=np.int64))
+grid_points = st.lists(st.tuples(st.integers(0, GRID - 1), st.integers(0, GRID - 1)), min_size=5, max_size=80).map(
+    lambda pts: np.array(pts, dtype=np.int64)
+)
 
 float_points = st.lists(
     st.tuples(
@@ -45,8 +45,14 @@ float_points = st.lists(
 GRID_SYMMETRIES = [
     np.array(m, dtype=np.int64)
     for m in (
-        [[1, 0], [0, 1]], [[0, -1], [1, 0]], [[-1, 0], [0, -1]], [[0, 1], [-1, 0]],
-        [[-1, 0], [0, 1]], [[1, 0], [0, -1]], [[0, 1], [1, 0]], [[0, -1], [-1, 0]],
+        [[1, 0], [0, 1]],
+        [[0, -1], [1, 0]],
+        [[-1, 0], [0, -1]],
+        [[0, 1], [-1, 0]],
+        [[-1, 0], [0, 1]],
+        [[1, 0], [0, -1]],
+        [[0, 1], [1, 0]],
+        [[0, -1], [-1, 0]],
     )
 ]
 
@@ -111,7 +117,8 @@ def test_seed_score_and_fitted_roundness_are_invariant_under_grid_symmetries_and
 # a dot: left out by the assume (seed score 0 at the origin, 100 at y = 819.66...)
 @example(pts=np.zeros((5, 2)), angle=0.0, scale=1.0, shift=(0.0, 819.6638342912906))
 def test_seed_score_and_fitted_roundness_are_invariant_under_rotation_and_scaling_within_tolerance(
-        pts, angle, scale, shift):
+    pts, angle, scale, shift
+):
     """Seed score within 0.011 (one unit of its 2-decimal rounding plus float noise); roundness within 1e-6.
 
     Both are ratios of distances, so any similarity transform leaves them unchanged up to float error.
@@ -207,7 +214,7 @@ def test_ideal_rasters_anywhere_on_the_grid_score_above_the_floor_and_pass_every
 # --- bounds on every output ------------------------------------------------------------------------
 
 coordinate = st.one_of(
-    st.integers(-10**6, 10**6).map(float),
+    st.integers(-(10**6), 10**6).map(float),
     st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False),
 )
 any_points = st.lists(st.tuples(coordinate, coordinate), min_size=0, max_size=40).map(
@@ -237,16 +244,19 @@ def test_every_score_of_any_point_array_lies_between_0_and_100(pts, center):
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=10),
-    lambda children: st.lists(children, max_size=6)
-    | st.dictionaries(st.sampled_from(["points", "x", "y", "grid_size", "center"]) | st.text(max_size=6), children,
-                      max_size=6),
+    lambda children: (
+        st.lists(children, max_size=6)
+        | st.dictionaries(
+            st.sampled_from(["points", "x", "y", "grid_size", "center"]) | st.text(max_size=6), children, max_size=6
+        )
+    ),
     max_leaves=30,
 )
 
 
 @settings(max_examples=200, deadline=None)
 @given(text=st.text())
-@example(text="```json\n{\"points\": [")
+@example(text='```json\n{"points": [')
 @example(text="{" * 500)
 def test_parse_drawing_on_any_text_raises_only_drawing_format_error(text):
     """Whatever the text, parse_drawing returns a Drawing or raises DrawingFormatError."""

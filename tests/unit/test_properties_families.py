@@ -20,10 +20,10 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from shape_asserts.cases import Case
-from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.exceptions import CaseError
-from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.families.registry import get_family
+from shape_asserts.geometry.drawing import Drawing
+from shape_asserts.geometry.score import ShapeScore
 
 FAMILIES = ("ellipse", "square", "rectangle", "triangle", "polygon", "star", "spiral")
 
@@ -31,8 +31,14 @@ FAMILIES = ("ellipse", "square", "rectangle", "triangle", "polygon", "star", "sp
 GRID_SYMMETRIES = [
     np.array(m, dtype=np.int64)
     for m in (
-        [[1, 0], [0, 1]], [[0, -1], [1, 0]], [[-1, 0], [0, -1]], [[0, 1], [-1, 0]],
-        [[-1, 0], [0, 1]], [[1, 0], [0, -1]], [[0, 1], [1, 0]], [[0, -1], [-1, 0]],
+        [[1, 0], [0, 1]],
+        [[0, -1], [1, 0]],
+        [[-1, 0], [0, -1]],
+        [[0, 1], [-1, 0]],
+        [[-1, 0], [0, 1]],
+        [[1, 0], [0, -1]],
+        [[0, 1], [1, 0]],
+        [[0, -1], [-1, 0]],
     )
 ]
 #: The grid's own center: the symmetries map the 50×50 grid onto itself about it.
@@ -56,8 +62,15 @@ def ellipse_raw(draw) -> dict[str, Any]:
     b = draw(st.integers(4, 12))
     a = draw(st.integers(b, 18))
     c = st.integers(a + 2, 47 - a)
-    return dict(family="ellipse", center=[draw(c), draw(c)], a=a, b=b, rotation=draw(st.integers(0, 179)),
-                start_angle=draw(st.integers(0, 359)), direction=draw(directions))
+    return dict(
+        family="ellipse",
+        center=[draw(c), draw(c)],
+        a=a,
+        b=b,
+        rotation=draw(st.integers(0, 179)),
+        start_angle=draw(st.integers(0, 359)),
+        direction=draw(directions),
+    )
 
 
 @st.composite
@@ -65,8 +78,14 @@ def square_raw(draw) -> dict[str, Any]:
     side = 2 * draw(st.integers(5, 14))
     reach = math.ceil(side / math.sqrt(2)) + 1
     c = st.integers(reach, 48 - reach)
-    return dict(family="square", center=[draw(c), draw(c)], side=side, rotation=draw(st.integers(0, 89)),
-                start_vertex=draw(st.integers(0, 3)), direction=draw(directions))
+    return dict(
+        family="square",
+        center=[draw(c), draw(c)],
+        side=side,
+        rotation=draw(st.integers(0, 89)),
+        start_vertex=draw(st.integers(0, 3)),
+        direction=draw(directions),
+    )
 
 
 @st.composite
@@ -74,8 +93,15 @@ def rectangle_raw(draw) -> dict[str, Any]:
     w, h = 2 * draw(st.integers(5, 15)), 2 * draw(st.integers(4, 10))
     reach = math.ceil(math.hypot(w, h) / 2) + 1
     c = st.integers(reach, 48 - reach)
-    return dict(family="rectangle", center=[draw(c), draw(c)], width=w, height=h,
-                rotation=draw(st.integers(0, 179)), start_vertex=draw(st.integers(0, 3)), direction=draw(directions))
+    return dict(
+        family="rectangle",
+        center=[draw(c), draw(c)],
+        width=w,
+        height=h,
+        rotation=draw(st.integers(0, 179)),
+        start_vertex=draw(st.integers(0, 3)),
+        direction=draw(directions),
+    )
 
 
 @st.composite
@@ -83,8 +109,14 @@ def triangle_raw(draw) -> dict[str, Any]:
     if draw(st.booleans()):
         r = 2 * draw(st.integers(5, 11))
         c = st.integers(r + 1, 48 - r)
-        return dict(family="triangle", center=[draw(c), draw(c)], radius=r, rotation=draw(st.integers(0, 359)),
-                    start_vertex=draw(st.integers(0, 2)), direction=draw(directions))
+        return dict(
+            family="triangle",
+            center=[draw(c), draw(c)],
+            radius=r,
+            rotation=draw(st.integers(0, 359)),
+            start_vertex=draw(st.integers(0, 2)),
+            direction=draw(directions),
+        )
     cell = st.tuples(st.integers(2, 47), st.integers(2, 47))
     v = [list(draw(cell)) for _ in range(3)]
     return dict(family="triangle", vertices=v, start=v[draw(st.integers(0, 2))], direction=draw(directions))
@@ -94,8 +126,15 @@ def triangle_raw(draw) -> dict[str, Any]:
 def polygon_raw(draw) -> dict[str, Any]:
     r = 2 * draw(st.integers(6, 11))
     c = st.integers(r + 1, 48 - r)
-    return dict(family="polygon", n=draw(st.integers(5, 8)), center=[draw(c), draw(c)], radius=r,
-                rotation=draw(st.integers(0, 359)), start_vertex=draw(st.integers(0, 4)), direction=draw(directions))
+    return dict(
+        family="polygon",
+        n=draw(st.integers(5, 8)),
+        center=[draw(c), draw(c)],
+        radius=r,
+        rotation=draw(st.integers(0, 359)),
+        start_vertex=draw(st.integers(0, 4)),
+        direction=draw(directions),
+    )
 
 
 @st.composite
@@ -104,9 +143,16 @@ def star_raw(draw) -> dict[str, Any]:
     r = 2 * draw(st.integers(8, 11))
     inner = 2 * draw(st.integers(math.ceil(0.15 * r), math.floor(0.3 * r * math.cos(math.pi / n))))
     c = st.integers(r + 1, 48 - r)
-    return dict(family="star", n=n, center=[draw(c), draw(c)], radius=r, inner=inner,
-                rotation=draw(st.integers(0, 359)), start_vertex=draw(st.integers(0, 2 * n - 1)),
-                direction=draw(directions))
+    return dict(
+        family="star",
+        n=n,
+        center=[draw(c), draw(c)],
+        radius=r,
+        inner=inner,
+        rotation=draw(st.integers(0, 359)),
+        start_vertex=draw(st.integers(0, 2 * n - 1)),
+        direction=draw(directions),
+    )
 
 
 @st.composite
@@ -116,12 +162,26 @@ def spiral_raw(draw) -> dict[str, Any]:
     assume(spacing * turns <= 20)
     reach = spacing * turns + 1
     c = st.integers(reach, 48 - reach)
-    return dict(family="spiral", center=[draw(c), draw(c)], turns=turns, spacing=spacing,
-                angle=draw(st.integers(0, 359)), inward=draw(st.booleans()), direction=draw(directions))
+    return dict(
+        family="spiral",
+        center=[draw(c), draw(c)],
+        turns=turns,
+        spacing=spacing,
+        angle=draw(st.integers(0, 359)),
+        inward=draw(st.booleans()),
+        direction=draw(directions),
+    )
 
 
-RAW = {"ellipse": ellipse_raw(), "square": square_raw(), "rectangle": rectangle_raw(),
-       "triangle": triangle_raw(), "polygon": polygon_raw(), "star": star_raw(), "spiral": spiral_raw()}
+RAW = {
+    "ellipse": ellipse_raw(),
+    "square": square_raw(),
+    "rectangle": rectangle_raw(),
+    "triangle": triangle_raw(),
+    "polygon": polygon_raw(),
+    "star": star_raw(),
+    "spiral": spiral_raw(),
+}
 
 
 def valid_case(raw: dict[str, Any]) -> Case:
@@ -229,8 +289,7 @@ def test_score_is_invariant_under_integer_translation_of_drawing_and_case(family
 @settings(max_examples=25, deadline=None)
 @given(data=st.data(), seed=st.integers(0, 10_000), m=st.integers(1, 7))
 @example(data=None, seed=0, m=4)
-def test_score_is_invariant_under_grid_rotations_and_mirrors_with_direction_flipped_by_mirrors(
-        family, data, seed, m):
+def test_score_is_invariant_under_grid_rotations_and_mirrors_with_direction_flipped_by_mirrors(family, data, seed, m):
     """Turning the drawing and the case by 90° steps, or mirroring both (which turns clockwise into
     counter-clockwise, so the asked direction flips too), changes no score and no check."""
     raw = data.draw(RAW[family]) if data is not None else _EXAMPLES[family]
@@ -280,7 +339,9 @@ def test_ideal_passes_and_no_jittered_copy_scores_more_than_a_point_higher(famil
 # --- any input -------------------------------------------------------------------------------------
 
 any_points = st.lists(
-    st.tuples(st.floats(-10, 60, allow_nan=False), st.floats(-10, 60, allow_nan=False)), min_size=0, max_size=60,
+    st.tuples(st.floats(-10, 60, allow_nan=False), st.floats(-10, 60, allow_nan=False)),
+    min_size=0,
+    max_size=60,
 ).map(lambda pts: np.array(pts, dtype=float).reshape(-1, 2))
 
 
@@ -301,8 +362,15 @@ def test_score_of_any_points_is_between_0_and_100_and_never_raises(family, pts):
 def test_spiral_found_by_hypothesis_keeps_its_laps_under_a_grid_symmetry():
     """Regression (seed 33, m=4): a noisy spiral's step straight across the center turned +π or −π
     by rounding, so the mirrored copy counted one lap more (1.97 vs 0.97 turns)."""
-    raw = {"family": "spiral", "center": [9, 9], "turns": 2, "spacing": 4, "angle": 0, "inward": False,
-           "direction": "cw"}
+    raw = {
+        "family": "spiral",
+        "center": [9, 9],
+        "turns": 2,
+        "spacing": 4,
+        "angle": 0,
+        "inward": False,
+        "direction": "cw",
+    }
     case = valid_case(raw)
     sym = GRID_SYMMETRIES[4]
     pts = with_defects(case.ideal(), 33)

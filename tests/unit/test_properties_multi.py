@@ -14,12 +14,12 @@ import numpy as np
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from shape_asserts.cases import Case, load_cases
-from shape_asserts.geometry.drawing import Drawing
-from shape_asserts.exceptions import CaseError
 from shape_asserts.asking.reference import draw
-from shape_asserts.geometry.score import ShapeScore
+from shape_asserts.cases import Case, load_cases
+from shape_asserts.exceptions import CaseError
 from shape_asserts.families.registry import get_family
+from shape_asserts.geometry.drawing import Drawing
+from shape_asserts.geometry.score import ShapeScore
 
 GRID = 50
 SIDES = ("top", "right", "bottom", "left")
@@ -73,14 +73,16 @@ def _mirror_x(pts: np.ndarray, axis2: int) -> np.ndarray:
 
 # --- strategies ---------------------------------------------------------------------------------
 
-concentric_raw = st.fixed_dictionaries({
-    "r0": st.integers(3, 6),
-    "spacing": st.integers(3, 6),
-    "k": st.integers(2, 4),
-    "start": st.sampled_from(SIDES),
-    "direction": st.sampled_from(("cw", "ccw")),
-    "order": st.sampled_from(("outward", "inward")),
-})
+concentric_raw = st.fixed_dictionaries(
+    {
+        "r0": st.integers(3, 6),
+        "spacing": st.integers(3, 6),
+        "k": st.integers(2, 4),
+        "start": st.sampled_from(SIDES),
+        "direction": st.sampled_from(("cw", "ccw")),
+        "order": st.sampled_from(("outward", "inward")),
+    }
+)
 
 shifts = st.tuples(st.integers(-8, 8), st.integers(-8, 8))
 samples = st.integers(0, 50)
@@ -88,8 +90,14 @@ samples = st.integers(0, 50)
 
 def _concentric(raw: dict, center: tuple[int, int]) -> Case:
     radii = [raw["r0"] + i * raw["spacing"] for i in range(raw["k"])]
-    return _try_case("concentric", center=list(center), radii=radii, start=raw["start"],
-                     direction=raw["direction"], order=raw["order"])
+    return _try_case(
+        "concentric",
+        center=list(center),
+        radii=radii,
+        start=raw["start"],
+        direction=raw["direction"],
+        order=raw["order"],
+    )
 
 
 # --- concentric ---------------------------------------------------------------------------------
@@ -97,8 +105,9 @@ def _concentric(raw: dict, center: tuple[int, int]) -> Case:
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(raw=concentric_raw, shift=shifts, sample=samples)
-@example(raw={"r0": 6, "spacing": 6, "k": 3, "start": "top", "direction": "cw", "order": "outward"},
-         shift=(3, -2), sample=0)
+@example(
+    raw={"r0": 6, "spacing": 6, "k": 3, "start": "top", "direction": "cw", "order": "outward"}, shift=(3, -2), sample=0
+)
 def test_concentric_score_is_invariant_under_integer_translation(raw, shift, sample):
     """Moving the asked center and the drawing by the same whole cells changes no check and no score."""
     base = _concentric(raw, (25, 25))
@@ -116,8 +125,9 @@ def test_concentric_score_is_invariant_under_integer_translation(raw, shift, sam
 def test_concentric_verdict_is_invariant_under_mirroring_with_direction_and_side_swapped(raw, sample):
     """A left-right mirror of the drawing answers the mirrored question (left↔right start, cw↔ccw)."""
     base = _concentric(raw, (25, 25))
-    mirrored = _concentric({**raw, "start": MIRROR_SIDE[raw["start"]], "direction": MIRROR_DIR[raw["direction"]]},
-                           (25, 25))
+    mirrored = _concentric(
+        {**raw, "start": MIRROR_SIDE[raw["start"]], "direction": MIRROR_DIR[raw["direction"]]}, (25, 25)
+    )
     pts = draw(base, "noisy", sample).astype(float)
     # x → 50 − x keeps the center: a noisy point on column 0 lands on column 50, off the grid
     assume(_on_grid(pts) and _on_grid(_mirror_x(pts, 50)))
@@ -159,8 +169,14 @@ def _shifted_circles(case: Case, shift: tuple[int, int], mirror: bool = False) -
         centers = [[49 - x, y] for x, y in centers]
         direction = MIRROR_DIR[direction]
         start = MIRROR_SIDE[start] if start else None
-    return _try_case("circles", centers=centers, radius=p.get("radius"),
-                     radii=list(p["radii"]) if p.get("radii") else None, start=start, direction=direction)
+    return _try_case(
+        "circles",
+        centers=centers,
+        radius=p.get("radius"),
+        radii=list(p["radii"]) if p.get("radii") else None,
+        start=start,
+        direction=direction,
+    )
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
@@ -201,7 +217,9 @@ def test_scene_score_is_invariant_under_integer_translation(which, shift, sample
     case = SCENE_CASES[which]
     area = _scene_area(case)
     base = _try_case(case.family, area=area)
-    moved = _try_case(case.family, area=[area[0] + shift[0], area[1] + shift[1], area[2] + shift[0], area[3] + shift[1]])
+    moved = _try_case(
+        case.family, area=[area[0] + shift[0], area[1] + shift[1], area[2] + shift[0], area[3] + shift[1]]
+    )
     pts = draw(base, "noisy", sample).astype(float)
     assume(_on_grid(pts, pts + shift))
     a, b = _score(base, pts), _score(moved, pts + shift)
@@ -235,9 +253,9 @@ def test_scene_ideal_is_the_best_likeness(which, sample):
 
 ALL_CASES = [c for c in load_cases() if c.family in ("concentric", "circles", "house", "stick")]
 
-point_lists = st.lists(
-    st.tuples(st.integers(-3, GRID + 2), st.integers(-3, GRID + 2)), min_size=1, max_size=120
-).map(lambda pts: np.array(pts, dtype=float))
+point_lists = st.lists(st.tuples(st.integers(-3, GRID + 2), st.integers(-3, GRID + 2)), min_size=1, max_size=120).map(
+    lambda pts: np.array(pts, dtype=float)
+)
 
 
 @settings(max_examples=50, deadline=None)

@@ -26,10 +26,20 @@ class FakeModel:
         self.fail_on_sample = fail_on_sample
         self.cost = cost
 
-    async def __call__(self, model, messages, *, temperature, timeout, api_base, sample, max_retries,
-                       on_retry) -> Answer:
-        self.calls.append({"model": model, "messages": messages, "temperature": temperature,
-                           "timeout": timeout, "api_base": api_base, "sample": sample, "max_retries": max_retries})
+    async def __call__(
+        self, model, messages, *, temperature, timeout, api_base, sample, max_retries, on_retry
+    ) -> Answer:
+        self.calls.append(
+            {
+                "model": model,
+                "messages": messages,
+                "temperature": temperature,
+                "timeout": timeout,
+                "api_base": api_base,
+                "sample": sample,
+                "max_retries": max_retries,
+            }
+        )
         if sample == self.fail_on_sample:
             raise ProviderError(f"{model}: RateLimitError (HTTP 429): slow down")
         return Answer(text=f"answer {len(self.calls)}", finish_reason="stop", latency_s=0.1, cost_usd=self.cost)
@@ -39,13 +49,24 @@ class FakeModel:
         return [c["sample"] for c in self.calls]
 
 
-def _record(store: FixtureStore, case: Case, texts: list[str], *, temperature: float | None = None,
-            prompt_sha256: str | None = None) -> None:
-    store.write(Recording(
-        model=MODEL, case_id=case.id, lang="ru", temperature=temperature,
-        prompt_sha256=prompt_sha256 or case.prompt_hash("ru"),
-        samples=[sample_record(i, Answer(text=t), None) for i, t in enumerate(texts)],
-    ))
+def _record(
+    store: FixtureStore,
+    case: Case,
+    texts: list[str],
+    *,
+    temperature: float | None = None,
+    prompt_sha256: str | None = None,
+) -> None:
+    store.write(
+        Recording(
+            model=MODEL,
+            case_id=case.id,
+            lang="ru",
+            temperature=temperature,
+            prompt_sha256=prompt_sha256 or case.prompt_hash("ru"),
+            samples=[sample_record(i, Answer(text=t), None) for i, t in enumerate(texts)],
+        )
+    )
 
 
 def _recorded_texts(store: FixtureStore, case: Case) -> list[str]:
@@ -77,8 +98,9 @@ def test_missing_mode_asks_for_every_sample_when_nothing_is_recorded(store, case
 
 def test_missing_mode_passes_the_run_settings_to_the_model(store, case):
     fake = FakeModel()
-    Asker(store, temperature=0.3, timeout=9.0, api_base="http://127.0.0.1:1/v1", max_retries=5,
-          call=fake).obtain(MODEL, case)
+    Asker(store, temperature=0.3, timeout=9.0, api_base="http://127.0.0.1:1/v1", max_retries=5, call=fake).obtain(
+        MODEL, case
+    )
     call = fake.calls[0]
     assert call["messages"] == case.messages("ru")
     assert (call["temperature"], call["timeout"], call["api_base"]) == (0.3, 9.0, "http://127.0.0.1:1/v1")
@@ -130,10 +152,16 @@ def test_missing_mode_quarantines_a_corrupt_file_and_asks_again(store, case):
 
 
 def test_missing_mode_fills_a_hole_between_recorded_samples(store, case):
-    store.write(Recording(
-        model=MODEL, case_id=case.id, lang="ru", temperature=None, prompt_sha256=case.prompt_hash("ru"),
-        samples=[sample_record(0, Answer(text="zero"), None), sample_record(2, Answer(text="two"), None)],
-    ))
+    store.write(
+        Recording(
+            model=MODEL,
+            case_id=case.id,
+            lang="ru",
+            temperature=None,
+            prompt_sha256=case.prompt_hash("ru"),
+            samples=[sample_record(0, Answer(text="zero"), None), sample_record(2, Answer(text="two"), None)],
+        )
+    )
     fake = FakeModel()
     got = Asker(store, "missing", call=fake).obtain(MODEL, case, samples=3)
     assert fake.samples_asked == [1]
@@ -251,7 +279,6 @@ def test_provider_error_in_all_mode_keeps_the_old_samples_it_could_not_replace(s
     assert _recorded_texts(store, case) == ["answer 1", "old two", "old three"]
 
 
-
 # --- nothing lost ------------------------------------------------------------------------------------
 
 
@@ -284,8 +311,16 @@ def test_saving_over_a_corrupt_file_moves_it_aside_first(store, case):
 def test_an_answer_with_a_lone_surrogate_is_recorded_and_replayed_identically(store, case):
     """Half an emoji is legal JSON on the wire but not UTF-8: it once could not be written at all."""
     text = '{"points": [{"x": 1, "y": 2}], "note": "\ud83d"}'
-    store.save(Recording(model=MODEL, case_id=case.id, lang="ru", temperature=None,
-                         prompt_sha256=case.prompt_hash("ru"), samples=[sample_record(0, Answer(text=text), None)]))
+    store.save(
+        Recording(
+            model=MODEL,
+            case_id=case.id,
+            lang="ru",
+            temperature=None,
+            prompt_sha256=case.prompt_hash("ru"),
+            samples=[sample_record(0, Answer(text=text), None)],
+        )
+    )
     assert _recorded_texts(store, case) == [text]
 
 

@@ -22,8 +22,7 @@ SAMPLES = 3
 
 
 def _noisy_verdicts(cases: list[Case]) -> dict:
-    return {c.id: judge(c, "reference/noisy", [answer_text(c, "noisy", s) for s in range(SAMPLES)])
-            for c in cases}
+    return {c.id: judge(c, "reference/noisy", [answer_text(c, "noisy", s) for s in range(SAMPLES)]) for c in cases}
 
 
 @pytest.fixture(scope="module")
@@ -124,11 +123,14 @@ def test_answer_for_messages_passes_the_sample_number_on():
     assert answer_for_messages("noisy", case.messages(), sample=2) == answer_text(case, "noisy", 2)
 
 
-@pytest.mark.parametrize("messages", [
-    [{"role": "user", "content": "Draw an elephant."}],
-    [{"role": "system", "content": CIRCLES[0].prompt()}],
-    [],
-])
+@pytest.mark.parametrize(
+    "messages",
+    [
+        [{"role": "user", "content": "Draw an elephant."}],
+        [{"role": "system", "content": CIRCLES[0].prompt()}],
+        [],
+    ],
+)
 def test_answer_for_messages_raises_lookup_error_for_an_unknown_prompt(messages):
     with pytest.raises(LookupError, match="only answers the prompts of loaded cases"):
         answer_for_messages("exact", messages)

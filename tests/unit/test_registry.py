@@ -12,8 +12,20 @@ from shape_asserts.exceptions import CaseError
 from shape_asserts.families import registry
 from shape_asserts.families.registry import ENTRY_POINT_GROUP, families, get_family, load_families
 
-BUILTIN = ("circle", "concentric", "circles", "house", "stick", "ellipse", "square", "rectangle", "triangle",
-           "polygon", "star", "spiral")
+BUILTIN = (
+    "circle",
+    "concentric",
+    "circles",
+    "house",
+    "stick",
+    "ellipse",
+    "square",
+    "rectangle",
+    "triangle",
+    "polygon",
+    "star",
+    "spiral",
+)
 #: A well-formed family to rename and break: the circle's parts under another name.
 PLUS = replace(get_family("circle"), name="plus")
 

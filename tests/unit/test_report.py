@@ -27,11 +27,44 @@ SCRIPT = "<script>alert(1)</script>"
 IMG = "<img src=x onerror=alert(1)>"
 #: Tags the report itself uses; anything else in the page came from data and escaped nothing.
 ALLOWED_TAGS = {
-    "html", "head", "meta", "title", "style", "body", "main", "header", "footer", "section", "div", "span",
-    "p", "b", "strong", "h1", "h2", "h3", "a", "table", "thead", "tbody", "tr", "th", "td", "ul", "li",
-    "details", "summary", "pre",
+    "html",
+    "head",
+    "meta",
+    "title",
+    "style",
+    "body",
+    "main",
+    "header",
+    "footer",
+    "section",
+    "div",
+    "span",
+    "p",
+    "b",
+    "strong",
+    "h1",
+    "h2",
+    "h3",
+    "a",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "ul",
+    "li",
+    "details",
+    "summary",
+    "pre",
     # inline SVG drawings
-    "svg", "defs", "marker", "path", "rect", "line", "circle",
+    "svg",
+    "defs",
+    "marker",
+    "path",
+    "rect",
+    "line",
+    "circle",
 }
 
 
@@ -185,8 +218,10 @@ def test_a_case_whose_checks_passed_but_whose_test_failed_says_why(case, exact_t
 
     html = page(rec)
 
-    assert ("every sample passed its checks; the test failed for another reason: "
-            "Failed: result differs from the snapshot in &lt;snapshots&gt;") in html
+    assert (
+        "every sample passed its checks; the test failed for another reason: "
+        "Failed: result differs from the snapshot in &lt;snapshots&gt;"
+    ) in html
 
 
 def test_the_report_file_is_readable_by_everyone(tmp_path, case, exact_text):

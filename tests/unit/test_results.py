@@ -113,7 +113,11 @@ def test_a_drawing_with_too_many_points_keeps_only_its_count(case):
 
 def test_numbers_that_json_cannot_carry_become_text():
     assert plain({"a": float("inf"), "b": np.float64(1.5), "c": np.int64(3), "d": np.bool_(True)}) == {
-        "a": "inf", "b": 1.5, "c": 3, "d": True}
+        "a": "inf",
+        "b": 1.5,
+        "c": 3,
+        "d": True,
+    }
     assert plain(list(range(100))) == tuple(range(32))
 
 
@@ -169,15 +173,17 @@ def test_a_skip_gives_its_reason():
 def test_the_reason_under_xdist_is_the_error_not_the_worker_header():
     """Under xdist a report's text starts with "[gw1] linux -- Python ..."; the report once showed
     that as the case's reason."""
-    report = SimpleNamespace(longrepr="[gw1] linux -- Python 3.11.7 /usr/bin/python\nProviderError: m: down",
-                             longreprtext="")
+    report = SimpleNamespace(
+        longrepr="[gw1] linux -- Python 3.11.7 /usr/bin/python\nProviderError: m: down", longreprtext=""
+    )
     assert report_reason(report) == "ProviderError: m: down"
 
 
 def test_escape_sequences_from_a_provider_never_reach_the_reason():
     """A provider's error body could clear the screen, set the title or fake a '139 passed' line."""
-    report = SimpleNamespace(longrepr="ProviderError: m: \x1b[2J\x1b]0;pwned\x07bad\x1b[32m 139 passed\x1b[0m",
-                             longreprtext="")
+    report = SimpleNamespace(
+        longrepr="ProviderError: m: \x1b[2J\x1b]0;pwned\x07bad\x1b[32m 139 passed\x1b[0m", longreprtext=""
+    )
     assert report_reason(report) == "ProviderError: m: bad 139 passed"
     assert printable("a\x00b\tc\x9bd") == "ab cd"
 

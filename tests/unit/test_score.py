@@ -40,8 +40,20 @@ def test_ideal_circle_passes_every_check():
     assert result.family == "circle"
     assert result.score == result.metrics["seed_score"] >= 99.0
     assert {c.name for c in result.checks} == {
-        "seed_score", "gaps", "repeats", "closure", "bounds", "start", "direction", "winding",
-        "coverage", "roundness", "harmonics", "center", "radius", "roundness_requested",
+        "seed_score",
+        "gaps",
+        "repeats",
+        "closure",
+        "bounds",
+        "start",
+        "direction",
+        "winding",
+        "coverage",
+        "roundness",
+        "harmonics",
+        "center",
+        "radius",
+        "roundness_requested",
     }
 
 
@@ -131,9 +143,7 @@ def test_points_off_the_grid_fail_bounds_check_with_their_indices():
     result = score_circle(drawn, center=CENTER)
     bounds = _check(result, "bounds")
     assert not bounds.passed
-    assert bounds.indices == tuple(
-        int(i) for i in np.flatnonzero(np.any((drawn < 0) | (drawn > 49), axis=1))
-    )
+    assert bounds.indices == tuple(int(i) for i in np.flatnonzero(np.any((drawn < 0) | (drawn > 49), axis=1)))
 
 
 def test_open_arc_fails_closure_and_coverage():
@@ -164,9 +174,21 @@ def test_answer_with_non_numeric_strings_gets_seed_score_zero_not_an_error():
 def test_summary_is_rounded_and_names_every_check():
     summary = score_circle(IDEAL, center=CENTER, direction="cw").summary()
     assert summary["passed"] is True
-    assert set(summary["checks"]) == {"seed_score", "gaps", "repeats", "closure", "bounds", "direction",
-                                      "winding", "coverage", "roundness", "harmonics", "center", "radius",
-                                      "roundness_requested"}
+    assert set(summary["checks"]) == {
+        "seed_score",
+        "gaps",
+        "repeats",
+        "closure",
+        "bounds",
+        "direction",
+        "winding",
+        "coverage",
+        "roundness",
+        "harmonics",
+        "center",
+        "radius",
+        "roundness_requested",
+    }
     assert all(v == round(v, 2) for v in summary["metrics"].values() if isinstance(v, float))
 
 

@@ -70,8 +70,11 @@ def test_every_family_reports_the_same_gap_the_same_way():
     results = [
         score_circle(np.delete(circle, [3, 4], axis=0), center=(25, 25), start=(60, 60)),
         score_ellipse(np.delete(ellipse, [3, 4], axis=0), center=(25, 25), a=10, b=10, start=(60, 60)),
-        score_polygon(np.delete(square, [3, 4], axis=0), vertices=np.array([[15, 15], [35, 15], [35, 35], [15, 35]]),
-                      start=(60, 60)),
+        score_polygon(
+            np.delete(square, [3, 4], axis=0),
+            vertices=np.array([[15, 15], [35, 15], [35, 35], [15, 35]]),
+            start=(60, 60),
+        ),
     ]
     for name in ("gaps", "repeats", "bounds"):
         checks = [next(c for c in r.checks if c.name == name) for r in results]

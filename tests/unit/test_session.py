@@ -13,11 +13,17 @@ from shape_asserts.results.gate import FAIL, PASS, UNDECIDED
 from shape_asserts.results.record import CaseRecord
 
 
-@pytest.mark.parametrize(("verdict", "undecided", "status"), [
-    (PASS, "pass", 0), (PASS, "fail", 0),
-    (FAIL, "pass", 1), (FAIL, "fail", 1),
-    (UNDECIDED, "pass", 0), (UNDECIDED, "fail", 1),
-])
+@pytest.mark.parametrize(
+    ("verdict", "undecided", "status"),
+    [
+        (PASS, "pass", 0),
+        (PASS, "fail", 0),
+        (FAIL, "pass", 1),
+        (FAIL, "fail", 1),
+        (UNDECIDED, "pass", 0),
+        (UNDECIDED, "fail", 1),
+    ],
+)
 def test_the_gate_decides_the_status_of_a_run_whose_tests_ran(verdict, undecided, status):
     for pytest_status in (0, 1):  # failed shape cases alone do not count
         assert exit_status(pytest_status, verdict, errors=0, other_failures=0, undecided=undecided) == status

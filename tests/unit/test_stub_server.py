@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from shape_asserts.cases import Case, builtin_case_files, load_cases
 from shape_asserts.asking.reference import answer_text
 from shape_asserts.asking.stub_server import Faults, StubServer
+from shape_asserts.cases import Case, builtin_case_files, load_cases
 from shape_asserts.results.verdict import judge
 
 #: The built-in circle cases alone (the server itself finds any built-in case by its prompt).
@@ -19,8 +19,9 @@ CASE = CIRCLES[1]
 CHAT = "/v1/chat/completions"
 
 
-def _request(srv: StubServer, method: str, path: str, body: Any = None, *,
-             headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], dict[str, Any]]:
+def _request(
+    srv: StubServer, method: str, path: str, body: Any = None, *, headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], dict[str, Any]]:
     conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10)
     try:
         data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
@@ -105,8 +106,9 @@ def test_unknown_route_is_404(srv, method, path):
 
 def test_unknown_prompt_is_400_and_not_counted_as_answered(srv):
     answered = sum(srv.state.answered.values())
-    status, _, body = _request(srv, "POST", CHAT, {"model": "exact",
-                                                   "messages": [{"role": "user", "content": "Draw a cat."}]})
+    status, _, body = _request(
+        srv, "POST", CHAT, {"model": "exact", "messages": [{"role": "user", "content": "Draw a cat."}]}
+    )
     assert status == 400 and "loaded cases" in body["error"]["message"]
     assert sum(srv.state.answered.values()) == answered
     assert _chat(srv)[0] == 200  # the server is still serving

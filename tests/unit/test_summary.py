@@ -10,11 +10,26 @@ from shape_asserts.results.record import CaseRecord
 from shape_asserts.results.summary import FamilyRow, format_table, summarize
 
 
-def _rec(case: str, score: float | None, *, group: str = "circle:g1", outcome: str | None = None,
-         model: str = "m", family: str = "circle", drawn: int = 1) -> CaseRecord:
+def _rec(
+    case: str,
+    score: float | None,
+    *,
+    group: str = "circle:g1",
+    outcome: str | None = None,
+    model: str = "m",
+    family: str = "circle",
+    drawn: int = 1,
+) -> CaseRecord:
     outcome = outcome or ("passed" if score is not None and score >= 90 else "failed")
-    return CaseRecord(model=model, family=family, case=case, group=group, score=score, outcome=outcome,
-                      drawn=drawn if score is not None else 0)
+    return CaseRecord(
+        model=model,
+        family=family,
+        case=case,
+        group=group,
+        score=score,
+        outcome=outcome,
+        drawn=drawn if score is not None else 0,
+    )
 
 
 def _one_row(records: list[CaseRecord]) -> FamilyRow:
@@ -26,10 +41,15 @@ def _one_row(records: list[CaseRecord]) -> FamilyRow:
 
 
 def test_row_counts_cases_by_outcome():
-    row = _one_row([
-        _rec("a", 95.0), _rec("b", 80.0), _rec("c", None, outcome="error"),
-        _rec("d", None, outcome="skipped"), _rec("e", 99.0),
-    ])
+    row = _one_row(
+        [
+            _rec("a", 95.0),
+            _rec("b", 80.0),
+            _rec("c", None, outcome="error"),
+            _rec("d", None, outcome="skipped"),
+            _rec("e", 99.0),
+        ]
+    )
     assert (row.cases, row.passed, row.failed, row.errors, row.skipped) == (5, 2, 1, 1, 1)
 
 
@@ -55,10 +75,14 @@ def test_spread_and_std_are_measured_inside_one_group():
 
 
 def test_spread_and_std_are_averaged_over_groups_not_pooled():
-    row = _one_row([
-        _rec("a", 90.0, group="g1"), _rec("b", 80.0, group="g1"),   # spread 10, std 5
-        _rec("c", 50.0, group="g2"), _rec("d", 50.0, group="g2"),   # spread 0, std 0
-    ])
+    row = _one_row(
+        [
+            _rec("a", 90.0, group="g1"),
+            _rec("b", 80.0, group="g1"),  # spread 10, std 5
+            _rec("c", 50.0, group="g2"),
+            _rec("d", 50.0, group="g2"),  # spread 0, std 0
+        ]
+    )
     assert row.spread == pytest.approx(5.0)
     assert row.std == pytest.approx(2.5)
 
@@ -76,8 +100,9 @@ def test_cases_without_a_score_do_not_count_toward_stability():
 
 
 def test_stability_is_none_when_no_group_has_two_scored_cases():
-    row = _one_row([_rec("a", 90.0, group="g1"), _rec("b", 80.0, group="g2"),
-                    _rec("c", None, group="g1", outcome="error")])
+    row = _one_row(
+        [_rec("a", 90.0, group="g1"), _rec("b", 80.0, group="g2"), _rec("c", None, group="g1", outcome="error")]
+    )
     assert row.spread is None and row.std is None
 
 
@@ -90,11 +115,13 @@ def test_identical_scores_are_perfectly_stable():
 
 
 def test_one_row_per_model_and_family_in_first_seen_model_order_then_family_name():
-    rows = summarize([
-        _rec("a", 90.0, model="zeta", family="spiral"),
-        _rec("b", 90.0, model="alpha", family="circle"),
-        _rec("c", 90.0, model="zeta", family="circle"),
-    ])
+    rows = summarize(
+        [
+            _rec("a", 90.0, model="zeta", family="spiral"),
+            _rec("b", 90.0, model="alpha", family="circle"),
+            _rec("c", 90.0, model="zeta", family="circle"),
+        ]
+    )
     assert [(r.model, r.family) for r in rows] == [("zeta", "circle"), ("zeta", "spiral"), ("alpha", "circle")]
 
 
@@ -133,8 +160,18 @@ def test_table_has_a_header_a_rule_and_one_line_per_row():
     rows = summarize([_rec("a", 90.0), _rec("b", 80.0), _rec("c", None, outcome="error", family="spiral")])
     lines = format_table(rows)
     assert len(lines) == 4
-    assert lines[0].split() == ["model", "family", "cases", "passed", "failed", "errors",
-                                "mean", "worst", "spread", "std"]
+    assert lines[0].split() == [
+        "model",
+        "family",
+        "cases",
+        "passed",
+        "failed",
+        "errors",
+        "mean",
+        "worst",
+        "spread",
+        "std",
+    ]
     assert set(lines[1].replace(" ", "")) == {"-"}
     assert lines[2].split() == ["m", "circle", "2", "1", "1", "0", "85.00", "80.00", "10.00", "5.00"]
     assert lines[3].split()[-4:] == ["—", "—", "—", "—"]

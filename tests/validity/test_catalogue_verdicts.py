@@ -26,5 +26,17 @@ def test_every_legitimate_drawing_passes_and_every_impostor_fails(case):
 
 def test_the_catalogue_covers_every_family():
     families = {c.family for c in CASES}
-    assert families == {"circle", "ellipse", "concentric", "circles", "square", "rectangle", "triangle",
-                        "polygon", "star", "spiral", "house", "stick"}
+    assert families == {
+        "circle",
+        "ellipse",
+        "concentric",
+        "circles",
+        "square",
+        "rectangle",
+        "triangle",
+        "polygon",
+        "star",
+        "spiral",
+        "house",
+        "stick",
+    }

@@ -8,14 +8,14 @@ octagon, a square not a rectangle, nested circles not separate ones.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
 
 from shape_asserts.geometry.drawing import Drawing
-
 from tests.catalogue import LEGIT, variants
+
 from .verdicts import builtin_cases
 
 CASES = builtin_cases()
@@ -24,7 +24,7 @@ FAMILIES = sorted({c.family for c in CASES})
 PER_FAMILY = 3
 
 
-@lru_cache(maxsize=None)
+@cache
 def _fair_drawings(family: str) -> tuple[np.ndarray, ...]:
     """One legitimate catalogue drawing of every case of ``family``."""
     out = []

@@ -8,7 +8,6 @@ from functools import lru_cache
 from shape_asserts.cases import Case, load_cases
 from shape_asserts.geometry.drawing import parse_drawing
 from shape_asserts.geometry.score import ShapeScore
-
 from tests.catalogue import IMPOSTOR, LEGIT, Variant, answer_text, variants
 
 from .overlap import overlap_reason

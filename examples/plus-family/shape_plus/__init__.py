@@ -23,8 +23,8 @@ import numpy as np
 
 from shape_asserts.exceptions import CaseError
 from shape_asserts.families.base import Family
-from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.distances import distance_to_polyline, nearest_distance
+from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.raster import raster_polyline
 from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.geometry.scorecard import Scorecard
@@ -71,8 +71,11 @@ def _params(p: Mapping[str, Any]) -> dict[str, Any]:
     case loader reports a key this function never asks for as unknown."""
     grid = _whole(p, "grid_size", default=50)
     center = p.get("center")
-    if not (isinstance(center, (list, tuple)) and len(center) == 2
-            and all(isinstance(c, int) and not isinstance(c, bool) for c in center)):
+    if not (
+        isinstance(center, (list, tuple))
+        and len(center) == 2
+        and all(isinstance(c, int) and not isinstance(c, bool) for c in center)
+    ):
         raise CaseError(f"'center' must be [x, y] whole numbers, got {center!r}")
     arm, width = _whole(p, "arm"), _whole(p, "width")
     if width < 2 or width % 2:
@@ -85,8 +88,14 @@ def _params(p: Mapping[str, Any]) -> dict[str, Any]:
     cx, cy = center
     if min(cx, cy) - arm < 0 or max(cx, cy) + arm > grid - 1:
         raise CaseError(f"a plus sign of arm {arm} about {tuple(center)} does not fit the {grid}×{grid} grid")
-    return {"grid_size": grid, "center": (cx, cy), "arm": arm, "width": width, "direction": turn,
-            "start": (cx - width // 2, cy - arm)}
+    return {
+        "grid_size": grid,
+        "center": (cx, cy),
+        "arm": arm,
+        "width": width,
+        "direction": turn,
+        "start": (cx - width // 2, cy - arm),
+    }
 
 
 def vertices(params: Mapping[str, Any]) -> np.ndarray:
@@ -99,8 +108,10 @@ def vertices(params: Mapping[str, Any]) -> np.ndarray:
     """
     (cx, cy), a, w = params["center"], params["arm"], params["width"] // 2
     # clockwise on screen (y points down): along the top arm's tip, then down its right side
-    ring = np.array([(-w, -a), (w, -a), (w, -w), (a, -w), (a, w), (w, w),
-                     (w, a), (-w, a), (-w, w), (-a, w), (-a, -w), (-w, -w)], dtype=float)
+    ring = np.array(
+        [(-w, -a), (w, -a), (w, -w), (a, -w), (a, w), (w, w), (w, a), (-w, a), (-w, w), (-a, w), (-a, -w), (-w, -w)],
+        dtype=float,
+    )
     if params["direction"] == "ccw":
         ring = np.vstack([ring[:1], ring[:0:-1]])
     placed: np.ndarray = ring + np.array([cx, cy], dtype=float)
@@ -163,15 +174,26 @@ _PROMPT = {
         "}}\n"
     ),
 }
-_DIRECTION = {"ru": {"cw": "по часовой стрелке", "ccw": "против часовой стрелки"},
-              "en": {"cw": "clockwise", "ccw": "counter-clockwise"}}
+_DIRECTION = {
+    "ru": {"cw": "по часовой стрелке", "ccw": "против часовой стрелки"},
+    "en": {"cw": "clockwise", "ccw": "counter-clockwise"},
+}
 
 
 def _prompt(case: Any, lang: str) -> str:
     p = case.params
     (cx, cy), (sx, sy) = p["center"], p["start"]
-    return _PROMPT[lang].format(g=p["grid_size"], gmax=p["grid_size"] - 1, cx=cx, cy=cy, sx=sx, sy=sy,
-                                arm=p["arm"], width=p["width"], dir=_DIRECTION[lang][p["direction"]])
+    return _PROMPT[lang].format(
+        g=p["grid_size"],
+        gmax=p["grid_size"] - 1,
+        cx=cx,
+        cy=cy,
+        sx=sx,
+        sy=sy,
+        arm=p["arm"],
+        width=p["width"],
+        dir=_DIRECTION[lang][p["direction"]],
+    )
 
 
 # --- ideal drawing and score -------------------------------------------------------------------
@@ -204,15 +226,34 @@ def _score(drawing: Drawing, case: Any) -> ShapeScore:
     card.turning(pts, center=p["center"], direction=p["direction"], min_turns=0.9, max_turns=1.1)
     # what is particular to a plus sign
     far = np.flatnonzero(off > t.max_outline_distance)
-    card.add("outline", not len(far), round(float(off.max()), 4), f"≤ {t.max_outline_distance:g}",
-             f"{len(far)} points off the plus sign", far)
-    card.add("coverage", coverage >= t.min_coverage, round(coverage, 4), f"≥ {t.min_coverage:g}",
-             f"{int((~near).sum())} of the outline's {len(ideal)} cells not drawn")
-    card.metrics.update(n_points=int(len(pts)), coverage=coverage, on_outline=on_outline,
-                        max_outline_distance=float(off.max()))
+    card.add(
+        "outline",
+        not len(far),
+        round(float(off.max()), 4),
+        f"≤ {t.max_outline_distance:g}",
+        f"{len(far)} points off the plus sign",
+        far,
+    )
+    card.add(
+        "coverage",
+        coverage >= t.min_coverage,
+        round(coverage, 4),
+        f"≥ {t.min_coverage:g}",
+        f"{int((~near).sum())} of the outline's {len(ideal)} cells not drawn",
+    )
+    card.metrics.update(
+        n_points=int(len(pts)), coverage=coverage, on_outline=on_outline, max_outline_distance=float(off.max())
+    )
     return card.result("plus", 100.0 * coverage * on_outline)
 
 
 #: The family this package adds; ``pyproject.toml`` names it in the ``shape_asserts.families`` group.
-FAMILY = Family(name="plus", params=_params, prompt=_prompt, ideal=_ideal, score=_score,
-                variant_keys=("direction",), thresholds=PLUS)
+FAMILY = Family(
+    name="plus",
+    params=_params,
+    prompt=_prompt,
+    ideal=_ideal,
+    score=_score,
+    variant_keys=("direction",),
+    thresholds=PLUS,
+)

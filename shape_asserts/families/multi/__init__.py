@@ -50,12 +50,24 @@ from shape_asserts.families.multi.scorer import (
 
 __all__ = ["CirclesThresholds", "CIRCLES", "CONCENTRIC", "SEPARATE", "FAMILIES", "SIDES", "assign", "score_circles"]
 
-CONCENTRIC = Family(name="concentric", params=concentric_params, prompt=concentric_prompt,
-                    ideal=concentric_ideal, score=concentric_score, thresholds=CIRCLES,
-                    variant_keys=("start", "direction"))
-SEPARATE = Family(name="circles", params=separate_params, prompt=separate_prompt,
-                  ideal=separate_ideal, score=separate_score, thresholds=CIRCLES,
-                  variant_keys=("start", "direction"))
+CONCENTRIC = Family(
+    name="concentric",
+    params=concentric_params,
+    prompt=concentric_prompt,
+    ideal=concentric_ideal,
+    score=concentric_score,
+    thresholds=CIRCLES,
+    variant_keys=("start", "direction"),
+)
+SEPARATE = Family(
+    name="circles",
+    params=separate_params,
+    prompt=separate_prompt,
+    ideal=separate_ideal,
+    score=separate_score,
+    thresholds=CIRCLES,
+    variant_keys=("start", "direction"),
+)
 
 #: What this package adds to the registry (every family module exports ``FAMILIES``).
 FAMILIES = (CONCENTRIC, SEPARATE)

@@ -16,9 +16,18 @@ from shape_asserts.geometry.points import IntArray, Point, round_half_up
 from shape_asserts.geometry.raster import raster_circle
 
 __all__ = [
-    "SIDES", "MAX_CIRCLES", "concentric_params", "separate_params", "concentric_description",
-    "separate_description", "concentric_prompt", "separate_prompt", "concentric_ideal", "separate_ideal",
-    "separate_radii", "side_point",
+    "SIDES",
+    "MAX_CIRCLES",
+    "concentric_params",
+    "separate_params",
+    "concentric_description",
+    "separate_description",
+    "concentric_prompt",
+    "separate_prompt",
+    "concentric_ideal",
+    "separate_ideal",
+    "separate_radii",
+    "side_point",
 ]
 
 #: Start sides: unit offsets from a circle's center (y down) and their names in the prompts.
@@ -156,13 +165,19 @@ def _travel(start: str | None, direction: str | None, lang: str) -> str:
     if direction is None:
         if start is None:
             return ""
-        return (f"; каждую окружность начинай с её {_SIDE_RU[start]} точки" if ru
-                else f"; start each circle at its {_SIDE_EN[start]} point")
+        return (
+            f"; каждую окружность начинай с её {_SIDE_RU[start]} точки"
+            if ru
+            else f"; start each circle at its {_SIDE_EN[start]} point"
+        )
     way = DIRECTION_WORDS[lang][direction]
     if start is None:
         return f"; каждую окружность обходи {way}" if ru else f"; go round each circle {way}"
-    return (f"; каждую окружность начинай с её {_SIDE_RU[start]} точки и обходи {way}" if ru
-            else f"; start each circle at its {_SIDE_EN[start]} point and go {way}")
+    return (
+        f"; каждую окружность начинай с её {_SIDE_RU[start]} точки и обходи {way}"
+        if ru
+        else f"; start each circle at its {_SIDE_EN[start]} point and go {way}"
+    )
 
 
 def concentric_description(p: Mapping[str, Any], lang: str) -> str:
@@ -174,10 +189,13 @@ def concentric_description(p: Mapping[str, Any], lang: str) -> str:
         radii = f"радиусы {rs}" if ru else f"radii {rs}"
     else:
         s = p["min_spacing"]
-        radii = (f"радиусы выбери сам: все окружности должны помещаться в сетке, а соседние радиусы — "
-                 f"отличаться не меньше чем на {s}" if ru else
-                 f"choose the radii yourself: every circle must fit in the grid and neighbouring radii "
-                 f"must differ by at least {s}")
+        radii = (
+            f"радиусы выбери сам: все окружности должны помещаться в сетке, а соседние радиусы — "
+            f"отличаться не меньше чем на {s}"
+            if ru
+            else f"choose the radii yourself: every circle must fit in the grid and neighbouring radii "
+            f"must differ by at least {s}"
+        )
     if ru:
         noun = "концентрические окружности" if k in _FEW_RU else "концентрических окружностей"
         head = f"{_COUNT_RU[k]} {noun} (общий центр в точке {fmt_xy(p['center'])}; {radii}; "
@@ -195,14 +213,12 @@ def separate_description(p: Mapping[str, Any], lang: str) -> str:
     centers = _join([fmt_xy(c) for c in p["centers"]], lang)
     if p.get("radius") is not None:
         r = p["radius"]
-        what = (f"радиус каждой — {r}; центры в точках {centers}" if ru
-                else f"each of radius {r}; centers at {centers}")
+        what = f"радиус каждой — {r}; центры в точках {centers}" if ru else f"each of radius {r}; centers at {centers}"
     else:
         pairs = _join([f"{fmt_xy(c)} — {r}" for c, r in zip(p["centers"], p["radii"])], lang)
         what = f"центры и радиусы: {pairs}" if ru else f"centers and radii: {pairs}"
     noun = "отдельные маленькие окружности" if k in _FEW_RU else "отдельных маленьких окружностей"
-    head = (f"{_COUNT_RU[k]} {noun} ({what}" if ru
-            else f"{_COUNT_EN[k]} separate small circles ({what}")
+    head = f"{_COUNT_RU[k]} {noun} ({what}" if ru else f"{_COUNT_EN[k]} separate small circles ({what}"
     return head + _travel(p.get("start"), p.get("direction"), lang) + ")"
 
 

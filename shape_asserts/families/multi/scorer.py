@@ -43,6 +43,7 @@ class CirclesThresholds(CircleThresholds):
 
 CIRCLES = CirclesThresholds()
 
+
 def assign(cost: ArrayLike) -> list[tuple[int, int]]:
     """Pairs ``(row, column)`` matching rows to columns one-to-one with the least total cost.
 
@@ -103,12 +104,20 @@ def _merge(card: Scorecard, per: list[tuple[str, ShapeScore, Contour]], skip: se
         rows = [(label, c, contour) for label, s, contour in per for c in s.checks if c.name == name]
         bad = [(label, c, contour) for label, c, contour in rows if not c.passed]
         limit = rows[0][1].limit + " each"
-        detail = "; ".join(f"{label}: {fmt_value(c.value)}" + (f" ({c.detail})" if c.detail else "")
-                           for label, c, _ in bad)
+        detail = "; ".join(
+            f"{label}: {fmt_value(c.value)}" + (f" ({c.detail})" if c.detail else "") for label, c, _ in bad
+        )
         idx = tuple(sorted({contour.start + i for _, c, contour in bad for i in c.indices}))
         margins = [c.margin for _, c, _ in rows if c.margin is not None]
-        card.add(name, not bad, f"{len(bad)} of {len(rows)} circles failed" if bad else f"all {len(rows)} pass",
-                 limit, detail, idx, min(margins) if margins else None)
+        card.add(
+            name,
+            not bad,
+            f"{len(bad)} of {len(rows)} circles failed" if bad else f"all {len(rows)} pass",
+            limit,
+            detail,
+            idx,
+            min(margins) if margins else None,
+        )
 
 
 def score_circles(
@@ -144,17 +153,26 @@ def score_circles(
     card = Scorecard()
     metrics = card.metrics
     metrics.update(n_points=len(pts), contours=len(contours), circles=k)
-    card.add("contours", len(contours) == k, len(contours), f"= {k}",
-             f"drew {len(contours)} contour(s) for {k} circles",
-             tuple(c.start for c in contours[1:]) if len(contours) != k else ())
+    card.add(
+        "contours",
+        len(contours) == k,
+        len(contours),
+        f"= {k}",
+        f"drew {len(contours)} contour(s) for {k} circles",
+        tuple(c.start for c in contours[1:]) if len(contours) != k else (),
+    )
 
     # match contours to the asked circles
     usable = list(fits)
     asked = [tg.radius for tg in targets if tg.radius is not None]  # all k, unless the model chooses
     pairs: list[tuple[int, int]]
     if match == "center":
-        cost = np.array([[math.hypot(fits[i].center[0] - tg.center[0], fits[i].center[1] - tg.center[1])
-                          for tg in targets] for i in usable]).reshape(len(usable), k)
+        cost = np.array(
+            [
+                [math.hypot(fits[i].center[0] - tg.center[0], fits[i].center[1] - tg.center[1]) for tg in targets]
+                for i in usable
+            ]
+        ).reshape(len(usable), k)
         pairs = [(usable[a], b) for a, b in assign(cost)]
     elif len(asked) == k:
         cost = np.array([[abs(fits[i].radius - r) for r in asked] for i in usable]).reshape(len(usable), k)
@@ -173,8 +191,9 @@ def score_circles(
         if tg.side is not None:
             r = tg.radius if tg.radius is not None else round(fit.radius)
             start = side_point(tg.center, r, tg.side)
-        s = score_circle(contour.points, center=tg.center, grid_size=grid_size, start=start,
-                         direction=tg.direction, thresholds=t)
+        s = score_circle(
+            contour.points, center=tg.center, grid_size=grid_size, start=start, direction=tg.direction, thresholds=t
+        )
         seeds[tj] = float(s.score)
         per.append((tg.label, s, contour))
     _merge(card, per, skip={"bounds"})
@@ -185,8 +204,13 @@ def score_circles(
         worst = max(errs.values(), default=0.0)
         bad = [tj for tj, e in errs.items() if e > t.max_radius_error]
         metrics["max_radius_error"] = worst
-        card.add("radii", not bad, worst, f"≤ {t.max_radius_error:g}",
-                 "; ".join(f"{targets[tj].label}: fitted {fitted[tj]:.1f}" for tj in sorted(bad)))
+        card.add(
+            "radii",
+            not bad,
+            worst,
+            f"≤ {t.max_radius_error:g}",
+            "; ".join(f"{targets[tj].label}: fitted {fitted[tj]:.1f}" for tj in sorted(bad)),
+        )
     if min_spacing is not None:
         rs = sorted(fitted.values())
         gaps = [b - a for a, b in zip(rs, rs[1:])]
@@ -198,8 +222,13 @@ def score_circles(
         drawn = [fitted[tj] for _, tj in sorted(pairs)]
         want = sorted(drawn) if order == "outward" else sorted(drawn, reverse=True)
         ok = drawn == want and len(set(np.round(drawn, 6))) == len(drawn)
-        card.add("order", ok, "[" + ", ".join(f"{r:.1f}" for r in drawn) + "]",
-                 "radii " + ("growing" if order == "outward" else "shrinking"), "circles drawn in another order")
+        card.add(
+            "order",
+            ok,
+            "[" + ", ".join(f"{r:.1f}" for r in drawn) + "]",
+            "radii " + ("growing" if order == "outward" else "shrinking"),
+            "circles drawn in another order",
+        )
     metrics["radii"] = [round(fitted[tj], 2) for tj in sorted(fitted)]
 
     # the circles must not meet: only the contours matched to asked circles are compared (at most k,
@@ -213,17 +242,23 @@ def score_circles(
             hits.append((i, j, x))
     metrics["intersections"] = len(hits)
     metrics["min_separation"] = least if np.isfinite(least) else None
-    card.add("intersections", len(hits) <= t.max_intersections, len(hits), f"≤ {t.max_intersections}",
-             "; ".join(f"contours #{i + 1} and #{j + 1} meet at {(x.shared + x.crossings)[0]}"
-                       for i, j, x in hits[:4]))
+    card.add(
+        "intersections",
+        len(hits) <= t.max_intersections,
+        len(hits),
+        f"≤ {t.max_intersections}",
+        "; ".join(f"contours #{i + 1} and #{j + 1} meet at {(x.shared + x.crossings)[0]}" for i, j, x in hits[:4]),
+    )
     card.bounds(pts, grid_size)
 
     score = float(np.mean(seeds)) if k else 0.0
     metrics["mean_seed_score"] = score
     metrics["min_roundness"] = min((s.metrics.get("roundness", 0.0) for _, s, _ in per), default=0.0)
-    card.marks.update(gaps=tuple(g for c in contours for g in c.gaps),
-                      repeats=tuple(r for c in contours for r in c.repeats),
-                      breaks=tuple(c.start for c in contours[1:]))
+    card.marks.update(
+        gaps=tuple(g for c in contours for g in c.gaps),
+        repeats=tuple(r for c in contours for r in c.repeats),
+        breaks=tuple(c.start for c in contours[1:]),
+    )
     return card.result(family, score)
 
 
@@ -231,18 +266,41 @@ def concentric_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     p = case.params
     given = p.get("radii") is not None
     radii = list(p["radii"]) if given else [None] * int(p["k"])
-    targets = [_Target(label=(f"circle r={r}" if r is not None else f"circle #{i + 1} from the center"),
-                       center=tuple(p["center"]), radius=r, side=p["start"], direction=p["direction"])
-               for i, r in enumerate(radii)]
-    return score_circles(drawing.points, targets, family="concentric", grid_size=p["grid_size"],
-                         thresholds=with_overrides(CIRCLES, case.thresholds), match="radius",
-                         order=p["order"], min_spacing=None if given else p["min_spacing"])
+    targets = [
+        _Target(
+            label=(f"circle r={r}" if r is not None else f"circle #{i + 1} from the center"),
+            center=tuple(p["center"]),
+            radius=r,
+            side=p["start"],
+            direction=p["direction"],
+        )
+        for i, r in enumerate(radii)
+    ]
+    return score_circles(
+        drawing.points,
+        targets,
+        family="concentric",
+        grid_size=p["grid_size"],
+        thresholds=with_overrides(CIRCLES, case.thresholds),
+        match="radius",
+        order=p["order"],
+        min_spacing=None if given else p["min_spacing"],
+    )
 
 
 def separate_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     p = case.params
-    targets = [_Target(label=f"circle at {fmt_xy(c)}", center=tuple(c), radius=r, side=p.get("start"),
-                       direction=p.get("direction"))
-               for c, r in zip(p["centers"], separate_radii(p))]
-    return score_circles(drawing.points, targets, family="circles", grid_size=p["grid_size"],
-                         thresholds=with_overrides(CIRCLES, case.thresholds), match="center")
+    targets = [
+        _Target(
+            label=f"circle at {fmt_xy(c)}", center=tuple(c), radius=r, side=p.get("start"), direction=p.get("direction")
+        )
+        for c, r in zip(p["centers"], separate_radii(p))
+    ]
+    return score_circles(
+        drawing.points,
+        targets,
+        family="circles",
+        grid_size=p["grid_size"],
+        thresholds=with_overrides(CIRCLES, case.thresholds),
+        match="center",
+    )

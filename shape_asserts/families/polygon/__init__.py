@@ -39,28 +39,58 @@ from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.score import ShapeScore
 
 __all__ = [
-    "PolygonThresholds", "StarThresholds",
-    "SQUARE", "RECTANGLE", "TRIANGLE", "POLYGON", "STAR",
-    "SQUARE_FAMILY", "RECTANGLE_FAMILY", "TRIANGLE_FAMILY", "POLYGON_FAMILY", "STAR_FAMILY",
-    "FAMILIES", "score_polygon", "target_vertices", "cells_of",
+    "PolygonThresholds",
+    "StarThresholds",
+    "SQUARE",
+    "RECTANGLE",
+    "TRIANGLE",
+    "POLYGON",
+    "STAR",
+    "SQUARE_FAMILY",
+    "RECTANGLE_FAMILY",
+    "TRIANGLE_FAMILY",
+    "POLYGON_FAMILY",
+    "STAR_FAMILY",
+    "FAMILIES",
+    "score_polygon",
+    "target_vertices",
+    "cells_of",
 ]
 
 _THRESHOLDS: dict[str, PolygonThresholds] = {
-    "square": SQUARE, "rectangle": RECTANGLE, "triangle": TRIANGLE, "polygon": POLYGON, "star": STAR,
+    "square": SQUARE,
+    "rectangle": RECTANGLE,
+    "triangle": TRIANGLE,
+    "polygon": POLYGON,
+    "star": STAR,
 }
 
 
 def _family(name: str) -> Family:
     def score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         p = case.params
-        return score_polygon(drawing.points, vertices=target_vertices(case), grid_size=p["grid_size"],
-                             start=p["start"], direction=p["direction"],
-                             thresholds=with_overrides(_THRESHOLDS[name], case.thresholds), family=name,
-                             star=name == "star", rectangle=name == "rectangle")
+        return score_polygon(
+            drawing.points,
+            vertices=target_vertices(case),
+            grid_size=p["grid_size"],
+            start=p["start"],
+            direction=p["direction"],
+            thresholds=with_overrides(_THRESHOLDS[name], case.thresholds),
+            family=name,
+            star=name == "star",
+            rectangle=name == "rectangle",
+        )
 
     score.__name__ = f"score_{name}"
-    return Family(name=name, params=PARAMS[name], prompt=prompt, ideal=ideal, score=score,
-                  thresholds=_THRESHOLDS[name], variant_keys=("start", "direction"))
+    return Family(
+        name=name,
+        params=PARAMS[name],
+        prompt=prompt,
+        ideal=ideal,
+        score=score,
+        thresholds=_THRESHOLDS[name],
+        variant_keys=("start", "direction"),
+    )
 
 
 SQUARE_FAMILY = _family("square")

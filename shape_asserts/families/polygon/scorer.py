@@ -25,8 +25,16 @@ from shape_asserts.geometry.scorecard import Scorecard
 from shape_asserts.geometry.simplify import corner_depths
 
 __all__ = [
-    "PolygonThresholds", "StarThresholds", "SQUARE", "RECTANGLE", "TRIANGLE", "POLYGON", "STAR",
-    "score_polygon", "cells_of", "clockwise",
+    "PolygonThresholds",
+    "StarThresholds",
+    "SQUARE",
+    "RECTANGLE",
+    "TRIANGLE",
+    "POLYGON",
+    "STAR",
+    "score_polygon",
+    "cells_of",
+    "clockwise",
 ]
 
 
@@ -74,6 +82,7 @@ TRIANGLE = PolygonThresholds()
 POLYGON = PolygonThresholds()
 STAR = StarThresholds()
 
+
 def cells_of(vertices: ArrayLike) -> FloatArray:
     """The cells of the asked vertices, halves rounded up: moving a case by whole cells moves them alike."""
     return round_half_up(vertices)
@@ -95,8 +104,9 @@ def _align(drawn: FloatArray, target: FloatArray) -> FloatArray:
     return np.roll(drawn, -_best_shift(drawn, target), axis=0)
 
 
-def _corner_order(pts: FloatArray, corners: FloatArray, indices: tuple[int, ...], target: FloatArray
-                  ) -> tuple[list[int], bool]:
+def _corner_order(
+    pts: FloatArray, corners: FloatArray, indices: tuple[int, ...], target: FloatArray
+) -> tuple[list[int], bool]:
     """Drawing index of the found corner matched to each asked vertex, and whether the drawing runs
     the asked (clockwise) way: from vertex i to i + 1 its indices grow."""
     k = len(indices)
@@ -235,16 +245,27 @@ def score_polygon(
     corners = model.vertices
     card.metrics["corners"] = model.n
     card.marks["corners"] = model.indices
-    card.add("vertices", model.n == n, model.n, f"= {n}",
-             f"{model.n} corners found (sides straight within {eps:.1f} cells)", model.indices)
+    card.add(
+        "vertices",
+        model.n == n,
+        model.n,
+        f"= {n}",
+        f"{model.n} corners found (sides straight within {eps:.1f} cells)",
+        model.indices,
+    )
     if ratio_limit is not None:
         alternates, ratio, why = _alternation(corners)
         want = _alternation(target)[1]
         ratio_err = abs(ratio - want) / want if want else float("inf")
         card.metrics.update(ratio=ratio, ratio_error=ratio_err)
         card.add("alternation", alternates, alternates, "tips and inner corners alternate", why)
-        card.add("ratio", ratio_err <= ratio_limit, ratio_err, f"≤ {ratio_limit:g}",
-                 f"inner / tip radius {ratio:.2f}, asked {want:.2f}")
+        card.add(
+            "ratio",
+            ratio_err <= ratio_limit,
+            ratio_err,
+            f"≤ {ratio_limit:g}",
+            f"inner / tip radius {ratio:.2f}, asked {want:.2f}",
+        )
     if model.n != n:
         why = f"not measured: {model.n} corners instead of {n}"
         card.add("placement", False, "n/a", f"≤ {t.max_vertex_miss:g}", why)
@@ -266,23 +287,37 @@ def score_polygon(
     worst = int(np.argmax(miss))
     cells = " or ".join(fmt_xy(tuple(c)) for c in fair[worst])
     card.metrics["vertex_miss"] = float(miss[worst])
-    card.add("placement", float(miss[worst]) <= t.max_vertex_miss, float(miss[worst]), f"≤ {t.max_vertex_miss:g}",
-             f"no corner on the asked vertex {fmt_xy(tuple(np.round(target[worst], 1)))} (cell {cells}); the "
-             f"nearest drawn cell at that corner is {fmt_xy(tuple(near[worst]))}, {miss[worst]:g} cell(s) off")
+    card.add(
+        "placement",
+        float(miss[worst]) <= t.max_vertex_miss,
+        float(miss[worst]),
+        f"≤ {t.max_vertex_miss:g}",
+        f"no corner on the asked vertex {fmt_xy(tuple(np.round(target[worst], 1)))} (cell {cells}); the "
+        f"nearest drawn cell at that corner is {fmt_xy(tuple(near[worst]))}, {miss[worst]:g} cell(s) off",
+    )
     # every side, from where the drawing meets one vertex to where it meets the next, against the
     # straight segment between those two cells; where a vertex has several such places, the one
     # choice per vertex (shared by its two sides) that keeps every side straightest
     stray, where = _straightest(pts, at, forward)
     card.metrics["side_deviation"] = stray
-    card.add("straightness", stray <= t.max_side_deviation, round(stray, 4), f"≤ {t.max_side_deviation:g}",
-             f"point #{where} {fmt_xy(tuple(pts[where]))} is {stray:.2f} cells off the straight side between "
-             "the asked vertices", (where,))
+    card.add(
+        "straightness",
+        stray <= t.max_side_deviation,
+        round(stray, 4),
+        f"≤ {t.max_side_deviation:g}",
+        f"point #{where} {fmt_xy(tuple(pts[where]))} is {stray:.2f} cells off the straight side between "
+        "the asked vertices",
+        (where,),
+    )
     # angles and sides follow from the corners; reported for reading, judged through the two above
     drawn = _align(clockwise(corners.astype(float)), target)
     asked = interior_angles(target)
     ts, ds = side_lengths(target), side_lengths(drawn)
-    card.metrics.update(angle_error=float(np.abs(interior_angles(drawn) - asked).max()),
-                        side_error=float(np.abs(ds - ts).max()), size_ratio=float(ds.sum() / ts.sum()))
+    card.metrics.update(
+        angle_error=float(np.abs(interior_angles(drawn) - asked).max()),
+        side_error=float(np.abs(ds - ts).max()),
+        size_ratio=float(ds.sum() / ts.sum()),
+    )
     if rectangle:
         want = (ts[0] + ts[2]) / (ts[1] + ts[3])
         got = (ds[0] + ds[2]) / (ds[1] + ds[3])

@@ -98,10 +98,24 @@ __all__ = [
     "scene_strokes",
 ]
 
-HOUSE = Family(name="house", params=house_params, prompt=scene_prompt_of, ideal=house_ideal, score=house_score,
-               variant_keys=("description", "description_en"), thresholds=HOUSE_THRESHOLDS)
-STICK = Family(name="stick", params=stick_params, prompt=scene_prompt_of, ideal=stick_ideal, score=stick_score,
-               variant_keys=("description", "description_en"), thresholds=STICK_THRESHOLDS)
+HOUSE = Family(
+    name="house",
+    params=house_params,
+    prompt=scene_prompt_of,
+    ideal=house_ideal,
+    score=house_score,
+    variant_keys=("description", "description_en"),
+    thresholds=HOUSE_THRESHOLDS,
+)
+STICK = Family(
+    name="stick",
+    params=stick_params,
+    prompt=scene_prompt_of,
+    ideal=stick_ideal,
+    score=stick_score,
+    variant_keys=("description", "description_en"),
+    thresholds=STICK_THRESHOLDS,
+)
 
 #: What this module adds to the registry (every family module exports ``FAMILIES``).
 FAMILIES = (HOUSE, STICK)

@@ -21,8 +21,17 @@ from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
 from shape_asserts.geometry.raster import raster_polyline
 from shape_asserts.geometry.scorecard import Scorecard
 
-__all__ = ["SceneThresholds", "Sketch", "sketch", "scene_params", "scene_description", "scene_prompt_of",
-           "cell", "stroke", "placer"]
+__all__ = [
+    "SceneThresholds",
+    "Sketch",
+    "sketch",
+    "scene_params",
+    "scene_description",
+    "scene_prompt_of",
+    "cell",
+    "stroke",
+    "placer",
+]
 
 
 @dataclass(frozen=True)
@@ -72,8 +81,7 @@ def stroke(vertices: Sequence[Sequence[float]]) -> IntArray:
     return raster_polyline([(cell(x), cell(y)) for x, y in vertices], closed=False)
 
 
-def placer(canon_w: float, canon_h: float,
-            area: Sequence[float]) -> tuple[Callable[[float, float], Point], float]:
+def placer(canon_w: float, canon_h: float, area: Sequence[float]) -> tuple[Callable[[float, float], Point], float]:
     """Map canonical coordinates into ``area`` (uniform scale, centred): the map and its scale."""
     x0, y0, x1, y1 = (float(v) for v in area)
     s = min((x1 - x0) / canon_w, (y1 - y0) / canon_h)
@@ -90,8 +98,11 @@ def _area_param(p: Mapping[str, Any], g: int, min_w: int, min_h: int) -> tuple[i
     v = p.get("area")
     if v is None:
         return None
-    if (not isinstance(v, (list, tuple)) or len(v) != 4
-            or not all(isinstance(c, int) and not isinstance(c, bool) for c in v)):
+    if (
+        not isinstance(v, (list, tuple))
+        or len(v) != 4
+        or not all(isinstance(c, int) and not isinstance(c, bool) for c in v)
+    ):
         raise CaseError(f"'area' must be [x0, y0, x1, y1] whole numbers, got {v!r}")
     x0, y0, x1, y1 = v
     if not (0 <= x0 < x1 <= g - 1 and 0 <= y0 < y1 <= g - 1):
@@ -101,9 +112,11 @@ def _area_param(p: Mapping[str, Any], g: int, min_w: int, min_h: int) -> tuple[i
     return (x0, y0, x1, y1)
 
 
-def scene_params(default_ru: str, default_en: str, min_w: int,
-                 min_h: int) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
+def scene_params(
+    default_ru: str, default_en: str, min_w: int, min_h: int
+) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
     """A scene family's parameter check: its default description, and the least area it may be asked in."""
+
     def params(p: Mapping[str, Any]) -> dict[str, Any]:
         out = dict(p)
         g = out["grid_size"] = int(p.get("grid_size", 50))
@@ -119,6 +132,7 @@ def scene_params(default_ru: str, default_en: str, min_w: int,
         out["description_en"] = en if en is not None else default_en
         out["area"] = _area_param(p, g, min_w, min_h)
         return out
+
     return params
 
 
@@ -149,8 +163,9 @@ class Sketch:
     likeness: float
 
 
-def sketch(drawing_points: ArrayLike, reference: list[IntArray], area: Sequence[int] | None,
-           grid_size: int, t: SceneThresholds) -> Sketch:
+def sketch(
+    drawing_points: ArrayLike, reference: list[IntArray], area: Sequence[int] | None, grid_size: int, t: SceneThresholds
+) -> Sketch:
     """The shared checks of a scene: ``fragments``, ``bounds``, ``area`` (when one was asked) and
     ``likeness`` to the ``reference`` strokes."""
     pts = as_points(drawing_points)
@@ -162,17 +177,28 @@ def sketch(drawing_points: ArrayLike, reference: list[IntArray], area: Sequence[
     share = len(crumb_idx) / len(pts) if len(pts) else 0.0
     card.metrics.update(fragments=len(crumbs), fragment_share=share)
     crumbling = share > t.max_fragment_share
-    card.add("fragments", not crumbling, round(share, 4), f"≤ {t.max_fragment_share:g}",
-             f"{len(crumbs)} strokes of fewer than {t.fragment_cells} cells: the lines fall apart",
-             crumb_idx if crumbling else ())
+    card.add(
+        "fragments",
+        not crumbling,
+        round(share, 4),
+        f"≤ {t.max_fragment_share:g}",
+        f"{len(crumbs)} strokes of fewer than {t.fragment_cells} cells: the lines fall apart",
+        crumb_idx if crumbling else (),
+    )
     card.marks["fragments"] = crumb_idx
     card.bounds(pts, grid_size)
     if area is not None:
         x0, y0, x1, y1 = area
         m = t.area_margin
         bad = np.flatnonzero((pts[:, 0] < x0 - m) | (pts[:, 0] > x1 + m) | (pts[:, 1] < y0 - m) | (pts[:, 1] > y1 + m))
-        card.add("area", not len(bad), int(len(bad)), f"0 more than {m:g} outside",
-                 f"asked x {x0}..{x1}, y {y0}..{y1}", bad.tolist())
+        card.add(
+            "area",
+            not len(bad),
+            int(len(bad)),
+            f"0 more than {m:g} outside",
+            f"asked x {x0}..{x1}, y {y0}..{y1}",
+            bad.tolist(),
+        )
     ref = np.vstack(reference)
     box = bounding_box(ref)
     diag = math.hypot(box[2] - box[0], box[3] - box[1])

@@ -35,8 +35,16 @@ from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray, Point
 from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.geometry.simplify import segment_angles
 
-__all__ = ["HouseThresholds", "HOUSE_THRESHOLDS", "HOUSE_AREA", "GABLE_WORDS", "house_reference",
-           "house_params", "house_ideal", "house_score"]
+__all__ = [
+    "HouseThresholds",
+    "HOUSE_THRESHOLDS",
+    "HOUSE_AREA",
+    "GABLE_WORDS",
+    "house_reference",
+    "house_params",
+    "house_ideal",
+    "house_score",
+]
 
 
 @dataclass(frozen=True)
@@ -155,8 +163,12 @@ def house_reference(area: Sequence[float] = HOUSE_AREA) -> list[IntArray]:
 
 
 def house_params(p: Mapping[str, Any]) -> dict[str, Any]:
-    return scene_params("каркас дома в изометрии с крышей и трубой",
-                         "a wire-frame house in isometric projection with a roof and a chimney", 20, 24)(p)
+    return scene_params(
+        "каркас дома в изометрии с крышей и трубой",
+        "a wire-frame house in isometric projection with a roof and a chimney",
+        20,
+        24,
+    )(p)
 
 
 def house_ideal(case: CaseLike) -> IntArray:
@@ -193,16 +205,29 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     ang, length = segment_angles(raw)
     longer = length >= t.min_edge
     vertical, rise_left, rise_right = _iso_bands(ang, t)
-    axes = {"vertical": float(length[vertical & longer].sum()), "rising left": float(length[rise_left & longer].sum()),
-            "rising right": float(length[rise_right & longer].sum())}
+    axes = {
+        "vertical": float(length[vertical & longer].sum()),
+        "rising left": float(length[rise_left & longer].sum()),
+        "rising right": float(length[rise_right & longer].sum()),
+    }
     total = float(length[longer].sum())
     share = sum(axes.values()) / total if total > 0 else 0.0
     metrics.update(iso_share=share, **{f"axis_{k.replace(' ', '_')}": v for k, v in axes.items()})
     missing = [k for k, v in axes.items() if v < t.min_axis_length]
-    card.add("iso_axes", not missing, len(axes) - len(missing), "= 3 axes",
-                     ("no edges " + ", ".join(missing)) if missing else "")
-    card.add("iso_share", share >= t.min_iso_share, share, f"≥ {t.min_iso_share:g}",
-                     "most edges run off the isometric axes" if share < t.min_iso_share else "")
+    card.add(
+        "iso_axes",
+        not missing,
+        len(axes) - len(missing),
+        "= 3 axes",
+        ("no edges " + ", ".join(missing)) if missing else "",
+    )
+    card.add(
+        "iso_share",
+        share >= t.min_iso_share,
+        share,
+        f"≥ {t.min_iso_share:g}",
+        "most edges run off the isometric axes" if share < t.min_iso_share else "",
+    )
 
     # edges cut at the corners other edges end on, then: walls, roof, chimney
     vertical = _iso_bands(ang, t)[0]
@@ -227,10 +252,20 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
             columns.append(int(i))
     columns.sort(key=lambda i: segs[i, :, 0].mean())
     metrics["wall_edges"] = len(columns)
-    card.add("walls", len(columns) >= t.min_walls, len(columns), f"≥ {t.min_walls}",
-                     "" if len(columns) >= t.min_walls else
-                     (f"only {len(columns)} vertical edge(s) stand on the ground: an isometric box shows its "
-                      "left, front and right corners" if columns else "no vertical edge stands on the ground"))
+    card.add(
+        "walls",
+        len(columns) >= t.min_walls,
+        len(columns),
+        f"≥ {t.min_walls}",
+        ""
+        if len(columns) >= t.min_walls
+        else (
+            f"only {len(columns)} vertical edge(s) stand on the ground: an isometric box shows its "
+            "left, front and right corners"
+            if columns
+            else "no vertical edge stands on the ground"
+        ),
+    )
     if not columns:
         card.add("roof_above_walls", False, 0.0, "a roof edge rising from a wall top", "no walls found")
         if _asks_gable(p):
@@ -245,8 +280,11 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
 
     # roof: an edge off the ground axes (vertical allowed) leaving a wall top upward, within the walls
     off_axis = ~(rise_left | rise_right) & ~is_wall & (length >= t.min_edge)
-    at_top = np.array([float(np.min(np.hypot(*(tops - bottom[i]).T))) <= t.corner_tol for i in range(len(segs))],
-                      dtype=bool) if len(segs) else np.zeros(0, dtype=bool)
+    at_top = (
+        np.array([float(np.min(np.hypot(*(tops - bottom[i]).T))) <= t.corner_tol for i in range(len(segs))], dtype=bool)
+        if len(segs)
+        else np.zeros(0, dtype=bool)
+    )
     need = max(t.min_roof_rise, t.min_roof_rise_cells / wall_h) if wall_h > 0 else t.min_roof_rise
     best_rise = 0.0
     roof_edges: list[tuple[int, int]] = []  # (edge, wall column it leaves)
@@ -258,9 +296,13 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
                 roof_edges.append((int(i), k))
     rise = best_rise / wall_h if wall_h > 0 else 0.0
     metrics["roof_rise"] = rise
-    card.add("roof_above_walls", rise >= need, round(rise, 4), f"≥ {need:.3g} of the wall height",
-                     "" if rise >= need else
-                     "no edge rises from the top of a wall edge off the ground axes (a gable or hip edge)")
+    card.add(
+        "roof_above_walls",
+        rise >= need,
+        round(rise, 4),
+        f"≥ {need:.3g} of the wall height",
+        "" if rise >= need else "no edge rises from the top of a wall edge off the ground axes (a gable or hip edge)",
+    )
 
     if _asks_gable(p):
         # a gable end is a triangle standing in a wall face: its peak is above the middle of the
@@ -270,18 +312,30 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
             for k2 in (k - 1, k + 1):
                 if not 0 <= k2 < len(columns):
                     continue
-                joined = any(min(np.hypot(*(e[0] - top[i])), np.hypot(*(e[1] - top[i]))) <= t.corner_tol
-                             and min(np.hypot(*(e[0] - tops[k2])), np.hypot(*(e[1] - tops[k2]))) <= t.corner_tol
-                             for e in segs)
+                joined = any(
+                    min(np.hypot(*(e[0] - top[i])), np.hypot(*(e[1] - top[i]))) <= t.corner_tol
+                    and min(np.hypot(*(e[0] - tops[k2])), np.hypot(*(e[1] - tops[k2]))) <= t.corner_tol
+                    for e in segs
+                )
                 span_x = float(tops[k2, 0] - tops[k, 0])
                 if joined and span_x:
                     off = abs(float(top[i, 0] - tops[k, 0]) / span_x - 0.5)
                     best = off if best is None else min(best, off)
         metrics["gable_offset"] = best
         ok = best is not None and best <= t.gable_offset
-        card.add("gable", ok, "none" if best is None else round(best, 4), f"≤ {t.gable_offset:.3g}",
-                         "" if ok else ("no roof triangle stands on a wall face" if best is None else
-                                        "the roof's end triangle leans back (a hip roof), a gable roof was asked"))
+        card.add(
+            "gable",
+            ok,
+            "none" if best is None else round(best, 4),
+            f"≤ {t.gable_offset:.3g}",
+            ""
+            if ok
+            else (
+                "no roof triangle stands on a wall face"
+                if best is None
+                else "the roof's end triangle leans back (a hip roof), a gable roof was asked"
+            ),
+        )
 
     # chimney: vertical edges side by side above the eave line, tops level
     xs = tops[:, 0]
@@ -290,18 +344,29 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     def eave(x: float) -> float:
         return float(np.interp(x, xs[order], tops[order, 1]))
 
-    cand = [i for i in np.flatnonzero(vertical & ~is_wall & ~at_top & (length >= t.chimney_min_edge))
-            if wx0 + t.corner_tol <= bottom[i, 0] <= wx1 - t.corner_tol
-            and eave(bottom[i, 0]) - bottom[i, 1] >= t.chimney_clearance]
+    cand = [
+        i
+        for i in np.flatnonzero(vertical & ~is_wall & ~at_top & (length >= t.chimney_min_edge))
+        if wx0 + t.corner_tol <= bottom[i, 0] <= wx1 - t.corner_tol
+        and eave(bottom[i, 0]) - bottom[i, 1] >= t.chimney_clearance
+    ]
     slope = math.tan(math.radians(t.iso_max_angle))
     paired: set[int] = set()
     for a in cand:
         for b in cand:
             dx = abs(float(segs[a, :, 0].mean() - segs[b, :, 0].mean()))
-            if (a < b and t.corner_tol <= dx <= t.chimney_max_width * (wx1 - wx0)
-                    and abs(float(top[a, 1] - top[b, 1])) <= dx * slope + t.chimney_level_tol):
+            if (
+                a < b
+                and t.corner_tol <= dx <= t.chimney_max_width * (wx1 - wx0)
+                and abs(float(top[a, 1] - top[b, 1])) <= dx * slope + t.chimney_level_tol
+            ):
                 paired.update((int(a), int(b)))
     metrics["chimney_edges"] = len(paired)
-    card.add("chimney", len(paired) >= 2, len(paired), "≥ 2",
-             "no pair of vertical edges (a small box) stands above the eaves within the walls")
+    card.add(
+        "chimney",
+        len(paired) >= 2,
+        len(paired),
+        "≥ 2",
+        "no pair of vertical edges (a small box) stands above the eaves within the walls",
+    )
     return card.result("house", com.likeness)

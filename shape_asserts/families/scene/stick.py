@@ -33,8 +33,15 @@ from shape_asserts.geometry.raster import raster_circle
 from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.geometry.simplify import segment_angles
 
-__all__ = ["StickThresholds", "STICK_THRESHOLDS", "STICK_AREA", "stick_reference", "stick_params",
-           "stick_ideal", "stick_score"]
+__all__ = [
+    "StickThresholds",
+    "STICK_THRESHOLDS",
+    "STICK_AREA",
+    "stick_reference",
+    "stick_params",
+    "stick_ideal",
+    "stick_score",
+]
 
 
 @dataclass(frozen=True)
@@ -120,8 +127,9 @@ def stick_ideal(case: CaseLike) -> IntArray:
     return np.vstack(stick_reference(case.params.get("area") or STICK_AREA))
 
 
-def _torso_chain(segs: FloatArray, neck: FloatArray, head_x: float, r: float,
-                 t: StickThresholds) -> tuple[FloatArray, FloatArray, set[int]] | None:
+def _torso_chain(
+    segs: FloatArray, neck: FloatArray, head_x: float, r: float, t: StickThresholds
+) -> tuple[FloatArray, FloatArray, set[int]] | None:
     """The line hanging from the head: top end, bottom end and the edges it is made of.
 
     Of the edges steeper than ``torso_search`` whose top lies within the head's width, the one
@@ -166,8 +174,9 @@ def _angle_between(u: FloatArray, v: FloatArray) -> float:
     return math.degrees(math.acos(max(-1.0, min(1.0, float(u @ v) / (nu * nv)))))
 
 
-def _limbs(segs: FloatArray, chain: set[int], a: FloatArray, b: FloatArray,
-           t: StickThresholds) -> list[tuple[str, str, FloatArray, FloatArray]]:
+def _limbs(
+    segs: FloatArray, chain: set[int], a: FloatArray, b: FloatArray, t: StickThresholds
+) -> list[tuple[str, str, FloatArray, FloatArray]]:
     """Edges leaving the torso ``a``–``b``: (``"arm"``/``"leg"``, ``"left"``/``"right"``/``"along"``,
     root, tip), one per limb (retraced edges counted once)."""
     pieces: list[tuple[FloatArray, FloatArray]] = []
@@ -198,8 +207,11 @@ def _limbs(segs: FloatArray, chain: set[int], a: FloatArray, b: FloatArray,
         if min(dp, dq) > t.attach_tol:
             continue
         # pieces leaving the same place in the same direction are one limb (retraced, or drawn in pieces)
-        same = [k for k, (_, _, r0, t0) in enumerate(out) if np.hypot(*(root - r0)) <= 2 * t.attach_tol
-                and _angle_between(tip - root, t0 - r0) <= t.limb_merge_angle]
+        same = [
+            k
+            for k, (_, _, r0, t0) in enumerate(out)
+            if np.hypot(*(root - r0)) <= 2 * t.attach_tol and _angle_between(tip - root, t0 - r0) <= t.limb_merge_angle
+        ]
         if same:
             k = same[0]
             if np.hypot(*(tip - root)) > np.hypot(*(out[k][3] - out[k][2])):
@@ -233,23 +245,36 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     if head is None:
         card.add("head", False, "none", "≤ 1 of the limit", "no closed loop (a head) is drawn")
         card.add("head_aspect", False, "n/a", f"≤ {t.head_max_skew:g}", "no head")
-        for name, limit in (("torso", f"≤ {t.torso_tolerance:g}° from vertical"),
-                            ("head_above_torso", "head above a torso"),
-                            ("limbs", "= 4: an arm and a leg on each side")):
+        for name, limit in (
+            ("torso", f"≤ {t.torso_tolerance:g}° from vertical"),
+            ("head_above_torso", "head above a torso"),
+            ("limbs", "= 4: an arm and a leg on each side"),
+        ):
             card.add(name, False, "n/a", limit, "no head")
         return card.result("stick", com.likeness)
 
     _, _, ring, fit = head
-    round_check = card.harmonics(*fit.radial(ring), scale=fit.radius, limits=t.head_harmonic_limits,
-                                 symmetry=4, name="head")
-    metrics.update(head_harmonic=round_check.value, head_roundness=roundness(ring, fit.center),
-                   head_radius=fit.radius, head_x=fit.center[0], head_y=fit.center[1])
+    round_check = card.harmonics(
+        *fit.radial(ring), scale=fit.radius, limits=t.head_harmonic_limits, symmetry=4, name="head"
+    )
+    metrics.update(
+        head_harmonic=round_check.value,
+        head_roundness=roundness(ring, fit.center),
+        head_radius=fit.radius,
+        head_x=fit.center[0],
+        head_y=fit.center[1],
+    )
     wide, tall = float(np.ptp(ring[:, 0])) + 1, float(np.ptp(ring[:, 1])) + 1
     skew = abs(wide - tall)
     metrics["head_skew"] = skew
     ok = skew <= t.head_max_skew
-    card.add("head_aspect", ok, skew, f"≤ {t.head_max_skew:g}",
-                     "" if ok else f"the head is {wide:g} cells wide and {tall:g} tall: not round")
+    card.add(
+        "head_aspect",
+        ok,
+        skew,
+        f"≤ {t.head_max_skew:g}",
+        "" if ok else f"the head is {wide:g} cells wide and {tall:g} tall: not round",
+    )
 
     # the body: every stroke without the head's cells
     head_cells = {(int(x), int(y)) for x, y in ring}
@@ -263,8 +288,7 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     body = edges(body_strokes, t.simplify_tolerance)
     torso = _torso_chain(body, np.array([hx, hy + r]), hx, r, t)
     if torso is None:
-        card.add("torso", False, "none", f"≤ {t.torso_tolerance:g}° from vertical",
-                         "no line hangs from the head")
+        card.add("torso", False, "none", f"≤ {t.torso_tolerance:g}° from vertical", "no line hangs from the head")
         card.add("head_above_torso", False, "n/a", "head above a torso", "no torso")
         card.add("limbs", False, "n/a", "= 4: an arm and a leg on each side", "no torso")
         return card.result("stick", com.likeness)
@@ -272,15 +296,26 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     a, b, chain = torso
     tilt = float(abs(segment_angles(np.array([[a, b]]))[0][0] - 90.0))
     metrics.update(torso_top=float(a[1]), torso_bottom=float(b[1]), torso_tilt=tilt)
-    card.add("torso", tilt <= t.torso_tolerance, round(tilt, 2), f"≤ {t.torso_tolerance:g}° from vertical",
-                     "" if tilt <= t.torso_tolerance else "the torso leans too far from vertical")
+    card.add(
+        "torso",
+        tilt <= t.torso_tolerance,
+        round(tilt, 2),
+        f"≤ {t.torso_tolerance:g}° from vertical",
+        "" if tilt <= t.torso_tolerance else "the torso leans too far from vertical",
+    )
     neck = float(a[1] - (hy + r))
     lo, hi = -r, t.max_neck * r + 1
     ok = lo < neck <= hi
     metrics["neck"] = neck
-    card.add("head_above_torso", ok, round(neck, 2), f"{lo:.2f}..{hi:.2f}",
-                     "" if ok else ("the torso starts above the head's center" if neck <= lo
-                                    else "the torso starts far below the head"))
+    card.add(
+        "head_above_torso",
+        ok,
+        round(neck, 2),
+        f"{lo:.2f}..{hi:.2f}",
+        ""
+        if ok
+        else ("the torso starts above the head's center" if neck <= lo else "the torso starts far below the head"),
+    )
 
     limbs = _limbs(body, chain, a, b, t)
     slots = {(k, s): 0 for k in ("arm", "leg") for s in ("left", "right")}
@@ -296,6 +331,12 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     if along:
         detail.append(f"{along} limb(s) along the torso")
     where = " (arms leave the torso's upper half, legs its lower half)"
-    card.add("limbs", problems == 0, len(limbs), "= 4: an arm and a leg on each side",
-                     "" if problems == 0 else "; ".join(detail) + where, margin=-float(problems))
+    card.add(
+        "limbs",
+        problems == 0,
+        len(limbs),
+        "= 4: an arm and a leg on each side",
+        "" if problems == 0 else "; ".join(detail) + where,
+        margin=-float(problems),
+    )
     return card.result("stick", com.likeness)

@@ -22,8 +22,7 @@ from shape_asserts.geometry.points import BoolArray, FloatArray, as_points
 from shape_asserts.geometry.raster import raster_polyline
 from shape_asserts.geometry.simplify import segments
 
-__all__ = ["scene_strokes", "holes", "heal", "edges", "ends", "seg_distance", "join_verticals",
-           "split_at_junctions"]
+__all__ = ["scene_strokes", "holes", "heal", "edges", "ends", "seg_distance", "join_verticals", "split_at_junctions"]
 
 
 def scene_strokes(points: ArrayLike) -> list[tuple[int, FloatArray]]:
@@ -48,8 +47,9 @@ def scene_strokes(points: ArrayLike) -> list[tuple[int, FloatArray]]:
     return [(a, pts[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
 
 
-def holes(pts: FloatArray, strokes: Sequence[FloatArray], slip: float, close_gap: float,
-           grid_size: int) -> list[FloatArray]:
+def holes(
+    pts: FloatArray, strokes: Sequence[FloatArray], slip: float, close_gap: float, grid_size: int
+) -> list[FloatArray]:
     """The closed loops of a drawing, whatever order it was drawn in: for each region of empty
     cells walled in by drawn cells (4-connected, so an 8-connected outline closes it), the drawn
     cells around it. Where the pen moved at most ``slip`` cells (Chebyshev) between two points in
@@ -66,8 +66,9 @@ def holes(pts: FloatArray, strokes: Sequence[FloatArray], slip: float, close_gap
     drawn[cells[:, 1] - lo[1], cells[:, 0] - lo[0]] = True
     steps = np.max(np.abs(np.diff(cells, axis=0)), axis=1) if len(cells) > 1 else np.zeros(0)
     bridges = [(cells[i], cells[i + 1]) for i in np.flatnonzero((steps > 1) & (steps <= slip))]
-    bridges += [(np.rint(s[-1]), np.rint(s[0])) for s in strokes
-                if len(s) >= 3 and 1 < closure_distance(s) <= close_gap]
+    bridges += [
+        (np.rint(s[-1]), np.rint(s[0])) for s in strokes if len(s) >= 3 and 1 < closure_distance(s) <= close_gap
+    ]
     for a, b in bridges:
         for x, y in raster_polyline([tuple(a), tuple(b)], closed=False):
             drawn[int(y) - lo[1], int(x) - lo[0]] = True
@@ -119,7 +120,7 @@ def _turns(stroke: FloatArray) -> list[FloatArray]:
         return [stroke]
     back = np.flatnonzero(np.all(stroke[:-2] == stroke[2:], axis=1)) + 1
     bounds = [0, *back.tolist(), len(stroke) - 1]
-    return [stroke[a:b + 1] for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+    return [stroke[a : b + 1] for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
 
 
 def edges(strokes: Sequence[FloatArray], tol: float) -> FloatArray:
@@ -145,8 +146,7 @@ def seg_distance(p: FloatArray, a: FloatArray, b: FloatArray) -> tuple[float, fl
     return float(d), float(t)
 
 
-def join_verticals(segs: FloatArray, vertical: BoolArray, gap: float, corner_tol: float,
-                    min_ends: int) -> FloatArray:
+def join_verticals(segs: FloatArray, vertical: BoolArray, gap: float, corner_tol: float, min_ends: int) -> FloatArray:
     """Vertical edges that continue one another joined into one: the top of the lower one at
     most ``gap`` cells below the foot of the upper one (or a cell above it), within a column,
     unless they meet at a corner (``min_ends`` ends of other edges within ``corner_tol`` of the
@@ -206,7 +206,7 @@ def split_at_junctions(segs: FloatArray, tol: float, min_ends: int, on: float) -
             while j + 1 < len(near) and near[j + 1] - near[k] <= tol:
                 j += 1
             if j - k + 1 >= min_ends:
-                cuts.append(float(near[k:j + 1].mean()))
+                cuts.append(float(near[k : j + 1].mean()))
             k = j + 1
         corners = [a] + [a + c * u for c in cuts] + [b]
         out.extend(zip(corners[:-1], corners[1:]))

@@ -97,9 +97,7 @@ class CircleModel:
     def predict_xy(self, t: ArrayLike) -> FloatArray:
         """Points of the circle at parameters ``t`` (radians, growing clockwise on screen)."""
         th = np.asarray(t, dtype=float)
-        return np.column_stack(
-            [self.center[0] + self.radius * np.cos(th), self.center[1] + self.radius * np.sin(th)]
-        )
+        return np.column_stack([self.center[0] + self.radius * np.cos(th), self.center[1] + self.radius * np.sin(th)])
 
     def __bool__(self) -> Literal[True]:
         """A model is a fit that worked: always true (a :class:`FitFailure` is false)."""
@@ -128,8 +126,7 @@ def roundness(points: ArrayLike, center: Point) -> float:
 HARMONIC_ORDERS = (2, 16)
 
 
-def radial_harmonics(angles: ArrayLike, residuals: ArrayLike,
-                     orders: tuple[int, int] = HARMONIC_ORDERS) -> FloatArray:
+def radial_harmonics(angles: ArrayLike, residuals: ArrayLike, orders: tuple[int, int] = HARMONIC_ORDERS) -> FloatArray:
     """Amplitude (cells) of each harmonic of a closed curve's radial residual, orders ``lo..hi``.
 
     The residual ``r(θ) − R`` of a drawing about its fitted circle is expanded in a Fourier
@@ -181,6 +178,6 @@ def radial_harmonics(angles: ArrayLike, residuals: ArrayLike,
     if not np.isfinite(total) or total <= 0:
         return np.zeros(len(ks))
     # e^{-ikθ} for k = 1..hi by a running product of e^{-iθ}: one complex exponential per point
-    phase = np.cumprod(np.broadcast_to(np.exp(-1j * theta), (hi, len(theta))), axis=0)[lo - 1:]
+    phase = np.cumprod(np.broadcast_to(np.exp(-1j * theta), (hi, len(theta))), axis=0)[lo - 1 :]
     amplitudes: FloatArray = 2.0 * np.abs(phase @ (w * e)) / total
     return amplitudes

@@ -81,8 +81,7 @@ def regular_polygon(center: Point, radius: float, n: int, rotation: float = 270.
     return np.column_stack([center[0] + radius * np.cos(ang), center[1] + radius * np.sin(ang)])
 
 
-def star_polygon(center: Point, outer: float, inner: float, n: int,
-                 rotation: float = 270.0) -> FloatArray:
+def star_polygon(center: Point, outer: float, inner: float, n: int, rotation: float = 270.0) -> FloatArray:
     """Vertices of an ``n``-pointed star, alternating outer tip and inner corner, (2n, 2).
 
     Vertex 0 is the tip at polar angle ``rotation``; the order is clockwise on screen.
@@ -111,8 +110,9 @@ class PolygonModel:
     indices: tuple[int, ...] = ()
 
     @classmethod
-    def from_estimate(cls, points: ArrayLike, epsilon: float = 1.5,
-                      min_side: float | None = None) -> PolygonModel | FitFailure:
+    def from_estimate(
+        cls, points: ArrayLike, epsilon: float = 1.5, min_side: float | None = None
+    ) -> PolygonModel | FitFailure:
         """The corners of a closed drawing by :func:`simplify_closed`.
 
         ``min_side`` defaults to ``3 × epsilon``: a side shorter than that is a raster's cut corner.
@@ -167,7 +167,6 @@ class PolygonModel:
     def __bool__(self) -> Literal[True]:
         """A model is a fit that worked: always true (a :class:`FitFailure` is false)."""
         return True
-
 
 
 #: How far from an exact coordinate a cell may lie and still be a fair rounding of it: both the

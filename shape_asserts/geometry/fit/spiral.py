@@ -19,8 +19,7 @@ from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
 __all__ = ["SpiralModel", "unwrapped_angles", "lap_gaps"]
 
 
-def unwrapped_angles(points: ArrayLike, center: Point, *, min_radius: float = 0.0
-                     ) -> tuple[IntArray, FloatArray]:
+def unwrapped_angles(points: ArrayLike, center: Point, *, min_radius: float = 0.0) -> tuple[IntArray, FloatArray]:
     """Cumulative polar angle along the drawing about ``center``, radians (clockwise on screen > 0).
 
     Points closer than ``min_radius`` to the center (where the angle means little) are left out.
@@ -42,8 +41,9 @@ def unwrapped_angles(points: ArrayLike, center: Point, *, min_radius: float = 0.
     return idx, np.concatenate([[0.0], np.cumsum(step)])
 
 
-def lap_gaps(points: ArrayLike, center: Point, *, min_radius: float = 1.5,
-             window: float = 0.25) -> tuple[IntArray, FloatArray]:
+def lap_gaps(
+    points: ArrayLike, center: Point, *, min_radius: float = 1.5, window: float = 0.25
+) -> tuple[IntArray, FloatArray]:
     """How far each point lies from the lap before it, radially: a spiral's local lap spacing.
 
     For every point at least one lap (2π) along the drawing from its first point away from the
@@ -66,7 +66,7 @@ def lap_gaps(points: ArrayLike, center: Point, *, min_radius: float = 1.5,
     before = np.empty(len(keep))
     rows = max(1, 1_000_000 // len(th))
     for start in range(0, len(keep), rows):
-        k = keep[start:start + rows]
+        k = keep[start : start + rows]
         off = np.abs(th[None, :] - (th[k] - 2 * math.pi)[:, None])
         near = off <= window
         masked = np.where(near, r[None, :], np.nan)
@@ -75,7 +75,7 @@ def lap_gaps(points: ArrayLike, center: Point, *, min_radius: float = 1.5,
             med = np.nanmedian(np.where(seen[:, None], masked, 0.0), axis=1)
         lone = ~seen
         med[lone] = r[np.argmin(off[lone], axis=1)]
-        before[start:start + len(k)] = med
+        before[start : start + len(k)] = med
     return idx[keep], r[keep] - before
 
 
@@ -110,8 +110,7 @@ class SpiralModel:
         return float(2 * math.pi * abs(self.b))
 
     @classmethod
-    def from_estimate(cls, points: ArrayLike, center: Point, *,
-                      min_radius: float = 1.5) -> SpiralModel | FitFailure:
+    def from_estimate(cls, points: ArrayLike, center: Point, *, min_radius: float = 1.5) -> SpiralModel | FitFailure:
         """Least-squares line through (θ, r), θ unwrapped along the drawing about a known ``center``.
 
         Points within ``min_radius`` of the center are left out: a cell next to the center has a
@@ -139,8 +138,15 @@ class SpiralModel:
         sst = float(np.sum((r - rm) ** 2))
         r2 = 1.0 - float(np.sum(res * res)) / sst if sst > 0 else 0.0
         angle0 = math.degrees(math.atan2(rel[0, 1], rel[0, 0])) % 360.0
-        return cls(center=(float(center[0]), float(center[1])), a=float(a), b=b, angle0=angle0,
-                   direction="cw" if sign > 0 else "ccw", r2=float(r2), turns=abs(total) / (2 * math.pi))
+        return cls(
+            center=(float(center[0]), float(center[1])),
+            a=float(a),
+            b=b,
+            angle0=angle0,
+            direction="cw" if sign > 0 else "ccw",
+            r2=float(r2),
+            turns=abs(total) / (2 * math.pi),
+        )
 
     def predict_xy(self, theta: ArrayLike) -> FloatArray:
         """Points after turning ``theta`` radians from the start, shape (len(theta), 2)."""
