@@ -1,9 +1,9 @@
-"""``python -m shape_asserts.plugin --markdown``: the README's options table (see :mod:`.options`)."""
+"""``python -m shape_asserts.plugin --markdown``: the README's options table (see :mod:`.options_table`)."""
 
 from __future__ import annotations
 
 import sys
 
-from shape_asserts.plugin.options import main
+from shape_asserts.plugin.options_table import main
 
 sys.exit(main())

@@ -40,7 +40,8 @@ import pytest
 
 from shape_asserts.exceptions import CaseError
 from shape_asserts.results import step_summary
-from shape_asserts.results.gate import DEFAULT_MARGIN, FAIL, PASS, UNDECIDED, Gate, format_gate, gate
+from shape_asserts.results.gate import DEFAULT_MARGIN, FAIL, PASS, UNDECIDED, Gate, gate
+from shape_asserts.results.gate_text import format_gate
 from shape_asserts.results.record import CaseRecord
 from shape_asserts.results.report import ReportData, write_report
 from shape_asserts.results.summary import format_table, summarize

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from shape_asserts.fileio import write_atomic
-from shape_asserts.results.gate import FAIL, PASS, UNDECIDED, Difference, Gate, describe, need_text
+from shape_asserts.results.gate import FAIL, PASS, UNDECIDED, Difference, Gate
+from shape_asserts.results.gate_text import describe, need_text
 from shape_asserts.results.panels import (
     MAX_ANSWER_SHOWN,
     MAX_NOTE,

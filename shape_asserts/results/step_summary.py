@@ -13,7 +13,8 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from shape_asserts.results.gate import Gate, describe, need_text
+from shape_asserts.results.gate import Gate
+from shape_asserts.results.gate_text import describe, need_text
 from shape_asserts.results.record import printable
 from shape_asserts.results.summary import FamilyRow
 

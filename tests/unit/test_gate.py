@@ -15,11 +15,11 @@ from shape_asserts.results.gate import (
     bootstrap_ci,
     cases_needed,
     decide,
-    format_gate,
     gate,
     gate_family,
     pair,
 )
+from shape_asserts.results.gate_text import format_gate
 from shape_asserts.results.record import CaseRecord
 
 

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from shape_asserts import defaults
-from shape_asserts.plugin.options import END, OPTIONS, START, Option, main, markdown_table, replace_table
+from shape_asserts.plugin.options import OPTIONS, Option
+from shape_asserts.plugin.options_table import END, START, main, markdown_table, replace_table
 from shape_asserts.plugin.session import VerdictOptions
 from shape_asserts.plugin.suite import Settings
 

@@ -301,6 +301,27 @@ def test_score_is_invariant_under_grid_rotations_and_mirrors_with_direction_flip
     same_verdict(score(case, pts), score(moved, turned))
 
 
+def test_a_turned_spiral_keeps_its_laps_check_when_the_lap_before_is_a_tie():
+    """Regression (found by the rotation property above): a point with no neighbour within the
+    window one lap back took the first of two equally near points, and which was first depended on
+    the last bits of the turned drawing's angles; equally near points now share the choice."""
+    raw = {
+        "family": "spiral",
+        "center": [13, 13],
+        "turns": 3,
+        "spacing": 4,
+        "angle": 0,
+        "inward": False,
+        "direction": "cw",
+    }
+    case = valid_case(raw)
+    sym = GRID_SYMMETRIES[1]
+    pts = with_defects(case.ideal(), 3343)
+    moved = make_case(moved_raw(case, sym, (0, 0)))
+    turned = ((pts - MID) @ sym.T + MID).round().astype(np.int64)
+    same_verdict(score(case, pts), score(moved, turned))
+
+
 #: One plain case per family for the explicit examples (a mirror of the main built-in case).
 _EXAMPLES = {
     "ellipse": dict(family="ellipse", center=[25, 25], a=20, b=12, rotation=30, start_angle=30, direction="cw"),

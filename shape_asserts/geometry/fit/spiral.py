@@ -48,8 +48,8 @@ def lap_gaps(
 
     For every point at least one lap (2π) along the drawing from its first point away from the
     center, the radius one lap earlier is the median radius of the points whose unwrapped angle
-    (see :func:`unwrapped_angles`) lies within ``window`` radians of one lap back — the nearest
-    such point when none does — and is subtracted. A median of a window rather than an
+    (see :func:`unwrapped_angles`) lies within ``window`` radians of one lap back — of the nearest
+    such points when none does — and is subtracted. A median of a window rather than an
     interpolation: two points at nearly the same angle (a wobble) must not decide it by a rounding
     error. An even Archimedean spiral gives its spacing everywhere, positive outward and negative
     inward. Returns ``(indices, gaps)``.
@@ -74,7 +74,12 @@ def lap_gaps(
         with np.errstate(all="ignore"):
             med = np.nanmedian(np.where(seen[:, None], masked, 0.0), axis=1)
         lone = ~seen
-        med[lone] = r[np.argmin(off[lone], axis=1)]
+        if lone.any():
+            # the nearest point when none lies within the window; points equally near (a turned or
+            # mirrored drawing's angles differ in the last bits) share it, so the choice is symmetric
+            far = off[lone]
+            tied = far <= far.min(axis=1, keepdims=True) + 1e-9
+            med[lone] = np.nanmedian(np.where(tied, r[None, :], np.nan), axis=1)
         before[start : start + len(k)] = med
     return idx[keep], r[keep] - before
 
