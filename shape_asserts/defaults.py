@@ -1,7 +1,9 @@
 """The run's default settings, in one place.
 
 The option table (:mod:`shape_asserts.plugin.options`) shows these as each option's default, and
-the library's own signatures use them, so a default is changed here and nowhere else.
+the library's own signatures use them, so a default is changed here and nowhere else. The values
+an option allows live here too (its owner imports them from here), so the option table reads
+nothing heavier than this module: the plugin loads in every pytest run.
 """
 
 from __future__ import annotations
@@ -19,12 +21,19 @@ __all__ = [
     "GATE_UNDECIDED",
     "FIXTURES_DIR",
     "SNAPSHOTS_DIR",
+    "RECORD_MODES",
+    "LANGS",
+    "UNDECIDED_POLICIES",
 ]
 
 #: The model asked when none is named: the in-process reference drawer (no key, no network).
 MODEL = "reference/exact"
+#: Record modes: replay only; ask only for what is not recorded; ask everything again.
+RECORD_MODES = ("none", "missing", "all")
 #: Record mode: ask only for what is not recorded.
 RECORD = "missing"
+#: Prompt languages: the seed post's, and English.
+LANGS = ("ru", "en")
 #: Prompt language: the seed post's.
 LANG = "ru"
 #: Seconds one model call may take, connect to last byte.
@@ -39,6 +48,8 @@ SAMPLES = 1
 MIN_PASS_RATE = 1.0
 #: How much worse (score points, pass-rate points) a candidate may be before the gate fails.
 GATE_MARGIN = 2.0
+#: What ``--gate-undecided`` may say an UNDECIDED gate does to the exit status.
+UNDECIDED_POLICIES = ("pass", "fail")
 #: What an UNDECIDED gate does to the exit status: the gate refuses only what it shows to be worse.
 GATE_UNDECIDED = "pass"
 #: Folders, relative to the rootdir.

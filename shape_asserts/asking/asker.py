@@ -40,14 +40,13 @@ from shape_asserts.defaults import (
     LANG,
     MAX_RETRIES,
     RECORD,
+    RECORD_MODES,
     SAMPLES,
     TIMEOUT,
 )
 from shape_asserts.exceptions import FixtureError, ProviderError
 
 __all__ = ["RECORD_MODES", "Asker", "Job", "Obtained"]
-
-RECORD_MODES = ("none", "missing", "all")
 
 #: Asks one model once: :func:`shape_asserts.asking.call.aask` or a stand-in with its signature.
 CallFn = Callable[..., Awaitable[Answer]]

@@ -9,6 +9,7 @@ written for this project, not part of the seed.
 
 from __future__ import annotations
 
+from shape_asserts.defaults import LANGS
 from shape_asserts.geometry.points import Point
 
 __all__ = [
@@ -24,7 +25,6 @@ __all__ = [
     "scene_prompt",
 ]
 
-LANGS = ("ru", "en")
 
 #: The seed's three circle prompts, verbatim: start (25,1) clockwise; (46,13) clockwise; (4,37)
 #: counter-clockwise.

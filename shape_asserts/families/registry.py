@@ -2,7 +2,8 @@
 
 A family says how a case's parameters become a prompt, an ideal drawing and a score. The built-in
 ones live in this package, one module each, every module exporting ``FAMILIES`` (a tuple of
-:class:`Family`); :data:`BUILTIN_MODULES` lists them.
+:class:`Family`); :data:`BUILTIN_MODULES` lists them, and :mod:`~shape_asserts.families.names`
+their names (for the plugin's markers, without importing them).
 
 Third-party families: the ``shape_asserts.families`` entry-point group
 -----------------------------------------------------------------------
@@ -21,7 +22,7 @@ The entry points are loaded once, the first time :func:`families` (or :func:`get
 asked, and checked: a plugin that fails to import, names something that is not a family, uses a
 name that is not a usable marker, or clashes with a built-in family or another plugin's family is
 a :class:`~shape_asserts.exceptions.CaseError` naming the distribution and what to do (the pytest
-plugin reports it as a usage error).
+plugin reports it as an error when it collects shape tests, the first time a run needs a family).
 """
 
 from __future__ import annotations
@@ -37,11 +38,9 @@ from typing import Any
 from shape_asserts.exceptions import CaseError
 from shape_asserts.families import circle, ellipse, multi, polygon, scene, spiral
 from shape_asserts.families.base import Family
+from shape_asserts.families.names import ENTRY_POINT_GROUP
 
 __all__ = ["Family", "ENTRY_POINT_GROUP", "BUILTIN_MODULES", "families", "get_family", "load_families"]
-
-#: The entry-point group third-party distributions declare their families in.
-ENTRY_POINT_GROUP = "shape_asserts.families"
 
 #: The modules of the built-in families, in registry order.
 BUILTIN_MODULES = (circle, multi, scene, ellipse, polygon, spiral)

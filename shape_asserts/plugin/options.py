@@ -24,10 +24,8 @@ from typing import Any, Literal
 
 import pytest
 
+# Nothing heavier than the defaults: the option table is read in every pytest run (pytest_addoption).
 from shape_asserts import defaults
-from shape_asserts.asking.asker import RECORD_MODES
-from shape_asserts.families.prompts import LANGS
-from shape_asserts.plugin.session import UNDECIDED_POLICIES
 
 __all__ = ["Option", "OPTIONS", "register", "resolve"]
 
@@ -167,7 +165,7 @@ OPTIONS: tuple[Option, ...] = (
         "record",
         "choice",
         default=defaults.RECORD,
-        choices=RECORD_MODES,
+        choices=defaults.RECORD_MODES,
         help="none: replay only, a case without a valid recording is an error; missing: ask only for "
         "what is not recorded (or is stale); all: ask again and overwrite",
     ),
@@ -208,7 +206,7 @@ OPTIONS: tuple[Option, ...] = (
         "lang",
         "choice",
         default=defaults.LANG,
-        choices=LANGS,
+        choices=defaults.LANGS,
         help="prompt language: ru (the seed post's) or en",
     ),
     Option(
@@ -337,7 +335,7 @@ OPTIONS: tuple[Option, ...] = (
         "gate_undecided",
         "choice",
         default=defaults.GATE_UNDECIDED,
-        choices=UNDECIDED_POLICIES,
+        choices=defaults.UNDECIDED_POLICIES,
         help="with --baseline: what an UNDECIDED gate (too little evidence) does to the exit status: "
         "pass (exit 0 with a warning) or fail (exit 1)",
     ),

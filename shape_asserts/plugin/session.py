@@ -34,22 +34,22 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from shape_asserts.defaults import GATE_MARGIN, UNDECIDED_POLICIES
 from shape_asserts.exceptions import CaseError
-from shape_asserts.results import step_summary
-from shape_asserts.results.gate import DEFAULT_MARGIN, FAIL, PASS, UNDECIDED, Gate, gate
-from shape_asserts.results.gate_text import format_gate
-from shape_asserts.results.record import CaseRecord
-from shape_asserts.results.report import ReportData, write_report
-from shape_asserts.results.summary import format_table, summarize
+
+if TYPE_CHECKING:
+    from shape_asserts.results.gate import Gate
+    from shape_asserts.results.record import CaseRecord
+    from shape_asserts.results.report import ReportData
+
+# The results modules (numpy, the families) are imported where a run has results to show: this
+# session is registered in every pytest run where the plugin is installed, most with no shape test.
 
 __all__ = ["UNDECIDED_POLICIES", "VerdictOptions", "VerdictSession", "with_baseline", "exit_status"]
-
-#: What ``--gate-undecided`` may say an UNDECIDED gate does to the exit status.
-UNDECIDED_POLICIES = ("pass", "fail")
 
 _NOT_RESULTS = (2, 3, 4, 5)  # interrupted, internal error, usage error, no tests collected
 
@@ -60,7 +60,7 @@ class VerdictOptions:
 
     report: Path | None = None
     baseline: str | None = None
-    margin: float = DEFAULT_MARGIN
+    margin: float = GATE_MARGIN
     undecided: str = "pass"
 
 
@@ -85,6 +85,8 @@ def exit_status(status: int, verdict: str | None, *, errors: int, other_failures
     status = int(status)
     if verdict is None or status in _NOT_RESULTS:
         return status
+    from shape_asserts.results.gate import FAIL, PASS
+
     if errors or other_failures:
         return 1
     if verdict == PASS:
@@ -120,7 +122,11 @@ class VerdictSession:
         # reports carry the same record again)
         if report.when != "call" and (report.when != "setup" or report.passed):
             return
-        record = CaseRecord.from_properties(report.user_properties)
+        record = None
+        if report.user_properties:  # a test with none is no shape case: no need to load the records
+            from shape_asserts.results.record import CaseRecord
+
+            record = CaseRecord.from_properties(report.user_properties)
         if record is None:
             if report.when == "call" and report.failed:
                 self.other_failures += 1
@@ -141,18 +147,22 @@ class VerdictSession:
             key=lambda r: (cases.get(r.case, len(cases)), r.case, models.get(r.model, len(models)), r.model),
         )
 
-    def _wanted(self) -> bool:
-        o = self.options
-        return bool(o.baseline or o.report or os.environ.get(step_summary.ENV))
-
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
-        if hasattr(self.config, "workerinput") or not self._wanted():
+        if hasattr(self.config, "workerinput"):
             return  # xdist workers: the controller sees every report and does this once
-        if not self.records and not self.options.baseline and not self.options.report:
-            return  # a run without shape cases writes no job summary
+        o = self.options
+        if not self.records and not o.baseline and not o.report:
+            return  # a run without shape cases writes no job summary (and loads none of the results)
+        from shape_asserts.results import step_summary
+
+        if not (o.baseline or o.report or os.environ.get(step_summary.ENV)):
+            return
+        from shape_asserts.results.gate import gate
+        from shape_asserts.results.report import write_report
+        from shape_asserts.results.summary import summarize
+
         records = self.ordered()
         rows = summarize(records)
-        o = self.options
         if o.baseline is not None:
             by_model = {m: [r for r in records if r.model == m] for m in self.settings.models}
             candidates = {m: by_model[m] for m in self.settings.models if m != o.baseline}
@@ -182,6 +192,8 @@ class VerdictSession:
                 self.problems.append(f"could not append to ${step_summary.ENV}: {exc}")
 
     def _report_data(self, records: list[CaseRecord], rows: list) -> ReportData:
+        from shape_asserts.results.report import ReportData
+
         s, o = self.settings, self.options
         candidates = [m for m in s.models if m != o.baseline]
         meta = [("models", ", ".join(candidates))]
@@ -214,6 +226,8 @@ class VerdictSession:
         # the table before other plugins' summaries (syrupy's), the gate and the status after them
         tr = terminalreporter
         if self.records:
+            from shape_asserts.results.summary import format_table, summarize
+
             tr.section("shape-asserts summary")
             for line in format_table(summarize(self.ordered())):
                 tr.write_line(line)
@@ -223,6 +237,9 @@ class VerdictSession:
             )
         yield
         if self.gate is not None:
+            from shape_asserts.results.gate import FAIL, PASS, UNDECIDED
+            from shape_asserts.results.gate_text import format_gate
+
             g = self.gate
             colour = {PASS: {"green": True}, FAIL: {"red": True}, UNDECIDED: {"yellow": True}}[g.verdict]
             tr.section("shape-asserts gate", sep="=", bold=True, **colour)

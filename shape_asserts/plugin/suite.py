@@ -10,18 +10,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from shape_asserts import defaults
-from shape_asserts.asking.asker import Asker, Obtained
-from shape_asserts.asking.reference import serve
-from shape_asserts.asking.runstate import NotAsked, Progress, RunState
-from shape_asserts.asking.store import FixtureStore
-from shape_asserts.cases import Case, load_cases
-from shape_asserts.results.snapshots import extension_for, snapshot_folder
-from shape_asserts.results.verdict import CaseResult, judge
+
+if TYPE_CHECKING:
+    from shape_asserts.asking.asker import Asker, Obtained
+    from shape_asserts.asking.runstate import Progress
+    from shape_asserts.cases import Case
+    from shape_asserts.results.verdict import CaseResult
+
+# The library (numpy, the families, the store) is imported by the methods that use it: the plugin
+# builds a Settings in every pytest run, and only a run with shape tests loads cases or asks.
 
 __all__ = ["Settings", "CaseParam", "CaseRun", "DEFAULT_MODEL", "prefetch"]
 
@@ -53,12 +55,18 @@ class Settings:
     def cases(self) -> list[Case]:
         """The run's cases: built-in ones, then the user's files (loaded once)."""
         if not self._cases:
+            from shape_asserts.asking.reference import serve
+            from shape_asserts.cases import load_cases
+
             self._cases.extend(load_cases(self.case_files))
             serve(self._cases)  # reference/* answers the run's own case files' prompts too
         return self._cases
 
     def asker(self, record: str | None = None) -> Asker:
         """The run's asker (under another record mode when ``record`` is given)."""
+        from shape_asserts.asking.asker import Asker
+        from shape_asserts.asking.store import FixtureStore
+
         return Asker(
             FixtureStore(self.fixtures_dir),
             record or self.record,
@@ -92,6 +100,8 @@ class Settings:
         pytest.skip.Exception
             ``--max-cost`` was reached before this case was asked.
         """
+        from shape_asserts.asking.runstate import NotAsked, RunState
+
         state = RunState.read(self.state_path) if self.state_path is not None else None
         record = None
         try:
@@ -137,6 +147,8 @@ class CaseRun:
     def judge(self) -> CaseResult:
         """Parse and score every sample (once); the test's record is made from this result."""
         if self.result is None:
+            from shape_asserts.results.verdict import judge
+
             self.result = judge(self.param.case, self.param.model, self.obtained.texts, self.settings.min_pass_rate)
         return self.result
 
@@ -145,6 +157,8 @@ class CaseRun:
         snap = self._snapshot
         if snap is None:
             return None
+        from shape_asserts.results.snapshots import extension_for, snapshot_folder
+
         s = self.settings
         folder = snapshot_folder(s.snapshots_dir, self.param.model, s.lang, s.samples)
         if not folder.is_dir() and not snap.update_snapshots:

@@ -94,17 +94,52 @@ def test_without_the_plugin_its_case_file_is_an_error_naming_the_family(suite, f
     assert fake_litellm.calls() == []
 
 
-def test_a_broken_plugin_is_a_usage_error_naming_its_distribution_and_the_fix(suite, installed):
+def test_a_broken_plugin_is_a_collection_error_naming_its_distribution_and_the_fix(suite, installed):
+    # The families load when shape tests are collected (not at configure, which every pytest run
+    # pays for), so a broken plugin stops the run at collection rather than as a usage error.
     installed("plus = shape_plus_gone:FAMILY")
 
     result = suite.runpytest_subprocess("--collect-only", "-q", timeout=SUBPROCESS_TIMEOUT)
 
-    assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(
         [
-            "ERROR: shape-asserts: shape family plugin: the entry point 'plus' = 'shape_plus_gone:FAMILY' of "
+            "*ERROR collecting test_shapes.py*",
+            "shape-asserts: shape family plugin: the entry point 'plus' = 'shape_plus_gone:FAMILY' of "
             "shape-asserts-plus * failed to load: ModuleNotFoundError: *; fix it, or uninstall it "
             "(pip uninstall shape-asserts-plus)",
         ]
     )
-    assert "Traceback" not in result.stderr.str()
+    assert "Traceback" not in result.stdout.str() + result.stderr.str()
+
+
+def test_a_run_without_shape_tests_never_loads_the_family_plugins(suite, installed):
+    installed("plus = shape_plus_gone:FAMILY")
+    suite.path.joinpath("test_shapes.py").unlink()
+    suite.makepyfile(test_plain="def test_plain():\n    pass\n")
+
+    result = suite.runpytest_subprocess("-q", "-p", "no:randomly", timeout=SUBPROCESS_TIMEOUT)
+
+    result.assert_outcomes(passed=1)
+
+
+def test_a_family_named_otherwise_than_its_entry_point_gets_its_marker_when_it_loads(suite, installed, plus_cases):
+    # its marker is registered at collection, when the plugin loads, in time for --strict-markers
+    installed("shapes = shape_plus:FAMILY")
+
+    result = suite.runpytest_subprocess(
+        "--shape-cases",
+        plus_cases,
+        "-m",
+        "plus",
+        "--strict-markers",
+        "--collect-only",
+        "-q",
+        timeout=SUBPROCESS_TIMEOUT,
+    )
+
+    assert result.ret == pytest.ExitCode.OK
+    collected = sorted(
+        line.split("[", 1)[1].split("@", 1)[0] for line in result.stdout.lines if "::test_drawing[" in line
+    )
+    assert collected == PLUS_IDS

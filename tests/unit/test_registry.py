@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from shape_asserts.exceptions import CaseError
-from shape_asserts.families import registry
+from shape_asserts.families import names, registry
 from shape_asserts.families.registry import ENTRY_POINT_GROUP, families, get_family, load_families
 
 BUILTIN = (
@@ -148,3 +148,8 @@ def test_get_family_finds_a_plugin_family_and_lists_it_among_the_known(plugin_in
     assert get_family("plus") is PLUS
     with pytest.raises(CaseError, match=r"unknown shape family 'hexagon'; known: .*plus"):
         get_family("hexagon")
+
+
+def test_the_names_the_plugin_registers_as_markers_are_the_builtin_families():
+    """``families.names`` is read without importing a family: it must list the registry's own."""
+    assert tuple(load_families()) == names.BUILTIN

@@ -1,0 +1,277 @@
+"""The plugin's hooks and fixtures once pytest is configured (registered by :mod:`shape_asserts.plugin`).
+
+Everything here is cheap for a run without shape tests: markers come from the families' names
+(:mod:`shape_asserts.families.names`), the settings and the end-of-run session are built without
+loading a case, and the library is imported by the hook or fixture that needs it. The families and
+cases load at the first test that requests ``shape_case`` (:func:`pytest_generate_tests`); a
+broken third-party family plugin is reported there, as a collection error (a run that collects no
+shape test never loads the plugins).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tempfile
+import time
+from collections.abc import Generator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from shape_asserts.exceptions import CaseError, FixtureError, ProviderError
+from shape_asserts.families import names
+from shape_asserts.plugin.options import resolve
+from shape_asserts.plugin.session import VerdictOptions, VerdictSession, with_baseline
+from shape_asserts.plugin.suite import CaseParam, CaseRun, Settings
+
+if TYPE_CHECKING:
+    from shape_asserts.results.record import CaseRecord
+
+_SETTINGS_KEY = pytest.StashKey[Settings]()
+#: Set on a shape test's item once its ``shape_run`` fixture starts, and once it has its run.
+_CASE_KEY = pytest.StashKey[CaseParam]()
+_RUN_KEY = pytest.StashKey[CaseRun]()
+#: The family markers registered so far (the built-in ones, then plugins' as they load).
+_MARKERS_KEY = pytest.StashKey[set[str]]()
+
+
+def _settings(config: pytest.Config, values: dict[str, Any]) -> Settings:
+    """The run's settings from the resolved option values (see :mod:`shape_asserts.plugin.options`)."""
+    fields = {f.name for f in dataclasses.fields(Settings)}
+    return Settings(**{k: v for k, v in values.items() if k in fields}, state_path=_state_path(config))
+
+
+def _state_path(config: pytest.Config) -> Path:
+    """Where this run's fetch leaves its state: chosen by the controller, handed to xdist workers."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None and "shape_state_path" in workerinput:
+        return Path(workerinput["shape_state_path"])
+    return Path(tempfile.mkdtemp(prefix="shape-asserts-run-")) / "state.json"
+
+
+def _is_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+def configure(config: pytest.Config) -> None:
+    """The plugin's ``pytest_configure``: markers, settings, the end-of-run session, the fetch."""
+    config.addinivalue_line("markers", "shape: a shape-drawing case asked of a model")
+    config.addinivalue_line("markers", "seed: one of the seed post's own prompts")
+    config.stash[_MARKERS_KEY] = set()
+    # built in, then the installed plugins' entry points by name (a plugin loads at collection)
+    _add_family_markers(config, names.BUILTIN + names.declared())
+    values = resolve(config)
+    config.stash[_SETTINGS_KEY] = _verdicts(config, _settings(config, values), values)
+    if not _is_worker(config):
+        config.pluginmanager.register(_Fetcher(config), "shape-asserts-fetcher")
+
+
+def _add_family_markers(config: pytest.Config, families: tuple[str, ...]) -> None:
+    """Register each family's marker (``-m circle``), once."""
+    known = config.stash[_MARKERS_KEY]
+    for family in families:
+        if family not in known:
+            known.add(family)
+            config.addinivalue_line("markers", f"{family}: shape family '{family}'")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "shape_case" not in metafunc.fixturenames:
+        return
+    from shape_asserts.families.registry import families
+
+    try:
+        loaded = families()  # the first time this run needs them: built in, then installed plugins'
+    except CaseError as exc:  # a broken plugin: its message names it and the fix, no traceback
+        raise pytest.Collector.CollectError(f"shape-asserts: {exc}") from None
+    _add_family_markers(metafunc.config, tuple(loaded))  # a plugin's, when not named as its entry point
+    settings = metafunc.config.stash[_SETTINGS_KEY]
+    try:
+        cases = settings.cases()
+    except CaseError as exc:
+        raise pytest.UsageError(f"shape-asserts: {exc}") from None
+    params = []
+    for model in settings.models:
+        for case in cases:
+            param = CaseParam(model=model, case=case)
+            marks = [pytest.mark.shape, getattr(pytest.mark, case.family)]
+            if "seed" in case.tags:
+                marks.append(pytest.mark.seed)
+            params.append(pytest.param(param, id=param.id, marks=marks))
+    metafunc.parametrize("shape_case", params)
+
+
+@pytest.fixture
+def shape_settings(request: pytest.FixtureRequest) -> Settings:
+    """The run's resolved shape-asserts settings."""
+    return request.config.stash[_SETTINGS_KEY]
+
+
+@pytest.fixture
+def shape_run(request: pytest.FixtureRequest, shape_case: CaseParam, shape_settings: Settings) -> CaseRun:
+    """One model × case: its answers (recorded, replayed or asked now) ready to be judged."""
+    node = request.node
+    node.stash[_CASE_KEY] = shape_case  # from here on the test is a shape case, with a record
+    obtained = shape_settings.obtain(shape_case)
+    snapshot = None
+    if request.config.pluginmanager.hasplugin("syrupy"):  # -p no:syrupy: nothing is pinned
+        snapshot = request.getfixturevalue("snapshot")
+    node.stash[_RUN_KEY] = run = CaseRun(shape_case, shape_settings, obtained, node, snapshot)
+    return run
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    # A provider outage or a bad recording is the harness's problem, not the model's drawing:
+    # show the one-line reason (it names the cause and the fix) instead of a traceback.
+    if call.excinfo is not None and isinstance(call.excinfo.value, (ProviderError, FixtureError)):
+        from shape_asserts.results.record import printable
+
+        # the provider's words are hostile text: no escape sequence reaches the terminal
+        report.longrepr = printable(f"{type(call.excinfo.value).__name__}: {call.excinfo.value}")
+    param = item.stash.get(_CASE_KEY, None)
+    if param is not None and (call.when == "call" or (call.when == "setup" and not report.passed)):
+        prop = _record(item, param, report).as_property()
+        item.user_properties.append(prop)  # later phases' reports and JUnit XML carry it too
+        report.user_properties.append(prop)
+    return report
+
+
+def _record(item: pytest.Item, param: CaseParam, report: pytest.TestReport) -> CaseRecord:
+    """A shape test's one record, as its report settles it: judged at its call, or why it is not."""
+    from shape_asserts.results.record import CaseRecord, report_reason
+
+    if report.when == "setup":
+        outcome = "error" if report.failed else "skipped"
+    else:
+        outcome = report.outcome
+    reason = "" if report.passed else report_reason(report)
+    run = item.stash.get(_RUN_KEY, None)
+    if run is not None and run.result is not None:
+        return CaseRecord.from_result(run.result, outcome, reason)
+    if report.when == "call" and report.passed:
+        reason = "the test passed without judging its answers (it never called shape_run.check())"
+    return CaseRecord.unjudged(param.model, param.case, outcome, reason)
+
+
+class _Fetcher:
+    """Plans and makes the run's live calls once, in the process that sees the whole selection."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.session: pytest.Session | None = None
+        self.done = False
+        self.progress: Any = None
+        self._last_line = 0.0
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node: Any) -> None:  # xdist controller: tell workers the path
+        node.workerinput["shape_state_path"] = str(self.config.stash[_SETTINGS_KEY].state_path)
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        self.session = session
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> None:  # no xdist: the tests are about to run
+        if self.config.pluginmanager.has_plugin("dsession"):
+            return  # xdist controller: the workers' collection decides (below)
+        if not _tests_will_run(session):
+            return
+        params = [
+            item.callspec.params["shape_case"]
+            for item in session.items
+            if hasattr(item, "callspec") and isinstance(item.callspec.params.get("shape_case"), CaseParam)
+        ]
+        if params:  # a run without shape tests asks nothing, and loads nothing to say so
+            self._fetch(params)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        if self.done or (self.session is not None and not _tests_will_run(self.session)):
+            return
+        # a shape test's id holds its case@model: a run without one need not load the cases
+        if not any(nodeid.endswith("]") and "@" in nodeid[nodeid.find("[") :] for nodeid in ids):
+            return
+        known = self.config.stash[_SETTINGS_KEY].params()
+        params = []
+        for nodeid in ids:
+            if nodeid.endswith("]") and "[" in nodeid:
+                p = known.get(nodeid[nodeid.index("[") + 1 : -1])
+                if p is not None:
+                    params.append(p)
+        self._fetch(params)
+
+    def _fetch(self, params: list[CaseParam]) -> None:
+        if self.done:
+            return
+        self.done = True
+        settings = self.config.stash[_SETTINGS_KEY]
+        from shape_asserts.plugin.suite import prefetch
+
+        try:
+            self.progress = prefetch(
+                settings, params, on_progress=self._show, on_decision=lambda line: self._write(f"shape-asserts: {line}")
+            )
+        except Exception as exc:
+            self._write(
+                f"shape-asserts: fetching before the tests failed ({type(exc).__name__}: {exc}); "
+                f"cases will be asked one by one"
+            )
+            if settings.state_path is not None and settings.state_path.exists():
+                settings.state_path.unlink()
+            return
+        if self.progress is not None:
+            self._write(self.progress.line())
+            for line in self.progress.usage_lines():
+                self._write(line)
+
+    def _write(self, line: str) -> None:
+        tr = self.config.pluginmanager.get_plugin("terminalreporter")
+        if tr is not None:
+            tr.write_line(line)
+
+    def _show(self, progress: Any) -> None:
+        now = time.monotonic()
+        if now - self._last_line >= 2.0 and progress.finished is None:
+            self._last_line = now
+            self._write(progress.line())
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        path = config.stash[_SETTINGS_KEY].state_path
+        if path is not None and path.parent.name.startswith("shape-asserts-run-"):
+            import shutil
+
+            shutil.rmtree(path.parent, ignore_errors=True)
+
+
+def _tests_will_run(session: pytest.Session) -> bool:
+    """Whether this run goes on to execute tests: no model is asked (and paid) for any other.
+
+    Not for ``--collect-only``, ``--setup-plan`` or ``--setup-only``, nor after a collection error
+    (pytest then stops before the first test unless ``--continue-on-collection-errors``); a usage
+    error (a bad ``-k``) never reaches here.
+    """
+    opt = session.config.option
+    if getattr(opt, "collectonly", False) or getattr(opt, "setupplan", False) or getattr(opt, "setuponly", False):
+        return False
+    return not (session.testsfailed and not getattr(opt, "continue_on_collection_errors", False))
+
+
+def _verdicts(config: pytest.Config, settings: Settings, values: dict[str, Any]) -> Settings:
+    """Register the end-of-run report and gate; the settings with the baseline as one more model."""
+    try:
+        settings = with_baseline(settings, values["baseline"])
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    options = VerdictOptions(
+        report=values["report"],
+        baseline=values["baseline"],
+        margin=values["gate_margin"],
+        undecided=values["gate_undecided"],
+    )
+    config.pluginmanager.register(VerdictSession(config, settings, options), "shape-asserts-verdicts")
+    return settings
