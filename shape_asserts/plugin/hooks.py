@@ -23,7 +23,7 @@ from shape_asserts.exceptions import CaseError, FixtureError, ProviderError
 from shape_asserts.families import names
 from shape_asserts.plugin.options import resolve
 from shape_asserts.plugin.session import VerdictOptions, VerdictSession, with_baseline
-from shape_asserts.plugin.suite import CaseParam, CaseRun, Settings
+from shape_asserts.plugin.suite import CaseParam, CaseRun, Settings, prefetch
 
 if TYPE_CHECKING:
     from shape_asserts.results.record import CaseRecord
@@ -210,8 +210,6 @@ class _Fetcher:
             return
         self.done = True
         settings = self.config.stash[_SETTINGS_KEY]
-        from shape_asserts.plugin.suite import prefetch
-
         try:
             self.progress = prefetch(
                 settings, params, on_progress=self._show, on_decision=lambda line: self._write(f"shape-asserts: {line}")
