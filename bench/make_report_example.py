@@ -7,7 +7,9 @@ asked), builds the report exactly as ``--shape-report`` does, and screenshots tw
 headless Chromium:
 
 * ``docs/report-summary.png`` — the gate verdict and the summary table;
-* ``docs/drawing.png`` — one case (the seed post's second prompt) with both models side by side.
+* ``docs/drawing.png`` — one case (the seed post's second prompt) with both models side by side;
+* ``docs/stability.png`` — the stability picture: each model's score by start angle and direction
+  (polar chart) and its drawings placed round the circle of start points.
 
 Needs ``chromium`` (or Google Chrome) on PATH and Pillow (``pip install -e '.[test]'``), which
 crops the screenshots to their content.
@@ -135,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
                 1200,
                 2400,
             ),
+            "stability.png": (replace(data, sections=("stability",)), 1700, 2000),
         }
         for name, (part, width, height) in parts.items():
             page = write_report(Path(tmp) / name.replace(".png", ".html"), part)
