@@ -1,6 +1,6 @@
 """The README's pictures of the HTML report: the noisy reference drawer gated against the exact one.
 
-Run: ``.venv/bin/python bench/make_report_example.py [--out docs] [--html report.html]``
+Run: ``.venv/bin/python bench/make_report_example.py [--out docs] [--html report.html] [--only stability.png]``
 
 Judges the recorded circle answers of ``reference/noisy`` and ``reference/exact`` (nothing is
 asked), builds the report exactly as ``--shape-report`` does, and screenshots two parts of it with
@@ -126,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=REPO / "docs", help="folder for the PNGs (default docs/)")
     parser.add_argument("--html", type=Path, help="also keep the whole report here")
+    parser.add_argument("--only", action="append", metavar="NAME", help="make only this picture (repeatable)")
     args = parser.parse_args(argv)
     data = report_data()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -139,7 +140,12 @@ def main(argv: list[str] | None = None) -> int:
             ),
             "stability.png": (replace(data, sections=("stability",)), 1700, 2000),
         }
+        unknown = set(args.only or ()) - set(parts)
+        if unknown:
+            parser.error(f"--only: no picture named {', '.join(sorted(unknown))}; choose from {', '.join(parts)}")
         for name, (part, width, height) in parts.items():
+            if args.only and name not in args.only:
+                continue
             page = write_report(Path(tmp) / name.replace(".png", ".html"), part)
             png = args.out / name
             screenshot(page, png, width, height)

@@ -52,7 +52,7 @@ MAX_SMALL_POINTS = 200
 #: Drawings overlaid in one small panel (cases sharing a start angle and direction).
 MAX_OVERLAY = 6
 #: The polar chart: radius of the score-100 ring, and the margin for the angle labels.
-POLAR_RADIUS = 130
+POLAR_RADIUS = 150
 _POLAR_MARGIN = 34
 #: Line colours by direction (other directions take the rest of the palette in order).
 _DIRECTION_COLOURS = {"cw": "#1f4e9c", "ccw": "#d95f02"}
@@ -110,11 +110,16 @@ def buckets(records: Sequence[CaseRecord]) -> list[Bucket]:
 
 def _usable(records: Sequence[CaseRecord]) -> list[CaseRecord]:
     """Judged records of the groups that ask from two or more start angles (the rest say nothing here)."""
-    judged = [r for r in records if r.judged and r.start_angle is not None and r.outcome in ("passed", "failed")]
+    judged = [r for r in records if r.judged and _angle(r.start_angle) and r.outcome in ("passed", "failed")]
     angles: dict[str, set[float]] = defaultdict(set)
     for r in judged:
         angles[r.group].add(float(r.start_angle or 0.0))
     return [r for r in judged if len(angles[r.group]) >= 2]
+
+
+def _angle(value: object) -> bool:
+    """Whether a record's start angle is a finite number (records read back from JSON are checked)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _colour(direction: str, order: Sequence[str]) -> str:
@@ -313,7 +318,8 @@ def stability_html(
         "angle. A round line near the outer ring is a model that draws as well from any start; a dent is "
         "where it drifts. Right: each start angle's drawing (the first sample) at its place round the "
         f"circle, with its score; cases sharing a start angle are overlaid (up to {MAX_OVERLAY}), their "
-        "mean score followed by ·count. Green dot: where the drawing begins; pale band: the ideal shape.</p>",
+        "mean score followed by ·count, green when every one passed and red otherwise. Green dot: where "
+        "the drawing begins; pale band: the ideal shape.</p>",
     ]
     family = None
     for fam, model in sorted(by_key, key=lambda k: (k[0], rank.get(k[1], len(rank)))):

@@ -2,9 +2,10 @@
 
 ``--shape-report PATH`` writes it at session end (on the xdist controller) from the tests'
 :class:`~shape_asserts.results.record.CaseRecord` s: the gate verdict when there is one, a summary
-per model × family, an overview of every case × model, and per case the drawings of every model
-side by side (:mod:`shape_asserts.results.panels`), each with its metrics and failed checks, the
-prompt and the raw answer.
+per model × family, an overview of every case × model, the stability picture (score by start angle
+and the drawings round the start points, :mod:`shape_asserts.results.charts`), and per case the
+drawings of every model side by side (:mod:`shape_asserts.results.panels`), each with its metrics
+and failed checks, the prompt and the raw answer.
 
 Everything a model wrote is hostile. It is escaped with :func:`html.escape` (and stripped of
 characters HTML cannot carry), bounded (:data:`MAX_ANSWER_SHOWN` characters per answer, with a
@@ -43,7 +44,7 @@ __all__ = ["ReportData", "render_html", "write_report", "CSP", "MAX_ANSWER_SHOWN
 #: The page may load nothing and run nothing; only its own inline styles and data: images apply.
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 #: The parts of a report, in page order.
-SECTIONS = ("header", "gate", "summary", "stability", "overview", "drawings")
+SECTIONS = ("header", "gate", "summary", "overview", "stability", "drawings")
 
 
 @dataclass(frozen=True)
@@ -270,10 +271,10 @@ def render_html(data: ReportData) -> str:
         out += _gate_html(data.gate)
     if data.rows and "summary" in show:
         out += _summary_html(data.rows, data.baseline)
-    if "stability" in show:
-        out += stability_html(data.records, models, data.cases)
     if ordered and "overview" in show:
         out += _matrix_html(ordered, models)
+    if "stability" in show:
+        out += stability_html(data.records, models, data.cases)
     if ordered and "drawings" in show:
         out += cases_html(ordered, models, data.baseline, data.lang, data.cases)
     if not ordered and not data.rows:

@@ -162,6 +162,7 @@ def test_families_without_start_angles_and_old_records_have_no_stability_section
     assert legacy.start_angle is None and legacy.direction == ""
     assert stability_html([legacy], ["m"]) == []
     assert stability_html(one_angle, ["m"]) == []
+    assert stability_html([replace(r, start_angle=math.nan) for r in matrix()], ["m"]) == []
     assert 'id="stability"' not in render_html(ReportData(records=[legacy, *one_angle]))
 
 
