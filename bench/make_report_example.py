@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from shape_asserts.exceptions import FixtureError
 from shape_asserts.plugin.suite import CaseParam, Settings
+from shape_asserts.results.charts import buckets
 from shape_asserts.results.gate import gate
 from shape_asserts.results.record import CaseRecord
 from shape_asserts.results.report import ReportData, write_report
@@ -122,6 +123,23 @@ def crop(png: Path) -> None:
     )
 
 
+def print_stability(records: list[CaseRecord] | tuple[CaseRecord, ...]) -> None:
+    """What docs/stability.png shows, in numbers: per model and direction, the score by start angle."""
+    print(f"stability ({FAMILY}): mean score by start angle, per model and direction")
+    for model in dict.fromkeys(r.model for r in records):
+        for direction in ("cw", "ccw"):
+            bs = buckets([r for r in records if r.model == model and r.direction == direction and r.judged])
+            if not bs:
+                continue
+            top = next((b.mean for b in bs if abs(b.angle - 270) < 1), None)
+            worst = min(bs, key=lambda b: b.mean)
+            print(
+                f"  {model:<16} {direction:<4} {len(bs)} start angles: {min(b.mean for b in bs):.1f}–"
+                f"{max(b.mean for b in bs):.1f}, from the top (270°) {top if top is None else f'{top:.1f}'}, "
+                f"worst from {worst.angle:g}° ({worst.mean:.1f})"
+            )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=REPO / "docs", help="folder for the PNGs (default docs/)")
@@ -153,6 +171,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"wrote {png}")
     if args.html:
         print(f"wrote {write_report(args.html, data)}")
+    print_stability(data.records)
     return 0
 
 
