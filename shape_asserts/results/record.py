@@ -238,6 +238,8 @@ class CaseRecord(_Json):
     family: str
     group: str = ""
     variant: str = ""
+    start_angle: float | None = None  # degrees, the start about the center (None: the case has none)
+    direction: str = ""  # cw/ccw as the case asks ("" when it names none)
     tags: tuple[str, ...] = ()
     grid_size: int = 50
     outcome: str = "passed"
@@ -289,6 +291,8 @@ class CaseRecord(_Json):
             family=case.family,
             group=case.group,
             variant=case.variant,
+            start_angle=case.start_angle,
+            direction=case.direction,
             tags=tuple(case.tags),
             grid_size=case.grid_size,
             outcome=outcome,
@@ -310,6 +314,8 @@ class CaseRecord(_Json):
             family=case.family,
             group=case.group,
             variant=case.variant,
+            start_angle=case.start_angle,
+            direction=case.direction,
             tags=tuple(case.tags),
             grid_size=case.grid_size,
             outcome=outcome,
