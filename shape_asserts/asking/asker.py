@@ -39,6 +39,7 @@ from shape_asserts.defaults import (
     CONCURRENCY,
     LANG,
     MAX_RETRIES,
+    MAX_TOKENS,
     RECORD,
     RECORD_MODES,
     SAMPLES,
@@ -90,6 +91,8 @@ class Asker:
     store: FixtureStore
     record: str = RECORD
     temperature: float | None = None
+    #: Most tokens an answer may have (sent with every call; part of a live recording's identity).
+    max_tokens: int | None = MAX_TOKENS
     lang: str = LANG
     timeout: float = TIMEOUT
     api_base: str | None = None
@@ -133,6 +136,7 @@ class Asker:
                 case_id=case.id,
                 lang=self.lang,
                 temperature=self.temperature,
+                max_tokens=self.max_tokens,
                 prompt_sha256=case.prompt_hash(self.lang),
                 samples=[],
             )
@@ -150,7 +154,7 @@ class Asker:
             return None, f"corrupt fixture {path} moved aside", True
         if rec is None:
             return None, f"no recorded answer at {path}", False
-        why = self.store.stale_reason(rec, case, self.lang, self.temperature)
+        why = self.store.stale_reason(rec, case, self.lang, self.temperature, self.max_tokens)
         if why:
             return None, f"fixture {path} is stale: {why}", True
         return rec, "", False
@@ -252,6 +256,7 @@ class Asker:
                         job.model,
                         job.case.messages(self.lang),
                         temperature=self.temperature,
+                        max_tokens=self.max_tokens,
                         timeout=self.timeout,
                         api_base=self.api_base,
                         sample=index,
