@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from shape_asserts.asking.call import Answer, aask, litellm_version
+from shape_asserts.asking.recorded import RecordedAnswer
 from shape_asserts.asking.runstate import Progress, RunState
 from shape_asserts.asking.store import FixtureStore, Recording, sample_record
 from shape_asserts.cases import Case
@@ -82,6 +83,8 @@ class Obtained:
     asked: int
     replayed: int
     note: str = ""
+    #: The same answers with every shape and fact recorded (refusal, tool calls, finish reason, cuts).
+    answers: tuple[RecordedAnswer, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -203,7 +206,11 @@ class Asker:
             state.raise_for(model, case.id)
         asked = len(job.indices)
         return Obtained(
-            texts=tuple(job.recording.texts(samples)), asked=asked, replayed=samples - asked, note=job.reason
+            texts=tuple(job.recording.texts(samples)),
+            asked=asked,
+            replayed=samples - asked,
+            note=job.reason,
+            answers=tuple(job.recording.answers(samples)),
         )
 
     # --- asking and recording -------------------------------------------------------------------

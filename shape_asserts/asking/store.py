@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from shape_asserts.asking.call import Answer, redact
+from shape_asserts.asking.recorded import RecordedAnswer
 from shape_asserts.cases import Case
 from shape_asserts.defaults import LANG
 from shape_asserts.exceptions import FixtureError
@@ -114,6 +115,11 @@ class Recording:
         """Answer texts of samples ``0..n-1`` in order (all must be present)."""
         have = self._by_index()
         return [have[i]["text"] for i in range(n)]
+
+    def answers(self, n: int) -> list[RecordedAnswer]:
+        """Samples ``0..n-1`` in order (all must be present), with every shape and fact recorded."""
+        have = self._by_index()
+        return [RecordedAnswer.from_sample(have[i], self.max_tokens) for i in range(n)]
 
     def add(self, sample: dict[str, Any]) -> None:
         """Add (or replace) the sample with ``sample["index"]``, keeping samples in index order."""

@@ -9,7 +9,8 @@ and keeps each request's body (:attr:`_State.bodies`).
 Like a real server it honours ``max_tokens`` (counting 4 characters a token, as its usage does): a
 longer answer is cut there and ends with ``finish_reason="length"``. An :class:`Shape` makes it
 answer in another of the shapes real models use: the drawing as a tool call's arguments, a
-refusal, a content-filter stop, or a fixed text with a fixed finish reason.
+refusal, a content-filter stop, or a fixed text with a fixed finish reason; given several, it
+answers the n-th request for a prompt (sample n) in the n-th.
 
 Run it by hand::
 
@@ -31,6 +32,7 @@ import socket
 import threading
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -66,7 +68,8 @@ class _State:
     faults: Faults
     require_key: str | None
     rng: random.Random
-    shape: Shape = field(default_factory=Shape)
+    #: Sample n of a prompt is answered in shapes[n % len(shapes)].
+    shapes: tuple[Shape, ...] = (Shape(),)
     lock: threading.Lock = field(default_factory=threading.Lock)
     requests: int = 0
     answered: Counter = field(default_factory=Counter)  # prompt sha → answers given
@@ -233,7 +236,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         limit = body.get("max_tokens", body.get("max_completion_tokens"))
         limit = limit if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0 else None
-        message, finish = st.shape.message(text, limit)
+        message, finish = st.shapes[sample % len(st.shapes)].message(text, limit)
         prompt_tokens = len(prompt) // CHARS_PER_TOKEN
         written = len(message.get("content") or "") // CHARS_PER_TOKEN
         self._send(
@@ -277,7 +280,7 @@ class StubServer:
         latency: float = 0.0,
         faults: Faults | None = None,
         require_key: str | None = None,
-        shape: Shape | None = None,
+        shape: Shape | Sequence[Shape] | None = None,
     ) -> None:
         faults = faults or Faults()
         self._httpd = _Server(("127.0.0.1", port), _Handler)
@@ -286,7 +289,7 @@ class StubServer:
             faults=faults,
             require_key=require_key,
             rng=random.Random(faults.seed),
-            shape=shape or Shape(),
+            shapes=(shape,) if isinstance(shape, Shape) else tuple(shape or ()) or (Shape(),),
         )
         self._thread: threading.Thread | None = None
 

@@ -151,7 +151,8 @@ class CaseRun:
         if self.result is None:
             from shape_asserts.results.verdict import judge
 
-            self.result = judge(self.param.case, self.param.model, self.obtained.texts, self.settings.min_pass_rate)
+            answers = self.obtained.answers or self.obtained.texts
+            self.result = judge(self.param.case, self.param.model, answers, self.settings.min_pass_rate)
         return self.result
 
     def _compare_snapshot(self, result: CaseResult) -> str | None:
