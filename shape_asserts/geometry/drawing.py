@@ -262,15 +262,30 @@ def _find_answer_object(
                 continue
             if isinstance(obj, dict) and "points" in obj:
                 return obj, False, None
-        key = stripped.find('"points"')
-        outer = stripped.rfind("{", 0, key) if key >= 0 else -1
-        if failure is None and outer >= 0 and not any(a <= offset + lead + outer < b for a, b in code):
-            # the object that opens right before "points" is the one meant: its decoder error says why
-            try:
-                decoder.raw_decode(stripped, outer)
-            except json.JSONDecodeError as exc:
-                failure = (offset + lead, exc, exc.pos >= len(stripped) - 1)
+        if failure is None:
+            failure = _failure(decoder, stripped, offset + lead, code)
     return None, truncated, failure
+
+
+def _failure(
+    decoder: json.JSONDecoder, chunk: str, at: int, code: list[tuple[int, int]]
+) -> tuple[int, json.JSONDecodeError, bool] | None:
+    """The decoder's error for the object in ``chunk`` (which starts at ``at`` in the answer) that is
+    open where ``"points"`` is written: the nearest ``{`` before it that does not decode (one that
+    does, like a ``"center"`` object, closed before it). ``None`` when there is none, or it is in a
+    block of code in another language (whose decoder error would mislead)."""
+    key = chunk.find('"points"')
+    if key < 0:
+        return None
+    starts = [m.start() for m in re.finditer(r"\{", chunk[:key])][-_MAX_OBJECT_STARTS:]
+    for start in reversed(starts):
+        if any(a <= at + start < b for a, b in code):
+            return None
+        try:
+            decoder.raw_decode(chunk, start)
+        except json.JSONDecodeError as exc:
+            return at, exc, exc.pos >= len(chunk) - 1
+    return None
 
 
 def _number(value: Any, where: str) -> float:
