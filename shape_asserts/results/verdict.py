@@ -24,6 +24,8 @@ __all__ = ["SampleResult", "CaseResult", "judge", "share", "meets", "MAX_PICTURE
 
 #: Failing samples drawn in one failure message (the rest are listed by number).
 MAX_PICTURES = 3
+#: Fewer points than this cannot draw any shape: a failure message says so before the checks.
+MIN_POINTS = 3
 #: Characters of a non-drawing answer quoted in a failure message.
 MAX_QUOTE = 300
 
@@ -119,9 +121,12 @@ class CaseResult:
                 parts.append("answer began: " + repr(quote))
                 continue
             grid = self.case.grid_size
+            n = len(s.drawing)
+            # too few points to draw any shape is the cause the failed checks follow from: said first
+            few = f", only {n} point{'s' if n != 1 else ''}" if n < MIN_POINTS else ""
             parts.append(
                 failure_message(
-                    s.score, s.drawing.points, grid, ideal=ideal, title=f"sample #{s.index} ({self.case.family})"
+                    s.score, s.drawing.points, grid, ideal=ideal, title=f"sample #{s.index} ({self.case.family}{few})"
                 )
             )
         if len(failing) > MAX_PICTURES:

@@ -128,6 +128,7 @@ def test_an_answer_with_one_point_is_a_drawing_that_fails_its_checks():
     result = judge(CASE, "m", [RecordedAnswer(one, finish_reason="stop")])
     assert result.samples[0].drawing is not None and not result.passed
     assert result.samples[0].score is not None and result.samples[0].score.failed
+    assert f"sample #0 ({CASE.family}, only 1 point): " in result.failure_message()
 
 
 @pytest.mark.parametrize(
