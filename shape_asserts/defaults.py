@@ -15,6 +15,7 @@ __all__ = [
     "TIMEOUT",
     "CONCURRENCY",
     "MAX_RETRIES",
+    "MAX_TOKENS",
     "SAMPLES",
     "MIN_PASS_RATE",
     "GATE_MARGIN",
@@ -42,6 +43,10 @@ TIMEOUT = 120.0
 CONCURRENCY = 16
 #: Retries of one call after a retriable provider reply.
 MAX_RETRIES = 3
+#: Most tokens a model may write in one answer (sent as litellm's ``max_tokens``). The longest
+#: built-in ideal answer is ~5,600 characters, ~1,900 tokens at 3 characters a token
+#: (``python bench/answer_tokens.py``); 4,096 leaves room for prose, fences and indentation.
+MAX_TOKENS = 4096
 #: Answers per case.
 SAMPLES = 1
 #: Share of a case's samples that must pass.

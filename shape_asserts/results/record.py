@@ -203,7 +203,8 @@ class SampleRecord(_Json):
     @classmethod
     def from_sample(cls, sample: SampleResult) -> SampleRecord:
         text = str(sample.text)
-        common: dict[str, Any] = {"index": int(sample.index), "answer": text[:MAX_ANSWER], "answer_length": len(text)}
+        length = len(text) if sample.answer_length is None else int(sample.answer_length)  # before a recorded cut
+        common: dict[str, Any] = {"index": int(sample.index), "answer": text[:MAX_ANSWER], "answer_length": length}
         if sample.score is None or sample.drawing is None:
             return cls(format_error=str(sample.format_error)[:MAX_FORMAT_ERROR], **common)
         sc = sample.score
