@@ -29,9 +29,21 @@ from shape_asserts import defaults
 
 __all__ = ["Option", "OPTIONS", "register", "resolve"]
 
+
+def _switch(raw: str) -> bool:
+    """An ini value of a switch: true/false, yes/no, on/off, 1/0."""
+    value = {"true": True, "yes": True, "on": True, "1": True, "false": False, "no": False, "off": False, "0": False}
+    try:
+        return value[raw.lower()]
+    except KeyError:
+        raise ValueError(raw) from None
+
+
 #: What a value may be. ``names`` and ``paths`` are repeatable on the command line and one per
-#: line in the ini file; ``choice`` is a string from ``choices``.
+#: line in the ini file; ``choice`` is a string from ``choices``; a ``flag`` takes no value on the
+#: command line (given: on) and true/false in the ini file.
 _CASTS: dict[str, Callable[[str], Any]] = {
+    "flag": _switch,
     "str": str,
     "choice": str,
     "path": str,
@@ -352,6 +364,29 @@ OPTIONS: tuple[Option, ...] = (
         help="with --baseline: what an UNDECIDED gate (too little evidence) does to the exit status: "
         "pass (exit 0 with a warning) or fail (exit 1)",
     ),
+    Option(
+        "--batch",
+        "shape_batch",
+        "batch",
+        "flag",
+        default=defaults.BATCH,
+        default_text="off",
+        allowed="true or false",
+        help="ask the missing answers as one provider batch per model (OpenAI-compatible /v1/batches, "
+        "through litellm), polled until done and recorded like live answers; a killed run resumes the "
+        "same batch (state in the fixtures folder)",
+    ),
+    Option(
+        "--batch-poll",
+        "shape_batch_poll",
+        "batch_poll",
+        "float",
+        default=defaults.BATCH_POLL,
+        metavar="S",
+        check=_finite(0, above=True),
+        allowed="a positive number of seconds",
+        help="with --batch: seconds between two polls of a submitted batch",
+    ),
 )
 
 
@@ -360,6 +395,10 @@ def register(parser: pytest.Parser) -> None:
     group = parser.getgroup("shape-asserts", "shape-asserts: how well models draw shapes")
     for o in OPTIONS:
         kwargs: dict[str, Any] = {"dest": o.ini, "default": None, "help": o.help_text}
+        if o.kind == "flag":
+            group.addoption(o.flag, action="store_true", **kwargs)  # not given: None, so the ini decides
+            parser.addini(o.ini, f"{o.flag}: {o.help_text}", type="string", default="")
+            continue
         if o.repeatable:
             kwargs["action"] = "append"
         if o.kind in ("int", "float"):
