@@ -61,7 +61,7 @@ UNDECIDED_POLICIES = ("pass", "fail")
 GATE_UNDECIDED = "pass"
 #: Whether a run's missing answers are asked as one provider batch per model (``--batch``).
 BATCH = False
-#: Seconds between two polls of a submitted batch (``--batch-poll``).
+#: Seconds between two polls of a submitted batch (``$SHAPE_ASSERTS_BATCH_POLL`` overrides it).
 BATCH_POLL = 30.0
 #: Folders, relative to the rootdir.
 FIXTURES_DIR = "fixtures"

@@ -4,13 +4,14 @@ The :class:`~shape_asserts.asking.asker.Asker` plans what is missing as for a li
 one call per sample, every planned sample of a model becomes one line of a JSONL file of
 chat-completion requests (``custom_id`` = ``model/case/lang/sample``), uploaded with
 ``litellm.create_file`` and submitted with ``litellm.create_batch`` as one batch (providers take one
-model per batch). ``litellm.retrieve_batch`` polls it every ``--batch-poll`` seconds, saying each
+model per batch). ``litellm.retrieve_batch`` polls it every ``$SHAPE_ASSERTS_BATCH_POLL`` seconds (default
+:data:`~shape_asserts.defaults.BATCH_POLL`), saying each
 change; when it ends, ``litellm.file_content`` brings its output and error files, and each answer
 is recorded exactly as a live one (same store, same fields, same redaction) and replays like any.
 
 A batch outlives the run that submitted it: its id, input file id, creation time and the
 identities of its requests (no key, no URL) are kept in ``<fixtures-dir>/<model>/.batch.json``
-(written atomically) from the upload on, and a run that finds that file resumes the same batch
+(``batch_state.py``, written atomically) from the upload on, and a run that finds that file resumes the same batch
 instead of submitting another, so a killed run never pays twice. The file goes once the batch
 has ended and its answers are recorded.
 
@@ -25,85 +26,46 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
+import os
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from shape_asserts.asking.asker import Asker, Job
-from shape_asserts.asking.call import Answer, is_retriable, litellm_version, load_litellm, missing_key_reason, redact
+from shape_asserts.asking.batch_state import STATE_NAME, BatchState, BatchUnavailable, Request, one_line, row_answer
+from shape_asserts.asking.call import Answer, is_retriable, litellm_version, load_litellm, missing_key_reason
 from shape_asserts.asking.runstate import Progress, RunState
 from shape_asserts.asking.store import Recording, model_slug, sample_record
-from shape_asserts.exceptions import ShapeAssertsError
-from shape_asserts.fileio import write_atomic
+from shape_asserts.defaults import BATCH_POLL
 
-__all__ = ["BatchUnavailable", "BatchRunner", "STATE_NAME", "state_path"]
+__all__ = ["BatchUnavailable", "BatchRunner", "POLL_ENV", "STATE_NAME", "poll_interval", "state_path"]
 
-STATE_NAME = ".batch.json"
+#: The environment variable that sets the seconds between two polls (tests make it small).
+POLL_ENV = "SHAPE_ASSERTS_BATCH_POLL"
 #: Statuses after which a batch changes no more.
 TERMINAL = ("completed", "expired", "failed", "cancelled")
-#: Largest reason kept for a failed row.
-MAX_REASON = 300
 
 
-class BatchUnavailable(ShapeAssertsError):
-    """``--batch`` was asked of a model whose provider has no batch interface litellm can drive."""
+def poll_interval() -> float:
+    """Seconds between two polls: ``$SHAPE_ASSERTS_BATCH_POLL``, else :data:`~shape_asserts.defaults.BATCH_POLL`.
 
-
-@dataclass(frozen=True)
-class Request:
-    """One line of a batch: which model × case × language × sample it asks, and for what prompt."""
-
-    model: str
-    case_id: str
-    lang: str
-    sample: int
-    prompt_sha256: str
-    temperature: float | None
-
-    @property
-    def custom_id(self) -> str:
-        return f"{self.model}/{self.case_id}/{self.lang}/{self.sample}"
-
-
-@dataclass
-class BatchState:
-    """What a submitted batch is, kept on disk until its answers are recorded (never a secret)."""
-
-    model: str
-    provider: str
-    requests: dict[str, Request]
-    input_file_id: str | None = None
-    batch_id: str | None = None
-    created_at: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
-
-    def write(self, path: Path) -> None:
-        doc = {k: v for k, v in asdict(self).items() if k != "requests"}
-        doc["requests"] = [asdict(r) for r in self.requests.values()]
-        write_atomic(path, json.dumps(doc, indent=1) + "\n")
-
-    @classmethod
-    def read(cls, path: Path) -> BatchState | None:
-        """The state at ``path``; ``None`` when there is none.
-
-        Raises
-        ------
-        BatchUnavailable
-            When the file exists but cannot be read (a batch may be pending: nothing is submitted).
-        """
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-            reqs = [Request(**r) for r in doc.pop("requests")]
-            return cls(**doc, requests={r.custom_id: r for r in reqs})
-        except FileNotFoundError:
-            return None
-        except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
-            raise BatchUnavailable(
-                f"the batch state {path} cannot be read ({type(exc).__name__}); a batch it names may still be "
-                "running: check the provider's batches, then delete the file and run again"
-            ) from None
+    Raises
+    ------
+    BatchUnavailable
+        When the variable is set to anything but a positive number of seconds.
+    """
+    raw = os.environ.get(POLL_ENV, "").strip()
+    if not raw:
+        return BATCH_POLL
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise BatchUnavailable(f"{POLL_ENV} must be a positive number of seconds, got {raw!r}; fix or unset it")
+    return value
 
 
 def state_path(asker: Asker, model: str) -> Path:
@@ -111,18 +73,15 @@ def state_path(asker: Asker, model: str) -> Path:
     return asker.store.root / model_slug(model) / STATE_NAME
 
 
-def _line(text: object) -> str:
-    one = " ".join(redact(str(text)).split())
-    return one if len(one) <= MAX_REASON else one[: MAX_REASON - 1] + "…"
-
-
 class BatchRunner:
     """Asks a run's planned samples as one batch per model, and records the answers."""
 
-    def __init__(self, asker: Asker, samples: int, poll: float, say: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self, asker: Asker, samples: int, poll: float | None = None, say: Callable[[str], None] | None = None
+    ) -> None:
         self.asker = asker
         self.samples = samples
-        self.poll = poll
+        self.poll = poll_interval() if poll is None else poll
         self.say = say or (lambda line: None)
 
     def fetch(self, jobs: list[Job]) -> tuple[RunState, Progress]:
@@ -156,7 +115,7 @@ class BatchRunner:
         try:
             name, provider, _, _ = litellm.get_llm_provider(model, api_base=self.asker.api_base)
         except Exception as exc:
-            raise BatchUnavailable(f"--batch: litellm does not know the provider of {model}: {_line(exc)}") from None
+            raise BatchUnavailable(f"--batch: litellm does not know the provider of {model}: {one_line(exc)}") from None
         if provider == "anthropic":
             raise BatchUnavailable(
                 f"--batch: litellm {litellm_version()} can read Anthropic message batches but not create them; "
@@ -223,7 +182,7 @@ class BatchRunner:
             if bstate.input_file_id is None or bstate.batch_id is None:
                 with contextlib.suppress(OSError):
                     path.unlink()  # nothing was submitted: a rerun submits afresh
-            why = f"{model}: the batch could not be submitted: {_line(exc)}; run again"
+            why = f"{model}: the batch could not be submitted: {one_line(exc)}; run again"
             for job in jobs:
                 state.failures.setdefault(job.key, why)
             return
@@ -305,7 +264,7 @@ class BatchRunner:
                 failures += 1
                 if failures > self.asker.max_retries or not is_retriable(exc):
                     fail_all(
-                        f"{bstate.model}: batch {bstate.batch_id} could not be polled: {_line(exc)}; "
+                        f"{bstate.model}: batch {bstate.batch_id} could not be polled: {one_line(exc)}; "
                         f"it is kept in {path}: run again to resume it"
                     )
                     return False
@@ -325,7 +284,7 @@ class BatchRunner:
             rows = self._rows(batch, bstate)
         except Exception as exc:
             fail_all(
-                f"{bstate.model}: the results of batch {bstate.batch_id} could not be downloaded: {_line(exc)}; "
+                f"{bstate.model}: the results of batch {bstate.batch_id} could not be downloaded: {one_line(exc)}; "
                 f"it is kept in {path}: run again to fetch them"
             )
             return False
@@ -351,7 +310,7 @@ class BatchRunner:
                 except (ValueError, TypeError, KeyError):
                     continue
                 if isinstance(cid, str) and cid in bstate.requests and cid not in out:
-                    out[cid] = _row_answer(row)
+                    out[cid] = row_answer(row)
         return out
 
     def _record(
@@ -364,7 +323,8 @@ class BatchRunner:
             got = rows.get(cid) or self._unanswered(bstate, batch)
             if isinstance(got, str):
                 progress.failed += 1
-                state.failures.setdefault(key, f"{req.model}: batch {bstate.batch_id}, request {cid}: {got}")
+                again = "" if "run again" in got else "; run again to ask for it in a new batch"
+                state.failures.setdefault(key, f"{req.model}: batch {bstate.batch_id}, request {cid}: {got}{again}")
                 continue
             progress.count_answer(req.model, got)
             rec = recordings.setdefault(
@@ -388,7 +348,7 @@ class BatchRunner:
         """Why a request has no row at all, by how the batch ended."""
         if batch.status == "failed":
             errors = getattr(getattr(batch, "errors", None), "data", None) or []
-            said = "; ".join(_line(getattr(e, "message", e)) for e in errors[:3]) or "no reason given"
+            said = "; ".join(one_line(getattr(e, "message", e)) for e in errors[:3]) or "no reason given"
             return f"the batch failed ({said}); fix what it says and run again to submit a new batch"
         if batch.status in ("expired", "cancelled"):
             return f"the batch was {batch.status} before this request ran; run again to ask for it in a new batch"
@@ -402,41 +362,3 @@ class BatchRunner:
             f"{getattr(counts, 'completed', 0)} of {len(bstate.requests)} answered; the rest error, and the next "
             "run submits them in a new batch"
         )
-
-
-def _row_answer(row: dict[str, Any]) -> Answer | str:
-    """A batch output or error line as an :class:`Answer`, or the provider's reason it is none."""
-    response = row.get("response") if isinstance(row.get("response"), dict) else None
-    error = row.get("error")
-    if isinstance(error, dict) and (response is None or response.get("status_code") != 200):
-        return _line(f"{error.get('code') or 'error'}: {error.get('message') or 'no reason given'}")
-    if response is None:
-        return "the provider's row has neither a response nor an error"
-    status, body = response.get("status_code"), response.get("body")
-    if status != 200 or not isinstance(body, dict):
-        err = body.get("error") if isinstance(body, dict) else None
-        message = err.get("message") if isinstance(err, dict) else body
-        return _line(f"HTTP {status}: {message}")
-    try:
-        choice = body["choices"][0]
-        text = choice["message"].get("content") or ""
-        if not isinstance(text, str):
-            raise TypeError("content is not text")
-    except (KeyError, IndexError, TypeError, AttributeError) as exc:
-        return _line(f"the provider's answer could not be read ({type(exc).__name__}: {exc})")
-    usage_doc = body.get("usage") if isinstance(body.get("usage"), dict) else {}
-    usage = {
-        k: v
-        for k, v in usage_doc.items()
-        if k in ("prompt_tokens", "completion_tokens", "total_tokens")
-        and isinstance(v, int)
-        and not isinstance(v, bool)
-    }
-    model = body.get("model")
-    return Answer(
-        text=text,
-        finish_reason=choice.get("finish_reason") if isinstance(choice.get("finish_reason"), str) else None,
-        usage=usage,
-        latency_s=0.0,  # a batch times no single request
-        response_model=model if isinstance(model, str) else None,
-    )

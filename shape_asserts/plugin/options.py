@@ -32,11 +32,9 @@ __all__ = ["Option", "OPTIONS", "register", "resolve"]
 
 def _switch(raw: str) -> bool:
     """An ini value of a switch: true/false, yes/no, on/off, 1/0."""
-    value = {"true": True, "yes": True, "on": True, "1": True, "false": False, "no": False, "off": False, "0": False}
-    try:
-        return value[raw.lower()]
-    except KeyError:
-        raise ValueError(raw) from None
+    if raw.lower() not in ("true", "yes", "on", "1", "false", "no", "off", "0"):
+        raise ValueError(raw)
+    return raw.lower() in ("true", "yes", "on", "1")
 
 
 #: What a value may be. ``names`` and ``paths`` are repeatable on the command line and one per
@@ -373,19 +371,8 @@ OPTIONS: tuple[Option, ...] = (
         default_text="off",
         allowed="true or false",
         help="ask the missing answers as one provider batch per model (OpenAI-compatible /v1/batches, "
-        "through litellm), polled until done and recorded like live answers; a killed run resumes the "
-        "same batch (state in the fixtures folder)",
-    ),
-    Option(
-        "--batch-poll",
-        "shape_batch_poll",
-        "batch_poll",
-        "float",
-        default=defaults.BATCH_POLL,
-        metavar="S",
-        check=_finite(0, above=True),
-        allowed="a positive number of seconds",
-        help="with --batch: seconds between two polls of a submitted batch",
+        "through litellm), polled every $SHAPE_ASSERTS_BATCH_POLL seconds (30) and recorded like live "
+        "answers; a killed run resumes the same batch (state in the fixtures folder)",
     ),
 )
 

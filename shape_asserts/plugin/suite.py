@@ -50,7 +50,6 @@ class Settings:
     max_retries: int = defaults.MAX_RETRIES
     max_cost: float | None = None
     batch: bool = defaults.BATCH
-    batch_poll: float = defaults.BATCH_POLL
     #: Where the fetch leaves what it could not get (set per run by the plugin).
     state_path: Path | None = None
     _cases: list[Case] = field(default_factory=list, compare=False, repr=False)
@@ -213,7 +212,7 @@ def prefetch(
         from shape_asserts.asking.batch import BatchRunner, BatchUnavailable
 
         try:
-            state, progress = BatchRunner(asker, settings.samples, settings.batch_poll, on_decision).fetch(jobs)
+            state, progress = BatchRunner(asker, settings.samples, say=on_decision).fetch(jobs)
         except BatchUnavailable as exc:
             raise pytest.UsageError(f"shape-asserts: {exc}") from None
     else:
