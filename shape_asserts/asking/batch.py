@@ -172,6 +172,7 @@ class BatchRunner:
                     index,
                     job.case.prompt_hash(self.asker.lang),
                     self.asker.temperature,
+                    self.asker.max_tokens,
                 )
                 requests[r.custom_id] = r
         bstate = BatchState(model=model, provider=provider[0], requests=requests)
@@ -179,9 +180,11 @@ class BatchRunner:
         try:
             self._submit(bstate, provider, by_id, path)
         except Exception as exc:
-            if bstate.input_file_id is None or bstate.batch_id is None:
+            # a batch may have been made if the reply was lost (timeout, dropped connection, 5xx):
+            # the state stays, and the next run adopts it; one the provider refused was never made
+            if bstate.input_file_id is None or not is_retriable(exc):
                 with contextlib.suppress(OSError):
-                    path.unlink()  # nothing was submitted: a rerun submits afresh
+                    path.unlink()
             why = f"{model}: the batch could not be submitted: {one_line(exc)}; run again"
             for job in jobs:
                 state.failures.setdefault(job.key, why)
@@ -196,6 +199,8 @@ class BatchRunner:
             body: dict[str, Any] = {"model": provider[1], "messages": jobs[r.case_id].case.messages(r.lang)}
             if r.temperature is not None:
                 body["temperature"] = r.temperature
+            if r.max_tokens is not None:
+                body["max_tokens"] = r.max_tokens
             line = {"custom_id": r.custom_id, "method": "POST", "url": "/v1/chat/completions", "body": body}
             lines.append(json.dumps(line, ensure_ascii=False))
         data = ("\n".join(lines) + "\n").encode("utf-8")
@@ -329,7 +334,7 @@ class BatchRunner:
             progress.count_answer(req.model, got)
             rec = recordings.setdefault(
                 (req.case_id, req.lang),
-                Recording(req.model, req.case_id, req.lang, req.temperature, req.prompt_sha256, []),
+                Recording(req.model, req.case_id, req.lang, req.temperature, req.prompt_sha256, [], req.max_tokens),
             )
             rec.add(sample_record(req.sample, got, version))
         for rec in recordings.values():

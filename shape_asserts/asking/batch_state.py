@@ -14,9 +14,10 @@ import json
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
-from shape_asserts.asking.call import Answer, redact
+from shape_asserts.asking.call import Answer, _text, _tool_calls, redact
 from shape_asserts.exceptions import ShapeAssertsError
 from shape_asserts.fileio import write_atomic
 
@@ -41,6 +42,7 @@ class Request:
     sample: int
     prompt_sha256: str
     temperature: float | None
+    max_tokens: int | None = None
 
     @property
     def custom_id(self) -> str:
@@ -105,9 +107,12 @@ def row_answer(row: dict[str, Any]) -> Answer | str:
         return one_line(f"HTTP {status}: {message}")
     try:
         choice = body["choices"][0]
-        text = choice["message"].get("content") or ""
-        if not isinstance(text, str):
-            raise TypeError("content is not text")
+        message = choice["message"]
+        # every shape an answer comes in is kept, as a live call keeps it (call.py)
+        text = _text(message.get("content")) or ""
+        refusal = _text(message.get("refusal"))
+        calls = message.get("tool_calls")
+        tool_calls = _tool_calls(SimpleNamespace(tool_calls=calls if isinstance(calls, list) else None))
     except (KeyError, IndexError, TypeError, AttributeError) as exc:
         return one_line(f"the provider's answer could not be read ({type(exc).__name__}: {exc})")
     usage_doc = body.get("usage")
@@ -122,8 +127,10 @@ def row_answer(row: dict[str, Any]) -> Answer | str:
     model = body.get("model")
     return Answer(
         text=text,
-        finish_reason=choice.get("finish_reason") if isinstance(choice.get("finish_reason"), str) else None,
+        finish_reason=_text(choice.get("finish_reason")),
         usage=usage,
         latency_s=0.0,  # a batch times no single request
         response_model=model if isinstance(model, str) else None,
+        refusal=refusal or None,
+        tool_calls=tool_calls,
     )

@@ -40,8 +40,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from shape_asserts.asking.reference import answer_for_messages
-from shape_asserts.asking.stub_shapes import CHARS_PER_TOKEN, SHAPES, Shape
 from shape_asserts.asking.stub_batches import BatchBook, BatchPlan, route
+from shape_asserts.asking.stub_shapes import CHARS_PER_TOKEN, SHAPES, Shape
 
 __all__ = ["StubServer", "Faults", "Shape", "SHAPES"]
 

@@ -29,19 +29,10 @@ from shape_asserts import defaults
 
 __all__ = ["Option", "OPTIONS", "register", "resolve"]
 
-
-def _switch(raw: str) -> bool:
-    """An ini value of a switch: true/false, yes/no, on/off, 1/0."""
-    if raw.lower() not in ("true", "yes", "on", "1", "false", "no", "off", "0"):
-        raise ValueError(raw)
-    return raw.lower() in ("true", "yes", "on", "1")
-
-
 #: What a value may be. ``names`` and ``paths`` are repeatable on the command line and one per
-#: line in the ini file; ``choice`` is a string from ``choices``; a ``flag`` takes no value on the
-#: command line (given: on) and true/false in the ini file.
+#: line in the ini file; ``choice`` is a string from ``choices``; a ``flag`` is given bare or true/false.
 _CASTS: dict[str, Callable[[str], Any]] = {
-    "flag": _switch,
+    "flag": lambda raw: bool(("false", "true").index(raw.lower())),  # anything else: ValueError
     "str": str,
     "choice": str,
     "path": str,
@@ -370,9 +361,7 @@ OPTIONS: tuple[Option, ...] = (
         default=defaults.BATCH,
         default_text="off",
         allowed="true or false",
-        help="ask the missing answers as one provider batch per model (OpenAI-compatible /v1/batches, "
-        "through litellm), polled every $SHAPE_ASSERTS_BATCH_POLL seconds (30) and recorded like live "
-        "answers; a killed run resumes the same batch (state in the fixtures folder)",
+        help="ask what is missing as one provider batch per model, resumed if killed (README: Batch runs)",
     ),
 )
 
@@ -383,16 +372,14 @@ def register(parser: pytest.Parser) -> None:
     for o in OPTIONS:
         kwargs: dict[str, Any] = {"dest": o.ini, "default": None, "help": o.help_text}
         if o.kind == "flag":
-            group.addoption(o.flag, action="store_true", **kwargs)  # not given: None, so the ini decides
-            parser.addini(o.ini, f"{o.flag}: {o.help_text}", type="string", default="")
-            continue
+            kwargs["action"] = "store_true"  # not given: None, so the ini decides
         if o.repeatable:
             kwargs["action"] = "append"
         if o.kind in ("int", "float"):
             kwargs["type"] = _CASTS[o.kind]  # argparse refuses "abc" with its own usage error
         if o.choices:
             kwargs["choices"] = o.choices  # and an unknown choice: "invalid choice: 'fr'"
-        else:
+        elif o.kind != "flag":
             kwargs["metavar"] = o.metavar
         group.addoption(o.flag, **kwargs)
         parser.addini(

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from shape_asserts import defaults
 from shape_asserts.asking.batch import POLL_ENV
 from shape_asserts.asking.batch_state import STATE_NAME, BatchState, Request
 from shape_asserts.asking.store import model_slug
@@ -75,6 +76,9 @@ def test_one_batch_asks_the_whole_selection_and_its_replay_gives_identical_resul
     doc = json.loads((suite.path / "recorded" / model_slug(MODEL) / f"{CIRCLE_CASES[0]}.json").read_text())
     sample = doc["samples"][0]
     assert doc["model"] == MODEL and sample["index"] == 0 and sample["finish_reason"] == "stop"
+    # asked as a live call asks (the token limit sent), and recorded under the same identity
+    sent = [json.loads(line)["body"] for line in book.files[batch["input_file_id"]][1].decode().splitlines()]
+    assert {b["max_tokens"] for b in sent} == {defaults.MAX_TOKENS} and doc["max_tokens"] == defaults.MAX_TOKENS
     assert set(sample) >= {"text", "usage", "latency_s", "recorded_at", "litellm_version", "response_model"}
     assert not _state(suite).exists()  # the batch ended: nothing left to resume
     assert f"submitted batch {batch['id']}: {N_CASES} request(s)" in live.stdout.str()
@@ -215,7 +219,7 @@ def test_a_model_without_a_batch_interface_is_a_usage_error_before_anything_is_a
 
 
 def test_the_ini_twin_turns_batch_runs_on_and_refuses_what_is_not_a_switch(suite):
-    suite.makeini(INI + "shape_batch = yes\n")
+    suite.makeini(INI + "shape_batch = true\n")
     on = suite.runpytest("--record=all", "-k", "circle-start330-ccw")
     suite.makeini(INI + "shape_batch = maybe\n")
     bad = suite.runpytest("-k", "circle-start330-ccw")
