@@ -20,6 +20,8 @@ __all__ = [
     "MIN_PASS_RATE",
     "GATE_MARGIN",
     "GATE_UNDECIDED",
+    "BATCH",
+    "BATCH_POLL",
     "FIXTURES_DIR",
     "SNAPSHOTS_DIR",
     "RECORD_MODES",
@@ -57,6 +59,10 @@ GATE_MARGIN = 2.0
 UNDECIDED_POLICIES = ("pass", "fail")
 #: What an UNDECIDED gate does to the exit status: the gate refuses only what it shows to be worse.
 GATE_UNDECIDED = "pass"
+#: Whether a run's missing answers are asked as one provider batch per model (``--batch``).
+BATCH = False
+#: Seconds between two polls of a submitted batch (``$SHAPE_ASSERTS_BATCH_POLL`` overrides it).
+BATCH_POLL = 30.0
 #: Folders, relative to the rootdir.
 FIXTURES_DIR = "fixtures"
 SNAPSHOTS_DIR = "snapshots"

@@ -9,6 +9,10 @@
   merged writes.
 - ``runstate.py`` — what a run's asking did (progress counters) and could not do (the state file
   handed to xdist workers, raised per test).
+- ``batch.py`` — ``--batch``: the planned samples as one provider batch per model (litellm's file
+  and batch functions), polled, recorded like live answers; ``batch_state.py`` — the batch's state
+  file (a killed run resumes it) and the reading of its output rows.
 - ``reference.py`` — the in-process reference drawers, a litellm custom provider.
-- ``stub_server.py`` — a local OpenAI-compatible server with injectable faults, for tests and benches.
+- ``stub_server.py`` — a local OpenAI-compatible server with injectable faults, for tests and benches;
+  ``stub_batches.py`` — its batch and file endpoints.
 """

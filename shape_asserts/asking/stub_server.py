@@ -12,6 +12,8 @@ answer in another of the shapes real models use: the drawing as a tool call's ar
 refusal, a content-filter stop, or a fixed text with a fixed finish reason; given several, it
 answers the n-th request for a prompt (sample n) in the n-th.
 
+It also serves the OpenAI batch endpoints (``/v1/files``, ``/v1/batches``: ``stub_batches.py``).
+
 Run it by hand::
 
     python -m shape_asserts.asking.stub_server --port 8765 --latency 0.3
@@ -38,6 +40,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from shape_asserts.asking.reference import answer_for_messages
+from shape_asserts.asking.stub_batches import BatchBook, BatchPlan, route
 from shape_asserts.asking.stub_shapes import CHARS_PER_TOKEN, SHAPES, Shape
 
 __all__ = ["StubServer", "Faults", "Shape", "SHAPES"]
@@ -78,6 +81,8 @@ class _State:
     in_flight: int = 0
     max_in_flight: int = 0
     bodies: list[dict[str, Any]] = field(default_factory=list)  # the requests' JSON bodies, in order
+    #: The batch endpoints' files, batches and counters (``stub_batches.py``).
+    batches: BatchBook = field(default_factory=BatchBook)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -97,7 +102,25 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def _batch_route(self, method: str, body: bytes = b"") -> bool:
+        """Answer a file or batch request (``stub_batches.py``); whether it was one."""
+        reply = route(self.server.state.batches, method, self.path, self.headers, body)
+        if reply is None:
+            return False
+        status, payload = reply
+        if isinstance(payload, bytes):
+            self.send_response(status)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+        else:
+            self._send(status, payload)
+        return True
+
     def do_GET(self) -> None:
+        if self._batch_route("GET"):
+            return
         if self.path.rstrip("/").endswith("/models"):
             self._send(
                 200,
@@ -109,6 +132,14 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         st = self.server.state
         if not self.path.rstrip("/").endswith("/chat/completions"):
+            try:
+                length = int(self.headers.get("Content-Length") or 0)
+            except ValueError:
+                length = -1
+            # a batch's input file is one request per line: up to 16 times a prompt's limit
+            if 0 <= length <= 16 * MAX_BODY and self._batch_route("POST", self.rfile.read(length)):
+                return
+            self.close_connection = True  # a body may be left unread
             self._send(404, {"error": {"message": f"no route {self.path}", "type": "invalid_request_error"}})
             return
         try:
@@ -281,6 +312,7 @@ class StubServer:
         faults: Faults | None = None,
         require_key: str | None = None,
         shape: Shape | Sequence[Shape] | None = None,
+        batches: BatchPlan | None = None,
     ) -> None:
         faults = faults or Faults()
         self._httpd = _Server(("127.0.0.1", port), _Handler)
@@ -291,6 +323,7 @@ class StubServer:
             rng=random.Random(faults.seed),
             shapes=(shape,) if isinstance(shape, Shape) else tuple(shape or ()) or (Shape(),),
         )
+        self._httpd.state.batches.plan = batches or BatchPlan()
         self._thread: threading.Thread | None = None
 
     @property
@@ -332,6 +365,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fault-rate", type=float, default=0.0, help="share of requests that fail")
     parser.add_argument("--require-key", default=None, help="answer 401 unless this bearer key is sent")
     parser.add_argument("--shape", choices=SHAPES, default="text", help="how answers come: see Shape")
+    parser.add_argument("--batch-polls", type=int, default=2, help="polls before a batch completes")
     args = parser.parse_args(argv)
     srv = StubServer(
         port=args.port,
@@ -339,6 +373,7 @@ def main(argv: list[str] | None = None) -> int:
         faults=Faults(rate=args.fault_rate),
         require_key=args.require_key,
         shape=Shape(args.shape),
+        batches=BatchPlan(polls=args.batch_polls),
     )
     print(f"stub server on {srv.base_url} (Ctrl-C to stop)", flush=True)
     try:

@@ -214,6 +214,8 @@ class _Fetcher:
             self.progress = prefetch(
                 settings, params, on_progress=self._show, on_decision=lambda line: self._write(f"shape-asserts: {line}")
             )
+        except pytest.UsageError:
+            raise  # --batch for a model without a batch interface: nothing was asked
         except Exception as exc:
             self._write(
                 f"shape-asserts: fetching before the tests failed ({type(exc).__name__}: {exc}); "

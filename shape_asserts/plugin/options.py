@@ -30,8 +30,9 @@ from shape_asserts import defaults
 __all__ = ["Option", "OPTIONS", "register", "resolve"]
 
 #: What a value may be. ``names`` and ``paths`` are repeatable on the command line and one per
-#: line in the ini file; ``choice`` is a string from ``choices``.
+#: line in the ini file; ``choice`` is a string from ``choices``; a ``flag`` is given bare or true/false.
 _CASTS: dict[str, Callable[[str], Any]] = {
+    "flag": lambda raw: bool(("false", "true").index(raw.lower())),  # anything else: ValueError
     "str": str,
     "choice": str,
     "path": str,
@@ -352,6 +353,16 @@ OPTIONS: tuple[Option, ...] = (
         help="with --baseline: what an UNDECIDED gate (too little evidence) does to the exit status: "
         "pass (exit 0 with a warning) or fail (exit 1)",
     ),
+    Option(
+        "--batch",
+        "shape_batch",
+        "batch",
+        "flag",
+        default=defaults.BATCH,
+        default_text="off",
+        allowed="true or false",
+        help="ask what is missing as one provider batch per model, resumed if killed (README: Batch runs)",
+    ),
 )
 
 
@@ -360,13 +371,15 @@ def register(parser: pytest.Parser) -> None:
     group = parser.getgroup("shape-asserts", "shape-asserts: how well models draw shapes")
     for o in OPTIONS:
         kwargs: dict[str, Any] = {"dest": o.ini, "default": None, "help": o.help_text}
+        if o.kind == "flag":
+            kwargs["action"] = "store_true"  # not given: None, so the ini decides
         if o.repeatable:
             kwargs["action"] = "append"
         if o.kind in ("int", "float"):
             kwargs["type"] = _CASTS[o.kind]  # argparse refuses "abc" with its own usage error
         if o.choices:
             kwargs["choices"] = o.choices  # and an unknown choice: "invalid choice: 'fr'"
-        else:
+        elif o.kind != "flag":
             kwargs["metavar"] = o.metavar
         group.addoption(o.flag, **kwargs)
         parser.addini(

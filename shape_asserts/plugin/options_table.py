@@ -29,7 +29,7 @@ def markdown_table() -> str:
     """The README's options table, one row per option."""
     rows = ["| option | ini | default | meaning |", "|---|---|---|---|"]
     for o in OPTIONS:
-        usage = f"{o.flag} {{{','.join(o.choices)}}}" if o.choices else f"{o.flag} {o.metavar}"
+        usage = f"{o.flag} {{{','.join(o.choices)}}}" if o.choices else f"{o.flag} {o.metavar or ''}".rstrip()
         option = f"`{usage}`" + (" (repeatable)" if o.repeatable else "")
         ini = f"`{o.ini}`" + (" (one per line)" if o.repeatable else "")
         quoted = isinstance(o.default, (str, tuple)) and not o.default_text and o.shown_default

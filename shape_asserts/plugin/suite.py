@@ -49,6 +49,7 @@ class Settings:
     concurrency: int = defaults.CONCURRENCY
     max_retries: int = defaults.MAX_RETRIES
     max_cost: float | None = None
+    batch: bool = defaults.BATCH
     #: Where the fetch leaves what it could not get (set per run by the plugin).
     state_path: Path | None = None
     _cases: list[Case] = field(default_factory=list, compare=False, repr=False)
@@ -113,6 +114,8 @@ class Settings:
                 # twice; a test it could not match (an xdist node id with more parameters than
                 # model × case) asks here for what is still missing, as a run without the fetch would.
                 record = "none" if self.record == "none" else "missing"
+            if self.batch:
+                record = "none"  # a batch run asks through its batch only, never call by call
             return self.asker(record).obtain(param.model, param.case, self.samples)
         except NotAsked as exc:
             pytest.skip(str(exc))
@@ -205,7 +208,15 @@ def prefetch(
     if on_decision is not None:
         for line in asker.decisions(jobs):
             on_decision(line)
-    state, progress = asker.fetch(jobs, on_progress)
+    if settings.batch:
+        from shape_asserts.asking.batch import BatchRunner, BatchUnavailable
+
+        try:
+            state, progress = BatchRunner(asker, settings.samples, say=on_decision).fetch(jobs)
+        except BatchUnavailable as exc:
+            raise pytest.UsageError(f"shape-asserts: {exc}") from None
+    else:
+        state, progress = asker.fetch(jobs, on_progress)
     if settings.state_path is not None:
         state.write(settings.state_path)
     return progress if jobs else None

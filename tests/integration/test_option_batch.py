@@ -1,0 +1,257 @@
+"""``--batch``: the selection's missing answers go to the provider as one batch, through the real
+litellm, against the stub server's OpenAI batch endpoints; answers are recorded like live ones and
+replay with the server gone; a killed run resumes its batch; failed rows and an expired batch error
+with the provider's reason; a model without a batch interface is a usage error.
+
+The server runs in this process (its counters are the evidence); the suite runs in a subprocess.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from shape_asserts import defaults
+from shape_asserts.asking.batch import POLL_ENV
+from shape_asserts.asking.batch_state import STATE_NAME, BatchState, Request
+from shape_asserts.asking.store import model_slug
+from shape_asserts.asking.stub_batches import BatchPlan
+from shape_asserts.asking.stub_server import StubServer
+from shape_asserts.cases import load_cases
+
+from .conftest import CIRCLE, CIRCLE_CASES, INI, LITELLM_PROBE_CONFTEST, N_CASES, SUBPROCESS_TIMEOUT, junit_cases
+
+SECRET = "sk-shape-asserts-BATCH-SECRET-51d0a7"
+MODEL = "openai/exact"
+
+
+@pytest.fixture(autouse=True)
+def secret_key(monkeypatch: pytest.MonkeyPatch) -> str:
+    # polls are instant in tests: how many a batch takes is the stub's plan, not a clock
+    monkeypatch.setenv(POLL_ENV, "0.01")
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    return SECRET
+
+
+def _args(srv: StubServer | None, *more: str) -> list[str]:
+    base = [f"--model={MODEL}", "--fixtures-dir=recorded", *CIRCLE, *more]
+    return [*base, "--batch", f"--api-base={srv.base_url}"] if srv is not None else base
+
+
+def _run(suite: pytest.Pytester, srv: StubServer | None, *more: str) -> pytest.RunResult:
+    return suite.runpytest_subprocess(*_args(srv, *more), timeout=SUBPROCESS_TIMEOUT)
+
+
+def _recorded(suite: pytest.Pytester) -> list[str]:
+    return sorted(p.stem for p in (suite.path / "recorded" / model_slug(MODEL)).glob("[!.]*.json"))
+
+
+def _state(suite: pytest.Pytester) -> Path:
+    return suite.path / "recorded" / model_slug(MODEL) / STATE_NAME
+
+
+def _files_containing(root: Path, needle: str) -> list[Path]:
+    return [p for p in root.rglob("*") if p.is_file() and needle.encode() in p.read_bytes()]
+
+
+def test_one_batch_asks_the_whole_selection_and_its_replay_gives_identical_results(suite, secret_key):
+    with StubServer(batches=BatchPlan(polls=3)) as srv:
+        live = _run(suite, srv, "--junitxml=live.xml")
+    replay = _run(suite, None, "--record=none", "--junitxml=replay.xml")  # the server is stopped
+
+    live.assert_outcomes(passed=N_CASES)
+    book = srv.state.batches
+    assert (book.submissions, book.uploads, book.answered_rows) == (1, 1, N_CASES)
+    assert srv.state.requests == 0  # not one call outside the batch
+    batch = next(iter(book.batches.values()))
+    assert batch["request_counts"]["total"] == N_CASES
+    assert _recorded(suite) == sorted(CIRCLE_CASES)
+    doc = json.loads((suite.path / "recorded" / model_slug(MODEL) / f"{CIRCLE_CASES[0]}.json").read_text())
+    sample = doc["samples"][0]
+    assert doc["model"] == MODEL and sample["index"] == 0 and sample["finish_reason"] == "stop"
+    # asked as a live call asks (the token limit sent), and recorded under the same identity
+    sent = [json.loads(line)["body"] for line in book.files[batch["input_file_id"]][1].decode().splitlines()]
+    assert {b["max_tokens"] for b in sent} == {defaults.MAX_TOKENS} and doc["max_tokens"] == defaults.MAX_TOKENS
+    assert set(sample) >= {"text", "usage", "latency_s", "recorded_at", "litellm_version", "response_model"}
+    assert not _state(suite).exists()  # the batch ended: nothing left to resume
+    assert f"submitted batch {batch['id']}: {N_CASES} request(s)" in live.stdout.str()
+    replay.assert_outcomes(passed=N_CASES)
+    assert junit_cases(suite.path / "replay.xml") == junit_cases(suite.path / "live.xml")
+    assert _files_containing(suite.path, secret_key) == []
+
+
+def test_a_run_killed_while_polling_resumes_its_batch_without_submitting_again(suite):
+    plan = BatchPlan(polls=10**9)  # in progress until the test lets it finish
+    with StubServer(batches=plan) as srv:
+        book = srv.state.batches
+        log = (suite.path / "killed.log").open("w")
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *_args(srv)],
+            cwd=suite.path,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            deadline = time.monotonic() + SUBPROCESS_TIMEOUT
+            while not (book.batches and max(book.polls.values(), default=0) >= 3):
+                assert proc.poll() is None, (suite.path / "killed.log").read_text()
+                assert time.monotonic() < deadline, "the run never started polling its batch"
+                time.sleep(0.05)
+            state = json.loads(_state(suite).read_text())
+        finally:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait()
+            log.close()
+        assert _recorded(suite) == []  # killed before anything was answered
+        plan.polls = 0  # the batch completes at the next poll
+        rerun = _run(suite, srv)
+
+    rerun.assert_outcomes(passed=N_CASES)
+    assert (book.submissions, book.uploads, book.answered_rows) == (1, 1, N_CASES)
+    assert state["batch_id"] == next(iter(book.batches))
+    assert len(state["requests"]) == N_CASES and SECRET not in json.dumps(state)
+    assert f"resuming batch {state['batch_id']}" in rerun.stdout.str()
+    assert _recorded(suite) == sorted(CIRCLE_CASES)
+    assert not _state(suite).exists()
+
+
+def test_a_run_killed_between_submitting_and_saving_the_batch_id_finds_its_batch(suite):
+    """The state is written after the upload: a rerun looks for the batch made from that file."""
+    cases = [c for c in load_cases() if c.family == "circle"]
+    requests = {}
+    lines = []
+    for case in cases:
+        req = Request(MODEL, case.id, "ru", 0, case.prompt_hash("ru"), None)
+        requests[req.custom_id] = req
+        body = {"model": "exact", "messages": case.messages("ru")}
+        lines.append(
+            json.dumps({"custom_id": req.custom_id, "method": "POST", "url": "/v1/chat/completions", "body": body})
+        )
+    with StubServer(batches=BatchPlan(polls=1)) as srv:
+        book = srv.state.batches
+        # what the killed run did: uploaded its file, submitted it, and died before saving the batch id
+        book.files["file-killed"] = ("batch", ("\n".join(lines) + "\n").encode())
+        book.submit({"input_file_id": "file-killed"})
+        BatchState(MODEL, "openai", requests, input_file_id="file-killed").write(_state(suite))
+        result = _run(suite, srv)
+
+    result.assert_outcomes(passed=N_CASES)
+    assert (book.submissions, book.uploads, book.answered_rows) == (1, 0, N_CASES)
+    assert "resuming batch (being submitted)" in result.stdout.str()
+    assert _recorded(suite) == sorted(CIRCLE_CASES)
+
+
+def test_failed_rows_record_nothing_and_error_with_the_providers_reason(suite):
+    refused = sorted(c for c in CIRCLE_CASES if "start330" in c)
+    plan = BatchPlan(fail_matching=("start330",), fail_message="refused by the stub's content policy")
+    with StubServer(batches=plan) as srv:
+        first = _run(suite, srv, "--junitxml=first.xml")
+        plan.fail_matching = ()
+        second = _run(suite, srv)
+
+    assert refused and len(refused) < N_CASES
+    first.assert_outcomes(passed=N_CASES - len(refused), errors=len(refused))
+    cases = junit_cases(suite.path / "first.xml")
+    errored = sorted(name.split("[")[1].split("@")[0] for name, c in cases.items() if c.outcome == "error")
+    assert errored == refused
+    out = first.stdout.str()
+    assert out.count("refused by the stub's content policy") >= len(refused) and "HTTP 400" in out
+    # the next run asks only for what failed, in a new batch
+    second.assert_outcomes(passed=N_CASES)
+    book = srv.state.batches
+    assert book.submissions == 2
+    assert [b["request_counts"]["total"] for b in book.batches.values()] == [N_CASES, len(refused)]
+    assert _recorded(suite) == sorted(CIRCLE_CASES)
+
+
+def test_an_expired_batch_records_what_it_answered_and_says_so(suite):
+    with StubServer(batches=BatchPlan(expire_after=5)) as srv:
+        result = _run(suite, srv)
+
+    result.assert_outcomes(passed=5, errors=N_CASES - 5)
+    out = result.stdout.str()
+    assert "ended expired with 5 of" in out and "the next run submits them in a new batch" in out
+    assert (
+        "batch_expired: This request could not be executed" in out and "run again to ask for it in a new batch" in out
+    )
+    assert len(_recorded(suite)) == 5
+    assert not _state(suite).exists()
+
+
+def test_a_failed_batch_errors_every_case_with_the_providers_reason(suite):
+    with StubServer(batches=BatchPlan(fail_batch="the input file has a bad line")) as srv:
+        result = _run(suite, srv)
+
+    result.assert_outcomes(errors=N_CASES)
+    assert "the batch failed (the input file has a bad line)" in result.stdout.str()
+    assert _recorded(suite) == []
+
+
+def test_a_bad_poll_interval_is_a_usage_error(suite, monkeypatch):
+    monkeypatch.setenv(POLL_ENV, "soon")
+    with StubServer() as srv:
+        result = _run(suite, srv)
+
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert f"{POLL_ENV} must be a positive number of seconds, got 'soon'" in result.stderr.str()
+    assert srv.state.batches.uploads == 0
+
+
+def test_a_batch_run_asks_nothing_without_tests_to_run(suite):
+    with StubServer() as srv:
+        _run(suite, srv, "--collect-only")
+
+    assert (srv.state.batches.uploads, srv.state.batches.submissions, srv.state.requests) == (0, 0, 0)
+
+
+def test_a_model_without_a_batch_interface_is_a_usage_error_before_anything_is_asked(suite):
+    result = suite.runpytest("--batch", "--record=all", "-k", "circle-start330-ccw")
+
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "reference/exact draws in-process and has no batch interface; run it without --batch" in result.stderr.str()
+
+
+def test_the_ini_twin_turns_batch_runs_on_and_refuses_what_is_not_a_switch(suite):
+    suite.makeini(INI + "shape_batch = true\n")
+    on = suite.runpytest("--record=all", "-k", "circle-start330-ccw")
+    suite.makeini(INI + "shape_batch = maybe\n")
+    bad = suite.runpytest("-k", "circle-start330-ccw")
+
+    assert on.ret == pytest.ExitCode.USAGE_ERROR and "has no batch interface" in on.stderr.str()
+    assert bad.ret == pytest.ExitCode.USAGE_ERROR
+    assert "ini setting shape_batch must be true or false, got 'maybe'" in bad.stderr.str()
+
+
+def test_anthropic_batches_are_a_usage_error_naming_what_litellm_lacks(suite, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-not-a-real-key-123456")
+    result = _run_model(suite, "anthropic/claude-3-5-haiku-latest")
+
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "can read Anthropic message batches but not create them" in result.stderr.str()
+
+
+def _run_model(suite: pytest.Pytester, model: str) -> pytest.RunResult:
+    return suite.runpytest_subprocess(
+        f"--model={model}",
+        "--batch",
+        "--fixtures-dir=recorded",
+        "-k",
+        "circle-start330-ccw",
+        timeout=SUBPROCESS_TIMEOUT,
+    )
+
+
+def test_a_fully_recorded_selection_replays_under_batch_without_importing_litellm(suite):
+    suite.makeconftest(LITELLM_PROBE_CONFTEST)
+    result = suite.runpytest_subprocess("--batch", *CIRCLE, timeout=SUBPROCESS_TIMEOUT)
+
+    result.assert_outcomes(passed=N_CASES)
+    assert (suite.path / "litellm_imported.txt").read_text() == "False"
+    assert "submitted batch" not in result.stdout.str() and "resuming batch" not in result.stdout.str()
