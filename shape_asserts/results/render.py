@@ -59,12 +59,13 @@ def ascii_art(
     side = max(1, min(int(grid_size), MAX_ASCII_SIDE))
     grid = [["." for _ in range(side)] for _ in range(side)]
     if ideal is not None:
-        for x, y in np.rint(as_points(ideal)).astype(int):
+        for x, y in np.rint(np.clip(as_points(ideal), -1, side)).astype(np.int64):
             if 0 <= x < side and 0 <= y < side:
                 grid[y][x] = "·"
     seen: dict[tuple[int, int], int] = {}
     gap_set = set(int(i) for i in gaps)
-    cells = np.rint(pts).astype(np.int64) if len(pts) else np.zeros((0, 2), np.int64)
+    # clipped first: a far-off point (1e308) stays outside the grid instead of an invalid integer cast
+    cells = np.rint(np.clip(pts, -1, side)).astype(np.int64) if len(pts) else np.zeros((0, 2), np.int64)
     for i, (x, y) in enumerate(cells):
         inside = 0 <= x < side and 0 <= y < side
         cx, cy = (int(min(max(x, 0), side - 1)), int(min(max(y, 0), side - 1)))

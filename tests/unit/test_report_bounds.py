@@ -138,3 +138,16 @@ def test_contour_breaks_carry_over_to_the_thinned_steps_that_span_them():
     t = thin(pts, 4, breaks=[5])
 
     assert t.kept.tolist() == [0, 3, 6, 9] and t.breaks == (2,)  # the lift lies on step 3 → 6
+
+
+def test_a_point_at_1e308_shows_on_the_far_border_of_the_ascii_picture_without_a_warning():
+    import warnings
+
+    from shape_asserts.results.render import ascii_art
+
+    pts = np.array([[2.0, 2.0], [1e308, 3.0], [-1e308, 4.0], [3.0, 3.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the integer cast of 1e308 warned, and put it on the wrong side
+        rows = ascii_art(pts, 10).splitlines()[1:]
+
+    assert rows[3].endswith("X") and rows[4][4] == "X"  # x far right on row 3, far left on row 4
