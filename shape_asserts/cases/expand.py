@@ -4,18 +4,64 @@ A matrix names a family, fixed parameters, and either lists of start ``angles`` 
 ``directions`` (a circle's start points, placed on the circle of ``center`` and ``radius``) or a
 ``vary`` table — each key a list of values, or a table of ``label = value`` — expanding into the
 cartesian product. Each combination's id comes from the matrix's ``id`` template.
+
+Both are bounded before anything is built: a matrix stands for at most :data:`MAX_MATRIX_CASES`
+cases, and its template may name fields (``{angle:03d}``, ``{direction}``, a parameter or a
+``vary`` key) with widths and precisions of at most :data:`MAX_TEMPLATE_WIDTH` — an id is at most
+100 characters, and ``{angle:999999999}`` would otherwise build a gigabyte string, or raise a bare
+``MemoryError``.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
+import re
+import string
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from shape_asserts.exceptions import CaseError
 from shape_asserts.geometry.raster import point_on_circle
 
-__all__ = ["expand_matrix"]
+__all__ = ["expand_matrix", "MAX_MATRIX_CASES", "MAX_TEMPLATE_WIDTH"]
+
+#: Most cases one ``[[matrix]]`` may stand for (the built-in files' largest has 24).
+MAX_MATRIX_CASES = 10_000
+#: Largest width or precision in an id template's format spec (ids are at most 100 characters).
+MAX_TEMPLATE_WIDTH = 100
+
+_NUMBERS = re.compile(r"\d+")
+
+
+def _check_template(template: str, where: str) -> None:
+    """CaseError unless every field of the id template is a plain name with a small format spec."""
+    try:
+        fields = list(string.Formatter().parse(template))
+    except ValueError as exc:
+        raise CaseError(f"{where}: id template {template!r}: {exc}") from None
+    for _, name, spec, _ in fields:
+        if name is None:
+            continue
+        if not name.isidentifier():
+            raise CaseError(
+                f"{where}: id template {template!r}: field {{{name}}} must be a plain name such as "
+                "{angle}, {direction}, a parameter or a 'vary' key"
+            )
+        too_wide = [n for n in _NUMBERS.findall(spec or "") if len(n) > 3 or int(n) > MAX_TEMPLATE_WIDTH]
+        if "{" in (spec or "") or too_wide:
+            raise CaseError(
+                f"{where}: id template {template!r}: format spec {spec!r} of {{{name}}} must be plain, "
+                f"with widths of at most {MAX_TEMPLATE_WIDTH} (an id is at most 100 characters)"
+            )
+
+
+def _check_count(count: int, where: str) -> None:
+    if count > MAX_MATRIX_CASES:
+        raise CaseError(
+            f"{where}: stands for {count:,} cases, more than the {MAX_MATRIX_CASES:,} a matrix may; "
+            "split it, or vary fewer values"
+        )
 
 
 def _is_number(v: Any) -> bool:
@@ -29,6 +75,7 @@ def expand_matrix(raw: Mapping[str, Any], source: str) -> Iterable[dict[str, Any
         raise CaseError(
             f"{source}: a [[matrix]] needs an 'id' template such as 'circle-start{{angle:03d}}-{{direction}}'"
         )
+    _check_template(template, f"{source}: matrix")
     if "vary" in raw:
         yield from _expand_vary(raw, template, source)
         return
@@ -47,6 +94,7 @@ def expand_matrix(raw: Mapping[str, Any], source: str) -> Iterable[dict[str, Any
         raise CaseError(f"{where}: 'angles' must be a list of numbers (degrees), got {angles!r}")
     if not isinstance(directions, list) or not all(isinstance(d, str) for d in directions):
         raise CaseError(f'{where}: \'directions\' must be a list such as ["cw", "ccw"], got {directions!r}')
+    _check_count(len(angles) * len(directions), where)
     # the radius only places the start points: the prompt lets the model choose it, as the seed does
     base = {k: v for k, v in raw.items() if k not in ("angles", "directions", "id", "radius")}
     for angle in angles:
@@ -100,6 +148,7 @@ def _expand_vary(raw: Mapping[str, Any], template: str, source: str) -> Iterable
         if not options:
             raise CaseError(f"{where}: vary.{name} is empty")
         axes.append((name, options))
+    _check_count(math.prod(len(options) for _, options in axes), where)
     base = {k: v for k, v in raw.items() if k not in ("vary", "id")}
     scalars = {k: v for k, v in raw.items() if isinstance(v, (int, float, str)) and not isinstance(v, bool)}
     for combo in itertools.product(*(options for _, options in axes)):

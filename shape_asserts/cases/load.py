@@ -8,7 +8,9 @@ model's failure at judge time:
 - an unknown or ill-typed parameter: the family's ``params`` checks the parameters it knows,
   asking for each by name, so a key it never asks for is unknown;
 - an unknown or ill-typed threshold, checked against the family's thresholds dataclass;
-- a bad prompt: a prompt is one text, ``seed:circle-N``, or a table of ``ru``/``en`` texts.
+- a bad prompt: a prompt is one text, ``seed:circle-N``, or a table of ``ru``/``en`` texts;
+- a ``grid_size`` that is not a whole number from 1 to :data:`MAX_GRID_SIZE` (a grid of a billion
+  cells would hang the reference drawer and the report long before any model is asked).
 """
 
 from __future__ import annotations
@@ -35,7 +37,11 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
-__all__ = ["load_cases", "builtin_case_files", "builtin_cases"]
+__all__ = ["load_cases", "builtin_case_files", "builtin_cases", "MAX_GRID_SIZE"]
+
+#: Largest ``grid_size`` a case may ask for: 20 times the seed's 50×50 grid. The parser refuses
+#: drawings of over 10,000 points, so a bigger grid could not be drawn in full anyway.
+MAX_GRID_SIZE = 1_000
 
 _BUILTIN_DIR = Path(__file__).parent
 
@@ -134,8 +140,18 @@ class _Asked(dict[str, Any]):
         return super().values()
 
 
+def _check_grid_size(raw: Mapping[str, Any], where: str) -> None:
+    """CaseError unless a given ``grid_size`` is a whole number from 1 to :data:`MAX_GRID_SIZE`."""
+    if "grid_size" not in raw:
+        return
+    g = raw["grid_size"]
+    if isinstance(g, bool) or not isinstance(g, int) or not 1 <= g <= MAX_GRID_SIZE:
+        raise CaseError(f"{where}: 'grid_size' must be a whole number from 1 to {MAX_GRID_SIZE:,}, got {g!r}")
+
+
 def _params(fam: Family, raw: Mapping[str, Any], seed: int | None, where: str) -> dict[str, Any]:
     """The family's completed parameters for a case table; CaseError for an unknown or bad key."""
+    _check_grid_size(raw, where)
     given = {k: v for k, v in raw.items() if k not in _RESERVED}
     params = _Asked(given)
     if seed is not None:

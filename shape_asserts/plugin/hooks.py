@@ -63,8 +63,23 @@ def configure(config: pytest.Config) -> None:
     _add_family_markers(config, names.BUILTIN + names.declared())
     values = resolve(config)
     config.stash[_SETTINGS_KEY] = _verdicts(config, _settings(config, values), values)
+    _check_case_files(config.stash[_SETTINGS_KEY])
     if not _is_worker(config):
         config.pluginmanager.register(_Fetcher(config), "shape-asserts-fetcher")
+
+
+def _check_case_files(settings: Settings) -> None:
+    """Load the user's case files now: a mistake in one is a one-line usage error (exit 4).
+
+    Found at collection instead, it arrived inside pytest's traceback of the hook. A run without
+    ``--shape-cases`` (or ``shape_cases``) loads nothing here: the built-in cases wait for a shape test.
+    """
+    if not settings.case_files:
+        return
+    try:
+        settings.cases()  # kept: pytest_generate_tests uses these
+    except CaseError as exc:
+        raise pytest.UsageError(f"shape-asserts: {exc}") from None
 
 
 def _add_family_markers(config: pytest.Config, families: tuple[str, ...]) -> None:
@@ -89,8 +104,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     settings = metafunc.config.stash[_SETTINGS_KEY]
     try:
         cases = settings.cases()
-    except CaseError as exc:
-        raise pytest.UsageError(f"shape-asserts: {exc}") from None
+    except CaseError as exc:  # one line, as for a broken plugin (the user's files were checked at start)
+        raise pytest.Collector.CollectError(f"shape-asserts: {exc}") from None
     params = []
     for model in settings.models:
         for case in cases:

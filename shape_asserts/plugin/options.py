@@ -199,7 +199,8 @@ OPTIONS: tuple[Option, ...] = (
         metavar="T",
         check=_finite(0, 2),
         allowed="a number from 0 to 2",
-        help="sampling temperature sent to the model; part of a recording's identity",
+        help="sampling temperature sent to the model, from 0 to 2 (OpenAI's range; a provider with a "
+        "narrower one refuses the rest); part of a recording's identity",
     ),
     Option(
         "--max-tokens",

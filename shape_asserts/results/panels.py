@@ -6,8 +6,11 @@ case, the gaps and the breaks marked), the failed checks, the metrics and the ra
 around the panels is :mod:`shape_asserts.results.report`.
 
 Everything a model wrote is hostile: :func:`esc` drops what HTML cannot carry, bounds it and
-escapes it; nothing a model wrote is placed in an attribute, a URL, a style or a script. Drawings
-are SVG built from numbers only (:func:`shape_asserts.results.render.svg`).
+escapes it; nothing a model wrote is placed in an attribute, a URL, a style or a script. Prompts
+and answers are redacted as recordings are (:func:`shape_asserts.asking.call.redact`: bearer and
+API-key tokens, the values of secret-looking environment variables). Drawings are SVG built from
+numbers only (:func:`shape_asserts.results.render.svg`), of at most :data:`MAX_POINTS_DRAWN`
+points each (:func:`shape_asserts.results.thin.thin`).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from shape_asserts.asking.call import redact
 from shape_asserts.results import render
 from shape_asserts.results.record import (
     MAX_ANSWER,
@@ -26,6 +30,7 @@ from shape_asserts.results.record import (
     CaseRecord,
     SampleRecord,
 )
+from shape_asserts.results.thin import thin
 
 __all__ = ["MAX_ANSWER_SHOWN", "MAX_NOTE", "MAX_POINTS_DRAWN", "anchor", "badge", "cases_html", "esc", "status"]
 
@@ -33,8 +38,11 @@ __all__ = ["MAX_ANSWER_SHOWN", "MAX_NOTE", "MAX_POINTS_DRAWN", "anchor", "badge"
 MAX_ANSWER_SHOWN = MAX_ANSWER
 #: Characters of a format error, reason or check description shown.
 MAX_NOTE = 1_000
-#: Drawings with more points are not drawn (a hostile answer must not bloat the page).
-MAX_POINTS_DRAWN = MAX_POINTS
+#: Most points drawn per drawing: a drawing with more is thinned to this many, evenly spaced along
+#: its path, and the page says so (each point drawn is ~160 bytes of SVG, so a 5,000-point answer
+#: once added ~800 KB per drawing). Records keep the points of drawings up to MAX_POINTS; bigger
+#: ones are listed, not drawn.
+MAX_POINTS_DRAWN = 1_000
 
 # Controls (but tab, newline, carriage return), lone surrogates and non-characters: HTML cannot
 # carry them, and a lone surrogate cannot even be encoded as UTF-8.
@@ -87,24 +95,32 @@ def _num(v: Any) -> str:
 
 def _drawing_svg(s: SampleRecord, rec: CaseRecord, case: Any, key: str) -> str:
     if s.points is None:
-        if s.n_points > MAX_POINTS_DRAWN:
-            return (
-                f'<p class="cut">not drawn: {s.n_points:,} points (the report draws at most {MAX_POINTS_DRAWN:,})</p>'
-            )
+        if s.n_points > MAX_POINTS:
+            return f'<p class="cut">not drawn: {s.n_points:,} points (the report keeps at most {MAX_POINTS:,})</p>'
         return '<p class="cut">not drawn: its coordinates are not all finite numbers</p>'
     try:
         ideal = case.ideal() if case is not None else None
     except Exception:
         ideal = None
+    cut = ""
     try:
         pts = np.asarray(s.points, dtype=float).reshape(-1, 2)
-        picture = render.svg(
-            pts, rec.grid_size, ideal=ideal, gaps=s.marks.get("gaps", ()), breaks=s.marks.get("breaks", ())
-        )
+        gaps, breaks = s.marks.get("gaps", ()), s.marks.get("breaks", ())
+        if len(pts) > MAX_POINTS_DRAWN:
+            t = thin(pts, MAX_POINTS_DRAWN, gaps=gaps, breaks=breaks)
+            picture = render.svg(
+                t.points, rec.grid_size, ideal=ideal, gaps=t.gap_steps, breaks=t.breaks, gap_steps=t.gap_steps
+            )
+            cut = (
+                f'<p class="cut">drawn: {len(t.kept):,} of its {len(pts):,} points, evenly spaced along the path '
+                f"(the report draws at most {MAX_POINTS_DRAWN:,} per drawing; gaps are marked where they fall)</p>"
+            )
+        else:
+            picture = render.svg(pts, rec.grid_size, ideal=ideal, gaps=gaps, breaks=breaks)
     except Exception as exc:
         return f'<p class="cut">could not draw: {esc(type(exc).__name__)}: {esc(exc, MAX_NOTE)}</p>'
     picture = _MARKER_ID.sub(lambda m: m.group(0).replace("arr", f"arr-{key}"), picture)
-    return f'<div class="drawing">{picture}</div>'
+    return f'{cut}<div class="drawing">{picture}</div>'
 
 
 def _answer_html(s: SampleRecord) -> str:
@@ -116,7 +132,7 @@ def _answer_html(s: SampleRecord) -> str:
         )
     return (
         f"<details><summary>raw answer ({s.answer_length:,} characters)</summary>{cut}"
-        f"<pre>{esc(s.answer)}</pre></details>"
+        f"<pre>{esc(redact(s.answer))}</pre></details>"
     )
 
 
@@ -225,7 +241,8 @@ def cases_html(
             prompt = case.prompt(lang) if case is not None else "(the case is not defined in this run)"
         except Exception:
             prompt = "(no prompt in this language)"
-        out.append(f"<details><summary>prompt</summary><pre>{esc(prompt, MAX_ANSWER_SHOWN)}</pre></details>")
+        # a user case's prompt may hold a token or a secret's value: redacted as recorded answers are
+        out.append(f"<details><summary>prompt</summary><pre>{esc(redact(prompt), MAX_ANSWER_SHOWN)}</pre></details>")
         out.append(f'<div class="models" style="grid-template-columns:repeat({len(models)},minmax(300px,640px))">')
         for j, m in enumerate(models):
             out.append(_cell_html(by_model.get(m), m, baseline, case, f"{i}-{j}"))

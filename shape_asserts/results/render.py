@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 import numpy as np
 
@@ -59,12 +59,13 @@ def ascii_art(
     side = max(1, min(int(grid_size), MAX_ASCII_SIDE))
     grid = [["." for _ in range(side)] for _ in range(side)]
     if ideal is not None:
-        for x, y in np.rint(as_points(ideal)).astype(int):
+        for x, y in np.rint(np.clip(as_points(ideal), -1, side)).astype(np.int64):
             if 0 <= x < side and 0 <= y < side:
                 grid[y][x] = "·"
     seen: dict[tuple[int, int], int] = {}
     gap_set = set(int(i) for i in gaps)
-    cells = np.rint(pts).astype(np.int64) if len(pts) else np.zeros((0, 2), np.int64)
+    # clipped first: a far-off point (1e308) stays outside the grid instead of an invalid integer cast
+    cells = np.rint(np.clip(pts, -1, side)).astype(np.int64) if len(pts) else np.zeros((0, 2), np.int64)
     for i, (x, y) in enumerate(cells):
         inside = 0 <= x < side and 0 <= y < side
         cx, cy = (int(min(max(x, 0), side - 1)), int(min(max(y, 0), side - 1)))
@@ -115,16 +116,23 @@ def _outside(pts: np.ndarray, g: int) -> np.ndarray:
     return np.flatnonzero(np.any((pts < 0) | (pts > g - 1), axis=1))
 
 
-def _steps(pts: np.ndarray) -> list[tuple[int, bool, bool]]:
+def _steps(pts: np.ndarray, gap_steps: Collection[int] | None = None) -> list[tuple[int, bool, bool]]:
     """``(i, is_gap, has_arrow)`` for each step from point ``i`` to ``i + 1``.
 
-    A gap is a step longer than one cell; about a dozen ordinary steps carry an arrowhead.
+    A gap is a step longer than one cell, or, when ``gap_steps`` is given (the points are a thinned
+    sample of a drawing, whose steps are long by construction), a step it names; about a dozen
+    ordinary steps carry an arrowhead.
     """
     if len(pts) < 2:
         return []
-    steps = chebyshev(pts[1:], pts[:-1])
+    if gap_steps is None:
+        gap = chebyshev(pts[1:], pts[:-1]) > 1
+    else:
+        gap = np.zeros(len(pts) - 1, dtype=bool)
+        named = [i for i in gap_steps if 0 <= i < len(gap)]
+        gap[named] = True
     every = max(1, len(pts) // 12)
-    return [(i, bool(steps[i] > 1), bool(steps[i] <= 1 and i % every == every // 2)) for i in range(len(pts) - 1)]
+    return [(i, bool(gap[i]), bool(not gap[i] and i % every == every // 2)) for i in range(len(pts) - 1)]
 
 
 def _subpaths(coords: list[tuple[float, float]], pts: np.ndarray) -> list[str]:
@@ -156,6 +164,7 @@ def svg(
     title: str = "",
     contours: Iterable[Sequence[int]] | None = None,
     breaks: Sequence[int] = (),
+    gap_steps: Collection[int] | None = None,
 ) -> str:
     """A self-contained SVG of the drawing: grid, ideal overlay, path, start, direction, gaps.
 
@@ -163,7 +172,9 @@ def svg(
     start is a green ring, the end a small square, and arrowheads show the direction of travel.
     Points outside the grid get a red cross; far-off ones are drawn on the margin. ``breaks`` are
     the indices where a new contour begins (multi-contour shapes): the pen lift before each is a
-    faint dotted line, not a gap, and the ideal overlay is drawn contour by contour.
+    faint dotted line, not a gap, and the ideal overlay is drawn contour by contour. For a thinned
+    drawing (:func:`shape_asserts.results.thin.thin`), whose steps are long by construction,
+    ``gap_steps`` names the steps that hold a gap; their lengths then say nothing.
     """
     pts = as_points(points)
     g = int(grid_size)
@@ -210,7 +221,7 @@ def svg(
             f'L{x + r:.1f},{y - r:.1f}" stroke="{_GAP}" stroke-width="2"/>'
         )
     lifts = {int(b) for b in breaks}
-    for i, is_gap, arrow in _steps(pts):
+    for i, is_gap, arrow in _steps(pts, gap_steps):
         (x1, y1), (x2, y2) = xy(canvas[i]), xy(canvas[i + 1])
         if i + 1 in lifts:
             out.append(

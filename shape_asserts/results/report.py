@@ -9,7 +9,9 @@ and failed checks, the prompt and the raw answer.
 
 Everything a model wrote is hostile. It is escaped with :func:`html.escape` (and stripped of
 characters HTML cannot carry), bounded (:data:`MAX_ANSWER_SHOWN` characters per answer, with a
-note saying what was cut), and never placed in an attribute, a URL, a style or a script. The page
+note saying what was cut), and never placed in an attribute, a URL, a style or a script. Prompts
+and answers are redacted like recordings, and each drawing shows at most
+:data:`MAX_POINTS_DRAWN` points (a bigger one is thinned, and its cell says so). The page
 has no script at all, and its Content-Security-Policy (:data:`CSP`) forbids any: it loads nothing,
 runs nothing, and styles come only from the page itself.
 """

@@ -70,6 +70,8 @@ def test_the_snapshots_folder_is_taken_from_the_rootdir_from_either_source(suite
 
 def test_command_line_case_files_add_to_the_ini_ones(suite):
     suite.makeini(INI + "shape_cases =\n    ini.toml\n")
+    for name in ("ini.toml", "flag.toml"):  # case files are loaded at start: they must exist
+        suite.path.joinpath(name).write_text("", encoding="utf-8")
 
     files = settings(suite, "--shape-cases=flag.toml")["case_files"]
 

@@ -10,11 +10,10 @@ import pytest
 
 from shape_asserts.cases import load_cases
 from shape_asserts.results.gate import gate
-from shape_asserts.results.record import CaseRecord
+from shape_asserts.results.record import MAX_POINTS, CaseRecord
 from shape_asserts.results.report import (
     CSP,
     MAX_ANSWER_SHOWN,
-    MAX_POINTS_DRAWN,
     ReportData,
     render_html,
     write_report,
@@ -165,11 +164,11 @@ def test_characters_html_cannot_carry_are_dropped_so_the_page_always_encodes(cas
     assert "\x00" not in html and "\x1b" not in html
 
 
-def test_a_drawing_with_too_many_points_is_listed_but_not_drawn(case):
-    pts = [{"x": i % 50, "y": (i // 50) % 50} for i in range(MAX_POINTS_DRAWN + 1)]
+def test_a_drawing_with_more_points_than_a_record_keeps_is_listed_but_not_drawn(case):
+    pts = [{"x": i % 50, "y": (i // 50) % 50} for i in range(MAX_POINTS + 1)]
     html = page(view(case, "m", [json.dumps({"points": pts})]))
 
-    assert f"not drawn: {MAX_POINTS_DRAWN + 1:,} points" in html
+    assert f"not drawn: {MAX_POINTS + 1:,} points" in html
 
 
 def test_every_drawing_gets_its_own_arrow_marker_id(case, exact_text):

@@ -1,0 +1,248 @@
+"""The hostile sweep's findings (issue 14), each replayed end to end against a hostile server.
+
+Every test here is named for the finding it proves, runs the suite as a user would (pytest in a
+subprocess, the real litellm, ``--model=openai/...`` against :class:`.hostile.HostileServer` on
+127.0.0.1) and failed on the main branch the issue was filed against (``df719ae``). The index:
+
+1. One huge coordinate defeats the gate — ``test_finding_1_*`` below; also
+   ``test_option_baseline.py::test_one_answer_too_large_to_measure_cannot_turn_a_failing_gate_undecided``
+   and ``unit/test_score.py`` (a NaN-free score).
+2. Scoring is unbounded — ``test_finding_2_*`` below; ``bench/hostile_cost.py`` measures the cost.
+3. Paid calls for runs that execute no test — ``test_finding_3_*`` below; also
+   ``test_no_calls_without_tests.py`` (collection errors, ``-n 2``).
+4. Paid samples lost — ``test_finding_4_*`` below; also ``unit/test_fetch.py`` (a write failure is
+   one case's error), ``unit/test_fixtures.py`` (read-modify-write under the lock).
+5. ``--request-timeout`` does not bound a call — ``test_finding_5_*`` below; also
+   ``test_faults.py::test_request_timeout_bounds_the_whole_call_not_only_the_first_byte``.
+6. Answers recorded lossily (tool calls, refusals, content filter) — the answer shapes' own tests
+   (``unit/test_diagnosis.py``, ``unit/test_recorded.py``), which came with that work.
+7. Under xdist the report's reason is the worker header — ``test_finding_7_*`` below; also
+   ``unit/test_results.py::test_the_reason_under_xdist_is_the_error_not_the_worker_header``.
+8. Smaller — terminal escapes from provider errors and the session end's re-read of a shrunk
+   recording below; case files (``test_case_file_errors.py``, ``unit/test_case_bounds.py``), the
+   report's prompts and drawings (``unit/test_report_bounds.py``), option values
+   (``test_option_validation.py``), retries (``unit/test_ask.py``), hostile fixture files
+   (``unit/test_fixtures.py``), Markdown in the job summary (``unit/test_step_summary.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+from .conftest import SUBPROCESS_TIMEOUT
+from .hostile import HostileServer, Reply, Request, drawing, exact
+
+KEY = "sk-hostile-findings-key-0001"
+#: Ten circle cases: enough paired cases for the gate to decide (it needs five).
+TEN_CIRCLES = ("-k", "circle-start000 or circle-start060 or circle-start120 or circle-start180 or circle-start240")
+
+
+@pytest.fixture(autouse=True)
+def key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+
+
+def run(suite: pytest.Pytester, server: HostileServer, *args: str, model: str = "openai/hostile") -> pytest.RunResult:
+    """The suite in a subprocess, asking ``model`` at the hostile server, recording under recorded/."""
+    return suite.runpytest_subprocess(
+        f"--model={model}",
+        f"--api-base={server.base_url}",
+        "--fixtures-dir=recorded",
+        "-p",
+        "no:randomly",
+        *args,
+        timeout=SUBPROCESS_TIMEOUT,
+    )
+
+
+def output(result: pytest.RunResult) -> str:
+    return "\n".join(result.outlines + result.errlines)
+
+
+def recordings(suite: pytest.Pytester) -> dict[str, dict]:
+    return {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in (suite.path / "recorded").rglob("*.json")}
+
+
+# --- 1: one huge coordinate defeats the gate ---------------------------------------------------------
+
+
+def test_finding_1_one_coordinate_at_1e308_leaves_a_failing_candidate_failing_the_gate(suite):
+    """It scored NaN: the session end crashed in statistics.pstdev, or the gate said Δ +nan,
+    UNDECIDED and exit 0 for a candidate that plainly fails without it."""
+    planted = threading.Event()
+
+    def reply(request: Request) -> Reply:
+        if not request.model.endswith("hostile"):
+            return exact(request)
+        answer = drawing(request, "noisy")
+        if not planted.is_set():  # exactly one answer of the run
+            planted.set()
+            answer["points"][5] = {"x": 1e308, "y": 3}
+        return Reply(json.dumps(answer))
+
+    with HostileServer(reply) as server:
+        result = run(suite, server, "--baseline=openai/exact", *TEN_CIRCLES)
+
+    assert planted.is_set()
+    text = output(result)
+    assert result.ret == 1, text
+    assert "gate: FAIL" in result.outlines, text
+    assert "nan" not in text.replace("infinite or NaN", "").lower()
+    assert "Traceback" not in text
+
+
+# --- 2: scoring is unbounded -------------------------------------------------------------------------
+
+
+def test_finding_2_an_answer_making_every_point_a_contour_is_judged_without_pairwise_blowup(suite):
+    """2,000 points alternating (0,0)/(49,49) took 394 s per sample in the concentric scorer, and
+    the session end judged it again; the run now ends with the sample failing named checks."""
+
+    def reply(request: Request) -> Reply:
+        return Reply(json.dumps({"points": [{"x": 49 * (i % 2), "y": 49 * (i % 2)} for i in range(2_000)]}))
+
+    with HostileServer(reply) as server:
+        result = run(suite, server, "-k", "concentric-k3-c25-start-top-cw")
+
+    text = output(result)
+    result.assert_outcomes(failed=1)
+    assert "concentric-k3-c25-start-top-cw" in text and "Traceback" not in text
+
+
+# --- 3: paid calls for runs that execute no test -----------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [("--collect-only",), ("-k", "circle and ("), ("--setup-plan",)])
+def test_finding_3_a_run_that_executes_no_test_asks_the_server_nothing(suite, args):
+    """--collect-only asked every case; an invalid -k sent 139 requests, then exited 4."""
+    with HostileServer() as server:
+        run(suite, server, *args)
+
+    assert server.requests == []
+
+
+# --- 4: paid samples lost ----------------------------------------------------------------------------
+
+
+def test_finding_4_recording_all_again_with_fewer_samples_keeps_the_other_samples(suite):
+    """--record=all --samples 1 dropped the recorded samples 1 and 2 for good."""
+    case = ("-k", "circle-start000-cw")
+    with HostileServer() as server:
+        run(suite, server, "--record=all", "--samples=3", *case).assert_outcomes(passed=1)
+        run(suite, server, "--record=all", "--samples=1", *case).assert_outcomes(passed=1)
+
+    (recorded,) = recordings(suite).values()
+    assert len(recorded["samples"]) == 3
+    assert len(server.requests) == 4  # three, then sample 0 again
+
+
+def test_finding_4_an_answer_holding_a_lone_surrogate_is_recorded_and_never_paid_for_again(suite):
+    """Half an emoji (legal JSON on the wire) could not be written: the fetch aborted, and the answer
+    was asked again on every run."""
+
+    def reply(request: Request) -> Reply:
+        return Reply("Here \ud83d is my drawing:\n" + json.dumps(drawing(request)))
+
+    case = ("-k", "circle-start000-cw")
+    with HostileServer(reply) as server:
+        first = run(suite, server, *case)
+        second = run(suite, server, *case)
+
+    first.assert_outcomes(passed=1)
+    second.assert_outcomes(passed=1)
+    assert len(server.requests) == 1
+    (recorded,) = recordings(suite).values()
+    assert recorded["samples"][0]["text"].startswith("Here \ud83d is my drawing")
+
+
+# --- 5: --request-timeout does not bound a call ------------------------------------------------------
+
+
+def test_finding_5_a_body_trickled_past_the_timeout_is_an_error_not_an_answer(suite):
+    """Headers at once, then the body over 10 s: accepted after 10 s with a 3 s timeout."""
+
+    def reply(request: Request) -> Reply:
+        return Reply(json.dumps(drawing(request)), trickle=10.0)
+
+    with HostileServer(reply) as server:
+        result = run(suite, server, "--request-timeout=3", "--max-retries=0", "-k", "circle-start000-cw")
+
+    result.assert_outcomes(errors=1)
+    assert "Timeout" in output(result)
+    assert recordings(suite) == {}
+
+
+# --- 7: under xdist the report's reason is the worker header -----------------------------------------
+
+
+def test_finding_7_under_xdist_the_reports_reason_is_the_providers_error(suite):
+    """The report said `no answer: [gw1] linux -- Python …` for every error of an offline CI run."""
+
+    def reply(request: Request) -> Reply:
+        error = {"error": {"message": "this model is not available to you", "type": "invalid_request_error"}}
+        return Reply(status=404, body=json.dumps(error).encode())
+
+    with HostileServer(reply) as server:
+        result = run(suite, server, "-n", "2", "--shape-report=report.html", "-k", "circle-start000 or circle-start030")
+
+    result.assert_outcomes(errors=4)  # two cases × cw/ccw
+    html = (suite.path / "report.html").read_text(encoding="utf-8")
+    reasons = [part.split("</p>", 1)[0] for part in html.split("no answer: ")[1:]]
+    assert len(reasons) == 4
+    assert all("this model is not available to you" in r and "[gw" not in r for r in reasons), reasons
+
+
+# --- 8: the smaller ones -----------------------------------------------------------------------------
+
+
+def test_finding_8_terminal_escapes_in_a_providers_error_never_reach_the_terminal(suite):
+    """A provider's error body could clear the screen, set the title and print a fake '139 passed'."""
+
+    def reply(request: Request) -> Reply:
+        message = "\x1b[2J\x1b[H\x1b]0;pwned\x07\r139 passed in 0.01s\x1b[0m"
+        return Reply(status=400, body=json.dumps({"error": {"message": message, "type": "bad"}}).encode())
+
+    with HostileServer(reply) as server:
+        result = run(suite, server, "--shape-report=report.html", "-k", "circle-start000-cw")
+
+    result.assert_outcomes(errors=1)
+    text = output(result)
+    assert "\x1b" not in text and "\x07" not in text and "\r" not in text
+    assert "139 passed in 0.01s" in text  # the words are kept, as text on the error's line
+    assert "\x1b" not in (suite.path / "report.html").read_text(encoding="utf-8")
+
+
+SHRINK = '''
+import json
+from pathlib import Path
+
+
+def test_zz_shrink_the_recordings():
+    """Runs after the shape tests: every recording loses its second sample, as a concurrent run's
+    write could make it do."""
+    for path in Path(__file__).parent.joinpath("recorded").rglob("*.json"):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc["samples"] = doc["samples"][:1]
+        path.write_text(json.dumps(doc), encoding="utf-8")
+'''
+
+
+def test_finding_8_a_recording_that_shrinks_during_the_run_cannot_crash_the_session_end(suite):
+    """results._judged re-read every recording at the session end, outside its try: one that had
+    shrunk raised KeyError there, and the summary, report and gate were lost."""
+    case = ("-k", "circle-start000-cw or zz_shrink")
+    with HostileServer() as server:
+        run(suite, server, "--record=all", "--samples=2", *case).assert_outcomes(passed=1)
+        suite.makepyfile(test_zz_shrink=SHRINK)
+        result = run(suite, server, "--record=none", "--samples=2", "--shape-report=report.html", *case)
+
+    text = output(result)
+    result.assert_outcomes(passed=2)
+    assert result.ret == 0 and "Traceback" not in text and "KeyError" not in text
+    assert "shape-asserts summary" in text and (suite.path / "report.html").is_file()
+    assert len(server.requests) == 2
+    assert Path(suite.path / "recorded").is_dir()
