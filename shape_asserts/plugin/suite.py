@@ -50,15 +50,21 @@ class Settings:
     max_cost: float | None = None
     #: Where the fetch leaves what it could not get (set per run by the plugin).
     state_path: Path | None = None
+    #: Whether the run has the benchmark matrix (``-m`` names ``benchmark``): else cases tagged
+    #: ``benchmark`` (built in or the user's) are not even generated, and the quick run stays quick.
+    benchmark: bool = False
     _cases: list[Case] = field(default_factory=list, compare=False, repr=False)
 
     def cases(self) -> list[Case]:
-        """The run's cases: built-in ones, then the user's files (loaded once)."""
+        """The run's cases: built-in ones, then the user's files (loaded once); the benchmark's
+        (tagged ``benchmark``) only in a benchmark run."""
         if not self._cases:
             from shape_asserts.asking.reference import serve
             from shape_asserts.cases import load_cases
+            from shape_asserts.cases.load import BENCHMARK
 
-            self._cases.extend(load_cases(self.case_files))
+            loaded = load_cases(self.case_files, benchmark=self.benchmark)
+            self._cases.extend(c for c in loaded if self.benchmark or BENCHMARK not in c.tags)
             serve(self._cases)  # reference/* answers the run's own case files' prompts too
         return self._cases
 
