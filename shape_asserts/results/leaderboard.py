@@ -152,7 +152,7 @@ class Leaderboard:
         return max((s.samples for s in self.standings), default=0)
 
 
-def estimate(values: Sequence[float], **kwargs) -> Estimate | None:
+def estimate(values: Sequence[float] | np.ndarray, **kwargs) -> Estimate | None:
     """The mean of ``values`` with its bootstrap interval (keyword arguments: ``bootstrap_ci``)."""
     v = np.asarray(values, dtype=float)
     if len(v) == 0:
@@ -195,11 +195,8 @@ def _standing(model: str, scope: str, recs: list[CaseRecord], kw: dict) -> Stand
 
 def _ranked(rows: list[Standing]) -> list[Standing]:
     """The rows with ranks: one more than the models whose whole score interval is above."""
-    scored = [s for s in rows if s.score is not None]
-    ranks = {
-        s.model: 1 + sum(1 for o in scored if o is not s and o.score.low > s.score.high + _EPS)  # type: ignore[union-attr]
-        for s in scored
-    }
+    scored = [(s.model, s.score) for s in rows if s.score is not None]
+    ranks = {m: 1 + sum(1 for n, o in scored if n != m and o.low > e.high + _EPS) for m, e in scored}
     counts: dict[int, int] = defaultdict(int)
     for r in ranks.values():
         counts[r] += 1

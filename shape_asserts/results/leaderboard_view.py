@@ -65,9 +65,7 @@ def _table(header: list[str], body: list[list[str]], left: int) -> list[str]:
     widths = [max(len(h), *(len(b[i]) for b in body)) if body else len(h) for i, h in enumerate(header)]
 
     def line(cells: list[str]) -> str:
-        return "  ".join(
-            c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))
-        ).rstrip()
+        return "  ".join(c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
 
     return [line(header), line(["-" * w for w in widths])] + [line(b) for b in body]
 
@@ -89,8 +87,8 @@ def format_leaderboard(board: Leaderboard) -> list[str]:
         for f in families:
             cells = [f]
             for m in board.models:
-                s = board.standing(m, f)
-                cells.append("—" if s is None else f"{s.rank_text:>3}  {ci(s.score)}")
+                st = board.standing(m, f)
+                cells.append("—" if st is None else f"{st.rank_text:>3}  {ci(st.score)}")
             rows.append(cells)
         out += _table(["family", *(_name(m) for m in board.models)], rows, left=len(board.models) + 1)
     pairs = board.compared(OVERALL)
@@ -126,7 +124,9 @@ def leaderboard_html(board: Leaderboard) -> list[str]:
                 f'<td><span class="badge {badge}">{esc(s.rank_text)}</span></td>'
                 f'<td class="mono">{esc(s.model, MAX_NAME)}</td><td class="num">{s.cases}</td>'
                 f'<td class="num">{_ci_html(s.score)}</td><td class="num">{_ci_html(s.pass_rate, 1)}</td>'
-                f'<td class="num">{_ci_html(s.spread)}</td>' + (f'<td class="num">{_sd(s)}</td>' if many else "") + "</tr>"
+                f'<td class="num">{_ci_html(s.spread)}</td>'
+                + (f'<td class="num">{_sd(s)}</td>' if many else "")
+                + "</tr>"
             )
     out.append("</tbody></table></div>")
     if board.comparisons:
@@ -140,10 +140,10 @@ def leaderboard_html(board: Leaderboard) -> list[str]:
         ]
         for c in sorted(board.comparisons, key=lambda c: (c.scope != OVERALL, c.scope)):
             out.append(
-                f"<tr><td>{esc(c.scope)}</td><td class=\"mono\">{esc(c.better, MAX_NAME)}</td>"
+                f'<tr><td>{esc(c.scope)}</td><td class="mono">{esc(c.better, MAX_NAME)}</td>'
                 f'<td class="mono">{esc(c.worse, MAX_NAME)}</td><td class="num">{c.n}</td>'
                 f'<td class="num">{esc(diff(c.score))}</td><td class="num">{esc(diff(c.pass_rate))}</td>'
-                f'<td>{"yes" if c.resolved else "no"}</td></tr>'
+                f"<td>{'yes' if c.resolved else 'no'}</td></tr>"
             )
         out.append("</tbody></table></div>")
     out.append("</section>")
