@@ -163,19 +163,20 @@ class CaseRun:
         snap = self._snapshot
         if snap is None:
             return None
-        from shape_asserts.results.snapshots import extension_for, snapshot_folder
+        from shape_asserts.results.snapshots import extension_for, family_folder, snapshot_folder
 
         s = self.settings
         folder = snapshot_folder(s.snapshots_dir, self.param.model, s.lang, s.samples)
         if not folder.is_dir() and not snap.update_snapshots:
             return None  # this model has no snapshots: nothing pinned, not an error
         case = self.param.case
-        ext = snap.use_extension(extension_for(folder, case.family, case.id))
+        family = family_folder(case)
+        ext = snap.use_extension(extension_for(folder, family, case.id))
         if ext == result.summary():
             return None
         diff = "\n".join(ext.get_assert_diff())
         return (
-            f"result differs from the snapshot in {folder / case.family / (case.id + '.json')}; "
+            f"result differs from the snapshot in {folder / family / (case.id + '.json')}; "
             f"review and accept with --snapshot-update\n{diff}"
         )
 
