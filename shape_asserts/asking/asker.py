@@ -132,6 +132,7 @@ class Asker:
                 why = f"fixture {path} lacks sample(s) {', '.join(map(str, todo))} of the {samples} requested"
             raise FixtureError(
                 f"{why} for {model}/{case.id}; record it with: pytest --model={model} --record=missing -k {case.id}"
+                + (" -m benchmark" if "benchmark" in case.tags else "")
             )
         if rec is None:
             rec = Recording(

@@ -3,7 +3,10 @@
 A matrix names a family, fixed parameters, and either lists of start ``angles`` and
 ``directions`` (a circle's start points, placed on the circle of ``center`` and ``radius``) or a
 ``vary`` table — each key a list of values, or a table of ``label = value`` — expanding into the
-cartesian product. Each combination's id comes from the matrix's ``id`` template.
+cartesian product. Both together place the start points around each combination's circle (the
+benchmark's centers × radii × angles × directions); ``ask_radius = true`` then names the radius in
+the prompt, so cases of another radius are another question (and another stability group). Each
+combination's id comes from the matrix's ``id`` template.
 
 Both are bounded before anything is built: a matrix stands for at most :data:`MAX_MATRIX_CASES`
 cases, and its template may name fields (``{angle:03d}``, ``{direction}``, a parameter or a
@@ -76,9 +79,20 @@ def expand_matrix(raw: Mapping[str, Any], source: str) -> Iterable[dict[str, Any
             f"{source}: a [[matrix]] needs an 'id' template such as 'circle-start{{angle:03d}}-{{direction}}'"
         )
     _check_template(template, f"{source}: matrix")
-    if "vary" in raw:
+    if "vary" in raw and "angles" not in raw and "directions" not in raw:
         yield from _expand_vary(raw, template, source)
         return
+    if "vary" in raw:  # start points around each varied circle (center, radius, ...)
+        for combo, labels in _combinations(raw, template, source):
+            yield from _expand_angles(combo, template, source, labels)
+        return
+    yield from _expand_angles(raw, template, source, {})
+
+
+def _expand_angles(
+    raw: Mapping[str, Any], template: str, source: str, labels: Mapping[str, Any]
+) -> Iterable[dict[str, Any]]:
+    """Start points every listed angle on the circle of ``center`` and ``radius``, in each direction."""
     where = f"{source}: matrix {template}"
     angles = raw.get("angles") or []
     directions = raw.get("directions") or ["cw"]
@@ -95,20 +109,22 @@ def expand_matrix(raw: Mapping[str, Any], source: str) -> Iterable[dict[str, Any
     if not isinstance(directions, list) or not all(isinstance(d, str) for d in directions):
         raise CaseError(f'{where}: \'directions\' must be a list such as ["cw", "ccw"], got {directions!r}')
     _check_count(len(angles) * len(directions), where)
-    # the radius only places the start points: the prompt lets the model choose it, as the seed does
-    base = {k: v for k, v in raw.items() if k not in ("angles", "directions", "id", "radius")}
+    ask_radius = raw.get("ask_radius", False)
+    if not isinstance(ask_radius, bool):
+        raise CaseError(f"{where}: 'ask_radius' must be true or false, got {ask_radius!r}")
+    # the radius only places the start points: the prompt lets the model choose it, as the seed
+    # does — unless ask_radius, when the prompt names it (and cases of other radii are other groups)
+    dropped = ("angles", "directions", "id", "ask_radius") + (() if ask_radius else ("radius",))
+    base = {k: v for k, v in raw.items() if k not in dropped}
+    scalars = {k: v for k, v in raw.items() if isinstance(v, (int, float, str)) and not isinstance(v, bool)}
     for angle in angles:
         for direction in directions:
             case = dict(base)
             case["start"] = list(point_on_circle(tuple(center), radius, angle))
             case["direction"] = direction
             try:
-                case["id"] = template.format(
-                    angle=int(angle),
-                    direction=direction,
-                    **{k: v for k, v in raw.items() if isinstance(v, (int, float, str))},
-                )
-            except (KeyError, ValueError) as exc:
+                case["id"] = template.format(**{**scalars, **labels, "angle": int(angle), "direction": direction})
+            except (KeyError, ValueError, IndexError) as exc:
                 raise CaseError(f"{source}: matrix id template {template!r}: {exc}") from None
             yield case
 
@@ -129,12 +145,12 @@ def _label(value: Any, where: str) -> Any:
     )
 
 
-def _expand_vary(raw: Mapping[str, Any], template: str, source: str) -> Iterable[dict[str, Any]]:
-    """A matrix's ``vary`` table → one case per combination of its values (cartesian product)."""
+def _combinations(
+    raw: Mapping[str, Any], template: str, source: str
+) -> Iterable[tuple[dict[str, Any], dict[str, Any]]]:
+    """A matrix's ``vary`` table → each combination of its values (cartesian product), with the labels."""
     where = f"{source}: matrix {template}"
     vary = raw["vary"]
-    if "angles" in raw or "directions" in raw:
-        raise CaseError(f"{where}: give either 'angles'/'directions' (circle start points) or 'vary', not both")
     if not isinstance(vary, dict) or not vary:
         raise CaseError(f"{where}: 'vary' must be a table of lists or of label = value tables")
     axes: list[tuple[str, list[tuple[Any, Any]]]] = []
@@ -147,16 +163,28 @@ def _expand_vary(raw: Mapping[str, Any], template: str, source: str) -> Iterable
             raise CaseError(f"{where}: vary.{name} must be a list or a table of label = value, got {values!r}")
         if not options:
             raise CaseError(f"{where}: vary.{name} is empty")
+        if "angles" in raw and name in ("start", "direction", "angle"):
+            raise CaseError(f"{where}: vary.{name} is placed by 'angles'/'directions'; vary other keys")
         axes.append((name, options))
-    _check_count(math.prod(len(options) for _, options in axes), where)
-    base = {k: v for k, v in raw.items() if k not in ("vary", "id")}
-    scalars = {k: v for k, v in raw.items() if isinstance(v, (int, float, str)) and not isinstance(v, bool)}
+    per = 1  # start points per combination, when 'angles'/'directions' place them around each
+    if isinstance(raw.get("angles"), list) and isinstance(raw.get("directions", ["cw"]), list):
+        per = max(1, len(raw["angles"])) * max(1, len(raw.get("directions", ["cw"])))
+    _check_count(math.prod(len(options) for _, options in axes) * per, where)
+    base = {k: v for k, v in raw.items() if k not in ("vary",)}
     for combo in itertools.product(*(options for _, options in axes)):
         case = dict(base)
         labels = {}
         for (name, _), (label, value) in zip(axes, combo):
             case[name] = value
             labels[name] = label
+        yield case, labels
+
+
+def _expand_vary(raw: Mapping[str, Any], template: str, source: str) -> Iterable[dict[str, Any]]:
+    """A matrix's ``vary`` table → one case per combination of its values (cartesian product)."""
+    scalars = {k: v for k, v in raw.items() if isinstance(v, (int, float, str)) and not isinstance(v, bool)}
+    for case, labels in _combinations(raw, template, source):
+        del case["id"]
         try:
             case["id"] = template.format(**{**scalars, **labels})
         except (KeyError, ValueError, IndexError) as exc:

@@ -37,13 +37,15 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
-__all__ = ["load_cases", "builtin_case_files", "builtin_cases", "MAX_GRID_SIZE"]
+__all__ = ["BENCHMARK", "load_cases", "builtin_case_files", "builtin_cases", "MAX_GRID_SIZE"]
 
 #: Largest ``grid_size`` a case may ask for: 20 times the seed's 50×50 grid. The parser refuses
 #: drawings of over 10,000 points, so a bigger grid could not be drawn in full anyway.
 MAX_GRID_SIZE = 1_000
 
 _BUILTIN_DIR = Path(__file__).parent
+#: The benchmark matrix's folder under the built-in cases, and the tag (and marker) of its cases.
+BENCHMARK = "benchmark"
 
 #: Keys of a case table that are not the family's parameters.
 _RESERVED = {"id", "family", "thresholds", "tags", "prompt", "description"}
@@ -52,9 +54,11 @@ _RESERVED = {"id", "family", "thresholds", "tags", "prompt", "description"}
 _SEED_PROMPT = re.compile(r"seed:circle-(\d+)")
 
 
-def builtin_case_files() -> list[Path]:
-    """The case files shipped with the package, in load order."""
-    return sorted(_BUILTIN_DIR.glob("*.toml"))
+def builtin_case_files(*, benchmark: bool = False) -> list[Path]:
+    """The case files shipped with the package, in load order; ``benchmark`` adds the benchmark
+    matrix's (``benchmark/*.toml``, after the others: run with ``-m benchmark``)."""
+    files = sorted(_BUILTIN_DIR.glob("*.toml"))
+    return files + (sorted((_BUILTIN_DIR / BENCHMARK).glob("*.toml")) if benchmark else [])
 
 
 @functools.cache
@@ -262,8 +266,13 @@ def _read(path: Path, source: str) -> list[Mapping[str, Any]]:
     return raws
 
 
-def load_cases(paths: Iterable[str | Path] | None = None, *, builtin: bool = True) -> list[Case]:
+def load_cases(
+    paths: Iterable[str | Path] | None = None, *, builtin: bool = True, benchmark: bool = False
+) -> list[Case]:
     """Cases from the built-in files and ``paths``, in order, first of equal questions winning.
+
+    ``benchmark`` adds the built-in benchmark matrix (cases tagged ``benchmark``) after the other
+    built-in files.
 
     Raises
     ------
@@ -271,13 +280,14 @@ def load_cases(paths: Iterable[str | Path] | None = None, *, builtin: bool = Tru
         For an unreadable file, a malformed table, an unknown family, parameter, threshold or
         prompt key, or a duplicate id — naming the file and the case.
     """
-    files: list[Path] = list(builtin_case_files()) if builtin else []
+    files: list[Path] = list(builtin_case_files(benchmark=benchmark)) if builtin else []
     files += [Path(p) for p in (paths or [])]
     cases: list[Case] = []
     ids: dict[str, str] = {}
     questions: set[str] = set()
     for path in files:
-        source = "builtin:" + path.name if path.parent == _BUILTIN_DIR else str(path)
+        builtin_dir = path.parent == _BUILTIN_DIR or path.parent == _BUILTIN_DIR / BENCHMARK
+        source = "builtin:" + path.relative_to(_BUILTIN_DIR).as_posix() if builtin_dir else str(path)
         for raw in _read(path, source):
             case = _make_case(raw, source)
             key = _same_question(case)

@@ -11,6 +11,7 @@ shape test never loads the plugins).
 from __future__ import annotations
 
 import dataclasses
+import re
 import tempfile
 import time
 from collections.abc import Generator
@@ -39,7 +40,22 @@ _MARKERS_KEY = pytest.StashKey[set[str]]()
 def _settings(config: pytest.Config, values: dict[str, Any]) -> Settings:
     """The run's settings from the resolved option values (see :mod:`shape_asserts.plugin.options`)."""
     fields = {f.name for f in dataclasses.fields(Settings)}
-    return Settings(**{k: v for k, v in values.items() if k in fields}, state_path=_state_path(config))
+    given = {k: v for k, v in values.items() if k in fields}
+    return Settings(**given, state_path=_state_path(config), benchmark=benchmark_selected(config))
+
+
+#: ``-m`` naming the benchmark marker as a word: ``-m benchmark``, ``-m "benchmark and circle"``.
+_BENCHMARK_WORD = re.compile(r"(?<![\w.])benchmark(?![\w.])")
+
+
+def benchmark_selected(config: pytest.Config) -> bool:
+    """Whether this run has the benchmark matrix: its ``-m`` expression names ``benchmark``.
+
+    Decided from ``-m`` rather than by deselecting after collection so that a user's project (which
+    has none of this project's ini settings) gets the same quick default run, and a default run does
+    not even build the benchmark's cases. ``-m "not benchmark"`` builds them and pytest deselects them.
+    """
+    return bool(_BENCHMARK_WORD.search(getattr(config.option, "markexpr", "") or ""))
 
 
 def _state_path(config: pytest.Config) -> Path:
@@ -58,6 +74,9 @@ def configure(config: pytest.Config) -> None:
     """The plugin's ``pytest_configure``: markers, settings, the end-of-run session, the fetch."""
     config.addinivalue_line("markers", "shape: a shape-drawing case asked of a model")
     config.addinivalue_line("markers", "seed: one of the seed post's own prompts")
+    config.addinivalue_line(
+        "markers", "benchmark: the benchmark matrix (hundreds of cases); run only when -m names it: -m benchmark"
+    )
     config.stash[_MARKERS_KEY] = set()
     # built in, then the installed plugins' entry points by name (a plugin loads at collection)
     _add_family_markers(config, names.BUILTIN + names.declared())
@@ -113,6 +132,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             marks = [pytest.mark.shape, getattr(pytest.mark, case.family)]
             if "seed" in case.tags:
                 marks.append(pytest.mark.seed)
+            if "benchmark" in case.tags:
+                marks.append(pytest.mark.benchmark)
             params.append(pytest.param(param, id=param.id, marks=marks))
     metafunc.parametrize("shape_case", params)
 

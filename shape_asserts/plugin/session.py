@@ -43,6 +43,7 @@ from shape_asserts.exceptions import CaseError
 
 if TYPE_CHECKING:
     from shape_asserts.results.gate import Gate
+    from shape_asserts.results.leaderboard import Leaderboard
     from shape_asserts.results.record import CaseRecord
     from shape_asserts.results.report import ReportData
 
@@ -110,6 +111,7 @@ class VerdictSession:
         self.status: tuple[int, int] | None = None  # (pytest's, the gated one)
         self.report_path: Path | None = None
         self.problems: list[str] = []
+        self._board: tuple[Leaderboard | None] | None = None  # computed once, at the end
 
     # --- during the run --------------------------------------------------------------------
 
@@ -146,6 +148,18 @@ class VerdictSession:
             self.records.values(),
             key=lambda r: (cases.get(r.case, len(cases)), r.case, models.get(r.model, len(models)), r.model),
         )
+
+    def leaderboard(self) -> Leaderboard | None:
+        """The run's leaderboard when it compares (two models or more) or benchmarks (``-m benchmark``)."""
+        if self._board is None:
+            board = None
+            models = {r.model for r in self.records.values()}
+            if len(models) >= 2 or (models and getattr(self.settings, "benchmark", False)):
+                from shape_asserts.results.leaderboard import leaderboard
+
+                board = leaderboard(self.ordered(), models=list(self.settings.models))
+            self._board = (board,)
+        return self._board[0]
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if hasattr(self.config, "workerinput"):
@@ -185,7 +199,13 @@ class VerdictSession:
             status = None
             if self.status is not None:
                 status = f"exit status {self.status[1]}: {self._status_reason(*self.status)}"
-            text = step_summary.markdown(rows, self.gate, report=str(o.report) if o.report else None, status=status)
+            text = step_summary.markdown(
+                rows,
+                self.gate,
+                report=str(o.report) if o.report else None,
+                status=status,
+                leaderboard=self.leaderboard(),
+            )
             try:
                 step_summary.append(text)
             except OSError as exc:
@@ -213,6 +233,7 @@ class VerdictSession:
             records=records,
             rows=rows,
             gate=self.gate,
+            leaderboard=self.leaderboard(),
             models=list(s.models),
             baseline=o.baseline,
             lang=s.lang,
@@ -235,6 +256,17 @@ class VerdictSession:
                 "spread/std: how much a case's score moves when only the start point and direction "
                 "change (mean over groups of otherwise identical cases; lower is steadier)"
             )
+            board = self.leaderboard()
+            if board is not None:
+                from shape_asserts.results.leaderboard_view import explain, format_leaderboard
+
+                tr.section("shape-asserts leaderboard")
+                for line in format_leaderboard(board):
+                    tr.write_line(line)
+                import textwrap
+
+                for line in textwrap.wrap(explain(board), width=100):
+                    tr.write_line(line)
         yield
         if self.gate is not None:
             from shape_asserts.results.gate import FAIL, PASS, UNDECIDED

@@ -52,15 +52,21 @@ class Settings:
     batch: bool = defaults.BATCH
     #: Where the fetch leaves what it could not get (set per run by the plugin).
     state_path: Path | None = None
+    #: Whether the run has the benchmark matrix (``-m`` names ``benchmark``): else cases tagged
+    #: ``benchmark`` (built in or the user's) are not even generated, and the quick run stays quick.
+    benchmark: bool = False
     _cases: list[Case] = field(default_factory=list, compare=False, repr=False)
 
     def cases(self) -> list[Case]:
-        """The run's cases: built-in ones, then the user's files (loaded once)."""
+        """The run's cases: built-in ones, then the user's files (loaded once); the benchmark's
+        (tagged ``benchmark``) only in a benchmark run."""
         if not self._cases:
             from shape_asserts.asking.reference import serve
             from shape_asserts.cases import load_cases
+            from shape_asserts.cases.load import BENCHMARK
 
-            self._cases.extend(load_cases(self.case_files))
+            loaded = load_cases(self.case_files, benchmark=self.benchmark)
+            self._cases.extend(c for c in loaded if self.benchmark or BENCHMARK not in c.tags)
             serve(self._cases)  # reference/* answers the run's own case files' prompts too
         return self._cases
 
@@ -163,19 +169,20 @@ class CaseRun:
         snap = self._snapshot
         if snap is None:
             return None
-        from shape_asserts.results.snapshots import extension_for, snapshot_folder
+        from shape_asserts.results.snapshots import extension_for, family_folder, snapshot_folder
 
         s = self.settings
         folder = snapshot_folder(s.snapshots_dir, self.param.model, s.lang, s.samples)
         if not folder.is_dir() and not snap.update_snapshots:
             return None  # this model has no snapshots: nothing pinned, not an error
         case = self.param.case
-        ext = snap.use_extension(extension_for(folder, case.family, case.id))
+        family = family_folder(case)
+        ext = snap.use_extension(extension_for(folder, family, case.id))
         if ext == result.summary():
             return None
         diff = "\n".join(ext.get_assert_diff())
         return (
-            f"result differs from the snapshot in {folder / case.family / (case.id + '.json')}; "
+            f"result differs from the snapshot in {folder / family / (case.id + '.json')}; "
             f"review and accept with --snapshot-update\n{diff}"
         )
 

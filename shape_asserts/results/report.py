@@ -28,6 +28,8 @@ from shape_asserts.fileio import write_atomic
 from shape_asserts.results.charts import stability_html
 from shape_asserts.results.gate import FAIL, PASS, UNDECIDED, Difference, Gate
 from shape_asserts.results.gate_text import describe, need_text
+from shape_asserts.results.leaderboard import Leaderboard
+from shape_asserts.results.leaderboard_view import leaderboard_html
 from shape_asserts.results.panels import (
     MAX_ANSWER_SHOWN,
     MAX_NOTE,
@@ -46,7 +48,7 @@ __all__ = ["ReportData", "render_html", "write_report", "CSP", "MAX_ANSWER_SHOWN
 #: The page may load nothing and run nothing; only its own inline styles and data: images apply.
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 #: The parts of a report, in page order.
-SECTIONS = ("header", "gate", "summary", "overview", "stability", "drawings")
+SECTIONS = ("header", "gate", "summary", "leaderboard", "overview", "stability", "drawings")
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,7 @@ class ReportData:
     records: Sequence[CaseRecord]
     rows: Sequence[FamilyRow] = ()
     gate: Gate | None = None
+    leaderboard: Leaderboard | None = None
     models: Sequence[str] = ()
     baseline: str | None = None
     lang: str = "ru"
@@ -273,6 +276,8 @@ def render_html(data: ReportData) -> str:
         out += _gate_html(data.gate)
     if data.rows and "summary" in show:
         out += _summary_html(data.rows, data.baseline)
+    if data.leaderboard is not None and "leaderboard" in show:
+        out += leaderboard_html(data.leaderboard)
     if ordered and "overview" in show:
         out += _matrix_html(ordered, models)
     if "stability" in show:

@@ -2,7 +2,11 @@
 
 Layout: ``snapshots/<model-slug>[.<lang>][.x<samples>]/<family>/<case-id>.json`` — one folder per
 model (and per language or sample count other than the defaults, since those change the results),
-one file per case, so a change of scorer or of recorded answers is a small reviewable diff.
+one file per case, so a change of scorer or of recorded answers is a small reviewable diff. The
+benchmark matrix's cases (tagged ``benchmark``, run with ``-m benchmark``) sit apart, in
+``<model-slug>/benchmark/<family>/``: syrupy takes every file in a folder it writes to that no test
+of the run used for unused, so a default ``--snapshot-update`` (which does not build the benchmark's
+cases) would otherwise delete theirs.
 
 A model (or variant) whose folder does not exist has no snapshots: its results are not compared,
 which is not an error; ``pytest --snapshot-update`` creates them.
@@ -17,7 +21,7 @@ from syrupy.extensions.json import JSONSnapshotExtension
 
 from shape_asserts.asking.store import DEFAULT_LANG, model_slug
 
-__all__ = ["snapshot_folder", "extension_for"]
+__all__ = ["snapshot_folder", "family_folder", "extension_for"]
 
 _CLASSES: dict[str, type] = {}
 
@@ -30,6 +34,11 @@ def snapshot_folder(root: Path, model: str, lang: str, samples: int) -> Path:
     if samples != 1:
         name += f".x{samples}"
     return Path(root) / name
+
+
+def family_folder(case: Any) -> str:
+    """The folder of a case's snapshot under its model's: its family's, the benchmark's apart."""
+    return f"benchmark/{case.family}" if "benchmark" in case.tags else str(case.family)
 
 
 def extension_for(folder: Path, family: str, case_id: str) -> type:

@@ -15,6 +15,8 @@ from pathlib import Path
 
 from shape_asserts.results.gate import Gate
 from shape_asserts.results.gate_text import describe, need_text
+from shape_asserts.results.leaderboard import OVERALL, Leaderboard
+from shape_asserts.results.leaderboard_view import ci, diff, explain
 from shape_asserts.results.record import printable
 from shape_asserts.results.summary import FamilyRow
 
@@ -56,7 +58,12 @@ def _table(header: list[str], rows: Iterable[list[str]], right: set[int]) -> lis
 
 
 def markdown(
-    rows: list[FamilyRow], gate: Gate | None = None, *, report: str | None = None, status: str | None = None
+    rows: list[FamilyRow],
+    gate: Gate | None = None,
+    *,
+    report: str | None = None,
+    status: str | None = None,
+    leaderboard: Leaderboard | None = None,
 ) -> str:
     """The Markdown appended to the job summary."""
     lines = ["## shape-asserts", ""]
@@ -84,6 +91,8 @@ def markdown(
         lines += ["", "_spread/std: how much a case's score moves when only the start point and direction change._"]
     else:
         lines.append("No shape cases ran.")
+    if leaderboard is not None:
+        lines += _leaderboard(leaderboard)
     if gate is not None:
         lines += ["", f"### Gate: {_ICON.get(gate.verdict, '')} {gate.verdict}", "", cell(describe(gate)), ""]
         ci = f"{gate.confidence:.0%} CI"
@@ -108,6 +117,33 @@ def markdown(
     if report:
         lines += ["", f"HTML report (drawings side by side): {cell(report)}"]
     return "\n".join(lines) + "\n"
+
+
+def _leaderboard(board: Leaderboard) -> list[str]:
+    """The leaderboard: every scope's ranking, then the paired comparisons."""
+    many = board.samples > 1
+    header = ["scope", "rank", "model", "cases", "score [95% CI]", "pass % [95% CI]", "spread [95% CI]"]
+    body = []
+    for scope in (OVERALL, *(f for f in board.scopes if f != OVERALL)):
+        for i, s in enumerate(board.ranking(scope)):
+            row = [cell(scope) if i == 0 else "", s.rank_text, cell(s.model), str(s.cases)]
+            row += [ci(s.score), ci(s.pass_rate, 1), ci(s.spread)]
+            body.append(row + ([_f(s.sample_sd)] if many else []))
+    lines = ["", "### Leaderboard", ""]
+    lines += _table(header + (["sample sd"] if many else []), body, right=set(range(3, 8)))
+    lines += ["", explain(board)]  # our own words, no cell text: nothing to escape, not cut
+    if board.comparisons:
+        lines += ["", "#### Paired comparisons", ""]
+        lines += _table(
+            ["scope", "better", "worse", "paired cases", "Δ score [95% CI]", "Δ pass rate, pp [95% CI]", "resolved"],
+            (
+                [cell(c.scope), cell(c.better), cell(c.worse), str(c.n), diff(c.score), diff(c.pass_rate)]
+                + ["yes" if c.resolved else "no"]
+                for c in sorted(board.comparisons, key=lambda c: (c.scope != OVERALL, c.scope))
+            ),
+            right={3, 4, 5},
+        )
+    return lines
 
 
 def _ci(d) -> str:

@@ -106,8 +106,16 @@ def suite(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.
     monkeypatch.delitem(sys.modules, "test_shapes", raising=False)
     pytester.makeini(INI)
     pytester.path.joinpath("test_shapes.py").write_text(SUITE_TEST.read_text(encoding="utf-8"), encoding="utf-8")
-    shutil.copytree(SHIPPED_FIXTURES, pytester.path / "fixtures")
+    # the benchmark matrix's recordings (-m benchmark) only where a test asks for them: bench_suite
+    shutil.copytree(SHIPPED_FIXTURES, pytester.path / "fixtures", ignore=shutil.ignore_patterns("bench-*"))
     return pytester
+
+
+@pytest.fixture
+def bench_suite(suite: pytest.Pytester) -> pytest.Pytester:
+    """The suite folder with the benchmark matrix's recordings too."""
+    shutil.copytree(SHIPPED_FIXTURES, suite.path / "fixtures", dirs_exist_ok=True)
+    return suite
 
 
 @pytest.fixture

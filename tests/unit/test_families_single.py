@@ -580,8 +580,10 @@ def test_vary_values_that_are_points_are_named_by_their_numbers(tmp_path):
     assert [c.id for c in cases] == ["sq-10-10-30", "sq-40-40-30"]
 
 
-def test_vary_and_circle_angles_in_one_matrix_are_refused(tmp_path):
-    with pytest.raises(CaseError, match="either 'angles'/'directions'.*or 'vary'"):
+def test_vary_of_what_circle_angles_place_is_refused(tmp_path):
+    # angles and vary together place start points on each varied circle (the benchmark's matrix),
+    # but the start and direction are the angles' to place
+    with pytest.raises(CaseError, match="vary.direction is placed by 'angles'/'directions'"):
         load_one(
             tmp_path,
             '[[matrix]]\nid = "c-{angle}"\nfamily = "circle"\ncenter = [25, 25]\nradius = 20\n'

@@ -1,0 +1,278 @@
+"""The leaderboard: any number of models ranked per shape family and overall, with intervals.
+
+Pure functions over the tests' :class:`~shape_asserts.results.record.CaseRecord` s (no I/O, no
+pytest), shown by :mod:`shape_asserts.results.leaderboard_view` in the terminal, the HTML report
+and the job summary.
+
+What is measured, per model and *scope* (each family, then :data:`OVERALL`, every case weighing
+the same):
+
+* **score** — the mean over cases of the case's score. A case asked ``--samples N`` times counts
+  once, with the mean of its samples (repeats are aggregated per case first, as inspect_ai reduces
+  epochs); how much the samples of one case disagree is shown apart, as ``sample_sd``: the square
+  root of the mean within-case variance of sample scores (``None`` with one sample per case);
+* **pass rate** — the mean over cases of the share of a case's samples passing every check, in %;
+* **spread** — the stability the seed post asks about: per *group* (cases asking the same thing
+  but for the start point and direction, see :mod:`shape_asserts.results.summary`) the spread
+  (max − min) of the case scores of drawings, averaged over the groups. Lower is steadier.
+
+Each comes with a percentile bootstrap interval from :func:`shape_asserts.results.gate.bootstrap_ci`
+(the gate's: :data:`~shape_asserts.results.gate.RESAMPLES` resamples, fixed
+:data:`~shape_asserts.results.gate.SEED`, so the board is the same on every machine). Score and
+pass rate resample *cases*; spread resamples *groups*, its units (a group's spread is not a mean
+of its cases).
+
+**Ranks** (by score) tie where intervals overlap: a model's rank is one more than the number of
+models whose whole score interval lies above its own. Models no one clearly beats share rank 1;
+a shared rank is shown ``=1``.
+
+**Comparisons** pair every two models on the cases (and sample indices) both have, per scope
+(:func:`shape_asserts.results.gate.pair`): the mean paired score difference, better minus worse,
+with its interval. It is *resolved* when the interval excludes 0.
+
+Example
+-------
+>>> recs = [CaseRecord.from_scores(m, f"c{i}", "circle", (s + i % 3,), (True,))
+...         for m, s in (("a", 90.0), ("b", 80.0)) for i in range(9)]
+>>> board = leaderboard(recs)
+>>> [(s.model, s.rank, round(s.score.value, 2)) for s in board.ranking(OVERALL)]
+[('a', 1, 91.0), ('b', 2, 81.0)]
+>>> c = board.comparisons[0]
+>>> (c.better, c.worse, c.score.estimate, c.resolved)
+('a', 'b', 10.0, True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import statistics
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from shape_asserts.results.gate import CONFIDENCE, RESAMPLES, SEED, Difference, bootstrap_ci, pair
+from shape_asserts.results.record import CaseRecord
+
+__all__ = ["OVERALL", "Estimate", "Standing", "Comparison", "Leaderboard", "leaderboard", "estimate"]
+
+#: The scope of all families together.
+OVERALL = "overall"
+#: Intervals closer than this count as touching (a mean can drift a few ulps off equal numbers).
+_EPS = 1e-9
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A point estimate and its bootstrap interval."""
+
+    value: float
+    low: float
+    high: float
+
+    def contains(self, v: float) -> bool:
+        return self.low - _EPS <= v <= self.high + _EPS
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One model in one scope (a family or :data:`OVERALL`): its numbers and its rank there."""
+
+    model: str
+    scope: str
+    cases: int  # judged cases (the bootstrap's units for score and pass rate)
+    unjudged: int  # cases that errored or were skipped: not in the numbers
+    score: Estimate | None
+    pass_rate: Estimate | None  # percent
+    spread: Estimate | None  # mean group spread, points; lower is steadier
+    groups: int  # groups of ≥ 2 drawings behind the spread
+    samples: int  # most samples a case had
+    sample_sd: float | None  # within-case standard deviation of sample scores (≥ 2 samples)
+    rank: int | None = None
+    tied: bool = False
+
+    @property
+    def rank_text(self) -> str:
+        return "—" if self.rank is None else f"{'=' if self.tied else ''}{self.rank}"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two models paired on their common cases in one scope: ``better`` minus ``worse``."""
+
+    scope: str
+    better: str
+    worse: str
+    n: int  # paired cases
+    score: Difference  # points
+    pass_rate: Difference  # percentage points
+
+    @property
+    def resolved(self) -> bool:
+        """Whether the score interval excludes 0: ``better`` is better, with confidence."""
+        return self.score.low > _EPS
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """Every model's standing per scope, and every pair of models compared."""
+
+    models: tuple[str, ...]
+    scopes: tuple[str, ...]  # families (sorted), then OVERALL
+    standings: tuple[Standing, ...]
+    comparisons: tuple[Comparison, ...]
+    resamples: int = RESAMPLES
+    confidence: float = CONFIDENCE
+    seed: int = SEED
+
+    def standing(self, model: str, scope: str) -> Standing | None:
+        return next((s for s in self.standings if s.model == model and s.scope == scope), None)
+
+    def ranking(self, scope: str) -> list[Standing]:
+        """The scope's standings, best first (unranked last, in model order)."""
+        rows = [s for s in self.standings if s.scope == scope]
+        order = {m: i for i, m in enumerate(self.models)}
+        return sorted(
+            rows,
+            key=lambda s: (
+                s.rank is None,
+                s.rank or 0,
+                -(s.score.value if s.score else 0.0),
+                order.get(s.model, 0),
+            ),
+        )
+
+    def compared(self, scope: str) -> list[Comparison]:
+        return [c for c in self.comparisons if c.scope == scope]
+
+    @property
+    def samples(self) -> int:
+        return max((s.samples for s in self.standings), default=0)
+
+
+def estimate(values: Sequence[float] | np.ndarray, **kwargs) -> Estimate | None:
+    """The mean of ``values`` with its bootstrap interval (keyword arguments: ``bootstrap_ci``)."""
+    v = np.asarray(values, dtype=float)
+    if len(v) == 0:
+        return None
+    mean = float(np.mean(v))
+    if float(np.ptp(v)) == 0.0:  # all equal: every resample's mean is this one
+        return Estimate(mean, mean, mean)
+    low, high = bootstrap_ci(v, **kwargs)
+    return Estimate(mean, low, high)
+
+
+def _case_score(r: CaseRecord) -> float:
+    """A case's score: the mean of its samples (repeats aggregated per case first)."""
+    return statistics.fmean(r.scores) if r.samples else float(r.score or 0.0)
+
+
+def _standing(model: str, scope: str, recs: list[CaseRecord], kw: dict) -> Standing:
+    judged = [r for r in recs if r.judged and r.outcome in ("passed", "failed")]
+    scores = [_case_score(r) for r in judged]
+    rates = [100.0 * float(r.pass_rate or 0.0) for r in judged]
+    groups: dict[str, list[float]] = defaultdict(list)
+    for r, s in zip(judged, scores):
+        if r.drawn:  # stability over drawings only: a model that never drew is not "steady"
+            groups[r.group].append(s)
+    spreads = [max(g) - min(g) for g in groups.values() if len(g) >= 2]
+    variances = [statistics.pvariance(r.scores) for r in judged if len(r.samples) >= 2]
+    return Standing(
+        model=model,
+        scope=scope,
+        cases=len(judged),
+        unjudged=len(recs) - len(judged),
+        score=estimate(scores, **kw),
+        pass_rate=estimate(rates, **kw),
+        spread=estimate(spreads, **kw),
+        groups=len(spreads),
+        samples=max((len(r.samples) for r in judged), default=0),
+        sample_sd=math.sqrt(statistics.fmean(variances)) if variances else None,
+    )
+
+
+def _ranked(rows: list[Standing]) -> list[Standing]:
+    """The rows with ranks: one more than the models whose whole score interval is above."""
+    scored = [(s.model, s.score) for s in rows if s.score is not None]
+    ranks = {m: 1 + sum(1 for n, o in scored if n != m and o.low > e.high + _EPS) for m, e in scored}
+    counts: dict[int, int] = defaultdict(int)
+    for r in ranks.values():
+        counts[r] += 1
+    out = []
+    for s in rows:
+        rank = ranks.get(s.model)
+        out.append(dataclasses.replace(s, rank=rank, tied=rank is not None and counts[rank] > 1))
+    return out
+
+
+def _compare(scope: str, a: str, b: str, score: np.ndarray, rate: np.ndarray, kw: dict) -> Comparison:
+    ds, dr = _difference(score, kw), _difference(rate, kw)
+    if ds.estimate < 0 or (ds.estimate == 0 and dr.estimate < 0):
+        a, b = b, a
+        ds, dr = _negate(ds), _negate(dr)
+    return Comparison(scope=scope, better=a, worse=b, n=len(score), score=ds, pass_rate=dr)
+
+
+def _difference(diffs: np.ndarray, kw: dict) -> Difference:
+    e = estimate(diffs, **kw)
+    assert e is not None
+    return Difference(e.value, e.low, e.high)
+
+
+def _negate(d: Difference) -> Difference:
+    return Difference(-d.estimate, -d.high, -d.low)
+
+
+def leaderboard(
+    records: Iterable[CaseRecord],
+    *,
+    models: Sequence[str] | None = None,
+    resamples: int = RESAMPLES,
+    confidence: float = CONFIDENCE,
+    seed: int = SEED,
+) -> Leaderboard:
+    """The leaderboard of ``records`` (every model's, any number), per family and overall.
+
+    ``models`` gives the order of models shown (default: first seen); models without records are
+    left out. Raises ``ValueError`` for a confidence outside (0, 1).
+    """
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
+    kw = dict(resamples=resamples, confidence=confidence, seed=seed)
+    by_model: dict[str, list[CaseRecord]] = defaultdict(list)
+    for r in records:
+        by_model[r.model].append(r)
+    order = [m for m in (models or ()) if m in by_model] + [m for m in by_model if m not in (models or ())]
+    families = sorted({r.family for recs in by_model.values() for r in recs})
+    scopes = (*families, OVERALL)
+    standings: list[Standing] = []
+    for scope in scopes:
+        rows = [
+            _standing(m, scope, [r for r in by_model[m] if scope == OVERALL or r.family == scope], kw)
+            for m in order
+            if scope == OVERALL or any(r.family == scope for r in by_model[m])
+        ]
+        standings += _ranked(rows)
+    comparisons: list[Comparison] = []
+    for i, a in enumerate(order):
+        for b in order[i + 1 :]:
+            paired = pair(by_model[a], by_model[b])
+            for family in families:
+                p = paired.get(family)
+                if p is not None and p.n:
+                    comparisons.append(_compare(family, a, b, p.score, p.pass_rate, kw))
+            if any(p.n for p in paired.values()):
+                score = np.concatenate([p.score for p in paired.values()])
+                rate = np.concatenate([p.pass_rate for p in paired.values()])
+                comparisons.append(_compare(OVERALL, a, b, score, rate, kw))
+    return Leaderboard(
+        models=tuple(order),
+        scopes=scopes,
+        standings=tuple(standings),
+        comparisons=tuple(comparisons),
+        resamples=resamples,
+        confidence=confidence,
+        seed=seed,
+    )

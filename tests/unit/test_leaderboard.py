@@ -1,0 +1,176 @@
+"""The leaderboard's arithmetic (ranks, intervals, stability, samples, pairs) and its three views."""
+
+from __future__ import annotations
+
+import math
+import statistics
+
+import numpy as np
+import pytest
+
+from shape_asserts.results import step_summary
+from shape_asserts.results.leaderboard import OVERALL, leaderboard
+from shape_asserts.results.leaderboard_view import format_leaderboard, leaderboard_html
+from shape_asserts.results.record import CaseRecord
+from shape_asserts.results.summary import summarize
+
+
+def records(model, family, means, *, n=24, noise=1.0, seed=0, groups=4, samples=1, pass_below=None):
+    """``n`` single-family cases of ``model``, scores about ``means`` (one per case or one for all)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(n):
+        mean = means[i] if isinstance(means, (list, tuple)) else means
+        scores = [float(np.clip(mean + rng.normal(0, noise), 0, 100)) for _ in range(samples)]
+        passed = [s >= (pass_below if pass_below is not None else 0) for s in scores]
+        out.append(
+            CaseRecord.from_scores(model, f"{family}-{i:03d}", family, scores, passed, group=f"{family}:g{i % groups}")
+        )
+    return out
+
+
+def everything_contains_its_estimate(board):
+    for s in board.standings:
+        for e in (s.score, s.pass_rate, s.spread):
+            if e is not None:
+                assert e.low <= e.value <= e.high and e.contains(e.value), (s.model, s.scope, e)
+    for c in board.comparisons:
+        for d in (c.score, c.pass_rate):
+            assert d.low <= d.estimate <= d.high, c
+
+
+def test_better_models_rank_higher_and_every_interval_contains_its_estimate():
+    recs = records("weak", "circle", 70, seed=1) + records("strong", "circle", 95, seed=2)
+    recs += records("middle", "circle", 85, seed=3)
+
+    board = leaderboard(recs, models=["weak", "strong", "middle"])
+
+    assert [(s.model, s.rank_text) for s in board.ranking(OVERALL)] == [("strong", "1"), ("middle", "2"), ("weak", "3")]
+    assert [(s.model, s.rank) for s in board.ranking("circle")] == [("strong", 1), ("middle", 2), ("weak", 3)]
+    everything_contains_its_estimate(board)
+    strong = board.standing("strong", OVERALL)
+    assert strong.score.low < strong.score.value < strong.score.high  # a real interval, not a point
+    assert strong.cases == 24 and strong.unjudged == 0
+
+
+def test_a_model_better_on_circles_and_worse_on_spirals_ranks_so_in_each_family():
+    circler = records("circler", "circle", 95, seed=1) + records("circler", "spiral", 80, seed=2)
+    spiraler = records("spiraler", "circle", 85, seed=3) + records("spiraler", "spiral", 92, seed=4)
+
+    board = leaderboard(circler + spiraler)
+
+    assert [s.model for s in board.ranking("circle")] == ["circler", "spiraler"]
+    assert [s.model for s in board.ranking("spiral")] == ["spiraler", "circler"]
+    assert [s.rank for s in board.ranking("circle")] == [1, 2] == [s.rank for s in board.ranking("spiral")]
+    by_scope = {c.scope: c for c in board.comparisons}
+    assert (by_scope["circle"].better, by_scope["circle"].resolved) == ("circler", True)
+    assert (by_scope["spiral"].better, by_scope["spiral"].resolved) == ("spiraler", True)
+    assert by_scope["circle"].score.estimate == pytest.approx(10, abs=1.5)
+    assert by_scope["spiral"].score.estimate == pytest.approx(12, abs=1.5)
+    everything_contains_its_estimate(board)
+
+
+def test_models_whose_intervals_overlap_share_a_rank():
+    recs = records("a", "circle", 90, noise=5, seed=1) + records("b", "circle", 90.5, noise=5, seed=2)
+    recs += records("c", "circle", 60, noise=1, seed=3)
+
+    board = leaderboard(recs)
+
+    ranks = {s.model: s.rank_text for s in board.standings if s.scope == OVERALL}
+    assert ranks == {"a": "=1", "b": "=1", "c": "3"}  # two models clearly above c
+    pair = next(c for c in board.compared(OVERALL) if {c.better, c.worse} == {"a", "b"})
+    assert not pair.resolved and pair.score.low <= 0 <= pair.score.high
+
+
+def test_samples_are_aggregated_per_case_first_and_their_disagreement_shown():
+    recs = records("m", "circle", 90, n=10, noise=3, samples=4, seed=5) + records("n", "circle", 80, n=10, seed=6)
+
+    board = leaderboard(recs)
+
+    m = board.standing("m", OVERALL)
+    assert m.cases == 10 and m.samples == 4 and board.samples == 4
+    mine = [r for r in recs if r.model == "m"]
+    assert m.score.value == pytest.approx(statistics.fmean(statistics.fmean(r.scores) for r in mine))
+    assert m.sample_sd == pytest.approx(math.sqrt(statistics.fmean(statistics.pvariance(r.scores) for r in mine)))
+    assert board.standing("n", OVERALL).sample_sd is None  # one sample per case: nothing to disagree
+    assert "sample sd" in format_leaderboard(board)[0]
+
+
+def test_stability_is_the_mean_spread_of_drawn_groups():
+    steady = [CaseRecord.from_scores("s", f"c{i}", "circle", (90.0,), (True,), group=f"g{i % 2}") for i in range(6)]
+    shaky = [
+        CaseRecord.from_scores("k", f"c{i}", "circle", (90.0 + (10 if i < 2 else 0),), (True,), group=f"g{i % 2}")
+        for i in range(6)
+    ]
+
+    board = leaderboard(steady + shaky)
+
+    assert board.standing("s", "circle").spread.value == 0
+    assert board.standing("k", "circle").spread.value == pytest.approx(10)  # g0: 100..90, g1: 100..90
+    assert board.standing("k", "circle").groups == 2
+
+
+def test_cases_not_judged_are_counted_apart_and_left_out_of_the_numbers():
+    good = records("m", "circle", 90, n=6)
+    errored = [CaseRecord(model="m", case=f"e{i}", family="circle", outcome="error", reason="boom") for i in range(3)]
+
+    board = leaderboard(good + errored)
+
+    s = board.standing("m", OVERALL)
+    assert (s.cases, s.unjudged) == (6, 3)
+    assert s.score.value == pytest.approx(statistics.fmean(r.score for r in good), abs=0.01)
+
+
+def test_pass_rate_is_the_share_of_passing_samples_in_percent():
+    recs = [CaseRecord.from_scores("m", f"c{i}", "circle", (90.0, 80.0), (True, i % 2 == 0)) for i in range(4)]
+
+    board = leaderboard(recs)
+
+    assert board.standing("m", OVERALL).pass_rate.value == pytest.approx(75.0)
+
+
+def test_the_board_is_the_same_on_every_run():
+    recs = records("a", "circle", 90, noise=4, seed=1) + records("b", "spiral", 88, noise=4, seed=2)
+
+    assert leaderboard(recs) == leaderboard(list(recs))
+
+
+def test_a_model_without_a_family_has_no_standing_there():
+    board = leaderboard(records("a", "circle", 90) + records("b", "spiral", 80) + records("a", "spiral", 85))
+
+    assert board.standing("b", "circle") is None
+    assert [s.model for s in board.ranking("spiral")] == ["a", "b"]
+
+
+def test_the_terminal_view_shows_ranks_intervals_and_the_overall_pairs():
+    board = leaderboard(records("circler", "circle", 95, seed=1) + records("spiraler", "circle", 85, seed=2))
+
+    lines = format_leaderboard(board)
+
+    assert lines[0].split()[:3] == ["rank", "model", "cases"]
+    assert lines[2].startswith("1 ") and "circler" in lines[2] and "[" in lines[2]
+    assert any(line.startswith("circle") for line in lines)
+    assert any("circler > spiraler by +" in line for line in lines)
+
+
+def test_hostile_model_names_reach_no_view_unescaped():
+    evil = "<script>alert(1)</script>|\x1b[2J" + "x" * 300
+    board = leaderboard(records(evil, "circle", 90) + records("ok", "circle", 80))
+
+    text = "\n".join(format_leaderboard(board))
+    page = "\n".join(leaderboard_html(board))
+    md = step_summary.markdown(summarize([]), leaderboard=board)
+
+    assert "\x1b" not in text and "x" * 100 not in text
+    assert "<script>" not in page and "&lt;script&gt;" in page
+    assert "<script>" not in md and "\\|" in md
+
+
+def test_the_job_summary_and_the_report_carry_the_leaderboard():
+    board = leaderboard(records("a", "circle", 95, seed=1) + records("b", "circle", 85, seed=2))
+
+    md = step_summary.markdown(summarize([]), leaderboard=board)
+    page = "\n".join(leaderboard_html(board))
+
+    assert "### Leaderboard" in md and "| overall | 1 | a |" in md and "Paired comparisons" in md
+    assert '<section id="leaderboard">' in page and "Paired comparisons" in page
