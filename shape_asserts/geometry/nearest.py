@@ -5,7 +5,8 @@ neighbour is a cell or two away; comparing every point with every other costs ``
 same. Here the targets are sorted by ``x`` once, and each query looks only at the targets in a
 vertical strip ``|dx| ≤ w`` about it; when the nearest one found is closer than ``w`` no target
 outside the strip can be nearer (it is more than ``w`` away along ``x`` alone), so the query is
-done, else its strip widens (``w × 4``) and it is tried again. A fair drawing settles in the first
+done, else its strip widens to the nearest distance it saw (or ``w × 4`` when it saw none) and it
+is tried again, which settles it. A fair drawing settles in the first
 strip: the work is ``O((N + M) log M + pairs in the strips)``, near-linear; a query that finds
 nothing near costs no more than comparing it with every target.
 
@@ -28,6 +29,8 @@ __all__ = ["nearest_sq", "to_segments", "on_segment", "brute_nearest", "brute_to
 PAIRS = 1_000_000
 #: Below this many pairs the all-pairs form is the faster one.
 _SMALL = 4_096
+#: Lists at least this long are searched once per distinct point.
+_DEDUPE = 512
 #: First strip half-width, cells: a fair drawing's nearest neighbours are within a cell or two.
 _FIRST_STRIP = 2.0
 #: A strip that found its minimum closer than ``w - _EDGE`` is settled (float rounding at the edge).
@@ -60,6 +63,27 @@ def _group_min(values: FloatArray, counts: IntArray) -> FloatArray:
     return out
 
 
+def _distinct(p: FloatArray) -> tuple[FloatArray, IntArray] | None:
+    """The distinct rows of a long point list and where each row went (``None``: not worth it).
+
+    A point written many times has one distance: a hostile answer repeating a few cells costs
+    only those cells.
+    """
+    if len(p) < _DEDUPE:
+        return None
+    keys, inverse = np.unique(np.ascontiguousarray(p).view(np.complex128).ravel(), return_inverse=True)
+    if len(keys) > len(p) // 2:
+        return None
+    return np.column_stack([keys.real, keys.imag]), inverse.ravel()
+
+
+def _widen(w: FloatArray, found: FloatArray) -> FloatArray:
+    """The next strip of a point not yet settled: just past the nearest target seen (which the
+    next strip then holds, settling the point), else four times as wide."""
+    out: FloatArray = np.where(np.isfinite(found), np.maximum(found + 2 * _EDGE, w), w * 4.0)
+    return out
+
+
 def brute_nearest(q: FloatArray, b: FloatArray, metric: str) -> FloatArray:
     """Every pair: each query's smallest squared Euclidean (or Chebyshev) distance to ``b``."""
     rows = max(1, PAIRS // max(1, len(b)))  # rows of ``q`` per block: about 16 MB of differences
@@ -84,11 +108,17 @@ def nearest_sq(q: FloatArray, b: FloatArray, metric: str = "euclidean") -> Float
         return np.full(len(q), np.inf)
     if len(q) * len(b) <= _SMALL or not _safe(q, b):
         return brute_nearest(q, b, metric)
+    once = _distinct(q)
+    if once is not None:
+        return nearest_sq(once[0], b, metric)[once[1]]
+    once = _distinct(b)  # a target written twice is as near the second time
+    if once is not None:
+        b = once[0]
     bs = b[np.argsort(b[:, 0], kind="stable")]
     bx = bs[:, 0]
     out = np.full(len(q), np.inf)
     todo = np.arange(len(q))
-    w = _FIRST_STRIP
+    w = np.full(len(todo), _FIRST_STRIP)
     while todo.size:
         qt = q[todo]
         lo = np.searchsorted(bx, qt[:, 0] - w, side="left")
@@ -100,13 +130,12 @@ def nearest_sq(q: FloatArray, b: FloatArray, metric: str = "euclidean") -> Float
         d = qt[qi] - bs[ti]
         if metric == "chebyshev":
             found = _group_min(np.max(np.abs(d), axis=1), counts)
-            done = found <= w - _EDGE
+            done, bound = found <= w - _EDGE, found
         else:
             found = _group_min(np.sum(d * d, axis=1), counts)
-            done = found <= (w - _EDGE) ** 2
+            done, bound = found <= (w - _EDGE) ** 2, np.sqrt(found)
         out[todo[done]] = found[done]
-        todo = todo[~done]
-        w *= 4.0
+        todo, w = todo[~done], _widen(w, bound)[~done]
     return out
 
 
@@ -139,20 +168,25 @@ def to_segments(p: FloatArray, a: FloatArray, b: FloatArray) -> FloatArray:
     """Each point's distance to the nearest of the segments ``a[k]``–``b[k]``, shape ``(len(p),)``.
 
     Exact (module docstring): a segment's strip is its ``x`` extent, so the search pays off for
-    curves sampled in short chords; a few long sides are compared with every point.
+    curves sampled in short chords; a few long sides are compared with every point. Sides in the
+    strip whose ``y`` extent is more than ``w`` from the point are dropped before measuring.
 
     >>> to_segments(np.array([[5.0, 5.0], [12, 0]]), np.array([[0.0, 0], [10, 0]]), np.array([[10.0, 0], [10, 10]])).tolist()
     [5.0, 2.0]
     """
     if len(p) * len(a) <= _SMALL or not _safe(p, a, b):
         return brute_to_segments(p, a, b)
+    once = _distinct(p)
+    if once is not None:
+        return to_segments(once[0], a, b)[once[1]]
     xmin = np.minimum(a[:, 0], b[:, 0])
     order = np.argsort(xmin, kind="stable")
     a, b, xmin = a[order], b[order], xmin[order]
+    ymin, ymax = np.minimum(a[:, 1], b[:, 1]), np.maximum(a[:, 1], b[:, 1])
     reach = float(np.abs(b[:, 0] - a[:, 0]).max())  # a segment starting this far left may still reach in
     out = np.full(len(p), np.inf)
     todo = np.arange(len(p))
-    w = _FIRST_STRIP
+    w = np.full(len(todo), _FIRST_STRIP)
     while todo.size:
         pt = p[todo]
         lo = np.searchsorted(xmin, pt[:, 0] - w - reach, side="left")
@@ -161,9 +195,12 @@ def to_segments(p: FloatArray, a: FloatArray, b: FloatArray) -> FloatArray:
             out[todo] = brute_to_segments(pt, a, b)
             break
         qi, si, counts = _pairs(lo, hi)
-        found = _group_min(_seg_dist(pt[qi], a[si], b[si]), counts)
+        # a side whose y extent misses the strip's square is farther than w: it cannot settle the point
+        py, wq = pt[qi, 1], w[qi]
+        near = (ymin[si] <= py + wq) & (ymax[si] >= py - wq)
+        qi, si = qi[near], si[near]
+        found = _group_min(_seg_dist(pt[qi], a[si], b[si]), np.bincount(qi, minlength=len(pt)))
         done = found <= w - _EDGE
         out[todo[done]] = found[done]
-        todo = todo[~done]
-        w *= 4.0
+        todo, w = todo[~done], _widen(w, found)[~done]
     return out
