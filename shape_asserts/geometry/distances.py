@@ -23,6 +23,8 @@ __all__ = [
     "sample_polyline",
     "nearest_distance",
     "min_distance",
+    "distinct_cells",
+    "cell_distance",
     "chamfer_distance",
     "similarity",
 ]
@@ -177,9 +179,26 @@ def min_distance(a: ArrayLike, b: ArrayLike) -> float:
     pa, pb = as_points(a), as_points(b)
     if len(pa) == 0 or len(pb) == 0:
         return float("inf")
-    # duplicates change nothing here, and dropping them keeps the pairwise block small
-    pa, pb = np.unique(np.rint(pa), axis=0), np.unique(np.rint(pb), axis=0)
-    return float(nearest_distance(pa, pb, metric="chebyshev").min())
+    return cell_distance(distinct_cells(pa), distinct_cells(pb))
+
+
+def distinct_cells(points: ArrayLike) -> FloatArray:
+    """The cells a path visits (points rounded), each once, sorted: what :func:`min_distance`
+    compares, built once per contour when one contour is compared with several.
+
+    >>> distinct_cells([[0.2, 0], [1, 0], [0, 0]]).tolist()
+    [[0.0, 0.0], [1.0, 0.0]]
+    """
+    # duplicates change nothing in a minimum, and dropping them keeps the search small
+    cells: FloatArray = np.unique(np.rint(as_points(points)), axis=0)
+    return cells
+
+
+def cell_distance(a: FloatArray, b: FloatArray) -> float:
+    """:func:`min_distance` of two :func:`distinct_cells` lists (``inf`` when either is empty)."""
+    if len(a) == 0 or len(b) == 0:
+        return float("inf")
+    return float(nearest_distance(a, b, metric="chebyshev").min())
 
 
 def chamfer_distance(a: ArrayLike, b: ArrayLike) -> float:
