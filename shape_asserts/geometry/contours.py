@@ -142,7 +142,7 @@ def split_contours(
 
     def cheb(i: int, j: int) -> float:
         if finite:
-            return max(abs(xs[i] - xs[j]), abs(ys[i] - ys[j]))
+            return float(max(abs(xs[i] - xs[j]), abs(ys[i] - ys[j])))
         return float(chebyshev(pts[i], pts[j]))
 
     out: list[Contour] = []
