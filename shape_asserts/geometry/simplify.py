@@ -255,7 +255,11 @@ def _refine(pts: FloatArray, idx: list[int], rounds: int = 4) -> list[int]:
             cand = (p + 1 + np.arange(span - 1)) % n
             d = segment_distance(pts[cand], pts[p], pts[q])
             best = int(cand[int(np.argmax(d))])
-            here = float(segment_distance(pts[idx[j] : idx[j] + 1], pts[p], pts[q])[0])
+            at = (idx[j] - p - 1) % n  # the corner's own place among the candidates: its distance is there
+            if at < len(cand) and int(cand[at]) == idx[j]:
+                here = float(d[at])
+            else:
+                here = float(segment_distance(pts[idx[j] : idx[j] + 1], pts[p], pts[q])[0])
             if float(d.max()) > here and best != idx[j]:
                 idx[j] = best
                 moved = True
