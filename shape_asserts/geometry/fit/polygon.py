@@ -196,8 +196,9 @@ def vertex_cells(vertices: ArrayLike, reach: float = ROUNDING_REACH) -> list[Flo
     """
     v = as_points(vertices).astype(float)
     out = []
-    for x, y in v:
+    for x, y in v.tolist():
         xs = [c for c in (np.floor(x), np.ceil(x)) if abs(c - x) <= reach] or [float(np.rint(x))]
         ys = [c for c in (np.floor(y), np.ceil(y)) if abs(c - y) <= reach] or [float(np.rint(y))]
-        out.append(np.unique(np.array([(a, b) for a in xs for b in ys], dtype=float), axis=0))
+        # floor ≤ ceil, so the pairs come sorted; a whole coordinate gives the same cell twice
+        out.append(np.array(sorted({(a, b) for a in xs for b in ys}), dtype=float).reshape(-1, 2))
     return out
