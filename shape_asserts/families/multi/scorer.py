@@ -242,8 +242,12 @@ def score_circles(
     hits, least = [], math.inf
     matched = sorted(ci for ci, _ in pairs)
     cells = {ci: (distinct_cells(contours[ci].points), CellPath.of(contours[ci].points)) for ci in matched}
+    box = {ci: (c.min(axis=0), c.max(axis=0)) for ci, (c, _) in cells.items()}
     for i, j in itertools.combinations(matched, 2):
-        least = min(least, cell_distance(cells[i][0], cells[j][0]))
+        # no two cells of boxes this far apart are nearer: the pair cannot lower the least
+        (lo_i, hi_i), (lo_j, hi_j) = box[i], box[j]
+        if float(np.max(np.maximum(lo_j - hi_i, lo_i - hi_j))) < least:
+            least = min(least, cell_distance(cells[i][0], cells[j][0]))
         x = intersection(cells[i][1], cells[j][1])
         if x:
             hits.append((i, j, x))
