@@ -77,6 +77,7 @@ def score_circle(
     data: Any = None,
     radius: float | None = None,
     thresholds: CircleThresholds = CIRCLE,
+    fit: CircleModel | None = None,
 ) -> ShapeScore:
     """Measure a circle drawing against what was asked.
 
@@ -97,6 +98,8 @@ def score_circle(
     radius : float, optional
         The radius asked for, or implied by the start; the fitted one is held to it (``size``).
     thresholds : CircleThresholds
+    fit : CircleModel, optional
+        ``CircleModel.from_estimate(points)`` when the caller has it already (the same fit).
 
     Returns
     -------
@@ -130,7 +133,7 @@ def score_circle(
         "the points leave a 30° sector about the center empty",
     )
 
-    model = CircleModel.from_estimate(pts) if n >= 3 else None
+    model = (fit if fit is not None else CircleModel.from_estimate(pts)) if n >= 3 else None
     if model:
         off = float(np.hypot(model.center[0] - center[0], model.center[1] - center[1]))
         rnd = roundness(pts, model.center)

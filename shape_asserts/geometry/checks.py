@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from shape_asserts.geometry.distances import chebyshev
-from shape_asserts.geometry.points import Point, as_points
+from shape_asserts.geometry.points import Point, as_points, roll_rows
 
 __all__ = [
     "Continuity",
@@ -95,7 +95,7 @@ def signed_area(points: ArrayLike) -> float:
     # (sum / n, rounded) the shift is exact for grid points, so their area is exact too
     c = pts - pts[0]
     x, y = c[:, 0], c[:, 1]
-    return float(0.5 * np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
+    return float(0.5 * np.sum(x * roll_rows(y, -1) - roll_rows(x, -1) * y))
 
 
 def direction(points: ArrayLike) -> str | None:
@@ -143,7 +143,7 @@ def winding(points: ArrayLike, center: Point, *, closed: bool = True) -> Winding
     at_center = (rel[:, 0] == 0) & (rel[:, 1] == 0)
     if closed:
         d = np.diff(ang, append=ang[:1])
-        no_angle = at_center | np.roll(at_center, -1)
+        no_angle = at_center | roll_rows(at_center, -1)
     else:
         d = np.diff(ang)
         no_angle = at_center[1:] | at_center[:-1]

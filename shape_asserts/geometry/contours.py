@@ -134,15 +134,25 @@ def split_contours(
     n = len(pts)
     if n == 0:
         return ()
-    steps = chebyshev(pts[1:], pts[:-1])
+    steps = chebyshev(pts[1:], pts[:-1]).tolist()
+    # the walk reads one point at a time: Python floats, the same IEEE arithmetic as numpy's
+    # (a NaN, which max() would order differently, takes numpy's path)
+    xs, ys = pts[:, 0].tolist(), pts[:, 1].tolist()
+    finite = bool(np.isfinite(pts).all())
+
+    def cheb(i: int, j: int) -> float:
+        if finite:
+            return float(max(abs(xs[i] - xs[j]), abs(ys[i] - ys[j])))
+        return float(chebyshev(pts[i], pts[j]))
+
     out: list[Contour] = []
     s, opened = 0, "first"
     far = 0.0  # farthest the current contour has gone from its first point
     gaps: list[int] = []
     repeats: list[int] = []
     for i in range(n - 1):
-        step = float(steps[i])
-        here = float(chebyshev(pts[i], pts[s]))
+        step = steps[i]
+        here = cheb(i, s)
         far = max(far, here)
         loop_done = (i - s + 1) >= min_loop and here <= close_tol and far > close_tol + 1
         reason = None
@@ -150,7 +160,7 @@ def split_contours(
             reason = "jump"
         elif step > 1 and loop_done:
             reason = "lift"
-        elif split_on_close and step >= 1 and loop_done and float(chebyshev(pts[i + 1], pts[s])) > here:
+        elif split_on_close and step >= 1 and loop_done and cheb(i + 1, s) > here:
             reason = "loop"
         if reason is not None:
             out.append(Contour(s, i + 1, pts[s : i + 1], opened, tuple(gaps), tuple(repeats)))
@@ -196,17 +206,31 @@ def _diagonals(cells: IntArray) -> set[tuple[int, int, int]]:
     a, b = cells[:-1], cells[1:]
     d = b - a
     diag = (np.abs(d[:, 0]) == 1) & (np.abs(d[:, 1]) == 1)
-    out = set()
-    for p, q, dd in zip(a[diag], b[diag], d[diag]):
-        x, y = int(min(p[0], q[0])), int(min(p[1], q[1]))
-        out.add((x, y, 1 if dd[0] * dd[1] > 0 else -1))
-    return out
+    x = np.minimum(a[diag, 0], b[diag, 0]).tolist()
+    y = np.minimum(a[diag, 1], b[diag, 1]).tolist()
+    kind = np.where(d[diag, 0] * d[diag, 1] > 0, 1, -1).tolist()
+    return set(zip(x, y, kind))
 
 
-def intersection(a: ArrayLike, b: ArrayLike) -> Intersection:
+@dataclass(frozen=True)
+class CellPath:
+    """A path's cells and diagonal steps: what :func:`intersection` compares, built once per contour
+    when one contour is compared with several."""
+
+    cells: frozenset[tuple[int, int]]
+    diagonals: frozenset[tuple[int, int, int]]
+
+    @classmethod
+    def of(cls, points: ArrayLike) -> CellPath:
+        """The cells (points rounded) and diagonal steps of a path."""
+        c = np.rint(as_points(points)).astype(np.int64)
+        return cls(frozenset(zip(c[:, 0].tolist(), c[:, 1].tolist())), frozenset(_diagonals(c)))
+
+
+def intersection(a: ArrayLike | CellPath, b: ArrayLike | CellPath) -> Intersection:
     """Cells shared by ``a`` and ``b`` and diagonal steps of one crossing the other's.
 
-    Points are rounded to cells first.
+    Points are rounded to cells first (a :class:`CellPath` already is).
 
     Examples
     --------
@@ -215,11 +239,10 @@ def intersection(a: ArrayLike, b: ArrayLike) -> Intersection:
     >>> bool(intersection([[0, 0], [1, 1]], [[3, 3], [4, 4]]))
     False
     """
-    ca = np.rint(as_points(a)).astype(np.int64)
-    cb = np.rint(as_points(b)).astype(np.int64)
-    shared = sorted({(int(x), int(y)) for x, y in ca} & {(int(x), int(y)) for x, y in cb})
-    da, db = _diagonals(ca), _diagonals(cb)
-    cross = sorted({(x, y) for x, y, k in da if (x, y, -k) in db})
+    pa = a if isinstance(a, CellPath) else CellPath.of(a)
+    pb = b if isinstance(b, CellPath) else CellPath.of(b)
+    shared = sorted(pa.cells & pb.cells)
+    cross = sorted({(x, y) for x, y, k in pa.diagonals if (x, y, -k) in pb.diagonals})
     return Intersection(shared=tuple(shared), crossings=tuple(cross))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from shape_asserts.geometry.nearest import nearest_sq, on_segment, to_segments
 from shape_asserts.geometry.points import FloatArray, as_points
 
 __all__ = [
@@ -22,12 +23,11 @@ __all__ = [
     "sample_polyline",
     "nearest_distance",
     "min_distance",
+    "distinct_cells",
+    "cell_distance",
     "chamfer_distance",
     "similarity",
 ]
-
-#: Pairwise differences computed at once in :func:`nearest_distance` (bounds the memory used).
-_PAIRS = 1_000_000
 
 
 def chebyshev(a: ArrayLike, b: ArrayLike) -> FloatArray:
@@ -76,15 +76,7 @@ def nearest_on_segment(points: ArrayLike, a: ArrayLike, b: ArrayLike) -> tuple[F
     >>> d.tolist(), t.tolist()
     ([1.0, 3.0], [0.5, 1.0])
     """
-    p = np.asarray(points, dtype=float)
-    start = np.asarray(a, dtype=float)
-    ab = np.asarray(b, dtype=float) - start
-    ap = p - start
-    den = np.sum(ab * ab, axis=-1)
-    # a segment of no length is its one point: every projection lands on its start
-    t = np.clip(np.sum(ap * ab, axis=-1) / np.where(den > 0, den, 1.0), 0.0, 1.0)
-    d = ap - t[..., None] * ab
-    return np.hypot(d[..., 0], d[..., 1]), t
+    return on_segment(np.asarray(points, dtype=float), np.asarray(a, dtype=float), np.asarray(b, dtype=float))
 
 
 def segment_distance(points: ArrayLike, a: ArrayLike, b: ArrayLike) -> FloatArray:
@@ -115,7 +107,9 @@ def distance_to_polyline(
 ) -> FloatArray:
     """Distance of each point from the nearest point of a polyline's outline, shape (N,).
 
-    Computed in chunks of points so a long curve sampled densely stays within memory.
+    Exact, without comparing every point with every side when the polyline is a curve sampled in
+    short chords (:func:`shape_asserts.geometry.nearest.to_segments`); ``chunk`` bounds the memory
+    of the all-pairs form.
 
     Examples
     --------
@@ -125,10 +119,13 @@ def distance_to_polyline(
     pts = as_points(points)
     if len(pts) == 0:
         return np.zeros(0)
-    out = [
-        segment_distances(pts[i : i + chunk], vertices, closed=closed).min(axis=1) for i in range(0, len(pts), chunk)
-    ]
-    return np.concatenate(out)
+    v = as_points(vertices)
+    ends = np.vstack([v, v[:1]]) if closed else v
+    if len(ends) < 2:
+        return np.concatenate(
+            [segment_distances(pts[i : i + chunk], v, closed=closed).min(axis=1) for i in range(0, len(pts), chunk)]
+        )
+    return to_segments(pts, ends[:-1], ends[1:])
 
 
 def sample_polyline(vertices: ArrayLike, *, closed: bool = True, step: float = 1.0) -> FloatArray:
@@ -155,7 +152,8 @@ def sample_polyline(vertices: ArrayLike, *, closed: bool = True, step: float = 1
 def nearest_distance(a: ArrayLike, b: ArrayLike, *, metric: str = "euclidean") -> FloatArray:
     """Distance from each row of ``a`` (M, 2) to the nearest row of ``b`` (N, 2), shape (M,).
 
-    ``metric`` is ``"euclidean"`` or ``"chebyshev"``; ``inf`` everywhere when ``b`` is empty.
+    ``metric`` is ``"euclidean"`` or ``"chebyshev"``; ``inf`` everywhere when ``b`` is empty. Exact,
+    in near-linear time for drawings (:func:`shape_asserts.geometry.nearest.nearest_sq`).
 
     Examples
     --------
@@ -165,17 +163,8 @@ def nearest_distance(a: ArrayLike, b: ArrayLike, *, metric: str = "euclidean") -
     [2.0]
     """
     pa, pb = as_points(a), as_points(b)
-    if len(pb) == 0:
-        return np.full(len(pa), np.inf)
-    rows = max(1, _PAIRS // len(pb))  # rows of ``a`` per block: about 16 MB of differences
-    out = []
-    for i in range(0, len(pa), rows):
-        d = pa[i : i + rows, None, :] - pb[None, :, :]
-        if metric == "chebyshev":
-            out.append(np.min(np.max(np.abs(d), axis=2), axis=1))
-        else:
-            out.append(np.sqrt(np.min(np.sum(d * d, axis=2), axis=1)))
-    return np.concatenate(out) if out else np.zeros(0)
+    near = nearest_sq(pa, pb, metric)
+    return near if metric == "chebyshev" else np.sqrt(near)
 
 
 def min_distance(a: ArrayLike, b: ArrayLike) -> float:
@@ -190,9 +179,26 @@ def min_distance(a: ArrayLike, b: ArrayLike) -> float:
     pa, pb = as_points(a), as_points(b)
     if len(pa) == 0 or len(pb) == 0:
         return float("inf")
-    # duplicates change nothing here, and dropping them keeps the pairwise block small
-    pa, pb = np.unique(np.rint(pa), axis=0), np.unique(np.rint(pb), axis=0)
-    return float(nearest_distance(pa, pb, metric="chebyshev").min())
+    return cell_distance(distinct_cells(pa), distinct_cells(pb))
+
+
+def distinct_cells(points: ArrayLike) -> FloatArray:
+    """The cells a path visits (points rounded), each once, sorted: what :func:`min_distance`
+    compares, built once per contour when one contour is compared with several.
+
+    >>> distinct_cells([[0.2, 0], [1, 0], [0, 0]]).tolist()
+    [[0.0, 0.0], [1.0, 0.0]]
+    """
+    # duplicates change nothing in a minimum, and dropping them keeps the search small
+    cells: FloatArray = np.unique(np.rint(as_points(points)), axis=0)
+    return cells
+
+
+def cell_distance(a: FloatArray, b: FloatArray) -> float:
+    """:func:`min_distance` of two :func:`distinct_cells` lists (``inf`` when either is empty)."""
+    if len(a) == 0 or len(b) == 0:
+        return float("inf")
+    return float(nearest_distance(a, b, metric="chebyshev").min())
 
 
 def chamfer_distance(a: ArrayLike, b: ArrayLike) -> float:

@@ -7,11 +7,13 @@ shape fails in one place with one message.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 from numpy.typing import ArrayLike
 
-__all__ = ["FloatArray", "IntArray", "BoolArray", "Point", "as_points", "round_half_up"]
+__all__ = ["FloatArray", "IntArray", "BoolArray", "Point", "as_points", "round_half_up", "roll_rows"]
 
 #: Float arrays: points ``(N, 2)``, distances ``(N,)``, angles.
 FloatArray = npt.NDArray[np.float64]
@@ -52,3 +54,16 @@ def round_half_up(values: ArrayLike) -> FloatArray:
     [25.0, 26.0, 0.0, 3.0]
     """
     return np.floor(np.asarray(values, dtype=float) + 0.5)
+
+
+def roll_rows(a: npt.NDArray[Any], shift: int) -> npt.NDArray[Any]:
+    """``np.roll(a, shift, axis=0)``, the same array, for the closed paths every check walks round:
+    two slices joined, without ``np.roll``'s general machinery (a tenth of a check's cost here).
+
+    >>> roll_rows(np.array([1, 2, 3]), -1).tolist()
+    [2, 3, 1]
+    """
+    n = len(a)
+    s = -shift % n if n else 0
+    out: npt.NDArray[Any] = np.concatenate((a[s:], a[:s]))
+    return out

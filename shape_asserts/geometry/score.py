@@ -12,6 +12,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 __all__ = ["Check", "ShapeScore", "fmt_value", "fmt_point"]
@@ -23,23 +24,40 @@ _LIMIT_RE = re.compile(
 )
 
 
-def _margin(value: Any, limit: str) -> float | None:
-    """How far inside ``limit`` a numeric ``value`` lies (negative: outside), in its own units."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        return None
+@lru_cache(maxsize=1024)
+def _parsed_limit(limit: str) -> tuple[str, float, float, bool] | None:
+    """A limit's form and numbers: ``(op, x, 0, False)``, ``("..", lo, hi, False)`` or
+    ``("±", mid, tol, pct)``; ``None`` when it is none of these. Few distinct limits recur, so cached."""
     m = _LIMIT_RE.match(limit)
     if not m:
         return None
     try:
         if m["op"]:
-            x = float(m["x"])
-            return {"≤": x - value, "≥": value - x, "=": -abs(value - x)}[m["op"]]
+            return (m["op"], float(m["x"]), 0.0, False)
         if m["lo"]:
-            return min(value - float(m["lo"]), float(m["hi"]) - value)
-        mid, tol = float(m["mid"]), float(m["tol"])
-        return (tol * abs(mid) / 100.0 if m["pct"] else tol) - abs(value - mid)
+            return ("..", float(m["lo"]), float(m["hi"]), False)
+        return ("±", float(m["mid"]), float(m["tol"]), bool(m["pct"]))
     except ValueError:
         return None
+
+
+def _margin(value: Any, limit: str) -> float | None:
+    """How far inside ``limit`` a numeric ``value`` lies (negative: outside), in its own units."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return None
+    parsed = _parsed_limit(limit)
+    if parsed is None:
+        return None
+    op, a, b, pct = parsed
+    if op == "≤":
+        return a - value
+    if op == "≥":
+        return value - a
+    if op == "=":
+        return -abs(value - a)
+    if op == "..":
+        return min(value - a, b - value)
+    return (b * abs(a) / 100.0 if pct else b) - abs(value - a)
 
 
 @dataclass(frozen=True)

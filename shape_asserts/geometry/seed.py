@@ -182,7 +182,8 @@ _FAST_LIMIT = 2**30
 
 
 def _fast_int_score(entries: list[Any]) -> float | None:
-    """The same score, vectorised, for the common answer: every entry a point with int x and y.
+    """The same score, vectorised, for the common answer: every entry a point with int x and y
+    (or every coordinate a float: :func:`_fast_float_score`).
 
     Exactness holds because every step matches PHP's: the integer sums are exact; the centroid is
     PHP's int-or-float division; element-wise subtraction, squares, sums and ``sqrt`` are the same
@@ -197,10 +198,14 @@ def _fast_int_score(entries: list[Any]) -> float | None:
         ys = [p["y"] for p in entries]
     except KeyError:
         return None
-    if {type(v) for v in xs} | {type(v) for v in ys} != {int}:
+    types = {type(v) for v in xs} | {type(v) for v in ys}
+    if types != {int} and types != {float}:
         return None
+    # (for floats the limit also keeps numpy from overflowing, and warning, where PHP quietly would)
     if min(xs) <= -_FAST_LIMIT or max(xs) >= _FAST_LIMIT or min(ys) <= -_FAST_LIMIT or max(ys) >= _FAST_LIMIT:
         return None
+    if types == {float}:
+        return _fast_float_score(xs, ys)
     n = len(entries)
     cx, cy = _div(sum(xs), n), _div(sum(ys), n)
     ax, ay = np.array(xs, dtype=np.int64), np.array(ys, dtype=np.int64)
@@ -213,6 +218,25 @@ def _fast_int_score(entries: list[Any]) -> float | None:
     if r_mean <= 0:
         return 0.0
     return _score(float(np.cumsum(np.abs(radii - r_mean) / r_mean)[-1]) / n)
+
+
+def _left_sum(values: np.ndarray) -> float:
+    """``0 + v0 + v1 + ...`` added left to right from PHP's int 0, as the loop does (0 + -0.0 is 0.0)."""
+    return float(np.cumsum(np.concatenate([[0.0], values]))[-1])
+
+
+def _fast_float_score(xs: list[float], ys: list[float]) -> float:
+    """The score when every coordinate is a float (drawings the library builds itself): PHP's
+    arithmetic is then plain IEEE doubles throughout, each step the loop's, sums left to right."""
+    n = len(xs)
+    ax, ay = np.array(xs, dtype=np.float64), np.array(ys, dtype=np.float64)
+    cx, cy = _left_sum(ax) / float(n), _left_sum(ay) / float(n)
+    dx, dy = ax - cx, ay - cy
+    radii = np.sqrt(dx * dx + dy * dy)
+    r_mean = _left_sum(radii) / n
+    if r_mean <= 0:
+        return 0.0
+    return _score(_left_sum(np.abs(radii - r_mean) / r_mean) / n)
 
 
 def seed_score(data: Any) -> float:

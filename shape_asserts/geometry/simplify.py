@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from shape_asserts.geometry.distances import closure_distance, nearest_on_segment, segment_distance
-from shape_asserts.geometry.points import FloatArray, IntArray, as_points
+from shape_asserts.geometry.points import FloatArray, IntArray, as_points, roll_rows
 
 __all__ = ["rdp", "simplify", "simplify_closed", "corner_depths", "segments", "segment_angles"]
 
@@ -158,7 +158,7 @@ def simplify_closed(points: ArrayLike, epsilon: float, *, min_side: float = 0.0,
     idx = _refine(pts, _drop_shallow(pts, idx, epsilon))
     while min_side > 0 and len(idx) > 3:
         v = pts[idx]
-        nxt = np.roll(v, -1, axis=0)
+        nxt = roll_rows(v, -1)
         side = np.hypot(*(nxt - v).T)
         j = int(np.argmin(side))
         if side[j] >= min_side:
@@ -231,7 +231,7 @@ def corner_depths(vertices: ArrayLike) -> FloatArray:
     [7.071, 7.071, 7.071, 7.071]
     """
     v = as_points(vertices)
-    return nearest_on_segment(v, np.roll(v, 1, axis=0), np.roll(v, -1, axis=0))[0]
+    return nearest_on_segment(v, roll_rows(v, 1), roll_rows(v, -1))[0]
 
 
 def _refine(pts: FloatArray, idx: list[int], rounds: int = 4) -> list[int]:
@@ -255,7 +255,11 @@ def _refine(pts: FloatArray, idx: list[int], rounds: int = 4) -> list[int]:
             cand = (p + 1 + np.arange(span - 1)) % n
             d = segment_distance(pts[cand], pts[p], pts[q])
             best = int(cand[int(np.argmax(d))])
-            here = float(segment_distance(pts[idx[j] : idx[j] + 1], pts[p], pts[q])[0])
+            at = (idx[j] - p - 1) % n  # the corner's own place among the candidates: its distance is there
+            if at < len(cand) and int(cand[at]) == idx[j]:
+                here = float(d[at])
+            else:
+                here = float(segment_distance(pts[idx[j] : idx[j] + 1], pts[p], pts[q])[0])
             if float(d.max()) > here and best != idx[j]:
                 idx[j] = best
                 moved = True

@@ -15,8 +15,8 @@ from shape_asserts.families.base import CaseLike, with_overrides
 from shape_asserts.families.circle import CircleThresholds, score_circle
 from shape_asserts.families.multi.asked import separate_radii, side_point
 from shape_asserts.families.prompts import fmt_xy
-from shape_asserts.geometry.contours import BREAK_STEP, CLOSE_TOL, Contour, intersection, split_contours
-from shape_asserts.geometry.distances import min_distance
+from shape_asserts.geometry.contours import BREAK_STEP, CLOSE_TOL, CellPath, Contour, intersection, split_contours
+from shape_asserts.geometry.distances import cell_distance, distinct_cells
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import CircleModel
 from shape_asserts.geometry.points import Point, as_points
@@ -192,7 +192,13 @@ def score_circles(
             r = tg.radius if tg.radius is not None else round(fit.radius)
             start = side_point(tg.center, r, tg.side)
         s = score_circle(
-            contour.points, center=tg.center, grid_size=grid_size, start=start, direction=tg.direction, thresholds=t
+            contour.points,
+            center=tg.center,
+            grid_size=grid_size,
+            start=start,
+            direction=tg.direction,
+            thresholds=t,
+            fit=fit,
         )
         seeds[tj] = float(s.score)
         per.append((tg.label, s, contour))
@@ -235,9 +241,14 @@ def score_circles(
     # so the work stays k² whatever the answer; extra contours already fail ``contours``)
     hits, least = [], math.inf
     matched = sorted(ci for ci, _ in pairs)
-    for (i, a), (j, b) in itertools.combinations([(ci, contours[ci]) for ci in matched], 2):
-        least = min(least, min_distance(a.points, b.points))
-        x = intersection(a.points, b.points)
+    cells = {ci: (distinct_cells(contours[ci].points), CellPath.of(contours[ci].points)) for ci in matched}
+    box = {ci: (c.min(axis=0), c.max(axis=0)) for ci, (c, _) in cells.items()}
+    for i, j in itertools.combinations(matched, 2):
+        # no two cells of boxes this far apart are nearer: the pair cannot lower the least
+        (lo_i, hi_i), (lo_j, hi_j) = box[i], box[j]
+        if float(np.max(np.maximum(lo_j - hi_i, lo_i - hi_j))) < least:
+            least = min(least, cell_distance(cells[i][0], cells[j][0]))
+        x = intersection(cells[i][1], cells[j][1])
         if x:
             hits.append((i, j, x))
     metrics["intersections"] = len(hits)

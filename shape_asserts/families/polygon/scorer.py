@@ -19,7 +19,7 @@ from shape_asserts.geometry.checks import signed_area
 from shape_asserts.geometry.distances import segment_distance
 from shape_asserts.geometry.fit import PolygonModel
 from shape_asserts.geometry.fit.polygon import interior_angles, side_lengths, vertex_cells
-from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, round_half_up
+from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, roll_rows, round_half_up
 from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.geometry.scorecard import Scorecard
 from shape_asserts.geometry.simplify import corner_depths
@@ -95,13 +95,13 @@ def clockwise(v: FloatArray) -> FloatArray:
 
 def _best_shift(ring: FloatArray, target: FloatArray) -> int:
     """How far to roll ``ring`` (as many vertices as ``target``) to put each vertex nearest its target."""
-    cost = [float(np.sum(np.hypot(*(np.roll(ring, -s, axis=0) - target).T))) for s in range(len(target))]
+    cost = [float(np.sum(np.hypot(*(roll_rows(ring, -s) - target).T))) for s in range(len(target))]
     return int(np.argmin(cost))
 
 
 def _align(drawn: FloatArray, target: FloatArray) -> FloatArray:
     """``drawn`` (same count, clockwise) rolled so that vertex i lies nearest to target vertex i."""
-    return np.roll(drawn, -_best_shift(drawn, target), axis=0)
+    return roll_rows(drawn, -_best_shift(drawn, target))
 
 
 def _corner_order(
@@ -165,7 +165,7 @@ def _alternation(corners: FloatArray) -> tuple[bool, float, str]:
     r = np.hypot(rel[:, 0], rel[:, 1])
     mid = (r.max() + r.min()) / 2.0
     far = r > mid
-    alternates = len(r) % 2 == 0 and bool(np.all(far != np.roll(far, 1)))
+    alternates = len(r) % 2 == 0 and bool(np.all(far != roll_rows(far, 1)))
     ratio = float(r[~far].mean() / r[far].mean()) if far.any() and (~far).any() else 0.0
     runs = "" if alternates else "tips and inner corners do not alternate round the star"
     return alternates, ratio, runs

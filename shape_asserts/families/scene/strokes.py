@@ -72,21 +72,30 @@ def holes(
     for a, b in bridges:
         for x, y in raster_polyline([tuple(a), tuple(b)], closed=False):
             drawn[int(y) - lo[1], int(x) - lo[0]] = True
-    label = np.where(drawn, -1, 0)  # -1 drawn, 0 empty unvisited, 1 outside, 2.. holes
     h, w = drawn.shape
+    # flood fill on a flat Python list (cell i = y·w + x): numpy's per-element reads cost ten times more
+    lab = [-1 if d else 0 for d in drawn.ravel().tolist()]  # -1 drawn, 0 empty unvisited, 1 outside, 2.. holes
+    last = h * w - w
     next_label = 1
-    for sy, sx in [(0, 0)] + [(int(y), int(x)) for y, x in np.argwhere(~drawn)]:
-        if label[sy, sx] != 0:
+    for start in [0, *np.flatnonzero(~drawn.ravel()).tolist()]:
+        if lab[start] != 0:
             continue
-        stack = [(sy, sx)]
-        label[sy, sx] = next_label
+        stack = [start]
+        lab[start] = next_label
         while stack:
-            y, x = stack.pop()
-            for ny, nx in ((y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1)):
-                if 0 <= ny < h and 0 <= nx < w and label[ny, nx] == 0:
-                    label[ny, nx] = next_label
-                    stack.append((ny, nx))
+            i = stack.pop()
+            x = i % w
+            for j in (
+                i - w if i >= w else -1,
+                i + w if i < last else -1,
+                i - 1 if x > 0 else -1,
+                i + 1 if x < w - 1 else -1,
+            ):
+                if j >= 0 and lab[j] == 0:
+                    lab[j] = next_label
+                    stack.append(j)
         next_label += 1
+    label = np.array(lab, dtype=np.int64).reshape(h, w)
     out = []
     for k in range(2, next_label):
         hole = label == k

@@ -20,7 +20,7 @@ from numpy.typing import ArrayLike
 from shape_asserts.geometry.checks import signed_area
 from shape_asserts.geometry.distances import distance_to_polyline
 from shape_asserts.geometry.fit.base import FitFailure
-from shape_asserts.geometry.points import FloatArray, Point, as_points
+from shape_asserts.geometry.points import FloatArray, Point, as_points, roll_rows
 from shape_asserts.geometry.simplify import simplify_closed
 
 __all__ = [
@@ -37,7 +37,7 @@ __all__ = [
 def side_lengths(vertices: ArrayLike) -> FloatArray:
     """Lengths of the sides of a closed polygon, side ``i`` joining vertex ``i`` to ``i + 1``, (K,)."""
     v = as_points(vertices)
-    d = np.roll(v, -1, axis=0) - v
+    d = roll_rows(v, -1) - v
     return np.hypot(d[:, 0], d[:, 1])
 
 
@@ -55,8 +55,8 @@ def interior_angles(vertices: ArrayLike) -> FloatArray:
     v = as_points(vertices)
     if len(v) < 3:
         return np.zeros(len(v))
-    e1 = v - np.roll(v, 1, axis=0)
-    e2 = np.roll(v, -1, axis=0) - v
+    e1 = v - roll_rows(v, 1)
+    e2 = roll_rows(v, -1) - v
     cross = e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0]
     dot = np.sum(e1 * e2, axis=1)
     turn = np.degrees(np.arctan2(cross, dot))
@@ -196,8 +196,9 @@ def vertex_cells(vertices: ArrayLike, reach: float = ROUNDING_REACH) -> list[Flo
     """
     v = as_points(vertices).astype(float)
     out = []
-    for x, y in v:
+    for x, y in v.tolist():
         xs = [c for c in (np.floor(x), np.ceil(x)) if abs(c - x) <= reach] or [float(np.rint(x))]
         ys = [c for c in (np.floor(y), np.ceil(y)) if abs(c - y) <= reach] or [float(np.rint(y))]
-        out.append(np.unique(np.array([(a, b) for a in xs for b in ys], dtype=float), axis=0))
+        # floor ≤ ceil, so the pairs come sorted; a whole coordinate gives the same cell twice
+        out.append(np.array(sorted({(a, b) for a in xs for b in ys}), dtype=float).reshape(-1, 2))
     return out

@@ -1,0 +1,207 @@
+"""Nearest neighbours without every pair: the exact minimum distances behind :mod:`.distances`.
+
+A drawing and the curve it is held to lie in a grid tens of cells wide, and a point's nearest
+neighbour is a cell or two away; comparing every point with every other costs ``N × M`` all the
+same. Here the targets are sorted by ``x`` once, and each query looks only at the targets in a
+vertical strip ``|dx| ≤ w`` about it; when the nearest one found is closer than ``w`` no target
+outside the strip can be nearer (it is more than ``w`` away along ``x`` alone), so the query is
+done, else its strip widens to the nearest distance it saw (or ``w × 4`` when it saw none) and it
+is tried again, which settles it. A fair drawing settles in the first
+strip: the work is ``O((N + M) log M + pairs in the strips)``, near-linear; a query that finds
+nothing near costs no more than comparing it with every target.
+
+Exact, not approximate: each pair's distance is the same float expression, on the same values,
+as the all-pairs form (:func:`brute_nearest`, :func:`brute_to_segments`), and the minimum over a
+set that provably holds the minimum is that minimum. Small inputs (where sorting costs more than
+it saves), coordinates beyond ``±1e6`` (a float's rounding could blur the strip's edge) and
+non-finite ones take the all-pairs form.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from shape_asserts.geometry.points import FloatArray, IntArray
+
+__all__ = ["nearest_sq", "to_segments", "on_segment", "brute_nearest", "brute_to_segments"]
+
+#: Pairwise differences computed at once by the all-pairs forms (bounds the memory used).
+PAIRS = 1_000_000
+#: Below this many pairs the all-pairs form is the faster one.
+_SMALL = 4_096
+#: Lists at least this long are searched once per distinct point.
+_DEDUPE = 512
+#: First strip half-width, cells: a fair drawing's nearest neighbours are within a cell or two.
+_FIRST_STRIP = 2.0
+#: A strip that found its minimum closer than ``w - _EDGE`` is settled (float rounding at the edge).
+_EDGE = 1e-6
+#: Coordinates beyond this take the all-pairs form (the strip's float edge stays exact below it).
+_SAFE = 1e6
+
+
+def _safe(*arrays: FloatArray) -> bool:
+    return all(a.size == 0 or bool(np.all(np.abs(a) <= _SAFE)) for a in arrays)
+
+
+def _pairs(lo: IntArray, hi: IntArray) -> tuple[IntArray, IntArray, IntArray]:
+    """For ranges ``[lo_i, hi_i)``: each pair's query index and target index, and each query's count."""
+    counts = hi - lo
+    total = int(counts.sum())
+    qi = np.repeat(np.arange(len(lo)), counts)
+    starts = np.cumsum(counts) - counts
+    ti = np.arange(total) - np.repeat(starts - lo, counts)
+    return qi, ti, counts
+
+
+def _group_min(values: FloatArray, counts: IntArray) -> FloatArray:
+    """The minimum of each query's run of ``values`` (``inf`` for a query with none)."""
+    out = np.full(len(counts), np.inf)
+    has = counts > 0
+    if values.size:
+        starts = (np.cumsum(counts) - counts)[has]
+        out[has] = np.minimum.reduceat(values, starts)
+    return out
+
+
+def _distinct(p: FloatArray) -> tuple[FloatArray, IntArray] | None:
+    """The distinct rows of a long point list and where each row went (``None``: not worth it).
+
+    A point written many times has one distance: a hostile answer repeating a few cells costs
+    only those cells.
+    """
+    if len(p) < _DEDUPE:
+        return None
+    keys, inverse = np.unique(np.ascontiguousarray(p).view(np.complex128).ravel(), return_inverse=True)
+    if len(keys) > len(p) // 2:
+        return None
+    return np.column_stack([keys.real, keys.imag]), inverse.ravel()
+
+
+def _widen(w: FloatArray, found: FloatArray) -> FloatArray:
+    """The next strip of a point not yet settled: just past the nearest target seen (which the
+    next strip then holds, settling the point), else four times as wide."""
+    out: FloatArray = np.where(np.isfinite(found), np.maximum(found + 2 * _EDGE, w), w * 4.0)
+    return out
+
+
+def brute_nearest(q: FloatArray, b: FloatArray, metric: str) -> FloatArray:
+    """Every pair: each query's smallest squared Euclidean (or Chebyshev) distance to ``b``."""
+    rows = max(1, PAIRS // max(1, len(b)))  # rows of ``q`` per block: about 16 MB of differences
+    out = [np.zeros(0)]
+    for i in range(0, len(q), rows):
+        d = q[i : i + rows, None, :] - b[None, :, :]
+        if metric == "chebyshev":
+            out.append(np.min(np.max(np.abs(d), axis=2), axis=1))
+        else:
+            out.append(np.min(np.sum(d * d, axis=2), axis=1))
+    return np.concatenate(out)
+
+
+def nearest_sq(q: FloatArray, b: FloatArray, metric: str = "euclidean") -> FloatArray:
+    """Each row of ``q``'s smallest distance to a row of ``b``: squared for ``"euclidean"``, plain
+    for ``"chebyshev"``; shape ``(len(q),)``, ``inf`` when ``b`` is empty. Exact (module docstring).
+
+    >>> nearest_sq(np.array([[0.0, 0.0], [4, 3]]), np.array([[0.0, 1.0], [1, 3]])).tolist()
+    [1.0, 9.0]
+    """
+    if len(b) == 0:
+        return np.full(len(q), np.inf)
+    if len(q) * len(b) <= _SMALL or not _safe(q, b):
+        return brute_nearest(q, b, metric)
+    once = _distinct(q)
+    if once is not None:
+        return nearest_sq(once[0], b, metric)[once[1]]
+    once = _distinct(b)  # a target written twice is as near the second time
+    if once is not None:
+        b = once[0]
+    bs = b[np.argsort(b[:, 0], kind="stable")]
+    bx = bs[:, 0]
+    out = np.full(len(q), np.inf)
+    todo = np.arange(len(q))
+    w = np.full(len(todo), _FIRST_STRIP)
+    while todo.size:
+        qt = q[todo]
+        lo = np.searchsorted(bx, qt[:, 0] - w, side="left")
+        hi = np.searchsorted(bx, qt[:, 0] + w, side="right")
+        if int((hi - lo).sum()) * 2 > len(todo) * len(b):  # the strips hold most pairs: take them all
+            out[todo] = brute_nearest(qt, b, metric)
+            break
+        qi, ti, counts = _pairs(lo, hi)
+        d = qt[qi] - bs[ti]
+        if metric == "chebyshev":
+            found = _group_min(np.max(np.abs(d), axis=1), counts)
+            done, bound = found <= w - _EDGE, found
+        else:
+            found = _group_min(np.sum(d * d, axis=1), counts)
+            done, bound = found <= (w - _EDGE) ** 2, np.sqrt(found)
+        out[todo[done]] = found[done]
+        todo, w = todo[~done], _widen(w, bound)[~done]
+    return out
+
+
+def on_segment(p: FloatArray, start: FloatArray, end: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Point-to-segment distance and where the nearest point lies (``t`` in [0, 1]), broadcast;
+    the one expression of :func:`.distances.nearest_on_segment` and of the searches here."""
+    ab = end - start
+    ap = p - start
+    # np.add.reduce is what np.sum calls, without its wrapper: this runs thousands of times a score
+    den = np.add.reduce(ab * ab, axis=-1)
+    # a segment of no length is its one point: every projection lands on its start
+    t = (np.add.reduce(ap * ab, axis=-1) / np.where(den > 0, den, 1.0)).clip(0.0, 1.0)
+    d = ap - t[..., None] * ab
+    dist: FloatArray = np.hypot(d[..., 0], d[..., 1])
+    return dist, t
+
+
+def _seg_dist(p: FloatArray, start: FloatArray, end: FloatArray) -> FloatArray:
+    return on_segment(p, start, end)[0]
+
+
+def brute_to_segments(p: FloatArray, a: FloatArray, b: FloatArray, chunk: int = 512) -> FloatArray:
+    """Every pair: each point's distance to the nearest segment ``a[k]``–``b[k]``."""
+    out = [np.zeros(0)] + [
+        _seg_dist(p[i : i + chunk, None, :], a[None, :, :], b[None, :, :]).min(axis=1) for i in range(0, len(p), chunk)
+    ]
+    return np.concatenate(out)
+
+
+def to_segments(p: FloatArray, a: FloatArray, b: FloatArray) -> FloatArray:
+    """Each point's distance to the nearest of the segments ``a[k]``–``b[k]``, shape ``(len(p),)``.
+
+    Exact (module docstring): a segment's strip is its ``x`` extent, so the search pays off for
+    curves sampled in short chords; a few long sides are compared with every point. Sides in the
+    strip whose ``y`` extent is more than ``w`` from the point are dropped before measuring.
+
+    >>> to_segments(np.array([[5.0, 5.0], [12, 0]]), np.array([[0.0, 0], [10, 0]]), np.array([[10.0, 0], [10, 10]])).tolist()
+    [5.0, 2.0]
+    """
+    if len(p) * len(a) <= _SMALL or not _safe(p, a, b):
+        return brute_to_segments(p, a, b)
+    once = _distinct(p)
+    if once is not None:
+        return to_segments(once[0], a, b)[once[1]]
+    xmin = np.minimum(a[:, 0], b[:, 0])
+    order = np.argsort(xmin, kind="stable")
+    a, b, xmin = a[order], b[order], xmin[order]
+    ymin, ymax = np.minimum(a[:, 1], b[:, 1]), np.maximum(a[:, 1], b[:, 1])
+    reach = float(np.abs(b[:, 0] - a[:, 0]).max())  # a segment starting this far left may still reach in
+    out = np.full(len(p), np.inf)
+    todo = np.arange(len(p))
+    w = np.full(len(todo), _FIRST_STRIP)
+    while todo.size:
+        pt = p[todo]
+        lo = np.searchsorted(xmin, pt[:, 0] - w - reach, side="left")
+        hi = np.searchsorted(xmin, pt[:, 0] + w, side="right")
+        if int((hi - lo).sum()) * 2 > len(todo) * len(a):
+            out[todo] = brute_to_segments(pt, a, b)
+            break
+        qi, si, counts = _pairs(lo, hi)
+        # a side whose y extent misses the strip's square is farther than w: it cannot settle the point
+        py, wq = pt[qi, 1], w[qi]
+        near = (ymin[si] <= py + wq) & (ymax[si] >= py - wq)
+        qi, si = qi[near], si[near]
+        found = _group_min(_seg_dist(pt[qi], a[si], b[si]), np.bincount(qi, minlength=len(pt)))
+        done = found <= w - _EDGE
+        out[todo[done]] = found[done]
+        todo, w = todo[~done], _widen(w, found)[~done]
+    return out
