@@ -107,6 +107,26 @@ def _error_reason(exc: BaseException) -> str:
     return redact(_one_line(f"{prefix}: {msg}"))
 
 
+#: Models (as responses name them) litellm could not price: asking it again repeats a slow search
+#: through its price list, on the event loop, for every call (issue 11: 0.77 s over 217 calls).
+_UNPRICED: set[str] = set()
+
+
+def _fallback_cost(litellm: Any, response: Any) -> float | None:
+    """litellm's price of ``response`` when its logging did not stamp one; once per unpriced model."""
+    model = str(getattr(response, "model", None))
+    if model in _UNPRICED:
+        return None
+    try:
+        cost = float(litellm.completion_cost(completion_response=response))
+    except Exception:
+        cost = math.nan
+    if math.isnan(cost):
+        _UNPRICED.add(model)
+        return None
+    return cost
+
+
 def _to_answer(litellm: Any, response: Any, latency: float) -> Answer:
     choice = response.choices[0]
     text = getattr(choice.message, "content", None) or ""
@@ -120,10 +140,7 @@ def _to_answer(litellm: Any, response: Any, latency: float) -> Answer:
     hidden = getattr(response, "_hidden_params", None) or {}
     cost = hidden.get("response_cost") if isinstance(hidden, dict) else None
     if cost is None:
-        try:
-            cost = float(litellm.completion_cost(completion_response=response))
-        except Exception:
-            cost = None
+        cost = _fallback_cost(litellm, response)
     cost = float(cost) if isinstance(cost, (int, float)) and not math.isnan(cost) else None
     return Answer(
         text=str(text),
