@@ -15,10 +15,12 @@ business; this module makes one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import os
 import random
 import re
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,7 +31,17 @@ from typing import Any
 from shape_asserts.defaults import MAX_RETRIES, TIMEOUT
 from shape_asserts.exceptions import ProviderError
 
-__all__ = ["Answer", "Timeout", "aask", "is_retriable", "litellm_version", "load_litellm", "redact", "retry_after"]
+__all__ = [
+    "Answer",
+    "Timeout",
+    "aask",
+    "is_retriable",
+    "litellm_version",
+    "load_litellm",
+    "preload_litellm",
+    "redact",
+    "retry_after",
+]
 
 _SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)", re.IGNORECASE)
 _BEARER = re.compile(r"(?i)(bearer\s+|api[_-]?key[\"'=:\s]+|sk-)[A-Za-z0-9._\-]{6,}")
@@ -59,24 +71,48 @@ def redact(text: str) -> str:
 
 
 _LITELLM: Any = None
+#: Held while litellm is imported: a call that needs it during a preload waits for that import.
+_LITELLM_LOCK = threading.Lock()
 
 
 def load_litellm() -> Any:
     """Import litellm once, offline-safe and quiet, with the reference drawers registered."""
     global _LITELLM
     if _LITELLM is None:
-        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-        os.environ.setdefault("LITELLM_LOG", "ERROR")
-        import litellm
-
-        litellm.suppress_debug_info = True
-        litellm.set_verbose = False
-        litellm.drop_params = True  # e.g. temperature for models that reject it
-        from shape_asserts.asking.reference import register_with_litellm
-
-        register_with_litellm(litellm)
-        _LITELLM = litellm
+        with _LITELLM_LOCK:  # a preload under way is waited for, not repeated
+            if _LITELLM is None:
+                _LITELLM = _import_litellm()
     return _LITELLM
+
+
+def preload_litellm() -> threading.Thread:
+    """Start importing litellm in a daemon thread, for a process that will ask but waits first.
+
+    The xdist controller waits seconds for its workers to start and collect before it asks;
+    importing litellm meanwhile takes that import off the first call. It sends no request.
+    """
+
+    def run() -> None:
+        with contextlib.suppress(Exception):  # the first call imports it again and reports what fails
+            load_litellm()
+
+    thread = threading.Thread(target=run, name="shape-asserts-litellm-import", daemon=True)
+    thread.start()
+    return thread
+
+
+def _import_litellm() -> Any:
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    os.environ.setdefault("LITELLM_LOG", "ERROR")
+    import litellm
+
+    litellm.suppress_debug_info = True
+    litellm.set_verbose = False
+    litellm.drop_params = True  # e.g. temperature for models that reject it
+    from shape_asserts.asking.reference import register_with_litellm
+
+    register_with_litellm(litellm)
+    return litellm
 
 
 def _one_line(text: str, limit: int = 300) -> str:

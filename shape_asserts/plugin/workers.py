@@ -20,10 +20,14 @@ from __future__ import annotations
 import fnmatch
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-__all__ = ["SERIAL_UP_TO", "auto_workers", "shape_only_files"]
+if TYPE_CHECKING:
+    from shape_asserts.plugin.suite import Settings
+
+__all__ = ["SERIAL_UP_TO", "auto_workers", "preload_if_asking", "shape_only_files", "will_ask"]
 
 #: Shape tests up to which ``-n auto`` starts no worker. A replayed test costs ~25 ms on the 2-core
 #: machine of bench/wall_time.py and a worker ~2 s to start (more under load): two workers save
@@ -97,6 +101,33 @@ def auto_workers(config: pytest.Config) -> int | None:
         f"{SERIAL_UP_TO}: each answer is asked once, before the tests, whatever -n says); -n 2 starts workers anyway"
     )
     return 0
+
+
+def will_ask(config: pytest.Config, settings: Settings) -> bool:
+    """Whether this run of shape tests is sure to ask a model: ``--record=all``, or a model with
+    no recordings at all (a guess made before collection; when it is wrong, nothing is sent)."""
+    if settings.record == "none" or shape_only_files(config) is None:
+        return False
+    if settings.record == "all":
+        return True
+    from shape_asserts.asking.store import model_slug
+
+    return any(not (settings.fixtures_dir / model_slug(m)).is_dir() for m in settings.models)
+
+
+def preload_if_asking(config: pytest.Config, settings: Settings) -> bool:
+    """In an xdist controller, start importing litellm while the workers start, when the run will ask.
+
+    The controller asks once the workers have collected (seconds later); the import, seconds of
+    its own, then overlaps their start-up instead of delaying the first call. Nothing is sent
+    before the tests are certain to run (:mod:`shape_asserts.plugin.hooks`).
+    """
+    if not will_ask(config, settings):
+        return False
+    from shape_asserts.asking.call import preload_litellm
+
+    preload_litellm()
+    return True
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -8,7 +8,7 @@ workers only share the judging, which for a small run costs less than starting t
 from __future__ import annotations
 
 from shape_asserts.plugin import workers
-from shape_asserts.plugin.suite import run_cases
+from shape_asserts.plugin.suite import Settings, run_cases
 
 from .conftest import CIRCLE, N_CASES
 
@@ -53,3 +53,23 @@ def test_a_shape_run_past_the_limit_leaves_the_choice_to_xdist(suite, monkeypatc
 def test_a_bad_option_is_left_for_the_run_to_report(suite):
     config = suite.parseconfig("-n", "auto", "--samples=0")
     assert workers.auto_workers(config) is None
+
+
+def _settings(suite, record: str, model: str = "reference/exact") -> Settings:
+    return Settings(models=(model,), record=record, fixtures_dir=suite.path / "fixtures")
+
+
+def test_a_run_sure_to_ask_is_told_from_its_record_mode_and_recordings(suite):
+    config = suite.parseconfig("-n", "2")
+    assert workers.will_ask(config, _settings(suite, "all"))
+    assert workers.will_ask(config, _settings(suite, "missing", model="openai/never-recorded"))
+    assert not workers.will_ask(config, _settings(suite, "missing"))  # recordings exist: likely replay
+    assert not workers.will_ask(config, _settings(suite, "none", model="openai/never-recorded"))
+
+
+def test_litellm_is_not_preloaded_for_a_selection_with_other_tests(suite, monkeypatch):
+    suite.makepyfile(test_other="def test_other():\n    pass\n")
+    started: list[bool] = []
+    monkeypatch.setattr("shape_asserts.asking.call.preload_litellm", lambda: started.append(True))
+    assert not workers.preload_if_asking(suite.parseconfig("-n", "2"), _settings(suite, "all"))
+    assert started == []
