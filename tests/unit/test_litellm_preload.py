@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 import threading
+import types
 
 import pytest
 
@@ -53,3 +55,13 @@ def test_a_failed_preload_leaves_the_import_to_the_first_call(monkeypatch):
     with pytest.raises(ImportError, match="no litellm here"):
         call.load_litellm()
     assert len(attempts) == 2
+
+
+def test_importing_litellm_leaves_its_objects_to_the_os_at_exit(monkeypatch):
+    """At exit the heap is frozen (gc.freeze): Python's teardown then skips seconds of cycle collection."""
+    registered: list[object] = []
+    monkeypatch.setattr(call.atexit, "register", registered.append)
+    monkeypatch.setitem(sys.modules, "litellm", types.SimpleNamespace())
+    monkeypatch.setattr("shape_asserts.asking.reference.register_with_litellm", lambda litellm: None)
+    call._import_litellm()
+    assert registered == [call.gc.freeze]
