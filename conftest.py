@@ -46,6 +46,7 @@ def pytest_collectstart(collector: pytest.Collector) -> None:
         _profiles_loaded = True
         _load_hypothesis_profiles()
 
+
 @pytest.fixture(autouse=True)
 def _no_job_summary_from_inner_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     """Runs of the suite inside a test (pytester) must not write to the CI job's real summary.
