@@ -1,26 +1,50 @@
-"""Root conftest: hypothesis profiles. The shape suite itself is wired by the shape_asserts plugin."""
+"""Root conftest: hypothesis profiles (loaded by the first module that uses hypothesis). The shape suite itself is wired by the shape_asserts plugin."""
 
 from __future__ import annotations
 
 import os
 
 import pytest
-from hypothesis import HealthCheck, settings
 
 # pytester runs the plugin inside pytest (tests/integration); it must be enabled at the top level.
 pytest_plugins = ("pytester",)
 
-# CI: derandomized and bounded, so a red build is reproducible and the run time is known.
-settings.register_profile(
-    "ci",
-    derandomize=True,
-    max_examples=200,
-    deadline=None,
-    print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-settings.register_profile("dev", max_examples=100, deadline=None)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev"))
+_profiles_loaded = False
+
+
+def _load_hypothesis_profiles() -> None:
+    from hypothesis import HealthCheck, settings
+
+    # CI: derandomized and bounded, so a red build is reproducible and the run time is known.
+    settings.register_profile(
+        "ci",
+        derandomize=True,
+        max_examples=200,
+        deadline=None,
+        print_blob=True,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+    settings.register_profile("dev", max_examples=100, deadline=None)
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev"))
+
+
+def pytest_collectstart(collector: pytest.Collector) -> None:
+    """Load the hypothesis profile just before the first test module that uses hypothesis is imported.
+
+    Importing hypothesis takes 1.5 s or more on a loaded machine: a run of the shape suite alone
+    (and each of its xdist workers) should not pay it (bench/wall_time.py). A module's
+    ``@settings(...)`` takes the profile loaded when it is imported, so this must come first.
+    """
+    global _profiles_loaded
+    if _profiles_loaded or not isinstance(collector, pytest.Module):
+        return
+    try:
+        uses = "hypothesis" in collector.path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        uses = True
+    if uses:
+        _profiles_loaded = True
+        _load_hypothesis_profiles()
 
 
 @pytest.fixture(autouse=True)

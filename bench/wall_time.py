@@ -207,6 +207,11 @@ def main(argv: list[str] | None = None) -> int:
     py = sys.executable
     env = {**os.environ, "OPENAI_API_KEY": "sk-bench-not-a-real-key"}
     env.pop("OPENAI_BASE_URL", None)
+    # A user's Python keeps bytecode caches (pip writes them for installed packages, Python and
+    # pytest for the rest); a machine with PYTHONDONTWRITEBYTECODE recompiles this project's
+    # modules, and re-rewrites every pytest plugin's, in every process. Caches go to a folder of
+    # the bench's own (PYTHONPYCACHEPREFIX), filled by the warm-up below.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     if args.logs:
         args.logs.mkdir(parents=True, exist_ok=True)
 
@@ -225,6 +230,8 @@ def main(argv: list[str] | None = None) -> int:
     t = Timings()
     with tempfile.TemporaryDirectory(prefix="wall-time-") as tmp_s:
         tmp = Path(tmp_s)
+        env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
+        print("bytecode caches: kept (PYTHONPYCACHEPREFIX in the bench's folder, warmed before round 1)")
         trivial = tmp / "trivial"
         trivial.mkdir()
         (trivial / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\n")
@@ -237,6 +244,8 @@ def main(argv: list[str] | None = None) -> int:
                 f.write(json.dumps({"id": c.id, "input": c.prompt("ru")}, ensure_ascii=False) + "\n")
 
         # warm-up, untimed: bytecode caches and the page cache, so round 1 is not the only cold one
+        _run([py, "-c", "import litellm" + (", inspect_ai" if has_inspect else "")], cwd=ROOT, env=env, log=None)
+        _run([py, "-m", "pytest", "-q", SUITE, "--model=reference/exact", "--record=none"], cwd=ROOT, env=env, log=None)
         _run([py, "-m", "pytest", "-q", "--collect-only", *selection, f"--model={model}"], cwd=ROOT, env=env, log=None)
         _run([py, "-m", "pytest", "-q", str(trivial)], cwd=trivial, env=env, log=None)
 

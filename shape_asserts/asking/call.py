@@ -15,11 +15,15 @@ business; this module makes one.
 from __future__ import annotations
 
 import asyncio
+import atexit
+import contextlib
+import gc
 import json
 import math
 import os
 import random
 import re
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,7 +34,17 @@ from typing import Any
 from shape_asserts.defaults import MAX_RETRIES, TIMEOUT
 from shape_asserts.exceptions import ProviderError
 
-__all__ = ["Answer", "Timeout", "aask", "is_retriable", "litellm_version", "load_litellm", "redact", "retry_after"]
+__all__ = [
+    "Answer",
+    "Timeout",
+    "aask",
+    "is_retriable",
+    "litellm_version",
+    "load_litellm",
+    "preload_litellm",
+    "redact",
+    "retry_after",
+]
 
 _SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)", re.IGNORECASE)
 _BEARER = re.compile(r"(?i)(bearer\s+|api[_-]?key[\"'=:\s]+|sk-)[A-Za-z0-9._\-]{6,}")
@@ -64,24 +78,53 @@ def redact(text: str) -> str:
 
 
 _LITELLM: Any = None
+#: Held while litellm is imported: a call that needs it during a preload waits for that import.
+_LITELLM_LOCK = threading.Lock()
 
 
 def load_litellm() -> Any:
     """Import litellm once, offline-safe and quiet, with the reference drawers registered."""
     global _LITELLM
     if _LITELLM is None:
-        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-        os.environ.setdefault("LITELLM_LOG", "ERROR")
-        import litellm
-
-        litellm.suppress_debug_info = True
-        litellm.set_verbose = False
-        litellm.drop_params = True  # e.g. temperature for models that reject it
-        from shape_asserts.asking.reference import register_with_litellm
-
-        register_with_litellm(litellm)
-        _LITELLM = litellm
+        with _LITELLM_LOCK:  # a preload under way is waited for, not repeated
+            if _LITELLM is None:
+                _LITELLM = _import_litellm()
     return _LITELLM
+
+
+def preload_litellm() -> threading.Thread:
+    """Start importing litellm in a daemon thread, for a process that will ask but waits first.
+
+    The xdist controller waits seconds for its workers to start and collect before it asks;
+    importing litellm meanwhile takes that import off the first call. It sends no request.
+    """
+
+    def run() -> None:
+        with contextlib.suppress(Exception):  # the first call imports it again and reports what fails
+            load_litellm()
+
+    thread = threading.Thread(target=run, name="shape-asserts-litellm-import", daemon=True)
+    thread.start()
+    return thread
+
+
+def _import_litellm() -> Any:
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    os.environ.setdefault("LITELLM_LOG", "ERROR")
+    import litellm
+
+    litellm.suppress_debug_info = True
+    litellm.set_verbose = False
+    litellm.drop_params = True  # e.g. temperature for models that reject it
+    from shape_asserts.asking.reference import register_with_litellm
+
+    register_with_litellm(litellm)
+    # Python's teardown passes litellm's millions of objects through the cycle collector again
+    # and again: 3 s and more after the last line on a busy 2-core machine. Frozen at exit, they
+    # are left to the operating system, as every object is at exit anyway; exit handlers that run
+    # after this one (litellm's) work as before, and what they make is collected as usual.
+    atexit.register(gc.freeze)
+    return litellm
 
 
 def _one_line(text: str, limit: int = 300) -> str:
@@ -134,6 +177,26 @@ def _tool_calls(message: Any) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+#: Models (as responses name them) litellm could not price: asking it again repeats a slow search
+#: through its price list, on the event loop, for every call (issue 11: 0.77 s over 217 calls).
+_UNPRICED: set[str] = set()
+
+
+def _fallback_cost(litellm: Any, response: Any) -> float | None:
+    """litellm's price of ``response`` when its logging did not stamp one; once per unpriced model."""
+    model = str(getattr(response, "model", None))
+    if model in _UNPRICED:
+        return None
+    try:
+        cost = float(litellm.completion_cost(completion_response=response))
+    except Exception:
+        cost = math.nan
+    if math.isnan(cost):
+        _UNPRICED.add(model)
+        return None
+    return cost
+
+
 def _to_answer(litellm: Any, response: Any, latency: float) -> Answer:
     choice = response.choices[0]
     message = choice.message
@@ -150,10 +213,7 @@ def _to_answer(litellm: Any, response: Any, latency: float) -> Answer:
     hidden = getattr(response, "_hidden_params", None) or {}
     cost = hidden.get("response_cost") if isinstance(hidden, dict) else None
     if cost is None:
-        try:
-            cost = float(litellm.completion_cost(completion_response=response))
-        except Exception:
-            cost = None
+        cost = _fallback_cost(litellm, response)
     cost = float(cost) if isinstance(cost, (int, float)) and not math.isnan(cost) else None
     return Answer(
         text=str(text),

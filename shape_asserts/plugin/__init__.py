@@ -23,10 +23,14 @@ if TYPE_CHECKING:
     import pytest
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
+def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
+    from shape_asserts.plugin import workers
     from shape_asserts.plugin.options import register
 
     register(parser)
+    # before configure: xdist asks how many workers -n auto starts in pytest_cmdline_main
+    if not pluginmanager.is_registered(workers):
+        pluginmanager.register(workers, "shape-asserts-workers")
 
 
 def pytest_configure(config: pytest.Config) -> None:

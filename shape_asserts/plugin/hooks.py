@@ -210,6 +210,10 @@ class _Fetcher:
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         self.session = session
+        if self.config.pluginmanager.has_plugin("dsession"):  # workers start now; the asking waits for them
+            from shape_asserts.plugin.workers import preload_if_asking
+
+            preload_if_asking(self.config, self.config.stash[_SETTINGS_KEY])
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> None:  # no xdist: the tests are about to run

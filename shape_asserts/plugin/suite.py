@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 # The library (numpy, the families, the store) is imported by the methods that use it: the plugin
 # builds a Settings in every pytest run, and only a run with shape tests loads cases or asks.
 
-__all__ = ["Settings", "CaseParam", "CaseRun", "DEFAULT_MODEL", "prefetch"]
+__all__ = ["Settings", "CaseParam", "CaseRun", "DEFAULT_MODEL", "prefetch", "run_cases"]
 
 DEFAULT_MODEL = defaults.MODEL
 
@@ -62,11 +62,8 @@ class Settings:
         (tagged ``benchmark``) only in a benchmark run."""
         if not self._cases:
             from shape_asserts.asking.reference import serve
-            from shape_asserts.cases import load_cases
-            from shape_asserts.cases.load import BENCHMARK
 
-            loaded = load_cases(self.case_files, benchmark=self.benchmark)
-            self._cases.extend(c for c in loaded if self.benchmark or BENCHMARK not in c.tags)
+            self._cases.extend(run_cases(self.case_files, benchmark=self.benchmark))
             serve(self._cases)  # reference/* answers the run's own case files' prompts too
         return self._cases
 
@@ -125,6 +122,31 @@ class Settings:
             return self.asker(record).obtain(param.model, param.case, self.samples)
         except NotAsked as exc:
             pytest.skip(str(exc))
+
+
+#: The last cases loaded in this process, by their files' paths, sizes and times: ``-n auto`` counts
+#: the run's tests before pytest is configured (plugin/workers.py), and the run reuses what it loaded.
+_LOADED: list[tuple[object, list[Case]]] = []
+
+
+def run_cases(case_files: tuple[Path, ...], *, benchmark: bool = False) -> list[Case]:
+    """The built-in cases, then ``case_files``' (loaded again only when a file changed); the
+    benchmark's (tagged ``benchmark``, user cases too) only in a ``benchmark`` run."""
+    from shape_asserts.cases import builtin_case_files, load_cases
+    from shape_asserts.cases.load import BENCHMARK
+
+    def stamp(path: Path) -> object:
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_size)
+
+    key = (benchmark, *((str(p), stamp(p)) for p in (*builtin_case_files(), *case_files)))
+    if not _LOADED or _LOADED[0][0] != key:
+        loaded = load_cases(case_files, benchmark=benchmark)
+        _LOADED[:] = [(key, [c for c in loaded if benchmark or BENCHMARK not in c.tags])]
+    return list(_LOADED[0][1])
 
 
 @dataclass(frozen=True)

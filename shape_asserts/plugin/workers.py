@@ -1,0 +1,140 @@
+"""How many xdist workers ``-n auto`` starts for a run of shape tests: none for a small one.
+
+A shape run's answers are obtained once, by the process that sees the whole selection (the fetch,
+:mod:`shape_asserts.plugin.hooks`), so workers only share the judging: tens of milliseconds a
+test. Starting a worker costs seconds — a Python process, pytest, numpy, the families, the cases,
+and a collection of the whole selection — so for a small run they cost more than they save
+(``bench/wall_time.py`` measured a replay of the 139 built-in cases with ``-n auto`` at 2.1× the
+same run without it, on 2 cores). Below :data:`SERIAL_UP_TO` shape tests, ``-n auto`` (or
+``logical``) therefore runs in one process, and the header says so; ``-n N`` is always obeyed.
+
+xdist asks before collection, so the selection is judged from the command line: only when every
+test file it names (every ``.py`` file under ``--doctest-modules``) requests ``shape_run`` or
+``shape_case`` does the plugin answer; any other test file, a large tree or a doubt leaves the
+choice to xdist. The count is models × cases (an upper bound under ``-k``/``-m``); the cases
+loaded for it are the ones the run then uses (:func:`shape_asserts.plugin.suite.run_cases`).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from shape_asserts.plugin.suite import Settings
+
+__all__ = ["SERIAL_UP_TO", "auto_workers", "preload_if_asking", "shape_only_files", "will_ask"]
+
+#: Shape tests up to which ``-n auto`` starts no worker. A replayed test costs ~25 ms on the 2-core
+#: machine of bench/wall_time.py and a worker ~2 s to start (more under load): two workers save
+#: half the judging only once it is several times their start-up.
+SERIAL_UP_TO = 500
+#: Test files past which the selection is not looked through (not a small shape run).
+MAX_FILES = 50
+#: Names of the fixtures that make a test a shape test.
+_SHAPE_NAMES = ("shape_run", "shape_case")
+_NOTE_KEY = pytest.StashKey[str]()
+
+
+def _python_files(config: pytest.Config) -> list[str]:
+    if config.getoption("doctestmodules", False):
+        return ["*.py"]
+    return list(config.getini("python_files"))
+
+
+def _wanted(path: Path, patterns: list[str]) -> bool:
+    return path.suffix == ".py" and path.name != "conftest.py" and any(fnmatch.fnmatch(path.name, p) for p in patterns)
+
+
+def shape_only_files(config: pytest.Config) -> list[Path] | None:
+    """The test files the command line selects, when every one of them is a shape test file; else ``None``."""
+    patterns = _python_files(config)
+    skip = list(config.getini("norecursedirs"))
+    base = Path(config.invocation_params.dir)
+    files: list[Path] = []
+    for arg in config.args:
+        path = base / arg.split("::", 1)[0]
+        if path.is_file():
+            files.append(path)
+        elif path.is_dir():
+            for root, dirs, names in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not any(fnmatch.fnmatch(d, p) for p in skip))
+                files += [Path(root) / n for n in sorted(names) if _wanted(Path(n), patterns)]
+                if len(files) > MAX_FILES:
+                    return None
+        else:
+            return None  # not a path (pytest reports it); no guess
+    if not files or len(files) > MAX_FILES:
+        return None
+    for file in files:
+        try:
+            text = file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        if not any(name in text for name in _SHAPE_NAMES):
+            return None
+    return files
+
+
+def auto_workers(config: pytest.Config) -> int | None:
+    """0 (no worker) for a selection of at most :data:`SERIAL_UP_TO` shape tests, else ``None``
+    (xdist's own choice)."""
+    if shape_only_files(config) is None:
+        return None
+    from shape_asserts.plugin.hooks import benchmark_selected
+    from shape_asserts.plugin.options import resolve
+    from shape_asserts.plugin.suite import run_cases
+
+    try:
+        values = resolve(config)
+        n_models = len(set(values["models"]) | ({values["baseline"]} if values["baseline"] else set()))
+        n_tests = n_models * len(run_cases(tuple(values["case_files"]), benchmark=benchmark_selected(config)))
+    except Exception:  # a bad option or case file: reported by the run itself, as without -n auto
+        return None
+    if n_tests > SERIAL_UP_TO:
+        return None
+    config.stash[_NOTE_KEY] = (
+        f"shape-asserts: -n auto: {n_tests} shape tests run in this process (workers pay off only past "
+        f"{SERIAL_UP_TO}: each answer is asked once, before the tests, whatever -n says); -n 2 starts workers anyway"
+    )
+    return 0
+
+
+def will_ask(config: pytest.Config, settings: Settings) -> bool:
+    """Whether this run of shape tests is sure to ask a model: ``--record=all``, or a model with
+    no recordings at all (a guess made before collection; when it is wrong, nothing is sent)."""
+    if settings.record == "none" or shape_only_files(config) is None:
+        return False
+    if settings.record == "all":
+        return True
+    from shape_asserts.asking.store import model_slug
+
+    return any(not (settings.fixtures_dir / model_slug(m)).is_dir() for m in settings.models)
+
+
+def preload_if_asking(config: pytest.Config, settings: Settings) -> bool:
+    """In an xdist controller, start importing litellm while the workers start, when the run will ask.
+
+    The controller asks once the workers have collected (seconds later); the import, seconds of
+    its own, then overlaps their start-up instead of delaying the first call. Nothing is sent
+    before the tests are certain to run (:mod:`shape_asserts.plugin.hooks`).
+    """
+    if not will_ask(config, settings):
+        return False
+    from shape_asserts.asking.call import preload_litellm
+
+    preload_litellm()
+    return True
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    return auto_workers(config)
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    return config.stash.get(_NOTE_KEY, None)

@@ -1,0 +1,55 @@
+"""The cost of an answer: litellm's stamped price, else its completion_cost once per unpriced model."""
+
+from __future__ import annotations
+
+import types
+
+import pytest
+
+from shape_asserts.asking import call
+
+
+class PriceList:
+    """A stand-in for litellm's pricing: knows some models, counts every lookup."""
+
+    def __init__(self, prices: dict[str, float]) -> None:
+        self.prices = prices
+        self.asked: list[str] = []
+
+    def completion_cost(self, completion_response):
+        self.asked.append(completion_response.model)
+        if completion_response.model not in self.prices:
+            raise ValueError(f"This model isn't mapped yet. model={completion_response.model}")
+        return self.prices[completion_response.model]
+
+
+def response(model: str, stamped: float | None = None):
+    choice = types.SimpleNamespace(message=types.SimpleNamespace(content="[]"), finish_reason="stop")
+    hidden = {"response_cost": stamped} if stamped is not None else {}
+    return types.SimpleNamespace(choices=[choice], usage=None, model=model, _hidden_params=hidden)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_unpriced(monkeypatch):
+    monkeypatch.setattr(call, "_UNPRICED", set())
+
+
+def test_an_unpriced_model_is_looked_up_once_and_its_cost_stays_unknown():
+    prices = PriceList({})
+    answers = [call._to_answer(prices, response("openai/local-thing"), 0.1) for _ in range(5)]
+    assert [a.cost_usd for a in answers] == [None] * 5
+    assert prices.asked == ["openai/local-thing"]
+
+
+def test_a_priced_model_is_priced_every_time_and_an_unpriced_one_does_not_stop_it():
+    prices = PriceList({"gpt-known": 0.002})
+    call._to_answer(prices, response("openai/local-thing"), 0.1)
+    costs = [call._to_answer(prices, response("gpt-known"), 0.1).cost_usd for _ in range(3)]
+    assert costs == [0.002] * 3
+    assert prices.asked == ["openai/local-thing", "gpt-known", "gpt-known", "gpt-known"]
+
+
+def test_a_cost_litellm_stamped_while_logging_is_used_without_a_lookup():
+    prices = PriceList({})
+    assert call._to_answer(prices, response("openai/local-thing", stamped=0.5), 0.1).cost_usd == 0.5
+    assert prices.asked == []
