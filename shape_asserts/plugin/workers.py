@@ -131,7 +131,7 @@ def preload_if_asking(config: pytest.Config, settings: Settings) -> bool:
     return True
 
 
-@pytest.hookimpl(optionalhook=True)
+@pytest.hookimpl(optionalhook=True, tryfirst=True)  # before xdist's own, whichever plugin loaded first
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     return auto_workers(config)
 
