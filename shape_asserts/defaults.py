@@ -15,6 +15,7 @@ __all__ = [
     "TIMEOUT",
     "CONCURRENCY",
     "MAX_RETRIES",
+    "TIMEOUT_RETRIES",
     "SAMPLES",
     "MIN_PASS_RATE",
     "GATE_MARGIN",
@@ -42,6 +43,9 @@ TIMEOUT = 120.0
 CONCURRENCY = 16
 #: Retries of one call after a retriable provider reply.
 MAX_RETRIES = 3
+#: Retries of one call that timed out: none, since a local server goes on generating for a client
+#: that left, and asking again at once only piles up work.
+TIMEOUT_RETRIES = 0
 #: Answers per case.
 SAMPLES = 1
 #: Share of a case's samples that must pass.

@@ -43,6 +43,7 @@ from shape_asserts.defaults import (
     RECORD_MODES,
     SAMPLES,
     TIMEOUT,
+    TIMEOUT_RETRIES,
 )
 from shape_asserts.exceptions import FixtureError, ProviderError
 
@@ -94,6 +95,8 @@ class Asker:
     timeout: float = TIMEOUT
     api_base: str | None = None
     max_retries: int = MAX_RETRIES
+    #: Retries of a call that timed out (a local server goes on generating for a client that left).
+    timeout_retries: int = TIMEOUT_RETRIES
     #: Most calls in flight at once.
     concurrency: int = CONCURRENCY
     #: USD after which no call is started (where litellm knows prices); ``None``: no limit.
@@ -257,6 +260,7 @@ class Asker:
                         sample=index,
                         max_retries=self.max_retries,
                         on_retry=on_retry,
+                        timeout_retries=self.timeout_retries,
                     )
                 except ProviderError as exc:
                     progress.failed += 1

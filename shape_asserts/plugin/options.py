@@ -282,7 +282,20 @@ OPTIONS: tuple[Option, ...] = (
         metavar="N",
         check=_finite(0),
         allowed="a whole number ≥ 0",
-        help="retries of a call after a 429 (honouring Retry-After), 5xx, timeout or dropped connection",
+        help="retries of a call after a 429 (honouring Retry-After), 5xx or dropped connection "
+        "(a timeout: see --timeout-retries)",
+    ),
+    Option(
+        "--timeout-retries",
+        "shape_timeout_retries",
+        "timeout_retries",
+        "int",
+        default=defaults.TIMEOUT_RETRIES,
+        metavar="N",
+        check=_finite(0),
+        allowed="a whole number ≥ 0",
+        help="retries of a call that timed out; none by default, since a local server goes on "
+        "generating for a client that left (raise --request-timeout instead)",
     ),
     Option(
         "--max-cost",

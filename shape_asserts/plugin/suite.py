@@ -47,6 +47,7 @@ class Settings:
     case_files: tuple[Path, ...] = ()
     concurrency: int = defaults.CONCURRENCY
     max_retries: int = defaults.MAX_RETRIES
+    timeout_retries: int = defaults.TIMEOUT_RETRIES
     max_cost: float | None = None
     #: Where the fetch leaves what it could not get (set per run by the plugin).
     state_path: Path | None = None
@@ -75,6 +76,7 @@ class Settings:
             timeout=self.timeout,
             api_base=self.api_base,
             max_retries=self.max_retries,
+            timeout_retries=self.timeout_retries,
             concurrency=self.concurrency,
             max_cost=self.max_cost,
         )
