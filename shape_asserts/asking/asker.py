@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import shlex
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
@@ -101,6 +102,8 @@ class Asker:
     concurrency: int = CONCURRENCY
     #: USD after which no call is started (where litellm knows prices); ``None``: no limit.
     max_cost: float | None = None
+    #: The run's own settings the "record it with" command repeats (``--flag=value`` each).
+    record_args: tuple[str, ...] = ()
     call: CallFn = field(default=aask, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -127,9 +130,10 @@ class Asker:
         if todo and self.record == "none":
             if rec is not None:
                 why = f"fixture {path} lacks sample(s) {', '.join(map(str, todo))} of the {samples} requested"
-            raise FixtureError(
-                f"{why} for {model}/{case.id}; record it with: pytest --model={model} --record=missing -k {case.id}"
+            command = " ".join(
+                ("pytest", shlex.quote(f"--model={model}"), "--record=missing", *self.record_args, "-k", case.id)
             )
+            raise FixtureError(f"{why} for {model}/{case.id}; record it with: {command}")
         if rec is None:
             rec = Recording(
                 model=model,

@@ -21,7 +21,7 @@ import pytest
 
 from shape_asserts.exceptions import CaseError, FixtureError, ProviderError
 from shape_asserts.families import names
-from shape_asserts.plugin.options import resolve
+from shape_asserts.plugin.options import reproduce, resolve
 from shape_asserts.plugin.session import VerdictOptions, VerdictSession, with_baseline
 from shape_asserts.plugin.suite import CaseParam, CaseRun, Settings, prefetch
 
@@ -39,7 +39,11 @@ _MARKERS_KEY = pytest.StashKey[set[str]]()
 def _settings(config: pytest.Config, values: dict[str, Any]) -> Settings:
     """The run's settings from the resolved option values (see :mod:`shape_asserts.plugin.options`)."""
     fields = {f.name for f in dataclasses.fields(Settings)}
-    return Settings(**{k: v for k, v in values.items() if k in fields}, state_path=_state_path(config))
+    return Settings(
+        **{k: v for k, v in values.items() if k in fields},
+        record_args=reproduce(config),
+        state_path=_state_path(config),
+    )
 
 
 def _state_path(config: pytest.Config) -> Path:

@@ -49,6 +49,8 @@ class Settings:
     max_retries: int = defaults.MAX_RETRIES
     timeout_retries: int = defaults.TIMEOUT_RETRIES
     max_cost: float | None = None
+    #: The run's own settings a command recording one of its cases repeats (``--flag=value`` each).
+    record_args: tuple[str, ...] = ()
     #: Where the fetch leaves what it could not get (set per run by the plugin).
     state_path: Path | None = None
     _cases: list[Case] = field(default_factory=list, compare=False, repr=False)
@@ -79,6 +81,7 @@ class Settings:
             timeout_retries=self.timeout_retries,
             concurrency=self.concurrency,
             max_cost=self.max_cost,
+            record_args=self.record_args,
         )
 
     def params(self) -> dict[str, CaseParam]:
