@@ -254,6 +254,8 @@ class Asker:
                     note()
                     return
                 progress.asked += 1
+                label = f"{job.case.id}@{job.model} #{index}"
+                progress.in_flight[label] = time.perf_counter()
                 try:
                     answer = await self.call(
                         job.model,
@@ -267,10 +269,12 @@ class Asker:
                         timeout_retries=self.timeout_retries,
                     )
                 except ProviderError as exc:
+                    progress.in_flight.pop(label, None)
                     progress.failed += 1
                     state.failures.setdefault(job.key, str(exc))
                     note()
                     return
+                progress.in_flight.pop(label, None)
                 progress.count_answer(job.model, answer)
                 job.recording.add(sample_record(index, answer, version))
                 snapshot = dataclasses.replace(job.recording, samples=list(job.recording.samples))
@@ -280,10 +284,19 @@ class Asker:
                     state.unrecorded.setdefault(job.key, why)
                 note()
 
+        async def heartbeat() -> None:  # the listener hears of time passing while every call waits
+            while True:
+                await asyncio.sleep(progress.heartbeat / 4)
+                note()
+
         tasks = [one(job, i) for job in jobs for i in job.indices]
         progress.planned = len(tasks)
         note()
-        await asyncio.gather(*tasks)
+        beating = asyncio.ensure_future(heartbeat())
+        try:
+            await asyncio.gather(*tasks)
+        finally:
+            beating.cancel()
         progress.finished = time.perf_counter()
         note()
         return state

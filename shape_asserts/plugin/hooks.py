@@ -171,6 +171,7 @@ class _Fetcher:
         self.done = False
         self.progress: Any = None
         self._last_line = 0.0
+        self._last_counts: tuple[int, ...] = ()
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node: Any) -> None:  # xdist controller: tell workers the path
@@ -237,9 +238,15 @@ class _Fetcher:
             tr.write_line(line)
 
     def _show(self, progress: Any) -> None:
+        """A progress line when calls completed (at most every 2 s) and a heartbeat while none does,
+        never the last one: the fetch's end says that once."""
         now = time.monotonic()
-        if now - self._last_line >= 2.0 and progress.finished is None:
-            self._last_line = now
+        if progress.finished is not None or progress.done >= progress.planned:
+            return
+        counts = (progress.done, progress.asked, progress.retried)
+        since = now - self._last_line
+        if since >= progress.heartbeat or (counts != self._last_counts and since >= min(2.0, progress.heartbeat)):
+            self._last_line, self._last_counts = now, counts
             self._write(progress.line())
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
