@@ -9,8 +9,11 @@ at ``--max-cost`` — and travels from the process that asked to the xdist worke
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shutil
+import tempfile
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -20,7 +23,7 @@ from shape_asserts.asking.call import Answer
 from shape_asserts.exceptions import FixtureError, ProviderError, ShapeAssertsError
 from shape_asserts.fileio import write_atomic
 
-__all__ = ["NotAsked", "Progress", "RunState", "heartbeat_interval"]
+__all__ = ["NotAsked", "Progress", "RunState", "heartbeat_interval", "sweep_run_folders"]
 
 #: Seconds between progress lines while calls are in flight and none completes.
 HEARTBEAT = 10.0
@@ -39,6 +42,36 @@ def heartbeat_interval() -> float:
 
 class NotAsked(ShapeAssertsError):
     """A case left unasked because ``--max-cost`` was reached: its test is skipped with this reason."""
+
+
+#: The temp folder a run's state is handed to its xdist workers in: ``<prefix><pid>-<random>``
+#: (named by :mod:`shape_asserts.plugin.hooks`, made by the fetch, removed at the run's end).
+RUN_FOLDER_PREFIX = "shape-asserts-run-"
+
+
+def sweep_run_folders() -> list[Path]:
+    """Remove the state folders of runs that were killed (their process is gone); returns them.
+
+    A folder of a live process, another user's, or one named otherwise is left alone.
+    """
+    removed = []
+    with contextlib.suppress(OSError):
+        for path in Path(tempfile.gettempdir()).glob(f"{RUN_FOLDER_PREFIX}*-*"):
+            pid = path.name[len(RUN_FOLDER_PREFIX) :].split("-")[0]
+            if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)) and path.is_dir():
+                shutil.rmtree(path, ignore_errors=True)
+                removed.append(path)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive, and not ours to judge
+        return True
+    return True
 
 
 @dataclass

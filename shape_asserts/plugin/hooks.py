@@ -11,6 +11,8 @@ shape test never loads the plugins).
 from __future__ import annotations
 
 import dataclasses
+import os
+import secrets
 import tempfile
 import time
 from collections.abc import Generator
@@ -51,7 +53,9 @@ def _state_path(config: pytest.Config) -> Path:
     workerinput = getattr(config, "workerinput", None)
     if workerinput is not None and "shape_state_path" in workerinput:
         return Path(workerinput["shape_state_path"])
-    return Path(tempfile.mkdtemp(prefix="shape-asserts-run-")) / "state.json"
+    # named, not made: only a run that fetches makes it (a usage error or a listing leaves nothing);
+    # the pid lets a later run remove the folder of one that was killed (runstate.sweep_run_folders)
+    return Path(tempfile.gettempdir()) / f"shape-asserts-run-{os.getpid()}-{secrets.token_hex(6)}" / "state.json"
 
 
 def _is_worker(config: pytest.Config) -> bool:
@@ -215,6 +219,9 @@ class _Fetcher:
             return
         self.done = True
         settings = self.config.stash[_SETTINGS_KEY]
+        from shape_asserts.asking.runstate import sweep_run_folders
+
+        sweep_run_folders()  # those of killed runs: this run makes its own now
         try:
             self.progress = prefetch(
                 settings, params, on_progress=self._show, on_decision=lambda line: self._write(f"shape-asserts: {line}")

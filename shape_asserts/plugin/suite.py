@@ -209,5 +209,6 @@ def prefetch(
             on_decision(line)
     state, progress = asker.fetch(jobs, on_progress)
     if settings.state_path is not None:
+        settings.state_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # private, as mkdtemp's
         state.write(settings.state_path)
     return progress if jobs else None
