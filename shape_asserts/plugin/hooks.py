@@ -252,7 +252,9 @@ class _Fetcher:
             return
         counts = (progress.done, progress.asked, progress.retried)
         since = now - self._last_line
-        if since >= progress.heartbeat or (counts != self._last_counts and since >= min(2.0, progress.heartbeat)):
+        # the fetch ticks every heartbeat/4: a line older than 3/4 of it is due, so no gap exceeds it
+        due = since >= 0.75 * progress.heartbeat
+        if due or (counts != self._last_counts and since >= min(2.0, progress.heartbeat)):
             self._last_line, self._last_counts = now, counts
             self._write(progress.line())
 
