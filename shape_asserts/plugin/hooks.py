@@ -23,7 +23,8 @@ import pytest
 
 from shape_asserts.exceptions import CaseError, FixtureError, ProviderError
 from shape_asserts.families import names
-from shape_asserts.plugin.options import reproduce, resolve
+from shape_asserts.plugin.options import resolve
+from shape_asserts.plugin.record_hint import reproduce
 from shape_asserts.plugin.session import VerdictOptions, VerdictSession, with_baseline
 from shape_asserts.plugin.suite import CaseParam, CaseRun, Settings, prefetch
 

@@ -27,7 +27,7 @@ import pytest
 # Nothing heavier than the defaults: the option table is read in every pytest run (pytest_addoption).
 from shape_asserts import defaults
 
-__all__ = ["Option", "OPTIONS", "register", "resolve", "reproduce"]
+__all__ = ["Option", "OPTIONS", "register", "resolve"]
 
 #: What a value may be. ``names`` and ``paths`` are repeatable on the command line and one per
 #: line in the ini file; ``choice`` is a string from ``choices``.
@@ -384,29 +384,3 @@ def resolve(config: pytest.Config) -> dict[str, Any]:
         allowed.
     """
     return {o.field: o.value(config) for o in OPTIONS}
-
-
-#: Settings a command that records one case needs not repeat: which model and record mode it names
-#: itself; the rest only judge, gate or report what was recorded.
-_NOT_FOR_RECORDING = frozenset(
-    {"models", "record", "report", "baseline", "gate_margin", "gate_undecided", "snapshots_dir", "min_pass_rate"}
-)
-
-
-def reproduce(config: pytest.Config) -> tuple[str, ...]:
-    """The run's own command-line settings that a command recording one of its cases must repeat.
-
-    Every option of :data:`OPTIONS` given on the command line, except those in
-    :data:`_NOT_FOR_RECORDING` (a new option is repeated unless listed there), as ``--flag=value``
-    quoted for a shell; ini settings are not repeated, since the command reads the same ini file.
-    """
-    import shlex
-
-    out = []
-    for o in OPTIONS:
-        given = config.getoption(o.ini)
-        if o.field in _NOT_FOR_RECORDING or given is None:
-            continue
-        for value in given if o.repeatable else [given]:
-            out.append(shlex.quote(f"{o.flag}={value:g}" if isinstance(value, float) else f"{o.flag}={value}"))
-    return tuple(out)
