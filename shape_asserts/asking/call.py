@@ -90,7 +90,7 @@ KEYLESS_HINT = "; a server that needs no key accepts any value: run with {var}=d
 
 
 def missing_key_reason(model: str, api_base: str | None) -> str | None:
-    """Which environment variable holding a key the model needs and lacks, or ``None``.
+    """Which environment variable (a key, a region…) the model needs and lacks, or ``None``.
 
     Asked also with ``--api-base``: an ``openai/<name>`` model behind a local server still needs
     ``OPENAI_API_KEY`` set (to anything), or the client fails before sending a request. Missing
@@ -104,7 +104,7 @@ def missing_key_reason(model: str, api_base: str | None) -> str | None:
         env = litellm.validate_environment(model=model, **extra)
     except Exception:
         return None
-    missing = [k for k in env.get("missing_keys", []) if k and _SECRET_NAME.search(k)]
+    missing = [k for k in env.get("missing_keys", []) if k and not k.endswith(("_API_BASE", "_BASE_URL"))]
     if not missing or env.get("keys_in_environment"):
         return None
     reason = f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not set"
