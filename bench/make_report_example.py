@@ -1,13 +1,15 @@
 """The README's pictures of the HTML report: the noisy reference drawer gated against the exact one.
 
-Run: ``.venv/bin/python bench/make_report_example.py [--out docs] [--html report.html]``
+Run: ``.venv/bin/python bench/make_report_example.py [--out docs] [--html report.html] [--only stability.png]``
 
 Judges the recorded circle answers of ``reference/noisy`` and ``reference/exact`` (nothing is
 asked), builds the report exactly as ``--shape-report`` does, and screenshots two parts of it with
 headless Chromium:
 
 * ``docs/report-summary.png`` — the gate verdict and the summary table;
-* ``docs/drawing.png`` — one case (the seed post's second prompt) with both models side by side.
+* ``docs/drawing.png`` — one case (the seed post's second prompt) with both models side by side;
+* ``docs/stability.png`` — the stability picture: each model's score by start angle and direction
+  (polar chart) and its drawings placed round the circle of start points.
 
 Needs ``chromium`` (or Google Chrome) on PATH and Pillow (``pip install -e '.[test]'``), which
 crops the screenshots to their content.
@@ -27,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from shape_asserts.exceptions import FixtureError
 from shape_asserts.plugin.suite import CaseParam, Settings
+from shape_asserts.results.charts import buckets
 from shape_asserts.results.gate import gate
 from shape_asserts.results.record import CaseRecord
 from shape_asserts.results.report import ReportData, write_report
@@ -120,10 +123,28 @@ def crop(png: Path) -> None:
     )
 
 
+def print_stability(records: list[CaseRecord] | tuple[CaseRecord, ...]) -> None:
+    """What docs/stability.png shows, in numbers: per model and direction, the score by start angle."""
+    print(f"stability ({FAMILY}): mean score by start angle, per model and direction")
+    for model in dict.fromkeys(r.model for r in records):
+        for direction in ("cw", "ccw"):
+            bs = buckets([r for r in records if r.model == model and r.direction == direction and r.judged])
+            if not bs:
+                continue
+            top = next((b.mean for b in bs if abs(b.angle - 270) < 1), None)
+            worst = min(bs, key=lambda b: b.mean)
+            print(
+                f"  {model:<16} {direction:<4} {len(bs)} start angles: {min(b.mean for b in bs):.1f}–"
+                f"{max(b.mean for b in bs):.1f}, from the top (270°) {top if top is None else f'{top:.1f}'}, "
+                f"worst from {worst.angle:g}° ({worst.mean:.1f})"
+            )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=REPO / "docs", help="folder for the PNGs (default docs/)")
     parser.add_argument("--html", type=Path, help="also keep the whole report here")
+    parser.add_argument("--only", action="append", metavar="NAME", help="make only this picture (repeatable)")
     args = parser.parse_args(argv)
     data = report_data()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -135,8 +156,14 @@ def main(argv: list[str] | None = None) -> int:
                 1200,
                 2400,
             ),
+            "stability.png": (replace(data, sections=("stability",)), 1700, 2000),
         }
+        unknown = set(args.only or ()) - set(parts)
+        if unknown:
+            parser.error(f"--only: no picture named {', '.join(sorted(unknown))}; choose from {', '.join(parts)}")
         for name, (part, width, height) in parts.items():
+            if args.only and name not in args.only:
+                continue
             page = write_report(Path(tmp) / name.replace(".png", ".html"), part)
             png = args.out / name
             screenshot(page, png, width, height)
@@ -144,6 +171,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"wrote {png}")
     if args.html:
         print(f"wrote {write_report(args.html, data)}")
+    print_stability(data.records)
     return 0
 
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from shape_asserts.asking.call import Answer, aask, litellm_version
+from shape_asserts.asking.recorded import RecordedAnswer
 from shape_asserts.asking.runstate import Progress, RunState
 from shape_asserts.asking.store import FixtureStore, Recording, sample_record
 from shape_asserts.cases import Case
@@ -40,6 +41,7 @@ from shape_asserts.defaults import (
     CONCURRENCY,
     LANG,
     MAX_RETRIES,
+    MAX_TOKENS,
     RECORD,
     RECORD_MODES,
     SAMPLES,
@@ -83,6 +85,8 @@ class Obtained:
     asked: int
     replayed: int
     note: str = ""
+    #: The same answers with every shape and fact recorded (refusal, tool calls, finish reason, cuts).
+    answers: tuple[RecordedAnswer, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,8 @@ class Asker:
     store: FixtureStore
     record: str = RECORD
     temperature: float | None = None
+    #: Most tokens an answer may have (sent with every call; part of a live recording's identity).
+    max_tokens: int | None = MAX_TOKENS
     lang: str = LANG
     timeout: float = TIMEOUT
     api_base: str | None = None
@@ -140,6 +146,7 @@ class Asker:
                 case_id=case.id,
                 lang=self.lang,
                 temperature=self.temperature,
+                max_tokens=self.max_tokens,
                 prompt_sha256=case.prompt_hash(self.lang),
                 samples=[],
             )
@@ -157,7 +164,7 @@ class Asker:
             return None, f"corrupt fixture {path} moved aside", True
         if rec is None:
             return None, f"no recorded answer at {path}", False
-        why = self.store.stale_reason(rec, case, self.lang, self.temperature)
+        why = self.store.stale_reason(rec, case, self.lang, self.temperature, self.max_tokens)
         if why:
             return None, f"fixture {path} is stale: {why}", True
         return rec, "", False
@@ -206,7 +213,11 @@ class Asker:
             state.raise_for(model, case.id)
         asked = len(job.indices)
         return Obtained(
-            texts=tuple(job.recording.texts(samples)), asked=asked, replayed=samples - asked, note=job.reason
+            texts=tuple(job.recording.texts(samples)),
+            asked=asked,
+            replayed=samples - asked,
+            note=job.reason,
+            answers=tuple(job.recording.answers(samples)),
         )
 
     # --- asking and recording -------------------------------------------------------------------
@@ -261,6 +272,7 @@ class Asker:
                         job.model,
                         job.case.messages(self.lang),
                         temperature=self.temperature,
+                        max_tokens=self.max_tokens,
                         timeout=self.timeout,
                         api_base=self.api_base,
                         sample=index,

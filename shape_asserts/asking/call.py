@@ -15,6 +15,7 @@ business; this module makes one.
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 import os
 import random
@@ -45,6 +46,10 @@ class Answer:
     latency_s: float = 0.0
     response_model: str | None = None
     cost_usd: float | None = None
+    #: What the model said instead of answering, when it refused (OpenAI's ``message.refusal``).
+    refusal: str | None = None
+    #: ``(name, arguments)`` of each tool call, the arguments as the model wrote them (JSON text).
+    tool_calls: tuple[tuple[str, str], ...] = ()
 
 
 def redact(text: str) -> str:
@@ -119,9 +124,34 @@ def _error_reason(exc: BaseException) -> str:
     return redact(_one_line(f"{prefix}: {msg}"))
 
 
+def _text(value: Any) -> str | None:
+    """A message field as text: strings as they are, anything else (a list of parts…) as JSON."""
+    if value is None or isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _tool_calls(message: Any) -> tuple[tuple[str, str], ...]:
+    """Every tool call's function name and arguments; a drawing may come as a call's arguments."""
+    out = []
+    for tc in getattr(message, "tool_calls", None) or ():
+        fn = getattr(tc, "function", None)
+        if fn is None and isinstance(tc, dict):
+            fn = tc.get("function")
+        get = fn.get if isinstance(fn, dict) else lambda k, f=fn: getattr(f, k, None)
+        out.append((str(get("name") or ""), _text(get("arguments")) or ""))
+    return tuple(out)
+
+
 def _to_answer(litellm: Any, response: Any, latency: float) -> Answer:
     choice = response.choices[0]
-    text = getattr(choice.message, "content", None) or ""
+    message = choice.message
+    # every shape an answer comes in is kept: the text, a refusal, tool calls and why it ended
+    text = _text(getattr(message, "content", None)) or ""
+    refusal = _text(getattr(message, "refusal", None))
     usage_obj = getattr(response, "usage", None)
     usage = {}
     for k in ("prompt_tokens", "completion_tokens", "total_tokens"):
@@ -139,11 +169,13 @@ def _to_answer(litellm: Any, response: Any, latency: float) -> Answer:
     cost = float(cost) if isinstance(cost, (int, float)) and not math.isnan(cost) else None
     return Answer(
         text=str(text),
-        finish_reason=getattr(choice, "finish_reason", None),
+        finish_reason=_text(getattr(choice, "finish_reason", None)),
         usage=usage,
         latency_s=round(latency, 4),
         response_model=getattr(response, "model", None),
         cost_usd=cost,
+        refusal=refusal or None,
+        tool_calls=_tool_calls(message),
     )
 
 
@@ -246,6 +278,7 @@ async def aask(
     messages: list[dict[str, str]],
     *,
     temperature: float | None = None,
+    max_tokens: int | None = None,
     timeout: float = TIMEOUT,
     api_base: str | None = None,
     sample: int = 0,
@@ -259,6 +292,8 @@ async def aask(
     times; a timeout only up to ``timeout_retries`` times (none by default: see :func:`is_timeout`);
     ``on_retry(exc, wait)`` is told of each. ``timeout`` bounds each whole attempt, connect to last
     byte (the call is not streamed, so there is no separate time-to-first-token bound).
+    ``max_tokens``, when given, is sent as litellm's ``max_tokens``: the most tokens the answer may
+    have (an answer cut there ends with ``finish_reason="length"``).
 
     Raises
     ------
@@ -281,6 +316,8 @@ async def aask(
     }
     if temperature is not None:
         kwargs["temperature"] = temperature
+    if max_tokens is not None:
+        kwargs["max_tokens"] = max_tokens
     if api_base:
         kwargs["api_base"] = api_base
     attempt = timeouts = 0

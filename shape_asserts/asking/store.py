@@ -6,8 +6,20 @@ the prompt's SHA-256, model, temperature, language, usage tokens, latency, litel
 time of recording. Never an API key, header or API base URL: text is passed through
 :func:`~shape_asserts.asking.call.redact` before it is written.
 
-A recording is *stale* when the prompt hash or the temperature no longer match what the run asks;
-*corrupt* when it cannot be read. Files are written atomically
+A recording is *stale* when the prompt hash, the temperature or the token limit (``max_tokens``) no
+longer match what the run asks; *corrupt* when it cannot be read. A recording without
+``max_tokens`` was made before the limit was sent, with none: it reads as ``None``, "the provider's
+own limit". A limit only cuts an answer short, so such a recording still answers a run's
+``--max-tokens`` when every sample ended on its own (no ``finish_reason="length"``) within it
+(its recorded ``completion_tokens``, where known); else it is stale and says which sample did not fit.
+A recording made with another limit is stale, like one at another temperature. The reference drawers'
+answers do not depend on the limit (they ignore it), so for ``reference/*`` models it is recorded
+but never compared: the shipped recordings stay valid.
+
+Answers are bounded when recorded: a text, refusal or tool-call argument longer than
+:data:`MAX_RECORDED_CHARS` keeps its first :data:`MAX_RECORDED_CHARS` characters, and the sample's
+``cut_from`` says which field was cut and how long it was (``{"text": 1048576}``); replay reads the
+cut answer back as recorded, so live run and replay judge the same text. Files are written atomically
 (:func:`shape_asserts.fileio.write_atomic`) under an exclusive lock, so concurrent xdist workers and
 a killed run leave every file either complete or absent. Which recordings to replay and which
 answers to ask for is the :class:`~shape_asserts.asking.asker.Asker`'s decision; this module only
@@ -30,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from shape_asserts.asking.call import Answer, redact
+from shape_asserts.asking.recorded import RecordedAnswer
 from shape_asserts.cases import Case
 from shape_asserts.defaults import LANG
 from shape_asserts.exceptions import FixtureError
@@ -61,6 +74,18 @@ def model_slug(model: str) -> str:
     return slug
 
 
+#: Most characters of one answer field (text, refusal, a tool call's arguments) recorded: 256 Ki.
+#: A drawing on a 50×50 grid is a few thousand characters; the parser reads at most 1,000,000.
+MAX_RECORDED_CHARS = 256 * 1024
+#: Most tool calls of one answer recorded.
+MAX_TOOL_CALLS = 16
+
+
+def ignores_max_tokens(model: str) -> bool:
+    """Whether ``model``'s answers do not depend on ``max_tokens`` (the reference drawers)."""
+    return model.startswith("reference/")
+
+
 @dataclass
 class Recording:
     """What a fixture file holds for one model × case × language."""
@@ -71,6 +96,8 @@ class Recording:
     temperature: float | None
     prompt_sha256: str
     samples: list[dict[str, Any]] = field(default_factory=list)
+    #: The token limit the answers were asked with (``None``: none was sent).
+    max_tokens: int | None = None
 
     def _by_index(self) -> dict[int, dict[str, Any]]:
         out: dict[int, dict[str, Any]] = {}
@@ -89,6 +116,11 @@ class Recording:
         have = self._by_index()
         return [have[i]["text"] for i in range(n)]
 
+    def answers(self, n: int) -> list[RecordedAnswer]:
+        """Samples ``0..n-1`` in order (all must be present), with every shape and fact recorded."""
+        have = self._by_index()
+        return [RecordedAnswer.from_sample(have[i], self.max_tokens) for i in range(n)]
+
     def add(self, sample: dict[str, Any]) -> None:
         """Add (or replace) the sample with ``sample["index"]``, keeping samples in index order."""
         have = self._by_index()
@@ -102,16 +134,28 @@ class Recording:
             "case": self.case_id,
             "lang": self.lang,
             "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
             "prompt_sha256": self.prompt_sha256,
             "samples": self.samples,
         }
 
 
+def _bounded(text: str, name: str, cut: dict[str, int]) -> str:
+    """``text`` redacted and cut to :data:`MAX_RECORDED_CHARS`; a cut is noted in ``cut`` under ``name``."""
+    text = redact(text)
+    if len(text) > MAX_RECORDED_CHARS:
+        cut[name] = len(text)
+        text = text[:MAX_RECORDED_CHARS]
+    return text
+
+
 def sample_record(index: int, answer: Answer, litellm_version: str | None) -> dict[str, Any]:
-    """One recorded sample (the answer text and how it was obtained)."""
+    """One recorded sample: every shape of the answer (text, refusal, tool calls, why it ended),
+    each bounded, and how it was obtained."""
+    cut: dict[str, int] = {}
     rec: dict[str, Any] = {
         "index": index,
-        "text": redact(answer.text),
+        "text": _bounded(answer.text, "text", cut),
         "finish_reason": answer.finish_reason,
         "usage": dict(answer.usage),
         "latency_s": answer.latency_s,
@@ -122,7 +166,37 @@ def sample_record(index: int, answer: Answer, litellm_version: str | None) -> di
         rec["response_model"] = redact(answer.response_model)
     if answer.cost_usd is not None:
         rec["cost_usd"] = answer.cost_usd
+    # the shapes below are written only when present: a plain text answer's record is as it was
+    if answer.refusal:
+        rec["refusal"] = _bounded(answer.refusal, "refusal", cut)
+    if answer.tool_calls:
+        rec["tool_calls"] = [
+            {
+                "name": _bounded(name, f"tool_calls[{i}].name", cut),
+                "arguments": _bounded(args, f"tool_calls[{i}].arguments", cut),
+            }
+            for i, (name, args) in enumerate(answer.tool_calls[:MAX_TOOL_CALLS])
+        ]
+        if len(answer.tool_calls) > MAX_TOOL_CALLS:
+            cut["tool_calls"] = len(answer.tool_calls)
+    if cut:
+        rec["cut_from"] = cut
     return rec
+
+
+def _over_limit(rec: Recording, max_tokens: int) -> str | None:
+    """Why a recording made without a token limit does not fit under ``max_tokens``, or ``None``."""
+    for pos, sample in enumerate(rec.samples):
+        index = sample.get("index", pos)
+        used = (sample.get("usage") or {}).get("completion_tokens") if isinstance(sample.get("usage"), dict) else None
+        if sample.get("finish_reason") == "length":
+            return f"it was recorded without a token limit and sample #{index} was cut at the provider's own (finish_reason=length)"
+        if isinstance(used, int) and used > max_tokens:
+            return (
+                f"it was recorded without a token limit and sample #{index} used {used} tokens, "
+                f"over this run's max_tokens {max_tokens} (--max-tokens)"
+            )
+    return None
 
 
 class FixtureStore:
@@ -184,7 +258,11 @@ class FixtureStore:
                 isinstance(s, dict) and isinstance(s.get("text"), str) for s in samples
             ):
                 raise ValueError("'samples' must be a list of objects with a 'text'")
+            max_tokens = doc.get("max_tokens")
+            if max_tokens is not None and (isinstance(max_tokens, bool) or not isinstance(max_tokens, int)):
+                raise ValueError(f"'max_tokens' must be a whole number or null, got {max_tokens!r}")
             rec = Recording(
+                max_tokens=max_tokens,
                 model=str(doc["model"]),
                 case_id=str(doc["case"]),
                 lang=str(doc["lang"]),
@@ -206,7 +284,9 @@ class FixtureStore:
             raise FixtureError(f"fixture {path} is corrupt ({exc}); delete it or re-record with --record=all") from None
 
     @staticmethod
-    def stale_reason(rec: Recording, case: Case, lang: str, temperature: float | None) -> str | None:
+    def stale_reason(
+        rec: Recording, case: Case, lang: str, temperature: float | None, max_tokens: int | None = None
+    ) -> str | None:
         """Why ``rec`` does not answer what this run asks, or ``None`` when it does."""
         if rec.prompt_sha256 != case.prompt_hash(lang):
             return "the prompt changed since it was recorded"
@@ -216,7 +296,27 @@ class FixtureStore:
                 return "the provider's default temperature" if t is None else f"temperature {t:g}"
 
             return f"it was recorded at {said(rec.temperature)}, this run asks {said(temperature)}"
+        if rec.max_tokens != max_tokens and not ignores_max_tokens(rec.model):
+            if rec.max_tokens is None and max_tokens is not None:
+                # recorded before a limit was sent: a limit only cuts, so answers that ended on
+                # their own within it are what this run would get
+                return _over_limit(rec, max_tokens)
+
+            def limit(n: int | None) -> str:
+                return "no token limit (the provider's own)" if n is None else f"max_tokens {n}"
+
+            return f"it was recorded with {limit(rec.max_tokens)}, this run asks {limit(max_tokens)} (--max-tokens)"
         return None
+
+    @staticmethod
+    def same_question(a: Recording, b: Recording) -> bool:
+        """Whether ``a`` (on disk) and ``b`` record answers to one question (their samples may be merged)."""
+        limits = (
+            a.max_tokens == b.max_tokens
+            or ignores_max_tokens(a.model)
+            or (a.max_tokens is None and b.max_tokens is not None and _over_limit(a, b.max_tokens) is None)
+        )
+        return limits and (a.prompt_sha256, a.temperature, a.lang) == (b.prompt_sha256, b.temperature, b.lang)
 
     @contextlib.contextmanager
     def locked(self, model: str) -> Iterator[None]:
@@ -236,7 +336,7 @@ class FixtureStore:
         The read, merge and write happen under the model's lock, so two runs recording different
         samples of one case at once (``--samples 2`` beside ``--samples 3``) both keep theirs, and
         ``--record=all`` replaces the samples it asked and keeps the rest: samples are only ever
-        added or replaced. A recording on disk for another question (prompt, temperature, language)
+        added or replaced. A recording on disk for another question (prompt, temperature, token limit, language)
         is replaced whole; one that cannot be read is moved aside first, never overwritten.
         """
         path = self.path(rec.model, rec.case_id, rec.lang)
@@ -247,12 +347,7 @@ class FixtureStore:
             except FixtureError:
                 self.quarantine(rec.model, rec.case_id, rec.lang)
                 on_disk = None
-            same = on_disk is not None and (on_disk.prompt_sha256, on_disk.temperature, on_disk.lang) == (
-                rec.prompt_sha256,
-                rec.temperature,
-                rec.lang,
-            )
-            if same and on_disk is not None:
+            if on_disk is not None and self.same_question(on_disk, rec):
                 merged = Recording(**{**rec.__dict__, "samples": list(on_disk.samples)})
                 for sample in rec.samples:
                     merged.add(sample)

@@ -3,7 +3,14 @@
 For tests, benchmarks and trying the suite end to end without a key: it listens on 127.0.0.1
 only, answers ``POST /v1/chat/completions`` (and ``/chat/completions``) with the drawing of the
 case whose prompt it receives, and can add a fixed latency and inject faults (429 with
-``Retry-After``, 500, dropped connections, hangs, a body trickled in byte by byte) at a seeded rate. It counts what it was asked.
+``Retry-After``, 500, dropped connections, hangs, a body trickled in byte by byte) at a seeded rate. It counts what it was asked
+and keeps each request's body (:attr:`_State.bodies`).
+
+Like a real server it honours ``max_tokens`` (counting 4 characters a token, as its usage does): a
+longer answer is cut there and ends with ``finish_reason="length"``. An :class:`Shape` makes it
+answer in another of the shapes real models use: the drawing as a tool call's arguments, a
+refusal, a content-filter stop, or a fixed text with a fixed finish reason; given several, it
+answers the n-th request for a prompt (sample n) in the n-th.
 
 Run it by hand::
 
@@ -25,13 +32,15 @@ import socket
 import threading
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from shape_asserts.asking.reference import answer_for_messages
+from shape_asserts.asking.stub_shapes import CHARS_PER_TOKEN, SHAPES, Shape
 
-__all__ = ["StubServer", "Faults"]
+__all__ = ["StubServer", "Faults", "Shape", "SHAPES"]
 
 #: Largest request body read (a prompt is ~1 KB).
 MAX_BODY = 1_000_000
@@ -49,12 +58,18 @@ class Faults:
     seed: int = 0
 
 
+#: Request bodies kept for inspection.
+MAX_BODIES = 1000
+
+
 @dataclass
 class _State:
     latency: float
     faults: Faults
     require_key: str | None
     rng: random.Random
+    #: Sample n of a prompt is answered in shapes[n % len(shapes)].
+    shapes: tuple[Shape, ...] = (Shape(),)
     lock: threading.Lock = field(default_factory=threading.Lock)
     requests: int = 0
     answered: Counter = field(default_factory=Counter)  # prompt sha → answers given
@@ -62,6 +77,7 @@ class _State:
     auth_headers: list[str] = field(default_factory=list)
     in_flight: int = 0
     max_in_flight: int = 0
+    bodies: list[dict[str, Any]] = field(default_factory=list)  # the requests' JSON bodies, in order
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -129,6 +145,8 @@ class _Handler(BaseHTTPRequestHandler):
             return
         with st.lock:
             st.requests += 1
+            if len(st.bodies) < MAX_BODIES:
+                st.bodies.append(body)
             st.auth_headers.append(self.headers.get("Authorization", ""))
             st.in_flight += 1
             st.max_in_flight = max(st.max_in_flight, st.in_flight)
@@ -216,7 +234,11 @@ class _Handler(BaseHTTPRequestHandler):
                 st.answered[key] -= 1
             self._send(400, {"error": {"message": str(exc), "type": "invalid_request_error"}})
             return
-        prompt_tokens = len(prompt) // 4
+        limit = body.get("max_tokens", body.get("max_completion_tokens"))
+        limit = limit if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0 else None
+        message, finish = st.shapes[sample % len(st.shapes)].message(text, limit)
+        prompt_tokens = len(prompt) // CHARS_PER_TOKEN
+        written = len(message.get("content") or "") // CHARS_PER_TOKEN
         self._send(
             200,
             {
@@ -224,11 +246,11 @@ class _Handler(BaseHTTPRequestHandler):
                 "object": "chat.completion",
                 "created": int(time.time()),
                 "model": model,
-                "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
+                "choices": [{"index": 0, "finish_reason": finish, "message": message}],
                 "usage": {
                     "prompt_tokens": prompt_tokens,
-                    "completion_tokens": len(text) // 4,
-                    "total_tokens": prompt_tokens + len(text) // 4,
+                    "completion_tokens": written,
+                    "total_tokens": prompt_tokens + written,
                 },
             },
         )
@@ -252,12 +274,22 @@ class StubServer:
     """
 
     def __init__(
-        self, *, port: int = 0, latency: float = 0.0, faults: Faults | None = None, require_key: str | None = None
+        self,
+        *,
+        port: int = 0,
+        latency: float = 0.0,
+        faults: Faults | None = None,
+        require_key: str | None = None,
+        shape: Shape | Sequence[Shape] | None = None,
     ) -> None:
         faults = faults or Faults()
         self._httpd = _Server(("127.0.0.1", port), _Handler)
         self._httpd.state = _State(
-            latency=latency, faults=faults, require_key=require_key, rng=random.Random(faults.seed)
+            latency=latency,
+            faults=faults,
+            require_key=require_key,
+            rng=random.Random(faults.seed),
+            shapes=(shape,) if isinstance(shape, Shape) else tuple(shape or ()) or (Shape(),),
         )
         self._thread: threading.Thread | None = None
 
@@ -299,9 +331,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--latency", type=float, default=0.0, help="seconds added to every answer")
     parser.add_argument("--fault-rate", type=float, default=0.0, help="share of requests that fail")
     parser.add_argument("--require-key", default=None, help="answer 401 unless this bearer key is sent")
+    parser.add_argument("--shape", choices=SHAPES, default="text", help="how answers come: see Shape")
     args = parser.parse_args(argv)
     srv = StubServer(
-        port=args.port, latency=args.latency, faults=Faults(rate=args.fault_rate), require_key=args.require_key
+        port=args.port,
+        latency=args.latency,
+        faults=Faults(rate=args.fault_rate),
+        require_key=args.require_key,
+        shape=Shape(args.shape),
     )
     print(f"stub server on {srv.base_url} (Ctrl-C to stop)", flush=True)
     try:

@@ -14,6 +14,7 @@ import numpy as np
 from shape_asserts.exceptions import CaseError
 from shape_asserts.families.base import Family
 from shape_asserts.families.registry import get_family
+from shape_asserts.geometry.raster import angle_of
 
 if TYPE_CHECKING:
     from shape_asserts.geometry.drawing import Drawing
@@ -84,6 +85,24 @@ class Case:
         fixed = {k: v for k, v in self.params.items() if k not in keys and k != "seed_prompt"}
         return f"{self.family}:{json.dumps(fixed, sort_keys=True, default=str)}"
 
+    @property
+    def start_angle(self) -> float | None:
+        """Polar angle of the start point about the center (degrees, :func:`angle_of`), if both are given.
+
+        ``None`` when the case has no ``start`` and ``center`` points, or starts at its center (an
+        outward spiral): such a case has no start angle for the stability chart to place it at.
+        """
+        start, center = _pair(self.params.get("start")), _pair(self.params.get("center"))
+        if start is None or center is None or start == center:
+            return None
+        return round(angle_of(start, center), 1)
+
+    @property
+    def direction(self) -> str:
+        """The direction of travel asked for (``cw``/``ccw``), or ``""`` when the case names none."""
+        d = self.params.get("direction")
+        return d if isinstance(d, str) else ""
+
     def ideal(self) -> np.ndarray:
         """The ideal drawing of this case, as ordered points (N, 2)."""
         return self.spec.ideal(self)
@@ -99,3 +118,14 @@ def _show(v: Any) -> str:
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
     return str(v)
+
+
+def _pair(v: Any) -> tuple[float, float] | None:
+    """``v`` as an (x, y) point when it is two numbers (a start may also be a word, such as "top")."""
+    if (
+        isinstance(v, (list, tuple))
+        and len(v) == 2
+        and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v)
+    ):
+        return (float(v[0]), float(v[1]))
+    return None

@@ -201,6 +201,19 @@ OPTIONS: tuple[Option, ...] = (
         help="sampling temperature sent to the model; part of a recording's identity",
     ),
     Option(
+        "--max-tokens",
+        "shape_max_tokens",
+        "max_tokens",
+        "int",
+        default=defaults.MAX_TOKENS,
+        metavar="N",
+        check=_finite(1),
+        allowed="a whole number ≥ 1",
+        help="most tokens the model may write in one answer (litellm's max_tokens); part of a live "
+        "recording's identity. The default is ~2x the longest built-in answer (~5,600 characters at "
+        "~3 characters a token: bench/answer_tokens.py); an answer cut at it fails as cut",
+    ),
+    Option(
         "--lang",
         "shape_lang",
         "lang",

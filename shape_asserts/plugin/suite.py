@@ -39,6 +39,7 @@ class Settings:
     fixtures_dir: Path = Path(defaults.FIXTURES_DIR)
     snapshots_dir: Path = Path(defaults.SNAPSHOTS_DIR)
     temperature: float | None = None
+    max_tokens: int = defaults.MAX_TOKENS
     lang: str = defaults.LANG
     samples: int = defaults.SAMPLES
     min_pass_rate: float = defaults.MIN_PASS_RATE
@@ -74,6 +75,7 @@ class Settings:
             FixtureStore(self.fixtures_dir),
             record or self.record,
             temperature=self.temperature,
+            max_tokens=self.max_tokens,
             lang=self.lang,
             timeout=self.timeout,
             api_base=self.api_base,
@@ -154,7 +156,8 @@ class CaseRun:
         if self.result is None:
             from shape_asserts.results.verdict import judge
 
-            self.result = judge(self.param.case, self.param.model, self.obtained.texts, self.settings.min_pass_rate)
+            answers = self.obtained.answers or self.obtained.texts
+            self.result = judge(self.param.case, self.param.model, answers, self.settings.min_pass_rate)
         return self.result
 
     def _compare_snapshot(self, result: CaseResult) -> str | None:

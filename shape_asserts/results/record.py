@@ -203,7 +203,8 @@ class SampleRecord(_Json):
     @classmethod
     def from_sample(cls, sample: SampleResult) -> SampleRecord:
         text = str(sample.text)
-        common: dict[str, Any] = {"index": int(sample.index), "answer": text[:MAX_ANSWER], "answer_length": len(text)}
+        length = len(text) if sample.answer_length is None else int(sample.answer_length)  # before a recorded cut
+        common: dict[str, Any] = {"index": int(sample.index), "answer": text[:MAX_ANSWER], "answer_length": length}
         if sample.score is None or sample.drawing is None:
             return cls(format_error=str(sample.format_error)[:MAX_FORMAT_ERROR], **common)
         sc = sample.score
@@ -238,6 +239,8 @@ class CaseRecord(_Json):
     family: str
     group: str = ""
     variant: str = ""
+    start_angle: float | None = None  # degrees, the start about the center (None: the case has none)
+    direction: str = ""  # cw/ccw as the case asks ("" when it names none)
     tags: tuple[str, ...] = ()
     grid_size: int = 50
     outcome: str = "passed"
@@ -289,6 +292,8 @@ class CaseRecord(_Json):
             family=case.family,
             group=case.group,
             variant=case.variant,
+            start_angle=case.start_angle,
+            direction=case.direction,
             tags=tuple(case.tags),
             grid_size=case.grid_size,
             outcome=outcome,
@@ -310,6 +315,8 @@ class CaseRecord(_Json):
             family=case.family,
             group=case.group,
             variant=case.variant,
+            start_angle=case.start_angle,
+            direction=case.direction,
             tags=tuple(case.tags),
             grid_size=case.grid_size,
             outcome=outcome,

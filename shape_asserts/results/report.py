@@ -2,9 +2,10 @@
 
 ``--shape-report PATH`` writes it at session end (on the xdist controller) from the tests'
 :class:`~shape_asserts.results.record.CaseRecord` s: the gate verdict when there is one, a summary
-per model × family, an overview of every case × model, and per case the drawings of every model
-side by side (:mod:`shape_asserts.results.panels`), each with its metrics and failed checks, the
-prompt and the raw answer.
+per model × family, an overview of every case × model, the stability picture (score by start angle
+and the drawings round the start points, :mod:`shape_asserts.results.charts`), and per case the
+drawings of every model side by side (:mod:`shape_asserts.results.panels`), each with its metrics
+and failed checks, the prompt and the raw answer.
 
 Everything a model wrote is hostile. It is escaped with :func:`html.escape` (and stripped of
 characters HTML cannot carry), bounded (:data:`MAX_ANSWER_SHOWN` characters per answer, with a
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from shape_asserts.fileio import write_atomic
+from shape_asserts.results.charts import stability_html
 from shape_asserts.results.gate import FAIL, PASS, UNDECIDED, Difference, Gate
 from shape_asserts.results.gate_text import describe, need_text
 from shape_asserts.results.panels import (
@@ -42,7 +44,7 @@ __all__ = ["ReportData", "render_html", "write_report", "CSP", "MAX_ANSWER_SHOWN
 #: The page may load nothing and run nothing; only its own inline styles and data: images apply.
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 #: The parts of a report, in page order.
-SECTIONS = ("header", "gate", "summary", "overview", "drawings")
+SECTIONS = ("header", "gate", "summary", "overview", "stability", "drawings")
 
 
 @dataclass(frozen=True)
@@ -132,6 +134,11 @@ pre{color:var(--ink);white-space:pre-wrap;overflow-wrap:anywhere;background:#f3f
 .cut{color:var(--warn);font-size:12.5px}
 .noanswer{color:var(--err);overflow-wrap:anywhere}
 h2.family{font-size:14px;border:none;margin:22px 0 10px;padding:0;color:var(--muted);text-transform:uppercase;letter-spacing:.08em}
+.stab{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:12px 16px;margin:0 0 16px}
+.stab-head{display:flex;flex-wrap:wrap;align-items:baseline;gap:4px 14px}
+.stab-head .model{font-weight:650;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wrap:anywhere}
+.stab-body{display:flex;flex-wrap:wrap;align-items:center;gap:8px 20px;overflow-x:auto}
+.stab-body svg{flex:none;max-width:100%;height:auto}
 footer{margin-top:48px;color:var(--muted);font-size:12.5px}
 """
 
@@ -266,6 +273,8 @@ def render_html(data: ReportData) -> str:
         out += _summary_html(data.rows, data.baseline)
     if ordered and "overview" in show:
         out += _matrix_html(ordered, models)
+    if "stability" in show:
+        out += stability_html(data.records, models, data.cases)
     if ordered and "drawings" in show:
         out += cases_html(ordered, models, data.baseline, data.lang, data.cases)
     if not ordered and not data.rows:

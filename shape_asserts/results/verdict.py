@@ -13,16 +13,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from shape_asserts.asking.recorded import RecordedAnswer
 from shape_asserts.cases import Case
-from shape_asserts.exceptions import DrawingFormatError
-from shape_asserts.geometry.drawing import Drawing, parse_drawing
+from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.results.assertions import failure_message
+from shape_asserts.results.diagnosis import read_answer
 
 __all__ = ["SampleResult", "CaseResult", "judge", "share", "meets", "MAX_PICTURES"]
 
 #: Failing samples drawn in one failure message (the rest are listed by number).
 MAX_PICTURES = 3
+#: Fewer points than this cannot draw any shape: a failure message says so before the checks.
+MIN_POINTS = 3
 #: Characters of a non-drawing answer quoted in a failure message.
 MAX_QUOTE = 300
 
@@ -47,6 +50,10 @@ class SampleResult:
     drawing: Drawing | None
     score: ShapeScore | None
     format_error: str | None = None
+    #: Where broken JSON broke (the text and a caret under it), for the failure message.
+    excerpt: str = ""
+    #: The answer's full length, when ``text`` is not all of it (cut when recorded).
+    answer_length: int | None = None
 
     @property
     def passed(self) -> bool:
@@ -110,12 +117,16 @@ class CaseResult:
             if s.score is None or s.drawing is None:
                 quote = s.text[:MAX_QUOTE] + ("…" if len(s.text) > MAX_QUOTE else "")
                 parts.append(f"sample #{s.index}: not a drawing — {s.format_error}")
+                parts.extend("    " + line for line in s.excerpt.splitlines())
                 parts.append("answer began: " + repr(quote))
                 continue
             grid = self.case.grid_size
+            n = len(s.drawing)
+            # too few points to draw any shape is the cause the failed checks follow from: said first
+            few = f", only {n} point{'s' if n != 1 else ''}" if n < MIN_POINTS else ""
             parts.append(
                 failure_message(
-                    s.score, s.drawing.points, grid, ideal=ideal, title=f"sample #{s.index} ({self.case.family})"
+                    s.score, s.drawing.points, grid, ideal=ideal, title=f"sample #{s.index} ({self.case.family}{few})"
                 )
             )
         if len(failing) > MAX_PICTURES:
@@ -124,16 +135,31 @@ class CaseResult:
         return "\n".join(parts)
 
 
-def judge(case: Case, model: str, texts: list[str] | tuple[str, ...], min_pass_rate: float = 1.0) -> CaseResult:
-    """Parse and score every answer text of a case; never raises for a bad answer."""
+def judge(case: Case, model: str, texts: Sequence[str | RecordedAnswer], min_pass_rate: float = 1.0) -> CaseResult:
+    """Parse and score every answer of a case (texts, or recorded answers with their facts: see
+    :mod:`shape_asserts.results.diagnosis`); never raises for a bad answer."""
     if not 0.0 <= min_pass_rate <= 1.0 or math.isnan(min_pass_rate):
         raise ValueError(f"min_pass_rate must be in [0, 1], got {min_pass_rate}")
     results = []
-    for i, text in enumerate(texts):
-        try:
-            drawing = parse_drawing(text)
-        except DrawingFormatError as exc:
-            results.append(SampleResult(index=i, text=text, drawing=None, score=None, format_error=str(exc)))
+    for i, answer in enumerate(texts):
+        got = read_answer(answer)
+        length = got.length if got.length != len(got.text) else None
+        if got.drawing is None:
+            results.append(
+                SampleResult(
+                    index=i,
+                    text=got.text,
+                    drawing=None,
+                    score=None,
+                    format_error=got.error,
+                    excerpt=got.excerpt,
+                    answer_length=length,
+                )
+            )
             continue
-        results.append(SampleResult(index=i, text=text, drawing=drawing, score=case.score(drawing)))
+        results.append(
+            SampleResult(
+                index=i, text=got.text, drawing=got.drawing, score=case.score(got.drawing), answer_length=length
+            )
+        )
     return CaseResult(case=case, model=model, samples=tuple(results), min_pass_rate=min_pass_rate)

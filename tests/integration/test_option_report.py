@@ -40,7 +40,9 @@ def test_the_report_shows_every_case_with_every_model_side_by_side(suite):
         assert f'<section class="case" id="case-{case}">' in html
     # each case: one cell per model, in --model order, a drawing and a raw answer in each
     assert html.count('<div class="cell ') == 2 * N_CASES
-    assert html.count("<svg ") == 2 * N_CASES
+    assert html.count('<div class="drawing"><svg ') == 2 * N_CASES
+    # the stability picture: per model, one polar chart and one ring of drawings per direction
+    assert html.count('<svg class="polar"') == 2 and html.count('<svg class="ring"') == 4
     assert html.count("<summary>raw answer (") == 2 * N_CASES
     assert html.count("<summary>prompt</summary>") == N_CASES
     assert html.index(f'<span class="model">{EXACT}</span>') < html.index(f'<span class="model">{NOISY}</span>')

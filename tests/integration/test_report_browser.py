@@ -103,3 +103,24 @@ def test_the_report_renders_in_headless_chromium_with_its_styles(tmp_path):
     # the stylesheet applied (the CSP allows inline styles): the FAIL banner's and the PASS badges' fills
     assert colours[(0xFD, 0xE8, 0xE6)] > 5_000
     assert colours[(0xE3, 0xF3, 0xE8)] > 1_000
+
+
+@pytest.mark.skipif(
+    browser() is None,
+    reason="no headless browser: none of " + ", ".join(BROWSERS) + " is on PATH (apt-get install chromium)",
+)
+def test_the_stability_picture_renders_its_lines_and_scores_in_headless_chromium(tmp_path):
+    full = noisy_against_exact_report(tmp_path / "full.html").read_text(encoding="utf-8")
+    start, end = full.index('<section id="stability">'), full.index('<section id="drawings">')
+    page = tmp_path / "stability.html"
+    page.write_text(full[:start].split("<main>")[0] + "<main>" + full[start:end] + "</main></body></html>\n")
+    png = tmp_path / "stability.png"
+
+    screenshot(page, png, tmp_path / "profile")
+
+    PIL = pytest.importorskip("PIL.Image", reason="Pillow (the test extra) reads the screenshot's pixels")
+    with PIL.open(png) as im:
+        colours = Counter({rgb: n for n, rgb in im.convert("RGB").getcolors(maxcolors=WIDTH * HEIGHT)})
+    # the inline SVG drew: the ccw line's orange (used nowhere else) and the scores' pass green and fail red
+    assert colours[(0xD9, 0x5F, 0x02)] > 500
+    assert colours[(0x17, 0x70, 0x3A)] > 200 and colours[(0xB4, 0x23, 0x18)] > 100

@@ -126,7 +126,9 @@ def test_truncated_answer_exits_2_with_the_format_error(capsys):
     assert cli.main(["score", str(BROKEN)]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err.strip() == "shape-asserts: answer truncated: JSON ends inside 'points'"
+    assert captured.err.strip() == (
+        "shape-asserts: answer truncated: its JSON ends inside 'points' and no finish reason was recorded"
+    )
 
 
 def test_missing_file_exits_2_naming_the_path(capsys, tmp_path):

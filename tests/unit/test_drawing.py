@@ -127,7 +127,9 @@ def test_answer_cut_off_inside_the_points_list_is_reported_as_truncated():
     real = f"Here you go:\n```json\n{_answer([[25 + i % 20, 1 + i // 20] for i in range(60)])}\n```\n"
     cut = real[: real.index('"points"') + 300]  # mid-list, as a token limit would leave it
     assert "]" not in cut  # still inside the list
-    with pytest.raises(DrawingFormatError, match=r"answer truncated: JSON ends inside 'points'"):
+    with pytest.raises(
+        DrawingFormatError, match=r"answer truncated: its JSON ends inside 'points' and no finish reason was recorded"
+    ):
         parse_drawing(cut)
 
 

@@ -27,13 +27,14 @@ class FakeModel:
         self.cost = cost
 
     async def __call__(
-        self, model, messages, *, temperature, timeout, api_base, sample, max_retries, on_retry, **kwargs
+        self, model, messages, *, temperature, max_tokens, timeout, api_base, sample, max_retries, on_retry, **kwargs
     ) -> Answer:
         self.calls.append(
             {
                 "model": model,
                 "messages": messages,
                 "temperature": temperature,
+                "max_tokens": max_tokens,
                 "timeout": timeout,
                 "api_base": api_base,
                 "sample": sample,

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from shape_asserts.asking.reference import answer_text
-from shape_asserts.asking.stub_server import Faults, StubServer
+from shape_asserts.asking.stub_server import Faults, Shape, StubServer
 from shape_asserts.cases import Case, builtin_case_files, load_cases
 from shape_asserts.results.verdict import judge
 
@@ -203,3 +203,34 @@ def test_counters_record_requests_answers_and_in_flight():
     assert state.auth_headers == ["", "", ""]
     # a handler leaves "in flight" just after its answer is sent, so a quick next request may overlap it
     assert 1 <= state.max_in_flight <= 3
+
+
+# --- answer shapes and max_tokens -------------------------------------------------------------------
+
+
+def test_max_tokens_cuts_the_answer_as_a_real_server_does_and_every_body_is_kept():
+    with StubServer() as server:
+        status, _, body = _request(
+            server, "POST", CHAT, {"model": "exact", "messages": CASE.messages(), "max_tokens": 10}
+        )
+    choice = body["choices"][0]
+    assert status == 200 and choice["finish_reason"] == "length"
+    assert choice["message"]["content"] == answer_text(CASE)[:40]
+    assert server.state.bodies[0]["max_tokens"] == 10
+
+
+def test_sample_n_is_answered_in_the_nth_shape():
+    shapes = [Shape("tool_call"), Shape("refusal", "No."), Shape("content_filter"), Shape("fixed", "hi", None)]
+    with StubServer(shape=shapes) as server:
+        messages = [_chat(server)[2]["choices"][0] for _ in shapes]
+    tool, refusal, filtered, fixed = messages
+    assert tool["finish_reason"] == "tool_calls" and tool["message"]["content"] is None
+    assert tool["message"]["tool_calls"][0]["function"]["arguments"] == answer_text(CASE)
+    assert (refusal["message"]["refusal"], refusal["message"]["content"]) == ("No.", None)
+    assert filtered["finish_reason"] == "content_filter" and filtered["message"]["content"] is None
+    assert (fixed["message"]["content"], fixed["finish_reason"]) == ("hi", None)
+
+
+def test_an_unknown_shape_is_refused_naming_the_shapes():
+    with pytest.raises(ValueError, match="text, tool_call, refusal, content_filter, fixed"):
+        Shape("poem")
