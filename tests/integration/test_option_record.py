@@ -40,7 +40,14 @@ def test_none_mode_reports_a_missing_recording_as_an_error_saying_how_to_record(
 def test_the_record_hint_repeats_the_runs_own_settings_and_following_it_records_the_case(suite, fake_litellm):
     """The hint dropped --fixtures-dir, --temperature, --lang and --api-base, so following it asked
     for a recording this run would not read. Options that only judge or report are left out."""
-    mine = ("--fixtures-dir=mine", "--temperature=0.3", "--lang=en", "--request-timeout=900", "--timeout-retries=1")
+    mine = (
+        "--fixtures-dir=mine",
+        "--temperature=0.3",
+        "--max-tokens=2048",
+        "--lang=en",
+        "--request-timeout=900",
+        "--timeout-retries=1",
+    )  # in the option table's order, as the hint gives them
     result = suite.runpytest("--record=none", *mine, "--shape-report=r.html", "--gate-margin=3", "-k", CASE)
 
     result.assert_outcomes(errors=1)
