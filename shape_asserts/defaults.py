@@ -15,6 +15,7 @@ __all__ = [
     "TIMEOUT",
     "CONCURRENCY",
     "MAX_RETRIES",
+    "TIMEOUT_RETRIES",
     "MAX_TOKENS",
     "SAMPLES",
     "MIN_PASS_RATE",
@@ -45,6 +46,9 @@ TIMEOUT = 120.0
 CONCURRENCY = 16
 #: Retries of one call after a retriable provider reply.
 MAX_RETRIES = 3
+#: Retries of one call that timed out: none, since a local server goes on generating for a client
+#: that left, and asking again at once only piles up work.
+TIMEOUT_RETRIES = 0
 #: Most tokens a model may write in one answer (sent as litellm's ``max_tokens``). The longest
 #: built-in ideal answer is ~5,600 characters, ~1,900 tokens at 3 characters a token
 #: (``python bench/answer_tokens.py``); 4,096 leaves room for prose, fences and indentation.

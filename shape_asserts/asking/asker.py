@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import shlex
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
@@ -45,6 +46,7 @@ from shape_asserts.defaults import (
     RECORD_MODES,
     SAMPLES,
     TIMEOUT,
+    TIMEOUT_RETRIES,
 )
 from shape_asserts.exceptions import FixtureError, ProviderError
 
@@ -100,10 +102,14 @@ class Asker:
     timeout: float = TIMEOUT
     api_base: str | None = None
     max_retries: int = MAX_RETRIES
+    #: Retries of a call that timed out (a local server goes on generating for a client that left).
+    timeout_retries: int = TIMEOUT_RETRIES
     #: Most calls in flight at once.
     concurrency: int = CONCURRENCY
     #: USD after which no call is started (where litellm knows prices); ``None``: no limit.
     max_cost: float | None = None
+    #: The run's own settings the "record it with" command repeats (``--flag=value`` each).
+    record_args: tuple[str, ...] = ()
     call: CallFn = field(default=aask, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -130,10 +136,11 @@ class Asker:
         if todo and self.record == "none":
             if rec is not None:
                 why = f"fixture {path} lacks sample(s) {', '.join(map(str, todo))} of the {samples} requested"
-            raise FixtureError(
-                f"{why} for {model}/{case.id}; record it with: pytest --model={model} --record=missing -k {case.id}"
-                + (" -m benchmark" if "benchmark" in case.tags else "")
+            command = " ".join(
+                ("pytest", shlex.quote(f"--model={model}"), "--record=missing", *self.record_args, "-k", case.id)
+                + (("-m", "benchmark") if "benchmark" in case.tags else ())
             )
+            raise FixtureError(f"{why} for {model}/{case.id}; record it with: {command}")
         if rec is None:
             rec = Recording(
                 model=model,
@@ -259,6 +266,8 @@ class Asker:
                     note()
                     return
                 progress.asked += 1
+                label = f"{job.case.id}@{job.model} #{index}"
+                progress.in_flight[label] = time.perf_counter()
                 try:
                     answer = await self.call(
                         job.model,
@@ -270,12 +279,15 @@ class Asker:
                         sample=index,
                         max_retries=self.max_retries,
                         on_retry=on_retry,
+                        timeout_retries=self.timeout_retries,
                     )
                 except ProviderError as exc:
+                    progress.in_flight.pop(label, None)
                     progress.failed += 1
                     state.failures.setdefault(job.key, str(exc))
                     note()
                     return
+                progress.in_flight.pop(label, None)
                 progress.count_answer(job.model, answer)
                 job.recording.add(sample_record(index, answer, version))
                 snapshot = dataclasses.replace(job.recording, samples=list(job.recording.samples))
@@ -285,10 +297,19 @@ class Asker:
                     state.unrecorded.setdefault(job.key, why)
                 note()
 
+        async def heartbeat() -> None:  # the listener hears of time passing while every call waits
+            while True:
+                await asyncio.sleep(progress.heartbeat / 4)
+                note()
+
         tasks = [one(job, i) for job in jobs for i in job.indices]
         progress.planned = len(tasks)
         note()
-        await asyncio.gather(*tasks)
+        beating = asyncio.ensure_future(heartbeat())
+        try:
+            await asyncio.gather(*tasks)
+        finally:
+            beating.cancel()
         progress.finished = time.perf_counter()
         note()
         return state

@@ -31,7 +31,7 @@ from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from typing import Any
 
-from shape_asserts.defaults import MAX_RETRIES, TIMEOUT
+from shape_asserts.defaults import MAX_RETRIES, TIMEOUT, TIMEOUT_RETRIES
 from shape_asserts.exceptions import ProviderError
 
 __all__ = [
@@ -132,19 +132,31 @@ def _one_line(text: str, limit: int = 300) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
+#: What a missing-key message adds when the model is served at ``--api-base``: many local servers
+#: need no key, but the OpenAI client refuses to send a request without one.
+KEYLESS_HINT = "; a server that needs no key accepts any value: run with {var}=dummy"
+
+
 def missing_key_reason(model: str, api_base: str | None) -> str | None:
-    """Which environment variable a hosted model needs and lacks, or ``None``."""
-    if model.startswith("reference/") or api_base:
+    """Which environment variable (a key, a region…) the model needs and lacks, or ``None``.
+
+    Asked also with ``--api-base``: an ``openai/<name>`` model behind a local server still needs
+    ``OPENAI_API_KEY`` set (to anything), or the client fails before sending a request. Missing
+    ``*_API_BASE`` variables are not named: the provider has a default, or ``--api-base`` gives it.
+    """
+    if model.startswith("reference/"):
         return None
     litellm = load_litellm()
     try:
-        env = litellm.validate_environment(model=model)
+        extra = {"api_base": api_base} if api_base else {}
+        env = litellm.validate_environment(model=model, **extra)
     except Exception:
         return None
-    missing = [k for k in env.get("missing_keys", []) if k]
-    if missing and not env.get("keys_in_environment"):
-        return f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not set"
-    return None
+    missing = [k for k in env.get("missing_keys", []) if k and not k.endswith(("_API_BASE", "_BASE_URL"))]
+    if not missing or env.get("keys_in_environment"):
+        return None
+    reason = f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not set"
+    return reason + (KEYLESS_HINT.format(var=missing[0]) if api_base else "")
 
 
 def _error_reason(exc: BaseException) -> str:
@@ -248,12 +260,29 @@ class Timeout(Exception):
     """The whole call (connect to last byte) took longer than ``--request-timeout``."""
 
 
+#: Class names of the clients' own timeouts (litellm's ``Timeout``, openai's ``APITimeoutError``).
+_TIMEOUTS = ("Timeout", "APITimeoutError", "TimeoutError", "ReadTimeout", "ConnectTimeout")
+#: Words of a client that refused to send a request for want of a key (litellm may call it a 500).
+_NO_KEY = ("Missing credentials", "api_key client option must be set")
+
+
+def is_timeout(exc: BaseException) -> bool:
+    """Whether the call gave up waiting (ours or the client's timeout), rather than being refused.
+
+    Such a call is retried only when ``--timeout-retries`` allows it: a local server goes on
+    generating for a client that left, so asking again at once piles up work it has not finished.
+    """
+    return isinstance(exc, (Timeout, asyncio.TimeoutError)) or type(exc).__name__ in _TIMEOUTS
+
+
 def is_retriable(exc: BaseException) -> bool:
     """Whether another attempt may succeed: 408, 409, 429, 5xx, timeouts and dropped connections.
 
     Never a request the provider judged and refused (400–404, 413, 422 and the other 4xx: a bad key,
     a bad request, an unknown model, too long a prompt), whatever class the client gave the error.
     """
+    if any(words in str(exc) for words in _NO_KEY):
+        return False  # no request left the machine: another attempt fails the same way
     status = getattr(exc, "status_code", None)
     if isinstance(status, int) and not isinstance(status, bool):
         if status in RETRIABLE_STATUS or status >= 500:
@@ -315,13 +344,16 @@ async def aask(
     sample: int = 0,
     max_retries: int = MAX_RETRIES,
     on_retry: Callable[[BaseException, float], None] | None = None,
+    timeout_retries: int = TIMEOUT_RETRIES,
 ) -> Answer:
     """Send ``messages`` to ``model`` and return its answer, retrying what another attempt may fix.
 
-    429 (honouring Retry-After), 5xx, timeouts and dropped connections are retried up to
-    ``max_retries`` times; ``on_retry(exc, wait)`` is told of each. ``timeout`` bounds each whole
-    attempt, connect to last byte. ``max_tokens``, when given, is sent as litellm's ``max_tokens``:
-    the most tokens the answer may have (an answer cut there ends with ``finish_reason="length"``).
+    429 (honouring Retry-After), 5xx and dropped connections are retried up to ``max_retries``
+    times; a timeout only up to ``timeout_retries`` times (none by default: see :func:`is_timeout`);
+    ``on_retry(exc, wait)`` is told of each. ``timeout`` bounds each whole attempt, connect to last
+    byte (the call is not streamed, so there is no separate time-to-first-token bound).
+    ``max_tokens``, when given, is sent as litellm's ``max_tokens``: the most tokens the answer may
+    have (an answer cut there ends with ``finish_reason="length"``).
 
     Raises
     ------
@@ -348,7 +380,7 @@ async def aask(
         kwargs["max_tokens"] = max_tokens
     if api_base:
         kwargs["api_base"] = api_base
-    attempt = 0
+    attempt = timeouts = 0
     while True:
         started = time.perf_counter()
         try:
@@ -360,14 +392,24 @@ async def aask(
                 raise Timeout(f"no complete answer within {timeout:g} s (--request-timeout)") from None
             return _to_answer(litellm, response, time.perf_counter() - started)
         except Exception as exc:
-            if not is_retriable(exc) or attempt >= max_retries:
+            timed_out = is_timeout(exc)
+            if timed_out and timeouts >= timeout_retries:
+                tries = f" after {attempt + 1} attempts" if attempt else ""
+                hint = TIMEOUT_HINT if not timeout_retries else "; raise --request-timeout"
+                raise ProviderError(f"{model}: {_error_reason(exc)}{tries}{hint}") from None
+            if not timed_out and (not is_retriable(exc) or attempt - timeouts >= max_retries):
                 tries = f" after {attempt + 1} attempts" if attempt else ""
                 raise ProviderError(f"{model}: {_error_reason(exc)}{tries}") from None
+            timeouts += timed_out
             wait = backoff(attempt, exc)
             if on_retry is not None:
                 on_retry(exc, wait)
             attempt += 1
             await asyncio.sleep(wait)
+
+
+#: What a timeout that is not retried adds to its reason.
+TIMEOUT_HINT = "; not retried (a server may still be generating): raise --request-timeout, or allow --timeout-retries"
 
 
 def litellm_version() -> str | None:

@@ -9,7 +9,11 @@ at ``--max-cost`` — and travels from the process that asked to the xdist worke
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import shutil
+import tempfile
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -19,11 +23,55 @@ from shape_asserts.asking.call import Answer
 from shape_asserts.exceptions import FixtureError, ProviderError, ShapeAssertsError
 from shape_asserts.fileio import write_atomic
 
-__all__ = ["NotAsked", "Progress", "RunState"]
+__all__ = ["NotAsked", "Progress", "RunState", "heartbeat_interval", "sweep_run_folders"]
+
+#: Seconds between progress lines while calls are in flight and none completes.
+HEARTBEAT = 10.0
+#: Sets another heartbeat interval, in seconds (a test uses a short one).
+HEARTBEAT_ENV = "SHAPE_ASSERTS_HEARTBEAT"
+
+
+def heartbeat_interval() -> float:
+    """Seconds between heartbeats: :data:`HEARTBEAT`, or a positive number in ``$SHAPE_ASSERTS_HEARTBEAT``."""
+    try:
+        value = float(os.environ.get(HEARTBEAT_ENV, HEARTBEAT))
+    except ValueError:
+        return HEARTBEAT
+    return value if 0 < value < float("inf") else HEARTBEAT
 
 
 class NotAsked(ShapeAssertsError):
     """A case left unasked because ``--max-cost`` was reached: its test is skipped with this reason."""
+
+
+#: The temp folder a run's state is handed to its xdist workers in: ``<prefix><pid>-<random>``
+#: (named by :mod:`shape_asserts.plugin.hooks`, made by the fetch, removed at the run's end).
+RUN_FOLDER_PREFIX = "shape-asserts-run-"
+
+
+def sweep_run_folders() -> list[Path]:
+    """Remove the state folders of runs that were killed (their process is gone); returns them.
+
+    A folder of a live process, another user's, or one named otherwise is left alone.
+    """
+    removed = []
+    with contextlib.suppress(OSError):
+        for path in Path(tempfile.gettempdir()).glob(f"{RUN_FOLDER_PREFIX}*-*"):
+            pid = path.name[len(RUN_FOLDER_PREFIX) :].split("-")[0]
+            if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)) and path.is_dir():
+                shutil.rmtree(path, ignore_errors=True)
+                removed.append(path)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive, and not ours to judge
+        return True
+    return True
 
 
 @dataclass
@@ -42,10 +90,19 @@ class Progress:
     cost_by_model: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     started: float = field(default_factory=time.perf_counter)
     finished: float | None = None
+    #: Calls in flight: what each asks (``case@model #sample``) → when it started.
+    in_flight: dict[str, float] = field(default_factory=dict)
+    #: Seconds between progress lines while calls are in flight and none completes.
+    heartbeat: float = field(default_factory=heartbeat_interval)
 
     @property
     def elapsed(self) -> float:
         return (self.finished or time.perf_counter()) - self.started
+
+    @property
+    def done(self) -> int:
+        """Calls that ended, one way or another."""
+        return self.answered + self.failed + self.unasked
 
     def count_answer(self, model: str, answer: Answer) -> None:
         """Count one answer, its tokens and its cost."""
@@ -70,12 +127,16 @@ class Progress:
         return out
 
     def line(self) -> str:
-        """One progress line: calls done of planned, and how each ended."""
-        return (
-            f"shape-asserts: {self.answered + self.failed + self.unasked}/{self.planned} calls done — "
+        """One progress line: calls done of planned, how each ended, and the calls still waited for."""
+        out = (
+            f"shape-asserts: {self.done}/{self.planned} calls done — "
             f"asked {self.asked}, answered {self.answered}, failed {self.failed}, "
             f"retried {self.retried}, unasked {self.unasked}, ${self.cost_usd:.4f}, {self.elapsed:.1f}s"
         )
+        if self.in_flight and self.finished is None:
+            oldest, since = min(self.in_flight.items(), key=lambda kv: kv[1])
+            out += f"; {len(self.in_flight)} in flight, the longest for {time.perf_counter() - since:.0f}s ({oldest})"
+        return out
 
 
 @dataclass

@@ -204,6 +204,7 @@ class FixtureStore:
 
     def __init__(self, root: str | Path) -> None:
         self.root = Path(root)
+        self._swept: set[str] = set()
 
     def path(self, model: str, case_id: str, lang: str = DEFAULT_LANG) -> Path:
         suffix = "" if lang == DEFAULT_LANG else f".{lang}"
@@ -340,6 +341,7 @@ class FixtureStore:
         """
         path = self.path(rec.model, rec.case_id, rec.lang)
         with self.locked(rec.model):
+            self._sweep(path.parent)
             try:
                 on_disk = self._load(path, (rec.model, rec.case_id, rec.lang))
             except FixtureError:
@@ -351,6 +353,19 @@ class FixtureStore:
                     merged.add(sample)
                 rec = merged
             return self.write(rec)
+
+    def _sweep(self, folder: Path) -> None:
+        """Remove the temporary files a killed write left in ``folder`` (``.<case>.json.<random>.tmp``).
+
+        Called under the folder's lock, which every recording write holds: no live writer has a
+        temporary file there then, so each one found is a leftover. Once per folder and store.
+        """
+        if folder.name in self._swept:
+            return
+        self._swept.add(folder.name)
+        for tmp in folder.glob(".*.json.*.tmp"):
+            with contextlib.suppress(OSError):
+                tmp.unlink()
 
     def write(self, rec: Recording) -> Path:
         """Write ``rec`` atomically: the file is either the old one or the complete new one.

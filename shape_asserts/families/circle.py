@@ -30,7 +30,7 @@ from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import CircleModel, roundness
 from shape_asserts.geometry.points import IntArray, Point, as_points
 from shape_asserts.geometry.raster import raster_circle
-from shape_asserts.geometry.score import ShapeScore, fmt_point
+from shape_asserts.geometry.score import ShapeScore, fmt_fixed, fmt_point
 from shape_asserts.geometry.scorecard import Scorecard
 from shape_asserts.geometry.seed import seed_score
 
@@ -153,7 +153,7 @@ def score_circle(
             off <= t.max_center_offset,
             off,
             f"≤ {t.max_center_offset:g}",
-            f"fitted center ({model.center[0]:.1f}, {model.center[1]:.1f}), asked {fmt_point(center)}",
+            f"fitted center ({fmt_fixed(model.center[0], 1)}, {fmt_fixed(model.center[1], 1)}), asked {fmt_point(center)}",
         )
         card.add("radius", model.radius >= t.min_radius, model.radius, f"≥ {t.min_radius:g}")
         if radius is not None:

@@ -34,7 +34,7 @@ from shape_asserts.geometry.fit import EllipseModel, axis_angle_difference
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
 from shape_asserts.geometry.raster import raster_ellipse
 from shape_asserts.geometry.samples import ellipse_xy
-from shape_asserts.geometry.score import ShapeScore
+from shape_asserts.geometry.score import ShapeScore, fmt_fixed
 from shape_asserts.geometry.scorecard import Scorecard
 
 __all__ = ["FAMILY", "FAMILIES", "EllipseThresholds", "ELLIPSE", "score_ellipse", "ellipse_outline", "point_at_angle"]
@@ -223,7 +223,7 @@ def score_ellipse(
         off <= t.max_center_offset,
         off,
         f"≤ {t.max_center_offset:g}",
-        f"fitted center ({model.center[0]:.1f}, {model.center[1]:.1f}), asked {fmt_xy(center)}",
+        f"fitted center ({fmt_fixed(model.center[0], 1)}, {fmt_fixed(model.center[1], 1)}), asked {fmt_xy(center)}",
     )
     axis_limit = t.max_axis_error + t.axis_error_per_ratio * (a / b - 1.0)
     card.add(
@@ -241,7 +241,7 @@ def score_ellipse(
         f"≤ {t.max_rotation_error:g}°"
         if judged
         else f"a/b < {t.rotation_min_aspect:g} or a − b < {t.rotation_min_difference:g}",
-        f"fitted major axis at {model.rotation:.0f}°, asked {rotation:g}°",
+        f"fitted major axis at {fmt_fixed(model.rotation, 0)}°, asked {rotation:g}°",
     )
     card.add("evenness", even >= t.min_evenness, even, f"≥ {t.min_evenness:g}", "about the fitted ellipse")
     wave = card.harmonics(*model.radial(pts), scale=model.b, limits=t.harmonic_limits, symmetry=2)

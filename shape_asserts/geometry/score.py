@@ -9,13 +9,14 @@ Families build both through :class:`shape_asserts.geometry.scorecard.Scorecard`.
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["Check", "ShapeScore", "fmt_value", "fmt_point"]
+__all__ = ["Check", "ShapeScore", "fmt_fixed", "fmt_value", "fmt_point"]
 
 
 _LIMIT_RE = re.compile(
@@ -97,14 +98,35 @@ class Check:
 
 
 def fmt_value(v: Any) -> str:
-    """A measured value as a failure message shows it: floats to 4 significant digits.
+    """A measured value as people read it, wherever one is shown: floats to 4 significant digits,
+    never in exponent notation and never as ``-0`` (float noise about zero reads as ``0``).
 
-    >>> fmt_value(2.0), fmt_value(1.23456), fmt_value("cw")
-    ('2', '1.235', 'cw')
+    >>> fmt_value(2.0), fmt_value(1.23456), fmt_value("cw"), fmt_value(-0.0), fmt_value(1.484e-17)
+    ('2', '1.235', 'cw', '0', '0')
+    >>> fmt_value(123456.7), fmt_value(-0.00049), fmt_value(float("nan"))
+    ('123457', '-0.00049', 'nan')
     """
-    if isinstance(v, float):
-        return f"{v:.4g}"
-    return str(v)
+    if not isinstance(v, numbers.Real) or isinstance(v, numbers.Integral):  # bools are integral
+        return str(v)
+    v = float(v)
+    if not math.isfinite(v):
+        return str(v)
+    rounded = float(f"{v:.4g}")
+    if abs(rounded) < 1e-4:  # below what 4 digits of a grid's measures can tell from zero
+        return "0"
+    if abs(rounded) >= 1e4:
+        return f"{v:.0f}"
+    return f"{rounded:.4g}"
+
+
+def fmt_fixed(v: float, digits: int = 2) -> str:
+    """``v`` with ``digits`` decimals, never ``-0.00``: a value that rounds to zero reads ``0.00``.
+
+    >>> fmt_fixed(-0.001), fmt_fixed(1.005, 1), fmt_fixed(-2.5)
+    ('0.00', '1.0', '-2.50')
+    """
+    text = f"{float(v):.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
 def fmt_point(p: Sequence[Any]) -> str:

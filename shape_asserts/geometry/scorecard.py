@@ -34,7 +34,7 @@ from shape_asserts.geometry import checks as ck
 from shape_asserts.geometry.distances import chebyshev, closure_distance
 from shape_asserts.geometry.fit.circle import HARMONIC_ORDERS, radial_harmonics
 from shape_asserts.geometry.points import FloatArray, Point, as_points
-from shape_asserts.geometry.score import Check, ShapeScore, fmt_point
+from shape_asserts.geometry.score import Check, ShapeScore, fmt_fixed, fmt_point, fmt_value
 
 __all__ = ["Scorecard"]
 
@@ -94,7 +94,7 @@ class Scorecard:
             len(cont.gaps) <= max_gaps,
             len(cont.gaps),
             f"≤ {max_gaps}",
-            f"largest step {cont.max_step:g} cells",
+            f"largest step {fmt_value(cont.max_step)} cells",
             cont.gaps,
         )
         self.add(
@@ -159,9 +159,9 @@ class Scorecard:
         if shown < 0:
             why = "travels the wrong way round the center"
         elif signed < min_turns:
-            why = f"does not go all the way round ({shown:.2f} laps)"
+            why = f"does not go all the way round ({fmt_fixed(shown)} laps)"
         else:
-            why = f"goes round {shown:.2f} times"
+            why = f"goes round {fmt_fixed(shown)} times"
         laps = min_turns <= signed <= max_turns
         self.add(
             "winding",
@@ -209,6 +209,6 @@ class Scorecard:
             worst <= 1.0,
             round(worst, 4),
             "≤ 1 of the limit",
-            f"the radius swings {amps[k]:.2f} cells {order} times round (limit {limit[k]:.2f} at "
+            f"the radius swings {fmt_fixed(amps[k])} cells {order} times round (limit {fmt_fixed(limit[k])} at "
             f"this size), like {shape}",
         )

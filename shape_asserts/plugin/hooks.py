@@ -11,7 +11,9 @@ shape test never loads the plugins).
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
+import secrets
 import tempfile
 import time
 from collections.abc import Generator
@@ -23,6 +25,7 @@ import pytest
 from shape_asserts.exceptions import CaseError, FixtureError, ProviderError
 from shape_asserts.families import names
 from shape_asserts.plugin.options import resolve
+from shape_asserts.plugin.record_hint import reproduce
 from shape_asserts.plugin.session import VerdictOptions, VerdictSession, with_baseline
 from shape_asserts.plugin.suite import CaseParam, CaseRun, Settings, prefetch
 
@@ -40,8 +43,12 @@ _MARKERS_KEY = pytest.StashKey[set[str]]()
 def _settings(config: pytest.Config, values: dict[str, Any]) -> Settings:
     """The run's settings from the resolved option values (see :mod:`shape_asserts.plugin.options`)."""
     fields = {f.name for f in dataclasses.fields(Settings)}
-    given = {k: v for k, v in values.items() if k in fields}
-    return Settings(**given, state_path=_state_path(config), benchmark=benchmark_selected(config))
+    return Settings(
+        **{k: v for k, v in values.items() if k in fields},
+        record_args=reproduce(config),
+        state_path=_state_path(config),
+        benchmark=benchmark_selected(config),
+    )
 
 
 #: ``-m`` naming the benchmark marker as a word: ``-m benchmark``, ``-m "benchmark and circle"``.
@@ -63,7 +70,9 @@ def _state_path(config: pytest.Config) -> Path:
     workerinput = getattr(config, "workerinput", None)
     if workerinput is not None and "shape_state_path" in workerinput:
         return Path(workerinput["shape_state_path"])
-    return Path(tempfile.mkdtemp(prefix="shape-asserts-run-")) / "state.json"
+    # named, not made: only a run that fetches makes it (a usage error or a listing leaves nothing);
+    # the pid lets a later run remove the folder of one that was killed (runstate.sweep_run_folders)
+    return Path(tempfile.gettempdir()) / f"shape-asserts-run-{os.getpid()}-{secrets.token_hex(6)}" / "state.json"
 
 
 def _is_worker(config: pytest.Config) -> bool:
@@ -203,6 +212,7 @@ class _Fetcher:
         self.done = False
         self.progress: Any = None
         self._last_line = 0.0
+        self._last_counts: tuple[int, ...] = ()
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node: Any) -> None:  # xdist controller: tell workers the path
@@ -250,6 +260,9 @@ class _Fetcher:
             return
         self.done = True
         settings = self.config.stash[_SETTINGS_KEY]
+        from shape_asserts.asking.runstate import sweep_run_folders
+
+        sweep_run_folders()  # those of killed runs: this run makes its own now
         try:
             self.progress = prefetch(
                 settings, params, on_progress=self._show, on_decision=lambda line: self._write(f"shape-asserts: {line}")
@@ -275,9 +288,17 @@ class _Fetcher:
             tr.write_line(line)
 
     def _show(self, progress: Any) -> None:
+        """A progress line when calls completed (at most every 2 s) and a heartbeat while none does,
+        never the last one: the fetch's end says that once."""
         now = time.monotonic()
-        if now - self._last_line >= 2.0 and progress.finished is None:
-            self._last_line = now
+        if progress.finished is not None or progress.done >= progress.planned:
+            return
+        counts = (progress.done, progress.asked, progress.retried)
+        since = now - self._last_line
+        # the fetch ticks every heartbeat/4: a line older than 3/4 of it is due, so no gap exceeds it
+        due = since >= 0.75 * progress.heartbeat
+        if due or (counts != self._last_counts and since >= min(2.0, progress.heartbeat)):
+            self._last_line, self._last_counts = now, counts
             self._write(progress.line())
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:

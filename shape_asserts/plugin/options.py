@@ -16,135 +16,15 @@ field of the same name to whatever it configures, regenerate the README table, a
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import pytest
 
 # Nothing heavier than the defaults: the option table is read in every pytest run (pytest_addoption).
 from shape_asserts import defaults
+from shape_asserts.plugin.option import CASTS, INI_TYPES, Option, finite
 
 __all__ = ["Option", "OPTIONS", "register", "resolve"]
-
-#: What a value may be. ``names`` and ``paths`` are repeatable on the command line and one per
-#: line in the ini file; ``choice`` is a string from ``choices``; a ``flag`` is given bare or true/false.
-_CASTS: dict[str, Callable[[str], Any]] = {
-    "flag": lambda raw: bool(("false", "true").index(raw.lower())),  # anything else: ValueError
-    "str": str,
-    "choice": str,
-    "path": str,
-    "int": int,
-    "float": float,
-    "names": str,
-    "paths": str,
-}
-_INI_TYPES: dict[str, Literal["linelist", "paths", "string"]] = {"names": "linelist", "paths": "paths"}
-
-#: The README holds the generated table between these lines.
-
-
-@dataclass(frozen=True)
-class Option:
-    """One setting: its command-line flag, its ini twin, its default and the values it allows.
-
-    ``ini`` is also the command-line option's ``dest``; ``field`` is the name :func:`resolve`
-    returns the value under (the :class:`~shape_asserts.plugin.suite.Settings` field it fills).
-    ``check`` tells whether a value of the right type is allowed, and ``allowed`` says which are,
-    for the error message (``--samples must be a whole number ≥ 1, got 0``).
-    """
-
-    flag: str
-    ini: str
-    field: str
-    kind: str
-    help: str
-    default: Any = None
-    default_text: str = ""
-    metavar: str | None = None
-    choices: tuple[str, ...] = ()
-    check: Callable[[Any], bool] | None = None
-    allowed: str = ""
-    base: str = "rootdir"
-
-    def __post_init__(self) -> None:
-        if self.kind not in _CASTS:
-            raise ValueError(f"{self.flag}: kind must be one of {', '.join(_CASTS)}, got {self.kind!r}")
-
-    @property
-    def repeatable(self) -> bool:
-        return self.kind in ("names", "paths")
-
-    @property
-    def allows(self) -> str:
-        return f"one of {', '.join(self.choices)}" if self.choices else self.allowed
-
-    @property
-    def shown_default(self) -> str:
-        """The default as ``--help`` and the README say it ('' when there is none)."""
-        if self.default_text or self.default in (None, ()):
-            return self.default_text
-        return ", ".join(self.default) if isinstance(self.default, tuple) else str(self.default)
-
-    @property
-    def help_text(self) -> str:
-        """The help ``pytest --help`` shows: the README's, plus what the README says in other columns."""
-        text = self.help + ("; repeatable" if self.repeatable else "")
-        return f"{text} (default: {self.shown_default})" if self.shown_default else text
-
-    def value(self, config: pytest.Config) -> Any:
-        """This setting's value for the run: checked, cast, paths made absolute."""
-        given = config.getoption(self.ini)
-        ini = config.getini(self.ini)
-        if self.kind == "paths":  # the command line's files add to the ini's (already absolute)
-            self._check(self.flag, given or [])
-            return tuple(self._absolute(p, config, self.base) for p in (given or [])) + tuple(ini)
-        if given is not None:
-            name, value, base = self.flag, given, self.base
-        elif ini not in ("", []):
-            name, base = f"ini setting {self.ini}", "rootdir"
-            value = ini if self.repeatable else self._cast(name, ini)
-        else:
-            name, value, base = "", self.default, "rootdir"
-        if name:
-            self._check(name, value)
-        if self.kind == "names":
-            return tuple(value)
-        if self.kind == "path" and value is not None:
-            return self._absolute(value, config, base)
-        return value
-
-    def _cast(self, name: str, raw: str) -> Any:
-        try:
-            return _CASTS[self.kind](raw.strip())
-        except ValueError:
-            raise pytest.UsageError(f"{name} must be {self.allows}, got {raw!r}") from None
-
-    def _check(self, name: str, value: Any) -> None:
-        items = list(value) if self.repeatable else [value]
-        if _CASTS[self.kind] is str and any(not str(v).strip() for v in items):
-            raise pytest.UsageError(f"{name} needs {self.allows}, got an empty one")
-        twice = sorted({v for v in items if items.count(v) > 1}) if self.kind == "names" else []
-        if twice:
-            raise pytest.UsageError(f"{name} names {', '.join(twice)} more than once; give each once")
-        if self.choices and value not in self.choices:
-            raise pytest.UsageError(f"{name} must be {self.allows}, got {value!r}")
-        if self.check is not None and not self.check(value):
-            raise pytest.UsageError(f"{name} must be {self.allows}, got {value}")
-
-    @staticmethod
-    def _absolute(value: str | Path, config: pytest.Config, base: str) -> Path:
-        path = Path(value)
-        if path.is_absolute():
-            return path
-        return (Path(config.invocation_params.dir) if base == "cwd" else Path(config.rootpath)) / path
-
-
-def _finite(low: float, high: float = math.inf, *, above: bool = False) -> Callable[[Any], bool]:
-    """A check: a finite number from ``low`` (or above it) to ``high``; NaN and infinity never pass."""
-    return lambda v: math.isfinite(v) and (v > low if above else v >= low) and v <= high
 
 
 #: Every setting of the plugin, in the order ``--help`` and the README list them.
@@ -197,7 +77,7 @@ OPTIONS: tuple[Option, ...] = (
         "float",
         default_text="the provider's own",
         metavar="T",
-        check=_finite(0, 2),
+        check=finite(0, 2),
         allowed="a number from 0 to 2",
         help="sampling temperature sent to the model, from 0 to 2 (OpenAI's range; a provider with a "
         "narrower one refuses the rest); part of a recording's identity",
@@ -209,7 +89,7 @@ OPTIONS: tuple[Option, ...] = (
         "int",
         default=defaults.MAX_TOKENS,
         metavar="N",
-        check=_finite(1),
+        check=finite(1),
         allowed="a whole number ≥ 1",
         help="most tokens the model may write in one answer (litellm's max_tokens); part of a live "
         "recording's identity. The default is ~2x the longest built-in answer (~5,600 characters at "
@@ -231,7 +111,7 @@ OPTIONS: tuple[Option, ...] = (
         "int",
         default=defaults.SAMPLES,
         metavar="N",
-        check=_finite(1),
+        check=finite(1),
         allowed="a whole number ≥ 1",
         help="answers per case, each its own call and recorded entry",
     ),
@@ -242,7 +122,7 @@ OPTIONS: tuple[Option, ...] = (
         "float",
         default=defaults.MIN_PASS_RATE,
         metavar="P",
-        check=_finite(0, 1),
+        check=finite(0, 1),
         allowed="a number from 0 to 1",
         help="share of a case's samples that must pass every check",
     ),
@@ -262,7 +142,7 @@ OPTIONS: tuple[Option, ...] = (
         "float",
         default=defaults.TIMEOUT,
         metavar="S",
-        check=_finite(0, above=True),
+        check=finite(0, above=True),
         allowed="a positive number of seconds",
         help="seconds one model call may take, connect to last byte",
     ),
@@ -284,7 +164,7 @@ OPTIONS: tuple[Option, ...] = (
         "int",
         default=defaults.CONCURRENCY,
         metavar="C",
-        check=_finite(1),
+        check=finite(1),
         allowed="a whole number ≥ 1",
         help="most model calls in flight at once, per run (not per xdist worker)",
     ),
@@ -295,9 +175,22 @@ OPTIONS: tuple[Option, ...] = (
         "int",
         default=defaults.MAX_RETRIES,
         metavar="N",
-        check=_finite(0),
+        check=finite(0),
         allowed="a whole number ≥ 0",
-        help="retries of a call after a 429 (honouring Retry-After), 5xx, timeout or dropped connection",
+        help="retries of a call after a 429 (honouring Retry-After), 5xx or dropped connection "
+        "(a timeout: see --timeout-retries)",
+    ),
+    Option(
+        "--timeout-retries",
+        "shape_timeout_retries",
+        "timeout_retries",
+        "int",
+        default=defaults.TIMEOUT_RETRIES,
+        metavar="N",
+        check=finite(0),
+        allowed="a whole number ≥ 0",
+        help="retries of a call that timed out; none by default, since a local server goes on "
+        "generating for a client that left (raise --request-timeout instead)",
     ),
     Option(
         "--max-cost",
@@ -306,7 +199,7 @@ OPTIONS: tuple[Option, ...] = (
         "float",
         default_text="no cap",
         metavar="USD",
-        check=_finite(0),
+        check=finite(0),
         allowed="a finite number ≥ 0",
         help="stop issuing new calls once this much was spent, in US dollars (where litellm knows "
         "prices); cases left unasked are skipped",
@@ -339,7 +232,7 @@ OPTIONS: tuple[Option, ...] = (
         "float",
         default=defaults.GATE_MARGIN,
         metavar="M",
-        check=_finite(0),
+        check=finite(0),
         allowed="a finite number ≥ 0",
         help="with --baseline: how much worse the candidate may be, in score points and in pass-rate "
         "percentage points, before the gate fails",
@@ -377,14 +270,14 @@ def register(parser: pytest.Parser) -> None:
         if o.repeatable:
             kwargs["action"] = "append"
         if o.kind in ("int", "float"):
-            kwargs["type"] = _CASTS[o.kind]  # argparse refuses "abc" with its own usage error
+            kwargs["type"] = CASTS[o.kind]  # argparse refuses "abc" with its own usage error
         if o.choices:
             kwargs["choices"] = o.choices  # and an unknown choice: "invalid choice: 'fr'"
         elif o.kind != "flag":
             kwargs["metavar"] = o.metavar
         group.addoption(o.flag, **kwargs)
         parser.addini(
-            o.ini, f"{o.flag}: {o.help_text}", type=_INI_TYPES.get(o.kind, "string"), default=[] if o.repeatable else ""
+            o.ini, f"{o.flag}: {o.help_text}", type=INI_TYPES.get(o.kind, "string"), default=[] if o.repeatable else ""
         )
 
 

@@ -48,8 +48,11 @@ class Settings:
     case_files: tuple[Path, ...] = ()
     concurrency: int = defaults.CONCURRENCY
     max_retries: int = defaults.MAX_RETRIES
+    timeout_retries: int = defaults.TIMEOUT_RETRIES
     max_cost: float | None = None
     batch: bool = defaults.BATCH
+    #: The run's own settings a command recording one of its cases repeats (``--flag=value`` each).
+    record_args: tuple[str, ...] = ()
     #: Where the fetch leaves what it could not get (set per run by the plugin).
     state_path: Path | None = None
     #: Whether the run has the benchmark matrix (``-m`` names ``benchmark``): else cases tagged
@@ -81,8 +84,10 @@ class Settings:
             timeout=self.timeout,
             api_base=self.api_base,
             max_retries=self.max_retries,
+            timeout_retries=self.timeout_retries,
             concurrency=self.concurrency,
             max_cost=self.max_cost,
+            record_args=self.record_args,
         )
 
     def params(self) -> dict[str, CaseParam]:
@@ -247,5 +252,6 @@ def prefetch(
     else:
         state, progress = asker.fetch(jobs, on_progress)
     if settings.state_path is not None:
+        settings.state_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # private, as mkdtemp's
         state.write(settings.state_path)
     return progress if jobs else None

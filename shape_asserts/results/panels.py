@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from shape_asserts.asking.call import redact
+from shape_asserts.geometry.score import fmt_value
 from shape_asserts.results import render
 from shape_asserts.results.record import (
     MAX_ANSWER,
@@ -86,7 +87,7 @@ def _num(v: Any) -> str:
     if isinstance(v, bool):
         return "yes" if v else "no"
     if isinstance(v, float):
-        return f"{v:.4g}"
+        return fmt_value(v)
     if isinstance(v, (list, tuple)):
         inner = ", ".join(_num(x) for x in v[:8])
         return f"({inner}{', …' if len(v) > 8 else ''})"

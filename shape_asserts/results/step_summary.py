@@ -13,6 +13,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from shape_asserts.geometry.score import fmt_fixed
 from shape_asserts.results.gate import Gate
 from shape_asserts.results.gate_text import describe, need_text
 from shape_asserts.results.leaderboard import OVERALL, Leaderboard
@@ -45,7 +46,7 @@ def cell(text: object) -> str:
 
 
 def _f(v: float | None) -> str:
-    return "—" if v is None else f"{v:.2f}"
+    return "—" if v is None else fmt_fixed(v)
 
 
 def _table(header: list[str], rows: Iterable[list[str]], right: set[int]) -> list[str]:

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from shape_asserts.geometry.score import fmt_fixed
 from shape_asserts.results.record import CaseRecord
 
 __all__ = ["FamilyRow", "summarize", "format_table"]
@@ -81,7 +82,7 @@ def summarize(records: Iterable[CaseRecord]) -> list[FamilyRow]:
 
 
 def _f(v: float | None) -> str:
-    return "—" if v is None else f"{v:.2f}"
+    return "—" if v is None else fmt_fixed(v)
 
 
 def format_table(rows: list[FamilyRow]) -> list[str]:

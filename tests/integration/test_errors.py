@@ -25,6 +25,27 @@ def test_a_missing_api_key_is_an_error_naming_the_variable(suite, monkeypatch):
     assert list((suite.path / "fixtures").glob(f"{model_slug('gpt-4o')}/*.json")) == []
 
 
+def test_a_missing_key_for_a_local_server_is_one_line_naming_the_variable_and_the_placeholder(suite, monkeypatch):
+    """It read "InternalServerError (HTTP 500) ... Missing credentials ... after 4 attempts" though
+    no request left the machine."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+
+    with StubServer() as srv:
+        result = suite.runpytest_subprocess(
+            "--model=openai/exact", f"--api-base={srv.base_url}", "-k", CASE, timeout=SUBPROCESS_TIMEOUT
+        )
+
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            "ProviderError: openai/exact: OPENAI_API_KEY is not set; a server that needs no key accepts any "
+            "value: run with OPENAI_API_KEY=dummy"
+        ]
+    )
+    assert "attempts" not in result.stdout.str() and "Traceback" not in result.stdout.str()
+    assert srv.state.requests == 0
+
+
 def test_a_rejected_api_key_is_an_error_that_does_not_show_the_key(suite, monkeypatch):
     wrong_key = "wrong-key-4f1d9c2b7e"
     monkeypatch.setenv("OPENAI_API_KEY", wrong_key)

@@ -45,6 +45,7 @@ def test_a_30_percent_fault_rate_is_retried_to_completion_and_no_fault_is_record
             *CIRCLE,
             "--request-timeout=3",
             "--max-retries=8",
+            "--timeout-retries=8",
             "-p",
             "no:randomly",
             timeout=SUBPROCESS_TIMEOUT,
@@ -168,3 +169,43 @@ def test_request_timeout_bounds_the_whole_call_not_only_the_first_byte(key):
     assert "ERROR" in done.stdout, done.stdout + done.stderr
     assert "Timeout: no complete answer within 1.5 s (--request-timeout)" in done.stdout
     assert srv.state.faulted["trickle"] == 1
+
+
+def test_request_timeout_bounds_the_whole_call_of_a_test_asking_for_itself(key, tmp_path):
+    """The same bound on the path a test takes when no fetch ran before it (``Settings.obtain``
+    asking for one case): a trickled answer is cut at the timeout, not accepted after 6 s, and not
+    asked again (a timeout is not retried by default)."""
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from shape_asserts.asking.call import aask\n"
+        "from shape_asserts.exceptions import ProviderError\n"
+        "from shape_asserts.plugin.suite import CaseParam, Settings\n"
+        "def settings(base, timeout):\n"
+        f"    return Settings(models=({MODEL!r},), fixtures_dir=Path(sys.argv[3]), api_base=base, timeout=timeout)\n"
+        "warm = settings(sys.argv[1], 120.0)\n"
+        "case = warm.cases()[0]\n"
+        f"warm.obtain(CaseParam({MODEL!r}, case))\n"
+        "slow = settings(sys.argv[2], 1.5)\n"
+        "try:\n"
+        f"    slow.obtain(CaseParam({MODEL!r}, slow.cases()[1]))\n"
+        "except ProviderError as exc:\n"
+        "    print('ERROR', exc)\n"
+        "else:\n"
+        "    print('ANSWERED')\n"
+    )
+    faults = Faults(rate=1.0, kinds=("trickle",), hang_seconds=6.0)
+    with StubServer() as warm, StubServer(faults=faults) as srv:
+        done = subprocess.run(
+            [sys.executable, "-c", script, warm.base_url, srv.base_url, str(tmp_path / "recorded")],
+            capture_output=True,
+            text=True,
+            timeout=SUBPROCESS_TIMEOUT,
+            check=False,
+            env={**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"},
+        )
+    assert warm.state.requests == 1, done.stdout + done.stderr
+    assert "ERROR" in done.stdout, done.stdout + done.stderr
+    assert "Timeout: no complete answer within 1.5 s (--request-timeout)" in done.stdout
+    assert "not retried" in done.stdout
+    assert srv.state.requests == 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 
 import pytest
 
@@ -34,6 +35,28 @@ def test_none_mode_reports_a_missing_recording_as_an_error_saying_how_to_record(
     assert "Traceback" not in result.stdout.str()
     assert not path.exists()
     assert fake_litellm.calls() == []
+
+
+def test_the_record_hint_repeats_the_runs_own_settings_and_following_it_records_the_case(suite, fake_litellm):
+    """The hint dropped --fixtures-dir, --temperature, --lang and --api-base, so following it asked
+    for a recording this run would not read. Options that only judge or report are left out."""
+    mine = (
+        "--fixtures-dir=mine",
+        "--temperature=0.3",
+        "--max-tokens=2048",
+        "--lang=en",
+        "--request-timeout=900",
+        "--timeout-retries=1",
+    )  # in the option table's order, as the hint gives them
+    result = suite.runpytest("--record=none", *mine, "--shape-report=r.html", "--gate-margin=3", "-k", CASE)
+
+    result.assert_outcomes(errors=1)
+    hint = next(line for line in result.stdout.lines if "record it with: " in line).split("record it with: ")[1]
+    assert hint == f"pytest --model=reference/exact --record=missing {' '.join(mine)} -k {CASE}"
+    followed = suite.runpytest(*shlex.split(hint)[1:])
+    followed.assert_outcomes(passed=1)
+    assert len(fake_litellm.calls()) == 1 and fake_litellm.calls()[0]["temperature"] == 0.3
+    suite.runpytest("--record=none", *mine, "-k", CASE).assert_outcomes(passed=1)  # now it replays
 
 
 def test_missing_mode_is_the_default_and_asks_only_for_the_missing_recording(suite, fake_litellm):

@@ -128,3 +128,65 @@ def test_a_hosted_model_without_its_key_fails_at_once_without_a_call(monkeypatch
     with pytest.raises(ProviderError, match="openai/m: OPENAI_API_KEY is not set"):
         asyncio.run(call.aask("openai/m", [{"role": "user", "content": "draw"}]))
     assert fake.kwargs == []
+
+
+def test_a_timeout_is_not_retried_unless_the_user_allows_it(monkeypatch):
+    """A local server goes on generating for a client that left: asking again at once (as was
+    done three times by default) only piles work onto it. Retries of other failures are kept."""
+    fake = FakeLitellm(hang=5.0)
+    with pytest.raises(ProviderError, match=r"within 0.05 s.*not retried.*--timeout-retries$"):
+        _aask(monkeypatch, fake, timeout=0.05, max_retries=3)
+    assert len(fake.kwargs) == 1
+
+
+def test_a_client_timeout_without_a_status_is_not_retried_by_default(monkeypatch):
+    fake = FakeLitellm(failure("Timeout", 408), failure("APITimeoutError"))
+    with pytest.raises(ProviderError, match=r"Timeout \(HTTP 408\).*not retried"):
+        _aask(monkeypatch, fake, max_retries=3)
+    assert len(fake.kwargs) == 1
+
+
+def test_timeout_retries_allow_a_timed_out_call_to_be_asked_again(monkeypatch):
+    fake = FakeLitellm(failure("Timeout", 408), failure("RateLimitError", 429, {"retry-after": "0"}))
+    answer, waits = _aask(monkeypatch, fake, max_retries=1, timeout_retries=1)
+    assert answer.text == "drawn" and len(fake.kwargs) == 3
+    fake = FakeLitellm(failure("Timeout"), failure("Timeout"))
+    with pytest.raises(ProviderError, match=r"after 2 attempts; raise --request-timeout$"):
+        _aask(monkeypatch, fake, max_retries=5, timeout_retries=1)
+
+
+def test_a_model_at_an_api_base_without_its_key_fails_at_once_saying_how_to_pass_a_placeholder(monkeypatch):
+    """Against a keyless local server the OpenAI client refuses to send a request without a key;
+    litellm called that an HTTP 500 'Missing credentials', retried four times."""
+    fake = FakeLitellm()
+    seen = {}
+
+    def validate_environment(model, api_base=None):
+        seen["api_base"] = api_base
+        return {"missing_keys": ["OPENAI_API_KEY"], "keys_in_environment": False}
+
+    fake.validate_environment = validate_environment
+    with pytest.raises(ProviderError) as info:
+        _aask(monkeypatch, fake, max_retries=3)
+    assert str(info.value) == (
+        "openai/m: OPENAI_API_KEY is not set; a server that needs no key accepts any value: run with OPENAI_API_KEY=dummy"
+    )
+    assert fake.kwargs == [] and seen["api_base"] == "http://127.0.0.1:1"
+
+
+def test_an_api_base_variable_with_a_default_is_not_called_a_missing_key(monkeypatch):
+    """litellm lists OLLAMA_API_BASE as missing for ollama/..., which defaults to localhost."""
+    fake = FakeLitellm()
+    fake.validate_environment = lambda model: {"missing_keys": ["OLLAMA_API_BASE"], "keys_in_environment": False}
+    monkeypatch.setattr(call, "load_litellm", lambda: fake)
+    answer = asyncio.run(call.aask("ollama/m", [{"role": "user", "content": "draw"}]))
+    assert answer.text == "drawn"
+
+
+def test_a_client_missing_credentials_is_not_retried_whatever_status_it_carries(monkeypatch):
+    fake = FakeLitellm(
+        type("InternalServerError", (Exception,), {"status_code": 500})("Missing credentials. Please pass an `apiKey`")
+    )
+    with pytest.raises(ProviderError, match="Missing credentials"):
+        _aask(monkeypatch, fake, max_retries=3)
+    assert len(fake.kwargs) == 1

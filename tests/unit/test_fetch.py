@@ -167,3 +167,25 @@ def test_a_recording_that_cannot_be_written_errors_that_case_and_the_fetch_goes_
     assert "could not be recorded at" in state.unrecorded[RunState.key("m", blocked)]
     assert "No space left on device (errno 28)" in state.unrecorded[RunState.key("m", blocked)]
     assert run.plan(PAIRS, samples=1)[0].case.id == blocked  # the rest recorded
+
+
+def test_while_calls_wait_the_listener_hears_heartbeats_naming_the_calls_in_flight(tmp_path, monkeypatch):
+    """A live run was silent until a call completed (~400 s against a local server)."""
+    monkeypatch.setenv("SHAPE_ASSERTS_HEARTBEAT", "0.02")
+    heard: list[tuple[int, str]] = []
+    provider = FakeProvider(delay=0.3)
+    asker(tmp_path, concurrency=1, call=provider).fetch(
+        asker(tmp_path).plan(PAIRS[:1], samples=1), lambda p: heard.append((p.done, p.line()))
+    )
+    waiting = [line for done, line in heard if done == 0 and "in flight" in line]
+    assert len(waiting) >= 2, heard
+    assert "1 in flight, the longest for" in waiting[-1] and f"({CASES[0].id}@m #0)" in waiting[-1]
+    assert "in flight" not in heard[-1][1]  # the last word, once everything ended
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-1", "inf", "nan"])
+def test_a_heartbeat_setting_that_is_not_a_positive_number_keeps_the_default(monkeypatch, value):
+    from shape_asserts.asking.runstate import HEARTBEAT, heartbeat_interval
+
+    monkeypatch.setenv("SHAPE_ASSERTS_HEARTBEAT", value)
+    assert heartbeat_interval() == HEARTBEAT

@@ -367,3 +367,20 @@ def test_a_fixture_recording_another_case_than_its_path_says_is_corrupt(store, c
     )
     with pytest.raises(FixtureError, match="records m/some-other-case .ru., not m/.* as its path says"):
         store.read("m", case)
+
+
+def test_a_temporary_file_left_by_a_killed_write_is_removed_by_the_next_recording(store, case):
+    """A write interrupted by SIGKILL leaves `.<case>.json.<random>.tmp`; no later run removed it."""
+    folder = store.path(MODEL, case.id).parent
+    folder.mkdir(parents=True)
+    leftovers = [folder / ".other-case.json.k2j3x9.tmp", folder / f".{case.id}.en.json.q8w7e6.tmp"]
+    for path in leftovers:
+        path.write_text('{"format": 1, "sam', encoding="utf-8")
+    keep = folder / "notes.tmp"  # not a recording's temporary file
+    keep.write_text("mine", encoding="utf-8")
+
+    store.save(_recording(case, ["one"]))
+
+    assert [p.exists() for p in leftovers] == [False, False]
+    assert keep.exists()
+    assert store.read(MODEL, case).texts(1) == ["one"]

@@ -27,7 +27,7 @@ class FakeModel:
         self.cost = cost
 
     async def __call__(
-        self, model, messages, *, temperature, max_tokens, timeout, api_base, sample, max_retries, on_retry
+        self, model, messages, *, temperature, max_tokens, timeout, api_base, sample, max_retries, on_retry, **kwargs
     ) -> Answer:
         self.calls.append(
             {

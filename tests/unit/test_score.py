@@ -15,7 +15,7 @@ import pytest
 from shape_asserts.families.circle import CIRCLE, score_circle
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.raster import point_on_circle, raster_circle
-from shape_asserts.geometry.score import Check, ShapeScore
+from shape_asserts.geometry.score import Check, ShapeScore, fmt_fixed, fmt_value
 from shape_asserts.results.assertions import assert_circle
 
 CENTER = (25, 25)
@@ -245,3 +245,23 @@ def test_a_coordinate_too_large_to_measure_fails_finite_and_scores_zero():
     assert result.score == 0.0 and not result.passed
     assert "finite" in _failed(result)
     assert all(v is None or not isinstance(v, float) or np.isfinite(v) for v in result.metrics.values())
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [(-0.0, "0"), (1.484e-17, "0"), (-3e-9, "0"), (0.5, "0.5"), (-2.25, "-2.25"), (123456.7, "123457"), (7, "7")],
+)
+def test_a_value_is_shown_for_people_never_as_minus_zero_or_in_exponent_notation(value, shown):
+    """A run showed `-0` and `1.484e-17` as measured values."""
+    assert fmt_value(value) == shown
+    assert "e" not in fmt_value(value * 1e-3) and "e" not in fmt_value(value * 1e3)
+
+
+@pytest.mark.parametrize(("value", "shown"), [(-0.0, "0.00"), (-0.004, "0.00"), (-0.006, "-0.01"), (1.0, "1.00")])
+def test_fixed_decimals_never_read_minus_zero(value, shown):
+    """A winding check read 'goes round -0.00 times'."""
+    assert fmt_fixed(value) == shown
+
+
+def test_a_check_describes_a_float_noise_value_as_zero():
+    assert Check("closure", False, -1.484e-17, "≤ 1").describe() == "closure: 0 (limit ≤ 1)"

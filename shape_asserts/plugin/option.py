@@ -1,0 +1,129 @@
+"""One plugin setting, as :data:`shape_asserts.plugin.options.OPTIONS` declares it: its flag, ini
+twin, default, type and rules, and how its value is read, checked and cast for a run."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import pytest
+
+__all__ = ["CASTS", "INI_TYPES", "Option", "finite"]
+
+#: What a value may be. ``names`` and ``paths`` are repeatable on the command line and one per
+#: line in the ini file; ``choice`` is a string from ``choices``; a ``flag`` is given bare or true/false.
+CASTS: dict[str, Callable[[str], Any]] = {
+    "flag": lambda raw: bool(("false", "true").index(raw.lower())),  # anything else: ValueError
+    "str": str,
+    "choice": str,
+    "path": str,
+    "int": int,
+    "float": float,
+    "names": str,
+    "paths": str,
+}
+INI_TYPES: dict[str, Literal["linelist", "paths", "string"]] = {"names": "linelist", "paths": "paths"}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One setting: its command-line flag, its ini twin, its default and the values it allows.
+
+    ``ini`` is also the command-line option's ``dest``; ``field`` is the name :func:`resolve`
+    returns the value under (the :class:`~shape_asserts.plugin.suite.Settings` field it fills).
+    ``check`` tells whether a value of the right type is allowed, and ``allowed`` says which are,
+    for the error message (``--samples must be a whole number ≥ 1, got 0``).
+    """
+
+    flag: str
+    ini: str
+    field: str
+    kind: str
+    help: str
+    default: Any = None
+    default_text: str = ""
+    metavar: str | None = None
+    choices: tuple[str, ...] = ()
+    check: Callable[[Any], bool] | None = None
+    allowed: str = ""
+    base: str = "rootdir"
+
+    def __post_init__(self) -> None:
+        if self.kind not in CASTS:
+            raise ValueError(f"{self.flag}: kind must be one of {', '.join(CASTS)}, got {self.kind!r}")
+
+    @property
+    def repeatable(self) -> bool:
+        return self.kind in ("names", "paths")
+
+    @property
+    def allows(self) -> str:
+        return f"one of {', '.join(self.choices)}" if self.choices else self.allowed
+
+    @property
+    def shown_default(self) -> str:
+        """The default as ``--help`` and the README say it ('' when there is none)."""
+        if self.default_text or self.default in (None, ()):
+            return self.default_text
+        return ", ".join(self.default) if isinstance(self.default, tuple) else str(self.default)
+
+    @property
+    def help_text(self) -> str:
+        """The help ``pytest --help`` shows: the README's, plus what the README says in other columns."""
+        text = self.help + ("; repeatable" if self.repeatable else "")
+        return f"{text} (default: {self.shown_default})" if self.shown_default else text
+
+    def value(self, config: pytest.Config) -> Any:
+        """This setting's value for the run: checked, cast, paths made absolute."""
+        given = config.getoption(self.ini)
+        ini = config.getini(self.ini)
+        if self.kind == "paths":  # the command line's files add to the ini's (already absolute)
+            self._check(self.flag, given or [])
+            return tuple(self._absolute(p, config, self.base) for p in (given or [])) + tuple(ini)
+        if given is not None:
+            name, value, base = self.flag, given, self.base
+        elif ini not in ("", []):
+            name, base = f"ini setting {self.ini}", "rootdir"
+            value = ini if self.repeatable else self._cast(name, ini)
+        else:
+            name, value, base = "", self.default, "rootdir"
+        if name:
+            self._check(name, value)
+        if self.kind == "names":
+            return tuple(value)
+        if self.kind == "path" and value is not None:
+            return self._absolute(value, config, base)
+        return value
+
+    def _cast(self, name: str, raw: str) -> Any:
+        try:
+            return CASTS[self.kind](raw.strip())
+        except ValueError:
+            raise pytest.UsageError(f"{name} must be {self.allows}, got {raw!r}") from None
+
+    def _check(self, name: str, value: Any) -> None:
+        items = list(value) if self.repeatable else [value]
+        if CASTS[self.kind] is str and any(not str(v).strip() for v in items):
+            raise pytest.UsageError(f"{name} needs {self.allows}, got an empty one")
+        twice = sorted({v for v in items if items.count(v) > 1}) if self.kind == "names" else []
+        if twice:
+            raise pytest.UsageError(f"{name} names {', '.join(twice)} more than once; give each once")
+        if self.choices and value not in self.choices:
+            raise pytest.UsageError(f"{name} must be {self.allows}, got {value!r}")
+        if self.check is not None and not self.check(value):
+            raise pytest.UsageError(f"{name} must be {self.allows}, got {value}")
+
+    @staticmethod
+    def _absolute(value: str | Path, config: pytest.Config, base: str) -> Path:
+        path = Path(value)
+        if path.is_absolute():
+            return path
+        return (Path(config.invocation_params.dir) if base == "cwd" else Path(config.rootpath)) / path
+
+
+def finite(low: float, high: float = math.inf, *, above: bool = False) -> Callable[[Any], bool]:
+    """A check: a finite number from ``low`` (or above it) to ``high``; NaN and infinity never pass."""
+    return lambda v: math.isfinite(v) and (v > low if above else v >= low) and v <= high
