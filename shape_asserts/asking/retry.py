@@ -1,0 +1,110 @@
+"""Which failed calls are worth another attempt, and how long to wait first.
+
+Retried: 408, 409, 429, 5xx, dropped connections — and timeouts only when ``--timeout-retries``
+allows. Never a request the provider judged and refused (the other 4xx), nor one the client never
+sent (no key). ``Retry-After`` (seconds or an HTTP date) and ``retry-after-ms`` are honoured.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+__all__ = ["MAX_BACKOFF", "RETRIABLE_STATUS", "Timeout", "backoff", "is_retriable", "is_timeout", "retry_after"]
+
+
+#: Failures worth another attempt when no HTTP status says otherwise: rate limits, server errors,
+#: timeouts, dropped connections.
+_RETRIABLE = (
+    "RateLimitError",
+    "InternalServerError",
+    "ServiceUnavailableError",
+    "Timeout",
+    "APIConnectionError",
+    "APIError",
+    "BadGatewayError",
+)
+#: HTTP statuses another attempt may change: timeout, conflict, rate limit (and every 5xx).
+RETRIABLE_STATUS = (408, 409, 429)
+#: Longest wait between attempts, whatever Retry-After says.
+MAX_BACKOFF = 60.0
+
+
+class Timeout(Exception):
+    """The whole call (connect to last byte) took longer than ``--request-timeout``."""
+
+
+#: Class names of the clients' own timeouts (litellm's ``Timeout``, openai's ``APITimeoutError``).
+_TIMEOUTS = ("Timeout", "APITimeoutError", "TimeoutError", "ReadTimeout", "ConnectTimeout")
+#: Words of a client that refused to send a request for want of a key (litellm may call it a 500).
+_NO_KEY = ("Missing credentials", "api_key client option must be set")
+
+
+def is_timeout(exc: BaseException) -> bool:
+    """Whether the call gave up waiting (ours or the client's timeout), rather than being refused.
+
+    Such a call is retried only when ``--timeout-retries`` allows it: a local server goes on
+    generating for a client that left, so asking again at once piles up work it has not finished.
+    """
+    return isinstance(exc, (Timeout, asyncio.TimeoutError)) or type(exc).__name__ in _TIMEOUTS
+
+
+def is_retriable(exc: BaseException) -> bool:
+    """Whether another attempt may succeed: 408, 409, 429, 5xx, timeouts and dropped connections.
+
+    Never a request the provider judged and refused (400–404, 413, 422 and the other 4xx: a bad key,
+    a bad request, an unknown model, too long a prompt), whatever class the client gave the error.
+    """
+    if any(words in str(exc) for words in _NO_KEY):
+        return False  # no request left the machine: another attempt fails the same way
+    status = getattr(exc, "status_code", None)
+    if isinstance(status, int) and not isinstance(status, bool):
+        if status in RETRIABLE_STATUS or status >= 500:
+            return True
+        if 400 <= status < 500:
+            return False
+    # no status: only the client's kinds of transient failure (an authentication or bad-request
+    # error, for one, is not among them)
+    return type(exc).__name__ in _RETRIABLE
+
+
+def retry_after(exc: BaseException) -> float | None:
+    """Seconds the provider asked us to wait, if it said: ``retry-after-ms``, or ``Retry-After`` in
+    seconds or as an HTTP date."""
+    headers: Any = getattr(exc, "litellm_response_headers", None)
+    if headers is None:
+        headers = getattr(getattr(exc, "response", None), "headers", None)
+    if headers is None:
+        return None
+    try:
+        ms = headers.get("retry-after-ms")
+        if ms is not None:
+            return max(0.0, float(ms) / 1000.0)
+        value = headers.get("retry-after") or headers.get("Retry-After")
+    except (TypeError, ValueError, AttributeError):
+        return None
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except (TypeError, ValueError):
+        pass
+    try:
+        when = parsedate_to_datetime(str(value))
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=timezone.utc)
+        return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+
+
+def backoff(attempt: int, exc: BaseException | None, base: float = 0.5) -> float:
+    """Seconds to wait before attempt ``attempt + 1``: Retry-After when given, else exponential
+    with full jitter (capped at :data:`MAX_BACKOFF`)."""
+    hinted = retry_after(exc) if exc is not None else None
+    if hinted is not None:
+        return min(MAX_BACKOFF, hinted)
+    return random.uniform(0, min(MAX_BACKOFF, base * (2**attempt)))
