@@ -80,7 +80,7 @@ def _record(suite: pytest.Pytester, xml: str) -> CaseRecord:
     return CaseRecord.from_json(case.properties["shape_result"])
 
 
-def test_every_answer_shape_is_recorded_whole_judged_with_one_line_of_cause_and_replayed_identically(suite, key):
+def test_finding_6_every_answer_shape_is_recorded_whole_judged_and_replayed_identically(suite, key):
     with StubServer(shape=[shape for shape, _ in SHAPES]) as srv:
         live = _run(
             suite,

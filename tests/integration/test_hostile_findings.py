@@ -14,8 +14,10 @@ subprocess, the real litellm, ``--model=openai/...`` against :class:`.hostile.Ho
    one case's error), ``unit/test_fixtures.py`` (read-modify-write under the lock).
 5. ``--request-timeout`` does not bound a call — ``test_finding_5_*`` below; also
    ``test_faults.py::test_request_timeout_bounds_the_whole_call_not_only_the_first_byte``.
-6. Answers recorded lossily (tool calls, refusals, content filter) — the answer shapes' own tests
-   (``unit/test_diagnosis.py``, ``unit/test_recorded.py``), which came with that work.
+6. Answers recorded lossily (tool calls, refusals, content filter) —
+   ``test_answer_shapes.py::test_finding_6_*`` (every shape through litellm and the stub server,
+   recorded whole, judged, replayed identically); also ``unit/test_diagnosis.py``,
+   ``unit/test_recorded.py``.
 7. Under xdist the report's reason is the worker header — ``test_finding_7_*`` below; also
    ``unit/test_results.py::test_the_reason_under_xdist_is_the_error_not_the_worker_header``.
 8. Smaller — terminal escapes from provider errors and the session end's re-read of a shrunk
