@@ -211,14 +211,7 @@ class BatchRunner:
         )
         bstate.input_file_id = str(upload.id)
         bstate.write(path)  # from here on a rerun looks for this file's batch before making one
-        batch = litellm.create_batch(
-            completion_window="24h",
-            endpoint="/v1/chat/completions",
-            input_file_id=bstate.input_file_id,
-            metadata={"made_by": "shape-asserts"},
-            **self._api(bstate.provider),
-        )
-        bstate.batch_id = str(batch.id)
+        bstate.batch_id = self._create_batch(litellm, bstate)
         bstate.write(path)
         self.say(f"submitted batch {bstate.batch_id}: {len(bstate.requests)} request(s) of {bstate.model} ({path})")
 
@@ -231,15 +224,19 @@ class BatchRunner:
                 bstate.batch_id = str(batch.id)
                 break
         else:
-            batch = litellm.create_batch(
-                completion_window="24h",
-                endpoint="/v1/chat/completions",
-                input_file_id=bstate.input_file_id,
-                metadata={"made_by": "shape-asserts"},
-                **self._api(bstate.provider),
-            )
-            bstate.batch_id = str(batch.id)
+            bstate.batch_id = self._create_batch(litellm, bstate)
         bstate.write(path)
+
+    def _create_batch(self, litellm: Any, bstate: BatchState) -> str:
+        """A new batch of the state's uploaded file; its id."""
+        batch = litellm.create_batch(
+            completion_window="24h",
+            endpoint="/v1/chat/completions",
+            input_file_id=bstate.input_file_id,
+            metadata={"made_by": "shape-asserts"},
+            **self._api(bstate.provider),
+        )
+        return str(batch.id)
 
     @staticmethod
     def _kept(bstate: BatchState, path: Path) -> str:
