@@ -103,22 +103,34 @@ def _coordinate(v: float) -> int | float:
     return int(v) if v.is_integer() else v
 
 
+#: Records this process turned into properties lately, by their JSON text: the collector of a run
+#: without xdist takes them back as they are instead of parsing the text it was just given. Equal
+#: text is an equal record, so a hit is always right; the few kept bound what a worker holds.
+_MADE: dict[str, CaseRecord] = {}
+_MADE_KEPT = 64
+#: Types written as they are: the leaves of a record (checked by exact type, the common case first).
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
+
 def _to_json(value: Any) -> Any:
+    # leaves are tested inline in the comprehensions: a record holds hundreds of coordinates
+    if type(value) in _LEAVES:
+        return value
+    if isinstance(value, (list, tuple)):
+        return [v if type(v) in _LEAVES else _to_json(v) for v in value]
     if is_dataclass(value) and not isinstance(value, type):
         return {f.name: _to_json(getattr(value, f.name)) for f in fields(value)}
-    if isinstance(value, (list, tuple)):
-        return [_to_json(v) for v in value]
     if isinstance(value, Mapping):
-        return {k: _to_json(v) for k, v in value.items()}
+        return {k: v if type(v) in _LEAVES else _to_json(v) for k, v in value.items()}
     return value
 
 
 def _thaw(value: Any) -> Any:
     """JSON's lists back to the record's tuples, recursively."""
     if isinstance(value, list):
-        return tuple(_thaw(v) for v in value)
+        return tuple(v if type(v) in _LEAVES else _thaw(v) for v in value)
     if isinstance(value, dict):
-        return {k: _thaw(v) for k, v in value.items()}
+        return {k: v if type(v) in _LEAVES else _thaw(v) for k, v in value.items()}
     return value
 
 
@@ -274,13 +286,24 @@ class CaseRecord(_Json):
 
     def as_property(self) -> tuple[str, str]:
         """The ``(name, JSON text)`` user property carrying this record."""
-        return PROPERTY, json.dumps(self.to_json(), ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+        text = json.dumps(self.to_json(), ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+        _MADE[text] = self
+        while len(_MADE) > _MADE_KEPT:
+            del _MADE[next(iter(_MADE))]
+        return PROPERTY, text
 
     @classmethod
     def from_properties(cls, props: Iterable[Any]) -> CaseRecord | None:
-        """The record among a test report's user properties (the last one), or ``None``."""
+        """The record among a test report's user properties (the last one), or ``None``.
+
+        In the process that made it (a run without xdist) the record is the one
+        :meth:`as_property` wrote, not parsed again; elsewhere it is read from its JSON text.
+        """
         found = [value for name, value in props if name == PROPERTY]
-        return cls.from_json(found[-1]) if found else None
+        if not found:
+            return None
+        made = _MADE.pop(found[-1], None) if isinstance(found[-1], str) else None
+        return made if made is not None else cls.from_json(found[-1])
 
     @classmethod
     def from_result(cls, result: CaseResult, outcome: str, reason: str = "") -> CaseRecord:

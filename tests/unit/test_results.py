@@ -84,6 +84,14 @@ def test_a_record_is_the_same_after_a_trip_through_json_text(record):
     assert CaseRecord.from_properties([("other", 1), (name, text)]) == record
 
 
+def test_the_process_that_made_a_property_takes_its_record_back_and_any_other_parses_it(record):
+    name, text = record.as_property()
+
+    assert CaseRecord.from_properties([(name, text)]) is record  # the run without xdist: no parsing
+    again = CaseRecord.from_properties([(name, text)])  # taken once; a second reader parses the text
+    assert again == record and again is not record
+
+
 def test_the_property_is_strict_ascii_json_whatever_the_model_wrote(case, good):
     hostile = "\x00\x1b[2J\ud800 ✓ <script>\n" + good
     rec = CaseRecord.from_result(judge(case, MODEL, [hostile]), "failed")
