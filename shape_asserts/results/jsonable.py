@@ -1,0 +1,69 @@
+"""JSON for the frozen record dataclasses (:mod:`shape_asserts.results.record`), field by field.
+
+Plain and fast: a record holds hundreds of coordinates, so leaves are written as they are, tested
+by exact type inline, and only containers recurse.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import fields, is_dataclass
+from typing import Any, ClassVar
+
+__all__ = ["Jsonable"]
+
+#: Types written as they are: the leaves of a record (checked by exact type, the common case first).
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
+
+def _to_json(value: Any) -> Any:
+    # leaves are tested inline in the comprehensions: a record holds hundreds of coordinates
+    if type(value) in _LEAVES:
+        return value
+    if isinstance(value, (list, tuple)):
+        return [v if type(v) in _LEAVES else _to_json(v) for v in value]
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _to_json(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, Mapping):
+        return {k: v if type(v) in _LEAVES else _to_json(v) for k, v in value.items()}
+    return value
+
+
+def _thaw(value: Any) -> Any:
+    """JSON's lists back to the record's tuples, recursively."""
+    if isinstance(value, list):
+        return tuple(v if type(v) in _LEAVES else _thaw(v) for v in value)
+    if isinstance(value, dict):
+        return {k: v if type(v) in _LEAVES else _thaw(v) for k, v in value.items()}
+    return value
+
+
+class Jsonable:
+    """``to_json``/``from_json`` for a record dataclass, field by field.
+
+    A field is written as it is (tuples as lists); reading turns lists back into tuples, builds
+    the nested records named in ``_NESTED``, and ignores keys the record does not know.
+    """
+
+    _NESTED: ClassVar[Mapping[str, Any]] = {}
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as plain JSON types (dicts, lists, strings, numbers, booleans, null)."""
+        return _to_json(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | str) -> Any:
+        """The record from :meth:`to_json`'s output, or from that output as JSON text."""
+        if isinstance(data, str):
+            data = json.loads(data)
+        if not isinstance(data, Mapping):
+            raise TypeError(f"a {cls.__name__} is a JSON object, got {type(data).__name__}")
+        names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+        kwargs = {}
+        for name, value in data.items():
+            if name not in names:
+                continue
+            nested = cls._NESTED.get(name)
+            kwargs[name] = tuple(nested.from_json(v) for v in value) if nested else _thaw(value)
+        return cls(**kwargs)
