@@ -23,7 +23,7 @@ os.environ.setdefault("OPENAI_API_KEY", "sk-bench-not-a-real-key")
 
 from shape_asserts.asking.call import aask, load_litellm
 from shape_asserts.asking.stub_server import StubServer
-from shape_asserts.plugin.suite import Settings, prefetch
+from shape_asserts.plugin.suite import Settings, plan, prefetch
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(aask("openai/exact", params[0].case.messages("en"), api_base=srv.base_url))  # warm-up, not recorded
         t_warm = time.perf_counter() - t0
         t0 = time.perf_counter()
-        progress = prefetch(settings, params)
+        progress = prefetch(settings, plan(settings, params))
         wall = time.perf_counter() - t0
         n = progress.planned if progress else 0
         bound = n * args.latency / args.concurrency

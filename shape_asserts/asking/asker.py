@@ -27,7 +27,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import shlex
+import threading
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -227,23 +229,38 @@ class Asker:
         self,
         jobs: list[Job],
         on_progress: Callable[[Progress], None] | None = None,
+        *,
+        on_settled: Callable[[str, RunState], None] | None = None,
+        stop: threading.Event | None = None,
     ) -> tuple[RunState, Progress]:
         """Ask for every planned sample, ``concurrency`` at a time, recording each answer as it
         arrives; returns what could not be obtained, and the counters (``on_progress`` hears of
-        each change)."""
+        each change).
+
+        ``on_settled(key, state)`` hears of each case (:attr:`Job.key`) once every one of its
+        samples is recorded or given up, so its test can go on while the rest is asked. Once
+        ``stop`` is set no call is started (those in flight are still recorded); the cases left
+        are unasked.
+        """
         progress = Progress()
         if not jobs:
             progress.finished = progress.started
             return RunState(fetched=True), progress
-        return asyncio.run(self._fetch(jobs, progress, on_progress)), progress
+        return asyncio.run(self._fetch(jobs, progress, on_progress, on_settled, stop)), progress
 
     async def _fetch(
-        self, jobs: list[Job], progress: Progress, on_progress: Callable[[Progress], None] | None
+        self,
+        jobs: list[Job],
+        progress: Progress,
+        on_progress: Callable[[Progress], None] | None,
+        on_settled: Callable[[str, RunState], None] | None = None,
+        stop: threading.Event | None = None,
     ) -> RunState:
         state = RunState(fetched=True)
         sem = asyncio.Semaphore(max(1, self.concurrency))
         # one writer per case at a time, so two samples of a case are never written out of order
         locks = {job.key: asyncio.Lock() for job in jobs}
+        left = Counter(job.key for job in jobs for _ in job.indices)  # samples not yet settled, per case
         version = litellm_version()
 
         def note() -> None:
@@ -255,7 +272,17 @@ class Asker:
             note()
 
         async def one(job: Job, index: int) -> None:
+            try:
+                await ask(job, index)
+            finally:
+                left[job.key] -= 1
+                if not left[job.key] and on_settled is not None:
+                    on_settled(job.key, state)
+
+        async def ask(job: Job, index: int) -> None:
             async with sem:
+                if stop is not None and stop.is_set():
+                    state.unasked.setdefault(job.key, "not asked: the run ended before this case's turn")
                 if self.max_cost is not None and progress.cost_usd >= self.max_cost:
                     state.unasked.setdefault(
                         job.key,

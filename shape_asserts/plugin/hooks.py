@@ -15,7 +15,6 @@ import os
 import re
 import secrets
 import tempfile
-import time
 from collections.abc import Generator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,10 +23,11 @@ import pytest
 
 from shape_asserts.exceptions import CaseError, FixtureError, ProviderError
 from shape_asserts.families import names
+from shape_asserts.plugin.fetcher import FETCHER, Fetcher
 from shape_asserts.plugin.options import resolve
 from shape_asserts.plugin.record_hint import reproduce
 from shape_asserts.plugin.session import VerdictOptions, VerdictSession, with_baseline
-from shape_asserts.plugin.suite import CaseParam, CaseRun, Settings, prefetch
+from shape_asserts.plugin.suite import CaseParam, CaseRun, Settings
 
 if TYPE_CHECKING:
     from shape_asserts.results.record import CaseRecord
@@ -93,7 +93,7 @@ def configure(config: pytest.Config) -> None:
     config.stash[_SETTINGS_KEY] = _verdicts(config, _settings(config, values), values)
     _check_case_files(config.stash[_SETTINGS_KEY])
     if not _is_worker(config):
-        config.pluginmanager.register(_Fetcher(config), "shape-asserts-fetcher")
+        config.pluginmanager.register(Fetcher(config, config.stash[_SETTINGS_KEY]), FETCHER)
 
 
 def _check_case_files(settings: Settings) -> None:
@@ -158,7 +158,9 @@ def shape_run(request: pytest.FixtureRequest, shape_case: CaseParam, shape_setti
     """One model × case: its answers (recorded, replayed or asked now) ready to be judged."""
     node = request.node
     node.stash[_CASE_KEY] = shape_case  # from here on the test is a shape case, with a record
-    obtained = shape_settings.obtain(shape_case)
+    fetcher = request.config.pluginmanager.get_plugin(FETCHER)
+    state = fetcher.settled(shape_case) if fetcher is not None else None  # asked while the tests run
+    obtained = shape_settings.obtain(shape_case, state)
     snapshot = None
     if request.config.pluginmanager.hasplugin("syrupy"):  # -p no:syrupy: nothing is pinned
         snapshot = request.getfixturevalue("snapshot")
@@ -201,125 +203,6 @@ def _record(item: pytest.Item, param: CaseParam, report: pytest.TestReport) -> C
     if report.when == "call" and report.passed:
         reason = "the test passed without judging its answers (it never called shape_run.check())"
     return CaseRecord.unjudged(param.model, param.case, outcome, reason)
-
-
-class _Fetcher:
-    """Plans and makes the run's live calls once, in the process that sees the whole selection."""
-
-    def __init__(self, config: pytest.Config) -> None:
-        self.config = config
-        self.session: pytest.Session | None = None
-        self.done = False
-        self.progress: Any = None
-        self._last_line = 0.0
-        self._last_counts: tuple[int, ...] = ()
-
-    @pytest.hookimpl(optionalhook=True)
-    def pytest_configure_node(self, node: Any) -> None:  # xdist controller: tell workers the path
-        node.workerinput["shape_state_path"] = str(self.config.stash[_SETTINGS_KEY].state_path)
-
-    def pytest_sessionstart(self, session: pytest.Session) -> None:
-        self.session = session
-        if self.config.pluginmanager.has_plugin("dsession"):  # workers start now; the asking waits for them
-            from shape_asserts.plugin.workers import preload_if_asking
-
-            preload_if_asking(self.config, self.config.stash[_SETTINGS_KEY])
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_runtestloop(self, session: pytest.Session) -> None:  # no xdist: the tests are about to run
-        if self.config.pluginmanager.has_plugin("dsession"):
-            return  # xdist controller: the workers' collection decides (below)
-        if not _tests_will_run(session):
-            return
-        params = [
-            item.callspec.params["shape_case"]
-            for item in session.items
-            if hasattr(item, "callspec") and isinstance(item.callspec.params.get("shape_case"), CaseParam)
-        ]
-        if params:  # a run without shape tests asks nothing, and loads nothing to say so
-            self._fetch(params)
-
-    @pytest.hookimpl(optionalhook=True)
-    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
-        if self.done or (self.session is not None and not _tests_will_run(self.session)):
-            return
-        # a shape test's id holds its case@model: a run without one need not load the cases
-        if not any(nodeid.endswith("]") and "@" in nodeid[nodeid.find("[") :] for nodeid in ids):
-            return
-        known = self.config.stash[_SETTINGS_KEY].params()
-        params = []
-        for nodeid in ids:
-            if nodeid.endswith("]") and "[" in nodeid:
-                p = known.get(nodeid[nodeid.index("[") + 1 : -1])
-                if p is not None:
-                    params.append(p)
-        self._fetch(params)
-
-    def _fetch(self, params: list[CaseParam]) -> None:
-        if self.done:
-            return
-        self.done = True
-        settings = self.config.stash[_SETTINGS_KEY]
-        from shape_asserts.asking.runstate import sweep_run_folders
-
-        sweep_run_folders()  # those of killed runs: this run makes its own now
-        try:
-            self.progress = prefetch(
-                settings, params, on_progress=self._show, on_decision=lambda line: self._write(f"shape-asserts: {line}")
-            )
-        except pytest.UsageError:
-            raise  # --batch for a model without a batch interface: nothing was asked
-        except Exception as exc:
-            self._write(
-                f"shape-asserts: fetching before the tests failed ({type(exc).__name__}: {exc}); "
-                f"cases will be asked one by one"
-            )
-            if settings.state_path is not None and settings.state_path.exists():
-                settings.state_path.unlink()
-            return
-        if self.progress is not None:
-            self._write(self.progress.line())
-            for line in self.progress.usage_lines():
-                self._write(line)
-
-    def _write(self, line: str) -> None:
-        tr = self.config.pluginmanager.get_plugin("terminalreporter")
-        if tr is not None:
-            tr.write_line(line)
-
-    def _show(self, progress: Any) -> None:
-        """A progress line when calls completed (at most every 2 s) and a heartbeat while none does,
-        never the last one: the fetch's end says that once."""
-        now = time.monotonic()
-        if progress.finished is not None or progress.done >= progress.planned:
-            return
-        counts = (progress.done, progress.asked, progress.retried)
-        since = now - self._last_line
-        # the fetch ticks every heartbeat/4: a line older than 3/4 of it is due, so no gap exceeds it
-        due = since >= 0.75 * progress.heartbeat
-        if due or (counts != self._last_counts and since >= min(2.0, progress.heartbeat)):
-            self._last_line, self._last_counts = now, counts
-            self._write(progress.line())
-
-    def pytest_unconfigure(self, config: pytest.Config) -> None:
-        path = config.stash[_SETTINGS_KEY].state_path
-        if path is not None and path.parent.name.startswith("shape-asserts-run-"):
-            import shutil
-
-            shutil.rmtree(path.parent, ignore_errors=True)
-
-
-def _tests_will_run(session: pytest.Session) -> bool:
-    """Whether this run goes on to execute tests: no model is asked (and paid) for any other.
-
-    Not for ``--collect-only``, ``--setup-plan`` or ``--setup-only``, nor after a collection error
-    (pytest then stops before the first test unless ``--continue-on-collection-errors``); a usage
-    error (a bad ``-k``) never reaches here.
-    """
-    opt = session.config.option
-    if getattr(opt, "collectonly", False) or getattr(opt, "setupplan", False) or getattr(opt, "setuponly", False):
-        return False
-    return not (session.testsfailed and not getattr(opt, "continue_on_collection_errors", False))
 
 
 def _verdicts(config: pytest.Config, settings: Settings, values: dict[str, Any]) -> Settings:

@@ -17,15 +17,15 @@ import pytest
 from shape_asserts import defaults
 
 if TYPE_CHECKING:
-    from shape_asserts.asking.asker import Asker, Obtained
-    from shape_asserts.asking.runstate import Progress
+    from shape_asserts.asking.asker import Asker, Job, Obtained
+    from shape_asserts.asking.runstate import Progress, RunState
     from shape_asserts.cases import Case
     from shape_asserts.results.verdict import CaseResult
 
 # The library (numpy, the families, the store) is imported by the methods that use it: the plugin
 # builds a Settings in every pytest run, and only a run with shape tests loads cases or asks.
 
-__all__ = ["Settings", "CaseParam", "CaseRun", "DEFAULT_MODEL", "prefetch", "run_cases"]
+__all__ = ["Settings", "CaseParam", "CaseRun", "DEFAULT_MODEL", "plan", "prefetch", "run_cases"]
 
 DEFAULT_MODEL = defaults.MODEL
 
@@ -99,8 +99,11 @@ class Settings:
                 out[p.id] = p
         return out
 
-    def obtain(self, param: CaseParam) -> Obtained:
+    def obtain(self, param: CaseParam, state: RunState | None = None) -> Obtained:
         """The answers for one test: replayed after the run's fetch, else recorded/asked here.
+
+        ``state`` is what the asking left for this case when it asked while the tests ran
+        (else the run's state file is read).
 
         Raises
         ------
@@ -113,7 +116,8 @@ class Settings:
         """
         from shape_asserts.asking.runstate import NotAsked, RunState
 
-        state = RunState.read(self.state_path) if self.state_path is not None else None
+        if state is None and self.state_path is not None:
+            state = RunState.read(self.state_path)
         record = None
         try:
             if state is not None and state.fetched:
@@ -227,21 +231,28 @@ class CaseRun:
         return result
 
 
-def prefetch(
-    settings: Settings, params: list[CaseParam], on_progress: Any = None, on_decision: Any = None
-) -> Progress | None:
-    """Fetch every selected case's missing answers concurrently, before the tests run.
+def plan(settings: Settings, params: list[CaseParam], on_decision: Any = None) -> list[Job]:
+    """The run's calls: every selected model × case × sample without a valid recording.
 
-    Writes the run state (failures, unasked cases) to ``settings.state_path`` for the tests.
-    Returns the fetch's counters, or ``None`` when nothing had to be asked. ``on_decision(line)``
-    hears, once each, why a recording that exists is asked again (stale, corrupt and moved aside,
-    ``--record=all``), so no paid call is made without a word.
+    ``on_decision(line)`` hears, once each, why a recording that exists is asked again (stale,
+    corrupt and moved aside, ``--record=all``), so no paid call is made without a word.
     """
     asker = settings.asker()
     jobs = asker.plan([(p.model, p.case) for p in params], settings.samples)
     if on_decision is not None:
         for line in asker.decisions(jobs):
             on_decision(line)
+    return jobs
+
+
+def prefetch(settings: Settings, jobs: list[Job], on_progress: Any = None, on_decision: Any = None) -> Progress | None:
+    """Ask for the planned calls (:func:`plan`) concurrently, before the tests run.
+
+    Writes the run state (failures, unasked cases) to ``settings.state_path`` for the tests.
+    Returns the fetch's counters, or ``None`` when nothing had to be asked. ``on_decision(line)``
+    hears what a batch run says as it goes.
+    """
+    asker = settings.asker()
     if settings.batch:
         from shape_asserts.asking.batch import BatchRunner, BatchUnavailable
 

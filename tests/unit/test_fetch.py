@@ -189,3 +189,39 @@ def test_a_heartbeat_setting_that_is_not_a_positive_number_keeps_the_default(mon
 
     monkeypatch.setenv("SHAPE_ASSERTS_HEARTBEAT", value)
     assert heartbeat_interval() == HEARTBEAT
+
+
+def test_each_case_is_said_settled_once_after_all_its_samples_and_with_what_went_wrong(tmp_path):
+    run = asker(tmp_path, concurrency=3, call=FakeProvider(fail={CASES[1].id}))
+    settled: list[tuple[str, bool, int]] = []
+
+    def on_settled(key, state):
+        case_id = key.split("|", 1)[1]
+        recorded = run.store.read("m", next(c for c in CASES if c.id == case_id), "ru")
+        settled.append((case_id, key in state.failures, len(recorded.samples) if recorded else 0))
+
+    run.fetch(run.plan(PAIRS, samples=2), on_settled=on_settled)
+    assert sorted(s[0] for s in settled) == sorted(c.id for c in CASES)  # each once
+    for case_id, failed, recorded in settled:
+        # said only once every sample is on disk (or the case failed, and nothing of it was)
+        assert (failed, recorded) == ((True, 0) if case_id == CASES[1].id else (False, 2))
+
+
+def test_once_stopped_no_call_starts_and_the_calls_in_flight_are_still_recorded(tmp_path):
+    import threading
+
+    stop = threading.Event()
+    provider = FakeProvider(delay=0.05)
+    run = asker(tmp_path, concurrency=2, call=provider)
+    seen: list[str] = []
+
+    def on_settled(key, state):
+        seen.append(key)
+        stop.set()  # the run ends once the first case is in
+
+    state, progress = run.fetch(run.plan(PAIRS, samples=1), on_settled=on_settled, stop=stop)
+    assert provider.calls == 2 == progress.answered  # the two in flight when it stopped, no more
+    assert len(state.unasked) == len(CASES) - 2 and progress.unasked == len(CASES) - 2
+    assert all("the run ended" in why for why in state.unasked.values())
+    assert len(seen) == len(CASES)  # the unasked are settled too: no test waits for ever
+    assert len(run.plan(PAIRS, samples=1)) == len(CASES) - 2  # the answers paid for are recorded
