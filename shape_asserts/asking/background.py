@@ -112,10 +112,10 @@ class BackgroundFetch:
                 pass_fds=(write_fd,),
                 env=env,
             )
-        except OSError:
+        except (OSError, ValueError) as exc:  # ValueError: no pass_fds on this platform
             os.close(read_fd)
             log.close()
-            raise
+            raise OSError(str(exc)) from exc
         finally:
             os.close(write_fd)
         return cls(proc, os.fdopen(read_fd, encoding="utf-8"), log)
