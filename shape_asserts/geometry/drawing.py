@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from shape_asserts.exceptions import DrawingFormatError
+from shape_asserts.geometry.points import FloatArray
 
 __all__ = [
     "Drawing",
@@ -305,14 +306,34 @@ def _short(value: Any, limit: int = 40) -> str:
     return r if len(r) <= limit else r[: limit - 3] + "..."
 
 
-def _drawing_from_data(data: dict[str, Any]) -> Drawing:
-    raw_points = data["points"]
-    if not isinstance(raw_points, list):
-        raise DrawingFormatError(f"'points' is {type(raw_points).__name__}, expected a list of points")
-    if not raw_points:
-        raise DrawingFormatError("'points' is empty")
-    if len(raw_points) > MAX_POINTS:
-        raise DrawingFormatError(f"'points' has {len(raw_points):,} entries; the limit is {MAX_POINTS:,}")
+#: Coordinate types read in one pass (bool is not among them: ``type(True) is bool``).
+_PLAIN = frozenset({int, float})
+#: Integers up to this size convert to float exactly, whichever way they are converted.
+_EXACT_INT = 2**53
+
+
+def _plain_points(raw_points: list[Any]) -> FloatArray | None:
+    """The points of the common answer — ``{"x": n, "y": n}`` objects of finite numbers — in one
+    pass; ``None`` for anything else, which :func:`_checked_points` reads point by point (and names
+    what is wrong). Both give the same floats."""
+    try:
+        xs = [p["x"] for p in raw_points]
+        ys = [p["y"] for p in raw_points]
+    except (TypeError, KeyError, IndexError):
+        return None
+    if not (_PLAIN.issuperset(map(type, xs)) and _PLAIN.issuperset(map(type, ys))):
+        return None
+    try:
+        if max(xs) > _EXACT_INT or min(xs) < -_EXACT_INT or max(ys) > _EXACT_INT or min(ys) < -_EXACT_INT:
+            return None
+        pts = np.array([xs, ys], dtype=float).T.copy()
+    except (OverflowError, ValueError, TypeError):
+        return None
+    return pts if bool(np.isfinite(pts).all()) else None
+
+
+def _checked_points(raw_points: list[Any]) -> FloatArray:
+    """The points, each checked, naming the first that is not a point (or not a finite number)."""
     pts = np.empty((len(raw_points), 2), dtype=float)
     for i, p in enumerate(raw_points):
         where = f"point #{i}"
@@ -331,6 +352,19 @@ def _drawing_from_data(data: dict[str, Any]) -> Drawing:
             raise DrawingFormatError(
                 f'{where} is {type(p).__name__} {_short(p)}, expected {{"x": .., "y": ..}} or [x, y]'
             )
+    return pts
+
+
+def _drawing_from_data(data: dict[str, Any]) -> Drawing:
+    raw_points = data["points"]
+    if not isinstance(raw_points, list):
+        raise DrawingFormatError(f"'points' is {type(raw_points).__name__}, expected a list of points")
+    if not raw_points:
+        raise DrawingFormatError("'points' is empty")
+    if len(raw_points) > MAX_POINTS:
+        raise DrawingFormatError(f"'points' has {len(raw_points):,} entries; the limit is {MAX_POINTS:,}")
+    fast = _plain_points(raw_points)
+    pts = fast if fast is not None else _checked_points(raw_points)
     grid = data.get("grid_size")
     grid_size = None
     if (

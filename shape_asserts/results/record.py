@@ -104,6 +104,13 @@ def _coordinate(v: float) -> int | float:
     return int(v) if v.is_integer() else v
 
 
+def _points(pts: np.ndarray) -> tuple[tuple[float, float], ...]:
+    """A drawing's finite points as the record keeps them: whole numbers as ints."""
+    if len(pts) and float(np.abs(pts).max()) < 2**53 and bool((np.floor(pts) == pts).all()):
+        return tuple(map(tuple, pts.astype(np.int64).tolist()))  # a grid drawing: whole cells
+    return tuple((_coordinate(float(x)), _coordinate(float(y))) for x, y in pts)
+
+
 #: Records this process turned into properties lately, by their JSON text: the collector of a run
 #: without xdist takes them back as they are instead of parsing the text it was just given. Equal
 #: text is an equal record, so a hit is always right; the few kept bound what a worker holds.
@@ -170,7 +177,7 @@ class SampleRecord(_Json):
         pts = sample.drawing.points
         points = None
         if len(pts) <= MAX_POINTS and bool(np.isfinite(pts).all()):
-            points = tuple((_coordinate(float(x)), _coordinate(float(y))) for x, y in pts)
+            points = _points(pts)
         marks = {k: tuple(int(i) for i in sc.marks.get(k, ())) for k in DRAWN_MARKS} if points is not None else {}
         return cls(
             score=float(_finite(sc.score) or 0.0),

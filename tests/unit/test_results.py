@@ -199,3 +199,16 @@ def test_escape_sequences_from_a_provider_never_reach_the_reason():
 def test_a_reason_is_bounded():
     report = SimpleNamespace(longrepr="x" * (3 * MAX_REASON), longreprtext="")
     assert len(report_reason(report)) == MAX_REASON
+
+
+@pytest.mark.parametrize(
+    "pts",
+    [[[1.0, 2.0], [3.0, -4.0]], [[1.5, 2.0], [3.0, 4.0]], [[2.0**60, 1.0]], [[-0.0, 0.0]]],
+)
+def test_a_records_points_are_whole_numbers_as_ints_and_the_rest_as_floats(pts):
+    from shape_asserts.results.record import _coordinate, _points
+
+    arr = np.array(pts, dtype=float)
+    expected = tuple((_coordinate(float(x)), _coordinate(float(y))) for x, y in arr)
+    got = _points(arr)
+    assert got == expected and [type(v) for p in got for v in p] == [type(v) for p in expected for v in p]
