@@ -83,6 +83,7 @@ def ratio_line(name: str, ratios: Sequence[float], ceiling: float, stretch: floa
 
 _PYTEST_SECONDS = re.compile(r"\bin ([0-9]+(?:\.[0-9]+)?)s\b")
 _CALLS_DONE = re.compile(r"shape-asserts: (\d+)/(\d+) calls done .*?, ([0-9]+(?:\.[0-9]+)?)s\s*$", re.M)
+_FIRST_ANSWER = re.compile(r"the first answer came ([0-9]+(?:\.[0-9]+)?)s after the plan")
 _INSPECT_TOTAL = re.compile(r"total time:\s+(\d+):(\d\d):(\d\d)")
 
 
@@ -101,16 +102,23 @@ def pytest_seconds(output: str) -> float | None:
 def calls_done_seconds(output: str) -> tuple[float | None, float | None]:
     """From the plugin's progress lines: when the first answers were in, and when all calls were.
 
-    Progress lines are printed now and then, not per answer, so both are upper bounds.
+    Progress lines are printed now and then, not per answer, so both are upper bounds; a run
+    that asks from a second process says when its first answer came.
 
     >>> calls_done_seconds("shape-asserts: 0/9 calls done — x, 0.0s\\n"
     ...                    "shape-asserts: 4/9 calls done — x, 6.5s\\n"
     ...                    "shape-asserts: 9/9 calls done — x, 8.0s\\n")
     (6.5, 8.0)
+    >>> calls_done_seconds("shape-asserts: 9/9 calls done — x, 8.0s\\n"
+    ...                    "shape-asserts: the first answer came 4.5s after the plan was handed over\\n")
+    (4.5, 8.0)
     >>> calls_done_seconds("")
     (None, None)
     """
     first = last = None
+    found = _FIRST_ANSWER.search(output)  # asked from a second process while the tests ran
+    if found:
+        first = float(found[1])
     for done, planned, secs in _CALLS_DONE.findall(output):
         if int(done) > 0 and first is None:
             first = float(secs)
