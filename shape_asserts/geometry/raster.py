@@ -14,6 +14,7 @@ from typing import SupportsInt
 import numpy as np
 from numpy.typing import ArrayLike
 
+from shape_asserts.geometry.nearest import nearest_sq
 from shape_asserts.geometry.points import IntArray, Point
 from shape_asserts.geometry.samples import ellipse_xy, spiral_samples
 
@@ -223,12 +224,7 @@ def raster_curve(xy: ArrayLike, *, closed: bool) -> IntArray:
     # how far each cell is from the curve decides which of two staircase corners goes
     samples = np.asarray(xy, dtype=float)
     arr = np.array(out, dtype=float)
-    far = np.concatenate(
-        [
-            np.min(np.sum((arr[i : i + 256, None, :] - samples[None]) ** 2, axis=2), axis=1)
-            for i in range(0, len(arr), 256)
-        ]
-    )
+    far = nearest_sq(arr, samples)  # each cell's squared distance to the nearest sample, exact
     out = _thin(out, closed=closed, far=far.tolist())
     return np.array(out, dtype=np.int64)
 
