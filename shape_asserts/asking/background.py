@@ -28,6 +28,7 @@ import dataclasses
 import json
 import os
 import pickle
+import signal
 import subprocess
 import sys
 import tempfile
@@ -154,13 +155,25 @@ class BackgroundFetch:
                     on_wait(self.line or f"shape-asserts: waiting for {key.replace('|', '/')} to be asked")
         return self.state
 
-    def finish(self, timeout: float | None = None) -> list[str]:
-        """Let the child end: no new call, those in flight recorded; its last words."""
+    def finish(self, timeout: float | None = None, say: Callable[[str], None] | None = None) -> list[str]:
+        """Let the child end: no new call, those in flight recorded; its last words.
+
+        ``say`` hears why the run waits, when calls are still in flight (an interrupted run; a
+        second Ctrl-C stops at once, dropping them).
+        """
         self._close_input()
         try:
-            self._proc.wait(timeout)
+            self._proc.wait(1.0)
         except subprocess.TimeoutExpired:
-            self.close()
+            if say is not None:
+                say(
+                    "shape-asserts: the run ended; waiting for the calls in flight to be recorded "
+                    "(they are paid for; Ctrl-C again to drop them)"
+                )
+            try:
+                self._proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.close()
         if self._reader is not None:
             self._reader.join(5)
         return self.final
@@ -249,6 +262,9 @@ def main(argv: list[str] | None = None) -> int:
         with lock, contextlib.suppress(OSError, ValueError):
             out.write(json.dumps(msg) + "\n")
 
+    # Ctrl-C at the terminal reaches the whole process group: the parent ends the run by closing
+    # our input, and the calls in flight (paid for) are still recorded
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     from shape_asserts.asking.call import load_litellm
 
     with contextlib.suppress(Exception):  # the first call imports it again and reports what fails

@@ -188,7 +188,7 @@ class Fetcher:
         if bg is None:
             return
         self._write("")
-        for line in bg.finish(timeout=self.settings.timeout + 30):
+        for line in bg.finish(timeout=self.settings.timeout + 30, say=self._write):
             self._write(line)
         if bg.first_answer is not None:
             self._write(f"shape-asserts: the first answer came {bg.first_answer:.1f}s after the plan was handed over")

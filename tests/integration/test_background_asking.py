@@ -110,3 +110,26 @@ def test_an_asking_process_that_dies_errors_the_cases_it_had_not_settled_naming_
     assert "ProviderError: the asking process ended (exit status -9) before this case was asked" in text
     assert "run again: answers recorded so far are kept" in text
     assert not list((suite.path / "recorded").rglob("*.json"))  # no call finished: nothing recorded
+
+
+def test_ctrl_c_starts_no_new_call_and_records_the_calls_in_flight(suite):
+    env = {**os.environ, "OPENAI_API_KEY": "dummy"}
+    with StubServer(latency=2.0) as srv:
+        cmd = [sys.executable, "-m", "pytest", "--model=openai/exact", "--fixtures-dir=recorded", *CIRCLE]
+        cmd += [f"--api-base={srv.base_url}", "--concurrency=2", "-p", "no:cacheprovider"]
+        # a session of its own: the interrupt goes to its whole process group, as a terminal's Ctrl-C
+        proc = subprocess.Popen(
+            cmd, cwd=suite.path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        deadline = time.monotonic() + SUBPROCESS_TIMEOUT
+        while srv.state.in_flight == 0 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, _ = proc.communicate(timeout=SUBPROCESS_TIMEOUT)
+        asked = srv.state.requests
+    text = out.decode(errors="replace")
+
+    assert proc.returncode == 2, text  # interrupted
+    assert "waiting for the calls in flight to be recorded" in text, text
+    assert 0 < asked < N_CASES
+    assert len(_recorded(suite, "openai/exact")) == asked  # every call it paid for is on disk
