@@ -197,14 +197,19 @@ class BackgroundFetch:
                 self._proc.stdin.close()
 
     def _read(self) -> None:
-        for raw in self._messages:
-            try:
-                msg = json.loads(raw)
-            except ValueError:
-                continue
-            self._take(msg)
-        self._proc.wait()
-        self._orphans()
+        try:
+            for raw in self._messages:
+                try:
+                    msg = json.loads(raw)
+                except ValueError:
+                    continue
+                if isinstance(msg, dict):
+                    with contextlib.suppress(Exception):  # one bad message must not stop the reading
+                        self._take(msg)
+        finally:  # whatever ended the reading, no test waits for ever
+            with contextlib.suppress(Exception):
+                self._proc.wait()
+            self._orphans()
 
     def _take(self, msg: dict[str, Any]) -> None:
         if "progress" in msg:
