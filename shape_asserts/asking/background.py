@@ -161,6 +161,9 @@ class BackgroundFetch:
         ``say`` hears why the run waits, when calls are still in flight (an interrupted run; a
         second Ctrl-C stops at once, dropping them).
         """
+        if self.submitted is None:  # it never had a plan: nothing to wait for
+            self.close()
+            return []
         self._close_input()
         try:
             self._proc.wait(1.0)

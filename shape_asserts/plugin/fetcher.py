@@ -65,7 +65,7 @@ class Fetcher:
 
         if self.config.pluginmanager.has_plugin("dsession"):  # workers start now; the asking waits for them
             preload_if_asking(self.config, self.settings)
-        elif _in_background(self.settings) and will_ask(self.config, self.settings):
+        elif _in_background(self.settings) and _may_run_tests(self.config) and will_ask(self.config, self.settings):
             self._start_background()  # litellm imports there while pytest collects
 
     def _start_background(self) -> BackgroundFetch | None:
@@ -205,6 +205,14 @@ class Fetcher:
             shutil.rmtree(path.parent, ignore_errors=True)
 
 
+def _may_run_tests(config: pytest.Config) -> bool:
+    """Whether the options let the run execute tests (collection may still say otherwise)."""
+    opt = config.option
+    return not (
+        getattr(opt, "collectonly", False) or getattr(opt, "setupplan", False) or getattr(opt, "setuponly", False)
+    )
+
+
 def tests_will_run(session: pytest.Session) -> bool:
     """Whether this run goes on to execute tests: no model is asked (and paid) for any other.
 
@@ -213,6 +221,6 @@ def tests_will_run(session: pytest.Session) -> bool:
     error (a bad ``-k``) never reaches here.
     """
     opt = session.config.option
-    if getattr(opt, "collectonly", False) or getattr(opt, "setupplan", False) or getattr(opt, "setuponly", False):
+    if not _may_run_tests(session.config):
         return False
     return not (session.testsfailed and not getattr(opt, "continue_on_collection_errors", False))
