@@ -16,10 +16,10 @@ from numpy.typing import ArrayLike
 from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, path_checks
 from shape_asserts.geometry.checks import signed_area
-from shape_asserts.geometry.distances import segment_distance
 from shape_asserts.geometry.fit import PolygonModel
 from shape_asserts.geometry.fit.polygon import interior_angles, side_lengths, vertex_cells
-from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, roll_rows, round_half_up
+from shape_asserts.geometry.points import FloatArray, Point, as_points, roll_rows, round_half_up
+from shape_asserts.geometry.runs import Ring
 from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.geometry.scorecard import Scorecard
 from shape_asserts.geometry.simplify import corner_depths
@@ -95,7 +95,11 @@ def clockwise(v: FloatArray) -> FloatArray:
 
 def _best_shift(ring: FloatArray, target: FloatArray) -> int:
     """How far to roll ``ring`` (as many vertices as ``target``) to put each vertex nearest its target."""
-    cost = [float(np.sum(np.hypot(*(roll_rows(ring, -s) - target).T))) for s in range(len(target))]
+    k = len(target)
+    rolled = ring[(np.arange(k)[None, :] + np.arange(k)[:, None]) % k]  # row s: ring rolled back s
+    gap = np.hypot(rolled[:, :, 0] - target[:, 0], rolled[:, :, 1] - target[:, 1])
+    # each row summed on its own, as np.sum sums one rolled ring
+    cost = [float(np.add.reduce(row)) for row in gap]
     return int(np.argmin(cost))
 
 
@@ -116,46 +120,35 @@ def _corner_order(
     return [int(indices[order[(i + shift) % k]]) for i in range(k)], forward
 
 
-def _around(n: int, i: int, w: int) -> IntArray:
-    """Indices within ``w`` places of ``i``, wrapping round a closed drawing of ``n`` points."""
-    return np.arange(i - w, i + w + 1) % n
-
-
-def _run(n: int, a: int, b: int) -> IntArray:
-    """Indices from ``a`` to ``b`` inclusive, forward round a closed drawing of ``n`` points."""
-    return (a + np.arange((b - a) % n + 1)) % n
-
-
 def _straightest(pts: FloatArray, at: list[list[int]], forward: bool) -> tuple[float, int]:
     """Least over choices of one index per corner (``at[i]``: candidates) of the largest distance of
     a drawn point from the segment of its side; and the index of that farthest point.
 
     A cycle of corners, solved by fixing corner 0's choice and a min-max dynamic programme along
-    the others: ``len(at) × choices²`` side measurements.
+    the others: ``len(at) × choices²`` side measurements, all taken at once first.
     """
     n, size = len(at), len(pts)
-    side: dict[tuple[int, int], tuple[float, int]] = {}
-
-    def dev(a: int, b: int) -> tuple[float, int]:
-        if (a, b) not in side:
-            run = _run(size, a, b) if forward else _run(size, b, a)
-            d = segment_distance(pts[run], pts[a], pts[b])
-            k = int(np.argmax(d))
-            side[(a, b)] = (float(d[k]), int(run[k]))
-        return side[(a, b)]
+    pairs = sorted({(p, c) for i in range(n) for p in at[i - 1] for c in at[i]})
+    a = [p for p, _ in pairs]
+    b = [c for _, c in pairs]
+    # side a → b runs forward from a, or back from b when the drawing runs the other way
+    first = a if forward else b
+    counts = np.array([((c - p) if forward else (p - c)) % size + 1 for p, c in pairs])
+    top, far = Ring(pts).farthest(a, b, first, counts)
+    side = dict(zip(pairs, zip(top.tolist(), far.tolist())))
 
     best: tuple[float, int] = (float("inf"), 0)
-    for first in at[0]:
+    for first_at in at[0]:
         # cost[c]: the worst side so far ending with corner i at candidate c
-        cost = {first: (0.0, first)}
+        cost = {first_at: (0.0, first_at)}
         for i in range(1, n + 1):
-            nxt = [first] if i == n else at[i]
+            nxt = [first_at] if i == n else at[i]
             new: dict[int, tuple[float, int]] = {}
             for c in nxt:
-                options = [max(cost[p], dev(p, c)) for p in cost]
+                options = [max(cost[p], side[(p, c)]) for p in cost]
                 new[c] = min(options)
             cost = new
-        best = min(best, cost[first])
+        best = min(best, cost[first_at])
     return best
 
 
@@ -276,23 +269,25 @@ def score_polygon(
     # corner cut or rounded, has no such cell at some corner, or strays from the sides through them.
     drawn_at, forward = _corner_order(pts, corners, model.indices, target)
     fair = vertex_cells(target)
-    miss = np.zeros(n)
-    near = np.zeros((n, 2))
-    at: list[list[int]] = []  # drawing indices near each corner that are fair cells of its vertex
-    for i in range(n):
-        idx = _around(len(pts), drawn_at[i], t.corner_window)
-        d = np.abs(fair[i][:, None, :] - pts[idx][None, :, :]).max(axis=2).min(axis=0)  # Chebyshev
-        miss[i], near[i] = float(d.min()), pts[idx[int(np.argmin(d))]]
-        at.append([int(j) for j in idx[d == d.min()]])
+    # drawing indices near each corner (row i), their Chebyshev distance to the nearest fair cell of
+    # vertex i (each vertex's one, two or four cells, the last repeated to four), and the nearest
+    w = t.corner_window
+    idx = (np.asarray(drawn_at)[:, None] + np.arange(-w, w + 1)) % len(pts)
+    cells = np.stack([f[np.minimum(np.arange(4), len(f) - 1)] for f in fair])  # (n, 4, 2)
+    px, py = pts[idx, 0][:, None, :], pts[idx, 1][:, None, :]
+    d = np.maximum(np.abs(cells[:, :, 0, None] - px), np.abs(cells[:, :, 1, None] - py)).min(axis=1)
+    miss = d.min(axis=1)
+    near = pts[idx[np.arange(n), d.argmin(axis=1)]]
+    at = [row[dr == m].tolist() for row, dr, m in zip(idx, d, miss)]  # fair cells at each corner
     worst = int(np.argmax(miss))
-    cells = " or ".join(fmt_xy(tuple(c)) for c in fair[worst])
+    fair_cells = " or ".join(fmt_xy(tuple(c)) for c in fair[worst])
     card.metrics["vertex_miss"] = float(miss[worst])
     card.add(
         "placement",
         float(miss[worst]) <= t.max_vertex_miss,
         float(miss[worst]),
         f"≤ {t.max_vertex_miss:g}",
-        f"no corner on the asked vertex {fmt_xy(tuple(np.round(target[worst], 1)))} (cell {cells}); the "
+        f"no corner on the asked vertex {fmt_xy(tuple(np.round(target[worst], 1)))} (cell {fair_cells}); the "
         f"nearest drawn cell at that corner is {fmt_xy(tuple(near[worst]))}, {miss[worst]:g} cell(s) off",
     )
     # every side, from where the drawing meets one vertex to where it meets the next, against the
