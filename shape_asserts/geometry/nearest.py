@@ -46,19 +46,18 @@ def _safe(*arrays: FloatArray) -> bool:
 def _pairs(lo: IntArray, hi: IntArray) -> tuple[IntArray, IntArray, IntArray]:
     """For ranges ``[lo_i, hi_i)``: each pair's query index and target index, and each query's count."""
     counts = hi - lo
-    total = int(counts.sum())
-    qi = np.repeat(np.arange(len(lo)), counts)
-    starts = np.cumsum(counts) - counts
-    ti = np.arange(total) - np.repeat(starts - lo, counts)
+    ends = counts.cumsum()
+    qi = np.arange(len(lo)).repeat(counts)
+    ti = np.arange(int(ends[-1]) if len(ends) else 0) - (ends - counts - lo).repeat(counts)
     return qi, ti, counts
 
 
 def _group_min(values: FloatArray, counts: IntArray) -> FloatArray:
     """The minimum of each query's run of ``values`` (``inf`` for a query with none)."""
     out = np.full(len(counts), np.inf)
-    has = counts > 0
     if values.size:
-        starts = (np.cumsum(counts) - counts)[has]
+        has = counts > 0
+        starts = (counts.cumsum() - counts)[has]
         out[has] = np.minimum.reduceat(values, starts)
     return out
 
@@ -115,24 +114,27 @@ def nearest_sq(q: FloatArray, b: FloatArray, metric: str = "euclidean") -> Float
     if once is not None:
         b = once[0]
     bs = b[np.argsort(b[:, 0], kind="stable")]
-    bx = bs[:, 0]
+    # x and y apart: a pair's |dx| and |dy| (their larger, or dx² + dy², what a sum over the last
+    # axis of two adds) without reducing over an axis of two
+    bx, by = np.ascontiguousarray(bs[:, 0]), np.ascontiguousarray(bs[:, 1])
+    qx, qy = np.ascontiguousarray(q[:, 0]), np.ascontiguousarray(q[:, 1])
     out = np.full(len(q), np.inf)
     todo = np.arange(len(q))
     w = np.full(len(todo), _FIRST_STRIP)
     while todo.size:
-        qt = q[todo]
-        lo = np.searchsorted(bx, qt[:, 0] - w, side="left")
-        hi = np.searchsorted(bx, qt[:, 0] + w, side="right")
+        tx, ty = qx[todo], qy[todo]
+        lo = bx.searchsorted(tx - w, side="left")
+        hi = bx.searchsorted(tx + w, side="right")
         if int((hi - lo).sum()) * 2 > len(todo) * len(b):  # the strips hold most pairs: take them all
-            out[todo] = brute_nearest(qt, b, metric)
+            out[todo] = brute_nearest(q[todo], b, metric)
             break
         qi, ti, counts = _pairs(lo, hi)
-        d = qt[qi] - bs[ti]
+        dx, dy = tx[qi] - bx[ti], ty[qi] - by[ti]
         if metric == "chebyshev":
-            found = _group_min(np.max(np.abs(d), axis=1), counts)
+            found = _group_min(np.maximum(np.abs(dx), np.abs(dy)), counts)
             done, bound = found <= w - _EDGE, found
         else:
-            found = _group_min(np.sum(d * d, axis=1), counts)
+            found = _group_min(dx * dx + dy * dy, counts)
             done, bound = found <= (w - _EDGE) ** 2, np.sqrt(found)
         out[todo[done]] = found[done]
         todo, w = todo[~done], _widen(w, bound)[~done]
