@@ -19,7 +19,7 @@ import numpy as np
 
 from shape_asserts.geometry.points import FloatArray, IntArray
 
-__all__ = ["Ring", "seg_dist", "first_max"]
+__all__ = ["Ring", "Run", "seg_dist", "first_max"]
 
 
 def seg_dist(
@@ -56,52 +56,51 @@ def first_max(d: FloatArray, offsets: IntArray, counts: IntArray) -> tuple[Float
     return top, first
 
 
+#: One run: the segment's ends ``a``, ``b``, then the run's first index and its number of points.
+Run = tuple[int, int, int, int]
+
+
 class Ring:
-    """A closed drawing's coordinates, ``x`` and ``y`` apart, indexed round the ring (index ``n`` is 0)."""
+    """A closed drawing's coordinates, ``x`` and ``y`` apart, indexed round the ring (index ``n`` is 0).
+
+    What it has measured it remembers: simplification measures the same runs again after each
+    change elsewhere in the ring.
+    """
 
     def __init__(self, pts: FloatArray) -> None:
         self.n = len(pts)
         self.x: FloatArray = np.ascontiguousarray(pts[:, 0])
         self.y: FloatArray = np.ascontiguousarray(pts[:, 1])
+        self._far: dict[Run, tuple[float, int]] = {}
+        self._at: dict[tuple[int, int, int], float] = {}
 
-    def spans(
-        self,
-        a: Sequence[int] | IntArray,
-        b: Sequence[int] | IntArray,
-        first: Sequence[int] | IntArray,
-        counts: IntArray,
-    ) -> tuple[FloatArray, IntArray, IntArray]:
-        """For run ``g`` (``counts[g]`` ≥ 1 points from index ``first[g]`` on, round the ring), the
-        distance of each of its points from the segment joining points ``a[g]`` and ``b[g]``.
+    def farthest(self, runs: Sequence[Run]) -> list[tuple[float, int]]:
+        """Per run ``(a, b, first, count)`` (``count`` ≥ 1 points from index ``first`` on, round the
+        ring): the largest distance of its points from the segment joining points ``a`` and ``b``,
+        and the index of the first point at that distance (``np.argmax``'s)."""
+        n = self.n
+        keys = [(a % n, b % n, first % n, count) for a, b, first, count in runs]
+        todo = [k for k in dict.fromkeys(keys) if k not in self._far]
+        if todo:
+            ia, ib, start, counts = (np.array(c) for c in zip(*todo))
+            ends = counts.cumsum()
+            offsets = ends - counts
+            pos = (np.arange(int(ends[-1])) + (start - offsets).repeat(counts)) % n
+            x, y = self.x, self.y
+            d = seg_dist(
+                x[pos], y[pos], x[ia].repeat(counts), y[ia].repeat(counts), x[ib].repeat(counts), y[ib].repeat(counts)
+            )
+            top, at = first_max(d, offsets, counts)
+            self._far.update(zip(todo, zip(top.tolist(), pos[at].tolist())))
+        return [self._far[k] for k in keys]
 
-        Returns the distances run after run, each point's index, and where each run starts.
-        """
-        n, x, y = self.n, self.x, self.y
-        ia, ib = np.asarray(a) % n, np.asarray(b) % n
-        ends = counts.cumsum()
-        offsets = ends - counts
-        pos = (np.arange(int(ends[-1])) + (np.asarray(first) - offsets).repeat(counts)) % n
-        d = seg_dist(
-            x[pos], y[pos], x[ia].repeat(counts), y[ia].repeat(counts), x[ib].repeat(counts), y[ib].repeat(counts)
-        )
-        return d, pos, offsets
-
-    def farthest(
-        self,
-        a: Sequence[int] | IntArray,
-        b: Sequence[int] | IntArray,
-        first: Sequence[int] | IntArray,
-        counts: IntArray,
-    ) -> tuple[FloatArray, IntArray]:
-        """Per run of :meth:`spans`: its largest distance and the index of the first point at it."""
-        d, pos, offsets = self.spans(a, b, first, counts)
-        top, at = first_max(d, offsets, counts)
-        return top, pos[at]
-
-    def point_dist(
-        self, i: Sequence[int] | IntArray, a: Sequence[int] | IntArray, b: Sequence[int] | IntArray
-    ) -> FloatArray:
-        """Distance of point ``i[g]`` from the segment joining points ``a[g]`` and ``b[g]``."""
-        n, x, y = self.n, self.x, self.y
-        ii, ia, ib = np.asarray(i) % n, np.asarray(a) % n, np.asarray(b) % n
-        return seg_dist(x[ii], y[ii], x[ia], y[ia], x[ib], y[ib])
+    def point_dist(self, triples: Sequence[tuple[int, int, int]]) -> list[float]:
+        """Per ``(i, a, b)``: the distance of point ``i`` from the segment joining points ``a`` and ``b``."""
+        n = self.n
+        keys = [(i % n, a % n, b % n) for i, a, b in triples]
+        todo = [k for k in dict.fromkeys(keys) if k not in self._at]
+        if todo:
+            ii, ia, ib = (np.array(c) for c in zip(*todo))
+            x, y = self.x, self.y
+            self._at.update(zip(todo, seg_dist(x[ii], y[ii], x[ia], y[ia], x[ib], y[ib]).tolist()))
+        return [self._at[k] for k in keys]

@@ -167,7 +167,7 @@ def simplify_closed(points: ArrayLike, epsilon: float, *, min_side: float = 0.0,
             break
         k = len(idx)
         ms = (j, (j + 1) % k)
-        dev = ring.point_dist([idx[m] for m in ms], [idx[m - 1] for m in ms], [idx[(m + 1) % k] for m in ms]).tolist()
+        dev = ring.point_dist([(idx[m], idx[m - 1], idx[(m + 1) % k]) for m in ms])
         del idx[j if dev[0] <= dev[1] else (j + 1) % k]
         idx = _refine(ring, idx)
     return np.array(_merge_pairs(ring, idx, epsilon), dtype=np.int64)
@@ -180,11 +180,8 @@ def _rdp_ring(ring: Ring, spans: list[tuple[int, int]], epsilon: float) -> set[i
     keep: set[int] = set()
     todo = [(i, j) for i, j in spans if j - i >= 2]
     while todo:
-        a = [i for i, _ in todo]
-        b = [j for _, j in todo]
-        top, at = ring.farthest(a, b, [i + 1 for i in a], np.array([j - i - 1 for i, j in todo]))
         nxt = []
-        for (i, j), d, k in zip(todo, top.tolist(), at.tolist()):
+        for (i, j), (d, k) in zip(todo, ring.farthest([(i, j, i + 1, j - i - 1) for i, j in todo])):
             if d > epsilon:  # inner points lie before n: their index is their place
                 keep.add(k)
                 nxt += [s for s in ((i, k), (k, j)) if s[1] - s[0] >= 2]
@@ -208,23 +205,22 @@ def _merge_pairs(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
             break
         a = [idx[j - 1] for j in js]
         d = [idx[(j + 2) % k] for j in js]
-        span = np.array([(dj - aj) % n for aj, dj in zip(a, d)])
-        depth, m = ring.farthest(a, d, [aj + 1 for aj in a], span - 1)
-        deep = [g for g, x in enumerate(depth.tolist()) if x > epsilon]
+        found = ring.farthest([(aj, dj, aj + 1, (dj - aj) % n - 1) for aj, dj in zip(a, d)])
+        deep = [(j, aj, m, dj) for j, aj, dj, (x, m) in zip(js, a, d, found) if x > epsilon]
         if not deep:
             break
-        ms = m[deep].tolist()
-        aa, dd = [a[g] for g in deep], [d[g] for g in deep]
-        lc = np.array([(mg - ag) % n + 1 for mg, ag in zip(ms, aa)])
-        rc = np.array([(dg - mg) % n + 1 for mg, dg in zip(ms, dd)])
-        left = ring.farthest(aa, ms, aa, lc)[0].tolist()
-        right = ring.farthest(ms, dd, ms, rc)[0].tolist()
-        hit = next((g for g in range(len(deep)) if left[g] <= epsilon and right[g] <= epsilon), None)
+        # the two sides through the one corner, ends included
+        sides = ring.farthest(
+            [(aj, m, aj, (m - aj) % n + 1) for _, aj, m, _ in deep]
+            + [(m, dj, m, (dj - m) % n + 1) for _, _, m, dj in deep]
+        )
+        fits = [left[0] <= epsilon and right[0] <= epsilon for left, right in zip(sides, sides[len(deep) :])]
+        hit = next((g for g, ok in enumerate(fits) if ok), None)
         if hit is None:
             break
-        j = js[deep[hit]]
+        j, _, m, _ = deep[hit]
         b, c = idx[j], idx[(j + 1) % k]
-        idx = sorted([i for i in idx if i not in (b, c)] + [ms[hit]])
+        idx = sorted([i for i in idx if i not in (b, c)] + [m])
     return idx
 
 
@@ -232,7 +228,7 @@ def _drop_shallow(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
     """Drop kept points that sit within ``epsilon`` of the segment of their neighbours, flattest first."""
     idx = list(idx)
     while len(idx) > 3:
-        dev = ring.point_dist(idx, idx[-1:] + idx[:-1], idx[1:] + idx[:1])
+        dev = ring.point_dist(list(zip(idx, idx[-1:] + idx[:-1], idx[1:] + idx[:1])))
         k = int(np.argmin(dev))
         if dev[k] > epsilon:
             break
@@ -299,12 +295,11 @@ def _refine_moves(ring: Ring, idx: list[int], js: Iterable[int]) -> dict[int, tu
         return {}
     p = [idx[j - 1] for j in js]
     q = [idx[(j + 1) % k] for j in js]
-    top, best = ring.farthest(p, q, [pj + 1 for pj in p], np.array([(qj - pj) % n - 1 for pj, qj in zip(p, q)]))
-    here = ring.point_dist([idx[j] for j in js], p, q)
+    found = ring.farthest([(pj, qj, pj + 1, (qj - pj) % n - 1) for pj, qj in zip(p, q)])
+    here = ring.point_dist([(idx[j], pj, qj) for j, pj, qj in zip(js, p, q)])
     out: dict[int, tuple[tuple[int, int], int | None]] = {}
-    for g, j in enumerate(js):
-        moves = bool(top[g] > here[g]) and int(best[g]) != idx[j]
-        out[j] = ((p[g], q[g]), int(best[g]) if moves else None)
+    for j, pj, qj, (top, best), h in zip(js, p, q, found, here):
+        out[j] = ((pj, qj), best if top > h and best != idx[j] else None)
     return out
 
 

@@ -129,13 +129,9 @@ def _straightest(pts: FloatArray, at: list[list[int]], forward: bool) -> tuple[f
     """
     n, size = len(at), len(pts)
     pairs = sorted({(p, c) for i in range(n) for p in at[i - 1] for c in at[i]})
-    a = [p for p, _ in pairs]
-    b = [c for _, c in pairs]
-    # side a → b runs forward from a, or back from b when the drawing runs the other way
-    first = a if forward else b
-    counts = np.array([((c - p) if forward else (p - c)) % size + 1 for p, c in pairs])
-    top, far = Ring(pts).farthest(a, b, first, counts)
-    side = dict(zip(pairs, zip(top.tolist(), far.tolist())))
+    # side p → c runs forward from p, or back from c when the drawing runs the other way
+    runs = [(p, c, p, (c - p) % size + 1) if forward else (p, c, c, (p - c) % size + 1) for p, c in pairs]
+    side = dict(zip(pairs, Ring(pts).farthest(runs)))
 
     best: tuple[float, int] = (float("inf"), 0)
     for first_at in at[0]:
