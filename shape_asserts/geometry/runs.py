@@ -5,10 +5,9 @@ each point of a run of a closed drawing lies from the segment joining two of its
 run at a time that is a dozen small numpy calls per run; here every run of a step is measured in
 one pass over a :class:`Ring` (the drawing's two coordinate columns, read once).
 
-Exact: each distance is the float expression of :func:`.nearest.on_segment`, term by term, on the
-same values (``x`` and ``y`` kept apart instead of summed over a last axis of two, which adds the
-same two products), so every result equals the one-run-at-a-time form bit for bit; the first
-largest of a run is the one ``np.argmax`` picks.
+Exact: each distance is :func:`.nearest.seg_dist`, :func:`.nearest.on_segment`'s float expression
+term by term, so every result equals the one-run-at-a-time form bit for bit; the first largest of
+a run is the one ``np.argmax`` picks.
 """
 
 from __future__ import annotations
@@ -17,31 +16,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from shape_asserts.geometry.nearest import seg_dist
 from shape_asserts.geometry.points import FloatArray, IntArray
 
-__all__ = ["Ring", "Run", "seg_dist", "first_max"]
-
-
-def seg_dist(
-    px: FloatArray,
-    py: FloatArray,
-    ax: FloatArray | float,
-    ay: FloatArray | float,
-    bx: FloatArray | float,
-    by: FloatArray | float,
-) -> FloatArray:
-    """Distance of each point ``(px, py)`` from the segment ``a``–``b`` (one, or one per point):
-    :func:`.nearest.on_segment`'s distance, the same floats."""
-    abx, aby = bx - ax, by - ay
-    apx, apy = px - ax, py - ay
-    den = abx * abx + aby * aby
-    t = (apx * abx + apy * aby) / np.where(den > 0, den, 1.0)
-    # a clipped 0 may carry either sign here; it only ever multiplies a difference that is then
-    # subtracted, so the distance is the same
-    np.maximum(t, 0.0, out=t)
-    np.minimum(t, 1.0, out=t)
-    d: FloatArray = np.hypot(apx - t * abx, apy - t * aby)
-    return d
+__all__ = ["Ring", "Run", "first_max"]
 
 
 def first_max(d: FloatArray, offsets: IntArray, counts: IntArray) -> tuple[FloatArray, IntArray]:

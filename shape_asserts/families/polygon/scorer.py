@@ -15,9 +15,8 @@ from numpy.typing import ArrayLike
 
 from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, path_checks
-from shape_asserts.geometry.checks import signed_area
 from shape_asserts.geometry.fit import PolygonModel
-from shape_asserts.geometry.fit.polygon import interior_angles, side_lengths, vertex_cells
+from shape_asserts.geometry.fit.polygon import interior_angles, orientation, side_lengths, vertex_cells
 from shape_asserts.geometry.points import FloatArray, Point, as_points, roll_rows, round_half_up
 from shape_asserts.geometry.runs import Ring
 from shape_asserts.geometry.score import ShapeScore
@@ -90,7 +89,7 @@ def cells_of(vertices: ArrayLike) -> FloatArray:
 
 def clockwise(v: FloatArray) -> FloatArray:
     """``v`` in clockwise order on screen, the first vertex kept first."""
-    return v if signed_area(v) >= 0 else np.vstack([v[:1], v[:0:-1]])
+    return v if orientation(v) >= 0 else np.concatenate((v[:1], v[:0:-1]))
 
 
 def _best_shift(ring: FloatArray, target: FloatArray) -> int:
@@ -114,7 +113,7 @@ def _corner_order(
     """Drawing index of the found corner matched to each asked vertex, and whether the drawing runs
     the asked (clockwise) way: from vertex i to i + 1 its indices grow."""
     k = len(indices)
-    forward = signed_area(corners) >= 0
+    forward = orientation(corners) >= 0
     order = list(range(k)) if forward else [0] + list(range(k - 1, 0, -1))
     shift = _best_shift(corners[order].astype(float), target)
     return [int(indices[order[(i + shift) % k]]) for i in range(k)], forward
@@ -152,10 +151,16 @@ def _alternation(corners: FloatArray) -> tuple[bool, float, str]:
     """Whether the corners alternate far and near about their centroid, and near / far radius."""
     rel = corners - corners.mean(axis=0)
     r = np.hypot(rel[:, 0], rel[:, 1])
-    mid = (r.max() + r.min()) / 2.0
+    mid = (np.maximum.reduce(r) + np.minimum.reduce(r)) / 2.0
     far = r > mid
-    alternates = len(r) % 2 == 0 and bool(np.all(far != roll_rows(far, 1)))
-    ratio = float(r[~far].mean() / r[far].mean()) if far.any() and (~far).any() else 0.0
+    alternates = len(r) % 2 == 0 and bool(np.logical_and.reduce(far != roll_rows(far, 1)))
+    tips, inner = r[far], r[~far]
+    # a mean is the sum over the count: np.mean's float, without its wrapper
+    ratio = (
+        float((np.add.reduce(inner) / len(inner)) / (np.add.reduce(tips) / len(tips)))
+        if len(tips) and len(inner)
+        else 0.0
+    )
     runs = "" if alternates else "tips and inner corners do not alternate round the star"
     return alternates, ratio, runs
 
@@ -211,7 +216,8 @@ def score_polygon(
     n = len(target)
     cx, cy = target.mean(axis=0).tolist()
     center = (cx, cy)
-    eps = float(np.clip(0.4 * corner_depths(target).min(), t.min_epsilon, t.max_epsilon))
+    # np.clip of one number, as min(max(…)): the same float, nan kept
+    eps = float(min(max(0.4 * float(np.minimum.reduce(corner_depths(target))), t.min_epsilon), t.max_epsilon))
     ratio_limit = _ratio_limit(t) if star else None
     card = Scorecard()
     score = outline_measures(card, pts, target, closed=True, center=center, t=t)
@@ -269,7 +275,7 @@ def score_polygon(
     # vertex i (each vertex's one, two or four cells, the last repeated to four), and the nearest
     w = t.corner_window
     idx = (np.asarray(drawn_at)[:, None] + np.arange(-w, w + 1)) % len(pts)
-    cells = np.stack([f[np.minimum(np.arange(4), len(f) - 1)] for f in fair])  # (n, 4, 2)
+    cells = np.array([[f[min(c, len(f) - 1)] for c in range(4)] for f in fair])  # (n, 4, 2)
     px, py = pts[idx, 0][:, None, :], pts[idx, 1][:, None, :]
     d = np.maximum(np.abs(cells[:, :, 0, None] - px), np.abs(cells[:, :, 1, None] - py)).min(axis=1)
     miss = d.min(axis=1)
