@@ -82,6 +82,13 @@ class ClosedThresholds(ContourThresholds, LoopThresholds):
 CELL_SLACK = 0.5
 
 
+def _mean(values: FloatArray) -> float:
+    """``np.mean`` of a float array, the same float (its sum over its count) without its wrapper."""
+    if not len(values):
+        return float(np.mean(values))
+    return float(np.add.reduce(values) / np.intp(len(values)))
+
+
 def outline_measures(
     card: Scorecard, pts: FloatArray, outline: ArrayLike, *, closed: bool, center: Point, t: ContourThresholds
 ) -> float:
@@ -91,15 +98,20 @@ def outline_measures(
     stay within a tenth of a cell of it).
     """
     ref = sample_polyline(outline, closed=closed, step=1.0)
-    scale = float(np.mean(np.hypot(ref[:, 0] - center[0], ref[:, 1] - center[1])))
+    scale = _mean(np.hypot(ref[:, 0] - center[0], ref[:, 1] - center[1]))
     near = nearest_distance(ref, pts) if len(pts) else np.full(len(ref), np.inf)
     if len(pts) and scale > 0:
         dist = distance_to_polyline(pts, outline, closed=closed)
-        off, miss = float(dist.mean()), float(near.mean())
+        off, miss = _mean(dist), _mean(near)
         # only what lies beyond half a cell counts: rounding to cells costs a perfect drawing that much
-        excess = float(np.mean(np.maximum(0.0, dist - CELL_SLACK)) + np.mean(np.maximum(0.0, near - CELL_SLACK)))
+        excess = float(_mean(np.maximum(0.0, dist - CELL_SLACK)) + _mean(np.maximum(0.0, near - CELL_SLACK)))
         score = float(min(100.0, max(0.0, (1.0 - excess / scale) * 100.0)))
-        far = tuple(int(i) for i in np.argsort(-dist, kind="stable")[:12] if dist[i] > 2.0)
+        # the farthest points, when any lies beyond two cells
+        far = (
+            tuple(int(i) for i in np.argsort(-dist, kind="stable")[:12] if dist[i] > 2.0)
+            if np.fmax.reduce(dist) > 2.0  # fmax: a nan among them hides no other
+            else ()
+        )
     else:
         off, miss, score, far = float("inf"), float("inf"), 0.0, ()
     card.metrics.update(outline=score, mean_outline_distance=off, mean_miss_distance=miss)
@@ -111,14 +123,15 @@ def outline_measures(
         f"points are {off:.1f} cells from the asked outline on average, which is {miss:.1f} cells from the drawing",
         far,
     )
-    cov = float(np.mean(near <= t.coverage_radius)) if len(ref) else 0.0
+    # the share of the outline's samples within reach: np.mean of the mask, the same float
+    cov = int(np.count_nonzero(near <= t.coverage_radius)) / len(ref) if len(ref) else 0.0
     card.metrics["coverage"] = cov
     card.add(
         "coverage",
         cov >= t.min_coverage,
         cov,
         f"≥ {t.min_coverage:g}",
-        f"{int(np.sum(near > t.coverage_radius))} of {len(ref)} outline cells have no point within "
+        f"{np.count_nonzero(near > t.coverage_radius)} of {len(ref)} outline cells have no point within "
         f"{t.coverage_radius:g}",
     )
     return score
