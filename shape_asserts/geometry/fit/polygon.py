@@ -143,12 +143,14 @@ class PolygonModel:
         if len(pts) == 0:
             return FitFailure("no points")
         keep = np.ones(len(pts), dtype=bool)
-        keep[1:] = np.any(pts[1:] != pts[:-1], axis=1)
-        idx = np.flatnonzero(keep)
-        if len(idx) > 1 and np.all(pts[idx[-1]] == pts[idx[0]]):
+        keep[1:] = (pts[1:, 0] != pts[:-1, 0]) | (pts[1:, 1] != pts[:-1, 1])
+        idx = keep.nonzero()[0]
+        if len(idx) > 1 and pts[idx[-1]].tolist() == pts[idx[0]].tolist():
             idx = idx[:-1]
         side = 3.0 * epsilon if min_side is None else min_side
-        corners = idx[simplify_closed(pts[idx], epsilon, min_side=side)]
+        # a drawing with no point written twice is simplified as it is
+        found = simplify_closed(pts if len(idx) == len(pts) else pts[idx], epsilon, min_side=side)
+        corners = found if len(idx) == len(pts) else idx[found]
         if len(corners) < 3:
             return FitFailure(f"only {len(corners)} corner(s): the points lie along a line")
         return cls(vertices=pts[corners].copy(), indices=tuple(int(i) for i in corners))
