@@ -16,7 +16,7 @@ from numpy.typing import ArrayLike
 from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, path_checks
 from shape_asserts.geometry.fit import PolygonModel
-from shape_asserts.geometry.fit.polygon import interior_angles, orientation, side_lengths, vertex_cells
+from shape_asserts.geometry.fit.polygon import interior_angles, orientation, side_lengths, vertex_cell_lists
 from shape_asserts.geometry.points import FloatArray, Point, as_points, roll_rows, round_half_up
 from shape_asserts.geometry.runs import Ring
 from shape_asserts.geometry.score import ShapeScore
@@ -97,9 +97,9 @@ def _best_shift(ring: FloatArray, target: FloatArray) -> int:
     k = len(target)
     rolled = ring[(np.arange(k)[None, :] + np.arange(k)[:, None]) % k]  # row s: ring rolled back s
     gap = np.hypot(rolled[:, :, 0] - target[:, 0], rolled[:, :, 1] - target[:, 1])
-    # each row summed on its own, as np.sum sums one rolled ring
-    cost = [float(np.add.reduce(row)) for row in gap]
-    return int(np.argmin(cost))
+    # each row is summed as np.sum sums one rolled ring: a reduction along the rows' contiguous
+    # axis runs the same pairwise sum on each
+    return int(np.argmin(np.add.reduce(gap, axis=1)))
 
 
 def _align(drawn: FloatArray, target: FloatArray) -> FloatArray:
@@ -270,7 +270,7 @@ def score_polygon(
     # straight between them; a rotated, stretched, sheared or wrongly sized polygon, or one with a
     # corner cut or rounded, has no such cell at some corner, or strays from the sides through them.
     drawn_at, forward = _corner_order(pts, corners, model.indices, target)
-    fair = vertex_cells(target)
+    fair = vertex_cell_lists(target)
     # drawing indices near each corner (row i), their Chebyshev distance to the nearest fair cell of
     # vertex i (each vertex's one, two or four cells, the last repeated to four), and the nearest
     w = t.corner_window
@@ -282,7 +282,7 @@ def score_polygon(
     near = pts[idx[np.arange(n), d.argmin(axis=1)]]
     at = [row[dr == m].tolist() for row, dr, m in zip(idx, d, miss)]  # fair cells at each corner
     worst = int(np.argmax(miss))
-    fair_cells = " or ".join(fmt_xy(tuple(c)) for c in fair[worst])
+    fair_cells = " or ".join(fmt_xy(c) for c in fair[worst])
     card.metrics["vertex_miss"] = float(miss[worst])
     card.add(
         "placement",

@@ -32,6 +32,7 @@ __all__ = [
     "star_polygon",
     "PolygonModel",
     "vertex_cells",
+    "vertex_cell_lists",
     "ROUNDING_REACH",
 ]
 
@@ -224,11 +225,16 @@ def vertex_cells(vertices: ArrayLike, reach: float = ROUNDING_REACH) -> list[Flo
     >>> [c.tolist() for c in vertex_cells(np.array([[10.0, 10.2], [10.5, 3.0]]))]
     [[[10.0, 10.0]], [[10.0, 3.0], [11.0, 3.0]]]
     """
+    return [np.array(cells, dtype=float).reshape(-1, 2) for cells in vertex_cell_lists(vertices, reach)]
+
+
+def vertex_cell_lists(vertices: ArrayLike, reach: float = ROUNDING_REACH) -> list[list[tuple[float, float]]]:
+    """:func:`vertex_cells` as plain ``(x, y)`` tuples, for a scorer that reads a few of them."""
     v = as_points(vertices).astype(float)
     out = []
     for x, y in v.tolist():
         xs = [c for c in _floor_ceil(x) if abs(c - x) <= reach] or [_whole(round(x), x)]
         ys = [c for c in _floor_ceil(y) if abs(c - y) <= reach] or [_whole(round(y), y)]
         # floor ≤ ceil, so the pairs come sorted; a whole coordinate gives the same cell twice
-        out.append(np.array(sorted({(a, b) for a in xs for b in ys}), dtype=float).reshape(-1, 2))
+        out.append(sorted({(a, b) for a in xs for b in ys}))
     return out
