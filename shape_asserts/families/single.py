@@ -19,12 +19,13 @@ the *requested* outline:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from shape_asserts.geometry.distances import distance_to_polyline, nearest_distance, sample_polyline
-from shape_asserts.geometry.points import FloatArray, Point
+from shape_asserts.geometry.points import FloatArray, Point, as_points
 from shape_asserts.geometry.scorecard import Scorecard
 
 __all__ = [
@@ -89,6 +90,22 @@ def _mean(values: FloatArray) -> float:
     return float(np.add.reduce(values) / np.intp(len(values)))
 
 
+@lru_cache(maxsize=256)
+def _reference_from(raw: bytes, k: int, closed: bool, at: bytes) -> tuple[FloatArray, float]:
+    ref = sample_polyline(np.frombuffer(raw, dtype=np.float64).reshape(k, 2), closed=closed, step=1.0)
+    cx, cy = np.frombuffer(at, dtype=np.float64).tolist()
+    scale = _mean(np.hypot(ref[:, 0] - cx, ref[:, 1] - cy))
+    ref.flags.writeable = False
+    return ref, scale
+
+
+def _reference(outline: ArrayLike, closed: bool, center: Point) -> tuple[FloatArray, float]:
+    """The asked outline sampled every cell and its mean radius about ``center``: the same for every
+    answer to a case, so worked out once per outline (read-only)."""
+    v = np.ascontiguousarray(as_points(outline), dtype=np.float64)
+    return _reference_from(v.tobytes(), len(v), closed, np.array(center, dtype=np.float64).tobytes())
+
+
 def outline_measures(
     card: Scorecard, pts: FloatArray, outline: ArrayLike, *, closed: bool, center: Point, t: ContourThresholds
 ) -> float:
@@ -97,8 +114,7 @@ def outline_measures(
     ``outline`` is the asked shape as a polyline (a curve sampled densely enough that its chords
     stay within a tenth of a cell of it).
     """
-    ref = sample_polyline(outline, closed=closed, step=1.0)
-    scale = _mean(np.hypot(ref[:, 0] - center[0], ref[:, 1] - center[1]))
+    ref, scale = _reference(outline, closed, center)
     near = nearest_distance(ref, pts) if len(pts) else np.full(len(ref), np.inf)
     if len(pts) and scale > 0:
         dist = distance_to_polyline(pts, outline, closed=closed)

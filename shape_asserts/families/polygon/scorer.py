@@ -9,6 +9,7 @@ and, for a star, the alternation of tips and inner corners.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -172,6 +173,45 @@ def _ratio_limit(t: PolygonThresholds) -> float:
     return t.max_ratio_error
 
 
+@dataclass(frozen=True)
+class _Asked:
+    """What a score reads from the asked polygon alone: worked out once per polygon, as each answer
+    to a case asks the same one (the same floats, kept read-only)."""
+
+    target: FloatArray  # clockwise
+    center: Point
+    depth: float  # the shallowest corner's depth
+    shortest: float  # the shortest side
+    fair: tuple[tuple[tuple[float, float], ...], ...]  # vertex_cell_lists
+    angles: FloatArray
+    sides: FloatArray
+    ratio: float  # a star's inner / tip radius ratio
+
+
+@lru_cache(maxsize=256)
+def _asked_from(raw: bytes, k: int) -> _Asked:
+    target = clockwise(np.frombuffer(raw, dtype=np.float64).reshape(k, 2).copy())
+    cx, cy = target.mean(axis=0).tolist()
+    angles, sides = interior_angles(target), side_lengths(target)
+    for a in (target, angles, sides):
+        a.flags.writeable = False
+    return _Asked(
+        target=target,
+        center=(cx, cy),
+        depth=float(np.minimum.reduce(corner_depths(target))),
+        shortest=float(sides.min()),
+        fair=tuple(tuple(cells) for cells in vertex_cell_lists(target)),
+        angles=angles,
+        sides=sides,
+        ratio=_alternation(target)[1],
+    )
+
+
+def _asked(vertices: ArrayLike) -> _Asked:
+    v = np.ascontiguousarray(as_points(vertices), dtype=np.float64)
+    return _asked_from(v.tobytes(), len(v))
+
+
 def score_polygon(
     points: ArrayLike,
     *,
@@ -212,19 +252,18 @@ def score_polygon(
     """
     t = thresholds
     pts = as_points(points)
-    target = clockwise(as_points(vertices).astype(float))
+    asked = _asked(vertices)
+    target, center = asked.target, asked.center
     n = len(target)
-    cx, cy = target.mean(axis=0).tolist()
-    center = (cx, cy)
     # np.clip of one number, as min(max(…)): the same float, nan kept
-    eps = float(min(max(0.4 * float(np.minimum.reduce(corner_depths(target))), t.min_epsilon), t.max_epsilon))
+    eps = float(min(max(0.4 * asked.depth, t.min_epsilon), t.max_epsilon))
     ratio_limit = _ratio_limit(t) if star else None
     card = Scorecard()
     score = outline_measures(card, pts, target, closed=True, center=center, t=t)
     path_checks(card, pts, grid_size=grid_size, start=start, t=t)
     loop_checks(card, pts, center=center, direction=direction, t=t)
     # a side shorter than this is a corner the raster cut off, unless the asked sides are that short
-    min_side = min(3.0 * eps, 0.5 * float(side_lengths(target).min()))
+    min_side = min(3.0 * eps, 0.5 * asked.shortest)
     card.metrics["epsilon"] = eps
     model = PolygonModel.from_estimate(pts, eps, min_side) if len(pts) else None
     if not model:
@@ -250,7 +289,7 @@ def score_polygon(
     )
     if ratio_limit is not None:
         alternates, ratio, why = _alternation(corners)
-        want = _alternation(target)[1]
+        want = asked.ratio
         ratio_err = abs(ratio - want) / want if want else float("inf")
         card.metrics.update(ratio=ratio, ratio_error=ratio_err)
         card.add("alternation", alternates, alternates, "tips and inner corners alternate", why)
@@ -270,7 +309,7 @@ def score_polygon(
     # straight between them; a rotated, stretched, sheared or wrongly sized polygon, or one with a
     # corner cut or rounded, has no such cell at some corner, or strays from the sides through them.
     drawn_at, forward = _corner_order(pts, corners, model.indices, target)
-    fair = vertex_cell_lists(target)
+    fair = asked.fair
     # drawing indices near each corner (row i), their Chebyshev distance to the nearest fair cell of
     # vertex i (each vertex's one, two or four cells, the last repeated to four), and the nearest
     w = t.corner_window
@@ -308,10 +347,9 @@ def score_polygon(
     )
     # angles and sides follow from the corners; reported for reading, judged through the two above
     drawn = _align(clockwise(corners.astype(float)), target)
-    asked = interior_angles(target)
-    ts, ds = side_lengths(target), side_lengths(drawn)
+    ts, ds = asked.sides, side_lengths(drawn)
     card.metrics.update(
-        angle_error=float(np.abs(interior_angles(drawn) - asked).max()),
+        angle_error=float(np.abs(interior_angles(drawn) - asked.angles).max()),
         side_error=float(np.abs(ds - ts).max()),
         size_ratio=float(ds.sum() / ts.sum()),
     )
