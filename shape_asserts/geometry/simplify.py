@@ -19,7 +19,7 @@ from numpy.typing import ArrayLike
 from shape_asserts.geometry.distances import closure_distance, segment_distance
 from shape_asserts.geometry.nearest import seg_dist
 from shape_asserts.geometry.points import FloatArray, IntArray, as_points, roll_rows
-from shape_asserts.geometry.runs import Ring
+from shape_asserts.geometry.runs import Ring, Run
 
 __all__ = ["rdp", "simplify", "simplify_closed", "corner_depths", "segments", "segment_angles"]
 
@@ -201,12 +201,12 @@ def _merge_pairs(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
     n = ring.n
     while len(idx) > 3:
         k = len(idx)
-        js = [j for j in range(k) if (idx[(j + 2) % k] - idx[j - 1]) % n >= 2]
+        js = _pairs(idx, n)
         if not js:
             break
         a = [idx[j - 1] for j in js]
         d = [idx[(j + 2) % k] for j in js]
-        found = ring.farthest([(aj, dj, aj + 1, (dj - aj) % n - 1) for aj, dj in zip(a, d)])
+        found = ring.farthest(_pair_runs(idx, n))
         deep = [(j, aj, m, dj) for j, aj, dj, (x, m) in zip(js, a, d, found) if x > epsilon]
         if not deep:
             break
@@ -269,7 +269,8 @@ def _refine(ring: Ring, idx: list[int], rounds: int = 4) -> list[int]:
     idx = list(idx)
     for _ in range(rounds):
         moved = False
-        pre = _refine_moves(ring, idx, range(k))
+        # what _merge_pairs measures first, asked along: when no corner moves it is these corners
+        pre = _refine_moves(ring, idx, range(k), also=_pair_runs(idx, n) if k > 3 else [])
         for j in range(k):
             p, q = idx[j - 1], idx[(j + 1) % k]
             if (q - p) % n < 2:
@@ -287,17 +288,33 @@ def _refine(ring: Ring, idx: list[int], rounds: int = 4) -> list[int]:
     return sorted(idx)
 
 
-def _refine_moves(ring: Ring, idx: list[int], js: Iterable[int]) -> dict[int, tuple[tuple[int, int], int | None]]:
+def _pairs(idx: list[int], n: int) -> list[int]:
+    """The corners ``j`` whose pair with ``j + 1`` has points between its neighbours (``_merge_pairs``)."""
+    k = len(idx)
+    return [j for j in range(k) if (idx[(j + 2) % k] - idx[j - 1]) % n >= 2]
+
+
+def _pair_runs(idx: list[int], n: int) -> list[Run]:
+    """For each of :func:`_pairs`: the points strictly between its neighbours, against their segment."""
+    k = len(idx)
+    return [
+        (idx[j - 1], idx[(j + 2) % k], idx[j - 1] + 1, (idx[(j + 2) % k] - idx[j - 1]) % n - 1) for j in _pairs(idx, n)
+    ]
+
+
+def _refine_moves(
+    ring: Ring, idx: list[int], js: Iterable[int], also: list[Run] | None = None
+) -> dict[int, tuple[tuple[int, int], int | None]]:
     """For each corner ``j`` with points between its neighbours: those neighbours, and where it
     moves (``None``: it stays) — the point between them farthest from their segment, when it
-    lies farther than the corner itself."""
+    lies farther than the corner itself. ``also``: runs measured in the same pass, for later."""
     n, k = ring.n, len(idx)
     js = [j for j in js if (idx[(j + 1) % k] - idx[j - 1]) % n >= 2]
     if not js:
         return {}
     p = [idx[j - 1] for j in js]
     q = [idx[(j + 1) % k] for j in js]
-    found = ring.farthest([(pj, qj, pj + 1, (qj - pj) % n - 1) for pj, qj in zip(p, q)])
+    found = ring.farthest([(pj, qj, pj + 1, (qj - pj) % n - 1) for pj, qj in zip(p, q)] + (also or []))
     here = ring.point_dist([(idx[j], pj, qj) for j, pj, qj in zip(js, p, q)])
     out: dict[int, tuple[tuple[int, int], int | None]] = {}
     for j, pj, qj, (top, best), h in zip(js, p, q, found, here):
