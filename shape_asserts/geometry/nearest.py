@@ -40,7 +40,11 @@ _SAFE = 1e6
 
 
 def _safe(*arrays: FloatArray) -> bool:
-    return all(a.size == 0 or bool(np.all(np.abs(a) <= _SAFE)) for a in arrays)
+    """Every coordinate within ``±_SAFE`` (a nan is not): the smallest and the largest tell."""
+    return all(
+        a.size == 0 or bool(np.minimum.reduce(a, axis=None) >= -_SAFE and np.maximum.reduce(a, axis=None) <= _SAFE)
+        for a in arrays
+    )
 
 
 def _pairs(lo: IntArray, hi: IntArray) -> tuple[IntArray, IntArray, IntArray]:
