@@ -103,21 +103,18 @@ def _best_shift(ring: FloatArray, target: FloatArray) -> int:
     return int(np.argmin(np.add.reduce(gap, axis=1)))
 
 
-def _align(drawn: FloatArray, target: FloatArray) -> FloatArray:
-    """``drawn`` (same count, clockwise) rolled so that vertex i lies nearest to target vertex i."""
-    return roll_rows(drawn, -_best_shift(drawn, target))
-
-
 def _corner_order(
     pts: FloatArray, corners: FloatArray, indices: tuple[int, ...], target: FloatArray
-) -> tuple[list[int], bool]:
-    """Drawing index of the found corner matched to each asked vertex, and whether the drawing runs
-    the asked (clockwise) way: from vertex i to i + 1 its indices grow."""
+) -> tuple[list[int], bool, FloatArray]:
+    """Drawing index of the found corner matched to each asked vertex, whether the drawing runs
+    the asked (clockwise) way (from vertex i to i + 1 its indices grow), and the corners clockwise,
+    rolled so that corner i lies nearest to asked vertex i."""
     k = len(indices)
     forward = orientation(corners) >= 0
     order = list(range(k)) if forward else [0] + list(range(k - 1, 0, -1))
-    shift = _best_shift(corners[order].astype(float), target)
-    return [int(indices[order[(i + shift) % k]]) for i in range(k)], forward
+    ring = corners[order].astype(float)  # clockwise(corners), the first kept first
+    shift = _best_shift(ring, target)
+    return [int(indices[order[(i + shift) % k]]) for i in range(k)], forward, roll_rows(ring, -shift)
 
 
 def _straightest(pts: FloatArray, at: list[list[int]], forward: bool) -> tuple[float, int]:
@@ -308,7 +305,7 @@ def score_polygon(
     # A fair drawing turns at a fair rounding of every asked vertex (one of vertex_cells) and runs
     # straight between them; a rotated, stretched, sheared or wrongly sized polygon, or one with a
     # corner cut or rounded, has no such cell at some corner, or strays from the sides through them.
-    drawn_at, forward = _corner_order(pts, corners, model.indices, target)
+    drawn_at, forward, drawn = _corner_order(pts, corners, model.indices, target)
     fair = asked.fair
     # drawing indices near each corner (row i), their Chebyshev distance to the nearest fair cell of
     # vertex i (each vertex's one, two or four cells, the last repeated to four), and the nearest
@@ -346,7 +343,6 @@ def score_polygon(
         (where,),
     )
     # angles and sides follow from the corners; reported for reading, judged through the two above
-    drawn = _align(clockwise(corners.astype(float)), target)
     ts, ds = asked.sides, side_lengths(drawn)
     card.metrics.update(
         angle_error=float(np.abs(interior_angles(drawn) - asked.angles).max()),
