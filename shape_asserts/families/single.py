@@ -19,12 +19,13 @@ the *requested* outline:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from shape_asserts.geometry.distances import distance_to_polyline, nearest_distance, sample_polyline
-from shape_asserts.geometry.points import FloatArray, Point
+from shape_asserts.geometry.points import FloatArray, Point, as_points
 from shape_asserts.geometry.scorecard import Scorecard
 
 __all__ = [
@@ -82,6 +83,29 @@ class ClosedThresholds(ContourThresholds, LoopThresholds):
 CELL_SLACK = 0.5
 
 
+def _mean(values: FloatArray) -> float:
+    """``np.mean`` of a float array, the same float (its sum over its count) without its wrapper."""
+    if not len(values):
+        return float(np.mean(values))
+    return float(np.add.reduce(values) / np.intp(len(values)))
+
+
+@lru_cache(maxsize=256)
+def _reference_from(raw: bytes, k: int, closed: bool, at: bytes) -> tuple[FloatArray, float]:
+    ref = sample_polyline(np.frombuffer(raw, dtype=np.float64).reshape(k, 2), closed=closed, step=1.0)
+    cx, cy = np.frombuffer(at, dtype=np.float64).tolist()
+    scale = _mean(np.hypot(ref[:, 0] - cx, ref[:, 1] - cy))
+    ref.flags.writeable = False
+    return ref, scale
+
+
+def _reference(outline: ArrayLike, closed: bool, center: Point) -> tuple[FloatArray, float]:
+    """The asked outline sampled every cell and its mean radius about ``center``: the same for every
+    answer to a case, so worked out once per outline (read-only)."""
+    v = np.ascontiguousarray(as_points(outline), dtype=np.float64)
+    return _reference_from(v.tobytes(), len(v), closed, np.array(center, dtype=np.float64).tobytes())
+
+
 def outline_measures(
     card: Scorecard, pts: FloatArray, outline: ArrayLike, *, closed: bool, center: Point, t: ContourThresholds
 ) -> float:
@@ -90,16 +114,20 @@ def outline_measures(
     ``outline`` is the asked shape as a polyline (a curve sampled densely enough that its chords
     stay within a tenth of a cell of it).
     """
-    ref = sample_polyline(outline, closed=closed, step=1.0)
-    scale = float(np.mean(np.hypot(ref[:, 0] - center[0], ref[:, 1] - center[1])))
+    ref, scale = _reference(outline, closed, center)
     near = nearest_distance(ref, pts) if len(pts) else np.full(len(ref), np.inf)
     if len(pts) and scale > 0:
         dist = distance_to_polyline(pts, outline, closed=closed)
-        off, miss = float(dist.mean()), float(near.mean())
+        off, miss = _mean(dist), _mean(near)
         # only what lies beyond half a cell counts: rounding to cells costs a perfect drawing that much
-        excess = float(np.mean(np.maximum(0.0, dist - CELL_SLACK)) + np.mean(np.maximum(0.0, near - CELL_SLACK)))
+        excess = float(_mean(np.maximum(0.0, dist - CELL_SLACK)) + _mean(np.maximum(0.0, near - CELL_SLACK)))
         score = float(min(100.0, max(0.0, (1.0 - excess / scale) * 100.0)))
-        far = tuple(int(i) for i in np.argsort(-dist, kind="stable")[:12] if dist[i] > 2.0)
+        # the farthest points, when any lies beyond two cells
+        far = (
+            tuple(int(i) for i in np.argsort(-dist, kind="stable")[:12] if dist[i] > 2.0)
+            if np.fmax.reduce(dist) > 2.0  # fmax: a nan among them hides no other
+            else ()
+        )
     else:
         off, miss, score, far = float("inf"), float("inf"), 0.0, ()
     card.metrics.update(outline=score, mean_outline_distance=off, mean_miss_distance=miss)
@@ -111,14 +139,15 @@ def outline_measures(
         f"points are {off:.1f} cells from the asked outline on average, which is {miss:.1f} cells from the drawing",
         far,
     )
-    cov = float(np.mean(near <= t.coverage_radius)) if len(ref) else 0.0
+    # the share of the outline's samples within reach: np.mean of the mask, the same float
+    cov = int(np.count_nonzero(near <= t.coverage_radius)) / len(ref) if len(ref) else 0.0
     card.metrics["coverage"] = cov
     card.add(
         "coverage",
         cov >= t.min_coverage,
         cov,
         f"≥ {t.min_coverage:g}",
-        f"{int(np.sum(near > t.coverage_radius))} of {len(ref)} outline cells have no point within "
+        f"{np.count_nonzero(near > t.coverage_radius)} of {len(ref)} outline cells have no point within "
         f"{t.coverage_radius:g}",
     )
     return score

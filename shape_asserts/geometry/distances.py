@@ -139,14 +139,16 @@ def sample_polyline(vertices: ArrayLike, *, closed: bool = True, step: float = 1
     v = as_points(vertices)
     if len(v) == 0:
         return v
-    ends = np.vstack([v, v[:1]]) if closed else v
+    ends = np.concatenate((v, v[:1])) if closed else v
     a, b = ends[:-1], ends[1:]
+    ab = b - a
     # pieces per side; the slack keeps a side of 10.000000000000002 cells from getting 11 pieces
-    k = np.maximum(1, np.ceil(np.hypot(*(b - a).T) / step - 1e-9)).astype(int)
-    side = np.repeat(np.arange(len(a)), k)
-    frac = (np.arange(int(k.sum())) - np.repeat(np.cumsum(k) - k, k)) / np.repeat(k, k)
-    out = a[side] + frac[:, None] * (b - a)[side]
-    return out if closed else np.vstack([out, ends[-1:]])
+    k = np.maximum(1, np.ceil(np.hypot(ab[:, 0], ab[:, 1]) / step - 1e-9)).astype(int)
+    side = np.arange(len(a)).repeat(k)
+    kk = k.cumsum()
+    frac = (np.arange(int(kk[-1]) if len(kk) else 0) - (kk - k).repeat(k)) / k.repeat(k)
+    out = a[side] + frac[:, None] * ab[side]
+    return out if closed else np.concatenate((out, ends[-1:]))
 
 
 def nearest_distance(a: ArrayLike, b: ArrayLike, *, metric: str = "euclidean") -> FloatArray:

@@ -23,7 +23,7 @@ import numpy as np
 
 from shape_asserts.geometry.points import FloatArray, IntArray
 
-__all__ = ["nearest_sq", "to_segments", "on_segment", "brute_nearest", "brute_to_segments"]
+__all__ = ["nearest_sq", "to_segments", "on_segment", "seg_dist", "brute_nearest", "brute_to_segments"]
 
 #: Pairwise differences computed at once by the all-pairs forms (bounds the memory used).
 PAIRS = 1_000_000
@@ -40,25 +40,28 @@ _SAFE = 1e6
 
 
 def _safe(*arrays: FloatArray) -> bool:
-    return all(a.size == 0 or bool(np.all(np.abs(a) <= _SAFE)) for a in arrays)
+    """Every coordinate within ``±_SAFE`` (a nan is not): the smallest and the largest tell."""
+    return all(
+        a.size == 0 or bool(np.minimum.reduce(a, axis=None) >= -_SAFE and np.maximum.reduce(a, axis=None) <= _SAFE)
+        for a in arrays
+    )
 
 
 def _pairs(lo: IntArray, hi: IntArray) -> tuple[IntArray, IntArray, IntArray]:
     """For ranges ``[lo_i, hi_i)``: each pair's query index and target index, and each query's count."""
     counts = hi - lo
-    total = int(counts.sum())
-    qi = np.repeat(np.arange(len(lo)), counts)
-    starts = np.cumsum(counts) - counts
-    ti = np.arange(total) - np.repeat(starts - lo, counts)
+    ends = counts.cumsum()
+    qi = np.arange(len(lo)).repeat(counts)
+    ti = np.arange(int(ends[-1]) if len(ends) else 0) - (ends - counts - lo).repeat(counts)
     return qi, ti, counts
 
 
 def _group_min(values: FloatArray, counts: IntArray) -> FloatArray:
     """The minimum of each query's run of ``values`` (``inf`` for a query with none)."""
     out = np.full(len(counts), np.inf)
-    has = counts > 0
     if values.size:
-        starts = (np.cumsum(counts) - counts)[has]
+        has = counts > 0
+        starts = (counts.cumsum() - counts)[has]
         out[has] = np.minimum.reduceat(values, starts)
     return out
 
@@ -88,12 +91,14 @@ def brute_nearest(q: FloatArray, b: FloatArray, metric: str) -> FloatArray:
     """Every pair: each query's smallest squared Euclidean (or Chebyshev) distance to ``b``."""
     rows = max(1, PAIRS // max(1, len(b)))  # rows of ``q`` per block: about 16 MB of differences
     out = [np.zeros(0)]
+    bx, by = b[None, :, 0], b[None, :, 1]
     for i in range(0, len(q), rows):
-        d = q[i : i + rows, None, :] - b[None, :, :]
+        # x and y apart: the larger of |dx| and |dy|, or dx² + dy² (what a sum over an axis of two adds)
+        dx, dy = q[i : i + rows, 0, None] - bx, q[i : i + rows, 1, None] - by
         if metric == "chebyshev":
-            out.append(np.min(np.max(np.abs(d), axis=2), axis=1))
+            out.append(np.maximum(np.abs(dx), np.abs(dy)).min(axis=1))
         else:
-            out.append(np.min(np.sum(d * d, axis=2), axis=1))
+            out.append((dx * dx + dy * dy).min(axis=1))
     return np.concatenate(out)
 
 
@@ -115,24 +120,27 @@ def nearest_sq(q: FloatArray, b: FloatArray, metric: str = "euclidean") -> Float
     if once is not None:
         b = once[0]
     bs = b[np.argsort(b[:, 0], kind="stable")]
-    bx = bs[:, 0]
+    # x and y apart: a pair's |dx| and |dy| (their larger, or dx² + dy², what a sum over the last
+    # axis of two adds) without reducing over an axis of two
+    bx, by = np.ascontiguousarray(bs[:, 0]), np.ascontiguousarray(bs[:, 1])
+    qx, qy = np.ascontiguousarray(q[:, 0]), np.ascontiguousarray(q[:, 1])
     out = np.full(len(q), np.inf)
     todo = np.arange(len(q))
     w = np.full(len(todo), _FIRST_STRIP)
     while todo.size:
-        qt = q[todo]
-        lo = np.searchsorted(bx, qt[:, 0] - w, side="left")
-        hi = np.searchsorted(bx, qt[:, 0] + w, side="right")
+        tx, ty = qx[todo], qy[todo]
+        lo = bx.searchsorted(tx - w, side="left")
+        hi = bx.searchsorted(tx + w, side="right")
         if int((hi - lo).sum()) * 2 > len(todo) * len(b):  # the strips hold most pairs: take them all
-            out[todo] = brute_nearest(qt, b, metric)
+            out[todo] = brute_nearest(q[todo], b, metric)
             break
         qi, ti, counts = _pairs(lo, hi)
-        d = qt[qi] - bs[ti]
+        dx, dy = tx[qi] - bx[ti], ty[qi] - by[ti]
         if metric == "chebyshev":
-            found = _group_min(np.max(np.abs(d), axis=1), counts)
+            found = _group_min(np.maximum(np.abs(dx), np.abs(dy)), counts)
             done, bound = found <= w - _EDGE, found
         else:
-            found = _group_min(np.sum(d * d, axis=1), counts)
+            found = _group_min(dx * dx + dy * dy, counts)
             done, bound = found <= (w - _EDGE) ** 2, np.sqrt(found)
         out[todo[done]] = found[done]
         todo, w = todo[~done], _widen(w, bound)[~done]
@@ -153,14 +161,33 @@ def on_segment(p: FloatArray, start: FloatArray, end: FloatArray) -> tuple[Float
     return dist, t
 
 
-def _seg_dist(p: FloatArray, start: FloatArray, end: FloatArray) -> FloatArray:
-    return on_segment(p, start, end)[0]
+def seg_dist(
+    px: FloatArray,
+    py: FloatArray,
+    ax: FloatArray | float,
+    ay: FloatArray | float,
+    bx: FloatArray | float,
+    by: FloatArray | float,
+) -> FloatArray:
+    """:func:`on_segment`'s distance with ``x`` and ``y`` apart (broadcast), the same floats: the
+    products summed over the last axis of two are the same two products added, and a ``t``
+    clipped to a zero of either sign only multiplies a difference then subtracted."""
+    abx, aby = bx - ax, by - ay
+    apx, apy = px - ax, py - ay
+    den = abx * abx + aby * aby
+    t = (apx * abx + apy * aby) / np.where(den > 0, den, 1.0)
+    np.maximum(t, 0.0, out=t)
+    np.minimum(t, 1.0, out=t)
+    d: FloatArray = np.hypot(apx - t * abx, apy - t * aby)
+    return d
 
 
 def brute_to_segments(p: FloatArray, a: FloatArray, b: FloatArray, chunk: int = 512) -> FloatArray:
     """Every pair: each point's distance to the nearest segment ``a[k]``–``b[k]``."""
+    ax, ay, bx, by = a[None, :, 0], a[None, :, 1], b[None, :, 0], b[None, :, 1]
     out = [np.zeros(0)] + [
-        _seg_dist(p[i : i + chunk, None, :], a[None, :, :], b[None, :, :]).min(axis=1) for i in range(0, len(p), chunk)
+        seg_dist(p[i : i + chunk, 0, None], p[i : i + chunk, 1, None], ax, ay, bx, by).min(axis=1)
+        for i in range(0, len(p), chunk)
     ]
     return np.concatenate(out)
 
@@ -200,7 +227,9 @@ def to_segments(p: FloatArray, a: FloatArray, b: FloatArray) -> FloatArray:
         py, wq = pt[qi, 1], w[qi]
         near = (ymin[si] <= py + wq) & (ymax[si] >= py - wq)
         qi, si = qi[near], si[near]
-        found = _group_min(_seg_dist(pt[qi], a[si], b[si]), np.bincount(qi, minlength=len(pt)))
+        found = _group_min(
+            seg_dist(pt[qi, 0], pt[qi, 1], a[si, 0], a[si, 1], b[si, 0], b[si, 1]), np.bincount(qi, minlength=len(pt))
+        )
         done = found <= w - _EDGE
         out[todo[done]] = found[done]
         todo, w = todo[~done], _widen(w, found)[~done]

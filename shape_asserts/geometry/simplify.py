@@ -10,13 +10,16 @@ distance to the *line* through them (:func:`simplify`, :func:`segments`). Everyt
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.geometry.distances import closure_distance, nearest_on_segment, segment_distance
+from shape_asserts.geometry.distances import closure_distance, segment_distance
+from shape_asserts.geometry.nearest import seg_dist
 from shape_asserts.geometry.points import FloatArray, IntArray, as_points, roll_rows
+from shape_asserts.geometry.runs import Ring, Run
 
 __all__ = ["rdp", "simplify", "simplify_closed", "corner_depths", "segments", "segment_angles"]
 
@@ -147,15 +150,15 @@ def simplify_closed(points: ArrayLike, epsilon: float, *, min_side: float = 0.0,
     far = int(np.argmax(rel[:, 0] ** 2 + rel[:, 1] ** 2))
     if far == 0:
         return np.array([0])
-    first = rdp(pts[: far + 1], epsilon)
-    second = rdp(np.vstack([pts[far:], pts[:1]]), epsilon) + far
-    idx = [int(i) for i in np.concatenate([first, second[1:-1]])]
+    ring = Ring(pts)
+    # the two halves, 0..far and far..n (n is 0 again), by one RDP over both
+    idx = sorted(_rdp_ring(ring, [(0, far), (far, n)], epsilon) | {0, far})
     if len(idx) > max_corners:
         return np.array(idx, dtype=np.int64)
-    idx = _refine(pts, _drop_shallow(pts, idx, epsilon))
+    idx = _refine(ring, _drop_shallow(ring, idx, epsilon))
     # moving the corners onto the drawing's real corners can leave a cut point flat between two of
     # them (the point farthest from the start lies mid-side when the start is a corner): drop again
-    idx = _refine(pts, _drop_shallow(pts, idx, epsilon))
+    idx = _refine(ring, _drop_shallow(ring, idx, epsilon))
     while min_side > 0 and len(idx) > 3:
         v = pts[idx]
         nxt = roll_rows(v, -1)
@@ -164,55 +167,69 @@ def simplify_closed(points: ArrayLike, epsilon: float, *, min_side: float = 0.0,
         if side[j] >= min_side:
             break
         k = len(idx)
-        dev = [
-            float(segment_distance(pts[idx[m] : idx[m] + 1], pts[idx[m - 1]], pts[idx[(m + 1) % k]])[0])
-            for m in (j, (j + 1) % k)
-        ]
+        ms = (j, (j + 1) % k)
+        dev = ring.point_dist([(idx[m], idx[m - 1], idx[(m + 1) % k]) for m in ms])
         del idx[j if dev[0] <= dev[1] else (j + 1) % k]
-        idx = _refine(pts, idx)
-    return np.array(_merge_pairs(pts, idx, epsilon), dtype=np.int64)
+        idx = _refine(ring, idx)
+    return np.array(_merge_pairs(ring, idx, epsilon), dtype=np.int64)
 
 
-def _merge_pairs(pts: FloatArray, idx: list[int], epsilon: float) -> list[int]:
+def _rdp_ring(ring: Ring, spans: list[tuple[int, int]], epsilon: float) -> set[int]:
+    """:func:`rdp` (to the segment) of the stretches ``i..j`` of ``ring``, all at once: the points
+    kept inside them (the ends are kept anyway). Each split depends only on its own stretch, so
+    splitting every pending stretch in one pass keeps what one at a time keeps."""
+    keep: set[int] = set()
+    todo = [(i, j) for i, j in spans if j - i >= 2]
+    while todo:
+        nxt = []
+        for (i, j), (d, k) in zip(todo, ring.farthest([(i, j, i + 1, j - i - 1) for i, j in todo])):
+            if d > epsilon:  # inner points lie before n: their index is their place
+                keep.add(k)
+                nxt += [s for s in ((i, k), (k, j)) if s[1] - s[0] >= 2]
+        todo = nxt
+    return keep
+
+
+def _merge_pairs(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
     """Two neighbouring corners that one corner between them explains within ``epsilon``, made one.
 
     RDP can straddle a blunt corner with two kept points a few cells either side of it, each deep
     enough to stay and each the other's neighbour, so moving them one at a time never finds the
-    real corner; trying the pair together does.
+    real corner; trying the pair together does. Every pair is measured at once and the first that
+    merges is merged, as trying them in turn would.
     """
-    n = len(pts)
-    changed = True
-    while changed and len(idx) > 3:
-        changed = False
+    n = ring.n
+    while len(idx) > 3:
         k = len(idx)
-        for j in range(k):
-            a, d = idx[j - 1], idx[(j + 2) % k]
-            span = (d - a) % n
-            if span < 2:
-                continue
-            run = (a + np.arange(span + 1)) % n
-            inner = run[1:-1]
-            depth = segment_distance(pts[inner], pts[a], pts[d])
-            m = int(inner[int(np.argmax(depth))])
-            left = (a + np.arange((m - a) % n + 1)) % n
-            right = (m + np.arange((d - m) % n + 1)) % n
-            fits = (
-                segment_distance(pts[left], pts[a], pts[m]).max() <= epsilon
-                and segment_distance(pts[right], pts[m], pts[d]).max() <= epsilon
-            )
-            if fits and depth.max() > epsilon:
-                b, c = idx[j], idx[(j + 1) % k]
-                idx = sorted([i for i in idx if i not in (b, c)] + [m])
-                changed = True
-                break
+        js = _pairs(idx, n)
+        if not js:
+            break
+        a = [idx[j - 1] for j in js]
+        d = [idx[(j + 2) % k] for j in js]
+        found = ring.farthest(_pair_runs(idx, n))
+        deep = [(j, aj, m, dj) for j, aj, dj, (x, m) in zip(js, a, d, found) if x > epsilon]
+        if not deep:
+            break
+        # the two sides through the one corner, ends included
+        sides = ring.farthest(
+            [(aj, m, aj, (m - aj) % n + 1) for _, aj, m, _ in deep]
+            + [(m, dj, m, (dj - m) % n + 1) for _, _, m, dj in deep]
+        )
+        fits = [left[0] <= epsilon and right[0] <= epsilon for left, right in zip(sides, sides[len(deep) :])]
+        hit = next((g for g, ok in enumerate(fits) if ok), None)
+        if hit is None:
+            break
+        j, _, m, _ = deep[hit]
+        b, c = idx[j], idx[(j + 1) % k]
+        idx = sorted([i for i in idx if i not in (b, c)] + [m])
     return idx
 
 
-def _drop_shallow(pts: FloatArray, idx: list[int], epsilon: float) -> list[int]:
+def _drop_shallow(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
     """Drop kept points that sit within ``epsilon`` of the segment of their neighbours, flattest first."""
     idx = list(idx)
     while len(idx) > 3:
-        dev = corner_depths(pts[idx])
+        dev = ring.point_dist(list(zip(idx, idx[-1:] + idx[:-1], idx[1:] + idx[:1])))
         k = int(np.argmin(dev))
         if dev[k] > epsilon:
             break
@@ -231,42 +248,78 @@ def corner_depths(vertices: ArrayLike) -> FloatArray:
     [7.071, 7.071, 7.071, 7.071]
     """
     v = as_points(vertices)
-    return nearest_on_segment(v, roll_rows(v, 1), roll_rows(v, -1))[0]
+    x, y = v[:, 0], v[:, 1]
+    return seg_dist(x, y, roll_rows(x, 1), roll_rows(y, 1), roll_rows(x, -1), roll_rows(y, -1))
 
 
-def _refine(pts: FloatArray, idx: list[int], rounds: int = 4) -> list[int]:
+def _refine(ring: Ring, idx: list[int], rounds: int = 4) -> list[int]:
     """Move each corner to the point between its neighbours farthest from their segment.
 
     RDP keeps the farthest point from the chord of *its* split, which on a side with two true
     corners can be a point beside one of them; measuring against the neighbouring corners puts it
     back on the corner. A tie keeps the current corner, so integer input stays isometry-invariant.
+
+    Corners are moved in turn, each measured between its neighbours as they then are; every
+    corner is first measured between its neighbours at the start of the round, all at once, and
+    measured again only when a neighbour has moved before its turn.
     """
-    n, k = len(pts), len(idx)
+    n, k = ring.n, len(idx)
     if k < 3:
         return idx
     idx = list(idx)
     for _ in range(rounds):
         moved = False
+        # what _merge_pairs measures first, asked along: when no corner moves it is these corners
+        pre = _refine_moves(ring, idx, range(k), also=_pair_runs(idx, n) if k > 3 else [])
         for j in range(k):
             p, q = idx[j - 1], idx[(j + 1) % k]
-            span = (q - p) % n
-            if span < 2:
+            if (q - p) % n < 2:
                 continue
-            cand = (p + 1 + np.arange(span - 1)) % n
-            d = segment_distance(pts[cand], pts[p], pts[q])
-            best = int(cand[int(np.argmax(d))])
-            at = (idx[j] - p - 1) % n  # the corner's own place among the candidates: its distance is there
-            if at < len(cand) and int(cand[at]) == idx[j]:
-                here = float(d[at])
-            else:
-                here = float(segment_distance(pts[idx[j] : idx[j] + 1], pts[p], pts[q])[0])
-            if float(d.max()) > here and best != idx[j]:
+            got = pre.get(j)
+            if got is None or got[0] != (p, q):
+                got = _refine_moves(ring, idx, [j])[j]
+            best = got[1]
+            if best is not None:
                 idx[j] = best
                 moved = True
         if not moved:
             break
     # corners keep their cyclic order; report them ascending from the smallest index
     return sorted(idx)
+
+
+def _pairs(idx: list[int], n: int) -> list[int]:
+    """The corners ``j`` whose pair with ``j + 1`` has points between its neighbours (``_merge_pairs``)."""
+    k = len(idx)
+    return [j for j in range(k) if (idx[(j + 2) % k] - idx[j - 1]) % n >= 2]
+
+
+def _pair_runs(idx: list[int], n: int) -> list[Run]:
+    """For each of :func:`_pairs`: the points strictly between its neighbours, against their segment."""
+    k = len(idx)
+    return [
+        (idx[j - 1], idx[(j + 2) % k], idx[j - 1] + 1, (idx[(j + 2) % k] - idx[j - 1]) % n - 1) for j in _pairs(idx, n)
+    ]
+
+
+def _refine_moves(
+    ring: Ring, idx: list[int], js: Iterable[int], also: list[Run] | None = None
+) -> dict[int, tuple[tuple[int, int], int | None]]:
+    """For each corner ``j`` with points between its neighbours: those neighbours, and where it
+    moves (``None``: it stays) — the point between them farthest from their segment, when it
+    lies farther than the corner itself. ``also``: runs measured in the same pass, for later."""
+    n, k = ring.n, len(idx)
+    js = [j for j in js if (idx[(j + 1) % k] - idx[j - 1]) % n >= 2]
+    if not js:
+        return {}
+    p = [idx[j - 1] for j in js]
+    q = [idx[(j + 1) % k] for j in js]
+    found = ring.farthest([(pj, qj, pj + 1, (qj - pj) % n - 1) for pj, qj in zip(p, q)] + (also or []))
+    here = ring.point_dist([(idx[j], pj, qj) for j, pj, qj in zip(js, p, q)])
+    out: dict[int, tuple[tuple[int, int], int | None]] = {}
+    for j, pj, qj, (top, best), h in zip(js, p, q, found, here):
+        out[j] = ((pj, qj), best if top > h and best != idx[j] else None)
+    return out
 
 
 def segments(

@@ -9,17 +9,17 @@ and, for a star, the alternation of tips and inner corners.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, path_checks
-from shape_asserts.geometry.checks import signed_area
-from shape_asserts.geometry.distances import segment_distance
 from shape_asserts.geometry.fit import PolygonModel
-from shape_asserts.geometry.fit.polygon import interior_angles, side_lengths, vertex_cells
-from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, roll_rows, round_half_up
+from shape_asserts.geometry.fit.polygon import interior_angles, orientation, side_lengths, vertex_cell_lists
+from shape_asserts.geometry.points import FloatArray, Point, as_points, roll_rows, round_half_up
+from shape_asserts.geometry.runs import Ring
 from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.geometry.scorecard import Scorecard
 from shape_asserts.geometry.simplify import corner_depths
@@ -90,40 +90,31 @@ def cells_of(vertices: ArrayLike) -> FloatArray:
 
 def clockwise(v: FloatArray) -> FloatArray:
     """``v`` in clockwise order on screen, the first vertex kept first."""
-    return v if signed_area(v) >= 0 else np.vstack([v[:1], v[:0:-1]])
+    return v if orientation(v) >= 0 else np.concatenate((v[:1], v[:0:-1]))
 
 
 def _best_shift(ring: FloatArray, target: FloatArray) -> int:
     """How far to roll ``ring`` (as many vertices as ``target``) to put each vertex nearest its target."""
-    cost = [float(np.sum(np.hypot(*(roll_rows(ring, -s) - target).T))) for s in range(len(target))]
-    return int(np.argmin(cost))
-
-
-def _align(drawn: FloatArray, target: FloatArray) -> FloatArray:
-    """``drawn`` (same count, clockwise) rolled so that vertex i lies nearest to target vertex i."""
-    return roll_rows(drawn, -_best_shift(drawn, target))
+    k = len(target)
+    rolled = ring[(np.arange(k)[None, :] + np.arange(k)[:, None]) % k]  # row s: ring rolled back s
+    gap = np.hypot(rolled[:, :, 0] - target[:, 0], rolled[:, :, 1] - target[:, 1])
+    # each row is summed as np.sum sums one rolled ring: a reduction along the rows' contiguous
+    # axis runs the same pairwise sum on each
+    return int(np.argmin(np.add.reduce(gap, axis=1)))
 
 
 def _corner_order(
     pts: FloatArray, corners: FloatArray, indices: tuple[int, ...], target: FloatArray
-) -> tuple[list[int], bool]:
-    """Drawing index of the found corner matched to each asked vertex, and whether the drawing runs
-    the asked (clockwise) way: from vertex i to i + 1 its indices grow."""
+) -> tuple[list[int], bool, FloatArray]:
+    """Drawing index of the found corner matched to each asked vertex, whether the drawing runs
+    the asked (clockwise) way (from vertex i to i + 1 its indices grow), and the corners clockwise,
+    rolled so that corner i lies nearest to asked vertex i."""
     k = len(indices)
-    forward = signed_area(corners) >= 0
+    forward = orientation(corners) >= 0
     order = list(range(k)) if forward else [0] + list(range(k - 1, 0, -1))
-    shift = _best_shift(corners[order].astype(float), target)
-    return [int(indices[order[(i + shift) % k]]) for i in range(k)], forward
-
-
-def _around(n: int, i: int, w: int) -> IntArray:
-    """Indices within ``w`` places of ``i``, wrapping round a closed drawing of ``n`` points."""
-    return np.arange(i - w, i + w + 1) % n
-
-
-def _run(n: int, a: int, b: int) -> IntArray:
-    """Indices from ``a`` to ``b`` inclusive, forward round a closed drawing of ``n`` points."""
-    return (a + np.arange((b - a) % n + 1)) % n
+    ring = corners[order].astype(float)  # clockwise(corners), the first kept first
+    shift = _best_shift(ring, target)
+    return [int(indices[order[(i + shift) % k]]) for i in range(k)], forward, roll_rows(ring, -shift)
 
 
 def _straightest(pts: FloatArray, at: list[list[int]], forward: bool) -> tuple[float, int]:
@@ -131,31 +122,26 @@ def _straightest(pts: FloatArray, at: list[list[int]], forward: bool) -> tuple[f
     a drawn point from the segment of its side; and the index of that farthest point.
 
     A cycle of corners, solved by fixing corner 0's choice and a min-max dynamic programme along
-    the others: ``len(at) × choices²`` side measurements.
+    the others: ``len(at) × choices²`` side measurements, all taken at once first.
     """
     n, size = len(at), len(pts)
-    side: dict[tuple[int, int], tuple[float, int]] = {}
-
-    def dev(a: int, b: int) -> tuple[float, int]:
-        if (a, b) not in side:
-            run = _run(size, a, b) if forward else _run(size, b, a)
-            d = segment_distance(pts[run], pts[a], pts[b])
-            k = int(np.argmax(d))
-            side[(a, b)] = (float(d[k]), int(run[k]))
-        return side[(a, b)]
+    pairs = sorted({(p, c) for i in range(n) for p in at[i - 1] for c in at[i]})
+    # side p → c runs forward from p, or back from c when the drawing runs the other way
+    runs = [(p, c, p, (c - p) % size + 1) if forward else (p, c, c, (p - c) % size + 1) for p, c in pairs]
+    side = dict(zip(pairs, Ring(pts).farthest(runs)))
 
     best: tuple[float, int] = (float("inf"), 0)
-    for first in at[0]:
+    for first_at in at[0]:
         # cost[c]: the worst side so far ending with corner i at candidate c
-        cost = {first: (0.0, first)}
+        cost = {first_at: (0.0, first_at)}
         for i in range(1, n + 1):
-            nxt = [first] if i == n else at[i]
+            nxt = [first_at] if i == n else at[i]
             new: dict[int, tuple[float, int]] = {}
             for c in nxt:
-                options = [max(cost[p], dev(p, c)) for p in cost]
+                options = [max(cost[p], side[(p, c)]) for p in cost]
                 new[c] = min(options)
             cost = new
-        best = min(best, cost[first])
+        best = min(best, cost[first_at])
     return best
 
 
@@ -163,10 +149,16 @@ def _alternation(corners: FloatArray) -> tuple[bool, float, str]:
     """Whether the corners alternate far and near about their centroid, and near / far radius."""
     rel = corners - corners.mean(axis=0)
     r = np.hypot(rel[:, 0], rel[:, 1])
-    mid = (r.max() + r.min()) / 2.0
+    mid = (np.maximum.reduce(r) + np.minimum.reduce(r)) / 2.0
     far = r > mid
-    alternates = len(r) % 2 == 0 and bool(np.all(far != roll_rows(far, 1)))
-    ratio = float(r[~far].mean() / r[far].mean()) if far.any() and (~far).any() else 0.0
+    alternates = len(r) % 2 == 0 and bool(np.logical_and.reduce(far != roll_rows(far, 1)))
+    tips, inner = r[far], r[~far]
+    # a mean is the sum over the count: np.mean's float, without its wrapper
+    ratio = (
+        float((np.add.reduce(inner) / len(inner)) / (np.add.reduce(tips) / len(tips)))
+        if len(tips) and len(inner)
+        else 0.0
+    )
     runs = "" if alternates else "tips and inner corners do not alternate round the star"
     return alternates, ratio, runs
 
@@ -176,6 +168,45 @@ def _ratio_limit(t: PolygonThresholds) -> float:
     if not isinstance(t, StarThresholds):
         raise TypeError(f"a star is scored with StarThresholds, got {type(t).__name__}")
     return t.max_ratio_error
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """What a score reads from the asked polygon alone: worked out once per polygon, as each answer
+    to a case asks the same one (the same floats, kept read-only)."""
+
+    target: FloatArray  # clockwise
+    center: Point
+    depth: float  # the shallowest corner's depth
+    shortest: float  # the shortest side
+    fair: tuple[tuple[tuple[float, float], ...], ...]  # vertex_cell_lists
+    angles: FloatArray
+    sides: FloatArray
+    ratio: float  # a star's inner / tip radius ratio
+
+
+@lru_cache(maxsize=256)
+def _asked_from(raw: bytes, k: int) -> _Asked:
+    target = clockwise(np.frombuffer(raw, dtype=np.float64).reshape(k, 2).copy())
+    cx, cy = target.mean(axis=0).tolist()
+    angles, sides = interior_angles(target), side_lengths(target)
+    for a in (target, angles, sides):
+        a.flags.writeable = False
+    return _Asked(
+        target=target,
+        center=(cx, cy),
+        depth=float(np.minimum.reduce(corner_depths(target))),
+        shortest=float(sides.min()),
+        fair=tuple(tuple(cells) for cells in vertex_cell_lists(target)),
+        angles=angles,
+        sides=sides,
+        ratio=_alternation(target)[1],
+    )
+
+
+def _asked(vertices: ArrayLike) -> _Asked:
+    v = np.ascontiguousarray(as_points(vertices), dtype=np.float64)
+    return _asked_from(v.tobytes(), len(v))
 
 
 def score_polygon(
@@ -218,18 +249,18 @@ def score_polygon(
     """
     t = thresholds
     pts = as_points(points)
-    target = clockwise(as_points(vertices).astype(float))
+    asked = _asked(vertices)
+    target, center = asked.target, asked.center
     n = len(target)
-    cx, cy = target.mean(axis=0).tolist()
-    center = (cx, cy)
-    eps = float(np.clip(0.4 * corner_depths(target).min(), t.min_epsilon, t.max_epsilon))
+    # np.clip of one number, as min(max(…)): the same float, nan kept
+    eps = float(min(max(0.4 * asked.depth, t.min_epsilon), t.max_epsilon))
     ratio_limit = _ratio_limit(t) if star else None
     card = Scorecard()
     score = outline_measures(card, pts, target, closed=True, center=center, t=t)
     path_checks(card, pts, grid_size=grid_size, start=start, t=t)
     loop_checks(card, pts, center=center, direction=direction, t=t)
     # a side shorter than this is a corner the raster cut off, unless the asked sides are that short
-    min_side = min(3.0 * eps, 0.5 * float(side_lengths(target).min()))
+    min_side = min(3.0 * eps, 0.5 * asked.shortest)
     card.metrics["epsilon"] = eps
     model = PolygonModel.from_estimate(pts, eps, min_side) if len(pts) else None
     if not model:
@@ -255,7 +286,7 @@ def score_polygon(
     )
     if ratio_limit is not None:
         alternates, ratio, why = _alternation(corners)
-        want = _alternation(target)[1]
+        want = asked.ratio
         ratio_err = abs(ratio - want) / want if want else float("inf")
         card.metrics.update(ratio=ratio, ratio_error=ratio_err)
         card.add("alternation", alternates, alternates, "tips and inner corners alternate", why)
@@ -274,25 +305,27 @@ def score_polygon(
     # A fair drawing turns at a fair rounding of every asked vertex (one of vertex_cells) and runs
     # straight between them; a rotated, stretched, sheared or wrongly sized polygon, or one with a
     # corner cut or rounded, has no such cell at some corner, or strays from the sides through them.
-    drawn_at, forward = _corner_order(pts, corners, model.indices, target)
-    fair = vertex_cells(target)
-    miss = np.zeros(n)
-    near = np.zeros((n, 2))
-    at: list[list[int]] = []  # drawing indices near each corner that are fair cells of its vertex
-    for i in range(n):
-        idx = _around(len(pts), drawn_at[i], t.corner_window)
-        d = np.abs(fair[i][:, None, :] - pts[idx][None, :, :]).max(axis=2).min(axis=0)  # Chebyshev
-        miss[i], near[i] = float(d.min()), pts[idx[int(np.argmin(d))]]
-        at.append([int(j) for j in idx[d == d.min()]])
+    drawn_at, forward, drawn = _corner_order(pts, corners, model.indices, target)
+    fair = asked.fair
+    # drawing indices near each corner (row i), their Chebyshev distance to the nearest fair cell of
+    # vertex i (each vertex's one, two or four cells, the last repeated to four), and the nearest
+    w = t.corner_window
+    idx = (np.asarray(drawn_at)[:, None] + np.arange(-w, w + 1)) % len(pts)
+    cells = np.array([[f[min(c, len(f) - 1)] for c in range(4)] for f in fair])  # (n, 4, 2)
+    px, py = pts[idx, 0][:, None, :], pts[idx, 1][:, None, :]
+    d = np.maximum(np.abs(cells[:, :, 0, None] - px), np.abs(cells[:, :, 1, None] - py)).min(axis=1)
+    miss = d.min(axis=1)
+    near = pts[idx[np.arange(n), d.argmin(axis=1)]]
+    at = [row[dr == m].tolist() for row, dr, m in zip(idx, d, miss)]  # fair cells at each corner
     worst = int(np.argmax(miss))
-    cells = " or ".join(fmt_xy(tuple(c)) for c in fair[worst])
+    fair_cells = " or ".join(fmt_xy(c) for c in fair[worst])
     card.metrics["vertex_miss"] = float(miss[worst])
     card.add(
         "placement",
         float(miss[worst]) <= t.max_vertex_miss,
         float(miss[worst]),
         f"≤ {t.max_vertex_miss:g}",
-        f"no corner on the asked vertex {fmt_xy(tuple(np.round(target[worst], 1)))} (cell {cells}); the "
+        f"no corner on the asked vertex {fmt_xy(tuple(np.round(target[worst], 1)))} (cell {fair_cells}); the "
         f"nearest drawn cell at that corner is {fmt_xy(tuple(near[worst]))}, {miss[worst]:g} cell(s) off",
     )
     # every side, from where the drawing meets one vertex to where it meets the next, against the
@@ -310,11 +343,9 @@ def score_polygon(
         (where,),
     )
     # angles and sides follow from the corners; reported for reading, judged through the two above
-    drawn = _align(clockwise(corners.astype(float)), target)
-    asked = interior_angles(target)
-    ts, ds = side_lengths(target), side_lengths(drawn)
+    ts, ds = asked.sides, side_lengths(drawn)
     card.metrics.update(
-        angle_error=float(np.abs(interior_angles(drawn) - asked).max()),
+        angle_error=float(np.abs(interior_angles(drawn) - asked.angles).max()),
         side_error=float(np.abs(ds - ts).max()),
         size_ratio=float(ds.sum() / ts.sum()),
     )

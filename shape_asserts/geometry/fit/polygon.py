@@ -11,6 +11,7 @@ round an exact vertex. "Clockwise" always means clockwise as seen on screen
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
 
@@ -24,14 +25,32 @@ from shape_asserts.geometry.points import FloatArray, Point, as_points, roll_row
 from shape_asserts.geometry.simplify import simplify_closed
 
 __all__ = [
+    "orientation",
     "interior_angles",
     "side_lengths",
     "regular_polygon",
     "star_polygon",
     "PolygonModel",
     "vertex_cells",
+    "vertex_cell_lists",
     "ROUNDING_REACH",
 ]
+
+
+def orientation(vertices: FloatArray) -> float:
+    """:func:`~shape_asserts.geometry.checks.signed_area` of a few vertices, the same float (a zero
+    area may differ in sign): below 8 terms numpy's sum adds them in turn, as plain Python does,
+    without an array per step; longer lists take :func:`signed_area` itself."""
+    n = len(vertices)
+    if n < 3 or n > 7:
+        return signed_area(vertices)
+    v = vertices.tolist()
+    x0, y0 = v[0]
+    c = [(x - x0, y - y0) for x, y in v]
+    total = 0.0
+    for (x, y), (x1, y1) in zip(c, c[1:] + c[:1]):
+        total += x * y1 - x1 * y
+    return 0.5 * total
 
 
 def side_lengths(vertices: ArrayLike) -> FloatArray:
@@ -58,10 +77,10 @@ def interior_angles(vertices: ArrayLike) -> FloatArray:
     e1 = v - roll_rows(v, 1)
     e2 = roll_rows(v, -1) - v
     cross = e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0]
-    dot = np.sum(e1 * e2, axis=1)
+    dot = np.add.reduce(e1 * e2, axis=1)
     turn = np.degrees(np.arctan2(cross, dot))
     # clockwise on screen turns positively; a counter-clockwise polygon turns the other way
-    sign = 1.0 if signed_area(v) >= 0 else -1.0
+    sign = 1.0 if orientation(v) >= 0 else -1.0
     angles: FloatArray = 180.0 - sign * turn
     return angles
 
@@ -125,12 +144,14 @@ class PolygonModel:
         if len(pts) == 0:
             return FitFailure("no points")
         keep = np.ones(len(pts), dtype=bool)
-        keep[1:] = np.any(pts[1:] != pts[:-1], axis=1)
-        idx = np.flatnonzero(keep)
-        if len(idx) > 1 and np.all(pts[idx[-1]] == pts[idx[0]]):
+        keep[1:] = (pts[1:, 0] != pts[:-1, 0]) | (pts[1:, 1] != pts[:-1, 1])
+        idx = keep.nonzero()[0]
+        if len(idx) > 1 and pts[idx[-1]].tolist() == pts[idx[0]].tolist():
             idx = idx[:-1]
         side = 3.0 * epsilon if min_side is None else min_side
-        corners = idx[simplify_closed(pts[idx], epsilon, min_side=side)]
+        # a drawing with no point written twice is simplified as it is
+        found = simplify_closed(pts if len(idx) == len(pts) else pts[idx], epsilon, min_side=side)
+        corners = found if len(idx) == len(pts) else idx[found]
         if len(corners) < 3:
             return FitFailure(f"only {len(corners)} corner(s): the points lie along a line")
         return cls(vertices=pts[corners].copy(), indices=tuple(int(i) for i in corners))
@@ -174,6 +195,16 @@ class PolygonModel:
 ROUNDING_REACH = 0.75
 
 
+def _whole(c: int, x: float) -> float:
+    """``c`` (math's floor, ceil or round of ``x``) as numpy's gives it: a float, a zero signed as ``x``."""
+    return float(c) if c else math.copysign(0.0, x)
+
+
+def _floor_ceil(x: float) -> tuple[float, float]:
+    """``np.floor(x)``, ``np.ceil(x)`` of a plain float, without numpy's scalar machinery."""
+    return _whole(math.floor(x), x), _whole(math.ceil(x), x)
+
+
 def vertex_cells(vertices: ArrayLike, reach: float = ROUNDING_REACH) -> list[FloatArray]:
     """The cells each exact vertex may fairly be rounded to: one, two or four per vertex.
 
@@ -194,11 +225,16 @@ def vertex_cells(vertices: ArrayLike, reach: float = ROUNDING_REACH) -> list[Flo
     >>> [c.tolist() for c in vertex_cells(np.array([[10.0, 10.2], [10.5, 3.0]]))]
     [[[10.0, 10.0]], [[10.0, 3.0], [11.0, 3.0]]]
     """
+    return [np.array(cells, dtype=float).reshape(-1, 2) for cells in vertex_cell_lists(vertices, reach)]
+
+
+def vertex_cell_lists(vertices: ArrayLike, reach: float = ROUNDING_REACH) -> list[list[tuple[float, float]]]:
+    """:func:`vertex_cells` as plain ``(x, y)`` tuples, for a scorer that reads a few of them."""
     v = as_points(vertices).astype(float)
     out = []
     for x, y in v.tolist():
-        xs = [c for c in (np.floor(x), np.ceil(x)) if abs(c - x) <= reach] or [float(np.rint(x))]
-        ys = [c for c in (np.floor(y), np.ceil(y)) if abs(c - y) <= reach] or [float(np.rint(y))]
+        xs = [c for c in _floor_ceil(x) if abs(c - x) <= reach] or [_whole(round(x), x)]
+        ys = [c for c in _floor_ceil(y) if abs(c - y) <= reach] or [_whole(round(y), y)]
         # floor ≤ ceil, so the pairs come sorted; a whole coordinate gives the same cell twice
-        out.append(np.array(sorted({(a, b) for a in xs for b in ys}), dtype=float).reshape(-1, 2))
+        out.append(sorted({(a, b) for a in xs for b in ys}))
     return out
