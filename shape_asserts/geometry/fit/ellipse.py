@@ -234,7 +234,6 @@ def _jacobian(px: FloatArray, py: FloatArray, rows: FloatArray, err: FloatArray,
             np.array([[q[2] ** 2] for q in rows]),
             np.array([[q[3] ** 2] for q in rows]),
         )
-        cols = [rows[:, i : i + 1] for i in range(4)]
-        d = _normal_distance(px, py, *cols, 0.0, trig)
+        d = _normal_distance(px, py, rows[:, 0:1], rows[:, 1:2], rows[:, 2:3], rows[:, 3:4], 0.0, trig)
     jac: FloatArray = np.ascontiguousarray(((d - err) / steps[:, None]).T)
     return jac
