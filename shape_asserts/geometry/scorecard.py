@@ -67,7 +67,7 @@ class Scorecard:
             value,
             limit,
             note or (detail if not passed else ""),
-            tuple(int(i) for i in indices),
+            tuple(map(int, indices)) if len(indices) else (),
             margin,
         )
         self.checks.append(check)
