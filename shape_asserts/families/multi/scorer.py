@@ -16,7 +16,7 @@ from shape_asserts.families.circle import CircleThresholds, score_circle
 from shape_asserts.families.multi.asked import separate_radii, side_point
 from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.geometry.contours import BREAK_STEP, CLOSE_TOL, CellPath, Contour, intersection, split_contours
-from shape_asserts.geometry.distances import cell_distance, distinct_cells
+from shape_asserts.geometry.distances import cell_distance
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import CircleModel
 from shape_asserts.geometry.points import Point, as_points
@@ -61,14 +61,22 @@ def assign(cost: ArrayLike) -> list[tuple[int, int]]:
         return []
     if max(m, k) <= 7:
         best, pairs = math.inf, []
+        # Python floats, added one by one left to right: the same sums as of the array's elements
+        # (not sum(), which adds exact floats with compensation from Python 3.12 on)
+        c = cost.tolist()
         if m >= k:
+            cols = list(zip(*c))  # cols[j][i] is cost[i, j]
             for perm in itertools.permutations(range(m), k):
-                total = sum(cost[perm[j], j] for j in range(k))
+                total = 0.0
+                for col, i in zip(cols, perm):
+                    total += col[i]
                 if total < best:
                     best, pairs = total, [(perm[j], j) for j in range(k)]
         else:
             for perm in itertools.permutations(range(k), m):
-                total = sum(cost[i, perm[i]] for i in range(m))
+                total = 0.0
+                for row, j in zip(c, perm):
+                    total += row[j]
                 if total < best:
                     best, pairs = total, [(i, perm[i]) for i in range(m)]
         return sorted(pairs)
@@ -241,7 +249,9 @@ def score_circles(
     # so the work stays k² whatever the answer; extra contours already fail ``contours``)
     hits, least = [], math.inf
     matched = sorted(ci for ci, _ in pairs)
-    cells = {ci: (distinct_cells(contours[ci].points), CellPath.of(contours[ci].points)) for ci in matched}
+    # the contour's cells, repeats kept: the least distance between two contours is the same
+    # minimum over the same pairs of cells (``min_distance`` drops the repeats only to search less)
+    cells = {ci: (np.rint(contours[ci].points), CellPath.of(contours[ci].points)) for ci in matched}
     box = {ci: (c.min(axis=0), c.max(axis=0)) for ci, (c, _) in cells.items()}
     for i, j in itertools.combinations(matched, 2):
         # no two cells of boxes this far apart are nearer: the pair cannot lower the least
