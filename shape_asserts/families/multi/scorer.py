@@ -65,10 +65,10 @@ def assign(cost: ArrayLike) -> list[tuple[int, int]]:
         # (not sum(), which adds exact floats with compensation from Python 3.12 on)
         c = cost.tolist()
         if m >= k:
-            cols = list(zip(*c))  # cols[j][i] is cost[i, j]
+            by_col = list(zip(*c))  # by_col[j][i] is cost[i, j]
             for perm in itertools.permutations(range(m), k):
                 total = 0.0
-                for col, i in zip(cols, perm):
+                for col, i in zip(by_col, perm):
                     total += col[i]
                 if total < best:
                     best, pairs = total, [(perm[j], j) for j in range(k)]
