@@ -19,7 +19,7 @@ from shape_asserts.geometry.contours import BREAK_STEP, CLOSE_TOL, CellPath, Con
 from shape_asserts.geometry.distances import cell_distance
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import CircleModel
-from shape_asserts.geometry.points import Point, as_points
+from shape_asserts.geometry.points import FloatArray, Point, as_points
 from shape_asserts.geometry.score import ShapeScore, fmt_value
 from shape_asserts.geometry.scorecard import Scorecard
 
@@ -126,6 +126,21 @@ def _merge(card: Scorecard, per: list[tuple[str, ShapeScore, Contour]], skip: se
             idx,
             min(margins) if margins else None,
         )
+
+
+#: Pairs of cells compared at once by :func:`_cell_gap` (larger contours go to ``cell_distance``).
+_GAP_PAIRS = 65_536
+
+
+def _cell_gap(a: FloatArray, b: FloatArray) -> float:
+    """``cell_distance(a, b)``: the least Chebyshev distance between a cell of ``a`` and one of
+    ``b`` — for contours of a few hundred cells every pair at once (the same minimum of the same
+    differences), else its near-linear search."""
+    if len(a) == 0 or len(b) == 0 or len(a) * len(b) > _GAP_PAIRS:
+        return cell_distance(a, b)
+    dx = np.abs(a[:, 0, None] - b[None, :, 0])
+    dy = np.abs(a[:, 1, None] - b[None, :, 1])
+    return float(np.minimum.reduce(np.maximum(dx, dy), axis=None))
 
 
 def score_circles(
@@ -257,7 +272,7 @@ def score_circles(
         # no two cells of boxes this far apart are nearer: the pair cannot lower the least
         (lo_i, hi_i), (lo_j, hi_j) = box[i], box[j]
         if float(np.max(np.maximum(lo_j - hi_i, lo_i - hi_j))) < least:
-            least = min(least, cell_distance(cells[i][0], cells[j][0]))
+            least = min(least, _cell_gap(cells[i][0], cells[j][0]))
         x = intersection(cells[i][1], cells[j][1])
         if x:
             hits.append((i, j, x))
