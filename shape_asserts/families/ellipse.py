@@ -27,8 +27,9 @@ from shape_asserts.families.base import (
     pair_param,
     with_overrides,
 )
+from shape_asserts.families.outline import outline_measures, prepared
 from shape_asserts.families.prompts import contour_prompt, fmt_xy
-from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, path_checks
+from shape_asserts.families.single import ClosedThresholds, loop_checks, path_checks
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import EllipseModel, axis_angle_difference
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
@@ -195,7 +196,8 @@ def score_ellipse(
     t = thresholds
     pts = as_points(points)
     card = Scorecard()
-    score = outline_measures(card, pts, ellipse_outline(center, a, b, rotation), closed=True, center=center, t=t)
+    outline = prepared(ellipse_outline, (center, a, b, rotation), closed=True, center=center)
+    score = outline_measures(card, pts, outline, t=t)
     path_checks(card, pts, grid_size=grid_size, start=start, t=t)
     loop_checks(card, pts, center=center, direction=direction, t=t)
     model = EllipseModel.from_estimate(pts)

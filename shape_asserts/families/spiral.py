@@ -31,8 +31,9 @@ from shape_asserts.families.base import (
     pair_param,
     with_overrides,
 )
+from shape_asserts.families.outline import outline_measures, prepared
 from shape_asserts.families.prompts import contour_prompt, fmt_xy
-from shape_asserts.families.single import ContourThresholds, outline_measures, path_checks
+from shape_asserts.families.single import ContourThresholds, path_checks
 from shape_asserts.geometry.distances import closure_distance
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import SpiralModel
@@ -242,9 +243,8 @@ def score_spiral(
     mid, outer = spiral_ends(center, spacing, turns, angle)
     start, end = (outer, mid) if inward else (mid, outer)
     card = Scorecard()
-    score = outline_measures(
-        card, pts, spiral_outline(center, spacing, turns, angle, direction, inward), closed=False, center=center, t=t
-    )
+    outline = prepared(spiral_outline, (center, spacing, turns, angle, direction, inward), closed=False, center=center)
+    score = outline_measures(card, pts, outline, t=t)
     path_checks(card, pts, grid_size=grid_size, start=start, t=t)
     n = len(pts)
     card.endpoint(pts, end, t.max_end_distance, name="end")
