@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from shape_asserts.families.base import CaseLike, with_overrides
-from shape_asserts.families.scene.common import SceneThresholds, placer, scene_params, sketch, stroke
+from shape_asserts.families.scene.common import SceneThresholds, placer, reference_of, scene_params, sketch, stroke
 from shape_asserts.families.scene.strokes import edges, ends, heal, join_verticals, split_at_junctions
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray, Point
@@ -198,7 +198,7 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     p = case.params
     t: HouseThresholds = with_overrides(HOUSE_THRESHOLDS, case.thresholds)
     area = p.get("area")
-    com = sketch(drawing.points, house_reference(area or HOUSE_AREA), area, p["grid_size"], t)
+    com = sketch(drawing.points, reference_of(house_reference, area or HOUSE_AREA), area, p["grid_size"], t)
     card, metrics, pts = com.card, com.card.metrics, com.pts
 
     raw = edges(heal([s for _, s in com.strokes], t.heal_step), t.simplify_tolerance)

@@ -24,7 +24,15 @@ import numpy as np
 
 from shape_asserts.families.base import CaseLike, with_overrides
 from shape_asserts.families.circle import CIRCLE
-from shape_asserts.families.scene.common import SceneThresholds, cell, placer, scene_params, sketch, stroke
+from shape_asserts.families.scene.common import (
+    SceneThresholds,
+    cell,
+    placer,
+    reference_of,
+    scene_params,
+    sketch,
+    stroke,
+)
 from shape_asserts.families.scene.strokes import edges, ends, heal, holes, seg_distance
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import CircleModel, roundness
@@ -229,7 +237,7 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     p = case.params
     t: StickThresholds = with_overrides(STICK_THRESHOLDS, case.thresholds)
     area = p.get("area")
-    com = sketch(drawing.points, stick_reference(area or STICK_AREA), area, p["grid_size"], t)
+    com = sketch(drawing.points, reference_of(stick_reference, area or STICK_AREA), area, p["grid_size"], t)
     card, metrics, pts = com.card, com.card.metrics, com.pts
     height = float(np.ptp(pts[:, 1])) if len(pts) else 0.0
 
