@@ -39,6 +39,19 @@ from shape_asserts.geometry.score import Check, ShapeScore, fmt_fixed, fmt_point
 __all__ = ["Scorecard"]
 
 
+_ORDERS = np.arange(HARMONIC_ORDERS[0], HARMONIC_ORDERS[1] + 1)
+_REPEATS: dict[int, Any] = {}
+
+
+def _repeats(symmetry: int) -> Any:
+    """Which of the harmonic orders are multiples of ``symmetry`` (a read-only mask, made once)."""
+    mask = _REPEATS.get(symmetry)
+    if mask is None:
+        mask = _REPEATS[symmetry] = _ORDERS % symmetry == 0
+        mask.flags.writeable = False
+    return mask
+
+
 class Scorecard:
     """Checks, metrics and marks collected while scoring, turned into a :class:`ShapeScore`."""
 
@@ -89,12 +102,13 @@ class Scorecard:
         """``gaps`` (steps longer than one cell) and ``repeats`` (a point written twice in a row)."""
         cont = ck.continuity(points)
         self.metrics.update(gaps=len(cont.gaps), repeats=len(cont.repeats), max_step=cont.max_step)
+        gaps_ok = len(cont.gaps) <= max_gaps
         self.add(
             "gaps",
-            len(cont.gaps) <= max_gaps,
+            gaps_ok,
             len(cont.gaps),
             f"≤ {max_gaps}",
-            f"largest step {fmt_value(cont.max_step)} cells",
+            "" if gaps_ok else f"largest step {fmt_value(cont.max_step)} cells",  # (kept only when failing)
             cont.gaps,
         )
         self.add(
@@ -121,10 +135,17 @@ class Scorecard:
         first = name == "start"
         dist = float(chebyshev(pts[0 if first else -1], np.asarray(asked, float))) if len(pts) else float("inf")
         self.metrics[f"{name}_distance"] = dist
-        drawn = (
-            f"{'first' if first else 'last'} point is {fmt_point(pts[0 if first else -1])}" if len(pts) else "no points"
-        )
-        self.add(name, dist <= limit, dist, f"≤ {limit:g}", f"{drawn}, asked {fmt_point(asked)}")
+        near = dist <= limit
+        if near:  # the detail is kept only when the check fails
+            detail = ""
+        else:
+            drawn = (
+                f"{'first' if first else 'last'} point is {fmt_point(pts[0 if first else -1])}"
+                if len(pts)
+                else "no points"
+            )
+            detail = f"{drawn}, asked {fmt_point(asked)}"
+        self.add(name, near, dist, f"≤ {limit:g}", detail)
         return dist
 
     def closure(self, points: ArrayLike, max_closure: float) -> float:
@@ -196,19 +217,18 @@ class Scorecard:
         and the cells.
         """
         amps = radial_harmonics(angles, residuals, HARMONIC_ORDERS)
-        orders = np.arange(HARMONIC_ORDERS[0], HARMONIC_ORDERS[1] + 1)
         a, b, c, d = limits
         size = max(scale, 1.0)
-        limit = np.where(orders % symmetry == 0, a + b / size, c + d / size)
+        limit = np.where(_repeats(symmetry), a + b / size, c + d / size)
         share = amps / limit
         k = int(np.argmax(share))
-        worst, order = float(share[k]), int(orders[k])
-        shape = {2: "an oval", 3: "a triangle", 4: "a square or diamond"}.get(order, f"a {order}-sided polygon")
-        return self.add(
-            name,
-            worst <= 1.0,
-            round(worst, 4),
-            "≤ 1 of the limit",
-            f"the radius swings {fmt_fixed(amps[k])} cells {order} times round (limit {fmt_fixed(limit[k])} at "
-            f"this size), like {shape}",
-        )
+        worst, order = float(share[k]), HARMONIC_ORDERS[0] + k
+        if worst <= 1.0:  # the detail is kept only when the check fails
+            detail = ""
+        else:
+            shape = {2: "an oval", 3: "a triangle", 4: "a square or diamond"}.get(order, f"a {order}-sided polygon")
+            detail = (
+                f"the radius swings {fmt_fixed(amps[k])} cells {order} times round (limit {fmt_fixed(limit[k])} at "
+                f"this size), like {shape}"
+            )
+        return self.add(name, worst <= 1.0, round(worst, 4), "≤ 1 of the limit", detail)

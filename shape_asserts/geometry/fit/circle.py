@@ -190,6 +190,10 @@ def radial_harmonics(angles: ArrayLike, residuals: ArrayLike, orders: tuple[int,
     if not math.isfinite(total) or total <= 0:
         return np.zeros(len(ks))
     # e^{-ikθ} for k = 1..hi by a running product of e^{-iθ}: one complex exponential per point
-    phase = np.cumprod(np.broadcast_to(np.exp(-1j * theta), (hi, len(theta))), axis=0)[lo - 1 :]
+    # (np.cumprod over the rows of ``e^{-iθ}`` repeated: the same products, without broadcast_to's wrapper)
+    phase = np.empty((hi, len(theta)), dtype=complex)
+    phase[:] = np.exp(-1j * theta)
+    np.multiply.accumulate(phase, axis=0, out=phase)
+    phase = phase[lo - 1 :]
     amplitudes: FloatArray = 2.0 * np.abs(phase @ (w * e)) / total
     return amplitudes
