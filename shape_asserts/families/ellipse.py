@@ -208,7 +208,8 @@ def score_ellipse(
     off = float(math.hypot(model.center[0] - center[0], model.center[1] - center[1]))
     axis_err = max(abs(model.a - a), abs(model.b - b))
     rot_err = axis_angle_difference(model.rotation, rotation)
-    even = model.evenness(pts)
+    angles, normal = model.radial(pts)
+    even = model.evenness_of(normal) if len(pts) else 0.0
     card.metrics.update(
         fit_center_x=model.center[0],
         fit_center_y=model.center[1],
@@ -246,7 +247,7 @@ def score_ellipse(
         f"fitted major axis at {fmt_fixed(model.rotation, 0)}°, asked {rotation:g}°",
     )
     card.add("evenness", even >= t.min_evenness, even, f"≥ {t.min_evenness:g}", "about the fitted ellipse")
-    wave = card.harmonics(*model.radial(pts), scale=model.b, limits=t.harmonic_limits, symmetry=2)
+    wave = card.harmonics(angles, normal, scale=model.b, limits=t.harmonic_limits, symmetry=2)
     card.metrics["harmonic_share"] = wave.value
     return card.result("ellipse", score)
 

@@ -61,7 +61,7 @@ class EllipseModel:
         no ellipse solution.
         """
         pts = as_points(points)
-        if len(np.unique(pts, axis=0)) < 5:
+        if _distinct_rows(pts) < 5:
             return FitFailure("fewer than 5 distinct points")
         # centre and scale first: the scatter matrix of raw grid coordinates (up to 49⁴) is badly
         # conditioned, of unit-scale ones it is not
@@ -188,12 +188,25 @@ class EllipseModel:
         pts = as_points(points)
         if len(pts) == 0:
             return 0.0
-        score = (1.0 - float(np.mean(np.abs(self.radial(pts)[1]))) / ((self.a + self.b) / 2.0)) * 100.0
+        return self.evenness_of(self.radial(pts)[1])
+
+    def evenness_of(self, residuals: FloatArray) -> float:
+        """:meth:`evenness` from the points' normal distances (:meth:`radial`), at least one."""
+        mean = float(np.add.reduce(np.abs(residuals)) / len(residuals))  # np.mean, without its wrapper
+        score = (1.0 - mean / ((self.a + self.b) / 2.0)) * 100.0
         return float(min(100.0, max(0.0, score)))
 
     def __bool__(self) -> Literal[True]:
         """A model is a fit that worked: always true (a :class:`FitFailure` is false)."""
         return True
+
+
+def _distinct_rows(pts: FloatArray) -> int:
+    """``len(np.unique(pts, axis=0))``: for finite points a set of tuples (equal floats, ``-0.0``
+    and ``0.0`` among them, are one point either way), else numpy's count."""
+    if np.isfinite(pts).all():
+        return len(set(zip(pts[:, 0].tolist(), pts[:, 1].tolist())))
+    return len(np.unique(pts, axis=0))
 
 
 def _normal_distance(
