@@ -36,7 +36,7 @@ from shape_asserts.families.scene.common import (
 from shape_asserts.families.scene.strokes import edges, ends, heal, holes, seg_distance
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import CircleModel, roundness
-from shape_asserts.geometry.points import FloatArray, IntArray
+from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray
 from shape_asserts.geometry.raster import raster_circle
 from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.geometry.simplify import segment_angles
@@ -233,6 +233,15 @@ def _limbs(
     return out
 
 
+def _off_cells(st: FloatArray, cells: set[tuple[int, int]]) -> BoolArray:
+    """Which points of ``st`` do not round (half to even, as ``round``) to one of ``cells``."""
+    if len(st) and np.isfinite(st).all() and float(np.abs(st).max()) < 2**52:
+        # np.rint rounds halves to even like round(), exactly, for floats this size
+        xy = np.rint(st).astype(np.int64).tolist()
+        return np.array([(x, y) not in cells for x, y in xy], dtype=bool)
+    return np.array([(int(round(x)), int(round(y))) not in cells for x, y in st], dtype=bool)
+
+
 def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     p = case.params
     t: StickThresholds = with_overrides(STICK_THRESHOLDS, case.thresholds)
@@ -288,7 +297,7 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     head_cells = {(int(x), int(y)) for x, y in ring}
     body_strokes = []
     for st in heal([st for _, st in com.strokes], t.heal_step):
-        keep = np.array([(int(round(x)), int(round(y))) not in head_cells for x, y in st], dtype=bool)
+        keep = _off_cells(st, head_cells)
         runs = np.flatnonzero(np.diff(np.concatenate([[0], keep.astype(np.int8), [0]])))
         body_strokes += [st[a:b] for a, b in zip(runs[::2], runs[1::2])]
     hx, hy = fit.center
