@@ -24,6 +24,8 @@ __all__ = ["Outline", "nearest_sq_xy"]
 
 #: Below this many pairs :mod:`.nearest` compares every pair (as :data:`.nearest._SMALL`).
 _SMALL = 4_096
+#: Up to this many pairs :func:`nearest_sq_xy` compares every pair (on columns that is the faster).
+_BRUTE = 20_000
 #: Lists this long go to :mod:`.nearest`, which searches them once per distinct point.
 _LONG = 512
 #: First strip half-width, cells (as :data:`.nearest._FIRST_STRIP`).
@@ -82,8 +84,12 @@ def nearest_sq_xy(q: FloatArray, b: FloatArray) -> FloatArray:
     >>> nearest_sq_xy(np.array([[0.0, 0.0], [4, 3]]), np.array([[0.0, 1.0], [1, 3]])).tolist()
     [1.0, 9.0]
     """
+    if len(b) == 0:
+        return nearest_sq(q, b)
+    if len(q) * len(b) <= _BRUTE:  # on columns, every pair costs less than sorting up to here
+        return _brute_sq(q[:, 0], q[:, 1], b[:, 0], b[:, 1])
     # (a long ``q`` is searched here all the same: the caller's queries are an outline's samples)
-    if len(b) == 0 or len(q) * len(b) <= _SMALL or len(b) >= _LONG or not _safe(q, b):
+    if len(b) >= _LONG or not _safe(q, b):
         return nearest_sq(q, b)
     order = np.argsort(b[:, 0], kind="stable")
     bx, by = b[order, 0], b[order, 1]
