@@ -156,23 +156,28 @@ def score_circle(
         card.add("roundness", rnd >= t.min_roundness, rnd, f"≥ {t.min_roundness:g}", note="about the fitted center")
         wave = card.harmonics(np.arctan2(dy, dx), res, scale=model.radius, limits=t.harmonic_limits, symmetry=4)
         card.metrics["harmonic_share"] = wave.value
+        centred = off <= t.max_center_offset
         card.add(
             "center",
-            off <= t.max_center_offset,
+            centred,
             off,
             f"≤ {t.max_center_offset:g}",
-            f"fitted center ({fmt_fixed(model.center[0], 1)}, {fmt_fixed(model.center[1], 1)}), asked {fmt_point(center)}",
+            ""  # the detail is kept only when the check fails
+            if centred
+            else f"fitted center ({fmt_fixed(model.center[0], 1)}, {fmt_fixed(model.center[1], 1)}), "
+            f"asked {fmt_point(center)}",
         )
         card.add("radius", model.radius >= t.min_radius, model.radius, f"≥ {t.min_radius:g}")
         if radius is not None:
             err = abs(model.radius - radius)
             card.metrics["radius_error"] = err
+            sized = err <= t.max_radius_error
             card.add(
                 "size",
-                err <= t.max_radius_error,
+                sized,
                 round(err, 4),
                 f"≤ {t.max_radius_error:g}",
-                f"fitted radius {model.radius:.1f}, asked {radius:.1f}",
+                "" if sized else f"fitted radius {model.radius:.1f}, asked {radius:.1f}",
             )
     else:
         card.metrics["roundness"] = 0.0

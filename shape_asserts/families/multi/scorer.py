@@ -20,7 +20,7 @@ from shape_asserts.geometry.distances import cell_distance
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import CircleModel
 from shape_asserts.geometry.points import FloatArray, Point, as_points
-from shape_asserts.geometry.score import ShapeScore, fmt_value
+from shape_asserts.geometry.score import Check, ShapeScore, fmt_value
 from shape_asserts.geometry.scorecard import Scorecard
 
 __all__ = ["CirclesThresholds", "CIRCLES", "assign", "score_circles", "concentric_score", "separate_score"]
@@ -103,20 +103,20 @@ class _Target:
 
 def _merge(card: Scorecard, per: list[tuple[str, ShapeScore, Contour]], skip: set[str]) -> None:
     """Add one check per name over all circles: passes when every circle's does."""
-    names: list[str] = []
-    for _, s, _ in per:
+    # each name's checks over all circles, in one pass (names in the order they first appear)
+    by_name: dict[str, list[tuple[str, Check, Contour]]] = {}
+    for label, s, contour in per:
         for c in s.checks:
-            if c.name not in skip and c.name not in names:
-                names.append(c.name)
-    for name in names:
-        rows = [(label, c, contour) for label, s, contour in per for c in s.checks if c.name == name]
+            if c.name not in skip:
+                by_name.setdefault(c.name, []).append((label, c, contour))
+    for name, rows in by_name.items():
         bad = [(label, c, contour) for label, c, contour in rows if not c.passed]
         limit = rows[0][1].limit + " each"
         detail = "; ".join(
             f"{label}: {fmt_value(c.value)}" + (f" ({c.detail})" if c.detail else "") for label, c, _ in bad
         )
         idx = tuple(sorted({contour.start + i for _, c, contour in bad for i in c.indices}))
-        margins = [c.margin for _, c, _ in rows if c.margin is not None]
+        margins = [m for _, c, _ in rows if (m := c.margin) is not None]
         card.add(
             name,
             not bad,
