@@ -224,8 +224,11 @@ def _normal_distance(
     u, v = dx * c + dy * s, -dx * s + dy * c
     rho = np.hypot(u / a, v / b)
     grad = np.hypot(u / a2, v / b2)
+    if (grad > 0).all():  # no point on the center (the usual case): the where()s below pick the first
+        res: FloatArray = (rho - 1.0) * rho / grad
+        return res
     with np.errstate(divide="ignore", invalid="ignore"):
-        res: FloatArray = np.where(grad > 0, (rho - 1.0) * rho / np.where(grad > 0, grad, 1.0), -b)
+        res = np.where(grad > 0, (rho - 1.0) * rho / np.where(grad > 0, grad, 1.0), -b)
     return res
 
 
