@@ -56,7 +56,11 @@ def outline_measures(card: Scorecard, pts: FloatArray, outline: Outline, *, t: C
             + np.add.reduce(np.maximum(0.0, near - CELL_SLACK)) / m
         )
         score = float(min(100.0, max(0.0, (1.0 - excess / scale) * 100.0)))
-        far = tuple(int(i) for i in np.argsort(-dist, kind="stable")[:12] if dist[i] > 2.0)
+        far = (
+            tuple(int(i) for i in np.argsort(-dist, kind="stable")[:12] if dist[i] > 2.0)
+            if not np.maximum.reduce(dist) <= 2.0  # (none farther: nothing to mark)
+            else ()
+        )
     else:
         off, miss, score, far = float("inf"), float("inf"), 0.0, ()
     card.metrics.update(outline=score, mean_outline_distance=off, mean_miss_distance=miss)

@@ -89,8 +89,9 @@ class EllipseModel:
         if ok.size == 0:
             return FitFailure("no ellipse fits the points")
         a1 = vecs[:, ok[0]]
-        A, B, C = a1
-        D, E, F = t @ a1
+        # Python floats from here: + − × ÷ on them are numpy's scalar operations, bit for bit
+        A, B, C = a1.tolist()
+        D, E, F = (t @ a1).tolist()
         det = 4 * A * C - B * B
         if det <= 0:
             return FitFailure("no ellipse fits the points")
