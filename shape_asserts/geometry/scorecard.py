@@ -31,7 +31,6 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from shape_asserts.geometry import checks as ck
-from shape_asserts.geometry.distances import chebyshev, closure_distance
 from shape_asserts.geometry.fit.circle import HARMONIC_ORDERS, radial_harmonics
 from shape_asserts.geometry.points import FloatArray, Point, as_points
 from shape_asserts.geometry.score import Check, ShapeScore, fmt_fixed, fmt_point, fmt_value
@@ -133,7 +132,12 @@ class Scorecard:
         """``start`` (or ``end``): the first (last) point within ``limit`` cells (Chebyshev) of ``asked``."""
         pts = as_points(points)
         first = name == "start"
-        dist = float(chebyshev(pts[0 if first else -1], np.asarray(asked, float))) if len(pts) else float("inf")
+        # chebyshev(end, asked): the largest of the two absolute differences, without its wrapper
+        dist = (
+            float(np.maximum.reduce(np.abs(pts[0 if first else -1] - np.asarray(asked, float))))
+            if len(pts)
+            else float("inf")
+        )
         self.metrics[f"{name}_distance"] = dist
         near = dist <= limit
         if near:  # the detail is kept only when the check fails
@@ -150,7 +154,9 @@ class Scorecard:
 
     def closure(self, points: ArrayLike, max_closure: float) -> float:
         """``closure``: the last point within ``max_closure`` cells (Chebyshev) of the first."""
-        closing = closure_distance(points)
+        pts = as_points(points)
+        # closure_distance(pts): chebyshev(last, first), without its wrapper
+        closing = float(np.maximum.reduce(np.abs(pts[-1] - pts[0]))) if len(pts) else float("inf")
         self.metrics["closure_distance"] = closing
         self.add(
             "closure", closing <= max_closure, closing, f"≤ {max_closure:g}", "last point is not next to the first"
