@@ -28,8 +28,9 @@ _SMALL = 4_096
 _BRUTE = 20_000
 #: Lists this long go to :mod:`.nearest`, which searches them once per distinct point.
 _LONG = 512
-#: First strip half-width, cells (as :data:`.nearest._FIRST_STRIP`).
-_FIRST_STRIP = 2.0
+#: First strip half-width, cells (half :data:`.nearest._FIRST_STRIP`: a fair answer and its outline are
+#: within a cell of each other, and a narrower strip holds half the pairs; any width is exact).
+_FIRST_STRIP = 1.0
 #: Settling margin at the strip's edge (as :data:`.nearest._EDGE`).
 _EDGE = 1e-6
 #: Coordinates beyond this go to :mod:`.nearest` (as :data:`.nearest._SAFE`).
