@@ -73,11 +73,16 @@ def holes(
         for x, y in raster_polyline([tuple(a), tuple(b)], closed=False):
             drawn[int(y) - lo[1], int(x) - lo[0]] = True
     out = []
+    h, w = drawn.shape
     for hole in _enclosed(drawn):
+        # the hole grown by a cell each way (its 8 neighbours): nine shifted views of it padded by a
+        # cell, which is rolling it round, as a hole never reaches the empty margin of the grid
+        pad = np.zeros((h + 2, w + 2), dtype=bool)
+        pad[1:-1, 1:-1] = hole
         near = np.zeros_like(hole)
-        for dy in (-1, 0, 1):
-            for dx in (-1, 0, 1):
-                near |= np.roll(np.roll(hole, dy, axis=0), dx, axis=1)
+        for dy in (0, 1, 2):
+            for dx in (0, 1, 2):
+                near |= pad[dy : dy + h, dx : dx + w]
         ring = np.argwhere(near & drawn)
         out.append(np.column_stack([ring[:, 1] + lo[0], ring[:, 0] + lo[1]]).astype(float))
     return out
