@@ -183,13 +183,15 @@ class Scorecard:
         else:
             signed = abs(wind.turns)
         shown = round(signed, 3) + 0.0  # as the value reads (float noise about 0 is no lap either way)
-        if shown < 0:
+        laps = min_turns <= signed <= max_turns
+        if laps:  # the detail is kept only when the check fails
+            why = ""
+        elif shown < 0:
             why = "travels the wrong way round the center"
         elif signed < min_turns:
             why = f"does not go all the way round ({fmt_fixed(shown)} laps)"
         else:
             why = f"goes round {fmt_fixed(shown)} times"
-        laps = min_turns <= signed <= max_turns
         self.add(
             "winding",
             laps,

@@ -267,11 +267,12 @@ def score_circles(
     # the contour's cells, repeats kept: the least distance between two contours is the same
     # minimum over the same pairs of cells (``min_distance`` drops the repeats only to search less)
     cells = {ci: (np.rint(contours[ci].points), CellPath.of(contours[ci].points)) for ci in matched}
-    box = {ci: (c.min(axis=0), c.max(axis=0)) for ci, (c, _) in cells.items()}
+    # (a matched contour has a fit, so its points are finite: the boxes' gaps are plain floats)
+    box = {ci: (c.min(axis=0).tolist(), c.max(axis=0).tolist()) for ci, (c, _) in cells.items()}
     for i, j in itertools.combinations(matched, 2):
         # no two cells of boxes this far apart are nearer: the pair cannot lower the least
         (lo_i, hi_i), (lo_j, hi_j) = box[i], box[j]
-        if float(np.max(np.maximum(lo_j - hi_i, lo_i - hi_j))) < least:
+        if max(max(lo_j[0] - hi_i[0], lo_i[0] - hi_j[0]), max(lo_j[1] - hi_i[1], lo_i[1] - hi_j[1])) < least:
             least = min(least, _cell_gap(cells[i][0], cells[j][0]))
         x = intersection(cells[i][1], cells[j][1])
         if x:
