@@ -28,11 +28,12 @@ from shape_asserts.families.prompts import SEED_CIRCLE_PROMPTS, circle_prompt
 from shape_asserts.families.single import LoopThresholds
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import CircleModel, roundness
-from shape_asserts.geometry.points import IntArray, Point, as_points
+from shape_asserts.geometry.fit.circle import rms_of, roundness_of
+from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
 from shape_asserts.geometry.raster import raster_circle
 from shape_asserts.geometry.score import ShapeScore, fmt_fixed, fmt_point
 from shape_asserts.geometry.scorecard import Scorecard
-from shape_asserts.geometry.seed import seed_score
+from shape_asserts.geometry.seed import _fast_float_score, seed_score
 
 __all__ = ["CircleThresholds", "CIRCLE", "FAMILY", "FAMILIES", "score_circle", "circle_radius", "asked_radius"]
 
@@ -109,12 +110,14 @@ def score_circle(
     t = thresholds
     pts = as_points(points)
     n = len(pts)
-    if data is None:
-        data = {"points": [{"x": float(x), "y": float(y)} for x, y in pts]}
-    try:
-        seed = seed_score(data)
-    except ValueError:
-        seed = 0.0
+    seed = _seed_of_points(pts) if data is None else None
+    if seed is None:
+        if data is None:
+            data = {"points": [{"x": float(x), "y": float(y)} for x, y in pts]}
+        try:
+            seed = seed_score(data)
+        except ValueError:
+            seed = 0.0
     card = Scorecard()
     card.metrics.update(n_points=n, seed_score=seed)
     card.add("seed_score", seed >= t.min_seed_score, seed, f"≥ {t.min_seed_score:g}")
@@ -136,35 +139,45 @@ def score_circle(
     model = (fit if fit is not None else CircleModel.from_estimate(pts)) if n >= 3 else None
     if model:
         off = float(np.hypot(model.center[0] - center[0], model.center[1] - center[1]))
-        rnd = roundness(pts, model.center)
+        # the distances about the fitted center, once: roundness, rms and the radial residual's
+        # harmonics all start from them (the same expressions as ``roundness``, ``rms``, ``radial``)
+        dx, dy = pts[:, 0] - model.center[0], pts[:, 1] - model.center[1]
+        r = np.hypot(dx, dy)
+        res = r - model.radius
+        rnd = roundness_of(r)
         card.metrics.update(
             fit_center_x=model.center[0],
             fit_center_y=model.center[1],
             radius=model.radius,
-            rms=model.rms(pts),
+            rms=rms_of(res),
             roundness=rnd,
             center_offset=off,
         )
         card.add("roundness", rnd >= t.min_roundness, rnd, f"≥ {t.min_roundness:g}", note="about the fitted center")
-        wave = card.harmonics(*model.radial(pts), scale=model.radius, limits=t.harmonic_limits, symmetry=4)
+        wave = card.harmonics(np.arctan2(dy, dx), res, scale=model.radius, limits=t.harmonic_limits, symmetry=4)
         card.metrics["harmonic_share"] = wave.value
+        centred = off <= t.max_center_offset
         card.add(
             "center",
-            off <= t.max_center_offset,
+            centred,
             off,
             f"≤ {t.max_center_offset:g}",
-            f"fitted center ({fmt_fixed(model.center[0], 1)}, {fmt_fixed(model.center[1], 1)}), asked {fmt_point(center)}",
+            ""  # the detail is kept only when the check fails
+            if centred
+            else f"fitted center ({fmt_fixed(model.center[0], 1)}, {fmt_fixed(model.center[1], 1)}), "
+            f"asked {fmt_point(center)}",
         )
         card.add("radius", model.radius >= t.min_radius, model.radius, f"≥ {t.min_radius:g}")
         if radius is not None:
             err = abs(model.radius - radius)
             card.metrics["radius_error"] = err
+            sized = err <= t.max_radius_error
             card.add(
                 "size",
-                err <= t.max_radius_error,
+                sized,
                 round(err, 4),
                 f"≤ {t.max_radius_error:g}",
-                f"fitted radius {model.radius:.1f}, asked {radius:.1f}",
+                "" if sized else f"fitted radius {model.radius:.1f}, asked {radius:.1f}",
             )
     else:
         card.metrics["roundness"] = 0.0
@@ -179,6 +192,21 @@ def score_circle(
         note="about the requested center",
     )
     return card.result("circle", seed)
+
+
+#: Coordinates below this magnitude take the seed's vectorised float path (``seed._FAST_LIMIT``).
+_SEED_FAST_LIMIT = 2**30
+
+
+def _seed_of_points(pts: FloatArray) -> float | None:
+    """The seed score of ``{"points": [{"x": float(x), "y": float(y)}, ...]}`` without building it,
+    where :func:`seed_score` would take its all-float path (the same function, the same lists);
+    ``None`` elsewhere (the caller builds the answer and asks :func:`seed_score`)."""
+    if len(pts) < 5:
+        return 0.0
+    if not bool(np.isfinite(pts).all()) or float(np.abs(pts).max()) >= _SEED_FAST_LIMIT:
+        return None
+    return _fast_float_score(pts[:, 0].tolist(), pts[:, 1].tolist())
 
 
 def _params(p: Mapping[str, Any]) -> dict[str, Any]:

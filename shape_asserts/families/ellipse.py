@@ -27,8 +27,9 @@ from shape_asserts.families.base import (
     pair_param,
     with_overrides,
 )
+from shape_asserts.families.outline import outline_measures, prepared
 from shape_asserts.families.prompts import contour_prompt, fmt_xy
-from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, path_checks
+from shape_asserts.families.single import ClosedThresholds, loop_checks, path_checks
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import EllipseModel, axis_angle_difference
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
@@ -195,7 +196,8 @@ def score_ellipse(
     t = thresholds
     pts = as_points(points)
     card = Scorecard()
-    score = outline_measures(card, pts, ellipse_outline(center, a, b, rotation), closed=True, center=center, t=t)
+    outline = prepared(ellipse_outline, (center, a, b, rotation), closed=True, center=center)
+    score = outline_measures(card, pts, outline, t=t)
     path_checks(card, pts, grid_size=grid_size, start=start, t=t)
     loop_checks(card, pts, center=center, direction=direction, t=t)
     model = EllipseModel.from_estimate(pts)
@@ -206,7 +208,8 @@ def score_ellipse(
     off = float(math.hypot(model.center[0] - center[0], model.center[1] - center[1]))
     axis_err = max(abs(model.a - a), abs(model.b - b))
     rot_err = axis_angle_difference(model.rotation, rotation)
-    even = model.evenness(pts)
+    angles, normal = model.radial(pts)
+    even = model.evenness_of(normal) if len(pts) else 0.0
     card.metrics.update(
         fit_center_x=model.center[0],
         fit_center_y=model.center[1],
@@ -244,7 +247,7 @@ def score_ellipse(
         f"fitted major axis at {fmt_fixed(model.rotation, 0)}°, asked {rotation:g}°",
     )
     card.add("evenness", even >= t.min_evenness, even, f"≥ {t.min_evenness:g}", "about the fitted ellipse")
-    wave = card.harmonics(*model.radial(pts), scale=model.b, limits=t.harmonic_limits, symmetry=2)
+    wave = card.harmonics(angles, normal, scale=model.b, limits=t.harmonic_limits, symmetry=2)
     card.metrics["harmonic_share"] = wave.value
     return card.result("ellipse", score)
 

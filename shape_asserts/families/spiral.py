@@ -31,8 +31,9 @@ from shape_asserts.families.base import (
     pair_param,
     with_overrides,
 )
+from shape_asserts.families.outline import outline_measures, prepared
 from shape_asserts.families.prompts import contour_prompt, fmt_xy
-from shape_asserts.families.single import ContourThresholds, outline_measures, path_checks
+from shape_asserts.families.single import ContourThresholds, path_checks
 from shape_asserts.geometry.distances import closure_distance
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import SpiralModel
@@ -242,9 +243,8 @@ def score_spiral(
     mid, outer = spiral_ends(center, spacing, turns, angle)
     start, end = (outer, mid) if inward else (mid, outer)
     card = Scorecard()
-    score = outline_measures(
-        card, pts, spiral_outline(center, spacing, turns, angle, direction, inward), closed=False, center=center, t=t
-    )
+    outline = prepared(spiral_outline, (center, spacing, turns, angle, direction, inward), closed=False, center=center)
+    score = outline_measures(card, pts, outline, t=t)
     path_checks(card, pts, grid_size=grid_size, start=start, t=t)
     n = len(pts)
     card.endpoint(pts, end, t.max_end_distance, name="end")
@@ -296,15 +296,17 @@ def score_spiral(
         tuple(int(i) for i in bad[:50]),
     )
 
-    model = SpiralModel.from_estimate(pts, center, min_radius=t.fit_min_radius)
+    # the angles unwrapped once, about the asked center, for the fit, its residuals and the laps
+    angles = (used, theta)
+    model = SpiralModel.from_estimate(pts, center, min_radius=t.fit_min_radius, angles=angles)
     if not model:
         card.metrics.update(r2=0.0)
         card.add("fit", False, "failed", f"rms ≤ {t.max_relative_rms:g} × spacing", model.reason)
         card.add("spacing", False, "n/a", f"{spacing:g} ± {t.max_spacing_error:.0%}", "no spiral fits")
-        _laps(card, pts, center=center, spacing=spacing, want_turns=turns - t.fit_min_radius / spacing, t=t)
+        _laps(card, pts, angles, center=center, spacing=spacing, want_turns=turns - t.fit_min_radius / spacing, t=t)
         return card.result("spiral", score)
     spacing_err = abs(model.spacing - spacing) / spacing
-    rms = float(np.sqrt(np.mean(model.residuals(pts, min_radius=t.fit_min_radius) ** 2)))
+    rms = float(np.sqrt(np.mean(model.residuals(pts, min_radius=t.fit_min_radius, angles=angles) ** 2)))
     rel = rms / spacing
     card.metrics.update(
         r2=model.r2, fit_spacing=model.spacing, fit_rms=rms, fit_relative_rms=rel, spacing_error=spacing_err
@@ -323,16 +325,28 @@ def score_spiral(
         f"{spacing:g} ± {t.max_spacing_error:.0%}",
         f"laps {model.spacing:.1f} cells apart, asked {spacing:g}",
     )
-    _laps(card, pts, center=center, spacing=spacing, want_turns=turns - t.fit_min_radius / spacing, t=t)
+    _laps(card, pts, angles, center=center, spacing=spacing, want_turns=turns - t.fit_min_radius / spacing, t=t)
     return card.result("spiral", score)
 
 
 def _laps(
-    card: Scorecard, pts: FloatArray, *, center: Point, spacing: float, want_turns: float, t: SpiralThresholds
+    card: Scorecard,
+    pts: FloatArray,
+    angles: tuple[IntArray, FloatArray],
+    *,
+    center: Point,
+    spacing: float,
+    want_turns: float,
+    t: SpiralThresholds,
 ) -> None:
-    """Add ``laps``: is each lap as far from the one before as asked (not just on average)?"""
+    """Add ``laps``: is each lap as far from the one before as asked (not just on average)?
+    ``angles``: the drawing's unwrapped angles about ``center`` (``t.fit_min_radius`` out)."""
     limit = max(t.lap_tolerance, t.lap_tolerance_fraction * spacing)
-    idx, gaps = lap_gaps(pts, center, min_radius=t.fit_min_radius) if len(pts) else (np.zeros(0, int), np.zeros(0))
+    idx, gaps = (
+        lap_gaps(pts, center, min_radius=t.fit_min_radius, angles=angles)
+        if len(pts)
+        else (np.zeros(0, int), np.zeros(0))
+    )
     if gaps.size == 0:
         # no point has a lap before it: right only when under a lap and a half lies outside the
         # center's few cells (near that, whether one does is a matter of rounding)

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.geometry.distances import chebyshev
 from shape_asserts.geometry.points import Point, as_points, roll_rows
 
 __all__ = [
@@ -59,12 +58,13 @@ def continuity(points: ArrayLike, *, closed: bool = False) -> Continuity:
     if len(pts) < 2:
         return Continuity(n_steps=0, max_step=0.0, gaps=(), repeats=())
     seq = np.vstack([pts, pts[:1]]) if closed else pts
-    steps = chebyshev(seq[1:], seq[:-1])
+    d = np.abs(seq[1:] - seq[:-1])
+    steps = np.maximum(d[:, 0], d[:, 1])  # the Chebyshev distance of each step, as ``chebyshev`` takes it
     return Continuity(
         n_steps=int(steps.size),
-        max_step=float(steps.max()),
-        gaps=tuple(int(i) for i in np.flatnonzero(steps > 1.0)),
-        repeats=tuple(int(i) for i in np.flatnonzero(steps == 0.0)),
+        max_step=float(np.maximum.reduce(steps)),
+        gaps=tuple(np.flatnonzero(steps > 1.0).tolist()),
+        repeats=tuple(np.flatnonzero(steps == 0.0).tolist()),
     )
 
 
@@ -75,8 +75,9 @@ def out_of_bounds(points: ArrayLike, grid_size: int) -> tuple[int, ...]:
     (1, 2)
     """
     pts = as_points(points)
-    bad = np.any((pts < 0) | (pts > grid_size - 1), axis=1)
-    return tuple(int(i) for i in np.flatnonzero(bad))
+    out = (pts < 0) | (pts > grid_size - 1)
+    bad = out[:, 0] | out[:, 1]
+    return tuple(np.flatnonzero(bad).tolist()) if bad.any() else ()
 
 
 def signed_area(points: ArrayLike) -> float:
@@ -95,7 +96,7 @@ def signed_area(points: ArrayLike) -> float:
     # (sum / n, rounded) the shift is exact for grid points, so their area is exact too
     c = pts - pts[0]
     x, y = c[:, 0], c[:, 1]
-    return float(0.5 * np.sum(x * roll_rows(y, -1) - roll_rows(x, -1) * y))
+    return float(0.5 * np.add.reduce(x * roll_rows(y, -1) - roll_rows(x, -1) * y))
 
 
 def direction(points: ArrayLike) -> str | None:
@@ -141,22 +142,24 @@ def winding(points: ArrayLike, center: Point, *, closed: bool = True) -> Winding
     # angle grows clockwise on screen because y points down
     ang = np.arctan2(rel[:, 1], rel[:, 0])
     at_center = (rel[:, 0] == 0) & (rel[:, 1] == 0)
+    centered = bool(at_center.any())
     if closed:
-        d = np.diff(ang, append=ang[:1])
-        no_angle = at_center | roll_rows(at_center, -1)
+        d = np.empty_like(ang)  # np.diff(ang, append=ang[:1]), without its concatenation
+        np.subtract(ang[1:], ang[:-1], out=d[:-1])
+        d[-1] = ang[0] - ang[-1]
     else:
-        d = np.diff(ang)
-        no_angle = at_center[1:] | at_center[:-1]
+        d = ang[1:] - ang[:-1]
     d = (d + np.pi) % (2 * np.pi) - np.pi  # each step's shortest signed turn
-    if no_angle.any():
+    if centered:
+        no_angle = (at_center | roll_rows(at_center, -1)) if closed else (at_center[1:] | at_center[:-1])
         d[no_angle] = 0.0  # a point on the center has no angle
-    turns = float(d.sum() / (2 * np.pi))
+    turns = float(np.add.reduce(d) / (2 * np.pi))
     sign = 1.0 if turns >= 0 else -1.0
     back = np.flatnonzero(d * sign < -1e-12)
-    off_center = ang[~at_center] if at_center.any() else ang
+    off_center = ang[~at_center] if centered else ang
     sectors = (np.degrees(off_center) % 360.0 // 30.0).astype(np.int64) % 12
     return Winding(
         turns=turns,
         coverage=float(np.count_nonzero(np.bincount(sectors, minlength=12)) / 12.0),
-        backtracks=tuple(int(i) for i in back),
+        backtracks=tuple(back.tolist()),
     )

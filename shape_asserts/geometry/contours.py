@@ -150,9 +150,11 @@ def split_contours(
     far = 0.0  # farthest the current contour has gone from its first point
     gaps: list[int] = []
     repeats: list[int] = []
+    xs_s, ys_s = xs[0], ys[0]
     for i in range(n - 1):
         step = steps[i]
-        here = cheb(i, s)
+        # cheb(i, s), inline: this loop runs once per point
+        here = max(abs(xs[i] - xs_s), abs(ys[i] - ys_s)) if finite else cheb(i, s)
         far = max(far, here)
         loop_done = (i - s + 1) >= min_loop and here <= close_tol and far > close_tol + 1
         reason = None
@@ -165,6 +167,7 @@ def split_contours(
         if reason is not None:
             out.append(Contour(s, i + 1, pts[s : i + 1], opened, tuple(gaps), tuple(repeats)))
             s, opened, far, gaps, repeats = i + 1, reason, 0.0, [], []
+            xs_s, ys_s = xs[s], ys[s]
         elif step > 1:
             gaps.append(i)
         elif step == 0:

@@ -157,6 +157,15 @@ class ShapeScore:
     def __post_init__(self) -> None:
         # an empty drawing's distances are rightly infinite (there is nothing to measure); NaN, or
         # infinity from points that are there, is an overflow
+        # the common case first: every float finite (isfinite is false for NaN and both infinities)
+        isfinite = math.isfinite
+        if (
+            isinstance(self.score, (int, float))
+            and isfinite(self.score)
+            and all(isfinite(v) for v in self.metrics.values() if isinstance(v, float))
+            and all(isfinite(c.value) for c in self.checks if isinstance(c.value, float))
+        ):
+            return
         empty = self.metrics.get("n_points") == 0
 
         def off(v: Any) -> bool:

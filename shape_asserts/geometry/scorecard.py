@@ -31,12 +31,24 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from shape_asserts.geometry import checks as ck
-from shape_asserts.geometry.distances import chebyshev, closure_distance
 from shape_asserts.geometry.fit.circle import HARMONIC_ORDERS, radial_harmonics
 from shape_asserts.geometry.points import FloatArray, Point, as_points
 from shape_asserts.geometry.score import Check, ShapeScore, fmt_fixed, fmt_point, fmt_value
 
 __all__ = ["Scorecard"]
+
+
+_ORDERS = np.arange(HARMONIC_ORDERS[0], HARMONIC_ORDERS[1] + 1)
+_REPEATS: dict[int, Any] = {}
+
+
+def _repeats(symmetry: int) -> Any:
+    """Which of the harmonic orders are multiples of ``symmetry`` (a read-only mask, made once)."""
+    mask = _REPEATS.get(symmetry)
+    if mask is None:
+        mask = _REPEATS[symmetry] = _ORDERS % symmetry == 0
+        mask.flags.writeable = False
+    return mask
 
 
 class Scorecard:
@@ -67,7 +79,7 @@ class Scorecard:
             value,
             limit,
             note or (detail if not passed else ""),
-            tuple(int(i) for i in indices),
+            tuple(map(int, indices)) if len(indices) else (),
             margin,
         )
         self.checks.append(check)
@@ -89,12 +101,13 @@ class Scorecard:
         """``gaps`` (steps longer than one cell) and ``repeats`` (a point written twice in a row)."""
         cont = ck.continuity(points)
         self.metrics.update(gaps=len(cont.gaps), repeats=len(cont.repeats), max_step=cont.max_step)
+        gaps_ok = len(cont.gaps) <= max_gaps
         self.add(
             "gaps",
-            len(cont.gaps) <= max_gaps,
+            gaps_ok,
             len(cont.gaps),
             f"≤ {max_gaps}",
-            f"largest step {fmt_value(cont.max_step)} cells",
+            "" if gaps_ok else f"largest step {fmt_value(cont.max_step)} cells",  # (kept only when failing)
             cont.gaps,
         )
         self.add(
@@ -119,17 +132,31 @@ class Scorecard:
         """``start`` (or ``end``): the first (last) point within ``limit`` cells (Chebyshev) of ``asked``."""
         pts = as_points(points)
         first = name == "start"
-        dist = float(chebyshev(pts[0 if first else -1], np.asarray(asked, float))) if len(pts) else float("inf")
-        self.metrics[f"{name}_distance"] = dist
-        drawn = (
-            f"{'first' if first else 'last'} point is {fmt_point(pts[0 if first else -1])}" if len(pts) else "no points"
+        # chebyshev(end, asked): the largest of the two absolute differences, without its wrapper
+        dist = (
+            float(np.maximum.reduce(np.abs(pts[0 if first else -1] - np.asarray(asked, float))))
+            if len(pts)
+            else float("inf")
         )
-        self.add(name, dist <= limit, dist, f"≤ {limit:g}", f"{drawn}, asked {fmt_point(asked)}")
+        self.metrics[f"{name}_distance"] = dist
+        near = dist <= limit
+        if near:  # the detail is kept only when the check fails
+            detail = ""
+        else:
+            drawn = (
+                f"{'first' if first else 'last'} point is {fmt_point(pts[0 if first else -1])}"
+                if len(pts)
+                else "no points"
+            )
+            detail = f"{drawn}, asked {fmt_point(asked)}"
+        self.add(name, near, dist, f"≤ {limit:g}", detail)
         return dist
 
     def closure(self, points: ArrayLike, max_closure: float) -> float:
         """``closure``: the last point within ``max_closure`` cells (Chebyshev) of the first."""
-        closing = closure_distance(points)
+        pts = as_points(points)
+        # closure_distance(pts): chebyshev(last, first), without its wrapper
+        closing = float(np.maximum.reduce(np.abs(pts[-1] - pts[0]))) if len(pts) else float("inf")
         self.metrics["closure_distance"] = closing
         self.add(
             "closure", closing <= max_closure, closing, f"≤ {max_closure:g}", "last point is not next to the first"
@@ -156,13 +183,15 @@ class Scorecard:
         else:
             signed = abs(wind.turns)
         shown = round(signed, 3) + 0.0  # as the value reads (float noise about 0 is no lap either way)
-        if shown < 0:
+        laps = min_turns <= signed <= max_turns
+        if laps:  # the detail is kept only when the check fails
+            why = ""
+        elif shown < 0:
             why = "travels the wrong way round the center"
         elif signed < min_turns:
             why = f"does not go all the way round ({fmt_fixed(shown)} laps)"
         else:
             why = f"goes round {fmt_fixed(shown)} times"
-        laps = min_turns <= signed <= max_turns
         self.add(
             "winding",
             laps,
@@ -196,19 +225,18 @@ class Scorecard:
         and the cells.
         """
         amps = radial_harmonics(angles, residuals, HARMONIC_ORDERS)
-        orders = np.arange(HARMONIC_ORDERS[0], HARMONIC_ORDERS[1] + 1)
         a, b, c, d = limits
         size = max(scale, 1.0)
-        limit = np.where(orders % symmetry == 0, a + b / size, c + d / size)
+        limit = np.where(_repeats(symmetry), a + b / size, c + d / size)
         share = amps / limit
         k = int(np.argmax(share))
-        worst, order = float(share[k]), int(orders[k])
-        shape = {2: "an oval", 3: "a triangle", 4: "a square or diamond"}.get(order, f"a {order}-sided polygon")
-        return self.add(
-            name,
-            worst <= 1.0,
-            round(worst, 4),
-            "≤ 1 of the limit",
-            f"the radius swings {fmt_fixed(amps[k])} cells {order} times round (limit {fmt_fixed(limit[k])} at "
-            f"this size), like {shape}",
-        )
+        worst, order = float(share[k]), HARMONIC_ORDERS[0] + k
+        if worst <= 1.0:  # the detail is kept only when the check fails
+            detail = ""
+        else:
+            shape = {2: "an oval", 3: "a triangle", 4: "a square or diamond"}.get(order, f"a {order}-sided polygon")
+            detail = (
+                f"the radius swings {fmt_fixed(amps[k])} cells {order} times round (limit {fmt_fixed(limit[k])} at "
+                f"this size), like {shape}"
+            )
+        return self.add(name, worst <= 1.0, round(worst, 4), "≤ 1 of the limit", detail)

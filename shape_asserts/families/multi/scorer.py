@@ -16,11 +16,11 @@ from shape_asserts.families.circle import CircleThresholds, score_circle
 from shape_asserts.families.multi.asked import separate_radii, side_point
 from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.geometry.contours import BREAK_STEP, CLOSE_TOL, CellPath, Contour, intersection, split_contours
-from shape_asserts.geometry.distances import cell_distance, distinct_cells
+from shape_asserts.geometry.distances import cell_distance
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import CircleModel
-from shape_asserts.geometry.points import Point, as_points
-from shape_asserts.geometry.score import ShapeScore, fmt_value
+from shape_asserts.geometry.points import FloatArray, Point, as_points
+from shape_asserts.geometry.score import Check, ShapeScore, fmt_value
 from shape_asserts.geometry.scorecard import Scorecard
 
 __all__ = ["CirclesThresholds", "CIRCLES", "assign", "score_circles", "concentric_score", "separate_score"]
@@ -61,14 +61,22 @@ def assign(cost: ArrayLike) -> list[tuple[int, int]]:
         return []
     if max(m, k) <= 7:
         best, pairs = math.inf, []
+        # Python floats, added one by one left to right: the same sums as of the array's elements
+        # (not sum(), which adds exact floats with compensation from Python 3.12 on)
+        c = cost.tolist()
         if m >= k:
+            by_col = list(zip(*c))  # by_col[j][i] is cost[i, j]
             for perm in itertools.permutations(range(m), k):
-                total = sum(cost[perm[j], j] for j in range(k))
+                total = 0.0
+                for col, i in zip(by_col, perm):
+                    total += col[i]
                 if total < best:
                     best, pairs = total, [(perm[j], j) for j in range(k)]
         else:
             for perm in itertools.permutations(range(k), m):
-                total = sum(cost[i, perm[i]] for i in range(m))
+                total = 0.0
+                for row, j in zip(c, perm):
+                    total += row[j]
                 if total < best:
                     best, pairs = total, [(i, perm[i]) for i in range(m)]
         return sorted(pairs)
@@ -95,20 +103,20 @@ class _Target:
 
 def _merge(card: Scorecard, per: list[tuple[str, ShapeScore, Contour]], skip: set[str]) -> None:
     """Add one check per name over all circles: passes when every circle's does."""
-    names: list[str] = []
-    for _, s, _ in per:
+    # each name's checks over all circles, in one pass (names in the order they first appear)
+    by_name: dict[str, list[tuple[str, Check, Contour]]] = {}
+    for label, s, contour in per:
         for c in s.checks:
-            if c.name not in skip and c.name not in names:
-                names.append(c.name)
-    for name in names:
-        rows = [(label, c, contour) for label, s, contour in per for c in s.checks if c.name == name]
+            if c.name not in skip:
+                by_name.setdefault(c.name, []).append((label, c, contour))
+    for name, rows in by_name.items():
         bad = [(label, c, contour) for label, c, contour in rows if not c.passed]
         limit = rows[0][1].limit + " each"
         detail = "; ".join(
             f"{label}: {fmt_value(c.value)}" + (f" ({c.detail})" if c.detail else "") for label, c, _ in bad
         )
         idx = tuple(sorted({contour.start + i for _, c, contour in bad for i in c.indices}))
-        margins = [c.margin for _, c, _ in rows if c.margin is not None]
+        margins = [m for _, c, _ in rows if (m := c.margin) is not None]
         card.add(
             name,
             not bad,
@@ -118,6 +126,21 @@ def _merge(card: Scorecard, per: list[tuple[str, ShapeScore, Contour]], skip: se
             idx,
             min(margins) if margins else None,
         )
+
+
+#: Pairs of cells compared at once by :func:`_cell_gap` (larger contours go to ``cell_distance``).
+_GAP_PAIRS = 65_536
+
+
+def _cell_gap(a: FloatArray, b: FloatArray) -> float:
+    """``cell_distance(a, b)``: the least Chebyshev distance between a cell of ``a`` and one of
+    ``b`` — for contours of a few hundred cells every pair at once (the same minimum of the same
+    differences), else its near-linear search."""
+    if len(a) == 0 or len(b) == 0 or len(a) * len(b) > _GAP_PAIRS:
+        return cell_distance(a, b)
+    dx = np.abs(a[:, 0, None] - b[None, :, 0])
+    dy = np.abs(a[:, 1, None] - b[None, :, 1])
+    return float(np.minimum.reduce(np.maximum(dx, dy), axis=None))
 
 
 def score_circles(
@@ -241,13 +264,16 @@ def score_circles(
     # so the work stays k² whatever the answer; extra contours already fail ``contours``)
     hits, least = [], math.inf
     matched = sorted(ci for ci, _ in pairs)
-    cells = {ci: (distinct_cells(contours[ci].points), CellPath.of(contours[ci].points)) for ci in matched}
-    box = {ci: (c.min(axis=0), c.max(axis=0)) for ci, (c, _) in cells.items()}
+    # the contour's cells, repeats kept: the least distance between two contours is the same
+    # minimum over the same pairs of cells (``min_distance`` drops the repeats only to search less)
+    cells = {ci: (np.rint(contours[ci].points), CellPath.of(contours[ci].points)) for ci in matched}
+    # (a matched contour has a fit, so its points are finite: the boxes' gaps are plain floats)
+    box = {ci: (c.min(axis=0).tolist(), c.max(axis=0).tolist()) for ci, (c, _) in cells.items()}
     for i, j in itertools.combinations(matched, 2):
         # no two cells of boxes this far apart are nearer: the pair cannot lower the least
         (lo_i, hi_i), (lo_j, hi_j) = box[i], box[j]
-        if float(np.max(np.maximum(lo_j - hi_i, lo_i - hi_j))) < least:
-            least = min(least, cell_distance(cells[i][0], cells[j][0]))
+        if max(max(lo_j[0] - hi_i[0], lo_i[0] - hi_j[0]), max(lo_j[1] - hi_i[1], lo_i[1] - hi_j[1])) < least:
+            least = min(least, _cell_gap(cells[i][0], cells[j][0]))
         x = intersection(cells[i][1], cells[j][1])
         if x:
             hits.append((i, j, x))

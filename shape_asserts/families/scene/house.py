@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from shape_asserts.families.base import CaseLike, with_overrides
-from shape_asserts.families.scene.common import SceneThresholds, placer, scene_params, sketch, stroke
+from shape_asserts.families.scene.common import SceneThresholds, placer, reference_of, scene_params, sketch, stroke
 from shape_asserts.families.scene.strokes import edges, ends, heal, join_verticals, split_at_junctions
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray, Point
@@ -198,7 +198,7 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     p = case.params
     t: HouseThresholds = with_overrides(HOUSE_THRESHOLDS, case.thresholds)
     area = p.get("area")
-    com = sketch(drawing.points, house_reference(area or HOUSE_AREA), area, p["grid_size"], t)
+    com = sketch(drawing.points, reference_of(house_reference, area or HOUSE_AREA), area, p["grid_size"], t)
     card, metrics, pts = com.card, com.card.metrics, com.pts
 
     raw = edges(heal([s for _, s in com.strokes], t.heal_step), t.simplify_tolerance)
@@ -280,11 +280,9 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
 
     # roof: an edge off the ground axes (vertical allowed) leaving a wall top upward, within the walls
     off_axis = ~(rise_left | rise_right) & ~is_wall & (length >= t.min_edge)
-    at_top = (
-        np.array([float(np.min(np.hypot(*(tops - bottom[i]).T))) <= t.corner_tol for i in range(len(segs))], dtype=bool)
-        if len(segs)
-        else np.zeros(0, dtype=bool)
-    )
+    # each edge's lower end against every wall top at once (the same differences and hypot per pair)
+    gap = tops[None, :, :] - bottom[:, None, :]
+    at_top = np.minimum.reduce(np.hypot(gap[..., 0], gap[..., 1]), axis=1) <= t.corner_tol
     need = max(t.min_roof_rise, t.min_roof_rise_cells / wall_h) if wall_h > 0 else t.min_roof_rise
     best_rise = 0.0
     roof_edges: list[tuple[int, int]] = []  # (edge, wall column it leaves)

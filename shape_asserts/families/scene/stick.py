@@ -24,11 +24,20 @@ import numpy as np
 
 from shape_asserts.families.base import CaseLike, with_overrides
 from shape_asserts.families.circle import CIRCLE
-from shape_asserts.families.scene.common import SceneThresholds, cell, placer, scene_params, sketch, stroke
+from shape_asserts.families.scene.common import (
+    SceneThresholds,
+    cell,
+    placer,
+    reference_of,
+    scene_params,
+    sketch,
+    stroke,
+)
 from shape_asserts.families.scene.strokes import edges, ends, heal, holes, seg_distance
+from shape_asserts.geometry.distances import nearest_on_segment
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import CircleModel, roundness
-from shape_asserts.geometry.points import FloatArray, IntArray
+from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray
 from shape_asserts.geometry.raster import raster_circle
 from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.geometry.simplify import segment_angles
@@ -179,11 +188,13 @@ def _limbs(
 ) -> list[tuple[str, str, FloatArray, FloatArray]]:
     """Edges leaving the torso ``a``–``b``: (``"arm"``/``"leg"``, ``"left"``/``"right"``/``"along"``,
     root, tip), one per limb (retraced edges counted once)."""
+    # every end's distance from the torso at once: seg_distance of each, the same element-wise floats
+    end_dist = nearest_on_segment(segs.reshape(-1, 2), a, b)[0].tolist()
     pieces: list[tuple[FloatArray, FloatArray]] = []
     for j, (p, q) in enumerate(segs):
         if j in chain:
             continue
-        if max(seg_distance(p, a, b)[0], seg_distance(q, a, b)[0]) <= t.attach_tol:
+        if max(end_dist[2 * j], end_dist[2 * j + 1]) <= t.attach_tol:
             continue  # lies along the torso (a retraced piece of it)
         # an edge drawn across the torso (both arms in one straight stroke) is two limbs
         d, e = q - p, b - a
@@ -199,11 +210,18 @@ def _limbs(
         pieces.append((p, q))
     span = float(b[1] - a[1]) or 1.0
     out: list[tuple[str, str, FloatArray, FloatArray]] = []
-    for p, q in pieces:
+    # the pieces' ends against the torso at once (distance and where along it), as seg_distance gives
+    dist: list[float] = []
+    along: list[float] = []
+    if pieces:
+        near_d, near_t = nearest_on_segment(np.array(pieces, dtype=float).reshape(-1, 2), a, b)
+        dist, along = near_d.tolist(), near_t.tolist()
+    for i, (p, q) in enumerate(pieces):
         if np.hypot(*(q - p)) < t.min_limb:
             continue
-        dp, dq = seg_distance(p, a, b)[0], seg_distance(q, a, b)[0]
+        dp, dq = dist[2 * i], dist[2 * i + 1]
         root, tip = (p, q) if dp <= dq else (q, p)
+        s = along[2 * i + 1] if dp <= dq else along[2 * i]  # where the tip lies along the torso
         if min(dp, dq) > t.attach_tol:
             continue
         # pieces leaving the same place in the same direction are one limb (retraced, or drawn in pieces)
@@ -218,18 +236,26 @@ def _limbs(
                 out[k] = (out[k][0], out[k][1], root, tip)
             continue
         kind = "arm" if (root[1] - a[1]) / span < t.arm_zone else "leg"
-        _, s = seg_distance(tip, a, b)
         dx = float(tip[0] - (a[0] + s * (b[0] - a[0])))
         side = "along" if abs(dx) < t.min_limb_side else ("left" if dx < 0 else "right")
         out.append((kind, side, root, tip))
     return out
 
 
+def _off_cells(st: FloatArray, cells: set[tuple[int, int]]) -> BoolArray:
+    """Which points of ``st`` do not round (half to even, as ``round``) to one of ``cells``."""
+    if len(st) and np.isfinite(st).all() and float(np.abs(st).max()) < 2**52:
+        # np.rint rounds halves to even like round(), exactly, for floats this size
+        xy = np.rint(st).astype(np.int64).tolist()
+        return np.array([(x, y) not in cells for x, y in xy], dtype=bool)
+    return np.array([(int(round(x)), int(round(y))) not in cells for x, y in st], dtype=bool)
+
+
 def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     p = case.params
     t: StickThresholds = with_overrides(STICK_THRESHOLDS, case.thresholds)
     area = p.get("area")
-    com = sketch(drawing.points, stick_reference(area or STICK_AREA), area, p["grid_size"], t)
+    com = sketch(drawing.points, reference_of(stick_reference, area or STICK_AREA), area, p["grid_size"], t)
     card, metrics, pts = com.card, com.card.metrics, com.pts
     height = float(np.ptp(pts[:, 1])) if len(pts) else 0.0
 
@@ -280,7 +306,7 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     head_cells = {(int(x), int(y)) for x, y in ring}
     body_strokes = []
     for st in heal([st for _, st in com.strokes], t.heal_step):
-        keep = np.array([(int(round(x)), int(round(y))) not in head_cells for x, y in st], dtype=bool)
+        keep = _off_cells(st, head_cells)
         runs = np.flatnonzero(np.diff(np.concatenate([[0], keep.astype(np.int8), [0]])))
         body_strokes += [st[a:b] for a, b in zip(runs[::2], runs[1::2])]
     hx, hy = fit.center

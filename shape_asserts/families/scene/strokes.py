@@ -72,39 +72,77 @@ def holes(
     for a, b in bridges:
         for x, y in raster_polyline([tuple(a), tuple(b)], closed=False):
             drawn[int(y) - lo[1], int(x) - lo[0]] = True
-    h, w = drawn.shape
-    # flood fill on a flat Python list (cell i = y·w + x): numpy's per-element reads cost ten times more
-    lab = [-1 if d else 0 for d in drawn.ravel().tolist()]  # -1 drawn, 0 empty unvisited, 1 outside, 2.. holes
-    last = h * w - w
-    next_label = 1
-    for start in [0, *np.flatnonzero(~drawn.ravel()).tolist()]:
-        if lab[start] != 0:
-            continue
-        stack = [start]
-        lab[start] = next_label
-        while stack:
-            i = stack.pop()
-            x = i % w
-            for j in (
-                i - w if i >= w else -1,
-                i + w if i < last else -1,
-                i - 1 if x > 0 else -1,
-                i + 1 if x < w - 1 else -1,
-            ):
-                if j >= 0 and lab[j] == 0:
-                    lab[j] = next_label
-                    stack.append(j)
-        next_label += 1
-    label = np.array(lab, dtype=np.int64).reshape(h, w)
     out = []
-    for k in range(2, next_label):
-        hole = label == k
+    h, w = drawn.shape
+    for hole in _enclosed(drawn):
+        # the hole grown by a cell each way (its 8 neighbours): nine shifted views of it padded by a
+        # cell, which is rolling it round, as a hole never reaches the empty margin of the grid
+        pad = np.zeros((h + 2, w + 2), dtype=bool)
+        pad[1:-1, 1:-1] = hole
         near = np.zeros_like(hole)
-        for dy in (-1, 0, 1):
-            for dx in (-1, 0, 1):
-                near |= np.roll(np.roll(hole, dy, axis=0), dx, axis=1)
+        for dy in (0, 1, 2):
+            for dx in (0, 1, 2):
+                near |= pad[dy : dy + h, dx : dx + w]
         ring = np.argwhere(near & drawn)
         out.append(np.column_stack([ring[:, 1] + lo[0], ring[:, 0] + lo[1]]).astype(float))
+    return out
+
+
+def _enclosed(drawn: BoolArray) -> list[BoolArray]:
+    """The regions of empty cells (4-connected) but the first in row-major order (the one holding
+    the margin's top-left cell: the outside), each as a mask, in the order of their first cells
+    (the order a flood fill from every empty cell in turn numbers them).
+
+    Found by runs: the empty cells of each row in runs, runs of neighbouring rows that share a
+    column joined (union–find), so the work grows with the runs, not the cells.
+    """
+    h, w = drawn.shape
+    padded = np.zeros((h, w + 2), dtype=np.int8)
+    padded[:, 1:-1] = ~drawn
+    step = np.diff(padded, axis=1)
+    rows, starts = np.nonzero(step == 1)  # row-major: each row's runs left to right
+    stops = np.nonzero(step == -1)[1]  # one past each run's last cell
+    ry, rs, re = rows.tolist(), starts.tolist(), stops.tolist()
+    parent = list(range(len(ry)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    # join each run with the runs of the row above that share a column (two pointers per row pair)
+    first: dict[int, int] = {}
+    for i, y in enumerate(ry):
+        first.setdefault(y, i)
+    for y, lo in first.items():
+        above = first.get(y - 1)
+        if above is None:
+            continue
+        i, j = above, lo
+        while i < lo and j < len(ry) and ry[j] == y:
+            if rs[i] < re[j] and rs[j] < re[i]:
+                a, b = root(i), root(j)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+            if re[i] <= re[j]:
+                i += 1
+            else:
+                j += 1
+    # the first region in row-major order is the outside: it holds the margin's top-left cell
+    outside = root(0) if ry else -1
+    regions: dict[int, list[int]] = {}
+    for i in range(len(ry)):
+        r = root(i)
+        if r != outside:
+            regions.setdefault(r, []).append(i)
+    # a region's first run in row-major order holds its first cell; runs are listed in that order
+    out = []
+    for runs in sorted(regions.values(), key=lambda rr: rr[0]):
+        mask = np.zeros((h, w), dtype=bool)
+        for i in runs:
+            mask[ry[i], rs[i] : re[i]] = True
+        out.append(mask)
     return out
 
 

@@ -5,6 +5,7 @@ See :mod:`shape_asserts.geometry.fit.base` for the contract every model keeps.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
 
@@ -14,7 +15,7 @@ from numpy.typing import ArrayLike
 from shape_asserts.geometry.fit.base import FitFailure
 from shape_asserts.geometry.points import FloatArray, Point, as_points
 
-__all__ = ["CircleModel", "roundness", "radial_harmonics", "HARMONIC_ORDERS"]
+__all__ = ["CircleModel", "roundness", "roundness_of", "rms_of", "radial_harmonics", "HARMONIC_ORDERS"]
 
 
 @dataclass(frozen=True)
@@ -47,15 +48,17 @@ class CircleModel:
         if len(pts) < 3:
             return FitFailure("fewer than 3 distinct points")
         # centre and scale first: the moment matrix is then well conditioned for any grid
-        mean = pts.mean(axis=0)
+        # np.add.reduce(...) / n is what ndarray.mean computes, without its wrapper
+        n = len(pts)
+        mean = np.add.reduce(pts, axis=0) / n
         centred = pts - mean
-        scale = float(np.sqrt(np.mean(np.sum(centred**2, axis=1))))
-        if not np.isfinite(scale) or scale == 0.0:
+        scale = float(np.sqrt(np.add.reduce(np.add.reduce(centred**2, axis=1)) / n))
+        if not math.isfinite(scale) or scale == 0.0:
             return FitFailure("points have no spread")
         u = centred / scale
         x, y = u[:, 0], u[:, 1]
         z = x * x + y * y
-        zmean = z.mean()
+        zmean = np.add.reduce(z) / n
         z0 = (z - zmean) / (2.0 * np.sqrt(zmean))
         zxy = np.column_stack([z0, x, y])
         # the smallest right singular vector of ZXY is the smallest eigenvector of its 3×3 moment
@@ -91,8 +94,7 @@ class CircleModel:
 
     def rms(self, points: ArrayLike) -> float:
         """Root-mean-square residual in grid units."""
-        r = self.residuals(points)
-        return float(np.sqrt(np.mean(r * r))) if r.size else 0.0
+        return rms_of(self.residuals(points))
 
     def predict_xy(self, t: ArrayLike) -> FloatArray:
         """Points of the circle at parameters ``t`` (radians, growing clockwise on screen)."""
@@ -113,12 +115,22 @@ def roundness(points: ArrayLike, center: Point) -> float:
     pts = as_points(points)
     if len(pts) < 3:
         return 0.0
-    r = np.hypot(pts[:, 0] - center[0], pts[:, 1] - center[1])
-    mean = float(r.mean())
-    if not np.isfinite(mean) or mean <= 0:
+    return roundness_of(np.hypot(pts[:, 0] - center[0], pts[:, 1] - center[1]))
+
+
+def roundness_of(r: FloatArray) -> float:
+    """:func:`roundness` from the points' distances ``r`` to the center (at least 3 of them)."""
+    n = len(r)
+    mean = float(np.add.reduce(r) / n)  # r.mean(), without its wrapper
+    if not math.isfinite(mean) or mean <= 0:
         return 0.0
-    score = (1.0 - float(np.mean(np.abs(r - mean))) / mean) * 100.0
+    score = (1.0 - float(np.add.reduce(np.abs(r - mean)) / n) / mean) * 100.0
     return float(min(100.0, max(0.0, score)))
+
+
+def rms_of(r: FloatArray) -> float:
+    """Root-mean-square of residuals ``r`` (0 for none): :meth:`CircleModel.rms`."""
+    return float(np.sqrt(np.add.reduce(r * r) / len(r))) if r.size else 0.0
 
 
 #: Harmonics of the radial residual that :func:`radial_harmonics` measures: 2 (an ellipse) to 16
@@ -174,10 +186,14 @@ def radial_harmonics(angles: ArrayLike, residuals: ArrayLike, orders: tuple[int,
     w = np.empty_like(s)
     w[order[1:]] = (gaps[1:] + gaps[:-1]) / 2.0
     w[order[0]] = (gaps[0] + gaps[-1]) / 2.0
-    total = float(w.sum())
-    if not np.isfinite(total) or total <= 0:
+    total = float(np.add.reduce(w))
+    if not math.isfinite(total) or total <= 0:
         return np.zeros(len(ks))
     # e^{-ikθ} for k = 1..hi by a running product of e^{-iθ}: one complex exponential per point
-    phase = np.cumprod(np.broadcast_to(np.exp(-1j * theta), (hi, len(theta))), axis=0)[lo - 1 :]
+    # (np.cumprod over the rows of ``e^{-iθ}`` repeated: the same products, without broadcast_to's wrapper)
+    phase = np.empty((hi, len(theta)), dtype=complex)
+    phase[:] = np.exp(-1j * theta)
+    np.multiply.accumulate(phase, axis=0, out=phase)
+    phase = phase[lo - 1 :]
     amplitudes: FloatArray = 2.0 * np.abs(phase @ (w * e)) / total
     return amplitudes

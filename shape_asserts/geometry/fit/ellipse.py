@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -61,7 +61,7 @@ class EllipseModel:
         no ellipse solution.
         """
         pts = as_points(points)
-        if len(np.unique(pts, axis=0)) < 5:
+        if _distinct_rows(pts) < 5:
             return FitFailure("fewer than 5 distinct points")
         # centre and scale first: the scatter matrix of raw grid coordinates (up to 49⁴) is badly
         # conditioned, of unit-scale ones it is not
@@ -89,8 +89,9 @@ class EllipseModel:
         if ok.size == 0:
             return FitFailure("no ellipse fits the points")
         a1 = vecs[:, ok[0]]
-        A, B, C = a1
-        D, E, F = t @ a1
+        # Python floats from here: + − × ÷ on them are numpy's scalar operations, bit for bit
+        A, B, C = a1.tolist()
+        D, E, F = (t @ a1).tolist()
         det = 4 * A * C - B * B
         if det <= 0:
             return FitFailure("no ellipse fits the points")
@@ -120,24 +121,28 @@ class EllipseModel:
         that does not lower the error is not taken, so the result is never worse than the start.
         """
         params = np.array([*self.center, self.a, self.b, self.rotation], dtype=float)
+        px, py = pts[:, 0], pts[:, 1]
 
         def cost(q: FloatArray) -> FloatArray:
             if q[2] <= 0 or q[3] <= 0:
                 return np.full(len(pts), np.inf)
-            return EllipseModel((q[0], q[1]), q[2], q[3], q[4]).radial(pts)[1]
+            return _normal_distance(px, py, q[0], q[1], q[2], q[3], q[4])
 
-        err = cost(params)
-        best = float(np.sum(err * err))
         steps = np.array([1e-4, 1e-4, 1e-4, 1e-4, 1e-3])
+        # the five nudged parameter sets of a forward-difference Jacobian, one per row (a row of
+        # ``eye * steps`` is what one nudge adds), measured in one broadcast call
+        nudges = np.eye(5) * steps[:, None]
+        err = cost(params)
+        best = float(np.add.reduce(err * err))
         for _ in range(rounds):
-            jac = np.column_stack([(cost(params + np.eye(5)[i] * steps[i]) - err) / steps[i] for i in range(5)])
-            if not np.all(np.isfinite(jac)):
+            jac = _jacobian(px, py, params + nudges, err, steps)
+            if not np.isfinite(jac).all():
                 break
             delta, *_ = np.linalg.lstsq(jac, -err, rcond=None)
             trial = params + delta
             new = cost(trial)
-            total = float(np.sum(new * new))
-            if not np.isfinite(total) or total >= best:
+            total = float(np.add.reduce(new * new))
+            if not math.isfinite(total) or total >= best:
                 break
             # converged: a drawing turned a quarter (listing its points otherwise) lands on the same fit
             done = best - total <= 1e-12 * max(best, 1e-12)
@@ -184,9 +189,68 @@ class EllipseModel:
         pts = as_points(points)
         if len(pts) == 0:
             return 0.0
-        score = (1.0 - float(np.mean(np.abs(self.radial(pts)[1]))) / ((self.a + self.b) / 2.0)) * 100.0
+        return self.evenness_of(self.radial(pts)[1])
+
+    def evenness_of(self, residuals: FloatArray) -> float:
+        """:meth:`evenness` from the points' normal distances (:meth:`radial`), at least one."""
+        mean = float(np.add.reduce(np.abs(residuals)) / len(residuals))  # np.mean, without its wrapper
+        score = (1.0 - mean / ((self.a + self.b) / 2.0)) * 100.0
         return float(min(100.0, max(0.0, score)))
 
     def __bool__(self) -> Literal[True]:
         """A model is a fit that worked: always true (a :class:`FitFailure` is false)."""
         return True
+
+
+def _distinct_rows(pts: FloatArray) -> int:
+    """``len(np.unique(pts, axis=0))``: for finite points a set of tuples (equal floats, ``-0.0``
+    and ``0.0`` among them, are one point either way), else numpy's count."""
+    if np.isfinite(pts).all():
+        return len(set(zip(pts[:, 0].tolist(), pts[:, 1].tolist())))
+    return len(np.unique(pts, axis=0))
+
+
+def _normal_distance(
+    px: FloatArray, py: FloatArray, cx: Any, cy: Any, a: Any, b: Any, rotation: float, trig: Any = None
+) -> FloatArray:
+    """The signed normal distance of :meth:`EllipseModel.radial` (the same expression, without the
+    angles), for one ellipse (scalars) or several (columns ``(K, 1)`` against points ``(N,)``, with
+    ``trig`` their rotation's cosines, sines and the squared semi-axes, each taken as for one)."""
+    if trig is None:
+        c, s = math.cos(math.radians(rotation)), math.sin(math.radians(rotation))
+        a2, b2 = a**2, b**2
+    else:
+        c, s, a2, b2 = trig
+    dx, dy = px - cx, py - cy
+    u, v = dx * c + dy * s, -dx * s + dy * c
+    rho = np.hypot(u / a, v / b)
+    grad = np.hypot(u / a2, v / b2)
+    if (grad > 0).all():  # no point on the center (the usual case): the where()s below pick the first
+        res: FloatArray = (rho - 1.0) * rho / grad
+        return res
+    with np.errstate(divide="ignore", invalid="ignore"):
+        res = np.where(grad > 0, (rho - 1.0) * rho / np.where(grad > 0, grad, 1.0), -b)
+    return res
+
+
+def _jacobian(px: FloatArray, py: FloatArray, rows: FloatArray, err: FloatArray, steps: FloatArray) -> FloatArray:
+    """Forward differences of the normal distance, one column per parameter, shape (N, 5), from
+    the five nudged parameter sets in ``rows``; a set with a semi-axis ≤ 0 costs ``inf``."""
+    if (rows[:, 2] <= 0).any() or (rows[:, 3] <= 0).any():
+        d = np.full((5, len(px)), np.inf)
+        for i, q in enumerate(rows):
+            if q[2] > 0 and q[3] > 0:
+                d[i] = _normal_distance(px, py, q[0], q[1], q[2], q[3], q[4])
+    else:
+        # each row's cosine, sine and squares as for one ellipse: numpy's cosine and an array's
+        # square (x·x) may differ in the last bit from math's and a scalar's power (pow(x, 2))
+        rads = [math.radians(r) for r in rows[:, 4].tolist()]
+        trig = (
+            np.array([[math.cos(r)] for r in rads]),
+            np.array([[math.sin(r)] for r in rads]),
+            np.array([[q[2] ** 2] for q in rows]),
+            np.array([[q[3] ** 2] for q in rows]),
+        )
+        d = _normal_distance(px, py, rows[:, 0:1], rows[:, 1:2], rows[:, 2:3], rows[:, 3:4], 0.0, trig)
+    jac: FloatArray = np.ascontiguousarray(((d - err) / steps[:, None]).T)
+    return jac

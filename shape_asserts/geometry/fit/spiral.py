@@ -42,7 +42,12 @@ def unwrapped_angles(points: ArrayLike, center: Point, *, min_radius: float = 0.
 
 
 def lap_gaps(
-    points: ArrayLike, center: Point, *, min_radius: float = 1.5, window: float = 0.25
+    points: ArrayLike,
+    center: Point,
+    *,
+    min_radius: float = 1.5,
+    window: float = 0.25,
+    angles: tuple[IntArray, FloatArray] | None = None,
 ) -> tuple[IntArray, FloatArray]:
     """How far each point lies from the lap before it, radially: a spiral's local lap spacing.
 
@@ -57,9 +62,12 @@ def lap_gaps(
     Cost: ``O(N log N + P log P)``, ``P`` the points in all the windows together (a few per point
     for a drawing whose laps are drawn once; at most ``N²`` for one that circles the same angles
     over and over).
+
+    ``angles`` is ``unwrapped_angles(points, center, min_radius=min_radius)`` when the caller has
+    it already.
     """
     pts = as_points(points)
-    idx, theta = unwrapped_angles(pts, center, min_radius=min_radius)
+    idx, theta = angles if angles is not None else unwrapped_angles(pts, center, min_radius=min_radius)
     if idx.size < 2:
         return idx[:0], np.zeros(0)
     th = theta if theta[-1] >= 0 else -theta
@@ -143,14 +151,22 @@ class SpiralModel:
         return float(2 * math.pi * abs(self.b))
 
     @classmethod
-    def from_estimate(cls, points: ArrayLike, center: Point, *, min_radius: float = 1.5) -> SpiralModel | FitFailure:
+    def from_estimate(
+        cls,
+        points: ArrayLike,
+        center: Point,
+        *,
+        min_radius: float = 1.5,
+        angles: tuple[IntArray, FloatArray] | None = None,
+    ) -> SpiralModel | FitFailure:
         """Least-squares line through (θ, r), θ unwrapped along the drawing about a known ``center``.
 
         Points within ``min_radius`` of the center are left out: a cell next to the center has a
-        polar angle but no meaningful one.
+        polar angle but no meaningful one. ``angles`` is ``unwrapped_angles(points, center,
+        min_radius=min_radius)`` when the caller has it already.
         """
         pts = as_points(points)
-        idx, theta = unwrapped_angles(pts, center, min_radius=min_radius)
+        idx, theta = angles if angles is not None else unwrapped_angles(pts, center, min_radius=min_radius)
         if idx.size < 5:
             return FitFailure("fewer than 5 points away from the center")
         total = float(theta[-1])
@@ -189,10 +205,13 @@ class SpiralModel:
         phi = math.radians(self.angle0) + sign * th
         return np.column_stack([self.center[0] + r * np.cos(phi), self.center[1] + r * np.sin(phi)])
 
-    def residuals(self, points: ArrayLike, *, min_radius: float = 1.5) -> FloatArray:
-        """Radial residual ``r − (a + bθ)`` of the points away from the center, shape (K,)."""
+    def residuals(
+        self, points: ArrayLike, *, min_radius: float = 1.5, angles: tuple[IntArray, FloatArray] | None = None
+    ) -> FloatArray:
+        """Radial residual ``r − (a + bθ)`` of the points away from the center, shape (K,);
+        ``angles`` as for :meth:`from_estimate` (about this model's center)."""
         pts = as_points(points)
-        idx, theta = unwrapped_angles(pts, self.center, min_radius=min_radius)
+        idx, theta = angles if angles is not None else unwrapped_angles(pts, self.center, min_radius=min_radius)
         sign = 1.0 if self.direction == "cw" else -1.0
         rel = pts[idx] - np.asarray(self.center, dtype=float)
         res: FloatArray = np.hypot(rel[:, 0], rel[:, 1]) - (self.a + self.b * theta * sign)
