@@ -27,9 +27,8 @@ from shape_asserts.families.base import (
     pair_param,
     with_overrides,
 )
-from shape_asserts.families.outline import outline_measures, prepared
 from shape_asserts.families.prompts import contour_prompt, fmt_xy
-from shape_asserts.families.single import ClosedThresholds, loop_checks, path_checks
+from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, path_checks, prepared
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import EllipseModel, axis_angle_difference
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points

@@ -18,13 +18,14 @@ the *requested* outline:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.geometry.distances import distance_to_polyline, nearest_distance, sample_polyline
+from shape_asserts.geometry.nearest import nearest_sq
+from shape_asserts.geometry.nearest_xy import Outline
 from shape_asserts.geometry.points import FloatArray, Point, as_points
 from shape_asserts.geometry.scorecard import Scorecard
 
@@ -35,6 +36,8 @@ __all__ = [
     "ClosedThresholds",
     "CELL_SLACK",
     "outline_measures",
+    "outline_of",
+    "prepared",
     "path_checks",
     "loop_checks",
 ]
@@ -90,34 +93,44 @@ def _mean(values: FloatArray) -> float:
     return float(np.add.reduce(values) / np.intp(len(values)))
 
 
-@lru_cache(maxsize=256)
-def _reference_from(raw: bytes, k: int, closed: bool, at: bytes) -> tuple[FloatArray, float]:
-    ref = sample_polyline(np.frombuffer(raw, dtype=np.float64).reshape(k, 2), closed=closed, step=1.0)
-    cx, cy = np.frombuffer(at, dtype=np.float64).tolist()
-    scale = _mean(np.hypot(ref[:, 0] - cx, ref[:, 1] - cy))
-    ref.flags.writeable = False
-    return ref, scale
+#: Prepared outlines by what they were made from; cleared when it grows past :data:`_KEEP`.
+_PREPARED: dict[tuple[object, ...], Outline] = {}
+_KEEP = 256
 
 
-def _reference(outline: ArrayLike, closed: bool, center: Point) -> tuple[FloatArray, float]:
-    """The asked outline sampled every cell and its mean radius about ``center``: the same for every
-    answer to a case, so worked out once per outline (read-only)."""
-    v = np.ascontiguousarray(as_points(outline), dtype=np.float64)
-    return _reference_from(v.tobytes(), len(v), closed, np.array(center, dtype=np.float64).tobytes())
+def prepared(make: Callable[..., FloatArray], args: tuple[object, ...], *, closed: bool, center: Point) -> Outline:
+    """``Outline(make(*args), closed=closed, center=center)``, built once per distinct asked shape.
 
-
-def outline_measures(
-    card: Scorecard, pts: FloatArray, outline: ArrayLike, *, closed: bool, center: Point, t: ContourThresholds
-) -> float:
-    """Add the ``outline`` and ``coverage`` checks; return the outline score (the headline).
-
-    ``outline`` is the asked shape as a polyline (a curve sampled densely enough that its chords
-    stay within a tenth of a cell of it).
+    Keyed by the ``repr`` of the arguments, so that ``25`` and ``25.0`` (equal, but not
+    necessarily the same floats downstream) are never taken for each other.
     """
-    ref, scale = _reference(outline, closed, center)
-    near = nearest_distance(ref, pts) if len(pts) else np.full(len(ref), np.inf)
+    key = (make, repr(args), closed, repr(center))
+    out = _PREPARED.get(key)
+    if out is None:
+        if len(_PREPARED) >= _KEEP:
+            _PREPARED.clear()
+        out = _PREPARED[key] = Outline(make(*args), closed=closed, center=center)
+    return out
+
+
+def _vertices(raw: bytes, k: int) -> FloatArray:
+    out: FloatArray = np.frombuffer(raw, dtype=np.float64).reshape(k, 2).copy()
+    return out
+
+
+def outline_of(vertices: ArrayLike, *, closed: bool, center: Point) -> Outline:
+    """The prepared outline through ``vertices`` (once per distinct polygon: keyed by their bytes)."""
+    v = np.ascontiguousarray(as_points(vertices), dtype=np.float64)
+    return prepared(_vertices, (v.tobytes(), len(v)), closed=closed, center=(float(center[0]), float(center[1])))
+
+
+def outline_measures(card: Scorecard, pts: FloatArray, outline: Outline, *, t: ContourThresholds) -> float:
+    """Add the ``outline`` and ``coverage`` checks against the asked ``outline`` (prepared once per
+    case: :func:`prepared`, :func:`outline_of`); return the outline score (the headline)."""
+    ref, scale = outline.ref, outline.scale
+    near = np.sqrt(nearest_sq(ref, pts, distinct=True)) if len(pts) else np.full(len(ref), np.inf)
     if len(pts) and scale > 0:
-        dist = distance_to_polyline(pts, outline, closed=closed)
+        dist = outline.distance(pts)
         off, miss = _mean(dist), _mean(near)
         # only what lies beyond half a cell counts: rounding to cells costs a perfect drawing that much
         excess = float(_mean(np.maximum(0.0, dist - CELL_SLACK)) + _mean(np.maximum(0.0, near - CELL_SLACK)))

@@ -31,9 +31,8 @@ from shape_asserts.families.base import (
     pair_param,
     with_overrides,
 )
-from shape_asserts.families.outline import outline_measures, prepared
 from shape_asserts.families.prompts import contour_prompt, fmt_xy
-from shape_asserts.families.single import ContourThresholds, path_checks
+from shape_asserts.families.single import ContourThresholds, outline_measures, path_checks, prepared
 from shape_asserts.geometry.distances import closure_distance
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import SpiralModel

@@ -102,9 +102,12 @@ def brute_nearest(q: FloatArray, b: FloatArray, metric: str) -> FloatArray:
     return np.concatenate(out)
 
 
-def nearest_sq(q: FloatArray, b: FloatArray, metric: str = "euclidean") -> FloatArray:
+def nearest_sq(q: FloatArray, b: FloatArray, metric: str = "euclidean", *, distinct: bool = False) -> FloatArray:
     """Each row of ``q``'s smallest distance to a row of ``b``: squared for ``"euclidean"``, plain
     for ``"chebyshev"``; shape ``(len(q),)``, ``inf`` when ``b`` is empty. Exact (module docstring).
+
+    ``distinct``: the caller knows ``q``'s rows are distinct (an outline's samples), so a long
+    ``q`` is not searched for repeats first.
 
     >>> nearest_sq(np.array([[0.0, 0.0], [4, 3]]), np.array([[0.0, 1.0], [1, 3]])).tolist()
     [1.0, 9.0]
@@ -113,7 +116,7 @@ def nearest_sq(q: FloatArray, b: FloatArray, metric: str = "euclidean") -> Float
         return np.full(len(q), np.inf)
     if len(q) * len(b) <= _SMALL or not _safe(q, b):
         return brute_nearest(q, b, metric)
-    once = _distinct(q)
+    once = None if distinct else _distinct(q)
     if once is not None:
         return nearest_sq(once[0], b, metric)[once[1]]
     once = _distinct(b)  # a target written twice is as near the second time

@@ -1,12 +1,11 @@
-"""The exact nearest-neighbour searches of :mod:`.nearest`, on x and y columns, for a fixed outline.
+"""An asked outline prepared once per case, and each answer's distance to it by the exact search
+of :mod:`.nearest`, on x and y columns.
 
-The same strip search as :func:`.nearest.nearest_sq` and :func:`.nearest.to_segments` (see that
-module: a query looks at the targets whose ``x`` lies within ``w`` of its own and widens the strip
-until the nearest one found settles it), with each pair's distance the same float expression on
-the same values — so the same exact minima, bit for bit — but written on separate ``x`` and ``y``
-arrays: gathering rows of an ``(N, 2)`` array and reducing its axis of two cost numpy ten times
-what the same arithmetic on flat arrays does. :class:`Outline` holds what depends only on a
-case's asked outline (its sides sorted, its sampled points), built once per case.
+The same strip search as :func:`.nearest.to_segments` (see that module: a query looks at the sides
+whose ``x`` extent lies within ``w`` of its own and widens the strip until the nearest one found
+settles it), with each pair's distance the same float expression on the same values — so the same
+exact minima, bit for bit — but with the sides sorted and split into columns once per case
+(:class:`Outline`), not once per answer.
 
 Inputs the searches of :mod:`.nearest` treat specially (few pairs, coordinates beyond their safe
 range, long lists they shrink to distinct points) are handed to them as they are.
@@ -17,102 +16,18 @@ from __future__ import annotations
 import numpy as np
 
 from shape_asserts.geometry.distances import distance_to_polyline, sample_polyline
-from shape_asserts.geometry.nearest import nearest_sq, to_segments
+from shape_asserts.geometry.nearest import _EDGE, _group_min, _pairs, _safe, _widen, to_segments
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
 
-__all__ = ["Outline", "nearest_sq_xy"]
+__all__ = ["Outline"]
 
-#: Below this many pairs :mod:`.nearest` compares every pair (as :data:`.nearest._SMALL`).
+#: Below this many pairs :func:`.nearest.to_segments` compares every pair (as :data:`.nearest._SMALL`).
 _SMALL = 4_096
-#: Up to this many pairs :func:`nearest_sq_xy` compares every pair (on columns that is the faster).
-_BRUTE = 20_000
 #: Lists this long go to :mod:`.nearest`, which searches them once per distinct point.
 _LONG = 512
 #: First strip half-width, cells (half :data:`.nearest._FIRST_STRIP`: a fair answer and its outline are
 #: within a cell of each other, and a narrower strip holds half the pairs; any width is exact).
 _FIRST_STRIP = 1.0
-#: Settling margin at the strip's edge (as :data:`.nearest._EDGE`).
-_EDGE = 1e-6
-#: Coordinates beyond this go to :mod:`.nearest` (as :data:`.nearest._SAFE`).
-_SAFE = 1e6
-#: Pairs measured at once by the all-pairs form.
-_BLOCK = 1_000_000
-
-
-def _safe(*arrays: FloatArray) -> bool:
-    return all(a.size == 0 or bool(np.abs(a).max() <= _SAFE) for a in arrays)
-
-
-def _pairs(lo: IntArray, hi: IntArray) -> tuple[IntArray, IntArray, IntArray]:
-    """For ranges ``[lo_i, hi_i)``: each pair's query index and target index, and each query's count."""
-    counts = hi - lo
-    total = int(np.add.reduce(counts))
-    qi = np.repeat(np.arange(len(lo)), counts)
-    starts = np.cumsum(counts) - counts
-    ti = np.arange(total) - np.repeat(starts - lo, counts)
-    return qi, ti, counts
-
-
-def _group_min(values: FloatArray, counts: IntArray) -> FloatArray:
-    """The minimum of each query's run of ``values`` (``inf`` for a query with none)."""
-    out = np.full(len(counts), np.inf)
-    has = counts > 0
-    if values.size:
-        starts = (np.cumsum(counts) - counts)[has]
-        out[has] = np.minimum.reduceat(values, starts)
-    return out
-
-
-def _widen(w: FloatArray, found: FloatArray) -> FloatArray:
-    out: FloatArray = np.where(np.isfinite(found), np.maximum(found + 2 * _EDGE, w), w * 4.0)
-    return out
-
-
-def _brute_sq(qx: FloatArray, qy: FloatArray, bx: FloatArray, by: FloatArray) -> FloatArray:
-    rows = max(1, _BLOCK // max(1, len(bx)))
-    out = [np.zeros(0)]
-    for i in range(0, len(qx), rows):
-        dx = qx[i : i + rows, None] - bx[None, :]
-        dy = qy[i : i + rows, None] - by[None, :]
-        out.append(np.minimum.reduce(dx * dx + dy * dy, axis=1))
-    return np.concatenate(out)
-
-
-def nearest_sq_xy(q: FloatArray, b: FloatArray) -> FloatArray:
-    """:func:`.nearest.nearest_sq` (Euclidean, squared): each row of ``q``'s least squared
-    distance to a row of ``b``, the same floats.
-
-    >>> nearest_sq_xy(np.array([[0.0, 0.0], [4, 3]]), np.array([[0.0, 1.0], [1, 3]])).tolist()
-    [1.0, 9.0]
-    """
-    if len(b) == 0:
-        return nearest_sq(q, b)
-    if len(q) * len(b) <= _BRUTE:  # on columns, every pair costs less than sorting up to here
-        return _brute_sq(q[:, 0], q[:, 1], b[:, 0], b[:, 1])
-    # (a long ``q`` is searched here all the same: the caller's queries are an outline's samples)
-    if len(b) >= _LONG or not _safe(q, b):
-        return nearest_sq(q, b)
-    order = np.argsort(b[:, 0], kind="stable")
-    bx, by = b[order, 0], b[order, 1]
-    qx, qy = q[:, 0], q[:, 1]
-    out = np.full(len(q), np.inf)
-    todo = np.arange(len(q))
-    w = np.full(len(todo), _FIRST_STRIP)
-    while todo.size:
-        tx, ty = qx[todo], qy[todo]
-        lo = np.searchsorted(bx, tx - w, side="left")
-        hi = np.searchsorted(bx, tx + w, side="right")
-        if int(np.add.reduce(hi - lo)) * 2 > len(todo) * len(b):  # the strips hold most pairs
-            out[todo] = _brute_sq(tx, ty, bx, by)
-            break
-        qi, ti, counts = _pairs(lo, hi)
-        dx = tx[qi] - bx[ti]
-        dy = ty[qi] - by[ti]
-        found = _group_min(dx * dx + dy * dy, counts)
-        done = found <= (w - _EDGE) ** 2
-        out[todo[done]] = found[done]
-        todo, w = todo[~done], _widen(w, np.sqrt(found))[~done]
-    return out
 
 
 class Outline:

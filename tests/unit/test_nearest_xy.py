@@ -1,5 +1,5 @@
-"""The column-wise searches of ``geometry/nearest_xy.py`` give the answers of ``geometry/nearest.py``
-(and so of comparing every pair) bit for bit, and a prepared outline the measures of the polyline."""
+"""The searches of ``geometry/nearest.py`` and a prepared outline (``geometry/nearest_xy.py``) give
+the answers of comparing every pair bit for bit, and a prepared outline the measures of the polyline."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from shape_asserts.geometry.distances import distance_to_polyline, nearest_distance, sample_polyline
-from shape_asserts.geometry.nearest import brute_nearest
-from shape_asserts.geometry.nearest_xy import Outline, nearest_sq_xy
+from shape_asserts.geometry.nearest import brute_nearest, nearest_sq
+from shape_asserts.geometry.nearest_xy import Outline
 
 
 def _curves() -> list[tuple[np.ndarray, bool]]:
@@ -38,13 +38,13 @@ def _drawings(seed: int, curve: np.ndarray) -> list[np.ndarray]:
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_nearest_sq_xy_equals_nearest(seed):
+def test_the_strip_search_equals_comparing_every_pair(seed):
     for curve, closed in _curves():
         ref = sample_polyline(curve, closed=closed)
         for pts in _drawings(seed, curve):
             if len(pts):
-                assert np.array_equal(nearest_sq_xy(ref, pts), brute_nearest(ref, pts, "euclidean"))
-                assert np.array_equal(nearest_sq_xy(pts, ref), brute_nearest(pts, ref, "euclidean"))
+                assert np.array_equal(nearest_sq(ref, pts), brute_nearest(ref, pts, "euclidean"))
+                assert np.array_equal(nearest_sq(pts, ref), brute_nearest(pts, ref, "euclidean"))
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -57,7 +57,7 @@ def test_outline_equals_the_polyline_measures(seed):
         for pts in _drawings(seed, curve):
             assert np.array_equal(outline.distance(pts), distance_to_polyline(pts, curve, closed=closed))
             if len(pts):
-                assert np.array_equal(np.sqrt(nearest_sq_xy(ref, pts)), nearest_distance(ref, pts))
+                assert np.array_equal(np.sqrt(nearest_sq(ref, pts)), nearest_distance(ref, pts))
 
 
 def test_non_finite_points_measure_as_before():
@@ -66,7 +66,7 @@ def test_non_finite_points_measure_as_before():
     pts = np.array([[1e308, 5.0], [np.inf, 1.0], [np.nan, 3.0], [50.0, 26.0]] * 40)
     with np.errstate(all="ignore"):  # both sides overflow alike
         assert np.array_equal(outline.distance(pts), distance_to_polyline(pts, curve), equal_nan=True)
-        near = nearest_sq_xy(outline.ref, pts)
+        near = nearest_sq(outline.ref, pts)
         assert np.array_equal(near, brute_nearest(outline.ref, pts, "euclidean"), equal_nan=True)
 
 

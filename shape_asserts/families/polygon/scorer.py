@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from shape_asserts.families.prompts import fmt_xy
-from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, path_checks
+from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, outline_of, path_checks
 from shape_asserts.geometry.fit import PolygonModel
 from shape_asserts.geometry.fit.polygon import interior_angles, orientation, side_lengths, vertex_cell_lists
 from shape_asserts.geometry.points import FloatArray, Point, as_points, roll_rows, round_half_up
@@ -256,7 +256,7 @@ def score_polygon(
     eps = float(min(max(0.4 * asked.depth, t.min_epsilon), t.max_epsilon))
     ratio_limit = _ratio_limit(t) if star else None
     card = Scorecard()
-    score = outline_measures(card, pts, target, closed=True, center=center, t=t)
+    score = outline_measures(card, pts, outline_of(target, closed=True, center=center), t=t)
     path_checks(card, pts, grid_size=grid_size, start=start, t=t)
     loop_checks(card, pts, center=center, direction=direction, t=t)
     # a side shorter than this is a corner the raster cut off, unless the asked sides are that short

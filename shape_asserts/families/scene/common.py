@@ -16,7 +16,7 @@ from shape_asserts.families.base import CaseLike
 from shape_asserts.families.prompts import scene_prompt
 from shape_asserts.families.scene.strokes import scene_strokes
 from shape_asserts.geometry.contours import bounding_box, fit_to_box
-from shape_asserts.geometry.nearest_xy import nearest_sq_xy
+from shape_asserts.geometry.distances import chamfer_distance, similarity
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, round_half_up
 from shape_asserts.geometry.raster import raster_polyline
 from shape_asserts.geometry.scorecard import Scorecard
@@ -172,26 +172,6 @@ def reference_of(make: Callable[[Sequence[float]], list[IntArray]], area: Sequen
     return out
 
 
-def _chamfer(a: ArrayLike, b: ArrayLike) -> float:
-    """:func:`~shape_asserts.geometry.distances.chamfer_distance`, the same floats, searched on x
-    and y columns (:func:`~shape_asserts.geometry.nearest_xy.nearest_sq_xy`)."""
-    pa, pb = as_points(a), as_points(b)
-    if len(pa) == 0 or len(pb) == 0:
-        return float("inf")
-    ab, ba = np.sqrt(nearest_sq_xy(pa, pb)), np.sqrt(nearest_sq_xy(pb, pa))
-    return 0.5 * (float(np.add.reduce(ab) / len(ab)) + float(np.add.reduce(ba) / len(ba)))
-
-
-def _similarity(a: ArrayLike, b: ArrayLike, scale: float) -> float:
-    """:func:`~shape_asserts.geometry.distances.similarity`, the same floats, from :func:`_chamfer`."""
-    if not scale > 0:
-        raise ValueError(f"scale must be positive, got {scale!r}")
-    d = _chamfer(a, b)
-    if not math.isfinite(d):
-        return 0.0
-    return float(100.0 * max(0.0, 1.0 - d / scale))
-
-
 @dataclass
 class Sketch:
     """A scene answer read once for every scene check: its points, strokes, the card of the shared
@@ -243,8 +223,8 @@ def sketch(
     box = bounding_box(ref)
     diag = math.hypot(box[2] - box[0], box[3] - box[1])
     scale = t.similarity_scale * diag
-    like = _similarity(fit_to_box(pts, box), ref, scale) if len(pts) else 0.0
-    card.metrics["chamfer_raw"] = _chamfer(pts, ref) if len(pts) else None
+    like = similarity(fit_to_box(pts, box), ref, scale) if len(pts) else 0.0
+    card.metrics["chamfer_raw"] = chamfer_distance(pts, ref) if len(pts) else None
     card.metrics["likeness"] = like
     card.add("likeness", like >= t.min_likeness, like, f"≥ {t.min_likeness:g}", "nothing like the scene asked for")
     card.marks["breaks"] = tuple(i for i, _ in strokes[1:])
