@@ -22,7 +22,6 @@ True
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import statistics
@@ -240,7 +239,7 @@ class CaseRecord(_Json):
 
     def as_property(self) -> tuple[str, str]:
         """The ``(name, JSON text)`` user property carrying this record."""
-        text = json.dumps(self.to_json(), ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+        text = self.to_json_text(ensure_ascii=True, separators=(",", ":"), allow_nan=False)
         _MADE[text] = self
         while len(_MADE) > _MADE_KEPT:
             del _MADE[next(iter(_MADE))]

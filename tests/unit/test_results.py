@@ -80,6 +80,7 @@ def test_a_record_is_the_same_after_a_trip_through_json_text(record):
 
     assert name == PROPERTY
     assert CaseRecord.from_json(text) == record
+    assert text == json.dumps(record.to_json(), ensure_ascii=True, separators=(",", ":"), allow_nan=False)
     assert CaseRecord.from_json(json.loads(text)) == record
     assert CaseRecord.from_properties([("other", 1), (name, text)]) == record
 
@@ -101,6 +102,7 @@ def test_the_property_is_strict_ascii_json_whatever_the_model_wrote(case, good):
     assert text.isascii()
     json.loads(text, parse_constant=lambda c: pytest.fail(f"not strict JSON: {c}"))
     assert CaseRecord.from_json(text).samples[0].answer == hostile
+    assert text == json.dumps(rec.to_json(), ensure_ascii=True, separators=(",", ":"), allow_nan=False)
 
 
 def test_a_long_answer_is_kept_only_up_to_the_bound_with_its_length(case, good):
