@@ -133,3 +133,17 @@ def test_ctrl_c_starts_no_new_call_and_records_the_calls_in_flight(suite):
     assert "waiting for the calls in flight to be recorded" in text, text
     assert 0 < asked < N_CASES
     assert len(_recorded(suite, "openai/exact")) == asked  # every call it paid for is on disk
+
+
+def test_the_cost_cap_holds_in_the_asking_process_and_the_cases_left_are_skipped(suite, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "dummy")
+    model = "openai/gpt-4o-mini"  # litellm knows its price: the stub's usage is priced
+    with StubServer() as srv:
+        result = _run(suite, model, f"--api-base={srv.base_url}", "--max-cost=0.00001", "--concurrency=1", "-rs")
+
+    out = result.stdout.str()
+    assert "in a second process" in out
+    assert srv.state.requests == 1  # the first answer spent the cap; nothing else was started
+    result.assert_outcomes(passed=1, skipped=N_CASES - 1)
+    assert f"SKIPPED [{N_CASES - 1}] test_shapes.py:8: not asked: --max-cost 1e-05 USD was reached" in out
+    assert len(_recorded(suite, model)) == 1  # the one paid answer is kept
