@@ -23,7 +23,6 @@ is shown when the child fails); the plan travels once, pickled, on the child's s
 from __future__ import annotations
 
 import contextlib
-import copyreg
 import dataclasses
 import json
 import os
@@ -34,7 +33,6 @@ import sys
 import tempfile
 import threading
 import time
-import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,10 +55,10 @@ _LOG_TAIL = 800
 
 @dataclass(frozen=True)
 class _Prompt:
-    """All the fetch reads of a case (its id and its messages), as the child receives it."""
+    """All the fetch reads of a case — its id and its messages in the run's language — as the
+    child receives it (a case itself holds its family's functions, which do not pickle)."""
 
     id: str
-    lang: str
     msgs: tuple[tuple[tuple[str, str], ...], ...]
 
     def messages(self, lang: str) -> list[dict[str, str]]:
@@ -68,13 +66,9 @@ class _Prompt:
 
 
 def _portable(job: Job, lang: str) -> Job:
-    msgs = tuple(tuple(sorted(m.items())) for m in job.case.messages(lang))
-    prompt: Any = _Prompt(job.case.id, lang, msgs)
+    msgs = tuple(tuple(m.items()) for m in job.case.messages(lang))  # in order, as sent in-process
+    prompt: Any = _Prompt(job.case.id, msgs)
     return dataclasses.replace(job, case=prompt)
-
-
-def _proxy(d: dict[str, Any]) -> types.MappingProxyType[str, Any]:
-    return types.MappingProxyType(d)
 
 
 class BackgroundFetch:
@@ -127,7 +121,6 @@ class BackgroundFetch:
         """Hand the child the plan; from now on :meth:`wait` waits for the cases it holds."""
         for job in jobs:
             self._settled.setdefault(job.key, threading.Event())
-        copyreg.pickle(types.MappingProxyType, lambda m: (_proxy, (dict(m),)))
         payload = pickle.dumps((asker, [_portable(j, asker.lang) for j in jobs]), protocol=pickle.HIGHEST_PROTOCOL)
         self.submitted = time.perf_counter()
         # written from a thread: the child reads it only once litellm is imported, and a pipe
@@ -234,7 +227,8 @@ class BackgroundFetch:
     def log_tail(self) -> str:
         """The last words the child printed (litellm's warnings, a traceback), bounded."""
         try:
-            self._log.seek(0)
+            size = self._log.seek(0, os.SEEK_END)
+            self._log.seek(max(0, size - 4 * _LOG_TAIL))  # up to 4 bytes a character
             return self._log.read().decode("utf-8", "replace")[-_LOG_TAIL:]
         except (OSError, ValueError):
             return ""
