@@ -9,11 +9,12 @@
 * ``all`` — ask the model for every sample again and replace those samples in the recording.
 
 One path serves both ways a run asks. A live run's limit is the provider — N calls × latency ÷
-allowed concurrency — not the CPU cores xdist has, so before any test runs the process that sees
-the whole selection plans every model × case × sample without a valid recording
-(:meth:`Asker.plan`) and asks for all of them at once (:meth:`Asker.fetch`); the tests then
-replay. A test the fetch did not cover asks for itself (:meth:`Asker.obtain`) through the same
-plan and the same calls.
+allowed concurrency — not the CPU cores xdist has, so the process that sees the whole selection
+plans every model × case × sample without a valid recording (:meth:`Asker.plan`) and asks for all
+of them at once (:meth:`Asker.fetch`): before the tests under xdist, or from a second process
+while they run (:mod:`shape_asserts.asking.background`, which hears of each case as it settles);
+the tests then replay. A test the fetch did not cover asks for itself (:meth:`Asker.obtain`)
+through the same plan and the same calls.
 
 Every answer is written to its fixture the moment it arrives (atomically: a killed run leaves
 complete files and asks only for the rest next time). A failed call records nothing, and once a
