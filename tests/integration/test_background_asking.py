@@ -8,6 +8,7 @@ runs a small selection.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -147,3 +148,18 @@ def test_the_cost_cap_holds_in_the_asking_process_and_the_cases_left_are_skipped
     result.assert_outcomes(passed=1, skipped=N_CASES - 1)
     assert f"SKIPPED [{N_CASES - 1}] test_shapes.py:8: not asked: --max-cost 1e-05 USD was reached" in out
     assert len(_recorded(suite, model)) == 1  # the one paid answer is kept
+
+
+def test_two_samples_in_english_are_each_asked_once_from_the_second_process(suite, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "dummy")
+    with StubServer() as srv:
+        result = _run(suite, "openai/exact", f"--api-base={srv.base_url}", "--samples=2", "--lang=en")
+
+    result.assert_outcomes(passed=N_CASES)
+    assert f"asking {2 * N_CASES} call(s) in a second process" in result.stdout.str()
+    assert srv.state.requests == 2 * N_CASES and set(srv.state.answered.values()) == {2}
+    folder = suite.path / "recorded" / model_slug("openai/exact")
+    recorded = sorted(folder.glob("*.en.json"))
+    assert [p.name.removesuffix(".en.json") for p in recorded] == sorted(CIRCLE_CASES)
+    for path in recorded:
+        assert [s["index"] for s in json.loads(path.read_text(encoding="utf-8"))["samples"]] == [0, 1]
