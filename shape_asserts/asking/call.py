@@ -81,7 +81,8 @@ _LITELLM_LOCK = threading.Lock()
 
 
 def load_litellm() -> Any:
-    """Import litellm once, offline-safe and quiet, with the reference drawers registered."""
+    """Import litellm once, offline-safe and quiet (the reference drawers are registered with it
+    by the first call that asks one: :func:`aask`)."""
     global _LITELLM
     if _LITELLM is None:
         with _LITELLM_LOCK:  # a preload under way is waited for, not repeated
@@ -114,9 +115,6 @@ def _import_litellm() -> Any:
     litellm.suppress_debug_info = True
     litellm.set_verbose = False
     litellm.drop_params = True  # e.g. temperature for models that reject it
-    from shape_asserts.asking.reference import register_with_litellm
-
-    register_with_litellm(litellm)
     # Python's teardown passes litellm's millions of objects through the cycle collector again
     # and again: 3 s and more after the last line on a busy 2-core machine. Frozen at exit, they
     # are left to the operating system, as every object is at exit anyway; exit handlers that run
@@ -269,6 +267,10 @@ async def aask(
     if reason:
         raise ProviderError(f"{model}: {reason}")
     litellm = load_litellm()
+    if model.startswith("reference/"):  # registered on first use: a run asking others spares the import
+        from shape_asserts.asking.reference import register_with_litellm
+
+        register_with_litellm(litellm)
     # retries are ours (counted, Retry-After aware); none hidden below
     kwargs: dict[str, Any] = {
         "model": model,
