@@ -34,12 +34,12 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from shape_asserts.asking.call import Answer, aask, litellm_version
 from shape_asserts.asking.recorded import RecordedAnswer
 from shape_asserts.asking.runstate import Progress, RunState
 from shape_asserts.asking.store import FixtureStore, Recording, sample_record
-from shape_asserts.cases import Case
 from shape_asserts.defaults import (
     CONCURRENCY,
     LANG,
@@ -52,6 +52,9 @@ from shape_asserts.defaults import (
     TIMEOUT_RETRIES,
 )
 from shape_asserts.exceptions import FixtureError, ProviderError
+
+if TYPE_CHECKING:  # the asking process (asking/background.py) does without the families' import
+    from shape_asserts.cases import Case
 
 __all__ = ["RECORD_MODES", "Asker", "Job", "Obtained"]
 

@@ -39,14 +39,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from shape_asserts.asking.call import Answer, redact
 from shape_asserts.asking.recorded import RecordedAnswer
-from shape_asserts.cases import Case
 from shape_asserts.defaults import LANG
 from shape_asserts.exceptions import FixtureError
 from shape_asserts.fileio import write_atomic
+
+if TYPE_CHECKING:  # the asking process (asking/background.py) does without the families' import
+    from shape_asserts.cases import Case
 
 __all__ = ["DEFAULT_LANG", "FORMAT_VERSION", "FixtureStore", "Recording", "model_slug", "sample_record"]
 
