@@ -267,7 +267,8 @@ async def aask(
     if reason:
         raise ProviderError(f"{model}: {reason}")
     litellm = load_litellm()
-    if model.startswith("reference/"):  # registered on first use: a run asking others spares the import
+    if model.startswith("reference/") and litellm is _LITELLM:  # the real module (not a test's stand-in),
+        # registered on first use: a run asking other models spares the import
         from shape_asserts.asking.reference import register_with_litellm
 
         register_with_litellm(litellm)
