@@ -10,6 +10,7 @@ its tests (``--collect-only``, a collection error).
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -63,10 +64,18 @@ class Fetcher:
         self.session = session
         from shape_asserts.plugin.workers import preload_if_asking, will_ask
 
+        early = self.config.stash.get(_EARLY_KEY, None)
+        if early is not None:
+            del self.config.stash[_EARLY_KEY]
         if self.config.pluginmanager.has_plugin("dsession"):  # workers start now; the asking waits for them
+            if early is not None:  # -n auto chose workers after all: the controller asks
+                early.close()
             preload_if_asking(self.config, self.settings)
         elif _in_background(self.settings) and _may_run_tests(self.config) and will_ask(self.config, self.settings):
+            self.background = early  # started with the options (start_early), or now
             self._start_background()  # litellm imports there while pytest collects
+        elif early is not None:
+            early.close()
 
     def _start_background(self) -> BackgroundFetch | None:
         if self.background is None:
@@ -203,6 +212,34 @@ class Fetcher:
             import shutil
 
             shutil.rmtree(path.parent, ignore_errors=True)
+
+
+#: The asking process :func:`start_early` started, until the fetcher takes it at session start.
+_EARLY_KEY = pytest.StashKey["BackgroundFetch"]()
+
+
+def start_early(config: pytest.Config) -> None:
+    """Start the asking process now, from ``pytest_cmdline_main``, for a run sure to ask from one.
+
+    Its first seconds are litellm's import; begun here, they overlap pytest's configuration, the
+    families' and cases' loading (``-n auto`` counts the cases before the session starts) and
+    collection. The fetcher takes it over at session start, or stops it when the run turns out not
+    to ask from it (``-n auto`` chose workers, litellm was replaced): nothing is sent before the
+    plan, and the plan is handed over only once the tests are certain to run.
+    """
+    # a test's stand-in for litellm is not in the second process (a stand-in is put in the module,
+    # so a run that has not imported it has none, and need not pay for importing it here)
+    call = sys.modules.get("shape_asserts.asking.call")
+    if call is not None and getattr(call.load_litellm, "__module__", None) != call.__name__:
+        return
+    from shape_asserts.asking.background import BackgroundFetch
+
+    try:
+        early = BackgroundFetch.start()
+    except OSError:
+        return  # the fetcher says so at session start, when it tries again
+    config.stash[_EARLY_KEY] = early
+    config.add_cleanup(early.close)  # a usage error after this point: the process does not outlive the run
 
 
 def _may_run_tests(config: pytest.Config) -> bool:

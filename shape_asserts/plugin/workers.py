@@ -13,6 +13,10 @@ test file it names (every ``.py`` file under ``--doctest-modules``) requests ``s
 ``shape_case`` does the plugin answer; any other test file, a large tree or a doubt leaves the
 choice to xdist. The count is models × cases (an upper bound under ``-k``/``-m``); the cases
 loaded for it are the ones the run then uses (:func:`shape_asserts.plugin.suite.run_cases`).
+
+The same look at the command line, made in ``pytest_cmdline_main`` (before xdist's count), starts
+the asking process of a live run that is sure to ask (:func:`will_ask`), so that litellm's import
+there overlaps the count, the configuration and collection.
 """
 
 from __future__ import annotations
@@ -107,13 +111,17 @@ def auto_workers(config: pytest.Config) -> int | None:
 def will_ask(config: pytest.Config, settings: Settings) -> bool:
     """Whether this run of shape tests is sure to ask a model: ``--record=all``, or a model with
     no recordings at all (a guess made before collection; when it is wrong, nothing is sent)."""
-    if settings.record == "none" or shape_only_files(config) is None:
+    return _will_ask(config, settings.record, settings.models, settings.fixtures_dir)
+
+
+def _will_ask(config: pytest.Config, record: str, models: tuple[str, ...], fixtures_dir: Path) -> bool:
+    if record == "none" or shape_only_files(config) is None:
         return False
-    if settings.record == "all":
+    if record == "all":
         return True
     from shape_asserts.asking.store import model_slug
 
-    return any(not (settings.fixtures_dir / model_slug(m)).is_dir() for m in settings.models)
+    return any(not (fixtures_dir / model_slug(m)).is_dir() for m in models)
 
 
 def preload_if_asking(config: pytest.Config, settings: Settings) -> bool:
@@ -129,6 +137,38 @@ def preload_if_asking(config: pytest.Config, settings: Settings) -> bool:
 
     preload_litellm()
     return True
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's, which counts the cases for -n auto
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """Start the asking process as soon as the options are known, when the run is sure to ask
+    from one (see :func:`shape_asserts.plugin.fetcher.start_early`): litellm's import there (seconds)
+    then overlaps all of pytest's own start-up — loading the families and the cases, ``-n auto``'s
+    count of them, collection — instead of beginning only at session start."""
+    if hasattr(config, "workerinput") or getattr(config.option, "numprocesses", None) not in (
+        None,
+        0,
+        "auto",
+        "logical",
+    ):
+        return  # an xdist worker, or -n N: the controller asks (workers start)
+    opt = config.option
+    if getattr(opt, "collectonly", False) or getattr(opt, "setupplan", False) or getattr(opt, "setuponly", False):
+        return
+    from shape_asserts.plugin.options import resolve
+
+    try:
+        values = resolve(config)
+    except Exception:  # a bad option: reported by the run itself
+        return
+    models = tuple(values["models"]) + ((values["baseline"],) if values["baseline"] else ())
+    if values["batch"] or any(m.startswith("reference/") for m in models):
+        return  # asked before the tests, in this process
+    if not _will_ask(config, values["record"], models, Path(values["fixtures_dir"])):
+        return
+    from shape_asserts.plugin.fetcher import start_early
+
+    start_early(config)
 
 
 @pytest.hookimpl(optionalhook=True, tryfirst=True)  # before xdist's own, whichever plugin loaded first

@@ -73,3 +73,83 @@ def test_litellm_is_not_preloaded_for_a_selection_with_other_tests(suite, monkey
     monkeypatch.setattr("shape_asserts.asking.call.preload_litellm", lambda: started.append(True))
     assert not workers.preload_if_asking(suite.parseconfig("-n", "2"), _settings(suite, "all"))
     assert started == []
+
+
+class _FakeFetch:
+    """Stands in for the asking process: records that it was started and stopped."""
+
+    def __init__(self, log: list[str]) -> None:
+        self.log = log
+        log.append("started")
+
+    def close(self) -> None:
+        self.log.append("closed")
+
+
+def _early_starts(suite, monkeypatch, *args: str) -> list[str]:
+    """What ``pytest_cmdline_main`` did with the asking process for a run with ``args``."""
+    from shape_asserts.asking.background import BackgroundFetch
+
+    log: list[str] = []
+    monkeypatch.setattr(BackgroundFetch, "start", classmethod(lambda cls: _FakeFetch(log)))
+    config = suite.parseconfig(*args)
+    workers.pytest_cmdline_main(config)
+    config._ensure_unconfigure()  # what pytest does at the end of every run, a usage error's too
+    return log
+
+
+def test_a_live_run_sure_to_ask_starts_its_asking_process_with_the_options(suite, monkeypatch):
+    live = ("--model=openai/never-recorded", "--api-base=http://127.0.0.1:9/v1")
+    # started before the session (the fetcher takes it over then); stopped by the run's end
+    assert _early_starts(suite, monkeypatch, *live) == ["started", "closed"]
+    assert _early_starts(suite, monkeypatch, "-n", "auto", *live, "--record=all") == ["started", "closed"]
+
+
+def test_no_asking_process_starts_early_for_a_run_that_will_not_ask_from_one(suite, monkeypatch):
+    live = ("--model=openai/never-recorded", "--api-base=http://127.0.0.1:9/v1")
+    assert _early_starts(suite, monkeypatch, "--record=all") == []  # the reference drawers: in-process
+    assert _early_starts(suite, monkeypatch, *live, "--record=none") == []
+    assert _early_starts(suite, monkeypatch, *live, "--batch") == []
+    assert _early_starts(suite, monkeypatch, *live, "-n", "2") == []  # the xdist controller asks
+    assert _early_starts(suite, monkeypatch, *live, "--collect-only") == []
+    assert _early_starts(suite, monkeypatch, *live, "--samples=0") == []  # a bad option: the run reports it
+    suite.makepyfile(test_other="def test_other():\n    pass\n")
+    assert _early_starts(suite, monkeypatch, *live) == []  # not a shape-only selection
+
+
+def test_no_asking_process_starts_early_beside_a_stand_in_for_litellm(suite, monkeypatch):
+    import sys
+    import types
+
+    import shape_asserts.asking.background  # noqa: F401 -- imported before the stand-in, as in a run
+
+    # the module as a test's stand-in leaves it (pytester may swap sys.modules' entry between tests)
+    replaced = types.ModuleType("shape_asserts.asking.call")
+    replaced.load_litellm = lambda: None  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "shape_asserts.asking.call", replaced)
+    assert _early_starts(suite, monkeypatch, "--model=openai/never-recorded", "--record=all") == []
+
+
+def test_the_fetcher_takes_the_early_process_over_or_stops_it_when_workers_ask(suite, monkeypatch):
+    from types import SimpleNamespace
+
+    from shape_asserts.asking.background import BackgroundFetch
+    from shape_asserts.plugin.fetcher import _EARLY_KEY, FETCHER
+
+    def no_second_start(cls):
+        raise AssertionError("a second asking process")
+
+    monkeypatch.setattr(BackgroundFetch, "start", classmethod(no_second_start))
+    log: list[str] = []
+    config = suite.parseconfigure("--model=openai/never-recorded", "--record=all")
+    fetcher = config.pluginmanager.get_plugin(FETCHER)
+    early = config.stash[_EARLY_KEY] = _FakeFetch(log)
+    fetcher.pytest_sessionstart(SimpleNamespace(config=config))
+    assert fetcher.background is early and log == ["started"]
+
+    log.clear()
+    config = suite.parseconfigure("-n", "2", "--model=openai/never-recorded", "--record=none")
+    fetcher = config.pluginmanager.get_plugin(FETCHER)
+    config.stash[_EARLY_KEY] = _FakeFetch(log)
+    fetcher.pytest_sessionstart(SimpleNamespace(config=config))
+    assert fetcher.background is None and log == ["started", "closed"]
