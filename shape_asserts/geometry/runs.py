@@ -13,10 +13,10 @@ a run is the one ``np.argmax`` picks.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import accumulate
 
 import numpy as np
 
-from shape_asserts.geometry.nearest import seg_dist
 from shape_asserts.geometry.points import FloatArray, IntArray
 
 __all__ = ["Ring", "Run", "first_max"]
@@ -46,11 +46,18 @@ class Ring:
     """
 
     def __init__(self, pts: FloatArray) -> None:
-        self.n = len(pts)
+        self.n = n = len(pts)
         self.x: FloatArray = np.ascontiguousarray(pts[:, 0])
         self.y: FloatArray = np.ascontiguousarray(pts[:, 1])
+        # each column twice over: a run of at most n points from any index below n is one stretch
+        # of it, read without wrapping round (index i + n is point i); as plain floats, for the
+        # segments' ends
+        self._x2: FloatArray = np.concatenate((self.x, self.x))
+        self._y2: FloatArray = np.concatenate((self.y, self.y))
+        self._xl: list[float] = self.x.tolist()
+        self._yl: list[float] = self.y.tolist()
+        self._steps: IntArray = np.arange(2 * n)
         self._far: dict[Run, tuple[float, int]] = {}
-        self._at: dict[tuple[int, int, int], float] = {}
 
     def farthest(self, runs: Sequence[Run]) -> list[tuple[float, int]]:
         """Per run ``(a, b, first, count)`` (``count`` ≥ 1 points from index ``first`` on, round the
@@ -58,27 +65,58 @@ class Ring:
         and the index of the first point at that distance (``np.argmax``'s)."""
         n = self.n
         keys = [(a % n, b % n, first % n, count) for a, b, first, count in runs]
-        todo = [k for k in dict.fromkeys(keys) if k not in self._far]
+        far = self._far
+        todo = [k for k in dict.fromkeys(keys) if k not in far]
         if todo:
-            ia, ib, start, counts = (np.array(c) for c in zip(*todo))
-            ends = counts.cumsum()
-            offsets = ends - counts
-            pos = (np.arange(int(ends[-1])) + (start - offsets).repeat(counts)) % n
-            x, y = self.x, self.y
-            d = seg_dist(
-                x[pos], y[pos], x[ia].repeat(counts), y[ia].repeat(counts), x[ib].repeat(counts), y[ib].repeat(counts)
-            )
-            top, at = first_max(d, offsets, counts)
-            self._far.update(zip(todo, zip(top.tolist(), pos[at].tolist())))
-        return [self._far[k] for k in keys]
+            far.update(zip(todo, self._measure(todo)))
+        return [far[k] for k in keys]
 
     def point_dist(self, triples: Sequence[tuple[int, int, int]]) -> list[float]:
-        """Per ``(i, a, b)``: the distance of point ``i`` from the segment joining points ``a`` and ``b``."""
-        n = self.n
-        keys = [(i % n, a % n, b % n) for i, a, b in triples]
-        todo = [k for k in dict.fromkeys(keys) if k not in self._at]
-        if todo:
-            ii, ia, ib = (np.array(c) for c in zip(*todo))
-            x, y = self.x, self.y
-            self._at.update(zip(todo, seg_dist(x[ii], y[ii], x[ia], y[ia], x[ib], y[ib]).tolist()))
-        return [self._at[k] for k in keys]
+        """Per ``(i, a, b)``: the distance of point ``i`` from the segment joining points ``a`` and ``b``:
+        :meth:`farthest` of the run of that one point (so that such points measured along with
+        runs are remembered with them)."""
+        return [d for d, _ in self.farthest([(a, b, i, 1) for i, a, b in triples])]
+
+    def _measure(self, todo: list[Run]) -> list[tuple[float, int]]:
+        """:meth:`farthest` of distinct runs not measured yet (``a``, ``b``, ``first`` below ``n``),
+        laid end to end along one row."""
+        n, xl, yl = self.n, self._xl, self._yl
+        segs = []
+        for a, b, _, _ in todo:
+            ax, ay = xl[a], yl[a]
+            abx, aby = xl[b] - ax, yl[b] - ay
+            den = abx * abx + aby * aby
+            # a segment of no length is its one point: every projection lands on its start
+            segs.append((ax, ay, abx, aby, den if den > 0 else 1.0))
+        counts = [c for _, _, _, c in todo]
+        if max(counts) == 1:  # single points: each is its own farthest
+            at = np.array([first for _, _, first, _ in todo])
+            d = _seg_dist(self.x[at], self.y[at], *np.array(segs).T)
+            return list(zip(d.tolist(), at.tolist()))
+        # run g's points go from offsets[g] in the row, point i of it at ring index first + i
+        offsets = list(accumulate(counts, initial=0))
+        total = offsets.pop()
+        shift = np.array([first - o for (_, _, first, _), o in zip(todo, offsets)])
+        reps = np.array(counts)
+        pos = (self._steps[:total] if total <= 2 * n else np.arange(total)) + shift.repeat(reps)
+        if max(counts) > n:  # a run longer than the ring goes round it more than once
+            pos %= n
+        d = _seg_dist(self._x2[pos], self._y2[pos], *np.array(segs).T.repeat(reps, axis=1))
+        top, first = first_max(d, np.array(offsets), reps)
+        return list(zip(top.tolist(), (pos[first] % n).tolist()))
+
+
+def _seg_dist(
+    px: FloatArray, py: FloatArray, ax: FloatArray, ay: FloatArray, abx: FloatArray, aby: FloatArray, den: FloatArray
+) -> FloatArray:
+    """:func:`.nearest.seg_dist` of points from segments given by their start, direction and
+    squared length (1 for none), all of one shape: its float expression term by term, the
+    segments' part worked out once per segment (as plain floats, the same double operations)."""
+    apx, apy = px - ax, py - ay
+    t = apx * abx
+    t += apy * aby
+    t /= den
+    np.maximum(t, 0.0, out=t)
+    np.minimum(t, 1.0, out=t)
+    d: FloatArray = np.hypot(apx - t * abx, apy - t * aby)
+    return d

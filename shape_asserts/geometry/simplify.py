@@ -155,10 +155,14 @@ def simplify_closed(points: ArrayLike, epsilon: float, *, min_side: float = 0.0,
     idx = sorted(_rdp_ring(ring, [(0, far), (far, n)], epsilon) | {0, far})
     if len(idx) > max_corners:
         return np.array(idx, dtype=np.int64)
-    idx = _refine(ring, _drop_shallow(ring, idx, epsilon))
+    _prefetch(ring, idx)
+    kept = _drop_shallow(ring, idx, epsilon)
+    idx = _refine(ring, kept)
     # moving the corners onto the drawing's real corners can leave a cut point flat between two of
-    # them (the point farthest from the start lies mid-side when the start is a corner): drop again
-    idx = _refine(ring, _drop_shallow(ring, idx, epsilon))
+    # them (the point farthest from the start lies mid-side when the start is a corner): drop again.
+    # When none moved, that is what was just done (a drop leaves no point to drop), and it is skipped
+    if idx != kept:
+        idx = _refine(ring, _drop_shallow(ring, idx, epsilon))
     while min_side > 0 and len(idx) > 3:
         v = pts[idx]
         nxt = roll_rows(v, -1)
@@ -208,6 +212,10 @@ def _merge_pairs(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
         d = [idx[(j + 2) % k] for j in js]
         found = ring.farthest(_pair_runs(idx, n))
         deep = [(j, aj, m, dj) for j, aj, dj, (x, m) in zip(js, a, d, found) if x > epsilon]
+        # the two corners the pair replaces lie on the two sides through the one corner: one of
+        # them off its side by more than epsilon is enough to keep the pair (and costs a point,
+        # not two whole sides)
+        deep = _corners_fit(ring, idx, deep, epsilon)
         if not deep:
             break
         # the two sides through the one corner, ends included
@@ -223,6 +231,43 @@ def _merge_pairs(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
         b, c = idx[j], idx[(j + 1) % k]
         idx = sorted([i for i in idx if i not in (b, c)] + [m])
     return idx
+
+
+def _corners_fit(
+    ring: Ring, idx: list[int], deep: list[tuple[int, int, int, int]], epsilon: float
+) -> list[tuple[int, int, int, int]]:
+    """The pairs of :func:`_merge_pairs` (``(j, a, m, d)``: corners ``j`` and ``j + 1`` between
+    ``a`` and ``d``, one corner ``m`` proposed for both) whose two corners each lie within
+    ``epsilon`` of the side through ``m`` that passes them: ``a`` to ``m``, or ``m`` to ``d``.
+
+    A side's farthest point lies at least as far as either corner on it (a nan as much), so a pair
+    left out here cannot fit; each distance is the same float that the side's run measures there.
+    """
+    n, k = ring.n, len(idx)
+    triples = []
+    for j, a, m, d in deep:
+        for b in (idx[j], idx[(j + 1) % k]):
+            # the side from a to m holds the points up to m; m to d those after it
+            triples.append((b, a, m) if (b - a) % n <= (m - a) % n else (b, m, d))
+    dev = ring.point_dist(triples)
+    # ``not (x > epsilon)`` would keep a nan: a side holding one does not fit
+    return [pair for g, pair in enumerate(deep) if dev[2 * g] <= epsilon and dev[2 * g + 1] <= epsilon]
+
+
+def _prefetch(ring: Ring, idx: list[int]) -> None:
+    """Measure at once what :func:`_drop_shallow` and then :func:`_refine` first ask of ``idx``
+    when no point is dropped: each corner against its neighbours' segment, the points between
+    them, and those between each pair's neighbours (:func:`_pair_runs`). A drop only leaves some
+    of it unused."""
+    n, k = ring.n, len(idx)
+    if k < 3:
+        return
+    around = [(idx[j - 1], idx[(j + 1) % k]) for j in range(k)]
+    ring.farthest(
+        [(p, q, i, 1) for i, (p, q) in zip(idx, around)]
+        + [(p, q, p + 1, (q - p) % n - 1) for p, q in around if (q - p) % n >= 2]
+        + (_pair_runs(idx, n) if k > 3 else [])
+    )
 
 
 def _drop_shallow(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
