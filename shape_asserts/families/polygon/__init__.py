@@ -34,7 +34,7 @@ from shape_asserts.families.polygon.scorer import (
     cells_of,
     score_polygon,
 )
-from shape_asserts.families.polygon.targets import PARAMS, ideal, prompt, target_vertices
+from shape_asserts.families.polygon.targets import PARAMS, ideal, prompt, scored_target, target_vertices
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.score import ShapeScore
 
@@ -71,7 +71,7 @@ def _family(name: str) -> Family:
         p = case.params
         return score_polygon(
             drawing.points,
-            vertices=target_vertices(case),
+            vertices=scored_target(case),
             grid_size=p["grid_size"],
             start=p["start"],
             direction=p["direction"],

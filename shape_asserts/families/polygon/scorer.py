@@ -18,7 +18,8 @@ from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, outline_of, path_checks
 from shape_asserts.geometry.fit import PolygonModel
 from shape_asserts.geometry.fit.polygon import interior_angles, orientation, side_lengths, vertex_cell_lists
-from shape_asserts.geometry.points import FloatArray, Point, as_points, roll_rows, round_half_up
+from shape_asserts.geometry.nearest_xy import Outline
+from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, roll_rows, round_half_up
 from shape_asserts.geometry.runs import Ring
 from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.geometry.scorecard import Scorecard
@@ -163,6 +164,22 @@ def _alternation(corners: FloatArray) -> tuple[bool, float, str]:
     return alternates, ratio, runs
 
 
+@lru_cache(maxsize=8)
+def _window(w: int) -> IntArray:
+    """Offsets ``-w..w`` of the drawn points looked at about a corner (read-only, made once per ``w``)."""
+    out = np.arange(-w, w + 1)
+    out.flags.writeable = False
+    return out
+
+
+def _first_max(values: list[float]) -> int:
+    """``np.argmax`` of a short list of floats: the first largest, or the first nan when there is one."""
+    for i, v in enumerate(values):
+        if v != v:
+            return i
+    return values.index(max(values))
+
+
 def _ratio_limit(t: PolygonThresholds) -> float:
     """A star's limit on its inner / tip radius ratio (a star is scored with :class:`StarThresholds`)."""
     if not isinstance(t, StarThresholds):
@@ -177,9 +194,12 @@ class _Asked:
 
     target: FloatArray  # clockwise
     center: Point
+    outline: Outline  # the prepared outline through target
     depth: float  # the shallowest corner's depth
     shortest: float  # the shortest side
     fair: tuple[tuple[tuple[float, float], ...], ...]  # vertex_cell_lists
+    cells: FloatArray  # fair as an (n, 4, 2) array, each vertex's last cell repeated to four
+    said: tuple[tuple[str, str], ...]  # per vertex: it rounded to 0.1 and its fair cells, as written
     angles: FloatArray
     sides: FloatArray
     ratio: float  # a star's inner / tip radius ratio
@@ -190,14 +210,19 @@ def _asked_from(raw: bytes, k: int) -> _Asked:
     target = clockwise(np.frombuffer(raw, dtype=np.float64).reshape(k, 2).copy())
     cx, cy = target.mean(axis=0).tolist()
     angles, sides = interior_angles(target), side_lengths(target)
-    for a in (target, angles, sides):
+    fair = tuple(tuple(cells) for cells in vertex_cell_lists(target))
+    cells = np.array([[f[min(c, len(f) - 1)] for c in range(4)] for f in fair])
+    for a in (target, angles, sides, cells):
         a.flags.writeable = False
     return _Asked(
         target=target,
         center=(cx, cy),
+        outline=outline_of(target, closed=True, center=(cx, cy)),
         depth=float(np.minimum.reduce(corner_depths(target))),
         shortest=float(sides.min()),
-        fair=tuple(tuple(cells) for cells in vertex_cell_lists(target)),
+        fair=fair,
+        cells=cells,
+        said=tuple((fmt_xy(tuple(np.round(v, 1))), " or ".join(fmt_xy(c) for c in f)) for v, f in zip(target, fair)),
         angles=angles,
         sides=sides,
         ratio=_alternation(target)[1],
@@ -256,7 +281,7 @@ def score_polygon(
     eps = float(min(max(0.4 * asked.depth, t.min_epsilon), t.max_epsilon))
     ratio_limit = _ratio_limit(t) if star else None
     card = Scorecard()
-    score = outline_measures(card, pts, outline_of(target, closed=True, center=center), t=t)
+    score = outline_measures(card, pts, asked.outline, t=t)
     path_checks(card, pts, grid_size=grid_size, start=start, t=t)
     loop_checks(card, pts, center=center, direction=direction, t=t)
     # a side shorter than this is a corner the raster cut off, unless the asked sides are that short
@@ -306,27 +331,27 @@ def score_polygon(
     # straight between them; a rotated, stretched, sheared or wrongly sized polygon, or one with a
     # corner cut or rounded, has no such cell at some corner, or strays from the sides through them.
     drawn_at, forward, drawn = _corner_order(pts, corners, model.indices, target)
-    fair = asked.fair
     # drawing indices near each corner (row i), their Chebyshev distance to the nearest fair cell of
     # vertex i (each vertex's one, two or four cells, the last repeated to four), and the nearest
-    w = t.corner_window
-    idx = (np.asarray(drawn_at)[:, None] + np.arange(-w, w + 1)) % len(pts)
-    cells = np.array([[f[min(c, len(f) - 1)] for c in range(4)] for f in fair])  # (n, 4, 2)
+    idx = (np.array(drawn_at)[:, None] + _window(t.corner_window)) % len(pts)
+    cells = asked.cells  # (n, 4, 2)
     px, py = pts[idx, 0][:, None, :], pts[idx, 1][:, None, :]
-    d = np.maximum(np.abs(cells[:, :, 0, None] - px), np.abs(cells[:, :, 1, None] - py)).min(axis=1)
-    miss = d.min(axis=1)
-    near = pts[idx[np.arange(n), d.argmin(axis=1)]]
-    at = [row[dr == m].tolist() for row, dr, m in zip(idx, d, miss)]  # fair cells at each corner
-    worst = int(np.argmax(miss))
-    fair_cells = " or ".join(fmt_xy(c) for c in fair[worst])
-    card.metrics["vertex_miss"] = float(miss[worst])
+    d = np.minimum.reduce(np.maximum(np.abs(cells[:, :, 0, None] - px), np.abs(cells[:, :, 1, None] - py)), axis=1)
+    miss = np.minimum.reduce(d, axis=1)
+    rows, hits, misses = idx.tolist(), (d == miss[:, None]).tolist(), miss.tolist()
+    at = [[i for i, hit in zip(row, hit_row) if hit] for row, hit_row in zip(rows, hits)]  # fair cells at each corner
+    worst = _first_max(misses)
+    miss_w = misses[worst]
+    near = pts[rows[worst][int(np.argmin(d[worst]))]]
+    vertex, fair_cells = asked.said[worst]
+    card.metrics["vertex_miss"] = miss_w
     card.add(
         "placement",
-        float(miss[worst]) <= t.max_vertex_miss,
-        float(miss[worst]),
+        miss_w <= t.max_vertex_miss,
+        miss_w,
         f"≤ {t.max_vertex_miss:g}",
-        f"no corner on the asked vertex {fmt_xy(tuple(np.round(target[worst], 1)))} (cell {fair_cells}); the "
-        f"nearest drawn cell at that corner is {fmt_xy(tuple(near[worst]))}, {miss[worst]:g} cell(s) off",
+        f"no corner on the asked vertex {vertex} (cell {fair_cells}); the "
+        f"nearest drawn cell at that corner is {fmt_xy(tuple(near))}, {miss_w:g} cell(s) off",
     )
     # every side, from where the drawing meets one vertex to where it meets the next, against the
     # straight segment between those two cells; where a vertex has several such places, the one
