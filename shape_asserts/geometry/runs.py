@@ -50,12 +50,12 @@ class Ring:
         self.x: FloatArray = np.ascontiguousarray(pts[:, 0])
         self.y: FloatArray = np.ascontiguousarray(pts[:, 1])
         # each column twice over: a run of at most n points from any index below n is one stretch
-        # of it, read without wrapping round (index i + n is point i); as plain floats, for the
-        # segments' ends
+        # of it, read without wrapping round (index i + n is point i); and read one number at a
+        # time as a plain float, for the segments' ends (a view: no list of every point made)
         self._x2: FloatArray = np.concatenate((self.x, self.x))
         self._y2: FloatArray = np.concatenate((self.y, self.y))
-        self._xl: list[float] = self.x.tolist()
-        self._yl: list[float] = self.y.tolist()
+        self._xl: Sequence[float] = self.x.data  # a memoryview of float64: item i is a float
+        self._yl: Sequence[float] = self.y.data
         self._steps: IntArray = np.arange(2 * n)
         self._far: dict[Run, tuple[float, int]] = {}
 
@@ -76,6 +76,15 @@ class Ring:
         :meth:`farthest` of the run of that one point (so that such points measured along with
         runs are remembered with them)."""
         return [d for d, _ in self.farthest([(a, b, i, 1) for i, a, b in triples])]
+
+    def sides(self, idx: list[int]) -> list[float]:
+        """Lengths of the sides of the polygon through points ``idx`` (side ``j`` from ``idx[j]``
+        to ``idx[j + 1]``, the last back to the first): ``np.hypot`` of the coordinates' steps."""
+        xl, yl = self._xl, self._yl
+        steps = [(xl[q] - xl[p], yl[q] - yl[p]) for p, q in zip(idx, idx[1:] + idx[:1])]
+        dx, dy = np.array(steps).T
+        out: list[float] = np.hypot(dx, dy).tolist()
+        return out
 
     def _measure(self, todo: list[Run]) -> list[tuple[float, int]]:
         """:meth:`farthest` of distinct runs not measured yet (``a``, ``b``, ``first`` below ``n``),

@@ -164,10 +164,8 @@ def simplify_closed(points: ArrayLike, epsilon: float, *, min_side: float = 0.0,
     if idx != kept:
         idx = _refine(ring, _drop_shallow(ring, idx, epsilon))
     while min_side > 0 and len(idx) > 3:
-        v = pts[idx]
-        nxt = roll_rows(v, -1)
-        side = np.hypot(*(nxt - v).T)
-        j = int(np.argmin(side))
+        side = ring.sides(idx)
+        j = _first_min(side)
         if side[j] >= min_side:
             break
         k = len(idx)
@@ -275,11 +273,19 @@ def _drop_shallow(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
     idx = list(idx)
     while len(idx) > 3:
         dev = ring.point_dist(list(zip(idx, idx[-1:] + idx[:-1], idx[1:] + idx[:1])))
-        k = int(np.argmin(dev))
+        k = _first_min(dev)
         if dev[k] > epsilon:
             break
         del idx[k]
     return sorted(idx)
+
+
+def _first_min(values: list[float]) -> int:
+    """``np.argmin`` of a short list of floats: the first smallest, or the first nan when there is one."""
+    for i, v in enumerate(values):
+        if v != v:
+            return i
+    return values.index(min(values))
 
 
 def corner_depths(vertices: ArrayLike) -> FloatArray:

@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike
 from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, outline_of, path_checks
 from shape_asserts.geometry.fit import PolygonModel
-from shape_asserts.geometry.fit.polygon import interior_angles, orientation, side_lengths, vertex_cell_lists
+from shape_asserts.geometry.fit.polygon import interior_angles, np_sum, orientation, side_lengths, vertex_cell_lists
 from shape_asserts.geometry.nearest_xy import Outline
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, roll_rows, round_half_up
 from shape_asserts.geometry.runs import Ring
@@ -94,10 +94,17 @@ def clockwise(v: FloatArray) -> FloatArray:
     return v if orientation(v) >= 0 else np.concatenate((v[:1], v[:0:-1]))
 
 
+@lru_cache(maxsize=64)
+def _rolls(k: int) -> IntArray:
+    """Row ``s``: the indices ``0..k-1`` rolled back ``s`` (read-only, made once per ``k``)."""
+    out = (np.arange(k)[None, :] + np.arange(k)[:, None]) % k
+    out.flags.writeable = False
+    return out
+
+
 def _best_shift(ring: FloatArray, target: FloatArray) -> int:
     """How far to roll ``ring`` (as many vertices as ``target``) to put each vertex nearest its target."""
-    k = len(target)
-    rolled = ring[(np.arange(k)[None, :] + np.arange(k)[:, None]) % k]  # row s: ring rolled back s
+    rolled = ring[_rolls(len(target))]  # row s: ring rolled back s
     gap = np.hypot(rolled[:, :, 0] - target[:, 0], rolled[:, :, 1] - target[:, 1])
     # each row is summed as np.sum sums one rolled ring: a reduction along the rows' contiguous
     # axis runs the same pairwise sum on each
@@ -113,7 +120,7 @@ def _corner_order(
     k = len(indices)
     forward = orientation(corners) >= 0
     order = list(range(k)) if forward else [0] + list(range(k - 1, 0, -1))
-    ring = corners[order].astype(float)  # clockwise(corners), the first kept first
+    ring = corners[order]  # clockwise(corners), the first kept first (a new array)
     shift = _best_shift(ring, target)
     return [int(indices[order[(i + shift) % k]]) for i in range(k)], forward, roll_rows(ring, -shift)
 
@@ -147,19 +154,26 @@ def _straightest(pts: FloatArray, at: list[list[int]], forward: bool) -> tuple[f
 
 
 def _alternation(corners: FloatArray) -> tuple[bool, float, str]:
-    """Whether the corners alternate far and near about their centroid, and near / far radius."""
-    rel = corners - corners.mean(axis=0)
-    r = np.hypot(rel[:, 0], rel[:, 1])
-    mid = (np.maximum.reduce(r) + np.minimum.reduce(r)) / 2.0
-    far = r > mid
-    alternates = len(r) % 2 == 0 and bool(np.logical_and.reduce(far != roll_rows(far, 1)))
-    tips, inner = r[far], r[~far]
-    # a mean is the sum over the count: np.mean's float, without its wrapper
-    ratio = (
-        float((np.add.reduce(inner) / len(inner)) / (np.add.reduce(tips) / len(tips)))
-        if len(tips) and len(inner)
-        else 0.0
-    )
+    """Whether the corners alternate far and near about their centroid, and near / far radius.
+
+    A star's ten or so corners, in plain floats where numpy would spend more on each call than on
+    its numbers: the centroid as ``mean(axis=0)`` adds the rows in turn from 0.0, each mean is a
+    sum (:func:`np_sum`, numpy's order) over the count, and a nan radius makes the middle nan as
+    ``np.maximum`` would; only the radii are numpy's (``np.hypot``)."""
+    v = corners.tolist()
+    k = len(v)
+    sx = sy = 0.0
+    for x, y in v:
+        sx += x
+        sy += y
+    cx, cy = sx / k, sy / k
+    r: list[float] = np.hypot(*np.array([(x - cx, y - cy) for x, y in v]).T).tolist()
+    mid = float("nan") if any(x != x for x in r) else (max(r) + min(r)) / 2.0
+    far = [x > mid for x in r]
+    alternates = k % 2 == 0 and all(f != g for f, g in zip(far, far[-1:] + far[:-1]))
+    tips = [x for x, f in zip(r, far) if f]
+    inner = [x for x, f in zip(r, far) if not f]
+    ratio = (np_sum(inner) / len(inner)) / (np_sum(tips) / len(tips)) if tips and inner else 0.0
     runs = "" if alternates else "tips and inner corners do not alternate round the star"
     return alternates, ratio, runs
 
@@ -202,6 +216,7 @@ class _Asked:
     said: tuple[tuple[str, str], ...]  # per vertex: it rounded to 0.1 and its fair cells, as written
     angles: FloatArray
     sides: FloatArray
+    perimeter: float  # sides.sum()
     ratio: float  # a star's inner / tip radius ratio
 
 
@@ -225,6 +240,7 @@ def _asked_from(raw: bytes, k: int) -> _Asked:
         said=tuple((fmt_xy(tuple(np.round(v, 1))), " or ".join(fmt_xy(c) for c in f)) for v, f in zip(target, fair)),
         angles=angles,
         sides=sides,
+        perimeter=float(sides.sum()),
         ratio=_alternation(target)[1],
     )
 
@@ -369,10 +385,11 @@ def score_polygon(
     )
     # angles and sides follow from the corners; reported for reading, judged through the two above
     ts, ds = asked.sides, side_lengths(drawn)
+    # np.maximum.reduce and np.add.reduce are what .max() and .sum() call, without their wrappers
     card.metrics.update(
-        angle_error=float(np.abs(interior_angles(drawn) - asked.angles).max()),
-        side_error=float(np.abs(ds - ts).max()),
-        size_ratio=float(ds.sum() / ts.sum()),
+        angle_error=float(np.maximum.reduce(np.abs(interior_angles(drawn) - asked.angles))),
+        side_error=float(np.maximum.reduce(np.abs(ds - ts))),
+        size_ratio=float(np.add.reduce(ds) / asked.perimeter),
     )
     if rectangle:
         want = (ts[0] + ts[2]) / (ts[1] + ts[3])
