@@ -105,14 +105,21 @@ class Ring:
         # run g's points go from offsets[g] in the row, point i of it at ring index first + i
         offsets = list(accumulate(counts, initial=0))
         total = offsets.pop()
-        shift = np.array([first - o for (_, _, first, _), o in zip(todo, offsets)])
-        reps = np.array(counts)
+        shift, reps, starts = np.array(
+            [[first - o for (_, _, first, _), o in zip(todo, offsets)], counts, offsets]
+        )  # three rows of one array made at once
         pos = (self._steps[:total] if total <= 2 * n else np.arange(total)) + shift.repeat(reps)
         if max(counts) > n:  # a run longer than the ring goes round it more than once
             pos %= n
         d = _seg_dist(self._x2[pos], self._y2[pos], *np.array(segs).T.repeat(reps, axis=1))
-        top, first = first_max(d, np.array(offsets), reps)
-        return list(zip(top.tolist(), (pos[first] % n).tolist()))
+        top = np.maximum.reduceat(d, starts)
+        tops: list[float] = top.tolist()
+        if any(v != v for v in tops):  # a nan (coordinates near the float's limit): first_max's way
+            first = first_max(d, starts, reps)[1]
+        else:  # the first place in each run holding its largest
+            at = (d == top.repeat(reps)).nonzero()[0]
+            first = at[at.searchsorted(starts)]
+        return list(zip(tops, [p % n for p in pos[first].tolist()]))
 
 
 def _seg_dist(
