@@ -17,7 +17,14 @@ from numpy.typing import ArrayLike
 from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, outline_of, path_checks
 from shape_asserts.geometry.fit import PolygonModel
-from shape_asserts.geometry.fit.polygon import interior_angles, np_sum, orientation, side_lengths, vertex_cell_lists
+from shape_asserts.geometry.fit.polygon import (
+    interior_angles,
+    np_sum,
+    orientation,
+    side_lengths,
+    sides_and_angles,
+    vertex_cell_lists,
+)
 from shape_asserts.geometry.nearest_xy import Outline
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, roll_rows, round_half_up
 from shape_asserts.geometry.runs import Ring
@@ -186,6 +193,11 @@ def _window(w: int) -> IntArray:
     return out
 
 
+def _largest(values: list[float]) -> float:
+    """``np.maximum.reduce`` of a short list of floats: its largest, nan when one is nan."""
+    return float("nan") if any(v != v for v in values) else max(values)
+
+
 def _first_max(values: list[float]) -> int:
     """``np.argmax`` of a short list of floats: the first largest, or the first nan when there is one."""
     for i, v in enumerate(values):
@@ -216,6 +228,8 @@ class _Asked:
     said: tuple[tuple[str, str], ...]  # per vertex: it rounded to 0.1 and its fair cells, as written
     angles: FloatArray
     sides: FloatArray
+    angle_list: list[float]  # angles and sides as plain floats
+    side_list: list[float]
     perimeter: float  # sides.sum()
     ratio: float  # a star's inner / tip radius ratio
 
@@ -240,6 +254,8 @@ def _asked_from(raw: bytes, k: int) -> _Asked:
         said=tuple((fmt_xy(tuple(np.round(v, 1))), " or ".join(fmt_xy(c) for c in f)) for v, f in zip(target, fair)),
         angles=angles,
         sides=sides,
+        angle_list=angles.tolist(),
+        side_list=sides.tolist(),
         perimeter=float(sides.sum()),
         ratio=_alternation(target)[1],
     )
@@ -384,15 +400,17 @@ def score_polygon(
         (where,),
     )
     # angles and sides follow from the corners; reported for reading, judged through the two above
-    ts, ds = asked.sides, side_lengths(drawn)
-    # np.maximum.reduce and np.add.reduce are what .max() and .sum() call, without their wrappers
+    # (a few corners: plain floats, the same as numpy's arrays would give, see sides_and_angles;
+    # the quotients divide numpy's floats, so that a zero side gives inf or nan as it did)
+    ds, drawn_angles = sides_and_angles(drawn.tolist())
+    ts = asked.side_list
     card.metrics.update(
-        angle_error=float(np.maximum.reduce(np.abs(interior_angles(drawn) - asked.angles))),
-        side_error=float(np.maximum.reduce(np.abs(ds - ts))),
-        size_ratio=float(np.add.reduce(ds) / asked.perimeter),
+        angle_error=_largest([abs(a - b) for a, b in zip(drawn_angles, asked.angle_list)]),
+        side_error=_largest([abs(a - b) for a, b in zip(ds, ts)]),
+        size_ratio=float(np.float64(np_sum(ds)) / asked.perimeter),
     )
     if rectangle:
-        want = (ts[0] + ts[2]) / (ts[1] + ts[3])
-        got = (ds[0] + ds[2]) / (ds[1] + ds[3])
+        want = np.float64(ts[0] + ts[2]) / (ts[1] + ts[3])
+        got = np.float64(ds[0] + ds[2]) / (ds[1] + ds[3])
         card.metrics.update(aspect=float(got), aspect_error=float(abs(got - want) / want))
     return card.result(family, score)

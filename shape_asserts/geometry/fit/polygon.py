@@ -27,6 +27,7 @@ from shape_asserts.geometry.simplify import simplify_closed
 __all__ = [
     "np_sum",
     "orientation",
+    "sides_and_angles",
     "interior_angles",
     "side_lengths",
     "regular_polygon",
@@ -73,10 +74,39 @@ def orientation(vertices: FloatArray) -> float:
     n = len(vertices)
     if n < 3 or n > _PAIRWISE_BLOCK:
         return signed_area(vertices)
-    v = vertices.tolist()
+    return _shoelace(vertices.tolist())
+
+
+def _shoelace(v: list[list[float]]) -> float:
+    """:func:`orientation` of 3 to 128 vertices given as plain ``[x, y]`` rows."""
     x0, y0 = v[0]
     c = [(x - x0, y - y0) for x, y in v]
     return 0.5 * np_sum([x * y1 - x1 * y for (x, y), (x1, y1) in zip(c, c[1:] + c[:1])])
+
+
+#: ``np.degrees``' factor: it multiplies by the double nearest 180 / pi, as this does.
+_DEGREES = 180.0 / math.pi
+
+
+def sides_and_angles(v: list[list[float]]) -> tuple[list[float], list[float]]:
+    """:func:`side_lengths` and :func:`interior_angles` of vertices given as plain ``[x, y]`` rows,
+    the same floats: for 3 to 128 of them, the same differences and products in plain floats (a
+    row's dot product summed from 0.0, as numpy's reduce over an axis of two), and numpy's
+    ``hypot`` and ``arctan2`` for the rest (each called once, on arrays of all the sides)."""
+    k = len(v)
+    if not 3 <= k <= _PAIRWISE_BLOCK:
+        arr = np.array(v, dtype=float).reshape(-1, 2)
+        return side_lengths(arr).tolist(), interior_angles(arr).tolist()
+    # e[i]: the step from vertex i to i + 1; the step into vertex i is e[i - 1]
+    e = [(x1 - x, y1 - y) for (x, y), (x1, y1) in zip(v, v[1:] + v[:1])]
+    steps = np.array(e).T
+    sides: list[float] = np.hypot(steps[0], steps[1]).tolist()
+    cross = [ax * by - ay * bx for (ax, ay), (bx, by) in zip(e[-1:] + e[:-1], e)]
+    dot = [(0.0 + ax * bx) + ay * by for (ax, ay), (bx, by) in zip(e[-1:] + e[:-1], e)]
+    turn = np.arctan2(np.array(cross), np.array(dot)).tolist()
+    # clockwise on screen turns positively; a counter-clockwise polygon turns the other way
+    sign = 1.0 if _shoelace(v) >= 0 else -1.0
+    return sides, [180.0 - sign * (a * _DEGREES) for a in turn]
 
 
 def side_lengths(vertices: ArrayLike) -> FloatArray:
