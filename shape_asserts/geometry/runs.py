@@ -19,7 +19,7 @@ import numpy as np
 
 from shape_asserts.geometry.points import FloatArray, IntArray
 
-__all__ = ["Ring", "Run", "first_max"]
+__all__ = ["Ring", "Run", "first_max", "first_min"]
 
 
 def first_max(d: FloatArray, offsets: IntArray, counts: IntArray) -> tuple[FloatArray, IntArray]:
@@ -32,6 +32,14 @@ def first_max(d: FloatArray, offsets: IntArray, counts: IntArray) -> tuple[Float
     at = (d == top.repeat(counts)).nonzero()[0]
     first: IntArray = at[at.searchsorted(offsets)]
     return top, first
+
+
+def first_min(values: list[float]) -> int:
+    """``np.argmin`` of a short list of floats: the first smallest, or the first nan when there is one."""
+    for i, v in enumerate(values):
+        if v != v:
+            return i
+    return values.index(min(values))
 
 
 #: One run: the segment's ends ``a``, ``b``, then the run's first index and its number of points.

@@ -19,7 +19,7 @@ from numpy.typing import ArrayLike
 from shape_asserts.geometry.distances import closure_distance, segment_distance
 from shape_asserts.geometry.nearest import seg_dist
 from shape_asserts.geometry.points import FloatArray, IntArray, as_points, roll_rows
-from shape_asserts.geometry.runs import Ring, Run
+from shape_asserts.geometry.runs import Ring, Run, first_min
 
 __all__ = ["rdp", "simplify", "simplify_closed", "corner_depths", "segments", "segment_angles"]
 
@@ -159,13 +159,13 @@ def simplify_closed(points: ArrayLike, epsilon: float, *, min_side: float = 0.0,
     kept = _drop_shallow(ring, idx, epsilon)
     idx = _refine(ring, kept)
     # moving the corners onto the drawing's real corners can leave a cut point flat between two of
-    # them (the point farthest from the start lies mid-side when the start is a corner): drop again.
-    # When none moved, that is what was just done (a drop leaves no point to drop), and it is skipped
+    # them (the point farthest from the start lies mid-side when the start is a corner): drop again
+    # (when none moved, that was just done: a drop leaves none to drop)
     if idx != kept:
         idx = _refine(ring, _drop_shallow(ring, idx, epsilon))
     while min_side > 0 and len(idx) > 3:
         side = ring.sides(idx)
-        j = _first_min(side)
+        j = first_min(side)
         if side[j] >= min_side:
             break
         k = len(idx)
@@ -210,9 +210,7 @@ def _merge_pairs(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
         d = [idx[(j + 2) % k] for j in js]
         found = ring.farthest(_pair_runs(idx, n))
         deep = [(j, aj, m, dj) for j, aj, dj, (x, m) in zip(js, a, d, found) if x > epsilon]
-        # the two corners the pair replaces lie on the two sides through the one corner: one of
-        # them off its side by more than epsilon is enough to keep the pair (and costs a point,
-        # not two whole sides)
+        # a pair whose corner lies off a side through the one corner keeps (a point, not a side, measured)
         deep = _corners_fit(ring, idx, deep, epsilon)
         if not deep:
             break
@@ -234,29 +232,23 @@ def _merge_pairs(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
 def _corners_fit(
     ring: Ring, idx: list[int], deep: list[tuple[int, int, int, int]], epsilon: float
 ) -> list[tuple[int, int, int, int]]:
-    """The pairs of :func:`_merge_pairs` (``(j, a, m, d)``: corners ``j`` and ``j + 1`` between
-    ``a`` and ``d``, one corner ``m`` proposed for both) whose two corners each lie within
-    ``epsilon`` of the side through ``m`` that passes them: ``a`` to ``m``, or ``m`` to ``d``.
-
-    A side's farthest point lies at least as far as either corner on it (a nan as much), so a pair
-    left out here cannot fit; each distance is the same float that the side's run measures there.
-    """
+    """The pairs ``(j, a, m, d)`` of :func:`_merge_pairs` whose corners ``j`` and ``j + 1`` each lie
+    within ``epsilon`` of the side through ``m`` that passes them (``a`` to ``m``, or ``m`` to ``d``):
+    a side's farthest point is as far as either (a nan too), so no other pair can fit."""
     n, k = ring.n, len(idx)
     triples = []
     for j, a, m, d in deep:
         for b in (idx[j], idx[(j + 1) % k]):
             # the side from a to m holds the points up to m; m to d those after it
             triples.append((b, a, m) if (b - a) % n <= (m - a) % n else (b, m, d))
-    dev = ring.point_dist(triples)
-    # ``not (x > epsilon)`` would keep a nan: a side holding one does not fit
+    dev = ring.point_dist(triples)  # (``<=``: a nan does not fit)
     return [pair for g, pair in enumerate(deep) if dev[2 * g] <= epsilon and dev[2 * g + 1] <= epsilon]
 
 
 def _prefetch(ring: Ring, idx: list[int]) -> None:
-    """Measure at once what :func:`_drop_shallow` and then :func:`_refine` first ask of ``idx``
-    when no point is dropped: each corner against its neighbours' segment, the points between
-    them, and those between each pair's neighbours (:func:`_pair_runs`). A drop only leaves some
-    of it unused."""
+    """Measure at once what :func:`_drop_shallow` and :func:`_refine` first ask of ``idx`` when no
+    point is dropped (each corner, and the points between its neighbours, against their segment;
+    :func:`_pair_runs`); a drop only leaves some of it unused."""
     n, k = ring.n, len(idx)
     if k < 3:
         return
@@ -273,19 +265,11 @@ def _drop_shallow(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
     idx = list(idx)
     while len(idx) > 3:
         dev = ring.point_dist(list(zip(idx, idx[-1:] + idx[:-1], idx[1:] + idx[:1])))
-        k = _first_min(dev)
+        k = first_min(dev)
         if dev[k] > epsilon:
             break
         del idx[k]
     return sorted(idx)
-
-
-def _first_min(values: list[float]) -> int:
-    """``np.argmin`` of a short list of floats: the first smallest, or the first nan when there is one."""
-    for i, v in enumerate(values):
-        if v != v:
-            return i
-    return values.index(min(values))
 
 
 def corner_depths(vertices: ArrayLike) -> FloatArray:

@@ -14,6 +14,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import ArrayLike
 
+from shape_asserts.families.polygon.plain import first_max, largest, rolls, window
 from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, outline_of, path_checks
 from shape_asserts.geometry.fit import PolygonModel
@@ -26,7 +27,7 @@ from shape_asserts.geometry.fit.polygon import (
     vertex_cell_lists,
 )
 from shape_asserts.geometry.nearest_xy import Outline
-from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, roll_rows, round_half_up
+from shape_asserts.geometry.points import FloatArray, Point, as_points, roll_rows, round_half_up
 from shape_asserts.geometry.runs import Ring
 from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.geometry.scorecard import Scorecard
@@ -101,17 +102,9 @@ def clockwise(v: FloatArray) -> FloatArray:
     return v if orientation(v) >= 0 else np.concatenate((v[:1], v[:0:-1]))
 
 
-@lru_cache(maxsize=64)
-def _rolls(k: int) -> IntArray:
-    """Row ``s``: the indices ``0..k-1`` rolled back ``s`` (read-only, made once per ``k``)."""
-    out = (np.arange(k)[None, :] + np.arange(k)[:, None]) % k
-    out.flags.writeable = False
-    return out
-
-
 def _best_shift(ring: FloatArray, target: FloatArray) -> int:
     """How far to roll ``ring`` (as many vertices as ``target``) to put each vertex nearest its target."""
-    rolled = ring[_rolls(len(target))]  # row s: ring rolled back s
+    rolled = ring[rolls(len(target))]  # row s: ring rolled back s
     gap = np.hypot(rolled[:, :, 0] - target[:, 0], rolled[:, :, 1] - target[:, 1])
     # each row is summed as np.sum sums one rolled ring: a reduction along the rows' contiguous
     # axis runs the same pairwise sum on each
@@ -183,27 +176,6 @@ def _alternation(corners: FloatArray) -> tuple[bool, float, str]:
     ratio = (np_sum(inner) / len(inner)) / (np_sum(tips) / len(tips)) if tips and inner else 0.0
     runs = "" if alternates else "tips and inner corners do not alternate round the star"
     return alternates, ratio, runs
-
-
-@lru_cache(maxsize=8)
-def _window(w: int) -> IntArray:
-    """Offsets ``-w..w`` of the drawn points looked at about a corner (read-only, made once per ``w``)."""
-    out = np.arange(-w, w + 1)
-    out.flags.writeable = False
-    return out
-
-
-def _largest(values: list[float]) -> float:
-    """``np.maximum.reduce`` of a short list of floats: its largest, nan when one is nan."""
-    return float("nan") if any(v != v for v in values) else max(values)
-
-
-def _first_max(values: list[float]) -> int:
-    """``np.argmax`` of a short list of floats: the first largest, or the first nan when there is one."""
-    for i, v in enumerate(values):
-        if v != v:
-            return i
-    return values.index(max(values))
 
 
 def _ratio_limit(t: PolygonThresholds) -> float:
@@ -365,14 +337,14 @@ def score_polygon(
     drawn_at, forward, drawn = _corner_order(pts, corners, model.indices, target)
     # drawing indices near each corner (row i), their Chebyshev distance to the nearest fair cell of
     # vertex i (each vertex's one, two or four cells, the last repeated to four), and the nearest
-    idx = (np.array(drawn_at)[:, None] + _window(t.corner_window)) % len(pts)
+    idx = (np.array(drawn_at)[:, None] + window(t.corner_window)) % len(pts)
     cells = asked.cells  # (n, 4, 2)
     px, py = pts[idx, 0][:, None, :], pts[idx, 1][:, None, :]
     d = np.minimum.reduce(np.maximum(np.abs(cells[:, :, 0, None] - px), np.abs(cells[:, :, 1, None] - py)), axis=1)
     miss = np.minimum.reduce(d, axis=1)
     rows, hits, misses = idx.tolist(), (d == miss[:, None]).tolist(), miss.tolist()
     at = [[i for i, hit in zip(row, hit_row) if hit] for row, hit_row in zip(rows, hits)]  # fair cells at each corner
-    worst = _first_max(misses)
+    worst = first_max(misses)
     miss_w = misses[worst]
     near = pts[rows[worst][int(np.argmin(d[worst]))]]
     vertex, fair_cells = asked.said[worst]
@@ -405,8 +377,8 @@ def score_polygon(
     ds, drawn_angles = sides_and_angles(drawn.tolist())
     ts = asked.side_list
     card.metrics.update(
-        angle_error=_largest([abs(a - b) for a, b in zip(drawn_angles, asked.angle_list)]),
-        side_error=_largest([abs(a - b) for a, b in zip(ds, ts)]),
+        angle_error=largest([abs(a - b) for a, b in zip(drawn_angles, asked.angle_list)]),
+        side_error=largest([abs(a - b) for a, b in zip(ds, ts)]),
         size_ratio=float(np.float64(np_sum(ds)) / asked.perimeter),
     )
     if rectangle:

@@ -31,7 +31,7 @@ from shape_asserts.geometry.points import FloatArray, IntArray, Point
 from shape_asserts.geometry.raster import raster_polyline
 from shape_asserts.geometry.simplify import corner_depths
 
-__all__ = ["target_vertices", "scored_target", "prompt", "ideal", "PARAMS"]
+__all__ = ["target_vertices", "prompt", "ideal", "PARAMS"]
 
 
 def _rotate(rel: FloatArray, degrees: float) -> FloatArray:
@@ -68,35 +68,6 @@ def _star(p: Mapping[str, Any]) -> FloatArray:
 def target_vertices(case: CaseLike) -> FloatArray:
     """The asked polygon of a case, clockwise on screen from vertex 0, shape (K, 2)."""
     return _TARGETS[case.family](case.params)
-
-
-#: What each family's asked polygon is made from (:data:`_TARGETS`).
-_SHAPE_KEYS = {
-    "square": ("center", "side", "rotation"),
-    "rectangle": ("center", "width", "height", "rotation"),
-    "triangle": ("vertices", "center", "radius", "rotation"),
-    "polygon": ("center", "radius", "n", "rotation"),
-    "star": ("center", "radius", "inner", "n", "rotation"),
-}
-#: Asked polygons by what they were made from; cleared when it grows past :data:`_KEEP`.
-_MADE: dict[tuple[str, str], FloatArray] = {}
-_KEEP = 256
-
-
-def scored_target(case: CaseLike) -> FloatArray:
-    """:func:`target_vertices`, made once per distinct asked polygon (every answer to a case asks
-    the same one) and read-only. Keyed by the ``repr`` of the parameters it is made from, so that
-    ``25`` and ``25.0`` (equal, but not necessarily the same floats downstream) are never taken
-    for each other."""
-    p = case.params
-    key = (case.family, repr(tuple(p.get(k) for k in _SHAPE_KEYS[case.family])))
-    out = _MADE.get(key)
-    if out is None:
-        if len(_MADE) >= _KEEP:
-            _MADE.clear()
-        out = _MADE[key] = target_vertices(case)
-        out.flags.writeable = False
-    return out
 
 
 def _common(p: Mapping[str, Any]) -> dict[str, Any]:
