@@ -34,6 +34,11 @@ def first_max(d: FloatArray, offsets: IntArray, counts: IntArray) -> tuple[Float
     return top, first
 
 
+#: Runs up to this many have their segments and results worked out in plain floats, more by numpy
+#: (its calls cost more than a few runs' arithmetic, less than many runs').
+_FEW = 64
+
+
 def first_min(values: list[float]) -> int:
     """``np.argmin`` of a short list of floats: the first smallest, or the first nan when there is one."""
     for i, v in enumerate(values):
@@ -94,21 +99,37 @@ class Ring:
         out: list[float] = np.hypot(dx, dy).tolist()
         return out
 
+    def _segments(self, todo: list[Run]) -> FloatArray:
+        """Per run, its segment's start ``x``, ``y``, direction ``x``, ``y`` and squared length (1 for
+        a segment of no length: its one point, onto which every projection lands) as five rows: the
+        terms of :func:`.nearest.seg_dist` that depend on the segment alone, the same floats. A few
+        runs' in plain floats (the same double operations), many runs' by numpy."""
+        if len(todo) > _FEW:
+            ia, ib = np.array([(a, b) for a, b, _, _ in todo]).T
+            x, y = self.x, self.y
+            ax, ay = x[ia], y[ia]
+            abx, aby = x[ib] - ax, y[ib] - ay
+            den = abx * abx + aby * aby
+            return np.array((ax, ay, abx, aby, np.where(den > 0, den, 1.0)))
+        xl, yl = self._xl, self._yl
+        segs = []
+        for a, b, _, _ in todo:
+            ax_, ay_ = xl[a], yl[a]
+            abx_, aby_ = xl[b] - ax_, yl[b] - ay_
+            den_ = abx_ * abx_ + aby_ * aby_
+            segs.append((ax_, ay_, abx_, aby_, den_ if den_ > 0 else 1.0))
+        rows: FloatArray = np.array(segs).T
+        return rows
+
     def _measure(self, todo: list[Run]) -> list[tuple[float, int]]:
         """:meth:`farthest` of distinct runs not measured yet (``a``, ``b``, ``first`` below ``n``),
         laid end to end along one row."""
-        n, xl, yl = self.n, self._xl, self._yl
-        segs = []
-        for a, b, _, _ in todo:
-            ax, ay = xl[a], yl[a]
-            abx, aby = xl[b] - ax, yl[b] - ay
-            den = abx * abx + aby * aby
-            # a segment of no length is its one point: every projection lands on its start
-            segs.append((ax, ay, abx, aby, den if den > 0 else 1.0))
+        n = self.n
+        segs = self._segments(todo)
         counts = [c for _, _, _, c in todo]
         if max(counts) == 1:  # single points: each is its own farthest
             at = np.array([first for _, _, first, _ in todo])
-            d = _seg_dist(self.x[at], self.y[at], *np.array(segs).T)
+            d = _seg_dist(self.x[at], self.y[at], *segs)
             return list(zip(d.tolist(), at.tolist()))
         # run g's points go from offsets[g] in the row, point i of it at ring index first + i
         offsets = list(accumulate(counts, initial=0))
@@ -119,7 +140,10 @@ class Ring:
         pos = (self._steps[:total] if total <= 2 * n else np.arange(total)) + shift.repeat(reps)
         if max(counts) > n:  # a run longer than the ring goes round it more than once
             pos %= n
-        d = _seg_dist(self._x2[pos], self._y2[pos], *np.array(segs).T.repeat(reps, axis=1))
+        d = _seg_dist(self._x2[pos], self._y2[pos], *segs.repeat(reps, axis=1))
+        if len(todo) > _FEW:  # many runs: numpy's calls cost less than a Python loop over them
+            top, first = first_max(d, starts, reps)
+            return list(zip(top.tolist(), (pos[first] % n).tolist()))
         top = np.maximum.reduceat(d, starts)
         tops: list[float] = top.tolist()
         if any(v != v for v in tops):  # a nan (coordinates near the float's limit): first_max's way

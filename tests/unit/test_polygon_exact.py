@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from shape_asserts.families.polygon.plain import alternation, alternation_arrays
 from shape_asserts.geometry.checks import signed_area
 from shape_asserts.geometry.fit.polygon import interior_angles, np_sum, orientation, side_lengths, sides_and_angles
 from shape_asserts.geometry.nearest import seg_dist
@@ -116,3 +117,30 @@ def test_ring_sides_are_hypot_of_the_steps():
     idx = [0, 1, 2, 3]
     steps = np.roll(pts, -1, axis=0) - pts
     assert ring.sides(idx) == np.hypot(steps[:, 0], steps[:, 1]).tolist()
+
+
+def test_ring_measures_many_runs_at_once_as_one_at_a_time():
+    rng = np.random.default_rng(40)
+    for _ in range(20):
+        n = int(rng.integers(100, 400))
+        pts = rng.integers(0, 50, size=(n, 2)).astype(float)
+        runs = [
+            (int(rng.integers(0, n)), int(rng.integers(0, n)), int(rng.integers(0, n)), int(rng.integers(1, 8)))
+            for _ in range(150)
+        ]
+        assert repr(Ring(pts).farthest(runs)) == repr([_farthest_one_at_a_time(pts, r) for r in runs])
+
+
+@pytest.mark.parametrize("kind", [0, 1, 2])
+def test_alternation_in_plain_floats_is_the_arrays_one(kind):
+    rng = np.random.default_rng(50 + kind)
+    for _ in range(300):
+        k = int(rng.integers(3, 65))
+        if kind == 2:  # a star's corners
+            ang = np.linspace(0, 2 * np.pi, k, endpoint=False)
+            r = np.where(np.arange(k) % 2 == 0, 30.0, 12.0)
+            c = np.round(np.column_stack([50 + r * np.cos(ang), 50 + r * np.sin(ang)]))
+        else:
+            c = _values(rng, 2 * k, kind).reshape(k, 2)
+        with np.errstate(all="ignore"):
+            assert repr(alternation(c)) == repr(alternation_arrays(c))

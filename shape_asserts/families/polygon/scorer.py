@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.families.polygon.plain import first_max, largest, rolls, window
+from shape_asserts.families.polygon.plain import alternation, first_max, largest, rolls, window
 from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, outline_of, path_checks
 from shape_asserts.geometry.fit import PolygonModel
@@ -153,31 +153,6 @@ def _straightest(pts: FloatArray, at: list[list[int]], forward: bool) -> tuple[f
     return best
 
 
-def _alternation(corners: FloatArray) -> tuple[bool, float, str]:
-    """Whether the corners alternate far and near about their centroid, and near / far radius.
-
-    A star's ten or so corners, in plain floats where numpy would spend more on each call than on
-    its numbers: the centroid as ``mean(axis=0)`` adds the rows in turn from 0.0, each mean is a
-    sum (:func:`np_sum`, numpy's order) over the count, and a nan radius makes the middle nan as
-    ``np.maximum`` would; only the radii are numpy's (``np.hypot``)."""
-    v = corners.tolist()
-    k = len(v)
-    sx = sy = 0.0
-    for x, y in v:
-        sx += x
-        sy += y
-    cx, cy = sx / k, sy / k
-    r: list[float] = np.hypot(*np.array([(x - cx, y - cy) for x, y in v]).T).tolist()
-    mid = float("nan") if any(x != x for x in r) else (max(r) + min(r)) / 2.0
-    far = [x > mid for x in r]
-    alternates = k % 2 == 0 and all(f != g for f, g in zip(far, far[-1:] + far[:-1]))
-    tips = [x for x, f in zip(r, far) if f]
-    inner = [x for x, f in zip(r, far) if not f]
-    ratio = (np_sum(inner) / len(inner)) / (np_sum(tips) / len(tips)) if tips and inner else 0.0
-    runs = "" if alternates else "tips and inner corners do not alternate round the star"
-    return alternates, ratio, runs
-
-
 def _ratio_limit(t: PolygonThresholds) -> float:
     """A star's limit on its inner / tip radius ratio (a star is scored with :class:`StarThresholds`)."""
     if not isinstance(t, StarThresholds):
@@ -229,7 +204,7 @@ def _asked_from(raw: bytes, k: int) -> _Asked:
         angle_list=angles.tolist(),
         side_list=sides.tolist(),
         perimeter=float(sides.sum()),
-        ratio=_alternation(target)[1],
+        ratio=alternation(target)[1],
     )
 
 
@@ -314,7 +289,7 @@ def score_polygon(
         model.indices,
     )
     if ratio_limit is not None:
-        alternates, ratio, why = _alternation(corners)
+        alternates, ratio, why = alternation(corners)
         want = asked.ratio
         ratio_err = abs(ratio - want) / want if want else float("inf")
         card.metrics.update(ratio=ratio, ratio_error=ratio_err)
