@@ -19,7 +19,7 @@ from numpy.typing import ArrayLike
 from shape_asserts.geometry.distances import closure_distance, segment_distance
 from shape_asserts.geometry.nearest import seg_dist
 from shape_asserts.geometry.points import FloatArray, IntArray, as_points, roll_rows
-from shape_asserts.geometry.runs import Ring, Run
+from shape_asserts.geometry.runs import Ring, Run, first_min
 
 __all__ = ["rdp", "simplify", "simplify_closed", "corner_depths", "segments", "segment_angles"]
 
@@ -155,15 +155,17 @@ def simplify_closed(points: ArrayLike, epsilon: float, *, min_side: float = 0.0,
     idx = sorted(_rdp_ring(ring, [(0, far), (far, n)], epsilon) | {0, far})
     if len(idx) > max_corners:
         return np.array(idx, dtype=np.int64)
-    idx = _refine(ring, _drop_shallow(ring, idx, epsilon))
+    _prefetch(ring, idx)
+    kept = _drop_shallow(ring, idx, epsilon)
+    idx = _refine(ring, kept)
     # moving the corners onto the drawing's real corners can leave a cut point flat between two of
     # them (the point farthest from the start lies mid-side when the start is a corner): drop again
-    idx = _refine(ring, _drop_shallow(ring, idx, epsilon))
+    # (when none moved, that was just done: a drop leaves none to drop)
+    if idx != kept:
+        idx = _refine(ring, _drop_shallow(ring, idx, epsilon))
     while min_side > 0 and len(idx) > 3:
-        v = pts[idx]
-        nxt = roll_rows(v, -1)
-        side = np.hypot(*(nxt - v).T)
-        j = int(np.argmin(side))
+        side = ring.sides(idx)
+        j = first_min(side)
         if side[j] >= min_side:
             break
         k = len(idx)
@@ -208,6 +210,8 @@ def _merge_pairs(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
         d = [idx[(j + 2) % k] for j in js]
         found = ring.farthest(_pair_runs(idx, n))
         deep = [(j, aj, m, dj) for j, aj, dj, (x, m) in zip(js, a, d, found) if x > epsilon]
+        # a pair whose corner lies off a side through the one corner keeps (a point, not a side, measured)
+        deep = _corners_fit(ring, idx, deep, epsilon)
         if not deep:
             break
         # the two sides through the one corner, ends included
@@ -225,12 +229,43 @@ def _merge_pairs(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
     return idx
 
 
+def _corners_fit(
+    ring: Ring, idx: list[int], deep: list[tuple[int, int, int, int]], epsilon: float
+) -> list[tuple[int, int, int, int]]:
+    """The pairs ``(j, a, m, d)`` of :func:`_merge_pairs` whose corners ``j`` and ``j + 1`` each lie
+    within ``epsilon`` of the side through ``m`` that passes them (``a`` to ``m``, or ``m`` to ``d``):
+    a side's farthest point is as far as either (a nan too), so no other pair can fit."""
+    n, k = ring.n, len(idx)
+    triples = []
+    for j, a, m, d in deep:
+        for b in (idx[j], idx[(j + 1) % k]):
+            # the side from a to m holds the points up to m; m to d those after it
+            triples.append((b, a, m) if (b - a) % n <= (m - a) % n else (b, m, d))
+    dev = ring.point_dist(triples)  # (``<=``: a nan does not fit)
+    return [pair for g, pair in enumerate(deep) if dev[2 * g] <= epsilon and dev[2 * g + 1] <= epsilon]
+
+
+def _prefetch(ring: Ring, idx: list[int]) -> None:
+    """Measure at once what :func:`_drop_shallow` and :func:`_refine` first ask of ``idx`` when no
+    point is dropped (each corner, and the points between its neighbours, against their segment;
+    :func:`_pair_runs`); a drop only leaves some of it unused."""
+    n, k = ring.n, len(idx)
+    if k < 3:
+        return
+    around = [(idx[j - 1], idx[(j + 1) % k]) for j in range(k)]
+    ring.farthest(
+        [(p, q, i, 1) for i, (p, q) in zip(idx, around)]
+        + [(p, q, p + 1, (q - p) % n - 1) for p, q in around if (q - p) % n >= 2]
+        + (_pair_runs(idx, n) if k > 3 else [])
+    )
+
+
 def _drop_shallow(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
     """Drop kept points that sit within ``epsilon`` of the segment of their neighbours, flattest first."""
     idx = list(idx)
     while len(idx) > 3:
         dev = ring.point_dist(list(zip(idx, idx[-1:] + idx[:-1], idx[1:] + idx[:1])))
-        k = int(np.argmin(dev))
+        k = first_min(dev)
         if dev[k] > epsilon:
             break
         del idx[k]

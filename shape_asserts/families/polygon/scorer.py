@@ -14,10 +14,19 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import ArrayLike
 
+from shape_asserts.families.polygon.plain import alternation, first_max, largest, rolls, window
 from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, outline_of, path_checks
 from shape_asserts.geometry.fit import PolygonModel
-from shape_asserts.geometry.fit.polygon import interior_angles, orientation, side_lengths, vertex_cell_lists
+from shape_asserts.geometry.fit.polygon import (
+    interior_angles,
+    np_sum,
+    orientation,
+    side_lengths,
+    sides_and_angles,
+    vertex_cell_lists,
+)
+from shape_asserts.geometry.nearest_xy import Outline
 from shape_asserts.geometry.points import FloatArray, Point, as_points, roll_rows, round_half_up
 from shape_asserts.geometry.runs import Ring
 from shape_asserts.geometry.score import ShapeScore
@@ -95,8 +104,7 @@ def clockwise(v: FloatArray) -> FloatArray:
 
 def _best_shift(ring: FloatArray, target: FloatArray) -> int:
     """How far to roll ``ring`` (as many vertices as ``target``) to put each vertex nearest its target."""
-    k = len(target)
-    rolled = ring[(np.arange(k)[None, :] + np.arange(k)[:, None]) % k]  # row s: ring rolled back s
+    rolled = ring[rolls(len(target))]  # row s: ring rolled back s
     gap = np.hypot(rolled[:, :, 0] - target[:, 0], rolled[:, :, 1] - target[:, 1])
     # each row is summed as np.sum sums one rolled ring: a reduction along the rows' contiguous
     # axis runs the same pairwise sum on each
@@ -112,7 +120,7 @@ def _corner_order(
     k = len(indices)
     forward = orientation(corners) >= 0
     order = list(range(k)) if forward else [0] + list(range(k - 1, 0, -1))
-    ring = corners[order].astype(float)  # clockwise(corners), the first kept first
+    ring = corners[order]  # clockwise(corners), the first kept first (a new array)
     shift = _best_shift(ring, target)
     return [int(indices[order[(i + shift) % k]]) for i in range(k)], forward, roll_rows(ring, -shift)
 
@@ -145,24 +153,6 @@ def _straightest(pts: FloatArray, at: list[list[int]], forward: bool) -> tuple[f
     return best
 
 
-def _alternation(corners: FloatArray) -> tuple[bool, float, str]:
-    """Whether the corners alternate far and near about their centroid, and near / far radius."""
-    rel = corners - corners.mean(axis=0)
-    r = np.hypot(rel[:, 0], rel[:, 1])
-    mid = (np.maximum.reduce(r) + np.minimum.reduce(r)) / 2.0
-    far = r > mid
-    alternates = len(r) % 2 == 0 and bool(np.logical_and.reduce(far != roll_rows(far, 1)))
-    tips, inner = r[far], r[~far]
-    # a mean is the sum over the count: np.mean's float, without its wrapper
-    ratio = (
-        float((np.add.reduce(inner) / len(inner)) / (np.add.reduce(tips) / len(tips)))
-        if len(tips) and len(inner)
-        else 0.0
-    )
-    runs = "" if alternates else "tips and inner corners do not alternate round the star"
-    return alternates, ratio, runs
-
-
 def _ratio_limit(t: PolygonThresholds) -> float:
     """A star's limit on its inner / tip radius ratio (a star is scored with :class:`StarThresholds`)."""
     if not isinstance(t, StarThresholds):
@@ -177,11 +167,17 @@ class _Asked:
 
     target: FloatArray  # clockwise
     center: Point
+    outline: Outline  # the prepared outline through target
     depth: float  # the shallowest corner's depth
     shortest: float  # the shortest side
     fair: tuple[tuple[tuple[float, float], ...], ...]  # vertex_cell_lists
+    cells: FloatArray  # fair as an (n, 4, 2) array, each vertex's last cell repeated to four
+    said: tuple[tuple[str, str], ...]  # per vertex: it rounded to 0.1 and its fair cells, as written
     angles: FloatArray
     sides: FloatArray
+    angle_list: list[float]  # angles and sides as plain floats
+    side_list: list[float]
+    perimeter: float  # sides.sum()
     ratio: float  # a star's inner / tip radius ratio
 
 
@@ -190,17 +186,25 @@ def _asked_from(raw: bytes, k: int) -> _Asked:
     target = clockwise(np.frombuffer(raw, dtype=np.float64).reshape(k, 2).copy())
     cx, cy = target.mean(axis=0).tolist()
     angles, sides = interior_angles(target), side_lengths(target)
-    for a in (target, angles, sides):
+    fair = tuple(tuple(cells) for cells in vertex_cell_lists(target))
+    cells = np.array([[f[min(c, len(f) - 1)] for c in range(4)] for f in fair])
+    for a in (target, angles, sides, cells):
         a.flags.writeable = False
     return _Asked(
         target=target,
         center=(cx, cy),
+        outline=outline_of(target, closed=True, center=(cx, cy)),
         depth=float(np.minimum.reduce(corner_depths(target))),
         shortest=float(sides.min()),
-        fair=tuple(tuple(cells) for cells in vertex_cell_lists(target)),
+        fair=fair,
+        cells=cells,
+        said=tuple((fmt_xy(tuple(np.round(v, 1))), " or ".join(fmt_xy(c) for c in f)) for v, f in zip(target, fair)),
         angles=angles,
         sides=sides,
-        ratio=_alternation(target)[1],
+        angle_list=angles.tolist(),
+        side_list=sides.tolist(),
+        perimeter=float(sides.sum()),
+        ratio=alternation(target)[1],
     )
 
 
@@ -256,7 +260,7 @@ def score_polygon(
     eps = float(min(max(0.4 * asked.depth, t.min_epsilon), t.max_epsilon))
     ratio_limit = _ratio_limit(t) if star else None
     card = Scorecard()
-    score = outline_measures(card, pts, outline_of(target, closed=True, center=center), t=t)
+    score = outline_measures(card, pts, asked.outline, t=t)
     path_checks(card, pts, grid_size=grid_size, start=start, t=t)
     loop_checks(card, pts, center=center, direction=direction, t=t)
     # a side shorter than this is a corner the raster cut off, unless the asked sides are that short
@@ -285,7 +289,7 @@ def score_polygon(
         model.indices,
     )
     if ratio_limit is not None:
-        alternates, ratio, why = _alternation(corners)
+        alternates, ratio, why = alternation(corners)
         want = asked.ratio
         ratio_err = abs(ratio - want) / want if want else float("inf")
         card.metrics.update(ratio=ratio, ratio_error=ratio_err)
@@ -306,27 +310,27 @@ def score_polygon(
     # straight between them; a rotated, stretched, sheared or wrongly sized polygon, or one with a
     # corner cut or rounded, has no such cell at some corner, or strays from the sides through them.
     drawn_at, forward, drawn = _corner_order(pts, corners, model.indices, target)
-    fair = asked.fair
     # drawing indices near each corner (row i), their Chebyshev distance to the nearest fair cell of
     # vertex i (each vertex's one, two or four cells, the last repeated to four), and the nearest
-    w = t.corner_window
-    idx = (np.asarray(drawn_at)[:, None] + np.arange(-w, w + 1)) % len(pts)
-    cells = np.array([[f[min(c, len(f) - 1)] for c in range(4)] for f in fair])  # (n, 4, 2)
+    idx = (np.array(drawn_at)[:, None] + window(t.corner_window)) % len(pts)
+    cells = asked.cells  # (n, 4, 2)
     px, py = pts[idx, 0][:, None, :], pts[idx, 1][:, None, :]
-    d = np.maximum(np.abs(cells[:, :, 0, None] - px), np.abs(cells[:, :, 1, None] - py)).min(axis=1)
-    miss = d.min(axis=1)
-    near = pts[idx[np.arange(n), d.argmin(axis=1)]]
-    at = [row[dr == m].tolist() for row, dr, m in zip(idx, d, miss)]  # fair cells at each corner
-    worst = int(np.argmax(miss))
-    fair_cells = " or ".join(fmt_xy(c) for c in fair[worst])
-    card.metrics["vertex_miss"] = float(miss[worst])
+    d = np.minimum.reduce(np.maximum(np.abs(cells[:, :, 0, None] - px), np.abs(cells[:, :, 1, None] - py)), axis=1)
+    miss = np.minimum.reduce(d, axis=1)
+    rows, hits, misses = idx.tolist(), (d == miss[:, None]).tolist(), miss.tolist()
+    at = [[i for i, hit in zip(row, hit_row) if hit] for row, hit_row in zip(rows, hits)]  # fair cells at each corner
+    worst = first_max(misses)
+    miss_w = misses[worst]
+    near = pts[rows[worst][int(np.argmin(d[worst]))]]
+    vertex, fair_cells = asked.said[worst]
+    card.metrics["vertex_miss"] = miss_w
     card.add(
         "placement",
-        float(miss[worst]) <= t.max_vertex_miss,
-        float(miss[worst]),
+        miss_w <= t.max_vertex_miss,
+        miss_w,
         f"≤ {t.max_vertex_miss:g}",
-        f"no corner on the asked vertex {fmt_xy(tuple(np.round(target[worst], 1)))} (cell {fair_cells}); the "
-        f"nearest drawn cell at that corner is {fmt_xy(tuple(near[worst]))}, {miss[worst]:g} cell(s) off",
+        f"no corner on the asked vertex {vertex} (cell {fair_cells}); the "
+        f"nearest drawn cell at that corner is {fmt_xy(tuple(near))}, {miss_w:g} cell(s) off",
     )
     # every side, from where the drawing meets one vertex to where it meets the next, against the
     # straight segment between those two cells; where a vertex has several such places, the one
@@ -343,14 +347,17 @@ def score_polygon(
         (where,),
     )
     # angles and sides follow from the corners; reported for reading, judged through the two above
-    ts, ds = asked.sides, side_lengths(drawn)
+    # (a few corners: plain floats, the same as numpy's arrays would give, see sides_and_angles;
+    # the quotients divide numpy's floats, so that a zero side gives inf or nan as it did)
+    ds, drawn_angles = sides_and_angles(drawn.tolist())
+    ts = asked.side_list
     card.metrics.update(
-        angle_error=float(np.abs(interior_angles(drawn) - asked.angles).max()),
-        side_error=float(np.abs(ds - ts).max()),
-        size_ratio=float(ds.sum() / ts.sum()),
+        angle_error=largest([abs(a - b) for a, b in zip(drawn_angles, asked.angle_list)]),
+        side_error=largest([abs(a - b) for a, b in zip(ds, ts)]),
+        size_ratio=float(np.float64(np_sum(ds)) / asked.perimeter),
     )
     if rectangle:
-        want = (ts[0] + ts[2]) / (ts[1] + ts[3])
-        got = (ds[0] + ds[2]) / (ds[1] + ds[3])
+        want = np.float64(ts[0] + ts[2]) / (ts[1] + ts[3])
+        got = np.float64(ds[0] + ds[2]) / (ds[1] + ds[3])
         card.metrics.update(aspect=float(got), aspect_error=float(abs(got - want) / want))
     return card.result(family, score)

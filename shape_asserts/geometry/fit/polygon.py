@@ -25,7 +25,9 @@ from shape_asserts.geometry.points import FloatArray, Point, as_points, roll_row
 from shape_asserts.geometry.simplify import simplify_closed
 
 __all__ = [
+    "np_sum",
     "orientation",
+    "sides_and_angles",
     "interior_angles",
     "side_lengths",
     "regular_polygon",
@@ -37,20 +39,74 @@ __all__ = [
 ]
 
 
+#: The longest list :func:`np_sum` adds itself; numpy's pairwise sum splits longer ones in halves.
+_PAIRWISE_BLOCK = 128
+
+
+def np_sum(values: list[float]) -> float:
+    """``np.add.reduce`` of a 1-D float64 array of ``values``, the same float, in plain Python up to
+    128 of them: numpy's pairwise summation adds fewer than 8 terms in turn from 0.0, and up to 128
+    in eight interleaved partial sums combined as a tree, the rest added in turn; its result starts
+    from the identity 0.0 (a sum of negative zeros is +0.0). Longer lists are numpy's to add."""
+    n = len(values)
+    if n > _PAIRWISE_BLOCK:
+        return float(np.add.reduce(np.array(values, dtype=np.float64)))
+    if n < 8:
+        res = 0.0
+        for v in values:
+            res += v
+        return res
+    r = values[:8]
+    end = n - n % 8
+    for i in range(8, end, 8):
+        for j in range(8):
+            r[j] += values[i + j]
+    res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+    for v in values[end:]:
+        res += v
+    return 0.0 + res
+
+
 def orientation(vertices: FloatArray) -> float:
-    """:func:`~shape_asserts.geometry.checks.signed_area` of a few vertices, the same float (a zero
-    area may differ in sign): below 8 terms numpy's sum adds them in turn, as plain Python does,
-    without an array per step; longer lists take :func:`signed_area` itself."""
+    """:func:`~shape_asserts.geometry.checks.signed_area` of a few vertices, the same float: its
+    shoelace terms (the same products) added as numpy adds them (:func:`np_sum`), without an array
+    per step; longer lists take :func:`signed_area` itself."""
     n = len(vertices)
-    if n < 3 or n > 7:
+    if n < 3 or n > _PAIRWISE_BLOCK:
         return signed_area(vertices)
-    v = vertices.tolist()
+    return _shoelace(vertices.tolist())
+
+
+def _shoelace(v: list[list[float]]) -> float:
+    """:func:`orientation` of 3 to 128 vertices given as plain ``[x, y]`` rows."""
     x0, y0 = v[0]
     c = [(x - x0, y - y0) for x, y in v]
-    total = 0.0
-    for (x, y), (x1, y1) in zip(c, c[1:] + c[:1]):
-        total += x * y1 - x1 * y
-    return 0.5 * total
+    return 0.5 * np_sum([x * y1 - x1 * y for (x, y), (x1, y1) in zip(c, c[1:] + c[:1])])
+
+
+#: ``np.degrees``' factor: it multiplies by the double nearest 180 / pi, as this does.
+_DEGREES = 180.0 / math.pi
+
+
+def sides_and_angles(v: list[list[float]]) -> tuple[list[float], list[float]]:
+    """:func:`side_lengths` and :func:`interior_angles` of vertices given as plain ``[x, y]`` rows,
+    the same floats: for 3 to 128 of them, the same differences and products in plain floats (a
+    row's dot product summed from 0.0, as numpy's reduce over an axis of two), and numpy's
+    ``hypot`` and ``arctan2`` for the rest (each called once, on arrays of all the sides)."""
+    k = len(v)
+    if not 3 <= k <= _PAIRWISE_BLOCK:
+        arr = np.array(v, dtype=float).reshape(-1, 2)
+        return side_lengths(arr).tolist(), interior_angles(arr).tolist()
+    # e[i]: the step from vertex i to i + 1; the step into vertex i is e[i - 1]
+    e = [(x1 - x, y1 - y) for (x, y), (x1, y1) in zip(v, v[1:] + v[:1])]
+    steps = np.array(e).T
+    sides: list[float] = np.hypot(steps[0], steps[1]).tolist()
+    cross = [ax * by - ay * bx for (ax, ay), (bx, by) in zip(e[-1:] + e[:-1], e)]
+    dot = [(0.0 + ax * bx) + ay * by for (ax, ay), (bx, by) in zip(e[-1:] + e[:-1], e)]
+    turn = np.arctan2(np.array(cross), np.array(dot)).tolist()
+    # clockwise on screen turns positively; a counter-clockwise polygon turns the other way
+    sign = 1.0 if _shoelace(v) >= 0 else -1.0
+    return sides, [180.0 - sign * (a * _DEGREES) for a in turn]
 
 
 def side_lengths(vertices: ArrayLike) -> FloatArray:

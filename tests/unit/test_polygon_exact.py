@@ -1,0 +1,146 @@
+"""The polygon scorer's plain-float and batched shortcuts give numpy's floats, bit for bit.
+
+``np_sum``, ``orientation``, ``sides_and_angles`` and :class:`~shape_asserts.geometry.runs.Ring`
+replace numpy calls on a few numbers (or many runs measured one at a time) for speed; a score's
+every number must stay as it was, so each is held here to the form it replaces, ``repr`` for
+``repr`` (a last-bit difference, a nan's place or a zero's sign shows).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from shape_asserts.families.polygon.plain import alternation, alternation_arrays
+from shape_asserts.geometry.checks import signed_area
+from shape_asserts.geometry.fit.polygon import interior_angles, np_sum, orientation, side_lengths, sides_and_angles
+from shape_asserts.geometry.nearest import seg_dist
+from shape_asserts.geometry.runs import Ring
+
+#: Values that find the edges: signed zeros, the largest and smallest floats, infinities, nan.
+_ODD = [0.0, -0.0, 1.0, -1.0, 2.5, 1e308, -1e308, 5e-324, np.inf, -np.inf, np.nan]
+
+
+def _values(rng: np.random.Generator, n: int, kind: int) -> np.ndarray:
+    if kind == 0:
+        return rng.normal(size=n) * 10.0 ** rng.integers(-5, 17, size=n)
+    if kind == 1:
+        return rng.choice(_ODD, size=n)
+    return rng.integers(-1000, 1000, size=n).astype(float)
+
+
+@pytest.mark.parametrize("kind", [0, 1, 2])
+def test_np_sum_adds_as_numpy_does(kind):
+    rng = np.random.default_rng(kind)
+    for n in list(range(0, 40)) + [63, 64, 65, 127, 128, 129, 200, 1000]:
+        for _ in range(20):
+            a = _values(rng, n, kind)
+            with np.errstate(all="ignore"):
+                want, got = float(np.add.reduce(a)), np_sum(a.tolist())
+            assert repr(got) == repr(want), (n, a.tolist())
+
+
+def test_np_sum_of_negative_zeros_is_positive_zero_as_numpy_gives():
+    for n in (1, 2, 7, 8, 9, 16, 17):
+        assert repr(np_sum([-0.0] * n)) == repr(float(np.add.reduce(np.full(n, -0.0)))) == "0.0"
+
+
+@pytest.mark.parametrize("kind", [0, 1, 2])
+def test_orientation_is_signed_area(kind):
+    rng = np.random.default_rng(10 + kind)
+    for k in list(range(3, 30)) + [127, 128, 129, 150]:
+        for _ in range(10):
+            v = _values(rng, 2 * k, kind).reshape(k, 2)
+            with np.errstate(all="ignore"):
+                assert repr(orientation(v)) == repr(signed_area(v))
+
+
+@pytest.mark.parametrize("kind", [0, 1, 2])
+def test_sides_and_angles_are_side_lengths_and_interior_angles(kind):
+    rng = np.random.default_rng(20 + kind)
+    for k in list(range(1, 25)) + [128, 129]:
+        for _ in range(10):
+            v = _values(rng, 2 * k, kind).reshape(k, 2)
+            with np.errstate(all="ignore"):
+                want = (side_lengths(v).tolist(), interior_angles(v).tolist())
+                got = sides_and_angles(v.tolist())
+            assert repr(got) == repr(want)
+
+
+def _farthest_one_at_a_time(pts: np.ndarray, run: tuple[int, int, int, int]) -> tuple[float, int]:
+    """A run measured on its own: seg_dist of its points, np.argmax's first largest (or first nan)."""
+    n = len(pts)
+    a, b, first, count = run
+    pos = (first + np.arange(count)) % n
+    x, y = pts[:, 0], pts[:, 1]
+    d = seg_dist(x[pos], y[pos], x[a % n], y[a % n], x[b % n], y[b % n])
+    k = int(np.argmax(d))
+    return float(d[k]), int(pos[k])
+
+
+@pytest.mark.parametrize("kind", [0, 1, 2, 3])
+def test_ring_measures_every_run_as_one_at_a_time(kind):
+    rng = np.random.default_rng(30 + kind)
+    for _ in range(300):
+        n = int(rng.integers(2, 50))
+        if kind == 3:  # grid points with repeats: ties and segments of no length
+            pts = rng.integers(0, 4, size=(n, 2)).astype(float)
+        else:
+            pts = _values(rng, 2 * n, kind).reshape(n, 2)
+        ring = Ring(pts)
+        for _ in range(3):
+            k = int(rng.integers(1, 12))
+            top = n if rng.random() < 0.8 else 3 * n  # now and then a run round the ring more than once
+            runs = [
+                (
+                    int(rng.integers(-n, 2 * n)),
+                    int(rng.integers(-n, 2 * n)),
+                    int(rng.integers(-n, 2 * n)),
+                    int(rng.integers(1, top + 1)),
+                )
+                for _ in range(k)
+            ]
+            with np.errstate(all="ignore"):
+                got = ring.farthest(runs)
+                want = [_farthest_one_at_a_time(pts, r) for r in runs]
+            assert repr(got) == repr(want), runs
+            triples = [tuple(int(i) for i in rng.integers(-n, 2 * n, size=3)) for _ in range(k)]
+            with np.errstate(all="ignore"):
+                got_d = ring.point_dist(triples)
+                want_d = [_farthest_one_at_a_time(pts, (a, b, i, 1))[0] for i, a, b in triples]
+            assert repr(got_d) == repr(want_d), triples
+
+
+def test_ring_sides_are_hypot_of_the_steps():
+    pts = np.array([[0.0, 0.0], [3.0, 4.0], [3.0, 10.0], [-1.0, 2.5]])
+    ring = Ring(pts)
+    idx = [0, 1, 2, 3]
+    steps = np.roll(pts, -1, axis=0) - pts
+    assert ring.sides(idx) == np.hypot(steps[:, 0], steps[:, 1]).tolist()
+
+
+def test_ring_measures_many_runs_at_once_as_one_at_a_time():
+    rng = np.random.default_rng(40)
+    for _ in range(20):
+        n = int(rng.integers(100, 400))
+        pts = rng.integers(0, 50, size=(n, 2)).astype(float)
+        runs = [
+            (int(rng.integers(0, n)), int(rng.integers(0, n)), int(rng.integers(0, n)), int(rng.integers(1, 8)))
+            for _ in range(150)
+        ]
+        assert repr(Ring(pts).farthest(runs)) == repr([_farthest_one_at_a_time(pts, r) for r in runs])
+
+
+@pytest.mark.parametrize("kind", [0, 1, 2])
+def test_alternation_in_plain_floats_is_the_arrays_one(kind):
+    rng = np.random.default_rng(50 + kind)
+    for _ in range(300):
+        k = int(rng.integers(3, 65))
+        if kind == 2:  # a star's corners
+            ang = np.linspace(0, 2 * np.pi, k, endpoint=False)
+            r = np.where(np.arange(k) % 2 == 0, 30.0, 12.0)
+            c = np.round(np.column_stack([50 + r * np.cos(ang), 50 + r * np.sin(ang)]))
+        else:
+            c = _values(rng, 2 * k, kind).reshape(k, 2)
+        with np.errstate(all="ignore"):
+            assert repr(alternation(c)) == repr(alternation_arrays(c))
