@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.geometry.nearest import nearest_sq, on_segment, to_segments
+from shape_asserts.geometry.nearest import nearest_both, nearest_sq, on_segment, to_segments
 from shape_asserts.geometry.points import FloatArray, as_points
 
 __all__ = [
@@ -218,7 +218,9 @@ def chamfer_distance(a: ArrayLike, b: ArrayLike) -> float:
     pa, pb = as_points(a), as_points(b)
     if len(pa) == 0 or len(pb) == 0:
         return float("inf")
-    return 0.5 * (float(nearest_distance(pa, pb).mean()) + float(nearest_distance(pb, pa).mean()))
+    # both ways from one search: the same arrays as nearest_distance(pa, pb) and (pb, pa)
+    near_a, near_b = nearest_both(pa, pb)
+    return 0.5 * (float(np.sqrt(near_a).mean()) + float(np.sqrt(near_b).mean()))
 
 
 def similarity(a: ArrayLike, b: ArrayLike, scale: float) -> float:

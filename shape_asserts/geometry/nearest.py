@@ -23,7 +23,7 @@ import numpy as np
 
 from shape_asserts.geometry.points import FloatArray, IntArray
 
-__all__ = ["nearest_sq", "to_segments", "on_segment", "seg_dist", "brute_nearest", "brute_to_segments"]
+__all__ = ["nearest_sq", "nearest_both", "to_segments", "on_segment", "seg_dist", "brute_nearest", "brute_to_segments"]
 
 #: Pairwise differences computed at once by the all-pairs forms (bounds the memory used).
 PAIRS = 1_000_000
@@ -148,6 +148,48 @@ def nearest_sq(q: FloatArray, b: FloatArray, metric: str = "euclidean", *, disti
         out[todo[done]] = found[done]
         todo, w = todo[~done], _widen(w, bound)[~done]
     return out
+
+
+def nearest_both(a: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """``nearest_sq(a, b)`` and ``nearest_sq(b, a)`` (Euclidean, squared) from one strip of pairs.
+
+    A pair's squared distance is the same float either way round (``a - b`` is ``-(b - a)``
+    exactly, and squares drop the sign), so the pairs with ``|dx| ≤ w`` found for ``a``'s points
+    serve ``b``'s too: each side's minimum over them settles every point whose nearest lies
+    closer than ``w`` (the module docstring's argument, for both sides), and the few points left
+    take :func:`nearest_sq`. Empty, small, long (where :func:`nearest_sq` first drops repeats),
+    far-off or non-finite inputs take :func:`nearest_sq` both ways.
+
+    >>> [x.tolist() for x in nearest_both(np.array([[0.0, 0.0], [4, 3]]), np.array([[0.0, 1.0], [1, 3]]))]
+    [[1.0, 9.0], [1.0, 9.0]]
+    """
+    n, m = len(a), len(b)
+    if n * m <= _SMALL or n >= _DEDUPE or m >= _DEDUPE or not _safe(a, b):
+        return nearest_sq(a, b), nearest_sq(b, a)
+    ia = np.argsort(a[:, 0], kind="stable")
+    ib = np.argsort(b[:, 0], kind="stable")
+    ax, ay, bx, by = a[ia, 0], a[ia, 1], b[ib, 0], b[ib, 1]
+    lo = bx.searchsorted(ax - _FIRST_STRIP, side="left")
+    hi = bx.searchsorted(ax + _FIRST_STRIP, side="right")
+    if int((hi - lo).sum()) * 2 > n * m:  # the strips hold most pairs: nothing to gain
+        return nearest_sq(a, b), nearest_sq(b, a)
+    qi, ti, counts = _pairs(lo, hi)
+    dx, dy = ax[qi] - bx[ti], ay[qi] - by[ti]
+    d2 = dx * dx + dy * dy
+    near_a = np.empty(n)
+    near_a[ia] = _group_min(d2, counts)
+    found_b = np.full(m, np.inf)
+    np.minimum.at(found_b, ti, d2)
+    near_b = np.empty(m)
+    near_b[ib] = found_b
+    settled = (_FIRST_STRIP - _EDGE) ** 2
+    rest = np.flatnonzero(near_a > settled)
+    if rest.size:
+        near_a[rest] = nearest_sq(a[rest], b)
+    rest = np.flatnonzero(near_b > settled)
+    if rest.size:
+        near_b[rest] = nearest_sq(b[rest], a)
+    return near_a, near_b
 
 
 def on_segment(p: FloatArray, start: FloatArray, end: FloatArray) -> tuple[FloatArray, FloatArray]:

@@ -1,0 +1,56 @@
+"""``nearest_both`` (both ways from one strip of pairs) gives what ``nearest_sq`` gives each way,
+bit for bit, and so does ``chamfer_distance`` built on it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from shape_asserts.geometry.distances import chamfer_distance, nearest_distance
+from shape_asserts.geometry.nearest import brute_nearest, nearest_both, nearest_sq
+
+
+def _pairs(seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Drawings against references: cells, off-grid floats (a drawing fitted onto a box), points
+    far from everything (left unsettled by the first strip), repeats, a few points, long lists."""
+    rng = np.random.default_rng(seed)
+    t = np.linspace(0, 2 * np.pi, 200, endpoint=False)
+    curve = np.rint(np.column_stack([25 + 20 * np.cos(t), 25 + 12 * np.sin(t)]))
+    cells = rng.integers(0, 50, (200, 2)).astype(float)
+    floats = rng.random((180, 2)) * 50
+    return [
+        (cells, curve),
+        (curve, cells),
+        (floats, curve),
+        (curve * 1.07 + 0.3, curve),
+        (np.vstack([curve, [[400.0, 400.0], [-90.0, 3.0]]]), curve[::3]),
+        (rng.integers(0, 3, (150, 2)).astype(float), cells),
+        (cells[:5], curve[:4]),
+        (rng.integers(0, 50, (700, 2)).astype(float), curve),
+        (cells[:100] + 500.0, curve),
+    ]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_nearest_both_is_nearest_sq_each_way(seed):
+    for a, b in _pairs(seed):
+        near_a, near_b = nearest_both(a, b)
+        assert np.array_equal(near_a, nearest_sq(a, b))
+        assert np.array_equal(near_b, nearest_sq(b, a))
+        assert np.array_equal(near_a, brute_nearest(a, b, "euclidean"))
+        assert np.array_equal(near_b, brute_nearest(b, a, "euclidean"))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_chamfer_distance_is_the_two_nearest_distance_means(seed):
+    for a, b in _pairs(seed):
+        want = 0.5 * (float(nearest_distance(a, b).mean()) + float(nearest_distance(b, a).mean()))
+        assert chamfer_distance(a, b) == want
+
+
+def test_non_finite_points_take_nearest_sq_both_ways():
+    a = np.array([[np.nan, 0.0], [3.0, 4.0]] * 40)
+    b = np.array([[0.0, 0.0], [1.0, 1.0]] * 40)
+    near_a, near_b = nearest_both(a, b)
+    assert np.array_equal(near_a, nearest_sq(a, b), equal_nan=True)
+    assert np.array_equal(near_b, nearest_sq(b, a), equal_nan=True)
