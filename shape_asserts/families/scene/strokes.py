@@ -234,27 +234,50 @@ def split_at_junctions(segs: FloatArray, tol: float, min_ends: int, on: float) -
         return segs
     tips = segs.reshape(-1, 2)
     owner = np.repeat(np.arange(len(segs)), 2)
-    out = []
-    for i, (a, b) in enumerate(segs):
-        d = b - a
-        length = float(np.hypot(*d))
-        if length < 2 * tol:
-            out.append((a, b))
-            continue
-        u = d / length
-        rel = tips - a
-        along = rel @ u
-        across = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
-        near = np.sort(along[(owner != i) & (across <= on) & (along >= tol) & (along <= length - tol)])
+    a_all, b_all = segs[:, 0], segs[:, 1]
+    d_all = b_all - a_all
+    lengths = np.hypot(d_all[:, 0], d_all[:, 1])  # the same float as np.hypot of one edge's d
+    # every edge long enough to be cut, against every tip at once: rel[k] is tips - a of edge
+    # long[k]; the stacked matmul makes the same matrix-vector products as ``rel @ u`` one edge at
+    # a time (one gemv each), which is not the same float as the two products added by hand
+    long = np.flatnonzero(lengths >= 2 * tol)
+    u_all = d_all[long] / lengths[long, None]
+    rel_all = tips[None, :, :] - a_all[long, None, :]
+    along_all = (rel_all @ u_all[:, :, None])[..., 0]
+    across_all = np.abs(rel_all[..., 0] * u_all[:, 1, None] - rel_all[..., 1] * u_all[:, 0, None])
+    on_line = (
+        (owner[None, :] != long[:, None])
+        & (across_all <= on)
+        & (along_all >= tol)
+        & (along_all <= (lengths[long] - tol)[:, None])
+    )
+    # fewer than min_ends tips on an edge can make no cut: only the others are walked one by one
+    busy = np.flatnonzero(np.add.reduce(on_line, axis=1) >= min_ends).tolist()
+    if not busy:
+        return segs.astype(float).reshape(-1, 2, 2)
+    cut_at: dict[int, list[float]] = {}
+    for k in busy:
+        near = np.sort(along_all[k][on_line[k]])
         cuts: list[float] = []
-        k = 0
-        while k < len(near):
-            j = k
-            while j + 1 < len(near) and near[j + 1] - near[k] <= tol:
+        m = 0
+        while m < len(near):
+            j = m
+            while j + 1 < len(near) and near[j + 1] - near[m] <= tol:
                 j += 1
-            if j - k + 1 >= min_ends:
-                cuts.append(float(near[k : j + 1].mean()))
-            k = j + 1
+            if j - m + 1 >= min_ends:
+                cuts.append(float(near[m : j + 1].mean()))
+            m = j + 1
+        if cuts:
+            cut_at[int(long[k])] = cuts
+    # the edges in order, each cut one replaced by its pieces
+    out: list[FloatArray] = []
+    done = 0
+    for i, cuts in sorted(cut_at.items()):
+        out.append(segs[done:i])
+        a, b = segs[i]
+        u = d_all[i] / float(lengths[i])
         corners = [a] + [a + c * u for c in cuts] + [b]
-        out.extend(zip(corners[:-1], corners[1:]))
-    return np.array([[p, q] for p, q in out], dtype=float).reshape(-1, 2, 2)
+        out.append(np.array([[p, q] for p, q in zip(corners[:-1], corners[1:])], dtype=float))
+        done = i + 1
+    out.append(segs[done:])
+    return np.concatenate(out).astype(float).reshape(-1, 2, 2)
