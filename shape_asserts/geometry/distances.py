@@ -7,6 +7,8 @@ are Euclidean, in cells.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -26,6 +28,8 @@ __all__ = [
     "distinct_cells",
     "cell_distance",
     "chamfer_distance",
+    "chamfer_distances",
+    "likeness",
     "similarity",
 ]
 
@@ -215,12 +219,40 @@ def chamfer_distance(a: ArrayLike, b: ArrayLike) -> float:
     >>> chamfer_distance([[0, 0], [0, 5]], [[1, 0], [1, 5]])
     1.0
     """
-    pa, pb = as_points(a), as_points(b)
-    if len(pa) == 0 or len(pb) == 0:
-        return float("inf")
-    # both ways from one search: the same arrays as nearest_distance(pa, pb) and (pb, pa)
-    near_a, near_b = nearest_both(pa, pb)
-    return 0.5 * (float(np.sqrt(near_a).mean()) + float(np.sqrt(near_b).mean()))
+    return chamfer_distances([a], b)[0]
+
+
+def chamfer_distances(drawings: Sequence[ArrayLike], b: ArrayLike) -> list[float]:
+    """:func:`chamfer_distance` of each drawing to ``b``, the same floats, from one search
+    (:func:`shape_asserts.geometry.nearest.nearest_both`): a scene is held to its reference as
+    drawn and fitted onto the reference's box.
+
+    >>> chamfer_distances([[[0, 0], [0, 5]], [[1, 0]]], [[1, 0], [1, 5]])
+    [1.0, 1.25]
+    """
+    pb = as_points(b)
+    parts = [as_points(a) for a in drawings]
+    out = [float("inf")] * len(parts)
+    some = [i for i, pa in enumerate(parts) if len(pa)]
+    if len(pb) == 0 or not some:
+        return out
+    # each way the same arrays as nearest_distance(pa, pb) and nearest_distance(pb, pa)
+    for i, (near_a, near_b) in zip(some, nearest_both([parts[i] for i in some], pb)):
+        out[i] = 0.5 * (float(np.sqrt(near_a).mean()) + float(np.sqrt(near_b).mean()))
+    return out
+
+
+def likeness(d: float, scale: float) -> float:
+    """:func:`similarity` from the Chamfer distance ``d``: 100 at 0, falling linearly to 0 at ``scale``.
+
+    >>> likeness(1.0, scale=4.0)
+    75.0
+    """
+    if not scale > 0:
+        raise ValueError(f"scale must be positive, got {scale!r}")
+    if not np.isfinite(d):
+        return 0.0
+    return float(100.0 * max(0.0, 1.0 - d / scale))
 
 
 def similarity(a: ArrayLike, b: ArrayLike, scale: float) -> float:
@@ -234,7 +266,4 @@ def similarity(a: ArrayLike, b: ArrayLike, scale: float) -> float:
     """
     if not scale > 0:
         raise ValueError(f"scale must be positive, got {scale!r}")
-    d = chamfer_distance(a, b)
-    if not np.isfinite(d):
-        return 0.0
-    return float(100.0 * max(0.0, 1.0 - d / scale))
+    return likeness(chamfer_distance(a, b), scale)

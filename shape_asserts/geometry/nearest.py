@@ -19,6 +19,8 @@ non-finite ones take the all-pairs form.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from shape_asserts.geometry.points import FloatArray, IntArray
@@ -150,46 +152,61 @@ def nearest_sq(q: FloatArray, b: FloatArray, metric: str = "euclidean", *, disti
     return out
 
 
-def nearest_both(a: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """``nearest_sq(a, b)`` and ``nearest_sq(b, a)`` (Euclidean, squared) from one strip of pairs.
+def nearest_both(parts: Sequence[FloatArray], b: FloatArray) -> list[tuple[FloatArray, FloatArray]]:
+    """For each ``a`` of ``parts``: ``nearest_sq(a, b)`` and ``nearest_sq(b, a)`` (Euclidean,
+    squared), from one strip of pairs for all of them.
 
     A pair's squared distance is the same float either way round (``a - b`` is ``-(b - a)``
-    exactly, and squares drop the sign), so the pairs with ``|dx| ≤ w`` found for ``a``'s points
-    serve ``b``'s too: each side's minimum over them settles every point whose nearest lies
-    closer than ``w`` (the module docstring's argument, for both sides), and the few points left
-    take :func:`nearest_sq`. Empty, small, long (where :func:`nearest_sq` first drops repeats),
-    far-off or non-finite inputs take :func:`nearest_sq` both ways.
+    exactly, and squares drop the sign), so the pairs with ``|dx| ≤ w`` found for the parts'
+    points serve ``b``'s too: each side's minimum over them settles every point whose nearest lies
+    closer than ``w`` (the module docstring's argument, for both sides and each part apart), and
+    the few points left take :func:`nearest_sq`. Empty, small, long (where :func:`nearest_sq`
+    first drops repeats), far-off or non-finite inputs take :func:`nearest_sq` both ways.
 
-    >>> [x.tolist() for x in nearest_both(np.array([[0.0, 0.0], [4, 3]]), np.array([[0.0, 1.0], [1, 3]]))]
-    [[1.0, 9.0], [1.0, 9.0]]
+    >>> [[x.tolist() for x in ab] for ab in nearest_both([np.array([[0.0, 0.0], [4, 3]])], np.array([[0.0, 1.0], [1, 3]]))]
+    [[[1.0, 9.0], [1.0, 9.0]]]
     """
-    n, m = len(a), len(b)
-    if n * m <= _SMALL or n >= _DEDUPE or m >= _DEDUPE or not _safe(a, b):
-        return nearest_sq(a, b), nearest_sq(b, a)
+    sizes = [len(a) for a in parts]
+    m = len(b)
+    if not parts or min(sizes) * m <= _SMALL or max(sizes) >= _DEDUPE or m >= _DEDUPE or not _safe(b, *parts):
+        return [(nearest_sq(a, b), nearest_sq(b, a)) for a in parts]
+    a = np.concatenate(parts) if len(parts) > 1 else parts[0]
+    n = len(a)
     ia = np.argsort(a[:, 0], kind="stable")
     ib = np.argsort(b[:, 0], kind="stable")
     ax, ay, bx, by = a[ia, 0], a[ia, 1], b[ib, 0], b[ib, 1]
     lo = bx.searchsorted(ax - _FIRST_STRIP, side="left")
     hi = bx.searchsorted(ax + _FIRST_STRIP, side="right")
     if int((hi - lo).sum()) * 2 > n * m:  # the strips hold most pairs: nothing to gain
-        return nearest_sq(a, b), nearest_sq(b, a)
+        return [(nearest_sq(a, b), nearest_sq(b, a)) for a in parts]
     qi, ti, counts = _pairs(lo, hi)
     dx, dy = ax[qi] - bx[ti], ay[qi] - by[ti]
     d2 = dx * dx + dy * dy
     near_a = np.empty(n)
     near_a[ia] = _group_min(d2, counts)
-    found_b = np.full(m, np.inf)
-    np.minimum.at(found_b, ti, d2)
-    near_b = np.empty(m)
-    near_b[ib] = found_b
+    # b's nearest in each part: the pairs' minima by (part of the query, target)
+    found_b = np.full(len(parts) * m, np.inf)
+    if len(parts) > 1:
+        part = np.arange(len(parts)).repeat(sizes)[ia]
+        np.minimum.at(found_b, part[qi] * m + ti, d2)
+    else:
+        np.minimum.at(found_b, ti, d2)
+    near_b = np.empty((len(parts), m))
+    near_b[:, ib] = found_b.reshape(len(parts), m)
     settled = (_FIRST_STRIP - _EDGE) ** 2
-    rest = np.flatnonzero(near_a > settled)
-    if rest.size:
-        near_a[rest] = nearest_sq(a[rest], b)
-    rest = np.flatnonzero(near_b > settled)
-    if rest.size:
-        near_b[rest] = nearest_sq(b[rest], a)
-    return near_a, near_b
+    out = []
+    start = 0
+    for g, part_g in enumerate(parts):
+        na, nb = near_a[start : start + sizes[g]], near_b[g]
+        start += sizes[g]
+        rest = np.flatnonzero(na > settled)
+        if rest.size:
+            na[rest] = nearest_sq(part_g[rest], b)
+        rest = np.flatnonzero(nb > settled)
+        if rest.size:
+            nb[rest] = nearest_sq(b[rest], part_g)
+        out.append((na, nb))
+    return out
 
 
 def on_segment(p: FloatArray, start: FloatArray, end: FloatArray) -> tuple[FloatArray, FloatArray]:

@@ -1,12 +1,12 @@
-"""``nearest_both`` (both ways from one strip of pairs) gives what ``nearest_sq`` gives each way,
-bit for bit, and so does ``chamfer_distance`` built on it."""
+"""``nearest_both`` (both ways, for several drawings, from one strip of pairs) gives what
+``nearest_sq`` gives each way, bit for bit, and so do ``chamfer_distance(s)`` built on it."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from shape_asserts.geometry.distances import chamfer_distance, nearest_distance
+from shape_asserts.geometry.distances import chamfer_distance, chamfer_distances, nearest_distance
 from shape_asserts.geometry.nearest import brute_nearest, nearest_both, nearest_sq
 
 
@@ -34,7 +34,7 @@ def _pairs(seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_nearest_both_is_nearest_sq_each_way(seed):
     for a, b in _pairs(seed):
-        near_a, near_b = nearest_both(a, b)
+        ((near_a, near_b),) = nearest_both([a], b)
         assert np.array_equal(near_a, nearest_sq(a, b))
         assert np.array_equal(near_b, nearest_sq(b, a))
         assert np.array_equal(near_a, brute_nearest(a, b, "euclidean"))
@@ -51,6 +51,23 @@ def test_chamfer_distance_is_the_two_nearest_distance_means(seed):
 def test_non_finite_points_take_nearest_sq_both_ways():
     a = np.array([[np.nan, 0.0], [3.0, 4.0]] * 40)
     b = np.array([[0.0, 0.0], [1.0, 1.0]] * 40)
-    near_a, near_b = nearest_both(a, b)
+    ((near_a, near_b),) = nearest_both([a], b)
     assert np.array_equal(near_a, nearest_sq(a, b), equal_nan=True)
     assert np.array_equal(near_b, nearest_sq(b, a), equal_nan=True)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_several_drawings_at_once_are_each_alone(seed):
+    pairs = _pairs(seed)
+    b = pairs[0][1]
+    for parts in ([a for a, _ in pairs[:4]], [pairs[2][0], pairs[2][0] * 0.9 + 2], [pairs[4][0], pairs[6][0]]):
+        for a, (near_a, near_b) in zip(parts, nearest_both(parts, b)):
+            assert np.array_equal(near_a, nearest_sq(a, b))
+            assert np.array_equal(near_b, nearest_sq(b, a))
+        assert chamfer_distances(parts, b) == [chamfer_distance(a, b) for a in parts]
+
+
+def test_chamfer_distances_with_empty_drawings_are_infinite():
+    b = np.array([[0.0, 0.0], [1.0, 1.0]])
+    assert chamfer_distances([np.zeros((0, 2)), b], b) == [np.inf, 0.0]
+    assert chamfer_distances([b], np.zeros((0, 2))) == [np.inf]
