@@ -15,11 +15,11 @@ from shape_asserts.families.base import CaseLike, with_overrides
 from shape_asserts.families.circle import CircleThresholds, score_circle
 from shape_asserts.families.multi.asked import separate_radii, side_point
 from shape_asserts.families.prompts import fmt_xy
-from shape_asserts.geometry.contours import BREAK_STEP, CLOSE_TOL, CellPath, Contour, intersection, split_contours
+from shape_asserts.geometry.contours import BREAK_STEP, CLOSE_TOL, Contour, cell_paths, intersection, split_contours
 from shape_asserts.geometry.distances import cell_distance
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import CircleModel
-from shape_asserts.geometry.points import FloatArray, Point, as_points
+from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
 from shape_asserts.geometry.score import Check, ShapeScore, fmt_value
 from shape_asserts.geometry.scorecard import Scorecard
 
@@ -59,6 +59,8 @@ def assign(cost: ArrayLike) -> list[tuple[int, int]]:
     m, k = cost.shape
     if m == 0 or k == 0:
         return []
+    if max(m, k) <= 7 and math.perm(max(m, k), min(m, k)) > _PYTHON_PERMUTATIONS:
+        return _assign_arrays(cost)
     if max(m, k) <= 7:
         best, pairs = math.inf, []
         # Python floats, added one by one left to right: the same sums as of the array's elements
@@ -87,6 +89,39 @@ def assign(cost: ArrayLike) -> list[tuple[int, int]]:
             rows.add(int(i))
             cols.add(int(j))
             pairs.append((int(i), int(j)))
+    return sorted(pairs)
+
+
+#: Up to this many permutations :func:`assign` adds them up in Python, beyond it with arrays.
+_PYTHON_PERMUTATIONS = 24
+#: Every permutation of ``range(n)`` choose ``r``, in ``itertools.permutations`` order, by ``(n, r)``.
+_PERMUTATIONS: dict[tuple[int, int], IntArray] = {}
+
+
+def _assign_arrays(cost: FloatArray) -> list[tuple[int, int]]:
+    """:func:`assign`'s brute force with arrays: every permutation's total added term by term from
+    0.0 (the same float additions in the same order as the Python loop), the first least total
+    chosen (``argmin`` takes the first; a NaN total, never less than the best, counts as none)."""
+    m, k = cost.shape
+    key = (max(m, k), min(m, k))
+    perms = _PERMUTATIONS.get(key)
+    if perms is None:
+        perms = np.array(list(itertools.permutations(range(key[0]), key[1])), dtype=np.int64)
+        perms.flags.writeable = False
+        _PERMUTATIONS[key] = perms
+    totals = np.zeros(len(perms))
+    if m >= k:  # perm[j] is the row of column j
+        for j in range(k):
+            totals = totals + cost[perms[:, j], j]
+    else:  # perm[i] is the column of row i
+        for i in range(m):
+            totals = totals + cost[i, perms[:, i]]
+    totals[np.isnan(totals)] = np.inf
+    best = int(np.argmin(totals))
+    if not totals[best] < math.inf:
+        return []
+    perm = perms[best].tolist()
+    pairs = [(perm[j], j) for j in range(k)] if m >= k else [(i, perm[i]) for i in range(m)]
     return sorted(pairs)
 
 
@@ -264,17 +299,27 @@ def score_circles(
     # so the work stays k² whatever the answer; extra contours already fail ``contours``)
     hits, least = [], math.inf
     matched = sorted(ci for ci, _ in pairs)
-    # the contour's cells, repeats kept: the least distance between two contours is the same
-    # minimum over the same pairs of cells (``min_distance`` drops the repeats only to search less)
-    cells = {ci: (np.rint(contours[ci].points), CellPath.of(contours[ci].points)) for ci in matched}
-    # (a matched contour has a fit, so its points are finite: the boxes' gaps are plain floats)
-    box = {ci: (c.min(axis=0).tolist(), c.max(axis=0).tolist()) for ci, (c, _) in cells.items()}
+    if matched:
+        # the contours' cells, repeats kept: the least distance between two contours is the same
+        # minimum over the same pairs of cells (``min_distance`` drops the repeats only to search
+        # less); all matched contours rounded at once, each one's a slice (a matched contour has a
+        # fit, so its points are finite: the boxes' gaps are plain floats)
+        spans = [(contours[ci].start, contours[ci].stop) for ci in matched]
+        rounded = np.rint(np.concatenate([pts[a:b] for a, b in spans]))
+        offsets = np.cumsum([0] + [b - a for a, b in spans[:-1]])
+        ends = offsets + [b - a for a, b in spans]
+        cells = {ci: rounded[o:e] for ci, o, e in zip(matched, offsets.tolist(), ends.tolist())}
+        paths = dict(zip(matched, cell_paths(rounded.astype(np.int64), spans)))
+        # each contour's box: the least and the largest of its cells' x and y (CellPath.of's cells)
+        lows = np.minimum.reduceat(rounded, offsets, axis=0).tolist()
+        highs = np.maximum.reduceat(rounded, offsets, axis=0).tolist()
+        box = dict(zip(matched, zip(lows, highs)))
     for i, j in itertools.combinations(matched, 2):
         # no two cells of boxes this far apart are nearer: the pair cannot lower the least
         (lo_i, hi_i), (lo_j, hi_j) = box[i], box[j]
         if max(max(lo_j[0] - hi_i[0], lo_i[0] - hi_j[0]), max(lo_j[1] - hi_i[1], lo_i[1] - hi_j[1])) < least:
-            least = min(least, _cell_gap(cells[i][0], cells[j][0]))
-        x = intersection(cells[i][1], cells[j][1])
+            least = min(least, _cell_gap(cells[i], cells[j]))
+        x = intersection(paths[i], paths[j])
         if x:
             hits.append((i, j, x))
     metrics["intersections"] = len(hits)
