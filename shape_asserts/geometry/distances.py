@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.geometry.nearest import nearest_both, nearest_sq, on_segment, to_segments
+from shape_asserts.geometry.nearest import CellIndex, nearest_both, nearest_sq, on_segment, to_segments
 from shape_asserts.geometry.points import FloatArray, as_points
 
 __all__ = [
@@ -222,10 +222,10 @@ def chamfer_distance(a: ArrayLike, b: ArrayLike) -> float:
     return chamfer_distances([a], b)[0]
 
 
-def chamfer_distances(drawings: Sequence[ArrayLike], b: ArrayLike) -> list[float]:
+def chamfer_distances(drawings: Sequence[ArrayLike], b: ArrayLike, index: CellIndex | None = None) -> list[float]:
     """:func:`chamfer_distance` of each drawing to ``b``, the same floats, from one search
-    (:func:`shape_asserts.geometry.nearest.nearest_both`): a scene is held to its reference as
-    drawn and fitted onto the reference's box.
+    (:func:`shape_asserts.geometry.nearest.nearest_both`, through ``b``'s ``index`` when given):
+    a scene is held to its reference as drawn and fitted onto the reference's box.
 
     >>> chamfer_distances([[[0, 0], [0, 5]], [[1, 0]]], [[1, 0], [1, 5]])
     [1.0, 1.25]
@@ -237,7 +237,7 @@ def chamfer_distances(drawings: Sequence[ArrayLike], b: ArrayLike) -> list[float
     if len(pb) == 0 or not some:
         return out
     # each way the same arrays as nearest_distance(pa, pb) and nearest_distance(pb, pa)
-    for i, (near_a, near_b) in zip(some, nearest_both([parts[i] for i in some], pb)):
+    for i, (near_a, near_b) in zip(some, nearest_both([parts[i] for i in some], pb, index)):
         out[i] = 0.5 * (float(np.sqrt(near_a).mean()) + float(np.sqrt(near_b).mean()))
     return out
 

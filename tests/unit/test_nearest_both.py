@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from shape_asserts.geometry.distances import chamfer_distance, chamfer_distances, nearest_distance
-from shape_asserts.geometry.nearest import brute_nearest, nearest_both, nearest_sq
+from shape_asserts.geometry.nearest import CellIndex, brute_nearest, nearest_both, nearest_sq
 
 
 def _pairs(seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -71,3 +71,26 @@ def test_chamfer_distances_with_empty_drawings_are_infinite():
     b = np.array([[0.0, 0.0], [1.0, 1.0]])
     assert chamfer_distances([np.zeros((0, 2)), b], b) == [np.inf, 0.0]
     assert chamfer_distances([b], np.zeros((0, 2))) == [np.inf]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_through_a_cell_index_is_nearest_sq_each_way(seed):
+    pairs = _pairs(seed)
+    for b in (pairs[0][1], pairs[1][1], pairs[2][0], pairs[2][0] * 3 - 20):
+        index = CellIndex.of(b)
+        assert index is not None
+        parts = [a for a, _ in pairs] + [b + 0.5, b * 1.1 - 2.5, b[::-1].copy()]
+        for part in [parts, parts[:1], parts[2:5]]:
+            for a, (near_a, near_b) in zip(part, nearest_both(part, b, index)):
+                assert np.array_equal(near_a, nearest_sq(a, b))
+                assert np.array_equal(near_b, nearest_sq(b, a))
+            assert chamfer_distances(part, b, index) == [chamfer_distance(a, b) for a in part]
+
+
+def test_a_cell_index_is_of_its_own_points():
+    b = np.array([[float(i), float(i % 7)] for i in range(100)])
+    index = CellIndex.of(b)
+    assert index is not None and CellIndex.of(np.zeros((0, 2))) is None
+    assert CellIndex.of(np.array([[np.nan, 0.0]] * 10)) is None
+    with pytest.raises(ValueError):
+        nearest_both([b + 1], b.copy(), index)

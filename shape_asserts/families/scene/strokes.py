@@ -233,7 +233,8 @@ def _turns(stroke: FloatArray) -> list[FloatArray]:
     chord, which a line retraced onto itself never leaves, so it would lose the far end."""
     if len(stroke) < 3:
         return [stroke]
-    back = np.flatnonzero(np.all(stroke[:-2] == stroke[2:], axis=1)) + 1
+    same = stroke[:-2] == stroke[2:]
+    back = np.flatnonzero(same[:, 0] & same[:, 1]) + 1  # both coordinates equal
     bounds = [0, *back.tolist(), len(stroke) - 1]
     return [stroke[a : b + 1] for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
 
