@@ -194,6 +194,14 @@ def _iso_bands(ang: FloatArray, t: HouseThresholds) -> tuple[BoolArray, BoolArra
     return vertical, rise_left, rise_right
 
 
+def _median(values: list[float]) -> float:
+    """``float(np.median(values))`` of a few finite floats without the array: the middle one, or
+    the two middle ones added and halved (what ``np.median`` computes, by way of ``np.mean``)."""
+    s = sorted(values)
+    m = len(s) // 2
+    return s[m] if len(s) % 2 else (s[m - 1] + s[m]) / 2
+
+
 def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     p = case.params
     t: HouseThresholds = with_overrides(HOUSE_THRESHOLDS, case.thresholds)
@@ -280,7 +288,7 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         card.add("chimney", False, 0, "≥ 2", "no walls found")
         return card.result("house", com.likeness)
 
-    wall_h = float(np.median(length[columns]))
+    wall_h = _median([lengths[i] for i in columns])
     tops = top[columns]
     wx0, wx1 = float(segs[columns, :, 0].min()), float(segs[columns, :, 0].max())
     metrics.update(wall_height=wall_h, wall_width=wx1 - wx0)
