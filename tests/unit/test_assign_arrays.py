@@ -1,5 +1,6 @@
 """``assign`` with arrays (many permutations) picks what the Python brute force picks: the first
-permutation, in ``itertools`` order, of least total, ties, NaN and infinite costs included."""
+permutation, in ``itertools`` order, of least total, ties, NaN and infinite costs included; and the
+headline's mean of the seed scores, added up in Python, is ``np.mean``'s."""
 
 from __future__ import annotations
 
@@ -32,3 +33,13 @@ def test_arrays_pick_the_python_brute_force(seed, monkeypatch):
                     cost = 1e6 + rng.integers(0, 3, (m, k)) * 1e-11
                 assert scorer._assign_arrays(cost) == _python(cost, monkeypatch), (m, k, kind)
                 assert scorer.assign(cost) == _python(cost, monkeypatch)
+
+
+@pytest.mark.parametrize("k", range(1, 12))
+def test_mean_of_the_seeds_is_numpys(k):
+    rng = np.random.default_rng(k)
+    for _ in range(2000):
+        seeds = (
+            np.round(rng.random(k) * 100, int(rng.integers(0, 4))) if rng.random() < 0.5 else rng.random(k) * 100
+        ).tolist()
+        assert scorer._mean(seeds) == float(np.mean(seeds))

@@ -178,6 +178,17 @@ def _cell_gap(a: FloatArray, b: FloatArray) -> float:
     return float(np.minimum.reduce(np.maximum(dx, dy), axis=None))
 
 
+def _mean(values: list[float]) -> float:
+    """``float(np.mean(values))``: below 8 values numpy adds them one by one from the first (its
+    pairwise summation starts at 8), and so does this, without making an array."""
+    if len(values) >= 8:
+        return float(np.mean(values))
+    total = 0.0
+    for v in values:
+        total += v
+    return total / len(values)
+
+
 def score_circles(
     points: ArrayLike,
     targets: Sequence[_Target],
@@ -333,7 +344,7 @@ def score_circles(
     )
     card.bounds(pts, grid_size)
 
-    score = float(np.mean(seeds)) if k else 0.0
+    score = _mean(seeds) if k else 0.0
     metrics["mean_seed_score"] = score
     metrics["min_roundness"] = min((s.metrics.get("roundness", 0.0) for _, s, _ in per), default=0.0)
     card.marks.update(
