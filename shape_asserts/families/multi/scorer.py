@@ -328,9 +328,11 @@ def score_circles(
     for i, j in itertools.combinations(matched, 2):
         # no two cells of boxes this far apart are nearer: the pair cannot lower the least
         (lo_i, hi_i), (lo_j, hi_j) = box[i], box[j]
-        if max(max(lo_j[0] - hi_i[0], lo_i[0] - hi_j[0]), max(lo_j[1] - hi_i[1], lo_i[1] - hi_j[1])) < least:
+        apart = max(max(lo_j[0] - hi_i[0], lo_i[0] - hi_j[0]), max(lo_j[1] - hi_i[1], lo_i[1] - hi_j[1]))
+        if apart < least:
             least = min(least, _cell_gap(cells[i], cells[j]))
-        x = intersection(paths[i], paths[j])
+        # boxes two cells apart share no cell and no 2x2 block: the contours cannot meet
+        x = intersection(paths[i], paths[j]) if apart < 2 else None
         if x:
             hits.append((i, j, x))
     metrics["intersections"] = len(hits)
