@@ -238,7 +238,6 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     )
 
     # edges cut at the corners other edges end on, then: walls, roof, chimney
-    vertical = _iso_bands(ang, t)[0]
     segs = join_verticals(raw, vertical & longer, t.vertical_join, t.corner_tol, t.junction_ends)
     segs = split_at_junctions(segs, t.corner_tol, t.junction_ends, t.simplify_tolerance)
     ang, length = segment_angles(segs)

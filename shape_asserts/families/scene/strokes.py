@@ -41,7 +41,8 @@ def scene_strokes(points: ArrayLike) -> list[tuple[int, FloatArray]]:
     n = len(pts)
     if n == 0:
         return []
-    steps = np.max(np.abs(np.diff(pts, axis=0)), axis=1) if n > 1 else np.zeros(0)
+    d = pts[1:] - pts[:-1]
+    steps = np.maximum(np.abs(d[:, 0]), np.abs(d[:, 1]))  # each step's Chebyshev length
     cuts = np.flatnonzero((steps > 1 + 1e-9) | (steps < 1e-9)) + 1
     bounds = [0, *cuts.tolist(), n]
     return [(a, pts[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
@@ -64,7 +65,8 @@ def holes(
     size = cells.max(axis=0) - lo + 2
     drawn = np.zeros((int(size[1]), int(size[0])), dtype=bool)
     drawn[cells[:, 1] - lo[1], cells[:, 0] - lo[0]] = True
-    steps = np.max(np.abs(np.diff(cells, axis=0)), axis=1) if len(cells) > 1 else np.zeros(0)
+    d = cells[1:] - cells[:-1]
+    steps = np.maximum(np.abs(d[:, 0]), np.abs(d[:, 1]))  # each step's Chebyshev length
     bridges = [(cells[i], cells[i + 1]) for i in np.flatnonzero((steps > 1) & (steps <= slip))]
     bridges += [(np.rint(s[-1]), np.rint(s[0])) for s in closing]
     for a, b in bridges:
