@@ -42,7 +42,14 @@ def chebyshev(a: ArrayLike, b: ArrayLike) -> FloatArray:
     >>> chebyshev([[0, 0], [1, 1]], [[3, 1], [1, 1]]).tolist()
     [3.0, 0.0]
     """
-    d: FloatArray = np.max(np.abs(np.asarray(a, float) - np.asarray(b, float)), axis=-1)
+    diff = np.asarray(a, float) - np.asarray(b, float)
+    d: FloatArray
+    if diff.shape[-1:] == (2,):
+        # points: the larger of |dx| and |dy|, the same float (and NaN) the maximum over the last
+        # axis gives, without reducing over an axis of two
+        d = np.maximum(np.abs(diff[..., 0]), np.abs(diff[..., 1]))
+    else:
+        d = np.max(np.abs(diff), axis=-1)
     return d
 
 
@@ -57,7 +64,11 @@ def closure_distance(points: ArrayLike) -> float:
     pts = as_points(points)
     if len(pts) == 0:
         return float("inf")
-    return float(chebyshev(pts[-1], pts[0]))
+    # chebyshev(pts[-1], pts[0]) in Python floats (the same IEEE differences): the larger of the
+    # two, or NaN when either is (as numpy's maximum gives it; Python's max would not)
+    (x1, y1), (x0, y0) = pts[-1].tolist(), pts[0].tolist()
+    dx, dy = abs(x1 - x0), abs(y1 - y0)
+    return float("nan") if dx != dx or dy != dy else max(dx, dy)
 
 
 def nearest_on_segment(points: ArrayLike, a: ArrayLike, b: ArrayLike) -> tuple[FloatArray, FloatArray]:
