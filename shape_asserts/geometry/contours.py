@@ -147,34 +147,26 @@ def split_contours(
 
 #: The rule of :func:`split_contours`: ``(break_step, close_tol, min_loop, split_on_close)``.
 _Rule = tuple[float, float, int, bool]
-#: After this many rounds :func:`_split_finite` walks the rest point by point (each round costs a
-#: fixed number of array operations; many loops drawn one after another are cheaper walked).
+#: After this many rounds :func:`_split_finite` walks the rest (a round costs a fixed number of
+#: array operations: many loops drawn one after another are cheaper walked).
 _ARRAY_ROUNDS = 8
 
 
 def _split_finite(pts: FloatArray, steps: FloatArray, rule: _Rule) -> list[Contour]:
-    """:func:`_walk` from the first point, for finite points, with arrays.
-
-    A jump (a step longer than ``break_step``) ends a contour wherever the contour began, so the
-    answer falls into stretches between jumps, each starting a contour. For a contour from point
-    ``s``, the walk's running values are arrays over the points ``i`` up to the stretch's end:
-    ``here`` (the Chebyshev distance of point ``i`` from point ``s``) and whether the contour has
-    gone farther than ``close_tol + 1`` by ``i`` (the walk's ``far``, a running maximum of
-    ``here``, is greater than that exactly when some ``here`` so far is), and so whether it is a
-    finished loop at ``i`` and the walk would end it there. Each round looks at every open
-    stretch at once; a stretch whose contour ended before its end opens the next contour there,
-    looked at in the next round. The same comparisons of the same floats as the walk (a maximum
-    of two floats is one of them, whichever computes it). Gaps and repeats are the steps longer
-    than one cell or of none that do not end a contour.
-    """
+    """:func:`_walk` from the first point, for finite points, with arrays. A jump ends a contour
+    wherever it began, so the answer falls into stretches between jumps. For a contour from point
+    ``s``, the walk's values are arrays over the stretch's points ``i``: ``here`` (Chebyshev from
+    ``s``) and whether some ``here`` so far exceeds ``close_tol + 1`` (the walk's running maximum
+    ``far`` does exactly then), so where the walk would first end it. Each round takes every open
+    stretch at once; a contour ended early opens the next, looked at in the next round. The same
+    comparisons of the same floats as the walk."""
     break_step, close_tol, min_loop, split_on_close = rule
     n = len(pts)
     x, y = pts[:, 0], pts[:, 1]
     jumps = np.flatnonzero(steps > break_step).tolist()
-    # where contours begin, and why: the first point and the point after every jump ...
+    # where contours begin, and why: the first point, after every jump and (round by round) every
+    # finished loop; todo: (start, last point) of the stretches open and long enough for a loop
     opened: dict[int, str] = {0: "first", **{i + 1: "jump" for i in jumps}}
-    # ... and, found round by round, after every finished loop: (start, last point) of the stretches
-    # still open, each long enough to hold a finished loop before its last step
     shortest = max(min_loop, 1)
     todo = [(a, b) for a, b in zip([0, *(i + 1 for i in jumps)], [*jumps, n - 1]) if b - a >= shortest]
     rounds = 0
@@ -344,24 +336,17 @@ def cell_paths(cells: IntArray, spans: Sequence[tuple[int, int]]) -> list[CellPa
     from ``cells``: the spans' points rounded and stacked in that order, as integers. The steps
     are found for all spans at once; those between two spans belong to neither."""
     xs, ys = cells[:, 0].tolist(), cells[:, 1].tolist()
-    a, b = cells[:-1], cells[1:]
-    d = b - a
-    where = np.flatnonzero((np.abs(d[:, 0]) == 1) & (np.abs(d[:, 1]) == 1))
-    # as _diagonals: the 2x2 block's top-left cell and the kind (+1 for "\\", -1 for "/")
-    dx_, dy_ = d[where, 0], d[where, 1]
-    bx = np.minimum(a[where, 0], b[where, 0]).tolist()
-    by = np.minimum(a[where, 1], b[where, 1]).tolist()
-    kind = np.where(dx_ * dy_ > 0, 1, -1).tolist()
-    at = where.tolist()
-    out = []
-    offset = 0
+    d = cells[1:] - cells[:-1]
+    at = np.flatnonzero((np.abs(d[:, 0]) == 1) & (np.abs(d[:, 1]) == 1))
+    # as _diagonals: each diagonal step's 2x2 block (its top-left cell) and kind (+1 "\\", -1 "/")
+    block = np.minimum(cells[at], cells[at + 1]).T.tolist()
+    diagonals = list(zip(*block, np.where(d[at, 0] * d[at, 1] > 0, 1, -1).tolist()))
+    where, out, offset = at.tolist(), [], 0
     for start, stop in spans:
         end = offset + stop - start
         # the steps from this span's points to the next ones of the span: offset .. end - 2
-        lo, hi = bisect.bisect_left(at, offset), bisect.bisect_left(at, end - 1)
-        out.append(
-            CellPath(frozenset(zip(xs[offset:end], ys[offset:end])), frozenset(zip(bx[lo:hi], by[lo:hi], kind[lo:hi])))
-        )
+        lo, hi = bisect.bisect_left(where, offset), bisect.bisect_left(where, end - 1)
+        out.append(CellPath(frozenset(zip(xs[offset:end], ys[offset:end])), frozenset(diagonals[lo:hi])))
         offset = end
     return out
 

@@ -1,4 +1,4 @@
-"""``assign`` with arrays (many permutations) picks what the Python brute force picks: the first
+"""``matching.assign`` with arrays (many permutations) picks what the Python brute force picks: the first
 permutation, in ``itertools`` order, of least total, ties, NaN and infinite costs included; and the
 headline's mean of the seed scores, added up in Python, is ``np.mean``'s."""
 
@@ -7,13 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shape_asserts.families.multi import scorer
+from shape_asserts.families.multi import matching, scorer
 
 
 def _python(cost: np.ndarray, monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
     with monkeypatch.context() as mp:
-        mp.setattr(scorer, "_PYTHON_PERMUTATIONS", 10**9)
-        return scorer.assign(cost)
+        mp.setattr(matching, "_PYTHON_PERMUTATIONS", 10**9)
+        return matching.assign(cost)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -31,7 +31,7 @@ def test_arrays_pick_the_python_brute_force(seed, monkeypatch):
                     cost[rng.random((m, k)) < 0.5] = np.inf
                 elif kind == "tiny":  # differences below the totals' rounding
                     cost = 1e6 + rng.integers(0, 3, (m, k)) * 1e-11
-                assert scorer._assign_arrays(cost) == _python(cost, monkeypatch), (m, k, kind)
+                assert matching._assign_arrays(cost) == _python(cost, monkeypatch), (m, k, kind)
                 assert scorer.assign(cost) == _python(cost, monkeypatch)
 
 
