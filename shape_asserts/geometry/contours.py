@@ -35,6 +35,8 @@ are one contour unless the first is a finished loop.
 
 from __future__ import annotations
 
+import bisect
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -52,6 +54,8 @@ __all__ = [
     "split_contours",
     "is_closed",
     "Intersection",
+    "CellPath",
+    "cell_paths",
     "intersection",
     "fit_to_box",
     "bounding_box",
@@ -134,7 +138,99 @@ def split_contours(
     n = len(pts)
     if n == 0:
         return ()
-    steps = chebyshev(pts[1:], pts[:-1]).tolist()
+    steps = chebyshev(pts[1:], pts[:-1])
+    rule = (break_step, close_tol, min_loop, split_on_close)
+    if not bool(np.isfinite(pts).all()):
+        return tuple(_walk(pts, steps.tolist(), 0, "first", rule))
+    return tuple(_split_finite(pts, steps, rule))
+
+
+#: The rule of :func:`split_contours`: ``(break_step, close_tol, min_loop, split_on_close)``.
+_Rule = tuple[float, float, int, bool]
+#: After this many rounds :func:`_split_finite` walks the rest (a round costs a fixed number of
+#: array operations: many loops drawn one after another are cheaper walked).
+_ARRAY_ROUNDS = 8
+
+
+def _split_finite(pts: FloatArray, steps: FloatArray, rule: _Rule) -> list[Contour]:
+    """:func:`_walk` from the first point, for finite points, with arrays. A jump ends a contour
+    wherever it began, so the answer falls into stretches between jumps. For a contour from point
+    ``s``, the walk's values are arrays over the stretch's points ``i``: ``here`` (Chebyshev from
+    ``s``) and whether some ``here`` so far exceeds ``close_tol + 1`` (the walk's running maximum
+    ``far`` does exactly then), so where the walk would first end it. Each round takes every open
+    stretch at once; a contour ended early opens the next, looked at in the next round. The same
+    comparisons of the same floats as the walk."""
+    break_step, close_tol, min_loop, split_on_close = rule
+    n = len(pts)
+    x, y = pts[:, 0], pts[:, 1]
+    jumps = np.flatnonzero(steps > break_step).tolist()
+    # where contours begin, and why: the first point, after every jump and (round by round) every
+    # finished loop; todo: (start, last point) of the stretches open and long enough for a loop
+    opened: dict[int, str] = {0: "first", **{i + 1: "jump" for i in jumps}}
+    shortest = max(min_loop, 1)
+    todo = [(a, b) for a, b in zip([0, *(i + 1 for i in jumps)], [*jumps, n - 1]) if b - a >= shortest]
+    rounds = 0
+    while todo:
+        if rounds == _ARRAY_ROUNDS:  # walk from the first open stretch on instead
+            s = todo[0][0]
+            head = [c for c in _contours(pts, steps, opened) if c.start < s]
+            return head + _walk(pts, steps.tolist(), s, opened[s], rule)
+        rounds += 1
+        first = np.array([a for a, _ in todo])
+        size = np.array([b - a + 1 for a, b in todo])
+        # every open stretch's points in a row: idx, and the stretch's first point at each
+        ends = size.cumsum()
+        idx = np.arange(int(ends[-1])) - (ends - size - first).repeat(size)
+        s_at = first.repeat(size)
+        here = np.maximum(np.abs(x[idx] - x[s_at]), np.abs(y[idx] - y[s_at]))
+        rel = idx - s_at
+        # far > close_tol + 1: some point since the stretch's first went that far
+        out_far = (here > close_tol + 1).cumsum()
+        went_far = out_far > (out_far[ends - size] - (here[ends - size] > close_tol + 1)).repeat(size)
+        step = steps[np.minimum(idx, n - 2)]  # (a stretch's last point has no step in it: dropped below)
+        loop_done = (rel + 1 >= min_loop) & (here <= close_tol) & went_far & (rel < (size - 1).repeat(size))
+        nxt = np.empty_like(here)  # cheb(i + 1, s) within the stretch
+        nxt[:-1], nxt[-1] = here[1:], 0.0
+        if split_on_close:
+            end = loop_done & ((step > 1) | ((step >= 1) & (nxt > here)))
+        else:
+            end = loop_done & (step > 1)
+        hit = np.flatnonzero(end)
+        stretch = np.searchsorted(ends, hit, side="right")
+        new = np.ones(len(hit), dtype=bool)
+        new[1:] = stretch[1:] != stretch[:-1]
+        firsts = np.flatnonzero(new)  # each stretch's first end
+        later = []
+        for k, i in zip(stretch[firsts].tolist(), idx[hit[firsts]].tolist()):
+            opened[i + 1] = "lift" if steps[i] > 1 else "loop"
+            last = todo[k][1]
+            if last - (i + 1) >= shortest:
+                later.append((i + 1, last))
+        todo = later
+    return _contours(pts, steps, opened)
+
+
+def _contours(pts: FloatArray, steps: FloatArray, opened: dict[int, str]) -> list[Contour]:
+    """The contours beginning at ``opened``'s points, for the reasons it gives, each up to the next;
+    gaps and repeats are the steps inside each longer than one cell or of none."""
+    n = len(pts)
+    gap_at = np.flatnonzero(steps > 1).tolist()
+    repeat_at = np.flatnonzero(steps == 0).tolist()
+    starts = sorted(opened)
+    out = []
+    for s, stop in zip(starts, [*starts[1:], n]):
+        # steps s .. stop - 2 (the step that ends the contour is neither)
+        gaps = gap_at[bisect.bisect_left(gap_at, s) : bisect.bisect_left(gap_at, stop - 1)]
+        repeats = repeat_at[bisect.bisect_left(repeat_at, s) : bisect.bisect_left(repeat_at, stop - 1)]
+        out.append(Contour(s, stop, pts[s:stop], opened[s], tuple(gaps), tuple(repeats)))
+    return out
+
+
+def _walk(pts: FloatArray, steps: list[float], start: int, opened: str, rule: _Rule) -> list[Contour]:
+    """The contours of ``pts[start:]``, the first opened by ``opened``: the rule of
+    :func:`split_contours` applied one step at a time."""
+    break_step, close_tol, min_loop, split_on_close = rule
+    n = len(pts)
     # the walk reads one point at a time: Python floats, the same IEEE arithmetic as numpy's
     # (a NaN, which max() would order differently, takes numpy's path)
     xs, ys = pts[:, 0].tolist(), pts[:, 1].tolist()
@@ -146,12 +242,12 @@ def split_contours(
         return float(chebyshev(pts[i], pts[j]))
 
     out: list[Contour] = []
-    s, opened = 0, "first"
+    s = start
     far = 0.0  # farthest the current contour has gone from its first point
     gaps: list[int] = []
     repeats: list[int] = []
-    xs_s, ys_s = xs[0], ys[0]
-    for i in range(n - 1):
+    xs_s, ys_s = xs[s], ys[s]
+    for i in range(start, n - 1):
         step = steps[i]
         # cheb(i, s), inline: this loop runs once per point
         here = max(abs(xs[i] - xs_s), abs(ys[i] - ys_s)) if finite else cheb(i, s)
@@ -173,7 +269,7 @@ def split_contours(
         elif step == 0:
             repeats.append(i)
     out.append(Contour(s, n, pts[s:n], opened, tuple(gaps), tuple(repeats)))
-    return tuple(out)
+    return out
 
 
 def is_closed(points: ArrayLike, tol: float = 1.0) -> bool:
@@ -229,6 +325,31 @@ class CellPath:
         c = np.rint(as_points(points)).astype(np.int64)
         return cls(frozenset(zip(c[:, 0].tolist(), c[:, 1].tolist())), frozenset(_diagonals(c)))
 
+    @functools.cached_property
+    def flipped(self) -> frozenset[tuple[int, int, int]]:
+        """The diagonal steps that cross this path's: the same blocks, the other kind."""
+        return frozenset((x, y, -k) for x, y, k in self.diagonals)
+
+
+def cell_paths(cells: IntArray, spans: Sequence[tuple[int, int]]) -> list[CellPath]:
+    """``CellPath.of(points[start:stop])`` for each ``(start, stop)`` of ``spans`` (none empty),
+    from ``cells``: the spans' points rounded and stacked in that order, as integers. The steps
+    are found for all spans at once; those between two spans belong to neither."""
+    xs, ys = cells[:, 0].tolist(), cells[:, 1].tolist()
+    d = cells[1:] - cells[:-1]
+    at = np.flatnonzero((np.abs(d[:, 0]) == 1) & (np.abs(d[:, 1]) == 1))
+    # as _diagonals: each diagonal step's 2x2 block (its top-left cell) and kind (+1 "\\", -1 "/")
+    block = np.minimum(cells[at], cells[at + 1]).T.tolist()
+    diagonals = list(zip(*block, np.where(d[at, 0] * d[at, 1] > 0, 1, -1).tolist()))
+    where, out, offset = at.tolist(), [], 0
+    for start, stop in spans:
+        end = offset + stop - start
+        # the steps from this span's points to the next ones of the span: offset .. end - 2
+        lo, hi = bisect.bisect_left(where, offset), bisect.bisect_left(where, end - 1)
+        out.append(CellPath(frozenset(zip(xs[offset:end], ys[offset:end])), frozenset(diagonals[lo:hi])))
+        offset = end
+    return out
+
 
 def intersection(a: ArrayLike | CellPath, b: ArrayLike | CellPath) -> Intersection:
     """Cells shared by ``a`` and ``b`` and diagonal steps of one crossing the other's.
@@ -245,7 +366,7 @@ def intersection(a: ArrayLike | CellPath, b: ArrayLike | CellPath) -> Intersecti
     pa = a if isinstance(a, CellPath) else CellPath.of(a)
     pb = b if isinstance(b, CellPath) else CellPath.of(b)
     shared = sorted(pa.cells & pb.cells)
-    cross = sorted({(x, y) for x, y, k in pa.diagonals if (x, y, -k) in pb.diagonals})
+    cross = sorted({(x, y) for x, y, _ in pa.diagonals & pb.flipped})
     return Intersection(shared=tuple(shared), crossings=tuple(cross))
 
 

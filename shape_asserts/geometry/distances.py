@@ -7,10 +7,12 @@ are Euclidean, in cells.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.geometry.nearest import nearest_sq, on_segment, to_segments
+from shape_asserts.geometry.nearest import CellIndex, nearest_both, nearest_sq, on_segment, to_segments
 from shape_asserts.geometry.points import FloatArray, as_points
 
 __all__ = [
@@ -26,6 +28,8 @@ __all__ = [
     "distinct_cells",
     "cell_distance",
     "chamfer_distance",
+    "chamfer_distances",
+    "likeness",
     "similarity",
 ]
 
@@ -38,7 +42,14 @@ def chebyshev(a: ArrayLike, b: ArrayLike) -> FloatArray:
     >>> chebyshev([[0, 0], [1, 1]], [[3, 1], [1, 1]]).tolist()
     [3.0, 0.0]
     """
-    d: FloatArray = np.max(np.abs(np.asarray(a, float) - np.asarray(b, float)), axis=-1)
+    diff = np.asarray(a, float) - np.asarray(b, float)
+    d: FloatArray
+    if diff.shape[-1:] == (2,):
+        # points: the larger of |dx| and |dy|, the same float (and NaN) the maximum over the last
+        # axis gives, without reducing over an axis of two
+        d = np.maximum(np.abs(diff[..., 0]), np.abs(diff[..., 1]))
+    else:
+        d = np.max(np.abs(diff), axis=-1)
     return d
 
 
@@ -53,7 +64,11 @@ def closure_distance(points: ArrayLike) -> float:
     pts = as_points(points)
     if len(pts) == 0:
         return float("inf")
-    return float(chebyshev(pts[-1], pts[0]))
+    # chebyshev(pts[-1], pts[0]) in Python floats (the same IEEE differences): the larger of the
+    # two, or NaN when either is (as numpy's maximum gives it; Python's max would not)
+    (x1, y1), (x0, y0) = pts[-1].tolist(), pts[0].tolist()
+    dx, dy = abs(x1 - x0), abs(y1 - y0)
+    return float("nan") if dx != dx or dy != dy else max(dx, dy)
 
 
 def nearest_on_segment(points: ArrayLike, a: ArrayLike, b: ArrayLike) -> tuple[FloatArray, FloatArray]:
@@ -215,10 +230,40 @@ def chamfer_distance(a: ArrayLike, b: ArrayLike) -> float:
     >>> chamfer_distance([[0, 0], [0, 5]], [[1, 0], [1, 5]])
     1.0
     """
-    pa, pb = as_points(a), as_points(b)
-    if len(pa) == 0 or len(pb) == 0:
-        return float("inf")
-    return 0.5 * (float(nearest_distance(pa, pb).mean()) + float(nearest_distance(pb, pa).mean()))
+    return chamfer_distances([a], b)[0]
+
+
+def chamfer_distances(drawings: Sequence[ArrayLike], b: ArrayLike, index: CellIndex | None = None) -> list[float]:
+    """:func:`chamfer_distance` of each drawing to ``b``, the same floats, from one search
+    (:func:`shape_asserts.geometry.nearest.nearest_both`, through ``b``'s ``index`` when given):
+    a scene is held to its reference as drawn and fitted onto the reference's box.
+
+    >>> chamfer_distances([[[0, 0], [0, 5]], [[1, 0]]], [[1, 0], [1, 5]])
+    [1.0, 1.25]
+    """
+    pb = as_points(b)
+    parts = [as_points(a) for a in drawings]
+    out = [float("inf")] * len(parts)
+    some = [i for i, pa in enumerate(parts) if len(pa)]
+    if len(pb) == 0 or not some:
+        return out
+    # each way the same arrays as nearest_distance(pa, pb) and nearest_distance(pb, pa)
+    for i, (near_a, near_b) in zip(some, nearest_both([parts[i] for i in some], pb, index)):
+        out[i] = 0.5 * (float(np.sqrt(near_a).mean()) + float(np.sqrt(near_b).mean()))
+    return out
+
+
+def likeness(d: float, scale: float) -> float:
+    """:func:`similarity` from the Chamfer distance ``d``: 100 at 0, falling linearly to 0 at ``scale``.
+
+    >>> likeness(1.0, scale=4.0)
+    75.0
+    """
+    if not scale > 0:
+        raise ValueError(f"scale must be positive, got {scale!r}")
+    if not np.isfinite(d):
+        return 0.0
+    return float(100.0 * max(0.0, 1.0 - d / scale))
 
 
 def similarity(a: ArrayLike, b: ArrayLike, scale: float) -> float:
@@ -232,7 +277,4 @@ def similarity(a: ArrayLike, b: ArrayLike, scale: float) -> float:
     """
     if not scale > 0:
         raise ValueError(f"scale must be positive, got {scale!r}")
-    d = chamfer_distance(a, b)
-    if not np.isfinite(d):
-        return 0.0
-    return float(100.0 * max(0.0, 1.0 - d / scale))
+    return likeness(chamfer_distance(a, b), scale)

@@ -19,11 +19,23 @@ non-finite ones take the all-pairs form.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 import numpy as np
 
 from shape_asserts.geometry.points import FloatArray, IntArray
 
-__all__ = ["nearest_sq", "to_segments", "on_segment", "seg_dist", "brute_nearest", "brute_to_segments"]
+__all__ = [
+    "nearest_sq",
+    "nearest_both",
+    "CellIndex",
+    "to_segments",
+    "on_segment",
+    "seg_dist",
+    "brute_nearest",
+    "brute_to_segments",
+]
 
 #: Pairwise differences computed at once by the all-pairs forms (bounds the memory used).
 PAIRS = 1_000_000
@@ -147,6 +159,131 @@ def nearest_sq(q: FloatArray, b: FloatArray, metric: str = "euclidean", *, disti
             done, bound = found <= (w - _EDGE) ** 2, np.sqrt(found)
         out[todo[done]] = found[done]
         todo, w = todo[~done], _widen(w, bound)[~done]
+    return out
+
+
+#: Cells either way about a cell within which :class:`CellIndex` lists the points: a query is
+#: settled by the listed points when its nearest lies closer than this.
+_REACH = 2
+
+
+@dataclass(frozen=True, eq=False)
+class CellIndex:
+    """The points of ``b`` by grid cell, for :func:`nearest_both`: for every cell of a box about
+    them, which points lie in the ``(2 * _REACH + 1)²`` cells about it (``start``, ``count`` into
+    ``members``, cells row-major). Made once for a reference drawing that many answers are held to.
+
+    A query in cell ``(cx, cy)`` (its coordinates floored) is paired with the points listed for
+    that cell; any point not listed lies in a cell more than ``_REACH`` away in ``x`` or ``y``,
+    so farther than ``_REACH`` from the query: a listed nearest closer than that is the nearest.
+    And a point of ``b`` whose nearest query lies closer than ``_REACH`` is listed for that
+    query's cell, so the same pairs settle both sides.
+    """
+
+    b: FloatArray
+    x0: int
+    y0: int
+    width: int
+    height: int
+    start: IntArray
+    count: IntArray
+    members: IntArray
+
+    @classmethod
+    def of(cls, b: FloatArray) -> CellIndex | None:
+        """The index of ``b``; ``None`` where :func:`nearest_both` would not use one (no points,
+        as many as it first drops repeats from, coordinates beyond ``±_SAFE`` or not finite)."""
+        if len(b) == 0 or len(b) >= _DEDUPE or not _safe(b):
+            return None
+        cx, cy = np.floor(b[:, 0]).astype(np.int64), np.floor(b[:, 1]).astype(np.int64)
+        x0, y0 = int(cx.min()) - _REACH, int(cy.min()) - _REACH
+        width, height = int(cx.max()) + _REACH - x0 + 1, int(cy.max()) + _REACH - y0 + 1
+        near = np.arange(-_REACH, _REACH + 1)
+        ox, oy = np.tile(near, len(near)), near.repeat(len(near))
+        # every (cell, point) with the point within _REACH cells of the cell, grouped by cell
+        cells = ((cy[:, None] + oy - y0) * width + (cx[:, None] + ox - x0)).ravel()
+        point = np.arange(len(b)).repeat(len(ox))
+        count = np.bincount(cells, minlength=width * height)
+        start = count.cumsum() - count
+        members = point[np.argsort(cells, kind="stable")]
+        for a in (b, start, count, members):
+            a.flags.writeable = False
+        return cls(b, x0, y0, width, height, start, count, members)
+
+
+def nearest_both(
+    parts: Sequence[FloatArray], b: FloatArray, index: CellIndex | None = None
+) -> list[tuple[FloatArray, FloatArray]]:
+    """For each ``a`` of ``parts``: ``nearest_sq(a, b)`` and ``nearest_sq(b, a)`` (Euclidean,
+    squared), from one set of pairs for all of them: those of ``index`` (``b``'s
+    :class:`CellIndex`) when given, else those of a strip ``|dx| ≤ w``.
+
+    A pair's squared distance is the same float either way round (``a - b`` is ``-(b - a)``
+    exactly, and squares drop the sign), so the pairs found for the parts' points serve ``b``'s
+    too: each side's minimum over them settles every point whose nearest lies closer than ``w``
+    (or ``_REACH``: the module docstring's argument, for both sides and each part apart), and the
+    few points left take :func:`nearest_sq`. Empty, small, long (where :func:`nearest_sq` first
+    drops repeats), far-off or non-finite inputs take :func:`nearest_sq` both ways.
+
+    >>> [[x.tolist() for x in ab] for ab in nearest_both([np.array([[0.0, 0.0], [4, 3]])], np.array([[0.0, 1.0], [1, 3]]))]
+    [[[1.0, 9.0], [1.0, 9.0]]]
+    """
+    sizes = [len(a) for a in parts]
+    m = len(b)
+    if not parts or min(sizes) * m <= _SMALL or max(sizes) >= _DEDUPE or m >= _DEDUPE or not _safe(b, *parts):
+        return [(nearest_sq(a, b), nearest_sq(b, a)) for a in parts]
+    a = np.concatenate(parts) if len(parts) > 1 else parts[0]
+    n = len(a)
+    if index is not None:
+        if index.b is not b:
+            raise ValueError("index is not of b")
+        # each query paired with the points listed for its cell (none off the index's box)
+        qx, qy = a[:, 0], a[:, 1]
+        cx = np.floor(qx).astype(np.int64) - index.x0
+        cy = np.floor(qy).astype(np.int64) - index.y0
+        inside = (cx >= 0) & (cx < index.width) & (cy >= 0) & (cy < index.height)
+        cell = np.where(inside, cy * index.width + cx, 0)
+        lo = index.start[cell]
+        qi, pi, counts = _pairs(lo, lo + np.where(inside, index.count[cell], 0))
+        ti = index.members[pi]
+        dx, dy = qx[qi] - b[ti, 0], qy[qi] - b[ti, 1]
+        d2 = dx * dx + dy * dy
+        near_a = _group_min(d2, counts)
+        part = np.arange(len(parts)).repeat(sizes) if len(parts) > 1 else None
+        reach = float(_REACH)
+    else:
+        ia = np.argsort(a[:, 0], kind="stable")
+        ib = np.argsort(b[:, 0], kind="stable")
+        ax, ay, bx, by = a[ia, 0], a[ia, 1], b[ib, 0], b[ib, 1]
+        lo = bx.searchsorted(ax - _FIRST_STRIP, side="left")
+        hi = bx.searchsorted(ax + _FIRST_STRIP, side="right")
+        if int((hi - lo).sum()) * 2 > n * m:  # the strips hold most pairs: nothing to gain
+            return [(nearest_sq(a, b), nearest_sq(b, a)) for a in parts]
+        qi, si, counts = _pairs(lo, hi)
+        dx, dy = ax[qi] - bx[si], ay[qi] - by[si]
+        d2 = dx * dx + dy * dy
+        near_a = np.empty(n)
+        near_a[ia] = _group_min(d2, counts)
+        ti = ib[si]  # (the pairs' targets in b's order)
+        part = np.arange(len(parts)).repeat(sizes)[ia] if len(parts) > 1 else None
+        reach = _FIRST_STRIP
+    # b's nearest in each part: the pairs' minima by (part of the query, target)
+    found_b = np.full(len(parts) * m, np.inf)
+    np.minimum.at(found_b, ti if part is None else part[qi] * m + ti, d2)
+    near_b = found_b.reshape(len(parts), m)
+    settled = (reach - _EDGE) ** 2
+    out = []
+    start = 0
+    for g, part_g in enumerate(parts):
+        na, nb = near_a[start : start + sizes[g]], near_b[g]
+        start += sizes[g]
+        rest = np.flatnonzero(na > settled)
+        if rest.size:
+            na[rest] = nearest_sq(part_g[rest], b)
+        rest = np.flatnonzero(nb > settled)
+        if rest.size:
+            nb[rest] = nearest_sq(b[rest], part_g)
+        out.append((na, nb))
     return out
 
 

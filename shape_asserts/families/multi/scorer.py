@@ -14,8 +14,9 @@ from numpy.typing import ArrayLike
 from shape_asserts.families.base import CaseLike, with_overrides
 from shape_asserts.families.circle import CircleThresholds, score_circle
 from shape_asserts.families.multi.asked import separate_radii, side_point
+from shape_asserts.families.multi.matching import assign
 from shape_asserts.families.prompts import fmt_xy
-from shape_asserts.geometry.contours import BREAK_STEP, CLOSE_TOL, CellPath, Contour, intersection, split_contours
+from shape_asserts.geometry.contours import BREAK_STEP, CLOSE_TOL, Contour, cell_paths, intersection, split_contours
 from shape_asserts.geometry.distances import cell_distance
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import CircleModel
@@ -42,52 +43,6 @@ class CirclesThresholds(CircleThresholds):
 
 
 CIRCLES = CirclesThresholds()
-
-
-def assign(cost: ArrayLike) -> list[tuple[int, int]]:
-    """Pairs ``(row, column)`` matching rows to columns one-to-one with the least total cost.
-
-    Exact (brute force over permutations) when neither side has more than 7 entries, greedy by
-    increasing cost otherwise; ``min(rows, columns)`` pairs, sorted by row.
-
-    Examples
-    --------
-    >>> assign(np.array([[5.0, 1.0], [1.0, 5.0], [9.0, 9.0]]))
-    [(0, 1), (1, 0)]
-    """
-    cost = np.asarray(cost, dtype=float)
-    m, k = cost.shape
-    if m == 0 or k == 0:
-        return []
-    if max(m, k) <= 7:
-        best, pairs = math.inf, []
-        # Python floats, added one by one left to right: the same sums as of the array's elements
-        # (not sum(), which adds exact floats with compensation from Python 3.12 on)
-        c = cost.tolist()
-        if m >= k:
-            by_col = list(zip(*c))  # by_col[j][i] is cost[i, j]
-            for perm in itertools.permutations(range(m), k):
-                total = 0.0
-                for col, i in zip(by_col, perm):
-                    total += col[i]
-                if total < best:
-                    best, pairs = total, [(perm[j], j) for j in range(k)]
-        else:
-            for perm in itertools.permutations(range(k), m):
-                total = 0.0
-                for row, j in zip(c, perm):
-                    total += row[j]
-                if total < best:
-                    best, pairs = total, [(i, perm[i]) for i in range(m)]
-        return sorted(pairs)
-    order = np.dstack(np.unravel_index(np.argsort(cost, axis=None, kind="stable"), cost.shape))[0]
-    rows, cols, pairs = set(), set(), []
-    for i, j in order:
-        if i not in rows and j not in cols:
-            rows.add(int(i))
-            cols.add(int(j))
-            pairs.append((int(i), int(j)))
-    return sorted(pairs)
 
 
 @dataclass(frozen=True)
@@ -141,6 +96,17 @@ def _cell_gap(a: FloatArray, b: FloatArray) -> float:
     dx = np.abs(a[:, 0, None] - b[None, :, 0])
     dy = np.abs(a[:, 1, None] - b[None, :, 1])
     return float(np.minimum.reduce(np.maximum(dx, dy), axis=None))
+
+
+def _mean(values: list[float]) -> float:
+    """``float(np.mean(values))``: below 8 values numpy adds them one by one from the first (its
+    pairwise summation starts at 8), and so does this, without making an array."""
+    if len(values) >= 8:
+        return float(np.mean(values))
+    total = 0.0
+    for v in values:
+        total += v
+    return total / len(values)
 
 
 def score_circles(
@@ -264,17 +230,29 @@ def score_circles(
     # so the work stays k² whatever the answer; extra contours already fail ``contours``)
     hits, least = [], math.inf
     matched = sorted(ci for ci, _ in pairs)
-    # the contour's cells, repeats kept: the least distance between two contours is the same
-    # minimum over the same pairs of cells (``min_distance`` drops the repeats only to search less)
-    cells = {ci: (np.rint(contours[ci].points), CellPath.of(contours[ci].points)) for ci in matched}
-    # (a matched contour has a fit, so its points are finite: the boxes' gaps are plain floats)
-    box = {ci: (c.min(axis=0).tolist(), c.max(axis=0).tolist()) for ci, (c, _) in cells.items()}
+    if matched:
+        # the contours' cells, repeats kept: the least distance between two contours is the same
+        # minimum over the same pairs of cells (``min_distance`` drops the repeats only to search
+        # less); all matched contours rounded at once, each one's a slice (a matched contour has a
+        # fit, so its points are finite: the boxes' gaps are plain floats)
+        spans = [(contours[ci].start, contours[ci].stop) for ci in matched]
+        rounded = np.rint(np.concatenate([pts[a:b] for a, b in spans]))
+        offsets = np.cumsum([0] + [b - a for a, b in spans[:-1]])
+        ends = offsets + [b - a for a, b in spans]
+        cells = {ci: rounded[o:e] for ci, o, e in zip(matched, offsets.tolist(), ends.tolist())}
+        paths = dict(zip(matched, cell_paths(rounded.astype(np.int64), spans)))
+        # each contour's box: the least and the largest of its cells' x and y (CellPath.of's cells)
+        lows = np.minimum.reduceat(rounded, offsets, axis=0).tolist()
+        highs = np.maximum.reduceat(rounded, offsets, axis=0).tolist()
+        box = dict(zip(matched, zip(lows, highs)))
     for i, j in itertools.combinations(matched, 2):
         # no two cells of boxes this far apart are nearer: the pair cannot lower the least
         (lo_i, hi_i), (lo_j, hi_j) = box[i], box[j]
-        if max(max(lo_j[0] - hi_i[0], lo_i[0] - hi_j[0]), max(lo_j[1] - hi_i[1], lo_i[1] - hi_j[1])) < least:
-            least = min(least, _cell_gap(cells[i][0], cells[j][0]))
-        x = intersection(cells[i][1], cells[j][1])
+        apart = max(max(lo_j[0] - hi_i[0], lo_i[0] - hi_j[0]), max(lo_j[1] - hi_i[1], lo_i[1] - hi_j[1]))
+        if apart < least:
+            least = min(least, _cell_gap(cells[i], cells[j]))
+        # boxes two cells apart share no cell and no 2x2 block: the contours cannot meet
+        x = intersection(paths[i], paths[j]) if apart < 2 else None
         if x:
             hits.append((i, j, x))
     metrics["intersections"] = len(hits)
@@ -288,7 +266,7 @@ def score_circles(
     )
     card.bounds(pts, grid_size)
 
-    score = float(np.mean(seeds)) if k else 0.0
+    score = _mean(seeds) if k else 0.0
     metrics["mean_seed_score"] = score
     metrics["min_roundness"] = min((s.metrics.get("roundness", 0.0) for _, s, _ in per), default=0.0)
     card.marks.update(

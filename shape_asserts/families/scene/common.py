@@ -16,7 +16,8 @@ from shape_asserts.families.base import CaseLike
 from shape_asserts.families.prompts import scene_prompt
 from shape_asserts.families.scene.strokes import scene_strokes
 from shape_asserts.geometry.contours import bounding_box, fit_to_box
-from shape_asserts.geometry.distances import chamfer_distance, similarity
+from shape_asserts.geometry.distances import chamfer_distances, likeness
+from shape_asserts.geometry.nearest import CellIndex
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, round_half_up
 from shape_asserts.geometry.raster import raster_polyline
 from shape_asserts.geometry.scorecard import Scorecard
@@ -172,6 +173,27 @@ def reference_of(make: Callable[[Sequence[float]], list[IntArray]], area: Sequen
     return out
 
 
+#: A reference's strokes stacked into one float array, its bounding box and cell index: :func:`_stacked`.
+_STACKED: dict[int, tuple[list[IntArray], FloatArray, tuple[float, float, float, float], CellIndex | None]] = {}
+
+
+def _stacked(reference: list[IntArray]) -> tuple[FloatArray, tuple[float, float, float, float], CellIndex | None]:
+    """The reference's points as one read-only float array, their box and their
+    :class:`~shape_asserts.geometry.nearest.CellIndex`, made once per reference (the list
+    :func:`reference_of` keeps; it is held here too, so its ``id`` is not reused)."""
+    hit = _STACKED.get(id(reference))
+    if hit is not None and hit[0] is reference:
+        return hit[1], hit[2], hit[3]
+    if len(_STACKED) >= 256:
+        _STACKED.clear()
+    ref = as_points(np.vstack(reference))
+    ref.flags.writeable = False
+    box = bounding_box(ref)
+    index = CellIndex.of(ref)
+    _STACKED[id(reference)] = (reference, ref, box, index)
+    return ref, box, index
+
+
 @dataclass
 class Sketch:
     """A scene answer read once for every scene check: its points, strokes, the card of the shared
@@ -219,12 +241,15 @@ def sketch(
             f"asked x {x0}..{x1}, y {y0}..{y1}",
             bad.tolist(),
         )
-    ref = np.vstack(reference)
-    box = bounding_box(ref)
+    ref, box, index = _stacked(reference)
     diag = math.hypot(box[2] - box[0], box[3] - box[1])
     scale = t.similarity_scale * diag
-    like = similarity(fit_to_box(pts, box), ref, scale) if len(pts) else 0.0
-    card.metrics["chamfer_raw"] = chamfer_distance(pts, ref) if len(pts) else None
+    like, raw = 0.0, None
+    if len(pts):
+        # similarity(fit_to_box(pts, box), ref, scale) and chamfer_distance(pts, ref), in one search
+        fitted_d, raw = chamfer_distances([fit_to_box(pts, box), pts], ref, index)
+        like = likeness(fitted_d, scale)
+    card.metrics["chamfer_raw"] = raw
     card.metrics["likeness"] = like
     card.add("likeness", like >= t.min_likeness, like, f"≥ {t.min_likeness:g}", "nothing like the scene asked for")
     card.marks["breaks"] = tuple(i for i, _ in strokes[1:])

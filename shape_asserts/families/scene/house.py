@@ -194,6 +194,14 @@ def _iso_bands(ang: FloatArray, t: HouseThresholds) -> tuple[BoolArray, BoolArra
     return vertical, rise_left, rise_right
 
 
+def _median(values: list[float]) -> float:
+    """``float(np.median(values))`` of a few finite floats without the array: the middle one, or
+    the two middle ones added and halved (what ``np.median`` computes, by way of ``np.mean``)."""
+    s = sorted(values)
+    m = len(s) // 2
+    return s[m] if len(s) % 2 else (s[m - 1] + s[m]) / 2
+
+
 def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     p = case.params
     t: HouseThresholds = with_overrides(HOUSE_THRESHOLDS, case.thresholds)
@@ -230,7 +238,6 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     )
 
     # edges cut at the corners other edges end on, then: walls, roof, chimney
-    vertical = _iso_bands(ang, t)[0]
     segs = join_verticals(raw, vertical & longer, t.vertical_join, t.corner_tol, t.junction_ends)
     segs = split_at_junctions(segs, t.corner_tol, t.junction_ends, t.simplify_tolerance)
     ang, length = segment_angles(segs)
@@ -238,19 +245,26 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     top, bottom = ends(segs)
     cells = np.rint(pts)
     standing = np.zeros(len(segs), dtype=bool)
-    for i in np.flatnonzero(vertical & (length >= t.min_edge)).tolist():
-        fx, fy = bottom[i]
-        below = (np.abs(cells[:, 0] - fx) <= t.ground_columns) & (cells[:, 1] > fy + t.ground_tolerance)
-        standing[i] = not below.any()
+    upright = np.flatnonzero(vertical & (length >= t.min_edge))
+    if len(upright):
+        # every upright edge's foot against every cell at once: is anything drawn below it?
+        fx, fy = bottom[upright, 0], bottom[upright, 1]
+        below = (np.abs(cells[None, :, 0] - fx[:, None]) <= t.ground_columns) & (
+            cells[None, :, 1] > (fy + t.ground_tolerance)[:, None]
+        )
+        standing[upright] = ~np.logical_or.reduce(below, axis=1)
     tallest = float(length[vertical].max()) if vertical.any() else 0.0
     is_wall = standing & (length >= t.wall_edge_share * tallest)
+    # each edge's middle x (the mean of its two ends' x, as segs[i, :, 0].mean() gives it)
+    mid_x = segs[:, :, 0].mean(axis=1).tolist() if len(segs) else []
     # one wall edge per column (a face-by-face drawing has each corner edge twice)
     columns: list[int] = []
-    for i in sorted(np.flatnonzero(is_wall).tolist(), key=lambda i: -length[i]):
-        x = segs[i, :, 0].mean()
-        if all(abs(x - segs[j, :, 0].mean()) > t.corner_tol for j in columns):
+    lengths = length.tolist()
+    for i in sorted(np.flatnonzero(is_wall).tolist(), key=lambda i: -lengths[i]):
+        x = mid_x[i]
+        if all(abs(x - mid_x[j]) > t.corner_tol for j in columns):
             columns.append(int(i))
-    columns.sort(key=lambda i: segs[i, :, 0].mean())
+    columns.sort(key=lambda i: mid_x[i])
     metrics["wall_edges"] = len(columns)
     card.add(
         "walls",
@@ -273,7 +287,7 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         card.add("chimney", False, 0, "≥ 2", "no walls found")
         return card.result("house", com.likeness)
 
-    wall_h = float(np.median(length[columns]))
+    wall_h = _median([lengths[i] for i in columns])
     tops = top[columns]
     wx0, wx1 = float(segs[columns, :, 0].min()), float(segs[columns, :, 0].max())
     metrics.update(wall_height=wall_h, wall_width=wx1 - wx0)
@@ -282,12 +296,13 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     off_axis = ~(rise_left | rise_right) & ~is_wall & (length >= t.min_edge)
     # each edge's lower end against every wall top at once (the same differences and hypot per pair)
     gap = tops[None, :, :] - bottom[:, None, :]
-    at_top = np.minimum.reduce(np.hypot(gap[..., 0], gap[..., 1]), axis=1) <= t.corner_tol
+    to_top = np.hypot(gap[..., 0], gap[..., 1])  # to_top[i, k]: edge i's lower end to wall top k
+    at_top = np.minimum.reduce(to_top, axis=1) <= t.corner_tol
     need = max(t.min_roof_rise, t.min_roof_rise_cells / wall_h) if wall_h > 0 else t.min_roof_rise
     best_rise = 0.0
     roof_edges: list[tuple[int, int]] = []  # (edge, wall column it leaves)
     for i in np.flatnonzero(off_axis & at_top).tolist():
-        k = int(np.argmin(np.hypot(*(tops - bottom[i]).T)))
+        k = int(np.argmin(to_top[i]))
         if wx0 - t.corner_tol <= top[i, 0] <= wx1 + t.corner_tol:
             best_rise = max(best_rise, float(tops[k, 1] - top[i, 1]))
             if tops[k, 1] - top[i, 1] >= need * wall_h:
@@ -306,15 +321,18 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         # a gable end is a triangle standing in a wall face: its peak is above the middle of the
         # face's top edge; a hip roof's end leans back, its peak set back toward the corner
         best: float | None = None
+
+        def near_ends(p: FloatArray) -> BoolArray:
+            """Edges with an end within ``corner_tol`` of ``p`` (each end's hypot, as one at a time)."""
+            d0, d1 = segs[:, 0] - p, segs[:, 1] - p
+            return np.minimum(np.hypot(d0[:, 0], d0[:, 1]), np.hypot(d1[:, 0], d1[:, 1])) <= t.corner_tol
+
         for i, k in roof_edges:
             for k2 in (k - 1, k + 1):
                 if not 0 <= k2 < len(columns):
                     continue
-                joined = any(
-                    min(np.hypot(*(e[0] - top[i])), np.hypot(*(e[1] - top[i]))) <= t.corner_tol
-                    and min(np.hypot(*(e[0] - tops[k2])), np.hypot(*(e[1] - tops[k2]))) <= t.corner_tol
-                    for e in segs
-                )
+                # an edge joining the roof edge's peak to the neighbouring wall top
+                joined = bool(np.logical_or.reduce(near_ends(top[i]) & near_ends(tops[k2])))
                 span_x = float(tops[k2, 0] - tops[k, 0])
                 if joined and span_x:
                     off = abs(float(top[i, 0] - tops[k, 0]) / span_x - 0.5)
@@ -352,7 +370,7 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     paired: set[int] = set()
     for a in cand:
         for b in cand:
-            dx = abs(float(segs[a, :, 0].mean() - segs[b, :, 0].mean()))
+            dx = abs(mid_x[a] - mid_x[b])
             if (
                 a < b
                 and t.corner_tol <= dx <= t.chimney_max_width * (wx1 - wx0)

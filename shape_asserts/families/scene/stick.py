@@ -303,12 +303,25 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     )
 
     # the body: every stroke without the head's cells
-    head_cells = {(int(x), int(y)) for x, y in ring}
+    head_cells = set(zip(*ring.astype(np.int64).T.tolist()))  # (int(x), int(y)) of each: truncated
     body_strokes = []
-    for st in heal([st for _, st in com.strokes], t.heal_step):
-        keep = _off_cells(st, head_cells)
-        runs = np.flatnonzero(np.diff(np.concatenate([[0], keep.astype(np.int8), [0]])))
-        body_strokes += [st[a:b] for a, b in zip(runs[::2], runs[1::2])]
+    healed = heal([st for _, st in com.strokes], t.heal_step)
+    # every stroke's points off the head's cells, looked up all at once, then each stroke's runs of them
+    off = _off_cells(np.concatenate(healed), head_cells).tolist() if healed else []
+    at = 0
+    for st in healed:
+        flags, n = off[at : at + len(st)], len(st)
+        at += n
+        i = 0
+        while i < n:
+            if flags[i]:
+                j = i + 1
+                while j < n and flags[j]:
+                    j += 1
+                body_strokes.append(st[i:j])
+                i = j
+            else:
+                i += 1
     hx, hy = fit.center
     r = fit.radius
     body = edges(body_strokes, t.simplify_tolerance)

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.geometry.distances import closure_distance, nearest_on_segment
-from shape_asserts.geometry.points import BoolArray, FloatArray, as_points
+from shape_asserts.geometry.distances import nearest_on_segment
+from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray, as_points
 from shape_asserts.geometry.raster import raster_polyline
 from shape_asserts.geometry.simplify import segments
 
@@ -41,7 +41,8 @@ def scene_strokes(points: ArrayLike) -> list[tuple[int, FloatArray]]:
     n = len(pts)
     if n == 0:
         return []
-    steps = np.max(np.abs(np.diff(pts, axis=0)), axis=1) if n > 1 else np.zeros(0)
+    d = pts[1:] - pts[:-1]
+    steps = np.maximum(np.abs(d[:, 0]), np.abs(d[:, 1]))  # each step's Chebyshev length
     cuts = np.flatnonzero((steps > 1 + 1e-9) | (steps < 1e-9)) + 1
     bounds = [0, *cuts.tolist(), n]
     return [(a, pts[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
@@ -56,36 +57,52 @@ def holes(
     a row, or a stroke ends within ``close_gap`` cells of its start, the cells between count as
     drawn (a slip of one cell does not open a loop). Points off the grid are left out."""
     pts = pts[np.all(np.isfinite(pts) & (pts >= -1) & (pts <= grid_size), axis=1)]
-    strokes = [s for s in strokes if np.all(np.isfinite(s) & (s >= -1) & (s <= grid_size))]
     if len(pts) == 0:
         return []
+    closing = _closing(strokes, close_gap, grid_size)
     cells = np.rint(pts).astype(np.int64)
     lo = cells.min(axis=0) - 1
     size = cells.max(axis=0) - lo + 2
     drawn = np.zeros((int(size[1]), int(size[0])), dtype=bool)
     drawn[cells[:, 1] - lo[1], cells[:, 0] - lo[0]] = True
-    steps = np.max(np.abs(np.diff(cells, axis=0)), axis=1) if len(cells) > 1 else np.zeros(0)
+    d = cells[1:] - cells[:-1]
+    steps = np.maximum(np.abs(d[:, 0]), np.abs(d[:, 1]))  # each step's Chebyshev length
     bridges = [(cells[i], cells[i + 1]) for i in np.flatnonzero((steps > 1) & (steps <= slip))]
-    bridges += [
-        (np.rint(s[-1]), np.rint(s[0])) for s in strokes if len(s) >= 3 and 1 < closure_distance(s) <= close_gap
-    ]
+    bridges += [(np.rint(s[-1]), np.rint(s[0])) for s in closing]
     for a, b in bridges:
         for x, y in raster_polyline([tuple(a), tuple(b)], closed=False):
             drawn[int(y) - lo[1], int(x) - lo[0]] = True
     out = []
     h, w = drawn.shape
     for hole in _enclosed(drawn):
-        # the hole grown by a cell each way (its 8 neighbours): nine shifted views of it padded by a
-        # cell, which is rolling it round, as a hole never reaches the empty margin of the grid
+        # the hole grown by a cell each way (its 8 neighbours): shifted views of it padded by a
+        # cell, which is rolling it round, as a hole never reaches the empty margin of the grid;
+        # three across, then three of those down (the same nine shifts, or-ed)
         pad = np.zeros((h + 2, w + 2), dtype=bool)
         pad[1:-1, 1:-1] = hole
-        near = np.zeros_like(hole)
-        for dy in (0, 1, 2):
-            for dx in (0, 1, 2):
-                near |= pad[dy : dy + h, dx : dx + w]
+        across = pad[:, :-2] | pad[:, 1:-1] | pad[:, 2:]
+        near = across[:-2] | across[1:-1] | across[2:]
         ring = np.argwhere(near & drawn)
         out.append(np.column_stack([ring[:, 1] + lo[0], ring[:, 0] + lo[1]]).astype(float))
     return out
+
+
+def _closing(strokes: Sequence[FloatArray], close_gap: float, grid_size: int) -> list[FloatArray]:
+    """The strokes of at least 3 points, all on the grid (finite, within ``-1..grid_size``), that
+    end more than 1 and at most ``close_gap`` cells (Chebyshev, :func:`closure_distance`) from
+    their start: their closing step is bridged. All strokes checked at once."""
+    long = [s for s in strokes if len(s) >= 3]
+    if not long:
+        return []
+    sizes = [len(s) for s in long]
+    every = np.concatenate(long)
+    ok = np.logical_and.reduce(np.isfinite(every) & (every >= -1) & (every <= grid_size), axis=1)
+    starts = np.cumsum([0, *sizes[:-1]])
+    on_grid = np.logical_and.reduceat(ok, starts)  # every point of the stroke (none is empty)
+    # closure_distance of each: the Chebyshev step from its last point back to its first
+    closure = np.max(np.abs(every[starts + np.array(sizes) - 1] - every[starts]), axis=-1)
+    keep = on_grid & (closure > 1) & (closure <= close_gap)
+    return [long[i] for i in np.flatnonzero(keep).tolist()]
 
 
 def _enclosed(drawn: BoolArray) -> list[BoolArray]:
@@ -102,6 +119,8 @@ def _enclosed(drawn: BoolArray) -> list[BoolArray]:
     step = np.diff(padded, axis=1)
     rows, starts = np.nonzero(step == 1)  # row-major: each row's runs left to right
     stops = np.nonzero(step == -1)[1]  # one past each run's last cell
+    if h >= 2 and not (drawn[0].any() or drawn[-1].any() or drawn[:, 0].any() or drawn[:, -1].any()):
+        return _enclosed_in_margin(drawn.shape, rows, starts, stops)
     ry, rs, re = rows.tolist(), starts.tolist(), stops.tolist()
     parent = list(range(len(ry)))
 
@@ -136,14 +155,65 @@ def _enclosed(drawn: BoolArray) -> list[BoolArray]:
         r = root(i)
         if r != outside:
             regions.setdefault(r, []).append(i)
+    return _masks(drawn.shape, regions, ry, rs, re)
+
+
+def _masks(
+    shape: tuple[int, ...], regions: dict[int, list[int]], ry: list[int], rs: list[int], re: list[int]
+) -> list[BoolArray]:
+    """Each region's runs as a mask, regions in the order of their first runs."""
     # a region's first run in row-major order holds its first cell; runs are listed in that order
     out = []
     for runs in sorted(regions.values(), key=lambda rr: rr[0]):
-        mask = np.zeros((h, w), dtype=bool)
+        mask = np.zeros(shape, dtype=bool)
         for i in runs:
             mask[ry[i], rs[i] : re[i]] = True
         out.append(mask)
     return out
+
+
+def _enclosed_in_margin(shape: tuple[int, int], rows: IntArray, starts: IntArray, stops: IntArray) -> list[BoolArray]:
+    """:func:`_enclosed` when the grid's outer rows and columns are empty (as :func:`holes` makes
+    it), from its runs: every row's first and last run touch the margin, so every run touching the
+    left or right edge is in the outside (the margin joins them all). Those are put there at once
+    and only the inner runs are joined to the runs above and below them that share a column: the
+    same regions, found with a fraction of the work."""
+    h, w = shape
+    n = len(rows)
+    border = (starts == 0) | (stops == w)
+    inner = np.flatnonzero(~border).tolist()
+    if not inner:
+        return []
+    # run 0 is the top row, all margin: the outside
+    parent = np.where(border, 0, np.arange(n)).tolist()
+    # each row's runs are the indices row_at[y] .. row_at[y + 1] - 1 (every row has runs)
+    row_at = rows.searchsorted(np.arange(h + 1)).tolist()
+    ry, rs, re = rows.tolist(), starts.tolist(), stops.tolist()
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for j in inner:
+        y = ry[j]
+        for k in (y - 1, y + 1):  # inner runs never lie in the top or bottom row
+            i, stop = row_at[k], row_at[k + 1]
+            while i < stop and re[i] <= rs[j]:
+                i += 1
+            while i < stop and rs[i] < re[j]:
+                a, b = root(i), root(j)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+                i += 1
+    outside = root(0)
+    regions: dict[int, list[int]] = {}
+    for i in inner:
+        r = root(i)
+        if r != outside:
+            regions.setdefault(r, []).append(i)
+    return _masks(shape, regions, ry, rs, re)
 
 
 def heal(strokes: Sequence[FloatArray], max_step: float) -> list[FloatArray]:
@@ -165,7 +235,8 @@ def _turns(stroke: FloatArray) -> list[FloatArray]:
     chord, which a line retraced onto itself never leaves, so it would lose the far end."""
     if len(stroke) < 3:
         return [stroke]
-    back = np.flatnonzero(np.all(stroke[:-2] == stroke[2:], axis=1)) + 1
+    same = stroke[:-2] == stroke[2:]
+    back = np.flatnonzero(same[:, 0] & same[:, 1]) + 1  # both coordinates equal
     bounds = [0, *back.tolist(), len(stroke) - 1]
     return [stroke[a : b + 1] for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
 
@@ -234,27 +305,50 @@ def split_at_junctions(segs: FloatArray, tol: float, min_ends: int, on: float) -
         return segs
     tips = segs.reshape(-1, 2)
     owner = np.repeat(np.arange(len(segs)), 2)
-    out = []
-    for i, (a, b) in enumerate(segs):
-        d = b - a
-        length = float(np.hypot(*d))
-        if length < 2 * tol:
-            out.append((a, b))
-            continue
-        u = d / length
-        rel = tips - a
-        along = rel @ u
-        across = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
-        near = np.sort(along[(owner != i) & (across <= on) & (along >= tol) & (along <= length - tol)])
+    a_all, b_all = segs[:, 0], segs[:, 1]
+    d_all = b_all - a_all
+    lengths = np.hypot(d_all[:, 0], d_all[:, 1])  # the same float as np.hypot of one edge's d
+    # every edge long enough to be cut, against every tip at once: rel[k] is tips - a of edge
+    # long[k]; the stacked matmul makes the same matrix-vector products as ``rel @ u`` one edge at
+    # a time (one gemv each), which is not the same float as the two products added by hand
+    long = np.flatnonzero(lengths >= 2 * tol)
+    u_all = d_all[long] / lengths[long, None]
+    rel_all = tips[None, :, :] - a_all[long, None, :]
+    along_all = (rel_all @ u_all[:, :, None])[..., 0]
+    across_all = np.abs(rel_all[..., 0] * u_all[:, 1, None] - rel_all[..., 1] * u_all[:, 0, None])
+    on_line = (
+        (owner[None, :] != long[:, None])
+        & (across_all <= on)
+        & (along_all >= tol)
+        & (along_all <= (lengths[long] - tol)[:, None])
+    )
+    # fewer than min_ends tips on an edge can make no cut: only the others are walked one by one
+    busy = np.flatnonzero(np.add.reduce(on_line, axis=1) >= min_ends).tolist()
+    if not busy:
+        return segs.astype(float).reshape(-1, 2, 2)
+    cut_at: dict[int, list[float]] = {}
+    for k in busy:
+        near = np.sort(along_all[k][on_line[k]])
         cuts: list[float] = []
-        k = 0
-        while k < len(near):
-            j = k
-            while j + 1 < len(near) and near[j + 1] - near[k] <= tol:
+        m = 0
+        while m < len(near):
+            j = m
+            while j + 1 < len(near) and near[j + 1] - near[m] <= tol:
                 j += 1
-            if j - k + 1 >= min_ends:
-                cuts.append(float(near[k : j + 1].mean()))
-            k = j + 1
+            if j - m + 1 >= min_ends:
+                cuts.append(float(near[m : j + 1].mean()))
+            m = j + 1
+        if cuts:
+            cut_at[int(long[k])] = cuts
+    # the edges in order, each cut one replaced by its pieces
+    out: list[FloatArray] = []
+    done = 0
+    for i, cuts in sorted(cut_at.items()):
+        out.append(segs[done:i])
+        a, b = segs[i]
+        u = d_all[i] / float(lengths[i])
         corners = [a] + [a + c * u for c in cuts] + [b]
-        out.extend(zip(corners[:-1], corners[1:]))
-    return np.array([[p, q] for p, q in out], dtype=float).reshape(-1, 2, 2)
+        out.append(np.array([[p, q] for p, q in zip(corners[:-1], corners[1:])], dtype=float))
+        done = i + 1
+    out.append(segs[done:])
+    return np.concatenate(out).astype(float).reshape(-1, 2, 2)

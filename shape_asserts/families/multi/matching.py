@@ -1,0 +1,94 @@
+"""Matching contours to the asked circles: the least total cost, one to one (:func:`assign`)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from shape_asserts.geometry.points import FloatArray, IntArray
+
+__all__ = ["assign"]
+
+
+def assign(cost: ArrayLike) -> list[tuple[int, int]]:
+    """Pairs ``(row, column)`` matching rows to columns one-to-one with the least total cost.
+
+    Exact (brute force over permutations) when neither side has more than 7 entries, greedy by
+    increasing cost otherwise; ``min(rows, columns)`` pairs, sorted by row.
+
+    Examples
+    --------
+    >>> assign(np.array([[5.0, 1.0], [1.0, 5.0], [9.0, 9.0]]))
+    [(0, 1), (1, 0)]
+    """
+    cost = np.asarray(cost, dtype=float)
+    m, k = cost.shape
+    if m == 0 or k == 0:
+        return []
+    if max(m, k) <= 7 and math.perm(max(m, k), min(m, k)) > _PYTHON_PERMUTATIONS:
+        return _assign_arrays(cost)
+    if max(m, k) <= 7:
+        best, pairs = math.inf, []
+        # Python floats, added one by one left to right: the same sums as of the array's elements
+        # (not sum(), which adds exact floats with compensation from Python 3.12 on)
+        c = cost.tolist()
+        if m >= k:
+            by_col = list(zip(*c))  # by_col[j][i] is cost[i, j]
+            for perm in itertools.permutations(range(m), k):
+                total = 0.0
+                for col, i in zip(by_col, perm):
+                    total += col[i]
+                if total < best:
+                    best, pairs = total, [(perm[j], j) for j in range(k)]
+        else:
+            for perm in itertools.permutations(range(k), m):
+                total = 0.0
+                for row, j in zip(c, perm):
+                    total += row[j]
+                if total < best:
+                    best, pairs = total, [(i, perm[i]) for i in range(m)]
+        return sorted(pairs)
+    order = np.dstack(np.unravel_index(np.argsort(cost, axis=None, kind="stable"), cost.shape))[0]
+    rows, cols, pairs = set(), set(), []
+    for i, j in order:
+        if i not in rows and j not in cols:
+            rows.add(int(i))
+            cols.add(int(j))
+            pairs.append((int(i), int(j)))
+    return sorted(pairs)
+
+
+#: Up to this many permutations :func:`assign` adds them up in Python, beyond it with arrays.
+_PYTHON_PERMUTATIONS = 24
+#: Every permutation of ``range(n)`` choose ``r``, in ``itertools.permutations`` order, by ``(n, r)``.
+_PERMUTATIONS: dict[tuple[int, int], IntArray] = {}
+
+
+def _assign_arrays(cost: FloatArray) -> list[tuple[int, int]]:
+    """:func:`assign`'s brute force with arrays: every permutation's total added term by term from
+    0.0 (the same float additions in the same order as the Python loop), the first least total
+    chosen (``argmin`` takes the first; a NaN total, never less than the best, counts as none)."""
+    m, k = cost.shape
+    key = (max(m, k), min(m, k))
+    perms = _PERMUTATIONS.get(key)
+    if perms is None:
+        perms = np.array(list(itertools.permutations(range(key[0]), key[1])), dtype=np.int64)
+        perms.flags.writeable = False
+        _PERMUTATIONS[key] = perms
+    totals = np.zeros(len(perms))
+    if m >= k:  # perm[j] is the row of column j
+        for j in range(k):
+            totals = totals + cost[perms[:, j], j]
+    else:  # perm[i] is the column of row i
+        for i in range(m):
+            totals = totals + cost[i, perms[:, i]]
+    totals[np.isnan(totals)] = np.inf
+    best = int(np.argmin(totals))
+    if not totals[best] < math.inf:
+        return []
+    perm = perms[best].tolist()
+    pairs = [(perm[j], j) for j in range(k)] if m >= k else [(i, perm[i]) for i in range(m)]
+    return sorted(pairs)
