@@ -38,6 +38,8 @@ from shape_asserts.geometry.score import Check, ShapeScore, fmt_fixed, fmt_point
 __all__ = ["Scorecard"]
 
 
+_new_check = object.__new__
+
 _ORDERS = np.arange(HARMONIC_ORDERS[0], HARMONIC_ORDERS[1] + 1)
 _REPEATS: dict[int, Any] = {}
 
@@ -73,14 +75,18 @@ class Scorecard:
     ) -> Check:
         """Add one check; ``detail`` says what went wrong and is kept only when it fails, ``note``
         says what the value is measured against and is kept either way."""
-        check = Check(
-            name,
-            bool(passed),
-            value,
-            limit,
-            note or (detail if not passed else ""),
-            tuple(map(int, indices)) if len(indices) else (),
-            margin,
+        # Check(name, passed, value, limit, detail, indices, margin) with its fields set at once: the
+        # frozen dataclass's __init__ sets them one object.__setattr__ at a time (it has no
+        # __post_init__, so the instance is the same)
+        check = _new_check(Check)
+        check.__dict__.update(
+            name=name,
+            passed=bool(passed),
+            value=value,
+            limit=limit,
+            detail=note or (detail if not passed else ""),
+            indices=tuple(map(int, indices)) if len(indices) else (),
+            explicit_margin=margin,
         )
         self.checks.append(check)
         return check
