@@ -149,10 +149,11 @@ def winding(points: ArrayLike, center: Point, *, closed: bool = True) -> Winding
     pts = as_points(points)
     if len(pts) < 2:
         return Winding(turns=0.0, coverage=0.0, backtracks=())
-    rel = pts - np.asarray(center, dtype=float)
+    rel = np.subtract(pts, np.asarray(center, dtype=float), order="C")
     # angle grows clockwise on screen because y points down
     ang = np.arctan2(rel[:, 1], rel[:, 0])
-    at_center = (rel[:, 0] == 0) & (rel[:, 1] == 0)
+    # both coordinates zero, in one comparison: each C-ordered row (dx, dy) read as the complex dx + i dy
+    at_center = rel.view(np.complex128)[:, 0] == 0
     centered = bool(at_center.any())
     if closed:
         d = np.empty_like(ang)  # np.diff(ang, append=ang[:1]), without its concatenation

@@ -53,6 +53,13 @@ def _repeats(symmetry: int) -> Any:
     return mask
 
 
+def _chebyshev(p: Sequence[float], q: Sequence[float]) -> float:
+    """``max(|px - qx|, |py - qy|)`` in Python floats, the number ``np.maximum.reduce(np.abs(p - q))``
+    gives (the same IEEE differences; NaN when either difference is NaN, as np.maximum has it)."""
+    u, v = abs(float(p[0]) - float(q[0])), abs(float(p[1]) - float(q[1]))
+    return v if v > u or v != v else u
+
+
 class Scorecard:
     """Checks, metrics and marks collected while scoring, turned into a :class:`ShapeScore`."""
 
@@ -138,12 +145,7 @@ class Scorecard:
         """``start`` (or ``end``): the first (last) point within ``limit`` cells (Chebyshev) of ``asked``."""
         pts = as_points(points)
         first = name == "start"
-        # chebyshev(end, asked): the largest of the two absolute differences, without its wrapper
-        dist = (
-            float(np.maximum.reduce(np.abs(pts[0 if first else -1] - np.asarray(asked, float))))
-            if len(pts)
-            else float("inf")
-        )
+        dist = _chebyshev(pts[0 if first else -1].tolist(), asked) if len(pts) else float("inf")
         self.metrics[f"{name}_distance"] = dist
         near = dist <= limit
         if near:  # the detail is kept only when the check fails
@@ -161,8 +163,8 @@ class Scorecard:
     def closure(self, points: ArrayLike, max_closure: float) -> float:
         """``closure``: the last point within ``max_closure`` cells (Chebyshev) of the first."""
         pts = as_points(points)
-        # closure_distance(pts): chebyshev(last, first), without its wrapper
-        closing = float(np.maximum.reduce(np.abs(pts[-1] - pts[0]))) if len(pts) else float("inf")
+        # closure_distance(pts): chebyshev(last, first)
+        closing = _chebyshev(pts[-1].tolist(), pts[0].tolist()) if len(pts) else float("inf")
         self.metrics["closure_distance"] = closing
         self.add(
             "closure", closing <= max_closure, closing, f"≤ {max_closure:g}", "last point is not next to the first"
