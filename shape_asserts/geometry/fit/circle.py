@@ -12,29 +12,11 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.geometry.fit.base import FitFailure
+from shape_asserts.geometry.fit.base import FitFailure, eigh
 from shape_asserts.geometry.points import FloatArray, Point, as_points
 
 __all__ = ["CircleModel", "roundness", "roundness_of", "rms_of", "radial_harmonics", "HARMONIC_ORDERS"]
 
-
-def _numpy_eigh(m: FloatArray) -> tuple[FloatArray, FloatArray]:
-    vals, vecs = np.linalg.eigh(m)
-    return vals, vecs
-
-
-try:
-    # ``np.linalg.eigh``'s own kernel (the same LAPACK call, the same numbers) without its wrapper's
-    # checks and error state, a quarter of its cost on 3×3. The fits call it on a finite symmetric
-    # matrix only (a finite, non-zero scale makes every entry finite), where those checks never fire.
-    from numpy.linalg import _umath_linalg
-
-    def _eigh(m: FloatArray) -> tuple[FloatArray, FloatArray]:
-        vals, vecs = _umath_linalg.eigh_lo(m, signature="d->dd")
-        return vals, vecs
-
-except (ImportError, AttributeError):  # pragma: no cover - another numpy layout: the public call
-    _eigh = _numpy_eigh
 
 
 @dataclass(frozen=True)
@@ -84,7 +66,7 @@ class CircleModel:
         np.divide(z, 2.0 * np.sqrt(zmean), out=zxy[:, 0])
         # the smallest right singular vector of ZXY is the smallest eigenvector of its 3×3 moment
         # matrix; eigh on 3×3 is far cheaper than an SVD of N×3 (the data are centred and scaled)
-        vals, vecs = _eigh(zxy.T @ zxy)
+        vals, vecs = eigh(zxy.T @ zxy)
         # two (near) zero eigenvalues: the points span only two distinct positions
         if vals[1] <= 1e-9 * vals[2]:
             return FitFailure("fewer than 3 distinct points")

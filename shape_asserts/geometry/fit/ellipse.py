@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from shape_asserts.geometry.distances import distance_to_polyline
-from shape_asserts.geometry.fit.base import FitFailure
+from shape_asserts.geometry.fit.base import FitFailure, eig_vectors, eigh, lstsq, matrix_rank, solve
 from shape_asserts.geometry.points import FloatArray, Point, as_points
 from shape_asserts.geometry.samples import ellipse_xy
 
@@ -76,14 +76,13 @@ class EllipseModel:
         d2 = np.column_stack([x, y, np.ones_like(x)])
         s1, s2, s3 = d1.T @ d1, d1.T @ d2, d2.T @ d2
         # collinear points make the linear scatter singular: no conic through them is an ellipse
-        if np.linalg.matrix_rank(s3) < 3:
+        if matrix_rank(s3) < 3:
             return FitFailure("points are collinear")
-        t = -np.linalg.solve(s3, s2.T)
+        t = -solve(s3, s2.T)
         m = s1 + s2 @ t
         m = np.array([m[2] / 2.0, -m[1], m[0] / 2.0])
         with np.errstate(all="ignore"):
-            vals, vecs = np.linalg.eig(m)
-        vecs = np.real(vecs)
+            vecs = eig_vectors(m)
         cond = 4 * vecs[0] * vecs[2] - vecs[1] ** 2
         ok = np.flatnonzero(cond > 0)
         if ok.size == 0:
@@ -98,7 +97,7 @@ class EllipseModel:
         x0 = (B * E - 2 * C * D) / det
         y0 = (B * D - 2 * A * E) / det
         fc = A * x0 * x0 + B * x0 * y0 + C * y0 * y0 + D * x0 + E * y0 + F
-        lam, vec = np.linalg.eigh(np.array([[A, B / 2], [B / 2, C]]))
+        lam, vec = eigh(np.array([[A, B / 2], [B / 2, C]]))
         with np.errstate(all="ignore"):
             axes2 = -fc / lam
         if not np.all(np.isfinite(axes2)) or np.any(axes2 <= 0):
@@ -138,7 +137,7 @@ class EllipseModel:
             jac = _jacobian(px, py, params + nudges, err, steps)
             if not np.isfinite(jac).all():
                 break
-            delta, *_ = np.linalg.lstsq(jac, -err, rcond=None)
+            delta = lstsq(jac, -err)
             trial = params + delta
             new = cost(trial)
             total = float(np.add.reduce(new * new))
