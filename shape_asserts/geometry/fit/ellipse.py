@@ -171,13 +171,16 @@ class EllipseModel:
         pts = as_points(points)
         c, s = math.cos(math.radians(self.rotation)), math.sin(math.radians(self.rotation))
         dx, dy = pts[:, 0] - self.center[0], pts[:, 1] - self.center[1]
-        u, v = dx * c + dy * s, -dx * s + dy * c
-        rho = np.hypot(u / self.a, v / self.b)
+        u, v = dx * c + dy * s, dy * c - dx * s  # (v = -dx·s + dy·c: see _normal_distance)
+        ua, vb = u / self.a, v / self.b
+        rho = np.hypot(ua, vb)
         grad = np.hypot(u / self.a**2, v / self.b**2)
         with np.errstate(divide="ignore", invalid="ignore"):
-            # the center itself has no normal: it lies a minor semi-axis inside
-            res = np.where(grad > 0, (rho - 1.0) * rho / np.where(grad > 0, grad, 1.0), -self.b)
-        return np.arctan2(v / self.b, u / self.a), res
+            if (grad > 0).all():  # no point on the center (the usual case): what the where()s pick
+                res = (rho - 1.0) * rho / grad
+            else:  # the center itself has no normal: it lies a minor semi-axis inside
+                res = np.where(grad > 0, (rho - 1.0) * rho / np.where(grad > 0, grad, 1.0), -self.b)
+        return np.arctan2(vb, ua), res
 
     def evenness(self, points: ArrayLike) -> float:
         """The seed's roundness idea for an ellipse: ``(1 − mean |residual| / mean semi-axis) × 100``.
@@ -221,7 +224,8 @@ def _normal_distance(
     else:
         c, s, a2, b2 = trig
     dx, dy = px - cx, py - cy
-    u, v = dx * c + dy * s, -dx * s + dy * c
+    # v = -dx·s + dy·c, written dy·c - dx·s: negating is exact and x + (-y) is x - y, one array fewer
+    u, v = dx * c + dy * s, dy * c - dx * s
     rho = np.hypot(u / a, v / b)
     grad = np.hypot(u / a2, v / b2)
     if (grad > 0).all():  # no point on the center (the usual case): the where()s below pick the first
@@ -235,7 +239,7 @@ def _normal_distance(
 def _jacobian(px: FloatArray, py: FloatArray, rows: FloatArray, err: FloatArray, steps: FloatArray) -> FloatArray:
     """Forward differences of the normal distance, one column per parameter, shape (N, 5), from
     the five nudged parameter sets in ``rows``; a set with a semi-axis ≤ 0 costs ``inf``."""
-    if (rows[:, 2] <= 0).any() or (rows[:, 3] <= 0).any():
+    if (rows[:, 2:4] <= 0).any():
         d = np.full((5, len(px)), np.inf)
         for i, q in enumerate(rows):
             if q[2] > 0 and q[3] > 0:
@@ -244,12 +248,16 @@ def _jacobian(px: FloatArray, py: FloatArray, rows: FloatArray, err: FloatArray,
         # each row's cosine, sine and squares as for one ellipse: numpy's cosine and an array's
         # square (x·x) may differ in the last bit from math's and a scalar's power (pow(x, 2))
         rads = [math.radians(r) for r in rows[:, 4].tolist()]
-        trig = (
-            np.array([[math.cos(r)] for r in rads]),
-            np.array([[math.sin(r)] for r in rads]),
-            np.array([[q[2] ** 2] for q in rows]),
-            np.array([[q[3] ** 2] for q in rows]),
-        )
-        d = _normal_distance(px, py, rows[:, 0:1], rows[:, 1:2], rows[:, 2:3], rows[:, 3:4], 0.0, trig)
-    jac: FloatArray = np.ascontiguousarray(((d - err) / steps[:, None]).T)
+        # the four columns (K, 1) in one array: cosines, sines, squared semi-axes
+        trig = np.array(
+            [
+                [math.cos(r) for r in rads],
+                [math.sin(r) for r in rads],
+                [q[2] ** 2 for q in rows],
+                [q[3] ** 2 for q in rows],
+            ]
+        )[:, :, None]
+        d = _normal_distance(px, py, rows[:, 0:1], rows[:, 1:2], rows[:, 2:3], rows[:, 3:4], 0.0, tuple(trig))
+    # (N, 5) as a transposed view: the least-squares kernel copies it into its own layout either way
+    jac: FloatArray = ((d - err) / steps[:, None]).T
     return jac
