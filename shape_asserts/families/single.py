@@ -128,7 +128,7 @@ def outline_measures(card: Scorecard, pts: FloatArray, outline: Outline, *, t: C
     """Add the ``outline`` and ``coverage`` checks against the asked ``outline`` (prepared once per
     case: :func:`prepared`, :func:`outline_of`); return the outline score (the headline)."""
     ref, scale = outline.ref, outline.scale
-    near = np.sqrt(nearest_sq(ref, pts, distinct=True)) if len(pts) else np.full(len(ref), np.inf)
+    near = np.sqrt(outline.nearest_sq(pts)) if len(pts) else np.full(len(ref), np.inf)
     if len(pts) and scale > 0:
         dist = outline.distance(pts)
         off, miss = _mean(dist), _mean(near)
