@@ -352,7 +352,7 @@ def _laps(
         card.add("laps", want_turns < 1.5, "n/a", f"within {limit:.1f} of {spacing:g}", "less than one lap drawn")
         return
     dev = np.abs(np.abs(gaps) - spacing)
-    worst = float(np.quantile(dev, t.lap_quantile))
+    worst = _quantile(dev, t.lap_quantile)
     card.metrics["lap_deviation"] = worst
     card.add(
         "laps",
@@ -363,6 +363,29 @@ def _laps(
         f"{spacing:g} from the lap before",
         tuple(int(i) for i in idx[dev > limit][:50]),
     )
+
+
+def _quantile(values: FloatArray, q: float) -> float:
+    """``float(np.quantile(values, q))`` of a non-empty 1-D float array, ``0 ≤ q ≤ 1``, the same float
+    without np.quantile's machinery: numpy's default (linear) method step by step — the order
+    statistics either side of the virtual index ``(n − 1) q`` (both the last at or past it, where
+    numpy's weight is then measured from index −1), joined as numpy's ``_lerp`` joins them; NaN
+    when a value is NaN."""
+    n = len(values)
+    s = np.sort(values)
+    virtual = (n - 1) * q
+    if virtual >= n - 1:
+        lo = hi = n - 1
+        gamma = virtual - -1  # numpy's weight: the virtual index less the stored index, −1
+    else:
+        lo = math.floor(virtual)
+        hi = lo + 1
+        gamma = virtual - lo
+    if math.isnan(s[-1]):
+        return math.nan
+    a, b = float(s[lo]), float(s[hi])
+    diff = b - a
+    return b - diff * (1 - gamma) if gamma >= 0.5 else a + diff * gamma
 
 
 def _score(drawing: Drawing, case: CaseLike) -> ShapeScore:
