@@ -9,6 +9,7 @@ samples that curve, ``predict_xy(t)``: to draw the ideal overlay, or to make per
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -76,8 +77,8 @@ class Estimator(Protocol):
 # ``numpy.linalg._umath_linalg``), call it under an error state that turns LAPACK's failures into
 # ``LinAlgError``, and convert the results: most of their cost on the 2×2 to 200×5 systems of the
 # fits. The functions below call the same kernel on the same real arrays, so they give the same
-# numbers; a failure (a non-finite result, the kernel's NaN where the wrapper would raise) is handed
-# back to the public function, which then raises or returns exactly as before. Where this numpy
+# numbers; a failure (the kernel's NaN where the wrapper would raise) is handed back to the public
+# function, which then raises or returns exactly as before. They are called on finite matrices. Where this numpy
 # lays its kernels out otherwise, the public functions are called instead.
 
 try:
@@ -98,12 +99,19 @@ def _finite(*arrays: Any) -> bool:
     return all(bool(np.isfinite(a).all()) for a in arrays)
 
 
+def _worked(out: Any) -> bool:
+    """Whether a kernel's result is one: a kernel that fails fills its outputs with NaN (numpy's
+    ``umath_linalg``), so the first entry tells (a finite input never gives a legitimate NaN or
+    infinity there)."""
+    return math.isfinite(abs(out.flat[0]))
+
+
 def eigh(m: FloatArray) -> tuple[FloatArray, FloatArray]:
     """``np.linalg.eigh(m)`` of a real symmetric float64 matrix: eigenvalues ascending, eigenvectors."""
     if _EIGH is not None:
         with np.errstate(over="ignore", divide="ignore", under="ignore", invalid="ignore"):
             vals, vecs = _EIGH(m, signature="d->dd")
-        if _finite(vals, vecs):
+        if _worked(vals):
             return vals, vecs
     vals, vecs = np.linalg.eigh(m)
     return vals, vecs
@@ -115,7 +123,7 @@ def eig_vectors(m: FloatArray) -> FloatArray:
     if _EIG is not None and _finite(m):  # (eig refuses a non-finite matrix: the public call says so)
         with np.errstate(over="ignore", divide="ignore", under="ignore", invalid="ignore"):
             vals, vecs = _EIG(m, signature="d->DD")
-        if _finite(vals, vecs):
+        if _worked(vals):
             real: FloatArray = vecs.real
             return real
     return np.real(np.linalg.eig(m)[1])
@@ -126,7 +134,7 @@ def solve(a: FloatArray, b: FloatArray) -> FloatArray:
     if _SOLVE is not None and b.ndim == 2:
         with np.errstate(over="ignore", divide="ignore", under="ignore", invalid="ignore"):
             x = _SOLVE(a, b, signature="dd->d")
-        if _finite(x):
+        if _worked(x):
             out: FloatArray = x
             return out
     return np.linalg.solve(a, b)
@@ -138,7 +146,7 @@ def lstsq(a: FloatArray, b: FloatArray) -> FloatArray:
         rcond = _EPS * max(a.shape)  # the default rcond=None stands for
         with np.errstate(over="ignore", divide="ignore", under="ignore", invalid="ignore"):
             x, _, _, _ = _LSTSQ(a, b[:, None], rcond, signature="ddd->ddid")
-        if _finite(x):
+        if _worked(x):
             out: FloatArray = x[:, 0]
             return out
     solution: FloatArray = np.linalg.lstsq(a, b, rcond=None)[0]
@@ -151,7 +159,7 @@ def matrix_rank(m: FloatArray) -> int:
     if _SINGULAR is not None:
         with np.errstate(over="ignore", divide="ignore", under="ignore", invalid="ignore"):
             s = _SINGULAR(m, signature="d->d")
-        if _finite(s):
+        if _worked(s):
             tol = s.max(axis=-1, keepdims=True, initial=0) * (max(m.shape[-2:]) * _EPS)
             return int(np.count_nonzero(s > tol, axis=-1))
     return int(np.linalg.matrix_rank(m))
