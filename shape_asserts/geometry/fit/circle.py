@@ -178,21 +178,21 @@ def radial_harmonics(angles: ArrayLike, residuals: ArrayLike, orders: tuple[int,
     e = np.asarray(residuals, dtype=float)
     if theta.shape != e.shape or theta.ndim != 1:
         raise ValueError("angles and residuals must be 1-D arrays of the same length")
-    ks = np.arange(lo, hi + 1)
+    count = max(0, hi - lo + 1)  # the orders lo..hi
     if len(theta) < 3:
-        return np.zeros(len(ks))
+        return np.zeros(count)
     # weights from the angular gaps in angle order (wrapping round): order-free, spacing-fair
     order = np.argsort(theta, kind="stable")
     s = theta[order]
     gaps = np.empty_like(s)
-    gaps[:-1] = s[1:] - s[:-1]
+    np.subtract(s[1:], s[:-1], out=gaps[:-1])
     gaps[-1] = s[0] + 2 * np.pi - s[-1]
     w = np.empty_like(s)
     w[order[1:]] = (gaps[1:] + gaps[:-1]) / 2.0
     w[order[0]] = (gaps[0] + gaps[-1]) / 2.0
     total = float(np.add.reduce(w))
     if not math.isfinite(total) or total <= 0:
-        return np.zeros(len(ks))
+        return np.zeros(count)
     # e^{-ikθ} for k = 1..hi by a running product of e^{-iθ}: one complex exponential per point
     # (np.cumprod over the rows of ``e^{-iθ}`` repeated: the same products, without broadcast_to's wrapper)
     phase = np.empty((hi, len(theta)), dtype=complex)

@@ -61,19 +61,26 @@ class EllipseModel:
         no ellipse solution.
         """
         pts = as_points(points)
-        if _distinct_rows(pts) < 5:
+        if _distinct_rows(pts, enough=5) < 5:
             return FitFailure("fewer than 5 distinct points")
         # centre and scale first: the scatter matrix of raw grid coordinates (up to 49⁴) is badly
         # conditioned, of unit-scale ones it is not
-        mean = pts.mean(axis=0)
+        # (np.add.reduce(...) / n is what np.mean computes, without its wrapper)
+        n = len(pts)
+        mean = np.add.reduce(pts, axis=0) / n
         u = pts - mean
-        scale = float(np.sqrt(np.mean(np.sum(u * u, axis=1))))
+        scale = float(np.sqrt(np.add.reduce(np.add.reduce(u * u, axis=1)) / n))
         if not np.isfinite(scale) or scale == 0.0:
             return FitFailure("points have no spread")
-        u = u / scale
-        x, y = u[:, 0], u[:, 1]
-        d1 = np.column_stack([x * x, x * y, y * y])
-        d2 = np.column_stack([x, y, np.ones_like(x)])
+        # the design matrices [x², xy, y²] and [x, y, 1] filled in place: the C-ordered (N, 3)
+        # arrays np.column_stack would build
+        d1, d2 = np.empty((n, 3)), np.empty((n, 3))
+        np.divide(u, scale, out=d2[:, :2])
+        d2[:, 2] = 1.0
+        x, y = d2[:, 0], d2[:, 1]
+        np.multiply(x, x, out=d1[:, 0])
+        np.multiply(x, y, out=d1[:, 1])
+        np.multiply(y, y, out=d1[:, 2])
         s1, s2, s3 = d1.T @ d1, d1.T @ d2, d2.T @ d2
         # collinear points make the linear scatter singular: no conic through them is an ellipse
         if matrix_rank(s3) < 3:
@@ -204,9 +211,16 @@ class EllipseModel:
         return True
 
 
-def _distinct_rows(pts: FloatArray) -> int:
+def _distinct_rows(pts: FloatArray, enough: int | None = None) -> int:
     """``len(np.unique(pts, axis=0))``: for finite points a set of tuples (equal floats, ``-0.0``
-    and ``0.0`` among them, are one point either way), else numpy's count."""
+    and ``0.0`` among them, are one point either way), else numpy's count.
+
+    With ``enough``, a count of at least ``enough`` may be returned as soon as the first few rows
+    show that many distinct finite points (the whole count can only be larger)."""
+    if enough is not None:
+        head = {(x, y) for x, y in pts[: 2 * enough].tolist() if math.isfinite(x) and math.isfinite(y)}
+        if len(head) >= enough:
+            return len(head)
     if np.isfinite(pts).all():
         return len(set(zip(pts[:, 0].tolist(), pts[:, 1].tolist())))
     return len(np.unique(pts, axis=0))
