@@ -219,7 +219,7 @@ def _fast_int_score(entries: list[Any]) -> float | None:
         return None
     n = len(entries)
     cx, cy = _div(sum(xs), n), _div(sum(ys), n)
-    if -_EXACT_LIMIT < lo and hi < _EXACT_LIMIT:
+    if lo > -_EXACT_LIMIT and hi < _EXACT_LIMIT:
         # small coordinates (every answer on a grid): both rows at once, in doubles, which hold
         # every int step exactly here (see _EXACT_LIMIT); an int centroid converts exactly
         d = xy - np.array(((float(cx),), (float(cy),)))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, cast, runtime_checkable
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -81,6 +81,7 @@ class Estimator(Protocol):
 # function, which then raises or returns exactly as before. They are called on finite matrices. Where this numpy
 # lays its kernels out otherwise, the public functions are called instead.
 
+_kernels: Any
 try:
     from numpy.linalg import _umath_linalg as _kernels
 except ImportError:  # pragma: no cover - another numpy layout
@@ -137,7 +138,7 @@ def solve(a: FloatArray, b: FloatArray) -> FloatArray:
         if _worked(x):
             out: FloatArray = x
             return out
-    return np.linalg.solve(a, b)
+    return cast(FloatArray, np.linalg.solve(a, b))
 
 
 def lstsq(a: FloatArray, b: FloatArray) -> FloatArray:
@@ -149,8 +150,7 @@ def lstsq(a: FloatArray, b: FloatArray) -> FloatArray:
         if _worked(x):
             out: FloatArray = x[:, 0]
             return out
-    solution: FloatArray = np.linalg.lstsq(a, b, rcond=None)[0]
-    return solution
+    return cast(FloatArray, np.linalg.lstsq(a, b, rcond=None)[0])
 
 
 def matrix_rank(m: FloatArray) -> int:

@@ -18,7 +18,6 @@ from shape_asserts.geometry.points import FloatArray, Point, as_points
 __all__ = ["CircleModel", "roundness", "roundness_of", "rms_of", "radial_harmonics", "HARMONIC_ORDERS"]
 
 
-
 @dataclass(frozen=True)
 class CircleModel:
     """A circle: ``center`` (x, y) and ``radius``.
