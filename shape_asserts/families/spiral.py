@@ -270,12 +270,14 @@ def score_spiral(
         direction,
         "turns the other way" if drawn != "none" else "does not turn about the center",
     )
+    counted = abs(lap_err) <= t.max_turns_error
     card.add(
         "turns",
-        abs(lap_err) <= t.max_turns_error,
+        counted,
         round(lap_err, 4),
         f"0 ± {t.max_turns_error:g} laps",
-        f"about {turns + lap_err:.2f} laps drawn about {fmt_xy(center)}, {turns:g} asked",
+        # the details are written only when a check fails (a passing check keeps none)
+        "" if counted else f"about {turns + lap_err:.2f} laps drawn about {fmt_xy(center)}, {turns:g} asked",
     )
 
     r = np.hypot(pts[:, 0] - center[0], pts[:, 1] - center[1]) if n else np.zeros(0)
@@ -286,12 +288,15 @@ def score_spiral(
     if inward:
         bad = np.sort(n - 1 - bad)
     card.metrics["radius_drawdown"] = drawdown
+    monotone = drawdown <= t.max_radius_drawdown
     card.add(
         "monotone",
-        drawdown <= t.max_radius_drawdown,
+        monotone,
         drawdown,
         f"≤ {t.max_radius_drawdown:g}",
-        f"the radius turns back ({'towards' if not inward else 'away from'} the center) by {drawdown:.1f} cells",
+        ""
+        if monotone
+        else f"the radius turns back ({'towards' if not inward else 'away from'} the center) by {drawdown:.1f} cells",
         tuple(int(i) for i in bad[:50]),
     )
 
@@ -310,19 +315,21 @@ def score_spiral(
     card.metrics.update(
         r2=model.r2, fit_spacing=model.spacing, fit_rms=rms, fit_relative_rms=rel, spacing_error=spacing_err
     )
+    even = rel <= t.max_relative_rms
     card.add(
         "fit",
-        rel <= t.max_relative_rms,
+        even,
         rel,
         f"rms ≤ {t.max_relative_rms:g} × spacing",
-        f"the radius does not grow evenly with the angle (rms {rms:.1f} cells, R² {model.r2:.2f})",
+        "" if even else f"the radius does not grow evenly with the angle (rms {rms:.1f} cells, R² {model.r2:.2f})",
     )
+    spaced = spacing_err <= t.max_spacing_error
     card.add(
         "spacing",
-        spacing_err <= t.max_spacing_error,
+        spaced,
         model.spacing,
         f"{spacing:g} ± {t.max_spacing_error:.0%}",
-        f"laps {model.spacing:.1f} cells apart, asked {spacing:g}",
+        "" if spaced else f"laps {model.spacing:.1f} cells apart, asked {spacing:g}",
     )
     _laps(card, pts, angles, center=center, spacing=spacing, want_turns=turns - t.fit_min_radius / spacing, t=t)
     return card.result("spiral", score)
@@ -354,14 +361,18 @@ def _laps(
     dev = np.abs(np.abs(gaps) - spacing)
     worst = _quantile(dev, t.lap_quantile)
     card.metrics["lap_deviation"] = worst
+    even = worst <= limit
+    off = dev > limit
     card.add(
         "laps",
-        worst <= limit,
+        even,
         worst,
         f"≤ {limit:.1f}",
-        f"laps are unevenly spaced: {len(dev[dev > limit])} points lie more than {limit:.1f} cells off "
+        ""  # the details are written only when the check fails (a passing check keeps none)
+        if even
+        else f"laps are unevenly spaced: {len(dev[off])} points lie more than {limit:.1f} cells off "
         f"{spacing:g} from the lap before",
-        tuple(int(i) for i in idx[dev > limit][:50]),
+        tuple(int(i) for i in idx[off][:50]),
     )
 
 
