@@ -36,7 +36,7 @@ from shape_asserts.families.single import ContourThresholds, outline_measures, p
 from shape_asserts.geometry.distances import closure_distance
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import SpiralModel
-from shape_asserts.geometry.fit.spiral import lap_gaps, unwrapped_angles
+from shape_asserts.geometry.fit.spiral import lap_gaps, radii_about, unwrapped_angles
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, round_half_up
 from shape_asserts.geometry.raster import raster_spiral
 from shape_asserts.geometry.samples import spiral_samples
@@ -100,7 +100,7 @@ def spiral_ends(center: Point, spacing: float, turns: float, angle: float) -> tu
 
 
 def _lap_error(
-    pts: FloatArray, used: IntArray, theta: FloatArray, center: Point, spacing: float, turns: float, inward: bool
+    radii: FloatArray, used: IntArray, theta: FloatArray, spacing: float, turns: float, inward: bool
 ) -> float:
     """Laps drawn against laps asked, read where the count is sharpest: the first lap.
 
@@ -115,7 +115,7 @@ def _lap_error(
         return float("inf")
     # outward the outer end is the last counted point, inward the first
     swept = np.abs(theta - (theta[-1] if not inward else theta[0])) / (2 * math.pi)
-    r = np.hypot(*(pts[used] - np.asarray(center, float)).T)
+    r = radii[used]
     first = r <= spacing
     if not first.any():
         first = r <= r.min()
@@ -261,7 +261,9 @@ def score_spiral(
     total = float(theta[-1]) if theta.size else 0.0
     drawn = "cw" if total > 0 else "ccw" if total < 0 else "none"
     drawn_turns = abs(total) / (2 * math.pi)
-    lap_err = _lap_error(pts, used, theta, center, spacing, turns, inward)
+    # every point's distance from the center, once: the lap count, the drawdown, the fit and the laps read it
+    radii = radii_about(pts, center)
+    lap_err = _lap_error(radii, used, theta, spacing, turns, inward)
     card.metrics.update(direction=drawn, turns=drawn_turns, turns_error=lap_err)
     card.add(
         "direction",
@@ -280,8 +282,7 @@ def score_spiral(
         "" if counted else f"about {turns + lap_err:.2f} laps drawn about {fmt_xy(center)}, {turns:g} asked",
     )
 
-    r = np.hypot(pts[:, 0] - center[0], pts[:, 1] - center[1]) if n else np.zeros(0)
-    seq = r[::-1] if inward else r
+    seq = radii[::-1] if inward else radii
     fall = np.maximum.accumulate(seq) - seq if n else np.zeros(0)
     drawdown = float(fall.max()) if n else 0.0
     bad = np.flatnonzero(fall > t.max_radius_drawdown)
@@ -302,15 +303,17 @@ def score_spiral(
 
     # the angles unwrapped once, about the asked center, for the fit, its residuals and the laps
     angles = (used, theta)
-    model = SpiralModel.from_estimate(pts, center, min_radius=t.fit_min_radius, angles=angles)
+    model = SpiralModel.from_estimate(pts, center, min_radius=t.fit_min_radius, angles=angles, radii=radii)
     if not model:
         card.metrics.update(r2=0.0)
         card.add("fit", False, "failed", f"rms ≤ {t.max_relative_rms:g} × spacing", model.reason)
         card.add("spacing", False, "n/a", f"{spacing:g} ± {t.max_spacing_error:.0%}", "no spiral fits")
-        _laps(card, pts, angles, center=center, spacing=spacing, want_turns=turns - t.fit_min_radius / spacing, t=t)
+        _laps(
+            card, pts, angles, radii, center=center, spacing=spacing, want_turns=turns - t.fit_min_radius / spacing, t=t
+        )
         return card.result("spiral", score)
     spacing_err = abs(model.spacing - spacing) / spacing
-    rms = float(np.sqrt(np.mean(model.residuals(pts, min_radius=t.fit_min_radius, angles=angles) ** 2)))
+    rms = float(np.sqrt(np.mean(model.residuals(pts, min_radius=t.fit_min_radius, angles=angles, radii=radii) ** 2)))
     rel = rms / spacing
     card.metrics.update(
         r2=model.r2, fit_spacing=model.spacing, fit_rms=rms, fit_relative_rms=rel, spacing_error=spacing_err
@@ -331,7 +334,7 @@ def score_spiral(
         f"{spacing:g} ± {t.max_spacing_error:.0%}",
         "" if spaced else f"laps {model.spacing:.1f} cells apart, asked {spacing:g}",
     )
-    _laps(card, pts, angles, center=center, spacing=spacing, want_turns=turns - t.fit_min_radius / spacing, t=t)
+    _laps(card, pts, angles, radii, center=center, spacing=spacing, want_turns=turns - t.fit_min_radius / spacing, t=t)
     return card.result("spiral", score)
 
 
@@ -339,6 +342,7 @@ def _laps(
     card: Scorecard,
     pts: FloatArray,
     angles: tuple[IntArray, FloatArray],
+    radii: FloatArray,
     *,
     center: Point,
     spacing: float,
@@ -346,10 +350,11 @@ def _laps(
     t: SpiralThresholds,
 ) -> None:
     """Add ``laps``: is each lap as far from the one before as asked (not just on average)?
-    ``angles``: the drawing's unwrapped angles about ``center`` (``t.fit_min_radius`` out)."""
+    ``angles``: the drawing's unwrapped angles about ``center`` (``t.fit_min_radius`` out),
+    ``radii`` every point's distance from it."""
     limit = max(t.lap_tolerance, t.lap_tolerance_fraction * spacing)
     idx, gaps = (
-        lap_gaps(pts, center, min_radius=t.fit_min_radius, angles=angles)
+        lap_gaps(pts, center, min_radius=t.fit_min_radius, angles=angles, radii=radii)
         if len(pts)
         else (np.zeros(0, int), np.zeros(0))
     )
