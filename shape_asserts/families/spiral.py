@@ -36,7 +36,7 @@ from shape_asserts.families.single import ContourThresholds, outline_measures, p
 from shape_asserts.geometry.distances import closure_distance
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import SpiralModel
-from shape_asserts.geometry.fit.spiral import lap_gaps, radii_about, unwrapped_angles
+from shape_asserts.geometry.fit.spiral import lap_error, lap_gaps, linear_quantile, radii_about, unwrapped_angles
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, round_half_up
 from shape_asserts.geometry.raster import raster_spiral
 from shape_asserts.geometry.samples import spiral_samples
@@ -97,29 +97,6 @@ def spiral_ends(center: Point, spacing: float, turns: float, angle: float) -> tu
     cx, cy = round_half_up(center).tolist()
     ex, ey = round_half_up([center[0] + r * math.cos(a), center[1] + r * math.sin(a)]).tolist()
     return (int(cx), int(cy)), (int(ex), int(ey))
-
-
-def _lap_error(
-    radii: FloatArray, used: IntArray, theta: FloatArray, spacing: float, turns: float, inward: bool
-) -> float:
-    """Laps drawn against laps asked, read where the count is sharpest: the first lap.
-
-    From a point at radius r a fair spiral has ``turns − r / spacing`` laps left to its outer end.
-    The points of the innermost lap (outside the center's few cells, whose angle means little) each
-    compare that with the laps the drawing really sweeps from them to its outer end; the mean of
-    those differences is the error. A spiral with a quarter lap too many or too few between the
-    same two ends is off by nearly a quarter there, while a cell's half-cell rounding of r
-    averages out over the lap.
-    """
-    if not used.size:
-        return float("inf")
-    # outward the outer end is the last counted point, inward the first
-    swept = np.abs(theta - (theta[-1] if not inward else theta[0])) / (2 * math.pi)
-    r = radii[used]
-    first = r <= spacing
-    if not first.any():
-        first = r <= r.min()
-    return float(np.mean(swept[first] - (turns - r[first] / spacing)))
 
 
 def _params(p: Mapping[str, Any]) -> dict[str, Any]:
@@ -263,7 +240,7 @@ def score_spiral(
     drawn_turns = abs(total) / (2 * math.pi)
     # every point's distance from the center, once: the lap count, the drawdown, the fit and the laps read it
     radii = radii_about(pts, center)
-    lap_err = _lap_error(radii, used, theta, spacing, turns, inward)
+    lap_err = lap_error(radii, used, theta, spacing, turns, inward)
     card.metrics.update(direction=drawn, turns=drawn_turns, turns_error=lap_err)
     card.add(
         "direction",
@@ -364,7 +341,7 @@ def _laps(
         card.add("laps", want_turns < 1.5, "n/a", f"within {limit:.1f} of {spacing:g}", "less than one lap drawn")
         return
     dev = np.abs(np.abs(gaps) - spacing)
-    worst = _quantile(dev, t.lap_quantile)
+    worst = linear_quantile(dev, t.lap_quantile)
     card.metrics["lap_deviation"] = worst
     even = worst <= limit
     off = dev > limit
@@ -379,29 +356,6 @@ def _laps(
         f"{spacing:g} from the lap before",
         tuple(int(i) for i in idx[off][:50]),
     )
-
-
-def _quantile(values: FloatArray, q: float) -> float:
-    """``float(np.quantile(values, q))`` of a non-empty 1-D float array, ``0 ≤ q ≤ 1``, the same float
-    without np.quantile's machinery: numpy's default (linear) method step by step — the order
-    statistics either side of the virtual index ``(n − 1) q`` (both the last at or past it, where
-    numpy's weight is then measured from index −1), joined as numpy's ``_lerp`` joins them; NaN
-    when a value is NaN."""
-    n = len(values)
-    s = np.sort(values)
-    virtual = (n - 1) * q
-    if virtual >= n - 1:
-        lo = hi = n - 1
-        gamma = virtual - -1  # numpy's weight: the virtual index less the stored index, −1
-    else:
-        lo = math.floor(virtual)
-        hi = lo + 1
-        gamma = virtual - lo
-    if math.isnan(s[-1]):
-        return math.nan
-    a, b = float(s[lo]), float(s[hi])
-    diff = b - a
-    return b - diff * (1 - gamma) if gamma >= 0.5 else a + diff * gamma
 
 
 def _score(drawing: Drawing, case: CaseLike) -> ShapeScore:

@@ -1,10 +1,10 @@
-"""The spiral's lap quantile (``families/spiral.py``) is numpy's ``np.quantile``, the same float."""
+"""The spiral's lap quantile (``geometry/fit/spiral.py``) is numpy's ``np.quantile``, the same float."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from shape_asserts.families.spiral import _quantile
+from shape_asserts.geometry.fit.spiral import linear_quantile as _quantile
 
 
 def test_the_lap_quantile_is_numpy_s():

@@ -16,7 +16,7 @@ from numpy.typing import ArrayLike
 from shape_asserts.geometry.fit.base import FitFailure
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
 
-__all__ = ["SpiralModel", "unwrapped_angles", "lap_gaps", "radii_about"]
+__all__ = ["SpiralModel", "unwrapped_angles", "lap_gaps", "radii_about", "lap_error", "linear_quantile"]
 
 
 def unwrapped_angles(points: ArrayLike, center: Point, *, min_radius: float = 0.0) -> tuple[IntArray, FloatArray]:
@@ -235,3 +235,49 @@ class SpiralModel:
     def __bool__(self) -> Literal[True]:
         """A model is a fit that worked: always true (a :class:`FitFailure` is false)."""
         return True
+
+
+def lap_error(
+    radii: FloatArray, used: IntArray, theta: FloatArray, spacing: float, turns: float, inward: bool
+) -> float:
+    """Laps drawn against laps asked, read where the count is sharpest: the first lap.
+
+    From a point at radius r a fair spiral has ``turns − r / spacing`` laps left to its outer end.
+    The points of the innermost lap (outside the center's few cells, whose angle means little) each
+    compare that with the laps the drawing really sweeps from them to its outer end; the mean of
+    those differences is the error. A spiral with a quarter lap too many or too few between the
+    same two ends is off by nearly a quarter there, while a cell's half-cell rounding of r
+    averages out over the lap.
+    """
+    if not used.size:
+        return float("inf")
+    # outward the outer end is the last counted point, inward the first
+    swept = np.abs(theta - (theta[-1] if not inward else theta[0])) / (2 * math.pi)
+    r = radii[used]
+    first = r <= spacing
+    if not first.any():
+        first = r <= r.min()
+    return float(np.mean(swept[first] - (turns - r[first] / spacing)))
+
+
+def linear_quantile(values: FloatArray, q: float) -> float:
+    """``float(np.quantile(values, q))`` of a non-empty 1-D float array, ``0 ≤ q ≤ 1``, the same float
+    without np.quantile's machinery: numpy's default (linear) method step by step — the order
+    statistics either side of the virtual index ``(n − 1) q`` (both the last at or past it, where
+    numpy's weight is then measured from index −1), joined as numpy's ``_lerp`` joins them; NaN
+    when a value is NaN."""
+    n = len(values)
+    s = np.sort(values)
+    virtual = (n - 1) * q
+    if virtual >= n - 1:
+        lo = hi = n - 1
+        gamma = virtual - -1  # numpy's weight: the virtual index less the stored index, −1
+    else:
+        lo = math.floor(virtual)
+        hi = lo + 1
+        gamma = virtual - lo
+    if math.isnan(s[-1]):
+        return math.nan
+    a, b = float(s[lo]), float(s[hi])
+    diff = b - a
+    return b - diff * (1 - gamma) if gamma >= 0.5 else a + diff * gamma
