@@ -160,6 +160,8 @@ def matrix_rank(m: FloatArray) -> int:
         with np.errstate(over="ignore", divide="ignore", under="ignore", invalid="ignore"):
             s = _SINGULAR(m, signature="d->d")
         if _worked(s):
-            tol = s.max(axis=-1, keepdims=True, initial=0) * (max(m.shape[-2:]) * _EPS)
-            return int(np.count_nonzero(s > tol, axis=-1))
+            # matrix_rank's tolerance, the largest value (or 0) times max(shape) × eps, in Python floats
+            values = s.tolist()
+            tol = max(0.0, *values) * (max(m.shape[-2:]) * _EPS)
+            return sum(v > tol for v in values)
     return int(np.linalg.matrix_rank(m))
