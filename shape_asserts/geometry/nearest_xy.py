@@ -37,8 +37,9 @@ _SIDE_REACH = 0.75
 #: Extra margin, cells, when the index decides which sides touch a cell (a float's rounding there
 #: only ever adds a side, which costs a comparison, never a wrong minimum).
 _SLACK = 0.05
-#: Largest cell index built (cells of the outline's box); a larger outline takes the strip search.
-_MAX_CELLS = 1 << 18
+#: Largest cell index built (cells of the outline's box: 256 × 256, ~1 MB of index; a 100 × 100 grid needs a
+#: sixth of it); a larger outline takes the strip search.
+_MAX_CELLS = 1 << 16
 #: The index is built at an outline's second search: one searched once (a one-off outline) never
 #: pays for it.
 _INDEX_AT = 2
