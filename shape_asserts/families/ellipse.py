@@ -220,30 +220,36 @@ def score_ellipse(
         rotation_error=rot_err,
         evenness=even,
     )
+    # the details are written only when a check fails (a passing check keeps none)
+    centred = off <= t.max_center_offset
     card.add(
         "center",
-        off <= t.max_center_offset,
+        centred,
         off,
         f"≤ {t.max_center_offset:g}",
-        f"fitted center ({fmt_fixed(model.center[0], 1)}, {fmt_fixed(model.center[1], 1)}), asked {fmt_xy(center)}",
+        ""
+        if centred
+        else f"fitted center ({fmt_fixed(model.center[0], 1)}, {fmt_fixed(model.center[1], 1)}), asked {fmt_xy(center)}",
     )
     axis_limit = t.max_axis_error + t.axis_error_per_ratio * (a / b - 1.0)
+    sized = axis_err <= axis_limit
     card.add(
         "axes",
-        axis_err <= axis_limit,
+        sized,
         axis_err,
         f"≤ {axis_limit:.3g}",
-        f"fitted semi-axes {model.a:.1f} and {model.b:.1f}, asked {a:g} and {b:g}",
+        "" if sized else f"fitted semi-axes {model.a:.1f} and {model.b:.1f}, asked {a:g} and {b:g}",
     )
     judged = a / b >= t.rotation_min_aspect and a - b >= t.rotation_min_difference
+    turned = rot_err <= t.max_rotation_error or not judged
     card.add(
         "rotation",
-        rot_err <= t.max_rotation_error or not judged,
+        turned,
         rot_err if judged else "not judged",
         f"≤ {t.max_rotation_error:g}°"
         if judged
         else f"a/b < {t.rotation_min_aspect:g} or a − b < {t.rotation_min_difference:g}",
-        f"fitted major axis at {fmt_fixed(model.rotation, 0)}°, asked {rotation:g}°",
+        "" if turned else f"fitted major axis at {fmt_fixed(model.rotation, 0)}°, asked {rotation:g}°",
     )
     card.add("evenness", even >= t.min_evenness, even, f"≥ {t.min_evenness:g}", "about the fitted ellipse")
     wave = card.harmonics(angles, normal, scale=model.b, limits=t.harmonic_limits, symmetry=2)

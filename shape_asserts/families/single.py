@@ -24,7 +24,6 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.geometry.nearest import nearest_sq
 from shape_asserts.geometry.nearest_xy import Outline
 from shape_asserts.geometry.points import FloatArray, Point, as_points
 from shape_asserts.geometry.scorecard import Scorecard
@@ -128,7 +127,7 @@ def outline_measures(card: Scorecard, pts: FloatArray, outline: Outline, *, t: C
     """Add the ``outline`` and ``coverage`` checks against the asked ``outline`` (prepared once per
     case: :func:`prepared`, :func:`outline_of`); return the outline score (the headline)."""
     ref, scale = outline.ref, outline.scale
-    near = np.sqrt(nearest_sq(ref, pts, distinct=True)) if len(pts) else np.full(len(ref), np.inf)
+    near = np.sqrt(outline.nearest_sq(pts)) if len(pts) else np.full(len(ref), np.inf)
     if len(pts) and scale > 0:
         dist = outline.distance(pts)
         off, miss = _mean(dist), _mean(near)
@@ -144,23 +143,30 @@ def outline_measures(card: Scorecard, pts: FloatArray, outline: Outline, *, t: C
     else:
         off, miss, score, far = float("inf"), float("inf"), 0.0, ()
     card.metrics.update(outline=score, mean_outline_distance=off, mean_miss_distance=miss)
+    close = score >= t.min_outline
     card.add(
         "outline",
-        score >= t.min_outline,
+        close,
         score,
         f"≥ {t.min_outline:g}",
-        f"points are {off:.1f} cells from the asked outline on average, which is {miss:.1f} cells from the drawing",
+        ""  # the details are written only when the check fails (a passing check keeps none)
+        if close
+        else f"points are {off:.1f} cells from the asked outline on average, which is {miss:.1f} cells from the "
+        "drawing",
         far,
     )
     # the share of the outline's samples within reach: np.mean of the mask, the same float
     cov = int(np.count_nonzero(near <= t.coverage_radius)) / len(ref) if len(ref) else 0.0
     card.metrics["coverage"] = cov
+    covered = cov >= t.min_coverage
     card.add(
         "coverage",
-        cov >= t.min_coverage,
+        covered,
         cov,
         f"≥ {t.min_coverage:g}",
-        f"{np.count_nonzero(near > t.coverage_radius)} of {len(ref)} outline cells have no point within "
+        ""
+        if covered
+        else f"{np.count_nonzero(near > t.coverage_radius)} of {len(ref)} outline cells have no point within "
         f"{t.coverage_radius:g}",
     )
     return score

@@ -36,7 +36,7 @@ from shape_asserts.families.single import ContourThresholds, outline_measures, p
 from shape_asserts.geometry.distances import closure_distance
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import SpiralModel
-from shape_asserts.geometry.fit.spiral import lap_gaps, unwrapped_angles
+from shape_asserts.geometry.fit.spiral import lap_error, lap_gaps, linear_quantile, radii_about, unwrapped_angles
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, round_half_up
 from shape_asserts.geometry.raster import raster_spiral
 from shape_asserts.geometry.samples import spiral_samples
@@ -97,29 +97,6 @@ def spiral_ends(center: Point, spacing: float, turns: float, angle: float) -> tu
     cx, cy = round_half_up(center).tolist()
     ex, ey = round_half_up([center[0] + r * math.cos(a), center[1] + r * math.sin(a)]).tolist()
     return (int(cx), int(cy)), (int(ex), int(ey))
-
-
-def _lap_error(
-    pts: FloatArray, used: IntArray, theta: FloatArray, center: Point, spacing: float, turns: float, inward: bool
-) -> float:
-    """Laps drawn against laps asked, read where the count is sharpest: the first lap.
-
-    From a point at radius r a fair spiral has ``turns − r / spacing`` laps left to its outer end.
-    The points of the innermost lap (outside the center's few cells, whose angle means little) each
-    compare that with the laps the drawing really sweeps from them to its outer end; the mean of
-    those differences is the error. A spiral with a quarter lap too many or too few between the
-    same two ends is off by nearly a quarter there, while a cell's half-cell rounding of r
-    averages out over the lap.
-    """
-    if not used.size:
-        return float("inf")
-    # outward the outer end is the last counted point, inward the first
-    swept = np.abs(theta - (theta[-1] if not inward else theta[0])) / (2 * math.pi)
-    r = np.hypot(*(pts[used] - np.asarray(center, float)).T)
-    first = r <= spacing
-    if not first.any():
-        first = r <= r.min()
-    return float(np.mean(swept[first] - (turns - r[first] / spacing)))
 
 
 def _params(p: Mapping[str, Any]) -> dict[str, Any]:
@@ -261,7 +238,9 @@ def score_spiral(
     total = float(theta[-1]) if theta.size else 0.0
     drawn = "cw" if total > 0 else "ccw" if total < 0 else "none"
     drawn_turns = abs(total) / (2 * math.pi)
-    lap_err = _lap_error(pts, used, theta, center, spacing, turns, inward)
+    # every point's distance from the center, once: the lap count, the drawdown, the fit and the laps read it
+    radii = radii_about(pts, center)
+    lap_err = lap_error(radii, used, theta, spacing, turns, inward)
     card.metrics.update(direction=drawn, turns=drawn_turns, turns_error=lap_err)
     card.add(
         "direction",
@@ -270,61 +249,69 @@ def score_spiral(
         direction,
         "turns the other way" if drawn != "none" else "does not turn about the center",
     )
+    counted = abs(lap_err) <= t.max_turns_error
     card.add(
         "turns",
-        abs(lap_err) <= t.max_turns_error,
+        counted,
         round(lap_err, 4),
         f"0 ± {t.max_turns_error:g} laps",
-        f"about {turns + lap_err:.2f} laps drawn about {fmt_xy(center)}, {turns:g} asked",
+        # the details are written only when a check fails (a passing check keeps none)
+        "" if counted else f"about {turns + lap_err:.2f} laps drawn about {fmt_xy(center)}, {turns:g} asked",
     )
 
-    r = np.hypot(pts[:, 0] - center[0], pts[:, 1] - center[1]) if n else np.zeros(0)
-    seq = r[::-1] if inward else r
+    seq = radii[::-1] if inward else radii
     fall = np.maximum.accumulate(seq) - seq if n else np.zeros(0)
     drawdown = float(fall.max()) if n else 0.0
     bad = np.flatnonzero(fall > t.max_radius_drawdown)
     if inward:
         bad = np.sort(n - 1 - bad)
     card.metrics["radius_drawdown"] = drawdown
+    monotone = drawdown <= t.max_radius_drawdown
     card.add(
         "monotone",
-        drawdown <= t.max_radius_drawdown,
+        monotone,
         drawdown,
         f"≤ {t.max_radius_drawdown:g}",
-        f"the radius turns back ({'towards' if not inward else 'away from'} the center) by {drawdown:.1f} cells",
+        ""
+        if monotone
+        else f"the radius turns back ({'towards' if not inward else 'away from'} the center) by {drawdown:.1f} cells",
         tuple(int(i) for i in bad[:50]),
     )
 
     # the angles unwrapped once, about the asked center, for the fit, its residuals and the laps
     angles = (used, theta)
-    model = SpiralModel.from_estimate(pts, center, min_radius=t.fit_min_radius, angles=angles)
+    model = SpiralModel.from_estimate(pts, center, min_radius=t.fit_min_radius, angles=angles, radii=radii)
     if not model:
         card.metrics.update(r2=0.0)
         card.add("fit", False, "failed", f"rms ≤ {t.max_relative_rms:g} × spacing", model.reason)
         card.add("spacing", False, "n/a", f"{spacing:g} ± {t.max_spacing_error:.0%}", "no spiral fits")
-        _laps(card, pts, angles, center=center, spacing=spacing, want_turns=turns - t.fit_min_radius / spacing, t=t)
+        _laps(
+            card, pts, angles, radii, center=center, spacing=spacing, want_turns=turns - t.fit_min_radius / spacing, t=t
+        )
         return card.result("spiral", score)
     spacing_err = abs(model.spacing - spacing) / spacing
-    rms = float(np.sqrt(np.mean(model.residuals(pts, min_radius=t.fit_min_radius, angles=angles) ** 2)))
+    rms = float(np.sqrt(np.mean(model.residuals(pts, min_radius=t.fit_min_radius, angles=angles, radii=radii) ** 2)))
     rel = rms / spacing
     card.metrics.update(
         r2=model.r2, fit_spacing=model.spacing, fit_rms=rms, fit_relative_rms=rel, spacing_error=spacing_err
     )
+    even = rel <= t.max_relative_rms
     card.add(
         "fit",
-        rel <= t.max_relative_rms,
+        even,
         rel,
         f"rms ≤ {t.max_relative_rms:g} × spacing",
-        f"the radius does not grow evenly with the angle (rms {rms:.1f} cells, R² {model.r2:.2f})",
+        "" if even else f"the radius does not grow evenly with the angle (rms {rms:.1f} cells, R² {model.r2:.2f})",
     )
+    spaced = spacing_err <= t.max_spacing_error
     card.add(
         "spacing",
-        spacing_err <= t.max_spacing_error,
+        spaced,
         model.spacing,
         f"{spacing:g} ± {t.max_spacing_error:.0%}",
-        f"laps {model.spacing:.1f} cells apart, asked {spacing:g}",
+        "" if spaced else f"laps {model.spacing:.1f} cells apart, asked {spacing:g}",
     )
-    _laps(card, pts, angles, center=center, spacing=spacing, want_turns=turns - t.fit_min_radius / spacing, t=t)
+    _laps(card, pts, angles, radii, center=center, spacing=spacing, want_turns=turns - t.fit_min_radius / spacing, t=t)
     return card.result("spiral", score)
 
 
@@ -332,6 +319,7 @@ def _laps(
     card: Scorecard,
     pts: FloatArray,
     angles: tuple[IntArray, FloatArray],
+    radii: FloatArray,
     *,
     center: Point,
     spacing: float,
@@ -339,10 +327,11 @@ def _laps(
     t: SpiralThresholds,
 ) -> None:
     """Add ``laps``: is each lap as far from the one before as asked (not just on average)?
-    ``angles``: the drawing's unwrapped angles about ``center`` (``t.fit_min_radius`` out)."""
+    ``angles``: the drawing's unwrapped angles about ``center`` (``t.fit_min_radius`` out),
+    ``radii`` every point's distance from it."""
     limit = max(t.lap_tolerance, t.lap_tolerance_fraction * spacing)
     idx, gaps = (
-        lap_gaps(pts, center, min_radius=t.fit_min_radius, angles=angles)
+        lap_gaps(pts, center, min_radius=t.fit_min_radius, angles=angles, radii=radii)
         if len(pts)
         else (np.zeros(0, int), np.zeros(0))
     )
@@ -352,16 +341,20 @@ def _laps(
         card.add("laps", want_turns < 1.5, "n/a", f"within {limit:.1f} of {spacing:g}", "less than one lap drawn")
         return
     dev = np.abs(np.abs(gaps) - spacing)
-    worst = float(np.quantile(dev, t.lap_quantile))
+    worst = linear_quantile(dev, t.lap_quantile)
     card.metrics["lap_deviation"] = worst
+    even = worst <= limit
+    off = dev > limit
     card.add(
         "laps",
-        worst <= limit,
+        even,
         worst,
         f"≤ {limit:.1f}",
-        f"laps are unevenly spaced: {len(dev[dev > limit])} points lie more than {limit:.1f} cells off "
+        ""  # the details are written only when the check fails (a passing check keeps none)
+        if even
+        else f"laps are unevenly spaced: {len(dev[off])} points lie more than {limit:.1f} cells off "
         f"{spacing:g} from the lap before",
-        tuple(int(i) for i in idx[dev > limit][:50]),
+        tuple(int(i) for i in idx[off][:50]),
     )
 
 

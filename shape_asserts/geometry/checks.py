@@ -60,11 +60,14 @@ def continuity(points: ArrayLike, *, closed: bool = False) -> Continuity:
     seq = np.vstack([pts, pts[:1]]) if closed else pts
     d = np.abs(seq[1:] - seq[:-1])
     steps = np.maximum(d[:, 0], d[:, 1])  # the Chebyshev distance of each step, as ``chebyshev`` takes it
+    longest = float(np.maximum.reduce(steps))
+    # the indices are looked for only where the extremes say some exist (a NaN step, which both
+    # extremes carry, is looked for too): a fair drawing has no gap and no repeat
     return Continuity(
         n_steps=int(steps.size),
-        max_step=float(np.maximum.reduce(steps)),
-        gaps=tuple(np.flatnonzero(steps > 1.0).tolist()),
-        repeats=tuple(np.flatnonzero(steps == 0.0).tolist()),
+        max_step=longest,
+        gaps=() if longest <= 1.0 else tuple(np.flatnonzero(steps > 1.0).tolist()),
+        repeats=() if np.minimum.reduce(steps) > 0.0 else tuple(np.flatnonzero(steps == 0.0).tolist()),
     )
 
 
@@ -75,6 +78,10 @@ def out_of_bounds(points: ArrayLike, grid_size: int) -> tuple[int, ...]:
     (1, 2)
     """
     pts = as_points(points)
+    # the common case in two reductions: every coordinate inside (a NaN, outside neither way, makes
+    # both extremes NaN and takes the point-by-point path)
+    if pts.size and np.minimum.reduce(pts, axis=None) >= 0 and np.maximum.reduce(pts, axis=None) <= grid_size - 1:
+        return ()
     out = (pts < 0) | (pts > grid_size - 1)
     bad = out[:, 0] | out[:, 1]
     return tuple(np.flatnonzero(bad).tolist()) if bad.any() else ()
@@ -96,7 +103,11 @@ def signed_area(points: ArrayLike) -> float:
     # (sum / n, rounded) the shift is exact for grid points, so their area is exact too
     c = pts - pts[0]
     x, y = c[:, 0], c[:, 1]
-    return float(0.5 * np.add.reduce(x * roll_rows(y, -1) - roll_rows(x, -1) * y))
+    # x * roll(y, -1) - roll(x, -1) * y term by term: the pairs of neighbours, then the closing pair
+    terms = np.empty(len(c))
+    np.subtract(x[:-1] * y[1:], x[1:] * y[:-1], out=terms[:-1])
+    terms[-1] = x[-1] * y[0] - x[0] * y[-1]
+    return float(0.5 * np.add.reduce(terms))
 
 
 def direction(points: ArrayLike) -> str | None:
@@ -138,10 +149,11 @@ def winding(points: ArrayLike, center: Point, *, closed: bool = True) -> Winding
     pts = as_points(points)
     if len(pts) < 2:
         return Winding(turns=0.0, coverage=0.0, backtracks=())
-    rel = pts - np.asarray(center, dtype=float)
+    rel = np.subtract(pts, np.asarray(center, dtype=float), order="C")
     # angle grows clockwise on screen because y points down
     ang = np.arctan2(rel[:, 1], rel[:, 0])
-    at_center = (rel[:, 0] == 0) & (rel[:, 1] == 0)
+    # both coordinates zero, in one comparison: each C-ordered row (dx, dy) read as the complex dx + i dy
+    at_center = rel.view(np.complex128)[:, 0] == 0
     centered = bool(at_center.any())
     if closed:
         d = np.empty_like(ang)  # np.diff(ang, append=ang[:1]), without its concatenation
@@ -149,17 +161,24 @@ def winding(points: ArrayLike, center: Point, *, closed: bool = True) -> Winding
         d[-1] = ang[0] - ang[-1]
     else:
         d = ang[1:] - ang[:-1]
-    d = (d + np.pi) % (2 * np.pi) - np.pi  # each step's shortest signed turn
+    # each step's shortest signed turn, (d + π) % 2π - π, in place
+    d += np.pi
+    np.remainder(d, 2 * np.pi, out=d)
+    d -= np.pi
     if centered:
         no_angle = (at_center | roll_rows(at_center, -1)) if closed else (at_center[1:] | at_center[:-1])
         d[no_angle] = 0.0  # a point on the center has no angle
     turns = float(np.add.reduce(d) / (2 * np.pi))
     sign = 1.0 if turns >= 0 else -1.0
-    back = np.flatnonzero(d * sign < -1e-12)
+    # d * sign < -1e-12 anywhere? The extreme says so without the product (NaN: looked for anyway)
+    if (np.minimum.reduce(d) >= -1e-12) if sign > 0 else (np.maximum.reduce(d) <= 1e-12):
+        backtracks: tuple[int, ...] = ()
+    else:
+        backtracks = tuple(np.flatnonzero(d * sign < -1e-12).tolist())
     off_center = ang[~at_center] if centered else ang
     sectors = (np.degrees(off_center) % 360.0 // 30.0).astype(np.int64) % 12
     return Winding(
         turns=turns,
         coverage=float(np.count_nonzero(np.bincount(sectors, minlength=12)) / 12.0),
-        backtracks=tuple(back.tolist()),
+        backtracks=backtracks,
     )

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from shape_asserts.geometry.distances import distance_to_polyline, sample_polyline
-from shape_asserts.geometry.nearest import _EDGE, _group_min, _pairs, _safe, _widen, to_segments
+from shape_asserts.geometry.nearest import _EDGE, _group_min, _pairs, _safe, _widen, nearest_sq, to_segments
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
 
 __all__ = ["Outline"]
@@ -28,6 +28,21 @@ _LONG = 512
 #: First strip half-width, cells (half :data:`.nearest._FIRST_STRIP`: a fair answer and its outline are
 #: within a cell of each other, and a narrower strip holds half the pairs; any width is exact).
 _FIRST_STRIP = 1.0
+#: The cell index (:class:`_Cells`) settles an outline sample whose nearest drawn point lies within
+#: this many cells (its 3 × 3 cells hold every point that near) ...
+_REACH = 1.0
+#: ... and a drawn point whose nearest side lies within this many (a fair raster's points are within
+#: about 0.71 of the curve; fewer sides listed per cell make fewer pairs to measure).
+_SIDE_REACH = 0.75
+#: Extra margin, cells, when the index decides which sides touch a cell (a float's rounding there
+#: only ever adds a side, which costs a comparison, never a wrong minimum).
+_SLACK = 0.05
+#: Largest cell index built (cells of the outline's box: 256 × 256, ~1 MB of index; a 100 × 100 grid needs a
+#: sixth of it); a larger outline takes the strip search.
+_MAX_CELLS = 1 << 16
+#: The index is built at an outline's second search: one searched once (a one-off outline) never
+#: pays for it.
+_INDEX_AT = 2
 
 
 class Outline:
@@ -53,9 +68,50 @@ class Outline:
         self._sx, self._sy = sa[:, 0], sa[:, 1]
         self._abx, self._aby = sb[:, 0] - sa[:, 0], sb[:, 1] - sa[:, 1]
         self._den = self._abx * self._abx + self._aby * self._aby
+        # the divisor of _seg_dist's projection: a side of no length divides by 1 (its t is then 0)
+        self._den1 = np.where(self._den > 0, self._den, 1.0)
         self._safe = _safe(a, b)
         for arr in (self.vertices, self.ref, self._a, self._b):
             arr.flags.writeable = False
+        self._searches = 0
+        self._cells: _Cells | None = None
+
+    def _index(self) -> _Cells | None:
+        """The cell index of this outline, built at its :data:`_INDEX_AT`-th search (``None``
+        before, and for an outline too large or too far out for one)."""
+        if self._cells is None and self._safe and len(self._a):
+            self._searches += 1
+            if self._searches >= _INDEX_AT:
+                self._cells = _Cells.of(self)
+        return self._cells if self._cells is not None and self._cells.ok else None
+
+    def nearest_sq(self, pts: FloatArray) -> FloatArray:
+        """``nearest_sq(ref, pts, distinct=True)``: each outline sample's squared distance to the
+        nearest drawn point, the same floats (each pair's ``dx² + dy²``, their minimum).
+
+        With the cell index, each drawn point is compared with the samples listed with its cell:
+        those whose own cell is one of the 3 × 3 about it. A point outside them is more than a cell
+        away along ``x`` or ``y``, so a sample that found one within :data:`_REACH` is settled;
+        the others (none near) are searched by :func:`.nearest.nearest_sq`.
+        """
+        ref = self.ref
+        cells = None
+        if len(pts) and len(ref) * len(pts) > _SMALL and len(pts) < _LONG and _safe(pts):
+            cells = self._index()
+        if cells is None:
+            return nearest_sq(ref, pts, distinct=True)
+        px, py = pts[:, 0], pts[:, 1]
+        key = cells.key(px, py)
+        qi, ti, _ = _pairs(cells.ref_first[key], cells.ref_first[key + 1])
+        ri = cells.refs[ti]
+        dx, dy = cells.rx[ri] - px[qi], cells.ry[ri] - py[qi]
+        # each sample's smallest dx² + dy² (a minimum: the order the pairs come in does not matter)
+        found = np.full(len(ref), np.inf)
+        np.minimum.at(found, ri, dx * dx + dy * dy)
+        left = np.flatnonzero(found > (_REACH - _EDGE) ** 2)
+        if left.size:
+            found[left] = nearest_sq(ref[left], pts, distinct=True)
+        return found
 
     def distance(self, pts: FloatArray) -> FloatArray:
         """``distance_to_polyline(pts, vertices, closed=closed)``: each point's distance to the
@@ -66,8 +122,20 @@ class Outline:
         if len(pts) * n_sides <= _SMALL or len(pts) >= _LONG or not (self._safe and _safe(pts)):
             return to_segments(pts, self._a, self._b)
         px, py = pts[:, 0], pts[:, 1]
-        out = np.full(len(pts), np.inf)
-        todo = np.arange(len(pts))
+        cells = self._index()
+        if cells is not None:
+            # first the sides listed with each point's cell: all that lie within _SIDE_REACH of it
+            lo, hi = cells.sides_at(px, py)
+            qi, ti, _ = _pairs(lo, hi)
+            out = np.full(len(pts), np.inf)
+            np.minimum.at(out, qi, self._seg_dist(px[qi], py[qi], cells.sides[ti]))  # each point's nearest
+            todo = np.flatnonzero(out > _SIDE_REACH - _EDGE)
+            if not todo.size:
+                return out
+            out[todo] = np.inf
+        else:
+            out = np.full(len(pts), np.inf)
+            todo = np.arange(len(pts))
         w = np.full(len(todo), _FIRST_STRIP)
         while todo.size:
             tx, ty = px[todo], py[todo]
@@ -89,8 +157,82 @@ class Outline:
 
     def _seg_dist(self, px: FloatArray, py: FloatArray, si: IntArray) -> FloatArray:
         """:func:`.nearest.on_segment`'s distance of each point from its side ``si``, the same expression."""
-        abx, aby, den = self._abx[si], self._aby[si], self._den[si]
+        abx, aby = self._abx[si], self._aby[si]
         apx, apy = px - self._sx[si], py - self._sy[si]
-        t = ((apx * abx + apy * aby) / np.where(den > 0, den, 1.0)).clip(0.0, 1.0)
+        t = (apx * abx + apy * aby) / self._den1[si]
+        # clip(0, 1) as on_segment has it; np.maximum keeps a -0.0 that clip makes +0.0, which only
+        # multiplies a difference then subtracted and squared away in hypot (as in .nearest.seg_dist)
+        np.maximum(t, 0.0, out=t)
+        np.minimum(t, 1.0, out=t)
         dist: FloatArray = np.hypot(apx - t * abx, apy - t * aby)
         return dist
+
+
+class _Cells:
+    """A cell index of an :class:`Outline`, once per case: the unit cells ``[x, x + 1) × [y, y + 1)``
+    (``x``, ``y`` whole) of its box and two cells round it, each listing the sides that come within
+    :data:`_SIDE_REACH` of a point in it, and the outline samples in the 3 × 3 cells about it.
+
+    A point's cell is ``(floor(x), floor(y))``, exact; a point beyond the box is put in the nearest
+    border cell, whose sides are all farther than :data:`_SIDE_REACH` from it and whose samples
+    none (so the point is left to the strip search: the index settles only what it finds near).
+    """
+
+    def __init__(self, x0: float, y0: float, nx: int, ny: int) -> None:
+        self.x0, self.y0, self.nx, self.ny = x0, y0, nx, ny
+        self.size = nx * ny
+        self.ok = 0 < self.size <= _MAX_CELLS
+        self.first = np.zeros(1, dtype=np.intp)
+        self.sides = np.zeros(0, dtype=np.intp)
+        self.ref_first = np.zeros(1, dtype=np.intp)
+        self.refs = np.zeros(0, dtype=np.intp)
+        self.rx = self.ry = np.zeros(0)
+
+    @classmethod
+    def of(cls, outline: Outline) -> _Cells:
+        v = outline.vertices
+        x0, y0 = float(np.floor(v[:, 0].min())) - 2.0, float(np.floor(v[:, 1].min())) - 2.0
+        nx, ny = int(np.floor(v[:, 0].max()) - x0) + 3, int(np.floor(v[:, 1].max()) - y0) + 3
+        cells = cls(x0, y0, nx, ny)
+        if not cells.ok:
+            return cells
+        # the cells each side (sorted as the outline sorts them) touches with its box grown by the reach
+        grow = _SIDE_REACH + _SLACK
+        xlo, xhi = outline._xmin, outline._xmin + np.abs(outline._abx)
+        i0 = np.clip(np.floor(xlo - x0 - 1.0 - grow), 0, nx - 1).astype(np.intp)
+        i1 = np.clip(np.floor(xhi - x0 + grow), 0, nx - 1).astype(np.intp)
+        j0 = np.clip(np.floor(outline._ymin - y0 - 1.0 - grow), 0, ny - 1).astype(np.intp)
+        j1 = np.clip(np.floor(outline._ymax - y0 + grow), 0, ny - 1).astype(np.intp)
+        wide, tall = i1 - i0 + 1, j1 - j0 + 1
+        side = np.arange(len(xlo)).repeat(wide * tall)
+        k = np.arange(len(side)) - (np.cumsum(wide * tall) - wide * tall).repeat(wide * tall)
+        cell = (i0[side] + k // tall[side]) * ny + (j0[side] + k % tall[side])
+        order = np.argsort(cell, kind="stable")
+        cells.sides = side[order]
+        cells.first = np.zeros(cells.size + 1, dtype=np.intp)
+        np.cumsum(np.bincount(cell, minlength=cells.size), out=cells.first[1:])
+        # the samples listed with each cell: those whose cell is one of the 3 × 3 about it (a
+        # sample's cell is at least 2 cells inside the index)
+        ref = outline.ref
+        cells.rx, cells.ry = np.ascontiguousarray(ref[:, 0]), np.ascontiguousarray(ref[:, 1])
+        own = (np.floor(cells.rx) - x0).astype(np.intp) * ny + (np.floor(cells.ry) - y0).astype(np.intp)
+        about = (own[:, None] + (np.array([-ny, 0, ny])[:, None] + np.array([-1, 0, 1])).ravel()).ravel()
+        order = np.argsort(about, kind="stable")
+        cells.refs = np.arange(len(ref)).repeat(9)[order]
+        cells.ref_first = np.zeros(cells.size + 1, dtype=np.intp)
+        np.cumsum(np.bincount(about, minlength=cells.size), out=cells.ref_first[1:])
+        for arr in (cells.sides, cells.first, cells.refs, cells.ref_first, cells.rx, cells.ry):
+            arr.flags.writeable = False
+        return cells
+
+    def key(self, px: FloatArray, py: FloatArray) -> IntArray:
+        """Each point's cell (a point beyond the index: the nearest border cell)."""
+        ix = np.clip(np.floor(px) - self.x0, 0, self.nx - 1).astype(np.intp)
+        iy = np.clip(np.floor(py) - self.y0, 0, self.ny - 1).astype(np.intp)
+        key: IntArray = ix * self.ny + iy
+        return key
+
+    def sides_at(self, px: FloatArray, py: FloatArray) -> tuple[IntArray, IntArray]:
+        """Each point's range ``[lo, hi)`` of :attr:`sides`: those listed with its cell."""
+        key = self.key(px, py)
+        return self.first[key], self.first[key + 1]

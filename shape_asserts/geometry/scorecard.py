@@ -38,6 +38,8 @@ from shape_asserts.geometry.score import Check, ShapeScore, fmt_fixed, fmt_point
 __all__ = ["Scorecard"]
 
 
+_new_check = object.__new__
+
 _ORDERS = np.arange(HARMONIC_ORDERS[0], HARMONIC_ORDERS[1] + 1)
 _REPEATS: dict[int, Any] = {}
 
@@ -49,6 +51,13 @@ def _repeats(symmetry: int) -> Any:
         mask = _REPEATS[symmetry] = _ORDERS % symmetry == 0
         mask.flags.writeable = False
     return mask
+
+
+def _chebyshev(p: Sequence[float], q: Sequence[float]) -> float:
+    """``max(|px - qx|, |py - qy|)`` in Python floats, the number ``np.maximum.reduce(np.abs(p - q))``
+    gives (the same IEEE differences; NaN when either difference is NaN, as np.maximum has it)."""
+    u, v = abs(float(p[0]) - float(q[0])), abs(float(p[1]) - float(q[1]))
+    return v if v > u or v != v else u
 
 
 class Scorecard:
@@ -73,14 +82,18 @@ class Scorecard:
     ) -> Check:
         """Add one check; ``detail`` says what went wrong and is kept only when it fails, ``note``
         says what the value is measured against and is kept either way."""
-        check = Check(
-            name,
-            bool(passed),
-            value,
-            limit,
-            note or (detail if not passed else ""),
-            tuple(map(int, indices)) if len(indices) else (),
-            margin,
+        # Check(name, passed, value, limit, detail, indices, margin) with its fields set at once: the
+        # frozen dataclass's __init__ sets them one object.__setattr__ at a time (it has no
+        # __post_init__, so the instance is the same)
+        check = _new_check(Check)
+        check.__dict__.update(
+            name=name,
+            passed=bool(passed),
+            value=value,
+            limit=limit,
+            detail=note or (detail if not passed else ""),
+            indices=tuple(map(int, indices)) if len(indices) else (),
+            explicit_margin=margin,
         )
         self.checks.append(check)
         return check
@@ -132,12 +145,7 @@ class Scorecard:
         """``start`` (or ``end``): the first (last) point within ``limit`` cells (Chebyshev) of ``asked``."""
         pts = as_points(points)
         first = name == "start"
-        # chebyshev(end, asked): the largest of the two absolute differences, without its wrapper
-        dist = (
-            float(np.maximum.reduce(np.abs(pts[0 if first else -1] - np.asarray(asked, float))))
-            if len(pts)
-            else float("inf")
-        )
+        dist = _chebyshev(pts[0 if first else -1].tolist(), asked) if len(pts) else float("inf")
         self.metrics[f"{name}_distance"] = dist
         near = dist <= limit
         if near:  # the detail is kept only when the check fails
@@ -155,8 +163,8 @@ class Scorecard:
     def closure(self, points: ArrayLike, max_closure: float) -> float:
         """``closure``: the last point within ``max_closure`` cells (Chebyshev) of the first."""
         pts = as_points(points)
-        # closure_distance(pts): chebyshev(last, first), without its wrapper
-        closing = float(np.maximum.reduce(np.abs(pts[-1] - pts[0]))) if len(pts) else float("inf")
+        # closure_distance(pts): chebyshev(last, first)
+        closing = _chebyshev(pts[-1].tolist(), pts[0].tolist()) if len(pts) else float("inf")
         self.metrics["closure_distance"] = closing
         self.add(
             "closure", closing <= max_closure, closing, f"≤ {max_closure:g}", "last point is not next to the first"

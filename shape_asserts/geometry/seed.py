@@ -179,6 +179,9 @@ def _score(mean_error: float) -> float:
 
 #: Coordinates below this magnitude cannot overflow int64 in any step of the fast path.
 _FAST_LIMIT = 2**30
+#: Below this magnitude every int step of the fast path is exact in doubles too (|dx| < 2**25,
+#: dx² + dy² < 2**51), so the int and the float arithmetic give the same numbers.
+_EXACT_LIMIT = 2**24
 
 
 def _fast_int_score(entries: list[Any]) -> float | None:
@@ -198,26 +201,43 @@ def _fast_int_score(entries: list[Any]) -> float | None:
         ys = [p["y"] for p in entries]
     except KeyError:
         return None
-    types = {type(v) for v in xs} | {type(v) for v in ys}
-    if types != {int} and types != {float}:
-        return None
-    # (for floats the limit also keeps numpy from overflowing, and warning, where PHP quietly would)
-    if min(xs) <= -_FAST_LIMIT or max(xs) >= _FAST_LIMIT or min(ys) <= -_FAST_LIMIT or max(ys) >= _FAST_LIMIT:
-        return None
+    types = set(map(type, xs))
+    types.update(map(type, ys))
     if types == {float}:
+        # (the limit also keeps numpy from overflowing, and warning, where PHP quietly would)
+        if min(xs) <= -_FAST_LIMIT or max(xs) >= _FAST_LIMIT or min(ys) <= -_FAST_LIMIT or max(ys) >= _FAST_LIMIT:
+            return None
         return _fast_float_score(xs, ys)
+    if types != {int}:
+        return None
+    try:
+        xy = np.array((xs, ys), dtype=np.int64)  # rows x and y; an int beyond int64 overflows here
+    except OverflowError:
+        return None
+    lo, hi = int(xy.min()), int(xy.max())
+    if lo <= -_FAST_LIMIT or hi >= _FAST_LIMIT:
+        return None
     n = len(entries)
     cx, cy = _div(sum(xs), n), _div(sum(ys), n)
-    ax, ay = np.array(xs, dtype=np.int64), np.array(ys, dtype=np.int64)
-    # int centroid: dx stays int64 (exact), as in PHP; float centroid: int → double, then IEEE ops
-    dx = ax - cx if isinstance(cx, int) else ax.astype(np.float64) - cx
-    dy = ay - cy if isinstance(cy, int) else ay.astype(np.float64) - cy
-    sq = dx * dx + dy * dy
-    radii = np.sqrt(sq.astype(np.float64))
-    r_mean = float(np.cumsum(radii)[-1]) / n
+    if lo > -_EXACT_LIMIT and hi < _EXACT_LIMIT:
+        # small coordinates (every answer on a grid): both rows at once, in doubles, which hold
+        # every int step exactly here (see _EXACT_LIMIT); an int centroid converts exactly
+        d = xy - np.array(((float(cx),), (float(cy),)))
+        d *= d
+        radii = np.sqrt(np.add.reduce(d, axis=0))  # dx² + dy², one addition per point
+    else:
+        ax, ay = xy
+        # int centroid: dx stays int64 (exact), as in PHP; float centroid: int → double, then IEEE ops
+        dx = ax - cx if isinstance(cx, int) else ax.astype(np.float64) - cx
+        dy = ay - cy if isinstance(cy, int) else ay.astype(np.float64) - cy
+        sq = dx * dx + dy * dy
+        radii = np.sqrt(sq.astype(np.float64))
+    r_mean = float(radii.cumsum()[-1]) / n
     if r_mean <= 0:
         return 0.0
-    return _score(float(np.cumsum(np.abs(radii - r_mean) / r_mean)[-1]) / n)
+    err = np.abs(radii - r_mean)
+    err /= r_mean
+    return _score(float(err.cumsum()[-1]) / n)
 
 
 def _left_sum(values: np.ndarray) -> float:

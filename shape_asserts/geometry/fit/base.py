@@ -9,9 +9,11 @@ samples that curve, ``predict_xy(t)``: to draw the ideal overlay, or to make per
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, cast, runtime_checkable
 
+import numpy as np
 from numpy.typing import ArrayLike
 
 from shape_asserts.geometry.points import FloatArray
@@ -67,3 +69,99 @@ class Estimator(Protocol):
     def from_estimate(self, points: ArrayLike, /, *args: Any, **kwargs: Any) -> FittedModel | FitFailure:
         """The model fitted to ``points``, or a falsy failure saying why none fits."""
         ...
+
+
+# --- the small linear algebra of the fits, without numpy.linalg's wrappers ---------------------------
+#
+# ``np.linalg``'s functions check their arguments, pick a LAPACK kernel (a gufunc of
+# ``numpy.linalg._umath_linalg``), call it under an error state that turns LAPACK's failures into
+# ``LinAlgError``, and convert the results: most of their cost on the 2×2 to 200×5 systems of the
+# fits. The functions below call the same kernel on the same real arrays, so they give the same
+# numbers; a failure (the kernel's NaN where the wrapper would raise) is handed back to the public
+# function, which then raises or returns exactly as before. They are called on finite matrices. Where this numpy
+# lays its kernels out otherwise, the public functions are called instead.
+
+_kernels: Any
+try:
+    from numpy.linalg import _umath_linalg as _kernels
+except ImportError:  # pragma: no cover - another numpy layout
+    _kernels = None
+
+_EIGH = getattr(_kernels, "eigh_lo", None)
+_EIG = getattr(_kernels, "eig", None)
+_SOLVE = getattr(_kernels, "solve", None)
+#: numpy 2's kernels (numpy 1 names them lstsq_m / lstsq_n and svd_n: it takes the public calls)
+_LSTSQ = getattr(_kernels, "lstsq", None)
+_SINGULAR = getattr(_kernels, "svd", None)
+_EPS = float(np.finfo(np.float64).eps)
+
+
+def _finite(*arrays: Any) -> bool:
+    return all(bool(np.isfinite(a).all()) for a in arrays)
+
+
+def _worked(out: Any) -> bool:
+    """Whether a kernel's result is one: a kernel that fails fills its outputs with NaN (numpy's
+    ``umath_linalg``), so the first entry tells (a finite input never gives a legitimate NaN or
+    infinity there)."""
+    return math.isfinite(abs(out.flat[0]))
+
+
+def eigh(m: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """``np.linalg.eigh(m)`` of a real symmetric float64 matrix: eigenvalues ascending, eigenvectors."""
+    if _EIGH is not None:
+        with np.errstate(over="ignore", divide="ignore", under="ignore", invalid="ignore"):
+            vals, vecs = _EIGH(m, signature="d->dd")
+        if _worked(vals):
+            return vals, vecs
+    vals, vecs = np.linalg.eigh(m)
+    return vals, vecs
+
+
+def eig_vectors(m: FloatArray) -> FloatArray:
+    """``np.real(np.linalg.eig(m)[1])`` of a real float64 matrix: the real parts of its eigenvectors
+    (the public call keeps them real when every eigenvalue is, which gives the same numbers)."""
+    if _EIG is not None and _finite(m):  # (eig refuses a non-finite matrix: the public call says so)
+        with np.errstate(over="ignore", divide="ignore", under="ignore", invalid="ignore"):
+            vals, vecs = _EIG(m, signature="d->DD")
+        if _worked(vals):
+            real: FloatArray = vecs.real
+            return real
+    return np.real(np.linalg.eig(m)[1])
+
+
+def solve(a: FloatArray, b: FloatArray) -> FloatArray:
+    """``np.linalg.solve(a, b)`` for a real square float64 ``a`` and a 2-D ``b``."""
+    if _SOLVE is not None and b.ndim == 2:
+        with np.errstate(over="ignore", divide="ignore", under="ignore", invalid="ignore"):
+            x = _SOLVE(a, b, signature="dd->d")
+        if _worked(x):
+            out: FloatArray = x
+            return out
+    return cast(FloatArray, np.linalg.solve(a, b))
+
+
+def lstsq(a: FloatArray, b: FloatArray) -> FloatArray:
+    """``np.linalg.lstsq(a, b, rcond=None)[0]`` for a real 2-D float64 ``a`` and a 1-D ``b``."""
+    if _LSTSQ is not None and b.ndim == 1 and a.ndim == 2 and a.shape[0] > 0:
+        rcond = _EPS * max(a.shape)  # the default rcond=None stands for
+        with np.errstate(over="ignore", divide="ignore", under="ignore", invalid="ignore"):
+            x, _, _, _ = _LSTSQ(a, b[:, None], rcond, signature="ddd->ddid")
+        if _worked(x):
+            out: FloatArray = x[:, 0]
+            return out
+    return cast(FloatArray, np.linalg.lstsq(a, b, rcond=None)[0])
+
+
+def matrix_rank(m: FloatArray) -> int:
+    """``np.linalg.matrix_rank(m)`` of a real 2-D float64 matrix: its singular values above
+    ``max(shape) × eps`` times the largest."""
+    if _SINGULAR is not None:
+        with np.errstate(over="ignore", divide="ignore", under="ignore", invalid="ignore"):
+            s = _SINGULAR(m, signature="d->d")
+        if _worked(s):
+            # matrix_rank's tolerance, the largest value (or 0) times max(shape) × eps, in Python floats
+            values = s.tolist()
+            tol = max(0.0, *values) * (max(m.shape[-2:]) * _EPS)
+            return sum(v > tol for v in values)
+    return int(np.linalg.matrix_rank(m))

@@ -12,7 +12,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.geometry.fit.base import FitFailure
+from shape_asserts.geometry.fit.base import FitFailure, eigh
 from shape_asserts.geometry.points import FloatArray, Point, as_points
 
 __all__ = ["CircleModel", "roundness", "roundness_of", "rms_of", "radial_harmonics", "HARMONIC_ORDERS"]
@@ -55,27 +55,30 @@ class CircleModel:
         scale = float(np.sqrt(np.add.reduce(np.add.reduce(centred**2, axis=1)) / n))
         if not math.isfinite(scale) or scale == 0.0:
             return FitFailure("points have no spread")
-        u = centred / scale
-        x, y = u[:, 0], u[:, 1]
+        # ZXY = [z0, x, y] filled in place: the C-ordered (N, 3) array ``np.column_stack`` would build
+        zxy = np.empty((n, 3))
+        np.divide(centred, scale, out=zxy[:, 1:])
+        x, y = zxy[:, 1], zxy[:, 2]
         z = x * x + y * y
         zmean = np.add.reduce(z) / n
-        z0 = (z - zmean) / (2.0 * np.sqrt(zmean))
-        zxy = np.column_stack([z0, x, y])
+        z -= zmean
+        np.divide(z, 2.0 * np.sqrt(zmean), out=zxy[:, 0])
         # the smallest right singular vector of ZXY is the smallest eigenvector of its 3×3 moment
         # matrix; eigh on 3×3 is far cheaper than an SVD of N×3 (the data are centred and scaled)
-        vals, vecs = np.linalg.eigh(zxy.T @ zxy)
+        vals, vecs = eigh(zxy.T @ zxy)
         # two (near) zero eigenvalues: the points span only two distinct positions
         if vals[1] <= 1e-9 * vals[2]:
             return FitFailure("fewer than 3 distinct points")
-        a = vecs[:, 0]
-        a0 = a[0] / (2.0 * np.sqrt(zmean))
-        a = np.array([a0, a[1], a[2], -zmean * a0])
+        # the coefficients (a0, a1, a2, a3) of a0 (x² + y²) + a1 x + a2 y + a3 = 0, as numpy scalars
+        v = vecs[:, 0]
+        a0 = v[0] / (2.0 * np.sqrt(zmean))
+        a1, a2, a3 = v[1], v[2], -zmean * a0
         # collinear points put the null vector in the (x, y) plane: no quadratic term, no circle
-        if abs(a[0]) < 1e-10:
+        if abs(a0) < 1e-10:
             return FitFailure("points are collinear")
-        cx = -a[1] / (2 * a[0])
-        cy = -a[2] / (2 * a[0])
-        r2 = (a[1] ** 2 + a[2] ** 2 - 4 * a[0] * a[3]) / (4 * a[0] ** 2)
+        cx = -a1 / (2 * a0)
+        cy = -a2 / (2 * a0)
+        r2 = (a1**2 + a2**2 - 4 * a0 * a3) / (4 * a0**2)
         if not np.isfinite(r2) or r2 <= 0:
             return FitFailure("no real circle fits the points")
         center = (float(cx * scale + mean[0]), float(cy * scale + mean[1]))
@@ -174,21 +177,21 @@ def radial_harmonics(angles: ArrayLike, residuals: ArrayLike, orders: tuple[int,
     e = np.asarray(residuals, dtype=float)
     if theta.shape != e.shape or theta.ndim != 1:
         raise ValueError("angles and residuals must be 1-D arrays of the same length")
-    ks = np.arange(lo, hi + 1)
+    count = max(0, hi - lo + 1)  # the orders lo..hi
     if len(theta) < 3:
-        return np.zeros(len(ks))
+        return np.zeros(count)
     # weights from the angular gaps in angle order (wrapping round): order-free, spacing-fair
     order = np.argsort(theta, kind="stable")
     s = theta[order]
     gaps = np.empty_like(s)
-    gaps[:-1] = s[1:] - s[:-1]
+    np.subtract(s[1:], s[:-1], out=gaps[:-1])
     gaps[-1] = s[0] + 2 * np.pi - s[-1]
     w = np.empty_like(s)
     w[order[1:]] = (gaps[1:] + gaps[:-1]) / 2.0
     w[order[0]] = (gaps[0] + gaps[-1]) / 2.0
     total = float(np.add.reduce(w))
     if not math.isfinite(total) or total <= 0:
-        return np.zeros(len(ks))
+        return np.zeros(count)
     # e^{-ikθ} for k = 1..hi by a running product of e^{-iθ}: one complex exponential per point
     # (np.cumprod over the rows of ``e^{-iθ}`` repeated: the same products, without broadcast_to's wrapper)
     phase = np.empty((hi, len(theta)), dtype=complex)

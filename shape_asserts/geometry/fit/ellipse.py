@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from shape_asserts.geometry.distances import distance_to_polyline
-from shape_asserts.geometry.fit.base import FitFailure
+from shape_asserts.geometry.fit.base import FitFailure, eig_vectors, eigh, lstsq, matrix_rank, solve
 from shape_asserts.geometry.points import FloatArray, Point, as_points
 from shape_asserts.geometry.samples import ellipse_xy
 
@@ -61,29 +61,35 @@ class EllipseModel:
         no ellipse solution.
         """
         pts = as_points(points)
-        if _distinct_rows(pts) < 5:
+        if _distinct_rows(pts, enough=5) < 5:
             return FitFailure("fewer than 5 distinct points")
         # centre and scale first: the scatter matrix of raw grid coordinates (up to 49⁴) is badly
         # conditioned, of unit-scale ones it is not
-        mean = pts.mean(axis=0)
+        # (np.add.reduce(...) / n is what np.mean computes, without its wrapper)
+        n = len(pts)
+        mean = np.add.reduce(pts, axis=0) / n
         u = pts - mean
-        scale = float(np.sqrt(np.mean(np.sum(u * u, axis=1))))
+        scale = float(np.sqrt(np.add.reduce(np.add.reduce(u * u, axis=1)) / n))
         if not np.isfinite(scale) or scale == 0.0:
             return FitFailure("points have no spread")
-        u = u / scale
-        x, y = u[:, 0], u[:, 1]
-        d1 = np.column_stack([x * x, x * y, y * y])
-        d2 = np.column_stack([x, y, np.ones_like(x)])
+        # the design matrices [x², xy, y²] and [x, y, 1] filled in place: the C-ordered (N, 3)
+        # arrays np.column_stack would build
+        d1, d2 = np.empty((n, 3)), np.empty((n, 3))
+        np.divide(u, scale, out=d2[:, :2])
+        d2[:, 2] = 1.0
+        x, y = d2[:, 0], d2[:, 1]
+        np.multiply(x, x, out=d1[:, 0])
+        np.multiply(x, y, out=d1[:, 1])
+        np.multiply(y, y, out=d1[:, 2])
         s1, s2, s3 = d1.T @ d1, d1.T @ d2, d2.T @ d2
         # collinear points make the linear scatter singular: no conic through them is an ellipse
-        if np.linalg.matrix_rank(s3) < 3:
+        if matrix_rank(s3) < 3:
             return FitFailure("points are collinear")
-        t = -np.linalg.solve(s3, s2.T)
+        t = -solve(s3, s2.T)
         m = s1 + s2 @ t
         m = np.array([m[2] / 2.0, -m[1], m[0] / 2.0])
         with np.errstate(all="ignore"):
-            vals, vecs = np.linalg.eig(m)
-        vecs = np.real(vecs)
+            vecs = eig_vectors(m)
         cond = 4 * vecs[0] * vecs[2] - vecs[1] ** 2
         ok = np.flatnonzero(cond > 0)
         if ok.size == 0:
@@ -98,7 +104,7 @@ class EllipseModel:
         x0 = (B * E - 2 * C * D) / det
         y0 = (B * D - 2 * A * E) / det
         fc = A * x0 * x0 + B * x0 * y0 + C * y0 * y0 + D * x0 + E * y0 + F
-        lam, vec = np.linalg.eigh(np.array([[A, B / 2], [B / 2, C]]))
+        lam, vec = eigh(np.array([[A, B / 2], [B / 2, C]]))
         with np.errstate(all="ignore"):
             axes2 = -fc / lam
         if not np.all(np.isfinite(axes2)) or np.any(axes2 <= 0):
@@ -138,7 +144,7 @@ class EllipseModel:
             jac = _jacobian(px, py, params + nudges, err, steps)
             if not np.isfinite(jac).all():
                 break
-            delta, *_ = np.linalg.lstsq(jac, -err, rcond=None)
+            delta = lstsq(jac, -err)
             trial = params + delta
             new = cost(trial)
             total = float(np.add.reduce(new * new))
@@ -172,13 +178,16 @@ class EllipseModel:
         pts = as_points(points)
         c, s = math.cos(math.radians(self.rotation)), math.sin(math.radians(self.rotation))
         dx, dy = pts[:, 0] - self.center[0], pts[:, 1] - self.center[1]
-        u, v = dx * c + dy * s, -dx * s + dy * c
-        rho = np.hypot(u / self.a, v / self.b)
+        u, v = dx * c + dy * s, dy * c - dx * s  # (v = -dx·s + dy·c: see _normal_distance)
+        ua, vb = u / self.a, v / self.b
+        rho = np.hypot(ua, vb)
         grad = np.hypot(u / self.a**2, v / self.b**2)
         with np.errstate(divide="ignore", invalid="ignore"):
-            # the center itself has no normal: it lies a minor semi-axis inside
-            res = np.where(grad > 0, (rho - 1.0) * rho / np.where(grad > 0, grad, 1.0), -self.b)
-        return np.arctan2(v / self.b, u / self.a), res
+            if (grad > 0).all():  # no point on the center (the usual case): what the where()s pick
+                res = (rho - 1.0) * rho / grad
+            else:  # the center itself has no normal: it lies a minor semi-axis inside
+                res = np.where(grad > 0, (rho - 1.0) * rho / np.where(grad > 0, grad, 1.0), -self.b)
+        return np.arctan2(vb, ua), res
 
     def evenness(self, points: ArrayLike) -> float:
         """The seed's roundness idea for an ellipse: ``(1 − mean |residual| / mean semi-axis) × 100``.
@@ -202,9 +211,16 @@ class EllipseModel:
         return True
 
 
-def _distinct_rows(pts: FloatArray) -> int:
+def _distinct_rows(pts: FloatArray, enough: int | None = None) -> int:
     """``len(np.unique(pts, axis=0))``: for finite points a set of tuples (equal floats, ``-0.0``
-    and ``0.0`` among them, are one point either way), else numpy's count."""
+    and ``0.0`` among them, are one point either way), else numpy's count.
+
+    With ``enough``, a count of at least ``enough`` may be returned as soon as the first few rows
+    show that many distinct finite points (the whole count can only be larger)."""
+    if enough is not None:
+        head = {(x, y) for x, y in pts[: 2 * enough].tolist() if math.isfinite(x) and math.isfinite(y)}
+        if len(head) >= enough:
+            return len(head)
     if np.isfinite(pts).all():
         return len(set(zip(pts[:, 0].tolist(), pts[:, 1].tolist())))
     return len(np.unique(pts, axis=0))
@@ -222,7 +238,8 @@ def _normal_distance(
     else:
         c, s, a2, b2 = trig
     dx, dy = px - cx, py - cy
-    u, v = dx * c + dy * s, -dx * s + dy * c
+    # v = -dx·s + dy·c, written dy·c - dx·s: negating is exact and x + (-y) is x - y, one array fewer
+    u, v = dx * c + dy * s, dy * c - dx * s
     rho = np.hypot(u / a, v / b)
     grad = np.hypot(u / a2, v / b2)
     if (grad > 0).all():  # no point on the center (the usual case): the where()s below pick the first
@@ -236,7 +253,7 @@ def _normal_distance(
 def _jacobian(px: FloatArray, py: FloatArray, rows: FloatArray, err: FloatArray, steps: FloatArray) -> FloatArray:
     """Forward differences of the normal distance, one column per parameter, shape (N, 5), from
     the five nudged parameter sets in ``rows``; a set with a semi-axis ≤ 0 costs ``inf``."""
-    if (rows[:, 2] <= 0).any() or (rows[:, 3] <= 0).any():
+    if (rows[:, 2:4] <= 0).any():
         d = np.full((5, len(px)), np.inf)
         for i, q in enumerate(rows):
             if q[2] > 0 and q[3] > 0:
@@ -245,12 +262,16 @@ def _jacobian(px: FloatArray, py: FloatArray, rows: FloatArray, err: FloatArray,
         # each row's cosine, sine and squares as for one ellipse: numpy's cosine and an array's
         # square (x·x) may differ in the last bit from math's and a scalar's power (pow(x, 2))
         rads = [math.radians(r) for r in rows[:, 4].tolist()]
-        trig = (
-            np.array([[math.cos(r)] for r in rads]),
-            np.array([[math.sin(r)] for r in rads]),
-            np.array([[q[2] ** 2] for q in rows]),
-            np.array([[q[3] ** 2] for q in rows]),
-        )
-        d = _normal_distance(px, py, rows[:, 0:1], rows[:, 1:2], rows[:, 2:3], rows[:, 3:4], 0.0, trig)
-    jac: FloatArray = np.ascontiguousarray(((d - err) / steps[:, None]).T)
+        # the four columns (K, 1) in one array: cosines, sines, squared semi-axes
+        trig = np.array(
+            [
+                [math.cos(r) for r in rads],
+                [math.sin(r) for r in rads],
+                [q[2] ** 2 for q in rows],
+                [q[3] ** 2 for q in rows],
+            ]
+        )[:, :, None]
+        d = _normal_distance(px, py, rows[:, 0:1], rows[:, 1:2], rows[:, 2:3], rows[:, 3:4], 0.0, tuple(trig))
+    # (N, 5) as a transposed view: the least-squares kernel copies it into its own layout either way
+    jac: FloatArray = ((d - err) / steps[:, None]).T
     return jac

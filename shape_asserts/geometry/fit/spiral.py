@@ -16,7 +16,7 @@ from numpy.typing import ArrayLike
 from shape_asserts.geometry.fit.base import FitFailure
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
 
-__all__ = ["SpiralModel", "unwrapped_angles", "lap_gaps"]
+__all__ = ["SpiralModel", "unwrapped_angles", "lap_gaps", "radii_about", "lap_error", "linear_quantile"]
 
 
 def unwrapped_angles(points: ArrayLike, center: Point, *, min_radius: float = 0.0) -> tuple[IntArray, FloatArray]:
@@ -41,6 +41,14 @@ def unwrapped_angles(points: ArrayLike, center: Point, *, min_radius: float = 0.
     return idx, np.concatenate([[0.0], np.cumsum(step)])
 
 
+def radii_about(points: ArrayLike, center: Point) -> FloatArray:
+    """Each point's distance from ``center``, shape (N,): the radius every spiral measure reads."""
+    pts = as_points(points)
+    rel = pts - np.asarray(center, dtype=float)
+    r: FloatArray = np.hypot(rel[:, 0], rel[:, 1])
+    return r
+
+
 def lap_gaps(
     points: ArrayLike,
     center: Point,
@@ -48,6 +56,7 @@ def lap_gaps(
     min_radius: float = 1.5,
     window: float = 0.25,
     angles: tuple[IntArray, FloatArray] | None = None,
+    radii: FloatArray | None = None,
 ) -> tuple[IntArray, FloatArray]:
     """How far each point lies from the lap before it, radially: a spiral's local lap spacing.
 
@@ -64,15 +73,14 @@ def lap_gaps(
     over and over).
 
     ``angles`` is ``unwrapped_angles(points, center, min_radius=min_radius)`` when the caller has
-    it already.
+    it already, ``radii`` every point's distance from ``center`` (:func:`radii_about`).
     """
     pts = as_points(points)
     idx, theta = angles if angles is not None else unwrapped_angles(pts, center, min_radius=min_radius)
     if idx.size < 2:
         return idx[:0], np.zeros(0)
     th = theta if theta[-1] >= 0 else -theta
-    rel = pts[idx] - np.asarray(center, dtype=float)
-    r = np.hypot(rel[:, 0], rel[:, 1])
+    r = (radii if radii is not None else radii_about(pts, center))[idx]
     # a point exactly one lap on (a grid ray crossed again) counts, whatever the float noise
     keep = np.flatnonzero(th >= th.min() + 2 * math.pi - 1e-9)
     before = _lap_medians(th, r, th[keep] - 2 * math.pi, window)
@@ -158,12 +166,14 @@ class SpiralModel:
         *,
         min_radius: float = 1.5,
         angles: tuple[IntArray, FloatArray] | None = None,
+        radii: FloatArray | None = None,
     ) -> SpiralModel | FitFailure:
         """Least-squares line through (θ, r), θ unwrapped along the drawing about a known ``center``.
 
         Points within ``min_radius`` of the center are left out: a cell next to the center has a
         polar angle but no meaningful one. ``angles`` is ``unwrapped_angles(points, center,
-        min_radius=min_radius)`` when the caller has it already.
+        min_radius=min_radius)`` and ``radii`` ``radii_about(points, center)`` when the caller has
+        them already.
         """
         pts = as_points(points)
         idx, theta = angles if angles is not None else unwrapped_angles(pts, center, min_radius=min_radius)
@@ -174,8 +184,7 @@ class SpiralModel:
             return FitFailure("the points do not turn about the center")
         sign = 1.0 if total > 0 else -1.0
         th = theta * sign
-        rel = pts[idx] - np.asarray(center, dtype=float)
-        r = np.hypot(rel[:, 0], rel[:, 1])
+        r = (radii if radii is not None else radii_about(pts, center))[idx]
         # a line fit in (θ, r); centring θ keeps it well conditioned for many laps
         tm, rm = float(th.mean()), float(r.mean())
         var = float(np.sum((th - tm) ** 2))
@@ -186,7 +195,8 @@ class SpiralModel:
         res = r - (a + b * th)
         sst = float(np.sum((r - rm) ** 2))
         r2 = 1.0 - float(np.sum(res * res)) / sst if sst > 0 else 0.0
-        angle0 = math.degrees(math.atan2(rel[0, 1], rel[0, 0])) % 360.0
+        x0, y0 = pts[idx[0]].tolist()
+        angle0 = math.degrees(math.atan2(y0 - float(center[1]), x0 - float(center[0]))) % 360.0
         return cls(
             center=(float(center[0]), float(center[1])),
             a=float(a),
@@ -206,17 +216,68 @@ class SpiralModel:
         return np.column_stack([self.center[0] + r * np.cos(phi), self.center[1] + r * np.sin(phi)])
 
     def residuals(
-        self, points: ArrayLike, *, min_radius: float = 1.5, angles: tuple[IntArray, FloatArray] | None = None
+        self,
+        points: ArrayLike,
+        *,
+        min_radius: float = 1.5,
+        angles: tuple[IntArray, FloatArray] | None = None,
+        radii: FloatArray | None = None,
     ) -> FloatArray:
         """Radial residual ``r − (a + bθ)`` of the points away from the center, shape (K,);
-        ``angles`` as for :meth:`from_estimate` (about this model's center)."""
+        ``angles`` and ``radii`` as for :meth:`from_estimate` (about this model's center)."""
         pts = as_points(points)
         idx, theta = angles if angles is not None else unwrapped_angles(pts, self.center, min_radius=min_radius)
         sign = 1.0 if self.direction == "cw" else -1.0
-        rel = pts[idx] - np.asarray(self.center, dtype=float)
-        res: FloatArray = np.hypot(rel[:, 0], rel[:, 1]) - (self.a + self.b * theta * sign)
+        r = (radii if radii is not None else radii_about(pts, self.center))[idx]
+        res: FloatArray = r - (self.a + self.b * theta * sign)
         return res
 
     def __bool__(self) -> Literal[True]:
         """A model is a fit that worked: always true (a :class:`FitFailure` is false)."""
         return True
+
+
+def lap_error(
+    radii: FloatArray, used: IntArray, theta: FloatArray, spacing: float, turns: float, inward: bool
+) -> float:
+    """Laps drawn against laps asked, read where the count is sharpest: the first lap.
+
+    From a point at radius r a fair spiral has ``turns − r / spacing`` laps left to its outer end.
+    The points of the innermost lap (outside the center's few cells, whose angle means little) each
+    compare that with the laps the drawing really sweeps from them to its outer end; the mean of
+    those differences is the error. A spiral with a quarter lap too many or too few between the
+    same two ends is off by nearly a quarter there, while a cell's half-cell rounding of r
+    averages out over the lap.
+    """
+    if not used.size:
+        return float("inf")
+    # outward the outer end is the last counted point, inward the first
+    swept = np.abs(theta - (theta[-1] if not inward else theta[0])) / (2 * math.pi)
+    r = radii[used]
+    first = r <= spacing
+    if not first.any():
+        first = r <= r.min()
+    return float(np.mean(swept[first] - (turns - r[first] / spacing)))
+
+
+def linear_quantile(values: FloatArray, q: float) -> float:
+    """``float(np.quantile(values, q))`` of a non-empty 1-D float array, ``0 ≤ q ≤ 1``, the same float
+    without np.quantile's machinery: numpy's default (linear) method step by step — the order
+    statistics either side of the virtual index ``(n − 1) q`` (both the last at or past it, where
+    numpy's weight is then measured from index −1), joined as numpy's ``_lerp`` joins them; NaN
+    when a value is NaN."""
+    n = len(values)
+    s = np.sort(values)
+    virtual = (n - 1) * q
+    if virtual >= n - 1:
+        lo = hi = n - 1
+        gamma = virtual - -1  # numpy's weight: the virtual index less the stored index, −1
+    else:
+        lo = math.floor(virtual)
+        hi = lo + 1
+        gamma = virtual - lo
+    if math.isnan(s[-1]):
+        return math.nan
+    a, b = float(s[lo]), float(s[hi])
+    diff = b - a
+    return b - diff * (1 - gamma) if gamma >= 0.5 else a + diff * gamma
