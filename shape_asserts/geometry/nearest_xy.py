@@ -37,9 +37,10 @@ _SIDE_REACH = 0.75
 #: Extra margin, cells, when the index decides which sides touch a cell (a float's rounding there
 #: only ever adds a side, which costs a comparison, never a wrong minimum).
 _SLACK = 0.05
-#: Largest cell index built (cells of the outline's box: 256 × 256, ~1 MB of index; a 100 × 100 grid needs a
-#: sixth of it); a larger outline takes the strip search.
-_MAX_CELLS = 1 << 16
+#: Largest cell index built: cells of the outline's box, 128 × 128 (~0.25 MB of index; an outline on
+#: a 100 × 100 grid fits). A larger outline takes the strip search (the same numbers), so the
+#: prepared outlines kept per process (families/single.py) hold at most ~64 MB of indexes.
+_MAX_CELLS = 1 << 14
 #: The index is built at an outline's second search: one searched once (a one-off outline) never
 #: pays for it.
 _INDEX_AT = 2
