@@ -251,13 +251,15 @@ def moved_raw(case: Case, m: np.ndarray, shift: tuple[int, int]) -> dict[str, An
 
 def same_verdict(a: ShapeScore, b: ShapeScore) -> None:
     # 1e-4: the ellipse fit is polished by a few Gauss-Newton steps whose last digits depend on the
-    # order of the points (a rotated drawing lists them differently); verdicts must agree exactly
-    assert b.score == pytest.approx(a.score, abs=1e-4)
+    # order of the points (a rotated drawing lists them differently); values are kept to 4 decimals,
+    # so two that differ in those last digits may round one step apart: 2e-4 allows that step and
+    # the float error of 0.3022 - 0.3021. Verdicts must agree exactly.
+    assert b.score == pytest.approx(a.score, abs=2e-4)
     assert [c.name for c in b.checks] == [c.name for c in a.checks]
     for ca, cb in zip(a.checks, b.checks):
         assert cb.passed == ca.passed, (ca.describe(), cb.describe())
         if isinstance(ca.value, float) and math.isfinite(ca.value):
-            assert cb.value == pytest.approx(ca.value, abs=1e-4), ca.name
+            assert cb.value == pytest.approx(ca.value, abs=2e-4), ca.name
 
 
 def score(case: Case, pts: np.ndarray) -> ShapeScore:
@@ -294,11 +296,31 @@ def test_score_is_invariant_under_grid_rotations_and_mirrors_with_direction_flip
     counter-clockwise, so the asked direction flips too), changes no score and no check."""
     raw = data.draw(RAW[family]) if data is not None else _EXAMPLES[family]
     case = valid_case(raw)
+    # a spiral's outer end halfway between cells is rounded half up, which turning does not keep
+    # (8.5 → 9, but the turned 23.5 → 24, not 23): the turned case then asks for another cell
+    assume(not _spiral_end_on_a_half(case))
     sym = GRID_SYMMETRIES[m]
     pts = with_defects(case.ideal(), seed)
     moved = make_case(moved_raw(case, sym, (0, 0)))
     turned = ((pts - MID) @ sym.T + MID).round().astype(np.int64)
     same_verdict(score(case, pts), score(moved, turned))
+
+
+def _spiral_end_on_a_half(case: Case) -> bool:
+    if case.family != "spiral":
+        return False
+    p = case.params
+    r, a = p["spacing"] * p["turns"], math.radians(p["angle"])
+    ends = (p["center"][0] + r * math.cos(a), p["center"][1] + r * math.sin(a))
+    return any(abs(v - math.floor(v) - 0.5) < 1e-9 for v in ends)
+
+
+def test_a_turned_spiral_whose_end_is_halfway_between_cells_is_left_out_of_the_rotation_property():
+    """Regression (seed 0, m=1): the asked end (8.5, 29.0) rounds to 9 but turned to 24, not 23 —
+    a case that asks for another cell, not a scorer that turns badly."""
+    raw = dict(family="spiral", center=[16, 16], turns=3, spacing=5, angle=120, inward=False, direction="cw")
+    assert _spiral_end_on_a_half(valid_case(raw))
+    assert not _spiral_end_on_a_half(valid_case({**raw, "angle": 0}))
 
 
 def test_a_turned_spiral_keeps_its_laps_check_when_the_lap_before_is_a_tie():
