@@ -1,5 +1,5 @@
-"""Scoring's fast paths give what their plain forms give, bit for bit: the seed score of a float
-drawing (vectorised) against the PHP loop's port, and a spiral's lap windows (sorted by angle)
+"""Scoring's fast paths give what their plain forms give, bit for bit: the seed score of a float or
+int drawing (vectorised) against the PHP loop's port, and a spiral's lap windows (sorted by angle)
 against comparing every point with every other."""
 
 from __future__ import annotations
@@ -28,8 +28,25 @@ def _float_answers() -> list[dict]:
     return out
 
 
-def test_the_seed_score_of_float_drawings_is_the_php_loops(monkeypatch):
-    answers = _float_answers()
+def _int_answers() -> list[dict]:
+    """Whole coordinates on both branches of the int fast path: below 2**24 (both axes at once, in
+    doubles) and larger ones up to its limit (int64 steps)."""
+    rng = np.random.default_rng(11)
+    out = []
+    for i in range(600):
+        n = int(rng.integers(5, 120))
+        span = [60, 2**23, 2**24 + 7, 2**29][i % 4]
+        shift = [0, -span, span // 2, 2**24 - 3][i % 3]
+        pts = rng.integers(-span, span, (n, 2)) + shift
+        if i % 5 == 0:
+            pts[:] = pts[0]  # one point many times: no radius
+        out.append({"points": [{"x": int(x), "y": int(y)} for x, y in pts]})
+    return out
+
+
+@pytest.mark.parametrize("make", [_float_answers, _int_answers], ids=["float", "int"])
+def test_the_seed_score_of_a_drawing_is_the_php_loops(monkeypatch, make):
+    answers = make()
     fast = [seed.seed_score(a) for a in answers]
     monkeypatch.setattr(seed, "_fast_int_score", lambda entries: None)  # the loop, as in PHP
     slow = [seed.seed_score(a) for a in answers]
