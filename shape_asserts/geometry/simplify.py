@@ -16,10 +16,11 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from shape_asserts.geometry import runs
 from shape_asserts.geometry.distances import closure_distance, segment_distance
 from shape_asserts.geometry.nearest import seg_dist
 from shape_asserts.geometry.points import FloatArray, IntArray, as_points, roll_rows
-from shape_asserts.geometry.runs import Ring, Run, first_min
+from shape_asserts.geometry.runs import Ring, Run, first_min, pair_runs, pairs
 
 __all__ = ["rdp", "simplify", "simplify_closed", "corner_depths", "segments", "segment_angles"]
 
@@ -68,6 +69,9 @@ def rdp(points: ArrayLike, epsilon: float, *, to: Literal["segment", "line"] = "
     n = len(pts)
     if n <= 2:
         return np.arange(n)
+    if to == "line" and runs.plain(pts):
+        xl, yl = pts.T.tolist()
+        return np.array(sorted([0, n - 1, *runs.line_rdp(xl, yl, pts[:, 0], pts[:, 1], [(0, n - 1)], epsilon)]))
     keep = np.zeros(n, dtype=bool)
     keep[0] = keep[-1] = True
     stack = [(0, n - 1)]
@@ -101,6 +105,8 @@ def simplify(points: ArrayLike, tolerance: float = 1.0) -> list[int]:
     n = len(pts)
     if n <= 2:
         return list(range(n))
+    if runs.plain(pts):
+        return runs.plain_corners(pts, tolerance)
     if closure_distance(pts) <= 1.0 and n >= 4:
         far = int(np.argmax(np.max(np.abs(pts - pts[0]), axis=1)))
         if 0 < far < n - 1:
@@ -203,12 +209,12 @@ def _merge_pairs(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
     n = ring.n
     while len(idx) > 3:
         k = len(idx)
-        js = _pairs(idx, n)
+        js = pairs(idx, n)
         if not js:
             break
         a = [idx[j - 1] for j in js]
         d = [idx[(j + 2) % k] for j in js]
-        found = ring.farthest(_pair_runs(idx, n))
+        found = ring.farthest(pair_runs(idx, n))
         deep = [(j, aj, m, dj) for j, aj, dj, (x, m) in zip(js, a, d, found) if x > epsilon]
         # a pair whose corner lies off a side through the one corner keeps (a point, not a side, measured)
         deep = _corners_fit(ring, idx, deep, epsilon)
@@ -248,7 +254,7 @@ def _corners_fit(
 def _prefetch(ring: Ring, idx: list[int]) -> None:
     """Measure at once what :func:`_drop_shallow` and :func:`_refine` first ask of ``idx`` when no
     point is dropped (each corner, and the points between its neighbours, against their segment;
-    :func:`_pair_runs`); a drop only leaves some of it unused."""
+    :func:`.runs.pair_runs`); a drop only leaves some of it unused."""
     n, k = ring.n, len(idx)
     if k < 3:
         return
@@ -256,7 +262,7 @@ def _prefetch(ring: Ring, idx: list[int]) -> None:
     ring.farthest(
         [(p, q, i, 1) for i, (p, q) in zip(idx, around)]
         + [(p, q, p + 1, (q - p) % n - 1) for p, q in around if (q - p) % n >= 2]
-        + (_pair_runs(idx, n) if k > 3 else [])
+        + (pair_runs(idx, n) if k > 3 else [])
     )
 
 
@@ -305,7 +311,7 @@ def _refine(ring: Ring, idx: list[int], rounds: int = 4) -> list[int]:
     for _ in range(rounds):
         moved = False
         # what _merge_pairs measures first, asked along: when no corner moves it is these corners
-        pre = _refine_moves(ring, idx, range(k), also=_pair_runs(idx, n) if k > 3 else [])
+        pre = _refine_moves(ring, idx, range(k), also=pair_runs(idx, n) if k > 3 else [])
         for j in range(k):
             p, q = idx[j - 1], idx[(j + 1) % k]
             if (q - p) % n < 2:
@@ -321,20 +327,6 @@ def _refine(ring: Ring, idx: list[int], rounds: int = 4) -> list[int]:
             break
     # corners keep their cyclic order; report them ascending from the smallest index
     return sorted(idx)
-
-
-def _pairs(idx: list[int], n: int) -> list[int]:
-    """The corners ``j`` whose pair with ``j + 1`` has points between its neighbours (``_merge_pairs``)."""
-    k = len(idx)
-    return [j for j in range(k) if (idx[(j + 2) % k] - idx[j - 1]) % n >= 2]
-
-
-def _pair_runs(idx: list[int], n: int) -> list[Run]:
-    """For each of :func:`_pairs`: the points strictly between its neighbours, against their segment."""
-    k = len(idx)
-    return [
-        (idx[j - 1], idx[(j + 2) % k], idx[j - 1] + 1, (idx[(j + 2) % k] - idx[j - 1]) % n - 1) for j in _pairs(idx, n)
-    ]
 
 
 def _refine_moves(
@@ -371,6 +363,9 @@ def segments(
     [[[0.0, 0.0], [2.0, 0.0]], [[2.0, 0.0], [2.0, 2.0]]]
     """
     pts = as_points(points)
+    n = len(pts)
+    if n >= 3 and runs.plain(pts):
+        return runs.plain_segments(pts, tolerance, min_length, closed)
     idx = simplify(pts, tolerance)
     corners = pts[idx]
     if closed is None:
