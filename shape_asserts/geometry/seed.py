@@ -194,12 +194,12 @@ def _fast_int_score(entries: list[Any]) -> float | None:
     right exactly like PHP's loop and ``array_sum`` (``np.sum`` would not: it adds pairwise).
     Returns ``None`` whenever an entry is anything else, so the general path decides.
     """
-    try:  # comprehensions and set-of-types keep this check cheap; anything odd falls back
-        if {type(p) for p in entries} != {dict}:
-            return None
+    try:  # comprehensions keep this check cheap; anything odd falls back
         xs = [p["x"] for p in entries]
         ys = [p["y"] for p in entries]
-    except KeyError:
+    except (KeyError, TypeError):
+        # an entry without "x"/"y" (KeyError), or not a JSON object at all — a list, string,
+        # number or null (TypeError: they take no string index): the general path decides
         return None
     types = set(map(type, xs))
     types.update(map(type, ys))
@@ -241,15 +241,27 @@ def _fast_int_score(entries: list[Any]) -> float | None:
 
 
 def _left_sum(values: np.ndarray) -> float:
-    """``0 + v0 + v1 + ...`` added left to right from PHP's int 0, as the loop does (0 + -0.0 is 0.0)."""
-    return float(np.cumsum(np.concatenate([[0.0], values]))[-1])
+    """``0 + v0 + v1 + ...`` added left to right from PHP's int 0, as the loop does.
+
+    ``cumsum`` adds left to right; starting from ``v0`` instead of ``0 + v0`` changes nothing but
+    the sign of a zero (``0 + -0.0`` is ``0.0``), and only while every value so far is ``-0.0``: a
+    sum of all ``-0.0`` ends ``-0.0`` where PHP's ends ``0.0``. Adding ``0.0`` at the end gives
+    PHP's ``0.0`` there and leaves every other number (NaN included) as it is.
+    """
+    return float(values.cumsum()[-1]) + 0.0
 
 
 def _fast_float_score(xs: list[float], ys: list[float]) -> float:
     """The score when every coordinate is a float (drawings the library builds itself): PHP's
     arithmetic is then plain IEEE doubles throughout, each step the loop's, sums left to right."""
-    n = len(xs)
-    ax, ay = np.array(xs, dtype=np.float64), np.array(ys, dtype=np.float64)
+    return float_points_score(np.array(xs, dtype=np.float64), np.array(ys, dtype=np.float64))
+
+
+def float_points_score(ax: np.ndarray, ay: np.ndarray) -> float:
+    """:func:`_fast_float_score` of the coordinates as float64 arrays (at least 5 points, finite,
+    below ``2**30`` in magnitude): the score of ``{"points": [{"x": float(x), "y": float(y)}, ...]}``
+    without building it."""
+    n = len(ax)
     cx, cy = _left_sum(ax) / float(n), _left_sum(ay) / float(n)
     dx, dy = ax - cx, ay - cy
     radii = np.sqrt(dx * dx + dy * dy)
