@@ -33,7 +33,7 @@ from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
 from shape_asserts.geometry.raster import raster_circle
 from shape_asserts.geometry.score import ShapeScore, fmt_fixed, fmt_point
 from shape_asserts.geometry.scorecard import Scorecard
-from shape_asserts.geometry.seed import float_points_score, seed_score
+from shape_asserts.geometry.seed import float_points_score, int_points_score, seed_score
 
 __all__ = ["CircleThresholds", "CIRCLE", "FAMILY", "FAMILIES", "score_circle", "circle_radius", "asked_radius"]
 
@@ -80,6 +80,7 @@ def score_circle(
     thresholds: CircleThresholds = CIRCLE,
     fit: CircleModel | None = None,
     bounds: bool = True,
+    seed: float | None = None,
 ) -> ShapeScore:
     """Measure a circle drawing against what was asked.
 
@@ -106,6 +107,9 @@ def score_circle(
         Whether to add the ``bounds`` check (every point on the grid). A caller that checks the
         whole drawing's bounds itself and drops this one (the multi-circle scorer) passes ``False``;
         nothing else depends on it.
+    seed : float, optional
+        The seed score when the caller has it already (:func:`seed_score` of ``data``, the same
+        number); ``data`` is then not read.
 
     Returns
     -------
@@ -115,7 +119,8 @@ def score_circle(
     t = thresholds
     pts = as_points(points)
     n = len(pts)
-    seed = _seed_of_points(pts) if data is None else None
+    if seed is None:
+        seed = _seed_of_points(pts) if data is None else None
     if seed is None:
         if data is None:
             data = {"points": [{"x": float(x), "y": float(y)} for x, y in pts]}
@@ -270,6 +275,9 @@ def _ideal(case: CaseLike) -> IntArray:
 
 def _score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     p = case.params
+    # an answer the parser read as {"x": int, "y": int} points: its seed score from those ints
+    # (the same number, see seed.int_points_score), not from the JSON read a second time
+    seed = int_points_score(drawing.points) if drawing.seed_ints() else None
     return score_circle(
         drawing.points,
         center=p["center"],
@@ -279,6 +287,7 @@ def _score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         data=drawing.data,
         radius=asked_radius(case),
         thresholds=with_overrides(CIRCLE, case.thresholds),
+        seed=seed,
     )
 
 

@@ -220,24 +220,57 @@ def _fast_int_score(entries: list[Any]) -> float | None:
     n = len(entries)
     cx, cy = _div(sum(xs), n), _div(sum(ys), n)
     if lo > -_EXACT_LIMIT and hi < _EXACT_LIMIT:
-        # small coordinates (every answer on a grid): both rows at once, in doubles, which hold
-        # every int step exactly here (see _EXACT_LIMIT); an int centroid converts exactly
-        d = xy - np.array(((float(cx),), (float(cy),)))
-        d *= d
-        radii = np.sqrt(np.add.reduce(d, axis=0))  # dx² + dy², one addition per point
-    else:
-        ax, ay = xy
-        # int centroid: dx stays int64 (exact), as in PHP; float centroid: int → double, then IEEE ops
-        dx = ax - cx if isinstance(cx, int) else ax.astype(np.float64) - cx
-        dy = ay - cy if isinstance(cy, int) else ay.astype(np.float64) - cy
-        sq = dx * dx + dy * dy
-        radii = np.sqrt(sq.astype(np.float64))
+        return _small_int_score(xy, cx, cy, n)
+    ax, ay = xy
+    # int centroid: dx stays int64 (exact), as in PHP; float centroid: int → double, then IEEE ops
+    dx = ax - cx if isinstance(cx, int) else ax.astype(np.float64) - cx
+    dy = ay - cy if isinstance(cy, int) else ay.astype(np.float64) - cy
+    sq = dx * dx + dy * dy
+    radii = np.sqrt(sq.astype(np.float64))
     r_mean = float(radii.cumsum()[-1]) / n
     if r_mean <= 0:
         return 0.0
     err = np.abs(radii - r_mean)
     err /= r_mean
     return _score(float(err.cumsum()[-1]) / n)
+
+
+def _small_int_score(xy: np.ndarray, cx: Number, cy: Number, n: int) -> float:
+    """Steps 2-5 for small int coordinates (every answer on a grid), ``xy`` their rows x and y
+    (int64, or float64 holding the same whole numbers: the subtraction converts ints exactly),
+    ``cx``/``cy`` PHP's centroid: both rows at once, in doubles, which hold every int step exactly
+    here (see ``_EXACT_LIMIT``); an int centroid converts exactly."""
+    d = xy - np.array(((float(cx),), (float(cy),)))
+    d *= d
+    radii = np.sqrt(np.add.reduce(d, axis=0))  # dx² + dy², one addition per point
+    r_mean = float(radii.cumsum()[-1]) / n
+    if r_mean <= 0:
+        return 0.0
+    err = np.abs(radii - r_mean)
+    err /= r_mean
+    return _score(float(err.cumsum()[-1]) / n)
+
+
+def int_points_score(points: np.ndarray) -> float | None:
+    """The seed score of an answer whose every point is ``{"x": int, "y": int}``, from those ints
+    as an ``(N, 2)`` float array (the parser's :attr:`Drawing.points`, which holds them exactly);
+    ``None`` when a coordinate is too large for the small-int path (ask :func:`seed_score`).
+
+    The same numbers as :func:`seed_score` on the answer: PHP's int sums are the float sums here
+    (whole numbers below ``2**53`` at every step, in any order), its centroid the same division,
+    and steps 2-5 the same code (:func:`_small_int_score`).
+    """
+    n = len(points)
+    if n < 5:
+        return 0.0
+    if n >= 2**28:  # pragma: no cover - the parser allows 10,000 points; keeps the sums exact
+        return None
+    lo = float(np.minimum.reduce(points, axis=None))
+    hi = float(np.maximum.reduce(points, axis=None))
+    if not (lo > -_EXACT_LIMIT and hi < _EXACT_LIMIT):  # (NaN: not an int answer; asked anyway)
+        return None
+    sx, sy = np.add.reduce(points, axis=0).tolist()  # exact: |sum| < 2**28 * 2**24 = 2**52
+    return _small_int_score(points.T, _div(int(sx), n), _div(int(sy), n), n)
 
 
 def _left_sum(values: np.ndarray) -> float:

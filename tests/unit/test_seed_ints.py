@@ -1,0 +1,102 @@
+"""The seed score from a parsed drawing's int points (``seed.int_points_score``) is the PHP loop's
+score of the answer, bit for bit; the parser marks only all-int answers, and a drawing whose
+``data`` lost the list it read (replaced, grown, cut) reads ``data`` again."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+import shape_asserts.geometry.seed as seed
+from shape_asserts.cases import load_cases
+from shape_asserts.geometry.drawing import Drawing, parse_drawing
+
+
+def _int_answers() -> list[dict]:
+    """Whole coordinates, small and near the small-int limit (2**24), one to 150 points, some
+    all one point (no radius), negative ones, sums not divisible by the count."""
+    rng = np.random.default_rng(23)
+    out = []
+    for i in range(800):
+        n = int(rng.integers(1, 150))
+        span = [50, 1000, 2**23, 2**24 + 5][i % 4]
+        shift = [0, -span, 2**24 - span - 2, 3][i % 4]
+        pts = rng.integers(-span, span, (n, 2)) + shift
+        if i % 7 == 0:
+            pts[:] = pts[0]
+        out.append({"points": [{"x": int(x), "y": int(y)} for x, y in pts]})
+    return out
+
+
+def _bits(x: float) -> tuple[float, float]:
+    return (x, math.copysign(1, x))
+
+
+def test_int_points_score_is_the_php_loops(monkeypatch):
+    answers = _int_answers()
+    drawings = [parse_drawing(json.dumps(a)) for a in answers]
+    assert all(d.seed_ints() for d in drawings)
+    from_points = [seed.int_points_score(d.points) for d in drawings]
+    monkeypatch.setattr(seed, "_fast_int_score", lambda entries: None)  # the loop, as in PHP
+    loop = [seed.seed_score(a) for a in answers]
+    taken = 0
+    for d, got, want in zip(drawings, from_points, loop):
+        if got is None:  # too large for the small-int path: only beyond 2**24
+            assert float(np.abs(d.points).max()) >= 2**24 - 1
+            continue
+        taken += 1
+        assert _bits(got) == _bits(want)
+    assert taken > 500
+
+
+@pytest.mark.parametrize(
+    "points, marked",
+    [
+        ([{"x": 1, "y": 2}] * 6, True),
+        ([{"x": 1, "y": 2.0}] * 6, False),  # a float: the seed's other path
+        ([{"x": 1.5, "y": 2.5}] * 6, False),
+        ([{"x": 1, "y": 2}] * 5 + [[1, 2]], False),  # a pair: read point by point
+        ([{"x": True, "y": 2}] * 6, False),  # a bool is no number to the parser
+    ],
+)
+def test_the_parser_marks_only_answers_of_int_points(points, marked):
+    try:
+        d = parse_drawing(json.dumps({"points": points}))
+    except Exception:
+        assert not marked
+        return
+    assert d.seed_ints() is marked
+
+
+def test_a_drawing_whose_data_changed_reads_it_again():
+    text = json.dumps({"points": [{"x": 25 + i % 3, "y": 10 + i} for i in range(20)]})
+    d = parse_drawing(text)
+    assert d.seed_ints()
+    d.data["points"].append({"x": 1, "y": 1})  # grown
+    assert not d.seed_ints()
+    d = parse_drawing(text)
+    d.data["points"] = list(d.data["points"])  # replaced
+    assert not d.seed_ints()
+    d = parse_drawing(text)
+    assert not replace(d, data={"points": d.data["points"][:5]}).seed_ints()  # other data
+    assert not Drawing(points=d.points, data=d.data).seed_ints()  # not from the parser
+
+
+def test_circle_cases_score_the_same_with_and_without_the_mark():
+    cases = [c for c in load_cases() if c.family == "circle"]
+    assert cases
+    for case in cases:
+        pts = case.ideal()
+        for shift in (0, 1):
+            text = json.dumps({"points": [{"x": int(x) + shift, "y": int(y)} for x, y in pts]})
+            d = parse_drawing(text)
+            assert d.seed_ints()
+            a = case.score(d)
+            b = case.score(Drawing(points=d.points, grid_size=d.grid_size, center=d.center, data=d.data))
+            assert _bits(a.score) == _bits(b.score)
+            assert a.metrics == b.metrics
+            assert [(c.name, c.passed, c.value) for c in a.checks] == [(c.name, c.passed, c.value) for c in b.checks]
