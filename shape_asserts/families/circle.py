@@ -273,11 +273,25 @@ def _ideal(case: CaseLike) -> IntArray:
     return raster_circle(c, circle_radius(case), start=p["start"], direction=p["direction"])
 
 
+def parsed_ints(drawing: Drawing) -> bool:
+    """Whether ``drawing.points`` hold the answer's ints, so its seed score may come from them.
+
+    The parser read every entry of ``data["points"]`` as ``{"x": int, "y": int}``
+    (``Drawing.int_points``), and ``data`` still holds that list, at that length: a list replaced,
+    grown or cut after parsing (or a drawing built with other ``data``) is read again.
+    """
+    raw = drawing.int_points
+    if raw is None or len(raw) != len(drawing):
+        return False
+    data = drawing.data
+    return isinstance(data, dict) and data.get("points") is raw
+
+
 def _score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     p = case.params
     # an answer the parser read as {"x": int, "y": int} points: its seed score from those ints
     # (the same number, see seed.int_points_score), not from the JSON read a second time
-    seed = int_points_score(drawing.points) if drawing.seed_ints() else None
+    seed = int_points_score(drawing.points) if parsed_ints(drawing) else None
     return score_circle(
         drawing.points,
         center=p["center"],

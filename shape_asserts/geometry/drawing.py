@@ -88,9 +88,7 @@ class Drawing:
     data : Any
         The decoded JSON object the points came from (for the seed score).
     int_points : list or None
-        Set by the parser (else ``None``): ``data["points"]``, the list it read, when every entry
-        was ``{"x": int, "y": int}`` — ``points`` then holds those ints exactly, and the seed score
-        is computed from ``points`` (:meth:`seed_ints`) without reading ``data`` again.
+        Set by the parser: ``data["points"]`` when all are ``{"x": int, "y": int}`` (``points`` hold them exactly).
     """
 
     points: np.ndarray
@@ -109,19 +107,6 @@ class Drawing:
 
     def __len__(self) -> int:
         return int(self.points.shape[0])
-
-    def seed_ints(self) -> bool:
-        """Whether ``points`` hold the answer's ints, so the seed score may be computed from them.
-
-        The parser read every entry of ``data["points"]`` as ``{"x": int, "y": int}``
-        (``int_points``), and ``data`` still holds that list, at that length: a list replaced,
-        grown or cut after parsing (or a drawing built with other ``data``) reads ``data`` again.
-        """
-        raw = self.int_points
-        if raw is None or len(raw) != self.points.shape[0]:
-            return False
-        data = self.data
-        return isinstance(data, dict) and data.get("points") is raw
 
     @classmethod
     def from_points(cls, points: Any, *, grid_size: int | None = 50) -> Drawing:
@@ -334,8 +319,7 @@ def _plain_points(raw_points: list[Any]) -> FloatArray | None:
     """The points of the common answer — ``{"x": n, "y": n}`` objects of finite numbers — in one
     pass; ``None`` for anything else, which :func:`_checked_points` reads point by point (and names
     what is wrong). Both give the same floats."""
-    read = _plain_read(raw_points)
-    return None if read is None else read[0]
+    return None if (read := _plain_read(raw_points)) is None else read[0]
 
 
 def _plain_read(raw_points: list[Any]) -> tuple[FloatArray, bool] | None:
@@ -345,8 +329,7 @@ def _plain_read(raw_points: list[Any]) -> tuple[FloatArray, bool] | None:
         ys = [p["y"] for p in raw_points]
     except (TypeError, KeyError, IndexError):
         return None
-    types = set(map(type, xs))
-    types.update(map(type, ys))
+    types = set(map(type, xs)) | set(map(type, ys))
     if not _PLAIN.issuperset(types):
         return None
     try:
@@ -391,9 +374,7 @@ def _drawing_from_data(data: dict[str, Any]) -> Drawing:
         raise DrawingFormatError(f"'points' has {len(raw_points):,} entries; the limit is {MAX_POINTS:,}")
     fast = _plain_read(raw_points)
     pts = fast[0] if fast is not None else _checked_points(raw_points)
-    # every entry {"x": int, "y": int} (ints up to 2**53, held exactly by the floats): say so, with
-    # the list read, for the seed score (see Drawing.int_points)
-    int_points = raw_points if fast is not None and fast[1] else None
+    ints = raw_points if fast is not None and fast[1] else None  # all {"x": int, "y": int}: Drawing.int_points
     grid = data.get("grid_size")
     grid_size = None
     if (
@@ -404,9 +385,7 @@ def _drawing_from_data(data: dict[str, Any]) -> Drawing:
         and 0 < grid <= 100_000
     ):
         grid_size = int(grid)
-    return Drawing(
-        points=pts, grid_size=grid_size, center=_center(data.get("center")), data=data, int_points=int_points
-    )
+    return Drawing(points=pts, grid_size=grid_size, center=_center(data.get("center")), data=data, int_points=ints)
 
 
 def _center(value: Any) -> tuple[float, float] | None:

@@ -13,6 +13,7 @@ import pytest
 
 import shape_asserts.geometry.seed as seed
 from shape_asserts.cases import load_cases
+from shape_asserts.families.circle import parsed_ints
 from shape_asserts.geometry.drawing import Drawing, parse_drawing
 
 
@@ -39,7 +40,7 @@ def _bits(x: float) -> tuple[float, float]:
 def test_int_points_score_is_the_php_loops(monkeypatch):
     answers = _int_answers()
     drawings = [parse_drawing(json.dumps(a)) for a in answers]
-    assert all(d.seed_ints() for d in drawings)
+    assert all(parsed_ints(d) for d in drawings)
     from_points = [seed.int_points_score(d.points) for d in drawings]
     monkeypatch.setattr(seed, "_fast_int_score", lambda entries: None)  # the loop, as in PHP
     loop = [seed.seed_score(a) for a in answers]
@@ -69,21 +70,21 @@ def test_the_parser_marks_only_answers_of_int_points(points, marked):
     except Exception:
         assert not marked
         return
-    assert d.seed_ints() is marked
+    assert parsed_ints(d) is marked
 
 
 def test_a_drawing_whose_data_changed_reads_it_again():
     text = json.dumps({"points": [{"x": 25 + i % 3, "y": 10 + i} for i in range(20)]})
     d = parse_drawing(text)
-    assert d.seed_ints()
+    assert parsed_ints(d)
     d.data["points"].append({"x": 1, "y": 1})  # grown
-    assert not d.seed_ints()
+    assert not parsed_ints(d)
     d = parse_drawing(text)
     d.data["points"] = list(d.data["points"])  # replaced
-    assert not d.seed_ints()
+    assert not parsed_ints(d)
     d = parse_drawing(text)
-    assert not replace(d, data={"points": d.data["points"][:5]}).seed_ints()  # other data
-    assert not Drawing(points=d.points, data=d.data).seed_ints()  # not from the parser
+    assert not parsed_ints(replace(d, data={"points": d.data["points"][:5]}))  # other data
+    assert not parsed_ints(Drawing(points=d.points, data=d.data))  # not from the parser
 
 
 def test_circle_cases_score_the_same_with_and_without_the_mark():
@@ -94,7 +95,7 @@ def test_circle_cases_score_the_same_with_and_without_the_mark():
         for shift in (0, 1):
             text = json.dumps({"points": [{"x": int(x) + shift, "y": int(y)} for x, y in pts]})
             d = parse_drawing(text)
-            assert d.seed_ints()
+            assert parsed_ints(d)
             a = case.score(d)
             b = case.score(Drawing(points=d.points, grid_size=d.grid_size, center=d.center, data=d.data))
             assert _bits(a.score) == _bits(b.score)
