@@ -101,3 +101,18 @@ def test_circle_cases_score_the_same_with_and_without_the_mark():
             assert _bits(a.score) == _bits(b.score)
             assert a.metrics == b.metrics
             assert [(c.name, c.passed, c.value) for c in a.checks] == [(c.name, c.passed, c.value) for c in b.checks]
+
+
+def test_the_left_sum_is_phps_from_int_zero():
+    """``0 + v0 + v1 + ...`` left to right: cumsum + 0.0 against the sum with PHP's 0 in front."""
+    rng = np.random.default_rng(31)
+    special = [-0.0, 0.0, 1e-300, -1e-300, 1.0, -1.0, 1e16, -1e16, math.inf, -math.inf, math.nan]
+    rows = [np.array([-0.0] * 6), np.array([-0.0, 0.0, -0.0]), np.array([-0.0, -0.0, 1.0])]
+    for _ in range(5000):
+        n = int(rng.integers(1, 40))
+        rows.append(rng.choice(special, n) if rng.random() < 0.5 else rng.normal(size=n) * 10.0 ** rng.integers(-8, 8))
+    with np.errstate(invalid="ignore"):
+        for v in rows:
+            want = float(np.cumsum(np.concatenate([[0.0], v]))[-1])
+            got = seed._left_sum(v)
+            assert (math.isnan(got) and math.isnan(want)) or _bits(got) == _bits(want)
