@@ -33,7 +33,7 @@ from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
 from shape_asserts.geometry.raster import raster_circle
 from shape_asserts.geometry.score import ShapeScore, fmt_fixed, fmt_point
 from shape_asserts.geometry.scorecard import Scorecard
-from shape_asserts.geometry.seed import _fast_float_score, seed_score
+from shape_asserts.geometry.seed import float_points_score, int_points_score, seed_score
 
 __all__ = ["CircleThresholds", "CIRCLE", "FAMILY", "FAMILIES", "score_circle", "circle_radius", "asked_radius"]
 
@@ -79,6 +79,8 @@ def score_circle(
     radius: float | None = None,
     thresholds: CircleThresholds = CIRCLE,
     fit: CircleModel | None = None,
+    bounds: bool = True,
+    seed: float | None = None,
 ) -> ShapeScore:
     """Measure a circle drawing against what was asked.
 
@@ -101,6 +103,13 @@ def score_circle(
     thresholds : CircleThresholds
     fit : CircleModel, optional
         ``CircleModel.from_estimate(points)`` when the caller has it already (the same fit).
+    bounds : bool
+        Whether to add the ``bounds`` check (every point on the grid). A caller that checks the
+        whole drawing's bounds itself and drops this one (the multi-circle scorer) passes ``False``;
+        nothing else depends on it.
+    seed : float, optional
+        The seed score when the caller has it already (:func:`seed_score` of ``data``, the same
+        number); ``data`` is then not read.
 
     Returns
     -------
@@ -110,7 +119,8 @@ def score_circle(
     t = thresholds
     pts = as_points(points)
     n = len(pts)
-    seed = _seed_of_points(pts) if data is None else None
+    if seed is None:
+        seed = _seed_of_points(pts) if data is None else None
     if seed is None:
         if data is None:
             data = {"points": [{"x": float(x), "y": float(y)} for x, y in pts]}
@@ -123,7 +133,8 @@ def score_circle(
     card.add("seed_score", seed >= t.min_seed_score, seed, f"≥ {t.min_seed_score:g}")
     card.continuity(pts, max_gaps=t.max_gaps, max_repeats=t.max_repeats)
     card.closure(pts, t.max_closure)
-    card.bounds(pts, grid_size)
+    if bounds:
+        card.bounds(pts, grid_size)
     if start is not None:
         card.endpoint(pts, start, t.max_start_distance)
     wind = card.turning(pts, center=center, direction=direction, min_turns=t.min_turns, max_turns=t.max_turns)
@@ -206,7 +217,7 @@ def _seed_of_points(pts: FloatArray) -> float | None:
         return 0.0
     if not bool(np.isfinite(pts).all()) or float(np.abs(pts).max()) >= _SEED_FAST_LIMIT:
         return None
-    return _fast_float_score(pts[:, 0].tolist(), pts[:, 1].tolist())
+    return float_points_score(pts[:, 0], pts[:, 1])
 
 
 def _params(p: Mapping[str, Any]) -> dict[str, Any]:
@@ -262,8 +273,25 @@ def _ideal(case: CaseLike) -> IntArray:
     return raster_circle(c, circle_radius(case), start=p["start"], direction=p["direction"])
 
 
+def parsed_ints(drawing: Drawing) -> bool:
+    """Whether ``drawing.points`` hold the answer's ints, so its seed score may come from them.
+
+    The parser read every entry of ``data["points"]`` as ``{"x": int, "y": int}``
+    (``Drawing.int_points``), and ``data`` still holds that list, at that length: a list replaced,
+    grown or cut after parsing (or a drawing built with other ``data``) is read again.
+    """
+    raw = drawing.int_points
+    if raw is None or len(raw) != len(drawing):
+        return False
+    data = drawing.data
+    return isinstance(data, dict) and data.get("points") is raw
+
+
 def _score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     p = case.params
+    # an answer the parser read as {"x": int, "y": int} points: its seed score from those ints
+    # (the same number, see seed.int_points_score), not from the JSON read a second time
+    seed = int_points_score(drawing.points) if parsed_ints(drawing) else None
     return score_circle(
         drawing.points,
         center=p["center"],
@@ -273,6 +301,7 @@ def _score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         data=drawing.data,
         radius=asked_radius(case),
         thresholds=with_overrides(CIRCLE, case.thresholds),
+        seed=seed,
     )
 
 

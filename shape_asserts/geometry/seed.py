@@ -194,12 +194,12 @@ def _fast_int_score(entries: list[Any]) -> float | None:
     right exactly like PHP's loop and ``array_sum`` (``np.sum`` would not: it adds pairwise).
     Returns ``None`` whenever an entry is anything else, so the general path decides.
     """
-    try:  # comprehensions and set-of-types keep this check cheap; anything odd falls back
-        if {type(p) for p in entries} != {dict}:
-            return None
+    try:  # comprehensions keep this check cheap; anything odd falls back
         xs = [p["x"] for p in entries]
         ys = [p["y"] for p in entries]
-    except KeyError:
+    except (KeyError, TypeError):
+        # an entry without "x"/"y" (KeyError), or not a JSON object at all — a list, string,
+        # number or null (TypeError: they take no string index): the general path decides
         return None
     types = set(map(type, xs))
     types.update(map(type, ys))
@@ -220,18 +220,13 @@ def _fast_int_score(entries: list[Any]) -> float | None:
     n = len(entries)
     cx, cy = _div(sum(xs), n), _div(sum(ys), n)
     if lo > -_EXACT_LIMIT and hi < _EXACT_LIMIT:
-        # small coordinates (every answer on a grid): both rows at once, in doubles, which hold
-        # every int step exactly here (see _EXACT_LIMIT); an int centroid converts exactly
-        d = xy - np.array(((float(cx),), (float(cy),)))
-        d *= d
-        radii = np.sqrt(np.add.reduce(d, axis=0))  # dx² + dy², one addition per point
-    else:
-        ax, ay = xy
-        # int centroid: dx stays int64 (exact), as in PHP; float centroid: int → double, then IEEE ops
-        dx = ax - cx if isinstance(cx, int) else ax.astype(np.float64) - cx
-        dy = ay - cy if isinstance(cy, int) else ay.astype(np.float64) - cy
-        sq = dx * dx + dy * dy
-        radii = np.sqrt(sq.astype(np.float64))
+        return _small_int_score(xy, cx, cy, n)
+    ax, ay = xy
+    # int centroid: dx stays int64 (exact), as in PHP; float centroid: int → double, then IEEE ops
+    dx = ax - cx if isinstance(cx, int) else ax.astype(np.float64) - cx
+    dy = ay - cy if isinstance(cy, int) else ay.astype(np.float64) - cy
+    sq = dx * dx + dy * dy
+    radii = np.sqrt(sq.astype(np.float64))
     r_mean = float(radii.cumsum()[-1]) / n
     if r_mean <= 0:
         return 0.0
@@ -240,16 +235,66 @@ def _fast_int_score(entries: list[Any]) -> float | None:
     return _score(float(err.cumsum()[-1]) / n)
 
 
+def _small_int_score(xy: np.ndarray, cx: Number, cy: Number, n: int) -> float:
+    """Steps 2-5 for small int coordinates (every answer on a grid), ``xy`` their rows x and y
+    (int64, or float64 holding the same whole numbers: the subtraction converts ints exactly),
+    ``cx``/``cy`` PHP's centroid: both rows at once, in doubles, which hold every int step exactly
+    here (see ``_EXACT_LIMIT``); an int centroid converts exactly."""
+    d = xy - np.array(((float(cx),), (float(cy),)))
+    d *= d
+    radii = np.sqrt(np.add.reduce(d, axis=0))  # dx² + dy², one addition per point
+    r_mean = float(radii.cumsum()[-1]) / n
+    if r_mean <= 0:
+        return 0.0
+    err = np.abs(radii - r_mean)
+    err /= r_mean
+    return _score(float(err.cumsum()[-1]) / n)
+
+
+def int_points_score(points: np.ndarray) -> float | None:
+    """The seed score of an answer whose every point is ``{"x": int, "y": int}``, from those ints
+    as an ``(N, 2)`` float array (the parser's :attr:`Drawing.points`, which holds them exactly);
+    ``None`` when a coordinate is too large for the small-int path (ask :func:`seed_score`).
+
+    The same numbers as :func:`seed_score` on the answer: PHP's int sums are the float sums here
+    (whole numbers below ``2**53`` at every step, in any order), its centroid the same division,
+    and steps 2-5 the same code (:func:`_small_int_score`).
+    """
+    n = len(points)
+    if n < 5:
+        return 0.0
+    if n >= 2**28:  # pragma: no cover - the parser allows 10,000 points; keeps the sums exact
+        return None
+    lo = float(np.minimum.reduce(points, axis=None))
+    hi = float(np.maximum.reduce(points, axis=None))
+    if not (lo > -_EXACT_LIMIT and hi < _EXACT_LIMIT):  # (NaN: not an int answer; asked anyway)
+        return None
+    sx, sy = np.add.reduce(points, axis=0).tolist()  # exact: |sum| < 2**28 * 2**24 = 2**52
+    return _small_int_score(points.T, _div(int(sx), n), _div(int(sy), n), n)
+
+
 def _left_sum(values: np.ndarray) -> float:
-    """``0 + v0 + v1 + ...`` added left to right from PHP's int 0, as the loop does (0 + -0.0 is 0.0)."""
-    return float(np.cumsum(np.concatenate([[0.0], values]))[-1])
+    """``0 + v0 + v1 + ...`` added left to right from PHP's int 0, as the loop does.
+
+    ``cumsum`` adds left to right; starting from ``v0`` instead of ``0 + v0`` changes nothing but
+    the sign of a zero (``0 + -0.0`` is ``0.0``), and only while every value so far is ``-0.0``: a
+    sum of all ``-0.0`` ends ``-0.0`` where PHP's ends ``0.0``. Adding ``0.0`` at the end gives
+    PHP's ``0.0`` there and leaves every other number (NaN included) as it is.
+    """
+    return float(values.cumsum()[-1]) + 0.0
 
 
 def _fast_float_score(xs: list[float], ys: list[float]) -> float:
     """The score when every coordinate is a float (drawings the library builds itself): PHP's
     arithmetic is then plain IEEE doubles throughout, each step the loop's, sums left to right."""
-    n = len(xs)
-    ax, ay = np.array(xs, dtype=np.float64), np.array(ys, dtype=np.float64)
+    return float_points_score(np.array(xs, dtype=np.float64), np.array(ys, dtype=np.float64))
+
+
+def float_points_score(ax: np.ndarray, ay: np.ndarray) -> float:
+    """:func:`_fast_float_score` of the coordinates as float64 arrays (at least 5 points, finite,
+    below ``2**30`` in magnitude): the score of ``{"points": [{"x": float(x), "y": float(y)}, ...]}``
+    without building it."""
+    n = len(ax)
     cx, cy = _left_sum(ax) / float(n), _left_sum(ay) / float(n)
     dx, dy = ax - cx, ay - cy
     radii = np.sqrt(dx * dx + dy * dy)

@@ -188,6 +188,7 @@ def score_circles(
             direction=tg.direction,
             thresholds=t,
             fit=fit,
+            bounds=False,  # the whole drawing's bounds are checked below (and this one skipped)
         )
         seeds[tj] = float(s.score)
         per.append((tg.label, s, contour))
