@@ -227,6 +227,11 @@ def _fast_int_score(entries: list[Any]) -> float | None:
     dy = ay - cy if isinstance(cy, int) else ay.astype(np.float64) - cy
     sq = dx * dx + dy * dy
     radii = np.sqrt(sq.astype(np.float64))
+    return _from_radii(radii, n)
+
+
+def _from_radii(radii: np.ndarray, n: int) -> float:
+    """Steps 3-5 from the points' radii: PHP's left-to-right mean radius, mean relative error, score."""
     r_mean = float(radii.cumsum()[-1]) / n
     if r_mean <= 0:
         return 0.0
@@ -243,12 +248,7 @@ def _small_int_score(xy: np.ndarray, cx: Number, cy: Number, n: int) -> float:
     d = xy - np.array(((float(cx),), (float(cy),)))
     d *= d
     radii = np.sqrt(np.add.reduce(d, axis=0))  # dx² + dy², one addition per point
-    r_mean = float(radii.cumsum()[-1]) / n
-    if r_mean <= 0:
-        return 0.0
-    err = np.abs(radii - r_mean)
-    err /= r_mean
-    return _score(float(err.cumsum()[-1]) / n)
+    return _from_radii(radii, n)
 
 
 def int_points_score(points: np.ndarray) -> float | None:

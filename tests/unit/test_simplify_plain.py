@@ -3,8 +3,8 @@
 :func:`~shape_asserts.geometry.simplify.rdp` (``to="line"``), ``simplify`` and ``segments`` take
 :func:`~shape_asserts.geometry.runs.line_rdp` on coordinates that are numbers no larger than
 ``runs.PLAIN``: every stretch of one depth in one round, short stretches measured in plain floats.
-Scores must not move by a bit, so the form they replace is kept here (``_old_*``, the code of
-08dd32d) and each result is held to it: indices equal, edges byte for byte (a zero's sign, a nan's
+Scores must not move by a bit, so each result is held to the form they replace (``_old_*``: the
+numpy forms of 08dd32d, which these functions keep for what the plain form does not take): indices equal, edges byte for byte (a zero's sign, a nan's
 place shows), on random strokes and on inputs made to find the edges: ties, collinear runs,
 repeated points, strokes back at their start, nan and inf, huge and tiny floats, long strokes.
 """
@@ -18,70 +18,25 @@ import numpy as np
 import pytest
 
 from shape_asserts.geometry import runs
-from shape_asserts.geometry.distances import closure_distance, segment_distance
-from shape_asserts.geometry.points import as_points
 from shape_asserts.geometry.simplify import rdp, segments, simplify
 
 # --- the reference: the code these functions had before the plain-float form (08dd32d) ---------
 
 
-def _old_line_distance(mid, a, b):
-    ab = b - a
-    norm = float(np.hypot(*ab))
-    if norm == 0.0:
-        return np.hypot(mid[:, 0] - a[0], mid[:, 1] - a[1])
-    return np.abs(ab[0] * (mid[:, 1] - a[1]) - ab[1] * (mid[:, 0] - a[0])) / norm
+def _old(fn):
+    """``fn`` as 08dd32d had it: ``rdp``, ``simplify`` and ``segments`` keep their numpy forms of
+    then, unchanged, for what the plain-float form does not take, so turning that form off gives
+    them back (git diff 08dd32d -- shape_asserts/geometry/simplify.py: only the plain branches)."""
+
+    def old(*args, **kwargs):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(runs, "plain", lambda pts: False)
+            return fn(*args, **kwargs)
+
+    return old
 
 
-def _old_rdp(points, epsilon, *, to="segment"):
-    pts = as_points(points)
-    n = len(pts)
-    if n <= 2:
-        return np.arange(n)
-    keep = np.zeros(n, dtype=bool)
-    keep[0] = keep[-1] = True
-    stack = [(0, n - 1)]
-    while stack:
-        i, j = stack.pop()
-        if j - i < 2:
-            continue
-        mid = pts[i + 1 : j]
-        d = segment_distance(mid, pts[i], pts[j]) if to == "segment" else _old_line_distance(mid, pts[i], pts[j])
-        k = int(np.argmax(d))
-        if d[k] > epsilon:
-            k += i + 1
-            keep[k] = True
-            stack.extend([(i, k), (k, j)])
-    return np.flatnonzero(keep)
-
-
-def _old_simplify(points, tolerance=1.0):
-    pts = as_points(points)
-    n = len(pts)
-    if n <= 2:
-        return list(range(n))
-    if closure_distance(pts) <= 1.0 and n >= 4:
-        far = int(np.argmax(np.max(np.abs(pts - pts[0]), axis=1)))
-        if 0 < far < n - 1:
-            first = _old_rdp(pts[: far + 1], tolerance, to="line").tolist()
-            second = [far + i for i in _old_rdp(pts[far:], tolerance, to="line").tolist()]
-            return first + second[1:]
-    return [int(i) for i in _old_rdp(pts, tolerance, to="line")]
-
-
-def _old_segments(points, tolerance=1.0, *, min_length=0.0, closed=None):
-    pts = as_points(points)
-    idx = _old_simplify(pts, tolerance)
-    corners = pts[idx]
-    if closed is None:
-        closed = len(pts) >= 4 and closure_distance(pts) <= 1.0
-    if closed and len(corners) >= 3 and closure_distance(corners) > 0:
-        corners = np.vstack([corners, corners[:1]])
-    if len(corners) < 2:
-        return np.zeros((0, 2, 2))
-    segs = np.stack([corners[:-1], corners[1:]], axis=1)
-    lengths = np.hypot(*(segs[:, 1] - segs[:, 0]).T)
-    return segs[lengths >= min_length] if min_length > 0 else segs[lengths > 0]
+_old_rdp, _old_simplify, _old_segments = _old(rdp), _old(simplify), _old(segments)
 
 
 # --- inputs --------------------------------------------------------------------------------------
