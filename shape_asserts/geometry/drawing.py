@@ -315,15 +315,10 @@ _PLAIN = frozenset({int, float})
 _EXACT_INT = 2**53
 
 
-def _plain_points(raw_points: list[Any]) -> FloatArray | None:
+def _plain_points(raw_points: list[Any]) -> tuple[FloatArray, bool] | None:
     """The points of the common answer — ``{"x": n, "y": n}`` objects of finite numbers — in one
-    pass; ``None`` for anything else, which :func:`_checked_points` reads point by point (and names
-    what is wrong). Both give the same floats."""
-    return None if (read := _plain_read(raw_points)) is None else read[0]
-
-
-def _plain_read(raw_points: list[Any]) -> tuple[FloatArray, bool] | None:
-    """:func:`_plain_points`, and whether every coordinate is an ``int``."""
+    pass, and whether every coordinate is an ``int``; ``None`` for anything else, which
+    :func:`_checked_points` reads point by point (and names what is wrong). Both give the same floats."""
     try:
         xs = [p["x"] for p in raw_points]
         ys = [p["y"] for p in raw_points]
@@ -372,7 +367,7 @@ def _drawing_from_data(data: dict[str, Any]) -> Drawing:
         raise DrawingFormatError("'points' is empty")
     if len(raw_points) > MAX_POINTS:
         raise DrawingFormatError(f"'points' has {len(raw_points):,} entries; the limit is {MAX_POINTS:,}")
-    fast = _plain_read(raw_points)
+    fast = _plain_points(raw_points)
     pts = fast[0] if fast is not None else _checked_points(raw_points)
     ints = raw_points if fast is not None and fast[1] else None  # all {"x": int, "y": int}: Drawing.int_points
     grid = data.get("grid_size")
