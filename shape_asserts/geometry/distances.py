@@ -64,10 +64,13 @@ def closure_distance(points: ArrayLike) -> float:
     pts = as_points(points)
     if len(pts) == 0:
         return float("inf")
-    # chebyshev(pts[-1], pts[0]) in Python floats (the same IEEE differences): the larger of the
-    # two, or NaN when either is (as numpy's maximum gives it; Python's max would not)
-    (x1, y1), (x0, y0) = pts[-1].tolist(), pts[0].tolist()
-    dx, dy = abs(x1 - x0), abs(y1 - y0)
+    return point_chebyshev(pts[-1].tolist(), pts[0].tolist())
+
+
+def point_chebyshev(p: Sequence[float], q: Sequence[float]) -> float:
+    """:func:`chebyshev` of two points in Python floats, the same number: the same IEEE differences,
+    the larger of the two, NaN when either is (as numpy's maximum gives it; Python's max would not)."""
+    dx, dy = abs(float(p[0]) - float(q[0])), abs(float(p[1]) - float(q[1]))
     return float("nan") if dx != dx or dy != dy else max(dx, dy)
 
 

@@ -31,6 +31,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from shape_asserts.geometry import checks as ck
+from shape_asserts.geometry.distances import point_chebyshev
 from shape_asserts.geometry.fit.circle import HARMONIC_ORDERS, radial_harmonics
 from shape_asserts.geometry.points import FloatArray, Point, as_points
 from shape_asserts.geometry.score import Check, ShapeScore, fmt_fixed, fmt_point, fmt_value
@@ -51,13 +52,6 @@ def _repeats(symmetry: int) -> Any:
         mask = _REPEATS[symmetry] = _ORDERS % symmetry == 0
         mask.flags.writeable = False
     return mask
-
-
-def _chebyshev(p: Sequence[float], q: Sequence[float]) -> float:
-    """``max(|px - qx|, |py - qy|)`` in Python floats, the number ``np.maximum.reduce(np.abs(p - q))``
-    gives (the same IEEE differences; NaN when either difference is NaN, as np.maximum has it)."""
-    u, v = abs(float(p[0]) - float(q[0])), abs(float(p[1]) - float(q[1]))
-    return v if v > u or v != v else u
 
 
 class Scorecard:
@@ -145,7 +139,7 @@ class Scorecard:
         """``start`` (or ``end``): the first (last) point within ``limit`` cells (Chebyshev) of ``asked``."""
         pts = as_points(points)
         first = name == "start"
-        dist = _chebyshev(pts[0 if first else -1].tolist(), asked) if len(pts) else float("inf")
+        dist = point_chebyshev(pts[0 if first else -1].tolist(), asked) if len(pts) else float("inf")
         self.metrics[f"{name}_distance"] = dist
         near = dist <= limit
         if near:  # the detail is kept only when the check fails
@@ -164,7 +158,7 @@ class Scorecard:
         """``closure``: the last point within ``max_closure`` cells (Chebyshev) of the first."""
         pts = as_points(points)
         # closure_distance(pts): chebyshev(last, first)
-        closing = _chebyshev(pts[-1].tolist(), pts[0].tolist()) if len(pts) else float("inf")
+        closing = point_chebyshev(pts[-1].tolist(), pts[0].tolist()) if len(pts) else float("inf")
         self.metrics["closure_distance"] = closing
         self.add(
             "closure", closing <= max_closure, closing, f"≤ {max_closure:g}", "last point is not next to the first"

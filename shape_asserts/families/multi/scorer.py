@@ -20,6 +20,7 @@ from shape_asserts.geometry.contours import BREAK_STEP, CLOSE_TOL, Contour, cell
 from shape_asserts.geometry.distances import cell_distance
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import CircleModel
+from shape_asserts.geometry.fit.polygon import np_sum
 from shape_asserts.geometry.points import FloatArray, Point, as_points
 from shape_asserts.geometry.score import Check, ShapeScore, fmt_value
 from shape_asserts.geometry.scorecard import Scorecard
@@ -99,14 +100,9 @@ def _cell_gap(a: FloatArray, b: FloatArray) -> float:
 
 
 def _mean(values: list[float]) -> float:
-    """``float(np.mean(values))``: below 8 values numpy adds them one by one from the first (its
-    pairwise summation starts at 8), and so does this, without making an array."""
-    if len(values) >= 8:
-        return float(np.mean(values))
-    total = 0.0
-    for v in values:
-        total += v
-    return total / len(values)
+    """``float(np.mean(values))``: numpy's sum of them (:func:`.fit.polygon.np_sum`, the same float
+    without an array) over their count."""
+    return np_sum(values) / len(values)
 
 
 def score_circles(
