@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 import threading
 import types
@@ -65,3 +66,25 @@ def test_importing_litellm_leaves_its_objects_to_the_os_at_exit(monkeypatch):
     monkeypatch.setattr("shape_asserts.asking.reference.register_with_litellm", lambda litellm: None)
     call._import_litellm()
     assert registered == [call.gc.freeze]
+
+
+@pytest.mark.parametrize("collecting", [True, False], ids=["collector-on", "collector-off"])
+def test_litellm_is_imported_without_the_cycle_collector_then_frozen(monkeypatch, tmp_path, collecting):
+    """The collector walked the import's growing heap again and again (a fifth of its time); it is
+    off meanwhile, what the import made is frozen after, and the collector is left as it was."""
+    (tmp_path / "litellm.py").write_text("import gc\nCOLLECTING = gc.isenabled()\nKEPT = [[] for _ in range(1000)]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "litellm", raising=False)
+    monkeypatch.setattr(call.atexit, "register", lambda fn: None)
+    was_frozen = gc.get_freeze_count()
+    (gc.enable if collecting else gc.disable)()
+    try:
+        fake = call._import_litellm()
+        assert gc.isenabled() is collecting
+        assert gc.get_freeze_count() >= was_frozen + 1000  # the import's objects among the frozen
+    finally:
+        gc.enable()
+        if not was_frozen:
+            gc.unfreeze()
+    assert fake.COLLECTING is False
+    assert fake.suppress_debug_info is True
