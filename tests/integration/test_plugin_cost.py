@@ -14,7 +14,12 @@ from .conftest import SUBPROCESS_TIMEOUT
 HEAVY = ("numpy", "litellm", "shape_asserts.geometry", "shape_asserts.families.registry", "shape_asserts.cases")
 
 CONFTEST = f"""
+import gc
 import sys
+
+def pytest_runtest_call(item):  # what the cycle collector skips while tests run
+    with open("frozen.txt", "w") as f:
+        f.write(str(gc.get_freeze_count()))
 
 def pytest_unconfigure(config):
     if not hasattr(config, "workerinput"):
@@ -35,6 +40,7 @@ def test_an_unrelated_run_loads_neither_numpy_nor_the_families(pytester: pytest.
 
     result.assert_outcomes(passed=1)
     assert (pytester.path / "loaded.txt").read_text() == ""
+    assert (pytester.path / "frozen.txt").read_text() == "0"  # its collector left as pytest has it
 
 
 def test_the_control_a_shape_run_does_load_them(suite: pytest.Pytester):
@@ -46,3 +52,5 @@ def test_the_control_a_shape_run_does_load_them(suite: pytest.Pytester):
 
     result.assert_outcomes(passed=1)
     assert set((suite.path / "loaded.txt").read_text().split()) >= {"numpy", "shape_asserts.families.registry"}
+    # what collection left (numpy, the families, the cases, the items) is frozen before the tests
+    assert int((suite.path / "frozen.txt").read_text()) > 20_000
