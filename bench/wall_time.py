@@ -15,6 +15,11 @@ an order rotated round by round, since load on a shared machine drifts. It print
 the medians, and the ratios issue 11 names, each against a baseline timed in the same run.
 
     python bench/wall_time.py [--rounds 3] [--latency 0.3] [--concurrency 16] [--cases N] [--logs DIR]
+    python bench/wall_time.py --rounds 5 --readme README.md
+
+``--readme FILE`` also writes the output, with the date, the commit measured and the command, between
+the file's two ``bench/wall_time.py --readme`` markers: the README's Wall time figures are this
+output, not a copy of it.
 """
 
 from __future__ import annotations
@@ -127,6 +132,57 @@ def calls_done_seconds(output: str) -> tuple[float | None, float | None]:
     return first, last
 
 
+README_BEGIN = "<!-- bench/wall_time.py --readme: begin (written by the bench; rerun it, do not edit) -->"
+README_END = "<!-- bench/wall_time.py --readme: end -->"
+
+
+def readme_block(lines: Sequence[str], command: str, commit: str, when: str) -> str:
+    """What ``--readme`` puts between the markers: when, at which commit, by which command, and the output.
+
+    >>> print(readme_block(["a", "b"], "python bench/wall_time.py", "abc1234", "2026-12-01"))
+    Measured 2026-12-01 at commit `abc1234` with `python bench/wall_time.py`:
+    <BLANKLINE>
+    ```text
+    a
+    b
+    ```
+    """
+    return "\n".join([f"Measured {when} at commit `{commit}` with `{command}`:", "", "```text", *lines, "```"])
+
+
+def replace_block(text: str, block: str) -> str:
+    """``text`` with what lies between :data:`README_BEGIN` and :data:`README_END` replaced by ``block``.
+
+    >>> replace_block("no markers", "new")
+    Traceback (most recent call last):
+    ValueError: the README has no pair of bench/wall_time.py --readme markers, in order, once each
+    """
+    if (
+        text.count(README_BEGIN) != 1
+        or text.count(README_END) != 1
+        or text.index(README_BEGIN) > text.index(README_END)
+    ):
+        raise ValueError("the README has no pair of bench/wall_time.py --readme markers, in order, once each")
+    head, rest = text.split(README_BEGIN)
+    _, tail = rest.split(README_END)
+    return f"{head}{README_BEGIN}\n{block}\n{README_END}{tail}"
+
+
+def _commit() -> str:
+    """The measured code: ``git describe``'s short hash, ``-dirty`` when tracked files differ from it."""
+    try:
+        out = subprocess.run(
+            ["git", "describe", "--always", "--dirty", "--abbrev=7"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return out.stdout.strip() or "unknown"
+
+
 def inspect_seconds(output: str) -> float | None:
     """inspect_ai's own ``total time: 0:00:09`` (whole seconds) of an eval.
 
@@ -201,7 +257,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cases", type=int, default=0, help="time a spread subset of this many cases (0: all)")
     ap.add_argument("--model-name", default="exact", help="the stub's model: openai/<name>")
     ap.add_argument("--logs", type=Path, default=None, help="keep each run's output in this folder")
+    ap.add_argument(
+        "--readme",
+        type=Path,
+        default=None,
+        help="also write the output between this file's wall_time markers (the README's Wall time section)",
+    )
     args = ap.parse_args(argv)
+    if args.readme is not None:  # checked first: an hour of measuring is not lost to a missing marker
+        replace_block(args.readme.read_text(encoding="utf-8"), "")
+    printed: list[str] = []
+
+    def say(line: str = "") -> None:
+        print(line, flush=True)
+        printed.append(line)
 
     from shape_asserts.cases import load_cases
 
@@ -224,22 +293,22 @@ def main(argv: list[str] | None = None) -> int:
         args.logs.mkdir(parents=True, exist_ok=True)
 
     bound = n * args.latency / args.concurrency
-    print(
+    say(
         f"machine: {os.cpu_count()} cores, {platform.system()} {platform.machine()}, Python {platform.python_version()}; "
         f"load average at start {os.getloadavg()[0]:.2f}"
     )
-    print(
+    say(
         f"N={n} cases (lang ru), model {model}, L={args.latency:g} s, C={args.concurrency}: "
         f"bound N·L/C = {bound:.2f} s; rounds {args.rounds}"
     )
     if not has_inspect:
-        print("(d) inspect_ai: skipped — not importable here (pip install -e '.[bench]')")
+        say("(d) inspect_ai: skipped — not importable here (pip install -e '.[bench]')")
 
     t = Timings()
     with tempfile.TemporaryDirectory(prefix="wall-time-") as tmp_s:
         tmp = Path(tmp_s)
         env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
-        print("bytecode caches: kept (PYTHONPYCACHEPREFIX in the bench's folder, warmed before round 1)")
+        say("bytecode caches: kept (PYTHONPYCACHEPREFIX in the bench's folder, warmed before round 1)")
         trivial = tmp / "trivial"
         trivial.mkdir()
         (trivial / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\n")
@@ -296,30 +365,40 @@ def main(argv: list[str] | None = None) -> int:
                     note = f"in pytest {pytest_seconds(out)} s"
                 t.add(variant, wall, note)
                 line.append(f"{variant} {wall:.1f} s")
-            print(f"round {r + 1}: " + " | ".join(line), flush=True)
+            say(f"round {r + 1}: " + " | ".join(line))
 
-    print()
-    print(f"{'variant':<16} {'median':>8}   rounds (wall; what the run itself reported)")
+    say()
+    say(f"{'variant':<16} {'median':>8}   rounds (wall; what the run itself reported)")
     for variant in [LIVE, INSPECT, REPLAY_AUTO, REPLAY_SERIAL, TRIVIAL]:
         if variant in t.wall:
             walls = t.wall[variant]
-            print(f"{variant:<16} {statistics.median(walls):7.2f}s")
+            say(f"{variant:<16} {statistics.median(walls):7.2f}s")
             for w, note in zip(walls, t.notes[variant]):
-                print(f"{'':<16} {w:7.2f}s  {note}")
+                say(f"{'':<16} {w:7.2f}s  {note}")
 
     def per_round(a: str, b: str) -> list[float]:
         return [x / y for x, y in zip(t.wall[a], t.wall[b])]
 
-    print()
-    print("ratio (median of per-round ratios, range)")
+    say()
+    say("ratio (median of per-round ratios, range)")
     if INSPECT in t.wall:
-        print(ratio_line(f"{LIVE} / {INSPECT}", per_round(LIVE, INSPECT), 1.0, stretch=0.8))
+        say(ratio_line(f"{LIVE} / {INSPECT}", per_round(LIVE, INSPECT), 1.0, stretch=0.8))
     else:
-        print(f"{LIVE} / {INSPECT}: skipped — inspect_ai is not importable")
-    print(ratio_line(f"{LIVE} / (N·L/C + 3 s = {bound + 3:.2f} s)", [w / (bound + 3) for w in t.wall[LIVE]], 1.0))
-    print(ratio_line(f"{REPLAY_AUTO} / {REPLAY_SERIAL}", per_round(REPLAY_AUTO, REPLAY_SERIAL), 1.0))
-    print(ratio_line(f"{REPLAY_SERIAL} / {TRIVIAL}", per_round(REPLAY_SERIAL, TRIVIAL), 1.5))
-    print(f"load average at end {os.getloadavg()[0]:.2f}")
+        say(f"{LIVE} / {INSPECT}: skipped — inspect_ai is not importable")
+    say(ratio_line(f"{LIVE} / (N·L/C + 3 s = {bound + 3:.2f} s)", [w / (bound + 3) for w in t.wall[LIVE]], 1.0))
+    say(ratio_line(f"{REPLAY_AUTO} / {REPLAY_SERIAL}", per_round(REPLAY_AUTO, REPLAY_SERIAL), 1.0))
+    say(ratio_line(f"{REPLAY_SERIAL} / {TRIVIAL}", per_round(REPLAY_SERIAL, TRIVIAL), 1.5))
+    say(f"load average at end {os.getloadavg()[0]:.2f}")
+    if args.readme is not None:
+        command = "python bench/wall_time.py " + " ".join(argv if argv is not None else sys.argv[1:])
+        when = time.strftime("%Y-%m-%d", time.gmtime())
+        text = replace_block(
+            args.readme.read_text(encoding="utf-8"), readme_block(printed, command.strip(), _commit(), when)
+        )
+        tmp = args.readme.with_name(args.readme.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, args.readme)  # whole or not at all
+        print(f"written to {args.readme}")
     return 0
 
 

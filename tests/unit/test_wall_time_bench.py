@@ -51,3 +51,29 @@ def test_the_last_pytest_summary_time_is_read_not_a_test_name(wall_time):
 def test_each_variant_takes_each_place_in_turn(wall_time):
     orders = [wall_time.rotated(["a", "b", "c"], r) for r in range(3)]
     assert [o[0] for o in orders] == ["a", "b", "c"]
+
+
+def test_the_readme_block_is_replaced_whole_and_only_between_its_markers(wall_time):
+    before = f"# Wall time\n\nintro\n{wall_time.README_BEGIN}\nold output\n{wall_time.README_END}\nafter\n"
+    block = wall_time.readme_block(
+        ["round 1: live 7.0 s", "ratio 0.90×"], "python bench/wall_time.py --rounds 1", "abc1234", "2026-12-02"
+    )
+
+    once = wall_time.replace_block(before, block)
+    again = wall_time.replace_block(once, block)
+
+    assert once == again  # a second run replaces its own output, nothing accumulates
+    assert once.startswith("# Wall time\n\nintro\n") and once.endswith(f"{wall_time.README_END}\nafter\n")
+    assert "old output" not in once and "```text\nround 1: live 7.0 s\nratio 0.90×\n```" in once
+    assert "at commit `abc1234` with `python bench/wall_time.py --rounds 1`" in once
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["no markers at all", "{end}\n{begin}\n", "{begin}\n{begin}\n{end}\n", "{begin}\nonly the first\n"],
+    ids=["none", "swapped", "twice", "no-end"],
+)
+def test_a_readme_without_one_ordered_pair_of_markers_is_refused(wall_time, text):
+    text = text.format(begin=wall_time.README_BEGIN, end=wall_time.README_END)
+    with pytest.raises(ValueError, match="markers"):
+        wall_time.replace_block(text, "new")
