@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
+from shape_asserts.geometry import runs
 from shape_asserts.geometry.distances import nearest_on_segment
 from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray, as_points
 from shape_asserts.geometry.raster import raster_polyline
@@ -243,7 +244,11 @@ def _turns(stroke: FloatArray) -> list[FloatArray]:
 
 def edges(strokes: Sequence[FloatArray], tol: float) -> FloatArray:
     """The straight edges of every stroke (any length), shape (M, 2, 2)."""
-    segs = [segments(piece, tol) for s in strokes if len(s) >= 2 for piece in _turns(s)]
+    pieces = [piece for s in strokes if len(s) >= 2 for piece in _turns(s)]
+    # every piece's edges in one pass where it can (the same edges as ``segments`` of each, in order)
+    if pieces and (joined := runs.plain_edges(pieces, tol)) is not None:
+        return joined
+    segs = [segments(piece, tol) for piece in pieces]
     segs = [s for s in segs if len(s)]
     return np.concatenate(segs) if segs else np.zeros((0, 2, 2))
 
