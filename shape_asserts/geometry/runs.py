@@ -311,6 +311,18 @@ def plain_segments(pts: FloatArray, tolerance: float, min_length: float, closed:
     return out
 
 
+def _farthest(xl: list[float], yl: list[float], pts: FloatArray, i: int, j: int) -> int:
+    """The first of points ``i..j`` farthest (Chebyshev) from point ``i``, counted from ``i``: as
+    :func:`_corners` finds it (the same larger of the same absolute differences, the first
+    largest as ``np.argmax`` takes it: no nan, :func:`plain`), by numpy past a few points."""
+    x0, y0 = xl[i], yl[i]
+    if j - i > _FEW_POINTS:
+        cheb = np.maximum(np.abs(pts[i : j + 1, 0] - x0), np.abs(pts[i : j + 1, 1] - y0))
+        return int(cheb.argmax())
+    far = [max(abs(x - x0), abs(y - y0)) for x, y in zip(xl[i : j + 1], yl[i : j + 1])]
+    return far.index(max(far))
+
+
 def plain_edges(pieces: Sequence[FloatArray], tolerance: float) -> FloatArray | None:
     """The edges of every piece (:func:`.simplify.segments` of each, default ``min_length`` and
     ``closed``) one after another, shape (M, 2, 2), for pieces of two or more points whose
@@ -332,9 +344,7 @@ def plain_edges(pieces: Sequence[FloatArray], tolerance: float) -> FloatArray | 
         firsts.append(o)
         piece_spans = [(o, last)]
         if n >= 4 and _closure(xl, yl, o, last) <= 1.0:  # _corners' cut of a closed piece
-            x0, y0 = xl[o], yl[o]
-            cheb = [max(abs(x - x0), abs(y - y0)) for x, y in zip(xl[o : last + 1], yl[o : last + 1])]
-            far = cheb.index(max(cheb))  # the first farthest, as np.argmax (no nan: plain)
+            far = _farthest(xl, yl, pts, o, last)
             if 0 < far < n - 1:
                 piece_spans = [(o, o + far), (o + far, last)]
         kept.update((o, last, *(j for _, j in piece_spans)))
