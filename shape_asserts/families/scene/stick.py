@@ -185,31 +185,37 @@ def _angle_between(u: FloatArray, v: FloatArray) -> float:
 
 def _limbs(
     segs: FloatArray, chain: set[int], a: FloatArray, b: FloatArray, t: StickThresholds
-) -> list[tuple[str, str, FloatArray, FloatArray]]:
+) -> list[tuple[str, str, tuple[float, float], tuple[float, float]]]:
     """Edges leaving the torso ``a``–``b``: (``"arm"``/``"leg"``, ``"left"``/``"right"``/``"along"``,
-    root, tip), one per limb (retraced edges counted once)."""
+    root, tip), one per limb (retraced edges counted once).
+
+    Worked on plain floats, the same double operations as on the edges' numpy rows (a scalar's
+    product, quotient or difference is the same either way); lengths by ``np.hypot`` and the
+    angle between two limbs by :func:`_angle_between` on arrays, as before."""
     # every end's distance from the torso at once: seg_distance of each, the same element-wise floats
     end_dist = nearest_on_segment(segs.reshape(-1, 2), a, b)[0].tolist()
-    pieces: list[tuple[FloatArray, FloatArray]] = []
-    for j, (p, q) in enumerate(segs):
+    (ax, ay), (bx, by) = a.tolist(), b.tolist()
+    ex, ey = bx - ax, by - ay
+    pieces: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    for j, ((px, py), (qx, qy)) in enumerate(segs.tolist()):
         if j in chain:
             continue
         if max(end_dist[2 * j], end_dist[2 * j + 1]) <= t.attach_tol:
             continue  # lies along the torso (a retraced piece of it)
         # an edge drawn across the torso (both arms in one straight stroke) is two limbs
-        d, e = q - p, b - a
-        den = d[0] * e[1] - d[1] * e[0]
+        dx, dy = qx - px, qy - py
+        den = dx * ey - dy * ex
         if den != 0:
-            s = ((a - p)[0] * e[1] - (a - p)[1] * e[0]) / den
-            u = ((a - p)[0] * d[1] - (a - p)[1] * d[0]) / den
-            x = p + s * d
+            s = ((ax - px) * ey - (ay - py) * ex) / den
+            u = ((ax - px) * dy - (ay - py) * dx) / den
+            x = (px + s * dx, py + s * dy)
             crosses = 0 <= u <= 1 and 0 < s < 1
-            if crosses and min(np.hypot(*(x - p)), np.hypot(*(x - q))) >= t.min_limb:
-                pieces += [(x, p), (x, q)]
+            if crosses and min(np.hypot(x[0] - px, x[1] - py), np.hypot(x[0] - qx, x[1] - qy)) >= t.min_limb:
+                pieces += [(x, (px, py)), (x, (qx, qy))]
                 continue
-        pieces.append((p, q))
-    span = float(b[1] - a[1]) or 1.0
-    out: list[tuple[str, str, FloatArray, FloatArray]] = []
+        pieces.append(((px, py), (qx, qy)))
+    span = (by - ay) or 1.0
+    out: list[tuple[str, str, tuple[float, float], tuple[float, float]]] = []
     # the pieces' ends against the torso at once (distance and where along it), as seg_distance gives
     dist: list[float] = []
     along: list[float] = []
@@ -217,7 +223,7 @@ def _limbs(
         near_d, near_t = nearest_on_segment(np.array(pieces, dtype=float).reshape(-1, 2), a, b)
         dist, along = near_d.tolist(), near_t.tolist()
     for i, (p, q) in enumerate(pieces):
-        if np.hypot(*(q - p)) < t.min_limb:
+        if np.hypot(q[0] - p[0], q[1] - p[1]) < t.min_limb:
             continue
         dp, dq = dist[2 * i], dist[2 * i + 1]
         root, tip = (p, q) if dp <= dq else (q, p)
@@ -228,16 +234,18 @@ def _limbs(
         same = [
             k
             for k, (_, _, r0, t0) in enumerate(out)
-            if np.hypot(*(root - r0)) <= 2 * t.attach_tol and _angle_between(tip - root, t0 - r0) <= t.limb_merge_angle
+            if np.hypot(root[0] - r0[0], root[1] - r0[1]) <= 2 * t.attach_tol
+            and _angle_between(np.subtract(tip, root), np.subtract(t0, r0)) <= t.limb_merge_angle
         ]
         if same:
             k = same[0]
-            if np.hypot(*(tip - root)) > np.hypot(*(out[k][3] - out[k][2])):
+            _, _, r0, t0 = out[k]
+            if np.hypot(tip[0] - root[0], tip[1] - root[1]) > np.hypot(t0[0] - r0[0], t0[1] - r0[1]):
                 out[k] = (out[k][0], out[k][1], root, tip)
             continue
-        kind = "arm" if (root[1] - a[1]) / span < t.arm_zone else "leg"
-        dx = float(tip[0] - (a[0] + s * (b[0] - a[0])))
-        side = "along" if abs(dx) < t.min_limb_side else ("left" if dx < 0 else "right")
+        kind = "arm" if (root[1] - ay) / span < t.arm_zone else "leg"
+        side_x = tip[0] - (ax + s * ex)
+        side = "along" if abs(side_x) < t.min_limb_side else ("left" if side_x < 0 else "right")
         out.append((kind, side, root, tip))
     return out
 
