@@ -156,16 +156,20 @@ def _torso_chain(
     dist = np.hypot(*(top[cand] - neck).T)
     i = int(cand[np.lexsort((-length[cand], tilt[cand], np.round(dist, 6)))[0]])
     chain, a, b = {i}, top[i].copy(), bottom[i].copy()
+    angles = ang.tolist()
     grew = True
     while grew:
         grew = False
         direction = float(segment_angles(np.array([[a, b]]))[0][0])
         for j in range(len(segs)):
-            if j in chain or abs(ang[j] - direction) > t.torso_continue:
+            if j in chain or abs(angles[j] - direction) > t.torso_continue:
                 continue
-            joins = float(np.hypot(*(top[j] - b))) <= t.attach_tol
-            along = max(seg_distance(top[j], a, b)[0], seg_distance(bottom[j], a, b)[0]) <= t.attach_tol
-            if joins or along or float(np.hypot(*(bottom[j] - a))) <= t.attach_tol:
+            # (each test only when the ones before it fail: none has a side effect)
+            if (
+                float(np.hypot(*(top[j] - b))) <= t.attach_tol
+                or max(seg_distance(top[j], a, b)[0], seg_distance(bottom[j], a, b)[0]) <= t.attach_tol
+                or float(np.hypot(*(bottom[j] - a))) <= t.attach_tol
+            ):
                 chain.add(j)
                 if bottom[j, 1] > b[1]:
                     b = bottom[j].copy()
