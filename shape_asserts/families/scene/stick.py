@@ -37,7 +37,7 @@ from shape_asserts.families.scene.strokes import edges, ends, heal, holes, seg_d
 from shape_asserts.geometry.distances import nearest_on_segment
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import CircleModel, roundness
-from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray
+from shape_asserts.geometry.points import FloatArray, IntArray
 from shape_asserts.geometry.raster import raster_circle
 from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.geometry.simplify import segment_angles
@@ -254,13 +254,30 @@ def _limbs(
     return out
 
 
-def _off_cells(st: FloatArray, cells: set[tuple[int, int]]) -> BoolArray:
+def _off_cells(st: FloatArray, cells: set[tuple[int, int]]) -> list[bool]:
     """Which points of ``st`` do not round (half to even, as ``round``) to one of ``cells``."""
     if len(st) and np.isfinite(st).all() and float(np.abs(st).max()) < 2**52:
         # np.rint rounds halves to even like round(), exactly, for floats this size
         xy = np.rint(st).astype(np.int64).tolist()
-        return np.array([(x, y) not in cells for x, y in xy], dtype=bool)
-    return np.array([(int(round(x)), int(round(y))) not in cells for x, y in st], dtype=bool)
+        return [(x, y) not in cells for x, y in xy]
+    return [(int(round(x)), int(round(y))) not in cells for x, y in st]
+
+
+def _runs(flags: list[bool]) -> list[tuple[int, int]]:
+    """``(start, stop)`` of each run of ``True`` in ``flags``, in order (found by ``list.index``, in C)."""
+    out: list[tuple[int, int]] = []
+    i, n = 0, len(flags)
+    while True:
+        try:
+            i = flags.index(True, i)
+        except ValueError:
+            return out
+        try:
+            j = flags.index(False, i)
+        except ValueError:
+            j = n
+        out.append((i, j))
+        i = j
 
 
 def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
@@ -319,21 +336,11 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     body_strokes = []
     healed = heal([st for _, st in com.strokes], t.heal_step)
     # every stroke's points off the head's cells, looked up all at once, then each stroke's runs of them
-    off = _off_cells(np.concatenate(healed), head_cells).tolist() if healed else []
+    off = _off_cells(np.concatenate(healed), head_cells) if healed else []
     at = 0
     for st in healed:
-        flags, n = off[at : at + len(st)], len(st)
-        at += n
-        i = 0
-        while i < n:
-            if flags[i]:
-                j = i + 1
-                while j < n and flags[j]:
-                    j += 1
-                body_strokes.append(st[i:j])
-                i = j
-            else:
-                i += 1
+        body_strokes += [st[i:j] for i, j in _runs(off[at : at + len(st)])]
+        at += len(st)
     hx, hy = fit.center
     r = fit.radius
     body = edges(body_strokes, t.simplify_tolerance)
