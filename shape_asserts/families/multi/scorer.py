@@ -68,21 +68,17 @@ def _merge(card: Scorecard, per: list[tuple[str, ShapeScore, Contour]], skip: se
                 by_name.setdefault(c.name, []).append((label, c, contour))
     for name, rows in by_name.items():
         bad = [(label, c, contour) for label, c, contour in rows if not c.passed]
+        margins = [m for _, c, _ in rows if (m := c.margin) is not None]
+        least = min(margins) if margins else None
         limit = rows[0][1].limit + " each"
+        if not bad:  # (no detail and no indices to gather)
+            card.add(name, True, f"all {len(rows)} pass", limit, "", (), least)
+            continue
         detail = "; ".join(
             f"{label}: {fmt_value(c.value)}" + (f" ({c.detail})" if c.detail else "") for label, c, _ in bad
         )
         idx = tuple(sorted({contour.start + i for _, c, contour in bad for i in c.indices}))
-        margins = [m for _, c, _ in rows if (m := c.margin) is not None]
-        card.add(
-            name,
-            not bad,
-            f"{len(bad)} of {len(rows)} circles failed" if bad else f"all {len(rows)} pass",
-            limit,
-            detail,
-            idx,
-            min(margins) if margins else None,
-        )
+        card.add(name, False, f"{len(bad)} of {len(rows)} circles failed", limit, detail, idx, least)
 
 
 #: Pairs of cells compared at once by :func:`_cell_gap` (larger contours go to ``cell_distance``).
@@ -96,7 +92,9 @@ Int16Array = npt.NDArray[np.int16]
 _SMALL_CELL = 16_000
 
 
-def _cell_gap(a: FloatArray, b: FloatArray, small: tuple[Int16Array, Int16Array, Int16Array, Int16Array] | None) -> float:
+def _cell_gap(
+    a: FloatArray, b: FloatArray, small: tuple[Int16Array, Int16Array, Int16Array, Int16Array] | None
+) -> float:
     """``cell_distance(a, b)``: the least Chebyshev distance between a cell of ``a`` and one of
     ``b`` — for contours of a few hundred cells every pair at once (the same minimum of the same
     differences), else its near-linear search.
