@@ -255,8 +255,8 @@ def score_circles(
         rounded = np.rint(np.concatenate([pts[a:b] for a, b in spans]))
         offsets = np.cumsum([0] + [b - a for a, b in spans[:-1]])
         ends = offsets + [b - a for a, b in spans]
-        cells = {ci: rounded[o:e] for ci, o, e in zip(matched, offsets.tolist(), ends.tolist())}
-        paths = dict(zip(matched, cell_paths(rounded.astype(np.int64), spans)))
+        slices = {ci: slice(o, e) for ci, o, e in zip(matched, offsets.tolist(), ends.tolist())}
+        cells = {ci: rounded[at] for ci, at in slices.items()}
         # each contour's box: the least and the largest of its cells' x and y (CellPath.of's cells)
         lows = np.minimum.reduceat(rounded, offsets, axis=0).tolist()
         highs = np.maximum.reduceat(rounded, offsets, axis=0).tolist()
@@ -265,14 +265,22 @@ def score_circles(
         cols: dict[int, tuple[Int16Array, Int16Array]] = {}
         if min(min(lo) for lo in lows) >= -_SMALL_CELL and max(max(hi) for hi in highs) <= _SMALL_CELL:
             xs16, ys16 = rounded.T.astype(np.int16, order="C")  # each column contiguous
-            cols = {ci: (xs16[o:e], ys16[o:e]) for ci, o, e in zip(matched, offsets.tolist(), ends.tolist())}
+            cols = {ci: (xs16[at], ys16[at]) for ci, at in slices.items()}
+    # each pair's boxes' gap: no two cells of boxes this far apart are nearer
+    aparts = {}
     for i, j in itertools.combinations(matched, 2):
-        # no two cells of boxes this far apart are nearer: the pair cannot lower the least
         (lo_i, hi_i), (lo_j, hi_j) = box[i], box[j]
-        apart = max(max(lo_j[0] - hi_i[0], lo_i[0] - hi_j[0]), max(lo_j[1] - hi_i[1], lo_i[1] - hi_j[1]))
-        if apart < least:
+        aparts[i, j] = max(max(lo_j[0] - hi_i[0], lo_i[0] - hi_j[0]), max(lo_j[1] - hi_i[1], lo_i[1] - hi_j[1]))
+    # boxes two cells apart share no cell and no 2x2 block: only the contours of nearer pairs can
+    # meet, and only theirs are walked for their cells and steps
+    near = sorted({ci for pair, apart in aparts.items() if apart < 2 for ci in pair})
+    paths = {}
+    if near:
+        stacked = np.concatenate([rounded[slices[ci]] for ci in near]).astype(np.int64)
+        paths = dict(zip(near, cell_paths(stacked, [(contours[ci].start, contours[ci].stop) for ci in near])))
+    for (i, j), apart in aparts.items():
+        if apart < least:  # (else the pair cannot lower the least)
             least = min(least, _cell_gap(cells[i], cells[j], (*cols[i], *cols[j]) if cols else None))
-        # boxes two cells apart share no cell and no 2x2 block: the contours cannot meet
         x = intersection(paths[i], paths[j]) if apart < 2 else None
         if x:
             hits.append((i, j, x))
