@@ -11,6 +11,7 @@ from shape_asserts.families.multi.scorer import _cell_gap
 from shape_asserts.families.scene.stick import _runs
 from shape_asserts.families.scene.strokes import _turns, edges
 from shape_asserts.geometry import runs
+from shape_asserts.geometry.contours import intersection
 from shape_asserts.geometry.distances import cell_distance
 from shape_asserts.geometry.nearest import CellIndex, brute_nearest, nearest_both
 from shape_asserts.geometry.simplify import segments
@@ -110,3 +111,18 @@ def test_runs_are_the_true_stretches(seed):
             else:
                 i += 1
         assert _runs(flags) == want
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_contours_that_meet_have_cells_under_two_apart(seed):
+    """The multi scorer skips ``intersection`` for a pair whose cells' least gap is 2 or more: a
+    shared cell is 0 apart and a crossing's cells 1 apart."""
+    rng = np.random.default_rng(seed)
+    met = 0
+    for _ in range(200):
+        a, b = _walk(rng, 12), _walk(rng, 12) + rng.integers(-4, 5, 2)
+        x = intersection(a, b)
+        met += bool(x)
+        if cell_distance(np.rint(a), np.rint(b)) >= 2:
+            assert not x
+    assert met  # some pairs do meet

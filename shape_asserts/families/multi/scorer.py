@@ -267,21 +267,26 @@ def score_circles(
             xs16, ys16 = rounded.T.astype(np.int16, order="C")  # each column contiguous
             cols = {ci: (xs16[at], ys16[at]) for ci, at in slices.items()}
     # each pair's boxes' gap: no two cells of boxes this far apart are nearer
-    aparts = {}
+    aparts: dict[tuple[int, int], float] = {}
     for i, j in itertools.combinations(matched, 2):
         (lo_i, hi_i), (lo_j, hi_j) = box[i], box[j]
         aparts[i, j] = max(max(lo_j[0] - hi_i[0], lo_i[0] - hi_j[0]), max(lo_j[1] - hi_i[1], lo_i[1] - hi_j[1]))
-    # boxes two cells apart share no cell and no 2x2 block: only the contours of nearer pairs can
-    # meet, and only theirs are walked for their cells and steps
-    near = sorted({ci for pair, apart in aparts.items() if apart < 2 for ci in pair})
+    pair_gap: dict[tuple[int, int], float] = {}  # the cells' least gap of each pair that could lower the least
+    for (i, j), apart in aparts.items():
+        if apart < least:  # (else the pair cannot lower the least)
+            pair_gap[i, j] = _cell_gap(cells[i], cells[j], (*cols[i], *cols[j]) if cols else None)
+            least = min(least, pair_gap[i, j])
+    # contours meet on a shared cell (0 apart) or crossing diagonal steps (cells 1 apart): only
+    # pairs whose boxes lie within two cells, and whose measured gap (whole numbers with cols:
+    # the CellPaths' cells) is under 2, are walked for their cells and steps
+    meet = [pair for pair, apart in aparts.items() if apart < 2 and not (cols and pair_gap.get(pair, 0.0) >= 2)]
+    near = sorted({ci for pair in meet for ci in pair})
     paths = {}
     if near:
         stacked = np.concatenate([rounded[slices[ci]] for ci in near]).astype(np.int64)
         paths = dict(zip(near, cell_paths(stacked, [(contours[ci].start, contours[ci].stop) for ci in near])))
-    for (i, j), apart in aparts.items():
-        if apart < least:  # (else the pair cannot lower the least)
-            least = min(least, _cell_gap(cells[i], cells[j], (*cols[i], *cols[j]) if cols else None))
-        x = intersection(paths[i], paths[j]) if apart < 2 else None
+    for i, j in meet:
+        x = intersection(paths[i], paths[j])
         if x:
             hits.append((i, j, x))
     metrics["intersections"] = len(hits)
