@@ -165,9 +165,9 @@ def _masks(
     """Each region's runs as a mask, regions in the order of their first runs."""
     # a region's first run in row-major order holds its first cell; runs are listed in that order
     out = []
-    for runs in sorted(regions.values(), key=lambda rr: rr[0]):
+    for region in sorted(regions.values(), key=lambda rr: rr[0]):
         mask = np.zeros(shape, dtype=bool)
-        for i in runs:
+        for i in region:
             mask[ry[i], rs[i] : re[i]] = True
         out.append(mask)
     return out
