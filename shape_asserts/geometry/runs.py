@@ -361,8 +361,8 @@ def plain_edges(pieces: Sequence[FloatArray], tolerance: float) -> FloatArray | 
             stop += 1
         idx = order[at:stop]
         at = stop
-        n = nxt - first
-        if n >= 4 and _closure(xl, yl, first, nxt - 1) <= 1.0 and len(idx) >= 3 and _closure(xl, yl, idx[0], idx[-1]) > 0:
+        closed = nxt - first >= 4 and _closure(xl, yl, first, nxt - 1) <= 1.0
+        if closed and len(idx) >= 3 and _closure(xl, yl, idx[0], idx[-1]) > 0:
             idx.append(idx[0])  # plain_segments' closing edge
         ends += [(p, q) for p, q in zip(idx, idx[1:]) if xl[p] != xl[q] or yl[p] != yl[q]]
     out: FloatArray = pts[np.array(ends)] if ends else np.zeros((0, 2, 2))
