@@ -9,7 +9,7 @@ import pytest
 
 from shape_asserts.families.multi.scorer import _cell_gap
 from shape_asserts.families.scene.stick import _runs
-from shape_asserts.families.scene.strokes import _turns, edges
+from shape_asserts.families.scene.strokes import _closing, _turns, edges
 from shape_asserts.geometry import runs
 from shape_asserts.geometry.contours import intersection
 from shape_asserts.geometry.distances import cell_distance
@@ -126,3 +126,34 @@ def test_contours_that_meet_have_cells_under_two_apart(seed):
         if cell_distance(np.rint(a), np.rint(b)) >= 2:
             assert not x
     assert met  # some pairs do meet
+
+
+def _closing_at_once(strokes, close_gap, grid_size):
+    """``strokes._closing`` as it was: every stroke's grid check and closure in arrays."""
+    long = [s for s in strokes if len(s) >= 3]
+    if not long:
+        return []
+    sizes = [len(s) for s in long]
+    every = np.concatenate(long)
+    ok = np.logical_and.reduce(np.isfinite(every) & (every >= -1) & (every <= grid_size), axis=1)
+    starts = np.cumsum([0, *sizes[:-1]])
+    on_grid = np.logical_and.reduceat(ok, starts)
+    closure = np.max(np.abs(every[starts + np.array(sizes) - 1] - every[starts]), axis=-1)
+    keep = on_grid & (closure > 1) & (closure <= close_gap)
+    return [long[i] for i in np.flatnonzero(keep).tolist()]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_closing_strokes_are_those_the_arrays_found(seed):
+    rng = np.random.default_rng(seed)
+    strokes = []
+    for _ in range(40):
+        s = _walk(rng, int(rng.integers(1, 12)))
+        if len(s) >= 3 and rng.random() < 0.5:
+            s[-1] = s[0] + rng.integers(-3, 4, 2)  # ends near its start
+        if rng.random() < 0.15:
+            s[rng.integers(len(s))] = rng.choice([np.nan, np.inf, -5.0, 60.0])
+        strokes.append(s)
+    for gap in (1.5, 2.0, 3.0):
+        got, want = _closing(strokes, gap, 50), _closing_at_once(strokes, gap, 50)
+        assert len(got) == len(want) and all(a is b for a, b in zip(got, want))

@@ -91,19 +91,19 @@ def holes(
 def _closing(strokes: Sequence[FloatArray], close_gap: float, grid_size: int) -> list[FloatArray]:
     """The strokes of at least 3 points, all on the grid (finite, within ``-1..grid_size``), that
     end more than 1 and at most ``close_gap`` cells (Chebyshev, :func:`closure_distance`) from
-    their start: their closing step is bridged. All strokes checked at once."""
-    long = [s for s in strokes if len(s) >= 3]
-    if not long:
-        return []
-    sizes = [len(s) for s in long]
-    every = np.concatenate(long)
-    ok = np.logical_and.reduce(np.isfinite(every) & (every >= -1) & (every <= grid_size), axis=1)
-    starts = np.cumsum([0, *sizes[:-1]])
-    on_grid = np.logical_and.reduceat(ok, starts)  # every point of the stroke (none is empty)
-    # closure_distance of each: the Chebyshev step from its last point back to its first
-    closure = np.max(np.abs(every[starts + np.array(sizes) - 1] - every[starts]), axis=-1)
-    keep = on_grid & (closure > 1) & (closure <= close_gap)
-    return [long[i] for i in np.flatnonzero(keep).tolist()]
+    their start: their closing step is bridged. Each stroke's closure from its two ends in plain
+    floats first (the same differences and larger one; a nan there leaves the stroke off the grid
+    anyway), the points of the few that pass checked for the grid."""
+    out = []
+    for st in strokes:
+        if len(st) < 3:
+            continue
+        (x0, y0), (x1, y1) = st[0].tolist(), st[-1].tolist()
+        if 1 < max(abs(x1 - x0), abs(y1 - y0)) <= close_gap and bool(
+            np.logical_and.reduce(np.isfinite(st) & (st >= -1) & (st <= grid_size), axis=None)
+        ):
+            out.append(st)
+    return out
 
 
 def _enclosed(drawn: BoolArray) -> list[BoolArray]:
