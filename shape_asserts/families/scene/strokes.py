@@ -57,7 +57,8 @@ def holes(
     cells around it. Where the pen moved at most ``slip`` cells (Chebyshev) between two points in
     a row, or a stroke ends within ``close_gap`` cells of its start, the cells between count as
     drawn (a slip of one cell does not open a loop). Points off the grid are left out."""
-    pts = pts[np.all(np.isfinite(pts) & (pts >= -1) & (pts <= grid_size), axis=1)]
+    ok = np.isfinite(pts) & (pts >= -1) & (pts <= grid_size)
+    pts = pts[ok[:, 0] & ok[:, 1]]  # both coordinates (np.all over the axis of two, without its reduction)
     if len(pts) == 0:
         return []
     closing = _closing(strokes, close_gap, grid_size)
@@ -83,8 +84,8 @@ def holes(
         pad[1:-1, 1:-1] = hole
         across = pad[:, :-2] | pad[:, 1:-1] | pad[:, 2:]
         near = across[:-2] | across[1:-1] | across[2:]
-        ring = np.argwhere(near & drawn)
-        out.append(np.column_stack([ring[:, 1] + lo[0], ring[:, 0] + lo[1]]).astype(float))
+        ring_y, ring_x = np.nonzero(near & drawn)  # row-major, as np.argwhere lists them
+        out.append(np.column_stack([ring_x + lo[0], ring_y + lo[1]]).astype(float))
     return out
 
 
