@@ -199,13 +199,19 @@ def _enclosed_in_margin(shape: tuple[int, int], rows: IntArray, starts: IntArray
         return i
 
     for j in inner:
-        y = ry[j]
+        y, lo, hi = ry[j], rs[j], re[j]
         for k in (y - 1, y + 1):  # inner runs never lie in the top or bottom row
             i, stop = row_at[k], row_at[k + 1]
-            while i < stop and re[i] <= rs[j]:
+            while i < stop and re[i] <= lo:
                 i += 1
-            while i < stop and rs[i] < re[j]:
-                a, b = root(i), root(j)
+            while i < stop and rs[i] < hi:
+                # root(i) and root(j), called only past a parent that is a root itself (the
+                # roots are the same: a component's least run, whatever is compressed)
+                a, b = parent[i], parent[j]
+                if parent[a] != a:
+                    a = root(a)
+                if parent[b] != b:
+                    b = root(b)
                 if a != b:
                     parent[max(a, b)] = min(a, b)
                 i += 1
