@@ -286,7 +286,7 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     area = p.get("area")
     com = sketch(drawing.points, reference_of(stick_reference, area or STICK_AREA), area, p["grid_size"], t)
     card, metrics, pts = com.card, com.card.metrics, com.pts
-    height = float(np.ptp(pts[:, 1])) if len(pts) else 0.0
+    height = float(pts[:, 1].max() - pts[:, 1].min()) if len(pts) else 0.0  # np.ptp's max - min, unwrapped
 
     # head: the topmost closed loop big enough to be one, and it must be round
     loops = []
@@ -319,7 +319,7 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         head_x=fit.center[0],
         head_y=fit.center[1],
     )
-    wide, tall = float(np.ptp(ring[:, 0])) + 1, float(np.ptp(ring[:, 1])) + 1
+    wide, tall = (float(c.max() - c.min()) + 1 for c in ring.T)  # each column's np.ptp (max - min) + 1
     skew = abs(wide - tall)
     metrics["head_skew"] = skew
     ok = skew <= t.head_max_skew
