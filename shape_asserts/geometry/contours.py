@@ -375,8 +375,8 @@ def bounding_box(points: ArrayLike) -> tuple[float, float, float, float]:
     pts = as_points(points)
     if len(pts) == 0:
         raise ValueError("no points")
-    x, y = pts[:, 0], pts[:, 1]  # a column at a time: the same extremes, faster than over axis 0
-    return float(x.min()), float(y.min()), float(x.max()), float(y.max())
+    (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
+    return float(x0), float(y0), float(x1), float(y1)
 
 
 def fit_to_box(points: ArrayLike, box: Sequence[float]) -> FloatArray:
