@@ -189,16 +189,16 @@ def _split_finite(pts: FloatArray, steps: FloatArray, rule: _Rule) -> list[Conto
         went_far = out_far > (out_far[ends - size] - (here[ends - size] > close_tol + 1)).repeat(size)
         step = steps[np.minimum(idx, n - 2)]  # (a stretch's last point has no step in it: dropped below)
         loop_done = (rel + 1 >= min_loop) & (here <= close_tol) & went_far & (rel < (size - 1).repeat(size))
-        nxt = np.empty_like(here)  # cheb(i + 1, s) within the stretch
-        nxt[:-1], nxt[-1] = here[1:], 0.0
+        nxt = np.append(here[1:], 0.0)  # cheb(i + 1, s) within the stretch
         if split_on_close:
             end = loop_done & ((step > 1) | ((step >= 1) & (nxt > here)))
         else:
             end = loop_done & (step > 1)
         hit = np.flatnonzero(end)
+        if not len(hit):  # no stretch ends early: every contour is found
+            break
         stretch = np.searchsorted(ends, hit, side="right")
-        new = np.ones(len(hit), dtype=bool)
-        new[1:] = stretch[1:] != stretch[:-1]
+        new = np.append(True, stretch[1:] != stretch[:-1])
         firsts = np.flatnonzero(new)  # each stretch's first end
         later = []
         for k, i in zip(stretch[firsts].tolist(), idx[hit[firsts]].tolist()):

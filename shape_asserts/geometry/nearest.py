@@ -6,9 +6,9 @@ same. Here the targets are sorted by ``x`` once, and each query looks only at th
 vertical strip ``|dx| ≤ w`` about it; when the nearest one found is closer than ``w`` no target
 outside the strip can be nearer (it is more than ``w`` away along ``x`` alone), so the query is
 done, else its strip widens to the nearest distance it saw (or ``w × 4`` when it saw none) and it
-is tried again, which settles it. A fair drawing settles in the first
-strip: the work is ``O((N + M) log M + pairs in the strips)``, near-linear; a query that finds
-nothing near costs no more than comparing it with every target.
+is tried again, which settles it. A fair drawing settles in the first strip: the work is
+``O((N + M) log M + pairs in the strips)``, near-linear; a query that finds nothing near costs no
+more than comparing it with every target.
 
 Exact, not approximate: each pair's distance is the same float expression, on the same values,
 as the all-pairs form (:func:`brute_nearest`, :func:`brute_to_segments`), and the minimum over a
@@ -162,53 +162,64 @@ def nearest_sq(q: FloatArray, b: FloatArray, metric: str = "euclidean", *, disti
     return out
 
 
-#: Cells either way about a cell within which :class:`CellIndex` lists the points: a query is
-#: settled by the listed points when its nearest lies closer than this.
+#: Cells either way about a cell whose points :class:`CellIndex` lists: they settle a query nearer than this.
 _REACH = 2
+#: Most points a :class:`CellIndex` cell may list, and its largest table (entries, 16 MB): else no index.
+_SLOTS, _TABLE_CELLS = 32, 2_000_000
 
 
 @dataclass(frozen=True, eq=False)
 class CellIndex:
-    """The points of ``b`` by grid cell, for :func:`nearest_both`: for every cell of a box about
-    them, which points lie in the ``(2 * _REACH + 1)²`` cells about it (``start``, ``count`` into
-    ``members``, cells row-major). Made once for a reference drawing that many answers are held to.
+    """The points of ``b`` by grid cell, for :func:`nearest_both`: for every cell of a box about them,
+    the points in the ``(2 * _REACH + 1)²`` cells about it, a table ``(slots, cells)`` (cells
+    row-major, ``width`` to a row) filled up with ``len(b)``, a point at infinity (``bx``, ``by``'s
+    last). Made once for a reference drawing that many answers are held to.
 
     A query in cell ``(cx, cy)`` (its coordinates floored) is paired with the points listed for
     that cell; any point not listed lies in a cell more than ``_REACH`` away in ``x`` or ``y``,
     so farther than ``_REACH`` from the query: a listed nearest closer than that is the nearest.
     And a point of ``b`` whose nearest query lies closer than ``_REACH`` is listed for that
-    query's cell, so the same pairs settle both sides.
+    query's cell, so the same pairs settle both sides. The box's border cells list nothing: a query
+    off the box, its cell clipped onto the border (``origin`` .. ``origin + corner``), meets none.
     """
 
     b: FloatArray
-    x0: int
-    y0: int
+    table: IntArray
     width: int
-    height: int
-    start: IntArray
-    count: IntArray
-    members: IntArray
+    origin: IntArray
+    corner: IntArray
+    bx: FloatArray
+    by: FloatArray
 
     @classmethod
     def of(cls, b: FloatArray) -> CellIndex | None:
-        """The index of ``b``; ``None`` where :func:`nearest_both` would not use one (no points,
-        as many as it first drops repeats from, coordinates beyond ``±_SAFE`` or not finite)."""
+        """The index of ``b``; ``None`` where :func:`nearest_both` would not use one (no points, as many
+        as it first drops repeats from, coordinates beyond ``±_SAFE`` or not finite) or too big."""
         if len(b) == 0 or len(b) >= _DEDUPE or not _safe(b):
             return None
         cx, cy = np.floor(b[:, 0]).astype(np.int64), np.floor(b[:, 1]).astype(np.int64)
-        x0, y0 = int(cx.min()) - _REACH, int(cy.min()) - _REACH
-        width, height = int(cx.max()) + _REACH - x0 + 1, int(cy.max()) + _REACH - y0 + 1
+        # the box: every cell within _REACH of a point's, and one more each way (the border)
+        x0, y0 = int(cx.min()) - _REACH - 1, int(cy.min()) - _REACH - 1
+        width, height = int(cx.max()) + _REACH + 2 - x0, int(cy.max()) + _REACH + 2 - y0
+        if width * height > _TABLE_CELLS:
+            return None
         near = np.arange(-_REACH, _REACH + 1)
         ox, oy = np.tile(near, len(near)), near.repeat(len(near))
         # every (cell, point) with the point within _REACH cells of the cell, grouped by cell
         cells = ((cy[:, None] + oy - y0) * width + (cx[:, None] + ox - x0)).ravel()
-        point = np.arange(len(b)).repeat(len(ox))
+        order = np.argsort(cells, kind="stable")
         count = np.bincount(cells, minlength=width * height)
-        start = count.cumsum() - count
-        members = point[np.argsort(cells, kind="stable")]
-        for a in (b, start, count, members):
+        slots = int(count.max())
+        if slots > _SLOTS or width * height * slots > _TABLE_CELLS:
+            return None
+        table = np.full((slots, width * height), len(b), dtype=np.int64)
+        # each listed point's slot: its place among its cell's, in b's order
+        table[np.arange(len(cells)) - (count.cumsum() - count).repeat(count), cells[order]] = order // len(ox)
+        bx, by = np.append(b[:, 0], np.inf), np.append(b[:, 1], np.inf)
+        origin, corner = np.array([x0, y0]), np.array([width - 1, height - 1])
+        for a in (b, table, origin, corner, bx, by):
             a.flags.writeable = False
-        return cls(b, x0, y0, width, height, start, count, members)
+        return cls(b, table, width, origin, corner, bx, by)
 
 
 def nearest_both(
@@ -218,12 +229,12 @@ def nearest_both(
     squared), from one set of pairs for all of them: those of ``index`` (``b``'s
     :class:`CellIndex`) when given, else those of a strip ``|dx| ≤ w``.
 
-    A pair's squared distance is the same float either way round (``a - b`` is ``-(b - a)``
-    exactly, and squares drop the sign), so the pairs found for the parts' points serve ``b``'s
-    too: each side's minimum over them settles every point whose nearest lies closer than ``w``
-    (or ``_REACH``: the module docstring's argument, for both sides and each part apart), and the
-    few points left take :func:`nearest_sq`. Empty, small, long (where :func:`nearest_sq` first
-    drops repeats), far-off or non-finite inputs take :func:`nearest_sq` both ways.
+    A pair's squared distance is the same float either way round (``a - b`` is ``-(b - a)`` exactly, and
+    squares drop the sign), so the pairs found for the parts' points serve ``b``'s too: each side's minimum
+    over them settles every point whose nearest lies closer than ``w`` (or ``_REACH``: the module
+    docstring's argument, for both sides and each part apart), and the few points left take
+    :func:`nearest_sq`. Empty, small, long (where :func:`nearest_sq` first drops repeats), far-off or
+    non-finite inputs take :func:`nearest_sq` both ways.
 
     >>> [[x.tolist() for x in ab] for ab in nearest_both([np.array([[0.0, 0.0], [4, 3]])], np.array([[0.0, 1.0], [1, 3]]))]
     [[[1.0, 9.0], [1.0, 9.0]]]
@@ -233,44 +244,28 @@ def nearest_both(
     if not parts or min(sizes) * m <= _SMALL or max(sizes) >= _DEDUPE or m >= _DEDUPE or not _safe(b, *parts):
         return [(nearest_sq(a, b), nearest_sq(b, a)) for a in parts]
     a = np.concatenate(parts) if len(parts) > 1 else parts[0]
-    n = len(a)
     if index is not None:
         if index.b is not b:
             raise ValueError("index is not of b")
-        # each query paired with the points listed for its cell (none off the index's box)
-        qx, qy = a[:, 0], a[:, 1]
-        cx = np.floor(qx).astype(np.int64) - index.x0
-        cy = np.floor(qy).astype(np.int64) - index.y0
-        inside = (cx >= 0) & (cx < index.width) & (cy >= 0) & (cy < index.height)
-        cell = np.where(inside, cy * index.width + cx, 0)
-        lo = index.start[cell]
-        qi, pi, counts = _pairs(lo, lo + np.where(inside, index.count[cell], 0))
-        ti = index.members[pi]
-        dx, dy = qx[qi] - b[ti, 0], qy[qi] - b[ti, 1]
-        d2 = dx * dx + dy * dy
-        near_a = _group_min(d2, counts)
-        part = np.arange(len(parts)).repeat(sizes) if len(parts) > 1 else None
-        reach = float(_REACH)
+        near_a, near_b, reach = *_through_index(parts, a, index), float(_REACH)
     else:
-        ia = np.argsort(a[:, 0], kind="stable")
-        ib = np.argsort(b[:, 0], kind="stable")
+        ia, ib = np.argsort(a[:, 0], kind="stable"), np.argsort(b[:, 0], kind="stable")
         ax, ay, bx, by = a[ia, 0], a[ia, 1], b[ib, 0], b[ib, 1]
         lo = bx.searchsorted(ax - _FIRST_STRIP, side="left")
         hi = bx.searchsorted(ax + _FIRST_STRIP, side="right")
-        if int((hi - lo).sum()) * 2 > n * m:  # the strips hold most pairs: nothing to gain
+        if int((hi - lo).sum()) * 2 > len(a) * m:  # the strips hold most pairs: nothing to gain
             return [(nearest_sq(a, b), nearest_sq(b, a)) for a in parts]
         qi, si, counts = _pairs(lo, hi)
         dx, dy = ax[qi] - bx[si], ay[qi] - by[si]
         d2 = dx * dx + dy * dy
-        near_a = np.empty(n)
+        near_a = np.empty(len(a))
         near_a[ia] = _group_min(d2, counts)
         ti = ib[si]  # (the pairs' targets in b's order)
-        part = np.arange(len(parts)).repeat(sizes)[ia] if len(parts) > 1 else None
+        # b's nearest in each part: the pairs' minima by (part of the query, target)
+        near_b = np.full((len(parts), m), np.inf)
+        key = ti if len(parts) == 1 else np.arange(len(parts)).repeat(sizes)[ia][qi] * m + ti
+        np.minimum.at(near_b.ravel(), key, d2)
         reach = _FIRST_STRIP
-    # b's nearest in each part: the pairs' minima by (part of the query, target)
-    found_b = np.full(len(parts) * m, np.inf)
-    np.minimum.at(found_b, ti if part is None else part[qi] * m + ti, d2)
-    near_b = found_b.reshape(len(parts), m)
     settled = (reach - _EDGE) ** 2
     out = []
     start = 0
@@ -285,6 +280,35 @@ def nearest_both(
             nb[rest] = nearest_sq(b[rest], part_g)
         out.append((na, nb))
     return out
+
+
+def _through_index(parts: Sequence[FloatArray], a: FloatArray, index: CellIndex) -> tuple[FloatArray, FloatArray]:
+    """:func:`nearest_both`'s minima through ``index`` (each query's; each point's in each part, a row
+    per part): each query of ``a`` (the parts stacked) with every slot of its cell, each pair the
+    same float (``qx - bx``, ``qy - by`` squared and added; with the point at infinity: inf)."""
+    m = len(index.b)
+    cells = np.floor(a).astype(np.int64)
+    cells -= index.origin
+    np.maximum(cells, 0, out=cells)
+    np.minimum(cells, index.corner, out=cells)
+    # (slots, queries), C-ordered: np.take keeps it so (table[:, cells] would give it by columns)
+    ti = np.take(index.table, cells[:, 1] * index.width + cells[:, 0], axis=1)
+    dx, dy = a[:, 0] - index.bx[ti], a[:, 1] - index.by[ti]
+    d2 = dx * dx
+    d2 += dy * dy
+    # b's nearest in each part: the pairs' minima by (part of the query, point), but at infinity
+    real = ti != m
+    if len(parts) > 1:
+        ti += np.arange(len(parts)).repeat([len(p) for p in parts]) * m
+    near_b = np.full((len(parts), m), np.inf)
+    np.minimum.at(near_b.ravel(), ti[real], d2[real])
+    # each query's least over its column: halves of rows folded together (np.minimum.reduce is slower)
+    k = len(d2)
+    while k > 1:
+        h = k // 2
+        np.minimum(d2[:h], d2[k - h : k], out=d2[:h])  # rows k - h .. k - 1 onto 0 .. h - 1
+        k -= h
+    return d2[0].copy(), near_b
 
 
 def on_segment(p: FloatArray, start: FloatArray, end: FloatArray) -> tuple[FloatArray, FloatArray]:

@@ -255,8 +255,9 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         standing[upright] = ~np.logical_or.reduce(below, axis=1)
     tallest = float(length[vertical].max()) if vertical.any() else 0.0
     is_wall = standing & (length >= t.wall_edge_share * tallest)
-    # each edge's middle x (the mean of its two ends' x, as segs[i, :, 0].mean() gives it)
-    mid_x = segs[:, :, 0].mean(axis=1).tolist() if len(segs) else []
+    # each edge's middle x: the mean of its two ends' x as segs[:, :, 0].mean(axis=1) gives it (the
+    # two added to 0.0, so that two -0.0 make 0.0, then halved)
+    mid_x = [(0.0 + x0 + x1) / 2 for x0, x1 in segs[:, :, 0].tolist()]
     # one wall edge per column (a face-by-face drawing has each corner edge twice)
     columns: list[int] = []
     lengths = length.tolist()
@@ -357,8 +358,10 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     xs = tops[:, 0]
     order = np.argsort(xs, kind="stable")
 
+    eave_x, eave_y = xs[order], tops[order, 1]
+
     def eave(x: float) -> float:
-        return float(np.interp(x, xs[order], tops[order, 1]))
+        return float(np.interp(x, eave_x, eave_y))
 
     cand = [
         i

@@ -37,7 +37,7 @@ from shape_asserts.families.scene.strokes import edges, ends, heal, holes, seg_d
 from shape_asserts.geometry.distances import nearest_on_segment
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import CircleModel, roundness
-from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray
+from shape_asserts.geometry.points import FloatArray, IntArray
 from shape_asserts.geometry.raster import raster_circle
 from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.geometry.simplify import segment_angles
@@ -156,16 +156,20 @@ def _torso_chain(
     dist = np.hypot(*(top[cand] - neck).T)
     i = int(cand[np.lexsort((-length[cand], tilt[cand], np.round(dist, 6)))[0]])
     chain, a, b = {i}, top[i].copy(), bottom[i].copy()
+    angles = ang.tolist()
     grew = True
     while grew:
         grew = False
         direction = float(segment_angles(np.array([[a, b]]))[0][0])
         for j in range(len(segs)):
-            if j in chain or abs(ang[j] - direction) > t.torso_continue:
+            if j in chain or abs(angles[j] - direction) > t.torso_continue:
                 continue
-            joins = float(np.hypot(*(top[j] - b))) <= t.attach_tol
-            along = max(seg_distance(top[j], a, b)[0], seg_distance(bottom[j], a, b)[0]) <= t.attach_tol
-            if joins or along or float(np.hypot(*(bottom[j] - a))) <= t.attach_tol:
+            # (each test only when the ones before it fail: none has a side effect)
+            if (
+                float(np.hypot(*(top[j] - b))) <= t.attach_tol
+                or max(seg_distance(top[j], a, b)[0], seg_distance(bottom[j], a, b)[0]) <= t.attach_tol
+                or float(np.hypot(*(bottom[j] - a))) <= t.attach_tol
+            ):
                 chain.add(j)
                 if bottom[j, 1] > b[1]:
                     b = bottom[j].copy()
@@ -185,31 +189,37 @@ def _angle_between(u: FloatArray, v: FloatArray) -> float:
 
 def _limbs(
     segs: FloatArray, chain: set[int], a: FloatArray, b: FloatArray, t: StickThresholds
-) -> list[tuple[str, str, FloatArray, FloatArray]]:
+) -> list[tuple[str, str, tuple[float, float], tuple[float, float]]]:
     """Edges leaving the torso ``a``–``b``: (``"arm"``/``"leg"``, ``"left"``/``"right"``/``"along"``,
-    root, tip), one per limb (retraced edges counted once)."""
+    root, tip), one per limb (retraced edges counted once).
+
+    Worked on plain floats, the same double operations as on the edges' numpy rows (a scalar's
+    product, quotient or difference is the same either way); lengths by ``np.hypot`` and the
+    angle between two limbs by :func:`_angle_between` on arrays, as before."""
     # every end's distance from the torso at once: seg_distance of each, the same element-wise floats
     end_dist = nearest_on_segment(segs.reshape(-1, 2), a, b)[0].tolist()
-    pieces: list[tuple[FloatArray, FloatArray]] = []
-    for j, (p, q) in enumerate(segs):
+    (ax, ay), (bx, by) = a.tolist(), b.tolist()
+    ex, ey = bx - ax, by - ay
+    pieces: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    for j, ((px, py), (qx, qy)) in enumerate(segs.tolist()):
         if j in chain:
             continue
         if max(end_dist[2 * j], end_dist[2 * j + 1]) <= t.attach_tol:
             continue  # lies along the torso (a retraced piece of it)
         # an edge drawn across the torso (both arms in one straight stroke) is two limbs
-        d, e = q - p, b - a
-        den = d[0] * e[1] - d[1] * e[0]
+        dx, dy = qx - px, qy - py
+        den = dx * ey - dy * ex
         if den != 0:
-            s = ((a - p)[0] * e[1] - (a - p)[1] * e[0]) / den
-            u = ((a - p)[0] * d[1] - (a - p)[1] * d[0]) / den
-            x = p + s * d
+            s = ((ax - px) * ey - (ay - py) * ex) / den
+            u = ((ax - px) * dy - (ay - py) * dx) / den
+            x = (px + s * dx, py + s * dy)
             crosses = 0 <= u <= 1 and 0 < s < 1
-            if crosses and min(np.hypot(*(x - p)), np.hypot(*(x - q))) >= t.min_limb:
-                pieces += [(x, p), (x, q)]
+            if crosses and min(np.hypot(x[0] - px, x[1] - py), np.hypot(x[0] - qx, x[1] - qy)) >= t.min_limb:
+                pieces += [(x, (px, py)), (x, (qx, qy))]
                 continue
-        pieces.append((p, q))
-    span = float(b[1] - a[1]) or 1.0
-    out: list[tuple[str, str, FloatArray, FloatArray]] = []
+        pieces.append(((px, py), (qx, qy)))
+    span = (by - ay) or 1.0
+    out: list[tuple[str, str, tuple[float, float], tuple[float, float]]] = []
     # the pieces' ends against the torso at once (distance and where along it), as seg_distance gives
     dist: list[float] = []
     along: list[float] = []
@@ -217,7 +227,7 @@ def _limbs(
         near_d, near_t = nearest_on_segment(np.array(pieces, dtype=float).reshape(-1, 2), a, b)
         dist, along = near_d.tolist(), near_t.tolist()
     for i, (p, q) in enumerate(pieces):
-        if np.hypot(*(q - p)) < t.min_limb:
+        if np.hypot(q[0] - p[0], q[1] - p[1]) < t.min_limb:
             continue
         dp, dq = dist[2 * i], dist[2 * i + 1]
         root, tip = (p, q) if dp <= dq else (q, p)
@@ -228,27 +238,46 @@ def _limbs(
         same = [
             k
             for k, (_, _, r0, t0) in enumerate(out)
-            if np.hypot(*(root - r0)) <= 2 * t.attach_tol and _angle_between(tip - root, t0 - r0) <= t.limb_merge_angle
+            if np.hypot(root[0] - r0[0], root[1] - r0[1]) <= 2 * t.attach_tol
+            and _angle_between(np.subtract(tip, root), np.subtract(t0, r0)) <= t.limb_merge_angle
         ]
         if same:
             k = same[0]
-            if np.hypot(*(tip - root)) > np.hypot(*(out[k][3] - out[k][2])):
+            _, _, r0, t0 = out[k]
+            if np.hypot(tip[0] - root[0], tip[1] - root[1]) > np.hypot(t0[0] - r0[0], t0[1] - r0[1]):
                 out[k] = (out[k][0], out[k][1], root, tip)
             continue
-        kind = "arm" if (root[1] - a[1]) / span < t.arm_zone else "leg"
-        dx = float(tip[0] - (a[0] + s * (b[0] - a[0])))
-        side = "along" if abs(dx) < t.min_limb_side else ("left" if dx < 0 else "right")
+        kind = "arm" if (root[1] - ay) / span < t.arm_zone else "leg"
+        side_x = tip[0] - (ax + s * ex)
+        side = "along" if abs(side_x) < t.min_limb_side else ("left" if side_x < 0 else "right")
         out.append((kind, side, root, tip))
     return out
 
 
-def _off_cells(st: FloatArray, cells: set[tuple[int, int]]) -> BoolArray:
+def _off_cells(st: FloatArray, cells: set[tuple[int, int]]) -> list[bool]:
     """Which points of ``st`` do not round (half to even, as ``round``) to one of ``cells``."""
     if len(st) and np.isfinite(st).all() and float(np.abs(st).max()) < 2**52:
         # np.rint rounds halves to even like round(), exactly, for floats this size
         xy = np.rint(st).astype(np.int64).tolist()
-        return np.array([(x, y) not in cells for x, y in xy], dtype=bool)
-    return np.array([(int(round(x)), int(round(y))) not in cells for x, y in st], dtype=bool)
+        return [(x, y) not in cells for x, y in xy]
+    return [(int(round(x)), int(round(y))) not in cells for x, y in st]
+
+
+def _runs(flags: list[bool]) -> list[tuple[int, int]]:
+    """``(start, stop)`` of each run of ``True`` in ``flags``, in order (found by ``list.index``, in C)."""
+    out: list[tuple[int, int]] = []
+    i, n = 0, len(flags)
+    while True:
+        try:
+            i = flags.index(True, i)
+        except ValueError:
+            return out
+        try:
+            j = flags.index(False, i)
+        except ValueError:
+            j = n
+        out.append((i, j))
+        i = j
 
 
 def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
@@ -257,7 +286,7 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     area = p.get("area")
     com = sketch(drawing.points, reference_of(stick_reference, area or STICK_AREA), area, p["grid_size"], t)
     card, metrics, pts = com.card, com.card.metrics, com.pts
-    height = float(np.ptp(pts[:, 1])) if len(pts) else 0.0
+    height = float(pts[:, 1].max() - pts[:, 1].min()) if len(pts) else 0.0  # np.ptp's max - min, unwrapped
 
     # head: the topmost closed loop big enough to be one, and it must be round
     loops = []
@@ -290,7 +319,7 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         head_x=fit.center[0],
         head_y=fit.center[1],
     )
-    wide, tall = float(np.ptp(ring[:, 0])) + 1, float(np.ptp(ring[:, 1])) + 1
+    wide, tall = (float(c.max() - c.min()) + 1 for c in ring.T)  # each column's np.ptp (max - min) + 1
     skew = abs(wide - tall)
     metrics["head_skew"] = skew
     ok = skew <= t.head_max_skew
@@ -307,21 +336,11 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     body_strokes = []
     healed = heal([st for _, st in com.strokes], t.heal_step)
     # every stroke's points off the head's cells, looked up all at once, then each stroke's runs of them
-    off = _off_cells(np.concatenate(healed), head_cells).tolist() if healed else []
+    off = _off_cells(np.concatenate(healed), head_cells) if healed else []
     at = 0
     for st in healed:
-        flags, n = off[at : at + len(st)], len(st)
-        at += n
-        i = 0
-        while i < n:
-            if flags[i]:
-                j = i + 1
-                while j < n and flags[j]:
-                    j += 1
-                body_strokes.append(st[i:j])
-                i = j
-            else:
-                i += 1
+        body_strokes += [st[i:j] for i, j in _runs(off[at : at + len(st)])]
+        at += len(st)
     hx, hy = fit.center
     r = fit.radius
     body = edges(body_strokes, t.simplify_tolerance)

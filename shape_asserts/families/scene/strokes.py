@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
+from shape_asserts.geometry import runs
 from shape_asserts.geometry.distances import nearest_on_segment
 from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray, as_points
 from shape_asserts.geometry.raster import raster_polyline
@@ -56,7 +57,8 @@ def holes(
     cells around it. Where the pen moved at most ``slip`` cells (Chebyshev) between two points in
     a row, or a stroke ends within ``close_gap`` cells of its start, the cells between count as
     drawn (a slip of one cell does not open a loop). Points off the grid are left out."""
-    pts = pts[np.all(np.isfinite(pts) & (pts >= -1) & (pts <= grid_size), axis=1)]
+    ok = np.isfinite(pts) & (pts >= -1) & (pts <= grid_size)
+    pts = pts[ok[:, 0] & ok[:, 1]]  # both coordinates (np.all over the axis of two, without its reduction)
     if len(pts) == 0:
         return []
     closing = _closing(strokes, close_gap, grid_size)
@@ -82,27 +84,27 @@ def holes(
         pad[1:-1, 1:-1] = hole
         across = pad[:, :-2] | pad[:, 1:-1] | pad[:, 2:]
         near = across[:-2] | across[1:-1] | across[2:]
-        ring = np.argwhere(near & drawn)
-        out.append(np.column_stack([ring[:, 1] + lo[0], ring[:, 0] + lo[1]]).astype(float))
+        ring_y, ring_x = np.nonzero(near & drawn)  # row-major, as np.argwhere lists them
+        out.append(np.column_stack([ring_x + lo[0], ring_y + lo[1]]).astype(float))
     return out
 
 
 def _closing(strokes: Sequence[FloatArray], close_gap: float, grid_size: int) -> list[FloatArray]:
     """The strokes of at least 3 points, all on the grid (finite, within ``-1..grid_size``), that
     end more than 1 and at most ``close_gap`` cells (Chebyshev, :func:`closure_distance`) from
-    their start: their closing step is bridged. All strokes checked at once."""
-    long = [s for s in strokes if len(s) >= 3]
-    if not long:
-        return []
-    sizes = [len(s) for s in long]
-    every = np.concatenate(long)
-    ok = np.logical_and.reduce(np.isfinite(every) & (every >= -1) & (every <= grid_size), axis=1)
-    starts = np.cumsum([0, *sizes[:-1]])
-    on_grid = np.logical_and.reduceat(ok, starts)  # every point of the stroke (none is empty)
-    # closure_distance of each: the Chebyshev step from its last point back to its first
-    closure = np.max(np.abs(every[starts + np.array(sizes) - 1] - every[starts]), axis=-1)
-    keep = on_grid & (closure > 1) & (closure <= close_gap)
-    return [long[i] for i in np.flatnonzero(keep).tolist()]
+    their start: their closing step is bridged. Each stroke's closure from its two ends in plain
+    floats first (the same differences and larger one; a nan there leaves the stroke off the grid
+    anyway), the points of the few that pass checked for the grid."""
+    out = []
+    for st in strokes:
+        if len(st) < 3:
+            continue
+        (x0, y0), (x1, y1) = st[0].tolist(), st[-1].tolist()
+        if 1 < max(abs(x1 - x0), abs(y1 - y0)) <= close_gap and bool(
+            np.logical_and.reduce(np.isfinite(st) & (st >= -1) & (st <= grid_size), axis=None)
+        ):
+            out.append(st)
+    return out
 
 
 def _enclosed(drawn: BoolArray) -> list[BoolArray]:
@@ -164,9 +166,9 @@ def _masks(
     """Each region's runs as a mask, regions in the order of their first runs."""
     # a region's first run in row-major order holds its first cell; runs are listed in that order
     out = []
-    for runs in sorted(regions.values(), key=lambda rr: rr[0]):
+    for region in sorted(regions.values(), key=lambda rr: rr[0]):
         mask = np.zeros(shape, dtype=bool)
-        for i in runs:
+        for i in region:
             mask[ry[i], rs[i] : re[i]] = True
         out.append(mask)
     return out
@@ -197,13 +199,19 @@ def _enclosed_in_margin(shape: tuple[int, int], rows: IntArray, starts: IntArray
         return i
 
     for j in inner:
-        y = ry[j]
+        y, lo, hi = ry[j], rs[j], re[j]
         for k in (y - 1, y + 1):  # inner runs never lie in the top or bottom row
             i, stop = row_at[k], row_at[k + 1]
-            while i < stop and re[i] <= rs[j]:
+            while i < stop and re[i] <= lo:
                 i += 1
-            while i < stop and rs[i] < re[j]:
-                a, b = root(i), root(j)
+            while i < stop and rs[i] < hi:
+                # root(i) and root(j), called only past a parent that is a root itself (the
+                # roots are the same: a component's least run, whatever is compressed)
+                a, b = parent[i], parent[j]
+                if parent[a] != a:
+                    a = root(a)
+                if parent[b] != b:
+                    b = root(b)
                 if a != b:
                     parent[max(a, b)] = min(a, b)
                 i += 1
@@ -243,7 +251,11 @@ def _turns(stroke: FloatArray) -> list[FloatArray]:
 
 def edges(strokes: Sequence[FloatArray], tol: float) -> FloatArray:
     """The straight edges of every stroke (any length), shape (M, 2, 2)."""
-    segs = [segments(piece, tol) for s in strokes if len(s) >= 2 for piece in _turns(s)]
+    pieces = [piece for s in strokes if len(s) >= 2 for piece in _turns(s)]
+    # every piece's edges in one pass where it can (the same edges as ``segments`` of each, in order)
+    if pieces and (joined := runs.plain_edges(pieces, tol)) is not None:
+        return joined
+    segs = [segments(piece, tol) for piece in pieces]
     segs = [s for s in segs if len(s)]
     return np.concatenate(segs) if segs else np.zeros((0, 2, 2))
 

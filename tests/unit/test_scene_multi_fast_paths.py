@@ -1,0 +1,159 @@
+"""The scene and multi-circle shortcuts give what the forms they replace give, bit for bit:
+every piece's edges in one pass (``runs.plain_edges``), the multi scorer's int16 cell gap, a
+cell index's table (queries off its box, crowded references), and the stick's runs of flags."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from shape_asserts.families.multi.scorer import _cell_gap
+from shape_asserts.families.scene.stick import _runs
+from shape_asserts.families.scene.strokes import _closing, _turns, edges
+from shape_asserts.geometry import runs
+from shape_asserts.geometry.contours import intersection
+from shape_asserts.geometry.distances import cell_distance
+from shape_asserts.geometry.nearest import CellIndex, brute_nearest, nearest_both
+from shape_asserts.geometry.simplify import segments
+
+
+def _walk(rng: np.random.Generator, n: int) -> np.ndarray:
+    """An 8-connected walk of ``n`` cells, with some repeats and jumps."""
+    steps = rng.integers(-1, 2, (n - 1, 2))
+    steps[rng.random(n - 1) < 0.05] *= 3
+    return np.vstack([[25, 25], 25 + np.cumsum(steps, axis=0)]).astype(float)
+
+
+def _strokes(seed: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    t = np.linspace(0, 2 * np.pi, 40, endpoint=False)
+    loop = np.rint(np.column_stack([20 + 9 * np.cos(t), 20 + 6 * np.sin(t)]))
+    line = np.column_stack([np.arange(10.0), np.full(10, 3.0)])
+    out = [loop, np.vstack([loop, loop[:1]]), line, np.vstack([line, line[::-1][1:]]), line[:2], line[:1]]
+    out += [_walk(rng, int(rng.integers(2, 90))) for _ in range(6)]
+    out += [_walk(rng, 30) + rng.choice([0.0, 0.25, -0.5], (30, 2))]
+    return out
+
+
+def _edges_one_by_one(strokes: list[np.ndarray], tol: float) -> np.ndarray:
+    segs = [segments(piece, tol) for s in strokes if len(s) >= 2 for piece in _turns(s)]
+    segs = [s for s in segs if len(s)]
+    return np.concatenate(segs) if segs else np.zeros((0, 2, 2))
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("tol", [0.5, 1.0, 2.0])
+def test_edges_in_one_pass_are_each_pieces_segments(seed, tol):
+    strokes = _strokes(seed)
+    rng = np.random.default_rng(seed)
+    for pick in [strokes, strokes[:1], strokes[4:6], [strokes[i] for i in rng.permutation(len(strokes))[:5]]]:
+        got, want = edges(pick, tol), _edges_one_by_one(pick, tol)
+        assert got.shape == want.shape and np.array_equal(got, want)
+
+
+def test_edges_of_far_off_or_non_finite_strokes_take_segments():
+    line = np.column_stack([np.arange(10.0), np.full(10, 3.0)])
+    for bad in (line * 1e120, np.vstack([line, [[np.nan, 1.0]]])):
+        pieces = [line, bad]
+        assert runs.plain_edges([p for s in pieces for p in _turns(s)], 1.0) is None
+        assert np.array_equal(edges(pieces, 1.0), _edges_one_by_one(pieces, 1.0), equal_nan=True)
+    assert edges([], 1.0).shape == (0, 2, 2)
+
+
+def _int16_cols(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, ...]:
+    return tuple(np.ascontiguousarray(c.astype(np.int16)) for c in (a[:, 0], a[:, 1], b[:, 0], b[:, 1]))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_cell_gap_on_int16_is_the_float_gap(seed):
+    rng = np.random.default_rng(seed)
+    for size in (1, 3, 40, 200):
+        a = np.rint(rng.normal(0, 30, (size, 2)))
+        b = np.rint(rng.normal(10, 30, (int(rng.integers(1, 120)), 2)))
+        b[: len(b) // 3] = -0.0 * b[: len(b) // 3]  # -0.0 cells (rint of a small negative)
+        want = _cell_gap(a, b, None)
+        got = _cell_gap(a, b, _int16_cols(a, b))
+        assert repr(got) == repr(want) and want == cell_distance(a, b)
+        assert repr(_cell_gap(a, a, _int16_cols(a, a))) == repr(_cell_gap(a, a, None)) == "0.0"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_cell_index_with_queries_off_its_box(seed):
+    rng = np.random.default_rng(seed)
+    b = rng.integers(10, 30, (150, 2)).astype(float)
+    index = CellIndex.of(b)
+    assert index is not None
+    far = np.vstack([rng.integers(-60, 90, (120, 2)).astype(float), [[-1e5, 20.0], [20.0, 1e5], [35.5, 9.25]]])
+    parts = [far, b + 0.5, rng.random((60, 2)) * 40]
+    for a, (near_a, near_b) in zip(parts, nearest_both(parts, b, index)):
+        assert np.array_equal(near_a, brute_nearest(a, b, "euclidean"))
+        assert np.array_equal(near_b, brute_nearest(b, a, "euclidean"))
+
+
+def test_a_crowded_reference_has_no_cell_index():
+    b = np.repeat(np.array([[5.0, 5.0], [6.0, 5.0]]), 20, axis=0)  # 40 points in a 5x5 block
+    assert CellIndex.of(b) is None
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_runs_are_the_true_stretches(seed):
+    rng = np.random.default_rng(seed)
+    for n in (0, 1, 2, 7, 50):
+        flags = (rng.random(n) < rng.random()).tolist()
+        want, i = [], 0
+        while i < n:
+            if flags[i]:
+                j = i + 1
+                while j < n and flags[j]:
+                    j += 1
+                want.append((i, j))
+                i = j
+            else:
+                i += 1
+        assert _runs(flags) == want
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_contours_that_meet_have_cells_under_two_apart(seed):
+    """The multi scorer skips ``intersection`` for a pair whose cells' least gap is 2 or more: a
+    shared cell is 0 apart and a crossing's cells 1 apart."""
+    rng = np.random.default_rng(seed)
+    met = 0
+    for _ in range(200):
+        a, b = _walk(rng, 12), _walk(rng, 12) + rng.integers(-4, 5, 2)
+        x = intersection(a, b)
+        met += bool(x)
+        if cell_distance(np.rint(a), np.rint(b)) >= 2:
+            assert not x
+    assert met  # some pairs do meet
+
+
+def _closing_at_once(strokes, close_gap, grid_size):
+    """``strokes._closing`` as it was: every stroke's grid check and closure in arrays."""
+    long = [s for s in strokes if len(s) >= 3]
+    if not long:
+        return []
+    sizes = [len(s) for s in long]
+    every = np.concatenate(long)
+    ok = np.logical_and.reduce(np.isfinite(every) & (every >= -1) & (every <= grid_size), axis=1)
+    starts = np.cumsum([0, *sizes[:-1]])
+    on_grid = np.logical_and.reduceat(ok, starts)
+    closure = np.max(np.abs(every[starts + np.array(sizes) - 1] - every[starts]), axis=-1)
+    keep = on_grid & (closure > 1) & (closure <= close_gap)
+    return [long[i] for i in np.flatnonzero(keep).tolist()]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_closing_strokes_are_those_the_arrays_found(seed):
+    rng = np.random.default_rng(seed)
+    strokes = []
+    for _ in range(40):
+        s = _walk(rng, int(rng.integers(1, 12)))
+        if len(s) >= 3 and rng.random() < 0.5:
+            s[-1] = s[0] + rng.integers(-3, 4, 2)  # ends near its start
+        if rng.random() < 0.15:
+            s[rng.integers(len(s))] = rng.choice([np.nan, np.inf, -5.0, 60.0])
+        strokes.append(s)
+    for gap in (1.5, 2.0, 3.0):
+        got, want = _closing(strokes, gap, 50), _closing_at_once(strokes, gap, 50)
+        assert len(got) == len(want) and all(a is b for a, b in zip(got, want))
