@@ -116,7 +116,9 @@ def simplify(points: ArrayLike, tolerance: float = 1.0) -> list[int]:
     return [int(i) for i in rdp(pts, tolerance, to="line")]
 
 
-def simplify_closed(points: ArrayLike, epsilon: float, *, min_side: float = 0.0, max_corners: int = 64) -> IntArray:
+def simplify_closed(
+    points: ArrayLike, epsilon: float, *, min_side: float = 0.0, max_corners: int = 64, ahead: int = 0
+) -> IntArray:
     """Indices of the corners of a closed contour, in drawing order.
 
     The contour is cut at its first point and at the point farthest from it (squared distances,
@@ -137,6 +139,10 @@ def simplify_closed(points: ArrayLike, epsilon: float, *, min_side: float = 0.0,
     max_corners : int
         A contour with more RDP corners than this is no polygon (a scribble, a filled area): its
         corners are returned as found, without the clean-up, which grows with their square.
+    ahead : int
+        How many corners are expected (0: no guess). Once RDP keeps that many, what the clean-up
+        first measures is measured along with RDP's next step, in the same pass: it decides when
+        work is done, never what is found.
 
     Returns
     -------
@@ -158,10 +164,10 @@ def simplify_closed(points: ArrayLike, epsilon: float, *, min_side: float = 0.0,
         return np.array([0])
     ring = Ring(pts)
     # the two halves, 0..far and far..n (n is 0 again), by one RDP over both
-    idx = sorted(_rdp_ring(ring, [(0, far), (far, n)], epsilon) | {0, far})
+    idx = sorted(_rdp_ring(ring, [(0, far), (far, n)], epsilon, ahead) | {0, far})
     if len(idx) > max_corners:
         return np.array(idx, dtype=np.int64)
-    _prefetch(ring, idx)
+    ring.farthest(_first_runs(n, idx))  # (measured already when ``ahead`` guessed right)
     kept = _drop_shallow(ring, idx, epsilon)
     idx = _refine(ring, kept)
     # moving the corners onto the drawing's real corners can leave a cut point flat between two of
@@ -182,15 +188,21 @@ def simplify_closed(points: ArrayLike, epsilon: float, *, min_side: float = 0.0,
     return np.array(_merge_pairs(ring, idx, epsilon), dtype=np.int64)
 
 
-def _rdp_ring(ring: Ring, spans: list[tuple[int, int]], epsilon: float) -> set[int]:
+def _rdp_ring(ring: Ring, spans: list[tuple[int, int]], epsilon: float, ahead: int = 0) -> set[int]:
     """:func:`rdp` (to the segment) of the stretches ``i..j`` of ``ring``, all at once: the points
     kept inside them (the ends are kept anyway). Each split depends only on its own stretch, so
-    splitting every pending stretch in one pass keeps what one at a time keeps."""
+    splitting every pending stretch in one pass keeps what one at a time keeps. Once ``ahead``
+    points are kept (ends included), each pass also measures :func:`_first_runs` of them, in case
+    it is the last (the ring remembers them; a pass that keeps more only measured them for nothing)."""
     keep: set[int] = set()
+    ends = {e for span in spans for e in span if e < ring.n}
     todo = [(i, j) for i, j in spans if j - i >= 2]
     while todo:
         nxt = []
-        for (i, j), (d, k) in zip(todo, ring.farthest([(i, j, i + 1, j - i - 1) for i, j in todo])):
+        runs = [(i, j, i + 1, j - i - 1) for i, j in todo]
+        if 0 < ahead <= len(keep | ends):
+            runs += _first_runs(ring.n, sorted(keep | ends))
+        for (i, j), (d, k) in zip(todo, ring.farthest(runs)):
             if d > epsilon:  # inner points lie before n: their index is their place
                 keep.add(k)
                 nxt += [s for s in ((i, k), (k, j)) if s[1] - s[0] >= 2]
@@ -251,15 +263,15 @@ def _corners_fit(
     return [pair for g, pair in enumerate(deep) if dev[2 * g] <= epsilon and dev[2 * g + 1] <= epsilon]
 
 
-def _prefetch(ring: Ring, idx: list[int]) -> None:
-    """Measure at once what :func:`_drop_shallow` and :func:`_refine` first ask of ``idx`` when no
-    point is dropped (each corner, and the points between its neighbours, against their segment;
-    :func:`.runs.pair_runs`); a drop only leaves some of it unused."""
-    n, k = ring.n, len(idx)
+def _first_runs(n: int, idx: list[int]) -> list[Run]:
+    """What :func:`_drop_shallow` and :func:`_refine` first ask of corners ``idx`` of a ring of ``n``
+    when no point is dropped (each corner, and the points between its neighbours, against their
+    segment; :func:`.runs.pair_runs`), to be measured at once; a drop only leaves some unused."""
+    k = len(idx)
     if k < 3:
-        return
+        return []
     around = [(idx[j - 1], idx[(j + 1) % k]) for j in range(k)]
-    ring.farthest(
+    return (
         [(p, q, i, 1) for i, (p, q) in zip(idx, around)]
         + [(p, q, p + 1, (q - p) % n - 1) for p, q in around if (q - p) % n >= 2]
         + (pair_runs(idx, n) if k > 3 else [])

@@ -266,7 +266,7 @@ def score_polygon(
     # a side shorter than this is a corner the raster cut off, unless the asked sides are that short
     min_side = min(3.0 * eps, 0.5 * asked.shortest)
     card.metrics["epsilon"] = eps
-    model = PolygonModel.from_estimate(pts, eps, min_side) if len(pts) else None
+    model = PolygonModel.from_estimate(pts, eps, min_side, ahead=n) if len(pts) else None
     if not model:
         why = model.reason if model is not None else "no points"
         card.metrics["corners"] = 0

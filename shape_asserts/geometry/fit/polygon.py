@@ -186,11 +186,13 @@ class PolygonModel:
 
     @classmethod
     def from_estimate(
-        cls, points: ArrayLike, epsilon: float = 1.5, min_side: float | None = None
+        cls, points: ArrayLike, epsilon: float = 1.5, min_side: float | None = None, *, ahead: int = 0
     ) -> PolygonModel | FitFailure:
         """The corners of a closed drawing by :func:`simplify_closed`.
 
         ``min_side`` defaults to ``3 × epsilon``: a side shorter than that is a raster's cut corner.
+        ``ahead``: how many corners are expected, a guess that only decides when the work is done
+        (:func:`simplify_closed`).
 
         Consecutive repeated points and a closing point equal to the first are dropped first, so
         they cannot become corners. A falsy :class:`~shape_asserts.geometry.fit.FitFailure` when fewer than
@@ -206,7 +208,7 @@ class PolygonModel:
             idx = idx[:-1]
         side = 3.0 * epsilon if min_side is None else min_side
         # a drawing with no point written twice is simplified as it is
-        found = simplify_closed(pts if len(idx) == len(pts) else pts[idx], epsilon, min_side=side)
+        found = simplify_closed(pts if len(idx) == len(pts) else pts[idx], epsilon, min_side=side, ahead=ahead)
         corners = found if len(idx) == len(pts) else idx[found]
         if len(corners) < 3:
             return FitFailure(f"only {len(corners)} corner(s): the points lie along a line")
