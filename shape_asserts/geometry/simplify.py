@@ -135,8 +135,8 @@ def simplify_closed(
     n = len(pts)
     if n <= 3:
         return np.arange(n)
-    rel = pts - pts[0]
-    far = int(np.argmax(rel[:, 0] ** 2 + rel[:, 1] ** 2))
+    dx, dy = pts[:, 0] - pts[0, 0], pts[:, 1] - pts[0, 1]
+    far = int(np.add(dx * dx, dy * dy, out=dx).argmax())  # the squared distances from point 0
     if far == 0:
         return np.array([0])
     ring = Ring(pts)

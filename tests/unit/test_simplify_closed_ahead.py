@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from shape_asserts.geometry.fit import PolygonModel
 from shape_asserts.geometry.raster import raster_polyline
 from shape_asserts.geometry.runs import Ring
 from shape_asserts.geometry.simplify import _point_dists, simplify_closed
@@ -61,3 +62,32 @@ def test_ahead_finds_what_no_guess_finds():
         want = simplify_closed(pts, eps, min_side=side).tolist()
         for ahead in range(1, 14):
             assert simplify_closed(pts, eps, min_side=side, ahead=ahead).tolist() == want, (pts.tolist(), ahead)
+
+
+def _old_corners(pts: np.ndarray, eps: float) -> list[int]:
+    """``PolygonModel.from_estimate``'s corners as it found them before (a keep mask, then the closing point)."""
+    keep = np.ones(len(pts), dtype=bool)
+    keep[1:] = (pts[1:, 0] != pts[:-1, 0]) | (pts[1:, 1] != pts[:-1, 1])
+    idx = keep.nonzero()[0]
+    if len(idx) > 1 and pts[idx[-1]].tolist() == pts[idx[0]].tolist():
+        idx = idx[:-1]
+    found = simplify_closed(pts if len(idx) == len(pts) else pts[idx], eps, min_side=3.0 * eps)
+    return (found if len(idx) == len(pts) else idx[found]).tolist()
+
+
+@pytest.mark.parametrize("kind", [0, 1, 2, 3])
+def test_from_estimate_drops_repeats_as_before(kind):
+    rng = np.random.default_rng(70 + kind)
+    for _ in range(200):
+        if kind == 3:
+            pts = _polygon(rng)
+        else:
+            pts = _points(rng, int(rng.integers(1, 30)), kind)
+        if rng.random() < 0.5:  # points written twice, and now and then the start again at the end
+            pts = np.repeat(pts, rng.integers(1, 3, size=len(pts)), axis=0)
+        if rng.random() < 0.3:
+            pts = np.vstack([pts, pts[:1]])
+        with np.errstate(all="ignore"):
+            want = _old_corners(pts, 1.0)
+            got = PolygonModel.from_estimate(pts, 1.0)
+        assert (list(got.indices) if got else []) == (want if len(want) >= 3 else []), pts.tolist()

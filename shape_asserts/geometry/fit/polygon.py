@@ -201,15 +201,17 @@ class PolygonModel:
         pts = as_points(points)
         if len(pts) == 0:
             return FitFailure("no points")
-        keep = np.ones(len(pts), dtype=bool)
-        keep[1:] = (pts[1:, 0] != pts[:-1, 0]) | (pts[1:, 1] != pts[:-1, 1])
-        idx = keep.nonzero()[0]
-        if len(idx) > 1 and pts[idx[-1]].tolist() == pts[idx[0]].tolist():
-            idx = idx[:-1]
+        same = pts[1:] == pts[:-1]
+        repeats = same[:, 0] & same[:, 1]
         side = 3.0 * epsilon if min_side is None else min_side
-        # a drawing with no point written twice is simplified as it is
-        found = simplify_closed(pts if len(idx) == len(pts) else pts[idx], epsilon, min_side=side, ahead=ahead)
-        corners = found if len(idx) == len(pts) else idx[found]
+        if not repeats.any() and (len(pts) == 1 or pts[-1].tolist() != pts[0].tolist()):
+            # no point written twice: simplified as it is
+            corners = simplify_closed(pts, epsilon, min_side=side, ahead=ahead)
+        else:
+            idx = np.concatenate(([0], (~repeats).nonzero()[0] + 1))
+            if len(idx) > 1 and pts[idx[-1]].tolist() == pts[idx[0]].tolist():
+                idx = idx[:-1]
+            corners = idx[simplify_closed(pts[idx], epsilon, min_side=side, ahead=ahead)]
         if len(corners) < 3:
             return FitFailure(f"only {len(corners)} corner(s): the points lie along a line")
         return cls(vertices=pts[corners].copy(), indices=tuple(int(i) for i in corners))
