@@ -107,7 +107,13 @@ def simplify(points: ArrayLike, tolerance: float = 1.0) -> list[int]:
 
 
 def simplify_closed(
-    points: ArrayLike, epsilon: float, *, min_side: float = 0.0, max_corners: int = 64, ahead: int = 0
+    points: ArrayLike,
+    epsilon: float,
+    *,
+    min_side: float = 0.0,
+    max_corners: int = 64,
+    ahead: int = 0,
+    ring: Ring | None = None,
 ) -> IntArray:
     """Indices of the corners of a closed contour, in drawing order.
 
@@ -122,8 +128,8 @@ def simplify_closed(
     ``points`` (N, 2) is a closed contour without its closing point (the last point joins the first
     implicitly); ``min_side`` the shortest side kept, in cells (0: any). A contour with more RDP
     corners than ``max_corners`` is no polygon (a scribble, a filled area): its corners are returned
-    as found, without the clean-up, which grows with their square. ``ahead``: the corners expected
-    (0: no guess), which decides when work is done (:func:`_rdp_ring`), never what is found.
+    as found, without the clean-up. ``ahead``: the corners expected (0: no guess), which decides when
+    work is done (:func:`_rdp_ring`); ``ring``: a :class:`.runs.Ring` of ``points`` to measure on.
 
     Examples
     --------
@@ -139,7 +145,7 @@ def simplify_closed(
     far = int(np.add(dx * dx, dy * dy, out=dx).argmax())  # the squared distances from point 0
     if far == 0:
         return np.array([0])
-    ring = Ring(pts)
+    ring = Ring(pts) if ring is None else ring
     # the two halves, 0..far and far..n (n is 0 again), by one RDP over both
     inner, fetched = _rdp_ring(ring, [(0, far), (far, n)], epsilon, ahead)
     idx = sorted(inner | {0, far})
@@ -168,9 +174,8 @@ def simplify_closed(
 
 
 def _rdp_ring(ring: Ring, spans: list[tuple[int, int]], epsilon: float, ahead: int = 0) -> tuple[set[int], bool]:
-    """:func:`rdp` (to the segment) of the stretches ``i..j`` of ``ring``, all at once: the points
-    kept inside them (the ends are kept anyway). Each split depends only on its own stretch, so
-    splitting every pending stretch in one pass keeps what one at a time keeps. Once ``ahead``
+    """:func:`rdp` (to the segment) of the stretches ``i..j`` of ``ring``, all pending ones in one
+    pass (each split depends only on its own stretch): the points kept inside them. Once ``ahead``
     points are kept (ends included), a pass also measures their :func:`_first_runs`, in case it is
     the last (the ring remembers them); returned along: whether the last pass did so."""
     keep: set[int] = set()
@@ -180,8 +185,7 @@ def _rdp_ring(ring: Ring, spans: list[tuple[int, int]], epsilon: float, ahead: i
         nxt, kept = [], len(keep)
         runs = [(i, j, i + 1, j - i - 1) for i, j in todo]
         fetched = 0 < ahead <= len(keep | ends)
-        if fetched:
-            runs += _first_runs(ring.n, sorted(keep | ends))
+        runs += _first_runs(ring.n, sorted(keep | ends)) if fetched else []
         for (i, j), (d, k) in zip(todo, ring.farthest(runs)):
             if d > epsilon:  # inner points lie before n: their index is their place
                 keep.add(k)
@@ -191,21 +195,22 @@ def _rdp_ring(ring: Ring, spans: list[tuple[int, int]], epsilon: float, ahead: i
     return keep, fetched
 
 
+Pair = tuple[int, int, int, int]  # (j, a, m, d) of _merge_pairs: corner j, a before, d after the pair, m between
+
+
 def _merge_pairs(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
     """Two neighbouring corners that one corner between them explains within ``epsilon``, made one.
 
     RDP can straddle a blunt corner with two kept points a few cells either side of it, each deep
-    enough to stay and each the other's neighbour, so moving them one at a time never finds the
-    real corner; trying the pair together does. Every pair is measured at once and the first that
-    merges is merged, as trying them in turn would."""
+    enough to stay and each the other's neighbour: moved one at a time they never find the real
+    corner, the pair together does. All pairs are measured at once, the first that merges merged."""
     n = ring.n
     while len(idx) > 3:
         k = len(idx)
         js = pairs(idx, n)
         if not js:
             break
-        a = [idx[j - 1] for j in js]
-        d = [idx[(j + 2) % k] for j in js]
+        a, d = [idx[j - 1] for j in js], [idx[(j + 2) % k] for j in js]
         found = ring.farthest(pair_runs(idx, n))
         deep = [(j, aj, m, dj) for j, aj, dj, (x, m) in zip(js, a, d, found) if x > epsilon]
         # a pair whose corner lies off a side through the one corner keeps (a point, not a side, measured)
@@ -226,9 +231,7 @@ def _merge_pairs(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
     return idx
 
 
-def _corners_fit(
-    ring: Ring, idx: list[int], deep: list[tuple[int, int, int, int]], epsilon: float
-) -> list[tuple[int, int, int, int]]:
+def _corners_fit(ring: Ring, idx: list[int], deep: list[Pair], epsilon: float) -> list[Pair]:
     """The pairs ``(j, a, m, d)`` of :func:`_merge_pairs` whose corners ``j`` and ``j + 1`` each lie
     within ``epsilon`` of the side through ``m`` that passes them (``a`` to ``m``, or ``m`` to ``d``):
     a side's farthest point is as far as either (a nan too), so no other pair can fit."""
@@ -242,9 +245,8 @@ def _corners_fit(
 
 
 def _point_dists(ring: Ring, triples: list[tuple[int, int, int]]) -> list[float]:
-    """``ring.point_dist(triples)`` of a few points not measured yet: a pass of their own costs more
-    than their arithmetic, done here in plain floats (:func:`.runs._seg_dist`'s double operations,
-    one at a time; a zero's sign only reaches ``hypot``) and one ``np.hypot``, the same floats."""
+    """``ring.point_dist(triples)`` of a few points not measured yet, in plain floats (the double
+    operations of :func:`.runs._seg_dist`; a zero's sign only reaches ``hypot``) and one ``np.hypot``."""
     xl, yl = ring.x.data, ring.y.data  # memoryviews of float64: item i is a float
     qx, qy = [], []
     for i, a, b in triples:
@@ -262,8 +264,7 @@ def _point_dists(ring: Ring, triples: list[tuple[int, int, int]]) -> list[float]
 
 def _first_runs(n: int, idx: list[int]) -> list[Run]:
     """What :func:`_drop_shallow` and :func:`_refine` first ask of corners ``idx`` of a ring of ``n``
-    when no point is dropped (each corner, and the points between its neighbours, against their
-    segment; :func:`.runs.pair_runs`), to be measured at once; a drop only leaves some unused."""
+    (each corner, and the points between its neighbours, against their segment; the pair runs)."""
     k = len(idx)
     if k < 3:
         return []
@@ -288,9 +289,8 @@ def _drop_shallow(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
 
 
 def corner_depths(vertices: ArrayLike) -> FloatArray:
-    """Distance of each vertex of a closed polygon from the segment joining its two neighbours, (K,).
-
-    How far each corner stands out: a regular ``n``-gon's is ``R (1 − cos(2π/n))``.
+    """Distance of each vertex of a closed polygon from the segment joining its two neighbours, (K,):
+    how far each corner stands out (a regular ``n``-gon's is ``R (1 − cos(2π/n))``).
 
     Examples
     --------

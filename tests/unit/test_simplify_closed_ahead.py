@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from shape_asserts.families.polygon.scorer import _sides
 from shape_asserts.geometry.fit import PolygonModel
 from shape_asserts.geometry.raster import raster_polyline
 from shape_asserts.geometry.runs import Ring
@@ -91,3 +92,21 @@ def test_from_estimate_drops_repeats_as_before(kind):
             want = _old_corners(pts, 1.0)
             got = PolygonModel.from_estimate(pts, 1.0)
         assert (list(got.indices) if got else []) == (want if len(want) >= 3 else []), pts.tolist()
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e6, 1e99])
+def test_forward_sides_from_their_inner_runs_are_the_whole_sides(scale):
+    """The scorer's straightness reads a forward side on whole coordinates from its inner points
+    (its ends lie exactly 0 from it): the same as measuring the side, ends included."""
+    rng = np.random.default_rng(80)
+    for _ in range(300):
+        n = int(rng.integers(2, 40))
+        pts = np.floor(rng.integers(-5, 6, size=(n, 2)) * scale * rng.random())  # repeats and ties too
+        pairs = [(int(p), int(c)) for p, c in rng.integers(0, n, size=(int(rng.integers(1, 10)), 2))]
+        ring = Ring(pts)
+        simplify_closed(pts, 1.0, ring=ring, ahead=4)  # the ring remembers some inner runs already
+        got = _sides(ring, pairs, True, True)
+        want = Ring(pts).farthest([(p, c, p, (c - p) % n + 1) for p, c in pairs])
+        assert repr(got) == repr(want), (pts.tolist(), pairs)
+        back = Ring(pts).farthest([(p, c, c, (p - c) % n + 1) for p, c in pairs])
+        assert repr(_sides(Ring(pts), pairs, False, True)) == repr(back)
