@@ -108,7 +108,7 @@ def _best_shift(ring: FloatArray, target: FloatArray) -> int:
     gap = np.hypot(step[:, :, 0], step[:, :, 1])
     # each row is summed as np.sum sums one rolled ring: a reduction along the rows' contiguous
     # axis runs the same pairwise sum on each
-    return int(np.argmin(np.add.reduce(gap, axis=1)))
+    return int(np.add.reduce(gap, axis=1).argmin())
 
 
 def _corner_order(
@@ -356,7 +356,8 @@ def score_polygon(
     # every side, from where the drawing meets one vertex to where it meets the next, against the
     # straight segment between those two cells; where a vertex has several such places, the one
     # choice per vertex (shared by its two sides) that keeps every side straightest
-    whole = bool(np.maximum.reduce(np.abs(pts), axis=None) <= 1e100 and (pts == np.floor(pts)).all())
+    # whole coordinates, none above 1e100 in size (asked only of a forward drawing: see _sides)
+    whole = forward and bool(np.maximum.reduce(np.abs(pts), axis=None) <= 1e100 and (pts == np.floor(pts)).all())
     stray, where = _straightest(model.ring or Ring(pts), at, forward, whole)
     card.metrics["side_deviation"] = stray
     card.add(
