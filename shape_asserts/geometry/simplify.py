@@ -44,18 +44,8 @@ def rdp(points: ArrayLike, epsilon: float, *, to: Literal["segment", "line"] = "
     either side: from the segment (``to="segment"``) or from the whole line through it
     (``to="line"``, which forgives a point beyond the chord's ends). The first and last points are
     always kept. Ties go to the earlier point, so the result is the same for any isometry of
-    integer input.
-
-    Parameters
-    ----------
-    points : ndarray, shape (N, 2)
-    epsilon : float
-        Largest deviation, in grid cells, that a straight side may have.
-    to : {"segment", "line"}
-
-    Returns
-    -------
-    ndarray of int, shape (K,), ascending
+    integer input. ``points``: (N, 2); ``epsilon``: the largest deviation, in grid cells, that a
+    straight side may have. Returns the indices kept, ascending.
 
     Examples
     --------
@@ -116,7 +106,15 @@ def simplify(points: ArrayLike, tolerance: float = 1.0) -> list[int]:
     return [int(i) for i in rdp(pts, tolerance, to="line")]
 
 
-def simplify_closed(points: ArrayLike, epsilon: float, *, min_side: float = 0.0, max_corners: int = 64) -> IntArray:
+def simplify_closed(
+    points: ArrayLike,
+    epsilon: float,
+    *,
+    min_side: float = 0.0,
+    max_corners: int = 64,
+    ahead: int = 0,
+    ring: Ring | None = None,
+) -> IntArray:
     """Indices of the corners of a closed contour, in drawing order.
 
     The contour is cut at its first point and at the point farthest from it (squared distances,
@@ -125,22 +123,13 @@ def simplify_closed(points: ArrayLike, epsilon: float, *, min_side: float = 0.0,
     corners only if the shape has corners there. Two corners closer than ``min_side`` are one
     corner cut off by the raster (a digital line meets a vertex in a short flat run): the flatter
     of the two goes. Each corner is finally moved to the point between its neighbours that lies
-    farthest from their segment.
+    farthest from their segment. Returns the corners' indices, ascending.
 
-    Parameters
-    ----------
-    points : ndarray, shape (N, 2)
-        A closed contour without its closing point (the last point joins the first implicitly).
-    epsilon : float
-    min_side : float
-        Shortest side kept, in cells (0: any).
-    max_corners : int
-        A contour with more RDP corners than this is no polygon (a scribble, a filled area): its
-        corners are returned as found, without the clean-up, which grows with their square.
-
-    Returns
-    -------
-    ndarray of int, shape (K,), ascending
+    ``points`` (N, 2) is a closed contour without its closing point (the last point joins the first
+    implicitly); ``min_side`` the shortest side kept, in cells (0: any). A contour with more RDP
+    corners than ``max_corners`` is no polygon (a scribble, a filled area): its corners are returned
+    as found, without the clean-up. ``ahead``: the corners expected (0: no guess), which decides when
+    work is done (:func:`_rdp_ring`); ``ring``: a :class:`.runs.Ring` of ``points`` to measure on.
 
     Examples
     --------
@@ -152,16 +141,18 @@ def simplify_closed(points: ArrayLike, epsilon: float, *, min_side: float = 0.0,
     n = len(pts)
     if n <= 3:
         return np.arange(n)
-    rel = pts - pts[0]
-    far = int(np.argmax(rel[:, 0] ** 2 + rel[:, 1] ** 2))
+    dx, dy = pts[:, 0] - pts[0, 0], pts[:, 1] - pts[0, 1]
+    far = int(np.add(dx * dx, dy * dy, out=dx).argmax())  # the squared distances from point 0
     if far == 0:
         return np.array([0])
-    ring = Ring(pts)
+    ring = Ring(pts) if ring is None else ring
     # the two halves, 0..far and far..n (n is 0 again), by one RDP over both
-    idx = sorted(_rdp_ring(ring, [(0, far), (far, n)], epsilon) | {0, far})
+    inner, fetched = _rdp_ring(ring, [(0, far), (far, n)], epsilon, ahead)
+    idx = sorted(inner | {0, far})
     if len(idx) > max_corners:
         return np.array(idx, dtype=np.int64)
-    _prefetch(ring, idx)
+    if not fetched:
+        ring.farthest(_first_runs(n, idx))
     kept = _drop_shallow(ring, idx, epsilon)
     idx = _refine(ring, kept)
     # moving the corners onto the drawing's real corners can leave a cut point flat between two of
@@ -182,48 +173,53 @@ def simplify_closed(points: ArrayLike, epsilon: float, *, min_side: float = 0.0,
     return np.array(_merge_pairs(ring, idx, epsilon), dtype=np.int64)
 
 
-def _rdp_ring(ring: Ring, spans: list[tuple[int, int]], epsilon: float) -> set[int]:
-    """:func:`rdp` (to the segment) of the stretches ``i..j`` of ``ring``, all at once: the points
-    kept inside them (the ends are kept anyway). Each split depends only on its own stretch, so
-    splitting every pending stretch in one pass keeps what one at a time keeps."""
+def _rdp_ring(ring: Ring, spans: list[tuple[int, int]], epsilon: float, ahead: int = 0) -> tuple[set[int], bool]:
+    """:func:`rdp` (to the segment) of the stretches ``i..j`` of ``ring``, all pending ones in one
+    pass (each split depends only on its own stretch): the points kept inside them. Once ``ahead``
+    points are kept (ends included), a pass also measures their :func:`_first_runs`, in case it is
+    the last (the ring remembers them); returned along: whether the last pass did so."""
     keep: set[int] = set()
+    ends, fetched = {e for span in spans for e in span if e < ring.n}, False
     todo = [(i, j) for i, j in spans if j - i >= 2]
     while todo:
-        nxt = []
-        for (i, j), (d, k) in zip(todo, ring.farthest([(i, j, i + 1, j - i - 1) for i, j in todo])):
+        nxt, kept = [], len(keep)
+        runs = [(i, j, i + 1, j - i - 1) for i, j in todo]
+        fetched = 0 < ahead <= len(keep | ends)
+        runs += _first_runs(ring.n, sorted(keep | ends)) if fetched else []
+        for (i, j), (d, k) in zip(todo, ring.farthest(runs)):
             if d > epsilon:  # inner points lie before n: their index is their place
                 keep.add(k)
                 nxt += [s for s in ((i, k), (k, j)) if s[1] - s[0] >= 2]
+        fetched = fetched and len(keep) == kept
         todo = nxt
-    return keep
+    return keep, fetched
+
+
+Pair = tuple[int, int, int, int]  # (j, a, m, d) of _merge_pairs: corner j, a before, d after the pair, m between
 
 
 def _merge_pairs(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
     """Two neighbouring corners that one corner between them explains within ``epsilon``, made one.
 
     RDP can straddle a blunt corner with two kept points a few cells either side of it, each deep
-    enough to stay and each the other's neighbour, so moving them one at a time never finds the
-    real corner; trying the pair together does. Every pair is measured at once and the first that
-    merges is merged, as trying them in turn would.
-    """
+    enough to stay and each the other's neighbour: moved one at a time they never find the real
+    corner, the pair together does. All pairs are measured at once, the first that merges merged."""
     n = ring.n
     while len(idx) > 3:
         k = len(idx)
         js = pairs(idx, n)
         if not js:
             break
-        a = [idx[j - 1] for j in js]
-        d = [idx[(j + 2) % k] for j in js]
+        a, d = [idx[j - 1] for j in js], [idx[(j + 2) % k] for j in js]
         found = ring.farthest(pair_runs(idx, n))
         deep = [(j, aj, m, dj) for j, aj, dj, (x, m) in zip(js, a, d, found) if x > epsilon]
         # a pair whose corner lies off a side through the one corner keeps (a point, not a side, measured)
         deep = _corners_fit(ring, idx, deep, epsilon)
         if not deep:
             break
-        # the two sides through the one corner, ends included
-        sides = ring.farthest(
+        sides = ring.farthest(  # the two sides through the one corner, ends included
             [(aj, m, aj, (m - aj) % n + 1) for _, aj, m, _ in deep]
-            + [(m, dj, m, (dj - m) % n + 1) for _, _, m, dj in deep]
+            + [(m, dj, m, (dj - m) % n + 1) for *_, m, dj in deep]
         )
         fits = [left[0] <= epsilon and right[0] <= epsilon for left, right in zip(sides, sides[len(deep) :])]
         hit = next((g for g, ok in enumerate(fits) if ok), None)
@@ -235,31 +231,45 @@ def _merge_pairs(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
     return idx
 
 
-def _corners_fit(
-    ring: Ring, idx: list[int], deep: list[tuple[int, int, int, int]], epsilon: float
-) -> list[tuple[int, int, int, int]]:
+def _corners_fit(ring: Ring, idx: list[int], deep: list[Pair], epsilon: float) -> list[Pair]:
     """The pairs ``(j, a, m, d)`` of :func:`_merge_pairs` whose corners ``j`` and ``j + 1`` each lie
     within ``epsilon`` of the side through ``m`` that passes them (``a`` to ``m``, or ``m`` to ``d``):
     a side's farthest point is as far as either (a nan too), so no other pair can fit."""
     n, k = ring.n, len(idx)
     triples = []
     for j, a, m, d in deep:
-        for b in (idx[j], idx[(j + 1) % k]):
-            # the side from a to m holds the points up to m; m to d those after it
+        for b in (idx[j], idx[(j + 1) % k]):  # a to m holds the points up to m; m to d those after
             triples.append((b, a, m) if (b - a) % n <= (m - a) % n else (b, m, d))
-    dev = ring.point_dist(triples)  # (``<=``: a nan does not fit)
+    dev = _point_dists(ring, triples)  # (``<=``: a nan does not fit)
     return [pair for g, pair in enumerate(deep) if dev[2 * g] <= epsilon and dev[2 * g + 1] <= epsilon]
 
 
-def _prefetch(ring: Ring, idx: list[int]) -> None:
-    """Measure at once what :func:`_drop_shallow` and :func:`_refine` first ask of ``idx`` when no
-    point is dropped (each corner, and the points between its neighbours, against their segment;
-    :func:`.runs.pair_runs`); a drop only leaves some of it unused."""
-    n, k = ring.n, len(idx)
+def _point_dists(ring: Ring, triples: list[tuple[int, int, int]]) -> list[float]:
+    """``ring.point_dist(triples)`` of a few points not measured yet, in plain floats (the double
+    operations of :func:`.runs._seg_dist`; a zero's sign only reaches ``hypot``) and one ``np.hypot``."""
+    xl, yl = ring.x.data, ring.y.data  # memoryviews of float64: item i is a float
+    qx, qy = [], []
+    for i, a, b in triples:
+        ax, ay = xl[a], yl[a]
+        abx, aby = xl[b] - ax, yl[b] - ay
+        den = abx * abx + aby * aby
+        apx, apy = xl[i] - ax, yl[i] - ay
+        t = (apx * abx + apy * aby) / (den if den > 0 else 1.0)
+        t = min(max(t, 0.0), 1.0)  # np.maximum then np.minimum: a nan stays
+        qx.append(apx - t * abx)
+        qy.append(apy - t * aby)
+    out: list[float] = np.hypot(qx, qy).tolist()
+    return out
+
+
+def _first_runs(n: int, idx: list[int]) -> list[Run]:
+    """What :func:`_drop_shallow` and :func:`_refine` first ask of corners ``idx`` of a ring of ``n``
+    (each corner, and the points between its neighbours, against their segment; the pair runs)."""
+    k = len(idx)
     if k < 3:
-        return
+        return []
     around = [(idx[j - 1], idx[(j + 1) % k]) for j in range(k)]
-    ring.farthest(
+    return (
         [(p, q, i, 1) for i, (p, q) in zip(idx, around)]
         + [(p, q, p + 1, (q - p) % n - 1) for p, q in around if (q - p) % n >= 2]
         + (pair_runs(idx, n) if k > 3 else [])
@@ -279,9 +289,8 @@ def _drop_shallow(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
 
 
 def corner_depths(vertices: ArrayLike) -> FloatArray:
-    """Distance of each vertex of a closed polygon from the segment joining its two neighbours, (K,).
-
-    How far each corner stands out: a regular ``n``-gon's is ``R (1 − cos(2π/n))``.
+    """Distance of each vertex of a closed polygon from the segment joining its two neighbours, (K,):
+    how far each corner stands out (a regular ``n``-gon's is ``R (1 − cos(2π/n))``).
 
     Examples
     --------
@@ -299,10 +308,8 @@ def _refine(ring: Ring, idx: list[int], rounds: int = 4) -> list[int]:
     RDP keeps the farthest point from the chord of *its* split, which on a side with two true
     corners can be a point beside one of them; measuring against the neighbouring corners puts it
     back on the corner. A tie keeps the current corner, so integer input stays isometry-invariant.
-
-    Corners are moved in turn, each measured between its neighbours as they then are; every
-    corner is first measured between its neighbours at the start of the round, all at once, and
-    measured again only when a neighbour has moved before its turn.
+    Corners are moved in turn, each measured between its neighbours as they then are: all at once
+    at the start of the round, again only when a neighbour has moved before its turn.
     """
     n, k = ring.n, len(idx)
     if k < 3:
@@ -319,10 +326,8 @@ def _refine(ring: Ring, idx: list[int], rounds: int = 4) -> list[int]:
             got = pre.get(j)
             if got is None or got[0] != (p, q):
                 got = _refine_moves(ring, idx, [j])[j]
-            best = got[1]
-            if best is not None:
-                idx[j] = best
-                moved = True
+            if got[1] is not None:
+                idx[j], moved = got[1], True
         if not moved:
             break
     # corners keep their cyclic order; report them ascending from the smallest index
@@ -343,10 +348,10 @@ def _refine_moves(
     q = [idx[(j + 1) % k] for j in js]
     found = ring.farthest([(pj, qj, pj + 1, (qj - pj) % n - 1) for pj, qj in zip(p, q)] + (also or []))
     here = ring.point_dist([(idx[j], pj, qj) for j, pj, qj in zip(js, p, q)])
-    out: dict[int, tuple[tuple[int, int], int | None]] = {}
-    for j, pj, qj, (top, best), h in zip(js, p, q, found, here):
-        out[j] = ((pj, qj), best if top > h and best != idx[j] else None)
-    return out
+    return {
+        j: ((pj, qj), best if top > h and best != idx[j] else None)
+        for j, pj, qj, (top, best), h in zip(js, p, q, found, here)
+    }
 
 
 def segments(

@@ -104,11 +104,11 @@ def clockwise(v: FloatArray) -> FloatArray:
 
 def _best_shift(ring: FloatArray, target: FloatArray) -> int:
     """How far to roll ``ring`` (as many vertices as ``target``) to put each vertex nearest its target."""
-    rolled = ring[rolls(len(target))]  # row s: ring rolled back s
-    gap = np.hypot(rolled[:, :, 0] - target[:, 0], rolled[:, :, 1] - target[:, 1])
+    step = ring[rolls(len(target))] - target  # row s: ring rolled back s, less the target
+    gap = np.hypot(step[:, :, 0], step[:, :, 1])
     # each row is summed as np.sum sums one rolled ring: a reduction along the rows' contiguous
     # axis runs the same pairwise sum on each
-    return int(np.argmin(np.add.reduce(gap, axis=1)))
+    return int(np.add.reduce(gap, axis=1).argmin())
 
 
 def _corner_order(
@@ -125,18 +125,17 @@ def _corner_order(
     return [int(indices[order[(i + shift) % k]]) for i in range(k)], forward, roll_rows(ring, -shift)
 
 
-def _straightest(pts: FloatArray, at: list[list[int]], forward: bool) -> tuple[float, int]:
+def _straightest(ring: Ring, at: list[list[int]], forward: bool, whole: bool) -> tuple[float, int]:
     """Least over choices of one index per corner (``at[i]``: candidates) of the largest distance of
     a drawn point from the segment of its side; and the index of that farthest point.
 
     A cycle of corners, solved by fixing corner 0's choice and a min-max dynamic programme along
-    the others: ``len(at) × choices²`` side measurements, all taken at once first.
+    the others: ``len(at) × choices²`` side measurements, all taken at once first, on ``ring`` (the
+    drawing's, which may remember some: see :func:`_sides`).
     """
-    n, size = len(at), len(pts)
+    n = len(at)
     pairs = sorted({(p, c) for i in range(n) for p in at[i - 1] for c in at[i]})
-    # side p → c runs forward from p, or back from c when the drawing runs the other way
-    runs = [(p, c, p, (c - p) % size + 1) if forward else (p, c, c, (p - c) % size + 1) for p, c in pairs]
-    side = dict(zip(pairs, Ring(pts).farthest(runs)))
+    side = dict(zip(pairs, _sides(ring, pairs, forward, whole)))
 
     best: tuple[float, int] = (float("inf"), 0)
     for first_at in at[0]:
@@ -151,6 +150,28 @@ def _straightest(pts: FloatArray, at: list[list[int]], forward: bool) -> tuple[f
             cost = new
         best = min(best, cost[first_at])
     return best
+
+
+def _sides(ring: Ring, pairs: list[tuple[int, int]], forward: bool, whole: bool) -> list[tuple[float, int]]:
+    """Per side ``(p, c)``: the farthest of the drawn points from ``p`` to ``c`` (both included) from
+    their segment, and where (:meth:`.runs.Ring.farthest`).
+
+    A side runs forward from p, or back from c when the drawing runs the other way. Forward, on
+    ``whole`` coordinates (whole numbers, none above 1e100 in size), its ends lie exactly 0 from it
+    (p gives t = 0; c gives t = den / den = 1, den > 0 whenever p and c differ), so its farthest is
+    its inner points' when farther than 0, else p itself: those inner runs are the ones RDP
+    measured between neighbouring corners (the ring remembers them)."""
+    size = ring.n
+    if not (forward and whole):
+        return ring.farthest(
+            [(p, c, p, (c - p) % size + 1) if forward else (p, c, c, (p - c) % size + 1) for p, c in pairs]
+        )
+    inner = iter(ring.farthest([(p, c, p + 1, (c - p) % size - 1) for p, c in pairs if (c - p) % size >= 2]))
+    out = []
+    for p, c in pairs:
+        top, k = next(inner) if (c - p) % size >= 2 else (0.0, p)
+        out.append((top, k) if top > 0 else (0.0, p))
+    return out
 
 
 def _ratio_limit(t: PolygonThresholds) -> float:
@@ -266,7 +287,7 @@ def score_polygon(
     # a side shorter than this is a corner the raster cut off, unless the asked sides are that short
     min_side = min(3.0 * eps, 0.5 * asked.shortest)
     card.metrics["epsilon"] = eps
-    model = PolygonModel.from_estimate(pts, eps, min_side) if len(pts) else None
+    model = PolygonModel.from_estimate(pts, eps, min_side, ahead=n) if len(pts) else None
     if not model:
         why = model.reason if model is not None else "no points"
         card.metrics["corners"] = 0
@@ -321,7 +342,7 @@ def score_polygon(
     at = [[i for i, hit in zip(row, hit_row) if hit] for row, hit_row in zip(rows, hits)]  # fair cells at each corner
     worst = first_max(misses)
     miss_w = misses[worst]
-    near = pts[rows[worst][int(np.argmin(d[worst]))]]
+    near = pts[rows[worst][int(d[worst].argmin())]]
     vertex, fair_cells = asked.said[worst]
     card.metrics["vertex_miss"] = miss_w
     card.add(
@@ -335,7 +356,9 @@ def score_polygon(
     # every side, from where the drawing meets one vertex to where it meets the next, against the
     # straight segment between those two cells; where a vertex has several such places, the one
     # choice per vertex (shared by its two sides) that keeps every side straightest
-    stray, where = _straightest(pts, at, forward)
+    # whole coordinates, none above 1e100 in size (asked only of a forward drawing: see _sides)
+    whole = forward and bool(np.maximum.reduce(np.abs(pts), axis=None) <= 1e100 and (pts == np.floor(pts)).all())
+    stray, where = _straightest(model.ring or Ring(pts), at, forward, whole)
     card.metrics["side_deviation"] = stray
     card.add(
         "straightness",

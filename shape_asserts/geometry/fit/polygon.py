@@ -12,7 +12,7 @@ round an exact vertex. "Clockwise" always means clockwise as seen on screen
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
@@ -22,6 +22,7 @@ from shape_asserts.geometry.checks import signed_area
 from shape_asserts.geometry.distances import distance_to_polyline
 from shape_asserts.geometry.fit.base import FitFailure
 from shape_asserts.geometry.points import FloatArray, Point, as_points, roll_rows
+from shape_asserts.geometry.runs import Ring
 from shape_asserts.geometry.simplify import simplify_closed
 
 __all__ = [
@@ -183,14 +184,19 @@ class PolygonModel:
 
     vertices: FloatArray
     indices: tuple[int, ...] = ()
+    #: The drawing's points as :func:`simplify_closed` measured them (None: not kept, the drawing
+    #: had repeated points): what it measured is remembered for a caller that measures more.
+    ring: Ring | None = field(default=None, repr=False)
 
     @classmethod
     def from_estimate(
-        cls, points: ArrayLike, epsilon: float = 1.5, min_side: float | None = None
+        cls, points: ArrayLike, epsilon: float = 1.5, min_side: float | None = None, *, ahead: int = 0
     ) -> PolygonModel | FitFailure:
         """The corners of a closed drawing by :func:`simplify_closed`.
 
         ``min_side`` defaults to ``3 × epsilon``: a side shorter than that is a raster's cut corner.
+        ``ahead``: how many corners are expected, a guess that only decides when the work is done
+        (:func:`simplify_closed`).
 
         Consecutive repeated points and a closing point equal to the first are dropped first, so
         they cannot become corners. A falsy :class:`~shape_asserts.geometry.fit.FitFailure` when fewer than
@@ -199,18 +205,22 @@ class PolygonModel:
         pts = as_points(points)
         if len(pts) == 0:
             return FitFailure("no points")
-        keep = np.ones(len(pts), dtype=bool)
-        keep[1:] = (pts[1:, 0] != pts[:-1, 0]) | (pts[1:, 1] != pts[:-1, 1])
-        idx = keep.nonzero()[0]
-        if len(idx) > 1 and pts[idx[-1]].tolist() == pts[idx[0]].tolist():
-            idx = idx[:-1]
+        same = pts[1:] == pts[:-1]
+        repeats = same[:, 0] & same[:, 1]
         side = 3.0 * epsilon if min_side is None else min_side
-        # a drawing with no point written twice is simplified as it is
-        found = simplify_closed(pts if len(idx) == len(pts) else pts[idx], epsilon, min_side=side)
-        corners = found if len(idx) == len(pts) else idx[found]
+        ring = None
+        if not repeats.any() and (len(pts) == 1 or pts[-1].tolist() != pts[0].tolist()):
+            # no point written twice: simplified as it is, on a ring kept with the model
+            ring = Ring(pts)
+            corners = simplify_closed(pts, epsilon, min_side=side, ahead=ahead, ring=ring)
+        else:
+            idx = np.concatenate(([0], (~repeats).nonzero()[0] + 1))
+            if len(idx) > 1 and pts[idx[-1]].tolist() == pts[idx[0]].tolist():
+                idx = idx[:-1]
+            corners = idx[simplify_closed(pts[idx], epsilon, min_side=side, ahead=ahead)]
         if len(corners) < 3:
             return FitFailure(f"only {len(corners)} corner(s): the points lie along a line")
-        return cls(vertices=pts[corners].copy(), indices=tuple(int(i) for i in corners))
+        return cls(vertices=pts[corners].copy(), indices=tuple(int(i) for i in corners), ring=ring)
 
     @property
     def n(self) -> int:

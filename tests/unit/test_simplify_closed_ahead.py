@@ -1,0 +1,112 @@
+"""``simplify_closed``'s shortcuts change when the work is done, never what is found.
+
+``ahead`` (the expected corner count) only moves measurements into an earlier pass, and
+``_point_dists`` measures a few points in plain floats: each is held to the form it replaces,
+``repr`` for ``repr`` (a last-bit difference, a nan's place or a zero's sign shows).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from shape_asserts.families.polygon.scorer import _sides
+from shape_asserts.geometry.fit import PolygonModel
+from shape_asserts.geometry.raster import raster_polyline
+from shape_asserts.geometry.runs import Ring
+from shape_asserts.geometry.simplify import _point_dists, simplify_closed
+
+#: Values that find the edges: signed zeros, the largest and smallest floats, infinities, nan.
+_ODD = [0.0, -0.0, 1.0, -1.0, 2.5, 1e308, -1e308, 5e-324, np.inf, -np.inf, np.nan]
+
+
+def _points(rng: np.random.Generator, n: int, kind: int) -> np.ndarray:
+    if kind == 0:
+        return rng.normal(size=(n, 2)) * 10.0 ** rng.integers(-5, 17, size=(n, 2))
+    if kind == 1:
+        return rng.choice(_ODD, size=(n, 2))
+    return rng.integers(0, 4, size=(n, 2)).astype(float)  # ties and segments of no length
+
+
+@pytest.mark.parametrize("kind", [0, 1, 2])
+def test_point_dists_in_plain_floats_are_the_rings(kind):
+    rng = np.random.default_rng(50 + kind)
+    for _ in range(300):
+        n = int(rng.integers(2, 40))
+        pts = _points(rng, n, kind)
+        triples = [tuple(int(i) for i in rng.integers(0, n, size=3)) for _ in range(int(rng.integers(1, 12)))]
+        with np.errstate(all="ignore"):
+            want = Ring(pts).point_dist(triples)
+            got = _point_dists(Ring(pts), triples)
+        assert repr(got) == repr(want), (pts.tolist(), triples)
+
+
+def _polygon(rng: np.random.Generator) -> np.ndarray:
+    k = int(rng.integers(3, 11))
+    ang = np.sort(rng.uniform(0, 2 * np.pi, size=k))
+    r = rng.uniform(5, 20, size=k)
+    v = np.round(np.column_stack([25 + r * np.cos(ang), 25 + r * np.sin(ang)]))
+    pts = raster_polyline(np.vstack([v, v[:1]]))
+    if rng.random() < 0.3:  # a wobble here and there
+        pts = pts + rng.integers(-1, 2, size=pts.shape) * (rng.random(len(pts)) < 0.1)[:, None]
+    return np.asarray(pts, dtype=float)
+
+
+def test_ahead_finds_what_no_guess_finds():
+    rng = np.random.default_rng(60)
+    for _ in range(300):
+        pts = _polygon(rng)
+        if len(pts) > 1 and (pts[-1] == pts[0]).all():
+            pts = pts[:-1]
+        eps = float(rng.choice([1.0, 1.4, 2.0]))
+        side = float(rng.choice([0.0, 3.0, 6.0]))
+        want = simplify_closed(pts, eps, min_side=side).tolist()
+        for ahead in range(1, 14):
+            assert simplify_closed(pts, eps, min_side=side, ahead=ahead).tolist() == want, (pts.tolist(), ahead)
+
+
+def _old_corners(pts: np.ndarray, eps: float) -> list[int]:
+    """``PolygonModel.from_estimate``'s corners as it found them before (a keep mask, then the closing point)."""
+    keep = np.ones(len(pts), dtype=bool)
+    keep[1:] = (pts[1:, 0] != pts[:-1, 0]) | (pts[1:, 1] != pts[:-1, 1])
+    idx = keep.nonzero()[0]
+    if len(idx) > 1 and pts[idx[-1]].tolist() == pts[idx[0]].tolist():
+        idx = idx[:-1]
+    found = simplify_closed(pts if len(idx) == len(pts) else pts[idx], eps, min_side=3.0 * eps)
+    return (found if len(idx) == len(pts) else idx[found]).tolist()
+
+
+@pytest.mark.parametrize("kind", [0, 1, 2, 3])
+def test_from_estimate_drops_repeats_as_before(kind):
+    rng = np.random.default_rng(70 + kind)
+    for _ in range(200):
+        if kind == 3:
+            pts = _polygon(rng)
+        else:
+            pts = _points(rng, int(rng.integers(1, 30)), kind)
+        if rng.random() < 0.5:  # points written twice, and now and then the start again at the end
+            pts = np.repeat(pts, rng.integers(1, 3, size=len(pts)), axis=0)
+        if rng.random() < 0.3:
+            pts = np.vstack([pts, pts[:1]])
+        with np.errstate(all="ignore"):
+            want = _old_corners(pts, 1.0)
+            got = PolygonModel.from_estimate(pts, 1.0)
+        assert (list(got.indices) if got else []) == (want if len(want) >= 3 else []), pts.tolist()
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e6, 1e99])
+def test_forward_sides_from_their_inner_runs_are_the_whole_sides(scale):
+    """The scorer's straightness reads a forward side on whole coordinates from its inner points
+    (its ends lie exactly 0 from it): the same as measuring the side, ends included."""
+    rng = np.random.default_rng(80)
+    for _ in range(300):
+        n = int(rng.integers(2, 40))
+        pts = np.floor(rng.integers(-5, 6, size=(n, 2)) * scale * rng.random())  # repeats and ties too
+        pairs = [(int(p), int(c)) for p, c in rng.integers(0, n, size=(int(rng.integers(1, 10)), 2))]
+        ring = Ring(pts)
+        simplify_closed(pts, 1.0, ring=ring, ahead=4)  # the ring remembers some inner runs already
+        got = _sides(ring, pairs, True, True)
+        want = Ring(pts).farthest([(p, c, p, (c - p) % n + 1) for p, c in pairs])
+        assert repr(got) == repr(want), (pts.tolist(), pairs)
+        back = Ring(pts).farthest([(p, c, c, (p - c) % n + 1) for p, c in pairs])
+        assert repr(_sides(Ring(pts), pairs, False, True)) == repr(back)
