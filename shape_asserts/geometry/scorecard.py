@@ -41,16 +41,15 @@ __all__ = ["Scorecard"]
 
 _new_check = object.__new__
 
-_ORDERS = np.arange(HARMONIC_ORDERS[0], HARMONIC_ORDERS[1] + 1)
-_REPEATS: dict[int, Any] = {}
+_ORDERS = range(HARMONIC_ORDERS[0], HARMONIC_ORDERS[1] + 1)
+_REPEATS: dict[int, tuple[bool, ...]] = {}
 
 
-def _repeats(symmetry: int) -> Any:
-    """Which of the harmonic orders are multiples of ``symmetry`` (a read-only mask, made once)."""
+def _repeats(symmetry: int) -> tuple[bool, ...]:
+    """Which of the harmonic orders are multiples of ``symmetry`` (made once per symmetry)."""
     mask = _REPEATS.get(symmetry)
     if mask is None:
-        mask = _REPEATS[symmetry] = _ORDERS % symmetry == 0
-        mask.flags.writeable = False
+        mask = _REPEATS[symmetry] = tuple(k % symmetry == 0 for k in _ORDERS)
     return mask
 
 
@@ -166,12 +165,20 @@ class Scorecard:
         return closing
 
     def turning(
-        self, points: ArrayLike, *, center: Point, direction: str | None, min_turns: float, max_turns: float
+        self,
+        points: ArrayLike,
+        *,
+        center: Point,
+        direction: str | None,
+        min_turns: float,
+        max_turns: float,
+        coverage: bool = True,
     ) -> ck.Winding:
         """``direction`` (when one was asked: the way round as seen on screen) and ``winding`` (laps
-        about ``center`` that way, one lap = 1.0; unsigned when no direction was asked)."""
+        about ``center`` that way, one lap = 1.0; unsigned when no direction was asked). The
+        winding's ``coverage`` is measured only with ``coverage=True`` (:func:`checks.winding`)."""
         drawn = ck.direction(points)
-        wind = ck.winding(points, center)
+        wind = ck.winding(points, center, coverage=coverage)
         self.metrics.update(direction=drawn or "none", turns=wind.turns)
         if direction is not None:
             self.add(
@@ -226,13 +233,23 @@ class Scorecard:
         value is the worst amplitude's share of its limit (≤ 1 passes); the detail names the order
         and the cells.
         """
-        amps = radial_harmonics(angles, residuals, HARMONIC_ORDERS)
+        amps = radial_harmonics(angles, residuals, HARMONIC_ORDERS).tolist()
         a, b, c, d = limits
         size = max(scale, 1.0)
-        limit = np.where(_repeats(symmetry), a + b / size, c + d / size)
-        share = amps / limit
-        k = int(np.argmax(share))
-        worst, order = float(share[k]), HARMONIC_ORDERS[0] + k
+        # each order's limit and its amplitude's share of it, in Python floats (numpy's where and
+        # divide give the same IEEE quotients); ``k`` is np.argmax's: the first largest share, or
+        # the first NaN
+        repeat, other = a + b / size, c + d / size
+        limit = [repeat if rep else other for rep in _repeats(symmetry)]
+        share = [amp / lim for amp, lim in zip(amps, limit)]
+        k = 0
+        for i, v in enumerate(share):
+            if v != v:  # NaN
+                k = i
+                break
+            if v > share[k]:
+                k = i
+        worst, order = share[k], HARMONIC_ORDERS[0] + k
         if worst <= 1.0:  # the detail is kept only when the check fails
             detail = ""
         else:

@@ -69,20 +69,24 @@ class CircleModel:
         # two (near) zero eigenvalues: the points span only two distinct positions
         if vals[1] <= 1e-9 * vals[2]:
             return FitFailure("fewer than 3 distinct points")
-        # the coefficients (a0, a1, a2, a3) of a0 (x² + y²) + a1 x + a2 y + a3 = 0, as numpy scalars
-        v = vecs[:, 0]
-        a0 = v[0] / (2.0 * np.sqrt(zmean))
-        a1, a2, a3 = v[1], v[2], -zmean * a0
+        # the coefficients (a0, a1, a2, a3) of a0 (x² + y²) + a1 x + a2 y + a3 = 0, in Python floats:
+        # the same IEEE operations as on numpy's float64 scalars (sqrt and ** 2 correctly rounded
+        # both ways), without their per-operation cost
+        v0, v1, v2 = vecs[:, 0].tolist()
+        zm = float(zmean)
+        a0 = v0 / (2.0 * math.sqrt(zm))
+        a1, a2, a3 = v1, v2, -zm * a0
         # collinear points put the null vector in the (x, y) plane: no quadratic term, no circle
+        # (also keeps the divisions below from dividing by zero; a NaN goes on, as numpy's did)
         if abs(a0) < 1e-10:
             return FitFailure("points are collinear")
         cx = -a1 / (2 * a0)
         cy = -a2 / (2 * a0)
         r2 = (a1**2 + a2**2 - 4 * a0 * a3) / (4 * a0**2)
-        if not np.isfinite(r2) or r2 <= 0:
+        if not math.isfinite(r2) or r2 <= 0:
             return FitFailure("no real circle fits the points")
-        center = (float(cx * scale + mean[0]), float(cy * scale + mean[1]))
-        return cls(center=center, radius=float(np.sqrt(r2) * scale))
+        mx, my = mean.tolist()
+        return cls(center=(cx * scale + mx, cy * scale + my), radius=math.sqrt(r2) * scale)
 
     def residuals(self, points: ArrayLike) -> FloatArray:
         """Signed distance of each point from the circle, shape (N,)."""
