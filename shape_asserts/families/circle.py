@@ -27,8 +27,8 @@ from shape_asserts.families.base import (
 from shape_asserts.families.prompts import SEED_CIRCLE_PROMPTS, circle_prompt
 from shape_asserts.families.single import LoopThresholds
 from shape_asserts.geometry.drawing import Drawing
-from shape_asserts.geometry.fit import CircleModel, roundness
-from shape_asserts.geometry.fit.circle import rms_of, roundness_of
+from shape_asserts.geometry.fit import CircleModel, FitFailure, roundness
+from shape_asserts.geometry.fit.circle import about_mean, rms_of, roundness_of
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
 from shape_asserts.geometry.raster import raster_circle
 from shape_asserts.geometry.score import ShapeScore, fmt_fixed, fmt_point
@@ -78,7 +78,7 @@ def score_circle(
     data: Any = None,
     radius: float | None = None,
     thresholds: CircleThresholds = CIRCLE,
-    fit: CircleModel | None = None,
+    fit: CircleModel | FitFailure | None = None,
     bounds: bool = True,
     seed: float | None = None,
 ) -> ShapeScore:
@@ -289,11 +289,14 @@ def parsed_ints(drawing: Drawing) -> bool:
 
 def _score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     p = case.params
+    pts = as_points(drawing.points)
+    # the points about their mean, once, for the fit and the seed score (fit.circle.about_mean)
+    about = about_mean(pts) if len(pts) >= 3 else None
     # an answer the parser read as {"x": int, "y": int} points: its seed score from those ints
     # (the same number, see seed.int_points_score), not from the JSON read a second time
-    seed = int_points_score(drawing.points) if parsed_ints(drawing) else None
+    seed = int_points_score(pts, about) if parsed_ints(drawing) else None
     return score_circle(
-        drawing.points,
+        pts,
         center=p["center"],
         grid_size=p["grid_size"],
         start=p["start"],
@@ -301,6 +304,7 @@ def _score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         data=drawing.data,
         radius=asked_radius(case),
         thresholds=with_overrides(CIRCLE, case.thresholds),
+        fit=CircleModel.from_estimate(pts, about=about) if about is not None else None,
         seed=seed,
     )
 

@@ -15,7 +15,33 @@ from numpy.typing import ArrayLike
 from shape_asserts.geometry.fit.base import FitFailure, eigh
 from shape_asserts.geometry.points import FloatArray, Point, as_points
 
-__all__ = ["CircleModel", "roundness", "roundness_of", "rms_of", "radial_harmonics", "HARMONIC_ORDERS"]
+__all__ = [
+    "AboutMean",
+    "about_mean",
+    "CircleModel",
+    "roundness",
+    "roundness_of",
+    "rms_of",
+    "radial_harmonics",
+    "HARMONIC_ORDERS",
+]
+
+
+#: Points about their mean: the mean ``(2,)``, the centred points ``(N, 2)`` and each one's
+#: squared distance from the mean, ``dx² + dy²`` ``(N,)`` (:func:`about_mean`).
+AboutMean = tuple[FloatArray, FloatArray, FloatArray]
+
+
+def about_mean(pts: FloatArray) -> AboutMean:
+    """``pts`` (float, ``(N, 2)``, N ≥ 1) about their mean, as :data:`AboutMean`.
+
+    The circle fit starts from these, and so does the seed score of int points about their centroid
+    (:func:`shape_asserts.geometry.seed.int_points_score`): a caller needing both computes them once.
+    ``np.add.reduce(...) / n`` is what ``ndarray.mean`` computes, without its wrapper.
+    """
+    mean = np.add.reduce(pts, axis=0) / len(pts)
+    centred = pts - mean
+    return mean, centred, np.add.reduce(centred**2, axis=1)
 
 
 @dataclass(frozen=True)
@@ -33,12 +59,14 @@ class CircleModel:
     radius: float
 
     @classmethod
-    def from_estimate(cls, points: ArrayLike) -> CircleModel | FitFailure:
+    def from_estimate(cls, points: ArrayLike, *, about: AboutMean | None = None) -> CircleModel | FitFailure:
         """Taubin's algebraic circle fit (robust to points on a short arc, unbiased for noise).
 
         Parameters
         ----------
         points : ndarray, shape (N, 2)
+        about : AboutMean, optional
+            ``about_mean(points)`` when the caller has it already (the same arrays).
 
         Returns
         -------
@@ -48,11 +76,9 @@ class CircleModel:
         if len(pts) < 3:
             return FitFailure("fewer than 3 distinct points")
         # centre and scale first: the moment matrix is then well conditioned for any grid
-        # np.add.reduce(...) / n is what ndarray.mean computes, without its wrapper
         n = len(pts)
-        mean = np.add.reduce(pts, axis=0) / n
-        centred = pts - mean
-        scale = float(np.sqrt(np.add.reduce(np.add.reduce(centred**2, axis=1)) / n))
+        mean, centred, sq = about_mean(pts) if about is None else about
+        scale = float(np.sqrt(np.add.reduce(sq) / n))
         if not math.isfinite(scale) or scale == 0.0:
             return FitFailure("points have no spread")
         # ZXY = [z0, x, y] filled in place: the C-ordered (N, 3) array ``np.column_stack`` would build
