@@ -27,7 +27,7 @@ from shape_asserts.families.base import (
 from shape_asserts.families.prompts import SEED_CIRCLE_PROMPTS, circle_prompt
 from shape_asserts.families.single import LoopThresholds
 from shape_asserts.geometry.drawing import Drawing
-from shape_asserts.geometry.fit import CircleModel, FitFailure, roundness
+from shape_asserts.geometry.fit import CircleModel, FitFailure
 from shape_asserts.geometry.fit.circle import about_mean, rms_of, roundness_of
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
 from shape_asserts.geometry.raster import raster_circle
@@ -137,7 +137,19 @@ def score_circle(
         card.bounds(pts, grid_size)
     if start is not None:
         card.endpoint(pts, start, t.max_start_distance)
-    wind = card.turning(pts, center=center, direction=direction, min_turns=t.min_turns, max_turns=t.max_turns)
+    # the points about the requested center, once: the winding's angles and the roundness about it
+    # (``roundness(pts, center)``: the same differences and distances); a point sits on the center
+    # where its distance is zero (hypot is zero only for two zeros)
+    rel = np.subtract(pts, np.asarray(center, dtype=float), order="C")
+    dist = np.hypot(rel[:, 0], rel[:, 1])
+    wind = card.turning(
+        pts,
+        center=center,
+        direction=direction,
+        min_turns=t.min_turns,
+        max_turns=t.max_turns,
+        about=(rel, dist == 0),
+    )
     card.metrics["coverage"] = wind.coverage
     card.add(
         "coverage",
@@ -193,7 +205,7 @@ def score_circle(
     else:
         card.metrics["roundness"] = 0.0
         card.add("fit", False, "failed", "a circle fits", model.reason if model is not None else "fewer than 3 points")
-    rr = roundness(pts, center)
+    rr = roundness_of(dist) if n >= 3 else 0.0  # roundness(pts, center)
     card.metrics["roundness_requested"] = rr
     card.add(
         "roundness_requested",

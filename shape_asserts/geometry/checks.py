@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.geometry.points import FloatArray, Point, as_points, roll_rows
+from shape_asserts.geometry.points import BoolArray, FloatArray, Point, as_points, roll_rows
 
 __all__ = [
     "Continuity",
@@ -138,10 +138,20 @@ class Winding:
     backtracks: tuple[int, ...]
 
 
-def winding(points: ArrayLike, center: Point, *, closed: bool = True, coverage: bool = True) -> Winding:
+def winding(
+    points: ArrayLike,
+    center: Point,
+    *,
+    closed: bool = True,
+    coverage: bool = True,
+    about: tuple[FloatArray, BoolArray] | None = None,
+) -> Winding:
     """Winding number, angular coverage and backtracking of the path about ``center``.
 
     ``coverage=False`` leaves the coverage out (reported as 0.0) for a caller that does not read it.
+    ``about`` is ``(rel, at_center)`` when the caller has them: the points less the center, as
+    ``np.subtract(points, np.asarray(center, dtype=float), order="C")`` gives them, and which of
+    them sit on it (both differences zero).
 
     >>> square = [[0, 0], [2, 0], [2, 2], [0, 2]]
     >>> w = winding(square + square, center=(1, 1))  # the same square drawn twice
@@ -151,11 +161,14 @@ def winding(points: ArrayLike, center: Point, *, closed: bool = True, coverage: 
     pts = as_points(points)
     if len(pts) < 2:
         return Winding(turns=0.0, coverage=0.0, backtracks=())
-    rel = np.subtract(pts, np.asarray(center, dtype=float), order="C")
+    if about is None:
+        rel = np.subtract(pts, np.asarray(center, dtype=float), order="C")
+        # both coordinates zero, in one comparison: each C-ordered row (dx, dy) read as the complex dx + i dy
+        at_center = rel.view(np.complex128)[:, 0] == 0
+    else:
+        rel, at_center = about
     # angle grows clockwise on screen because y points down
     ang = np.arctan2(rel[:, 1], rel[:, 0])
-    # both coordinates zero, in one comparison: each C-ordered row (dx, dy) read as the complex dx + i dy
-    at_center = rel.view(np.complex128)[:, 0] == 0
     centered = bool(at_center.any())
     if closed:
         d = np.empty_like(ang)  # np.diff(ang, append=ang[:1]), without its concatenation

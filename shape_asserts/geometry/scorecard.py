@@ -33,7 +33,7 @@ from numpy.typing import ArrayLike
 from shape_asserts.geometry import checks as ck
 from shape_asserts.geometry.distances import point_chebyshev
 from shape_asserts.geometry.fit.circle import HARMONIC_ORDERS, radial_harmonics
-from shape_asserts.geometry.points import FloatArray, Point, as_points
+from shape_asserts.geometry.points import BoolArray, FloatArray, Point, as_points
 from shape_asserts.geometry.score import Check, ShapeScore, fmt_fixed, fmt_point, fmt_value
 
 __all__ = ["Scorecard"]
@@ -173,12 +173,14 @@ class Scorecard:
         min_turns: float,
         max_turns: float,
         coverage: bool = True,
+        about: tuple[FloatArray, BoolArray] | None = None,
     ) -> ck.Winding:
         """``direction`` (when one was asked: the way round as seen on screen) and ``winding`` (laps
         about ``center`` that way, one lap = 1.0; unsigned when no direction was asked). The
-        winding's ``coverage`` is measured only with ``coverage=True`` (:func:`checks.winding`)."""
+        winding's ``coverage`` is measured only with ``coverage=True``; ``about``: the points
+        about ``center`` when the caller has them (both as in :func:`checks.winding`)."""
         drawn = ck.direction(points)
-        wind = ck.winding(points, center, coverage=coverage)
+        wind = ck.winding(points, center, coverage=coverage, about=about)
         self.metrics.update(direction=drawn or "none", turns=wind.turns)
         if direction is not None:
             self.add(

@@ -60,3 +60,21 @@ def test_coverage_as_before(seed: int) -> None:
         expect = _expr_coverage(off) if n >= 2 else 0.0
         assert checks.winding(pts, center).coverage == expect
         assert checks._coverage(off) == _expr_coverage(off)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_winding_about_the_callers_differences(seed: int) -> None:
+    """``about=(rel, hypot(rel) == 0)`` (the circle scorer's) gives the winding computed inside."""
+    rng = np.random.default_rng(100 + seed)
+    n = int(rng.integers(0, 40))
+    pts = rng.integers(0, 9, size=(n, 2)).astype(float)
+    center = (4, 4) if seed % 2 else (float(rng.uniform(0, 8)), float(rng.uniform(0, 8)))
+    if seed % 5 == 0 and n:
+        pts[rng.integers(0, n)] = [np.nan, 4.0] if seed % 10 == 0 else [np.inf, np.nan]
+    if seed % 3 == 0 and n:
+        pts[rng.integers(0, n)] = [5e-324 + center[0], center[1]]
+    with np.errstate(invalid="ignore"):
+        rel = np.subtract(pts, np.asarray(center, dtype=float), order="C")
+        got = checks.winding(pts, center, about=(rel, np.hypot(rel[:, 0], rel[:, 1]) == 0))
+        want = checks.winding(pts, center)
+    assert got == want or (np.isnan(want.turns) and np.isnan(got.turns) and got.coverage == want.coverage)
