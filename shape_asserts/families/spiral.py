@@ -36,7 +36,14 @@ from shape_asserts.families.single import ContourThresholds, outline_measures, p
 from shape_asserts.geometry.distances import closure_distance
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import SpiralModel
-from shape_asserts.geometry.fit.spiral import lap_error, lap_gaps, linear_quantile, radii_about, unwrapped_angles
+from shape_asserts.geometry.fit.spiral import (
+    lap_error,
+    lap_gaps,
+    linear_quantile,
+    mean_of,
+    offsets_about,
+    unwrapped_angles,
+)
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, round_half_up
 from shape_asserts.geometry.raster import raster_spiral
 from shape_asserts.geometry.samples import spiral_samples
@@ -234,12 +241,13 @@ def score_spiral(
         "the spiral closes on itself: its last point is next to the first",
     )
 
-    used, theta = unwrapped_angles(pts, center, min_radius=t.fit_min_radius)
+    # every point less the center and its distance from it, once: the angles, the lap count, the
+    # drawdown, the fit and the laps read them
+    offsets, radii = offsets_about(pts, center)
+    used, theta = unwrapped_angles(pts, center, min_radius=t.fit_min_radius, about=(offsets, radii))
     total = float(theta[-1]) if theta.size else 0.0
     drawn = "cw" if total > 0 else "ccw" if total < 0 else "none"
     drawn_turns = abs(total) / (2 * math.pi)
-    # every point's distance from the center, once: the lap count, the drawdown, the fit and the laps read it
-    radii = radii_about(pts, center)
     lap_err = lap_error(radii, used, theta, spacing, turns, inward)
     card.metrics.update(direction=drawn, turns=drawn_turns, turns_error=lap_err)
     card.add(
@@ -261,7 +269,7 @@ def score_spiral(
 
     seq = radii[::-1] if inward else radii
     fall = np.maximum.accumulate(seq) - seq if n else np.zeros(0)
-    drawdown = float(fall.max()) if n else 0.0
+    drawdown = float(np.maximum.reduce(fall)) if n else 0.0  # fall.max()
     bad = np.flatnonzero(fall > t.max_radius_drawdown)
     if inward:
         bad = np.sort(n - 1 - bad)
@@ -290,7 +298,7 @@ def score_spiral(
         )
         return card.result("spiral", score)
     spacing_err = abs(model.spacing - spacing) / spacing
-    rms = float(np.sqrt(np.mean(model.residuals(pts, min_radius=t.fit_min_radius, angles=angles, radii=radii) ** 2)))
+    rms = float(np.sqrt(mean_of(model.residuals(pts, min_radius=t.fit_min_radius, angles=angles, radii=radii) ** 2)))
     rel = rms / spacing
     card.metrics.update(
         r2=model.r2, fit_spacing=model.spacing, fit_rms=rms, fit_relative_rms=rel, spacing_error=spacing_err

@@ -16,37 +16,71 @@ from numpy.typing import ArrayLike
 from shape_asserts.geometry.fit.base import FitFailure
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
 
-__all__ = ["SpiralModel", "unwrapped_angles", "lap_gaps", "radii_about", "lap_error", "linear_quantile"]
+__all__ = [
+    "SpiralModel",
+    "unwrapped_angles",
+    "lap_gaps",
+    "offsets_about",
+    "radii_about",
+    "mean_of",
+    "lap_error",
+    "linear_quantile",
+]
 
 
-def unwrapped_angles(points: ArrayLike, center: Point, *, min_radius: float = 0.0) -> tuple[IntArray, FloatArray]:
+def unwrapped_angles(
+    points: ArrayLike,
+    center: Point,
+    *,
+    min_radius: float = 0.0,
+    about: tuple[FloatArray, FloatArray] | None = None,
+) -> tuple[IntArray, FloatArray]:
     """Cumulative polar angle along the drawing about ``center``, radians (clockwise on screen > 0).
 
     Points closer than ``min_radius`` to the center (where the angle means little) are left out.
     Returns ``(indices, theta)``: the positions used and the angle at each, starting from 0.
+    ``about`` is :func:`offsets_about` of the points when the caller has it already.
     """
-    pts = as_points(points)
-    rel = pts - np.asarray(center, dtype=float)
-    r = np.hypot(rel[:, 0], rel[:, 1])
+    rel, r = offsets_about(points, center) if about is None else about
     idx = np.flatnonzero((r > 0) & (r >= min_radius))
     if idx.size == 0:
         return idx, np.zeros(0)
     ang = np.arctan2(rel[idx, 1], rel[idx, 0])
-    step = (np.diff(ang) + np.pi) % (2 * np.pi) - np.pi
+    # each step's turn, (np.diff(ang) + π) % 2π − π, in place
+    step = ang[1:] - ang[:-1]
+    step += np.pi
+    np.remainder(step, 2 * np.pi, out=step)
+    step -= np.pi
     # a step straight across the center (skipped inner points) turns ±π: which way is a matter of
     # rounding, so a rotated copy of the drawing could count a lap more; take the overall sense
     across = np.abs(np.abs(step) - np.pi) < 1e-6
     if across.any():
         step[across] = np.pi if step[~across].sum() >= 0 else -np.pi
-    return idx, np.concatenate([[0.0], np.cumsum(step)])
+    theta = np.empty(len(ang))  # np.concatenate([[0.0], np.cumsum(step)])
+    theta[0] = 0.0
+    np.cumsum(step, out=theta[1:])
+    return idx, theta
+
+
+def offsets_about(points: ArrayLike, center: Point) -> tuple[FloatArray, FloatArray]:
+    """Each point less ``center``, shape (N, 2), and its distance from it (:func:`radii_about`)."""
+    pts = as_points(points)
+    rel = pts - np.asarray(center, dtype=float)
+    r: FloatArray = np.hypot(rel[:, 0], rel[:, 1])
+    return rel, r
 
 
 def radii_about(points: ArrayLike, center: Point) -> FloatArray:
     """Each point's distance from ``center``, shape (N,): the radius every spiral measure reads."""
-    pts = as_points(points)
-    rel = pts - np.asarray(center, dtype=float)
-    r: FloatArray = np.hypot(rel[:, 0], rel[:, 1])
-    return r
+    return offsets_about(points, center)[1]
+
+
+def mean_of(values: FloatArray) -> float:
+    """``float(np.mean(values))`` of a 1-D float array, the same float (its sum over its count, as
+    numpy's mean divides them) without np.mean's wrapper; an empty array asks np.mean."""
+    if not len(values):
+        return float(np.mean(values))
+    return float(np.add.reduce(values) / np.intp(len(values)))
 
 
 def lap_gaps(
@@ -196,15 +230,17 @@ class SpiralModel:
         th = theta * sign
         r = (radii if radii is not None else radii_about(pts, center))[idx]
         # a line fit in (θ, r); centring θ keeps it well conditioned for many laps
-        tm, rm = float(th.mean()), float(r.mean())
-        var = float(np.sum((th - tm) ** 2))
+        # (np.add.reduce is what np.sum calls, mean_of what .mean() computes: without their wrappers)
+        tm, rm = mean_of(th), mean_of(r)
+        dth, dr = th - tm, r - rm
+        var = float(np.add.reduce(dth**2))
         if var == 0.0:
             return FitFailure("the points do not turn about the center")
-        b = float(np.sum((th - tm) * (r - rm)) / var)
+        b = float(np.add.reduce(dth * dr) / var)
         a = rm - b * tm
         res = r - (a + b * th)
-        sst = float(np.sum((r - rm) ** 2))
-        r2 = 1.0 - float(np.sum(res * res)) / sst if sst > 0 else 0.0
+        sst = float(np.add.reduce(dr**2))
+        r2 = 1.0 - float(np.add.reduce(res * res)) / sst if sst > 0 else 0.0
         x0, y0 = pts[idx[0]].tolist()
         angle0 = math.degrees(math.atan2(y0 - float(center[1]), x0 - float(center[0]))) % 360.0
         return cls(
@@ -267,7 +303,7 @@ def lap_error(
     first = r <= spacing
     if not first.any():
         first = r <= r.min()
-    return float(np.mean(swept[first] - (turns - r[first] / spacing)))
+    return mean_of(swept[first] - (turns - r[first] / spacing))
 
 
 def linear_quantile(values: FloatArray, q: float) -> float:
