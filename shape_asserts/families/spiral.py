@@ -283,7 +283,7 @@ def score_spiral(
         ""
         if monotone
         else f"the radius turns back ({'towards' if not inward else 'away from'} the center) by {drawdown:.1f} cells",
-        tuple(int(i) for i in bad[:50]),
+        bad[:50].tolist(),
     )
 
     # the angles unwrapped once, about the asked center, for the fit, its residuals and the laps
@@ -362,7 +362,7 @@ def _laps(
         if even
         else f"laps are unevenly spaced: {len(dev[off])} points lie more than {limit:.1f} cells off "
         f"{spacing:g} from the lap before",
-        tuple(int(i) for i in idx[off][:50]),
+        idx[off][:50].tolist(),
     )
 
 

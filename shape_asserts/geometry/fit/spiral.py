@@ -147,7 +147,8 @@ def _lap_medians(th: FloatArray, r: FloatArray, targets: FloatArray, window: flo
     hi = np.searchsorted(ths, targets + reach + slack, side="right")
     counts = hi - lo
     qi = np.repeat(np.arange(len(targets)), counts)
-    ti = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts - lo, counts)
+    ends = np.cumsum(counts)  # each target's run ends here among all the runs (ints: exact)
+    ti = np.arange(int(ends[-1])) - np.repeat(ends - counts - lo, counts)
     inside = np.abs(ths[ti] - targets[qi]) <= reach[qi]
     qi, vals = qi[inside], rs[ti[inside]]
     # each target's values in ascending order: np.lexsort((vals, qi))'s order from one stable sort of
@@ -166,9 +167,9 @@ def _lap_medians(th: FloatArray, r: FloatArray, targets: FloatArray, window: flo
     low, high = vals[start + (count - 1) // 2], vals[start + count // 2]
     # numpy's nanmedian takes (a + a) / 2 for an odd count below 600 columns, a itself above (the
     # two differ only where 2a overflows: a radius over 8e307)
-    odd = count % 2 == 1
-    mid = np.where(odd & (n >= 600), low, (low + high) / 2)
-    out: FloatArray = mid
+    out: FloatArray = (low + high) / 2
+    if n >= 600:
+        out = np.where(count % 2 == 1, low, out)
     return out
 
 
