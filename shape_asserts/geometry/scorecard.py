@@ -75,19 +75,18 @@ class Scorecard:
     ) -> Check:
         """Add one check; ``detail`` says what went wrong and is kept only when it fails, ``note``
         says what the value is measured against and is kept either way."""
-        # Check(name, passed, value, limit, detail, indices, margin) with its fields set at once: the
-        # frozen dataclass's __init__ sets them one object.__setattr__ at a time (it has no
-        # __post_init__, so the instance is the same)
+        # Check(name, passed, value, limit, detail, indices, margin) with its fields written straight
+        # into its __dict__, in field order: the frozen dataclass's __init__ sets them one
+        # object.__setattr__ at a time (it has no __post_init__, so the instance is the same)
         check = _new_check(Check)
-        check.__dict__.update(
-            name=name,
-            passed=bool(passed),
-            value=value,
-            limit=limit,
-            detail=note or (detail if not passed else ""),
-            indices=tuple(map(int, indices)) if len(indices) else (),
-            explicit_margin=margin,
-        )
+        fields = check.__dict__  # (item by item: cheaper than update's keywords)
+        fields["name"] = name
+        fields["passed"] = bool(passed)
+        fields["value"] = value
+        fields["limit"] = limit
+        fields["detail"] = note or (detail if not passed else "")
+        fields["indices"] = tuple(map(int, indices)) if len(indices) else ()
+        fields["explicit_margin"] = margin
         self.checks.append(check)
         return check
 

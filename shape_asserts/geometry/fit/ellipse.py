@@ -139,15 +139,12 @@ class EllipseModel:
                 return np.full(len(pts), np.inf)
             return _normal_distance(px, py, q[0], q[1], q[2], q[3], q[4])
 
-        steps = np.array([1e-4, 1e-4, 1e-4, 1e-4, 1e-3])
-        # the five nudged parameter sets of a forward-difference Jacobian, one per row (a row of
-        # ``eye * steps`` is what one nudge adds), measured in one broadcast call
-        nudges = np.eye(5) * steps[:, None]
+        steps, nudges = _STEPS, _NUDGES
         err = cost(params)
         best = float(np.add.reduce(err * err))
         for _ in range(rounds):
             jac = _jacobian(px, py, params + nudges, err, steps)
-            if not np.isfinite(jac).all():
+            if not np.logical_and.reduce(np.isfinite(jac), axis=None):  # np.isfinite(jac).all()
                 break
             delta = lstsq(jac, -err)
             trial = params + delta
@@ -216,6 +213,15 @@ class EllipseModel:
     def __bool__(self) -> Literal[True]:
         """A model is a fit that worked: always true (a :class:`FitFailure` is false)."""
         return True
+
+
+#: The Gauss–Newton polish's forward-difference steps (center, semi-axes, rotation) and the five
+#: nudged parameter sets they make, one per row (a row of ``eye * steps`` is what one nudge adds,
+#: measured in one broadcast call): the same for every fit, made once.
+_STEPS = np.array([1e-4, 1e-4, 1e-4, 1e-4, 1e-3])
+_NUDGES = np.eye(5) * _STEPS[:, None]
+_STEPS.flags.writeable = False
+_NUDGES.flags.writeable = False
 
 
 def _quotient(x: float, y: float) -> float:
