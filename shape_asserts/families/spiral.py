@@ -44,7 +44,7 @@ from shape_asserts.geometry.fit.spiral import (
     offsets_about,
     unwrapped_angles,
 )
-from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, round_half_up
+from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
 from shape_asserts.geometry.raster import raster_spiral
 from shape_asserts.geometry.samples import spiral_samples
 from shape_asserts.geometry.score import ShapeScore
@@ -100,10 +100,15 @@ def spiral_ends(center: Point, spacing: float, turns: float, angle: float) -> tu
     """The (rounded) center and outer end cells of the asked spiral."""
     r = spacing * turns
     a = math.radians(angle)
-    # halves round up, as a person rounds (and as the polygon families' vertices do)
-    cx, cy = round_half_up(center).tolist()
-    ex, ey = round_half_up([center[0] + r * math.cos(a), center[1] + r * math.sin(a)]).tolist()
-    return (int(cx), int(cy)), (int(ex), int(ey))
+    # halves round up, as a person rounds (and as the polygon families' vertices do): points.round_half_up,
+    # floor(x + 0.5), in Python floats (the same addition and floor; NaN and infinity raise as int() did)
+    ex, ey = center[0] + r * math.cos(a), center[1] + r * math.sin(a)
+    return (_half_up(center[0]), _half_up(center[1])), (_half_up(ex), _half_up(ey))
+
+
+def _half_up(x: float) -> int:
+    """``int(round_half_up(x))`` of one number."""
+    return math.floor(float(x) + 0.5)
 
 
 def _params(p: Mapping[str, Any]) -> dict[str, Any]:

@@ -88,3 +88,28 @@ def test_mean_of_is_numpys_mean() -> None:
         assert mean_of(v) == float(np.mean(v))
     with np.errstate(invalid="ignore"), pytest.warns(RuntimeWarning):
         assert math.isnan(mean_of(np.zeros(0)))
+
+
+def test_spiral_ends_as_before() -> None:
+    """``spiral_ends`` rounds half up in Python floats: the cells numpy's round_half_up gave."""
+    from shape_asserts.families.spiral import spiral_ends
+    from shape_asserts.geometry.points import round_half_up
+
+    def before(center: tuple[float, float], spacing: float, turns: float, angle: float) -> tuple[object, ...]:
+        r = spacing * turns
+        a = math.radians(angle)
+        cx, cy = round_half_up(center).tolist()
+        ex, ey = round_half_up([center[0] + r * math.cos(a), center[1] + r * math.sin(a)]).tolist()
+        return (int(cx), int(cy)), (int(ex), int(ey))
+
+    rng = np.random.default_rng(0)
+    for i in range(20_000):
+        if i % 2:
+            c: tuple[float, float] = (int(rng.integers(0, 100)), float(rng.integers(0, 200)) / 2)
+        else:
+            c = (float(rng.uniform(0, 100)), float(rng.uniform(0, 100)))
+        sp, tu, an = float(rng.integers(6, 40)) / 2, float(rng.integers(1, 40)) / 4, float(rng.integers(0, 720)) / 2
+        assert spiral_ends(c, sp, tu, an) == before(c, sp, tu, an)
+    for bad, error in (((math.nan, 1.0), ValueError), ((math.inf, 1.0), OverflowError)):
+        with pytest.raises(error):
+            spiral_ends(bad, 3.0, 1.0, 0.0)
