@@ -275,7 +275,7 @@ def score_spiral(
     seq = radii[::-1] if inward else radii
     fall = np.maximum.accumulate(seq) - seq if n else np.zeros(0)
     drawdown = float(np.maximum.reduce(fall)) if n else 0.0  # fall.max()
-    bad = np.flatnonzero(fall > t.max_radius_drawdown)
+    bad = (fall > t.max_radius_drawdown).nonzero()[0]  # np.flatnonzero, without its wrapper
     if inward:
         bad = np.sort(n - 1 - bad)
     card.metrics["radius_drawdown"] = drawdown

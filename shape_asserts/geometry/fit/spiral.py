@@ -42,10 +42,12 @@ def unwrapped_angles(
     ``about`` is :func:`offsets_about` of the points when the caller has it already.
     """
     rel, r = offsets_about(points, center) if about is None else about
-    idx = np.flatnonzero((r > 0) & (r >= min_radius))
+    # (np.flatnonzero of the mask, without its wrapper; ``.nonzero()`` of a 1-D mask is the same)
+    idx = ((r > 0) & (r >= min_radius)).nonzero()[0]
     if idx.size == 0:
         return idx, np.zeros(0)
-    ang = np.arctan2(rel[idx, 1], rel[idx, 0])
+    kept = rel[idx]  # the rows once, then their columns
+    ang = np.arctan2(kept[:, 1], kept[:, 0])
     # each step's turn, (np.diff(ang) + π) % 2π − π, in place
     step = ang[1:] - ang[:-1]
     step += np.pi
@@ -58,7 +60,7 @@ def unwrapped_angles(
         step[across] = np.pi if step[~across].sum() >= 0 else -np.pi
     theta = np.empty(len(ang))  # np.concatenate([[0.0], np.cumsum(step)])
     theta[0] = 0.0
-    np.cumsum(step, out=theta[1:])
+    np.add.accumulate(step, out=theta[1:])  # (what np.cumsum calls)
     return idx, theta
 
 
@@ -116,7 +118,7 @@ def lap_gaps(
     th = theta if theta[-1] >= 0 else -theta
     r = (radii if radii is not None else radii_about(pts, center))[idx]
     # a point exactly one lap on (a grid ray crossed again) counts, whatever the float noise
-    keep = np.flatnonzero(th >= th.min() + 2 * math.pi - 1e-9)
+    keep = (th >= np.minimum.reduce(th) + 2 * math.pi - 1e-9).nonzero()[0]  # flatnonzero, th.min()
     before = _lap_medians(th, r, th[keep] - 2 * math.pi, window)
     return idx[keep], r[keep] - before
 
@@ -147,7 +149,7 @@ def _lap_medians(th: FloatArray, r: FloatArray, targets: FloatArray, window: flo
     hi = np.searchsorted(ths, targets + reach + slack, side="right")
     counts = hi - lo
     qi = np.repeat(np.arange(len(targets)), counts)
-    ends = np.cumsum(counts)  # each target's run ends here among all the runs (ints: exact)
+    ends = np.add.accumulate(counts)  # each target's run ends here among all the runs (np.cumsum; ints: exact)
     ti = np.arange(int(ends[-1])) - np.repeat(ends - counts - lo, counts)
     inside = np.abs(ths[ti] - targets[qi]) <= reach[qi]
     qi, vals = qi[inside], rs[ti[inside]]
@@ -163,7 +165,7 @@ def _lap_medians(th: FloatArray, r: FloatArray, targets: FloatArray, window: flo
     else:
         vals = key.imag
     count = np.bincount(qi, minlength=len(targets))
-    start = np.cumsum(count) - count
+    start = np.add.accumulate(count) - count
     low, high = vals[start + (count - 1) // 2], vals[start + count // 2]
     # numpy's nanmedian takes (a + a) / 2 for an odd count below 600 columns, a itself above (the
     # two differ only where 2a overflows: a radius over 8e307)
