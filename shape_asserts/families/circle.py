@@ -81,6 +81,7 @@ def score_circle(
     fit: CircleModel | FitFailure | None = None,
     bounds: bool = True,
     seed: float | None = None,
+    extremes: tuple[float, float] | None = None,
 ) -> ShapeScore:
     """Measure a circle drawing against what was asked.
 
@@ -110,6 +111,8 @@ def score_circle(
     seed : float, optional
         The seed score when the caller has it already (:func:`seed_score` of ``data``, the same
         number); ``data`` is then not read.
+    extremes : (float, float), optional
+        The least and the largest coordinate of ``points`` when the caller has them (for ``bounds``).
 
     Returns
     -------
@@ -134,12 +137,11 @@ def score_circle(
     card.continuity(pts, max_gaps=t.max_gaps, max_repeats=t.max_repeats)
     card.closure(pts, t.max_closure)
     if bounds:
-        card.bounds(pts, grid_size)
+        card.bounds(pts, grid_size, extremes=extremes)
     if start is not None:
         card.endpoint(pts, start, t.max_start_distance)
     # the points about the requested center, once: the winding's angles and the roundness about it
-    # (``roundness(pts, center)``: the same differences and distances); a point sits on the center
-    # where its distance is zero (hypot is zero only for two zeros)
+    # (``roundness(pts, center)``: the same differences and distances)
     rel = np.subtract(pts, np.asarray(center, dtype=float), order="C")
     dist = np.hypot(rel[:, 0], rel[:, 1])
     wind = card.turning(
@@ -148,7 +150,7 @@ def score_circle(
         direction=direction,
         min_turns=t.min_turns,
         max_turns=t.max_turns,
-        about=(rel, dist == 0),
+        about=(rel, dist),
     )
     card.metrics["coverage"] = wind.coverage
     card.add(
@@ -302,11 +304,15 @@ def parsed_ints(drawing: Drawing) -> bool:
 def _score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     p = case.params
     pts = as_points(drawing.points)
-    # the points about their mean, once, for the fit and the seed score (fit.circle.about_mean)
+    # the points about their mean, once, for the fit and the seed score (fit.circle.about_mean),
+    # and their least and largest coordinates, for the seed's int path and the bounds check
     about = about_mean(pts) if len(pts) >= 3 else None
+    extremes = (
+        (float(np.minimum.reduce(pts, axis=None)), float(np.maximum.reduce(pts, axis=None))) if len(pts) else None
+    )
     # an answer the parser read as {"x": int, "y": int} points: its seed score from those ints
     # (the same number, see seed.int_points_score), not from the JSON read a second time
-    seed = int_points_score(pts, about) if parsed_ints(drawing) else None
+    seed = int_points_score(pts, about, extremes) if parsed_ints(drawing) else None
     return score_circle(
         pts,
         center=p["center"],
@@ -318,6 +324,7 @@ def _score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         thresholds=with_overrides(CIRCLE, case.thresholds),
         fit=CircleModel.from_estimate(pts, about=about) if about is not None else None,
         seed=seed,
+        extremes=extremes,
     )
 
 

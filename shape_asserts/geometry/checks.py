@@ -71,8 +71,11 @@ def continuity(points: ArrayLike, *, closed: bool = False) -> Continuity:
     )
 
 
-def out_of_bounds(points: ArrayLike, grid_size: int) -> tuple[int, ...]:
+def out_of_bounds(points: ArrayLike, grid_size: int, *, extremes: tuple[float, float] | None = None) -> tuple[int, ...]:
     """Indices of points outside ``[0, grid_size - 1]`` on either axis.
+
+    ``extremes`` is the least and the largest coordinate (``np.minimum.reduce`` and
+    ``np.maximum.reduce`` of the points) when the caller has them already.
 
     >>> out_of_bounds([[0, 0], [50, 3], [4, -1]], grid_size=50)
     (1, 2)
@@ -80,8 +83,13 @@ def out_of_bounds(points: ArrayLike, grid_size: int) -> tuple[int, ...]:
     pts = as_points(points)
     # the common case in two reductions: every coordinate inside (a NaN, outside neither way, makes
     # both extremes NaN and takes the point-by-point path)
-    if pts.size and np.minimum.reduce(pts, axis=None) >= 0 and np.maximum.reduce(pts, axis=None) <= grid_size - 1:
-        return ()
+    if pts.size:
+        if extremes is None:
+            inside = np.minimum.reduce(pts, axis=None) >= 0 and np.maximum.reduce(pts, axis=None) <= grid_size - 1
+        else:
+            inside = extremes[0] >= 0 and extremes[1] <= grid_size - 1
+        if inside:
+            return ()
     out = (pts < 0) | (pts > grid_size - 1)
     bad = out[:, 0] | out[:, 1]
     return tuple(np.flatnonzero(bad).tolist()) if bad.any() else ()
@@ -124,6 +132,10 @@ def direction(points: ArrayLike) -> str | None:
     return None
 
 
+#: No point on the center: what ``winding`` holds where it will not read it.
+_NOWHERE: BoolArray = np.zeros(0, dtype=bool)
+
+
 @dataclass(frozen=True)
 class Winding:
     """How the drawing travels around a center.
@@ -144,14 +156,14 @@ def winding(
     *,
     closed: bool = True,
     coverage: bool = True,
-    about: tuple[FloatArray, BoolArray] | None = None,
+    about: tuple[FloatArray, FloatArray] | None = None,
 ) -> Winding:
     """Winding number, angular coverage and backtracking of the path about ``center``.
 
     ``coverage=False`` leaves the coverage out (reported as 0.0) for a caller that does not read it.
-    ``about`` is ``(rel, at_center)`` when the caller has them: the points less the center, as
-    ``np.subtract(points, np.asarray(center, dtype=float), order="C")`` gives them, and which of
-    them sit on it (both differences zero).
+    ``about`` is ``(rel, dist)`` when the caller has them: the points less the center, as
+    ``np.subtract(points, np.asarray(center, dtype=float), order="C")`` gives them, and their
+    distances from it, ``np.hypot`` of those differences (zero only where both are: on the center).
 
     >>> square = [[0, 0], [2, 0], [2, 2], [0, 2]]
     >>> w = winding(square + square, center=(1, 1))  # the same square drawn twice
@@ -165,11 +177,14 @@ def winding(
         rel = np.subtract(pts, np.asarray(center, dtype=float), order="C")
         # both coordinates zero, in one comparison: each C-ordered row (dx, dy) read as the complex dx + i dy
         at_center = rel.view(np.complex128)[:, 0] == 0
+        centered = bool(at_center.any())
     else:
-        rel, at_center = about
+        rel, dist = about
+        # any distance zero? The least one says (fmin passes over NaN, which is no zero)
+        centered = bool(np.fmin.reduce(dist) == 0)
+        at_center = dist == 0 if centered else _NOWHERE  # (read only when centered)
     # angle grows clockwise on screen because y points down
     ang = np.arctan2(rel[:, 1], rel[:, 0])
-    centered = bool(at_center.any())
     if closed:
         d = np.empty_like(ang)  # np.diff(ang, append=ang[:1]), without its concatenation
         np.subtract(ang[1:], ang[:-1], out=d[:-1])

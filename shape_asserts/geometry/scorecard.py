@@ -33,7 +33,7 @@ from numpy.typing import ArrayLike
 from shape_asserts.geometry import checks as ck
 from shape_asserts.geometry.distances import point_chebyshev
 from shape_asserts.geometry.fit.circle import HARMONIC_ORDERS, radial_harmonics
-from shape_asserts.geometry.points import BoolArray, FloatArray, Point, as_points
+from shape_asserts.geometry.points import FloatArray, Point, as_points
 from shape_asserts.geometry.score import Check, ShapeScore, fmt_fixed, fmt_point, fmt_value
 
 __all__ = ["Scorecard"]
@@ -126,10 +126,14 @@ class Scorecard:
         self.marks.update(gaps=cont.gaps, repeats=cont.repeats)
         return cont
 
-    def bounds(self, points: ArrayLike, grid_size: int) -> tuple[int, ...]:
-        """``bounds``: every point on the grid; the outside ones are marked."""
-        oob = ck.out_of_bounds(points, grid_size)
-        self.add("bounds", not oob, len(oob), "0 outside", f"outside 0..{grid_size - 1}", oob)
+    def bounds(
+        self, points: ArrayLike, grid_size: int, *, extremes: tuple[float, float] | None = None
+    ) -> tuple[int, ...]:
+        """``bounds``: every point on the grid; the outside ones are marked. ``extremes``: the least
+        and largest coordinate when the caller has them (:func:`checks.out_of_bounds`)."""
+        oob = ck.out_of_bounds(points, grid_size, extremes=extremes)
+        # (the detail is kept only when the check fails)
+        self.add("bounds", not oob, len(oob), "0 outside", f"outside 0..{grid_size - 1}" if oob else "", oob)
         self.marks["outside"] = oob
         return oob
 
@@ -172,7 +176,7 @@ class Scorecard:
         min_turns: float,
         max_turns: float,
         coverage: bool = True,
-        about: tuple[FloatArray, BoolArray] | None = None,
+        about: tuple[FloatArray, FloatArray] | None = None,
     ) -> ck.Winding:
         """``direction`` (when one was asked: the way round as seen on screen) and ``winding`` (laps
         about ``center`` that way, one lap = 1.0; unsigned when no direction was asked). The

@@ -252,7 +252,9 @@ def _small_int_score(xy: np.ndarray, cx: Number, cy: Number, n: int) -> float:
 
 
 def int_points_score(
-    points: np.ndarray, about: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+    points: np.ndarray,
+    about: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+    extremes: tuple[float, float] | None = None,
 ) -> float | None:
     """The seed score of an answer whose every point is ``{"x": int, "y": int}``, from those ints
     as an ``(N, 2)`` float array (the parser's :attr:`Drawing.points`, which holds them exactly);
@@ -265,15 +267,18 @@ def int_points_score(
     ``about`` is ``fit.circle.about_mean(points)`` when the caller has it: its mean is PHP's
     centroid (the same exact sums, the same division: an int quotient is the float one when exact)
     and its squared distances are step 2's ``dx² + dy²`` (the same subtractions, squares and one
-    addition per point), so only the square roots remain.
+    addition per point), so only the square roots remain. ``extremes`` is the least and the
+    largest coordinate (``np.minimum.reduce`` and ``np.maximum.reduce`` of the points) when the
+    caller has them.
     """
     n = len(points)
     if n < 5:
         return 0.0
     if n >= 2**28:  # pragma: no cover - the parser allows 10,000 points; keeps the sums exact
         return None
-    lo = float(np.minimum.reduce(points, axis=None))
-    hi = float(np.maximum.reduce(points, axis=None))
+    if extremes is None:
+        extremes = (float(np.minimum.reduce(points, axis=None)), float(np.maximum.reduce(points, axis=None)))
+    lo, hi = extremes
     if not (lo > -_EXACT_LIMIT and hi < _EXACT_LIMIT):  # (NaN: not an int answer; asked anyway)
         return None
     if about is not None:

@@ -61,3 +61,27 @@ def test_fit_from_about_mean() -> None:
             assert [_bits(v) for v in (*got.center, got.radius)] == [_bits(v) for v in (*want.center, want.radius)]
         else:
             assert str(got) == str(want)
+
+
+def _extremes(pts: np.ndarray) -> tuple[float, float]:
+    return float(np.minimum.reduce(pts, axis=None)), float(np.maximum.reduce(pts, axis=None))
+
+
+def test_seed_and_bounds_from_the_callers_extremes() -> None:
+    from shape_asserts.geometry.checks import out_of_bounds
+
+    rng = np.random.default_rng(8)
+    for i, pts in enumerate(_drawings()):
+        pts = pts.astype(float)
+        if i % 9 == 0:
+            pts[0, 1] = np.nan
+        with np.errstate(invalid="ignore"):
+            ext = _extremes(pts)
+            grid = int(rng.integers(1, 80))
+            assert out_of_bounds(pts, grid, extremes=ext) == out_of_bounds(pts, grid)
+            if i < 600 and i % 9:  # (the int path: int drawings only)
+                got = seed.int_points_score(pts, about_mean(pts), ext)
+                want = seed.int_points_score(pts)
+                assert (got is None and want is None) or (
+                    got is not None and want is not None and _bits(got) == _bits(want)
+                )
