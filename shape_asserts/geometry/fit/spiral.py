@@ -135,22 +135,23 @@ def _lap_medians(th: FloatArray, r: FloatArray, targets: FloatArray, window: flo
     """
     if targets.size == 0:
         return np.zeros(0)
-    order = np.argsort(th, kind="stable")
+    # (the array methods np.argsort, np.searchsorted and np.repeat call, without their wrappers)
+    order = th.argsort(kind="stable")
     ths, rs = th[order], r[order]
     n = len(ths)
-    ins = np.searchsorted(ths, targets)
+    ins = ths.searchsorted(targets)
     left = np.abs(ths[np.maximum(ins - 1, 0)] - targets)
     right = np.abs(ths[np.minimum(ins, n - 1)] - targets)
     nearest = np.minimum(left, right)  # the least |θ − target| of all: the run's ends about the target
     # within the window when a point is; else the nearest ones and those as near within 1e-9
     reach = np.where(nearest <= window, window, nearest + 1e-9)
     slack = 1e-7 * (1.0 + np.abs(targets))
-    lo = np.searchsorted(ths, targets - reach - slack, side="left")
-    hi = np.searchsorted(ths, targets + reach + slack, side="right")
+    lo = ths.searchsorted(targets - reach - slack, side="left")
+    hi = ths.searchsorted(targets + reach + slack, side="right")
     counts = hi - lo
-    qi = np.repeat(np.arange(len(targets)), counts)
+    qi = np.arange(len(targets)).repeat(counts)
     ends = np.add.accumulate(counts)  # each target's run ends here among all the runs (np.cumsum; ints: exact)
-    ti = np.arange(int(ends[-1])) - np.repeat(ends - counts - lo, counts)
+    ti = np.arange(int(ends[-1])) - (ends - counts - lo).repeat(counts)
     inside = np.abs(ths[ti] - targets[qi]) <= reach[qi]
     qi, vals = qi[inside], rs[ti[inside]]
     # each target's values in ascending order: np.lexsort((vals, qi))'s order from one stable sort of
@@ -316,7 +317,8 @@ def linear_quantile(values: FloatArray, q: float) -> float:
     numpy's weight is then measured from index −1), joined as numpy's ``_lerp`` joins them; NaN
     when a value is NaN."""
     n = len(values)
-    s = np.sort(values)
+    s = values.copy()  # np.sort(values): a sorted copy
+    s.sort()
     virtual = (n - 1) * q
     if virtual >= n - 1:
         lo = hi = n - 1
