@@ -131,10 +131,14 @@ def _round_helper(value: float) -> float:
     return float(math.ceil(value - 0.5)) or -0.0
 
 
+#: ``float(10**p)`` for p = 0..22 (exact doubles), made once.
+_POW10 = tuple(float(10**p) for p in range(23))
+
+
 def _intpow10(power: int) -> float:
     if power < 0 or power > 22:
         return math.pow(10.0, power)
-    return float(10**power)
+    return _POW10[power]
 
 
 def php_round(value: float, places: int = 0) -> float:
