@@ -56,7 +56,7 @@ def unwrapped_angles(
     # a step straight across the center (skipped inner points) turns ±π: which way is a matter of
     # rounding, so a rotated copy of the drawing could count a lap more; take the overall sense
     across = np.abs(np.abs(step) - np.pi) < 1e-6
-    if across.any():
+    if np.logical_or.reduce(across):  # across.any(), without its wrapper
         step[across] = np.pi if step[~across].sum() >= 0 else -np.pi
     theta = np.empty(len(ang))  # np.concatenate([[0.0], np.cumsum(step)])
     theta[0] = 0.0
@@ -305,7 +305,7 @@ def lap_error(
     swept = np.abs(theta - (theta[-1] if not inward else theta[0])) / (2 * math.pi)
     r = radii[used]
     first = r <= spacing
-    if not first.any():
+    if not np.logical_or.reduce(first):  # first.any()
         first = r <= r.min()
     return mean_of(swept[first] - (turns - r[first] / spacing))
 
