@@ -46,8 +46,9 @@ def unwrapped_angles(
     idx = ((r > 0) & (r >= min_radius)).nonzero()[0]
     if idx.size == 0:
         return idx, np.zeros(0)
-    kept = rel[idx]  # the rows once, then their columns
-    ang = np.arctan2(kept[:, 1], kept[:, 0])
+    # (each column taken apart, as contiguous arrays: a numpy whose arctan2 is vectorised only for
+    # contiguous input may round differently on strided views)
+    ang = np.arctan2(rel[idx, 1], rel[idx, 0])
     # each step's turn, (np.diff(ang) + π) % 2π − π, in place
     step = ang[1:] - ang[:-1]
     step += np.pi
