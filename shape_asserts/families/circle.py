@@ -27,8 +27,8 @@ from shape_asserts.families.base import (
 from shape_asserts.families.prompts import SEED_CIRCLE_PROMPTS, circle_prompt
 from shape_asserts.families.single import LoopThresholds
 from shape_asserts.geometry.drawing import Drawing
-from shape_asserts.geometry.fit import CircleModel, roundness
-from shape_asserts.geometry.fit.circle import rms_of, roundness_of
+from shape_asserts.geometry.fit import CircleModel, FitFailure
+from shape_asserts.geometry.fit.circle import about_mean, rms_of, roundness_of
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
 from shape_asserts.geometry.raster import raster_circle
 from shape_asserts.geometry.score import ShapeScore, fmt_fixed, fmt_point
@@ -78,9 +78,10 @@ def score_circle(
     data: Any = None,
     radius: float | None = None,
     thresholds: CircleThresholds = CIRCLE,
-    fit: CircleModel | None = None,
+    fit: CircleModel | FitFailure | None = None,
     bounds: bool = True,
     seed: float | None = None,
+    extremes: tuple[float, float] | None = None,
 ) -> ShapeScore:
     """Measure a circle drawing against what was asked.
 
@@ -110,6 +111,8 @@ def score_circle(
     seed : float, optional
         The seed score when the caller has it already (:func:`seed_score` of ``data``, the same
         number); ``data`` is then not read.
+    extremes : (float, float), optional
+        The least and the largest coordinate of ``points`` when the caller has them (for ``bounds``).
 
     Returns
     -------
@@ -134,10 +137,21 @@ def score_circle(
     card.continuity(pts, max_gaps=t.max_gaps, max_repeats=t.max_repeats)
     card.closure(pts, t.max_closure)
     if bounds:
-        card.bounds(pts, grid_size)
+        card.bounds(pts, grid_size, extremes=extremes)
     if start is not None:
         card.endpoint(pts, start, t.max_start_distance)
-    wind = card.turning(pts, center=center, direction=direction, min_turns=t.min_turns, max_turns=t.max_turns)
+    # the points about the requested center, once: the winding's angles and the roundness about it
+    # (``roundness(pts, center)``: the same differences and distances)
+    rel = np.subtract(pts, np.asarray(center, dtype=float), order="C")
+    dist = np.hypot(rel[:, 0], rel[:, 1])
+    wind = card.turning(
+        pts,
+        center=center,
+        direction=direction,
+        min_turns=t.min_turns,
+        max_turns=t.max_turns,
+        about=(rel, dist),
+    )
     card.metrics["coverage"] = wind.coverage
     card.add(
         "coverage",
@@ -193,7 +207,7 @@ def score_circle(
     else:
         card.metrics["roundness"] = 0.0
         card.add("fit", False, "failed", "a circle fits", model.reason if model is not None else "fewer than 3 points")
-    rr = roundness(pts, center)
+    rr = roundness_of(dist) if n >= 3 else 0.0  # roundness(pts, center)
     card.metrics["roundness_requested"] = rr
     card.add(
         "roundness_requested",
@@ -289,11 +303,18 @@ def parsed_ints(drawing: Drawing) -> bool:
 
 def _score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     p = case.params
+    pts = as_points(drawing.points)
+    # the points about their mean, once, for the fit and the seed score (fit.circle.about_mean),
+    # and their least and largest coordinates, for the seed's int path and the bounds check
+    about = about_mean(pts) if len(pts) >= 3 else None
+    extremes = (
+        (float(np.minimum.reduce(pts, axis=None)), float(np.maximum.reduce(pts, axis=None))) if len(pts) else None
+    )
     # an answer the parser read as {"x": int, "y": int} points: its seed score from those ints
     # (the same number, see seed.int_points_score), not from the JSON read a second time
-    seed = int_points_score(drawing.points) if parsed_ints(drawing) else None
+    seed = int_points_score(pts, about, extremes) if parsed_ints(drawing) else None
     return score_circle(
-        drawing.points,
+        pts,
         center=p["center"],
         grid_size=p["grid_size"],
         start=p["start"],
@@ -301,7 +322,9 @@ def _score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         data=drawing.data,
         radius=asked_radius(case),
         thresholds=with_overrides(CIRCLE, case.thresholds),
+        fit=CircleModel.from_estimate(pts, about=about) if about is not None else None,
         seed=seed,
+        extremes=extremes,
     )
 
 

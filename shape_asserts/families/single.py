@@ -184,4 +184,5 @@ def path_checks(card: Scorecard, pts: FloatArray, *, grid_size: int, start: Poin
 def loop_checks(card: Scorecard, pts: FloatArray, *, center: Point, direction: str | None, t: LoopThresholds) -> None:
     """Add ``closure``, ``direction`` and ``winding`` for a closed contour about ``center``."""
     card.closure(pts, t.max_closure)
-    card.turning(pts, center=center, direction=direction, min_turns=t.min_turns, max_turns=t.max_turns)
+    # (the sectors' coverage is the circle's check alone: not measured here)
+    card.turning(pts, center=center, direction=direction, min_turns=t.min_turns, max_turns=t.max_turns, coverage=False)

@@ -36,8 +36,15 @@ from shape_asserts.families.single import ContourThresholds, outline_measures, p
 from shape_asserts.geometry.distances import closure_distance
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import SpiralModel
-from shape_asserts.geometry.fit.spiral import lap_error, lap_gaps, linear_quantile, radii_about, unwrapped_angles
-from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, round_half_up
+from shape_asserts.geometry.fit.spiral import (
+    lap_error,
+    lap_gaps,
+    linear_quantile,
+    mean_of,
+    offsets_about,
+    unwrapped_angles,
+)
+from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
 from shape_asserts.geometry.raster import raster_spiral
 from shape_asserts.geometry.samples import spiral_samples
 from shape_asserts.geometry.score import ShapeScore
@@ -93,10 +100,15 @@ def spiral_ends(center: Point, spacing: float, turns: float, angle: float) -> tu
     """The (rounded) center and outer end cells of the asked spiral."""
     r = spacing * turns
     a = math.radians(angle)
-    # halves round up, as a person rounds (and as the polygon families' vertices do)
-    cx, cy = round_half_up(center).tolist()
-    ex, ey = round_half_up([center[0] + r * math.cos(a), center[1] + r * math.sin(a)]).tolist()
-    return (int(cx), int(cy)), (int(ex), int(ey))
+    # halves round up, as a person rounds (and as the polygon families' vertices do): points.round_half_up,
+    # floor(x + 0.5), in Python floats (the same addition and floor; NaN and infinity raise as int() did)
+    ex, ey = center[0] + r * math.cos(a), center[1] + r * math.sin(a)
+    return (_half_up(center[0]), _half_up(center[1])), (_half_up(ex), _half_up(ey))
+
+
+def _half_up(x: float) -> int:
+    """``int(round_half_up(x))`` of one number."""
+    return math.floor(float(x) + 0.5)
 
 
 def _params(p: Mapping[str, Any]) -> dict[str, Any]:
@@ -234,12 +246,13 @@ def score_spiral(
         "the spiral closes on itself: its last point is next to the first",
     )
 
-    used, theta = unwrapped_angles(pts, center, min_radius=t.fit_min_radius)
+    # every point less the center and its distance from it, once: the angles, the lap count, the
+    # drawdown, the fit and the laps read them
+    offsets, radii = offsets_about(pts, center)
+    used, theta = unwrapped_angles(pts, center, min_radius=t.fit_min_radius, about=(offsets, radii))
     total = float(theta[-1]) if theta.size else 0.0
     drawn = "cw" if total > 0 else "ccw" if total < 0 else "none"
     drawn_turns = abs(total) / (2 * math.pi)
-    # every point's distance from the center, once: the lap count, the drawdown, the fit and the laps read it
-    radii = radii_about(pts, center)
     lap_err = lap_error(radii, used, theta, spacing, turns, inward)
     card.metrics.update(direction=drawn, turns=drawn_turns, turns_error=lap_err)
     card.add(
@@ -261,8 +274,8 @@ def score_spiral(
 
     seq = radii[::-1] if inward else radii
     fall = np.maximum.accumulate(seq) - seq if n else np.zeros(0)
-    drawdown = float(fall.max()) if n else 0.0
-    bad = np.flatnonzero(fall > t.max_radius_drawdown)
+    drawdown = float(np.maximum.reduce(fall)) if n else 0.0  # fall.max()
+    bad = (fall > t.max_radius_drawdown).nonzero()[0]  # np.flatnonzero, without its wrapper
     if inward:
         bad = np.sort(n - 1 - bad)
     card.metrics["radius_drawdown"] = drawdown
@@ -275,7 +288,7 @@ def score_spiral(
         ""
         if monotone
         else f"the radius turns back ({'towards' if not inward else 'away from'} the center) by {drawdown:.1f} cells",
-        tuple(int(i) for i in bad[:50]),
+        bad[:50].tolist(),
     )
 
     # the angles unwrapped once, about the asked center, for the fit, its residuals and the laps
@@ -290,7 +303,7 @@ def score_spiral(
         )
         return card.result("spiral", score)
     spacing_err = abs(model.spacing - spacing) / spacing
-    rms = float(np.sqrt(np.mean(model.residuals(pts, min_radius=t.fit_min_radius, angles=angles, radii=radii) ** 2)))
+    rms = float(np.sqrt(mean_of(model.residuals(pts, min_radius=t.fit_min_radius, angles=angles, radii=radii) ** 2)))
     rel = rms / spacing
     card.metrics.update(
         r2=model.r2, fit_spacing=model.spacing, fit_rms=rms, fit_relative_rms=rel, spacing_error=spacing_err
@@ -354,7 +367,7 @@ def _laps(
         if even
         else f"laps are unevenly spaced: {len(dev[off])} points lie more than {limit:.1f} cells off "
         f"{spacing:g} from the lap before",
-        tuple(int(i) for i in idx[off][:50]),
+        idx[off][:50].tolist(),
     )
 
 

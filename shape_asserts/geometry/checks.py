@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.geometry.points import Point, as_points, roll_rows
+from shape_asserts.geometry.points import BoolArray, FloatArray, Point, as_points, roll_rows
 
 __all__ = [
     "Continuity",
@@ -71,8 +71,11 @@ def continuity(points: ArrayLike, *, closed: bool = False) -> Continuity:
     )
 
 
-def out_of_bounds(points: ArrayLike, grid_size: int) -> tuple[int, ...]:
+def out_of_bounds(points: ArrayLike, grid_size: int, *, extremes: tuple[float, float] | None = None) -> tuple[int, ...]:
     """Indices of points outside ``[0, grid_size - 1]`` on either axis.
+
+    ``extremes`` is the least and the largest coordinate (``np.minimum.reduce`` and
+    ``np.maximum.reduce`` of the points) when the caller has them already.
 
     >>> out_of_bounds([[0, 0], [50, 3], [4, -1]], grid_size=50)
     (1, 2)
@@ -80,8 +83,13 @@ def out_of_bounds(points: ArrayLike, grid_size: int) -> tuple[int, ...]:
     pts = as_points(points)
     # the common case in two reductions: every coordinate inside (a NaN, outside neither way, makes
     # both extremes NaN and takes the point-by-point path)
-    if pts.size and np.minimum.reduce(pts, axis=None) >= 0 and np.maximum.reduce(pts, axis=None) <= grid_size - 1:
-        return ()
+    if pts.size:
+        if extremes is None:
+            inside = np.minimum.reduce(pts, axis=None) >= 0 and np.maximum.reduce(pts, axis=None) <= grid_size - 1
+        else:
+            inside = extremes[0] >= 0 and extremes[1] <= grid_size - 1
+        if inside:
+            return ()
     out = (pts < 0) | (pts > grid_size - 1)
     bad = out[:, 0] | out[:, 1]
     return tuple(np.flatnonzero(bad).tolist()) if bad.any() else ()
@@ -124,6 +132,10 @@ def direction(points: ArrayLike) -> str | None:
     return None
 
 
+#: No point on the center: what ``winding`` holds where it will not read it.
+_NOWHERE: BoolArray = np.zeros(0, dtype=bool)
+
+
 @dataclass(frozen=True)
 class Winding:
     """How the drawing travels around a center.
@@ -138,8 +150,20 @@ class Winding:
     backtracks: tuple[int, ...]
 
 
-def winding(points: ArrayLike, center: Point, *, closed: bool = True) -> Winding:
+def winding(
+    points: ArrayLike,
+    center: Point,
+    *,
+    closed: bool = True,
+    coverage: bool = True,
+    about: tuple[FloatArray, FloatArray] | None = None,
+) -> Winding:
     """Winding number, angular coverage and backtracking of the path about ``center``.
+
+    ``coverage=False`` leaves the coverage out (reported as 0.0) for a caller that does not read it.
+    ``about`` is ``(rel, dist)`` when the caller has them: the points less the center, as
+    ``np.subtract(points, np.asarray(center, dtype=float), order="C")`` gives them, and their
+    distances from it, ``np.hypot`` of those differences (zero only where both are: on the center).
 
     >>> square = [[0, 0], [2, 0], [2, 2], [0, 2]]
     >>> w = winding(square + square, center=(1, 1))  # the same square drawn twice
@@ -149,12 +173,18 @@ def winding(points: ArrayLike, center: Point, *, closed: bool = True) -> Winding
     pts = as_points(points)
     if len(pts) < 2:
         return Winding(turns=0.0, coverage=0.0, backtracks=())
-    rel = np.subtract(pts, np.asarray(center, dtype=float), order="C")
+    if about is None:
+        rel = np.subtract(pts, np.asarray(center, dtype=float), order="C")
+        # both coordinates zero, in one comparison: each C-ordered row (dx, dy) read as the complex dx + i dy
+        at_center = rel.view(np.complex128)[:, 0] == 0
+        centered = bool(at_center.any())
+    else:
+        rel, dist = about
+        # any distance zero? The least one says (fmin passes over NaN, which is no zero)
+        centered = bool(np.fmin.reduce(dist) == 0)
+        at_center = dist == 0 if centered else _NOWHERE  # (read only when centered)
     # angle grows clockwise on screen because y points down
     ang = np.arctan2(rel[:, 1], rel[:, 0])
-    # both coordinates zero, in one comparison: each C-ordered row (dx, dy) read as the complex dx + i dy
-    at_center = rel.view(np.complex128)[:, 0] == 0
-    centered = bool(at_center.any())
     if closed:
         d = np.empty_like(ang)  # np.diff(ang, append=ang[:1]), without its concatenation
         np.subtract(ang[1:], ang[:-1], out=d[:-1])
@@ -175,10 +205,55 @@ def winding(points: ArrayLike, center: Point, *, closed: bool = True) -> Winding
         backtracks: tuple[int, ...] = ()
     else:
         backtracks = tuple(np.flatnonzero(d * sign < -1e-12).tolist())
-    off_center = ang[~at_center] if centered else ang
-    sectors = (np.degrees(off_center) % 360.0 // 30.0).astype(np.int64) % 12
     return Winding(
         turns=turns,
-        coverage=float(np.count_nonzero(np.bincount(sectors, minlength=12)) / 12.0),
+        coverage=_coverage(ang[~at_center] if centered else ang) if coverage else 0.0,
         backtracks=backtracks,
     )
+
+
+#: Where the sector of an ``arctan2`` angle ``a`` (radians, in [-π, π]),
+#: ``degrees(a) % 360 // 30 % 12`` as numpy computes it, changes: the smallest angle of each
+#: sector after the first, in angle order. ``a < bounds[0]`` is sector 6 ([-180°, -150°)), each
+#: next bound starts the next sector (7 … 11, then 0 from just below zero, where ``% 360``
+#: rounds up to 360, … 5), and π alone is sector 6 again; the last bound, infinity, leaves NaN
+#: past every other. Found by bisection on the floats; ``tests/unit/test_winding_sectors.py``
+#: holds each bound and its predecessor against the expression.
+_SECTOR_BOUNDS = np.array(
+    [
+        *map(
+            float.fromhex,
+            (
+                "-0x1.4f1a6c638d03fp+1",  # sector 7 (-150°)
+                "-0x1.0c152382d7366p+1",  # 8
+                "-0x1.921fb54442d1ap+0",  # 9
+                "-0x1.0c152382d7367p+0",  # 10
+                "-0x1.0c152382d736ap-1",  # 11 (-30°)
+                "-0x1.1df46a2529d39p-51",  # 0 (just below zero)
+                "0x1.0c152382d7366p-1",  # 1 (30°)
+                "0x1.0c152382d7366p+0",  # 2
+                "0x1.921fb54442d18p+0",  # 3
+                "0x1.0c152382d7366p+1",  # 4
+                "0x1.4f1a6c638d03fp+1",  # 5 (150°)
+                "0x1.921fb54442d18p+1",  # 6 again: π
+            ),
+        ),
+        np.inf,
+    ]
+)
+_SECTOR_BOUNDS.flags.writeable = False
+
+
+def _coverage(ang: FloatArray) -> float:
+    """The share of the 12 sectors of 30° the angles ``ang`` visit.
+
+    Each angle's place among :data:`_SECTOR_BOUNDS` names its sector (``np.searchsorted``: one call
+    instead of the five of ``degrees(ang) % 360 // 30 % 12``); the places before the first bound
+    and at π are both sector 6. A NaN angle (a coordinate that overflowed) takes the expression.
+    """
+    counts = np.bincount(np.searchsorted(_SECTOR_BOUNDS, ang, side="right"), minlength=14).tolist()
+    if counts[13]:
+        sectors = (np.degrees(ang) % 360.0 // 30.0).astype(np.int64) % 12
+        return float(np.count_nonzero(np.bincount(sectors, minlength=12)) / 12.0)
+    visited: int = (counts[0] > 0 or counts[12] > 0) + sum(c > 0 for c in counts[1:12])
+    return visited / 12.0

@@ -39,18 +39,18 @@ from shape_asserts.geometry.score import Check, ShapeScore, fmt_fixed, fmt_point
 __all__ = ["Scorecard"]
 
 
+#: ``object.__new__``: a frozen dataclass's instance before its fields are written (add, result).
 _new_check = object.__new__
 
-_ORDERS = np.arange(HARMONIC_ORDERS[0], HARMONIC_ORDERS[1] + 1)
-_REPEATS: dict[int, Any] = {}
+_ORDERS = range(HARMONIC_ORDERS[0], HARMONIC_ORDERS[1] + 1)
+_REPEATS: dict[int, tuple[bool, ...]] = {}
 
 
-def _repeats(symmetry: int) -> Any:
-    """Which of the harmonic orders are multiples of ``symmetry`` (a read-only mask, made once)."""
+def _repeats(symmetry: int) -> tuple[bool, ...]:
+    """Which of the harmonic orders are multiples of ``symmetry`` (made once per symmetry)."""
     mask = _REPEATS.get(symmetry)
     if mask is None:
-        mask = _REPEATS[symmetry] = _ORDERS % symmetry == 0
-        mask.flags.writeable = False
+        mask = _REPEATS[symmetry] = tuple(k % symmetry == 0 for k in _ORDERS)
     return mask
 
 
@@ -76,31 +76,35 @@ class Scorecard:
     ) -> Check:
         """Add one check; ``detail`` says what went wrong and is kept only when it fails, ``note``
         says what the value is measured against and is kept either way."""
-        # Check(name, passed, value, limit, detail, indices, margin) with its fields set at once: the
-        # frozen dataclass's __init__ sets them one object.__setattr__ at a time (it has no
-        # __post_init__, so the instance is the same)
+        # Check(name, passed, value, limit, detail, indices, margin) with its fields written straight
+        # into its __dict__, in field order: the frozen dataclass's __init__ sets them one
+        # object.__setattr__ at a time (it has no __post_init__, so the instance is the same)
         check = _new_check(Check)
-        check.__dict__.update(
-            name=name,
-            passed=bool(passed),
-            value=value,
-            limit=limit,
-            detail=note or (detail if not passed else ""),
-            indices=tuple(map(int, indices)) if len(indices) else (),
-            explicit_margin=margin,
-        )
+        fields = check.__dict__  # (item by item: cheaper than update's keywords)
+        fields["name"] = name
+        fields["passed"] = bool(passed)
+        fields["value"] = value
+        fields["limit"] = limit
+        fields["detail"] = note or (detail if not passed else "")
+        fields["indices"] = tuple(map(int, indices)) if len(indices) else ()
+        fields["explicit_margin"] = margin
         self.checks.append(check)
         return check
 
     def result(self, family: str, score: float) -> ShapeScore:
         """The collected checks, metrics and marks as the family's :class:`ShapeScore`."""
-        return ShapeScore(
-            family=family,
-            score=float(score),
-            metrics=dict(self.metrics),
-            checks=tuple(self.checks),
-            marks=dict(self.marks),
-        )
+        # ShapeScore(family, score, metrics, checks, marks) with its fields written straight into
+        # its __dict__, in field order, then its __post_init__: what the frozen dataclass's __init__
+        # does with one object.__setattr__ per field (as for the checks, see add)
+        result = _new_check(ShapeScore)
+        fields = result.__dict__
+        fields["family"] = family
+        fields["score"] = float(score)
+        fields["metrics"] = dict(self.metrics)
+        fields["checks"] = tuple(self.checks)
+        fields["marks"] = dict(self.marks)
+        result.__post_init__()
+        return result
 
     # --- what every drawn path is held to ---------------------------------------------------------
 
@@ -128,10 +132,14 @@ class Scorecard:
         self.marks.update(gaps=cont.gaps, repeats=cont.repeats)
         return cont
 
-    def bounds(self, points: ArrayLike, grid_size: int) -> tuple[int, ...]:
-        """``bounds``: every point on the grid; the outside ones are marked."""
-        oob = ck.out_of_bounds(points, grid_size)
-        self.add("bounds", not oob, len(oob), "0 outside", f"outside 0..{grid_size - 1}", oob)
+    def bounds(
+        self, points: ArrayLike, grid_size: int, *, extremes: tuple[float, float] | None = None
+    ) -> tuple[int, ...]:
+        """``bounds``: every point on the grid; the outside ones are marked. ``extremes``: the least
+        and largest coordinate when the caller has them (:func:`checks.out_of_bounds`)."""
+        oob = ck.out_of_bounds(points, grid_size, extremes=extremes)
+        # (the detail is kept only when the check fails)
+        self.add("bounds", not oob, len(oob), "0 outside", f"outside 0..{grid_size - 1}" if oob else "", oob)
         self.marks["outside"] = oob
         return oob
 
@@ -166,12 +174,22 @@ class Scorecard:
         return closing
 
     def turning(
-        self, points: ArrayLike, *, center: Point, direction: str | None, min_turns: float, max_turns: float
+        self,
+        points: ArrayLike,
+        *,
+        center: Point,
+        direction: str | None,
+        min_turns: float,
+        max_turns: float,
+        coverage: bool = True,
+        about: tuple[FloatArray, FloatArray] | None = None,
     ) -> ck.Winding:
         """``direction`` (when one was asked: the way round as seen on screen) and ``winding`` (laps
-        about ``center`` that way, one lap = 1.0; unsigned when no direction was asked)."""
+        about ``center`` that way, one lap = 1.0; unsigned when no direction was asked). The
+        winding's ``coverage`` is measured only with ``coverage=True``; ``about``: the points
+        about ``center`` when the caller has them (both as in :func:`checks.winding`)."""
         drawn = ck.direction(points)
-        wind = ck.winding(points, center)
+        wind = ck.winding(points, center, coverage=coverage, about=about)
         self.metrics.update(direction=drawn or "none", turns=wind.turns)
         if direction is not None:
             self.add(
@@ -226,13 +244,23 @@ class Scorecard:
         value is the worst amplitude's share of its limit (≤ 1 passes); the detail names the order
         and the cells.
         """
-        amps = radial_harmonics(angles, residuals, HARMONIC_ORDERS)
+        amps = radial_harmonics(angles, residuals, HARMONIC_ORDERS).tolist()
         a, b, c, d = limits
         size = max(scale, 1.0)
-        limit = np.where(_repeats(symmetry), a + b / size, c + d / size)
-        share = amps / limit
-        k = int(np.argmax(share))
-        worst, order = float(share[k]), HARMONIC_ORDERS[0] + k
+        # each order's limit and its amplitude's share of it, in Python floats (numpy's where and
+        # divide give the same IEEE quotients); ``k`` is np.argmax's: the first largest share, or
+        # the first NaN
+        repeat, other = a + b / size, c + d / size
+        limit = [repeat if rep else other for rep in _repeats(symmetry)]
+        share = [amp / lim for amp, lim in zip(amps, limit)]
+        k = 0
+        for i, v in enumerate(share):
+            if v != v:  # NaN
+                k = i
+                break
+            if v > share[k]:
+                k = i
+        worst, order = share[k], HARMONIC_ORDERS[0] + k
         if worst <= 1.0:  # the detail is kept only when the check fails
             detail = ""
         else:

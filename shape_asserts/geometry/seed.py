@@ -131,10 +131,14 @@ def _round_helper(value: float) -> float:
     return float(math.ceil(value - 0.5)) or -0.0
 
 
+#: ``float(10**p)`` for p = 0..22 (exact doubles), made once.
+_POW10 = tuple(float(10**p) for p in range(23))
+
+
 def _intpow10(power: int) -> float:
     if power < 0 or power > 22:
         return math.pow(10.0, power)
-    return float(10**power)
+    return _POW10[power]
 
 
 def php_round(value: float, places: int = 0) -> float:
@@ -251,7 +255,11 @@ def _small_int_score(xy: np.ndarray, cx: Number, cy: Number, n: int) -> float:
     return _from_radii(radii, n)
 
 
-def int_points_score(points: np.ndarray) -> float | None:
+def int_points_score(
+    points: np.ndarray,
+    about: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+    extremes: tuple[float, float] | None = None,
+) -> float | None:
     """The seed score of an answer whose every point is ``{"x": int, "y": int}``, from those ints
     as an ``(N, 2)`` float array (the parser's :attr:`Drawing.points`, which holds them exactly);
     ``None`` when a coordinate is too large for the small-int path (ask :func:`seed_score`).
@@ -259,16 +267,26 @@ def int_points_score(points: np.ndarray) -> float | None:
     The same numbers as :func:`seed_score` on the answer: PHP's int sums are the float sums here
     (whole numbers below ``2**53`` at every step, in any order), its centroid the same division,
     and steps 2-5 the same code (:func:`_small_int_score`).
+
+    ``about`` is ``fit.circle.about_mean(points)`` when the caller has it: its mean is PHP's
+    centroid (the same exact sums, the same division: an int quotient is the float one when exact)
+    and its squared distances are step 2's ``dx² + dy²`` (the same subtractions, squares and one
+    addition per point), so only the square roots remain. ``extremes`` is the least and the
+    largest coordinate (``np.minimum.reduce`` and ``np.maximum.reduce`` of the points) when the
+    caller has them.
     """
     n = len(points)
     if n < 5:
         return 0.0
     if n >= 2**28:  # pragma: no cover - the parser allows 10,000 points; keeps the sums exact
         return None
-    lo = float(np.minimum.reduce(points, axis=None))
-    hi = float(np.maximum.reduce(points, axis=None))
+    if extremes is None:
+        extremes = (float(np.minimum.reduce(points, axis=None)), float(np.maximum.reduce(points, axis=None)))
+    lo, hi = extremes
     if not (lo > -_EXACT_LIMIT and hi < _EXACT_LIMIT):  # (NaN: not an int answer; asked anyway)
         return None
+    if about is not None:
+        return _from_radii(np.sqrt(about[2]), n)
     sx, sy = np.add.reduce(points, axis=0).tolist()  # exact: |sum| < 2**28 * 2**24 = 2**52
     return _small_int_score(points.T, _div(int(sx), n), _div(int(sy), n), n)
 

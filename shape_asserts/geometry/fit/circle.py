@@ -15,7 +15,33 @@ from numpy.typing import ArrayLike
 from shape_asserts.geometry.fit.base import FitFailure, eigh
 from shape_asserts.geometry.points import FloatArray, Point, as_points
 
-__all__ = ["CircleModel", "roundness", "roundness_of", "rms_of", "radial_harmonics", "HARMONIC_ORDERS"]
+__all__ = [
+    "AboutMean",
+    "about_mean",
+    "CircleModel",
+    "roundness",
+    "roundness_of",
+    "rms_of",
+    "radial_harmonics",
+    "HARMONIC_ORDERS",
+]
+
+
+#: Points about their mean: the mean ``(2,)``, the centred points ``(N, 2)`` and each one's
+#: squared distance from the mean, ``dx² + dy²`` ``(N,)`` (:func:`about_mean`).
+AboutMean = tuple[FloatArray, FloatArray, FloatArray]
+
+
+def about_mean(pts: FloatArray) -> AboutMean:
+    """``pts`` (float, ``(N, 2)``, N ≥ 1) about their mean, as :data:`AboutMean`.
+
+    The circle fit starts from these, and so does the seed score of int points about their centroid
+    (:func:`shape_asserts.geometry.seed.int_points_score`): a caller needing both computes them once.
+    ``np.add.reduce(...) / n`` is what ``ndarray.mean`` computes, without its wrapper.
+    """
+    mean = np.add.reduce(pts, axis=0) / len(pts)
+    centred = pts - mean
+    return mean, centred, np.add.reduce(centred**2, axis=1)
 
 
 @dataclass(frozen=True)
@@ -33,12 +59,14 @@ class CircleModel:
     radius: float
 
     @classmethod
-    def from_estimate(cls, points: ArrayLike) -> CircleModel | FitFailure:
+    def from_estimate(cls, points: ArrayLike, *, about: AboutMean | None = None) -> CircleModel | FitFailure:
         """Taubin's algebraic circle fit (robust to points on a short arc, unbiased for noise).
 
         Parameters
         ----------
         points : ndarray, shape (N, 2)
+        about : AboutMean, optional
+            ``about_mean(points)`` when the caller has it already (the same arrays).
 
         Returns
         -------
@@ -48,11 +76,9 @@ class CircleModel:
         if len(pts) < 3:
             return FitFailure("fewer than 3 distinct points")
         # centre and scale first: the moment matrix is then well conditioned for any grid
-        # np.add.reduce(...) / n is what ndarray.mean computes, without its wrapper
         n = len(pts)
-        mean = np.add.reduce(pts, axis=0) / n
-        centred = pts - mean
-        scale = float(np.sqrt(np.add.reduce(np.add.reduce(centred**2, axis=1)) / n))
+        mean, centred, sq = about_mean(pts) if about is None else about
+        scale = float(np.sqrt(np.add.reduce(sq) / n))
         if not math.isfinite(scale) or scale == 0.0:
             return FitFailure("points have no spread")
         # ZXY = [z0, x, y] filled in place: the C-ordered (N, 3) array ``np.column_stack`` would build
@@ -69,20 +95,24 @@ class CircleModel:
         # two (near) zero eigenvalues: the points span only two distinct positions
         if vals[1] <= 1e-9 * vals[2]:
             return FitFailure("fewer than 3 distinct points")
-        # the coefficients (a0, a1, a2, a3) of a0 (x² + y²) + a1 x + a2 y + a3 = 0, as numpy scalars
-        v = vecs[:, 0]
-        a0 = v[0] / (2.0 * np.sqrt(zmean))
-        a1, a2, a3 = v[1], v[2], -zmean * a0
+        # the coefficients (a0, a1, a2, a3) of a0 (x² + y²) + a1 x + a2 y + a3 = 0, in Python floats:
+        # the same IEEE operations as on numpy's float64 scalars (sqrt and ** 2 correctly rounded
+        # both ways), without their per-operation cost
+        v0, v1, v2 = vecs[:, 0].tolist()
+        zm = float(zmean)
+        a0 = v0 / (2.0 * math.sqrt(zm))
+        a1, a2, a3 = v1, v2, -zm * a0
         # collinear points put the null vector in the (x, y) plane: no quadratic term, no circle
+        # (also keeps the divisions below from dividing by zero; a NaN goes on, as numpy's did)
         if abs(a0) < 1e-10:
             return FitFailure("points are collinear")
         cx = -a1 / (2 * a0)
         cy = -a2 / (2 * a0)
         r2 = (a1**2 + a2**2 - 4 * a0 * a3) / (4 * a0**2)
-        if not np.isfinite(r2) or r2 <= 0:
+        if not math.isfinite(r2) or r2 <= 0:
             return FitFailure("no real circle fits the points")
-        center = (float(cx * scale + mean[0]), float(cy * scale + mean[1]))
-        return cls(center=center, radius=float(np.sqrt(r2) * scale))
+        mx, my = mean.tolist()
+        return cls(center=(cx * scale + mx, cy * scale + my), radius=math.sqrt(r2) * scale)
 
     def residuals(self, points: ArrayLike) -> FloatArray:
         """Signed distance of each point from the circle, shape (N,)."""

@@ -70,7 +70,7 @@ class EllipseModel:
         mean = np.add.reduce(pts, axis=0) / n
         u = pts - mean
         scale = float(np.sqrt(np.add.reduce(np.add.reduce(u * u, axis=1)) / n))
-        if not np.isfinite(scale) or scale == 0.0:
+        if not math.isfinite(scale) or scale == 0.0:
             return FitFailure("points have no spread")
         # the design matrices [x², xy, y²] and [x, y, 1] filled in place: the C-ordered (N, 3)
         # arrays np.column_stack would build
@@ -83,20 +83,22 @@ class EllipseModel:
         np.multiply(y, y, out=d1[:, 2])
         s1, s2, s3 = d1.T @ d1, d1.T @ d2, d2.T @ d2
         # collinear points make the linear scatter singular: no conic through them is an ellipse
-        if matrix_rank(s3) < 3:
+        if not _surely_full_rank(s3) and matrix_rank(s3) < 3:
             return FitFailure("points are collinear")
         t = -solve(s3, s2.T)
         m = s1 + s2 @ t
         m = np.array([m[2] / 2.0, -m[1], m[0] / 2.0])
         with np.errstate(all="ignore"):
             vecs = eig_vectors(m)
-        cond = 4 * vecs[0] * vecs[2] - vecs[1] ** 2
-        ok = np.flatnonzero(cond > 0)
-        if ok.size == 0:
+        # the first column with 4·v0·v2 − v1² > 0, in Python floats: the array expression's
+        # products (an array's ** 2 is x·x, so v1·v1 here: a float's ** 2 is pow(x, 2))
+        v0, v1, v2 = vecs.tolist()
+        ok = [k for k in range(3) if 4 * v0[k] * v2[k] - v1[k] * v1[k] > 0]
+        if not ok:
             return FitFailure("no ellipse fits the points")
         a1 = vecs[:, ok[0]]
         # Python floats from here: + − × ÷ on them are numpy's scalar operations, bit for bit
-        A, B, C = a1.tolist()
+        A, B, C = v0[ok[0]], v1[ok[0]], v2[ok[0]]
         D, E, F = (t @ a1).tolist()
         det = 4 * A * C - B * B
         if det <= 0:
@@ -105,16 +107,19 @@ class EllipseModel:
         y0 = (B * D - 2 * A * E) / det
         fc = A * x0 * x0 + B * x0 * y0 + C * y0 * y0 + D * x0 + E * y0 + F
         lam, vec = eigh(np.array([[A, B / 2], [B / 2, C]]))
-        with np.errstate(all="ignore"):
-            axes2 = -fc / lam
-        if not np.all(np.isfinite(axes2)) or np.any(axes2 <= 0):
+        # -fc / λ, their square roots times the scale and the larger's index (np.argmax: the first
+        # of equals) in Python floats: the same IEEE quotients and correctly rounded roots, and a
+        # zero λ gives ±inf or NaN, as numpy's division did, instead of raising
+        l1, l2 = lam.tolist()
+        axes2 = [_quotient(-fc, l1), _quotient(-fc, l2)]
+        if not all(math.isfinite(x) and x > 0 for x in axes2):
             return FitFailure("the fitted conic is not a real ellipse")
-        axes = np.sqrt(axes2) * scale
-        major = int(np.argmax(axes))
-        vx, vy = vec[:, major]
+        axes = [math.sqrt(x) * scale for x in axes2]
+        major = 0 if axes[0] >= axes[1] else 1
+        vx, vy = vec[:, major].tolist()
         rot = math.degrees(math.atan2(vy, vx)) % 180.0
-        center = (float(x0 * scale + mean[0]), float(y0 * scale + mean[1]))
-        first = cls(center=center, a=float(axes[major]), b=float(axes[1 - major]), rotation=float(rot))
+        mx, my = mean.tolist()
+        first = cls(center=(x0 * scale + mx, y0 * scale + my), a=axes[major], b=axes[1 - major], rotation=rot)
         # a nearly round fit has no axis to polish (its turn is free, so the steps wander): the
         # algebraic fit's bias only matters for elongated ellipses
         return first._refined(pts) if first.a > 1.15 * first.b else first
@@ -134,15 +139,12 @@ class EllipseModel:
                 return np.full(len(pts), np.inf)
             return _normal_distance(px, py, q[0], q[1], q[2], q[3], q[4])
 
-        steps = np.array([1e-4, 1e-4, 1e-4, 1e-4, 1e-3])
-        # the five nudged parameter sets of a forward-difference Jacobian, one per row (a row of
-        # ``eye * steps`` is what one nudge adds), measured in one broadcast call
-        nudges = np.eye(5) * steps[:, None]
+        steps, nudges = _STEPS, _NUDGES
         err = cost(params)
         best = float(np.add.reduce(err * err))
         for _ in range(rounds):
             jac = _jacobian(px, py, params + nudges, err, steps)
-            if not np.isfinite(jac).all():
+            if not np.logical_and.reduce(np.isfinite(jac), axis=None):  # np.isfinite(jac).all()
                 break
             delta = lstsq(jac, -err)
             trial = params + delta
@@ -183,7 +185,9 @@ class EllipseModel:
         rho = np.hypot(ua, vb)
         grad = np.hypot(u / self.a**2, v / self.b**2)
         with np.errstate(divide="ignore", invalid="ignore"):
-            if (grad > 0).all():  # no point on the center (the usual case): what the where()s pick
+            if (
+                np.minimum.reduce(grad, axis=None) > 0
+            ):  # (grad > 0).all(): see _normal_distance  # no point on the center (the usual case): what the where()s pick
                 res = (rho - 1.0) * rho / grad
             else:  # the center itself has no normal: it lies a minor semi-axis inside
                 res = np.where(grad > 0, (rho - 1.0) * rho / np.where(grad > 0, grad, 1.0), -self.b)
@@ -209,6 +213,34 @@ class EllipseModel:
     def __bool__(self) -> Literal[True]:
         """A model is a fit that worked: always true (a :class:`FitFailure` is false)."""
         return True
+
+
+#: The Gauss–Newton polish's forward-difference steps (center, semi-axes, rotation) and the five
+#: nudged parameter sets they make, one per row (a row of ``eye * steps`` is what one nudge adds,
+#: measured in one broadcast call): the same for every fit, made once.
+_STEPS = np.array([1e-4, 1e-4, 1e-4, 1e-4, 1e-3])
+_NUDGES = np.eye(5) * _STEPS[:, None]
+_STEPS.flags.writeable = False
+_NUDGES.flags.writeable = False
+
+
+def _quotient(x: float, y: float) -> float:
+    """``x / y`` where only whether it is a finite positive number is asked: numpy's division gave
+    ±inf or NaN for a zero ``y`` (neither is), Python's would raise."""
+    return x / y if y != 0.0 else math.nan
+
+
+def _surely_full_rank(s: FloatArray) -> bool:
+    """Whether the symmetric positive semi-definite 3×3 ``s`` (a scatter matrix) has rank 3 by a
+    wide margin, so that :func:`matrix_rank` would say 3: its determinant at least ``1e-6``
+    times its trace cubed. The least eigenvalue is then at least ``det / trace²``, a millionth
+    of the largest, where ``matrix_rank`` draws its line at ``3 × eps`` of it (the determinant's
+    rounding, a few eps of ``trace³``, and the SVD's, a few eps of the largest, cannot cross that
+    gap). Anything else (near-collinear points, NaN) is left to ``matrix_rank``."""
+    (a, b, c), (_, e, f), (_, _, i) = s.tolist()  # (symmetric: the upper triangle)
+    det = a * (e * i - f * f) - b * (b * i - f * c) + c * (b * f - e * c)
+    trace = a + e + i
+    return bool(trace > 0 and det >= 1e-6 * trace * trace * trace)
 
 
 def _distinct_rows(pts: FloatArray, enough: int | None = None) -> int:
@@ -242,8 +274,12 @@ def _normal_distance(
     u, v = dx * c + dy * s, dy * c - dx * s
     rho = np.hypot(u / a, v / b)
     grad = np.hypot(u / a2, v / b2)
-    if (grad > 0).all():  # no point on the center (the usual case): the where()s below pick the first
-        res: FloatArray = (rho - 1.0) * rho / grad
+    # no point on the center (the usual case): the where()s below pick the first. (A hypot is ≥ 0,
+    # so its least one says whether all are > 0; a NaN makes it NaN, as it made all() false.)
+    if np.minimum.reduce(grad, axis=None) > 0:
+        res: FloatArray = rho - 1.0  # (rho − 1) · rho / grad, in place
+        res *= rho
+        res /= grad
         return res
     with np.errstate(divide="ignore", invalid="ignore"):
         res = np.where(grad > 0, (rho - 1.0) * rho / np.where(grad > 0, grad, 1.0), -b)
@@ -253,7 +289,8 @@ def _normal_distance(
 def _jacobian(px: FloatArray, py: FloatArray, rows: FloatArray, err: FloatArray, steps: FloatArray) -> FloatArray:
     """Forward differences of the normal distance, one column per parameter, shape (N, 5), from
     the five nudged parameter sets in ``rows``; a set with a semi-axis ≤ 0 costs ``inf``."""
-    if (rows[:, 2:4] <= 0).any():
+    listed = rows.tolist()  # Python floats: the same comparisons, radians and squares (pow(x, 2))
+    if any(q[2] <= 0 or q[3] <= 0 for q in listed):
         d = np.full((5, len(px)), np.inf)
         for i, q in enumerate(rows):
             if q[2] > 0 and q[3] > 0:
@@ -261,14 +298,14 @@ def _jacobian(px: FloatArray, py: FloatArray, rows: FloatArray, err: FloatArray,
     else:
         # each row's cosine, sine and squares as for one ellipse: numpy's cosine and an array's
         # square (x·x) may differ in the last bit from math's and a scalar's power (pow(x, 2))
-        rads = [math.radians(r) for r in rows[:, 4].tolist()]
+        rads = [math.radians(q[4]) for q in listed]
         # the four columns (K, 1) in one array: cosines, sines, squared semi-axes
         trig = np.array(
             [
                 [math.cos(r) for r in rads],
                 [math.sin(r) for r in rads],
-                [q[2] ** 2 for q in rows],
-                [q[3] ** 2 for q in rows],
+                [q[2] ** 2 for q in listed],
+                [q[3] ** 2 for q in listed],
             ]
         )[:, :, None]
         d = _normal_distance(px, py, rows[:, 0:1], rows[:, 1:2], rows[:, 2:3], rows[:, 3:4], 0.0, tuple(trig))

@@ -16,37 +16,74 @@ from numpy.typing import ArrayLike
 from shape_asserts.geometry.fit.base import FitFailure
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
 
-__all__ = ["SpiralModel", "unwrapped_angles", "lap_gaps", "radii_about", "lap_error", "linear_quantile"]
+__all__ = [
+    "SpiralModel",
+    "unwrapped_angles",
+    "lap_gaps",
+    "offsets_about",
+    "radii_about",
+    "mean_of",
+    "lap_error",
+    "linear_quantile",
+]
 
 
-def unwrapped_angles(points: ArrayLike, center: Point, *, min_radius: float = 0.0) -> tuple[IntArray, FloatArray]:
+def unwrapped_angles(
+    points: ArrayLike,
+    center: Point,
+    *,
+    min_radius: float = 0.0,
+    about: tuple[FloatArray, FloatArray] | None = None,
+) -> tuple[IntArray, FloatArray]:
     """Cumulative polar angle along the drawing about ``center``, radians (clockwise on screen > 0).
 
     Points closer than ``min_radius`` to the center (where the angle means little) are left out.
     Returns ``(indices, theta)``: the positions used and the angle at each, starting from 0.
+    ``about`` is :func:`offsets_about` of the points when the caller has it already.
     """
-    pts = as_points(points)
-    rel = pts - np.asarray(center, dtype=float)
-    r = np.hypot(rel[:, 0], rel[:, 1])
-    idx = np.flatnonzero((r > 0) & (r >= min_radius))
+    rel, r = offsets_about(points, center) if about is None else about
+    # (np.flatnonzero of the mask, without its wrapper; ``.nonzero()`` of a 1-D mask is the same)
+    idx = ((r > 0) & (r >= min_radius)).nonzero()[0]
     if idx.size == 0:
         return idx, np.zeros(0)
+    # (each column taken apart, as contiguous arrays: a numpy whose arctan2 is vectorised only for
+    # contiguous input may round differently on strided views)
     ang = np.arctan2(rel[idx, 1], rel[idx, 0])
-    step = (np.diff(ang) + np.pi) % (2 * np.pi) - np.pi
+    # each step's turn, (np.diff(ang) + π) % 2π − π, in place
+    step = ang[1:] - ang[:-1]
+    step += np.pi
+    np.remainder(step, 2 * np.pi, out=step)
+    step -= np.pi
     # a step straight across the center (skipped inner points) turns ±π: which way is a matter of
     # rounding, so a rotated copy of the drawing could count a lap more; take the overall sense
     across = np.abs(np.abs(step) - np.pi) < 1e-6
-    if across.any():
+    if np.logical_or.reduce(across):  # across.any(), without its wrapper
         step[across] = np.pi if step[~across].sum() >= 0 else -np.pi
-    return idx, np.concatenate([[0.0], np.cumsum(step)])
+    theta = np.empty(len(ang))  # np.concatenate([[0.0], np.cumsum(step)])
+    theta[0] = 0.0
+    np.add.accumulate(step, out=theta[1:])  # (what np.cumsum calls)
+    return idx, theta
+
+
+def offsets_about(points: ArrayLike, center: Point) -> tuple[FloatArray, FloatArray]:
+    """Each point less ``center``, shape (N, 2), and its distance from it (:func:`radii_about`)."""
+    pts = as_points(points)
+    rel = pts - np.asarray(center, dtype=float)
+    r: FloatArray = np.hypot(rel[:, 0], rel[:, 1])
+    return rel, r
 
 
 def radii_about(points: ArrayLike, center: Point) -> FloatArray:
     """Each point's distance from ``center``, shape (N,): the radius every spiral measure reads."""
-    pts = as_points(points)
-    rel = pts - np.asarray(center, dtype=float)
-    r: FloatArray = np.hypot(rel[:, 0], rel[:, 1])
-    return r
+    return offsets_about(points, center)[1]
+
+
+def mean_of(values: FloatArray) -> float:
+    """``float(np.mean(values))`` of a 1-D float array, the same float (its sum over its count, as
+    numpy's mean divides them) without np.mean's wrapper; an empty array asks np.mean."""
+    if not len(values):
+        return float(np.mean(values))
+    return float(np.add.reduce(values) / np.intp(len(values)))
 
 
 def lap_gaps(
@@ -82,7 +119,7 @@ def lap_gaps(
     th = theta if theta[-1] >= 0 else -theta
     r = (radii if radii is not None else radii_about(pts, center))[idx]
     # a point exactly one lap on (a grid ray crossed again) counts, whatever the float noise
-    keep = np.flatnonzero(th >= th.min() + 2 * math.pi - 1e-9)
+    keep = (th >= np.minimum.reduce(th) + 2 * math.pi - 1e-9).nonzero()[0]  # flatnonzero, th.min()
     before = _lap_medians(th, r, th[keep] - 2 * math.pi, window)
     return idx[keep], r[keep] - before
 
@@ -99,32 +136,44 @@ def _lap_medians(th: FloatArray, r: FloatArray, targets: FloatArray, window: flo
     """
     if targets.size == 0:
         return np.zeros(0)
-    order = np.argsort(th, kind="stable")
+    # (the array methods np.argsort, np.searchsorted and np.repeat call, without their wrappers)
+    order = th.argsort(kind="stable")
     ths, rs = th[order], r[order]
     n = len(ths)
-    ins = np.searchsorted(ths, targets)
+    ins = ths.searchsorted(targets)
     left = np.abs(ths[np.maximum(ins - 1, 0)] - targets)
     right = np.abs(ths[np.minimum(ins, n - 1)] - targets)
     nearest = np.minimum(left, right)  # the least |θ − target| of all: the run's ends about the target
     # within the window when a point is; else the nearest ones and those as near within 1e-9
     reach = np.where(nearest <= window, window, nearest + 1e-9)
     slack = 1e-7 * (1.0 + np.abs(targets))
-    lo = np.searchsorted(ths, targets - reach - slack, side="left")
-    hi = np.searchsorted(ths, targets + reach + slack, side="right")
+    lo = ths.searchsorted(targets - reach - slack, side="left")
+    hi = ths.searchsorted(targets + reach + slack, side="right")
     counts = hi - lo
-    qi = np.repeat(np.arange(len(targets)), counts)
-    ti = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts - lo, counts)
+    qi = np.arange(len(targets)).repeat(counts)
+    ends = np.add.accumulate(counts)  # each target's run ends here among all the runs (np.cumsum; ints: exact)
+    ti = np.arange(int(ends[-1])) - (ends - counts - lo).repeat(counts)
     inside = np.abs(ths[ti] - targets[qi]) <= reach[qi]
     qi, vals = qi[inside], rs[ti[inside]]
-    vals = vals[np.lexsort((vals, qi))]
+    # each target's values in ascending order: np.lexsort((vals, qi))'s order from one stable sort of
+    # the complex numbers qi + i·vals (numpy orders them by real, then imaginary part; ties, signed
+    # zeros among them, keep their places both ways) — a quarter of lexsort's cost here
+    key = np.empty(len(vals), dtype=complex)
+    key.real = qi
+    key.imag = vals
+    key.sort(kind="stable")
+    if key.size and key[-1].imag != key[-1].imag:  # a NaN value, which numpy sorts after every target's
+        vals = vals[np.lexsort((vals, qi))]
+    else:
+        vals = key.imag
     count = np.bincount(qi, minlength=len(targets))
-    start = np.cumsum(count) - count
+    start = np.add.accumulate(count) - count
     low, high = vals[start + (count - 1) // 2], vals[start + count // 2]
     # numpy's nanmedian takes (a + a) / 2 for an odd count below 600 columns, a itself above (the
     # two differ only where 2a overflows: a radius over 8e307)
-    odd = count % 2 == 1
-    mid = np.where(odd & (n >= 600), low, (low + high) / 2)
-    out: FloatArray = mid
+    out: FloatArray = (low + high) / 2
+    if n >= 600:
+        out = np.where(count % 2 == 1, low, out)
     return out
 
 
@@ -186,15 +235,17 @@ class SpiralModel:
         th = theta * sign
         r = (radii if radii is not None else radii_about(pts, center))[idx]
         # a line fit in (θ, r); centring θ keeps it well conditioned for many laps
-        tm, rm = float(th.mean()), float(r.mean())
-        var = float(np.sum((th - tm) ** 2))
+        # (np.add.reduce is what np.sum calls, mean_of what .mean() computes: without their wrappers)
+        tm, rm = mean_of(th), mean_of(r)
+        dth, dr = th - tm, r - rm
+        var = float(np.add.reduce(dth**2))
         if var == 0.0:
             return FitFailure("the points do not turn about the center")
-        b = float(np.sum((th - tm) * (r - rm)) / var)
+        b = float(np.add.reduce(dth * dr) / var)
         a = rm - b * tm
         res = r - (a + b * th)
-        sst = float(np.sum((r - rm) ** 2))
-        r2 = 1.0 - float(np.sum(res * res)) / sst if sst > 0 else 0.0
+        sst = float(np.add.reduce(dr**2))
+        r2 = 1.0 - float(np.add.reduce(res * res)) / sst if sst > 0 else 0.0
         x0, y0 = pts[idx[0]].tolist()
         angle0 = math.degrees(math.atan2(y0 - float(center[1]), x0 - float(center[0]))) % 360.0
         return cls(
@@ -255,9 +306,9 @@ def lap_error(
     swept = np.abs(theta - (theta[-1] if not inward else theta[0])) / (2 * math.pi)
     r = radii[used]
     first = r <= spacing
-    if not first.any():
+    if not np.logical_or.reduce(first):  # first.any()
         first = r <= r.min()
-    return float(np.mean(swept[first] - (turns - r[first] / spacing)))
+    return mean_of(swept[first] - (turns - r[first] / spacing))
 
 
 def linear_quantile(values: FloatArray, q: float) -> float:
@@ -267,7 +318,8 @@ def linear_quantile(values: FloatArray, q: float) -> float:
     numpy's weight is then measured from index −1), joined as numpy's ``_lerp`` joins them; NaN
     when a value is NaN."""
     n = len(values)
-    s = np.sort(values)
+    s = values.copy()  # np.sort(values): a sorted copy
+    s.sort()
     virtual = (n - 1) * q
     if virtual >= n - 1:
         lo = hi = n - 1
