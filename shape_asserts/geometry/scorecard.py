@@ -39,7 +39,6 @@ from shape_asserts.geometry.score import Check, ShapeScore, fmt_fixed, fmt_point
 __all__ = ["Scorecard"]
 
 
-#: ``object.__new__``: a frozen dataclass's instance before its fields are written (add, result).
 _new_check = object.__new__
 
 _ORDERS = range(HARMONIC_ORDERS[0], HARMONIC_ORDERS[1] + 1)
@@ -93,18 +92,13 @@ class Scorecard:
 
     def result(self, family: str, score: float) -> ShapeScore:
         """The collected checks, metrics and marks as the family's :class:`ShapeScore`."""
-        # ShapeScore(family, score, metrics, checks, marks) with its fields written straight into
-        # its __dict__, in field order, then its __post_init__: what the frozen dataclass's __init__
-        # does with one object.__setattr__ per field (as for the checks, see add)
-        result = _new_check(ShapeScore)
-        fields = result.__dict__
-        fields["family"] = family
-        fields["score"] = float(score)
-        fields["metrics"] = dict(self.metrics)
-        fields["checks"] = tuple(self.checks)
-        fields["marks"] = dict(self.marks)
-        result.__post_init__()
-        return result
+        return ShapeScore(
+            family=family,
+            score=float(score),
+            metrics=dict(self.metrics),
+            checks=tuple(self.checks),
+            marks=dict(self.marks),
+        )
 
     # --- what every drawn path is held to ---------------------------------------------------------
 
