@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from shape_asserts.asking.store import FixtureStore
@@ -26,3 +28,25 @@ def case() -> Case:
 def store(tmp_path: Path) -> FixtureStore:
     """An empty recording store in a temporary folder."""
     return FixtureStore(tmp_path / "fixtures")
+
+
+@pytest.fixture(scope="session")
+def int_point_sets() -> Callable[..., list[np.ndarray]]:
+    """``make(seed, count, min_points=1)``: whole-number drawings for the seed score's int paths —
+    small and near the small-int limit (2**24), negative ones, sums not divisible by the count,
+    every seventh all one point (no radius)."""
+
+    def make(seed: int, count: int, min_points: int = 1) -> list[np.ndarray]:
+        rng = np.random.default_rng(seed)
+        out = []
+        for i in range(count):
+            n = int(rng.integers(min_points, 150))
+            span = [50, 1000, 2**23, 2**24 + 5][i % 4]
+            shift = [0, -span, 2**24 - span - 2, 3][i % 4]
+            pts = rng.integers(-span, span, (n, 2)) + shift
+            if i % 7 == 0:
+                pts[:] = pts[0]
+            out.append(pts.astype(np.int64))
+        return out
+
+    return make

@@ -7,6 +7,7 @@ import json
 import math
 
 import numpy as np
+import pytest
 
 import shape_asserts.geometry.seed as seed
 from shape_asserts.families.circle import parsed_ints
@@ -18,26 +19,20 @@ def _bits(x: float) -> tuple[float, float]:
     return (x, math.copysign(1, x))
 
 
-def _drawings() -> list[np.ndarray]:
-    """Int drawings (small, near the small-int limit, one point repeated, negative), then floats."""
-    rng = np.random.default_rng(5)
-    out: list[np.ndarray] = []
-    for i in range(600):
-        n = int(rng.integers(3, 150))
-        span = [50, 1000, 2**23, 2**24 + 5][i % 4]
-        shift = [0, -span, 2**24 - span - 2, 3][i % 4]
-        pts = rng.integers(-span, span, (n, 2)) + shift
-        if i % 7 == 0:
-            pts[:] = pts[0]
-        if i % 11 == 0:  # collinear
-            pts[:, 1] = pts[:, 0]
-        out.append(pts.astype(np.int64))
-    return out + [rng.uniform(-60, 60, (int(rng.integers(3, 90)), 2)) for _ in range(200)]
+@pytest.fixture(scope="module")
+def drawings(int_point_sets) -> list[np.ndarray]:
+    """Int drawings (small, near the small-int limit, one point repeated, negative; some collinear),
+    then floats."""
+    ints = int_point_sets(5, 600, min_points=3)
+    for pts in ints[::11]:  # collinear
+        pts[:, 1] = pts[:, 0]
+    rng = np.random.default_rng(6)
+    return ints + [rng.uniform(-60, 60, (int(rng.integers(3, 90)), 2)) for _ in range(200)]
 
 
-def test_seed_score_from_about_mean() -> None:
+def test_seed_score_from_about_mean(drawings) -> None:
     taken = 0
-    for pts in _drawings():
+    for pts in drawings:
         d = parse_drawing(json.dumps({"points": [{"x": x, "y": y} for x, y in pts.tolist()]}))
         if not parsed_ints(d):  # (the int path's contract: every point two ints)
             continue
@@ -50,8 +45,8 @@ def test_seed_score_from_about_mean() -> None:
     assert taken > 400
 
 
-def test_fit_from_about_mean() -> None:
-    for pts in _drawings():
+def test_fit_from_about_mean(drawings) -> None:
+    for pts in drawings:
         pts = pts.astype(float)
         with np.errstate(all="ignore"):
             got = CircleModel.from_estimate(pts, about=about_mean(pts))
@@ -67,11 +62,11 @@ def _extremes(pts: np.ndarray) -> tuple[float, float]:
     return float(np.minimum.reduce(pts, axis=None)), float(np.maximum.reduce(pts, axis=None))
 
 
-def test_seed_and_bounds_from_the_callers_extremes() -> None:
+def test_seed_and_bounds_from_the_callers_extremes(drawings) -> None:
     from shape_asserts.geometry.checks import out_of_bounds
 
     rng = np.random.default_rng(8)
-    for i, pts in enumerate(_drawings()):
+    for i, pts in enumerate(drawings):
         pts = pts.astype(float)
         if i % 9 == 0:
             pts[0, 1] = np.nan

@@ -17,28 +17,12 @@ from shape_asserts.families.circle import parsed_ints
 from shape_asserts.geometry.drawing import Drawing, parse_drawing
 
 
-def _int_answers() -> list[dict]:
-    """Whole coordinates, small and near the small-int limit (2**24), one to 150 points, some
-    all one point (no radius), negative ones, sums not divisible by the count."""
-    rng = np.random.default_rng(23)
-    out = []
-    for i in range(800):
-        n = int(rng.integers(1, 150))
-        span = [50, 1000, 2**23, 2**24 + 5][i % 4]
-        shift = [0, -span, 2**24 - span - 2, 3][i % 4]
-        pts = rng.integers(-span, span, (n, 2)) + shift
-        if i % 7 == 0:
-            pts[:] = pts[0]
-        out.append({"points": [{"x": int(x), "y": int(y)} for x, y in pts]})
-    return out
-
-
 def _bits(x: float) -> tuple[float, float]:
     return (x, math.copysign(1, x))
 
 
-def test_int_points_score_is_the_php_loops(monkeypatch):
-    answers = _int_answers()
+def test_int_points_score_is_the_php_loops(monkeypatch, int_point_sets):
+    answers = [{"points": [{"x": int(x), "y": int(y)} for x, y in pts]} for pts in int_point_sets(23, 800)]
     drawings = [parse_drawing(json.dumps(a)) for a in answers]
     assert all(parsed_ints(d) for d in drawings)
     from_points = [seed.int_points_score(d.points) for d in drawings]
