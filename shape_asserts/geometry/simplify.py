@@ -175,16 +175,16 @@ def simplify_closed(
 
 def _rdp_ring(ring: Ring, spans: list[tuple[int, int]], epsilon: float, ahead: int = 0) -> tuple[set[int], bool]:
     """:func:`rdp` (to the segment) of the stretches ``i..j`` of ``ring``, all pending ones in one
-    pass (each split depends only on its own stretch): the points kept inside them. Once ``ahead``
-    points are kept (ends included), a pass also measures their :func:`_first_runs`, in case it is
-    the last (the ring remembers them); returned along: whether the last pass did so."""
+    pass (each split depends only on its own stretch): the points kept inside them. While ``ahead`` to
+    twice as many are kept (ends included; never a scribble's thousands), a pass also measures their
+    :func:`_first_runs`, in case it is the last (the ring keeps them); also: whether the last did."""
     keep: set[int] = set()
     ends, fetched = {e for span in spans for e in span if e < ring.n}, False
     todo = [(i, j) for i, j in spans if j - i >= 2]
     while todo:
         nxt, kept = [], len(keep)
         runs = [(i, j, i + 1, j - i - 1) for i, j in todo]
-        fetched = 0 < ahead <= len(keep | ends)
+        fetched = 0 < ahead <= len(keep | ends) <= 2 * ahead
         runs += _first_runs(ring.n, sorted(keep | ends)) if fetched else []
         for (i, j), (d, k) in zip(todo, ring.farthest(runs)):
             if d > epsilon:  # inner points lie before n: their index is their place
