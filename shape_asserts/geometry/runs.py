@@ -69,7 +69,7 @@ Run = tuple[int, int, int, int]
 
 
 def pairs(idx: list[int], n: int) -> list[int]:
-    """The corners ``j`` whose pair with ``j + 1`` has points between its neighbours (``simplify._merge_pairs``)."""
+    """The corners ``j`` whose pair with ``j + 1`` has points between its neighbours (``corners._merge_pairs``)."""
     k = len(idx)
     return [j for j in range(k) if (idx[(j + 2) % k] - idx[j - 1]) % n >= 2]
 

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from shape_asserts.geometry.corners import simplify_closed
 from shape_asserts.geometry.raster import bresenham, raster_polyline
 from shape_asserts.geometry.simplify import (
     corner_depths,
@@ -14,7 +15,6 @@ from shape_asserts.geometry.simplify import (
     segment_angles,
     segments,
     simplify,
-    simplify_closed,
 )
 
 

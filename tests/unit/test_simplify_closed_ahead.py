@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from shape_asserts.families.polygon.scorer import _sides
+from shape_asserts.geometry.corners import _point_dists, simplify_closed
 from shape_asserts.geometry.fit import PolygonModel
 from shape_asserts.geometry.raster import raster_polyline
 from shape_asserts.geometry.runs import Ring
-from shape_asserts.geometry.simplify import _point_dists, simplify_closed
 
 #: Values that find the edges: signed zeros, the largest and smallest floats, infinities, nan.
 _ODD = [0.0, -0.0, 1.0, -1.0, 2.5, 1e308, -1e308, 5e-324, np.inf, -np.inf, np.nan]

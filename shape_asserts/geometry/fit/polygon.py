@@ -1,7 +1,7 @@
 """The polygon as a fitted model: corners found by simplification, and the measures compared.
 
 A drawn polygon is a run of grid cells; its corners come from
-:func:`~shape_asserts.geometry.simplify.simplify_closed` and are wrapped in a :class:`PolygonModel`,
+:func:`~shape_asserts.geometry.corners.simplify_closed` and are wrapped in a :class:`PolygonModel`,
 which gives interior angles, side lengths, distances to its outline and samples along it (see
 :mod:`shape_asserts.geometry.fit.base` for the contract). Target shapes are made by
 :func:`regular_polygon` and :func:`star_polygon`; :func:`vertex_cells` says which cells fairly
@@ -19,11 +19,11 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from shape_asserts.geometry.checks import signed_area
+from shape_asserts.geometry.corners import simplify_closed
 from shape_asserts.geometry.distances import distance_to_polyline
 from shape_asserts.geometry.fit.base import FitFailure
 from shape_asserts.geometry.points import FloatArray, Point, as_points, roll_rows
 from shape_asserts.geometry.runs import Ring
-from shape_asserts.geometry.simplify import simplify_closed
 
 __all__ = [
     "np_sum",

@@ -1,0 +1,273 @@
+"""Corners of a closed contour: the polygon families' corner search.
+
+:func:`simplify_closed` cuts a closed drawn contour at two far-apart points, simplifies both halves
+by Ramer–Douglas–Peucker to the *segment* in one pass per depth (:func:`_rdp_ring`), then cleans
+the kept points up: drops the shallow ones, moves each onto the drawing's real corner, merges pairs
+that straddle one blunt corner. Every distance is measured on a :class:`~.runs.Ring`, which
+measures all pending stretches at once and remembers what it measured. Used by
+:class:`~shape_asserts.geometry.fit.PolygonModel`; the open strokes of the scenes are simplified
+by :mod:`shape_asserts.geometry.simplify`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from shape_asserts.geometry.points import IntArray, as_points
+from shape_asserts.geometry.runs import Ring, Run, first_min, pair_runs, pairs
+
+__all__ = ["simplify_closed"]
+
+
+def simplify_closed(
+    points: ArrayLike,
+    epsilon: float,
+    *,
+    min_side: float = 0.0,
+    max_corners: int = 64,
+    ahead: int = 0,
+    ring: Ring | None = None,
+) -> IntArray:
+    """Indices of the corners of a closed contour, in drawing order.
+
+    The contour is cut at its first point and at the point farthest from it (squared distances,
+    exact for grid points), each half is simplified with :func:`~shape_asserts.geometry.simplify.rdp` (to the segment), and then any kept point
+    within ``epsilon`` of the segment joining its neighbours is dropped — so the cut points are
+    corners only if the shape has corners there. Two corners closer than ``min_side`` are one
+    corner cut off by the raster (a digital line meets a vertex in a short flat run): the flatter
+    of the two goes. Each corner is finally moved to the point between its neighbours that lies
+    farthest from their segment.
+
+    Parameters
+    ----------
+    points : ndarray, shape (N, 2)
+        A closed contour without its closing point (the last point joins the first implicitly).
+    epsilon : float
+        Largest deviation, in grid cells, that a straight side may have.
+    min_side : float
+        Shortest side kept, in cells (0: any).
+    max_corners : int
+        A contour with more RDP corners than this is no polygon (a scribble, a filled area): its
+        corners are returned as found, without the clean-up, which grows with their square.
+    ahead : int
+        The corners expected (0: no guess). It decides when work is done, never what is found: while
+        about that many points are kept, RDP's passes also measure what the clean-up first asks
+        (:func:`_rdp_ring`).
+    ring : Ring, optional
+        A :class:`~shape_asserts.geometry.runs.Ring` of ``points`` to measure on (it remembers what
+        it measured, for a caller that measures the same points again).
+
+    Returns
+    -------
+    ndarray of int, shape (K,), ascending
+
+    Examples
+    --------
+    >>> square = [[0, 0], [1, 0], [2, 0], [3, 0], [3, 1], [3, 2], [3, 3], [2, 3], [1, 3], [0, 3], [0, 2], [0, 1]]
+    >>> simplify_closed(square, 0.5).tolist()
+    [0, 3, 6, 9]
+    """
+    pts = as_points(points)
+    n = len(pts)
+    if n <= 3:
+        return np.arange(n)
+    dx, dy = pts[:, 0] - pts[0, 0], pts[:, 1] - pts[0, 1]
+    far = int(np.add(dx * dx, dy * dy, out=dx).argmax())  # the squared distances from point 0
+    if far == 0:
+        return np.array([0])
+    ring = Ring(pts) if ring is None else ring
+    # the two halves, 0..far and far..n (n is 0 again), by one RDP over both
+    inner, fetched = _rdp_ring(ring, [(0, far), (far, n)], epsilon, ahead)
+    idx = sorted(inner | {0, far})
+    if len(idx) > max_corners:
+        return np.array(idx, dtype=np.int64)
+    if not fetched:
+        ring.farthest(_first_runs(n, idx))
+    kept = _drop_shallow(ring, idx, epsilon)
+    idx = _refine(ring, kept)
+    # moving the corners onto the drawing's real corners can leave a cut point flat between two of
+    # them (the point farthest from the start lies mid-side when the start is a corner): drop again
+    # (when none moved, that was just done: a drop leaves none to drop)
+    if idx != kept:
+        idx = _refine(ring, _drop_shallow(ring, idx, epsilon))
+    while min_side > 0 and len(idx) > 3:
+        side = ring.sides(idx)
+        j = first_min(side)
+        if side[j] >= min_side:
+            break
+        k = len(idx)
+        ms = (j, (j + 1) % k)
+        dev = ring.point_dist([(idx[m], idx[m - 1], idx[(m + 1) % k]) for m in ms])
+        del idx[j if dev[0] <= dev[1] else (j + 1) % k]
+        idx = _refine(ring, idx)
+    return np.array(_merge_pairs(ring, idx, epsilon), dtype=np.int64)
+
+
+def _rdp_ring(ring: Ring, spans: list[tuple[int, int]], epsilon: float, ahead: int = 0) -> tuple[set[int], bool]:
+    """:func:`rdp` (to the segment) of the stretches ``i..j`` of ``ring``, all pending ones in one
+    pass (each split depends only on its own stretch): the points kept inside them. While ``ahead`` to
+    twice as many are kept (ends included; never a scribble's thousands), a pass also measures their
+    :func:`_first_runs`, in case it is the last (the ring keeps them); also: whether the last did."""
+    keep: set[int] = set()
+    ends, fetched = {e for span in spans for e in span if e < ring.n}, False
+    todo = [(i, j) for i, j in spans if j - i >= 2]
+    while todo:
+        nxt, kept = [], len(keep)
+        runs = [(i, j, i + 1, j - i - 1) for i, j in todo]
+        fetched = 0 < ahead <= len(keep | ends) <= 2 * ahead
+        runs += _first_runs(ring.n, sorted(keep | ends)) if fetched else []
+        for (i, j), (d, k) in zip(todo, ring.farthest(runs)):
+            if d > epsilon:  # inner points lie before n: their index is their place
+                keep.add(k)
+                nxt += [s for s in ((i, k), (k, j)) if s[1] - s[0] >= 2]
+        fetched = fetched and len(keep) == kept
+        todo = nxt
+    return keep, fetched
+
+
+Pair = tuple[int, int, int, int]  # (j, a, m, d) of _merge_pairs: corner j, a before, d after the pair, m between
+
+
+def _merge_pairs(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
+    """Two neighbouring corners that one corner between them explains within ``epsilon``, made one.
+
+    RDP can straddle a blunt corner with two kept points a few cells either side of it, each deep
+    enough to stay and each the other's neighbour: moved one at a time they never find the real
+    corner, the pair together does. All pairs are measured at once, the first that merges merged."""
+    n = ring.n
+    while len(idx) > 3:
+        k = len(idx)
+        js = pairs(idx, n)
+        if not js:
+            break
+        a, d = [idx[j - 1] for j in js], [idx[(j + 2) % k] for j in js]
+        found = ring.farthest(pair_runs(idx, n))
+        deep = [(j, aj, m, dj) for j, aj, dj, (x, m) in zip(js, a, d, found) if x > epsilon]
+        # a pair whose corner lies off a side through the one corner keeps (a point, not a side, measured)
+        deep = _corners_fit(ring, idx, deep, epsilon)
+        if not deep:
+            break
+        sides = ring.farthest(  # the two sides through the one corner, ends included
+            [(aj, m, aj, (m - aj) % n + 1) for _, aj, m, _ in deep]
+            + [(m, dj, m, (dj - m) % n + 1) for *_, m, dj in deep]
+        )
+        fits = [left[0] <= epsilon and right[0] <= epsilon for left, right in zip(sides, sides[len(deep) :])]
+        hit = next((g for g, ok in enumerate(fits) if ok), None)
+        if hit is None:
+            break
+        j, _, m, _ = deep[hit]
+        b, c = idx[j], idx[(j + 1) % k]
+        idx = sorted([i for i in idx if i not in (b, c)] + [m])
+    return idx
+
+
+def _corners_fit(ring: Ring, idx: list[int], deep: list[Pair], epsilon: float) -> list[Pair]:
+    """The pairs ``(j, a, m, d)`` of :func:`_merge_pairs` whose corners ``j`` and ``j + 1`` each lie
+    within ``epsilon`` of the side through ``m`` that passes them (``a`` to ``m``, or ``m`` to ``d``):
+    a side's farthest point is as far as either (a nan too), so no other pair can fit."""
+    n, k = ring.n, len(idx)
+    triples = []
+    for j, a, m, d in deep:
+        for b in (idx[j], idx[(j + 1) % k]):  # a to m holds the points up to m; m to d those after
+            triples.append((b, a, m) if (b - a) % n <= (m - a) % n else (b, m, d))
+    dev = _point_dists(ring, triples)  # (``<=``: a nan does not fit)
+    return [pair for g, pair in enumerate(deep) if dev[2 * g] <= epsilon and dev[2 * g + 1] <= epsilon]
+
+
+def _point_dists(ring: Ring, triples: list[tuple[int, int, int]]) -> list[float]:
+    """``ring.point_dist(triples)`` of a few points not measured yet, in plain floats (the double
+    operations of :func:`.runs._seg_dist`; a zero's sign only reaches ``hypot``) and one ``np.hypot``."""
+    xl, yl = ring.x.data, ring.y.data  # memoryviews of float64: item i is a float
+    qx, qy = [], []
+    for i, a, b in triples:
+        ax, ay = xl[a], yl[a]
+        abx, aby = xl[b] - ax, yl[b] - ay
+        den = abx * abx + aby * aby
+        apx, apy = xl[i] - ax, yl[i] - ay
+        t = (apx * abx + apy * aby) / (den if den > 0 else 1.0)
+        t = min(max(t, 0.0), 1.0)  # np.maximum then np.minimum: a nan stays
+        qx.append(apx - t * abx)
+        qy.append(apy - t * aby)
+    out: list[float] = np.hypot(qx, qy).tolist()
+    return out
+
+
+def _first_runs(n: int, idx: list[int]) -> list[Run]:
+    """What :func:`_drop_shallow` and :func:`_refine` first ask of corners ``idx`` of a ring of ``n``
+    (each corner, and the points between its neighbours, against their segment; the pair runs)."""
+    k = len(idx)
+    if k < 3:
+        return []
+    around = [(idx[j - 1], idx[(j + 1) % k]) for j in range(k)]
+    return (
+        [(p, q, i, 1) for i, (p, q) in zip(idx, around)]
+        + [(p, q, p + 1, (q - p) % n - 1) for p, q in around if (q - p) % n >= 2]
+        + (pair_runs(idx, n) if k > 3 else [])
+    )
+
+
+def _drop_shallow(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
+    """Drop kept points that sit within ``epsilon`` of the segment of their neighbours, flattest first."""
+    idx = list(idx)
+    while len(idx) > 3:
+        dev = ring.point_dist(list(zip(idx, idx[-1:] + idx[:-1], idx[1:] + idx[:1])))
+        k = first_min(dev)
+        if dev[k] > epsilon:
+            break
+        del idx[k]
+    return sorted(idx)
+
+
+def _refine(ring: Ring, idx: list[int], rounds: int = 4) -> list[int]:
+    """Move each corner to the point between its neighbours farthest from their segment.
+
+    RDP keeps the farthest point from the chord of *its* split, which on a side with two true
+    corners can be a point beside one of them; measuring against the neighbouring corners puts it
+    back on the corner. A tie keeps the current corner, so integer input stays isometry-invariant.
+    Corners are moved in turn, each measured between its neighbours as they then are: all at once
+    at the start of the round, again only when a neighbour has moved before its turn.
+    """
+    n, k = ring.n, len(idx)
+    if k < 3:
+        return idx
+    idx = list(idx)
+    for _ in range(rounds):
+        moved = False
+        # what _merge_pairs measures first, asked along: when no corner moves it is these corners
+        pre = _refine_moves(ring, idx, range(k), also=pair_runs(idx, n) if k > 3 else [])
+        for j in range(k):
+            p, q = idx[j - 1], idx[(j + 1) % k]
+            if (q - p) % n < 2:
+                continue
+            got = pre.get(j)
+            if got is None or got[0] != (p, q):
+                got = _refine_moves(ring, idx, [j])[j]
+            if got[1] is not None:
+                idx[j], moved = got[1], True
+        if not moved:
+            break
+    # corners keep their cyclic order; report them ascending from the smallest index
+    return sorted(idx)
+
+
+def _refine_moves(
+    ring: Ring, idx: list[int], js: Iterable[int], also: list[Run] | None = None
+) -> dict[int, tuple[tuple[int, int], int | None]]:
+    """For each corner ``j`` with points between its neighbours: those neighbours, and where it
+    moves (``None``: it stays) — the point between them farthest from their segment, when it
+    lies farther than the corner itself. ``also``: runs measured in the same pass, for later."""
+    n, k = ring.n, len(idx)
+    js = [j for j in js if (idx[(j + 1) % k] - idx[j - 1]) % n >= 2]
+    if not js:
+        return {}
+    p = [idx[j - 1] for j in js]
+    q = [idx[(j + 1) % k] for j in js]
+    found = ring.farthest([(pj, qj, pj + 1, (qj - pj) % n - 1) for pj, qj in zip(p, q)] + (also or []))
+    here = ring.point_dist([(idx[j], pj, qj) for j, pj, qj in zip(js, p, q)])
+    return {
+        j: ((pj, qj), best if top > h and best != idx[j] else None)
+        for j, pj, qj, (top, best), h in zip(js, p, q, found, here)
+    }
