@@ -86,10 +86,20 @@ CELL_SLACK = 0.5
 
 
 def _mean(values: FloatArray) -> float:
-    """``np.mean`` of a float array, the same float (its sum over its count) without its wrapper."""
-    if not len(values):
+    """``np.mean`` of a float array, the same float (its sum over its count) without its wrapper:
+    the count, a whole number below 2**53, is the same double in Python as in numpy, and the
+    quotient of two doubles the same correctly rounded one."""
+    n = len(values)
+    if not n:
         return float(np.mean(values))
-    return float(np.add.reduce(values) / np.intp(len(values)))
+    return float(np.add.reduce(values)) / n
+
+
+def _mean_beyond(values: FloatArray, slack: float) -> float:
+    """``_mean(np.maximum(0.0, values - slack))``, the same float, in one temporary."""
+    out = values - slack
+    np.maximum(0.0, out, out=out)  # (in this order: of two zeros, the first, as before)
+    return _mean(out)
 
 
 #: Prepared outlines by what they were made from; cleared when it grows past :data:`_KEEP`.
@@ -132,7 +142,7 @@ def outline_measures(card: Scorecard, pts: FloatArray, outline: Outline, *, t: C
         dist = outline.distance(pts)
         off, miss = _mean(dist), _mean(near)
         # only what lies beyond half a cell counts: rounding to cells costs a perfect drawing that much
-        excess = float(_mean(np.maximum(0.0, dist - CELL_SLACK)) + _mean(np.maximum(0.0, near - CELL_SLACK)))
+        excess = _mean_beyond(dist, CELL_SLACK) + _mean_beyond(near, CELL_SLACK)
         score = float(min(100.0, max(0.0, (1.0 - excess / scale) * 100.0)))
         # the farthest points, when any lies beyond two cells
         far = (
