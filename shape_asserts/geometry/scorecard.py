@@ -24,6 +24,7 @@ bounds: 1 (limit 0 outside) — outside 0..3 at point #3
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -241,11 +242,16 @@ class Scorecard:
         amps = radial_harmonics(angles, residuals, HARMONIC_ORDERS).tolist()
         a, b, c, d = limits
         size = max(scale, 1.0)
+        # An order-k wave's crests lie 2πR/k cells apart: past k = πR they are under two cells
+        # apart, finer than the grid can draw, and a curve of ~2πR cells carries no wave above half
+        # its samples but aliases of the lower orders. Such orders are not judged: on a radius-3
+        # circle the raster's own ripple read as a 15-sided polygon (tests/validity, hypothesis).
+        amps = amps[: max(1, min(len(amps), math.floor(math.pi * size) - HARMONIC_ORDERS[0] + 1))]
         # each order's limit and its amplitude's share of it, in Python floats (numpy's where and
         # divide give the same IEEE quotients); ``k`` is np.argmax's: the first largest share, or
         # the first NaN
         repeat, other = a + b / size, c + d / size
-        limit = [repeat if rep else other for rep in _repeats(symmetry)]
+        limit = [repeat if rep else other for rep in _repeats(symmetry)[: len(amps)]]
         share = [amp / lim for amp, lim in zip(amps, limit)]
         k = 0
         for i, v in enumerate(share):
