@@ -36,8 +36,7 @@ from shape_asserts.families.scene.common import (
 from shape_asserts.families.scene.strokes import edges, ends, heal, holes, seg_distance
 from shape_asserts.geometry.distances import nearest_on_segment
 from shape_asserts.geometry.drawing import Drawing
-from shape_asserts.geometry.fit import CircleModel
-from shape_asserts.geometry.fit.circle import roundness_of
+from shape_asserts.geometry.fit.circle import CircleModel, roundness_of
 from shape_asserts.geometry.points import FloatArray, IntArray
 from shape_asserts.geometry.raster import raster_circle
 from shape_asserts.geometry.score import ShapeScore
@@ -310,26 +309,16 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         return card.result("stick", com.likeness)
 
     _, _, ring, fit = head
-    # the ring about the fitted center once: fit.radial's angles and residuals, and the distances
-    # roundness(ring, fit.center) measures (the same differences and hypot; a fitted ring has ≥ 3 points)
-    dx, dy = ring[:, 0] - fit.center[0], ring[:, 1] - fit.center[1]
-    dist = np.hypot(dx, dy)
-    round_check = card.harmonics(
-        np.arctan2(dy, dx), dist - fit.radius, scale=fit.radius, limits=t.head_harmonic_limits, symmetry=4, name="head"
-    )
+    ang, res, dist = fit.polar(ring)  # fit.radial(ring), and the distances roundness(ring, fit.center) takes
+    round_check = card.harmonics(ang, res, scale=fit.radius, limits=t.head_harmonic_limits, symmetry=4, name="head")
     metrics.update(
         head_harmonic=round_check.value,
-        head_roundness=roundness_of(dist),
+        head_roundness=roundness_of(dist),  # (a fitted ring has ≥ 3 points)
         head_radius=fit.radius,
         head_x=fit.center[0],
         head_y=fit.center[1],
     )
-    # each column's np.ptp (max - min) + 1, both columns' extremes from one reduction each
-    (high_x, high_y), (low_x, low_y) = (
-        np.maximum.reduce(ring, axis=0).tolist(),
-        np.minimum.reduce(ring, axis=0).tolist(),
-    )
-    wide, tall = high_x - low_x + 1, high_y - low_y + 1
+    wide, tall = (float(c.max() - c.min()) + 1 for c in ring.T)  # each column's np.ptp (max - min) + 1
     skew = abs(wide - tall)
     metrics["head_skew"] = skew
     ok = skew <= t.head_max_skew
