@@ -229,7 +229,9 @@ def _seed_of_points(pts: FloatArray) -> float | None:
     ``None`` elsewhere (the caller builds the answer and asks :func:`seed_score`)."""
     if len(pts) < 5:
         return 0.0
-    if not bool(np.isfinite(pts).all()) or float(np.abs(pts).max()) >= _SEED_FAST_LIMIT:
+    # finite and below the limit, from one reduction: the largest magnitude is NaN when any
+    # coordinate is (np.maximum passes NaN on) and infinite when any is, and NaN < limit is false
+    if not float(np.maximum.reduce(np.abs(pts), axis=None)) < _SEED_FAST_LIMIT:
         return None
     return float_points_score(pts[:, 0], pts[:, 1])
 

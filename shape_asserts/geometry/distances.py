@@ -16,6 +16,7 @@ from shape_asserts.geometry.nearest import CellIndex, nearest_both, nearest_sq, 
 from shape_asserts.geometry.points import FloatArray, as_points
 
 __all__ = [
+    "mean_root",
     "chebyshev",
     "closure_distance",
     "segment_distance",
@@ -252,8 +253,23 @@ def chamfer_distances(drawings: Sequence[ArrayLike], b: ArrayLike, index: CellIn
         return out
     # each way the same arrays as nearest_distance(pa, pb) and nearest_distance(pb, pa)
     for i, (near_a, near_b) in zip(some, nearest_both([parts[i] for i in some], pb, index)):
-        out[i] = 0.5 * (float(np.sqrt(near_a).mean()) + float(np.sqrt(near_b).mean()))
+        out[i] = 0.5 * (mean_root(near_a) + mean_root(near_b))
     return out
+
+
+def mean_root(sq: FloatArray) -> float:
+    """``float(np.sqrt(sq).mean())`` for a 1-D float array ``sq``: the same float without the
+    mean's wrapper (``ndarray.mean`` is ``np.add.reduce`` over the array, the same pairwise sum,
+    divided by the count; a Python float over an int is the same IEEE division). An empty ``sq``
+    takes the expression itself (NaN, with numpy's warning).
+
+    >>> mean_root(np.array([1.0, 4.0, 0.0]))
+    1.0
+    """
+    n = len(sq)
+    if n == 0:
+        return float(np.sqrt(sq).mean())
+    return float(np.add.reduce(np.sqrt(sq))) / n
 
 
 def likeness(d: float, scale: float) -> float:

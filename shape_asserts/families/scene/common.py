@@ -232,7 +232,7 @@ def sketch(
     if area is not None:
         x0, y0, x1, y1 = area
         m = t.area_margin
-        bad = np.flatnonzero((pts[:, 0] < x0 - m) | (pts[:, 0] > x1 + m) | (pts[:, 1] < y0 - m) | (pts[:, 1] > y1 + m))
+        bad = ((pts[:, 0] < x0 - m) | (pts[:, 0] > x1 + m) | (pts[:, 1] < y0 - m) | (pts[:, 1] > y1 + m)).nonzero()[0]
         card.add(
             "area",
             not len(bad),

@@ -214,11 +214,12 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     longer = length >= t.min_edge
     vertical, rise_left, rise_right = _iso_bands(ang, t)
     axes = {
-        "vertical": float(length[vertical & longer].sum()),
-        "rising left": float(length[rise_left & longer].sum()),
-        "rising right": float(length[rise_right & longer].sum()),
+        # (each ``float(length[mask].sum())``: the same reduction, without ndarray.sum's wrapper)
+        "vertical": float(np.add.reduce(length[vertical & longer])),
+        "rising left": float(np.add.reduce(length[rise_left & longer])),
+        "rising right": float(np.add.reduce(length[rise_right & longer])),
     }
-    total = float(length[longer].sum())
+    total = float(np.add.reduce(length[longer]))
     share = sum(axes.values()) / total if total > 0 else 0.0
     metrics.update(iso_share=share, **{f"axis_{k.replace(' ', '_')}": v for k, v in axes.items()})
     missing = [k for k, v in axes.items() if v < t.min_axis_length]
@@ -245,7 +246,8 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     top, bottom = ends(segs)
     cells = np.rint(pts)
     standing = np.zeros(len(segs), dtype=bool)
-    upright = np.flatnonzero(vertical & (length >= t.min_edge))
+    # (``.nonzero()[0]`` of a 1-D mask: np.flatnonzero's indices, without its ravel and wrapper)
+    upright = (vertical & (length >= t.min_edge)).nonzero()[0]
     if len(upright):
         # every upright edge's foot against every cell at once: is anything drawn below it?
         fx, fy = bottom[upright, 0], bottom[upright, 1]
@@ -253,7 +255,8 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
             cells[None, :, 1] > (fy + t.ground_tolerance)[:, None]
         )
         standing[upright] = ~np.logical_or.reduce(below, axis=1)
-    tallest = float(length[vertical].max()) if vertical.any() else 0.0
+    # (the longest vertical edge: ndarray.max's and .any's reductions, called directly)
+    tallest = float(np.maximum.reduce(length[vertical])) if np.logical_or.reduce(vertical) else 0.0
     is_wall = standing & (length >= t.wall_edge_share * tallest)
     # each edge's middle x: the mean of its two ends' x as segs[:, :, 0].mean(axis=1) gives it (the
     # two added to 0.0, so that two -0.0 make 0.0, then halved)
@@ -261,7 +264,7 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     # one wall edge per column (a face-by-face drawing has each corner edge twice)
     columns: list[int] = []
     lengths = length.tolist()
-    for i in sorted(np.flatnonzero(is_wall).tolist(), key=lambda i: -lengths[i]):
+    for i in sorted(is_wall.nonzero()[0].tolist(), key=lambda i: -lengths[i]):
         x = mid_x[i]
         if all(abs(x - mid_x[j]) > t.corner_tol for j in columns):
             columns.append(int(i))
@@ -290,7 +293,8 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
 
     wall_h = _median([lengths[i] for i in columns])
     tops = top[columns]
-    wx0, wx1 = float(segs[columns, :, 0].min()), float(segs[columns, :, 0].max())
+    walls_x = segs[columns, :, 0]
+    wx0, wx1 = float(np.minimum.reduce(walls_x, axis=None)), float(np.maximum.reduce(walls_x, axis=None))
     metrics.update(wall_height=wall_h, wall_width=wx1 - wx0)
 
     # roof: an edge off the ground axes (vertical allowed) leaving a wall top upward, within the walls
@@ -302,7 +306,7 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     need = max(t.min_roof_rise, t.min_roof_rise_cells / wall_h) if wall_h > 0 else t.min_roof_rise
     best_rise = 0.0
     roof_edges: list[tuple[int, int]] = []  # (edge, wall column it leaves)
-    for i in np.flatnonzero(off_axis & at_top).tolist():
+    for i in (off_axis & at_top).nonzero()[0].tolist():
         k = int(np.argmin(to_top[i]))
         if wx0 - t.corner_tol <= top[i, 0] <= wx1 + t.corner_tol:
             best_rise = max(best_rise, float(tops[k, 1] - top[i, 1]))
@@ -365,7 +369,7 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
 
     cand = [
         i
-        for i in np.flatnonzero(vertical & ~is_wall & ~at_top & (length >= t.chimney_min_edge))
+        for i in (vertical & ~is_wall & ~at_top & (length >= t.chimney_min_edge)).nonzero()[0]
         if wx0 + t.corner_tol <= bottom[i, 0] <= wx1 - t.corner_tol
         and eave(bottom[i, 0]) - bottom[i, 1] >= t.chimney_clearance
     ]

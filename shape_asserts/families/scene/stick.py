@@ -36,7 +36,7 @@ from shape_asserts.families.scene.common import (
 from shape_asserts.families.scene.strokes import edges, ends, heal, holes, seg_distance
 from shape_asserts.geometry.distances import nearest_on_segment
 from shape_asserts.geometry.drawing import Drawing
-from shape_asserts.geometry.fit import CircleModel, roundness
+from shape_asserts.geometry.fit.circle import CircleModel, roundness_of
 from shape_asserts.geometry.points import FloatArray, IntArray
 from shape_asserts.geometry.raster import raster_circle
 from shape_asserts.geometry.score import ShapeScore
@@ -150,7 +150,7 @@ def _torso_chain(
     top, bottom = ends(segs)
     tilt = np.abs(ang - 90.0)
     under = np.abs(top[:, 0] - head_x) <= r
-    cand = np.flatnonzero((tilt <= t.torso_search) & (length >= t.min_edge) & under)
+    cand = ((tilt <= t.torso_search) & (length >= t.min_edge) & under).nonzero()[0]
     if not len(cand):
         return None
     dist = np.hypot(*(top[cand] - neck).T)
@@ -309,12 +309,11 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         return card.result("stick", com.likeness)
 
     _, _, ring, fit = head
-    round_check = card.harmonics(
-        *fit.radial(ring), scale=fit.radius, limits=t.head_harmonic_limits, symmetry=4, name="head"
-    )
+    ang, res, dist = fit.polar(ring)  # fit.radial(ring), and the distances roundness(ring, fit.center) takes
+    round_check = card.harmonics(ang, res, scale=fit.radius, limits=t.head_harmonic_limits, symmetry=4, name="head")
     metrics.update(
         head_harmonic=round_check.value,
-        head_roundness=roundness(ring, fit.center),
+        head_roundness=roundness_of(dist),  # (a fitted ring has ≥ 3 points)
         head_radius=fit.radius,
         head_x=fit.center[0],
         head_y=fit.center[1],

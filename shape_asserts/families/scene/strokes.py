@@ -44,7 +44,8 @@ def scene_strokes(points: ArrayLike) -> list[tuple[int, FloatArray]]:
         return []
     d = pts[1:] - pts[:-1]
     steps = np.maximum(np.abs(d[:, 0]), np.abs(d[:, 1]))  # each step's Chebyshev length
-    cuts = np.flatnonzero((steps > 1 + 1e-9) | (steps < 1e-9)) + 1
+    # (``mask.nonzero()[0]`` here and below: np.flatnonzero of a 1-D mask, without its ravel and wrapper)
+    cuts = ((steps > 1 + 1e-9) | (steps < 1e-9)).nonzero()[0] + 1
     bounds = [0, *cuts.tolist(), n]
     return [(a, pts[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
 
@@ -69,7 +70,7 @@ def holes(
     drawn[cells[:, 1] - lo[1], cells[:, 0] - lo[0]] = True
     d = cells[1:] - cells[:-1]
     steps = np.maximum(np.abs(d[:, 0]), np.abs(d[:, 1]))  # each step's Chebyshev length
-    bridges = [(cells[i], cells[i + 1]) for i in np.flatnonzero((steps > 1) & (steps <= slip))]
+    bridges = [(cells[i], cells[i + 1]) for i in ((steps > 1) & (steps <= slip)).nonzero()[0]]
     bridges += [(np.rint(s[-1]), np.rint(s[0])) for s in closing]
     for a, b in bridges:
         for x, y in raster_polyline([tuple(a), tuple(b)], closed=False):
@@ -183,7 +184,7 @@ def _enclosed_in_margin(shape: tuple[int, int], rows: IntArray, starts: IntArray
     h, w = shape
     n = len(rows)
     border = (starts == 0) | (stops == w)
-    inner = np.flatnonzero(~border).tolist()
+    inner = (~border).nonzero()[0].tolist()
     if not inner:
         return []
     # run 0 is the top row, all margin: the outside
@@ -244,7 +245,7 @@ def _turns(stroke: FloatArray) -> list[FloatArray]:
     if len(stroke) < 3:
         return [stroke]
     same = stroke[:-2] == stroke[2:]
-    back = np.flatnonzero(same[:, 0] & same[:, 1]) + 1  # both coordinates equal
+    back = (same[:, 0] & same[:, 1]).nonzero()[0] + 1  # both coordinates equal
     bounds = [0, *back.tolist(), len(stroke) - 1]
     return [stroke[a : b + 1] for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
 
@@ -284,7 +285,7 @@ def join_verticals(segs: FloatArray, vertical: BoolArray, gap: float, corner_tol
     the roof line above a wall edge is not."""
     top, bottom = ends(segs)
     others = segs[~vertical].reshape(-1, 2)
-    lines = [[top[i].copy(), bottom[i].copy()] for i in np.flatnonzero(vertical)]
+    lines = [[top[i].copy(), bottom[i].copy()] for i in vertical.nonzero()[0]]
     merged = True
     while merged:
         merged = False
@@ -323,7 +324,7 @@ def split_at_junctions(segs: FloatArray, tol: float, min_ends: int, on: float) -
     # every edge long enough to be cut, against every tip at once: rel[k] is tips - a of edge
     # long[k]; the stacked matmul makes the same matrix-vector products as ``rel @ u`` one edge at
     # a time (one gemv each), which is not the same float as the two products added by hand
-    long = np.flatnonzero(lengths >= 2 * tol)
+    long = (lengths >= 2 * tol).nonzero()[0]
     u_all = d_all[long] / lengths[long, None]
     rel_all = tips[None, :, :] - a_all[long, None, :]
     along_all = (rel_all @ u_all[:, :, None])[..., 0]
@@ -335,7 +336,7 @@ def split_at_junctions(segs: FloatArray, tol: float, min_ends: int, on: float) -
         & (along_all <= (lengths[long] - tol)[:, None])
     )
     # fewer than min_ends tips on an edge can make no cut: only the others are walked one by one
-    busy = np.flatnonzero(np.add.reduce(on_line, axis=1) >= min_ends).tolist()
+    busy = (np.add.reduce(on_line, axis=1) >= min_ends).nonzero()[0].tolist()
     if not busy:
         return segs.astype(float).reshape(-1, 2, 2)
     cut_at: dict[int, list[float]] = {}

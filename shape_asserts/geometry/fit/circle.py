@@ -78,7 +78,9 @@ class CircleModel:
         # centre and scale first: the moment matrix is then well conditioned for any grid
         n = len(pts)
         mean, centred, sq = about_mean(pts) if about is None else about
-        scale = float(np.sqrt(np.add.reduce(sq) / n))
+        # (math.sqrt of the Python float: numpy's correctly rounded square root of the same quotient;
+        # a sum of squares is never negative, NaN and infinity pass through)
+        scale = math.sqrt(float(np.add.reduce(sq)) / n)
         if not math.isfinite(scale) or scale == 0.0:
             return FitFailure("points have no spread")
         # ZXY = [z0, x, y] filled in place: the C-ordered (N, 3) array ``np.column_stack`` would build
@@ -86,9 +88,10 @@ class CircleModel:
         np.divide(centred, scale, out=zxy[:, 1:])
         x, y = zxy[:, 1], zxy[:, 2]
         z = x * x + y * y
-        zmean = np.add.reduce(z) / n
-        z -= zmean
-        np.divide(z, 2.0 * np.sqrt(zmean), out=zxy[:, 0])
+        zm = float(np.add.reduce(z)) / n  # (the mean of squares: never negative)
+        z -= zm
+        twice_root = 2.0 * math.sqrt(zm)  # ``2.0 * np.sqrt(zmean)``: the same float, for z0 and a0 below
+        np.divide(z, twice_root, out=zxy[:, 0])
         # the smallest right singular vector of ZXY is the smallest eigenvector of its 3×3 moment
         # matrix; eigh on 3×3 is far cheaper than an SVD of N×3 (the data are centred and scaled)
         vals, vecs = eigh(zxy.T @ zxy)
@@ -99,8 +102,7 @@ class CircleModel:
         # the same IEEE operations as on numpy's float64 scalars (sqrt and ** 2 correctly rounded
         # both ways), without their per-operation cost
         v0, v1, v2 = vecs[:, 0].tolist()
-        zm = float(zmean)
-        a0 = v0 / (2.0 * math.sqrt(zm))
+        a0 = v0 / twice_root
         a1, a2, a3 = v1, v2, -zm * a0
         # collinear points put the null vector in the (x, y) plane: no quadratic term, no circle
         # (also keeps the divisions below from dividing by zero; a NaN goes on, as numpy's did)
@@ -124,6 +126,14 @@ class CircleModel:
         pts = as_points(points)
         dx, dy = pts[:, 0] - self.center[0], pts[:, 1] - self.center[1]
         return np.arctan2(dy, dx), np.hypot(dx, dy) - self.radius
+
+    def polar(self, points: ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """:meth:`radial`'s angles and residuals and each point's distance from the center (the
+        distances :func:`roundness` about ``center`` measures: the same differences and hypot), all (N,)."""
+        pts = as_points(points)
+        dx, dy = pts[:, 0] - self.center[0], pts[:, 1] - self.center[1]
+        dist = np.hypot(dx, dy)
+        return np.arctan2(dy, dx), dist - self.radius, dist
 
     def rms(self, points: ArrayLike) -> float:
         """Root-mean-square residual in grid units."""
