@@ -117,8 +117,9 @@ def _rdp_ring(ring: Ring, spans: list[tuple[int, int]], epsilon: float, ahead: i
     while todo:
         nxt, kept = [], len(keep)
         runs = [(i, j, i + 1, j - i - 1) for i, j in todo]
-        fetched = 0 < ahead <= len(keep | ends) <= 2 * ahead
-        runs += _first_runs(ring.n, sorted(keep | ends)) if fetched else []
+        corners = keep | ends
+        fetched = 0 < ahead <= len(corners) <= 2 * ahead
+        runs += _first_runs(ring.n, sorted(corners)) if fetched else []
         for (i, j), (d, k) in zip(todo, ring.farthest(runs)):
             if d > epsilon:  # inner points lie before n: their index is their place
                 keep.add(k)
