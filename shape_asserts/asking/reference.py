@@ -14,9 +14,9 @@ provider map is one per process, so that is where the run tells the provider wha
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
+import threading
 import time
 from collections.abc import Iterable
 from typing import Any
@@ -25,7 +25,16 @@ import numpy as np
 
 from shape_asserts.cases import Case, CaseIndex, builtin_cases
 
-__all__ = ["STYLES", "draw", "answer_text", "answer_for_messages", "case_for_prompt", "serve", "register_with_litellm"]
+__all__ = [
+    "STYLES",
+    "draw",
+    "answer_text",
+    "answer_for_messages",
+    "case_for_prompt",
+    "prepare",
+    "serve",
+    "register_with_litellm",
+]
 
 STYLES = ("exact", "noisy")
 
@@ -33,9 +42,25 @@ STYLES = ("exact", "noisy")
 _SERVED = CaseIndex()
 
 
-@functools.cache
+_BUILTIN: CaseIndex | None = None
+_BUILTIN_LOCK = threading.Lock()
+
+
 def _builtin_index() -> CaseIndex:
-    return CaseIndex(builtin_cases())
+    # Built once, under a lock: the stub server answers each request on a thread of its own, and a
+    # first wave of 16 requests used to build it 16 times over, all at once (1.2 s instead of 0.03 s)
+    global _BUILTIN
+    if _BUILTIN is None:
+        with _BUILTIN_LOCK:
+            if _BUILTIN is None:
+                _BUILTIN = CaseIndex(builtin_cases())
+    return _BUILTIN
+
+
+def prepare() -> None:
+    """Index the built-in cases' prompts now, as a server loads its model before it listens: the
+    first requests are then answered as fast as the rest."""
+    _builtin_index()
 
 
 def serve(cases: Iterable[Case]) -> None:

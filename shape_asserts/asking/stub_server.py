@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from shape_asserts.asking.reference import answer_for_messages
+from shape_asserts.asking.reference import answer_for_messages, prepare
 from shape_asserts.asking.stub_batches import BatchBook, BatchPlan, route
 from shape_asserts.asking.stub_shapes import CHARS_PER_TOKEN, SHAPES, Shape
 
@@ -339,6 +339,7 @@ class StubServer:
         return f"http://127.0.0.1:{self.port}/v1"
 
     def start(self) -> StubServer:
+        prepare()  # the prompts indexed before the first request, not by it
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="stub-server", daemon=True
         )
@@ -375,6 +376,7 @@ def main(argv: list[str] | None = None) -> int:
         shape=Shape(args.shape),
         batches=BatchPlan(polls=args.batch_polls),
     )
+    prepare()
     print(f"stub server on {srv.base_url} (Ctrl-C to stop)", flush=True)
     try:
         srv._httpd.serve_forever()
