@@ -14,7 +14,7 @@ test file it names (every ``.py`` file under ``--doctest-modules``) requests ``s
 choice to xdist. The count is models × cases (an upper bound under ``-k``/``-m``); the cases
 loaded for it are the ones the run then uses (:func:`shape_asserts.plugin.suite.run_cases`).
 
-The same look at the command line, made in ``pytest_cmdline_main`` (before xdist's count), starts
+The same look at the command line, made in ``pytest_cmdline_main`` (a wrapper: before xdist's count), starts
 the asking process of a live run that is sure to ask (:func:`will_ask`), so that litellm's import
 there overlaps the count, the configuration and collection.
 """
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+from collections.abc import Generator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,7 +32,7 @@ import pytest
 if TYPE_CHECKING:
     from shape_asserts.plugin.suite import Settings
 
-__all__ = ["SERIAL_UP_TO", "auto_workers", "preload_if_asking", "shape_only_files", "will_ask"]
+__all__ = ["SERIAL_UP_TO", "auto_workers", "preload_if_asking", "shape_only_files", "start_if_asking", "will_ask"]
 
 #: Shape tests up to which ``-n auto`` starts no worker. A replayed test costs ~25 ms on the 2-core
 #: machine of bench/wall_time.py and a worker ~2 s to start (more under load): two workers save
@@ -139,8 +140,17 @@ def preload_if_asking(config: pytest.Config, settings: Settings) -> bool:
     return True
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's, which counts the cases for -n auto
-def pytest_cmdline_main(config: pytest.Config) -> None:
+# A wrapper: it runs before every plain implementation. tryfirst was not enough: xdist's own is
+# tryfirst too and, registered after this one, ran first, so -n auto's count of the cases (numpy,
+# the families, the cases: ~0.25 s) came before the asking process was started.
+@pytest.hookimpl(wrapper=True)
+def pytest_cmdline_main(config: pytest.Config) -> Generator[None, object, object]:
+    """Before xdist counts the cases for ``-n auto``: :func:`start_if_asking`."""
+    start_if_asking(config)
+    return (yield)
+
+
+def start_if_asking(config: pytest.Config) -> None:
     """Start the asking process as soon as the options are known, when the run is sure to ask
     from one (see :func:`shape_asserts.plugin.fetcher.start_early`): litellm's import there (seconds)
     then overlaps all of pytest's own start-up — loading the families and the cases, ``-n auto``'s

@@ -87,13 +87,13 @@ class _FakeFetch:
 
 
 def _early_starts(suite, monkeypatch, *args: str) -> list[str]:
-    """What ``pytest_cmdline_main`` did with the asking process for a run with ``args``."""
+    """What ``pytest_cmdline_main`` (:func:`workers.start_if_asking`) did with the asking process for a run with ``args``."""
     from shape_asserts.asking.background import BackgroundFetch
 
     log: list[str] = []
     monkeypatch.setattr(BackgroundFetch, "start", classmethod(lambda cls: _FakeFetch(log)))
     config = suite.parseconfig(*args)
-    workers.pytest_cmdline_main(config)
+    workers.start_if_asking(config)
     config._ensure_unconfigure()  # what pytest does at the end of every run, a usage error's too
     return log
 
@@ -103,6 +103,23 @@ def test_a_live_run_sure_to_ask_starts_its_asking_process_with_the_options(suite
     # started before the session (the fetcher takes it over then); stopped by the run's end
     assert _early_starts(suite, monkeypatch, *live) == ["started", "closed"]
     assert _early_starts(suite, monkeypatch, "-n", "auto", *live, "--record=all") == ["started", "closed"]
+
+
+def test_the_asking_process_starts_before_n_auto_counts_the_cases(suite, monkeypatch):
+    # the count loads numpy, the families and the cases (~0.25 s): litellm's import overlaps it
+    from shape_asserts.asking.background import BackgroundFetch
+
+    log: list[str] = []
+    monkeypatch.setattr(BackgroundFetch, "start", classmethod(lambda cls: _FakeFetch(log)))
+    count = workers.auto_workers
+    monkeypatch.setattr(workers, "auto_workers", lambda config: log.append("counted") or count(config))
+    config = suite.parseconfig("-n", "auto", "--model=openai/never-recorded", "--api-base=http://127.0.0.1:9/v1")
+    # every plugin's pytest_cmdline_main (xdist's too) but pytest's own, which would run the session
+    pm = config.pluginmanager
+    pm.subset_hook_caller("pytest_cmdline_main", remove_plugins=[pm.get_plugin("main")])(config=config)
+    assert config.option.numprocesses == 0  # xdist's count ran, and chose no worker
+    config._ensure_unconfigure()
+    assert log == ["started", "counted", "closed"]
 
 
 def test_no_asking_process_starts_early_for_a_run_that_will_not_ask_from_one(suite, monkeypatch):
