@@ -41,7 +41,10 @@ def about_mean(pts: FloatArray) -> AboutMean:
     """
     mean = np.add.reduce(pts, axis=0) / len(pts)
     centred = pts - mean
-    return mean, centred, np.add.reduce(centred**2, axis=1)
+    # dx² + dy² from the columns: the same squares and the one addition a reduction over each row
+    # of two makes, without that reduction's per-row loop
+    dx, dy = centred[:, 0], centred[:, 1]
+    return mean, centred, dx * dx + dy * dy
 
 
 @dataclass(frozen=True)
@@ -233,10 +236,10 @@ def radial_harmonics(angles: ArrayLike, residuals: ArrayLike, orders: tuple[int,
     if not math.isfinite(total) or total <= 0:
         return np.zeros(count)
     # e^{-ikθ} for k = 1..hi by a running product of e^{-iθ}: one complex exponential per point
-    # (np.cumprod over the rows of ``e^{-iθ}`` repeated: the same products, without broadcast_to's wrapper)
-    phase = np.empty((hi, len(theta)), dtype=complex)
-    phase[:] = np.exp(-1j * theta)
-    np.multiply.accumulate(phase, axis=0, out=phase)
-    phase = phase[lo - 1 :]
+    # (np.cumprod over ``hi`` rows of ``e^{-iθ}``: the same products; the rows are one row read
+    # ``hi`` times, a view with a zero row stride, as ``broadcast_to`` makes without its wrapper)
+    first = np.exp(-1j * theta)
+    rows = np.ndarray((hi, len(theta)), dtype=complex, buffer=first, strides=(0, first.itemsize))
+    phase = np.multiply.accumulate(rows, axis=0)[lo - 1 :]
     amplitudes: FloatArray = 2.0 * np.abs(phase @ (w * e)) / total
     return amplitudes
