@@ -118,3 +118,25 @@ def test_finite_shortcut(metrics: dict[str, object], values: list[object], chang
     assert (s.checks[-1].name == "finite") is changed
     if not changed:
         assert s.metrics == metrics and s.checks == checks
+
+
+def test_int_seed_from_about_as_the_float_seed() -> None:
+    """The multi scorer's per-circle seed of int contours (``int_points_score`` from ``about_mean``)
+    is the seed score of the contour's floats (``score_circle``'s own ``_seed_of_points``)."""
+    from shape_asserts.families.circle import _seed_of_points
+    from shape_asserts.geometry.seed import int_points_score
+
+    rng = np.random.default_rng(54)
+    taken = 0
+    for _ in range(600):
+        n = int(rng.integers(3, 300))
+        pts = rng.integers(-40, 16_000_000 if n % 7 == 0 else 120, (n, 2)).astype(float)
+        if n % 5 == 0:
+            pts[1::2] = pts[0]
+        got = int_points_score(pts, about_mean(pts))
+        if got is None:
+            continue
+        taken += 1
+        want = _seed_of_points(pts)
+        assert want is not None and (got, math.copysign(1, got)) == (want, math.copysign(1, want))
+    assert taken > 500
