@@ -69,13 +69,19 @@ def _merge(card: Scorecard, per: list[tuple[str, ShapeScore, Contour]], skip: se
             if c.name not in skip:
                 by_name.setdefault(c.name, []).append((label, c, contour))
     for name, rows in by_name.items():
-        bad = [(label, c, contour) for label, c, contour in rows if not c.passed]
-        margins = [m for _, c, _ in rows if (m := c.margin) is not None]
-        least = min(margins) if margins else None
+        # the least margin (``min`` of those there are: the first of equals), and whether all pass
+        least: float | None = None
+        passed = True
+        for _, c, _ in rows:
+            m = c.margin
+            if m is not None and (least is None or m < least):
+                least = m
+            passed = passed and c.passed
         limit = rows[0][1].limit + " each"
-        if not bad:  # (no detail and no indices to gather)
+        if passed:  # (no detail and no indices to gather)
             card.add(name, True, f"all {len(rows)} pass", limit, "", (), least)
             continue
+        bad = [(label, c, contour) for label, c, contour in rows if not c.passed]
         detail = "; ".join(
             f"{label}: {fmt_value(c.value)}" + (f" ({c.detail})" if c.detail else "") for label, c, _ in bad
         )
