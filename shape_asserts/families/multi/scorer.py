@@ -307,7 +307,7 @@ def score_circles(
         if x:
             hits.append((i, j, x))
     metrics["intersections"] = len(hits)
-    metrics["min_separation"] = least if np.isfinite(least) else None
+    metrics["min_separation"] = least if math.isfinite(least) else None  # (a Python float)
     card.add(
         "intersections",
         len(hits) <= t.max_intersections,
