@@ -251,9 +251,11 @@ def _coverage(ang: FloatArray) -> float:
     instead of the five of ``degrees(ang) % 360 // 30 % 12``); the places before the first bound
     and at π are both sector 6. A NaN angle (a coordinate that overflowed) takes the expression.
     """
-    counts = np.bincount(np.searchsorted(_SECTOR_BOUNDS, ang, side="right"), minlength=14).tolist()
+    # (the array's own method: np.searchsorted's Python wrapper calls it)
+    counts = np.bincount(_SECTOR_BOUNDS.searchsorted(ang, side="right"), minlength=14).tolist()
     if counts[13]:
         sectors = (np.degrees(ang) % 360.0 // 30.0).astype(np.int64) % 12
         return float(np.count_nonzero(np.bincount(sectors, minlength=12)) / 12.0)
-    visited: int = (counts[0] > 0 or counts[12] > 0) + sum(c > 0 for c in counts[1:12])
+    # sector 6 (places 0 and 12), and the places 1..11 that hold some angle (the 11 less the empty)
+    visited: int = (counts[0] > 0 or counts[12] > 0) + 11 - counts[1:12].count(0)
     return visited / 12.0

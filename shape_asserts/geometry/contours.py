@@ -189,7 +189,8 @@ def _split_finite(pts: FloatArray, steps: FloatArray, rule: _Rule) -> list[Conto
         went_far = out_far > (out_far[ends - size] - (here[ends - size] > close_tol + 1)).repeat(size)
         step = steps[np.minimum(idx, n - 2)]  # (a stretch's last point has no step in it: dropped below)
         loop_done = (rel + 1 >= min_loop) & (here <= close_tol) & went_far & (rel < (size - 1).repeat(size))
-        nxt = np.append(here[1:], 0.0)  # cheb(i + 1, s) within the stretch
+        nxt = np.empty_like(here)  # cheb(i + 1, s) within the stretch: np.append(here[1:], 0.0)
+        nxt[:-1], nxt[-1] = here[1:], 0.0
         if split_on_close:
             end = loop_done & ((step > 1) | ((step >= 1) & (nxt > here)))
         else:

@@ -157,13 +157,16 @@ class ShapeScore:
     def __post_init__(self) -> None:
         # an empty drawing's distances are rightly infinite (there is nothing to measure); NaN, or
         # infinity from points that are there, is an overflow
-        # the common case first: every float finite (isfinite is false for NaN and both infinities)
-        isfinite = math.isfinite
+        # the common case first: every float finite. A sum of floats is finite only when every
+        # one is (a NaN or an infinity carries through every addition); a finite set whose sum
+        # overflows takes the long way below, which finds nothing to change
         if (
             isinstance(self.score, (int, float))
-            and isfinite(self.score)
-            and all(isfinite(v) for v in self.metrics.values() if isinstance(v, float))
-            and all(isfinite(c.value) for c in self.checks if isinstance(c.value, float))
+            and math.isfinite(self.score)
+            and math.isfinite(
+                sum([v for v in self.metrics.values() if isinstance(v, float)])
+                + sum([v for c in self.checks if isinstance(v := c.value, float)])
+            )
         ):
             return
         empty = self.metrics.get("n_points") == 0

@@ -248,25 +248,23 @@ class Scorecard:
         # circle the raster's own ripple read as a 15-sided polygon (tests/validity, hypothesis).
         amps = amps[: max(1, min(len(amps), math.floor(math.pi * size) - HARMONIC_ORDERS[0] + 1))]
         # each order's limit and its amplitude's share of it, in Python floats (numpy's where and
-        # divide give the same IEEE quotients); ``k`` is np.argmax's: the first largest share, or
-        # the first NaN
+        # divide give the same IEEE quotients)
         repeat, other = a + b / size, c + d / size
-        limit = [repeat if rep else other for rep in _repeats(symmetry)[: len(amps)]]
-        share = [amp / lim for amp, lim in zip(amps, limit)]
-        k = 0
-        for i, v in enumerate(share):
-            if v != v:  # NaN
-                k = i
-                break
-            if v > share[k]:
-                k = i
+        share = [amp / (repeat if rep else other) for amp, rep in zip(amps, _repeats(symmetry))]
+        # ``k`` is np.argmax's: the first NaN, else the first largest share (max keeps the first of
+        # equals; index finds it). A NaN share makes their sum NaN, so the sum says where to look.
+        total = sum(share)
+        k = next((i for i, v in enumerate(share) if v != v), -1) if total != total else -1
+        if k < 0:
+            k = share.index(max(share))
         worst, order = share[k], HARMONIC_ORDERS[0] + k
         if worst <= 1.0:  # the detail is kept only when the check fails
             detail = ""
         else:
             shape = {2: "an oval", 3: "a triangle", 4: "a square or diamond"}.get(order, f"a {order}-sided polygon")
+            limit = repeat if _repeats(symmetry)[k] else other
             detail = (
-                f"the radius swings {fmt_fixed(amps[k])} cells {order} times round (limit {fmt_fixed(limit[k])} at "
+                f"the radius swings {fmt_fixed(amps[k])} cells {order} times round (limit {fmt_fixed(limit)} at "
                 f"this size), like {shape}"
             )
         return self.add(name, worst <= 1.0, round(worst, 4), "≤ 1 of the limit", detail)

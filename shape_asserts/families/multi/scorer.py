@@ -13,7 +13,7 @@ import numpy.typing as npt
 from numpy.typing import ArrayLike
 
 from shape_asserts.families.base import CaseLike, with_overrides
-from shape_asserts.families.circle import CircleThresholds, score_circle
+from shape_asserts.families.circle import CircleThresholds, parsed_ints, score_circle
 from shape_asserts.families.multi.asked import separate_radii, side_point
 from shape_asserts.families.multi.matching import assign
 from shape_asserts.families.prompts import fmt_xy
@@ -21,10 +21,12 @@ from shape_asserts.geometry.contours import BREAK_STEP, CLOSE_TOL, Contour, cell
 from shape_asserts.geometry.distances import cell_distance
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import CircleModel
+from shape_asserts.geometry.fit.circle import about_mean
 from shape_asserts.geometry.fit.polygon import np_sum
 from shape_asserts.geometry.points import FloatArray, Point, as_points
 from shape_asserts.geometry.score import Check, ShapeScore, fmt_value
 from shape_asserts.geometry.scorecard import Scorecard
+from shape_asserts.geometry.seed import int_points_score
 
 __all__ = ["CirclesThresholds", "CIRCLES", "assign", "score_circles", "concentric_score", "separate_score"]
 
@@ -67,13 +69,19 @@ def _merge(card: Scorecard, per: list[tuple[str, ShapeScore, Contour]], skip: se
             if c.name not in skip:
                 by_name.setdefault(c.name, []).append((label, c, contour))
     for name, rows in by_name.items():
-        bad = [(label, c, contour) for label, c, contour in rows if not c.passed]
-        margins = [m for _, c, _ in rows if (m := c.margin) is not None]
-        least = min(margins) if margins else None
+        # the least margin (``min`` of those there are: the first of equals), and whether all pass
+        least: float | None = None
+        passed = True
+        for _, c, _ in rows:
+            m = c.margin
+            if m is not None and (least is None or m < least):
+                least = m
+            passed = passed and c.passed
         limit = rows[0][1].limit + " each"
-        if not bad:  # (no detail and no indices to gather)
+        if passed:  # (no detail and no indices to gather)
             card.add(name, True, f"all {len(rows)} pass", limit, "", (), least)
             continue
+        bad = [(label, c, contour) for label, c, contour in rows if not c.passed]
         detail = "; ".join(
             f"{label}: {fmt_value(c.value)}" + (f" ({c.detail})" if c.detail else "") for label, c, _ in bad
         )
@@ -134,6 +142,7 @@ def score_circles(
     match: str,
     order: str | None = None,
     min_spacing: float | None = None,
+    ints: bool = False,
 ) -> ShapeScore:
     """Score a drawing of several circles against the asked ones (see the module docstring).
 
@@ -147,13 +156,19 @@ def score_circles(
         Check the drawing order of the matched radii.
     min_spacing : float, optional
         Model-chosen radii must be at least this far apart.
+    ints : bool
+        Whether ``points`` hold the answer's ``{"x": int, "y": int}`` points exactly (the parser's
+        ints, :func:`.circle.parsed_ints`): each circle's seed score then comes from its contour
+        about its mean (:func:`.seed.int_points_score`, the same number as from its floats).
     """
     t = thresholds
     pts = as_points(points)
     contours = [c for c in split_contours(pts, break_step=t.break_step, close_tol=t.close_tol) if len(c)]
     k = len(targets)
+    # each contour about its mean, once: its circle fit and (ints) its seed score start from it
+    abouts = {i: about_mean(c.points) for i, c in enumerate(contours) if len(c) >= 3}
     # the contours a circle fits, by index (a contour of fewer than 3 points fits none)
-    fits = {i: m for i, c in enumerate(contours) if len(c) >= 3 and (m := CircleModel.from_estimate(c.points))}
+    fits = {i: m for i, a in abouts.items() if (m := CircleModel.from_estimate(contours[i].points, about=a))}
     card = Scorecard()
     metrics = card.metrics
     metrics.update(n_points=len(pts), contours=len(contours), circles=k)
@@ -204,6 +219,8 @@ def score_circles(
             thresholds=t,
             fit=fit,
             bounds=False,  # the whole drawing's bounds are checked below (and this one skipped)
+            # (None where the coordinates are too large for the int path: score_circle computes it)
+            seed=int_points_score(contour.points, abouts[ci]) if ints else None,
         )
         seeds[tj] = float(s.score)
         per.append((tg.label, s, contour))
@@ -290,7 +307,7 @@ def score_circles(
         if x:
             hits.append((i, j, x))
     metrics["intersections"] = len(hits)
-    metrics["min_separation"] = least if np.isfinite(least) else None
+    metrics["min_separation"] = least if math.isfinite(least) else None  # (a Python float)
     card.add(
         "intersections",
         len(hits) <= t.max_intersections,
@@ -334,6 +351,7 @@ def concentric_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         match="radius",
         order=p["order"],
         min_spacing=None if given else p["min_spacing"],
+        ints=parsed_ints(drawing),
     )
 
 
@@ -352,4 +370,5 @@ def separate_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         grid_size=p["grid_size"],
         thresholds=with_overrides(CIRCLES, case.thresholds),
         match="center",
+        ints=parsed_ints(drawing),
     )

@@ -41,7 +41,10 @@ def about_mean(pts: FloatArray) -> AboutMean:
     """
     mean = np.add.reduce(pts, axis=0) / len(pts)
     centred = pts - mean
-    return mean, centred, np.add.reduce(centred**2, axis=1)
+    # dx² + dy² from the columns: the same squares and the one addition a reduction over each row
+    # of two makes, without that reduction's per-row loop
+    dx, dy = centred[:, 0], centred[:, 1]
+    return mean, centred, dx * dx + dy * dy
 
 
 @dataclass(frozen=True)
@@ -173,7 +176,9 @@ def roundness_of(r: FloatArray) -> float:
 
 def rms_of(r: FloatArray) -> float:
     """Root-mean-square of residuals ``r`` (0 for none): :meth:`CircleModel.rms`."""
-    return float(np.sqrt(np.add.reduce(r * r) / len(r))) if r.size else 0.0
+    # (math.sqrt of the Python float: numpy's correctly rounded root of the same quotient; a sum of
+    # squares is never negative, NaN and infinity pass through)
+    return math.sqrt(float(np.add.reduce(r * r)) / len(r)) if r.size else 0.0
 
 
 #: Harmonics of the radial residual that :func:`radial_harmonics` measures: 2 (an ellipse) to 16
@@ -221,22 +226,27 @@ def radial_harmonics(angles: ArrayLike, residuals: ArrayLike, orders: tuple[int,
     if len(theta) < 3:
         return np.zeros(count)
     # weights from the angular gaps in angle order (wrapping round): order-free, spacing-fair
+    n = len(theta)
     order = np.argsort(theta, kind="stable")
     s = theta[order]
-    gaps = np.empty_like(s)
-    np.subtract(s[1:], s[:-1], out=gaps[:-1])
-    gaps[-1] = s[0] + 2 * np.pi - s[-1]
-    w = np.empty_like(s)
-    w[order[1:]] = (gaps[1:] + gaps[:-1]) / 2.0
-    w[order[0]] = (gaps[0] + gaps[-1]) / 2.0
+    # the gaps about each point in angle order: gap[i] the one before s[i], the wrap-around gap
+    # (first + 2π - last, Python floats: the same IEEE operations) both before the first and after
+    # the last; a point's weight is the mean of the gaps either side of it
+    gap = np.empty(n + 1)
+    np.subtract(s[1:], s[:-1], out=gap[1:n])
+    gap[0] = gap[n] = s.item(0) + 2 * math.pi - s.item(n - 1)
+    between = gap[:n] + gap[1:]
+    between /= 2.0
+    w = np.empty(n)
+    w[order] = between
     total = float(np.add.reduce(w))
     if not math.isfinite(total) or total <= 0:
         return np.zeros(count)
     # e^{-ikθ} for k = 1..hi by a running product of e^{-iθ}: one complex exponential per point
-    # (np.cumprod over the rows of ``e^{-iθ}`` repeated: the same products, without broadcast_to's wrapper)
-    phase = np.empty((hi, len(theta)), dtype=complex)
-    phase[:] = np.exp(-1j * theta)
-    np.multiply.accumulate(phase, axis=0, out=phase)
-    phase = phase[lo - 1 :]
+    # (np.cumprod over ``hi`` rows of ``e^{-iθ}``: the same products; the rows are one row read
+    # ``hi`` times, a view with a zero row stride, as ``broadcast_to`` makes without its wrapper)
+    first = np.exp(-1j * theta)
+    rows = np.ndarray((hi, len(theta)), dtype=complex, buffer=first, strides=(0, first.itemsize))
+    phase = np.multiply.accumulate(rows, axis=0)[lo - 1 :]
     amplitudes: FloatArray = 2.0 * np.abs(phase @ (w * e)) / total
     return amplitudes
