@@ -41,9 +41,10 @@ _SLACK = 0.05
 #: a 100 × 100 grid fits). A larger outline takes the strip search (the same numbers), so the
 #: prepared outlines kept per process (families/single.py) hold at most ~64 MB of indexes.
 _MAX_CELLS = 1 << 14
-#: The index is built at an outline's second search: one searched once (a one-off outline) never
-#: pays for it.
-_INDEX_AT = 2
+#: The index is built at an outline's third search: an answer's score searches its outline twice
+#: (:func:`.single.outline_measures`: each sample's nearest point, each point's distance), so an
+#: outline scored once (a replay scores each case once) never pays for it; the second answer does.
+_INDEX_AT = 3
 
 
 class Outline:
@@ -95,17 +96,30 @@ class Outline:
         away along ``x`` or ``y``, so a sample that found one within :data:`_REACH` is settled;
         the others (none near) are searched by :func:`.nearest.nearest_sq`.
         """
-        ref = self.ref
+        return self._nearest_sq(_Query(pts))
+
+    def distance(self, pts: FloatArray) -> FloatArray:
+        """``distance_to_polyline(pts, vertices, closed=closed)``: each point's distance to the
+        outline, the same floats."""
+        return self._distance(_Query(pts))
+
+    def both(self, pts: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """``(nearest_sq(pts), distance(pts))``, the two searches in that order, with what they
+        share about the points (whether they are in the safe range, their cells) worked out once."""
+        query = _Query(pts)
+        return self._nearest_sq(query), self._distance(query)
+
+    def _nearest_sq(self, query: _Query) -> FloatArray:
+        ref, pts = self.ref, query.pts
         cells = None
-        if len(pts) and len(ref) * len(pts) > _SMALL and len(pts) < _LONG and _safe(pts):
+        if len(pts) and len(ref) * len(pts) > _SMALL and len(pts) < _LONG and query.safe():
             cells = self._index()
         if cells is None:
             return nearest_sq(ref, pts, distinct=True)
-        px, py = pts[:, 0], pts[:, 1]
-        key = cells.key(px, py)
+        key = query.key(cells)
         qi, ti, _ = _pairs(cells.ref_first[key], cells.ref_first[key + 1])
         ri = cells.refs[ti]
-        dx, dy = cells.rx[ri] - px[qi], cells.ry[ri] - py[qi]
+        dx, dy = cells.rx[ri] - query.px[qi], cells.ry[ri] - query.py[qi]
         # each sample's smallest dx² + dy² (a minimum: the order the pairs come in does not matter)
         found = np.full(len(ref), np.inf)
         np.minimum.at(found, ri, dx * dx + dy * dy)
@@ -114,20 +128,22 @@ class Outline:
             found[left] = nearest_sq(ref[left], pts, distinct=True)
         return found
 
-    def distance(self, pts: FloatArray) -> FloatArray:
-        """``distance_to_polyline(pts, vertices, closed=closed)``: each point's distance to the
-        outline, the same floats."""
+    def _distance(self, query: _Query) -> FloatArray:
+        pts = query.pts
         n_sides = len(self._a)
         if len(pts) == 0 or n_sides == 0:
             return distance_to_polyline(pts, self.vertices, closed=self.closed)
-        if len(pts) * n_sides <= _SMALL or len(pts) >= _LONG or not (self._safe and _safe(pts)):
+        if len(pts) >= _LONG or not (self._safe and query.safe()):
             return to_segments(pts, self._a, self._b)
-        px, py = pts[:, 0], pts[:, 1]
+        # the index, where there is one, even for few pairs (a polygon's few sides: a pair or two a point)
         cells = self._index()
+        if cells is None and len(pts) * n_sides <= _SMALL:
+            return to_segments(pts, self._a, self._b)
+        px, py = query.px, query.py
         if cells is not None:
             # first the sides listed with each point's cell: all that lie within _SIDE_REACH of it
-            lo, hi = cells.sides_at(px, py)
-            qi, ti, _ = _pairs(lo, hi)
+            key = query.key(cells)
+            qi, ti, _ = _pairs(cells.first[key], cells.first[key + 1])
             out = np.full(len(pts), np.inf)
             np.minimum.at(out, qi, self._seg_dist(px[qi], py[qi], cells.sides[ti]))  # each point's nearest
             todo = np.flatnonzero(out > _SIDE_REACH - _EDGE)
@@ -181,6 +197,8 @@ class _Cells:
 
     def __init__(self, x0: float, y0: float, nx: int, ny: int) -> None:
         self.x0, self.y0, self.nx, self.ny = x0, y0, nx, ny
+        # (the index's corner and its last cell, as floats, for key's clipping)
+        self.origin, self.corner = np.array([x0, y0]), np.array([nx - 1.0, ny - 1.0])
         self.size = nx * ny
         self.ok = 0 < self.size <= _MAX_CELLS
         self.first = np.zeros(1, dtype=np.intp)
@@ -226,14 +244,39 @@ class _Cells:
             arr.flags.writeable = False
         return cells
 
-    def key(self, px: FloatArray, py: FloatArray) -> IntArray:
-        """Each point's cell (a point beyond the index: the nearest border cell)."""
-        ix = np.clip(np.floor(px) - self.x0, 0, self.nx - 1).astype(np.intp)
-        iy = np.clip(np.floor(py) - self.y0, 0, self.ny - 1).astype(np.intp)
-        key: IntArray = ix * self.ny + iy
+    def key(self, pts: FloatArray) -> IntArray:
+        """Each point's cell (a point beyond the index: the nearest border cell), from its floored
+        coordinates less the corner, clipped to the index (``np.clip``'s maximum, then minimum)."""
+        at = np.floor(pts)
+        at -= self.origin
+        np.maximum(at, 0.0, out=at)
+        np.minimum(at, self.corner, out=at)
+        ij = at.astype(np.intp)
+        key: IntArray = ij[:, 0] * self.ny
+        key += ij[:, 1]
         return key
 
-    def sides_at(self, px: FloatArray, py: FloatArray) -> tuple[IntArray, IntArray]:
-        """Each point's range ``[lo, hi)`` of :attr:`sides`: those listed with its cell."""
-        key = self.key(px, py)
-        return self.first[key], self.first[key + 1]
+
+class _Query:
+    """The drawn points of one search (or of both searches of an answer: :meth:`Outline.both`), with
+    what the searches ask of them worked out once: their columns, whether every coordinate is
+    within the safe range, their cells in an outline's index."""
+
+    def __init__(self, pts: FloatArray) -> None:
+        self.pts = pts
+        self.px, self.py = pts[:, 0], pts[:, 1]
+        self._safe: bool | None = None
+        self._key: IntArray | None = None
+        self._cells: _Cells | None = None
+
+    def safe(self) -> bool:
+        """:func:`.nearest._safe` of the points."""
+        if self._safe is None:
+            self._safe = _safe(self.pts)
+        return self._safe
+
+    def key(self, cells: _Cells) -> IntArray:
+        """:meth:`_Cells.key` of the points in ``cells``."""
+        if self._key is None or self._cells is not cells:
+            self._key, self._cells = cells.key(self.pts), cells
+        return self._key

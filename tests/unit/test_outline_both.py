@@ -1,0 +1,71 @@
+"""``Outline.both`` (geometry/nearest_xy.py): the two searches of an answer's outline measures with
+the points' safety and cells worked out once, the same floats as comparing every pair; the cell
+index is left unbuilt by one answer's two searches, and a polygon's few sides use it once built."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from shape_asserts.geometry.nearest import brute_nearest, brute_to_segments
+from shape_asserts.geometry.nearest_xy import Outline, _Cells
+
+
+def _outlines() -> list[tuple[np.ndarray, bool]]:
+    t = np.linspace(0, 2 * np.pi, 804, endpoint=False)
+    ellipse = np.column_stack([50 + 40 * np.cos(t + 0.3), 50 + 24 * np.sin(t)])
+    square = np.array([[25.0, 25.0], [75.0, 25.0], [75.0, 75.0], [25.0, 75.0]])
+    triangle = np.array([[10.0, 40.0], [30.5, 5.25], [45.0, 44.0]])
+    return [(ellipse, True), (square, True), (triangle, True), (triangle, False)]
+
+
+def _answers(rng: np.random.Generator, curve: np.ndarray, closed: bool) -> list[np.ndarray]:
+    ends = np.vstack([curve, curve[:1]]) if closed else curve
+    steps = [np.linspace(a, b, max(2, int(np.hypot(*(b - a))) + 1)) for a, b in zip(ends[:-1], ends[1:])]
+    cells = np.rint(np.concatenate(steps))[::2]
+    lo, hi = curve.min(axis=0) - 5, curve.max(axis=0) + 5
+    return [
+        cells,
+        cells + rng.normal(0, 0.6, cells.shape),
+        np.floor(rng.uniform(lo, hi, (150, 2))),
+        np.concatenate([cells[:40], cells[:30] + 300.0, -cells[:10]]),
+        cells[:3],
+        np.zeros((0, 2)),
+    ]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_both_searches_give_every_pair_s_minima(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    for curve, closed in _outlines():
+        outline = Outline(curve, closed=closed, center=(40, 40))
+        ends = np.vstack([curve, curve[:1]]) if closed else curve
+        for _round in range(3):  # the index is built from the third search on
+            for pts in _answers(rng, curve, closed):
+                if not len(pts):
+                    continue
+                near, dist = outline.both(pts)
+                assert np.array_equal(near, brute_nearest(outline.ref, pts, "euclidean"))
+                assert np.array_equal(dist, brute_to_segments(pts, ends[:-1], ends[1:]))
+                assert np.array_equal(outline.distance(pts), dist)
+                assert np.array_equal(outline.nearest_sq(pts), near)
+        assert outline._index() is not None
+
+
+def test_one_answer_s_two_searches_build_no_index() -> None:
+    t = np.linspace(0, 2 * np.pi, 400, endpoint=False)
+    curve = np.column_stack([50 + 30 * np.cos(t), 50 + 20 * np.sin(t)])
+    outline = Outline(curve, closed=True, center=(50, 50))
+    outline.both(np.rint(curve[::2]))
+    assert outline._cells is None
+    outline.both(np.rint(curve[::2]))
+    assert outline._cells is not None
+
+
+def test_cell_keys_are_the_clipped_floors() -> None:
+    rng = np.random.default_rng(5)
+    cells = _Cells(-3.0, 7.0, 20, 30)
+    pts = np.concatenate([rng.uniform(-40, 60, (500, 2)), np.floor(rng.uniform(-10, 40, (200, 2)))])
+    ix = np.clip(np.floor(pts[:, 0]) - cells.x0, 0, cells.nx - 1).astype(np.intp)
+    iy = np.clip(np.floor(pts[:, 1]) - cells.y0, 0, cells.ny - 1).astype(np.intp)
+    assert np.array_equal(cells.key(pts), ix * cells.ny + iy)
