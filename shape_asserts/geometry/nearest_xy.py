@@ -141,8 +141,8 @@ class Outline:
             return to_segments(pts, self._a, self._b)
         px, py = query.px, query.py
         if cells is not None:
-            # first the sides listed with each point's cell: all that lie within _SIDE_REACH of it
-            key = query.key(cells)
+            # first the sides listed with each whole point: all that lie within _SIDE_REACH of it
+            key = query.whole_key(cells)
             qi, ti, _ = _pairs(cells.first[key], cells.first[key + 1])
             out = np.full(len(pts), np.inf)
             np.minimum.at(out, qi, self._seg_dist(px[qi], py[qi], cells.sides[ti]))  # each point's nearest
@@ -187,12 +187,15 @@ class Outline:
 
 class _Cells:
     """A cell index of an :class:`Outline`, once per case: the unit cells ``[x, x + 1) × [y, y + 1)``
-    (``x``, ``y`` whole) of its box and two cells round it, each listing the sides that come within
-    :data:`_SIDE_REACH` of a point in it, and the outline samples in the 3 × 3 cells about it.
+    (``x``, ``y`` whole) of its box and two cells round it, each listing the outline samples in the
+    3 × 3 cells about it and the sides that come within :data:`_SIDE_REACH` of its corner ``(x, y)``
+    (a drawn point on the grid is such a corner: listing the sides near the corner rather than near
+    any point of the cell lists about a third as many).
 
     A point's cell is ``(floor(x), floor(y))``, exact; a point beyond the box is put in the nearest
     border cell, whose sides are all farther than :data:`_SIDE_REACH` from it and whose samples
     none (so the point is left to the strip search: the index settles only what it finds near).
+    Likewise a point off the grid's corners meets no sides (:meth:`_Query.whole_key`).
     """
 
     def __init__(self, x0: float, y0: float, nx: int, ny: int) -> None:
@@ -215,14 +218,15 @@ class _Cells:
         cells = cls(x0, y0, nx, ny)
         if not cells.ok:
             return cells
-        # the cells each side (sorted as the outline sorts them) touches with its box grown by the reach
+        # the whole points in each side's box (sides sorted as the outline sorts them) grown by the reach
         grow = _SIDE_REACH + _SLACK
         xlo, xhi = outline._xmin, outline._xmin + np.abs(outline._abx)
-        i0 = np.clip(np.floor(xlo - x0 - 1.0 - grow), 0, nx - 1).astype(np.intp)
+        i0 = np.clip(np.ceil(xlo - x0 - grow), 0, nx - 1).astype(np.intp)
         i1 = np.clip(np.floor(xhi - x0 + grow), 0, nx - 1).astype(np.intp)
-        j0 = np.clip(np.floor(outline._ymin - y0 - 1.0 - grow), 0, ny - 1).astype(np.intp)
+        j0 = np.clip(np.ceil(outline._ymin - y0 - grow), 0, ny - 1).astype(np.intp)
         j1 = np.clip(np.floor(outline._ymax - y0 + grow), 0, ny - 1).astype(np.intp)
-        wide, tall = i1 - i0 + 1, j1 - j0 + 1
+        # (a box 1.6 wide holds a whole x or y: never none, but a count below 1 would not repeat)
+        wide, tall = np.maximum(i1 - i0 + 1, 0), np.maximum(j1 - j0 + 1, 0)
         side = np.arange(len(xlo)).repeat(wide * tall)
         k = np.arange(len(side)) - (np.cumsum(wide * tall) - wide * tall).repeat(wide * tall)
         cell = (i0[side] + k // tall[side]) * ny + (j0[side] + k % tall[side])
@@ -280,3 +284,13 @@ class _Query:
         if self._key is None or self._cells is not cells:
             self._key, self._cells = cells.key(self.pts), cells
         return self._key
+
+    def whole_key(self, cells: _Cells) -> IntArray:
+        """:meth:`key`, but a point whose coordinates are not both whole is put in the first cell
+        (a border corner: no side comes near it), so that only the whole points meet the sides
+        listed with a cell's corner."""
+        key = self.key(cells)
+        whole = np.floor(self.pts) == self.pts
+        if not np.logical_and.reduce(whole, axis=None):  # (all whole: the usual case)
+            key = np.where(np.logical_and(whole[:, 0], whole[:, 1]), key, 0)
+        return key

@@ -69,3 +69,25 @@ def test_cell_keys_are_the_clipped_floors() -> None:
     ix = np.clip(np.floor(pts[:, 0]) - cells.x0, 0, cells.nx - 1).astype(np.intp)
     iy = np.clip(np.floor(pts[:, 1]) - cells.y0, 0, cells.ny - 1).astype(np.intp)
     assert np.array_equal(cells.key(pts), ix * cells.ny + iy)
+
+
+@pytest.mark.parametrize("offset", [0.0, 0.2, 0.25, 0.2499999999, 0.2500000001, 0.5, 0.7, 0.75, 0.8, 0.95])
+def test_whole_points_at_the_side_reach_and_off_the_grid(offset: float) -> None:
+    """Sides whose whole points lie near :data:`_SIDE_REACH` (and a point off the grid beside them):
+    the sides listed with a point's corner settle it only where every side that near is listed."""
+    rng = np.random.default_rng(int(offset * 1e4))
+    box = np.array([[10.0, 10.0], [40.0, 10.0], [40.0, 30.0], [10.0, 30.0]]) + [offset, -offset]
+    slant = np.array([[5.0, 5.0], [45.0 + offset, 21.0], [20.0, 40.0 - offset]])
+    for curve in (box, slant):
+        outline = Outline(curve, closed=True, center=(25, 20))
+        ends = np.vstack([curve, curve[:1]])
+        lo, hi = curve.min(axis=0) - 3, curve.max(axis=0) + 3
+        grid = np.stack(np.meshgrid(np.arange(lo[0] // 1, hi[0]), np.arange(lo[1] // 1, hi[1])), -1).reshape(-1, 2)
+        for pts in (grid[rng.permutation(len(grid))[:300]], grid[:200] + [0.0, 0.5], grid[:150] + [1e-9, 0.0]):
+            mixed = np.concatenate([pts[:120], pts[:60] + rng.uniform(-0.5, 0.5, (60, 2))])
+            for drawn in (pts, mixed):
+                for _ in range(3):
+                    near, dist = outline.both(drawn)
+                    assert np.array_equal(dist, brute_to_segments(drawn, ends[:-1], ends[1:]))
+                    assert np.array_equal(near, brute_nearest(outline.ref, drawn, "euclidean"))
+        assert outline._index() is not None
