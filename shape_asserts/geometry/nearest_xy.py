@@ -34,6 +34,9 @@ _REACH = 1.0
 #: ... and a drawn point whose nearest side lies within this many (a fair raster's points are within
 #: about 0.71 of the curve; fewer sides listed per cell make fewer pairs to measure).
 _SIDE_REACH = 0.75
+#: ... or this many, for an outline of long sides (a polygon's: 2 cells or more on average), whose
+#: raster's points cut its corners by up to a cell and which a wider reach lists few more sides.
+_LONG_SIDE_REACH = 1.0
 #: Extra margin, cells, when the index decides which sides touch a cell (a float's rounding there
 #: only ever adds a side, which costs a comparison, never a wrong minimum).
 _SLACK = 0.05
@@ -141,12 +144,12 @@ class Outline:
             return to_segments(pts, self._a, self._b)
         px, py = query.px, query.py
         if cells is not None:
-            # first the sides listed with each whole point: all that lie within _SIDE_REACH of it
+            # first the sides listed with each whole point: all that lie within cells.reach of it
             key = query.whole_key(cells)
             qi, ti, _ = _pairs(cells.first[key], cells.first[key + 1])
             out = np.full(len(pts), np.inf)
             np.minimum.at(out, qi, self._seg_dist(px[qi], py[qi], cells.sides[ti]))  # each point's nearest
-            todo = np.flatnonzero(out > _SIDE_REACH - _EDGE)
+            todo = np.flatnonzero(out > cells.reach - _EDGE)
             if not todo.size:
                 return out
             out[todo] = np.inf
@@ -188,12 +191,13 @@ class Outline:
 class _Cells:
     """A cell index of an :class:`Outline`, once per case: the unit cells ``[x, x + 1) × [y, y + 1)``
     (``x``, ``y`` whole) of its box and two cells round it, each listing the outline samples in the
-    3 × 3 cells about it and the sides that come within :data:`_SIDE_REACH` of its corner ``(x, y)``
+    3 × 3 cells about it and the sides that come within ``reach`` (:data:`_SIDE_REACH`, or
+    :data:`_LONG_SIDE_REACH` for long sides) of its corner ``(x, y)``
     (a drawn point on the grid is such a corner: listing the sides near the corner rather than near
     any point of the cell lists about a third as many).
 
     A point's cell is ``(floor(x), floor(y))``, exact; a point beyond the box is put in the nearest
-    border cell, whose sides are all farther than :data:`_SIDE_REACH` from it and whose samples
+    border cell, whose sides are all farther than ``reach`` from it and whose samples
     none (so the point is left to the strip search: the index settles only what it finds near).
     Likewise a point off the grid's corners meets no sides (:meth:`_Query.whole_key`).
     """
@@ -204,6 +208,7 @@ class _Cells:
         self.origin, self.corner = np.array([x0, y0]), np.array([nx - 1.0, ny - 1.0])
         self.size = nx * ny
         self.ok = 0 < self.size <= _MAX_CELLS
+        self.reach = _SIDE_REACH  # (set by of: see there)
         self.first = np.zeros(1, dtype=np.intp)
         self.sides = np.zeros(0, dtype=np.intp)
         self.ref_first = np.zeros(1, dtype=np.intp)
@@ -219,13 +224,15 @@ class _Cells:
         if not cells.ok:
             return cells
         # the whole points in each side's box (sides sorted as the outline sorts them) grown by the reach
-        grow = _SIDE_REACH + _SLACK
         xlo, xhi = outline._xmin, outline._xmin + np.abs(outline._abx)
+        lengths = float(np.add.reduce(np.hypot(outline._abx, outline._aby)))
+        cells.reach = _LONG_SIDE_REACH if lengths >= 2.0 * len(xlo) else _SIDE_REACH
+        grow = cells.reach + _SLACK
         i0 = np.clip(np.ceil(xlo - x0 - grow), 0, nx - 1).astype(np.intp)
         i1 = np.clip(np.floor(xhi - x0 + grow), 0, nx - 1).astype(np.intp)
         j0 = np.clip(np.ceil(outline._ymin - y0 - grow), 0, ny - 1).astype(np.intp)
         j1 = np.clip(np.floor(outline._ymax - y0 + grow), 0, ny - 1).astype(np.intp)
-        # (a box 1.6 wide holds a whole x or y: never none, but a count below 1 would not repeat)
+        # (a box at least 1.6 wide holds a whole x or y: never none, but a count below 1 would not repeat)
         wide, tall = np.maximum(i1 - i0 + 1, 0), np.maximum(j1 - j0 + 1, 0)
         side = np.arange(len(xlo)).repeat(wide * tall)
         k = np.arange(len(side)) - (np.cumsum(wide * tall) - wide * tall).repeat(wide * tall)

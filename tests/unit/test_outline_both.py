@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shape_asserts.geometry.nearest import brute_nearest, brute_to_segments
+from shape_asserts.geometry.nearest import brute_nearest, brute_to_segments, seg_dist
 from shape_asserts.geometry.nearest_xy import Outline, _Cells
 
 
@@ -71,7 +71,9 @@ def test_cell_keys_are_the_clipped_floors() -> None:
     assert np.array_equal(cells.key(pts), ix * cells.ny + iy)
 
 
-@pytest.mark.parametrize("offset", [0.0, 0.2, 0.25, 0.2499999999, 0.2500000001, 0.5, 0.7, 0.75, 0.8, 0.95])
+@pytest.mark.parametrize(
+    "offset", [0.0, 0.2, 0.25, 0.2499999999, 0.2500000001, 0.5, 0.7, 0.75, 0.8, 0.95, 0.9999999999, 0.05]
+)
 def test_whole_points_at_the_side_reach_and_off_the_grid(offset: float) -> None:
     """Sides whose whole points lie near :data:`_SIDE_REACH` (and a point off the grid beside them):
     the sides listed with a point's corner settle it only where every side that near is listed."""
@@ -91,3 +93,45 @@ def test_whole_points_at_the_side_reach_and_off_the_grid(offset: float) -> None:
                     assert np.array_equal(dist, brute_to_segments(drawn, ends[:-1], ends[1:]))
                     assert np.array_equal(near, brute_nearest(outline.ref, drawn, "euclidean"))
         assert outline._index() is not None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_polygons_every_grid_point_about_them(seed: int) -> None:
+    """Polygons of long sides at random fractional places (sharp corners among them, where a point's
+    second-nearest side is nearly as near as its nearest), every whole point about them."""
+    rng = np.random.default_rng(100 + seed)
+    for _ in range(25):
+        k = int(rng.integers(3, 9))
+        curve = rng.uniform(5, 35, (k, 2))
+        outline = Outline(curve, closed=True, center=(20, 20))
+        ends = np.vstack([curve, curve[:1]])
+        xs, ys = np.arange(2.0, 39.0), np.arange(2.0, 39.0)
+        grid = np.stack(np.meshgrid(xs, ys), -1).reshape(-1, 2)
+        ref = brute_to_segments(grid, ends[:-1], ends[1:])
+        near = grid[ref < 1.3]
+        for part in range(0, len(near), 400):
+            pts = near[part : part + 400]
+            for _round in range(3):
+                assert np.array_equal(outline.both(pts)[1], ref[ref < 1.3][part : part + 400])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_each_corner_lists_every_side_within_reach(seed: int) -> None:
+    """The index itself: every side within its reach of a whole point is listed with that point's cell."""
+    rng = np.random.default_rng(200 + seed)
+    t = np.linspace(0, 2 * np.pi, 300, endpoint=False)
+    curves = [rng.uniform(5, 35, (int(rng.integers(3, 9)), 2)) for _ in range(6)]
+    curves.append(np.column_stack([20 + 14 * np.cos(t), 20 + 6.5 * np.sin(t)]) + rng.uniform(0, 1, 2))
+    for curve in curves:
+        outline = Outline(curve, closed=True, center=(20, 20))
+        cells = _Cells.of(outline)
+        assert cells.ok and cells.reach == (1.0 if len(curve) < 10 else 0.75)
+        sx, sy = outline._sx, outline._sy
+        a, b = np.column_stack([sx, sy]), np.column_stack([sx + outline._abx, sy + outline._aby])
+        for x in np.arange(cells.x0, cells.x0 + cells.nx):
+            col = np.column_stack([np.full(cells.ny, x), cells.y0 + np.arange(cells.ny)])
+            d = seg_dist(col[:, 0, None], col[:, 1, None], a[None, :, 0], a[None, :, 1], b[None, :, 0], b[None, :, 1])
+            key = cells.key(col)
+            for row, k in enumerate(key.tolist()):
+                listed = set(cells.sides[cells.first[k] : cells.first[k + 1]].tolist())
+                assert set(np.flatnonzero(d[row] <= cells.reach).tolist()) <= listed
