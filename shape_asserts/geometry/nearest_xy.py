@@ -17,7 +17,7 @@ import numpy as np
 
 from shape_asserts.geometry.distances import distance_to_polyline, sample_polyline
 from shape_asserts.geometry.nearest import _EDGE, _group_min, _pairs, _safe, _widen, nearest_sq, to_segments
-from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
+from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray, Point, as_points
 
 __all__ = ["Outline"]
 
@@ -94,10 +94,11 @@ class Outline:
         """``nearest_sq(ref, pts, distinct=True)``: each outline sample's squared distance to the
         nearest drawn point, the same floats (each pair's ``dx² + dy²``, their minimum).
 
-        With the cell index, each drawn point is compared with the samples listed with its cell:
-        those whose own cell is one of the 3 × 3 about it. A point outside them is more than a cell
-        away along ``x`` or ``y``, so a sample that found one within :data:`_REACH` is settled;
-        the others (none near) are searched by :func:`.nearest.nearest_sq`.
+        With the cell index, each drawn point is compared with the samples listed with its corner
+        (a point off the grid: the four of its cell, :meth:`_Query.corners`): every sample within
+        :data:`_REACH` of it along ``x`` and ``y``. A point not compared is farther than that from
+        the sample, so a sample that found one within :data:`_REACH` is settled; the others (none
+        near) are searched by :func:`.nearest.nearest_sq`.
         """
         return self._nearest_sq(_Query(pts))
 
@@ -119,8 +120,10 @@ class Outline:
             cells = self._index()
         if cells is None:
             return nearest_sq(ref, pts, distinct=True)
-        key = query.key(cells)
+        key, qs = query.corners(cells)
         qi, ti, _ = _pairs(cells.ref_first[key], cells.ref_first[key + 1])
+        if qs is not None:
+            qi = qs[qi]
         ri = cells.refs[ti]
         dx, dy = cells.rx[ri] - query.px[qi], cells.ry[ri] - query.py[qi]
         # each sample's smallest dx² + dy² (a minimum: the order the pairs come in does not matter)
@@ -190,16 +193,16 @@ class Outline:
 
 class _Cells:
     """A cell index of an :class:`Outline`, once per case: the unit cells ``[x, x + 1) × [y, y + 1)``
-    (``x``, ``y`` whole) of its box and two cells round it, each listing the outline samples in the
-    3 × 3 cells about it and the sides that come within ``reach`` (:data:`_SIDE_REACH`, or
-    :data:`_LONG_SIDE_REACH` for long sides) of its corner ``(x, y)``
-    (a drawn point on the grid is such a corner: listing the sides near the corner rather than near
-    any point of the cell lists about a third as many).
+    (``x``, ``y`` whole) of its box and two cells round it, each listing what lies near its corner
+    ``(x, y)``, where a drawn grid point lies: the outline samples within :data:`_REACH` of it along
+    ``x`` and ``y``, and the sides within ``reach`` of it (:data:`_SIDE_REACH`, or
+    :data:`_LONG_SIDE_REACH` for long sides). Listing what is near the corner rather than near any
+    point of the cell lists about half as many samples and a third as many sides.
 
     A point's cell is ``(floor(x), floor(y))``, exact; a point beyond the box is put in the nearest
-    border cell, whose sides are all farther than ``reach`` from it and whose samples
-    none (so the point is left to the strip search: the index settles only what it finds near).
-    Likewise a point off the grid's corners meets no sides (:meth:`_Query.whole_key`).
+    border cell, but it lies more than 2 cells from every side and sample, so what it meets there
+    settles nothing (it is left to the strip search: the index settles only what it finds near). A point off the grid's corners meets no sides (:meth:`_Query.whole_key`) and the samples
+    of its cell's four corners (:meth:`_Query.corners`).
     """
 
     def __init__(self, x0: float, y0: float, nx: int, ny: int) -> None:
@@ -228,32 +231,35 @@ class _Cells:
         lengths = float(np.add.reduce(np.hypot(outline._abx, outline._aby)))
         cells.reach = _LONG_SIDE_REACH if lengths >= 2.0 * len(xlo) else _SIDE_REACH
         grow = cells.reach + _SLACK
-        i0 = np.clip(np.ceil(xlo - x0 - grow), 0, nx - 1).astype(np.intp)
-        i1 = np.clip(np.floor(xhi - x0 + grow), 0, nx - 1).astype(np.intp)
-        j0 = np.clip(np.ceil(outline._ymin - y0 - grow), 0, ny - 1).astype(np.intp)
-        j1 = np.clip(np.floor(outline._ymax - y0 + grow), 0, ny - 1).astype(np.intp)
-        # (a box at least 1.6 wide holds a whole x or y: never none, but a count below 1 would not repeat)
-        wide, tall = np.maximum(i1 - i0 + 1, 0), np.maximum(j1 - j0 + 1, 0)
-        side = np.arange(len(xlo)).repeat(wide * tall)
-        k = np.arange(len(side)) - (np.cumsum(wide * tall) - wide * tall).repeat(wide * tall)
-        cell = (i0[side] + k // tall[side]) * ny + (j0[side] + k % tall[side])
-        order = np.argsort(cell, kind="stable")
-        cells.sides = side[order]
-        cells.first = np.zeros(cells.size + 1, dtype=np.intp)
-        np.cumsum(np.bincount(cell, minlength=cells.size), out=cells.first[1:])
-        # the samples listed with each cell: those whose cell is one of the 3 × 3 about it (a
-        # sample's cell is at least 2 cells inside the index)
+        cells.sides, cells.first = cells._listing(xlo - grow, xhi + grow, outline._ymin - grow, outline._ymax + grow)
+        # the samples listed with each corner: those within _REACH of it along x and along y
         ref = outline.ref
         cells.rx, cells.ry = np.ascontiguousarray(ref[:, 0]), np.ascontiguousarray(ref[:, 1])
-        own = (np.floor(cells.rx) - x0).astype(np.intp) * ny + (np.floor(cells.ry) - y0).astype(np.intp)
-        about = (own[:, None] + (np.array([-ny, 0, ny])[:, None] + np.array([-1, 0, 1])).ravel()).ravel()
-        order = np.argsort(about, kind="stable")
-        cells.refs = np.arange(len(ref)).repeat(9)[order]
-        cells.ref_first = np.zeros(cells.size + 1, dtype=np.intp)
-        np.cumsum(np.bincount(about, minlength=cells.size), out=cells.ref_first[1:])
+        g = _REACH + _SLACK
+        cells.refs, cells.ref_first = cells._listing(cells.rx - g, cells.rx + g, cells.ry - g, cells.ry + g)
         for arr in (cells.sides, cells.first, cells.refs, cells.ref_first, cells.rx, cells.ry):
             arr.flags.writeable = False
         return cells
+
+    def _listing(self, xlo: FloatArray, xhi: FloatArray, ylo: FloatArray, yhi: FloatArray) -> tuple[IntArray, IntArray]:
+        """Items ``0 .. len(xlo) - 1`` by the corners (whole points) in their boxes ``[xlo, xhi] ×
+        [ylo, yhi]``, each box at least a cell wide and tall: the items (by corner, each corner's in
+        their order) and where each corner's begin (``first``, one more than the corners)."""
+        x0, y0, nx, ny = self.x0, self.y0, self.nx, self.ny
+        i0 = np.clip(np.ceil(xlo - x0), 0, nx - 1).astype(np.intp)
+        i1 = np.clip(np.floor(xhi - x0), 0, nx - 1).astype(np.intp)
+        j0 = np.clip(np.ceil(ylo - y0), 0, ny - 1).astype(np.intp)
+        j1 = np.clip(np.floor(yhi - y0), 0, ny - 1).astype(np.intp)
+        # (a box a cell wide holds a whole x and y: never none, but a count below 1 would not repeat)
+        wide, tall = np.maximum(i1 - i0 + 1, 0), np.maximum(j1 - j0 + 1, 0)
+        item = np.arange(len(xlo)).repeat(wide * tall)
+        k = np.arange(len(item)) - (np.cumsum(wide * tall) - wide * tall).repeat(wide * tall)
+        corner = (i0[item] + k // tall[item]) * ny + (j0[item] + k % tall[item])
+        order = np.argsort(corner, kind="stable")
+        first = np.zeros(self.size + 1, dtype=np.intp)
+        np.cumsum(np.bincount(corner, minlength=self.size), out=first[1:])
+        listed: IntArray = item[order]
+        return listed, first
 
     def key(self, pts: FloatArray) -> IntArray:
         """Each point's cell (a point beyond the index: the nearest border cell), from its floored
@@ -279,6 +285,8 @@ class _Query:
         self._safe: bool | None = None
         self._key: IntArray | None = None
         self._cells: _Cells | None = None
+        self._whole_pts: BoolArray | None = None
+        self._whole_known = False
 
     def safe(self) -> bool:
         """:func:`.nearest._safe` of the points."""
@@ -292,12 +300,35 @@ class _Query:
             self._key, self._cells = cells.key(self.pts), cells
         return self._key
 
+    def _whole(self) -> BoolArray | None:
+        """``None`` when every point's coordinates are whole (the usual case), else which are."""
+        if not self._whole_known:
+            whole = np.floor(self.pts) == self.pts
+            self._whole_pts = None if np.logical_and.reduce(whole, axis=None) else whole[:, 0] & whole[:, 1]
+            self._whole_known = True
+        return self._whole_pts
+
+    def corners(self, cells: _Cells) -> tuple[IntArray, IntArray | None]:
+        """The corners whose listed samples each point meets, and the point of each (``None``: the
+        i-th corner is the i-th point's). A whole point meets its own corner: every sample within
+        :data:`_REACH` of it along ``x`` and ``y`` is listed there; any other point the four of its
+        cell, between which every sample that near it is listed (along ``x`` a sample at or left
+        of it is within 1 of the cell's left side, one right of it within 1 of its right side)."""
+        key = self.key(cells)
+        whole = self._whole()
+        if whole is None:
+            return key, None
+        off = np.flatnonzero(~whole)
+        k = key[off]
+        # (a point at the index's far border is more than 2 cells from every sample: its neighbours
+        # beyond the last cell are clipped onto it, which only adds pairs)
+        more = np.minimum(np.concatenate([k + cells.ny, k + 1, k + cells.ny + 1]), cells.size - 1)
+        return np.concatenate([key, more]), np.concatenate([np.arange(len(key)), off, off, off])
+
     def whole_key(self, cells: _Cells) -> IntArray:
         """:meth:`key`, but a point whose coordinates are not both whole is put in the first cell
         (a border corner: no side comes near it), so that only the whole points meet the sides
         listed with a cell's corner."""
         key = self.key(cells)
-        whole = np.floor(self.pts) == self.pts
-        if not np.logical_and.reduce(whole, axis=None):  # (all whole: the usual case)
-            key = np.where(np.logical_and(whole[:, 0], whole[:, 1]), key, 0)
-        return key
+        whole = self._whole()
+        return key if whole is None else np.where(whole, key, 0)

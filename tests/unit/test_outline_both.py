@@ -135,3 +135,23 @@ def test_each_corner_lists_every_side_within_reach(seed: int) -> None:
             for row, k in enumerate(key.tolist()):
                 listed = set(cells.sides[cells.first[k] : cells.first[k + 1]].tolist())
                 assert set(np.flatnonzero(d[row] <= cells.reach).tolist()) <= listed
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_each_corner_lists_every_sample_within_a_cell(seed: int) -> None:
+    """The index's samples: every outline sample within a cell of a whole point along x and along y
+    is listed with that point's cell (off the grid, a point's four corners between them list them)."""
+    rng = np.random.default_rng(300 + seed)
+    t = np.linspace(0, 2 * np.pi, 250, endpoint=False)
+    for curve in (rng.uniform(5, 35, (5, 2)), np.column_stack([20 + 12 * np.cos(t), 20 + 7.25 * np.sin(t)])):
+        outline = Outline(curve, closed=True, center=(20, 20))
+        cells = _Cells.of(outline)
+        ref = outline.ref
+        for x in np.arange(cells.x0, cells.x0 + cells.nx):
+            col = np.column_stack([np.full(cells.ny, x), cells.y0 + np.arange(cells.ny)])
+            for row, k in enumerate(cells.key(col).tolist()):
+                within = np.flatnonzero(np.max(np.abs(ref - col[row]), axis=1) <= 1.0)
+                assert set(within.tolist()) <= set(cells.refs[cells.ref_first[k] : cells.ref_first[k + 1]].tolist())
+        off = rng.uniform(cells.x0, cells.x0 + cells.nx, (300, 2))
+        for _round in range(3):
+            assert np.array_equal(outline.nearest_sq(off), brute_nearest(ref, off, "euclidean"))
