@@ -130,7 +130,12 @@ class Outline:
         found = np.full(len(ref), np.inf)
         np.minimum.at(found, ri, dx * dx + dy * dy)
         left = np.flatnonzero(found > (_REACH - _EDGE) ** 2)
-        if left.size:
+        if left.size and left.size * len(pts) <= _SMALL:
+            # a few (a spiral's ends): every pair, as .nearest.brute_nearest has them (the same floats)
+            q = ref[left]
+            dx, dy = q[:, 0, None] - query.px, q[:, 1, None] - query.py
+            found[left] = (dx * dx + dy * dy).min(axis=1)
+        elif left.size:
             found[left] = nearest_sq(ref[left], pts, distinct=True)
         return found
 
