@@ -129,7 +129,7 @@ class Outline:
         # each sample's smallest dx² + dy² (a minimum: the order the pairs come in does not matter)
         found = np.full(len(ref), np.inf)
         np.minimum.at(found, ri, dx * dx + dy * dy)
-        left = np.flatnonzero(found > (_REACH - _EDGE) ** 2)
+        left = (found > (_REACH - _EDGE) ** 2).nonzero()[0]  # (np.flatnonzero of a 1-D mask, without its wrapper)
         if left.size and left.size * len(pts) <= _SMALL:
             # a few (a spiral's ends): every pair, as .nearest.brute_nearest has them (the same floats)
             q = ref[left]
@@ -157,7 +157,7 @@ class Outline:
             qi, ti, _ = _pairs(cells.first[key], cells.first[key + 1])
             out = np.full(len(pts), np.inf)
             np.minimum.at(out, qi, self._seg_dist(px[qi], py[qi], cells.sides[ti]))  # each point's nearest
-            todo = np.flatnonzero(out > cells.reach - _EDGE)
+            todo = (out > cells.reach - _EDGE).nonzero()[0]
             if not todo.size:
                 return out
             out[todo] = np.inf
@@ -266,11 +266,11 @@ class _Cells:
         listed: IntArray = item[order]
         return listed, first
 
-    def key(self, pts: FloatArray) -> IntArray:
+    def key(self, pts: FloatArray, floor: FloatArray | None = None) -> IntArray:
         """Each point's cell (a point beyond the index: the nearest border cell), from its floored
-        coordinates less the corner, clipped to the index (``np.clip``'s maximum, then minimum)."""
-        at = np.floor(pts)
-        at -= self.origin
+        coordinates (``floor``, when given, is ``np.floor(pts)``) less the corner, clipped to the
+        index (``np.clip``'s maximum, then minimum)."""
+        at = (np.floor(pts) if floor is None else floor) - self.origin
         np.maximum(at, 0.0, out=at)
         np.minimum(at, self.corner, out=at)
         ij = at.astype(np.intp)
@@ -291,7 +291,14 @@ class _Query:
         self._key: IntArray | None = None
         self._cells: _Cells | None = None
         self._whole_pts: BoolArray | None = None
+        self._floor: FloatArray | None = None
         self._whole_known = False
+
+    def floor(self) -> FloatArray:
+        """``np.floor`` of the points (their cells' corners), read by their keys and wholeness."""
+        if self._floor is None:
+            self._floor = np.floor(self.pts)
+        return self._floor
 
     def safe(self) -> bool:
         """:func:`.nearest._safe` of the points."""
@@ -302,13 +309,13 @@ class _Query:
     def key(self, cells: _Cells) -> IntArray:
         """:meth:`_Cells.key` of the points in ``cells``."""
         if self._key is None or self._cells is not cells:
-            self._key, self._cells = cells.key(self.pts), cells
+            self._key, self._cells = cells.key(self.pts, self.floor()), cells
         return self._key
 
     def _whole(self) -> BoolArray | None:
         """``None`` when every point's coordinates are whole (the usual case), else which are."""
         if not self._whole_known:
-            whole = np.floor(self.pts) == self.pts
+            whole = self.floor() == self.pts
             self._whole_pts = None if np.logical_and.reduce(whole, axis=None) else whole[:, 0] & whole[:, 1]
             self._whole_known = True
         return self._whole_pts
