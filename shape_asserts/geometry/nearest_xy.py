@@ -122,13 +122,15 @@ class Outline:
             return nearest_sq(ref, pts, distinct=True)
         key, qs = query.corners(cells)
         qi, ti, _ = _pairs(cells.ref_first[key], cells.ref_first[key + 1])
-        if qs is not None:
-            qi = qs[qi]
         ri = cells.refs[ti]
-        dx, dy = cells.rx[ri] - query.px[qi], cells.ry[ri] - query.py[qi]
-        # each sample's smallest dx² + dy² (a minimum: the order the pairs come in does not matter)
         found = np.full(len(ref), np.inf)
-        np.minimum.at(found, ri, dx * dx + dy * dy)
+        # each sample's smallest dx² + dy² (a minimum: the order the pairs come in does not matter)
+        if qs is None:  # every point whole, each at its corner: the pairs' squares as the index has them
+            np.minimum.at(found, ri, cells.ref_d2[ti])
+        else:
+            qi = qs[qi]
+            dx, dy = cells.rx[ri] - query.px[qi], cells.ry[ri] - query.py[qi]
+            np.minimum.at(found, ri, dx * dx + dy * dy)
         left = (found > (_REACH - _EDGE) ** 2).nonzero()[0]  # (np.flatnonzero of a 1-D mask, without its wrapper)
         if left.size and left.size * len(pts) <= _SMALL:
             # a few (a spiral's ends): every pair, as .nearest.brute_nearest has them (the same floats)
@@ -152,11 +154,8 @@ class Outline:
             return to_segments(pts, self._a, self._b)
         px, py = query.px, query.py
         if cells is not None:
-            # first the sides listed with each whole point: all that lie within cells.reach of it
-            key = query.whole_key(cells)
-            qi, ti, _ = _pairs(cells.first[key], cells.first[key + 1])
-            out = np.full(len(pts), np.inf)
-            np.minimum.at(out, qi, self._seg_dist(px[qi], py[qi], cells.sides[ti]))  # each point's nearest
+            # first each whole point's nearest side from its corner's (the sides within cells.reach of it)
+            out = cells.corner_min[query.whole_key(cells)]
             todo = (out > cells.reach - _EDGE).nonzero()[0]
             if not todo.size:
                 return out
@@ -198,16 +197,19 @@ class Outline:
 
 class _Cells:
     """A cell index of an :class:`Outline`, once per case: the unit cells ``[x, x + 1) × [y, y + 1)``
-    (``x``, ``y`` whole) of its box and two cells round it, each listing what lies near its corner
+    (``x``, ``y`` whole) of its box and two cells round it, each holding what lies near its corner
     ``(x, y)``, where a drawn grid point lies: the outline samples within :data:`_REACH` of it along
-    ``x`` and ``y``, and the sides within ``reach`` of it (:data:`_SIDE_REACH`, or
-    :data:`_LONG_SIDE_REACH` for long sides). Listing what is near the corner rather than near any
-    point of the cell lists about half as many samples and a third as many sides.
+    ``x`` and ``y`` (listed, with the corner's squared distance to each), and its distance to the
+    nearest side when that lies within ``reach`` (:data:`_SIDE_REACH`, or :data:`_LONG_SIDE_REACH`
+    for long sides; else more than ``reach``). What a drawn point on a corner measures is measured
+    once, from the corner: the same expressions on the same values (a whole point's coordinates
+    are its corner's), so the same floats.
 
     A point's cell is ``(floor(x), floor(y))``, exact; a point beyond the box is put in the nearest
-    border cell, but it lies more than 2 cells from every side and sample, so what it meets there
-    settles nothing (it is left to the strip search: the index settles only what it finds near). A point off the grid's corners meets no sides (:meth:`_Query.whole_key`) and the samples
-    of its cell's four corners (:meth:`_Query.corners`).
+    border cell, but it lies more than 2 cells from every side and sample, so the border corners
+    hold no side and no sample (``inf``) and the point is left to the searches behind the index.
+    A point off the grid's corners meets no side (:meth:`_Query.whole_key`) and is measured
+    against the samples of its cell's four corners (:meth:`_Query.corners`).
     """
 
     def __init__(self, x0: float, y0: float, nx: int, ny: int) -> None:
@@ -217,11 +219,10 @@ class _Cells:
         self.size = nx * ny
         self.ok = 0 < self.size <= _MAX_CELLS
         self.reach = _SIDE_REACH  # (set by of: see there)
-        self.first = np.zeros(1, dtype=np.intp)
-        self.sides = np.zeros(0, dtype=np.intp)
+        self.corner_min = np.zeros(0)
         self.ref_first = np.zeros(1, dtype=np.intp)
         self.refs = np.zeros(0, dtype=np.intp)
-        self.rx = self.ry = np.zeros(0)
+        self.rx = self.ry = self.ref_d2 = np.zeros(0)
 
     @classmethod
     def of(cls, outline: Outline) -> _Cells:
@@ -236,20 +237,50 @@ class _Cells:
         lengths = float(np.add.reduce(np.hypot(outline._abx, outline._aby)))
         cells.reach = _LONG_SIDE_REACH if lengths >= 2.0 * len(xlo) else _SIDE_REACH
         grow = cells.reach + _SLACK
-        cells.sides, cells.first = cells._listing(xlo - grow, xhi + grow, outline._ymin - grow, outline._ymax + grow)
-        # the samples listed with each corner: those within _REACH of it along x and along y
+        sides, at = cells._pairs(xlo - grow, xhi + grow, outline._ymin - grow, outline._ymax + grow)
+        # each corner's distance to the nearest of its sides, measured from the corner (_seg_dist)
+        cx, cy = cells._xy(at)
+        cells.corner_min = np.full(cells.size, np.inf)
+        np.minimum.at(cells.corner_min, at, outline._seg_dist(cx, cy, sides))
+        border = cells._border()
+        cells.corner_min[border] = np.inf
+        # the samples listed with each corner: those within _REACH of it along x and along y, and
+        # the corner's dx² + dy² to each (sample less corner, as a search has sample less point)
         ref = outline.ref
         cells.rx, cells.ry = np.ascontiguousarray(ref[:, 0]), np.ascontiguousarray(ref[:, 1])
         g = _REACH + _SLACK
-        cells.refs, cells.ref_first = cells._listing(cells.rx - g, cells.rx + g, cells.ry - g, cells.ry + g)
-        for arr in (cells.sides, cells.first, cells.refs, cells.ref_first, cells.rx, cells.ry):
+        refs, at = cells._pairs(cells.rx - g, cells.rx + g, cells.ry - g, cells.ry + g)
+        # grouped by corner (a corner's in the samples' order), where each corner's begin in ref_first
+        # (the cells number at most _MAX_CELLS, 2**14: as int16 the stable sort is a radix sort)
+        order = np.argsort(at.astype(np.int16), kind="stable")
+        cells.refs, at = refs[order], at[order]
+        cells.ref_first = np.zeros(cells.size + 1, dtype=np.intp)
+        np.cumsum(np.bincount(at, minlength=cells.size), out=cells.ref_first[1:])
+        cx, cy = cells._xy(at)
+        dx, dy = cells.rx[cells.refs] - cx, cells.ry[cells.refs] - cy
+        cells.ref_d2 = dx * dx + dy * dy
+        cells.ref_d2[border[at]] = np.inf
+        for arr in (cells.corner_min, cells.refs, cells.ref_first, cells.rx, cells.ry, cells.ref_d2):
             arr.flags.writeable = False
         return cells
 
-    def _listing(self, xlo: FloatArray, xhi: FloatArray, ylo: FloatArray, yhi: FloatArray) -> tuple[IntArray, IntArray]:
-        """Items ``0 .. len(xlo) - 1`` by the corners (whole points) in their boxes ``[xlo, xhi] ×
-        [ylo, yhi]``, each box at least a cell wide and tall: the items (by corner, each corner's in
-        their order) and where each corner's begin (``first``, one more than the corners)."""
+    def _xy(self, at: IntArray) -> tuple[FloatArray, FloatArray]:
+        """The ``x`` and ``y`` of the corners of cells ``at``: whole floats, those of a drawn point
+        there exactly (``x0 + i``)."""
+        i, j = np.divmod(at, self.ny)
+        return np.add(self.x0, i, dtype=np.float64), np.add(self.y0, j, dtype=np.float64)
+
+    def _border(self) -> BoolArray:
+        """Which cells are on the index's border (where a point beyond it is put), by cell."""
+        border = np.zeros((self.nx, self.ny), dtype=bool)
+        border[[0, -1], :] = True
+        border[:, [0, -1]] = True
+        return border.ravel()
+
+    def _pairs(self, xlo: FloatArray, xhi: FloatArray, ylo: FloatArray, yhi: FloatArray) -> tuple[IntArray, IntArray]:
+        """Items ``0 .. len(xlo) - 1`` paired with the corners (whole points) in their boxes ``[xlo,
+        xhi] × [ylo, yhi]``, each box at least a cell wide and tall: each pair's item and the corner's
+        cell, by item (a corner beyond the index: the nearest border one)."""
         x0, y0, nx, ny = self.x0, self.y0, self.nx, self.ny
         i0 = np.clip(np.ceil(xlo - x0), 0, nx - 1).astype(np.intp)
         i1 = np.clip(np.floor(xhi - x0), 0, nx - 1).astype(np.intp)
@@ -259,12 +290,9 @@ class _Cells:
         wide, tall = np.maximum(i1 - i0 + 1, 0), np.maximum(j1 - j0 + 1, 0)
         item = np.arange(len(xlo)).repeat(wide * tall)
         k = np.arange(len(item)) - (np.cumsum(wide * tall) - wide * tall).repeat(wide * tall)
-        corner = (i0[item] + k // tall[item]) * ny + (j0[item] + k % tall[item])
-        order = np.argsort(corner, kind="stable")
-        first = np.zeros(self.size + 1, dtype=np.intp)
-        np.cumsum(np.bincount(corner, minlength=self.size), out=first[1:])
-        listed: IntArray = item[order]
-        return listed, first
+        across, down = np.divmod(k, tall[item])
+        corner: IntArray = (i0[item] + across) * ny + (j0[item] + down)
+        return item, corner
 
     def key(self, pts: FloatArray, floor: FloatArray | None = None) -> IntArray:
         """Each point's cell (a point beyond the index: the nearest border cell), from its floored

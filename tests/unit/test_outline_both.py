@@ -116,8 +116,9 @@ def test_random_polygons_every_grid_point_about_them(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_each_corner_lists_every_side_within_reach(seed: int) -> None:
-    """The index itself: every side within its reach of a whole point is listed with that point's cell."""
+def test_each_corner_holds_its_nearest_side_within_reach(seed: int) -> None:
+    """The index itself: each corner inside the border holds its distance to the nearest side, the
+    same float as every pair's minimum, wherever that lies within reach; the border corners none."""
     rng = np.random.default_rng(200 + seed)
     t = np.linspace(0, 2 * np.pi, 300, endpoint=False)
     curves = [rng.uniform(5, 35, (int(rng.integers(3, 9)), 2)) for _ in range(6)]
@@ -128,13 +129,15 @@ def test_each_corner_lists_every_side_within_reach(seed: int) -> None:
         assert cells.ok and cells.reach == (1.0 if len(curve) < 10 else 0.75)
         sx, sy = outline._sx, outline._sy
         a, b = np.column_stack([sx, sy]), np.column_stack([sx + outline._abx, sy + outline._aby])
-        for x in np.arange(cells.x0, cells.x0 + cells.nx):
+        for i, x in enumerate(np.arange(cells.x0, cells.x0 + cells.nx)):
             col = np.column_stack([np.full(cells.ny, x), cells.y0 + np.arange(cells.ny)])
             d = seg_dist(col[:, 0, None], col[:, 1, None], a[None, :, 0], a[None, :, 1], b[None, :, 0], b[None, :, 1])
-            key = cells.key(col)
-            for row, k in enumerate(key.tolist()):
-                listed = set(cells.sides[cells.first[k] : cells.first[k + 1]].tolist())
-                assert set(np.flatnonzero(d[row] <= cells.reach).tolist()) <= listed
+            near = d.min(axis=1)
+            held = cells.corner_min[cells.key(col)]
+            inner = np.arange(cells.ny) % (cells.ny - 1) != 0 if 0 < i < cells.nx - 1 else np.zeros(cells.ny, bool)
+            assert np.isinf(held[~inner]).all()
+            assert np.array_equal(held[inner & (near <= cells.reach)], near[inner & (near <= cells.reach)])
+            assert (held[inner & (near > cells.reach)] > cells.reach).all()
 
 
 @pytest.mark.parametrize("seed", range(3))
