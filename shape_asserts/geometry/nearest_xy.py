@@ -32,7 +32,7 @@ _FIRST_STRIP = 1.0
 #: this many cells (its 3 × 3 cells hold every point that near) ...
 _REACH = 1.0
 #: ... and a drawn point whose nearest side lies within this many (a fair raster's points are within
-#: about 0.71 of the curve; fewer sides listed per cell make fewer pairs to measure).
+#: about 0.71 of the curve; fewer sides near each corner make the index quicker to build).
 _SIDE_REACH = 0.75
 #: ... or this many, for an outline of long sides (a polygon's: 2 cells or more on average), whose
 #: raster's points cut its corners by up to a cell and which a wider reach lists few more sides.
