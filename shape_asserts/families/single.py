@@ -137,9 +137,10 @@ def outline_measures(card: Scorecard, pts: FloatArray, outline: Outline, *, t: C
     """Add the ``outline`` and ``coverage`` checks against the asked ``outline`` (prepared once per
     case: :func:`prepared`, :func:`outline_of`); return the outline score (the headline)."""
     ref, scale = outline.ref, outline.scale
-    near = np.sqrt(outline.nearest_sq(pts)) if len(pts) else np.full(len(ref), np.inf)
     if len(pts) and scale > 0:
-        dist = outline.distance(pts)
+        # both searches at once (they share the points' cells): each sample's nearest point, each point's distance
+        near_sq, dist = outline.both(pts)
+        near = np.sqrt(near_sq)
         off, miss = _mean(dist), _mean(near)
         # only what lies beyond half a cell counts: rounding to cells costs a perfect drawing that much
         excess = _mean_beyond(dist, CELL_SLACK) + _mean_beyond(near, CELL_SLACK)
@@ -151,6 +152,7 @@ def outline_measures(card: Scorecard, pts: FloatArray, outline: Outline, *, t: C
             else ()
         )
     else:
+        near = np.sqrt(outline.nearest_sq(pts)) if len(pts) else np.full(len(ref), np.inf)
         off, miss, score, far = float("inf"), float("inf"), 0.0, ()
     card.metrics.update(outline=score, mean_outline_distance=off, mean_miss_distance=miss)
     close = score >= t.min_outline

@@ -17,7 +17,7 @@ import numpy as np
 
 from shape_asserts.geometry.distances import distance_to_polyline, sample_polyline
 from shape_asserts.geometry.nearest import _EDGE, _group_min, _pairs, _safe, _widen, nearest_sq, to_segments
-from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
+from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray, Point, as_points
 
 __all__ = ["Outline"]
 
@@ -32,8 +32,11 @@ _FIRST_STRIP = 1.0
 #: this many cells (its 3 × 3 cells hold every point that near) ...
 _REACH = 1.0
 #: ... and a drawn point whose nearest side lies within this many (a fair raster's points are within
-#: about 0.71 of the curve; fewer sides listed per cell make fewer pairs to measure).
+#: about 0.71 of the curve; fewer sides near each corner make the index quicker to build).
 _SIDE_REACH = 0.75
+#: ... or this many, for an outline of long sides (a polygon's: 2 cells or more on average), whose
+#: raster's points cut its corners by up to a cell and which a wider reach lists few more sides.
+_LONG_SIDE_REACH = 1.0
 #: Extra margin, cells, when the index decides which sides touch a cell (a float's rounding there
 #: only ever adds a side, which costs a comparison, never a wrong minimum).
 _SLACK = 0.05
@@ -41,9 +44,10 @@ _SLACK = 0.05
 #: a 100 × 100 grid fits). A larger outline takes the strip search (the same numbers), so the
 #: prepared outlines kept per process (families/single.py) hold at most ~64 MB of indexes.
 _MAX_CELLS = 1 << 14
-#: The index is built at an outline's second search: one searched once (a one-off outline) never
-#: pays for it.
-_INDEX_AT = 2
+#: The index is built at an outline's third search: an answer's score searches its outline twice
+#: (:func:`.single.outline_measures`: each sample's nearest point, each point's distance), so an
+#: outline scored once (a replay scores each case once) never pays for it; the second answer does.
+_INDEX_AT = 3
 
 
 class Outline:
@@ -90,47 +94,69 @@ class Outline:
         """``nearest_sq(ref, pts, distinct=True)``: each outline sample's squared distance to the
         nearest drawn point, the same floats (each pair's ``dx² + dy²``, their minimum).
 
-        With the cell index, each drawn point is compared with the samples listed with its cell:
-        those whose own cell is one of the 3 × 3 about it. A point outside them is more than a cell
-        away along ``x`` or ``y``, so a sample that found one within :data:`_REACH` is settled;
-        the others (none near) are searched by :func:`.nearest.nearest_sq`.
+        With the cell index, each drawn point is compared with the samples listed with its corner
+        (a point off the grid: the four of its cell, :meth:`_Query.corners`): every sample within
+        :data:`_REACH` of it along ``x`` and ``y``. A point not compared is farther than that from
+        the sample, so a sample that found one within :data:`_REACH` is settled; the others (none
+        near) are searched by :func:`.nearest.nearest_sq`.
         """
-        ref = self.ref
-        cells = None
-        if len(pts) and len(ref) * len(pts) > _SMALL and len(pts) < _LONG and _safe(pts):
-            cells = self._index()
-        if cells is None:
-            return nearest_sq(ref, pts, distinct=True)
-        px, py = pts[:, 0], pts[:, 1]
-        key = cells.key(px, py)
-        qi, ti, _ = _pairs(cells.ref_first[key], cells.ref_first[key + 1])
-        ri = cells.refs[ti]
-        dx, dy = cells.rx[ri] - px[qi], cells.ry[ri] - py[qi]
-        # each sample's smallest dx² + dy² (a minimum: the order the pairs come in does not matter)
-        found = np.full(len(ref), np.inf)
-        np.minimum.at(found, ri, dx * dx + dy * dy)
-        left = np.flatnonzero(found > (_REACH - _EDGE) ** 2)
-        if left.size:
-            found[left] = nearest_sq(ref[left], pts, distinct=True)
-        return found
+        return self._nearest_sq(_Query(pts))
 
     def distance(self, pts: FloatArray) -> FloatArray:
         """``distance_to_polyline(pts, vertices, closed=closed)``: each point's distance to the
         outline, the same floats."""
+        return self._distance(_Query(pts))
+
+    def both(self, pts: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """``(nearest_sq(pts), distance(pts))``, the two searches in that order, with what they
+        share about the points (whether they are in the safe range, their cells) worked out once."""
+        query = _Query(pts)
+        return self._nearest_sq(query), self._distance(query)
+
+    def _nearest_sq(self, query: _Query) -> FloatArray:
+        ref, pts = self.ref, query.pts
+        cells = None
+        if len(pts) and len(ref) * len(pts) > _SMALL and len(pts) < _LONG and query.safe():
+            cells = self._index()
+        if cells is None:
+            return nearest_sq(ref, pts, distinct=True)
+        key, qs = query.corners(cells)
+        qi, ti, _ = _pairs(cells.ref_first[key], cells.ref_first[key + 1])
+        ri = cells.refs[ti]
+        found = np.full(len(ref), np.inf)
+        # each sample's smallest dx² + dy² (a minimum: the order the pairs come in does not matter)
+        if qs is None:  # every point whole, each at its corner: the pairs' squares as the index has them
+            np.minimum.at(found, ri, cells.ref_d2[ti])
+        else:
+            qi = qs[qi]
+            dx, dy = cells.rx[ri] - query.px[qi], cells.ry[ri] - query.py[qi]
+            np.minimum.at(found, ri, dx * dx + dy * dy)
+        left = (found > (_REACH - _EDGE) ** 2).nonzero()[0]  # (np.flatnonzero of a 1-D mask, without its wrapper)
+        if left.size and left.size * len(pts) <= _SMALL:
+            # a few (a spiral's ends): every pair, as .nearest.brute_nearest has them (the same floats)
+            q = ref[left]
+            dx, dy = q[:, 0, None] - query.px, q[:, 1, None] - query.py
+            found[left] = (dx * dx + dy * dy).min(axis=1)
+        elif left.size:
+            found[left] = nearest_sq(ref[left], pts, distinct=True)
+        return found
+
+    def _distance(self, query: _Query) -> FloatArray:
+        pts = query.pts
         n_sides = len(self._a)
         if len(pts) == 0 or n_sides == 0:
             return distance_to_polyline(pts, self.vertices, closed=self.closed)
-        if len(pts) * n_sides <= _SMALL or len(pts) >= _LONG or not (self._safe and _safe(pts)):
+        if len(pts) >= _LONG or not (self._safe and query.safe()):
             return to_segments(pts, self._a, self._b)
-        px, py = pts[:, 0], pts[:, 1]
+        # the index, where there is one, even for few pairs (a polygon's few sides: a pair or two a point)
         cells = self._index()
+        if cells is None and len(pts) * n_sides <= _SMALL:
+            return to_segments(pts, self._a, self._b)
+        px, py = query.px, query.py
         if cells is not None:
-            # first the sides listed with each point's cell: all that lie within _SIDE_REACH of it
-            lo, hi = cells.sides_at(px, py)
-            qi, ti, _ = _pairs(lo, hi)
-            out = np.full(len(pts), np.inf)
-            np.minimum.at(out, qi, self._seg_dist(px[qi], py[qi], cells.sides[ti]))  # each point's nearest
-            todo = np.flatnonzero(out > _SIDE_REACH - _EDGE)
+            # first each whole point's nearest side from its corner's (the sides within cells.reach of it)
+            out = cells.corner_min[query.whole_key(cells)]
+            todo = (out > cells.reach - _EDGE).nonzero()[0]
             if not todo.size:
                 return out
             out[todo] = np.inf
@@ -171,23 +197,32 @@ class Outline:
 
 class _Cells:
     """A cell index of an :class:`Outline`, once per case: the unit cells ``[x, x + 1) × [y, y + 1)``
-    (``x``, ``y`` whole) of its box and two cells round it, each listing the sides that come within
-    :data:`_SIDE_REACH` of a point in it, and the outline samples in the 3 × 3 cells about it.
+    (``x``, ``y`` whole) of its box and two cells round it, each holding what lies near its corner
+    ``(x, y)``, where a drawn grid point lies: the outline samples within :data:`_REACH` of it along
+    ``x`` and ``y`` (listed, with the corner's squared distance to each), and its distance to the
+    nearest side when that lies within ``reach`` (:data:`_SIDE_REACH`, or :data:`_LONG_SIDE_REACH`
+    for long sides; else more than ``reach``). What a drawn point on a corner measures is measured
+    once, from the corner: the same expressions on the same values (a whole point's coordinates
+    are its corner's), so the same floats.
 
     A point's cell is ``(floor(x), floor(y))``, exact; a point beyond the box is put in the nearest
-    border cell, whose sides are all farther than :data:`_SIDE_REACH` from it and whose samples
-    none (so the point is left to the strip search: the index settles only what it finds near).
+    border cell, but it lies more than 2 cells from every side and sample, so the border corners
+    hold no side and no sample (``inf``) and the point is left to the searches behind the index.
+    A point off the grid's corners meets no side (:meth:`_Query.whole_key`) and is measured
+    against the samples of its cell's four corners (:meth:`_Query.corners`).
     """
 
     def __init__(self, x0: float, y0: float, nx: int, ny: int) -> None:
         self.x0, self.y0, self.nx, self.ny = x0, y0, nx, ny
+        # (the index's corner and its last cell, as floats, for key's clipping)
+        self.origin, self.corner = np.array([x0, y0]), np.array([nx - 1.0, ny - 1.0])
         self.size = nx * ny
         self.ok = 0 < self.size <= _MAX_CELLS
-        self.first = np.zeros(1, dtype=np.intp)
-        self.sides = np.zeros(0, dtype=np.intp)
+        self.reach = _SIDE_REACH  # (set by of: see there)
+        self.corner_min = np.zeros(0)
         self.ref_first = np.zeros(1, dtype=np.intp)
         self.refs = np.zeros(0, dtype=np.intp)
-        self.rx = self.ry = np.zeros(0)
+        self.rx = self.ry = self.ref_d2 = np.zeros(0)
 
     @classmethod
     def of(cls, outline: Outline) -> _Cells:
@@ -197,43 +232,143 @@ class _Cells:
         cells = cls(x0, y0, nx, ny)
         if not cells.ok:
             return cells
-        # the cells each side (sorted as the outline sorts them) touches with its box grown by the reach
-        grow = _SIDE_REACH + _SLACK
+        # the whole points in each side's box (sides sorted as the outline sorts them) grown by the reach
         xlo, xhi = outline._xmin, outline._xmin + np.abs(outline._abx)
-        i0 = np.clip(np.floor(xlo - x0 - 1.0 - grow), 0, nx - 1).astype(np.intp)
-        i1 = np.clip(np.floor(xhi - x0 + grow), 0, nx - 1).astype(np.intp)
-        j0 = np.clip(np.floor(outline._ymin - y0 - 1.0 - grow), 0, ny - 1).astype(np.intp)
-        j1 = np.clip(np.floor(outline._ymax - y0 + grow), 0, ny - 1).astype(np.intp)
-        wide, tall = i1 - i0 + 1, j1 - j0 + 1
-        side = np.arange(len(xlo)).repeat(wide * tall)
-        k = np.arange(len(side)) - (np.cumsum(wide * tall) - wide * tall).repeat(wide * tall)
-        cell = (i0[side] + k // tall[side]) * ny + (j0[side] + k % tall[side])
-        order = np.argsort(cell, kind="stable")
-        cells.sides = side[order]
-        cells.first = np.zeros(cells.size + 1, dtype=np.intp)
-        np.cumsum(np.bincount(cell, minlength=cells.size), out=cells.first[1:])
-        # the samples listed with each cell: those whose cell is one of the 3 × 3 about it (a
-        # sample's cell is at least 2 cells inside the index)
+        lengths = float(np.add.reduce(np.hypot(outline._abx, outline._aby)))
+        cells.reach = _LONG_SIDE_REACH if lengths >= 2.0 * len(xlo) else _SIDE_REACH
+        grow = cells.reach + _SLACK
+        sides, at = cells._pairs(xlo - grow, xhi + grow, outline._ymin - grow, outline._ymax + grow)
+        # each corner's distance to the nearest of its sides, measured from the corner (_seg_dist)
+        cx, cy = cells._xy(at)
+        cells.corner_min = np.full(cells.size, np.inf)
+        np.minimum.at(cells.corner_min, at, outline._seg_dist(cx, cy, sides))
+        border = cells._border()
+        cells.corner_min[border] = np.inf
+        # the samples listed with each corner: those within _REACH of it along x and along y, and
+        # the corner's dx² + dy² to each (sample less corner, as a search has sample less point)
         ref = outline.ref
         cells.rx, cells.ry = np.ascontiguousarray(ref[:, 0]), np.ascontiguousarray(ref[:, 1])
-        own = (np.floor(cells.rx) - x0).astype(np.intp) * ny + (np.floor(cells.ry) - y0).astype(np.intp)
-        about = (own[:, None] + (np.array([-ny, 0, ny])[:, None] + np.array([-1, 0, 1])).ravel()).ravel()
-        order = np.argsort(about, kind="stable")
-        cells.refs = np.arange(len(ref)).repeat(9)[order]
+        g = _REACH + _SLACK
+        refs, at = cells._pairs(cells.rx - g, cells.rx + g, cells.ry - g, cells.ry + g)
+        # grouped by corner (a corner's in the samples' order), where each corner's begin in ref_first
+        # (the cells number at most _MAX_CELLS, 2**14: as int16 the stable sort is a radix sort)
+        order = np.argsort(at.astype(np.int16), kind="stable")
+        cells.refs, at = refs[order], at[order]
         cells.ref_first = np.zeros(cells.size + 1, dtype=np.intp)
-        np.cumsum(np.bincount(about, minlength=cells.size), out=cells.ref_first[1:])
-        for arr in (cells.sides, cells.first, cells.refs, cells.ref_first, cells.rx, cells.ry):
+        np.cumsum(np.bincount(at, minlength=cells.size), out=cells.ref_first[1:])
+        cx, cy = cells._xy(at)
+        dx, dy = cells.rx[cells.refs] - cx, cells.ry[cells.refs] - cy
+        cells.ref_d2 = dx * dx + dy * dy
+        cells.ref_d2[border[at]] = np.inf
+        for arr in (cells.corner_min, cells.refs, cells.ref_first, cells.rx, cells.ry, cells.ref_d2):
             arr.flags.writeable = False
         return cells
 
-    def key(self, px: FloatArray, py: FloatArray) -> IntArray:
-        """Each point's cell (a point beyond the index: the nearest border cell)."""
-        ix = np.clip(np.floor(px) - self.x0, 0, self.nx - 1).astype(np.intp)
-        iy = np.clip(np.floor(py) - self.y0, 0, self.ny - 1).astype(np.intp)
-        key: IntArray = ix * self.ny + iy
+    def _xy(self, at: IntArray) -> tuple[FloatArray, FloatArray]:
+        """The ``x`` and ``y`` of the corners of cells ``at``: whole floats, those of a drawn point
+        there exactly (``x0 + i``)."""
+        i, j = np.divmod(at, self.ny)
+        return np.add(self.x0, i, dtype=np.float64), np.add(self.y0, j, dtype=np.float64)
+
+    def _border(self) -> BoolArray:
+        """Which cells are on the index's border (where a point beyond it is put), by cell."""
+        border = np.zeros((self.nx, self.ny), dtype=bool)
+        border[[0, -1], :] = True
+        border[:, [0, -1]] = True
+        return border.ravel()
+
+    def _pairs(self, xlo: FloatArray, xhi: FloatArray, ylo: FloatArray, yhi: FloatArray) -> tuple[IntArray, IntArray]:
+        """Items ``0 .. len(xlo) - 1`` paired with the corners (whole points) in their boxes ``[xlo,
+        xhi] × [ylo, yhi]``, each box at least a cell wide and tall: each pair's item and the corner's
+        cell, by item (a corner beyond the index: the nearest border one)."""
+        x0, y0, nx, ny = self.x0, self.y0, self.nx, self.ny
+        i0 = np.clip(np.ceil(xlo - x0), 0, nx - 1).astype(np.intp)
+        i1 = np.clip(np.floor(xhi - x0), 0, nx - 1).astype(np.intp)
+        j0 = np.clip(np.ceil(ylo - y0), 0, ny - 1).astype(np.intp)
+        j1 = np.clip(np.floor(yhi - y0), 0, ny - 1).astype(np.intp)
+        # (a box a cell wide holds a whole x and y: never none, but a count below 1 would not repeat)
+        wide, tall = np.maximum(i1 - i0 + 1, 0), np.maximum(j1 - j0 + 1, 0)
+        item = np.arange(len(xlo)).repeat(wide * tall)
+        k = np.arange(len(item)) - (np.cumsum(wide * tall) - wide * tall).repeat(wide * tall)
+        across, down = np.divmod(k, tall[item])
+        corner: IntArray = (i0[item] + across) * ny + (j0[item] + down)
+        return item, corner
+
+    def key(self, pts: FloatArray, floor: FloatArray | None = None) -> IntArray:
+        """Each point's cell (a point beyond the index: the nearest border cell), from its floored
+        coordinates (``floor``, when given, is ``np.floor(pts)``) less the corner, clipped to the
+        index (``np.clip``'s maximum, then minimum)."""
+        at = (np.floor(pts) if floor is None else floor) - self.origin
+        np.maximum(at, 0.0, out=at)
+        np.minimum(at, self.corner, out=at)
+        ij = at.astype(np.intp)
+        key: IntArray = ij[:, 0] * self.ny
+        key += ij[:, 1]
         return key
 
-    def sides_at(self, px: FloatArray, py: FloatArray) -> tuple[IntArray, IntArray]:
-        """Each point's range ``[lo, hi)`` of :attr:`sides`: those listed with its cell."""
-        key = self.key(px, py)
-        return self.first[key], self.first[key + 1]
+
+class _Query:
+    """The drawn points of one search (or of both searches of an answer: :meth:`Outline.both`), with
+    what the searches ask of them worked out once: their columns, whether every coordinate is
+    within the safe range, their cells in an outline's index."""
+
+    def __init__(self, pts: FloatArray) -> None:
+        self.pts = pts
+        self.px, self.py = pts[:, 0], pts[:, 1]
+        self._safe: bool | None = None
+        self._key: IntArray | None = None
+        self._cells: _Cells | None = None
+        self._whole_pts: BoolArray | None = None
+        self._floor: FloatArray | None = None
+        self._whole_known = False
+
+    def floor(self) -> FloatArray:
+        """``np.floor`` of the points (their cells' corners), read by their keys and wholeness."""
+        if self._floor is None:
+            self._floor = np.floor(self.pts)
+        return self._floor
+
+    def safe(self) -> bool:
+        """:func:`.nearest._safe` of the points."""
+        if self._safe is None:
+            self._safe = _safe(self.pts)
+        return self._safe
+
+    def key(self, cells: _Cells) -> IntArray:
+        """:meth:`_Cells.key` of the points in ``cells``."""
+        if self._key is None or self._cells is not cells:
+            self._key, self._cells = cells.key(self.pts, self.floor()), cells
+        return self._key
+
+    def _whole(self) -> BoolArray | None:
+        """``None`` when every point's coordinates are whole (the usual case), else which are."""
+        if not self._whole_known:
+            whole = self.floor() == self.pts
+            self._whole_pts = None if np.logical_and.reduce(whole, axis=None) else whole[:, 0] & whole[:, 1]
+            self._whole_known = True
+        return self._whole_pts
+
+    def corners(self, cells: _Cells) -> tuple[IntArray, IntArray | None]:
+        """The corners whose listed samples each point meets, and the point of each (``None``: the
+        i-th corner is the i-th point's). A whole point meets its own corner: every sample within
+        :data:`_REACH` of it along ``x`` and ``y`` is listed there; any other point the four of its
+        cell, between which every sample that near it is listed (along ``x`` a sample at or left
+        of it is within 1 of the cell's left side, one right of it within 1 of its right side)."""
+        key = self.key(cells)
+        whole = self._whole()
+        if whole is None:
+            return key, None
+        off = np.flatnonzero(~whole)
+        k = key[off]
+        # (a point at the index's far border is more than 2 cells from every sample: its neighbours
+        # beyond the last cell are clipped onto it, which only adds pairs)
+        more = np.minimum(np.concatenate([k + cells.ny, k + 1, k + cells.ny + 1]), cells.size - 1)
+        return np.concatenate([key, more]), np.concatenate([np.arange(len(key)), off, off, off])
+
+    def whole_key(self, cells: _Cells) -> IntArray:
+        """:meth:`key`, but a point whose coordinates are not both whole is put in the first cell
+        (a border corner: no side comes near it), so that only the whole points meet the sides
+        listed with a cell's corner."""
+        key = self.key(cells)
+        whole = self._whole()
+        return key if whole is None else np.where(whole, key, 0)

@@ -133,27 +133,29 @@ class EllipseModel:
         """
         params = np.array([*self.center, self.a, self.b, self.rotation], dtype=float)
         px, py = pts[:, 0], pts[:, 1]
-
-        def cost(q: FloatArray) -> FloatArray:
-            if q[2] <= 0 or q[3] <= 0:
-                return np.full(len(pts), np.inf)
-            return _normal_distance(px, py, q[0], q[1], q[2], q[3], q[4])
-
+        xy = np.array([px, py])[:, None, :]  # (2, 1, N): x and y against a column of parameter sets
         steps, nudges = _STEPS, _NUDGES
-        err = cost(params)
+        # each step's error comes with the Jacobian at it (one batch: see _cost_and_jacobian); the
+        # Jacobian of a step not taken is not used
+        err, jac = _cost_and_jacobian(px, py, xy, params)
         best = float(np.add.reduce(err * err))
+        # whether the next step will likely be taken and not be the last: its Jacobian then comes
+        # with its error (after a step that gained less than 1e-8 of the error, most fits are done)
+        going = True
         for _ in range(rounds):
-            jac = _jacobian(px, py, params + nudges, err, steps)
+            if jac is None:  # (a batch that could not be made as the separate calls make it)
+                jac = _jacobian(px, py, params + nudges, err, steps)
             if not np.logical_and.reduce(np.isfinite(jac), axis=None):  # np.isfinite(jac).all()
                 break
             delta = lstsq(jac, -err)
             trial = params + delta
-            new = cost(trial)
+            new, jac = _cost_and_jacobian(px, py, xy, trial) if going else (_cost(px, py, trial), None)
             total = float(np.add.reduce(new * new))
             if not math.isfinite(total) or total >= best:
                 break
             # converged: a drawing turned a quarter (listing its points otherwise) lands on the same fit
             done = best - total <= 1e-12 * max(best, 1e-12)
+            going = best - total > 1e-8 * best
             params, err, best = trial, new, total
             if done:
                 break
@@ -284,6 +286,59 @@ def _normal_distance(
     with np.errstate(divide="ignore", invalid="ignore"):
         res = np.where(grad > 0, (rho - 1.0) * rho / np.where(grad > 0, grad, 1.0), -b)
     return res
+
+
+def _cost(px: FloatArray, py: FloatArray, q: FloatArray) -> FloatArray:
+    """The polish's error at the parameters ``q`` (an array): the normal distances, ``inf`` for a
+    semi-axis ≤ 0."""
+    if q[2] <= 0 or q[3] <= 0:
+        return np.full(len(px), np.inf)
+    return _normal_distance(px, py, q[0], q[1], q[2], q[3], q[4])
+
+
+def _cost_and_jacobian(px: FloatArray, py: FloatArray, xy: FloatArray, q: FloatArray) -> tuple[FloatArray, Any]:
+    """``_cost(px, py, q)`` and ``_jacobian`` at ``q`` (``None`` where it is left to that function),
+    from one batch of six parameter sets: ``q`` and its five nudges, rows ``(6, N)``.
+
+    Each element is the same IEEE expression on the same values as in the separate calls (``q``'s
+    square a numpy scalar's power and the nudges' Python's, both C ``pow``; cosines and sines by
+    :mod:`math`), the rows' where()s pick per element what each call picked, and a row of a C-ordered
+    array sums as the same array alone would. Where a separate call would differ (a semi-axis ≤ 0
+    among the sets, a square overflowing Python's power) the separate calls are made instead.
+    """
+    if q[2] <= 0 or q[3] <= 0:
+        return _cost(px, py, q), None
+    nudged = (q + _NUDGES).tolist()
+    if any(r[2] <= 0 or r[3] <= 0 for r in nudged):
+        return _cost(px, py, q), None
+    # per set: the center's x and y, (c, c), (s, −s), (a, b), (a², b²)
+    r0 = math.radians(q[4])
+    c0, s0 = math.cos(r0), math.sin(r0)
+    sets = [(q[0], q[1], c0, c0, s0, -s0, q[2], q[3], q[2] ** 2, q[3] ** 2)]
+    try:
+        for cx, cy, a, b, rot in nudged:
+            r = math.radians(rot)
+            c, s = math.cos(r), math.sin(r)
+            sets.append((cx, cy, c, c, s, -s, a, b, a**2, b**2))
+    except OverflowError:  # (Python's power raises where numpy's gives inf: _jacobian raises it if asked)
+        return _cost(px, py, q), None
+    k = np.array(sets).T[:, :, None]  # (10, 6, 1): those ten as columns
+    d = xy - k[0:2]  # (2, 6, N): dx, dy
+    uv = d * k[2:4]
+    uv += d[::-1] * k[4:6]  # u = dx·c + dy·s, v = dy·c + dx·(−s): dy·c − dx·s exactly
+    q_ab = uv / k[6:8]
+    rho = np.hypot(q_ab[0], q_ab[1])
+    np.divide(uv, k[8:10], out=uv)
+    grad = np.hypot(uv[0], uv[1])
+    if np.minimum.reduce(grad, axis=None) > 0:  # (see _normal_distance)
+        res: FloatArray = rho - 1.0
+        res *= rho
+        res /= grad
+    else:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            res = np.where(grad > 0, (rho - 1.0) * rho / np.where(grad > 0, grad, 1.0), -k[7])
+    jac: FloatArray = ((res[1:] - res[0]) / _STEPS[:, None]).T
+    return res[0], jac
 
 
 def _jacobian(px: FloatArray, py: FloatArray, rows: FloatArray, err: FloatArray, steps: FloatArray) -> FloatArray:
