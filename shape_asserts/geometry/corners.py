@@ -74,11 +74,12 @@ def simplify_closed(
     n = len(pts)
     if n <= 3:
         return np.arange(n)
-    dx, dy = pts[:, 0] - pts[0, 0], pts[:, 1] - pts[0, 1]
-    far = int(np.add(dx * dx, dy * dy, out=dx).argmax())  # the squared distances from point 0
+    ring = Ring(pts) if ring is None else ring
+    rel = ring.rows() - ring.rows()[:, :1]  # x and y less point 0's, as two rows
+    rel *= rel
+    far = int(np.add(rel[0], rel[1], out=rel[0]).argmax())  # the squared distances from point 0
     if far == 0:
         return np.array([0])
-    ring = Ring(pts) if ring is None else ring
     # the two halves, 0..far and far..n (n is 0 again), by one RDP over both
     inner, fetched = _rdp_ring(ring, [(0, far), (far, n)], epsilon, ahead)
     idx = sorted(inner | {0, far})
@@ -189,7 +190,10 @@ def _point_dists(ring: Ring, triples: list[tuple[int, int, int]]) -> list[float]
         den = abx * abx + aby * aby
         apx, apy = xl[i] - ax, yl[i] - ay
         t = (apx * abx + apy * aby) / (den if den > 0 else 1.0)
-        t = min(max(t, 0.0), 1.0)  # np.maximum then np.minimum: a nan stays
+        if t < 0.0:  # np.maximum then np.minimum: a nan (no comparison holds) stays
+            t = 0.0
+        elif t > 1.0:
+            t = 1.0
         qx.append(apx - t * abx)
         qy.append(apy - t * aby)
     out: list[float] = np.hypot(qx, qy).tolist()
