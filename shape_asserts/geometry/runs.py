@@ -74,11 +74,13 @@ def pairs(idx: list[int], n: int) -> list[int]:
     return [j for j in range(k) if (idx[(j + 2) % k] - idx[j - 1]) % n >= 2]
 
 
-def pair_runs(idx: list[int], n: int) -> list[Run]:
-    """For each of :func:`pairs`: the points strictly between its neighbours, against their segment."""
+def pair_runs(idx: list[int], n: int, js: list[int] | None = None) -> list[Run]:
+    """For each of :func:`pairs` (``js``, when the caller has them): the points strictly between its
+    neighbours, against their segment."""
     k = len(idx)
     return [
-        (idx[j - 1], idx[(j + 2) % k], idx[j - 1] + 1, (idx[(j + 2) % k] - idx[j - 1]) % n - 1) for j in pairs(idx, n)
+        (idx[j - 1], idx[(j + 2) % k], idx[j - 1] + 1, (idx[(j + 2) % k] - idx[j - 1]) % n - 1)
+        for j in (pairs(idx, n) if js is None else js)
     ]
 
 
@@ -107,12 +109,10 @@ class Ring:
         """Per run ``(a, b, first, count)`` (``count`` ≥ 1 points from index ``first`` on, round the
         ring): the largest distance of its points from the segment joining points ``a`` and ``b``,
         and the index of the first point at that distance (``np.argmax``'s)."""
-        far = self._far
-        try:  # every run asked before as it is written (the clean-up's usual case): no key made
-            return [far[run] for run in runs]
-        except KeyError:
-            pass
-        n = self.n
+        known = self.known(runs)  # every run asked before as it is written (the clean-up's usual case)
+        if known is not None:
+            return known
+        far, n = self._far, self.n
         keys = [(a % n, b % n, first % n, count) for a, b, first, count in runs]
         todo = [k for k in dict.fromkeys(keys) if k not in far]
         if todo:
@@ -120,6 +120,15 @@ class Ring:
         out = [far[k] for k in keys]
         far.update(zip(runs, out))  # remembered as written too (the same run, the same result)
         return out
+
+    def known(self, runs: Sequence[Run]) -> list[tuple[float, int]] | None:
+        """:meth:`farthest` of ``runs`` when each was asked before as it is written (no key made,
+        nothing measured), else ``None``."""
+        far = self._far
+        try:
+            return [far[run] for run in runs]
+        except KeyError:
+            return None
 
     def rows(self) -> FloatArray:
         """The ring's ``x`` and ``y`` as the two rows of one (2, n) array (a view: not to be written)."""
