@@ -56,6 +56,10 @@ def first_max(d: FloatArray, offsets: IntArray, counts: IntArray) -> tuple[Float
 _FEW = 64
 
 
+#: Runs up to this many have their farthest points found one run at a time (np.argmax), more at once.
+_FEWEST = 4
+
+
 def first_min(values: list[float]) -> int:
     """``np.argmin`` of a short list of floats: the first smallest, or the first nan when there is one."""
     for i, v in enumerate(values):
@@ -198,6 +202,12 @@ class Ring:
         if len(todo) > _FEW:  # many runs: numpy's calls cost less than a Python loop over them
             top, first = first_max(d, starts, reps)
             return list(zip(top.tolist(), (pos[first] % n).tolist()))
+        if len(todo) <= _FEWEST:  # one np.argmax a run (its first largest, or first nan) costs less
+            out: list[tuple[float, int]] = []
+            for (_, _, start, count), o in zip(todo, offsets):
+                step = int(d[o : o + count].argmax())
+                out.append((float(d[o + step]), (start + step) % n))
+            return out
         top = np.maximum.reduceat(d, starts)
         tops: list[float] = top.tolist()
         if any(v != v for v in tops):  # a nan (coordinates near the float's limit): first_max's way
