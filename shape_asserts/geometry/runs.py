@@ -192,6 +192,18 @@ class Ring:
         # run g's points go from offsets[g] in the row, point i of it at ring index first + i
         offsets = list(accumulate(counts, initial=0))
         total = offsets.pop()
+        if len(todo) <= _FEWEST and max(counts) <= n:
+            # a few runs: their stretches of the rows joined (no index array), and one np.argmax a
+            # run (its first largest, or first nan) in place of finding every run's first at once
+            xy2 = self._xy2
+            d = _seg_dist(
+                np.concatenate([xy2[:, f : f + c] for _, _, f, c in todo], axis=1), segs.repeat(counts, axis=1)
+            )
+            out: list[tuple[float, int]] = []
+            for (_, _, start, count), o in zip(todo, offsets):
+                step = int(d[o : o + count].argmax())
+                out.append((float(d[o + step]), (start + step) % n))
+            return out
         shift, reps, starts = np.array(
             [[first - o for (_, _, first, _), o in zip(todo, offsets)], counts, offsets]
         )  # three rows of one array made at once
@@ -202,12 +214,6 @@ class Ring:
         if len(todo) > _FEW:  # many runs: numpy's calls cost less than a Python loop over them
             top, first = first_max(d, starts, reps)
             return list(zip(top.tolist(), (pos[first] % n).tolist()))
-        if len(todo) <= _FEWEST:  # one np.argmax a run (its first largest, or first nan) costs less
-            out: list[tuple[float, int]] = []
-            for (_, _, start, count), o in zip(todo, offsets):
-                step = int(d[o : o + count].argmax())
-                out.append((float(d[o + step]), (start + step) % n))
-            return out
         top = np.maximum.reduceat(d, starts)
         tops: list[float] = top.tolist()
         if any(v != v for v in tops):  # a nan (coordinates near the float's limit): first_max's way
