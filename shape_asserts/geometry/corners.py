@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from shape_asserts.geometry.points import IntArray, as_points
-from shape_asserts.geometry.runs import Ring, Run, first_min, pair_runs, pairs
+from shape_asserts.geometry.runs import Ring, Run, first_min
 
 __all__ = ["simplify_closed"]
 
@@ -247,6 +247,22 @@ def _point_dists(ring: Ring, triples: list[tuple[int, int, int]]) -> list[float]
     return out
 
 
+def pairs(idx: list[int], n: int) -> list[int]:
+    """The corners ``j`` whose pair with ``j + 1`` has points between its neighbours (:func:`_merge_pairs`)."""
+    k = len(idx)
+    return [j for j in range(k) if (idx[(j + 2) % k] - idx[j - 1]) % n >= 2]
+
+
+def pair_runs(idx: list[int], n: int, js: list[int] | None = None) -> list[Run]:
+    """For each of :func:`pairs` (``js``, when the caller has them): the points strictly between its
+    neighbours, against their segment."""
+    k = len(idx)
+    return [
+        (idx[j - 1], idx[(j + 2) % k], idx[j - 1] + 1, (idx[(j + 2) % k] - idx[j - 1]) % n - 1)
+        for j in (pairs(idx, n) if js is None else js)
+    ]
+
+
 def _first_runs(n: int, idx: list[int]) -> list[Run]:
     """What :func:`_drop_shallow` and :func:`_refine` first ask of corners ``idx`` of a ring of ``n``
     (each corner, and the points between its neighbours, against their segment; the pair runs)."""
@@ -311,7 +327,7 @@ def _refine_moves(
     """For each corner ``j`` with points between its neighbours: those neighbours, and where it
     moves (``None``: it stays) — the point between them farthest from their segment, when it
     lies farther than the corner itself. ``pairs_along``: :func:`_merge_pairs`' first runs
-    (:func:`.runs.pair_runs`) measured in the same pass, for later, when a pass is needed."""
+    (:func:`pair_runs`) measured in the same pass, for later, when a pass is needed."""
     n, k = ring.n, len(idx)
     js = [j for j in js if (idx[(j + 1) % k] - idx[j - 1]) % n >= 2]
     if not js:

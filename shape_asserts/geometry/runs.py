@@ -28,8 +28,6 @@ __all__ = [
     "Run",
     "first_max",
     "first_min",
-    "pairs",
-    "pair_runs",
     "PLAIN",
     "plain",
     "line_rdp",
@@ -70,22 +68,6 @@ def first_min(values: list[float]) -> int:
 
 #: One run: the segment's ends ``a``, ``b``, then the run's first index and its number of points.
 Run = tuple[int, int, int, int]
-
-
-def pairs(idx: list[int], n: int) -> list[int]:
-    """The corners ``j`` whose pair with ``j + 1`` has points between its neighbours (``corners._merge_pairs``)."""
-    k = len(idx)
-    return [j for j in range(k) if (idx[(j + 2) % k] - idx[j - 1]) % n >= 2]
-
-
-def pair_runs(idx: list[int], n: int, js: list[int] | None = None) -> list[Run]:
-    """For each of :func:`pairs` (``js``, when the caller has them): the points strictly between its
-    neighbours, against their segment."""
-    k = len(idx)
-    return [
-        (idx[j - 1], idx[(j + 2) % k], idx[j - 1] + 1, (idx[(j + 2) % k] - idx[j - 1]) % n - 1)
-        for j in (pairs(idx, n) if js is None else js)
-    ]
 
 
 class Ring:
