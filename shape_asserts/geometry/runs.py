@@ -214,8 +214,9 @@ def _seg_dist(p: FloatArray, segs: FloatArray) -> FloatArray:
     where they are worked out alike (each element's operations are the same either way)."""
     ap = p - segs[:2]
     ab = segs[2:4]
-    t = ap[0] * ab[0]
-    t += ap[1] * ab[1]
+    dot = ap * ab  # both products by one call, then added in the same order: x's then y's
+    t = dot[0]
+    t += dot[1]
     t /= segs[4]
     np.maximum(t, 0.0, out=t)
     np.minimum(t, 1.0, out=t)
