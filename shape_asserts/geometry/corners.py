@@ -11,13 +11,14 @@ by :mod:`shape_asserts.geometry.simplify`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from shape_asserts.geometry.points import IntArray, as_points
-from shape_asserts.geometry.runs import Ring, Run, first_min, pair_runs, pairs
+from shape_asserts.geometry.runs import Ring, Run, first_min
 
 __all__ = ["simplify_closed"]
 
@@ -74,11 +75,12 @@ def simplify_closed(
     n = len(pts)
     if n <= 3:
         return np.arange(n)
-    dx, dy = pts[:, 0] - pts[0, 0], pts[:, 1] - pts[0, 1]
-    far = int(np.add(dx * dx, dy * dy, out=dx).argmax())  # the squared distances from point 0
+    ring = Ring(pts) if ring is None else ring
+    rel = ring.rows() - ring.rows()[:, :1]  # x and y less point 0's, as two rows
+    rel *= rel
+    far = int(np.add(rel[0], rel[1], out=rel[0]).argmax())  # the squared distances from point 0
     if far == 0:
         return np.array([0])
-    ring = Ring(pts) if ring is None else ring
     # the two halves, 0..far and far..n (n is 0 again), by one RDP over both
     inner, fetched = _rdp_ring(ring, [(0, far), (far, n)], epsilon, ahead)
     idx = sorted(inner | {0, far})
@@ -93,7 +95,8 @@ def simplify_closed(
     # (when none moved, that was just done: a drop leaves none to drop)
     if idx != kept:
         idx = _refine(ring, _drop_shallow(ring, idx, epsilon))
-    while min_side > 0 and len(idx) > 3:
+    # (every side clearly longer: the shortest is no shorter, as Ring.sides would measure it)
+    while min_side > 0 and len(idx) > 3 and not _sides_longer(ring, idx, min_side):
         side = ring.sides(idx)
         j = first_min(side)
         if side[j] >= min_side:
@@ -112,7 +115,8 @@ def _rdp_ring(ring: Ring, spans: list[tuple[int, int]], epsilon: float, ahead: i
     twice as many are kept (ends included; never a scribble's thousands), a pass also measures their
     :func:`_first_runs`, in case it is the last (the ring keeps them); also: whether the last did."""
     keep: set[int] = set()
-    ends, fetched = {e for span in spans for e in span if e < ring.n}, False
+    ends, fetched = {e for span in spans for e in span}, False
+    ends.discard(ring.n)  # index n is point 0 again
     todo = [(i, j) for i, j in spans if j - i >= 2]
     while todo:
         nxt, kept = [], len(keep)
@@ -145,7 +149,7 @@ def _merge_pairs(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
         if not js:
             break
         a, d = [idx[j - 1] for j in js], [idx[(j + 2) % k] for j in js]
-        found = ring.farthest(pair_runs(idx, n))
+        found = ring.farthest(pair_runs(idx, n, js))
         deep = [(j, aj, m, dj) for j, aj, dj, (x, m) in zip(js, a, d, found) if x > epsilon]
         # a pair whose corner lies off a side through the one corner keeps (a point, not a side, measured)
         deep = _corners_fit(ring, idx, deep, epsilon)
@@ -170,30 +174,93 @@ def _corners_fit(ring: Ring, idx: list[int], deep: list[Pair], epsilon: float) -
     within ``epsilon`` of the side through ``m`` that passes them (``a`` to ``m``, or ``m`` to ``d``):
     a side's farthest point is as far as either (a nan too), so no other pair can fit."""
     n, k = ring.n, len(idx)
-    triples = []
-    for j, a, m, d in deep:
+    xl, yl = ring.x.data, ring.y.data  # memoryviews of float64: item i is a float
+    lo, hi = _square_band(epsilon)
+    out = []
+    for pair in deep:
+        j, a, m, d = pair
         for b in (idx[j], idx[(j + 1) % k]):  # a to m holds the points up to m; m to d those after
-            triples.append((b, a, m) if (b - a) % n <= (m - a) % n else (b, m, d))
-    dev = _point_dists(ring, triples)  # (``<=``: a nan does not fit)
-    return [pair for g, pair in enumerate(deep) if dev[2 * g] <= epsilon and dev[2 * g + 1] <= epsilon]
+            qx, qy = _offset(xl, yl, (b, a, m) if (b - a) % n <= (m - a) % n else (b, m, d))
+            sq = qx * qx + qy * qy
+            if sq < lo:  # within epsilon, as np.hypot would say (_square_band)
+                continue
+            # beyond it, or too near to tell (a nan too): np.hypot itself (``<=``: a nan does not fit)
+            if sq > hi or not np.hypot(np.array([qx]), np.array([qy]))[0] <= epsilon:
+                break
+        else:  # both corners fit
+            out.append(pair)
+    return out
+
+
+#: How far (relatively) a squared distance must lie from a limit's square to be compared with it in
+#: its place: the square's rounding (a few units in the last place) and ``np.hypot``'s (under one)
+#: lie far within it, so its root compares the same way with the limit.
+_MARGIN = 1e-9
+
+
+def _square_band(limit: float) -> tuple[float, float]:
+    """Squares below the first number have ``np.hypot`` of their terms at most ``limit``, above the
+    second more (when both lie in range: the limit's square normal, well clear of overflow and of
+    the subnormals); between them, or for a nan, it has to be worked out."""
+    if 1e-100 <= limit <= 1e100:
+        sq = limit * limit
+        return sq * (1.0 - _MARGIN), sq * (1.0 + _MARGIN)
+    return -math.inf, math.inf  # (no square compares: every one is worked out)
+
+
+def _offset(xl: Sequence[float], yl: Sequence[float], triple: tuple[int, int, int]) -> tuple[float, float]:
+    """For ``(i, a, b)``: the step to point ``i`` from the nearest point of the segment joining points
+    ``a`` and ``b``, whose ``np.hypot`` is :meth:`.runs.Ring.point_dist`'s: the double operations of
+    :func:`.runs._seg_dist` in plain floats (a zero's sign only reaches ``hypot``)."""
+    i, a, b = triple
+    ax, ay = xl[a], yl[a]
+    abx, aby = xl[b] - ax, yl[b] - ay
+    den = abx * abx + aby * aby
+    apx, apy = xl[i] - ax, yl[i] - ay
+    t = (apx * abx + apy * aby) / (den if den > 0 else 1.0)
+    if t < 0.0:  # np.maximum then np.minimum: a nan (no comparison holds) stays
+        t = 0.0
+    elif t > 1.0:
+        t = 1.0
+    return apx - t * abx, apy - t * aby
+
+
+def _sides_longer(ring: Ring, idx: list[int], limit: float) -> bool:
+    """Whether every side of the polygon through points ``idx`` is surely longer than ``limit``
+    (:meth:`.runs.Ring.sides` each above it), told from their squared lengths (:func:`_square_band`);
+    ``False`` also when that cannot be told that way."""
+    xl, yl = ring.x.data, ring.y.data
+    hi = _square_band(limit)[1]
+    for p, q in zip(idx, idx[1:] + idx[:1]):
+        dx, dy = xl[q] - xl[p], yl[q] - yl[p]
+        if not dx * dx + dy * dy > hi:
+            return False
+    return True
 
 
 def _point_dists(ring: Ring, triples: list[tuple[int, int, int]]) -> list[float]:
-    """``ring.point_dist(triples)`` of a few points not measured yet, in plain floats (the double
-    operations of :func:`.runs._seg_dist`; a zero's sign only reaches ``hypot``) and one ``np.hypot``."""
+    """``ring.point_dist(triples)`` of a few points not measured yet: :func:`_offset` of each in plain
+    floats and one ``np.hypot`` (what the tests hold :func:`_offset` to)."""
     xl, yl = ring.x.data, ring.y.data  # memoryviews of float64: item i is a float
-    qx, qy = [], []
-    for i, a, b in triples:
-        ax, ay = xl[a], yl[a]
-        abx, aby = xl[b] - ax, yl[b] - ay
-        den = abx * abx + aby * aby
-        apx, apy = xl[i] - ax, yl[i] - ay
-        t = (apx * abx + apy * aby) / (den if den > 0 else 1.0)
-        t = min(max(t, 0.0), 1.0)  # np.maximum then np.minimum: a nan stays
-        qx.append(apx - t * abx)
-        qy.append(apy - t * aby)
+    qx, qy = zip(*[_offset(xl, yl, triple) for triple in triples]) if triples else ((), ())
     out: list[float] = np.hypot(qx, qy).tolist()
     return out
+
+
+def pairs(idx: list[int], n: int) -> list[int]:
+    """The corners ``j`` whose pair with ``j + 1`` has points between its neighbours (:func:`_merge_pairs`)."""
+    k = len(idx)
+    return [j for j in range(k) if (idx[(j + 2) % k] - idx[j - 1]) % n >= 2]
+
+
+def pair_runs(idx: list[int], n: int, js: list[int] | None = None) -> list[Run]:
+    """For each of :func:`pairs` (``js``, when the caller has them): the points strictly between its
+    neighbours, against their segment."""
+    k = len(idx)
+    return [
+        (idx[j - 1], idx[(j + 2) % k], idx[j - 1] + 1, (idx[(j + 2) % k] - idx[j - 1]) % n - 1)
+        for j in (pairs(idx, n) if js is None else js)
+    ]
 
 
 def _first_runs(n: int, idx: list[int]) -> list[Run]:
@@ -238,7 +305,7 @@ def _refine(ring: Ring, idx: list[int], rounds: int = 4) -> list[int]:
     for _ in range(rounds):
         moved = False
         # what _merge_pairs measures first, asked along: when no corner moves it is these corners
-        pre = _refine_moves(ring, idx, range(k), also=pair_runs(idx, n) if k > 3 else [])
+        pre = _refine_moves(ring, idx, range(k), pairs_along=k > 3)
         for j in range(k):
             p, q = idx[j - 1], idx[(j + 1) % k]
             if (q - p) % n < 2:
@@ -255,18 +322,22 @@ def _refine(ring: Ring, idx: list[int], rounds: int = 4) -> list[int]:
 
 
 def _refine_moves(
-    ring: Ring, idx: list[int], js: Iterable[int], also: list[Run] | None = None
+    ring: Ring, idx: list[int], js: Iterable[int], pairs_along: bool = False
 ) -> dict[int, tuple[tuple[int, int], int | None]]:
     """For each corner ``j`` with points between its neighbours: those neighbours, and where it
     moves (``None``: it stays) — the point between them farthest from their segment, when it
-    lies farther than the corner itself. ``also``: runs measured in the same pass, for later."""
+    lies farther than the corner itself. ``pairs_along``: :func:`_merge_pairs`' first runs
+    (:func:`pair_runs`) measured in the same pass, for later, when a pass is needed."""
     n, k = ring.n, len(idx)
     js = [j for j in js if (idx[(j + 1) % k] - idx[j - 1]) % n >= 2]
     if not js:
         return {}
     p = [idx[j - 1] for j in js]
     q = [idx[(j + 1) % k] for j in js]
-    found = ring.farthest([(pj, qj, pj + 1, (qj - pj) % n - 1) for pj, qj in zip(p, q)] + (also or []))
+    own = [(pj, qj, pj + 1, (qj - pj) % n - 1) for pj, qj in zip(p, q)]
+    found = ring.known(own)  # all remembered: no pass, and none for the pairs to ride along
+    if found is None:
+        found = ring.farthest(own + (pair_runs(idx, n) if pairs_along else []))
     here = ring.point_dist([(idx[j], pj, qj) for j, pj, qj in zip(js, p, q)])
     return {
         j: ((pj, qj), best if top > h and best != idx[j] else None)

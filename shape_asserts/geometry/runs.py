@@ -28,8 +28,6 @@ __all__ = [
     "Run",
     "first_max",
     "first_min",
-    "pairs",
-    "pair_runs",
     "PLAIN",
     "plain",
     "line_rdp",
@@ -56,6 +54,10 @@ def first_max(d: FloatArray, offsets: IntArray, counts: IntArray) -> tuple[Float
 _FEW = 64
 
 
+#: Runs up to this many have their farthest points found one run at a time (np.argmax), more at once.
+_FEWEST = 4
+
+
 def first_min(values: list[float]) -> int:
     """``np.argmin`` of a short list of floats: the first smallest, or the first nan when there is one."""
     for i, v in enumerate(values):
@@ -68,20 +70,6 @@ def first_min(values: list[float]) -> int:
 Run = tuple[int, int, int, int]
 
 
-def pairs(idx: list[int], n: int) -> list[int]:
-    """The corners ``j`` whose pair with ``j + 1`` has points between its neighbours (``corners._merge_pairs``)."""
-    k = len(idx)
-    return [j for j in range(k) if (idx[(j + 2) % k] - idx[j - 1]) % n >= 2]
-
-
-def pair_runs(idx: list[int], n: int) -> list[Run]:
-    """For each of :func:`pairs`: the points strictly between its neighbours, against their segment."""
-    k = len(idx)
-    return [
-        (idx[j - 1], idx[(j + 2) % k], idx[j - 1] + 1, (idx[(j + 2) % k] - idx[j - 1]) % n - 1) for j in pairs(idx, n)
-    ]
-
-
 class Ring:
     """A closed drawing's coordinates, ``x`` and ``y`` apart, indexed round the ring (index ``n`` is 0).
 
@@ -91,13 +79,13 @@ class Ring:
 
     def __init__(self, pts: FloatArray) -> None:
         self.n = n = len(pts)
-        self.x: FloatArray = np.ascontiguousarray(pts[:, 0])
-        self.y: FloatArray = np.ascontiguousarray(pts[:, 1])
-        # each column twice over: a run of at most n points from any index below n is one stretch
-        # of it, read without wrapping round (index i + n is point i); and read one number at a
-        # time as a plain float, for the segments' ends (a view: no list of every point made)
-        self._x2: FloatArray = np.concatenate((self.x, self.x))
-        self._y2: FloatArray = np.concatenate((self.y, self.y))
+        # both columns twice over, as the two rows of one array: a run of at most n points from any
+        # index below n is one stretch of a row, read without wrapping round (index i + n is point
+        # i), both rows picked by one call; each column is the first half of its row, read one
+        # number at a time as a plain float for the segments' ends (a view: no list of every point)
+        self._xy2: FloatArray = np.concatenate((pts, pts)).T.copy()
+        self.x: FloatArray = self._xy2[0, :n]
+        self.y: FloatArray = self._xy2[1, :n]
         self._xl: Sequence[float] = self.x.data  # a memoryview of float64: item i is a float
         self._yl: Sequence[float] = self.y.data
         self._steps: IntArray = np.arange(2 * n)
@@ -107,13 +95,31 @@ class Ring:
         """Per run ``(a, b, first, count)`` (``count`` ≥ 1 points from index ``first`` on, round the
         ring): the largest distance of its points from the segment joining points ``a`` and ``b``,
         and the index of the first point at that distance (``np.argmax``'s)."""
-        n = self.n
+        known = self.known(runs)  # every run asked before as it is written (the clean-up's usual case)
+        if known is not None:
+            return known
+        far, n = self._far, self.n
         keys = [(a % n, b % n, first % n, count) for a, b, first, count in runs]
-        far = self._far
         todo = [k for k in dict.fromkeys(keys) if k not in far]
         if todo:
             far.update(zip(todo, self._measure(todo)))
-        return [far[k] for k in keys]
+        out = [far[k] for k in keys]
+        far.update(zip(runs, out))  # remembered as written too (the same run, the same result)
+        return out
+
+    def known(self, runs: Sequence[Run]) -> list[tuple[float, int]] | None:
+        """:meth:`farthest` of ``runs`` when each was asked before as it is written (no key made,
+        nothing measured), else ``None``."""
+        far = self._far
+        try:
+            return [far[run] for run in runs]
+        except KeyError:
+            return None
+
+    def rows(self) -> FloatArray:
+        """The ring's ``x`` and ``y`` as the two rows of one (2, n) array (a view: not to be written)."""
+        rows: FloatArray = self._xy2[:, : self.n]
+        return rows
 
     def point_dist(self, triples: Sequence[tuple[int, int, int]]) -> list[float]:
         """Per ``(i, a, b)``: the distance of point ``i`` from the segment joining points ``a`` and ``b``:
@@ -125,8 +131,10 @@ class Ring:
         """Lengths of the sides of the polygon through points ``idx`` (side ``j`` from ``idx[j]``
         to ``idx[j + 1]``, the last back to the first): ``np.hypot`` of the coordinates' steps."""
         xl, yl = self._xl, self._yl
-        steps = [(xl[q] - xl[p], yl[q] - yl[p]) for p, q in zip(idx, idx[1:] + idx[:1])]
-        dx, dy = np.array(steps).T
+        steps: list[float] = []  # dx, dy of each side in one flat list (numpy reads it faster than pairs)
+        for p, q in zip(idx, idx[1:] + idx[:1]):
+            steps += (xl[q] - xl[p], yl[q] - yl[p])
+        dx, dy = np.array(steps).reshape(-1, 2).T
         out: list[float] = np.hypot(dx, dy).tolist()
         return out
 
@@ -134,7 +142,8 @@ class Ring:
         """Per run, its segment's start ``x``, ``y``, direction ``x``, ``y`` and squared length (1 for
         a segment of no length: its one point, onto which every projection lands) as five rows: the
         terms of :func:`.nearest.seg_dist` that depend on the segment alone, the same floats. A few
-        runs' in plain floats (the same double operations), many runs' by numpy."""
+        runs' in plain floats (the same double operations, laid in one flat list: numpy reads that
+        faster than a list of tuples), many runs' by numpy."""
         if len(todo) > _FEW:
             ia, ib = np.array([(a, b) for a, b, _, _ in todo]).T
             x, y = self.x, self.y
@@ -143,13 +152,13 @@ class Ring:
             den = abx * abx + aby * aby
             return np.array((ax, ay, abx, aby, np.where(den > 0, den, 1.0)))
         xl, yl = self._xl, self._yl
-        segs = []
+        segs: list[float] = []
         for a, b, _, _ in todo:
             ax_, ay_ = xl[a], yl[a]
             abx_, aby_ = xl[b] - ax_, yl[b] - ay_
             den_ = abx_ * abx_ + aby_ * aby_
-            segs.append((ax_, ay_, abx_, aby_, den_ if den_ > 0 else 1.0))
-        rows: FloatArray = np.array(segs).T
+            segs += (ax_, ay_, abx_, aby_, den_ if den_ > 0 else 1.0)
+        rows: FloatArray = np.array(segs).reshape(-1, 5).T
         return rows
 
     def _measure(self, todo: list[Run]) -> list[tuple[float, int]]:
@@ -160,18 +169,30 @@ class Ring:
         counts = [c for _, _, _, c in todo]
         if max(counts) == 1:  # single points: each is its own farthest
             at = np.array([first for _, _, first, _ in todo])
-            d = _seg_dist(self.x[at], self.y[at], *segs)
+            d = _seg_dist(self._xy2.take(at, axis=1), segs)
             return list(zip(d.tolist(), at.tolist()))
         # run g's points go from offsets[g] in the row, point i of it at ring index first + i
         offsets = list(accumulate(counts, initial=0))
         total = offsets.pop()
+        if len(todo) <= _FEWEST and max(counts) <= n:
+            # a few runs: their stretches of the rows joined (no index array), and one np.argmax a
+            # run (its first largest, or first nan) in place of finding every run's first at once
+            xy2 = self._xy2
+            d = _seg_dist(
+                np.concatenate([xy2[:, f : f + c] for _, _, f, c in todo], axis=1), segs.repeat(counts, axis=1)
+            )
+            out: list[tuple[float, int]] = []
+            for (_, _, start, count), o in zip(todo, offsets):
+                step = int(d[o : o + count].argmax())
+                out.append((float(d[o + step]), (start + step) % n))
+            return out
         shift, reps, starts = np.array(
             [[first - o for (_, _, first, _), o in zip(todo, offsets)], counts, offsets]
         )  # three rows of one array made at once
         pos = (self._steps[:total] if total <= 2 * n else np.arange(total)) + shift.repeat(reps)
         if max(counts) > n:  # a run longer than the ring goes round it more than once
             pos %= n
-        d = _seg_dist(self._x2[pos], self._y2[pos], *segs.repeat(reps, axis=1))
+        d = _seg_dist(self._xy2.take(pos, axis=1), segs.repeat(reps, axis=1))
         if len(todo) > _FEW:  # many runs: numpy's calls cost less than a Python loop over them
             top, first = first_max(d, starts, reps)
             return list(zip(top.tolist(), (pos[first] % n).tolist()))
@@ -185,19 +206,22 @@ class Ring:
         return list(zip(tops, [p % n for p in pos[first].tolist()]))
 
 
-def _seg_dist(
-    px: FloatArray, py: FloatArray, ax: FloatArray, ay: FloatArray, abx: FloatArray, aby: FloatArray, den: FloatArray
-) -> FloatArray:
-    """:func:`.nearest.seg_dist` of points from segments given by their start, direction and
-    squared length (1 for none), all of one shape: its float expression term by term, the
-    segments' part worked out once per segment (as plain floats, the same double operations)."""
-    apx, apy = px - ax, py - ay
-    t = apx * abx
-    t += apy * aby
-    t /= den
+def _seg_dist(p: FloatArray, segs: FloatArray) -> FloatArray:
+    """:func:`.nearest.seg_dist` of points (``x`` and ``y`` as the two rows of ``p``) from segments
+    given by the five rows of ``segs`` (:meth:`Ring._segments`: start, direction, squared length,
+    one column per point): its float expression term by term, the segments' part worked out once
+    per segment (as plain floats, the same double operations), ``x`` and ``y`` taken by one call
+    where they are worked out alike (each element's operations are the same either way)."""
+    ap = p - segs[:2]
+    ab = segs[2:4]
+    dot = ap * ab  # both products by one call, then added in the same order: x's then y's
+    t = dot[0]
+    t += dot[1]
+    t /= segs[4]
     np.maximum(t, 0.0, out=t)
     np.minimum(t, 1.0, out=t)
-    d: FloatArray = np.hypot(apx - t * abx, apy - t * aby)
+    ap -= ab * t  # ap - t * ab, x and y at once
+    d: FloatArray = np.hypot(ap[0], ap[1])
     return d
 
 
