@@ -50,3 +50,26 @@ def int_point_sets() -> Callable[..., list[np.ndarray]]:
         return out
 
     return make
+
+
+#: Values that find the edges: signed zeros, the largest and smallest floats, squares that
+#: underflow or overflow (1e-160, 1e160), infinities, nan.
+ODD_VALUES = (0.0, -0.0, 1.0, -1.0, 2.5, 1e308, -1e308, 5e-324, 1e-160, 1e160, np.inf, -np.inf, np.nan)
+
+
+@pytest.fixture(scope="session")
+def odd_floats() -> Callable[..., np.ndarray]:
+    """``make(rng, shape, kind, whole=(0, 4))``: floats for the exactness tests of numeric
+    shortcuts — kind 0 ordinary (normal times 1e-5..1e16), 1 edge values (:data:`ODD_VALUES`), 2
+    whole numbers in ``[whole[0], whole[1])`` (ties, segments of no length)."""
+
+    def make(
+        rng: np.random.Generator, shape: int | tuple[int, ...], kind: int, whole: tuple[int, int] = (0, 4)
+    ) -> np.ndarray:
+        if kind == 0:
+            return rng.normal(size=shape) * 10.0 ** rng.integers(-5, 17, size=shape)
+        if kind == 1:
+            return rng.choice(ODD_VALUES, size=shape)
+        return rng.integers(whole[0], whole[1], size=shape).astype(float)
+
+    return make

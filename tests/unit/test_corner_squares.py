@@ -16,17 +16,6 @@ import pytest
 from shape_asserts.geometry.corners import _corners_fit, _point_dists, _sides_longer, _square_band
 from shape_asserts.geometry.runs import Ring
 
-#: Values that find the edges: signed zeros, the largest and smallest floats, infinities, nan.
-_ODD = [0.0, -0.0, 1.0, -1.0, 2.5, 1e308, -1e308, 5e-324, 1e-160, 1e160, np.inf, -np.inf, np.nan]
-
-
-def _points(rng: np.random.Generator, n: int, kind: int) -> np.ndarray:
-    if kind == 0:
-        return rng.normal(size=(n, 2)) * 10.0 ** rng.integers(-5, 17, size=(n, 2))
-    if kind == 1:
-        return rng.choice(_ODD, size=(n, 2))
-    return rng.integers(0, 6, size=(n, 2)).astype(float)  # ties, segments of no length, whole distances
-
 
 def _old_corners_fit(ring: Ring, idx: list[int], deep: list, epsilon: float) -> list:
     """``_corners_fit`` as it was: every distance by ``np.hypot``, then both compared."""
@@ -51,11 +40,11 @@ def _epsilons(ring: Ring, rng: np.random.Generator) -> list[float]:
 
 
 @pytest.mark.parametrize("kind", [0, 1, 2])
-def test_corners_fit_decides_as_hypot(kind):
+def test_corners_fit_decides_as_hypot(kind, odd_floats):
     rng = np.random.default_rng(70 + kind)
     for _ in range(200):
         n = int(rng.integers(6, 30))
-        pts = _points(rng, n, kind)
+        pts = odd_floats(rng, (n, 2), kind, whole=(0, 6))
         idx = sorted({int(i) for i in rng.choice(n, size=int(rng.integers(4, min(n, 9))), replace=False)})
         k = len(idx)
         deep = [(j, idx[j - 1], int(rng.integers(0, n)), idx[(j + 2) % k]) for j in range(k)]
@@ -71,13 +60,13 @@ def test_corners_fit_decides_as_hypot(kind):
 
 
 @pytest.mark.parametrize("kind", [0, 1, 2])
-def test_sides_longer_only_when_every_side_is(kind):
+def test_sides_longer_only_when_every_side_is(kind, odd_floats):
     """True only when Ring.sides are all above the limit (then simplify_closed's loop stops at once);
     and on ordinary sides well above it, true."""
     rng = np.random.default_rng(80 + kind)
     for _ in range(300):
         n = int(rng.integers(4, 30))
-        pts = _points(rng, n, kind)
+        pts = odd_floats(rng, (n, 2), kind, whole=(0, 6))
         idx = sorted({int(i) for i in rng.choice(n, size=int(rng.integers(3, min(n, 9))), replace=False)})
         ring = Ring(pts)
         with np.errstate(all="ignore"):

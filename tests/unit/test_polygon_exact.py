@@ -17,24 +17,13 @@ from shape_asserts.geometry.fit.polygon import interior_angles, np_sum, orientat
 from shape_asserts.geometry.nearest import seg_dist
 from shape_asserts.geometry.runs import Ring
 
-#: Values that find the edges: signed zeros, the largest and smallest floats, infinities, nan.
-_ODD = [0.0, -0.0, 1.0, -1.0, 2.5, 1e308, -1e308, 5e-324, np.inf, -np.inf, np.nan]
-
-
-def _values(rng: np.random.Generator, n: int, kind: int) -> np.ndarray:
-    if kind == 0:
-        return rng.normal(size=n) * 10.0 ** rng.integers(-5, 17, size=n)
-    if kind == 1:
-        return rng.choice(_ODD, size=n)
-    return rng.integers(-1000, 1000, size=n).astype(float)
-
 
 @pytest.mark.parametrize("kind", [0, 1, 2])
-def test_np_sum_adds_as_numpy_does(kind):
+def test_np_sum_adds_as_numpy_does(kind, odd_floats):
     rng = np.random.default_rng(kind)
     for n in list(range(0, 40)) + [63, 64, 65, 127, 128, 129, 200, 1000]:
         for _ in range(20):
-            a = _values(rng, n, kind)
+            a = odd_floats(rng, n, kind, whole=(-1000, 1000))
             with np.errstate(all="ignore"):
                 want, got = float(np.add.reduce(a)), np_sum(a.tolist())
             assert repr(got) == repr(want), (n, a.tolist())
@@ -46,21 +35,21 @@ def test_np_sum_of_negative_zeros_is_positive_zero_as_numpy_gives():
 
 
 @pytest.mark.parametrize("kind", [0, 1, 2])
-def test_orientation_is_signed_area(kind):
+def test_orientation_is_signed_area(kind, odd_floats):
     rng = np.random.default_rng(10 + kind)
     for k in list(range(3, 30)) + [127, 128, 129, 150]:
         for _ in range(10):
-            v = _values(rng, 2 * k, kind).reshape(k, 2)
+            v = odd_floats(rng, 2 * k, kind, whole=(-1000, 1000)).reshape(k, 2)
             with np.errstate(all="ignore"):
                 assert repr(orientation(v)) == repr(signed_area(v))
 
 
 @pytest.mark.parametrize("kind", [0, 1, 2])
-def test_sides_and_angles_are_side_lengths_and_interior_angles(kind):
+def test_sides_and_angles_are_side_lengths_and_interior_angles(kind, odd_floats):
     rng = np.random.default_rng(20 + kind)
     for k in list(range(1, 25)) + [128, 129]:
         for _ in range(10):
-            v = _values(rng, 2 * k, kind).reshape(k, 2)
+            v = odd_floats(rng, 2 * k, kind, whole=(-1000, 1000)).reshape(k, 2)
             with np.errstate(all="ignore"):
                 want = (side_lengths(v).tolist(), interior_angles(v).tolist())
                 got = sides_and_angles(v.tolist())
@@ -79,14 +68,14 @@ def _farthest_one_at_a_time(pts: np.ndarray, run: tuple[int, int, int, int]) -> 
 
 
 @pytest.mark.parametrize("kind", [0, 1, 2, 3])
-def test_ring_measures_every_run_as_one_at_a_time(kind):
+def test_ring_measures_every_run_as_one_at_a_time(kind, odd_floats):
     rng = np.random.default_rng(30 + kind)
     for _ in range(300):
         n = int(rng.integers(2, 50))
         if kind == 3:  # grid points with repeats: ties and segments of no length
             pts = rng.integers(0, 4, size=(n, 2)).astype(float)
         else:
-            pts = _values(rng, 2 * n, kind).reshape(n, 2)
+            pts = odd_floats(rng, 2 * n, kind, whole=(-1000, 1000)).reshape(n, 2)
         ring = Ring(pts)
         for _ in range(3):
             k = int(rng.integers(1, 12))
@@ -132,7 +121,7 @@ def test_ring_measures_many_runs_at_once_as_one_at_a_time():
 
 
 @pytest.mark.parametrize("kind", [0, 1, 2])
-def test_alternation_in_plain_floats_is_the_arrays_one(kind):
+def test_alternation_in_plain_floats_is_the_arrays_one(kind, odd_floats):
     rng = np.random.default_rng(50 + kind)
     for _ in range(300):
         k = int(rng.integers(3, 65))
@@ -141,6 +130,6 @@ def test_alternation_in_plain_floats_is_the_arrays_one(kind):
             r = np.where(np.arange(k) % 2 == 0, 30.0, 12.0)
             c = np.round(np.column_stack([50 + r * np.cos(ang), 50 + r * np.sin(ang)]))
         else:
-            c = _values(rng, 2 * k, kind).reshape(k, 2)
+            c = odd_floats(rng, 2 * k, kind, whole=(-1000, 1000)).reshape(k, 2)
         with np.errstate(all="ignore"):
             assert repr(alternation(c)) == repr(alternation_arrays(c))

@@ -16,24 +16,14 @@ from shape_asserts.geometry.fit import PolygonModel
 from shape_asserts.geometry.raster import raster_polyline
 from shape_asserts.geometry.runs import Ring
 
+
 #: Values that find the edges: signed zeros, the largest and smallest floats, infinities, nan.
-_ODD = [0.0, -0.0, 1.0, -1.0, 2.5, 1e308, -1e308, 5e-324, np.inf, -np.inf, np.nan]
-
-
-def _points(rng: np.random.Generator, n: int, kind: int) -> np.ndarray:
-    if kind == 0:
-        return rng.normal(size=(n, 2)) * 10.0 ** rng.integers(-5, 17, size=(n, 2))
-    if kind == 1:
-        return rng.choice(_ODD, size=(n, 2))
-    return rng.integers(0, 4, size=(n, 2)).astype(float)  # ties and segments of no length
-
-
 @pytest.mark.parametrize("kind", [0, 1, 2])
-def test_point_dists_in_plain_floats_are_the_rings(kind):
+def test_point_dists_in_plain_floats_are_the_rings(kind, odd_floats):
     rng = np.random.default_rng(50 + kind)
     for _ in range(300):
         n = int(rng.integers(2, 40))
-        pts = _points(rng, n, kind)
+        pts = odd_floats(rng, (n, 2), kind)
         triples = [tuple(int(i) for i in rng.integers(0, n, size=3)) for _ in range(int(rng.integers(1, 12)))]
         with np.errstate(all="ignore"):
             want = Ring(pts).point_dist(triples)
@@ -77,13 +67,13 @@ def _old_corners(pts: np.ndarray, eps: float) -> list[int]:
 
 
 @pytest.mark.parametrize("kind", [0, 1, 2, 3])
-def test_from_estimate_drops_repeats_as_before(kind):
+def test_from_estimate_drops_repeats_as_before(kind, odd_floats):
     rng = np.random.default_rng(70 + kind)
     for _ in range(200):
         if kind == 3:
             pts = _polygon(rng)
         else:
-            pts = _points(rng, int(rng.integers(1, 30)), kind)
+            pts = odd_floats(rng, (int(rng.integers(1, 30)), 2), kind)
         if rng.random() < 0.5:  # points written twice, and now and then the start again at the end
             pts = np.repeat(pts, rng.integers(1, 3, size=len(pts)), axis=0)
         if rng.random() < 0.3:
