@@ -133,12 +133,40 @@ def _lap_medians(th: FloatArray, r: FloatArray, targets: FloatArray, window: flo
     found by bisection with a little slack and then held to the exact test, so the same points are
     chosen as by comparing every pair; the median is numpy's (the mean of the two middle values for
     an even count).
+
+    The runs within ``window`` are looked for first: when every target has a point in its run (a
+    drawing whose laps are drawn once), no target needs the nearest points, and the same runs and
+    medians come without finding them; otherwise :func:`_lap_medians_nearest` does it all.
     """
     if targets.size == 0:
         return np.zeros(0)
     # (the array methods np.argsort, np.searchsorted and np.repeat call, without their wrappers)
     order = th.argsort(kind="stable")
     ths, rs = th[order], r[order]
+    # one slack for every target, as large as the largest target's (1e-7 (1 + |target|)): a wider
+    # run only brings in points the exact test then leaves out
+    slack = 1e-7 * (1.0 + float(np.maximum.reduce(np.abs(targets))))
+    if not math.isfinite(slack):  # a NaN or infinite target: the general form
+        return _lap_medians_nearest(ths, rs, targets, window)
+    reach = window + slack
+    lo = ths.searchsorted(targets - reach, side="left")
+    counts = ths.searchsorted(targets + reach, side="right") - lo
+    qi = np.arange(len(targets)).repeat(counts)
+    ends = np.add.accumulate(counts)  # each target's run ends here among all the runs (np.cumsum; ints: exact)
+    ti = np.arange(int(ends[-1])) - (ends - counts - lo).repeat(counts)
+    inside = np.abs(ths[ti] - targets[qi]) <= window
+    if not np.logical_and.reduce(inside):  # inside.all(): else the slack brought points in
+        qi, ti = qi[inside], ti[inside]
+        counts = np.bincount(qi, minlength=len(targets))
+        ends = np.add.accumulate(counts)
+    if not np.minimum.reduce(counts):  # a target with no point within the window: the nearest ones
+        return _lap_medians_nearest(ths, rs, targets, window)
+    return _run_medians(qi, rs[ti], ends - counts, counts, len(ths))
+
+
+def _lap_medians_nearest(ths: FloatArray, rs: FloatArray, targets: FloatArray, window: float) -> FloatArray:
+    """:func:`_lap_medians` of the points ``ths`` (sorted) and their ``rs``, each target's run
+    within ``window`` of it or, when no point is, within 1e-9 of the nearest distance."""
     n = len(ths)
     ins = ths.searchsorted(targets)
     left = np.abs(ths[np.maximum(ins - 1, 0)] - targets)
@@ -151,10 +179,17 @@ def _lap_medians(th: FloatArray, r: FloatArray, targets: FloatArray, window: flo
     hi = ths.searchsorted(targets + reach + slack, side="right")
     counts = hi - lo
     qi = np.arange(len(targets)).repeat(counts)
-    ends = np.add.accumulate(counts)  # each target's run ends here among all the runs (np.cumsum; ints: exact)
+    ends = np.add.accumulate(counts)
     ti = np.arange(int(ends[-1])) - (ends - counts - lo).repeat(counts)
     inside = np.abs(ths[ti] - targets[qi]) <= reach[qi]
-    qi, vals = qi[inside], rs[ti[inside]]
+    qi = qi[inside]
+    count = np.bincount(qi, minlength=len(targets))
+    return _run_medians(qi, rs[ti[inside]], np.add.accumulate(count) - count, count, n)
+
+
+def _run_medians(qi: IntArray, vals: FloatArray, start: IntArray, count: IntArray, n: int) -> FloatArray:
+    """numpy's median of each target's values: ``vals`` grouped by target ``qi`` (ascending), target
+    ``k``'s ``count[k]`` of them from ``start[k]`` on; ``n`` the points (numpy's nanmedian form)."""
     # each target's values in ascending order: np.lexsort((vals, qi))'s order from one stable sort of
     # the complex numbers qi + i·vals (numpy orders them by real, then imaginary part; ties, signed
     # zeros among them, keep their places both ways) — a quarter of lexsort's cost here
@@ -166,8 +201,6 @@ def _lap_medians(th: FloatArray, r: FloatArray, targets: FloatArray, window: flo
         vals = vals[np.lexsort((vals, qi))]
     else:
         vals = key.imag
-    count = np.bincount(qi, minlength=len(targets))
-    start = np.add.accumulate(count) - count
     low, high = vals[start + (count - 1) // 2], vals[start + count // 2]
     # numpy's nanmedian takes (a + a) / 2 for an odd count below 600 columns, a itself above (the
     # two differ only where 2a overflows: a radius over 8e307)
