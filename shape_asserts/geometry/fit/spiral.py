@@ -42,8 +42,9 @@ def unwrapped_angles(
     ``about`` is :func:`offsets_about` of the points when the caller has it already.
     """
     rel, r = offsets_about(points, center) if about is None else about
-    # (np.flatnonzero of the mask, without its wrapper; ``.nonzero()`` of a 1-D mask is the same)
-    idx = ((r > 0) & (r >= min_radius)).nonzero()[0]
+    # (np.flatnonzero of the mask, without its wrapper; ``.nonzero()`` of a 1-D mask is the same;
+    # a radius at least a positive ``min_radius`` is positive: the one comparison is the same mask)
+    idx = (r >= min_radius).nonzero()[0] if min_radius > 0 else ((r > 0) & (r >= min_radius)).nonzero()[0]
     if idx.size == 0:
         return idx, np.zeros(0)
     # (each column taken apart, as contiguous arrays: a numpy whose arctan2 is vectorised only for
@@ -112,12 +113,11 @@ def lap_gaps(
     ``angles`` is ``unwrapped_angles(points, center, min_radius=min_radius)`` when the caller has
     it already, ``radii`` every point's distance from ``center`` (:func:`radii_about`).
     """
-    pts = as_points(points)
-    idx, theta = angles if angles is not None else unwrapped_angles(pts, center, min_radius=min_radius)
+    idx, theta = angles if angles is not None else unwrapped_angles(points, center, min_radius=min_radius)
     if idx.size < 2:
         return idx[:0], np.zeros(0)
     th = theta if theta[-1] >= 0 else -theta
-    r = (radii if radii is not None else radii_about(pts, center))[idx]
+    r = (radii if radii is not None else radii_about(points, center))[idx]
     # a point exactly one lap on (a grid ray crossed again) counts, whatever the float noise
     keep = (th >= np.minimum.reduce(th) + 2 * math.pi - 1e-9).nonzero()[0]  # flatnonzero, th.min()
     before = _lap_medians(th, r, th[keep] - 2 * math.pi, window)
@@ -201,7 +201,8 @@ def _run_medians(qi: IntArray, vals: FloatArray, start: IntArray, count: IntArra
         vals = vals[np.lexsort((vals, qi))]
     else:
         vals = key.imag
-    low, high = vals[start + (count - 1) // 2], vals[start + count // 2]
+    # (the middle two: ``>> 1`` is ``// 2`` on ints, negative ones included, in fewer steps)
+    low, high = vals[start + ((count - 1) >> 1)], vals[start + (count >> 1)]
     # numpy's nanmedian takes (a + a) / 2 for an odd count below 600 columns, a itself above (the
     # two differ only where 2a overflows: a radius over 8e307)
     out: FloatArray = (low + high) / 2
@@ -217,7 +218,8 @@ class SpiralModel:
     ``θ`` is measured along the drawing in its own direction of travel (so it grows), ``b`` is
     positive for a spiral drawn outward and negative inward, ``angle0`` is the polar angle of the
     start (degrees) and ``direction`` the way it turns. ``r2`` is the fit's coefficient of
-    determination and ``turns`` the laps drawn (both 0 for a model made from named geometry).
+    determination, ``turns`` the laps drawn and ``rms`` the root mean square of the fit's
+    :meth:`residuals` (all 0 for a model made from named geometry).
 
     Examples
     --------
@@ -234,6 +236,7 @@ class SpiralModel:
     direction: str = "cw"
     r2: float = 0.0
     turns: float = 0.0
+    rms: float = 0.0
 
     @property
     def spacing(self) -> float:
@@ -276,9 +279,14 @@ class SpiralModel:
             return FitFailure("the points do not turn about the center")
         b = float(np.add.reduce(dth * dr) / var)
         a = rm - b * tm
+        # (the residuals :meth:`residuals` gives: a sign of ±1 multiplies exactly, so b·(θ·sign)
+        # is (b·θ)·sign)
         res = r - (a + b * th)
         sst = float(np.add.reduce(dr**2))
-        r2 = 1.0 - float(np.add.reduce(res * res)) / sst if sst > 0 else 0.0
+        squares = np.add.reduce(res * res)
+        r2 = 1.0 - float(squares) / sst if sst > 0 else 0.0
+        # (the root of their mean, as np.sqrt(mean_of(res ** 2)): ``** 2`` squares as ``res * res``)
+        rms = float(np.sqrt(squares / np.intp(len(res))))
         x0, y0 = pts[idx[0]].tolist()
         angle0 = math.degrees(math.atan2(y0 - float(center[1]), x0 - float(center[0]))) % 360.0
         return cls(
@@ -289,6 +297,7 @@ class SpiralModel:
             direction="cw" if sign > 0 else "ccw",
             r2=float(r2),
             turns=abs(total) / (2 * math.pi),
+            rms=rms,
         )
 
     def predict_xy(self, theta: ArrayLike) -> FloatArray:
