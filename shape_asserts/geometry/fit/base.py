@@ -112,11 +112,23 @@ def _worked(out: Any) -> bool:
 def eigh(m: FloatArray) -> tuple[FloatArray, FloatArray]:
     """``np.linalg.eigh(m)`` of a real symmetric float64 matrix: eigenvalues ascending, eigenvectors."""
     if _EIGH is not None:
-        with np.errstate(over="ignore", divide="ignore", under="ignore", invalid="ignore"):
+        # On a finite matrix the kernel is called without an error state (entering one costs ~1.2 µs,
+        # the check ~0.4): numpy's kernel clears the floating-point flags when LAPACK
+        # succeeds, so nothing can warn (checked on 600,000 finite 2×2 and 3×3 matrices, 1e-320 to
+        # 1e308 and mixed, under np.errstate(all="raise"): never a flag, the public call's numbers
+        # bit for bit), and only a LAPACK failure, which no finite 3×3 has shown, would. A NaN or
+        # an infinity takes the error state, as before.
+        if all(map(math.isfinite, m.ravel().tolist())):
             try:
                 vals, vecs = _EIGH(m, signature="d->dd")
             except (TypeError, ValueError):  # another numpy's kernel: the public call
                 vals = vecs = _FAILED
+        else:
+            with np.errstate(over="ignore", divide="ignore", under="ignore", invalid="ignore"):
+                try:
+                    vals, vecs = _EIGH(m, signature="d->dd")
+                except (TypeError, ValueError):
+                    vals = vecs = _FAILED
         if _worked(vals):
             return vals, vecs
     vals, vecs = np.linalg.eigh(m)
