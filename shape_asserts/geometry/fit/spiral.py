@@ -56,10 +56,13 @@ def unwrapped_angles(
     np.remainder(step, 2 * np.pi, out=step)
     step -= np.pi
     # a step straight across the center (skipped inner points) turns ±π: which way is a matter of
-    # rounding, so a rotated copy of the drawing could count a lap more; take the overall sense
-    across = np.abs(np.abs(step) - np.pi) < 1e-6
-    if np.logical_or.reduce(across):  # across.any(), without its wrapper
-        step[across] = np.pi if step[~across].sum() >= 0 else -np.pi
+    # rounding, so a rotated copy of the drawing could count a lap more; take the overall sense.
+    # (Every |step| is at most π, so |step| − π is never positive and a step is within 1e-6 of ±π
+    # only if the largest is: one max first; a NaN, which the max would hide, takes the mask.)
+    if step.size and not float(np.maximum.reduce(np.abs(step))) - np.pi <= -1e-6:
+        across = np.abs(np.abs(step) - np.pi) < 1e-6
+        if np.logical_or.reduce(across):  # across.any(), without its wrapper
+            step[across] = np.pi if step[~across].sum() >= 0 else -np.pi
     theta = np.empty(len(ang))  # np.concatenate([[0.0], np.cumsum(step)])
     theta[0] = 0.0
     np.add.accumulate(step, out=theta[1:])  # (what np.cumsum calls)
@@ -118,15 +121,24 @@ def lap_gaps(
         return idx[:0], np.zeros(0)
     th = theta if theta[-1] >= 0 else -theta
     r = (radii if radii is not None else radii_about(points, center))[idx]
+    if np.logical_and.reduce(th[1:] >= th[:-1]):
+        # the angle never turns back (and no NaN): already in order, its least the first, the
+        # points a lap on a tail of them (the same ones the mask below finds)
+        first = int(th.searchsorted(th[0] + 2 * math.pi - 1e-9))
+        before = _lap_medians(th, r, th[first:] - 2 * math.pi, window, ordered=True)
+        return idx[first:], r[first:] - before
     # a point exactly one lap on (a grid ray crossed again) counts, whatever the float noise
     keep = (th >= np.minimum.reduce(th) + 2 * math.pi - 1e-9).nonzero()[0]  # flatnonzero, th.min()
     before = _lap_medians(th, r, th[keep] - 2 * math.pi, window)
     return idx[keep], r[keep] - before
 
 
-def _lap_medians(th: FloatArray, r: FloatArray, targets: FloatArray, window: float) -> FloatArray:
+def _lap_medians(
+    th: FloatArray, r: FloatArray, targets: FloatArray, window: float, *, ordered: bool = False
+) -> FloatArray:
     """For each target angle, the median ``r`` of the points within ``window`` of it (of the nearest
-    ones, ties within 1e-9, when none is): what :func:`lap_gaps` subtracts.
+    ones, ties within 1e-9, when none is): what :func:`lap_gaps` subtracts. ``ordered``: ``th`` is
+    ascending already (its stable sort would leave it as it is).
 
     The points sorted by angle once, each target's points are a run of that order (a float
     difference is monotone in its operand, so ``|θ − target| ≤ c`` holds on a contiguous run),
@@ -141,8 +153,11 @@ def _lap_medians(th: FloatArray, r: FloatArray, targets: FloatArray, window: flo
     if targets.size == 0:
         return np.zeros(0)
     # (the array methods np.argsort, np.searchsorted and np.repeat call, without their wrappers)
-    order = th.argsort(kind="stable")
-    ths, rs = th[order], r[order]
+    if ordered:
+        ths, rs = th, r
+    else:
+        order = th.argsort(kind="stable")
+        ths, rs = th[order], r[order]
     # one slack for every target, as large as the largest target's (1e-7 (1 + |target|)): a wider
     # run only brings in points the exact test then leaves out
     slack = 1e-7 * (1.0 + float(np.maximum.reduce(np.abs(targets))))
