@@ -48,8 +48,9 @@ def unwrapped_angles(
     if idx.size == 0:
         return idx, np.zeros(0)
     # (each column taken apart, as contiguous arrays: a numpy whose arctan2 is vectorised only for
-    # contiguous input may round differently on strided views)
-    ang = np.arctan2(rel[idx, 1], rel[idx, 0])
+    # contiguous input may round differently on strided views; a column's view indexed, the same
+    # values as rel[idx, 1] in a third of the time)
+    ang = np.arctan2(rel[:, 1][idx], rel[:, 0][idx])
     # each step's turn, (np.diff(ang) + π) % 2π − π, in place
     step = ang[1:] - ang[:-1]
     step += np.pi
@@ -87,7 +88,8 @@ def mean_of(values: FloatArray) -> float:
     numpy's mean divides them) without np.mean's wrapper; an empty array asks np.mean."""
     if not len(values):
         return float(np.mean(values))
-    return float(np.add.reduce(values) / np.intp(len(values)))
+    # (a float64 over an int is one IEEE division, in numpy's scalars or in Python's floats alike)
+    return float(np.add.reduce(values)) / len(values)
 
 
 def lap_gaps(
@@ -283,7 +285,7 @@ class SpiralModel:
         if abs(total) < 1e-9:
             return FitFailure("the points do not turn about the center")
         sign = 1.0 if total > 0 else -1.0
-        th = theta * sign
+        th = theta if sign > 0 else theta * sign  # (× 1.0 is every value as it is)
         r = (radii if radii is not None else radii_about(pts, center))[idx]
         # a line fit in (θ, r); centring θ keeps it well conditioned for many laps
         # (np.add.reduce is what np.sum calls, mean_of what .mean() computes: without their wrappers)
@@ -300,8 +302,9 @@ class SpiralModel:
         sst = float(np.add.reduce(dr**2))
         squares = np.add.reduce(res * res)
         r2 = 1.0 - float(squares) / sst if sst > 0 else 0.0
-        # (the root of their mean, as np.sqrt(mean_of(res ** 2)): ``** 2`` squares as ``res * res``)
-        rms = float(np.sqrt(squares / np.intp(len(res))))
+        # (the root of their mean, as np.sqrt(mean_of(res ** 2)): ``** 2`` squares as ``res * res``,
+        # and math.sqrt is the same correctly rounded root)
+        rms = math.sqrt(float(squares) / len(res))
         x0, y0 = pts[idx[0]].tolist()
         angle0 = math.degrees(math.atan2(y0 - float(center[1]), x0 - float(center[0]))) % 360.0
         return cls(
