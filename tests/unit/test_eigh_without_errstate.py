@@ -62,3 +62,15 @@ def test_non_finite_matrices_as_the_public_call(bad: float, where: tuple[int, in
         return (vals.tobytes(), vecs.tobytes(), [str(w.message) for w in seen])
 
     assert outcome(eigh) == outcome(np.linalg.eigh)
+
+
+def test_finite_is_numpys_isfinite_all() -> None:
+    from shape_asserts.geometry.fit.base import _finite
+
+    rng = np.random.default_rng(0)
+    values = [0.0, -0.0, 1.0, 1e308, np.inf, -np.inf, np.nan, 5e-324]
+    for _ in range(3000):
+        m = rng.choice(values, size=(3, 3), p=[0.2, 0.1, 0.2, 0.2, 0.1, 0.05, 0.1, 0.05])
+        assert _finite(m) == bool(np.isfinite(m).all())
+        assert _finite(m[:2, :2]) == bool(np.isfinite(m[:2, :2]).all())
+        assert _finite(m.T) == bool(np.isfinite(m).all())
