@@ -162,7 +162,9 @@ def _lap_medians(
         ths, rs = th[order], r[order]
     # one slack for every target, as large as the largest target's (1e-7 (1 + |target|)): a wider
     # run only brings in points the exact test then leaves out
-    slack = 1e-7 * (1.0 + float(np.maximum.reduce(np.abs(targets))))
+    # (targets of ordered angles are ascending too: the largest |target| is one of the ends)
+    big = max(abs(float(targets[0])), abs(float(targets[-1]))) if ordered else float(np.maximum.reduce(np.abs(targets)))
+    slack = 1e-7 * (1.0 + big)
     if not math.isfinite(slack):  # a NaN or infinite target: the general form
         return _lap_medians_nearest(ths, rs, targets, window)
     reach = window + slack
@@ -170,15 +172,16 @@ def _lap_medians(
     counts = ths.searchsorted(targets + reach, side="right") - lo
     qi = np.arange(len(targets)).repeat(counts)
     ends = np.add.accumulate(counts)  # each target's run ends here among all the runs (np.cumsum; ints: exact)
-    ti = np.arange(int(ends[-1])) - (ends - counts - lo).repeat(counts)
+    start = ends - counts  # and starts here
+    ti = np.arange(int(ends[-1])) - (start - lo).repeat(counts)
     inside = np.abs(ths[ti] - targets[qi]) <= window
     if not np.logical_and.reduce(inside):  # inside.all(): else the slack brought points in
         qi, ti = qi[inside], ti[inside]
         counts = np.bincount(qi, minlength=len(targets))
-        ends = np.add.accumulate(counts)
+        start = np.add.accumulate(counts) - counts
     if not np.minimum.reduce(counts):  # a target with no point within the window: the nearest ones
         return _lap_medians_nearest(ths, rs, targets, window)
-    return _run_medians(qi, rs[ti], ends - counts, counts, len(ths))
+    return _run_medians(qi, rs[ti], start, counts, len(ths))
 
 
 def _lap_medians_nearest(ths: FloatArray, rs: FloatArray, targets: FloatArray, window: float) -> FloatArray:
