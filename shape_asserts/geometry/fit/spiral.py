@@ -365,13 +365,14 @@ def lap_error(
     """
     if not used.size:
         return float("inf")
-    # outward the outer end is the last counted point, inward the first
-    swept = np.abs(theta - (theta[-1] if not inward else theta[0])) / (2 * math.pi)
     r = radii[used]
     first = r <= spacing
     if not np.logical_or.reduce(first):  # first.any()
         first = r <= r.min()
-    return mean_of(swept[first] - (turns - r[first] / spacing))
+    at = first.nonzero()[0]  # (the innermost lap's points once, for both their angles and radii)
+    # outward the outer end is the last counted point, inward the first
+    swept = np.abs(theta[at] - (theta[-1] if not inward else theta[0])) / (2 * math.pi)
+    return mean_of(swept - (turns - r[at] / spacing))
 
 
 def linear_quantile(values: FloatArray, q: float) -> float:
