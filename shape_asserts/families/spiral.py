@@ -40,7 +40,6 @@ from shape_asserts.geometry.fit.spiral import (
     lap_error,
     lap_gaps,
     linear_quantile,
-    mean_of,
     offsets_about,
     unwrapped_angles,
 )
@@ -275,11 +274,12 @@ def score_spiral(
     seq = radii[::-1] if inward else radii
     fall = np.maximum.accumulate(seq) - seq if n else np.zeros(0)
     drawdown = float(np.maximum.reduce(fall)) if n else 0.0  # fall.max()
-    bad = (fall > t.max_radius_drawdown).nonzero()[0]  # np.flatnonzero, without its wrapper
-    if inward:
-        bad = np.sort(n - 1 - bad)
     card.metrics["radius_drawdown"] = drawdown
     monotone = drawdown <= t.max_radius_drawdown
+    # the points past the limit (np.flatnonzero, without its wrapper): none when the largest is not
+    bad = (fall > t.max_radius_drawdown).nonzero()[0] if not monotone else np.zeros(0, int)
+    if inward and bad.size:
+        bad = np.sort(n - 1 - bad)
     card.add(
         "monotone",
         monotone,
@@ -303,7 +303,7 @@ def score_spiral(
         )
         return card.result("spiral", score)
     spacing_err = abs(model.spacing - spacing) / spacing
-    rms = float(np.sqrt(mean_of(model.residuals(pts, min_radius=t.fit_min_radius, angles=angles, radii=radii) ** 2)))
+    rms = model.rms  # the rms of model.residuals(pts, min_radius=t.fit_min_radius, angles=angles, radii=radii)
     rel = rms / spacing
     card.metrics.update(
         r2=model.r2, fit_spacing=model.spacing, fit_rms=rms, fit_relative_rms=rel, spacing_error=spacing_err

@@ -42,23 +42,28 @@ def unwrapped_angles(
     ``about`` is :func:`offsets_about` of the points when the caller has it already.
     """
     rel, r = offsets_about(points, center) if about is None else about
-    # (np.flatnonzero of the mask, without its wrapper; ``.nonzero()`` of a 1-D mask is the same)
-    idx = ((r > 0) & (r >= min_radius)).nonzero()[0]
+    # (np.flatnonzero of the mask, without its wrapper; ``.nonzero()`` of a 1-D mask is the same;
+    # a radius at least a positive ``min_radius`` is positive: the one comparison is the same mask)
+    idx = (r >= min_radius).nonzero()[0] if min_radius > 0 else ((r > 0) & (r >= min_radius)).nonzero()[0]
     if idx.size == 0:
         return idx, np.zeros(0)
     # (each column taken apart, as contiguous arrays: a numpy whose arctan2 is vectorised only for
-    # contiguous input may round differently on strided views)
-    ang = np.arctan2(rel[idx, 1], rel[idx, 0])
+    # contiguous input may round differently on strided views; a column's view indexed, the same
+    # values as rel[idx, 1] in a third of the time)
+    ang = np.arctan2(rel[:, 1][idx], rel[:, 0][idx])
     # each step's turn, (np.diff(ang) + π) % 2π − π, in place
     step = ang[1:] - ang[:-1]
     step += np.pi
     np.remainder(step, 2 * np.pi, out=step)
     step -= np.pi
     # a step straight across the center (skipped inner points) turns ±π: which way is a matter of
-    # rounding, so a rotated copy of the drawing could count a lap more; take the overall sense
-    across = np.abs(np.abs(step) - np.pi) < 1e-6
-    if np.logical_or.reduce(across):  # across.any(), without its wrapper
-        step[across] = np.pi if step[~across].sum() >= 0 else -np.pi
+    # rounding, so a rotated copy of the drawing could count a lap more; take the overall sense.
+    # (Every |step| is at most π, so |step| − π is never positive and a step is within 1e-6 of ±π
+    # only if the largest is: one max first; a NaN, which the max would hide, takes the mask.)
+    if step.size and not float(np.maximum.reduce(np.abs(step))) - np.pi <= -1e-6:
+        across = np.abs(np.abs(step) - np.pi) < 1e-6
+        if np.logical_or.reduce(across):  # across.any(), without its wrapper
+            step[across] = np.pi if step[~across].sum() >= 0 else -np.pi
     theta = np.empty(len(ang))  # np.concatenate([[0.0], np.cumsum(step)])
     theta[0] = 0.0
     np.add.accumulate(step, out=theta[1:])  # (what np.cumsum calls)
@@ -83,7 +88,8 @@ def mean_of(values: FloatArray) -> float:
     numpy's mean divides them) without np.mean's wrapper; an empty array asks np.mean."""
     if not len(values):
         return float(np.mean(values))
-    return float(np.add.reduce(values) / np.intp(len(values)))
+    # (a float64 over an int is one IEEE division, in numpy's scalars or in Python's floats alike)
+    return float(np.add.reduce(values)) / len(values)
 
 
 def lap_gaps(
@@ -112,33 +118,75 @@ def lap_gaps(
     ``angles`` is ``unwrapped_angles(points, center, min_radius=min_radius)`` when the caller has
     it already, ``radii`` every point's distance from ``center`` (:func:`radii_about`).
     """
-    pts = as_points(points)
-    idx, theta = angles if angles is not None else unwrapped_angles(pts, center, min_radius=min_radius)
+    idx, theta = angles if angles is not None else unwrapped_angles(points, center, min_radius=min_radius)
     if idx.size < 2:
         return idx[:0], np.zeros(0)
     th = theta if theta[-1] >= 0 else -theta
-    r = (radii if radii is not None else radii_about(pts, center))[idx]
+    r = (radii if radii is not None else radii_about(points, center))[idx]
+    if np.logical_and.reduce(th[1:] >= th[:-1]):
+        # the angle never turns back (and no NaN): already in order, its least the first, the
+        # points a lap on a tail of them (the same ones the mask below finds)
+        first = int(th.searchsorted(th[0] + 2 * math.pi - 1e-9))
+        before = _lap_medians(th, r, th[first:] - 2 * math.pi, window, ordered=True)
+        return idx[first:], r[first:] - before
     # a point exactly one lap on (a grid ray crossed again) counts, whatever the float noise
     keep = (th >= np.minimum.reduce(th) + 2 * math.pi - 1e-9).nonzero()[0]  # flatnonzero, th.min()
     before = _lap_medians(th, r, th[keep] - 2 * math.pi, window)
     return idx[keep], r[keep] - before
 
 
-def _lap_medians(th: FloatArray, r: FloatArray, targets: FloatArray, window: float) -> FloatArray:
+def _lap_medians(
+    th: FloatArray, r: FloatArray, targets: FloatArray, window: float, *, ordered: bool = False
+) -> FloatArray:
     """For each target angle, the median ``r`` of the points within ``window`` of it (of the nearest
-    ones, ties within 1e-9, when none is): what :func:`lap_gaps` subtracts.
+    ones, ties within 1e-9, when none is): what :func:`lap_gaps` subtracts. ``ordered``: ``th`` is
+    ascending already (its stable sort would leave it as it is).
 
     The points sorted by angle once, each target's points are a run of that order (a float
     difference is monotone in its operand, so ``|θ − target| ≤ c`` holds on a contiguous run),
     found by bisection with a little slack and then held to the exact test, so the same points are
     chosen as by comparing every pair; the median is numpy's (the mean of the two middle values for
     an even count).
+
+    The runs within ``window`` are looked for first: when every target has a point in its run (a
+    drawing whose laps are drawn once), no target needs the nearest points, and the same runs and
+    medians come without finding them; otherwise :func:`_lap_medians_nearest` does it all.
     """
     if targets.size == 0:
         return np.zeros(0)
     # (the array methods np.argsort, np.searchsorted and np.repeat call, without their wrappers)
-    order = th.argsort(kind="stable")
-    ths, rs = th[order], r[order]
+    if ordered:
+        ths, rs = th, r
+    else:
+        order = th.argsort(kind="stable")
+        ths, rs = th[order], r[order]
+    # one slack for every target, as large as the largest target's (1e-7 (1 + |target|)): a wider
+    # run only brings in points the exact test then leaves out
+    # (targets of ordered angles are ascending too: the largest |target| is one of the ends)
+    big = max(abs(float(targets[0])), abs(float(targets[-1]))) if ordered else float(np.maximum.reduce(np.abs(targets)))
+    slack = 1e-7 * (1.0 + big)
+    if not math.isfinite(slack):  # a NaN or infinite target: the general form
+        return _lap_medians_nearest(ths, rs, targets, window)
+    reach = window + slack
+    lo = ths.searchsorted(targets - reach, side="left")
+    counts = ths.searchsorted(targets + reach, side="right") - lo
+    qi = np.arange(len(targets)).repeat(counts)
+    ends = np.add.accumulate(counts)  # each target's run ends here among all the runs (np.cumsum; ints: exact)
+    start = ends - counts  # and starts here
+    ti = np.arange(int(ends[-1])) - (start - lo).repeat(counts)
+    inside = np.abs(ths[ti] - targets[qi]) <= window
+    if not np.logical_and.reduce(inside):  # inside.all(): else the slack brought points in
+        qi, ti = qi[inside], ti[inside]
+        counts = np.bincount(qi, minlength=len(targets))
+        start = np.add.accumulate(counts) - counts
+    if not np.minimum.reduce(counts):  # a target with no point within the window: the nearest ones
+        return _lap_medians_nearest(ths, rs, targets, window)
+    return _run_medians(qi, rs[ti], start, counts, len(ths))
+
+
+def _lap_medians_nearest(ths: FloatArray, rs: FloatArray, targets: FloatArray, window: float) -> FloatArray:
+    """:func:`_lap_medians` of the points ``ths`` (sorted) and their ``rs``, each target's run
+    within ``window`` of it or, when no point is, within 1e-9 of the nearest distance."""
     n = len(ths)
     ins = ths.searchsorted(targets)
     left = np.abs(ths[np.maximum(ins - 1, 0)] - targets)
@@ -151,10 +199,17 @@ def _lap_medians(th: FloatArray, r: FloatArray, targets: FloatArray, window: flo
     hi = ths.searchsorted(targets + reach + slack, side="right")
     counts = hi - lo
     qi = np.arange(len(targets)).repeat(counts)
-    ends = np.add.accumulate(counts)  # each target's run ends here among all the runs (np.cumsum; ints: exact)
+    ends = np.add.accumulate(counts)
     ti = np.arange(int(ends[-1])) - (ends - counts - lo).repeat(counts)
     inside = np.abs(ths[ti] - targets[qi]) <= reach[qi]
-    qi, vals = qi[inside], rs[ti[inside]]
+    qi = qi[inside]
+    count = np.bincount(qi, minlength=len(targets))
+    return _run_medians(qi, rs[ti[inside]], np.add.accumulate(count) - count, count, n)
+
+
+def _run_medians(qi: IntArray, vals: FloatArray, start: IntArray, count: IntArray, n: int) -> FloatArray:
+    """numpy's median of each target's values: ``vals`` grouped by target ``qi`` (ascending), target
+    ``k``'s ``count[k]`` of them from ``start[k]`` on; ``n`` the points (numpy's nanmedian form)."""
     # each target's values in ascending order: np.lexsort((vals, qi))'s order from one stable sort of
     # the complex numbers qi + i·vals (numpy orders them by real, then imaginary part; ties, signed
     # zeros among them, keep their places both ways) — a quarter of lexsort's cost here
@@ -166,9 +221,8 @@ def _lap_medians(th: FloatArray, r: FloatArray, targets: FloatArray, window: flo
         vals = vals[np.lexsort((vals, qi))]
     else:
         vals = key.imag
-    count = np.bincount(qi, minlength=len(targets))
-    start = np.add.accumulate(count) - count
-    low, high = vals[start + (count - 1) // 2], vals[start + count // 2]
+    # (the middle two: ``>> 1`` is ``// 2`` on ints, negative ones included, in fewer steps)
+    low, high = vals[start + ((count - 1) >> 1)], vals[start + (count >> 1)]
     # numpy's nanmedian takes (a + a) / 2 for an odd count below 600 columns, a itself above (the
     # two differ only where 2a overflows: a radius over 8e307)
     out: FloatArray = (low + high) / 2
@@ -184,7 +238,8 @@ class SpiralModel:
     ``θ`` is measured along the drawing in its own direction of travel (so it grows), ``b`` is
     positive for a spiral drawn outward and negative inward, ``angle0`` is the polar angle of the
     start (degrees) and ``direction`` the way it turns. ``r2`` is the fit's coefficient of
-    determination and ``turns`` the laps drawn (both 0 for a model made from named geometry).
+    determination, ``turns`` the laps drawn and ``rms`` the root mean square of the fit's
+    :meth:`residuals` (all 0 for a model made from named geometry).
 
     Examples
     --------
@@ -201,6 +256,7 @@ class SpiralModel:
     direction: str = "cw"
     r2: float = 0.0
     turns: float = 0.0
+    rms: float = 0.0
 
     @property
     def spacing(self) -> float:
@@ -232,7 +288,7 @@ class SpiralModel:
         if abs(total) < 1e-9:
             return FitFailure("the points do not turn about the center")
         sign = 1.0 if total > 0 else -1.0
-        th = theta * sign
+        th = theta if sign > 0 else theta * sign  # (× 1.0 is every value as it is)
         r = (radii if radii is not None else radii_about(pts, center))[idx]
         # a line fit in (θ, r); centring θ keeps it well conditioned for many laps
         # (np.add.reduce is what np.sum calls, mean_of what .mean() computes: without their wrappers)
@@ -243,9 +299,15 @@ class SpiralModel:
             return FitFailure("the points do not turn about the center")
         b = float(np.add.reduce(dth * dr) / var)
         a = rm - b * tm
+        # (the residuals :meth:`residuals` gives: a sign of ±1 multiplies exactly, so b·(θ·sign)
+        # is (b·θ)·sign)
         res = r - (a + b * th)
         sst = float(np.add.reduce(dr**2))
-        r2 = 1.0 - float(np.add.reduce(res * res)) / sst if sst > 0 else 0.0
+        squares = np.add.reduce(res * res)
+        r2 = 1.0 - float(squares) / sst if sst > 0 else 0.0
+        # (the root of their mean, as np.sqrt(mean_of(res ** 2)): ``** 2`` squares as ``res * res``,
+        # and math.sqrt is the same correctly rounded root)
+        rms = math.sqrt(float(squares) / len(res))
         x0, y0 = pts[idx[0]].tolist()
         angle0 = math.degrees(math.atan2(y0 - float(center[1]), x0 - float(center[0]))) % 360.0
         return cls(
@@ -256,6 +318,7 @@ class SpiralModel:
             direction="cw" if sign > 0 else "ccw",
             r2=float(r2),
             turns=abs(total) / (2 * math.pi),
+            rms=rms,
         )
 
     def predict_xy(self, theta: ArrayLike) -> FloatArray:
@@ -302,13 +365,14 @@ def lap_error(
     """
     if not used.size:
         return float("inf")
-    # outward the outer end is the last counted point, inward the first
-    swept = np.abs(theta - (theta[-1] if not inward else theta[0])) / (2 * math.pi)
     r = radii[used]
     first = r <= spacing
     if not np.logical_or.reduce(first):  # first.any()
         first = r <= r.min()
-    return mean_of(swept[first] - (turns - r[first] / spacing))
+    at = first.nonzero()[0]  # (the innermost lap's points once, for both their angles and radii)
+    # outward the outer end is the last counted point, inward the first
+    swept = np.abs(theta[at] - (theta[-1] if not inward else theta[0])) / (2 * math.pi)
+    return mean_of(swept - (turns - r[at] / spacing))
 
 
 def linear_quantile(values: FloatArray, q: float) -> float:
