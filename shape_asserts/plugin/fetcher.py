@@ -52,6 +52,8 @@ class Fetcher:
         self.session: pytest.Session | None = None
         self.done = False
         self.progress: Any = None
+        #: The run state the fetch left in the state file, as the tests would read it (read once).
+        self.state: RunState | None = None
         self._last_line = 0.0
         self._last_counts: tuple[int, ...] = ()
         self._last_wait_line = ""
@@ -135,6 +137,10 @@ class Fetcher:
                 say(f"asking {calls} call(s) in a second process while the tests run; each test waits for its own")
                 return
             self.progress = prefetch(settings, jobs, on_progress=self._show, on_decision=say)
+            if settings.state_path is not None:  # every test of this process reads it: read it once
+                from shape_asserts.asking.runstate import RunState
+
+                self.state = RunState.read(settings.state_path)
         except pytest.UsageError:
             raise  # --batch for a model without a batch interface: nothing was asked
         except Exception as exc:
@@ -183,10 +189,11 @@ class Fetcher:
 
     def settled(self, param: CaseParam, on_wait: Callable[[str], None] | None = None) -> RunState | None:
         """What the asking left for ``param``'s case once it is settled, when a second process asks
-        while the tests run (``None``: the run's state file, or the test asks for itself)."""
+        while the tests run, else what this process's fetch left in the run's state file (``None``:
+        the run's state file, if any, or the test asks for itself)."""
         bg = self.background
         if bg is None or bg.submitted is None:
-            return None
+            return self.state
         from shape_asserts.asking.runstate import RunState
 
         return bg.wait(RunState.key(param.model, param.case.id), on_wait or self._waiting)
