@@ -59,6 +59,8 @@ class Settings:
     #: ``benchmark`` (built in or the user's) are not even generated, and the quick run stays quick.
     benchmark: bool = False
     _cases: list[Case] = field(default_factory=list, compare=False, repr=False)
+    #: The replay-only asker, made once: it never writes, so every test of the process shares it.
+    _replayer: list[Asker] = field(default_factory=list, init=False, compare=False, repr=False)
 
     def cases(self) -> list[Case]:
         """The run's cases: built-in ones, then the user's files (loaded once); the benchmark's
@@ -75,7 +77,10 @@ class Settings:
         from shape_asserts.asking.asker import Asker
         from shape_asserts.asking.store import FixtureStore
 
-        return Asker(
+        replay = (record or self.record) == "none"
+        if replay and self._replayer:
+            return self._replayer[0]
+        asker = Asker(
             FixtureStore(self.fixtures_dir),
             record or self.record,
             temperature=self.temperature,
@@ -89,6 +94,9 @@ class Settings:
             max_cost=self.max_cost,
             record_args=self.record_args,
         )
+        if replay:
+            self._replayer.append(asker)
+        return asker
 
     def params(self) -> dict[str, CaseParam]:
         """Every model × case of the run, by test id."""
