@@ -71,7 +71,7 @@ def _state_path(config: pytest.Config) -> Path:
     workerinput = getattr(config, "workerinput", None)
     if workerinput is not None and "shape_state_path" in workerinput:
         return Path(workerinput["shape_state_path"])
-    # named, not made: only a run that fetches makes it (a usage error or a listing leaves nothing);
+    # named, not made: only an xdist controller's fetch makes it (a usage error or a listing leaves nothing);
     # the pid lets a later run remove the folder of one that was killed (runstate.sweep_run_folders)
     return Path(tempfile.gettempdir()) / f"shape-asserts-run-{os.getpid()}-{secrets.token_hex(6)}" / "state.json"
 

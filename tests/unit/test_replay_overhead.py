@@ -1,6 +1,6 @@
 """What a replay saves per test and per run stays what it replaced (issue 11: replay overhead).
 
-Each shortcut here must give what the longer way gave: the run state read once, the replay asker
+Each shortcut here must give what the longer way gave: the run state kept in memory, the replay asker
 made once, a record's JSON text written with its field names kept, the job summary's variable
 named without importing its module.
 """
@@ -46,15 +46,19 @@ def test_a_replay_only_run_makes_its_asker_once_and_a_recording_run_one_per_test
     assert other.asker().store.root == tmp_path / "other"  # a copy does not share the first's asker
 
 
-def test_the_tests_get_the_state_the_fetch_left_without_reading_its_file_each(tmp_path):
+def test_the_tests_get_the_state_the_fetch_left_without_reading_a_file(tmp_path):
     state_path = tmp_path / "run" / "state.json"
     settings = Settings(record="none", fixtures_dir=tmp_path, state_path=state_path)
     plugins = SimpleNamespace(get_plugin=lambda name: None)
     fetcher = Fetcher(SimpleNamespace(pluginmanager=plugins), settings)  # type: ignore[arg-type]
     param = CaseParam(model="reference/exact", case=settings.cases()[0])
     assert fetcher.settled(param) is None  # before the fetch: the test reads the file, if any
-    fetcher._fetch([param])
-    assert fetcher.settled(param) == RunState.read(state_path) == RunState(fetched=True)
+    fetcher._fetch([param], background=True)  # no xdist: this process runs the tests
+    assert fetcher.settled(param) == RunState(fetched=True)
+    assert not state_path.parent.exists()  # nothing written for workers there are none of
+    controller = Fetcher(SimpleNamespace(pluginmanager=plugins), settings)  # type: ignore[arg-type]
+    controller._fetch([param])  # an xdist controller: its workers read the file
+    assert RunState.read(state_path) == RunState(fetched=True)
 
 
 def test_the_first_load_runs_with_the_collector_off_and_leaves_it_as_it_was_with_the_load_frozen():
