@@ -59,8 +59,6 @@ class Settings:
     #: ``benchmark`` (built in or the user's) are not even generated, and the quick run stays quick.
     benchmark: bool = False
     _cases: list[Case] = field(default_factory=list, compare=False, repr=False)
-    #: The replay-only asker, made once: it never writes, so every test of the process shares it.
-    _replayer: list[Asker] = field(default_factory=list, init=False, compare=False, repr=False)
 
     def cases(self) -> list[Case]:
         """The run's cases: built-in ones, then the user's files (loaded once); the benchmark's
@@ -77,9 +75,12 @@ class Settings:
         from shape_asserts.asking.asker import Asker
         from shape_asserts.asking.store import FixtureStore
 
+        # The replay-only asker is made once: it never writes, so every test of the process shares
+        # it (kept beside the fields, so that a copy, ``dataclasses.replace``, makes its own).
         replay = (record or self.record) == "none"
-        if replay and self._replayer:
-            return self._replayer[0]
+        if replay and "_replayer" in self.__dict__:
+            replayer: Asker = self.__dict__["_replayer"]
+            return replayer
         asker = Asker(
             FixtureStore(self.fixtures_dir),
             record or self.record,
@@ -95,7 +96,7 @@ class Settings:
             record_args=self.record_args,
         )
         if replay:
-            self._replayer.append(asker)
+            object.__setattr__(self, "_replayer", asker)
         return asker
 
     def params(self) -> dict[str, CaseParam]:
