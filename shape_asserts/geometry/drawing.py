@@ -18,6 +18,7 @@ honest contour never comes near either limit.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -45,6 +46,8 @@ MAX_POINTS = 10_000
 MAX_ANSWER_CHARS = 1_000_000
 #: How many ``{`` positions are tried when the JSON is buried in prose.
 _MAX_OBJECT_STARTS = 200
+#: Where a JSON object may start.
+_OPEN = re.compile(r"\{")
 
 #: Characters quoted either side of a JSON error's position.
 _EXCERPT = 30
@@ -254,8 +257,9 @@ def _find_answer_object(
     for offset, chunk in _candidates(text):
         lead = len(chunk) - len(chunk.lstrip())
         stripped = chunk.strip()
-        starts = [m.start() for m in re.finditer(r"\{", stripped)][:_MAX_OBJECT_STARTS]
-        for start in starts:
+        # found as they are tried: the first one usually holds the points (each point is a '{' too)
+        for match in itertools.islice(_OPEN.finditer(stripped), _MAX_OBJECT_STARTS):
+            start = match.start()
             try:
                 obj, _end = decoder.raw_decode(stripped, start)
             except json.JSONDecodeError as exc:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from shape_asserts.plugin.suite import CaseParam, Settings, plan, prefetch
+from shape_asserts.plugin.suite import CaseParam, Settings, ask_planned, plan, prefetch
 
 if TYPE_CHECKING:
     from shape_asserts.asking.background import BackgroundFetch
@@ -52,6 +52,8 @@ class Fetcher:
         self.session: pytest.Session | None = None
         self.done = False
         self.progress: Any = None
+        #: The run state of this process's fetch, for its own tests (no xdist: no state file).
+        self.state: RunState | None = None
         self._last_line = 0.0
         self._last_counts: tuple[int, ...] = ()
         self._last_wait_line = ""
@@ -134,7 +136,11 @@ class Fetcher:
                 calls = sum(len(j.indices) for j in jobs)
                 say(f"asking {calls} call(s) in a second process while the tests run; each test waits for its own")
                 return
-            self.progress = prefetch(settings, jobs, on_progress=self._show, on_decision=say)
+            if background:  # no xdist: the tests that read the state run in this process
+                self.state, progress = ask_planned(settings, jobs, on_progress=self._show, on_decision=say)
+                self.progress = progress if jobs else None
+            else:  # an xdist controller: its workers read the state from the run's file
+                self.progress = prefetch(settings, jobs, on_progress=self._show, on_decision=say)
         except pytest.UsageError:
             raise  # --batch for a model without a batch interface: nothing was asked
         except Exception as exc:
@@ -183,10 +189,11 @@ class Fetcher:
 
     def settled(self, param: CaseParam, on_wait: Callable[[str], None] | None = None) -> RunState | None:
         """What the asking left for ``param``'s case once it is settled, when a second process asks
-        while the tests run (``None``: the run's state file, or the test asks for itself)."""
+        while the tests run, else what this process's fetch left (``None``: no fetch here; the test
+        reads the run's state file, if any, or asks for itself)."""
         bg = self.background
         if bg is None or bg.submitted is None:
-            return None
+            return self.state
         from shape_asserts.asking.runstate import RunState
 
         return bg.wait(RunState.key(param.model, param.case.id), on_wait or self._waiting)

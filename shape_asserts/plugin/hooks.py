@@ -10,12 +10,13 @@ shape test never loads the plugins).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import re
 import secrets
 import tempfile
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -70,7 +71,7 @@ def _state_path(config: pytest.Config) -> Path:
     workerinput = getattr(config, "workerinput", None)
     if workerinput is not None and "shape_state_path" in workerinput:
         return Path(workerinput["shape_state_path"])
-    # named, not made: only a run that fetches makes it (a usage error or a listing leaves nothing);
+    # named, not made: only an xdist controller's fetch makes it (a usage error or a listing leaves nothing);
     # the pid lets a later run remove the folder of one that was killed (runstate.sweep_run_folders)
     return Path(tempfile.gettempdir()) / f"shape-asserts-run-{os.getpid()}-{secrets.token_hex(6)}" / "state.json"
 
@@ -122,19 +123,20 @@ def _add_family_markers(config: pytest.Config, families: tuple[str, ...]) -> Non
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "shape_case" not in metafunc.fixturenames:
         return
-    from shape_asserts.families.registry import families
-
-    try:
-        loaded = families()  # the first time this run needs them: built in, then installed plugins'
-    except CaseError as exc:  # a broken plugin: its message names it and the fix, no traceback
-        raise pytest.Collector.CollectError(f"shape-asserts: {exc}") from None
-    _add_family_markers(metafunc.config, tuple(loaded))  # a plugin's, when not named as its entry point
-    _freeze_at_exit()
     settings = metafunc.config.stash[_SETTINGS_KEY]
-    try:
-        cases = settings.cases()
-    except CaseError as exc:  # one line, as for a broken plugin (the user's files were checked at start)
-        raise pytest.Collector.CollectError(f"shape-asserts: {exc}") from None
+    with _collector_off(first=not _FROZEN):
+        from shape_asserts.families.registry import families
+
+        try:
+            loaded = families()  # the first time this run needs them: built in, then installed plugins'
+        except CaseError as exc:  # a broken plugin: its message names it and the fix, no traceback
+            raise pytest.Collector.CollectError(f"shape-asserts: {exc}") from None
+        _add_family_markers(metafunc.config, tuple(loaded))  # a plugin's, when not named as its entry point
+        _freeze_at_exit()
+        try:
+            cases = settings.cases()
+        except CaseError as exc:  # one line, as for a broken plugin (the user's files were checked at start)
+            raise pytest.Collector.CollectError(f"shape-asserts: {exc}") from None
     params = []
     for model in settings.models:
         for case in cases:
@@ -149,6 +151,31 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 _FROZEN: list[bool] = []
+
+
+@contextlib.contextmanager
+def _collector_off(first: bool) -> Iterator[None]:
+    """The first time a run loads the families and the cases: the cycle collector off meanwhile,
+    then what they left frozen (:func:`gc.freeze`), as ``asking/call.py`` does for litellm.
+
+    numpy's, the families' and the cases' objects (~0.3 million) live as long as the process, and
+    the collector walked the growing heap again and again while they loaded (a full pass and
+    more, ~25 ms CPU of a 139-test replay here). Later calls (another test function asking for
+    ``shape_case``) load nothing and change nothing.
+    """
+    if not first:
+        yield
+        return
+    import gc
+
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if collecting:
+            gc.enable()
 
 
 def _freeze_at_exit() -> None:

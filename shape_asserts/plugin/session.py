@@ -53,6 +53,9 @@ if TYPE_CHECKING:
 __all__ = ["UNDECIDED_POLICIES", "VerdictOptions", "VerdictSession", "with_baseline", "exit_status"]
 
 _NOT_RESULTS = (2, 3, 4, 5)  # interrupted, internal error, usage error, no tests collected
+#: :data:`shape_asserts.results.step_summary.ENV`, read here without importing that module (it
+#: loads the gate and the leaderboard) in a run with no job summary to append.
+STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
 
 
 @dataclass(frozen=True)
@@ -167,10 +170,9 @@ class VerdictSession:
         o = self.options
         if not self.records and not o.baseline and not o.report:
             return  # a run without shape cases writes no job summary (and loads none of the results)
+        if not (o.baseline or o.report or os.environ.get(STEP_SUMMARY_ENV)):
+            return  # nothing to gate, write or append: the results modules (~20 ms) stay unloaded
         from shape_asserts.results import step_summary
-
-        if not (o.baseline or o.report or os.environ.get(step_summary.ENV)):
-            return
         from shape_asserts.results.gate import gate
         from shape_asserts.results.report import write_report
         from shape_asserts.results.summary import summarize

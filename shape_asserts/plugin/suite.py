@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 # The library (numpy, the families, the store) is imported by the methods that use it: the plugin
 # builds a Settings in every pytest run, and only a run with shape tests loads cases or asks.
 
-__all__ = ["Settings", "CaseParam", "CaseRun", "DEFAULT_MODEL", "plan", "prefetch", "run_cases"]
+__all__ = ["Settings", "CaseParam", "CaseRun", "DEFAULT_MODEL", "plan", "prefetch", "ask_planned", "run_cases"]
 
 DEFAULT_MODEL = defaults.MODEL
 
@@ -75,7 +75,13 @@ class Settings:
         from shape_asserts.asking.asker import Asker
         from shape_asserts.asking.store import FixtureStore
 
-        return Asker(
+        # The replay-only asker is made once: it never writes, so every test of the process shares
+        # it (kept beside the fields, so that a copy, ``dataclasses.replace``, makes its own).
+        replay = (record or self.record) == "none"
+        if replay and "_replayer" in self.__dict__:
+            replayer: Asker = self.__dict__["_replayer"]
+            return replayer
+        asker = Asker(
             FixtureStore(self.fixtures_dir),
             record or self.record,
             temperature=self.temperature,
@@ -89,6 +95,9 @@ class Settings:
             max_cost=self.max_cost,
             record_args=self.record_args,
         )
+        if replay:
+            object.__setattr__(self, "_replayer", asker)
+        return asker
 
     def params(self) -> dict[str, CaseParam]:
         """Every model × case of the run, by test id."""
@@ -102,8 +111,8 @@ class Settings:
     def obtain(self, param: CaseParam, state: RunState | None = None) -> Obtained:
         """The answers for one test: replayed after the run's fetch, else recorded/asked here.
 
-        ``state`` is what the asking left for this case when it asked while the tests ran
-        (else the run's state file is read).
+        ``state`` is what the asking left for this case when it asked while the tests ran, or what
+        this process's fetch left (else the run's state file is read: an xdist worker's).
 
         Raises
         ------
@@ -248,21 +257,29 @@ def plan(settings: Settings, params: list[CaseParam], on_decision: Any = None) -
 def prefetch(settings: Settings, jobs: list[Job], on_progress: Any = None, on_decision: Any = None) -> Progress | None:
     """Ask for the planned calls (:func:`plan`) concurrently, before the tests run.
 
-    Writes the run state (failures, unasked cases) to ``settings.state_path`` for the tests.
+    Writes the run state (failures, unasked cases) to ``settings.state_path`` for the tests (an
+    xdist controller's, for its workers; :func:`ask_planned` keeps it in memory instead).
     Returns the fetch's counters, or ``None`` when nothing had to be asked. ``on_decision(line)``
     hears what a batch run says as it goes.
     """
+    state, progress = ask_planned(settings, jobs, on_progress, on_decision)
+    if settings.state_path is not None:
+        settings.state_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # private, as mkdtemp's
+        state.write(settings.state_path)
+    return progress if jobs else None
+
+
+def ask_planned(
+    settings: Settings, jobs: list[Job], on_progress: Any = None, on_decision: Any = None
+) -> tuple[RunState, Progress]:
+    """Ask for the planned calls as :func:`prefetch` does; the run state and the counters, for a
+    process whose own tests read the state (no file written)."""
     asker = settings.asker()
     if settings.batch:
         from shape_asserts.asking.batch import BatchRunner, BatchUnavailable
 
         try:
-            state, progress = BatchRunner(asker, settings.samples, say=on_decision).fetch(jobs)
+            return BatchRunner(asker, settings.samples, say=on_decision).fetch(jobs)
         except BatchUnavailable as exc:
             raise pytest.UsageError(f"shape-asserts: {exc}") from None
-    else:
-        state, progress = asker.fetch(jobs, on_progress)
-    if settings.state_path is not None:
-        settings.state_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # private, as mkdtemp's
-        state.write(settings.state_path)
-    return progress if jobs else None
+    return asker.fetch(jobs, on_progress)

@@ -30,10 +30,18 @@ def _to_json(value: Any) -> Any:
     return value
 
 
+#: The field names of each record class :func:`_fields` met, in order (``dataclasses.fields`` is
+#: most of the cost of writing a record's dozens of nested checks otherwise).
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _fields(value: Any) -> Any:
     """What ``json.dumps`` cannot write itself: a record (its fields), or another mapping."""
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: getattr(value, f.name) for f in fields(value)}
+    names = _NAMES.get(type(value))
+    if names is None and is_dataclass(value) and not isinstance(value, type):
+        names = _NAMES[type(value)] = tuple(f.name for f in fields(value))
+    if names is not None:
+        return {name: getattr(value, name) for name in names}
     if isinstance(value, Mapping):
         return dict(value)
     raise TypeError(f"{type(value).__name__} is not JSON serialisable")
