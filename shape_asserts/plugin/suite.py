@@ -8,6 +8,7 @@ the test's outcome into the test's one :class:`~shape_asserts.results.record.Cas
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -72,18 +73,23 @@ class Settings:
 
     def asker(self, record: str | None = None) -> Asker:
         """The run's asker (under another record mode when ``record`` is given)."""
+        if (record or self.record) == "none":
+            return self._replayer  # it never writes: every test of the process shares one
+        return self._make_asker(record or self.record)
+
+    @functools.cached_property
+    def _replayer(self) -> Asker:
+        """The replay-only asker, made once (kept in the instance, not a field: a copy made by
+        ``dataclasses.replace`` makes its own)."""
+        return self._make_asker("none")
+
+    def _make_asker(self, record: str) -> Asker:
         from shape_asserts.asking.asker import Asker
         from shape_asserts.asking.store import FixtureStore
 
-        # The replay-only asker is made once: it never writes, so every test of the process shares
-        # it (kept beside the fields, so that a copy, ``dataclasses.replace``, makes its own).
-        replay = (record or self.record) == "none"
-        if replay and "_replayer" in self.__dict__:
-            replayer: Asker = self.__dict__["_replayer"]
-            return replayer
-        asker = Asker(
+        return Asker(
             FixtureStore(self.fixtures_dir),
-            record or self.record,
+            record,
             temperature=self.temperature,
             max_tokens=self.max_tokens,
             lang=self.lang,
@@ -95,9 +101,6 @@ class Settings:
             max_cost=self.max_cost,
             record_args=self.record_args,
         )
-        if replay:
-            object.__setattr__(self, "_replayer", asker)
-        return asker
 
     def params(self) -> dict[str, CaseParam]:
         """Every model × case of the run, by test id."""
