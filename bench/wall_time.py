@@ -136,6 +136,27 @@ README_BEGIN = "<!-- bench/wall_time.py --readme: begin (written by the bench; r
 README_END = "<!-- bench/wall_time.py --readme: end -->"
 
 
+def served_note(served: Sequence[tuple[float, float]], launched: float, latency: float, concurrency: int) -> str:
+    """From the stub server's (received, answered) times: when the run's first request came and
+    its last answer went, in seconds after ``launched`` (all ``time.monotonic()``), and how long
+    the calls took against ``⌈N/C⌉·L``, the least rounds of ``C`` calls ``N`` answers need.
+
+    >>> served_note([(10.0, 10.3), (10.1, 10.4), (10.4, 10.7)], 8.0, 0.3, 2)
+    'first request at 2.0 s, last answer at 2.7 s: calls 0.7 s = 1.17× their 2 rounds of 0.3 s'
+    >>> served_note([], 8.0, 0.3, 2)
+    'no request served'
+    """
+    if not served:
+        return "no request served"
+    first = min(r for r, _ in served) - launched
+    last = max(a for _, a in served) - launched
+    rounds = -(-len(served) // concurrency)
+    return (
+        f"first request at {first:.1f} s, last answer at {last:.1f} s: calls {last - first:.1f} s = "
+        f"{(last - first) / (rounds * latency):.2f}× their {rounds} rounds of {latency:g} s"
+    )
+
+
 def readme_block(lines: Sequence[str], command: str, commit: str, when: str) -> str:
     """What ``--readme`` puts between the markers: when, at which commit, by which command, and the output.
 
@@ -335,6 +356,7 @@ def main(argv: list[str] | None = None) -> int:
                 log = args.logs / f"round{r + 1}-{variant.replace(' ', '_')}.log" if args.logs else None
                 if variant in (LIVE, INSPECT):
                     with _stub(args.latency) as srv:
+                        launched = time.monotonic()
                         if variant == LIVE:
                             cmd = [py, "-m", "pytest", "-n", "auto", *selection, f"--model={model}"]
                             cmd += [f"--api-base={srv.base_url}", "--record=all", f"--fixtures-dir={fixtures}"]
@@ -351,9 +373,10 @@ def main(argv: list[str] | None = None) -> int:
                             wall, out = _run(cmd, cwd=insp, env=ienv, log=log)
                             note = f"inspect's total time {inspect_seconds(out)} s"
                         asked, peak = srv.state.requests, srv.state.max_in_flight
+                        served = served_note(srv.state.served, launched, args.latency, args.concurrency)
                     if asked != n:
                         raise SystemExit(f"{variant}: the stub was asked {asked} times, not {n}")
-                    note += f", {asked} asked, peak {peak} in flight"
+                    note += f", {asked} asked, peak {peak} in flight; {served}"
                 elif variant == TRIVIAL:
                     wall, out = _run([py, "-m", "pytest", "-q", str(trivial)], cwd=trivial, env=env, log=log)
                     note = f"in pytest {pytest_seconds(out)} s"

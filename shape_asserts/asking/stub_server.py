@@ -81,6 +81,9 @@ class _State:
     in_flight: int = 0
     max_in_flight: int = 0
     bodies: list[dict[str, Any]] = field(default_factory=list)  # the requests' JSON bodies, in order
+    #: Each chat request's (received, answered) ``time.monotonic()``, in the order answered: when
+    #: a client's first request came and its last answer went (bench/wall_time.py).
+    served: list[tuple[float, float]] = field(default_factory=list)
     #: The batch endpoints' files, batches and counters (``stub_batches.py``).
     batches: BatchBook = field(default_factory=BatchBook)
 
@@ -174,6 +177,7 @@ class _Handler(BaseHTTPRequestHandler):
                 },
             )
             return
+        received = time.monotonic()
         with st.lock:
             st.requests += 1
             if len(st.bodies) < MAX_BODIES:
@@ -190,6 +194,8 @@ class _Handler(BaseHTTPRequestHandler):
         finally:
             with st.lock:
                 st.in_flight -= 1
+                if len(st.served) < MAX_BODIES:
+                    st.served.append((received, time.monotonic()))
 
     def _answer(self, st: _State, body: dict[str, Any], fault: str | None) -> None:
         if st.require_key is not None and self.headers.get("Authorization") != f"Bearer {st.require_key}":

@@ -205,6 +205,21 @@ def test_counters_record_requests_answers_and_in_flight():
     assert 1 <= state.max_in_flight <= 3
 
 
+def test_each_request_s_times_are_kept_for_the_wall_time_bench():
+    import time
+
+    before = time.monotonic()
+    with StubServer(latency=0.05) as srv:
+        _chat(srv)
+        _chat(srv)
+    after = time.monotonic()
+    served = srv.state.served
+    assert len(served) == 2
+    for received, answered in served:
+        assert before <= received and received + 0.05 <= answered <= after  # the latency is inside
+    assert served[0][1] <= served[1][0]  # one after the other
+
+
 # --- answer shapes and max_tokens -------------------------------------------------------------------
 
 
