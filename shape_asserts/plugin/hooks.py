@@ -124,7 +124,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "shape_case" not in metafunc.fixturenames:
         return
     settings = metafunc.config.stash[_SETTINGS_KEY]
-    with _collector_off(first=not _FROZEN):
+    with collector_off(first=not _FROZEN):
         from shape_asserts.families.registry import families
 
         try:
@@ -154,9 +154,10 @@ _FROZEN: list[bool] = []
 
 
 @contextlib.contextmanager
-def _collector_off(first: bool) -> Iterator[None]:
-    """The first time a run loads the families and the cases: the cycle collector off meanwhile,
-    then what they left frozen (:func:`gc.freeze`), as ``asking/call.py`` does for litellm.
+def collector_off(first: bool) -> Iterator[None]:
+    """The first time a run loads the families and the cases (collection, or ``-n auto``'s count
+    before it: :func:`.workers.auto_workers`): the cycle collector off meanwhile, then what they
+    left frozen (:func:`gc.freeze`), as ``asking/call.py`` does for litellm.
 
     numpy's, the families' and the cases' objects (~0.3 million) live as long as the process, and
     the collector walked the growing heap again and again while they loaded (a full pass and

@@ -90,14 +90,16 @@ def auto_workers(config: pytest.Config) -> int | None:
     (xdist's own choice)."""
     if shape_only_files(config) is None:
         return None
-    from shape_asserts.plugin.hooks import benchmark_selected
+    from shape_asserts.plugin.hooks import benchmark_selected, collector_off
     from shape_asserts.plugin.options import resolve
     from shape_asserts.plugin.suite import run_cases
 
     try:
         values = resolve(config)
         n_models = len(set(values["models"]) | ({values["baseline"]} if values["baseline"] else set()))
-        n_tests = n_models * len(run_cases(tuple(values["case_files"]), benchmark=benchmark_selected(config)))
+        # the families and the cases load here, not in collection: as there, with the collector off
+        with collector_off(first=True):
+            n_tests = n_models * len(run_cases(tuple(values["case_files"]), benchmark=benchmark_selected(config)))
     except Exception:  # a bad option or case file: reported by the run itself, as without -n auto
         return None
     if n_tests > SERIAL_UP_TO:

@@ -170,3 +170,20 @@ def test_the_fetcher_takes_the_early_process_over_or_stops_it_when_workers_ask(s
     config.stash[_EARLY_KEY] = _FakeFetch(log)
     fetcher.pytest_sessionstart(SimpleNamespace(config=config))
     assert fetcher.background is None and log == ["started", "closed"]
+
+
+def test_n_auto_counts_the_cases_with_the_collector_off_and_freezes_what_they_left(suite, monkeypatch):
+    # as collection does when it loads them (plugin.hooks.collector_off): -n auto loads them first
+    import gc
+
+    import shape_asserts.plugin.suite as suite_module
+
+    seen: list[bool] = []
+    frozen: list[bool] = []
+    count = suite_module.run_cases
+    monkeypatch.setattr(suite_module, "run_cases", lambda *a, **k: seen.append(gc.isenabled()) or count(*a, **k))
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(True))
+    was = gc.isenabled()
+    assert workers.auto_workers(suite.parseconfig("-n", "auto", "--record=none")) == 0
+    assert seen == [False] and frozen == [True]
+    assert gc.isenabled() == was
