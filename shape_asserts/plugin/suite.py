@@ -220,7 +220,8 @@ class CaseRun:
             return None  # this model has no snapshots: nothing pinned, not an error
         case = self.param.case
         family = family_folder(case)
-        ext = snap.use_extension(extension_for(folder, family, case.id))
+        plain = snap.include is None and snap.exclude is None and snap.matcher is None
+        ext = snap.use_extension(extension_for(folder, family, case.id, plain=plain))
         if ext == result.summary():
             return None
         diff = "\n".join(ext.get_assert_diff())

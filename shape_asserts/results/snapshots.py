@@ -128,9 +128,15 @@ def family_folder(case: Any) -> str:
     return f"benchmark/{case.family}" if "benchmark" in case.tags else str(case.family)
 
 
-def extension_for(folder: Path, family: str, case_id: str) -> type:
-    """A syrupy extension class writing ``<folder>/<family>/<case-id>.json``."""
-    key = f"{folder}/{family}"
+def extension_for(folder: Path, family: str, case_id: str, *, plain: bool = False) -> type:
+    """A syrupy extension class writing ``<folder>/<family>/<case-id>.json``.
+
+    ``plain``: the assertion using it has no ``include``, ``exclude`` or ``matcher`` of its own
+    (the plugin's has none unless a user's ``snapshot`` fixture adds them), so the text of plain
+    JSON data is written by :func:`plain_json_text`. syrupy still passes its own matcher, which
+    only swaps a ``SnapshotAssertion`` found inside the data for its repr: plain data has none.
+    """
+    key = f"{folder}/{family}/{plain}"
     cls = _CLASSES.get(key)
     if cls is None:
         target = str(Path(folder) / family)
@@ -141,7 +147,7 @@ def extension_for(folder: Path, family: str, case_id: str) -> type:
                 return target
 
             def serialize(self, data: Any, **kwargs: Any) -> Any:
-                if not any(kwargs.values()):  # no exclude/include/matcher: plain data, plain text
+                if plain:
                     try:
                         return plain_json_text(data)
                     except _NotPlain:

@@ -131,3 +131,69 @@ def test_without_syrupy_results_are_not_compared(suite_with_snapshots):
     result = suite_with_snapshots.runpytest("--record=none", "-p", "no:syrupy", "-k", CASE)
 
     result.assert_outcomes(passed=1)
+
+
+#: A conftest counting syrupy's own JSON serializations (written to syrupy_calls.txt at the end).
+_COUNT_SYRUPY = """
+from pathlib import Path
+
+import pytest
+from syrupy.extensions.json import JSONSnapshotExtension
+
+_ORIG = JSONSnapshotExtension.serialize
+_CALLS = []
+
+
+def pytest_configure(config):
+    def counted(self, data, **kwargs):
+        _CALLS.append(1)
+        return _ORIG(self, data, **kwargs)
+
+    JSONSnapshotExtension.serialize = counted
+
+
+def pytest_unconfigure(config):
+    JSONSnapshotExtension.serialize = _ORIG
+    Path("syrupy_calls.txt").write_text(str(len(_CALLS)))
+"""
+
+_MATCHER = """
+
+MATCHED = []
+
+
+@pytest.fixture
+def snapshot(snapshot):
+    def matcher(*, data, path):
+        MATCHED.append(1)
+        return data
+
+    return snapshot.with_defaults(matcher=matcher)
+
+
+def pytest_sessionfinish(session):
+    Path("matched.txt").write_text(str(len(MATCHED)))
+"""
+
+
+def test_summaries_are_written_by_the_plugin_not_by_syrupy_s_filter(suite_with_snapshots):
+    """The plugin's assertion has no filter or matcher: its plain summaries skip syrupy's per-value pass."""
+    suite_with_snapshots.makeconftest(_COUNT_SYRUPY)
+
+    result = suite_with_snapshots.runpytest("--record=none", *CIRCLE)
+
+    result.assert_outcomes(passed=N_CASES)
+    result.stdout.fnmatch_lines([f"{N_CASES} snapshots passed*"])
+    assert (suite_with_snapshots.path / "syrupy_calls.txt").read_text() == "0"
+
+
+def test_a_users_snapshot_matcher_is_applied_to_the_summaries(suite_with_snapshots):
+    """A ``snapshot`` fixture given a matcher (syrupy's way to adjust what is pinned) sees every value."""
+    suite_with_snapshots.makeconftest(_COUNT_SYRUPY + _MATCHER)
+
+    result = suite_with_snapshots.runpytest("--record=none", *CIRCLE)
+
+    result.assert_outcomes(passed=N_CASES)
+    result.stdout.fnmatch_lines([f"{N_CASES} snapshots passed*"])
+    assert (suite_with_snapshots.path / "syrupy_calls.txt").read_text() == str(N_CASES)
+    assert int((suite_with_snapshots.path / "matched.txt").read_text()) > 10 * N_CASES  # each value

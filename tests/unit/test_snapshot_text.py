@@ -71,7 +71,7 @@ Point = collections.namedtuple("Point", "y x")
 def test_anything_else_is_left_to_syrupy(data: Any, tmp_path: Path) -> None:
     with pytest.raises(_NotPlain):
         plain_json_text(data)
-    ext = extension_for(tmp_path, "circle", "c")
+    ext = extension_for(tmp_path, "circle", "c", plain=True)
     assert ext().serialize(data) == SYRUPY.serialize(data)
 
 
@@ -80,12 +80,12 @@ def test_a_cycle_is_left_to_syrupy(tmp_path: Path) -> None:
     data["a"].append(data)
     with pytest.raises(_NotPlain):
         plain_json_text(data)
-    assert extension_for(tmp_path, "circle", "c")().serialize(data) == SYRUPY.serialize(data)
+    assert extension_for(tmp_path, "circle", "c", plain=True)().serialize(data) == SYRUPY.serialize(data)
 
 
-def test_a_filter_is_left_to_syrupy(tmp_path: Path) -> None:
+def test_an_assertion_with_a_filter_of_its_own_is_left_to_syrupy(tmp_path: Path) -> None:
     data = {"keep": 1, "drop": 2}
-    ext = extension_for(tmp_path, "circle", "c")()
+    ext = extension_for(tmp_path, "circle", "c", plain=False)()
 
     def exclude(*, prop: Any, path: Any) -> bool:
         return prop == "drop"
