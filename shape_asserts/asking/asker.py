@@ -82,6 +82,17 @@ class Job:
     def key(self) -> str:
         return RunState.key(self.model, self.case.id)
 
+    def obtained(self, samples: int, asked: int = 0) -> Obtained:
+        """The ``samples`` answers the recording holds (all of them: nothing is left to ask),
+        ``asked`` of which this run asked."""
+        return Obtained(
+            texts=tuple(self.recording.texts(samples)),
+            asked=asked,
+            replayed=samples - asked,
+            note=self.reason,
+            answers=tuple(self.recording.answers(samples)),
+        )
+
 
 @dataclass(frozen=True)
 class Obtained:
@@ -176,16 +187,22 @@ class Asker:
             return None, f"fixture {path} is stale: {why}", True
         return rec, "", False
 
-    def plan(self, pairs: Iterable[tuple[str, Case]], samples: int) -> list[Job]:
+    def plan(self, pairs: Iterable[tuple[str, Case]], samples: int, ready: dict[str, Job] | None = None) -> list[Job]:
         """The calls a run needs: every model × case × sample without a valid recording, each case
         once however many tests share it. In ``none`` mode nothing is planned (the tests report
-        what is missing)."""
+        what is missing).
+
+        ``ready`` receives, by :attr:`Job.key`, the cases that need no call: their recordings as
+        read and found whole (a test in this process replays :meth:`Job.obtained` instead of reading them again).
+        """
         if self.record == "none":
             return []
         jobs: dict[tuple[str, str], Job] = {}
         for model, case in pairs:
             if (model, case.id) not in jobs:
                 jobs[model, case.id] = self.job(model, case, samples)
+        if ready is not None:
+            ready.update((job.key, job) for job in jobs.values() if not job.indices)
         return [job for job in jobs.values() if job.indices]
 
     def decisions(self, jobs: list[Job]) -> list[str]:
@@ -218,14 +235,7 @@ class Asker:
             # worker) cannot share its semaphore, so it asks one call at a time.
             state, _ = dataclasses.replace(self, concurrency=1).fetch([job])
             state.raise_for(model, case.id)
-        asked = len(job.indices)
-        return Obtained(
-            texts=tuple(job.recording.texts(samples)),
-            asked=asked,
-            replayed=samples - asked,
-            note=job.reason,
-            answers=tuple(job.recording.answers(samples)),
-        )
+        return job.obtained(samples, asked=len(job.indices))
 
     # --- asking and recording -------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ import pytest
 from shape_asserts.plugin.suite import CaseParam, Settings, ask_planned, plan, prefetch
 
 if TYPE_CHECKING:
+    from shape_asserts.asking.asker import Job
     from shape_asserts.asking.background import BackgroundFetch
     from shape_asserts.asking.runstate import RunState
 
@@ -54,6 +55,8 @@ class Fetcher:
         self.progress: Any = None
         #: The run state of this process's fetch, for its own tests (no xdist: no state file).
         self.state: RunState | None = None
+        #: The cases the plan found whole, by :attr:`Job.key`: this process's tests replay them as read.
+        self.ready: dict[str, Job] = {}
         self._last_line = 0.0
         self._last_counts: tuple[int, ...] = ()
         self._last_wait_line = ""
@@ -129,7 +132,8 @@ class Fetcher:
         sweep_run_folders()  # those of killed runs: this run makes its own now
         say = lambda line: self._write(f"shape-asserts: {line}")
         try:
-            jobs = plan(settings, params, on_decision=say)
+            # no xdist (background): the tests run here, and may replay what the plan read
+            jobs = plan(settings, params, on_decision=say, ready=self.ready if background else None)
             if jobs and background and _in_background(settings, params) and self._start_background() is not None:
                 assert self.background is not None
                 self.background.submit(settings.asker(), jobs)
@@ -186,6 +190,14 @@ class Fetcher:
         if due or (counts != self._last_counts and since >= min(2.0, progress.heartbeat)):
             self._last_line, self._last_counts = now, counts
             self._write(progress.line())
+
+    def ready_for(self, param: CaseParam) -> Job | None:
+        """``param``'s case as the plan read it, when its recording was whole (see :attr:`ready`)."""
+        if not self.ready:
+            return None
+        from shape_asserts.asking.runstate import RunState
+
+        return self.ready.get(RunState.key(param.model, param.case.id))
 
     def settled(self, param: CaseParam, on_wait: Callable[[str], None] | None = None) -> RunState | None:
         """What the asking left for ``param``'s case once it is settled, when a second process asks

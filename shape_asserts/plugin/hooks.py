@@ -219,7 +219,8 @@ def shape_run(request: pytest.FixtureRequest, shape_case: CaseParam, shape_setti
     node.stash[_CASE_KEY] = shape_case  # from here on the test is a shape case, with a record
     fetcher = request.config.pluginmanager.get_plugin(FETCHER)
     state = fetcher.settled(shape_case) if fetcher is not None else None  # asked while the tests run
-    obtained = shape_settings.obtain(shape_case, state)
+    ready = fetcher.ready_for(shape_case) if fetcher is not None else None  # the plan read it whole
+    obtained = shape_settings.obtain(shape_case, state, ready)
     snapshot = None
     if request.config.pluginmanager.hasplugin("syrupy"):  # -p no:syrupy: nothing is pinned
         snapshot = request.getfixturevalue("snapshot")

@@ -111,11 +111,13 @@ class Settings:
                 out[p.id] = p
         return out
 
-    def obtain(self, param: CaseParam, state: RunState | None = None) -> Obtained:
+    def obtain(self, param: CaseParam, state: RunState | None = None, ready: Job | None = None) -> Obtained:
         """The answers for one test: replayed after the run's fetch, else recorded/asked here.
 
         ``state`` is what the asking left for this case when it asked while the tests ran, or what
         this process's fetch left (else the run's state file is read: an xdist worker's).
+        ``ready`` is this case's job from that fetch's plan when its recording was whole then: its
+        answers are replayed as the plan read them, not read again.
 
         Raises
         ------
@@ -134,6 +136,8 @@ class Settings:
         try:
             if state is not None and state.fetched:
                 state.raise_for(param.model, param.case.id)
+                if ready is not None and not self.batch:
+                    return ready.obtained(self.samples)
                 # The fetch answered every test it could match, so this replays and never asks
                 # twice; a test it could not match (an xdist node id with more parameters than
                 # model × case) asks here for what is still missing, as a run without the fetch would.
@@ -244,14 +248,17 @@ class CaseRun:
         return result
 
 
-def plan(settings: Settings, params: list[CaseParam], on_decision: Any = None) -> list[Job]:
+def plan(
+    settings: Settings, params: list[CaseParam], on_decision: Any = None, ready: dict[str, Job] | None = None
+) -> list[Job]:
     """The run's calls: every selected model × case × sample without a valid recording.
 
     ``on_decision(line)`` hears, once each, why a recording that exists is asked again (stale,
-    corrupt and moved aside, ``--record=all``), so no paid call is made without a word.
+    corrupt and moved aside, ``--record=all``), so no paid call is made without a word. ``ready``
+    receives the cases needing no call (:meth:`Asker.plan`).
     """
     asker = settings.asker()
-    jobs = asker.plan([(p.model, p.case) for p in params], settings.samples)
+    jobs = asker.plan([(p.model, p.case) for p in params], settings.samples, ready)
     if on_decision is not None:
         for line in asker.decisions(jobs):
             on_decision(line)

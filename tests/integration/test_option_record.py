@@ -195,3 +195,52 @@ def test_under_xdist_a_drawing_test_with_more_parameters_still_records_what_is_m
     result.assert_outcomes(passed=1)
     assert len(fake_litellm.calls()) == 1
     assert recording(suite, CASE).exists()
+
+
+#: Appended to the fake litellm's conftest: counts the recordings read, written to reads.txt.
+_COUNT_READS = """
+
+from shape_asserts.asking.store import FixtureStore as _Store
+
+_READ = _Store._load
+_READS = []
+
+
+def _counted(self, path, expect=None):
+    _READS.append(str(path))
+    return _READ(self, path, expect)
+
+
+_Store._load = _counted
+
+
+def pytest_unconfigure(config):
+    _Store._load = _READ
+    Path("reads.txt").write_text(str(len(_READS)))
+"""
+
+
+@pytest.mark.parametrize("mode", ["missing", "none"])
+def test_each_recording_is_read_once_in_a_run_without_xdist(suite, fake_litellm, mode):
+    """In missing mode the plan reads every recording to find what to ask; the tests replay what it
+    read (they read each one again before)."""
+    conftest = suite.path / "conftest.py"
+    conftest.write_text("from pathlib import Path\n" + conftest.read_text() + _COUNT_READS)
+
+    result = suite.runpytest(f"--record={mode}", *CIRCLE)
+
+    result.assert_outcomes(passed=N_CASES)
+    assert (suite.path / "reads.txt").read_text() == str(N_CASES)
+    assert fake_litellm.calls() == []
+
+
+def test_a_case_asked_by_the_plan_is_read_by_its_test_after_it_was_recorded(suite, fake_litellm):
+    """Only whole recordings are replayed as the plan read them: a missing one is asked, written,
+    and its test replays what was written."""
+    recording(suite, CASE).unlink()
+
+    result = suite.runpytest(*CIRCLE)
+
+    result.assert_outcomes(passed=N_CASES)
+    assert len(fake_litellm.calls()) == 1
+    assert recording(suite, CASE).exists()
