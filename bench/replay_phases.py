@@ -7,6 +7,14 @@ start-up to ``pytest_configure``, collection, the test loop (split into what the
 call and teardown reported, and the rest: reports, terminal), and the end of the session
 (summaries). Printed: the median of each phase, for both runs, and the difference.
 
+Then the floor: what any replay of these cases does on top of the trivial run whatever the plugin
+does around it, each part timed (wall) in a fresh interpreter after it ran the trivial tests
+in-process (what those load, pytest and its plugins, is not counted), ``--rounds`` times: numpy's import,
+the families' import, loading the built-in cases, and parsing and scoring each one's recorded
+answer once. Their sum over the trivial run's total is the least ratio a replay can reach with
+today's scoring (issue 11 asks ≤ 1.5×); it is printed again with scoring at its goal of 200 µs an
+answer.
+
     python bench/replay_phases.py [--rounds 5]
 
 Each run is a subprocess of its own (a fresh interpreter, bytecode caches kept as a user's are).
@@ -49,6 +57,39 @@ PROBE = textwrap.dedent("""\
     print(json.dumps({"t0": T0, "marks": marks, "reported": reported, "rc": int(rc)}), file=sys.stderr)
     """)
 
+#: Run in a fresh interpreter in the repository: the floor's parts, wall seconds, as JSON on stderr.
+FLOOR = textwrap.dedent("""\
+    import json, sys, time
+    from pathlib import Path
+    import pytest
+    pytest.main(["-q", "-p", "no:cacheprovider", sys.argv[1]])  # the trivial run first: what it loads is not counted
+    t = [time.perf_counter()]
+    import numpy
+    t.append(time.perf_counter())
+    import shape_asserts.families.registry
+    t.append(time.perf_counter())
+    from shape_asserts.cases import load_cases
+    cases = load_cases()
+    t.append(time.perf_counter())
+    from shape_asserts.geometry.drawing import parse_drawing
+    texts = [
+        json.loads(Path("fixtures/reference_exact", f"{c.id}.json").read_text("utf-8"))["samples"][0]["text"]
+        for c in cases
+    ]
+    t.append(time.perf_counter())  # reading the files is the fixture store's part, not counted
+    for case, text in zip(cases, texts):
+        case.score(parse_drawing(text))
+    t.append(time.perf_counter())
+    parts = [t[1] - t[0], t[2] - t[1], t[3] - t[2], t[5] - t[4]]
+    print(json.dumps({"parts": parts, "cases": len(cases)}), file=sys.stderr)
+    """)
+
+#: The floor's parts, as printed.
+FLOOR_PARTS = ("import numpy", "import the families", "load the cases", "parse and score once")
+
+#: Issue 11's goal for scoring one answer, seconds.
+SCORE_GOAL = 200e-6
+
 PHASES = ("start-up", "collection", "tests: setup", "tests: call", "tests: teardown", "tests: the rest", "session end")
 
 
@@ -87,6 +128,18 @@ def _run(args: list[str], cwd: Path, env: dict[str, str]) -> dict[str, float]:
     return phases(doc)
 
 
+def floor(trivial: Path, env: dict[str, str]) -> dict[str, float]:
+    """Seconds per part of the floor, in one fresh interpreter that first runs the ``trivial`` tests."""
+    proc = subprocess.run(
+        [sys.executable, "-c", FLOOR, str(trivial)], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    try:
+        doc = json.loads(proc.stderr.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        raise SystemExit(f"no floor output:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}") from None
+    return {**dict(zip(FLOOR_PARTS, doc["parts"])), "cases": doc["cases"]}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=5)
@@ -114,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(args.rounds):
             got["replay"].append(_run(suite, ROOT, env))
             got["trivial"].append(_run(["-q", "-p", "no:cacheprovider"], trivial, env))
+            got.setdefault("floor", []).append(floor(trivial, env))
+    floors = got.pop("floor")
     med = {k: {p: statistics.median(r[p] for r in runs) for p in PHASES} for k, runs in got.items()}
     print(f"machine: {os.cpu_count()} cores; {n} tests each; median of {args.rounds} rounds (seconds)")
     print(f"{'phase':<18} {'replay':>8} {'trivial':>8} {'extra':>8} {'a test':>9}")
@@ -123,6 +178,20 @@ def main(argv: list[str] | None = None) -> int:
     ta, tb = sum(med["replay"].values()), sum(med["trivial"].values())
     print(
         f"{'total (to the end)':<18} {ta:8.3f} {tb:8.3f} {ta - tb:+8.3f}   ({ta / tb:.2f}×, interpreter exit not included)"
+    )
+    print()
+    print("the floor: what a replay does on top of the trivial run whatever the plugin does around it")
+    print(f"(each part in a fresh interpreter, after the trivial tests ran in it; medians of {args.rounds}, seconds)")
+    part = {p: statistics.median(f[p] for f in floors) for p in FLOOR_PARTS}
+    for p in FLOOR_PARTS:
+        print(f"  {p:<24} {part[p]:8.3f}")
+    total = sum(part.values())
+    print(f"  {'sum':<24} {total:8.3f}   floor {(tb + total) / tb:.2f}× the trivial run (goal ≤ 1.5×)")
+    cases = int(floors[0]["cases"])
+    at_goal = total - part["parse and score once"] + cases * SCORE_GOAL
+    print(
+        f"  {'with scoring at 200 µs':<24} {at_goal:8.3f}   floor {(tb + at_goal) / tb:.2f}× "
+        f"({cases} answers × 200 µs, parse included)"
     )
     return 0
 
