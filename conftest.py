@@ -45,13 +45,3 @@ def pytest_collectstart(collector: pytest.Collector) -> None:
     if uses:
         _profiles_loaded = True
         _load_hypothesis_profiles()
-
-
-@pytest.fixture(autouse=True)
-def _no_job_summary_from_inner_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Runs of the suite inside a test (pytester) must not write to the CI job's real summary.
-
-    The outer session still writes it (its end is outside any test); a test that wants a summary
-    sets ``GITHUB_STEP_SUMMARY`` to a file of its own.
-    """
-    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)

@@ -94,6 +94,17 @@ def pytest_sessionfinish(session):
 """
 
 
+@pytest.fixture(autouse=True)
+def _no_job_summary_from_inner_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs of the suite inside a test (pytester) must not write to the CI job's real summary.
+
+    The outer session still writes it (its end is outside any test); a test that wants a summary
+    sets ``GITHUB_STEP_SUMMARY`` to a file of its own. Only the tests here run pytest; the shape
+    suite's own 139 tests (tests/suite) need no monkeypatch each.
+    """
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+
+
 @pytest.fixture
 def suite(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     """A pytester folder holding the shape suite and the repo's recorded answers (no snapshots)."""
