@@ -224,6 +224,8 @@ _STEPS = np.array([1e-4, 1e-4, 1e-4, 1e-4, 1e-3])
 _NUDGES = np.eye(5) * _STEPS[:, None]
 _STEPS.flags.writeable = False
 _NUDGES.flags.writeable = False
+_STEP_COLUMN = _STEPS[:, None]  # (a view: read-only too)
+_STEP_LIST = _STEPS.tolist()  # (Python floats: the same values)
 
 
 def _quotient(x: float, y: float) -> float:
@@ -306,23 +308,37 @@ def _cost_and_jacobian(px: FloatArray, py: FloatArray, xy: FloatArray, q: FloatA
     array sums as the same array alone would. Where a separate call would differ (a semi-axis ≤ 0
     among the sets, a square overflowing Python's power) the separate calls are made instead.
     """
-    if q[2] <= 0 or q[3] <= 0:
+    x0, y0, a0, b0, rot0 = q.tolist()
+    if a0 <= 0 or b0 <= 0:
         return _cost(px, py, q), None
-    nudged = (q + _NUDGES).tolist()
-    if any(r[2] <= 0 or r[3] <= 0 for r in nudged):
-        return _cost(px, py, q), None
-    # per set: the center's x and y, (c, c), (s, −s), (a, b), (a², b²)
-    r0 = math.radians(q[4])
-    c0, s0 = math.cos(r0), math.sin(r0)
-    sets = [(q[0], q[1], c0, c0, s0, -s0, q[2], q[3], q[2] ** 2, q[3] ** 2)]
+    # the five nudged sets, (q + _NUDGES).tolist(), written out: each holds q's values plus 0.0
+    # (the same floats, a -0.0 made 0.0) but for the one nudged (plus its step); their semi-axes
+    # are > 0 (or NaN) as q's are, so none is ≤ 0. Per set: the cosine and sine of the radians and
+    # the squares as each set's own (the four sets not turned share them)
+    cx, cy, a, b, rot = x0 + 0.0, y0 + 0.0, a0 + 0.0, b0 + 0.0, rot0 + 0.0
+    an, bn = a0 + _STEP_LIST[2], b0 + _STEP_LIST[3]
+    r0, r, rn = math.radians(rot0), math.radians(rot), math.radians(rot0 + _STEP_LIST[4])
+    c0, s0, c, s, cn, sn = math.cos(r0), math.sin(r0), math.cos(r), math.sin(r), math.cos(rn), math.sin(rn)
     try:
-        for cx, cy, a, b, rot in nudged:
-            r = math.radians(rot)
-            c, s = math.cos(r), math.sin(r)
-            sets.append((cx, cy, c, c, s, -s, a, b, a**2, b**2))
+        a2, b2, a2n, b2n = a**2, b**2, an**2, bn**2
     except OverflowError:  # (Python's power raises where numpy's gives inf: _jacobian raises it if asked)
         return _cost(px, py, q), None
-    k = np.array(sets).T[:, :, None]  # (10, 6, 1): those ten as columns
+    # the ten columns (center x, y, (c, c), (s, −s), (a, b), (a², b²)) of the six sets: q's (its
+    # square a numpy scalar's power, as _cost takes it), then the sets nudging x, y, a, b, rotation
+    k = np.array(
+        [
+            *(x0, x0 + _STEP_LIST[0], cx, cx, cx, cx),
+            *(y0, cy, y0 + _STEP_LIST[1], cy, cy, cy),
+            *(c0, c, c, c, c, cn),
+            *(c0, c, c, c, c, cn),
+            *(s0, s, s, s, s, sn),
+            *(-s0, -s, -s, -s, -s, -sn),
+            *(a0, a, a, an, a, a),
+            *(b0, b, b, b, bn, b),
+            *(q[2] ** 2, a2, a2, a2n, a2, a2),
+            *(q[3] ** 2, b2, b2, b2, b2n, b2),
+        ]
+    ).reshape(10, 6, 1)  # (10, 6, 1): those ten as columns
     d = xy - k[0:2]  # (2, 6, N): dx, dy
     uv = d * k[2:4]
     uv += d[::-1] * k[4:6]  # u = dx·c + dy·s, v = dy·c + dx·(−s): dy·c − dx·s exactly
@@ -337,7 +353,7 @@ def _cost_and_jacobian(px: FloatArray, py: FloatArray, xy: FloatArray, q: FloatA
     else:
         with np.errstate(divide="ignore", invalid="ignore"):
             res = np.where(grad > 0, (rho - 1.0) * rho / np.where(grad > 0, grad, 1.0), -k[7])
-    jac: FloatArray = ((res[1:] - res[0]) / _STEPS[:, None]).T
+    jac: FloatArray = ((res[1:] - res[0]) / _STEP_COLUMN).T
     return res[0], jac
 
 
