@@ -189,8 +189,60 @@ def test_polish_batch_as_before() -> None:
                 with pytest.raises(ValueError):
                     fit._cost_and_jacobian(px, py, xy, q)
                 continue
-            got = fit._cost_and_jacobian(px, py, xy, q)
+            got = fit._cost_and_jacobian(px, py, xy, q)[:2]
         assert _bits(got[0]) == _bits(want[0])
         assert _bits(got[1]) == _bits(want[1])
         compared += got[1] is not None
     assert compared > 500
+
+
+def test_fit_with_radial_is_from_estimate_and_radial() -> None:
+    """The fit and its radial together are ``from_estimate`` and ``radial`` of it, bit for bit,
+    whether the polish's last step knew them (elongated fits) or they are measured (round fits,
+    turns taken back into [0, 180), swapped axes, failures)."""
+    from shape_asserts.geometry.fit import ellipse as fit
+
+    rng = np.random.default_rng(21)
+    known = measured = 0
+    real = fit.EllipseModel.radial
+    calls: list[int] = []
+
+    def spy(self: EllipseModel, points: object) -> object:
+        calls.append(1)
+        return real(self, points)  # type: ignore[arg-type]
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(fit.EllipseModel, "radial", spy)
+    try:
+        for i in range(300):
+            n = int(rng.integers(3, 220))
+            a, b = float(rng.uniform(3, 40)), float(rng.uniform(1, 30))
+            rot = float(rng.choice([0.0, 90.0, 179.99, rng.uniform(0, 360)]))
+            t = rng.uniform(0, 2 * np.pi, n) if i % 2 else np.linspace(0, 2 * np.pi, n, endpoint=False)
+            c, s = math.cos(math.radians(rot)), math.sin(math.radians(rot))
+            x, y = a * np.cos(t), b * np.sin(t)
+            pts = np.column_stack([30 + x * c - y * s, 30 + x * s + y * c])
+            pts += rng.normal(0, [0.0, 0.3, 1.0][i % 3], (n, 2))
+            if i % 4 == 0:
+                pts = np.round(pts)
+            if i % 9 == 0:
+                pts[0] = [30.0, 30.0]  # a point on the center
+            if i % 50 == 0:
+                pts[:, 1] = pts[:, 0]  # collinear: a failure
+            calls.clear()
+            with np.errstate(all="ignore"):
+                model, (angles, normal) = fit.EllipseModel.fit_with_radial(pts)
+                was_known = not calls  # (radial not called: the polish knew it)
+                want = fit.EllipseModel.from_estimate(pts)
+                assert bool(model) == bool(want)
+                if not model:
+                    continue
+                assert model == want and repr(model) == repr(want)
+                want_angles, want_normal = real(model, pts)
+            assert angles.tobytes() == want_angles.tobytes() and angles.shape == want_angles.shape
+            assert normal.tobytes() == want_normal.tobytes() and normal.shape == want_normal.shape
+            known += was_known
+            measured += not was_known
+    finally:
+        mp.undo()
+    assert known > 50 and measured > 20
