@@ -246,3 +246,23 @@ def test_fit_with_radial_is_from_estimate_and_radial() -> None:
     finally:
         mp.undo()
     assert known > 50 and measured > 20
+
+
+def test_fit_spread_as_before() -> None:
+    """The fit's spread (a row's two squares by one +) is ``np.add.reduce(np.add.reduce(u * u,
+    axis=1))``, bit for bit: C- and F-ordered points, signed zeros, NaN, infinities and overflow."""
+    rng = np.random.default_rng(31)
+    for i in range(3000):
+        pts = rng.normal(0, 10 ** float(rng.uniform(-3, 3)), (int(rng.integers(1, 300)), 2))
+        if i % 3 == 0:
+            pts = np.round(pts)
+        if i % 5 == 0:
+            pts[:, int(rng.integers(0, 2))] = -0.0
+        if i % 7 == 0:
+            pts[rng.integers(0, len(pts))] = rng.choice([np.nan, np.inf, -np.inf, 1e308, -0.0])
+        if i % 2:
+            pts = np.asfortranarray(pts)
+        with np.errstate(all="ignore"):
+            u = pts - np.add.reduce(pts, axis=0) / len(pts)
+            sq = u * u
+            assert np.add.reduce(sq[:, 0] + sq[:, 1]).tobytes() == np.add.reduce(np.add.reduce(u * u, axis=1)).tobytes()

@@ -83,11 +83,12 @@ class EllipseModel:
             return FitFailure("fewer than 5 distinct points"), None
         # centre and scale first: the scatter matrix of raw grid coordinates (up to 49⁴) is badly
         # conditioned, of unit-scale ones it is not
-        # (np.add.reduce(...) / n is what np.mean computes, without its wrapper)
+        # (np.add.reduce(...) / n is what np.mean computes, without its wrapper; a row's squares by one +)
         n = len(pts)
         mean = np.add.reduce(pts, axis=0) / n
         u = pts - mean
-        scale = float(np.sqrt(np.add.reduce(np.add.reduce(u * u, axis=1)) / n))
+        sq = u * u
+        scale = float(np.sqrt(np.add.reduce(sq[:, 0] + sq[:, 1]) / n))
         if not math.isfinite(scale) or scale == 0.0:
             return FitFailure("points have no spread"), None
         # the design matrices [x², xy, y²] and [x, y, 1] filled in place: the C-ordered (N, 3)
