@@ -20,7 +20,7 @@ from shape_asserts.geometry.samples import ellipse_xy
 
 __all__ = ["EllipseModel", "axis_angle_difference"]
 
-_Known = tuple[FloatArray, FloatArray] | None  # what the polish knows of its fit's radial: u/a, v/b; normals
+_Known = tuple[FloatArray, FloatArray] | None  # the polish's rows u/a, v/b and normal distances at its fit
 
 
 def axis_angle_difference(a: float, b: float) -> float:
@@ -181,7 +181,7 @@ class EllipseModel:
             params, err, best, ab = trial, new, total, new_ab
             if done:
                 break
-        cx, cy, a, b, rot = params.tolist()  # (Python floats: the same >, + and % as numpy's scalars')
+        cx, cy, a, b, rot = params.tolist()  # (Python floats: the same >, + and % as on numpy's scalars)
         if b > a:  # the axes swapped roles while polishing: keep a the major one
             a, b, rot, ab = b, a, rot + 90.0, None
         turned = rot % 180.0
