@@ -357,7 +357,7 @@ def _laps(
     worst = linear_quantile(dev, t.lap_quantile)
     card.metrics["lap_deviation"] = worst
     even = worst <= limit
-    off = dev > limit
+    off = dev > limit if not float(np.maximum.reduce(dev)) <= limit else None  # (none when the max is not)
     card.add(
         "laps",
         even,
@@ -367,7 +367,7 @@ def _laps(
         if even
         else f"laps are unevenly spaced: {len(dev[off])} points lie more than {limit:.1f} cells off "
         f"{spacing:g} from the lap before",
-        idx[off][:50].tolist(),
+        idx[off][:50].tolist() if off is not None else (),
     )
 
 

@@ -20,6 +20,8 @@ from shape_asserts.geometry.samples import ellipse_xy
 
 __all__ = ["EllipseModel", "axis_angle_difference"]
 
+_Known = tuple[FloatArray, FloatArray] | None  # the polish's rows u/a, v/b and normal distances at its fit
+
 
 def axis_angle_difference(a: float, b: float) -> float:
     """Smallest difference between two axis directions in degrees (an axis has no sign), in [0, 90]."""
@@ -60,18 +62,35 @@ class EllipseModel:
         EllipseModel, or a falsy FitFailure for fewer than 5 distinct points, collinear points or
         no ellipse solution.
         """
+        return cls._estimate(points)[0]
+
+    @classmethod
+    def fit_with_radial(cls, points: ArrayLike) -> tuple[EllipseModel | FitFailure, tuple[FloatArray, FloatArray]]:
+        """:meth:`from_estimate` and the fit's :meth:`radial` of the points (empty for a failure): the
+        same arrays, from the polish's last step where it measured them at the fit, else measured."""
+        pts = as_points(points)
+        model, known = cls._estimate(pts)
+        if not model or known is None:
+            return model, model.radial(pts) if model else (np.zeros(0), np.zeros(0))
+        (ua, vb), normal = known
+        return model, (np.arctan2(vb, ua), normal)
+
+    @classmethod
+    def _estimate(cls, points: ArrayLike) -> tuple[EllipseModel | FitFailure, _Known]:
+        """:meth:`from_estimate`, and what :meth:`_polished` knows of its radial (else None)."""
         pts = as_points(points)
         if _distinct_rows(pts, enough=5) < 5:
-            return FitFailure("fewer than 5 distinct points")
+            return FitFailure("fewer than 5 distinct points"), None
         # centre and scale first: the scatter matrix of raw grid coordinates (up to 49⁴) is badly
         # conditioned, of unit-scale ones it is not
-        # (np.add.reduce(...) / n is what np.mean computes, without its wrapper)
+        # (np.add.reduce(...) / n is what np.mean computes, without its wrapper; a row's squares by one +)
         n = len(pts)
         mean = np.add.reduce(pts, axis=0) / n
         u = pts - mean
-        scale = float(np.sqrt(np.add.reduce(np.add.reduce(u * u, axis=1)) / n))
+        sq = u * u
+        scale = float(np.sqrt(np.add.reduce(sq[:, 0] + sq[:, 1]) / n))
         if not math.isfinite(scale) or scale == 0.0:
-            return FitFailure("points have no spread")
+            return FitFailure("points have no spread"), None
         # the design matrices [x², xy, y²] and [x, y, 1] filled in place: the C-ordered (N, 3)
         # arrays np.column_stack would build
         d1, d2 = np.empty((n, 3)), np.empty((n, 3))
@@ -84,7 +103,7 @@ class EllipseModel:
         s1, s2, s3 = d1.T @ d1, d1.T @ d2, d2.T @ d2
         # collinear points make the linear scatter singular: no conic through them is an ellipse
         if not _surely_full_rank(s3) and matrix_rank(s3) < 3:
-            return FitFailure("points are collinear")
+            return FitFailure("points are collinear"), None
         t = -solve(s3, s2.T)
         m = s1 + s2 @ t
         m = np.array([m[2] / 2.0, -m[1], m[0] / 2.0])
@@ -95,14 +114,14 @@ class EllipseModel:
         v0, v1, v2 = vecs.tolist()
         ok = [k for k in range(3) if 4 * v0[k] * v2[k] - v1[k] * v1[k] > 0]
         if not ok:
-            return FitFailure("no ellipse fits the points")
+            return FitFailure("no ellipse fits the points"), None
         a1 = vecs[:, ok[0]]
         # Python floats from here: + − × ÷ on them are numpy's scalar operations, bit for bit
         A, B, C = v0[ok[0]], v1[ok[0]], v2[ok[0]]
         D, E, F = (t @ a1).tolist()
         det = 4 * A * C - B * B
         if det <= 0:
-            return FitFailure("no ellipse fits the points")
+            return FitFailure("no ellipse fits the points"), None
         x0 = (B * E - 2 * C * D) / det
         y0 = (B * D - 2 * A * E) / det
         fc = A * x0 * x0 + B * x0 * y0 + C * y0 * y0 + D * x0 + E * y0 + F
@@ -113,7 +132,7 @@ class EllipseModel:
         l1, l2 = lam.tolist()
         axes2 = [_quotient(-fc, l1), _quotient(-fc, l2)]
         if not all(math.isfinite(x) and x > 0 for x in axes2):
-            return FitFailure("the fitted conic is not a real ellipse")
+            return FitFailure("the fitted conic is not a real ellipse"), None
         axes = [math.sqrt(x) * scale for x in axes2]
         major = 0 if axes[0] >= axes[1] else 1
         vx, vy = vec[:, major].tolist()
@@ -122,7 +141,7 @@ class EllipseModel:
         first = cls(center=(x0 * scale + mx, y0 * scale + my), a=axes[major], b=axes[1 - major], rotation=rot)
         # a nearly round fit has no axis to polish (its turn is free, so the steps wander): the
         # algebraic fit's bias only matters for elongated ellipses
-        return first._refined(pts) if first.a > 1.15 * first.b else first
+        return first._polished(pts) if first.a > 1.15 * first.b else (first, None)
 
     def _refined(self, pts: FloatArray, rounds: int = 30) -> EllipseModel:
         """The algebraic fit polished by Gauss–Newton on the normal distances of :meth:`radial`.
@@ -131,38 +150,44 @@ class EllipseModel:
         cells for a 14 × 4 raster); a few steps on the geometric error remove that bias. A step
         that does not lower the error is not taken, so the result is never worse than the start.
         """
+        return self._polished(pts, rounds)[0]
+
+    def _polished(self, pts: FloatArray, rounds: int = 30) -> tuple[EllipseModel, _Known]:
+        """:meth:`_refined`, and its :meth:`radial`'s rows u/a, v/b and normal distances if measured at it."""
         params = np.array([*self.center, self.a, self.b, self.rotation], dtype=float)
         px, py = pts[:, 0], pts[:, 1]
         xy = np.array([px, py])[:, None, :]  # (2, 1, N): x and y against a column of parameter sets
-        steps, nudges = _STEPS, _NUDGES
         # each step's error comes with the Jacobian at it (one batch: see _cost_and_jacobian); the
         # Jacobian of a step not taken is not used
-        err, jac = _cost_and_jacobian(px, py, xy, params)
+        err, jac, ab = _cost_and_jacobian(px, py, xy, params)
         best = float(np.add.reduce(err * err))
         # whether the next step will likely be taken and not be the last: its Jacobian then comes
         # with its error (after a step that gained less than 1e-8 of the error, most fits are done)
         going = True
         for _ in range(rounds):
             if jac is None:  # (a batch that could not be made as the separate calls make it)
-                jac = _jacobian(px, py, params + nudges, err, steps)
+                jac = _jacobian(px, py, params + _NUDGES, err, _STEPS)
             if not np.logical_and.reduce(np.isfinite(jac), axis=None):  # np.isfinite(jac).all()
                 break
             delta = lstsq(jac, -err)
             trial = params + delta
-            new, jac = _cost_and_jacobian(px, py, xy, trial) if going else (_cost(px, py, trial), None)
+            new, jac, new_ab = _cost_and_jacobian(px, py, xy, trial) if going else (_cost(px, py, trial), None, None)
             total = float(np.add.reduce(new * new))
             if not math.isfinite(total) or total >= best:
                 break
             # converged: a drawing turned a quarter (listing its points otherwise) lands on the same fit
             done = best - total <= 1e-12 * max(best, 1e-12)
             going = best - total > 1e-8 * best
-            params, err, best = trial, new, total
+            params, err, best, ab = trial, new, total, new_ab
             if done:
                 break
-        cx, cy, a, b, rot = params
+        cx, cy, a, b, rot = params.tolist()  # (Python floats: the same >, + and % as on numpy's scalars)
         if b > a:  # the axes swapped roles while polishing: keep a the major one
-            a, b, rot = b, a, rot + 90.0
-        return EllipseModel((float(cx), float(cy)), float(a), float(b), float(rot % 180.0))
+            a, b, rot, ab = b, a, rot + 90.0, None
+        turned = rot % 180.0
+        if turned != rot or math.copysign(1.0, turned) != math.copysign(1.0, rot):
+            ab = None  # radial's cosine and sine are the turn's within [0, 180)
+        return EllipseModel((cx, cy), a, b, turned), (None if ab is None else (ab, err))
 
     def predict_xy(self, t: ArrayLike) -> FloatArray:
         """Points at parameters ``t`` (radians, growing clockwise on screen), shape (len(t), 2)."""
@@ -224,6 +249,7 @@ _STEPS = np.array([1e-4, 1e-4, 1e-4, 1e-4, 1e-3])
 _NUDGES = np.eye(5) * _STEPS[:, None]
 _STEPS.flags.writeable = False
 _NUDGES.flags.writeable = False
+_STEP_LIST = _STEPS.tolist()  # (Python floats: the same values)
 
 
 def _quotient(x: float, y: float) -> float:
@@ -296,9 +322,9 @@ def _cost(px: FloatArray, py: FloatArray, q: FloatArray) -> FloatArray:
     return _normal_distance(px, py, q[0], q[1], q[2], q[3], q[4])
 
 
-def _cost_and_jacobian(px: FloatArray, py: FloatArray, xy: FloatArray, q: FloatArray) -> tuple[FloatArray, Any]:
-    """``_cost(px, py, q)`` and ``_jacobian`` at ``q`` (``None`` where it is left to that function),
-    from one batch of six parameter sets: ``q`` and its five nudges, rows ``(6, N)``.
+def _cost_and_jacobian(px: FloatArray, py: FloatArray, xy: FloatArray, q: FloatArray) -> tuple[FloatArray, Any, Any]:
+    """``_cost(px, py, q)``, ``_jacobian`` at ``q`` and ``q``'s rows u/a, v/b (``None`` where left to
+    the separate calls), from one batch of six parameter sets: ``q`` and its five nudges, rows ``(6, N)``.
 
     Each element is the same IEEE expression on the same values as in the separate calls (``q``'s
     square a numpy scalar's power and the nudges' Python's, both C ``pow``; cosines and sines by
@@ -306,23 +332,28 @@ def _cost_and_jacobian(px: FloatArray, py: FloatArray, xy: FloatArray, q: FloatA
     array sums as the same array alone would. Where a separate call would differ (a semi-axis ≤ 0
     among the sets, a square overflowing Python's power) the separate calls are made instead.
     """
-    if q[2] <= 0 or q[3] <= 0:
-        return _cost(px, py, q), None
-    nudged = (q + _NUDGES).tolist()
-    if any(r[2] <= 0 or r[3] <= 0 for r in nudged):
-        return _cost(px, py, q), None
-    # per set: the center's x and y, (c, c), (s, −s), (a, b), (a², b²)
-    r0 = math.radians(q[4])
-    c0, s0 = math.cos(r0), math.sin(r0)
-    sets = [(q[0], q[1], c0, c0, s0, -s0, q[2], q[3], q[2] ** 2, q[3] ** 2)]
+    x0, y0, a0, b0, rot0 = q.tolist()
+    if a0 <= 0 or b0 <= 0:
+        return _cost(px, py, q), None, None
+    # the five nudged sets, (q + _NUDGES).tolist() written out: q's values plus 0.0 (a -0.0 made 0.0)
+    # but the one nudged, plus its step (semi-axes > 0 or NaN as q's: none ≤ 0); each set's own
+    # cosine, sine and squares, shared by the four sets not turned
+    cx, cy, a, b, rot = x0 + 0.0, y0 + 0.0, a0 + 0.0, b0 + 0.0, rot0 + 0.0
+    an, bn = a0 + _STEP_LIST[2], b0 + _STEP_LIST[3]
+    r0, r, rn = math.radians(rot0), math.radians(rot), math.radians(rot0 + _STEP_LIST[4])
+    c0, s0, c, s, cn, sn = math.cos(r0), math.sin(r0), math.cos(r), math.sin(r), math.cos(rn), math.sin(rn)
     try:
-        for cx, cy, a, b, rot in nudged:
-            r = math.radians(rot)
-            c, s = math.cos(r), math.sin(r)
-            sets.append((cx, cy, c, c, s, -s, a, b, a**2, b**2))
+        a2, b2, a2n, b2n = a**2, b**2, an**2, bn**2
     except OverflowError:  # (Python's power raises where numpy's gives inf: _jacobian raises it if asked)
-        return _cost(px, py, q), None
-    k = np.array(sets).T[:, :, None]  # (10, 6, 1): those ten as columns
+        return _cost(px, py, q), None, None
+    # columns x, y, (c, c), (s, −s), (a, b), (a², b²) of q's set (numpy's squares, as _cost's) and the five
+    k = np.array(
+        (x0, x0 + _STEP_LIST[0], cx, cx, cx, cx, y0, cy, y0 + _STEP_LIST[1], cy, cy, cy)
+        + (c0, c, c, c, c, cn) * 2
+        + (s0, s, s, s, s, sn, -s0, -s, -s, -s, -s, -sn)
+        + (a0, a, a, an, a, a, b0, b, b, b, bn, b)
+        + (q[2] ** 2, a2, a2, a2n, a2, a2, q[3] ** 2, b2, b2, b2, b2n, b2)
+    ).reshape(10, 6, 1)
     d = xy - k[0:2]  # (2, 6, N): dx, dy
     uv = d * k[2:4]
     uv += d[::-1] * k[4:6]  # u = dx·c + dy·s, v = dy·c + dx·(−s): dy·c − dx·s exactly
@@ -338,7 +369,7 @@ def _cost_and_jacobian(px: FloatArray, py: FloatArray, xy: FloatArray, q: FloatA
         with np.errstate(divide="ignore", invalid="ignore"):
             res = np.where(grad > 0, (rho - 1.0) * rho / np.where(grad > 0, grad, 1.0), -k[7])
     jac: FloatArray = ((res[1:] - res[0]) / _STEPS[:, None]).T
-    return res[0], jac
+    return res[0], jac, q_ab[:, 0]
 
 
 def _jacobian(px: FloatArray, py: FloatArray, rows: FloatArray, err: FloatArray, steps: FloatArray) -> FloatArray:
