@@ -16,6 +16,7 @@ from shape_asserts.families.base import CaseLike, with_overrides
 from shape_asserts.families.circle import CircleThresholds, parsed_ints, score_circle
 from shape_asserts.families.multi.asked import separate_radii, side_point
 from shape_asserts.families.multi.matching import assign
+from shape_asserts.families.multi.passing import Row, merge_circles, passing_circles
 from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.geometry.contours import BREAK_STEP, CLOSE_TOL, Contour, cell_paths, intersection, split_contours
 from shape_asserts.geometry.distances import cell_distance
@@ -24,7 +25,7 @@ from shape_asserts.geometry.fit import CircleModel
 from shape_asserts.geometry.fit.circle import about_mean
 from shape_asserts.geometry.fit.polygon import np_sum
 from shape_asserts.geometry.points import FloatArray, Point, as_points
-from shape_asserts.geometry.score import Check, ShapeScore, fmt_value
+from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.geometry.scorecard import Scorecard
 from shape_asserts.geometry.seed import int_points_score
 
@@ -58,35 +59,6 @@ class _Target:
     radius: float | None
     side: str | None
     direction: str | None
-
-
-def _merge(card: Scorecard, per: list[tuple[str, ShapeScore, Contour]], skip: set[str]) -> None:
-    """Add one check per name over all circles: passes when every circle's does."""
-    # each name's checks over all circles, in one pass (names in the order they first appear)
-    by_name: dict[str, list[tuple[str, Check, Contour]]] = {}
-    for label, s, contour in per:
-        for c in s.checks:
-            if c.name not in skip:
-                by_name.setdefault(c.name, []).append((label, c, contour))
-    for name, rows in by_name.items():
-        # the least margin (``min`` of those there are: the first of equals), and whether all pass
-        least: float | None = None
-        passed = True
-        for _, c, _ in rows:
-            m = c.margin
-            if m is not None and (least is None or m < least):
-                least = m
-            passed = passed and c.passed
-        limit = rows[0][1].limit + " each"
-        if passed:  # (no detail and no indices to gather)
-            card.add(name, True, f"all {len(rows)} pass", limit, "", (), least)
-            continue
-        bad = [(label, c, contour) for label, c, contour in rows if not c.passed]
-        detail = "; ".join(
-            f"{label}: {fmt_value(c.value)}" + (f" ({c.detail})" if c.detail else "") for label, c, _ in bad
-        )
-        idx = tuple(sorted({contour.start + i for _, c, contour in bad for i in c.indices}))
-        card.add(name, False, f"{len(bad)} of {len(rows)} circles failed", limit, detail, idx, least)
 
 
 #: Pairs of cells compared at once by :func:`_cell_gap` (larger contours go to ``cell_distance``).
@@ -202,14 +174,33 @@ def score_circles(
         pairs = sorted(zip(keep, range(k)))
     metrics["matched"] = len(pairs)
 
-    per: list[tuple[str, ShapeScore, Contour]] = []
-    seeds = [0.0] * k
+    # each matched circle's start as asked (the side of the asked radius, else of the fitted one)
+    starts: list[Point | None] = []
     for ci, tj in pairs:
+        tg = targets[tj]
+        r = tg.radius if tg.radius is not None else round(fits[ci].radius)
+        starts.append(side_point(tg.center, r, tg.side) if tg.side is not None else None)
+    # the circles passing every check measured together; each other one scored on its own
+    fast = passing_circles(
+        [contours[ci] for ci, _ in pairs],
+        [fits[ci] for ci, _ in pairs],
+        [abouts[ci] for ci, _ in pairs],
+        [targets[tj].center for _, tj in pairs],
+        starts,
+        [targets[tj].direction for _, tj in pairs],
+        t,
+        ints=ints,
+    )
+    per: list[tuple[str, list[Row], Contour]] = []
+    seeds = [0.0] * k
+    roundness: list[float] = []
+    for (ci, tj), start, passing in zip(pairs, starts, fast):
         tg, contour, fit = targets[tj], contours[ci], fits[ci]
-        start = None
-        if tg.side is not None:
-            r = tg.radius if tg.radius is not None else round(fit.radius)
-            start = side_point(tg.center, r, tg.side)
+        if passing is not None:
+            per.append((tg.label, [(name, True, m, limit, None) for name, m, limit in passing.margins], contour))
+            seeds[tj] = passing.seed
+            roundness.append(passing.roundness)
+            continue
         s = score_circle(
             contour.points,
             center=tg.center,
@@ -223,8 +214,9 @@ def score_circles(
             seed=int_points_score(contour.points, abouts[ci]) if ints else None,
         )
         seeds[tj] = float(s.score)
-        per.append((tg.label, s, contour))
-    _merge(card, per, skip={"bounds"})
+        roundness.append(s.metrics.get("roundness", 0.0))
+        per.append((tg.label, [(c.name, c.passed, c.margin, c.limit, c) for c in s.checks], contour))
+    merge_circles(card, per, skip={"bounds"})
 
     fitted = {tj: fits[ci].radius for ci, tj in pairs}
     if len(asked) == k:
@@ -319,7 +311,7 @@ def score_circles(
 
     score = _mean(seeds) if k else 0.0
     metrics["mean_seed_score"] = score
-    metrics["min_roundness"] = min((s.metrics.get("roundness", 0.0) for _, s, _ in per), default=0.0)
+    metrics["min_roundness"] = min(roundness, default=0.0)
     card.marks.update(
         gaps=tuple(g for c in contours for g in c.gaps),
         repeats=tuple(r for c in contours for r in c.repeats),

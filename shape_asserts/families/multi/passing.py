@@ -1,0 +1,323 @@
+"""The matched contours' circle checks: measured together for the circles that pass them all, and merged.
+
+:func:`.scorer.score_circles` scores each contour matched to an asked circle as a circle
+(:func:`.circle.score_circle`) and merges the circles' checks by name; a check every circle passes
+becomes "all N pass" with the least margin, so of a circle that passes every check the merge reads
+only each check's margin (and the circle's seed score and roundness). :func:`passing_circles`
+measures those for all the matched contours at once: each elementwise step (differences, distances,
+angles, the harmonics' phases) on the contours' points stacked in one array, each sum still on the
+contour's own slice (``np.add.reduce`` and ``cumsum`` of the same values in the same order: the
+same floats), so every number is :func:`.circle.score_circle`'s. A circle that fails a check, or
+that the shortcut does not cover (a point on the asked center, a seed score the answer's JSON must
+give), comes back ``None``: the caller scores it with :func:`.circle.score_circle`, which also
+writes the failing checks' details. :func:`merge_circles` merges the circles' checks of both kinds,
+one check per name.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from shape_asserts.families.circle import CircleThresholds, _seed_of_points
+from shape_asserts.geometry.checks import _SECTOR_BOUNDS
+from shape_asserts.geometry.contours import Contour
+from shape_asserts.geometry.distances import point_chebyshev
+from shape_asserts.geometry.fit import CircleModel
+from shape_asserts.geometry.fit.circle import HARMONIC_ORDERS, AboutMean
+from shape_asserts.geometry.points import FloatArray, Point
+from shape_asserts.geometry.score import Check, _margin, fmt_value
+from shape_asserts.geometry.scorecard import Scorecard
+from shape_asserts.geometry.seed import int_points_score
+
+__all__ = ["Passing", "passing_circles", "Row", "merge_circles"]
+
+
+@dataclass(frozen=True)
+class Passing:
+    """A circle that passes every check :func:`.circle.score_circle` makes of it (``bounds`` left
+    out): its seed score, its roundness metric and each check's ``(name, margin, limit)`` in that
+    function's order."""
+
+    seed: float
+    roundness: float
+    margins: list[tuple[str, float | None, str]]
+
+
+def circle_limits(t: CircleThresholds, start: bool, direction: str | None) -> list[tuple[str, str]]:
+    """The ``(name, limit)`` of each check :func:`.circle.score_circle` makes of a contour a circle
+    fits (``bounds`` and ``size`` left out: the multi scorer asks for neither), in its order."""
+    names = [
+        ("seed_score", f"≥ {t.min_seed_score:g}"),
+        ("gaps", f"≤ {t.max_gaps}"),
+        ("repeats", f"≤ {t.max_repeats}"),
+        ("closure", f"≤ {t.max_closure:g}"),
+    ]
+    if start:
+        names.append(("start", f"≤ {t.max_start_distance:g}"))
+    if direction is not None:
+        names.append(("direction", direction))
+    names += [
+        ("winding", f"{t.min_turns:g}..{t.max_turns:g} laps"),
+        ("coverage", f"≥ {t.min_coverage:g}"),
+        ("roundness", f"≥ {t.min_roundness:g}"),
+        ("harmonics", "≤ 1 of the limit"),
+        ("center", f"≤ {t.max_center_offset:g}"),
+        ("radius", f"≥ {t.min_radius:g}"),
+        ("roundness_requested", f"≥ {t.min_roundness_requested:g}"),
+    ]
+    return names
+
+
+def _roundness(r: FloatArray, spans: Sequence[tuple[int, int]]) -> list[float]:
+    """:func:`.fit.circle.roundness_of` of each span's distances ``r[a:b]`` (at least 3 each): each
+    mean from the span's own sum, the deviations from it for all spans at once (the same
+    subtractions), each deviation's sum again the span's own."""
+    means = []
+    for a, b in spans:
+        means.append(float(np.add.reduce(r[a:b]) / (b - a)))
+    dev = np.abs(r - np.repeat(means, [b - a for a, b in spans]))
+    out = []
+    for (a, b), mean in zip(spans, means):
+        if not math.isfinite(mean) or mean <= 0:
+            out.append(0.0)
+            continue
+        score = (1.0 - float(np.add.reduce(dev[a:b]) / (b - a)) / mean) * 100.0
+        out.append(float(min(100.0, max(0.0, score))))
+    return out
+
+
+def _harmonic_shares(
+    theta: FloatArray, res: FloatArray, spans: Sequence[tuple[int, int]], radii: Sequence[float], t: CircleThresholds
+) -> list[float]:
+    """Each span's worst harmonic share as ``Scorecard.harmonics`` measures it (symmetry 4): the
+    amplitudes of :func:`.fit.circle.radial_harmonics` of ``theta[a:b]`` and ``res[a:b]``, each
+    over its limit. NaN where a share is (the check then fails: the caller scores that circle)."""
+    lo, hi = HARMONIC_ORDERS
+    m = len(theta)
+    lens = [b - a for a, b in spans]
+    firsts = [a for a, _ in spans]
+    lasts = [b - 1 for _, b in spans]
+    # each span's angles in stable angle order: by span, then angle (lexsort is stable; the angles
+    # are finite), so each span's block holds its own argsort(kind="stable") order, offset
+    ids = np.repeat(np.arange(len(spans)), lens)
+    order = np.lexsort((theta, ids))
+    s = theta[order]
+    # the gaps either side of each point in angle order: between neighbours within a span, the
+    # wrap-around gap (first + 2π - last: the same IEEE operations as on Python floats) at its ends
+    step = s[1:] - s[:-1]
+    wrap = s[firsts] + 2 * math.pi - s[lasts]
+    before = np.empty(m)
+    before[1:] = step
+    before[firsts] = wrap
+    after = np.empty(m)
+    after[:-1] = step
+    after[lasts] = wrap
+    between = before + after
+    between /= 2.0
+    w = np.empty(m)
+    w[order] = between
+    # e^{-ikθ} for k = 1..hi by a running product (radial_harmonics' rows: one row read hi times)
+    first = np.exp(-1j * theta)
+    rows = np.ndarray((hi, m), dtype=complex, buffer=first, strides=(0, first.itemsize))
+    phase = np.multiply.accumulate(rows, axis=0)[lo - 1 :]
+    we = w * res
+    a_, b_, c_, d_ = t.harmonic_limits
+    repeats = [k % 4 == 0 for k in range(lo, hi + 1)]
+    out = []
+    for (a, b), radius in zip(spans, radii):
+        total = float(np.add.reduce(w[a:b]))
+        if not math.isfinite(total) or total <= 0:
+            amps = [0.0] * (hi - lo + 1)
+        else:
+            amps = (2.0 * np.abs(phase[:, a:b] @ we[a:b]) / total).tolist()
+        # Scorecard.harmonics from here: the orders judged at this size, each amplitude's share
+        size = max(radius, 1.0)
+        amps = amps[: max(1, min(len(amps), math.floor(math.pi * size) - lo + 1))]
+        repeat, other = a_ + b_ / size, c_ + d_ / size
+        share = [amp / (repeat if rep else other) for amp, rep in zip(amps, repeats)]
+        total_share = sum(share)
+        out.append(max(share) if total_share == total_share else math.nan)
+    return out
+
+
+def passing_circles(
+    contours: Sequence[Contour],
+    fits: Sequence[CircleModel],
+    abouts: Sequence[AboutMean],
+    centers: Sequence[Point],
+    starts: Sequence[Point | None],
+    directions: Sequence[str | None],
+    t: CircleThresholds,
+    *,
+    ints: bool,
+) -> list[Passing | None]:
+    """Each matched contour's :class:`Passing`, or ``None`` where it fails a check or the shortcut
+    does not cover it (see the module docstring).
+
+    ``contours`` (each of at least 3 finite points: a circle ``fits`` it), their fits and
+    :func:`.fit.circle.about_mean`, the asked ``centers`` and ``starts`` (``None``: unchecked), the
+    asked ``directions`` and the thresholds, as :func:`.circle.score_circle` is given them (with
+    ``bounds=False``); ``ints``: as :func:`.scorer.score_circles` is told.
+    """
+    k = len(contours)
+    if k == 0:
+        return []
+    lens = [len(c) for c in contours]
+    ends = list(itertools.accumulate(lens))
+    spans = [(e - n, e) for e, n in zip(ends, lens)]
+    firsts = [a for a, _ in spans]
+    lasts = [b - 1 for _, b in spans]
+    xy = np.concatenate([c.points for c in contours])
+    m = len(xy)
+    first_pts, last_pts = xy[firsts].tolist(), xy[lasts].tolist()
+
+    # continuity: each step's Chebyshev length; the steps from one contour to the next are set to
+    # one cell (neither a gap nor a repeat) and each contour's gaps and repeats counted
+    d = np.abs(xy[1:] - xy[:-1])
+    steps = np.maximum(d[:, 0], d[:, 1])
+    steps[lasts[:-1]] = 1.0
+    # (every contour has 3 points or more: each one's steps start at its first point)
+    gaps = np.add.reduceat(steps > 1.0, firsts, dtype=np.intp).tolist()
+    repeats = np.add.reduceat(steps == 0.0, firsts, dtype=np.intp).tolist()
+
+    # the points about the asked centers (checks.winding's angles and turns; roundness_requested)
+    rel = xy - np.repeat(np.array(centers, dtype=float), lens, axis=0)
+    dist = np.hypot(rel[:, 0], rel[:, 1])
+    on_center = (np.minimum.reduceat(dist, firsts) == 0).tolist()
+    ang = np.arctan2(rel[:, 1], rel[:, 0])
+    turn = np.empty(m)
+    np.subtract(ang[1:], ang[:-1], out=turn[:-1])
+    turn[lasts] = ang[firsts] - ang[lasts]
+    turn += np.pi
+    np.remainder(turn, 2 * np.pi, out=turn)
+    turn -= np.pi
+    # coverage: each angle's sector place (checks._coverage), counted per contour
+    places = _SECTOR_BOUNDS.searchsorted(ang, side="right")
+    places += np.repeat(np.arange(0, 14 * k, 14), lens)
+    sectors = np.bincount(places, minlength=14 * k).reshape(k, 14).tolist()
+
+    # checks.signed_area's terms, each contour's points less its first
+    c = xy - np.repeat(xy[firsts], lens, axis=0)
+    x, y = c[:, 0], c[:, 1]
+    terms = np.empty(m)
+    np.subtract(x[:-1] * y[1:], x[1:] * y[:-1], out=terms[:-1])
+    terms[lasts] = x[lasts] * y[firsts] - x[firsts] * y[lasts]
+
+    # about the fitted centers: roundness and the radial residual's harmonics
+    fitted = np.array([f.center for f in fits], dtype=float)
+    radii = [f.radius for f in fits]
+    offsets = np.hypot(
+        np.array([f.center[0] - cn[0] for f, cn in zip(fits, centers)], dtype=float),
+        np.array([f.center[1] - cn[1] for f, cn in zip(fits, centers)], dtype=float),
+    ).tolist()
+    fxy = np.repeat(fitted, lens, axis=0)
+    dx = xy[:, 0] - fxy[:, 0]
+    dy = xy[:, 1] - fxy[:, 1]
+    r = np.hypot(dx, dy)
+    res = r - np.repeat(radii, lens)
+    round_fit = _roundness(r, spans)
+    round_asked = _roundness(dist, spans)
+    worst = _harmonic_shares(np.arctan2(dy, dx), res, spans, radii, t)
+
+    lows = np.minimum.reduceat(xy, firsts, axis=0).tolist()
+    highs = np.maximum.reduceat(xy, firsts, axis=0).tolist()
+    limits: dict[tuple[bool, str | None], list[tuple[str, str]]] = {}  # by (start, direction)
+    out: list[Passing | None] = []
+    for i, contour in enumerate(contours):
+        a, b = spans[i]
+        lo, hi = min(lows[i]), max(highs[i])
+        # (score_circle's own way: a point on the center, a NaN angle, coordinates past 2**30,
+        # where its numbers could overflow into ShapeScore's ``finite`` check)
+        if on_center[i] or sectors[i][13] or not -_LARGE < lo <= hi < _LARGE:
+            out.append(None)
+            continue
+        seed = int_points_score(contour.points, abouts[i], (lo, hi)) if ints else None
+        if seed is None:
+            seed = _seed_of_points(contour.points)
+        if seed is None:  # (the seed from the answer's JSON: score_circle asks seed_score)
+            out.append(None)
+            continue
+        closing = point_chebyshev(last_pts[i], first_pts[i])
+        area = float(0.5 * np.add.reduce(terms[a:b]))
+        turns = float(np.add.reduce(turn[a:b]) / (2 * np.pi))
+        counts = sectors[i]  # (place 0 and 12: sector 6; 13: a NaN angle)
+        coverage = ((counts[0] > 0 or counts[12] > 0) + 11 - counts[1:12].count(0)) / 12.0
+        direction = directions[i]
+        signed = (turns if direction == "cw" else -turns) if direction is not None else abs(turns)
+        share = worst[i]
+        # each check's (passed, value) as score_circle's card adds it
+        values: dict[str, tuple[bool, object]] = {
+            "seed_score": (seed >= t.min_seed_score, seed),
+            "gaps": (gaps[i] <= t.max_gaps, gaps[i]),
+            "repeats": (repeats[i] <= t.max_repeats, repeats[i]),
+            "closure": (closing <= t.max_closure, closing),
+            "winding": (t.min_turns <= signed <= t.max_turns, round(signed, 3)),
+            "coverage": (coverage >= t.min_coverage, coverage),
+            "roundness": (round_fit[i] >= t.min_roundness, round_fit[i]),
+            "harmonics": (share <= 1.0, round(share, 4)),
+            "center": (offsets[i] <= t.max_center_offset, offsets[i]),
+            "radius": (radii[i] >= t.min_radius, radii[i]),
+            "roundness_requested": (round_asked[i] >= t.min_roundness_requested, round_asked[i]),
+        }
+        start = starts[i]
+        if start is not None:
+            near = point_chebyshev(first_pts[i], start)
+            values["start"] = (near <= t.max_start_distance, near)
+        if direction is not None:
+            drawn = "cw" if area > 0 else "ccw" if area < 0 else None  # checks.direction
+            values["direction"] = (drawn == direction, drawn or "none")
+        if not all(ok for ok, _ in values.values()):
+            out.append(None)
+            continue
+        asked = (start is not None, direction)
+        if asked not in limits:
+            limits[asked] = circle_limits(t, *asked)
+        margins = [(name, _margin(values[name][1], limit), limit) for name, limit in limits[asked]]
+        out.append(Passing(seed, round_fit[i], margins))
+    return out
+
+
+#: One circle's check as :func:`merge_circles` reads it: name, passed, margin, limit, and the check itself
+#: where the circle was scored by :func:`.circle.score_circle` (``None``: a check it passed, of a
+#: circle :func:`.passing.passing_circles` measured).
+Row = tuple[str, bool, float | None, str, Check | None]
+
+
+def merge_circles(card: Scorecard, per: list[tuple[str, list[Row], Contour]], skip: set[str]) -> None:
+    """Add one check per name over all circles: passes when every circle's does."""
+    # each name's checks over all circles, in one pass (names in the order they first appear)
+    by_name: dict[str, list[tuple[str, Row, Contour]]] = {}
+    for label, rows_of, contour in per:
+        for row in rows_of:
+            if row[0] not in skip:
+                by_name.setdefault(row[0], []).append((label, row, contour))
+    for name, rows in by_name.items():
+        # the least margin (``min`` of those there are: the first of equals), and whether all pass
+        least: float | None = None
+        passed = True
+        for _, (_, ok, m, _, _), _ in rows:
+            if m is not None and (least is None or m < least):
+                least = m
+            passed = passed and ok
+        limit = rows[0][1][3] + " each"
+        if passed:  # (no detail and no indices to gather)
+            card.add(name, True, f"all {len(rows)} pass", limit, "", (), least)
+            continue
+        # (a failed check is one score_circle made: its circle failed it)
+        bad = [(label, c, contour) for label, (_, ok, _, _, c), contour in rows if not ok and c is not None]
+        detail = "; ".join(
+            f"{label}: {fmt_value(c.value)}" + (f" ({c.detail})" if c.detail else "") for label, c, _ in bad
+        )
+        idx = tuple(sorted({contour.start + i for _, c, contour in bad for i in c.indices}))
+        card.add(name, False, f"{len(bad)} of {len(rows)} circles failed", limit, detail, idx, least)
+
+
+#: Coordinates the shortcut takes: within this of 0 every measure of a contour a circle fits is
+#: finite (its fitted radius, the residuals and their squares stay far below overflow), so
+#: ShapeScore's ``finite`` check, which the shortcut does not make, would change nothing.
+_LARGE = float(2**30)

@@ -1,0 +1,104 @@
+"""The multi-circle scorer's shortcut (families/multi/passing.py) against scoring every circle on
+its own (circle.score_circle, the scorer's former and fallback path): the same ShapeScore, bit for
+bit — every score, metric, check value, limit, detail, index and margin — on the built-in cases'
+ideal answers and on perturbed ones (jittered, gapped, repeated, reversed, shifted, float, huge,
+a point on the center), read as the parser reads them and as float drawings."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+from shape_asserts.cases import load_cases
+from shape_asserts.families.multi import passing, scorer
+from shape_asserts.geometry.drawing import Drawing, parse_drawing
+from shape_asserts.geometry.score import ShapeScore
+
+CASES = [c for c in load_cases() if c.family in ("concentric", "circles")]
+
+
+def _plain(v: Any) -> Any:
+    """Floats by repr (a last bit, a signed zero and NaN show), containers item by item."""
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v
+
+
+def _whole(s: ShapeScore) -> Any:
+    checks = [
+        (c.name, c.passed, _plain(c.value), c.limit, c.detail, c.indices, _plain(c.margin), _plain(c.explicit_margin))
+        for c in s.checks
+    ]
+    return (s.family, _plain(s.score), _plain(dict(s.metrics)), checks, _plain(dict(s.marks)))
+
+
+def _variants(ideal: np.ndarray, rng: np.random.Generator) -> list[np.ndarray]:
+    pts = ideal.astype(float)
+    out = [pts, pts[::-1].copy(), pts + 1, pts - 3]
+    for _ in range(6):
+        jit = pts + rng.integers(-1, 2, size=pts.shape)
+        out.append(jit)
+        keep = rng.random(len(pts)) > 0.05
+        out.append(pts[keep])
+        rep = np.repeat(pts, rng.integers(1, 3, size=len(pts)) * (rng.random(len(pts)) < 0.1) + 1, axis=0)
+        out.append(rep)
+        out.append(pts + rng.normal(0, 0.4, size=pts.shape))
+    scaled = pts.copy()
+    scaled[: len(pts) // 3] = (scaled[: len(pts) // 3] - 25) * 1.5 + 25
+    out.append(np.rint(scaled))
+    out.append(pts * 1e9)
+    out.append(pts + 2**29)
+    out.append(pts + 2**31)
+    return out
+
+
+def _drawings(pts: np.ndarray) -> list[Drawing]:
+    out = [Drawing.from_points(pts)]
+    if np.isfinite(pts).all() and np.all(pts == np.rint(pts)) and np.abs(pts).max() < 2**52:
+        text = json.dumps({"points": [{"x": int(x), "y": int(y)} for x, y in pts.tolist()]})
+        out.append(parse_drawing(text))
+    return out
+
+
+def _no_shortcut(*args: Any, **kwargs: Any) -> list[None]:
+    return [None] * len(args[0])
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_shortcut_scores_as_each_circle_alone(case: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = np.random.default_rng(abs(hash(case.id)) % 2**32)
+    taken = 0
+    real = passing.passing_circles
+
+    def counting(*args: Any, **kwargs: Any) -> list[Any]:
+        nonlocal taken
+        got = real(*args, **kwargs)
+        taken += sum(g is not None for g in got)
+        return got
+
+    for pts in _variants(np.asarray(case.ideal()), rng):
+        for drawing in _drawings(pts):
+            monkeypatch.setattr(scorer, "passing_circles", counting)
+            fast = case.score(drawing)
+            monkeypatch.setattr(scorer, "passing_circles", _no_shortcut)
+            slow = case.score(drawing)
+            assert _whole(fast) == _whole(slow)
+    assert taken > 0  # the shortcut was taken, not only the fallback
+
+
+def test_point_on_center_and_failures_fall_back() -> None:
+    case = next(c for c in CASES if c.family == "concentric")
+    pts = np.asarray(case.ideal()).astype(float)
+    c = np.array(case.params["center"], dtype=float)
+    # the innermost ring pulled onto its center at one point: that circle is scored on its own
+    pts[1] = c
+    s = case.score(Drawing.from_points(pts))
+    assert not math.isnan(s.score)
