@@ -29,7 +29,7 @@ from shape_asserts.geometry.contours import Contour
 from shape_asserts.geometry.distances import point_chebyshev
 from shape_asserts.geometry.fit import CircleModel
 from shape_asserts.geometry.fit.circle import HARMONIC_ORDERS, AboutMean
-from shape_asserts.geometry.points import FloatArray, Point
+from shape_asserts.geometry.points import FloatArray, IntArray, Point
 from shape_asserts.geometry.score import Check, _margin, fmt_value
 from shape_asserts.geometry.scorecard import Scorecard
 from shape_asserts.geometry.seed import int_points_score
@@ -37,15 +37,21 @@ from shape_asserts.geometry.seed import int_points_score
 __all__ = ["Passing", "passing_circles", "Row", "merge_circles"]
 
 
+#: One circle's check as :func:`merge_circles` reads it: name, passed, margin, limit, and the check itself
+#: where the circle was scored by :func:`.circle.score_circle` (``None``: a check it passed, of a
+#: circle :func:`.passing.passing_circles` measured).
+Row = tuple[str, bool, float | None, str, Check | None]
+
+
 @dataclass(frozen=True)
 class Passing:
     """A circle that passes every check :func:`.circle.score_circle` makes of it (``bounds`` left
-    out): its seed score, its roundness metric and each check's ``(name, margin, limit)`` in that
-    function's order."""
+    out): its seed score, its roundness metric and each check as :func:`merge_circles` reads it,
+    in that function's order."""
 
     seed: float
     roundness: float
-    margins: list[tuple[str, float | None, str]]
+    rows: list[Row]
 
 
 def circle_limits(t: CircleThresholds, start: bool, direction: str | None) -> list[tuple[str, str]]:
@@ -80,7 +86,7 @@ def _roundness(r: FloatArray, spans: Sequence[tuple[int, int]]) -> list[float]:
     means = []
     for a, b in spans:
         means.append(float(np.add.reduce(r[a:b]) / (b - a)))
-    dev = np.abs(r - np.repeat(means, [b - a for a, b in spans]))
+    dev = np.abs(r - np.array(means).repeat([b - a for a, b in spans]))
     out = []
     for (a, b), mean in zip(spans, means):
         if not math.isfinite(mean) or mean <= 0:
@@ -92,19 +98,23 @@ def _roundness(r: FloatArray, spans: Sequence[tuple[int, int]]) -> list[float]:
 
 
 def _harmonic_shares(
-    theta: FloatArray, res: FloatArray, spans: Sequence[tuple[int, int]], radii: Sequence[float], t: CircleThresholds
+    theta: FloatArray,
+    res: FloatArray,
+    ids: IntArray,
+    spans: Sequence[tuple[int, int]],
+    radii: Sequence[float],
+    t: CircleThresholds,
 ) -> list[float]:
     """Each span's worst harmonic share as ``Scorecard.harmonics`` measures it (symmetry 4): the
     amplitudes of :func:`.fit.circle.radial_harmonics` of ``theta[a:b]`` and ``res[a:b]``, each
-    over its limit. NaN where a share is (the check then fails: the caller scores that circle)."""
+    over its limit. NaN where a share is (the check then fails: the caller scores that circle).
+    ``ids``: each point's span."""
     lo, hi = HARMONIC_ORDERS
     m = len(theta)
-    lens = [b - a for a, b in spans]
     firsts = [a for a, _ in spans]
     lasts = [b - 1 for _, b in spans]
     # each span's angles in stable angle order: by span, then angle (lexsort is stable; the angles
     # are finite), so each span's block holds its own argsort(kind="stable") order, offset
-    ids = np.repeat(np.arange(len(spans)), lens)
     order = np.lexsort((theta, ids))
     s = theta[order]
     # the gaps either side of each point in angle order: between neighbours within a span, the
@@ -128,18 +138,24 @@ def _harmonic_shares(
     we = w * res
     a_, b_, c_, d_ = t.harmonic_limits
     repeats = [k % 4 == 0 for k in range(lo, hi + 1)]
+    # each span's sums on its own slice (its weights' total, its phases times its weighted
+    # residuals), then the amplitudes 2 |sum| / total of all spans at once
+    totals = [float(np.add.reduce(w[a:b])) for a, b in spans]
+    valid = [math.isfinite(total) and total > 0 for total in totals]  # (else no amplitudes: zeros)
+    sums = np.zeros((len(spans), hi - lo + 1), dtype=complex)
+    for i, (a, b) in enumerate(spans):
+        if valid[i]:
+            sums[i] = phase[:, a:b] @ we[a:b]
+    amps = (2.0 * np.abs(sums) / np.array([tt if ok else 1.0 for tt, ok in zip(totals, valid)])[:, None]).tolist()
     out = []
-    for (a, b), radius in zip(spans, radii):
-        total = float(np.add.reduce(w[a:b]))
-        if not math.isfinite(total) or total <= 0:
-            amps = [0.0] * (hi - lo + 1)
-        else:
-            amps = (2.0 * np.abs(phase[:, a:b] @ we[a:b]) / total).tolist()
+    for amp, ok, radius in zip(amps, valid, radii):
+        if not ok:
+            amp = [0.0] * (hi - lo + 1)
         # Scorecard.harmonics from here: the orders judged at this size, each amplitude's share
         size = max(radius, 1.0)
-        amps = amps[: max(1, min(len(amps), math.floor(math.pi * size) - lo + 1))]
+        amp = amp[: max(1, min(len(amp), math.floor(math.pi * size) - lo + 1))]
         repeat, other = a_ + b_ / size, c_ + d_ / size
-        share = [amp / (repeat if rep else other) for amp, rep in zip(amps, repeats)]
+        share = [v / (repeat if rep else other) for v, rep in zip(amp, repeats)]
         total_share = sum(share)
         out.append(max(share) if total_share == total_share else math.nan)
     return out
@@ -174,7 +190,9 @@ def passing_circles(
     lasts = [b - 1 for _, b in spans]
     xy = np.concatenate([c.points for c in contours])
     m = len(xy)
-    first_pts, last_pts = xy[firsts].tolist(), xy[lasts].tolist()
+    ids = np.arange(k).repeat(lens)  # each point's contour
+    ends_pts = xy[firsts + lasts].tolist()
+    first_pts, last_pts = ends_pts[:k], ends_pts[k:]
 
     # continuity: each step's Chebyshev length; the steps from one contour to the next are set to
     # one cell (neither a gap nor a repeat) and each contour's gaps and repeats counted
@@ -186,8 +204,10 @@ def passing_circles(
     repeats = np.add.reduceat(steps == 0.0, firsts, dtype=np.intp).tolist()
 
     # the points about the asked centers (checks.winding's angles and turns; roundness_requested)
-    rel = xy - np.repeat(np.array(centers, dtype=float), lens, axis=0)
-    dist = np.hypot(rel[:, 0], rel[:, 1])
+    rel = xy - np.array(centers, dtype=float)[ids]
+    # the distances from the fitted centers (below) and from the asked ones, in one array
+    radial = np.empty(2 * m)
+    dist = np.hypot(rel[:, 0], rel[:, 1], out=radial[m:])
     on_center = (np.minimum.reduceat(dist, firsts) == 0).tolist()
     ang = np.arctan2(rel[:, 1], rel[:, 0])
     turn = np.empty(m)
@@ -198,11 +218,11 @@ def passing_circles(
     turn -= np.pi
     # coverage: each angle's sector place (checks._coverage), counted per contour
     places = _SECTOR_BOUNDS.searchsorted(ang, side="right")
-    places += np.repeat(np.arange(0, 14 * k, 14), lens)
+    places += ids * 14
     sectors = np.bincount(places, minlength=14 * k).reshape(k, 14).tolist()
 
     # checks.signed_area's terms, each contour's points less its first
-    c = xy - np.repeat(xy[firsts], lens, axis=0)
+    c = xy - xy[firsts][ids]
     x, y = c[:, 0], c[:, 1]
     terms = np.empty(m)
     np.subtract(x[:-1] * y[1:], x[1:] * y[:-1], out=terms[:-1])
@@ -215,14 +235,15 @@ def passing_circles(
         np.array([f.center[0] - cn[0] for f, cn in zip(fits, centers)], dtype=float),
         np.array([f.center[1] - cn[1] for f, cn in zip(fits, centers)], dtype=float),
     ).tolist()
-    fxy = np.repeat(fitted, lens, axis=0)
+    fxy = fitted[ids]
     dx = xy[:, 0] - fxy[:, 0]
     dy = xy[:, 1] - fxy[:, 1]
-    r = np.hypot(dx, dy)
-    res = r - np.repeat(radii, lens)
-    round_fit = _roundness(r, spans)
-    round_asked = _roundness(dist, spans)
-    worst = _harmonic_shares(np.arctan2(dy, dx), res, spans, radii, t)
+    r = np.hypot(dx, dy, out=radial[:m])
+    res = r - np.array(radii)[ids]
+    # roundness about the fitted centers, then about the asked ones
+    rounds = _roundness(radial, spans + [(a + m, b + m) for a, b in spans])
+    round_fit, round_asked = rounds[:k], rounds[k:]
+    worst = _harmonic_shares(np.arctan2(dy, dx), res, ids, spans, radii, t)
 
     lows = np.minimum.reduceat(xy, firsts, axis=0).tolist()
     highs = np.maximum.reduceat(xy, firsts, axis=0).tolist()
@@ -250,42 +271,39 @@ def passing_circles(
         direction = directions[i]
         signed = (turns if direction == "cw" else -turns) if direction is not None else abs(turns)
         share = worst[i]
-        # each check's (passed, value) as score_circle's card adds it
-        values: dict[str, tuple[bool, object]] = {
-            "seed_score": (seed >= t.min_seed_score, seed),
-            "gaps": (gaps[i] <= t.max_gaps, gaps[i]),
-            "repeats": (repeats[i] <= t.max_repeats, repeats[i]),
-            "closure": (closing <= t.max_closure, closing),
-            "winding": (t.min_turns <= signed <= t.max_turns, round(signed, 3)),
-            "coverage": (coverage >= t.min_coverage, coverage),
-            "roundness": (round_fit[i] >= t.min_roundness, round_fit[i]),
-            "harmonics": (share <= 1.0, round(share, 4)),
-            "center": (offsets[i] <= t.max_center_offset, offsets[i]),
-            "radius": (radii[i] >= t.min_radius, radii[i]),
-            "roundness_requested": (round_asked[i] >= t.min_roundness_requested, round_asked[i]),
-        }
+        # each check's passed and value as score_circle's card adds it, in circle_limits' order
+        oks = [seed >= t.min_seed_score, gaps[i] <= t.max_gaps, repeats[i] <= t.max_repeats, closing <= t.max_closure]
+        values: list[object] = [seed, gaps[i], repeats[i], closing]
         start = starts[i]
         if start is not None:
             near = point_chebyshev(first_pts[i], start)
-            values["start"] = (near <= t.max_start_distance, near)
+            oks.append(near <= t.max_start_distance)
+            values.append(near)
         if direction is not None:
             drawn = "cw" if area > 0 else "ccw" if area < 0 else None  # checks.direction
-            values["direction"] = (drawn == direction, drawn or "none")
-        if not all(ok for ok, _ in values.values()):
+            oks.append(drawn == direction)
+            values.append(drawn or "none")
+        oks += [
+            t.min_turns <= signed <= t.max_turns,
+            coverage >= t.min_coverage,
+            round_fit[i] >= t.min_roundness,
+            share <= 1.0,
+            offsets[i] <= t.max_center_offset,
+            radii[i] >= t.min_radius,
+            round_asked[i] >= t.min_roundness_requested,
+        ]
+        values += [round(signed, 3), coverage, round_fit[i], round(share, 4), offsets[i], radii[i], round_asked[i]]
+        if not all(oks):
             out.append(None)
             continue
         asked = (start is not None, direction)
         if asked not in limits:
             limits[asked] = circle_limits(t, *asked)
-        margins = [(name, _margin(values[name][1], limit), limit) for name, limit in limits[asked]]
-        out.append(Passing(seed, round_fit[i], margins))
+        rows: list[Row] = [
+            (name, True, _margin(value, limit), limit, None) for (name, limit), value in zip(limits[asked], values)
+        ]
+        out.append(Passing(seed, round_fit[i], rows))
     return out
-
-
-#: One circle's check as :func:`merge_circles` reads it: name, passed, margin, limit, and the check itself
-#: where the circle was scored by :func:`.circle.score_circle` (``None``: a check it passed, of a
-#: circle :func:`.passing.passing_circles` measured).
-Row = tuple[str, bool, float | None, str, Check | None]
 
 
 def merge_circles(card: Scorecard, per: list[tuple[str, list[Row], Contour]], skip: set[str]) -> None:

@@ -22,7 +22,7 @@ from shape_asserts.geometry.contours import BREAK_STEP, CLOSE_TOL, Contour, cell
 from shape_asserts.geometry.distances import cell_distance
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import CircleModel
-from shape_asserts.geometry.fit.circle import about_mean
+from shape_asserts.geometry.fit.circle import AboutMean, about_mean
 from shape_asserts.geometry.fit.polygon import np_sum
 from shape_asserts.geometry.points import FloatArray, Point, as_points
 from shape_asserts.geometry.score import ShapeScore
@@ -98,6 +98,31 @@ def _cell_gap(
     return float(np.minimum.reduce(np.maximum(dx, dy), axis=None))
 
 
+#: Whole-number coordinates below this magnitude add up exactly in any order (see :func:`_abouts`).
+_EXACT = float(2**24)
+
+
+def _abouts(pts: FloatArray, contours: Sequence[Contour], small: bool) -> dict[int, AboutMean]:
+    """:func:`.fit.circle.about_mean` of each contour of 3 points or more, by index.
+
+    ``small``: every coordinate of ``pts`` is a whole number within :data:`_EXACT` of 0 (the
+    parser's ints). Each contour's sums of its coordinates are then exact in any order (every
+    partial sum a whole number below ``2**53``), so those of contours tiling ``pts`` are added up
+    at once (``np.add.reduceat``: the same numbers) and the mean's division, the differences and
+    the squares made for all points at once (the same elementwise operations)."""
+    tiled = all(a.stop == b.start for a, b in zip(contours, contours[1:]))
+    if not (small and tiled and len(contours) > 1 and contours[0].start == 0 and contours[-1].stop == len(pts)):
+        return {i: about_mean(c.points) for i, c in enumerate(contours) if len(c) >= 3}
+    lens = np.array([len(c) for c in contours])
+    means = np.add.reduceat(pts, [c.start for c in contours], axis=0) / lens[:, None]
+    centred = pts - means.repeat(lens, axis=0)
+    dx, dy = centred[:, 0], centred[:, 1]
+    sq = dx * dx + dy * dy
+    return {
+        i: (means[i], centred[c.start : c.stop], sq[c.start : c.stop]) for i, c in enumerate(contours) if len(c) >= 3
+    }
+
+
 def _mean(values: list[float]) -> float:
     """``float(np.mean(values))``: numpy's sum of them (:func:`.fit.polygon.np_sum`, the same float
     without an array) over their count."""
@@ -138,7 +163,12 @@ def score_circles(
     contours = [c for c in split_contours(pts, break_step=t.break_step, close_tol=t.close_tol) if len(c)]
     k = len(targets)
     # each contour about its mean, once: its circle fit and (ints) its seed score start from it
-    abouts = {i: about_mean(c.points) for i, c in enumerate(contours) if len(c) >= 3}
+    # (the least and largest coordinate, for the bounds check and whether the ints are small)
+    extremes = (
+        (float(np.minimum.reduce(pts, axis=None)), float(np.maximum.reduce(pts, axis=None))) if len(pts) else None
+    )
+    small = ints and extremes is not None and extremes[0] > -_EXACT and extremes[1] < _EXACT
+    abouts = _abouts(pts, contours, small)
     # the contours a circle fits, by index (a contour of fewer than 3 points fits none)
     fits = {i: m for i, a in abouts.items() if (m := CircleModel.from_estimate(contours[i].points, about=a))}
     card = Scorecard()
@@ -197,7 +227,7 @@ def score_circles(
     for (ci, tj), start, passing in zip(pairs, starts, fast):
         tg, contour, fit = targets[tj], contours[ci], fits[ci]
         if passing is not None:
-            per.append((tg.label, [(name, True, m, limit, None) for name, m, limit in passing.margins], contour))
+            per.append((tg.label, passing.rows, contour))
             seeds[tj] = passing.seed
             roundness.append(passing.roundness)
             continue
@@ -307,7 +337,7 @@ def score_circles(
         f"≤ {t.max_intersections}",
         "; ".join(f"contours #{i + 1} and #{j + 1} meet at {(x.shared + x.crossings)[0]}" for i, j, x in hits[:4]),
     )
-    card.bounds(pts, grid_size)
+    card.bounds(pts, grid_size, extremes=extremes)
 
     score = _mean(seeds) if k else 0.0
     metrics["mean_seed_score"] = score
