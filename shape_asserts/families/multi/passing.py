@@ -46,12 +46,17 @@ Row = tuple[str, bool, float | None, str, Check | None]
 @dataclass(frozen=True)
 class Passing:
     """A circle that passes every check :func:`.circle.score_circle` makes of it (``bounds`` left
-    out): its seed score, its roundness metric and each check as :func:`merge_circles` reads it,
-    in that function's order."""
+    out): its seed score, its roundness metric, and each check's name and limit (``checks``: one
+    list shared by the circles asked the same checks) and margin, in that function's order."""
 
     seed: float
     roundness: float
-    rows: list[Row]
+    checks: list[tuple[str, str]]
+    margins: list[float | None]
+
+    def rows(self) -> list[Row]:
+        """The checks as :func:`merge_circles` reads them (each passed)."""
+        return [(name, True, m, limit, None) for (name, limit), m in zip(self.checks, self.margins)]
 
 
 def circle_limits(t: CircleThresholds, start: bool, direction: str | None) -> list[tuple[str, str]]:
@@ -203,13 +208,19 @@ def passing_circles(
     gaps = np.add.reduceat(steps > 1.0, firsts, dtype=np.intp).tolist()
     repeats = np.add.reduceat(steps == 0.0, firsts, dtype=np.intp).tolist()
 
-    # the points about the asked centers (checks.winding's angles and turns; roundness_requested)
-    rel = xy - np.array(centers, dtype=float)[ids]
-    # the distances from the fitted centers (below) and from the asked ones, in one array
-    radial = np.empty(2 * m)
-    dist = np.hypot(rel[:, 0], rel[:, 1], out=radial[m:])
+    # each point less its contour's asked center, its fitted center and its first point: the same
+    # differences score_circle's steps make (the winding and roundness_requested about the asked
+    # center, roundness and harmonics about the fitted one, the signed area from the first point),
+    # in one subtraction
+    # (coordinates first, so that each elementwise loop runs along the points)
+    origins = np.array([(cn, f.center, p) for cn, f, p in zip(centers, fits, first_pts)], dtype=float)
+    dx, dy = xy.T[:, None, :] - origins.transpose(2, 1, 0)[:, :, ids]  # each (3, m)
+    # the distances and angles about both centers, each kind in one call: rows 0 (asked) and 1 (fitted)
+    radial = np.hypot(dx[:2], dy[:2])
+    angles = np.arctan2(dy[:2], dx[:2])
+    dist, r, ang = radial[0], radial[1], angles[0]
+
     on_center = (np.minimum.reduceat(dist, firsts) == 0).tolist()
-    ang = np.arctan2(rel[:, 1], rel[:, 0])
     turn = np.empty(m)
     np.subtract(ang[1:], ang[:-1], out=turn[:-1])
     turn[lasts] = ang[firsts] - ang[lasts]
@@ -221,29 +232,22 @@ def passing_circles(
     places += ids * 14
     sectors = np.bincount(places, minlength=14 * k).reshape(k, 14).tolist()
 
-    # checks.signed_area's terms, each contour's points less its first
-    c = xy - xy[firsts][ids]
-    x, y = c[:, 0], c[:, 1]
+    # checks.signed_area's terms, from each contour's points less its first
+    x, y = dx[2], dy[2]
     terms = np.empty(m)
     np.subtract(x[:-1] * y[1:], x[1:] * y[:-1], out=terms[:-1])
     terms[lasts] = x[lasts] * y[firsts] - x[firsts] * y[lasts]
 
-    # about the fitted centers: roundness and the radial residual's harmonics
-    fitted = np.array([f.center for f in fits], dtype=float)
     radii = [f.radius for f in fits]
     offsets = np.hypot(
         np.array([f.center[0] - cn[0] for f, cn in zip(fits, centers)], dtype=float),
         np.array([f.center[1] - cn[1] for f, cn in zip(fits, centers)], dtype=float),
     ).tolist()
-    fxy = fitted[ids]
-    dx = xy[:, 0] - fxy[:, 0]
-    dy = xy[:, 1] - fxy[:, 1]
-    r = np.hypot(dx, dy, out=radial[:m])
     res = r - np.array(radii)[ids]
-    # roundness about the fitted centers, then about the asked ones
-    rounds = _roundness(radial, spans + [(a + m, b + m) for a, b in spans])
-    round_fit, round_asked = rounds[:k], rounds[k:]
-    worst = _harmonic_shares(np.arctan2(dy, dx), res, ids, spans, radii, t)
+    # roundness about the asked centers, then about the fitted ones (radial's rows, end to end)
+    rounds = _roundness(radial.reshape(-1), spans + [(a + m, b + m) for a, b in spans])
+    round_asked, round_fit = rounds[:k], rounds[k:]
+    worst = _harmonic_shares(angles[1], res, ids, spans, radii, t)
 
     lows = np.minimum.reduceat(xy, firsts, axis=0).tolist()
     highs = np.maximum.reduceat(xy, firsts, axis=0).tolist()
@@ -299,24 +303,39 @@ def passing_circles(
         asked = (start is not None, direction)
         if asked not in limits:
             limits[asked] = circle_limits(t, *asked)
-        rows: list[Row] = [
-            (name, True, _margin(value, limit), limit, None) for (name, limit), value in zip(limits[asked], values)
-        ]
-        out.append(Passing(seed, round_fit[i], rows))
+        checks = limits[asked]
+        margins = [_margin(value, limit) for (_, limit), value in zip(checks, values)]
+        out.append(Passing(seed, round_fit[i], checks, margins))
     return out
 
 
-def merge_circles(card: Scorecard, per: list[tuple[str, list[Row], Contour]], skip: set[str]) -> None:
-    """Add one check per name over all circles: passes when every circle's does."""
+def merge_circles(card: Scorecard, per: list[tuple[str, Passing | list[Row], Contour]], skip: set[str]) -> None:
+    """Add one check per name over all circles: passes when every circle's does.
+
+    ``per``: each circle's label, its checks (a :class:`Passing`, or the rows of those
+    :func:`.circle.score_circle` made) and its contour, in the drawing's order."""
+    # every circle passing the same checks (the common case): each name's least margin over the circles
+    shared = per[0][1] if per else None
+    if isinstance(shared, Passing) and all(isinstance(p, Passing) and p.checks is shared.checks for _, p, _ in per):
+        columns = zip(*[p.margins for _, p, _ in per if isinstance(p, Passing)])  # (each a Passing: mypy)
+        for (name, limit), margins in zip(shared.checks, columns):
+            if name in skip:
+                continue
+            least: float | None = None  # (``min`` of those there are: the first of equals)
+            for m in margins:
+                if m is not None and (least is None or m < least):
+                    least = m
+            card.add(name, True, f"all {len(per)} pass", limit + " each", "", (), least)
+        return
     # each name's checks over all circles, in one pass (names in the order they first appear)
     by_name: dict[str, list[tuple[str, Row, Contour]]] = {}
-    for label, rows_of, contour in per:
-        for row in rows_of:
+    for label, checks, contour in per:
+        for row in checks.rows() if isinstance(checks, Passing) else checks:
             if row[0] not in skip:
                 by_name.setdefault(row[0], []).append((label, row, contour))
     for name, rows in by_name.items():
         # the least margin (``min`` of those there are: the first of equals), and whether all pass
-        least: float | None = None
+        least = None
         passed = True
         for _, (_, ok, m, _, _), _ in rows:
             if m is not None and (least is None or m < least):

@@ -16,7 +16,7 @@ from shape_asserts.families.base import CaseLike, with_overrides
 from shape_asserts.families.circle import CircleThresholds, parsed_ints, score_circle
 from shape_asserts.families.multi.asked import separate_radii, side_point
 from shape_asserts.families.multi.matching import assign
-from shape_asserts.families.multi.passing import Row, merge_circles, passing_circles
+from shape_asserts.families.multi.passing import Passing, Row, merge_circles, passing_circles
 from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.geometry.contours import BREAK_STEP, CLOSE_TOL, Contour, cell_paths, intersection, split_contours
 from shape_asserts.geometry.distances import cell_distance
@@ -221,13 +221,13 @@ def score_circles(
         t,
         ints=ints,
     )
-    per: list[tuple[str, list[Row], Contour]] = []
+    per: list[tuple[str, Passing | list[Row], Contour]] = []
     seeds = [0.0] * k
     roundness: list[float] = []
     for (ci, tj), start, passing in zip(pairs, starts, fast):
         tg, contour, fit = targets[tj], contours[ci], fits[ci]
         if passing is not None:
-            per.append((tg.label, passing.rows, contour))
+            per.append((tg.label, passing, contour))
             seeds[tj] = passing.seed
             roundness.append(passing.roundness)
             continue
