@@ -32,7 +32,8 @@ from shape_asserts.geometry.fit.circle import HARMONIC_ORDERS, AboutMean
 from shape_asserts.geometry.points import FloatArray, IntArray, Point
 from shape_asserts.geometry.score import Check, _margin, fmt_value
 from shape_asserts.geometry.scorecard import Scorecard
-from shape_asserts.geometry.seed import int_points_score
+from shape_asserts.geometry.seed import _EXACT_LIMIT as _INT_LIMIT
+from shape_asserts.geometry.seed import _score as _seed_of_error
 
 __all__ = ["Passing", "passing_circles", "Row", "merge_circles"]
 
@@ -99,6 +100,38 @@ def _roundness(r: FloatArray, spans: Sequence[tuple[int, int]]) -> list[float]:
             continue
         score = (1.0 - float(np.add.reduce(dev[a:b]) / (b - a)) / mean) * 100.0
         out.append(float(min(100.0, max(0.0, score))))
+    return out
+
+
+def _int_seeds(
+    abouts: Sequence[AboutMean],
+    spans: Sequence[tuple[int, int]],
+    ids: IntArray,
+    lows: Sequence[Sequence[float]],
+    highs: Sequence[Sequence[float]],
+) -> list[float | None]:
+    """:func:`.seed.int_points_score` of each span's points (the parser's ints) from their
+    :func:`.fit.circle.about_mean` and their least and largest ``x`` and ``y`` (``lows``,
+    ``highs``): ``None`` where the coordinates are too large for it, 0 under 5 points.
+
+    Its steps (``seed._from_radii``) for all spans at once where they are elementwise — the square
+    roots of ``dx² + dy²``, each radius less its span's mean radius, over it — and on each span's
+    own slice where they add up (``cumsum``: left to right, PHP's order)."""
+    radii = np.sqrt(np.concatenate([about[2] for about in abouts]))
+    # each span's mean radius (a zero one scores 0: it divides nothing, 1.0 stands in for it)
+    means = [float(radii[a:b].cumsum()[-1]) / (b - a) for a, b in spans]
+    over = np.array([mean if mean > 0 else 1.0 for mean in means])[ids]
+    err = np.abs(radii - over)
+    err /= over
+    out: list[float | None] = []
+    for (a, b), mean, lo, hi in zip(spans, means, lows, highs):
+        n = b - a
+        if n < 5:
+            out.append(0.0)
+        elif not (min(lo) > -_INT_LIMIT and max(hi) < _INT_LIMIT):
+            out.append(None)  # (int_points_score's own limit: its seed_score is asked)
+        else:
+            out.append(_seed_of_error(float(err[a:b].cumsum()[-1]) / n) if mean > 0 else 0.0)
     return out
 
 
@@ -251,6 +284,7 @@ def passing_circles(
 
     lows = np.minimum.reduceat(xy, firsts, axis=0).tolist()
     highs = np.maximum.reduceat(xy, firsts, axis=0).tolist()
+    int_seeds = _int_seeds(abouts, spans, ids, lows, highs) if ints else []
     limits: dict[tuple[bool, str | None], list[tuple[str, str]]] = {}  # by (start, direction)
     out: list[Passing | None] = []
     for i, contour in enumerate(contours):
@@ -261,7 +295,7 @@ def passing_circles(
         if on_center[i] or sectors[i][13] or not -_LARGE < lo <= hi < _LARGE:
             out.append(None)
             continue
-        seed = int_points_score(contour.points, abouts[i], (lo, hi)) if ints else None
+        seed = int_seeds[i] if ints else None
         if seed is None:
             seed = _seed_of_points(contour.points)
         if seed is None:  # (the seed from the answer's JSON: score_circle asks seed_score)
