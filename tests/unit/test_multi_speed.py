@@ -102,3 +102,23 @@ def test_point_on_center_and_failures_fall_back() -> None:
     pts[1] = c
     s = case.score(Drawing.from_points(pts))
     assert not math.isnan(s.score)
+
+
+def test_order_rounding_is_numpys() -> None:
+    """The order check's radii to 6 decimals, ``round(r * 1e6) / 1e6`` in Python floats, are
+    ``np.round(r, 6)`` (rint of the scaled value over the scale): the same values, so the same
+    distinct ones (halfway cases, whole numbers, large and tiny radii)."""
+    rng = np.random.default_rng(11)
+    radii = np.concatenate(
+        [
+            rng.random(20_000) * 100,
+            rng.integers(0, 10**8, 20_000) / 1e6 + 5e-7,
+            rng.integers(0, 10**8, 20_000) * 0.5e-6,
+            rng.random(2_000) * 1e15,
+            rng.random(200) * 1e25,
+            [0.0, 2.5e-6, 1.5e-6, 0.5e-6, 3.0, 1e-300],
+        ]
+    )
+    want = np.round(radii, 6)
+    got = np.array([round(r * 1e6) / 1e6 for r in radii.tolist()])
+    assert np.array_equal(got, want)
