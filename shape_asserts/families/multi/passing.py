@@ -16,10 +16,12 @@ one check per name.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -30,7 +32,7 @@ from shape_asserts.geometry.distances import point_chebyshev
 from shape_asserts.geometry.fit import CircleModel
 from shape_asserts.geometry.fit.circle import HARMONIC_ORDERS, AboutMean
 from shape_asserts.geometry.points import FloatArray, IntArray, Point
-from shape_asserts.geometry.score import Check, _margin, fmt_value
+from shape_asserts.geometry.score import Check, _margin, _parsed_limit, fmt_value
 from shape_asserts.geometry.scorecard import Scorecard
 from shape_asserts.geometry.seed import _EXACT_LIMIT as _INT_LIMIT
 from shape_asserts.geometry.seed import _score as _seed_of_error
@@ -83,6 +85,36 @@ def circle_limits(t: CircleThresholds, start: bool, direction: str | None) -> li
         ("roundness_requested", f"≥ {t.min_roundness_requested:g}"),
     ]
     return names
+
+
+#: A check's margin from its value: :attr:`.score.Check.margin` of a check held to one limit.
+MarginOf = Callable[[Any], "float | None"]
+
+
+def _margin_of(limit: str) -> MarginOf:
+    """``score._margin(value, limit)`` as a function of ``value``, the limit read once (its form and
+    numbers: ``score._parsed_limit``, the same parse): for a limit ``≤ a``, ``≥ a`` or ``a..b`` the
+    same subtractions (a passing circle's numbers are finite, never a bool: the cases ``_margin``
+    turns to ``None`` before these), for any other (a direction's) ``_margin`` itself."""
+    parsed = _parsed_limit(limit)
+    if parsed is not None:
+        op, a, b, _ = parsed
+        if op == "≤":
+            return lambda value: a - value
+        if op == "≥":
+            return lambda value: value - a
+        if op == "..":
+            return lambda value: min(value - a, b - value)
+    return lambda value: _margin(value, limit)
+
+
+@functools.lru_cache(maxsize=64)
+def _circle_checks(
+    t: CircleThresholds, start: bool, direction: str | None
+) -> tuple[list[tuple[str, str]], list[MarginOf]]:
+    """:func:`circle_limits` and each check's :func:`_margin_of`, once per thresholds and asked checks."""
+    checks = circle_limits(t, start, direction)
+    return checks, [_margin_of(limit) for _, limit in checks]
 
 
 def _roundness(r: FloatArray, spans: Sequence[tuple[int, int]]) -> list[float]:
@@ -285,7 +317,6 @@ def passing_circles(
     lows = np.minimum.reduceat(xy, firsts, axis=0).tolist()
     highs = np.maximum.reduceat(xy, firsts, axis=0).tolist()
     int_seeds = _int_seeds(abouts, spans, ids, lows, highs) if ints else []
-    limits: dict[tuple[bool, str | None], list[tuple[str, str]]] = {}  # by (start, direction)
     out: list[Passing | None] = []
     for i, contour in enumerate(contours):
         a, b = spans[i]
@@ -334,11 +365,8 @@ def passing_circles(
         if not all(oks):
             out.append(None)
             continue
-        asked = (start is not None, direction)
-        if asked not in limits:
-            limits[asked] = circle_limits(t, *asked)
-        checks = limits[asked]
-        margins = [_margin(value, limit) for (_, limit), value in zip(checks, values)]
+        checks, margin_of = _circle_checks(t, start is not None, direction)
+        margins = [margin(value) for margin, value in zip(margin_of, values)]
         out.append(Passing(seed, round_fit[i], checks, margins))
     return out
 
