@@ -1,4 +1,4 @@
-"""The matched contours' circle checks: measured together for the circles that pass them all, and merged.
+"""The matched contours' circle checks, measured together for the circles that pass them all.
 
 :func:`.scorer.score_circles` scores each contour matched to an asked circle as a circle
 (:func:`.circle.score_circle`) and merges the circles' checks by name; a check every circle passes
@@ -10,8 +10,7 @@ contour's own slice (``np.add.reduce`` and ``cumsum`` of the same values in the 
 same floats), so every number is :func:`.circle.score_circle`'s. A circle that fails a check, or
 that the shortcut does not cover (a point on the asked center, a seed score the answer's JSON must
 give), comes back ``None``: the caller scores it with :func:`.circle.score_circle`, which also
-writes the failing checks' details. :func:`merge_circles` merges the circles' checks of both kinds,
-one check per name.
+writes the failing checks' details (:func:`.merge.merge_circles` merges both kinds).
 """
 
 from __future__ import annotations
@@ -20,46 +19,23 @@ import functools
 import itertools
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from shape_asserts.families.circle import CircleThresholds, _seed_of_points
+from shape_asserts.families.multi.merge import Passing
 from shape_asserts.geometry.checks import _SECTOR_BOUNDS
 from shape_asserts.geometry.contours import Contour
 from shape_asserts.geometry.distances import point_chebyshev
 from shape_asserts.geometry.fit import CircleModel
 from shape_asserts.geometry.fit.circle import HARMONIC_ORDERS, AboutMean
 from shape_asserts.geometry.points import FloatArray, IntArray, Point
-from shape_asserts.geometry.score import Check, _margin, _parsed_limit, fmt_value
-from shape_asserts.geometry.scorecard import Scorecard
+from shape_asserts.geometry.score import _margin, _parsed_limit
 from shape_asserts.geometry.seed import _EXACT_LIMIT as _INT_LIMIT
 from shape_asserts.geometry.seed import _score as _seed_of_error
 
-__all__ = ["Passing", "passing_circles", "Row", "merge_circles"]
-
-
-#: One circle's check as :func:`merge_circles` reads it: name, passed, margin, limit, and the check itself
-#: where the circle was scored by :func:`.circle.score_circle` (``None``: a check it passed, of a
-#: circle :func:`.passing.passing_circles` measured).
-Row = tuple[str, bool, float | None, str, Check | None]
-
-
-@dataclass(frozen=True)
-class Passing:
-    """A circle that passes every check :func:`.circle.score_circle` makes of it (``bounds`` left
-    out): its seed score, its roundness metric, and each check's name and limit (``checks``: one
-    list shared by the circles asked the same checks) and margin, in that function's order."""
-
-    seed: float
-    roundness: float
-    checks: list[tuple[str, str]]
-    margins: list[float | None]
-
-    def rows(self) -> list[Row]:
-        """The checks as :func:`merge_circles` reads them (each passed)."""
-        return [(name, True, m, limit, None) for (name, limit), m in zip(self.checks, self.margins)]
+__all__ = ["passing_circles", "circle_limits"]
 
 
 def circle_limits(t: CircleThresholds, start: bool, direction: str | None) -> list[tuple[str, str]]:
@@ -369,51 +345,6 @@ def passing_circles(
         margins = [margin(value) for margin, value in zip(margin_of, values)]
         out.append(Passing(seed, round_fit[i], checks, margins))
     return out
-
-
-def merge_circles(card: Scorecard, per: list[tuple[str, Passing | list[Row], Contour]], skip: set[str]) -> None:
-    """Add one check per name over all circles: passes when every circle's does.
-
-    ``per``: each circle's label, its checks (a :class:`Passing`, or the rows of those
-    :func:`.circle.score_circle` made) and its contour, in the drawing's order."""
-    # every circle passing the same checks (the common case): each name's least margin over the circles
-    shared = per[0][1] if per else None
-    if isinstance(shared, Passing) and all(isinstance(p, Passing) and p.checks is shared.checks for _, p, _ in per):
-        columns = zip(*[p.margins for _, p, _ in per if isinstance(p, Passing)])  # (each a Passing: mypy)
-        for (name, limit), margins in zip(shared.checks, columns):
-            if name in skip:
-                continue
-            least: float | None = None  # (``min`` of those there are: the first of equals)
-            for m in margins:
-                if m is not None and (least is None or m < least):
-                    least = m
-            card.add(name, True, f"all {len(per)} pass", limit + " each", "", (), least)
-        return
-    # each name's checks over all circles, in one pass (names in the order they first appear)
-    by_name: dict[str, list[tuple[str, Row, Contour]]] = {}
-    for label, checks, contour in per:
-        for row in checks.rows() if isinstance(checks, Passing) else checks:
-            if row[0] not in skip:
-                by_name.setdefault(row[0], []).append((label, row, contour))
-    for name, rows in by_name.items():
-        # the least margin (``min`` of those there are: the first of equals), and whether all pass
-        least = None
-        passed = True
-        for _, (_, ok, m, _, _), _ in rows:
-            if m is not None and (least is None or m < least):
-                least = m
-            passed = passed and ok
-        limit = rows[0][1][3] + " each"
-        if passed:  # (no detail and no indices to gather)
-            card.add(name, True, f"all {len(rows)} pass", limit, "", (), least)
-            continue
-        # (a failed check is one score_circle made: its circle failed it)
-        bad = [(label, c, contour) for label, (_, ok, _, _, c), contour in rows if not ok and c is not None]
-        detail = "; ".join(
-            f"{label}: {fmt_value(c.value)}" + (f" ({c.detail})" if c.detail else "") for label, c, _ in bad
-        )
-        idx = tuple(sorted({contour.start + i for _, c, contour in bad for i in c.indices}))
-        card.add(name, False, f"{len(bad)} of {len(rows)} circles failed", limit, detail, idx, least)
 
 
 #: Coordinates the shortcut takes: within this of 0 every measure of a contour a circle fits is

@@ -16,7 +16,8 @@ from shape_asserts.families.multi.asked import separate_radii, side_point
 from shape_asserts.families.multi.matching import assign
 from shape_asserts.families.multi.meeting import _cell_gap as _cell_gap  # (re-exported: tests use it)
 from shape_asserts.families.multi.meeting import meetings
-from shape_asserts.families.multi.passing import Passing, Row, merge_circles, passing_circles
+from shape_asserts.families.multi.merge import Passing, Row, merge_circles
+from shape_asserts.families.multi.passing import passing_circles
 from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.geometry.contours import BREAK_STEP, CLOSE_TOL, Contour, intersection, split_contours
 from shape_asserts.geometry.drawing import Drawing
