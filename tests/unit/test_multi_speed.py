@@ -122,3 +122,32 @@ def test_order_rounding_is_numpys() -> None:
     want = np.round(radii, 6)
     got = np.array([round(r * 1e6) / 1e6 for r in radii.tolist()])
     assert np.array_equal(got, want)
+
+
+def test_margin_functions_are_score_margin() -> None:
+    """Each check's margin function (passing._margin_of, made once per limit) gives
+    ``score._margin(value, limit)``, bit for bit, for the finite numbers and the strings a passing
+    circle's checks hold, over limits from default and odd thresholds."""
+    from dataclasses import replace
+
+    from shape_asserts.families.multi.scorer import CIRCLES
+    from shape_asserts.geometry.score import _margin
+
+    rng = np.random.default_rng(5)
+    thresholds = [
+        CIRCLES,
+        replace(CIRCLES, min_seed_score=85.123456789, max_gaps=2, max_closure=0.0, min_turns=0.0, max_turns=3.25),
+        replace(CIRCLES, min_coverage=11 / 12, max_center_offset=1e-7, min_radius=1234567.0),
+    ]
+    values: list[Any] = [0, 1, 3, 0.0, -0.0, 1.0, 85.0, 99.99, 1e-300, 2.5e15, "cw", "ccw", "none"]
+    values += (rng.normal(size=200) * 10.0 ** rng.integers(-6, 6, size=200)).tolist()
+    for t in thresholds:
+        for start in (False, True):
+            for direction in (None, "cw", "ccw"):
+                checks, margin_of = passing._circle_checks(t, start, direction)
+                assert [name for name, _ in checks] == [name for name, _ in passing.circle_limits(t, start, direction)]
+                for (_, limit), margin in zip(checks, margin_of):
+                    for v in values:
+                        if isinstance(v, str) and _margin(v, limit) is None and limit[0] in "≤≥0123456789":
+                            continue  # (a string is a direction's value only, held to a direction)
+                        assert repr(margin(v)) == repr(_margin(v, limit)), (limit, v)
