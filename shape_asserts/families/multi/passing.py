@@ -94,9 +94,9 @@ def _circle_checks(
 
 
 def _roundness(r: FloatArray, spans: Sequence[tuple[int, int]]) -> list[float]:
-    """:func:`.fit.circle.roundness_of` of each span's distances ``r[a:b]`` (at least 3 each): each
-    mean from the span's own sum, the deviations from it for all spans at once (the same
-    subtractions), each deviation's sum again the span's own."""
+    """:func:`.fit.circle.roundness_of` of each span's distances ``r[a:b]`` (at least 3 each; the
+    spans tile ``r`` in order): each mean from the span's own sum, the deviations from it for all
+    spans at once (the same subtractions), each deviation's sum again the span's own."""
     means = []
     for a, b in spans:
         means.append(float(np.add.reduce(r[a:b]) / (b - a)))
@@ -143,18 +143,13 @@ def _int_seeds(
     return out
 
 
-def _harmonic_shares(
-    theta: FloatArray,
-    res: FloatArray,
-    ids: IntArray,
-    spans: Sequence[tuple[int, int]],
-    radii: Sequence[float],
-    t: CircleThresholds,
-) -> list[float]:
-    """Each span's worst harmonic share as ``Scorecard.harmonics`` measures it (symmetry 4): the
-    amplitudes of :func:`.fit.circle.radial_harmonics` of ``theta[a:b]`` and ``res[a:b]``, each
-    over its limit. NaN where a share is (the check then fails: the caller scores that circle).
-    ``ids``: each point's span."""
+def _harmonic_amplitudes(
+    theta: FloatArray, res: FloatArray, ids: IntArray, spans: Sequence[tuple[int, int]]
+) -> list[list[float]]:
+    """:func:`.fit.circle.radial_harmonics` of each span's ``theta[a:b]`` and ``res[a:b]`` (at least
+    3 points each, finite; the spans tile ``theta`` in order, ``ids`` each point's span): the
+    weights, phases and amplitudes of all spans at once, each span's sums on its own slice (tested
+    bit for bit against the function: tests/unit/test_multi_speed.py)."""
     lo, hi = HARMONIC_ORDERS
     m = len(theta)
     firsts = [a for a, _ in spans]
@@ -182,8 +177,6 @@ def _harmonic_shares(
     rows = np.ndarray((hi, m), dtype=complex, buffer=first, strides=(0, first.itemsize))
     phase = np.multiply.accumulate(rows, axis=0)[lo - 1 :]
     we = w * res
-    a_, b_, c_, d_ = t.harmonic_limits
-    repeats = [k % 4 == 0 for k in range(lo, hi + 1)]
     # each span's sums on its own slice (its weights' total, its phases times its weighted
     # residuals), then the amplitudes 2 |sum| / total of all spans at once
     totals = [float(np.add.reduce(w[a:b])) for a, b in spans]
@@ -192,18 +185,27 @@ def _harmonic_shares(
     for i, (a, b) in enumerate(spans):
         if valid[i]:
             sums[i] = phase[:, a:b] @ we[a:b]
-    amps = (2.0 * np.abs(sums) / np.array([tt if ok else 1.0 for tt, ok in zip(totals, valid)])[:, None]).tolist()
+    amps: list[list[float]] = (
+        2.0 * np.abs(sums) / np.array([tt if ok else 1.0 for tt, ok in zip(totals, valid)])[:, None]
+    ).tolist()
+    return [amp if ok else [0.0] * (hi - lo + 1) for amp, ok in zip(amps, valid)]
+
+
+def _harmonic_shares(amplitudes: list[list[float]], radii: Sequence[float], t: CircleThresholds) -> list[float]:
+    """Each circle's worst harmonic share as ``Scorecard.harmonics`` measures it (symmetry 4) from
+    its amplitudes and fitted radius: the orders judged at this size, each amplitude over its
+    limit. NaN where a share is (the check then fails: the caller scores that circle)."""
+    lo, hi = HARMONIC_ORDERS
+    a, b, c, d = t.harmonic_limits
+    repeats = [k % 4 == 0 for k in range(lo, hi + 1)]
     out = []
-    for amp, ok, radius in zip(amps, valid, radii):
-        if not ok:
-            amp = [0.0] * (hi - lo + 1)
-        # Scorecard.harmonics from here: the orders judged at this size, each amplitude's share
+    for amp, radius in zip(amplitudes, radii):
         size = max(radius, 1.0)
         amp = amp[: max(1, min(len(amp), math.floor(math.pi * size) - lo + 1))]
-        repeat, other = a_ + b_ / size, c_ + d_ / size
+        repeat, other = a + b / size, c + d / size
         share = [v / (repeat if rep else other) for v, rep in zip(amp, repeats)]
-        total_share = sum(share)
-        out.append(max(share) if total_share == total_share else math.nan)
+        total = sum(share)
+        out.append(max(share) if total == total else math.nan)
     return out
 
 
@@ -288,7 +290,7 @@ def passing_circles(
     # roundness about the asked centers, then about the fitted ones (radial's rows, end to end)
     rounds = _roundness(radial.reshape(-1), spans + [(a + m, b + m) for a, b in spans])
     round_asked, round_fit = rounds[:k], rounds[k:]
-    worst = _harmonic_shares(angles[1], res, ids, spans, radii, t)
+    worst = _harmonic_shares(_harmonic_amplitudes(angles[1], res, ids, spans), radii, t)
 
     lows = np.minimum.reduceat(xy, firsts, axis=0).tolist()
     highs = np.maximum.reduceat(xy, firsts, axis=0).tolist()
