@@ -295,6 +295,7 @@ def passing_circles(
     lows = np.minimum.reduceat(xy, firsts, axis=0).tolist()
     highs = np.maximum.reduceat(xy, firsts, axis=0).tolist()
     int_seeds = _int_seeds(abouts, spans, ids, lows, highs) if ints else []
+    tables: dict[tuple[bool, str | None], tuple[list[tuple[str, str]], list[MarginOf]]] = {}
     out: list[Passing | None] = []
     for i, contour in enumerate(contours):
         a, b = spans[i]
@@ -343,7 +344,10 @@ def passing_circles(
         if not all(oks):
             out.append(None)
             continue
-        checks, margin_of = _circle_checks(t, start is not None, direction)
+        asked = (start is not None, direction)
+        if asked not in tables:  # (hashing the thresholds once per asked checks, not per circle)
+            tables[asked] = _circle_checks(t, *asked)
+        checks, margin_of = tables[asked]
         margins = [margin(value) for margin, value in zip(margin_of, values)]
         out.append(Passing(seed, round_fit[i], checks, margins))
     return out
