@@ -63,8 +63,10 @@ def assign(cost: ArrayLike) -> list[tuple[int, int]]:
 
 #: Up to this many permutations :func:`assign` adds them up in Python, beyond it with arrays.
 _PYTHON_PERMUTATIONS = 24
-#: Every permutation of ``range(n)`` choose ``r``, in ``itertools.permutations`` order, by ``(n, r)``.
-_PERMUTATIONS: dict[tuple[int, int], IntArray] = {}
+#: Every permutation of ``range(n)`` choose ``r``, in ``itertools.permutations`` order, as the
+#: flat indices into a C-ordered ``(m, k)`` cost matrix of the terms :func:`_assign_arrays` adds
+#: (column by column), by ``(m, k)``.
+_PERMUTATION_CELLS: dict[tuple[int, int], IntArray] = {}
 
 
 def _assign_arrays(cost: FloatArray) -> list[tuple[int, int]]:
@@ -72,23 +74,20 @@ def _assign_arrays(cost: FloatArray) -> list[tuple[int, int]]:
     0.0 (the same float additions in the same order as the Python loop), the first least total
     chosen (``argmin`` takes the first; a NaN total, never less than the best, counts as none)."""
     m, k = cost.shape
-    key = (max(m, k), min(m, k))
-    perms = _PERMUTATIONS.get(key)
-    if perms is None:
-        perms = np.array(list(itertools.permutations(range(key[0]), key[1])), dtype=np.int64)
-        perms.flags.writeable = False
-        _PERMUTATIONS[key] = perms
-    totals = np.zeros(len(perms))
-    if m >= k:  # perm[j] is the row of column j
-        for j in range(k):
-            totals = totals + cost[perms[:, j], j]
-    else:  # perm[i] is the column of row i
-        for i in range(m):
-            totals = totals + cost[i, perms[:, i]]
+    cells = _PERMUTATION_CELLS.get((m, k))
+    if cells is None:
+        perms = np.array(list(itertools.permutations(range(max(m, k)), min(m, k))), dtype=np.int64)
+        # m >= k: perm[j] is the row of column j; else perm[i] is the column of row i
+        cells = perms * k + np.arange(k) if m >= k else np.arange(m) * k + perms
+        cells.flags.writeable = False
+        _PERMUTATION_CELLS[m, k] = cells
+    terms = np.ascontiguousarray(cost).ravel()[cells]  # (permutations, min(m, k)), all at once
+    totals = np.zeros(len(terms))
+    for j in range(terms.shape[1]):
+        totals += terms[:, j]
     totals[np.isnan(totals)] = np.inf
     best = int(np.argmin(totals))
     if not totals[best] < math.inf:
         return []
-    perm = perms[best].tolist()
-    pairs = [(perm[j], j) for j in range(k)] if m >= k else [(i, perm[i]) for i in range(m)]
-    return sorted(pairs)
+    at = cells[best].tolist()
+    return sorted((c // k, c % k) for c in at)

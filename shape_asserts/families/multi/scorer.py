@@ -3,28 +3,29 @@ scored as a circle, the per-circle checks merged, and the scene's own checks on 
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 from numpy.typing import ArrayLike
 
 from shape_asserts.families.base import CaseLike, with_overrides
 from shape_asserts.families.circle import CircleThresholds, parsed_ints, score_circle
 from shape_asserts.families.multi.asked import separate_radii, side_point
 from shape_asserts.families.multi.matching import assign
+from shape_asserts.families.multi.meeting import _cell_gap as _cell_gap  # (re-exported: tests use it)
+from shape_asserts.families.multi.meeting import meetings
+from shape_asserts.families.multi.merge import Passing, Row, merge_circles
+from shape_asserts.families.multi.passing import passing_circles
 from shape_asserts.families.prompts import fmt_xy
-from shape_asserts.geometry.contours import BREAK_STEP, CLOSE_TOL, Contour, cell_paths, intersection, split_contours
-from shape_asserts.geometry.distances import cell_distance
+from shape_asserts.geometry.contours import BREAK_STEP, CLOSE_TOL, Contour, intersection, split_contours
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import CircleModel
-from shape_asserts.geometry.fit.circle import about_mean
+from shape_asserts.geometry.fit.circle import AboutMean, about_mean
 from shape_asserts.geometry.fit.polygon import np_sum
 from shape_asserts.geometry.points import FloatArray, Point, as_points
-from shape_asserts.geometry.score import Check, ShapeScore, fmt_value
+from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.geometry.scorecard import Scorecard
 from shape_asserts.geometry.seed import int_points_score
 
@@ -60,70 +61,29 @@ class _Target:
     direction: str | None
 
 
-def _merge(card: Scorecard, per: list[tuple[str, ShapeScore, Contour]], skip: set[str]) -> None:
-    """Add one check per name over all circles: passes when every circle's does."""
-    # each name's checks over all circles, in one pass (names in the order they first appear)
-    by_name: dict[str, list[tuple[str, Check, Contour]]] = {}
-    for label, s, contour in per:
-        for c in s.checks:
-            if c.name not in skip:
-                by_name.setdefault(c.name, []).append((label, c, contour))
-    for name, rows in by_name.items():
-        # the least margin (``min`` of those there are: the first of equals), and whether all pass
-        least: float | None = None
-        passed = True
-        for _, c, _ in rows:
-            m = c.margin
-            if m is not None and (least is None or m < least):
-                least = m
-            passed = passed and c.passed
-        limit = rows[0][1].limit + " each"
-        if passed:  # (no detail and no indices to gather)
-            card.add(name, True, f"all {len(rows)} pass", limit, "", (), least)
-            continue
-        bad = [(label, c, contour) for label, c, contour in rows if not c.passed]
-        detail = "; ".join(
-            f"{label}: {fmt_value(c.value)}" + (f" ({c.detail})" if c.detail else "") for label, c, _ in bad
-        )
-        idx = tuple(sorted({contour.start + i for _, c, contour in bad for i in c.indices}))
-        card.add(name, False, f"{len(bad)} of {len(rows)} circles failed", limit, detail, idx, least)
+#: Whole-number coordinates below this magnitude add up exactly in any order (see :func:`_abouts`).
+_EXACT = float(2**24)
 
 
-#: Pairs of cells compared at once by :func:`_cell_gap` (larger contours go to ``cell_distance``).
-_GAP_PAIRS = 65_536
+def _abouts(pts: FloatArray, contours: Sequence[Contour], small: bool) -> dict[int, AboutMean]:
+    """:func:`.fit.circle.about_mean` of each contour of 3 points or more, by index.
 
-
-#: Cells as 16-bit integers (see :func:`_cell_gap`).
-Int16Array = npt.NDArray[np.int16]
-#: Cells within this of 0 in x and y are compared as 16-bit integers by :func:`_cell_gap` (their
-#: differences stay within the type).
-_SMALL_CELL = 16_000
-
-
-def _cell_gap(
-    a: FloatArray, b: FloatArray, small: tuple[Int16Array, Int16Array, Int16Array, Int16Array] | None
-) -> float:
-    """``cell_distance(a, b)``: the least Chebyshev distance between a cell of ``a`` and one of
-    ``b`` — for contours of a few hundred cells every pair at once (the same minimum of the same
-    differences), else its near-linear search.
-
-    ``small``: ``a``'s and ``b``'s x and y columns as int16 when every cell lies within
-    :data:`_SMALL_CELL` of 0. Cells are whole numbers, so their differences, absolute values and
-    larger ones are exact either way, and the least as a float is the same number (a zero is
-    +0.0 both ways: ``abs`` clears the sign); the narrow type moves a quarter of the bytes."""
-    if len(a) == 0 or len(b) == 0 or len(a) * len(b) > _GAP_PAIRS:
-        return cell_distance(a, b)
-    if small is not None:
-        ax, ay, bx, by = small
-        d = ax[:, None] - bx
-        np.abs(d, out=d)
-        dy = ay[:, None] - by
-        np.abs(dy, out=dy)
-        np.maximum(d, dy, out=d)
-        return float(np.minimum.reduce(d, axis=None))
-    dx = np.abs(a[:, 0, None] - b[None, :, 0])
-    dy = np.abs(a[:, 1, None] - b[None, :, 1])
-    return float(np.minimum.reduce(np.maximum(dx, dy), axis=None))
+    ``small``: every coordinate of ``pts`` is a whole number within :data:`_EXACT` of 0 (the
+    parser's ints). Each contour's sums of its coordinates are then exact in any order (every
+    partial sum a whole number below ``2**53``), so those of contours tiling ``pts`` are added up
+    at once (``np.add.reduceat``: the same numbers) and the mean's division, the differences and
+    the squares made for all points at once (the same elementwise operations)."""
+    tiled = all(a.stop == b.start for a, b in zip(contours, contours[1:]))
+    if not (small and tiled and len(contours) > 1 and contours[0].start == 0 and contours[-1].stop == len(pts)):
+        return {i: about_mean(c.points) for i, c in enumerate(contours) if len(c) >= 3}
+    lens = np.array([len(c) for c in contours])
+    means = np.add.reduceat(pts, [c.start for c in contours], axis=0) / lens[:, None]
+    centred = pts - means.repeat(lens, axis=0)
+    dx, dy = centred[:, 0], centred[:, 1]
+    sq = dx * dx + dy * dy
+    return {
+        i: (means[i], centred[c.start : c.stop], sq[c.start : c.stop]) for i, c in enumerate(contours) if len(c) >= 3
+    }
 
 
 def _mean(values: list[float]) -> float:
@@ -166,7 +126,12 @@ def score_circles(
     contours = [c for c in split_contours(pts, break_step=t.break_step, close_tol=t.close_tol) if len(c)]
     k = len(targets)
     # each contour about its mean, once: its circle fit and (ints) its seed score start from it
-    abouts = {i: about_mean(c.points) for i, c in enumerate(contours) if len(c) >= 3}
+    # (the least and largest coordinate, for the bounds check and whether the ints are small)
+    extremes = (
+        (float(np.minimum.reduce(pts, axis=None)), float(np.maximum.reduce(pts, axis=None))) if len(pts) else None
+    )
+    small = ints and extremes is not None and extremes[0] > -_EXACT and extremes[1] < _EXACT
+    abouts = _abouts(pts, contours, small)
     # the contours a circle fits, by index (a contour of fewer than 3 points fits none)
     fits = {i: m for i, a in abouts.items() if (m := CircleModel.from_estimate(contours[i].points, about=a))}
     card = Scorecard()
@@ -202,14 +167,33 @@ def score_circles(
         pairs = sorted(zip(keep, range(k)))
     metrics["matched"] = len(pairs)
 
-    per: list[tuple[str, ShapeScore, Contour]] = []
-    seeds = [0.0] * k
+    # each matched circle's start as asked (the side of the asked radius, else of the fitted one)
+    starts: list[Point | None] = []
     for ci, tj in pairs:
+        tg = targets[tj]
+        r = tg.radius if tg.radius is not None else round(fits[ci].radius)
+        starts.append(side_point(tg.center, r, tg.side) if tg.side is not None else None)
+    # the circles passing every check measured together; each other one scored on its own
+    fast = passing_circles(
+        [contours[ci] for ci, _ in pairs],
+        [fits[ci] for ci, _ in pairs],
+        [abouts[ci] for ci, _ in pairs],
+        [targets[tj].center for _, tj in pairs],
+        starts,
+        [targets[tj].direction for _, tj in pairs],
+        t,
+        ints=ints,
+    )
+    per: list[tuple[str, Passing | list[Row], Contour]] = []
+    seeds = [0.0] * k
+    roundness: list[float] = []
+    for (ci, tj), start, passing in zip(pairs, starts, fast):
         tg, contour, fit = targets[tj], contours[ci], fits[ci]
-        start = None
-        if tg.side is not None:
-            r = tg.radius if tg.radius is not None else round(fit.radius)
-            start = side_point(tg.center, r, tg.side)
+        if passing is not None:
+            per.append((tg.label, passing, contour))
+            seeds[tj] = passing.seed
+            roundness.append(passing.roundness)
+            continue
         s = score_circle(
             contour.points,
             center=tg.center,
@@ -223,8 +207,9 @@ def score_circles(
             seed=int_points_score(contour.points, abouts[ci]) if ints else None,
         )
         seeds[tj] = float(s.score)
-        per.append((tg.label, s, contour))
-    _merge(card, per, skip={"bounds"})
+        roundness.append(s.metrics.get("roundness", 0.0))
+        per.append((tg.label, [(c.name, c.passed, c.margin, c.limit, c) for c in s.checks], contour))
+    merge_circles(card, per, skip={"bounds"})
 
     fitted = {tj: fits[ci].radius for ci, tj in pairs}
     if len(asked) == k:
@@ -249,7 +234,9 @@ def score_circles(
     if order is not None:
         drawn = [fitted[tj] for _, tj in sorted(pairs)]
         want = sorted(drawn) if order == "outward" else sorted(drawn, reverse=True)
-        ok = drawn == want and len(set(np.round(drawn, 6))) == len(drawn)
+        # no two radii equal to 6 decimals: np.round(drawn, 6), rint(r * 1e6) / 1e6, in Python floats
+        # (round() of a finite float is rint's integer; a fitted radius is finite)
+        ok = drawn == want and len({round(r * 1e6) / 1e6 for r in drawn}) == len(drawn)
         card.add(
             "order",
             ok,
@@ -261,51 +248,8 @@ def score_circles(
 
     # the circles must not meet: only the contours matched to asked circles are compared (at most k,
     # so the work stays k² whatever the answer; extra contours already fail ``contours``)
-    hits, least = [], math.inf
-    matched = sorted(ci for ci, _ in pairs)
-    if matched:
-        # the contours' cells, repeats kept: the least distance between two contours is the same
-        # minimum over the same pairs of cells (``min_distance`` drops the repeats only to search
-        # less); all matched contours rounded at once, each one's a slice (a matched contour has a
-        # fit, so its points are finite: the boxes' gaps are plain floats)
-        spans = [(contours[ci].start, contours[ci].stop) for ci in matched]
-        rounded = np.rint(np.concatenate([pts[a:b] for a, b in spans]))
-        offsets = np.cumsum([0] + [b - a for a, b in spans[:-1]])
-        ends = offsets + [b - a for a, b in spans]
-        slices = {ci: slice(o, e) for ci, o, e in zip(matched, offsets.tolist(), ends.tolist())}
-        cells = {ci: rounded[at] for ci, at in slices.items()}
-        # each contour's box: the least and the largest of its cells' x and y (CellPath.of's cells)
-        lows = np.minimum.reduceat(rounded, offsets, axis=0).tolist()
-        highs = np.maximum.reduceat(rounded, offsets, axis=0).tolist()
-        box = dict(zip(matched, zip(lows, highs)))
-        # every cell within _SMALL_CELL of 0: x and y apart as int16 for _cell_gap
-        cols: dict[int, tuple[Int16Array, Int16Array]] = {}
-        if min(min(lo) for lo in lows) >= -_SMALL_CELL and max(max(hi) for hi in highs) <= _SMALL_CELL:
-            xs16, ys16 = rounded.T.astype(np.int16, order="C")  # each column contiguous
-            cols = {ci: (xs16[at], ys16[at]) for ci, at in slices.items()}
-    # each pair's boxes' gap: no two cells of boxes this far apart are nearer
-    aparts: dict[tuple[int, int], float] = {}
-    for i, j in itertools.combinations(matched, 2):
-        (lo_i, hi_i), (lo_j, hi_j) = box[i], box[j]
-        aparts[i, j] = max(max(lo_j[0] - hi_i[0], lo_i[0] - hi_j[0]), max(lo_j[1] - hi_i[1], lo_i[1] - hi_j[1]))
-    pair_gap: dict[tuple[int, int], float] = {}  # the cells' least gap of each pair that could lower the least
-    for (i, j), apart in aparts.items():
-        if apart < least:  # (else the pair cannot lower the least)
-            pair_gap[i, j] = _cell_gap(cells[i], cells[j], (*cols[i], *cols[j]) if cols else None)
-            least = min(least, pair_gap[i, j])
-    # contours meet on a shared cell (0 apart) or crossing diagonal steps (cells 1 apart): only
-    # pairs whose boxes lie within two cells, and whose measured gap (whole numbers with cols:
-    # the CellPaths' cells) is under 2, are walked for their cells and steps
-    meet = [pair for pair, apart in aparts.items() if apart < 2 and not (cols and pair_gap.get(pair, 0.0) >= 2)]
-    near = sorted({ci for pair in meet for ci in pair})
-    paths = {}
-    if near:
-        stacked = np.concatenate([rounded[slices[ci]] for ci in near]).astype(np.int64)
-        paths = dict(zip(near, cell_paths(stacked, [(contours[ci].start, contours[ci].stop) for ci in near])))
-    for i, j in meet:
-        x = intersection(paths[i], paths[j])
-        if x:
-            hits.append((i, j, x))
+    # (the pairwise test by the name this module gives it: a test counts its calls)
+    hits, least = meetings(pts, contours, sorted(ci for ci, _ in pairs), intersection)
     metrics["intersections"] = len(hits)
     metrics["min_separation"] = least if math.isfinite(least) else None  # (a Python float)
     card.add(
@@ -315,11 +259,11 @@ def score_circles(
         f"≤ {t.max_intersections}",
         "; ".join(f"contours #{i + 1} and #{j + 1} meet at {(x.shared + x.crossings)[0]}" for i, j, x in hits[:4]),
     )
-    card.bounds(pts, grid_size)
+    card.bounds(pts, grid_size, extremes=extremes)
 
     score = _mean(seeds) if k else 0.0
     metrics["mean_seed_score"] = score
-    metrics["min_roundness"] = min((s.metrics.get("roundness", 0.0) for _, s, _ in per), default=0.0)
+    metrics["min_roundness"] = min(roundness, default=0.0)
     card.marks.update(
         gaps=tuple(g for c in contours for g in c.gaps),
         repeats=tuple(r for c in contours for r in c.repeats),
