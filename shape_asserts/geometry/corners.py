@@ -179,7 +179,10 @@ def _corners_fit(ring: Ring, idx: list[int], deep: list[Pair], epsilon: float) -
     out = []
     for pair in deep:
         j, a, m, d = pair
-        for b in (idx[j], idx[(j + 1) % k]):  # a to m holds the points up to m; m to d those after
+        # both must fit, so either may be looked at first: the one that is not m (m itself lies
+        # exactly 0 from a side it ends, and m is often one of them: it settles the pair at once)
+        one, other = idx[j], idx[(j + 1) % k]
+        for b in (one, other) if other == m else (other, one):  # a to m holds the points up to m; m to d those after
             qx, qy = _offset(xl, yl, (b, a, m) if (b - a) % n <= (m - a) % n else (b, m, d))
             sq = qx * qx + qy * qy
             if sq < lo:  # within epsilon, as np.hypot would say (_square_band)
@@ -306,6 +309,8 @@ def _refine(ring: Ring, idx: list[int], rounds: int = 4) -> list[int]:
         moved = False
         # what _merge_pairs measures first, asked along: when no corner moves it is these corners
         pre = _refine_moves(ring, idx, range(k), pairs_along=k > 3)
+        if all(to is None for _, to in pre.values()):  # none moves, so none has a moved neighbour: done
+            break
         for j in range(k):
             p, q = idx[j - 1], idx[(j + 1) % k]
             if (q - p) % n < 2:

@@ -4,7 +4,9 @@
 * ``PolygonModel.from_estimate`` finds repeated points (and a closing point equal to the first) by
   comparing the points as complex numbers, not column by column;
 * ``_corner_order`` rolls the corners clockwise by one index table and gives them as plain rows;
-* ``score_polygon``'s placement gaps are taken x and y apart from one ``take`` of the points.
+* ``score_polygon``'s placement gaps are taken x and y apart from one ``take`` of the points;
+* ``corners._corners_fit`` looks first at the corner of a pair that is not ``m``, and
+  ``corners._refine`` stops as soon as no corner moves.
 """
 
 from __future__ import annotations
@@ -14,10 +16,12 @@ import pytest
 
 from shape_asserts.families.polygon.plain import rolls
 from shape_asserts.families.polygon.scorer import _asked, _corner_order, score_polygon
+from shape_asserts.geometry.corners import Pair, _corners_fit, _offset, _refine, _refine_moves, _square_band
 from shape_asserts.geometry.fit import PolygonModel
 from shape_asserts.geometry.fit.polygon import orientation
 from shape_asserts.geometry.points import roll_rows
 from shape_asserts.geometry.raster import raster_polyline
+from shape_asserts.geometry.runs import Ring
 
 
 def _old_repeats(pts: np.ndarray) -> tuple[np.ndarray, bool]:
@@ -145,3 +149,78 @@ def test_a_failing_placement_and_straightness_still_say_where():
     assert checks["straightness"].detail == (
         "point #5 (15,11) is 1.00 cells off the straight side between the asked vertices"
     )
+
+
+def _old_corners_fit(ring: Ring, idx: list[int], deep: list[Pair], epsilon: float) -> list[Pair]:
+    """corners._corners_fit as it was: corner j looked at first, then j + 1."""
+    n, k = ring.n, len(idx)
+    xl, yl = ring.x.data, ring.y.data
+    lo, hi = _square_band(epsilon)
+    out = []
+    for pair in deep:
+        j, a, m, d = pair
+        for b in (idx[j], idx[(j + 1) % k]):
+            qx, qy = _offset(xl, yl, (b, a, m) if (b - a) % n <= (m - a) % n else (b, m, d))
+            sq = qx * qx + qy * qy
+            if sq < lo:
+                continue
+            if sq > hi or not np.hypot(np.array([qx]), np.array([qy]))[0] <= epsilon:
+                break
+        else:
+            out.append(pair)
+    return out
+
+
+@pytest.mark.parametrize("kind", [0, 1, 2])
+def test_corners_fit_in_either_order_fits_the_same_pairs(kind, odd_floats):
+    rng = np.random.default_rng(730 + kind)
+    for _ in range(400):
+        n = int(rng.integers(6, 30))
+        pts = odd_floats(rng, (n, 2), kind, whole=(0, 5))
+        idx = sorted(int(i) for i in rng.choice(n, size=int(rng.integers(4, min(n, 10))), replace=False))
+        k = len(idx)
+        deep = []
+        for j in range(k):
+            a, d = idx[j - 1], idx[(j + 2) % k]
+            between = [(a + s) % n for s in range(1, (d - a) % n)]
+            # m anywhere between a and d, often one of the pair itself (as for a square's corners)
+            m = int(rng.choice([idx[j], idx[(j + 1) % k], *between]))
+            deep.append((j, a, m, d))
+        eps = float(rng.choice([0.5, 1.0, 2.0, 1e-300, 1e300, np.inf]))
+        ring = Ring(pts)
+        with np.errstate(all="ignore"):
+            assert _corners_fit(ring, idx, deep, eps) == _old_corners_fit(ring, idx, deep, eps), (pts.tolist(), deep)
+
+
+def _old_refine(ring: Ring, idx: list[int], rounds: int = 4) -> list[int]:
+    """corners._refine as it was: every corner walked even when none moves."""
+    n, k = ring.n, len(idx)
+    if k < 3:
+        return idx
+    idx = list(idx)
+    for _ in range(rounds):
+        moved = False
+        pre = _refine_moves(ring, idx, range(k), pairs_along=k > 3)
+        for j in range(k):
+            p, q = idx[j - 1], idx[(j + 1) % k]
+            if (q - p) % n < 2:
+                continue
+            got = pre.get(j)
+            if got is None or got[0] != (p, q):
+                got = _refine_moves(ring, idx, [j])[j]
+            if got[1] is not None:
+                idx[j], moved = got[1], True
+        if not moved:
+            break
+    return sorted(idx)
+
+
+@pytest.mark.parametrize("kind", [0, 1, 2])
+def test_refine_stopping_when_none_moves_refines_alike(kind, odd_floats):
+    rng = np.random.default_rng(740 + kind)
+    for _ in range(300):
+        n = int(rng.integers(4, 40))
+        pts = odd_floats(rng, (n, 2), kind, whole=(0, 6))
+        idx = sorted(int(i) for i in rng.choice(n, size=int(rng.integers(3, min(n, 9) + 1)), replace=False))
+        with np.errstate(all="ignore"):
+            assert _refine(Ring(pts), idx) == _old_refine(Ring(pts), idx), (pts.tolist(), idx)
