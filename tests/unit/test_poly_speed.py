@@ -6,7 +6,9 @@
 * ``_corner_order`` rolls the corners clockwise by one index table and gives them as plain rows;
 * ``score_polygon``'s placement gaps are taken x and y apart from one ``take`` of the points;
 * ``corners._corners_fit`` looks first at the corner of a pair that is not ``m``, and
-  ``corners._refine`` stops as soon as no corner moves.
+  ``corners._refine`` stops as soon as no corner moves;
+* ``corners.simplify_closed`` skips ``_drop_shallow`` and ``_refine`` when ``_settled`` tells from
+  what the ring remembers that neither would change a corner.
 """
 
 from __future__ import annotations
@@ -16,7 +18,16 @@ import pytest
 
 from shape_asserts.families.polygon.plain import rolls
 from shape_asserts.families.polygon.scorer import _asked, _corner_order, score_polygon
-from shape_asserts.geometry.corners import Pair, _corners_fit, _offset, _refine, _refine_moves, _square_band
+from shape_asserts.geometry.corners import (
+    Pair,
+    _corners_fit,
+    _offset,
+    _refine,
+    _refine_moves,
+    _settled,
+    _square_band,
+    simplify_closed,
+)
 from shape_asserts.geometry.fit import PolygonModel
 from shape_asserts.geometry.fit.polygon import orientation
 from shape_asserts.geometry.points import roll_rows
@@ -224,3 +235,37 @@ def test_refine_stopping_when_none_moves_refines_alike(kind, odd_floats):
         idx = sorted(int(i) for i in rng.choice(n, size=int(rng.integers(3, min(n, 9) + 1)), replace=False))
         with np.errstate(all="ignore"):
             assert _refine(Ring(pts), idx) == _old_refine(Ring(pts), idx), (pts.tolist(), idx)
+
+
+def _wobbly_polygon(rng: np.random.Generator, odd: bool) -> np.ndarray:
+    """A rastered polygon of 3 to 10 corners, sometimes wobbled; ``odd``: scaled by a power of ten."""
+    k = int(rng.integers(3, 11))
+    ang = np.sort(rng.uniform(0, 2 * np.pi, size=k))
+    r = rng.uniform(5, 20, size=k)
+    v = np.round(np.column_stack([25 + r * np.cos(ang), 25 + r * np.sin(ang)]))
+    pts = np.asarray(raster_polyline(np.vstack([v, v[:1]])), dtype=float)[:-1]
+    if rng.random() < 0.4:
+        pts = pts + rng.integers(-1, 2, size=pts.shape) * (rng.random(len(pts)) < 0.15)[:, None]
+    return pts * 10.0 ** int(rng.integers(-3, 4)) if odd else pts
+
+
+@pytest.mark.parametrize("odd", [False, True])
+def test_settled_corners_are_what_drop_and_refine_leave(odd, monkeypatch):
+    import shape_asserts.geometry.corners as corners
+
+    rng = np.random.default_rng(750 + odd)
+    cases = []
+    for _ in range(300):
+        pts = _wobbly_polygon(rng, odd)
+        scale = float(np.abs(pts).max()) / 45.0 if odd else 1.0
+        eps = float(rng.choice([1.0, 1.4, 2.0])) * scale
+        cases.append((pts, eps, float(rng.choice([0.0, 3.0, 6.0])) * scale, int(rng.integers(0, 11))))
+    got = [simplify_closed(p, e, min_side=s, ahead=a).tolist() for p, e, s, a in cases]
+    monkeypatch.setattr(corners, "_settled", lambda ring, idx, epsilon: False)  # the former path, always
+    want = [simplify_closed(p, e, min_side=s, ahead=a).tolist() for p, e, s, a in cases]
+    assert got == want
+    taken = []
+    monkeypatch.setattr(corners, "_settled", lambda ring, idx, epsilon: taken.append(_settled(ring, idx, epsilon)))
+    for pts, eps, side, ahead in cases:
+        simplify_closed(pts, eps, min_side=side, ahead=ahead)
+    assert 50 < sum(map(bool, taken)) < len(taken)  # the shortcut is taken, and so is the full path
