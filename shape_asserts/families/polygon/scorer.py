@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.families.polygon.plain import alternation, first_max, largest, rolls, window
+from shape_asserts.families.polygon.plain import alternation, back_rolls, first_max, largest, rolls, window
 from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, outline_of, path_checks
 from shape_asserts.geometry.fit import PolygonModel
@@ -27,7 +27,7 @@ from shape_asserts.geometry.fit.polygon import (
     vertex_cell_lists,
 )
 from shape_asserts.geometry.nearest_xy import Outline
-from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, round_half_up
+from shape_asserts.geometry.points import FloatArray, Point, as_points, round_half_up
 from shape_asserts.geometry.runs import Ring
 from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.geometry.scorecard import Scorecard
@@ -106,20 +106,11 @@ def _best_shift(corners: FloatArray, forward: bool, target: FloatArray) -> int:
     """How far to roll the ``corners`` (as many as ``target``) taken clockwise (``forward``: as they
     are, else reversed after the first) to put each vertex nearest its target."""
     # row s: the corners clockwise rolled back s (one index table), less the target
-    step = corners[rolls(len(target)) if forward else _back_rolls(len(target))] - target
+    step = corners[rolls(len(target)) if forward else back_rolls(len(target))] - target
     gap = np.hypot(step[:, :, 0], step[:, :, 1])
     # each row is summed as np.sum sums one rolled ring: a reduction along the rows' contiguous
     # axis runs the same pairwise sum on each
     return int(np.add.reduce(gap, axis=1).argmin())
-
-
-@lru_cache(maxsize=64)
-def _back_rolls(k: int) -> IntArray:
-    """:func:`rolls` of the order ``0, k - 1, …, 1`` (a counter-clockwise ring taken clockwise, the
-    first kept first): row ``s``, that order rolled back ``s`` (read-only, made once per ``k``)."""
-    out = np.array([0, *range(k - 1, 0, -1)])[rolls(k)]
-    out.flags.writeable = False
-    return out
 
 
 def _corner_order(
