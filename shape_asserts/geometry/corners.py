@@ -88,13 +88,14 @@ def simplify_closed(
         return np.array(idx, dtype=np.int64)
     if not fetched:
         ring.farthest(_first_runs(n, idx))
-    kept = _drop_shallow(ring, idx, epsilon)
-    idx = _refine(ring, kept)
-    # moving the corners onto the drawing's real corners can leave a cut point flat between two of
-    # them (the point farthest from the start lies mid-side when the start is a corner): drop again
-    # (when none moved, that was just done: a drop leaves none to drop)
-    if idx != kept:
-        idx = _refine(ring, _drop_shallow(ring, idx, epsilon))
+    if not _settled(ring, idx, epsilon):  # (the usual fair drawing is: told at once from what was measured)
+        kept = _drop_shallow(ring, idx, epsilon)
+        idx = _refine(ring, kept)
+        # moving the corners onto the drawing's real corners can leave a cut point flat between two
+        # of them (the point farthest from the start lies mid-side when the start is a corner): drop
+        # again (when none moved, that was just done: a drop leaves none to drop)
+        if idx != kept:
+            idx = _refine(ring, _drop_shallow(ring, idx, epsilon))
     # (every side clearly longer: the shortest is no shorter, as Ring.sides would measure it)
     while min_side > 0 and len(idx) > 3 and not _sides_longer(ring, idx, min_side):
         side = ring.sides(idx)
@@ -179,7 +180,10 @@ def _corners_fit(ring: Ring, idx: list[int], deep: list[Pair], epsilon: float) -
     out = []
     for pair in deep:
         j, a, m, d = pair
-        for b in (idx[j], idx[(j + 1) % k]):  # a to m holds the points up to m; m to d those after
+        # both must fit, so either may be looked at first: the one that is not m (m itself lies
+        # exactly 0 from a side it ends, and m is often one of them: it settles the pair at once)
+        one, other = idx[j], idx[(j + 1) % k]
+        for b in (one, other) if other == m else (other, one):  # a to m holds the points up to m; m to d those after
             qx, qy = _offset(xl, yl, (b, a, m) if (b - a) % n <= (m - a) % n else (b, m, d))
             sq = qx * qx + qy * qy
             if sq < lo:  # within epsilon, as np.hypot would say (_square_band)
@@ -277,6 +281,26 @@ def _first_runs(n: int, idx: list[int]) -> list[Run]:
     )
 
 
+def _settled(ring: Ring, idx: list[int], epsilon: float) -> bool:
+    """Whether :func:`_drop_shallow` and then :func:`_refine` would leave the sorted corners ``idx``
+    (three or more) as they are, told from runs the ring remembers (``False`` when one is not):
+    every corner lies beyond ``epsilon`` from the segment of its neighbours (none dropped, a nan
+    not beyond; three are never dropped), and none would move (its neighbours' farthest point
+    between them is the corner itself, or no farther); then neither measures anything new either."""
+    k, n = len(idx), ring.n
+    if k < 3:
+        return False
+    around = list(zip(idx[-1:] + idx[:-1], idx[1:] + idx[:1]))
+    # :func:`_first_runs`' first two kinds: each corner, then the points between its neighbours
+    got = ring.known(
+        [(p, q, i, 1) for i, (p, q) in zip(idx, around)] + [(p, q, p + 1, (q - p) % n - 1) for p, q in around]
+    )
+    return got is not None and all(
+        (k == 3 or here > epsilon) and not (top > here and best != i)
+        for i, (here, _), (top, best) in zip(idx, got[:k], got[k:])
+    )
+
+
 def _drop_shallow(ring: Ring, idx: list[int], epsilon: float) -> list[int]:
     """Drop kept points that sit within ``epsilon`` of the segment of their neighbours, flattest first."""
     idx = list(idx)
@@ -306,6 +330,8 @@ def _refine(ring: Ring, idx: list[int], rounds: int = 4) -> list[int]:
         moved = False
         # what _merge_pairs measures first, asked along: when no corner moves it is these corners
         pre = _refine_moves(ring, idx, range(k), pairs_along=k > 3)
+        if all(to is None for _, to in pre.values()):  # none moves, so none has a moved neighbour: done
+            break
         for j in range(k):
             p, q = idx[j - 1], idx[(j + 1) % k]
             if (q - p) % n < 2:

@@ -15,13 +15,22 @@ import numpy as np
 from shape_asserts.geometry.fit.polygon import np_sum
 from shape_asserts.geometry.points import FloatArray, IntArray, roll_rows
 
-__all__ = ["rolls", "window", "largest", "first_max", "alternation", "alternation_arrays"]
+__all__ = ["rolls", "back_rolls", "window", "largest", "first_max", "alternation", "alternation_arrays"]
 
 
 @lru_cache(maxsize=64)
 def rolls(k: int) -> IntArray:
     """Row ``s``: the indices ``0..k-1`` rolled back ``s`` (read-only, made once per ``k``)."""
     out = (np.arange(k)[None, :] + np.arange(k)[:, None]) % k
+    out.flags.writeable = False
+    return out
+
+
+@lru_cache(maxsize=64)
+def back_rolls(k: int) -> IntArray:
+    """:func:`rolls` of the order ``0, k - 1, …, 1`` (a counter-clockwise ring taken clockwise, the
+    first kept first): row ``s``, that order rolled back ``s`` (read-only, made once per ``k``)."""
+    out = np.array([0, *range(k - 1, 0, -1)])[rolls(k)]
     out.flags.writeable = False
     return out
 

@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.families.polygon.plain import alternation, first_max, largest, rolls, window
+from shape_asserts.families.polygon.plain import alternation, back_rolls, first_max, largest, rolls, window
 from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, outline_of, path_checks
 from shape_asserts.geometry.fit import PolygonModel
@@ -27,7 +27,7 @@ from shape_asserts.geometry.fit.polygon import (
     vertex_cell_lists,
 )
 from shape_asserts.geometry.nearest_xy import Outline
-from shape_asserts.geometry.points import FloatArray, Point, as_points, roll_rows, round_half_up
+from shape_asserts.geometry.points import FloatArray, Point, as_points, round_half_up
 from shape_asserts.geometry.runs import Ring
 from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.geometry.scorecard import Scorecard
@@ -102,9 +102,11 @@ def clockwise(v: FloatArray) -> FloatArray:
     return v if orientation(v) >= 0 else np.concatenate((v[:1], v[:0:-1]))
 
 
-def _best_shift(ring: FloatArray, target: FloatArray) -> int:
-    """How far to roll ``ring`` (as many vertices as ``target``) to put each vertex nearest its target."""
-    step = ring[rolls(len(target))] - target  # row s: ring rolled back s, less the target
+def _best_shift(corners: FloatArray, forward: bool, target: FloatArray) -> int:
+    """How far to roll the ``corners`` (as many as ``target``) taken clockwise (``forward``: as they
+    are, else reversed after the first) to put each vertex nearest its target."""
+    # row s: the corners clockwise rolled back s (one index table), less the target
+    step = corners[rolls(len(target)) if forward else back_rolls(len(target))] - target
     gap = np.hypot(step[:, :, 0], step[:, :, 1])
     # each row is summed as np.sum sums one rolled ring: a reduction along the rows' contiguous
     # axis runs the same pairwise sum on each
@@ -112,17 +114,19 @@ def _best_shift(ring: FloatArray, target: FloatArray) -> int:
 
 
 def _corner_order(
-    pts: FloatArray, corners: FloatArray, indices: tuple[int, ...], target: FloatArray
-) -> tuple[list[int], bool, FloatArray]:
+    corners: FloatArray, indices: tuple[int, ...], target: FloatArray
+) -> tuple[list[int], bool, list[list[float]]]:
     """Drawing index of the found corner matched to each asked vertex, whether the drawing runs
     the asked (clockwise) way (from vertex i to i + 1 its indices grow), and the corners clockwise,
-    rolled so that corner i lies nearest to asked vertex i."""
+    rolled so that corner i lies nearest to asked vertex i (as plain ``[x, y]`` rows)."""
     k = len(indices)
     forward = orientation(corners) >= 0
-    order = list(range(k)) if forward else [0] + list(range(k - 1, 0, -1))
-    ring = corners[order]  # clockwise(corners), the first kept first (a new array)
-    shift = _best_shift(ring, target)
-    return [int(indices[order[(i + shift) % k]]) for i in range(k)], forward, roll_rows(ring, -shift)
+    order = list(range(k)) if forward else [0] + list(range(k - 1, 0, -1))  # clockwise, the first kept first
+    shift = _best_shift(corners, forward, target)
+    v = corners.tolist()
+    # np.roll(corners[order], -shift)'s rows: row i is the one the order puts i + shift
+    rolled = [order[(i + shift) % k] for i in range(k)]
+    return [indices[j] for j in rolled], forward, [v[j] for j in rolled]
 
 
 def _straightest(ring: Ring, at: list[list[int]], forward: bool, whole: bool) -> tuple[float, int]:
@@ -192,7 +196,7 @@ class _Asked:
     depth: float  # the shallowest corner's depth
     shortest: float  # the shortest side
     fair: tuple[tuple[tuple[float, float], ...], ...]  # vertex_cell_lists
-    cells: FloatArray  # fair as an (n, 4, 2) array, each vertex's last cell repeated to four
+    cells: FloatArray  # fair as a (2, n, 4, 1) array (x and y apart), each vertex's last cell repeated to four
     said: tuple[tuple[str, str], ...]  # per vertex: it rounded to 0.1 and its fair cells, as written
     angles: FloatArray
     sides: FloatArray
@@ -208,7 +212,8 @@ def _asked_from(raw: bytes, k: int) -> _Asked:
     cx, cy = target.mean(axis=0).tolist()
     angles, sides = interior_angles(target), side_lengths(target)
     fair = tuple(tuple(cells) for cells in vertex_cell_lists(target))
-    cells = np.array([[f[min(c, len(f) - 1)] for c in range(4)] for f in fair])
+    # x and y apart, a last axis to meet the points drawn about each corner
+    cells = np.array([[f[min(c, len(f) - 1)] for c in range(4)] for f in fair]).transpose(2, 0, 1)[..., None].copy()
     for a in (target, angles, sides, cells):
         a.flags.writeable = False
     return _Asked(
@@ -301,12 +306,14 @@ def score_polygon(
     corners = model.vertices
     card.metrics["corners"] = model.n
     card.marks["corners"] = model.indices
+    found = model.n
     card.add(
         "vertices",
-        model.n == n,
-        model.n,
+        found == n,
+        found,
         f"= {n}",
-        f"{model.n} corners found (sides straight within {eps:.1f} cells)",
+        # (a detail is kept only when the check fails: written only then)
+        "" if found == n else f"{found} corners found (sides straight within {eps:.1f} cells)",
         model.indices,
     )
     if ratio_limit is not None:
@@ -330,29 +337,30 @@ def score_polygon(
     # A fair drawing turns at a fair rounding of every asked vertex (one of vertex_cells) and runs
     # straight between them; a rotated, stretched, sheared or wrongly sized polygon, or one with a
     # corner cut or rounded, has no such cell at some corner, or strays from the sides through them.
-    drawn_at, forward, drawn = _corner_order(pts, corners, model.indices, target)
+    drawn_at, forward, drawn = _corner_order(corners, model.indices, target)
     # drawing indices near each corner (row i), their Chebyshev distance to the nearest fair cell of
     # vertex i (each vertex's one, two or four cells, the last repeated to four), and the nearest
     idx = (np.array(drawn_at)[:, None] + window(t.corner_window)) % len(pts)
-    cells = asked.cells  # (n, 4, 2)
-    px, py = pts[idx, 0][:, None, :], pts[idx, 1][:, None, :]
-    d = np.minimum.reduce(np.maximum(np.abs(cells[:, :, 0, None] - px), np.abs(cells[:, :, 1, None] - py)), axis=1)
+    # (2, n, 4, window): cell less point, x and y apart (the points taken as rows, then turned)
+    gap = asked.cells - pts.take(idx, axis=0).transpose(2, 0, 1)[:, :, None, :]
+    np.abs(gap, out=gap)
+    d = np.minimum.reduce(np.maximum(gap[0], gap[1]), axis=1)
     miss = np.minimum.reduce(d, axis=1)
     rows, hits, misses = idx.tolist(), (d == miss[:, None]).tolist(), miss.tolist()
     at = [[i for i, hit in zip(row, hit_row) if hit] for row, hit_row in zip(rows, hits)]  # fair cells at each corner
     worst = first_max(misses)
     miss_w = misses[worst]
-    near = pts[rows[worst][int(d[worst].argmin())]]
-    vertex, fair_cells = asked.said[worst]
     card.metrics["vertex_miss"] = miss_w
-    card.add(
-        "placement",
-        miss_w <= t.max_vertex_miss,
-        miss_w,
-        f"≤ {t.max_vertex_miss:g}",
-        f"no corner on the asked vertex {vertex} (cell {fair_cells}); the "
-        f"nearest drawn cell at that corner is {fmt_xy(tuple(near))}, {miss_w:g} cell(s) off",
-    )
+    placed = miss_w <= t.max_vertex_miss
+    why = ""  # (kept only when the check fails: written only then)
+    if not placed:
+        near = pts[rows[worst][int(d[worst].argmin())]]
+        vertex, fair_cells = asked.said[worst]
+        why = (
+            f"no corner on the asked vertex {vertex} (cell {fair_cells}); the "
+            f"nearest drawn cell at that corner is {fmt_xy(tuple(near))}, {miss_w:g} cell(s) off"
+        )
+    card.add("placement", placed, miss_w, f"≤ {t.max_vertex_miss:g}", why)
     # every side, from where the drawing meets one vertex to where it meets the next, against the
     # straight segment between those two cells; where a vertex has several such places, the one
     # choice per vertex (shared by its two sides) that keeps every side straightest
@@ -360,19 +368,22 @@ def score_polygon(
     whole = forward and bool(np.maximum.reduce(np.abs(pts), axis=None) <= 1e100 and (pts == np.floor(pts)).all())
     stray, where = _straightest(model.ring or Ring(pts), at, forward, whole)
     card.metrics["side_deviation"] = stray
+    straight = stray <= t.max_side_deviation
     card.add(
         "straightness",
-        stray <= t.max_side_deviation,
+        straight,
         round(stray, 4),
         f"≤ {t.max_side_deviation:g}",
-        f"point #{where} {fmt_xy(tuple(pts[where]))} is {stray:.2f} cells off the straight side between "
+        ""  # (kept only when the check fails: written only then)
+        if straight
+        else f"point #{where} {fmt_xy(tuple(pts[where]))} is {stray:.2f} cells off the straight side between "
         "the asked vertices",
         (where,),
     )
     # angles and sides follow from the corners; reported for reading, judged through the two above
     # (a few corners: plain floats, the same as numpy's arrays would give, see sides_and_angles;
     # the quotients divide numpy's floats, so that a zero side gives inf or nan as it did)
-    ds, drawn_angles = sides_and_angles(drawn.tolist())
+    ds, drawn_angles = sides_and_angles(drawn)
     ts = asked.side_list
     card.metrics.update(
         angle_error=largest([abs(a - b) for a, b in zip(drawn_angles, asked.angle_list)]),

@@ -205,11 +205,13 @@ class PolygonModel:
         pts = as_points(points)
         if len(pts) == 0:
             return FitFailure("no points")
-        same = pts[1:] == pts[:-1]
-        repeats = same[:, 0] & same[:, 1]
+        # each point as one complex number (x and y its two parts, a view of the rows): equal just
+        # when both coordinates are (a nan never, -0.0 and 0.0 alike), so one comparison finds repeats
+        z = np.ascontiguousarray(pts).view(np.complex128)[:, 0]
+        repeats = z[1:] == z[:-1]
         side = 3.0 * epsilon if min_side is None else min_side
         ring = None
-        if not repeats.any() and (len(pts) == 1 or pts[-1].tolist() != pts[0].tolist()):
+        if not repeats.any() and (len(pts) == 1 or z[-1] != z[0]):
             # no point written twice: simplified as it is, on a ring kept with the model
             ring = Ring(pts)
             corners = simplify_closed(pts, epsilon, min_side=side, ahead=ahead, ring=ring)
@@ -220,7 +222,8 @@ class PolygonModel:
             corners = idx[simplify_closed(pts[idx], epsilon, min_side=side, ahead=ahead)]
         if len(corners) < 3:
             return FitFailure(f"only {len(corners)} corner(s): the points lie along a line")
-        return cls(vertices=pts[corners].copy(), indices=tuple(int(i) for i in corners), ring=ring)
+        # (an index array takes a copy: the vertices are the model's own)
+        return cls(vertices=pts[corners], indices=tuple(corners.tolist()), ring=ring)
 
     @property
     def n(self) -> int:
