@@ -33,7 +33,7 @@ from shape_asserts.families.scene.common import (
     sketch,
     stroke,
 )
-from shape_asserts.families.scene.strokes import edges, ends, heal, holes, seg_distance
+from shape_asserts.families.scene.strokes import edges, ends, heal_spans, holes, seg_distance
 from shape_asserts.geometry.distances import nearest_on_segment
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit.circle import CircleModel, roundness_of
@@ -333,9 +333,10 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     # the body: every stroke without the head's cells
     head_cells = set(zip(*ring.astype(np.int64).T.tolist()))  # (int(x), int(y)) of each: truncated
     body_strokes = []
-    healed = heal([st for _, st in com.strokes], t.heal_step)
-    # every stroke's points off the head's cells, looked up all at once, then each stroke's runs of them
-    off = _off_cells(np.concatenate(healed), head_cells) if healed else []
+    healed = heal_spans(pts, com.strokes, t.heal_step)
+    # every stroke's points off the head's cells, looked up all at once (the healed strokes are
+    # pts in order), then each stroke's runs of them
+    off = _off_cells(pts, head_cells) if healed else []
     at = 0
     for st in healed:
         body_strokes += [st[i:j] for i, j in _runs(off[at : at + len(st)])]

@@ -23,7 +23,17 @@ from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray, as_po
 from shape_asserts.geometry.raster import raster_polyline
 from shape_asserts.geometry.simplify import segments
 
-__all__ = ["scene_strokes", "holes", "heal", "edges", "ends", "seg_distance", "join_verticals", "split_at_junctions"]
+__all__ = [
+    "scene_strokes",
+    "holes",
+    "heal",
+    "heal_spans",
+    "edges",
+    "ends",
+    "seg_distance",
+    "join_verticals",
+    "split_at_junctions",
+]
 
 
 def scene_strokes(points: ArrayLike) -> list[tuple[int, FloatArray]]:
@@ -230,11 +240,44 @@ def heal(strokes: Sequence[FloatArray], max_step: float) -> list[FloatArray]:
     than one): for tracing edges, a two-cell step is read as a slip (a point pushed a cell off
     the line, a cell skipped), not as a new object. Junctions (repeated points) stay cuts."""
     out: list[FloatArray] = []
+    group: list[FloatArray] = []  # the strokes joined into the one being built
     for s in strokes:
-        if out and len(s) and 1 < float(np.max(np.abs(s[0] - out[-1][-1]))) <= max_step:
-            out[-1] = np.vstack([out[-1], s])
-        else:
-            out.append(s)
+        if group and len(s):
+            # the step from the last point so far: max(|dx|, |dy|) as np.max(np.abs(...)) of the
+            # two (finite points: no nan for the two to disagree on)
+            (x, y), (px, py) = s[0].tolist(), group[-1][-1].tolist()
+            if 1 < max(abs(x - px), abs(y - py)) <= max_step:
+                group.append(s)
+                continue
+        if group:
+            out.append(group[0] if len(group) == 1 else np.vstack(group))
+        group = [s]
+    if group:
+        out.append(group[0] if len(group) == 1 else np.vstack(group))
+    return out
+
+
+def heal_spans(pts: FloatArray, strokes: Sequence[tuple[int, FloatArray]], max_step: float) -> list[FloatArray]:
+    """:func:`heal` of ``strokes`` that cover ``pts`` in order (:func:`scene_strokes`' ``(first
+    index, points)``): the same strokes, each a slice of ``pts`` (no copies joined)."""
+    out: list[FloatArray] = []
+    start = stop = 0
+    last: list[float] = []  # the last point so far
+    for i, s in strokes:
+        n = len(s)
+        if stop > start and n:
+            (x, y), (px, py) = s[0].tolist(), last
+            if 1 < max(abs(x - px), abs(y - py)) <= max_step:
+                stop = i + n
+                last = s[-1].tolist()
+                continue
+        if stop > start:
+            out.append(pts[start:stop])
+        start, stop = i, i + n
+        if n:
+            last = s[-1].tolist()
+    if stop > start:
+        out.append(pts[start:stop])
     return out
 
 
@@ -285,7 +328,10 @@ def join_verticals(segs: FloatArray, vertical: BoolArray, gap: float, corner_tol
     the roof line above a wall edge is not."""
     top, bottom = ends(segs)
     others = segs[~vertical].reshape(-1, 2)
-    lines = [[top[i].copy(), bottom[i].copy()] for i in vertical.nonzero()[0]]
+    # each line's (top, foot) as plain floats: the same comparisons, differences and halves as on
+    # the numpy rows, one scalar at a time
+    tl, bl = top.tolist(), bottom.tolist()
+    lines = [(tuple(tl[i]), tuple(bl[i])) for i in vertical.nonzero()[0].tolist()]
     merged = True
     while merged:
         merged = False
@@ -295,11 +341,11 @@ def join_verticals(segs: FloatArray, vertical: BoolArray, gap: float, corner_tol
                 upper, lower = ((a0, a1), (b0, b1)) if a0[1] <= b0[1] else ((b0, b1), (a0, a1))
                 if not (abs(upper[1][0] - lower[0][0]) <= 1 and -1 <= lower[0][1] - upper[1][1] <= gap):
                     continue  # not in one column, too far apart, or side by side
-                joint = (upper[1] + lower[0]) / 2
+                joint = np.array([(upper[1][0] + lower[0][0]) / 2, (upper[1][1] + lower[0][1]) / 2])
                 if len(others) and int((np.hypot(*(others - joint).T) <= corner_tol).sum()) >= min_ends:
                     continue
                 low = upper[1] if upper[1][1] >= lower[1][1] else lower[1]
-                lines[i] = [upper[0], low]
+                lines[i] = (upper[0], low)
                 del lines[j]
                 merged = True
                 break
