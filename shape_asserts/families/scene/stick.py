@@ -33,7 +33,7 @@ from shape_asserts.families.scene.common import (
     sketch,
     stroke,
 )
-from shape_asserts.families.scene.strokes import edges, ends, heal_spans, holes, seg_distance
+from shape_asserts.families.scene.strokes import edges, ends, heal_spans, holes, seg_distance_xy
 from shape_asserts.geometry.distances import nearest_on_segment
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit.circle import CircleModel, roundness_of
@@ -154,29 +154,38 @@ def _torso_chain(
     if not len(cand):
         return None
     dist = np.hypot(*(top[cand] - neck).T)
-    i = int(cand[np.lexsort((-length[cand], tilt[cand], np.round(dist, 6)))[0]])
-    chain, a, b = {i}, top[i].copy(), bottom[i].copy()
-    angles = ang.tolist()
+    # np.lexsort's first (least rounded distance, then tilt, then longest; the first such in
+    # ``cand`` among equals, as the stable sort keeps them) by min over the same keys as floats
+    # (no nan: the edges' ends are finite)
+    near, tilts, lengths = np.round(dist, 6).tolist(), tilt[cand].tolist(), length[cand].tolist()
+    i = int(cand[min(range(len(near)), key=lambda k: (near[k], tilts[k], -lengths[k]))])
+    # the chain grown on plain floats: the same differences, comparisons and hypot (np.hypot of two
+    # floats) as on the numpy rows
+    angles, tops, bottoms = ang.tolist(), top.tolist(), bottom.tolist()
+    chain = {i}
+    (ax, ay), (bx, by) = tops[i], bottoms[i]
     grew = True
     while grew:
         grew = False
-        direction = float(segment_angles(np.array([[a, b]]))[0][0])
+        direction = float(segment_angles(np.array([[[ax, ay], [bx, by]]]))[0][0])
         for j in range(len(segs)):
             if j in chain or abs(angles[j] - direction) > t.torso_continue:
                 continue
+            (tx, ty), (fx, fy) = tops[j], bottoms[j]
             # (each test only when the ones before it fail: none has a side effect)
             if (
-                float(np.hypot(*(top[j] - b))) <= t.attach_tol
-                or max(seg_distance(top[j], a, b)[0], seg_distance(bottom[j], a, b)[0]) <= t.attach_tol
-                or float(np.hypot(*(bottom[j] - a))) <= t.attach_tol
+                float(np.hypot(tx - bx, ty - by)) <= t.attach_tol
+                or max(seg_distance_xy(tx, ty, ax, ay, bx, by), seg_distance_xy(fx, fy, ax, ay, bx, by))
+                <= t.attach_tol
+                or float(np.hypot(fx - ax, fy - ay)) <= t.attach_tol
             ):
                 chain.add(j)
-                if bottom[j, 1] > b[1]:
-                    b = bottom[j].copy()
-                if top[j, 1] < a[1]:
-                    a = top[j].copy()
+                if fy > by:
+                    bx, by = fx, fy
+                if ty < ay:
+                    ax, ay = tx, ty
                 grew = True
-    return a, b, chain
+    return np.array([ax, ay]), np.array([bx, by]), chain
 
 
 def _angle_between(u: FloatArray, v: FloatArray) -> float:

@@ -31,6 +31,7 @@ __all__ = [
     "edges",
     "ends",
     "seg_distance",
+    "seg_distance_xy",
     "join_verticals",
     "split_at_junctions",
 ]
@@ -318,6 +319,20 @@ def seg_distance(p: FloatArray, a: FloatArray, b: FloatArray) -> tuple[float, fl
     """Distance from point ``p`` to segment ``ab`` and the parameter (0..1) of the nearest point."""
     d, t = nearest_on_segment(p, a, b)
     return float(d), float(t)
+
+
+def seg_distance_xy(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
+    """:func:`seg_distance`'s distance on plain floats: :func:`~shape_asserts.geometry.nearest.on_segment`'s
+    expression term by term (its sums over the axis of two are the two products added; where
+    that makes a zero of the other sign, only a zero's sign in the difference handed to
+    ``np.hypot`` changes, which it ignores), the hypot by ``np.hypot`` on the two floats."""
+    abx, aby = bx - ax, by - ay
+    apx, apy = px - ax, py - ay
+    den = abx * abx + aby * aby
+    # (a segment of no length is its one point; clipped to 0..1 as ndarray.clip: nan stays nan)
+    t = (apx * abx + apy * aby) / (den if den > 0 else 1.0)
+    t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+    return float(np.hypot(apx - t * abx, apy - t * aby))
 
 
 def join_verticals(segs: FloatArray, vertical: BoolArray, gap: float, corner_tol: float, min_ends: int) -> FloatArray:
