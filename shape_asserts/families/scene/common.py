@@ -247,7 +247,13 @@ def sketch(
     like, raw = 0.0, None
     if len(pts):
         # similarity(fit_to_box(pts, box), ref, scale) and chamfer_distance(pts, ref), in one search
-        fitted_d, raw = chamfer_distances([fit_to_box(pts, box), pts], ref, index)
+        fitted = fit_to_box(pts, box)
+        if np.array_equal(fitted, pts):
+            # a drawing whose box is the reference's is not moved: the two distances are one
+            # (equal but for a zero's sign, which no squared distance keeps)
+            fitted_d = raw = chamfer_distances([pts], ref, index)[0]
+        else:
+            fitted_d, raw = chamfer_distances([fitted, pts], ref, index)
         like = likeness(fitted_d, scale)
     card.metrics["chamfer_raw"] = raw
     card.metrics["likeness"] = like
