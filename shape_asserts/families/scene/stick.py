@@ -175,8 +175,7 @@ def _torso_chain(
             # (each test only when the ones before it fail: none has a side effect)
             if (
                 float(np.hypot(tx - bx, ty - by)) <= t.attach_tol
-                or max(seg_distance_xy(tx, ty, ax, ay, bx, by), seg_distance_xy(fx, fy, ax, ay, bx, by))
-                <= t.attach_tol
+                or max(seg_distance_xy(tx, ty, ax, ay, bx, by), seg_distance_xy(fx, fy, ax, ay, bx, by)) <= t.attach_tol
                 or float(np.hypot(fx - ax, fy - ay)) <= t.attach_tol
             ):
                 chain.add(j)

@@ -128,11 +128,13 @@ def _enclosed(drawn: BoolArray) -> list[BoolArray]:
     column joined (union–find), so the work grows with the runs, not the cells.
     """
     h, w = drawn.shape
-    padded = np.zeros((h, w + 2), dtype=np.int8)
+    padded = np.zeros((h, w + 2), dtype=bool)
     padded[:, 1:-1] = ~drawn
-    step = np.diff(padded, axis=1)
-    rows, starts = np.nonzero(step == 1)  # row-major: each row's runs left to right
-    stops = np.nonzero(step == -1)[1]  # one past each run's last cell
+    # where a row turns from drawn (or the padding) to empty and back, row-major: each row's
+    # turns alternate, a run's start then one past its last cell (the padding ends every row
+    # drawn), so every second one is a start (np.diff's +1s) and the others its stop (its -1s)
+    turn_rows, turns = np.nonzero(padded[:, 1:] != padded[:, :-1])
+    rows, starts, stops = turn_rows[::2], turns[::2], turns[1::2]
     if h >= 2 and not (drawn[0].any() or drawn[-1].any() or drawn[:, 0].any() or drawn[:, -1].any()):
         return _enclosed_in_margin(drawn.shape, rows, starts, stops)
     ry, rs, re = rows.tolist(), starts.tolist(), stops.tolist()
@@ -341,12 +343,14 @@ def join_verticals(segs: FloatArray, vertical: BoolArray, gap: float, corner_tol
     unless they meet at a corner (``min_ends`` ends of other edges within ``corner_tol`` of the
     joint). A wall edge broken by a jittered cell or a pen lift is one line; a chimney standing on
     the roof line above a wall edge is not."""
-    top, bottom = ends(segs)
-    others = segs[~vertical].reshape(-1, 2)
-    # each line's (top, foot) as plain floats: the same comparisons, differences and halves as on
-    # the numpy rows, one scalar at a time
-    tl, bl = top.tolist(), bottom.tolist()
-    lines = [(tuple(tl[i]), tuple(bl[i])) for i in vertical.nonzero()[0].tolist()]
+    rest = segs[~vertical]
+    others = rest.reshape(-1, 2)
+    # each vertical edge's (top, foot) as :func:`ends` orders them, as plain floats: the same
+    # comparisons, differences and halves as on the numpy rows, one scalar at a time
+    lines = [
+        ((p[0], p[1]), (q[0], q[1])) if p[1] <= q[1] else ((q[0], q[1]), (p[0], p[1]))
+        for p, q in segs[vertical].tolist()
+    ]
     merged = True
     while merged:
         merged = False
@@ -366,7 +370,6 @@ def join_verticals(segs: FloatArray, vertical: BoolArray, gap: float, corner_tol
                 break
             if merged:
                 break
-    rest = segs[~vertical]
     joined = np.array(lines, dtype=float).reshape(-1, 2, 2)
     return np.concatenate([rest, joined]) if len(rest) else joined
 
