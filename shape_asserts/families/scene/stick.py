@@ -189,7 +189,11 @@ def _torso_chain(
 
 def _angle_between(u: FloatArray, v: FloatArray) -> float:
     """Angle in degrees between two direction vectors (0..180)."""
-    nu, nv = float(np.hypot(*u)), float(np.hypot(*v))
+    return _angle_of(u, v, float(np.hypot(*u)), float(np.hypot(*v)))
+
+
+def _angle_of(u: FloatArray, v: FloatArray, nu: float, nv: float) -> float:
+    """:func:`_angle_between` given the two lengths (``np.hypot`` of each)."""
     if nu == 0 or nv == 0:
         return 180.0
     return math.degrees(math.acos(max(-1.0, min(1.0, float(u @ v) / (nu * nv)))))
@@ -204,11 +208,16 @@ def _limbs(
     Worked on plain floats, the same double operations as on the edges' numpy rows (a scalar's
     product, quotient or difference is the same either way); lengths by ``np.hypot`` and the
     angle between two limbs by :func:`_angle_between` on arrays, as before."""
-    # every end's distance from the torso at once: seg_distance of each, the same element-wise floats
-    end_dist = nearest_on_segment(segs.reshape(-1, 2), a, b)[0].tolist()
+    # every end's distance from the torso and where along it, at once: seg_distance of each, the
+    # same element-wise floats
+    near_d, near_t = nearest_on_segment(segs.reshape(-1, 2), a, b)
+    end_dist, end_along = near_d.tolist(), near_t.tolist()
     (ax, ay), (bx, by) = a.tolist(), b.tolist()
     ex, ey = bx - ax, by - ay
     pieces: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    # each piece end's (distance, where along the torso): an edge's own end keeps what was measured
+    # above (the same point, the same floats), a crossing point (None) is measured below
+    measured: list[tuple[float, float] | None] = []
     for j, ((px, py), (qx, qy)) in enumerate(segs.tolist()):
         if j in chain:
             continue
@@ -224,22 +233,32 @@ def _limbs(
             crosses = 0 <= u <= 1 and 0 < s < 1
             if crosses and min(np.hypot(x[0] - px, x[1] - py), np.hypot(x[0] - qx, x[1] - qy)) >= t.min_limb:
                 pieces += [(x, (px, py)), (x, (qx, qy))]
+                measured += [
+                    None,
+                    (end_dist[2 * j], end_along[2 * j]),
+                    None,
+                    (end_dist[2 * j + 1], end_along[2 * j + 1]),
+                ]
                 continue
         pieces.append(((px, py), (qx, qy)))
+        measured += [(end_dist[2 * j], end_along[2 * j]), (end_dist[2 * j + 1], end_along[2 * j + 1])]
     span = (by - ay) or 1.0
     out: list[tuple[str, str, tuple[float, float], tuple[float, float]]] = []
-    # the pieces' ends against the torso at once (distance and where along it), as seg_distance gives
-    dist: list[float] = []
-    along: list[float] = []
-    if pieces:
-        near_d, near_t = nearest_on_segment(np.array(pieces, dtype=float).reshape(-1, 2), a, b)
-        dist, along = near_d.tolist(), near_t.tolist()
+    out_len: list[float] = []  # each limb's length (np.hypot of tip - root)
+    # the crossing points against the torso at once, as seg_distance gives
+    cross = [k for k, m in enumerate(measured) if m is None]
+    if cross:
+        cross_d, cross_t = nearest_on_segment(np.array([pieces[k // 2][0] for k in cross], dtype=float), a, b)
+        for k, d, s in zip(cross, cross_d.tolist(), cross_t.tolist()):
+            measured[k] = (d, s)
     for i, (p, q) in enumerate(pieces):
-        if np.hypot(q[0] - p[0], q[1] - p[1]) < t.min_limb:
+        # (q - p and p - q have the same np.hypot: it takes each one's size)
+        length = float(np.hypot(q[0] - p[0], q[1] - p[1]))
+        if length < t.min_limb:
             continue
-        dp, dq = dist[2 * i], dist[2 * i + 1]
+        (dp, along_p), (dq, along_q) = measured[2 * i] or (0.0, 0.0), measured[2 * i + 1] or (0.0, 0.0)
         root, tip = (p, q) if dp <= dq else (q, p)
-        s = along[2 * i + 1] if dp <= dq else along[2 * i]  # where the tip lies along the torso
+        s = along_q if dp <= dq else along_p  # where the tip lies along the torso
         if min(dp, dq) > t.attach_tol:
             continue
         # pieces leaving the same place in the same direction are one limb (retraced, or drawn in pieces)
@@ -247,18 +266,19 @@ def _limbs(
             k
             for k, (_, _, r0, t0) in enumerate(out)
             if np.hypot(root[0] - r0[0], root[1] - r0[1]) <= 2 * t.attach_tol
-            and _angle_between(np.subtract(tip, root), np.subtract(t0, r0)) <= t.limb_merge_angle
+            and _angle_of(np.subtract(tip, root), np.subtract(t0, r0), length, out_len[k]) <= t.limb_merge_angle
         ]
         if same:
             k = same[0]
-            _, _, r0, t0 = out[k]
-            if np.hypot(tip[0] - root[0], tip[1] - root[1]) > np.hypot(t0[0] - r0[0], t0[1] - r0[1]):
+            if length > out_len[k]:
                 out[k] = (out[k][0], out[k][1], root, tip)
+                out_len[k] = length
             continue
         kind = "arm" if (root[1] - ay) / span < t.arm_zone else "leg"
         side_x = tip[0] - (ax + s * ex)
         side = "along" if abs(side_x) < t.min_limb_side else ("left" if side_x < 0 else "right")
         out.append((kind, side, root, tip))
+        out_len.append(length)
     return out
 
 
