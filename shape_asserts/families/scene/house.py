@@ -29,7 +29,7 @@ import numpy as np
 
 from shape_asserts.families.base import CaseLike, with_overrides
 from shape_asserts.families.scene.common import SceneThresholds, placer, reference_of, scene_params, sketch, stroke
-from shape_asserts.families.scene.strokes import edges, ends, heal_spans, join_verticals, split_at_junctions
+from shape_asserts.families.scene.strokes import edges_of, ends, heal_spans, join_verticals, split_at_junctions
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray, Point
 from shape_asserts.geometry.score import ShapeScore
@@ -209,7 +209,7 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     com = sketch(drawing.points, reference_of(house_reference, area or HOUSE_AREA), area, p["grid_size"], t)
     card, metrics, pts = com.card, com.card.metrics, com.pts
 
-    raw = edges(heal_spans(pts, com.strokes, t.heal_step), t.simplify_tolerance)
+    raw = edges_of(pts, heal_spans(pts, com.strokes, t.heal_step), t.simplify_tolerance)
     ang, length = segment_angles(raw)
     longer = length >= t.min_edge
     vertical, rise_left, rise_right = _iso_bands(ang, t)

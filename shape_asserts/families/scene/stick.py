@@ -33,7 +33,7 @@ from shape_asserts.families.scene.common import (
     sketch,
     stroke,
 )
-from shape_asserts.families.scene.strokes import edges, ends, heal_spans, holes, seg_distance_xy
+from shape_asserts.families.scene.strokes import edges_of, ends, heal_spans, holes, seg_distance_xy
 from shape_asserts.geometry.distances import nearest_on_segment
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit.circle import CircleModel, roundness_of
@@ -360,18 +360,14 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
 
     # the body: every stroke without the head's cells
     head_cells = set(zip(*ring.astype(np.int64).T.tolist()))  # (int(x), int(y)) of each: truncated
-    body_strokes = []
     healed = heal_spans(pts, com.strokes, t.heal_step)
     # every stroke's points off the head's cells, looked up all at once (the healed strokes are
-    # pts in order), then each stroke's runs of them
+    # pts in order), then each stroke's runs of them, as (start, stop) in pts
     off = _off_cells(pts, head_cells) if healed else []
-    at = 0
-    for st in healed:
-        body_strokes += [st[i:j] for i, j in _runs(off[at : at + len(st)])]
-        at += len(st)
+    body_spans = [(a + i, a + j) for a, b in healed for i, j in _runs(off[a:b])]
     hx, hy = fit.center
     r = fit.radius
-    body = edges(body_strokes, t.simplify_tolerance)
+    body = edges_of(pts, body_spans, t.simplify_tolerance)
     torso = _torso_chain(body, np.array([hx, hy + r]), hx, r, t)
     if torso is None:
         card.add("torso", False, "none", f"≤ {t.torso_tolerance:g}° from vertical", "no line hangs from the head")

@@ -12,6 +12,7 @@ and where they meet.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 import numpy as np
@@ -29,6 +30,7 @@ __all__ = [
     "heal",
     "heal_spans",
     "edges",
+    "edges_of",
     "ends",
     "seg_distance",
     "seg_distance_xy",
@@ -260,10 +262,11 @@ def heal(strokes: Sequence[FloatArray], max_step: float) -> list[FloatArray]:
     return out
 
 
-def heal_spans(pts: FloatArray, strokes: Sequence[tuple[int, FloatArray]], max_step: float) -> list[FloatArray]:
+def heal_spans(pts: FloatArray, strokes: Sequence[tuple[int, FloatArray]], max_step: float) -> list[tuple[int, int]]:
     """:func:`heal` of ``strokes`` that cover ``pts`` in order (:func:`scene_strokes`' ``(first
-    index, points)``): the same strokes, each a slice of ``pts`` (no copies joined)."""
-    out: list[FloatArray] = []
+    index, points)``), each healed stroke as its ``(start, stop)`` in ``pts``: ``pts[start:stop]``
+    are the points :func:`heal` joins (no copies made)."""
+    out: list[tuple[int, int]] = []
     start = stop = 0
     last: list[float] = []  # the last point so far
     for i, s in strokes:
@@ -275,12 +278,12 @@ def heal_spans(pts: FloatArray, strokes: Sequence[tuple[int, FloatArray]], max_s
                 last = s[-1].tolist()
                 continue
         if stop > start:
-            out.append(pts[start:stop])
+            out.append((start, stop))
         start, stop = i, i + n
         if n:
             last = s[-1].tolist()
     if stop > start:
-        out.append(pts[start:stop])
+        out.append((start, stop))
     return out
 
 
@@ -298,7 +301,30 @@ def _turns(stroke: FloatArray) -> list[FloatArray]:
 
 def edges(strokes: Sequence[FloatArray], tol: float) -> FloatArray:
     """The straight edges of every stroke (any length), shape (M, 2, 2)."""
-    pieces = [piece for s in strokes if len(s) >= 2 for piece in _turns(s)]
+    return _edges([piece for s in strokes if len(s) >= 2 for piece in _turns(s)], tol)
+
+
+def edges_of(pts: FloatArray, spans: Sequence[tuple[int, int]], tol: float) -> FloatArray:
+    """:func:`edges` of the strokes ``pts[start:stop]`` for each ``(start, stop)`` of ``spans``:
+    the same edges, every stroke's turns (:func:`_turns`) found over ``pts`` at once."""
+    back: list[int] = []  # each g with pts[g] == pts[g + 2]: a turn at g + 1
+    if len(pts) >= 3:
+        same = pts[:-2] == pts[2:]
+        back = (same[:, 0] & same[:, 1]).nonzero()[0].tolist()
+    pieces: list[FloatArray] = []
+    for a, b in spans:
+        if b - a < 3:
+            if b - a == 2:
+                pieces.append(pts[a:b])
+            continue
+        # _turns of pts[a:b]: its turns are the g in a .. b - 3, at g + 1 - a in the stroke
+        bounds = [0, *(g + 1 - a for g in back[bisect_left(back, a) : bisect_right(back, b - 3)]), b - a - 1]
+        pieces += [pts[a + i : a + j + 1] for i, j in zip(bounds[:-1], bounds[1:]) if j > i]
+    return _edges(pieces, tol)
+
+
+def _edges(pieces: list[FloatArray], tol: float) -> FloatArray:
+    """Every piece's edges (:func:`~shape_asserts.geometry.simplify.segments`), one after another."""
     # every piece's edges in one pass where it can (the same edges as ``segments`` of each, in order)
     if pieces and (joined := runs.plain_edges(pieces, tol)) is not None:
         return joined
