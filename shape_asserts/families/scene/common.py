@@ -220,6 +220,8 @@ class Sketch:
     strokes: list[tuple[int, FloatArray]]
     card: Scorecard
     likeness: float
+    #: Each column's least and largest value (``[x, y]`` each), ``None`` for no points.
+    extremes: tuple[list[float], list[float]] | None = None
 
 
 def sketch(
@@ -288,4 +290,4 @@ def sketch(
     card.metrics["likeness"] = like
     card.add("likeness", like >= t.min_likeness, like, f"≥ {t.min_likeness:g}", "nothing like the scene asked for")
     card.marks["breaks"] = tuple(i for i, _ in strokes[1:])
-    return Sketch(pts, strokes, card, like)
+    return Sketch(pts, strokes, card, like, (lo, hi) if lo else None)

@@ -318,7 +318,7 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
 
     # head: the topmost closed loop big enough to be one, and it must be round
     loops = []
-    rings = holes(pts, [st for _, st in com.strokes], t.heal_step, t.head_max_closure, p["grid_size"])
+    rings = holes(pts, [st for _, st in com.strokes], t.heal_step, t.head_max_closure, p["grid_size"], com.extremes)
     for ring in rings:
         fit = CircleModel.from_estimate(ring)
         if fit and t.head_min_radius <= fit.radius and (height <= 0 or fit.radius <= t.head_max_share * height):

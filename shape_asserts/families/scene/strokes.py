@@ -64,21 +64,37 @@ def scene_strokes(points: ArrayLike) -> list[tuple[int, FloatArray]]:
 
 
 def holes(
-    pts: FloatArray, strokes: Sequence[FloatArray], slip: float, close_gap: float, grid_size: int
+    pts: FloatArray,
+    strokes: Sequence[FloatArray],
+    slip: float,
+    close_gap: float,
+    grid_size: int,
+    extremes: tuple[Sequence[float], Sequence[float]] | None = None,
 ) -> list[FloatArray]:
     """The closed loops of a drawing, whatever order it was drawn in: for each region of empty
     cells walled in by drawn cells (4-connected, so an 8-connected outline closes it), the drawn
     cells around it. Where the pen moved at most ``slip`` cells (Chebyshev) between two points in
     a row, or a stroke ends within ``close_gap`` cells of its start, the cells between count as
-    drawn (a slip of one cell does not open a loop). Points off the grid are left out."""
-    ok = np.isfinite(pts) & (pts >= -1) & (pts <= grid_size)
-    pts = pts[ok[:, 0] & ok[:, 1]]  # both coordinates (np.all over the axis of two, without its reduction)
-    if len(pts) == 0:
-        return []
+    drawn (a slip of one cell does not open a loop). Points off the grid are left out.
+
+    ``extremes``: each column's least and largest value (``x``, ``y``) when the caller has them."""
+    if extremes is not None and len(pts) and _on_grid(extremes, grid_size):
+        # every point on the grid, none left out; each column's least and largest cell is its
+        # least and largest value rounded (np.rint and round both take halves to even, exactly
+        # for numbers this small)
+        cells = np.rint(pts).astype(np.int64)
+        (x0, y0), (x1, y1) = extremes
+        lo = [round(x0) - 1, round(y0) - 1]
+        size = [round(x1) - lo[0] + 2, round(y1) - lo[1] + 2]
+    else:
+        ok = np.isfinite(pts) & (pts >= -1) & (pts <= grid_size)
+        pts = pts[ok[:, 0] & ok[:, 1]]  # both coordinates (np.all over the axis of two, without its reduction)
+        if len(pts) == 0:
+            return []
+        cells = np.rint(pts).astype(np.int64)
+        lo = (cells.min(axis=0) - 1).tolist()
+        size = (cells.max(axis=0) - np.array(lo) + 2).tolist()
     closing = _closing(strokes, close_gap, grid_size)
-    cells = np.rint(pts).astype(np.int64)
-    lo = cells.min(axis=0) - 1
-    size = cells.max(axis=0) - lo + 2
     drawn = np.zeros((int(size[1]), int(size[0])), dtype=bool)
     drawn[cells[:, 1] - lo[1], cells[:, 0] - lo[0]] = True
     d = cells[1:] - cells[:-1]
@@ -101,6 +117,13 @@ def holes(
         ring_y, ring_x = np.nonzero(near & drawn)  # row-major, as np.argwhere lists them
         out.append(np.column_stack([ring_x + lo[0], ring_y + lo[1]]).astype(float))
     return out
+
+
+def _on_grid(extremes: tuple[Sequence[float], Sequence[float]], grid_size: int) -> bool:
+    """Whether the columns' least and largest values lie in ``-1 .. grid_size`` (a nan or an
+    infinity does not), i.e. :func:`holes` leaves no point out; not for no points."""
+    (x0, y0), (x1, y1) = extremes
+    return x0 >= -1 and y0 >= -1 and x1 <= grid_size and y1 <= grid_size
 
 
 def _closing(strokes: Sequence[FloatArray], close_gap: float, grid_size: int) -> list[FloatArray]:
