@@ -282,9 +282,19 @@ def _limbs(
     return out
 
 
-def _off_cells(st: FloatArray, cells: set[tuple[int, int]]) -> list[bool]:
-    """Which points of ``st`` do not round (half to even, as ``round``) to one of ``cells``."""
-    if len(st) and np.isfinite(st).all() and float(np.abs(st).max()) < 2**52:
+def _off_cells(
+    st: FloatArray, cells: set[tuple[int, int]], extremes: tuple[list[float], list[float]] | None = None
+) -> list[bool]:
+    """Which points of ``st`` do not round (half to even, as ``round``) to one of ``cells``.
+    ``extremes``: each column's least and largest value of ``st``, when the caller has them."""
+    if extremes is not None and len(st):
+        # every value finite and under 2**52 in size when each column's extremes are (each
+        # compared on its own: a nan or an infinity fails)
+        (x0, y0), (x1, y1) = extremes
+        small = all(-(2**52) < v < 2**52 for v in (x0, y0, x1, y1))
+    else:
+        small = bool(len(st) and np.isfinite(st).all() and float(np.abs(st).max()) < 2**52)
+    if small:
         # np.rint rounds halves to even like round(), exactly, for floats this size
         xy = np.rint(st).astype(np.int64).tolist()
         return [(x, y) not in cells for x, y in xy]
@@ -346,7 +356,8 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         head_x=fit.center[0],
         head_y=fit.center[1],
     )
-    wide, tall = (float(c.max() - c.min()) + 1 for c in ring.T)  # each column's np.ptp (max - min) + 1
+    # each column's np.ptp (max - min) + 1, on plain floats (a ring's cells are whole numbers)
+    wide, tall = (max(c) - min(c) + 1 for c in ring.T.tolist())
     skew = abs(wide - tall)
     metrics["head_skew"] = skew
     ok = skew <= t.head_max_skew
@@ -363,7 +374,7 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     healed = heal_spans(pts, com.strokes, t.heal_step)
     # every stroke's points off the head's cells, looked up all at once (the healed strokes are
     # pts in order), then each stroke's runs of them, as (start, stop) in pts
-    off = _off_cells(pts, head_cells) if healed else []
+    off = _off_cells(pts, head_cells, com.extremes) if healed else []
     body_spans = [(a + i, a + j) for a, b in healed for i, j in _runs(off[a:b])]
     hx, hy = fit.center
     r = fit.radius
