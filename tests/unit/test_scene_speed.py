@@ -12,7 +12,10 @@ import numpy as np
 import pytest
 
 from shape_asserts.families.scene import common, stick
-from shape_asserts.families.scene.stick import STICK_THRESHOLDS, _angle_between, _limbs, _off_cells, _torso_chain
+from shape_asserts.families.scene.body import angle_between as _angle_between
+from shape_asserts.families.scene.body import limbs as _limbs
+from shape_asserts.families.scene.body import torso_chain as _torso_chain
+from shape_asserts.families.scene.stick import STICK_THRESHOLDS, _off_cells
 from shape_asserts.families.scene.strokes import (
     edges,
     edges_of,
