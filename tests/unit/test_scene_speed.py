@@ -323,10 +323,15 @@ def test_torso_chain_and_limbs_plain(seed: int) -> None:
     for _ in range(10):
         segs, a, b = _figure(rng)
         for neck, head_x, r in ((np.array([25.0, 11.0]), 25.0, 4.0), (np.array([24.5, 10.0]), 24.0, 2.0)):
-            assert _same(_torso_chain(segs, neck, head_x, r, t), _torso_chain_old(segs, neck, head_x, r, t))
+            new, old = _torso_chain(segs, neck, head_x, r, t), _torso_chain_old(segs, neck, head_x, r, t)
+            assert (new is None) == (old is None)
+            if new is not None and old is not None:
+                assert _same(new[:3], old)
+                # the direction returned is the tilt stick_score measured of the chain's ends
+                assert repr(new[3]) == repr(float(segment_angles(np.array([[old[0], old[1]]]))[0][0]))
         got = _torso_chain(segs, np.array([25.0, 11.0]), 25.0, 4.0, t)
         if got is not None:
-            ta, tb, chain = got
+            ta, tb, chain, _ = got
             assert _same(_limbs(segs, chain, ta, tb, t), _limbs_old(segs, chain, ta, tb, t))
         chain = {int(k) for k in rng.integers(0, len(segs), 2)}
         assert _same(_limbs(segs, chain, a, b, t), _limbs_old(segs, chain, a, b, t))

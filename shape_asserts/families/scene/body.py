@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from shape_asserts.families.scene.strokes import ends, seg_distance_xy
+from shape_asserts.families.scene.strokes import seg_distance_xy
 from shape_asserts.geometry.distances import nearest_on_segment
 from shape_asserts.geometry.points import FloatArray
 from shape_asserts.geometry.simplify import segment_angles
@@ -21,30 +21,44 @@ __all__ = ["torso_chain", "limbs", "angle_between", "angle_of"]
 
 def torso_chain(
     segs: FloatArray, neck: FloatArray, head_x: float, r: float, t: StickThresholds
-) -> tuple[FloatArray, FloatArray, set[int]] | None:
-    """The line hanging from the head: top end, bottom end and the edges it is made of.
+) -> tuple[FloatArray, FloatArray, set[int], float] | None:
+    """The line hanging from the head: top end, bottom end, the edges it is made of and its
+    direction (:func:`~shape_asserts.geometry.simplify.segment_angles` of top to bottom).
 
     Of the edges steeper than ``torso_search`` whose top lies within the head's width, the one
     whose top is nearest the head's bottom (``neck``), then the edges within ``torso_continue``
-    degrees of its direction that continue it up or down, or lie along it."""
+    degrees of its direction that continue it up or down, or lie along it.
+
+    The edges are few: their ends (ordered as :func:`.strokes.ends` orders them), tilts and the
+    candidates' tests are worked on plain floats, the same differences and comparisons as on the
+    numpy rows; angles, lengths, hypot and rounding stay numpy's."""
     if not len(segs):
         return None
     ang, length = segment_angles(segs)
-    top, bottom = ends(segs)
-    tilt = np.abs(ang - 90.0)
-    under = np.abs(top[:, 0] - head_x) <= r
-    cand = ((tilt <= t.torso_search) & (length >= t.min_edge) & under).nonzero()[0]
-    if not len(cand):
+    angles, lengths = ang.tolist(), length.tolist()
+    tops: list[list[float]] = []
+    bottoms: list[list[float]] = []
+    for p, q in segs.tolist():
+        top, bottom = (p, q) if p[1] <= q[1] else (q, p)
+        tops.append(top)
+        bottoms.append(bottom)
+    tilt = [abs(a - 90.0) for a in angles]
+    cand = [
+        k
+        for k in range(len(angles))
+        if tilt[k] <= t.torso_search and lengths[k] >= t.min_edge and abs(tops[k][0] - head_x) <= r
+    ]
+    if not cand:
         return None
-    dist = np.hypot(*(top[cand] - neck).T)
+    nx, ny = neck.tolist()
+    dist = np.hypot([tops[k][0] - nx for k in cand], [tops[k][1] - ny for k in cand])
     # np.lexsort's first (least rounded distance, then tilt, then longest; the first such in
     # ``cand`` among equals, as the stable sort keeps them) by min over the same keys as floats
     # (no nan: the edges' ends are finite)
-    near, tilts, lengths = np.round(dist, 6).tolist(), tilt[cand].tolist(), length[cand].tolist()
-    i = int(cand[min(range(len(near)), key=lambda k: (near[k], tilts[k], -lengths[k]))])
+    near = np.round(dist, 6).tolist()
+    i = cand[min(range(len(cand)), key=lambda k: (near[k], tilt[cand[k]], -lengths[cand[k]]))]
     # the chain grown on plain floats: the same differences, comparisons and hypot (np.hypot of two
     # floats) as on the numpy rows
-    angles, tops, bottoms = ang.tolist(), top.tolist(), bottom.tolist()
     chain = {i}
     (ax, ay), (bx, by) = tops[i], bottoms[i]
     grew = True
@@ -67,7 +81,7 @@ def torso_chain(
                 if ty < ay:
                     ax, ay = tx, ty
                 grew = True
-    return np.array([ax, ay]), np.array([bx, by]), chain
+    return np.array([ax, ay]), np.array([bx, by]), chain, direction
 
 
 def angle_between(u: FloatArray, v: FloatArray) -> float:

@@ -39,7 +39,6 @@ from shape_asserts.geometry.fit.circle import CircleModel, roundness_of
 from shape_asserts.geometry.points import FloatArray, IntArray
 from shape_asserts.geometry.raster import raster_circle
 from shape_asserts.geometry.score import ShapeScore
-from shape_asserts.geometry.simplify import segment_angles
 
 __all__ = [
     "StickThresholds",
@@ -239,8 +238,8 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         card.add("limbs", False, "n/a", "= 4: an arm and a leg on each side", "no torso")
         return card.result("stick", com.likeness)
 
-    a, b, chain = torso
-    tilt = float(abs(segment_angles(np.array([[a, b]]))[0][0] - 90.0))
+    a, b, chain, direction = torso
+    tilt = abs(direction - 90.0)  # (segment_angles of a to b: the chain's last direction)
     metrics.update(torso_top=float(a[1]), torso_bottom=float(b[1]), torso_tilt=tilt)
     card.add(
         "torso",
