@@ -176,7 +176,8 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     area = p.get("area")
     com = sketch(drawing.points, reference_of(stick_reference, area or STICK_AREA), area, p["grid_size"], t)
     card, metrics, pts = com.card, com.card.metrics, com.pts
-    height = float(pts[:, 1].max() - pts[:, 1].min()) if len(pts) else 0.0  # np.ptp's max - min, unwrapped
+    # np.ptp's max - min of the y column, from sketch's extremes of it (the same two floats)
+    height = com.extremes[1][1] - com.extremes[0][1] if com.extremes else 0.0
 
     # head: the topmost closed loop big enough to be one, and it must be round
     loops = []
