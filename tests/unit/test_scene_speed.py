@@ -392,3 +392,14 @@ def test_sketch_fit_and_one_search(seed: int) -> None:
 def test_cell_index_of_the_stacked_reference() -> None:
     ref, _, index = common._stacked(common.reference_of(stick.stick_reference, stick.STICK_AREA))
     assert isinstance(index, CellIndex) and index.b is ref
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_enclosed_told_the_margin_is_empty(seed: int) -> None:
+    from shape_asserts.families.scene.regions import _enclosed
+
+    rng = np.random.default_rng(seed)
+    h, w = (int(v) for v in rng.integers(2, 25, 2))
+    drawn = np.zeros((h + 2, w + 2), dtype=bool)
+    drawn[1:-1, 1:-1] = rng.random((h, w)) < rng.uniform(0.1, 0.8)
+    assert _same(_enclosed(drawn, empty_margin=True), _enclosed(drawn))

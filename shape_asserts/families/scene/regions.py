@@ -14,13 +14,15 @@ from shape_asserts.geometry.points import BoolArray, IntArray
 __all__: list[str] = []
 
 
-def _enclosed(drawn: BoolArray) -> list[BoolArray]:
+def _enclosed(drawn: BoolArray, *, empty_margin: bool = False) -> list[BoolArray]:
     """The regions of empty cells (4-connected) but the first in row-major order (the one holding
     the margin's top-left cell: the outside), each as a mask, in the order of their first cells
     (the order a flood fill from every empty cell in turn numbers them).
 
     Found by runs: the empty cells of each row in runs, runs of neighbouring rows that share a
     column joined (union–find), so the work grows with the runs, not the cells.
+    ``empty_margin``: the caller knows the outer rows and columns hold no drawn cell (and there
+    are at least two rows), as :func:`.strokes.holes` makes the grid: they are not looked at.
     """
     h, w = drawn.shape
     padded = np.zeros((h, w + 2), dtype=bool)
@@ -30,7 +32,7 @@ def _enclosed(drawn: BoolArray) -> list[BoolArray]:
     # drawn), so every second one is a start (np.diff's +1s) and the others its stop (its -1s)
     turn_rows, turns = np.nonzero(padded[:, 1:] != padded[:, :-1])
     rows, starts, stops = turn_rows[::2], turns[::2], turns[1::2]
-    if h >= 2 and not (drawn[0].any() or drawn[-1].any() or drawn[:, 0].any() or drawn[:, -1].any()):
+    if empty_margin or (h >= 2 and not (drawn[0].any() or drawn[-1].any() or drawn[:, 0].any() or drawn[:, -1].any())):
         return _enclosed_in_margin(drawn.shape, rows, starts, stops)
     ry, rs, re = rows.tolist(), starts.tolist(), stops.tolist()
     parent = list(range(len(ry)))

@@ -107,7 +107,9 @@ def holes(
             drawn[int(y) - lo[1], int(x) - lo[0]] = True
     out = []
     h, w = drawn.shape
-    for hole in _enclosed(drawn):
+    # (the grid has a cell of margin all round that nothing is drawn in: cells and bridges lie
+    # within the drawn cells' box)
+    for hole in _enclosed(drawn, empty_margin=True):
         # the hole grown by a cell each way (its 8 neighbours): shifted views of it padded by a
         # cell, which is rolling it round, as a hole never reaches the empty margin of the grid;
         # three across, then three of those down (the same nine shifts, or-ed)
