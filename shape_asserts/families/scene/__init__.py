@@ -7,10 +7,11 @@ so the checks are only those that can be stated honestly from the points alone, 
 a reference drawing made here (:func:`~shape_asserts.families.scene.house.house_reference`,
 :func:`~shape_asserts.families.scene.stick.stick_reference`).
 
-The answer is cut into strokes and the strokes into straight edges (``strokes.py``); the checks
-look at those edges and where they meet. ``common.py`` holds what both scenes share, ``house.py``
-and ``stick.py`` each scene's thresholds, reference drawing and structural checks (their
-docstrings list the checks).
+The answer is cut into strokes and the strokes into straight edges (``strokes.py``; the regions
+its closed loops are found by in ``regions.py``); the checks look at those edges and where they
+meet. ``common.py`` holds what both scenes share, ``house.py`` and ``stick.py`` each scene's
+thresholds, reference drawing and structural checks (their docstrings list the checks), and
+``body.py`` the stick figure's torso and limbs.
 
 Shared checks
     ``bounds`` (and ``area`` when one was asked); ``fragments`` — the share of points in strokes of

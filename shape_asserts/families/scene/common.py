@@ -15,7 +15,7 @@ from shape_asserts.exceptions import CaseError
 from shape_asserts.families.base import CaseLike
 from shape_asserts.families.prompts import scene_prompt
 from shape_asserts.families.scene.strokes import scene_strokes
-from shape_asserts.geometry.contours import bounding_box, fit_to_box
+from shape_asserts.geometry.contours import bounding_box
 from shape_asserts.geometry.distances import chamfer_distances, likeness
 from shape_asserts.geometry.nearest import CellIndex
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, round_half_up
@@ -194,6 +194,23 @@ def _stacked(reference: list[IntArray]) -> tuple[FloatArray, tuple[float, float,
     return ref, box, index
 
 
+def _fit_to_box(
+    pts: FloatArray, lo: list[float], hi: list[float], box: tuple[float, float, float, float]
+) -> tuple[FloatArray, bool]:
+    """:func:`~shape_asserts.geometry.contours.fit_to_box` of the (non-empty) ``pts`` whose
+    columns' least and largest values are ``lo`` and ``hi``: the same floats from the same
+    expression, and whether the fit neither scales nor moves them (scale 1, the same middle):
+    where the points may come back as they were, so that :func:`sketch` compares the two."""
+    (x0, y0), (x1, y1) = lo, hi
+    bx0, by0, bx1, by1 = (float(v) for v in box)
+    size = (x1 - x0) + (y1 - y0)
+    s = ((bx1 - bx0) + (by1 - by0)) / size if size > 0 else 1.0
+    mid = [(x0 + x1) / 2, (y0 + y1) / 2]
+    bmid = [(bx0 + bx1) / 2, (by0 + by1) / 2]
+    moved: FloatArray = (pts - np.array(mid)) * s + np.array(bmid)
+    return moved, s == 1.0 and mid == bmid
+
+
 @dataclass
 class Sketch:
     """A scene answer read once for every scene check: its points, strokes, the card of the shared
@@ -203,6 +220,8 @@ class Sketch:
     strokes: list[tuple[int, FloatArray]]
     card: Scorecard
     likeness: float
+    #: Each column's least and largest value (``[x, y]`` each), ``None`` for no points.
+    extremes: tuple[list[float], list[float]] | None = None
 
 
 def sketch(
@@ -228,18 +247,30 @@ def sketch(
         crumb_idx if crumbling else (),
     )
     card.marks["fragments"] = crumb_idx
-    card.bounds(pts, grid_size)
+    # each column's least and largest once: the drawing's box for bounds, area and the fit
+    lo, hi = (
+        (np.minimum.reduce(pts, axis=0).tolist(), np.maximum.reduce(pts, axis=0).tolist()) if len(pts) else ([], [])
+    )
+    if lo and not math.isnan(lo[0] + lo[1] + hi[0] + hi[1]):
+        # (the least and the largest coordinate, which out_of_bounds reduces the points to)
+        card.bounds(pts, grid_size, extremes=(min(lo), max(hi)))
+    else:
+        card.bounds(pts, grid_size)
     if area is not None:
         x0, y0, x1, y1 = area
         m = t.area_margin
-        bad = ((pts[:, 0] < x0 - m) | (pts[:, 0] > x1 + m) | (pts[:, 1] < y0 - m) | (pts[:, 1] > y1 + m)).nonzero()[0]
+        if lo and x0 - m <= lo[0] and hi[0] <= x1 + m and y0 - m <= lo[1] and hi[1] <= y1 + m:
+            bad_list: list[int] = []  # the box inside: no point outside (a nan takes the test below)
+        else:
+            bad = (pts[:, 0] < x0 - m) | (pts[:, 0] > x1 + m) | (pts[:, 1] < y0 - m) | (pts[:, 1] > y1 + m)
+            bad_list = bad.nonzero()[0].tolist()
         card.add(
             "area",
-            not len(bad),
-            int(len(bad)),
+            not bad_list,
+            len(bad_list),
             f"0 more than {m:g} outside",
             f"asked x {x0}..{x1}, y {y0}..{y1}",
-            bad.tolist(),
+            bad_list,
         )
     ref, box, index = _stacked(reference)
     diag = math.hypot(box[2] - box[0], box[3] - box[1])
@@ -247,10 +278,16 @@ def sketch(
     like, raw = 0.0, None
     if len(pts):
         # similarity(fit_to_box(pts, box), ref, scale) and chamfer_distance(pts, ref), in one search
-        fitted_d, raw = chamfer_distances([fit_to_box(pts, box), pts], ref, index)
+        fitted, unmoved = _fit_to_box(pts, lo, hi, box)
+        if unmoved and np.array_equal(fitted, pts):
+            # a drawing whose box is the reference's is not moved: the two distances are one
+            # (equal but for a zero's sign, which no squared distance keeps)
+            fitted_d = raw = chamfer_distances([pts], ref, index)[0]
+        else:
+            fitted_d, raw = chamfer_distances([fitted, pts], ref, index)
         like = likeness(fitted_d, scale)
     card.metrics["chamfer_raw"] = raw
     card.metrics["likeness"] = like
     card.add("likeness", like >= t.min_likeness, like, f"≥ {t.min_likeness:g}", "nothing like the scene asked for")
     card.marks["breaks"] = tuple(i for i, _ in strokes[1:])
-    return Sketch(pts, strokes, card, like)
+    return Sketch(pts, strokes, card, like, (lo, hi) if lo else None)

@@ -29,7 +29,7 @@ import numpy as np
 
 from shape_asserts.families.base import CaseLike, with_overrides
 from shape_asserts.families.scene.common import SceneThresholds, placer, reference_of, scene_params, sketch, stroke
-from shape_asserts.families.scene.strokes import edges, ends, heal, join_verticals, split_at_junctions
+from shape_asserts.families.scene.strokes import edges_of, ends, heal_spans, join_verticals, split_at_junctions
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray, Point
 from shape_asserts.geometry.score import ShapeScore
@@ -209,7 +209,7 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     com = sketch(drawing.points, reference_of(house_reference, area or HOUSE_AREA), area, p["grid_size"], t)
     card, metrics, pts = com.card, com.card.metrics, com.pts
 
-    raw = edges(heal([s for _, s in com.strokes], t.heal_step), t.simplify_tolerance)
+    raw = edges_of(pts, heal_spans(pts, com.strokes, t.heal_step), t.simplify_tolerance)
     ang, length = segment_angles(raw)
     longer = length >= t.min_edge
     vertical, rise_left, rise_right = _iso_bands(ang, t)
@@ -306,12 +306,16 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     need = max(t.min_roof_rise, t.min_roof_rise_cells / wall_h) if wall_h > 0 else t.min_roof_rise
     best_rise = 0.0
     roof_edges: list[tuple[int, int]] = []  # (edge, wall column it leaves)
+    # (on plain floats: the same differences and comparisons; a row's first least distance, as
+    # np.argmin picks it: no nan, the ends are finite)
+    top_l, bottom_l, tops_l = top.tolist(), bottom.tolist(), tops.tolist()
     for i in (off_axis & at_top).nonzero()[0].tolist():
-        k = int(np.argmin(to_top[i]))
-        if wx0 - t.corner_tol <= top[i, 0] <= wx1 + t.corner_tol:
-            best_rise = max(best_rise, float(tops[k, 1] - top[i, 1]))
-            if tops[k, 1] - top[i, 1] >= need * wall_h:
-                roof_edges.append((int(i), k))
+        row = to_top[i].tolist()
+        k = row.index(min(row))
+        if wx0 - t.corner_tol <= top_l[i][0] <= wx1 + t.corner_tol:
+            best_rise = max(best_rise, tops_l[k][1] - top_l[i][1])
+            if tops_l[k][1] - top_l[i][1] >= need * wall_h:
+                roof_edges.append((i, k))
     rise = best_rise / wall_h if wall_h > 0 else 0.0
     metrics["roof_rise"] = rise
     card.add(
@@ -364,15 +368,15 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
 
     eave_x, eave_y = xs[order], tops[order, 1]
 
-    def eave(x: float) -> float:
-        return float(np.interp(x, eave_x, eave_y))
-
-    cand = [
+    # the edges standing within the walls, then the eave line under each of their feet by one
+    # np.interp (each x on its own, as one call per x gives it)
+    inside = [
         i
-        for i in (vertical & ~is_wall & ~at_top & (length >= t.chimney_min_edge)).nonzero()[0]
-        if wx0 + t.corner_tol <= bottom[i, 0] <= wx1 - t.corner_tol
-        and eave(bottom[i, 0]) - bottom[i, 1] >= t.chimney_clearance
+        for i in (vertical & ~is_wall & ~at_top & (length >= t.chimney_min_edge)).nonzero()[0].tolist()
+        if wx0 + t.corner_tol <= bottom_l[i][0] <= wx1 - t.corner_tol
     ]
+    eaves: list[float] = np.interp([bottom_l[i][0] for i in inside], eave_x, eave_y).tolist() if inside else []
+    cand = [i for i, e in zip(inside, eaves) if e - bottom_l[i][1] >= t.chimney_clearance]
     slope = math.tan(math.radians(t.iso_max_angle))
     paired: set[int] = set()
     for a in cand:
@@ -381,9 +385,9 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
             if (
                 a < b
                 and t.corner_tol <= dx <= t.chimney_max_width * (wx1 - wx0)
-                and abs(float(top[a, 1] - top[b, 1])) <= dx * slope + t.chimney_level_tol
+                and abs(top_l[a][1] - top_l[b][1]) <= dx * slope + t.chimney_level_tol
             ):
-                paired.update((int(a), int(b)))
+                paired.update((a, b))
     metrics["chimney_edges"] = len(paired)
     card.add(
         "chimney",

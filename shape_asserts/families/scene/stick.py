@@ -15,7 +15,6 @@ Stick figure
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +23,7 @@ import numpy as np
 
 from shape_asserts.families.base import CaseLike, with_overrides
 from shape_asserts.families.circle import CIRCLE
+from shape_asserts.families.scene.body import limbs, torso_chain
 from shape_asserts.families.scene.common import (
     SceneThresholds,
     cell,
@@ -33,14 +33,12 @@ from shape_asserts.families.scene.common import (
     sketch,
     stroke,
 )
-from shape_asserts.families.scene.strokes import edges, ends, heal, holes, seg_distance
-from shape_asserts.geometry.distances import nearest_on_segment
+from shape_asserts.families.scene.strokes import edges_of, heal_spans, holes
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit.circle import CircleModel, roundness_of
 from shape_asserts.geometry.points import FloatArray, IntArray
 from shape_asserts.geometry.raster import raster_circle
 from shape_asserts.geometry.score import ShapeScore
-from shape_asserts.geometry.simplify import segment_angles
 
 __all__ = [
     "StickThresholds",
@@ -136,127 +134,19 @@ def stick_ideal(case: CaseLike) -> IntArray:
     return np.vstack(stick_reference(case.params.get("area") or STICK_AREA))
 
 
-def _torso_chain(
-    segs: FloatArray, neck: FloatArray, head_x: float, r: float, t: StickThresholds
-) -> tuple[FloatArray, FloatArray, set[int]] | None:
-    """The line hanging from the head: top end, bottom end and the edges it is made of.
-
-    Of the edges steeper than ``torso_search`` whose top lies within the head's width, the one
-    whose top is nearest the head's bottom (``neck``), then the edges within ``torso_continue``
-    degrees of its direction that continue it up or down, or lie along it."""
-    if not len(segs):
-        return None
-    ang, length = segment_angles(segs)
-    top, bottom = ends(segs)
-    tilt = np.abs(ang - 90.0)
-    under = np.abs(top[:, 0] - head_x) <= r
-    cand = ((tilt <= t.torso_search) & (length >= t.min_edge) & under).nonzero()[0]
-    if not len(cand):
-        return None
-    dist = np.hypot(*(top[cand] - neck).T)
-    i = int(cand[np.lexsort((-length[cand], tilt[cand], np.round(dist, 6)))[0]])
-    chain, a, b = {i}, top[i].copy(), bottom[i].copy()
-    angles = ang.tolist()
-    grew = True
-    while grew:
-        grew = False
-        direction = float(segment_angles(np.array([[a, b]]))[0][0])
-        for j in range(len(segs)):
-            if j in chain or abs(angles[j] - direction) > t.torso_continue:
-                continue
-            # (each test only when the ones before it fail: none has a side effect)
-            if (
-                float(np.hypot(*(top[j] - b))) <= t.attach_tol
-                or max(seg_distance(top[j], a, b)[0], seg_distance(bottom[j], a, b)[0]) <= t.attach_tol
-                or float(np.hypot(*(bottom[j] - a))) <= t.attach_tol
-            ):
-                chain.add(j)
-                if bottom[j, 1] > b[1]:
-                    b = bottom[j].copy()
-                if top[j, 1] < a[1]:
-                    a = top[j].copy()
-                grew = True
-    return a, b, chain
-
-
-def _angle_between(u: FloatArray, v: FloatArray) -> float:
-    """Angle in degrees between two direction vectors (0..180)."""
-    nu, nv = float(np.hypot(*u)), float(np.hypot(*v))
-    if nu == 0 or nv == 0:
-        return 180.0
-    return math.degrees(math.acos(max(-1.0, min(1.0, float(u @ v) / (nu * nv)))))
-
-
-def _limbs(
-    segs: FloatArray, chain: set[int], a: FloatArray, b: FloatArray, t: StickThresholds
-) -> list[tuple[str, str, tuple[float, float], tuple[float, float]]]:
-    """Edges leaving the torso ``a``–``b``: (``"arm"``/``"leg"``, ``"left"``/``"right"``/``"along"``,
-    root, tip), one per limb (retraced edges counted once).
-
-    Worked on plain floats, the same double operations as on the edges' numpy rows (a scalar's
-    product, quotient or difference is the same either way); lengths by ``np.hypot`` and the
-    angle between two limbs by :func:`_angle_between` on arrays, as before."""
-    # every end's distance from the torso at once: seg_distance of each, the same element-wise floats
-    end_dist = nearest_on_segment(segs.reshape(-1, 2), a, b)[0].tolist()
-    (ax, ay), (bx, by) = a.tolist(), b.tolist()
-    ex, ey = bx - ax, by - ay
-    pieces: list[tuple[tuple[float, float], tuple[float, float]]] = []
-    for j, ((px, py), (qx, qy)) in enumerate(segs.tolist()):
-        if j in chain:
-            continue
-        if max(end_dist[2 * j], end_dist[2 * j + 1]) <= t.attach_tol:
-            continue  # lies along the torso (a retraced piece of it)
-        # an edge drawn across the torso (both arms in one straight stroke) is two limbs
-        dx, dy = qx - px, qy - py
-        den = dx * ey - dy * ex
-        if den != 0:
-            s = ((ax - px) * ey - (ay - py) * ex) / den
-            u = ((ax - px) * dy - (ay - py) * dx) / den
-            x = (px + s * dx, py + s * dy)
-            crosses = 0 <= u <= 1 and 0 < s < 1
-            if crosses and min(np.hypot(x[0] - px, x[1] - py), np.hypot(x[0] - qx, x[1] - qy)) >= t.min_limb:
-                pieces += [(x, (px, py)), (x, (qx, qy))]
-                continue
-        pieces.append(((px, py), (qx, qy)))
-    span = (by - ay) or 1.0
-    out: list[tuple[str, str, tuple[float, float], tuple[float, float]]] = []
-    # the pieces' ends against the torso at once (distance and where along it), as seg_distance gives
-    dist: list[float] = []
-    along: list[float] = []
-    if pieces:
-        near_d, near_t = nearest_on_segment(np.array(pieces, dtype=float).reshape(-1, 2), a, b)
-        dist, along = near_d.tolist(), near_t.tolist()
-    for i, (p, q) in enumerate(pieces):
-        if np.hypot(q[0] - p[0], q[1] - p[1]) < t.min_limb:
-            continue
-        dp, dq = dist[2 * i], dist[2 * i + 1]
-        root, tip = (p, q) if dp <= dq else (q, p)
-        s = along[2 * i + 1] if dp <= dq else along[2 * i]  # where the tip lies along the torso
-        if min(dp, dq) > t.attach_tol:
-            continue
-        # pieces leaving the same place in the same direction are one limb (retraced, or drawn in pieces)
-        same = [
-            k
-            for k, (_, _, r0, t0) in enumerate(out)
-            if np.hypot(root[0] - r0[0], root[1] - r0[1]) <= 2 * t.attach_tol
-            and _angle_between(np.subtract(tip, root), np.subtract(t0, r0)) <= t.limb_merge_angle
-        ]
-        if same:
-            k = same[0]
-            _, _, r0, t0 = out[k]
-            if np.hypot(tip[0] - root[0], tip[1] - root[1]) > np.hypot(t0[0] - r0[0], t0[1] - r0[1]):
-                out[k] = (out[k][0], out[k][1], root, tip)
-            continue
-        kind = "arm" if (root[1] - ay) / span < t.arm_zone else "leg"
-        side_x = tip[0] - (ax + s * ex)
-        side = "along" if abs(side_x) < t.min_limb_side else ("left" if side_x < 0 else "right")
-        out.append((kind, side, root, tip))
-    return out
-
-
-def _off_cells(st: FloatArray, cells: set[tuple[int, int]]) -> list[bool]:
-    """Which points of ``st`` do not round (half to even, as ``round``) to one of ``cells``."""
-    if len(st) and np.isfinite(st).all() and float(np.abs(st).max()) < 2**52:
+def _off_cells(
+    st: FloatArray, cells: set[tuple[int, int]], extremes: tuple[list[float], list[float]] | None = None
+) -> list[bool]:
+    """Which points of ``st`` do not round (half to even, as ``round``) to one of ``cells``.
+    ``extremes``: each column's least and largest value of ``st``, when the caller has them."""
+    if extremes is not None and len(st):
+        # every value finite and under 2**52 in size when each column's extremes are (each
+        # compared on its own: a nan or an infinity fails)
+        (x0, y0), (x1, y1) = extremes
+        small = all(-(2**52) < v < 2**52 for v in (x0, y0, x1, y1))
+    else:
+        small = bool(len(st) and np.isfinite(st).all() and float(np.abs(st).max()) < 2**52)
+    if small:
         # np.rint rounds halves to even like round(), exactly, for floats this size
         xy = np.rint(st).astype(np.int64).tolist()
         return [(x, y) not in cells for x, y in xy]
@@ -286,11 +176,12 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     area = p.get("area")
     com = sketch(drawing.points, reference_of(stick_reference, area or STICK_AREA), area, p["grid_size"], t)
     card, metrics, pts = com.card, com.card.metrics, com.pts
-    height = float(pts[:, 1].max() - pts[:, 1].min()) if len(pts) else 0.0  # np.ptp's max - min, unwrapped
+    # np.ptp's max - min of the y column, from sketch's extremes of it (the same two floats)
+    height = com.extremes[1][1] - com.extremes[0][1] if com.extremes else 0.0
 
     # head: the topmost closed loop big enough to be one, and it must be round
     loops = []
-    rings = holes(pts, [st for _, st in com.strokes], t.heal_step, t.head_max_closure, p["grid_size"])
+    rings = holes(pts, [st for _, st in com.strokes], t.heal_step, t.head_max_closure, p["grid_size"], com.extremes)
     for ring in rings:
         fit = CircleModel.from_estimate(ring)
         if fit and t.head_min_radius <= fit.radius and (height <= 0 or fit.radius <= t.head_max_share * height):
@@ -318,7 +209,8 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         head_x=fit.center[0],
         head_y=fit.center[1],
     )
-    wide, tall = (float(c.max() - c.min()) + 1 for c in ring.T)  # each column's np.ptp (max - min) + 1
+    # each column's np.ptp (max - min) + 1, on plain floats (a ring's cells are whole numbers)
+    wide, tall = (max(c) - min(c) + 1 for c in ring.T.tolist())
     skew = abs(wide - tall)
     metrics["head_skew"] = skew
     ok = skew <= t.head_max_skew
@@ -332,26 +224,23 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
 
     # the body: every stroke without the head's cells
     head_cells = set(zip(*ring.astype(np.int64).T.tolist()))  # (int(x), int(y)) of each: truncated
-    body_strokes = []
-    healed = heal([st for _, st in com.strokes], t.heal_step)
-    # every stroke's points off the head's cells, looked up all at once, then each stroke's runs of them
-    off = _off_cells(np.concatenate(healed), head_cells) if healed else []
-    at = 0
-    for st in healed:
-        body_strokes += [st[i:j] for i, j in _runs(off[at : at + len(st)])]
-        at += len(st)
+    healed = heal_spans(pts, com.strokes, t.heal_step)
+    # every stroke's points off the head's cells, looked up all at once (the healed strokes are
+    # pts in order), then each stroke's runs of them, as (start, stop) in pts
+    off = _off_cells(pts, head_cells, com.extremes) if healed else []
+    body_spans = [(a + i, a + j) for a, b in healed for i, j in _runs(off[a:b])]
     hx, hy = fit.center
     r = fit.radius
-    body = edges(body_strokes, t.simplify_tolerance)
-    torso = _torso_chain(body, np.array([hx, hy + r]), hx, r, t)
+    body = edges_of(pts, body_spans, t.simplify_tolerance)
+    torso = torso_chain(body, np.array([hx, hy + r]), hx, r, t)
     if torso is None:
         card.add("torso", False, "none", f"≤ {t.torso_tolerance:g}° from vertical", "no line hangs from the head")
         card.add("head_above_torso", False, "n/a", "head above a torso", "no torso")
         card.add("limbs", False, "n/a", "= 4: an arm and a leg on each side", "no torso")
         return card.result("stick", com.likeness)
 
-    a, b, chain = torso
-    tilt = float(abs(segment_angles(np.array([[a, b]]))[0][0] - 90.0))
+    a, b, chain, direction = torso
+    tilt = abs(direction - 90.0)  # (segment_angles of a to b: the chain's last direction)
     metrics.update(torso_top=float(a[1]), torso_bottom=float(b[1]), torso_tilt=tilt)
     card.add(
         "torso",
@@ -374,16 +263,16 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         else ("the torso starts above the head's center" if neck <= lo else "the torso starts far below the head"),
     )
 
-    limbs = _limbs(body, chain, a, b, t)
+    found = limbs(body, chain, a, b, t)
     slots = {(k, s): 0 for k in ("arm", "leg") for s in ("left", "right")}
     along = 0
-    for kind, side, _, _ in limbs:
+    for kind, side, _, _ in found:
         if side == "along":
             along += 1
         else:
             slots[(kind, side)] += 1
     problems = sum(abs(v - 1) for v in slots.values()) + along
-    metrics.update(limbs=len(limbs), **{f"{k}s_{s}": v for (k, s), v in slots.items()})
+    metrics.update(limbs=len(found), **{f"{k}s_{s}": v for (k, s), v in slots.items()})
     detail = [f"{v} {side} {kind}s" for (kind, side), v in slots.items() if v != 1]
     if along:
         detail.append(f"{along} limb(s) along the torso")
@@ -391,7 +280,7 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     card.add(
         "limbs",
         problems == 0,
-        len(limbs),
+        len(found),
         "= 4: an arm and a leg on each side",
         "" if problems == 0 else "; ".join(detail) + where,
         margin=-float(problems),

@@ -12,18 +12,32 @@ and where they meet.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from shape_asserts.families.scene.regions import _enclosed
 from shape_asserts.geometry import runs
 from shape_asserts.geometry.distances import nearest_on_segment
-from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray, as_points
+from shape_asserts.geometry.points import BoolArray, FloatArray, as_points
 from shape_asserts.geometry.raster import raster_polyline
 from shape_asserts.geometry.simplify import segments
 
-__all__ = ["scene_strokes", "holes", "heal", "edges", "ends", "seg_distance", "join_verticals", "split_at_junctions"]
+__all__ = [
+    "scene_strokes",
+    "holes",
+    "heal",
+    "heal_spans",
+    "edges",
+    "edges_of",
+    "ends",
+    "seg_distance",
+    "seg_distance_xy",
+    "join_verticals",
+    "split_at_junctions",
+]
 
 
 def scene_strokes(points: ArrayLike) -> list[tuple[int, FloatArray]]:
@@ -51,21 +65,37 @@ def scene_strokes(points: ArrayLike) -> list[tuple[int, FloatArray]]:
 
 
 def holes(
-    pts: FloatArray, strokes: Sequence[FloatArray], slip: float, close_gap: float, grid_size: int
+    pts: FloatArray,
+    strokes: Sequence[FloatArray],
+    slip: float,
+    close_gap: float,
+    grid_size: int,
+    extremes: tuple[Sequence[float], Sequence[float]] | None = None,
 ) -> list[FloatArray]:
     """The closed loops of a drawing, whatever order it was drawn in: for each region of empty
     cells walled in by drawn cells (4-connected, so an 8-connected outline closes it), the drawn
     cells around it. Where the pen moved at most ``slip`` cells (Chebyshev) between two points in
     a row, or a stroke ends within ``close_gap`` cells of its start, the cells between count as
-    drawn (a slip of one cell does not open a loop). Points off the grid are left out."""
-    ok = np.isfinite(pts) & (pts >= -1) & (pts <= grid_size)
-    pts = pts[ok[:, 0] & ok[:, 1]]  # both coordinates (np.all over the axis of two, without its reduction)
-    if len(pts) == 0:
-        return []
+    drawn (a slip of one cell does not open a loop). Points off the grid are left out.
+
+    ``extremes``: each column's least and largest value (``x``, ``y``) when the caller has them."""
+    if extremes is not None and len(pts) and _on_grid(extremes, grid_size):
+        # every point on the grid, none left out; each column's least and largest cell is its
+        # least and largest value rounded (np.rint and round both take halves to even, exactly
+        # for numbers this small)
+        cells = np.rint(pts).astype(np.int64)
+        (x0, y0), (x1, y1) = extremes
+        lo = [round(x0) - 1, round(y0) - 1]
+        size = [round(x1) - lo[0] + 2, round(y1) - lo[1] + 2]
+    else:
+        ok = np.isfinite(pts) & (pts >= -1) & (pts <= grid_size)
+        pts = pts[ok[:, 0] & ok[:, 1]]  # both coordinates (np.all over the axis of two, without its reduction)
+        if len(pts) == 0:
+            return []
+        cells = np.rint(pts).astype(np.int64)
+        lo = (cells.min(axis=0) - 1).tolist()
+        size = (cells.max(axis=0) - np.array(lo) + 2).tolist()
     closing = _closing(strokes, close_gap, grid_size)
-    cells = np.rint(pts).astype(np.int64)
-    lo = cells.min(axis=0) - 1
-    size = cells.max(axis=0) - lo + 2
     drawn = np.zeros((int(size[1]), int(size[0])), dtype=bool)
     drawn[cells[:, 1] - lo[1], cells[:, 0] - lo[0]] = True
     d = cells[1:] - cells[:-1]
@@ -77,7 +107,9 @@ def holes(
             drawn[int(y) - lo[1], int(x) - lo[0]] = True
     out = []
     h, w = drawn.shape
-    for hole in _enclosed(drawn):
+    # (the grid has a cell of margin all round that nothing is drawn in: cells and bridges lie
+    # within the drawn cells' box)
+    for hole in _enclosed(drawn, empty_margin=True):
         # the hole grown by a cell each way (its 8 neighbours): shifted views of it padded by a
         # cell, which is rolling it round, as a hole never reaches the empty margin of the grid;
         # three across, then three of those down (the same nine shifts, or-ed)
@@ -88,6 +120,13 @@ def holes(
         ring_y, ring_x = np.nonzero(near & drawn)  # row-major, as np.argwhere lists them
         out.append(np.column_stack([ring_x + lo[0], ring_y + lo[1]]).astype(float))
     return out
+
+
+def _on_grid(extremes: tuple[Sequence[float], Sequence[float]], grid_size: int) -> bool:
+    """Whether the columns' least and largest values lie in ``-1 .. grid_size`` (a nan or an
+    infinity does not), i.e. :func:`holes` leaves no point out; not for no points."""
+    (x0, y0), (x1, y1) = extremes
+    return x0 >= -1 and y0 >= -1 and x1 <= grid_size and y1 <= grid_size
 
 
 def _closing(strokes: Sequence[FloatArray], close_gap: float, grid_size: int) -> list[FloatArray]:
@@ -108,133 +147,50 @@ def _closing(strokes: Sequence[FloatArray], close_gap: float, grid_size: int) ->
     return out
 
 
-def _enclosed(drawn: BoolArray) -> list[BoolArray]:
-    """The regions of empty cells (4-connected) but the first in row-major order (the one holding
-    the margin's top-left cell: the outside), each as a mask, in the order of their first cells
-    (the order a flood fill from every empty cell in turn numbers them).
-
-    Found by runs: the empty cells of each row in runs, runs of neighbouring rows that share a
-    column joined (union–find), so the work grows with the runs, not the cells.
-    """
-    h, w = drawn.shape
-    padded = np.zeros((h, w + 2), dtype=np.int8)
-    padded[:, 1:-1] = ~drawn
-    step = np.diff(padded, axis=1)
-    rows, starts = np.nonzero(step == 1)  # row-major: each row's runs left to right
-    stops = np.nonzero(step == -1)[1]  # one past each run's last cell
-    if h >= 2 and not (drawn[0].any() or drawn[-1].any() or drawn[:, 0].any() or drawn[:, -1].any()):
-        return _enclosed_in_margin(drawn.shape, rows, starts, stops)
-    ry, rs, re = rows.tolist(), starts.tolist(), stops.tolist()
-    parent = list(range(len(ry)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    # join each run with the runs of the row above that share a column (two pointers per row pair)
-    first: dict[int, int] = {}
-    for i, y in enumerate(ry):
-        first.setdefault(y, i)
-    for y, lo in first.items():
-        above = first.get(y - 1)
-        if above is None:
-            continue
-        i, j = above, lo
-        while i < lo and j < len(ry) and ry[j] == y:
-            if rs[i] < re[j] and rs[j] < re[i]:
-                a, b = root(i), root(j)
-                if a != b:
-                    parent[max(a, b)] = min(a, b)
-            if re[i] <= re[j]:
-                i += 1
-            else:
-                j += 1
-    # the first region in row-major order is the outside: it holds the margin's top-left cell
-    outside = root(0) if ry else -1
-    regions: dict[int, list[int]] = {}
-    for i in range(len(ry)):
-        r = root(i)
-        if r != outside:
-            regions.setdefault(r, []).append(i)
-    return _masks(drawn.shape, regions, ry, rs, re)
-
-
-def _masks(
-    shape: tuple[int, ...], regions: dict[int, list[int]], ry: list[int], rs: list[int], re: list[int]
-) -> list[BoolArray]:
-    """Each region's runs as a mask, regions in the order of their first runs."""
-    # a region's first run in row-major order holds its first cell; runs are listed in that order
-    out = []
-    for region in sorted(regions.values(), key=lambda rr: rr[0]):
-        mask = np.zeros(shape, dtype=bool)
-        for i in region:
-            mask[ry[i], rs[i] : re[i]] = True
-        out.append(mask)
-    return out
-
-
-def _enclosed_in_margin(shape: tuple[int, int], rows: IntArray, starts: IntArray, stops: IntArray) -> list[BoolArray]:
-    """:func:`_enclosed` when the grid's outer rows and columns are empty (as :func:`holes` makes
-    it), from its runs: every row's first and last run touch the margin, so every run touching the
-    left or right edge is in the outside (the margin joins them all). Those are put there at once
-    and only the inner runs are joined to the runs above and below them that share a column: the
-    same regions, found with a fraction of the work."""
-    h, w = shape
-    n = len(rows)
-    border = (starts == 0) | (stops == w)
-    inner = (~border).nonzero()[0].tolist()
-    if not inner:
-        return []
-    # run 0 is the top row, all margin: the outside
-    parent = np.where(border, 0, np.arange(n)).tolist()
-    # each row's runs are the indices row_at[y] .. row_at[y + 1] - 1 (every row has runs)
-    row_at = rows.searchsorted(np.arange(h + 1)).tolist()
-    ry, rs, re = rows.tolist(), starts.tolist(), stops.tolist()
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for j in inner:
-        y, lo, hi = ry[j], rs[j], re[j]
-        for k in (y - 1, y + 1):  # inner runs never lie in the top or bottom row
-            i, stop = row_at[k], row_at[k + 1]
-            while i < stop and re[i] <= lo:
-                i += 1
-            while i < stop and rs[i] < hi:
-                # root(i) and root(j), called only past a parent that is a root itself (the
-                # roots are the same: a component's least run, whatever is compressed)
-                a, b = parent[i], parent[j]
-                if parent[a] != a:
-                    a = root(a)
-                if parent[b] != b:
-                    b = root(b)
-                if a != b:
-                    parent[max(a, b)] = min(a, b)
-                i += 1
-    outside = root(0)
-    regions: dict[int, list[int]] = {}
-    for i in inner:
-        r = root(i)
-        if r != outside:
-            regions.setdefault(r, []).append(i)
-    return _masks(shape, regions, ry, rs, re)
-
-
 def heal(strokes: Sequence[FloatArray], max_step: float) -> list[FloatArray]:
     """Consecutive strokes joined where the pen moved at most ``max_step`` cells (Chebyshev, more
     than one): for tracing edges, a two-cell step is read as a slip (a point pushed a cell off
     the line, a cell skipped), not as a new object. Junctions (repeated points) stay cuts."""
     out: list[FloatArray] = []
+    group: list[FloatArray] = []  # the strokes joined into the one being built
     for s in strokes:
-        if out and len(s) and 1 < float(np.max(np.abs(s[0] - out[-1][-1]))) <= max_step:
-            out[-1] = np.vstack([out[-1], s])
-        else:
-            out.append(s)
+        if group and len(s):
+            # the step from the last point so far: max(|dx|, |dy|) as np.max(np.abs(...)) of the
+            # two (finite points: no nan for the two to disagree on)
+            (x, y), (px, py) = s[0].tolist(), group[-1][-1].tolist()
+            if 1 < max(abs(x - px), abs(y - py)) <= max_step:
+                group.append(s)
+                continue
+        if group:
+            out.append(group[0] if len(group) == 1 else np.vstack(group))
+        group = [s]
+    if group:
+        out.append(group[0] if len(group) == 1 else np.vstack(group))
+    return out
+
+
+def heal_spans(pts: FloatArray, strokes: Sequence[tuple[int, FloatArray]], max_step: float) -> list[tuple[int, int]]:
+    """:func:`heal` of ``strokes`` that cover ``pts`` in order (:func:`scene_strokes`' ``(first
+    index, points)``), each healed stroke as its ``(start, stop)`` in ``pts``: ``pts[start:stop]``
+    are the points :func:`heal` joins (no copies made)."""
+    out: list[tuple[int, int]] = []
+    start = stop = 0
+    last: list[float] = []  # the last point so far
+    for i, s in strokes:
+        n = len(s)
+        if stop > start and n:
+            (x, y), (px, py) = s[0].tolist(), last
+            if 1 < max(abs(x - px), abs(y - py)) <= max_step:
+                stop = i + n
+                last = s[-1].tolist()
+                continue
+        if stop > start:
+            out.append((start, stop))
+        start, stop = i, i + n
+        if n:
+            last = s[-1].tolist()
+    if stop > start:
+        out.append((start, stop))
     return out
 
 
@@ -252,7 +208,30 @@ def _turns(stroke: FloatArray) -> list[FloatArray]:
 
 def edges(strokes: Sequence[FloatArray], tol: float) -> FloatArray:
     """The straight edges of every stroke (any length), shape (M, 2, 2)."""
-    pieces = [piece for s in strokes if len(s) >= 2 for piece in _turns(s)]
+    return _edges([piece for s in strokes if len(s) >= 2 for piece in _turns(s)], tol)
+
+
+def edges_of(pts: FloatArray, spans: Sequence[tuple[int, int]], tol: float) -> FloatArray:
+    """:func:`edges` of the strokes ``pts[start:stop]`` for each ``(start, stop)`` of ``spans``:
+    the same edges, every stroke's turns (:func:`_turns`) found over ``pts`` at once."""
+    back: list[int] = []  # each g with pts[g] == pts[g + 2]: a turn at g + 1
+    if len(pts) >= 3:
+        same = pts[:-2] == pts[2:]
+        back = (same[:, 0] & same[:, 1]).nonzero()[0].tolist()
+    pieces: list[FloatArray] = []
+    for a, b in spans:
+        if b - a < 3:
+            if b - a == 2:
+                pieces.append(pts[a:b])
+            continue
+        # _turns of pts[a:b]: its turns are the g in a .. b - 3, at g + 1 - a in the stroke
+        bounds = [0, *(g + 1 - a for g in back[bisect_left(back, a) : bisect_right(back, b - 3)]), b - a - 1]
+        pieces += [pts[a + i : a + j + 1] for i, j in zip(bounds[:-1], bounds[1:]) if j > i]
+    return _edges(pieces, tol)
+
+
+def _edges(pieces: list[FloatArray], tol: float) -> FloatArray:
+    """Every piece's edges (:func:`~shape_asserts.geometry.simplify.segments`), one after another."""
     # every piece's edges in one pass where it can (the same edges as ``segments`` of each, in order)
     if pieces and (joined := runs.plain_edges(pieces, tol)) is not None:
         return joined
@@ -277,15 +256,34 @@ def seg_distance(p: FloatArray, a: FloatArray, b: FloatArray) -> tuple[float, fl
     return float(d), float(t)
 
 
+def seg_distance_xy(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
+    """:func:`seg_distance`'s distance on plain floats: :func:`~shape_asserts.geometry.nearest.on_segment`'s
+    expression term by term (its sums over the axis of two are the two products added; where
+    that makes a zero of the other sign, only a zero's sign in the difference handed to
+    ``np.hypot`` changes, which it ignores), the hypot by ``np.hypot`` on the two floats."""
+    abx, aby = bx - ax, by - ay
+    apx, apy = px - ax, py - ay
+    den = abx * abx + aby * aby
+    # (a segment of no length is its one point; clipped to 0..1 as ndarray.clip: nan stays nan)
+    t = (apx * abx + apy * aby) / (den if den > 0 else 1.0)
+    t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+    return float(np.hypot(apx - t * abx, apy - t * aby))
+
+
 def join_verticals(segs: FloatArray, vertical: BoolArray, gap: float, corner_tol: float, min_ends: int) -> FloatArray:
     """Vertical edges that continue one another joined into one: the top of the lower one at
     most ``gap`` cells below the foot of the upper one (or a cell above it), within a column,
     unless they meet at a corner (``min_ends`` ends of other edges within ``corner_tol`` of the
     joint). A wall edge broken by a jittered cell or a pen lift is one line; a chimney standing on
     the roof line above a wall edge is not."""
-    top, bottom = ends(segs)
-    others = segs[~vertical].reshape(-1, 2)
-    lines = [[top[i].copy(), bottom[i].copy()] for i in vertical.nonzero()[0]]
+    rest = segs[~vertical]
+    others = rest.reshape(-1, 2)
+    # each vertical edge's (top, foot) as :func:`ends` orders them, as plain floats: the same
+    # comparisons, differences and halves as on the numpy rows, one scalar at a time
+    lines = [
+        ((p[0], p[1]), (q[0], q[1])) if p[1] <= q[1] else ((q[0], q[1]), (p[0], p[1]))
+        for p, q in segs[vertical].tolist()
+    ]
     merged = True
     while merged:
         merged = False
@@ -295,17 +293,16 @@ def join_verticals(segs: FloatArray, vertical: BoolArray, gap: float, corner_tol
                 upper, lower = ((a0, a1), (b0, b1)) if a0[1] <= b0[1] else ((b0, b1), (a0, a1))
                 if not (abs(upper[1][0] - lower[0][0]) <= 1 and -1 <= lower[0][1] - upper[1][1] <= gap):
                     continue  # not in one column, too far apart, or side by side
-                joint = (upper[1] + lower[0]) / 2
+                joint = np.array([(upper[1][0] + lower[0][0]) / 2, (upper[1][1] + lower[0][1]) / 2])
                 if len(others) and int((np.hypot(*(others - joint).T) <= corner_tol).sum()) >= min_ends:
                     continue
                 low = upper[1] if upper[1][1] >= lower[1][1] else lower[1]
-                lines[i] = [upper[0], low]
+                lines[i] = (upper[0], low)
                 del lines[j]
                 merged = True
                 break
             if merged:
                 break
-    rest = segs[~vertical]
     joined = np.array(lines, dtype=float).reshape(-1, 2, 2)
     return np.concatenate([rest, joined]) if len(rest) else joined
 
