@@ -35,7 +35,16 @@ from shape_asserts.geometry.score import ShapeScore, fmt_fixed, fmt_point
 from shape_asserts.geometry.scorecard import Scorecard
 from shape_asserts.geometry.seed import float_points_score, int_points_score, seed_score
 
-__all__ = ["CircleThresholds", "CIRCLE", "FAMILY", "FAMILIES", "score_circle", "circle_radius", "asked_radius"]
+__all__ = [
+    "CircleThresholds",
+    "CIRCLE",
+    "FAMILY",
+    "FAMILIES",
+    "score_circle",
+    "circle_radius",
+    "asked_radius",
+    "seed_of_points",
+]
 
 
 @dataclass(frozen=True)
@@ -123,7 +132,7 @@ def score_circle(
     pts = as_points(points)
     n = len(pts)
     if seed is None:
-        seed = _seed_of_points(pts) if data is None else None
+        seed = seed_of_points(pts) if data is None else None
     if seed is None:
         if data is None:
             data = {"points": [{"x": float(x), "y": float(y)} for x, y in pts]}
@@ -223,7 +232,7 @@ def score_circle(
 _SEED_FAST_LIMIT = 2**30
 
 
-def _seed_of_points(pts: FloatArray) -> float | None:
+def seed_of_points(pts: FloatArray) -> float | None:
     """The seed score of ``{"points": [{"x": float(x), "y": float(y)}, ...]}`` without building it,
     where :func:`seed_score` would take its all-float path (the same function, the same lists);
     ``None`` elsewhere (the caller builds the answer and asks :func:`seed_score`)."""

@@ -23,6 +23,7 @@ __all__ = [
     "direction",
     "Winding",
     "winding",
+    "SECTOR_BOUNDS",
 ]
 
 
@@ -219,7 +220,7 @@ def winding(
 #: rounds up to 360, … 5), and π alone is sector 6 again; the last bound, infinity, leaves NaN
 #: past every other. Found by bisection on the floats; ``tests/unit/test_winding_sectors.py``
 #: holds each bound and its predecessor against the expression.
-_SECTOR_BOUNDS = np.array(
+SECTOR_BOUNDS = np.array(
     [
         *map(
             float.fromhex,
@@ -241,18 +242,18 @@ _SECTOR_BOUNDS = np.array(
         np.inf,
     ]
 )
-_SECTOR_BOUNDS.flags.writeable = False
+SECTOR_BOUNDS.flags.writeable = False
 
 
 def _coverage(ang: FloatArray) -> float:
     """The share of the 12 sectors of 30° the angles ``ang`` visit.
 
-    Each angle's place among :data:`_SECTOR_BOUNDS` names its sector (``np.searchsorted``: one call
+    Each angle's place among :data:`SECTOR_BOUNDS` names its sector (``np.searchsorted``: one call
     instead of the five of ``degrees(ang) % 360 // 30 % 12``); the places before the first bound
     and at π are both sector 6. A NaN angle (a coordinate that overflowed) takes the expression.
     """
     # (the array's own method: np.searchsorted's Python wrapper calls it)
-    counts = np.bincount(_SECTOR_BOUNDS.searchsorted(ang, side="right"), minlength=14).tolist()
+    counts = np.bincount(SECTOR_BOUNDS.searchsorted(ang, side="right"), minlength=14).tolist()
     if counts[13]:
         sectors = (np.degrees(ang) % 360.0 // 30.0).astype(np.int64) % 12
         return float(np.count_nonzero(np.bincount(sectors, minlength=12)) / 12.0)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["Check", "ShapeScore", "fmt_fixed", "fmt_value", "fmt_point"]
+__all__ = ["Check", "ShapeScore", "fmt_fixed", "fmt_value", "fmt_point", "limit_margin", "parsed_limit"]
 
 
 _LIMIT_RE = re.compile(
@@ -26,7 +26,7 @@ _LIMIT_RE = re.compile(
 
 
 @lru_cache(maxsize=1024)
-def _parsed_limit(limit: str) -> tuple[str, float, float, bool] | None:
+def parsed_limit(limit: str) -> tuple[str, float, float, bool] | None:
     """A limit's form and numbers: ``(op, x, 0, False)``, ``("..", lo, hi, False)`` or
     ``("±", mid, tol, pct)``; ``None`` when it is none of these. Few distinct limits recur, so cached."""
     m = _LIMIT_RE.match(limit)
@@ -42,11 +42,11 @@ def _parsed_limit(limit: str) -> tuple[str, float, float, bool] | None:
         return None
 
 
-def _margin(value: Any, limit: str) -> float | None:
+def limit_margin(value: Any, limit: str) -> float | None:
     """How far inside ``limit`` a numeric ``value`` lies (negative: outside), in its own units."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         return None
-    parsed = _parsed_limit(limit)
+    parsed = parsed_limit(limit)
     if parsed is None:
         return None
     op, a, b, pct = parsed
@@ -83,7 +83,7 @@ class Check:
     @property
     def margin(self) -> float | None:
         """How far inside its limit the value lies (negative: outside), or None if not a number."""
-        return self.explicit_margin if self.explicit_margin is not None else _margin(self.value, self.limit)
+        return self.explicit_margin if self.explicit_margin is not None else limit_margin(self.value, self.limit)
 
     def describe(self) -> str:
         """One line for a failure message."""

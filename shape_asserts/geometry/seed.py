@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["seed_score", "php_round"]
+__all__ = ["seed_score", "php_round", "score_of_error", "EXACT_LIMIT"]
 
 Number = int | float
 
@@ -171,7 +171,7 @@ def php_round(value: float, places: int = 0) -> float:
     return tmp
 
 
-def _score(mean_error: float) -> float:
+def score_of_error(mean_error: float) -> float:
     """Step 5 of ``scoreCircle``: the score from the mean relative error, clipped and rounded the PHP way."""
     score = (1 - mean_error) * 100
     if score < 0:
@@ -185,7 +185,7 @@ def _score(mean_error: float) -> float:
 _FAST_LIMIT = 2**30
 #: Below this magnitude every int step of the fast path is exact in doubles too (|dx| < 2**25,
 #: dx² + dy² < 2**51), so the int and the float arithmetic give the same numbers.
-_EXACT_LIMIT = 2**24
+EXACT_LIMIT = 2**24
 
 
 def _fast_int_score(entries: list[Any]) -> float | None:
@@ -223,7 +223,7 @@ def _fast_int_score(entries: list[Any]) -> float | None:
         return None
     n = len(entries)
     cx, cy = _div(sum(xs), n), _div(sum(ys), n)
-    if lo > -_EXACT_LIMIT and hi < _EXACT_LIMIT:
+    if lo > -EXACT_LIMIT and hi < EXACT_LIMIT:
         return _small_int_score(xy, cx, cy, n)
     ax, ay = xy
     # int centroid: dx stays int64 (exact), as in PHP; float centroid: int → double, then IEEE ops
@@ -241,14 +241,14 @@ def _from_radii(radii: np.ndarray, n: int) -> float:
         return 0.0
     err = np.abs(radii - r_mean)
     err /= r_mean
-    return _score(float(err.cumsum()[-1]) / n)
+    return score_of_error(float(err.cumsum()[-1]) / n)
 
 
 def _small_int_score(xy: np.ndarray, cx: Number, cy: Number, n: int) -> float:
     """Steps 2-5 for small int coordinates (every answer on a grid), ``xy`` their rows x and y
     (int64, or float64 holding the same whole numbers: the subtraction converts ints exactly),
     ``cx``/``cy`` PHP's centroid: both rows at once, in doubles, which hold every int step exactly
-    here (see ``_EXACT_LIMIT``); an int centroid converts exactly."""
+    here (see ``EXACT_LIMIT``); an int centroid converts exactly."""
     d = xy - np.array(((float(cx),), (float(cy),)))
     d *= d
     radii = np.sqrt(np.add.reduce(d, axis=0))  # dx² + dy², one addition per point
@@ -283,7 +283,7 @@ def int_points_score(
     if extremes is None:
         extremes = (float(np.minimum.reduce(points, axis=None)), float(np.maximum.reduce(points, axis=None)))
     lo, hi = extremes
-    if not (lo > -_EXACT_LIMIT and hi < _EXACT_LIMIT):  # (NaN: not an int answer; asked anyway)
+    if not (lo > -EXACT_LIMIT and hi < EXACT_LIMIT):  # (NaN: not an int answer; asked anyway)
         return None
     if about is not None:
         return _from_radii(np.sqrt(about[2]), n)
@@ -319,7 +319,7 @@ def float_points_score(ax: np.ndarray, ay: np.ndarray) -> float:
     r_mean = _left_sum(radii) / n
     if r_mean <= 0:
         return 0.0
-    return _score(_left_sum(np.abs(radii - r_mean) / r_mean) / n)
+    return score_of_error(_left_sum(np.abs(radii - r_mean) / r_mean) / n)
 
 
 def seed_score(data: Any) -> float:
@@ -397,4 +397,4 @@ def seed_score(data: Any) -> float:
         error_sum += abs(r - r_mean) / r_mean
     mean_error = error_sum / len(radii)
 
-    return _score(mean_error)
+    return score_of_error(mean_error)

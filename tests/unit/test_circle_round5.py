@@ -122,8 +122,8 @@ def test_finite_shortcut(metrics: dict[str, object], values: list[object], chang
 
 def test_int_seed_from_about_as_the_float_seed() -> None:
     """The multi scorer's per-circle seed of int contours (``int_points_score`` from ``about_mean``)
-    is the seed score of the contour's floats (``score_circle``'s own ``_seed_of_points``)."""
-    from shape_asserts.families.circle import _seed_of_points
+    is the seed score of the contour's floats (``score_circle``'s own ``seed_of_points``)."""
+    from shape_asserts.families.circle import seed_of_points
     from shape_asserts.geometry.seed import int_points_score
 
     rng = np.random.default_rng(54)
@@ -137,6 +137,6 @@ def test_int_seed_from_about_as_the_float_seed() -> None:
         if got is None:
             continue
         taken += 1
-        want = _seed_of_points(pts)
+        want = seed_of_points(pts)
         assert want is not None and (got, math.copysign(1, got)) == (want, math.copysign(1, want))
     assert taken > 500

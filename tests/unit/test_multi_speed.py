@@ -126,12 +126,12 @@ def test_order_rounding_is_numpys() -> None:
 
 def test_margin_functions_are_score_margin() -> None:
     """Each check's margin function (passing._margin_of, made once per limit) gives
-    ``score._margin(value, limit)``, bit for bit, for the finite numbers and the strings a passing
+    ``score.limit_margin(value, limit)``, bit for bit, for the finite numbers and the strings a passing
     circle's checks hold, over limits from default and odd thresholds."""
     from dataclasses import replace
 
     from shape_asserts.families.multi.scorer import CIRCLES
-    from shape_asserts.geometry.score import _margin
+    from shape_asserts.geometry.score import limit_margin
 
     rng = np.random.default_rng(5)
     thresholds = [
@@ -148,9 +148,9 @@ def test_margin_functions_are_score_margin() -> None:
                 assert [name for name, _ in checks] == [name for name, _ in passing.circle_limits(t, start, direction)]
                 for (_, limit), margin in zip(checks, margin_of):
                     for v in values:
-                        if isinstance(v, str) and _margin(v, limit) is None and limit[0] in "≤≥0123456789":
+                        if isinstance(v, str) and limit_margin(v, limit) is None and limit[0] in "≤≥0123456789":
                             continue  # (a string is a direction's value only, held to a direction)
-                        assert repr(margin(v)) == repr(_margin(v, limit)), (limit, v)
+                        assert repr(margin(v)) == repr(limit_margin(v, limit)), (limit, v)
 
 
 def test_harmonic_amplitudes_are_radial_harmonics() -> None:

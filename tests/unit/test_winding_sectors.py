@@ -18,13 +18,13 @@ def _expr_coverage(ang: np.ndarray) -> float:
 
 
 def _bound_sectors(ang: np.ndarray) -> np.ndarray:
-    place = np.searchsorted(checks._SECTOR_BOUNDS, ang, side="right")
+    place = np.searchsorted(checks.SECTOR_BOUNDS, ang, side="right")
     return (place + 6) % 12  # before the first bound: 6; place 12 (π): 18 % 12 = 6
 
 
 def test_each_bound_starts_its_sector() -> None:
-    bounds = checks._SECTOR_BOUNDS[:-1]
-    assert np.all(np.diff(bounds) > 0) and np.isinf(checks._SECTOR_BOUNDS[-1])
+    bounds = checks.SECTOR_BOUNDS[:-1]
+    assert np.all(np.diff(bounds) > 0) and np.isinf(checks.SECTOR_BOUNDS[-1])
     after = _sectors(bounds)
     before = _sectors(np.nextafter(bounds, -np.inf))
     assert after.tolist() == [7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6]
@@ -34,7 +34,7 @@ def test_each_bound_starts_its_sector() -> None:
 
 def test_every_angle_gets_the_expressions_sector() -> None:
     rng = np.random.default_rng(7)
-    bounds = checks._SECTOR_BOUNDS[:-1]
+    bounds = checks.SECTOR_BOUNDS[:-1]
     near = [np.nextafter(bounds, -np.inf), bounds, np.nextafter(bounds, np.inf)]
     for _ in range(3):  # a few floats either side of each bound
         near += [np.nextafter(near[0], -np.inf), np.nextafter(near[-1], np.inf)]

@@ -23,17 +23,17 @@ from typing import Any
 
 import numpy as np
 
-from shape_asserts.families.circle import CircleThresholds, _seed_of_points
+from shape_asserts.families.circle import CircleThresholds, seed_of_points
 from shape_asserts.families.multi.merge import Passing
-from shape_asserts.geometry.checks import _SECTOR_BOUNDS
+from shape_asserts.geometry.checks import SECTOR_BOUNDS
 from shape_asserts.geometry.contours import Contour
 from shape_asserts.geometry.distances import point_chebyshev
 from shape_asserts.geometry.fit import CircleModel
 from shape_asserts.geometry.fit.circle import HARMONIC_ORDERS, AboutMean
 from shape_asserts.geometry.points import FloatArray, IntArray, Point
-from shape_asserts.geometry.score import _margin, _parsed_limit
-from shape_asserts.geometry.seed import _EXACT_LIMIT as _INT_LIMIT
-from shape_asserts.geometry.seed import _score as _seed_of_error
+from shape_asserts.geometry.score import limit_margin, parsed_limit
+from shape_asserts.geometry.seed import EXACT_LIMIT as _INT_LIMIT
+from shape_asserts.geometry.seed import score_of_error as _seed_of_error
 
 __all__ = ["passing_circles", "circle_limits"]
 
@@ -68,11 +68,11 @@ MarginOf = Callable[[Any], "float | None"]
 
 
 def _margin_of(limit: str) -> MarginOf:
-    """``score._margin(value, limit)`` as a function of ``value``, the limit read once (its form and
-    numbers: ``score._parsed_limit``, the same parse): for a limit ``≤ a``, ``≥ a`` or ``a..b`` the
-    same subtractions (a passing circle's numbers are finite, never a bool: the cases ``_margin``
-    turns to ``None`` before these), for any other (a direction's) ``_margin`` itself."""
-    parsed = _parsed_limit(limit)
+    """``score.limit_margin(value, limit)`` as a function of ``value``, the limit read once (its form and
+    numbers: ``score.parsed_limit``, the same parse): for a limit ``≤ a``, ``≥ a`` or ``a..b`` the
+    same subtractions (a passing circle's numbers are finite, never a bool: the cases ``limit_margin``
+    turns to ``None`` before these), for any other (a direction's) ``limit_margin`` itself."""
+    parsed = parsed_limit(limit)
     if parsed is not None:
         op, a, b, _ = parsed
         if op == "≤":
@@ -81,7 +81,7 @@ def _margin_of(limit: str) -> MarginOf:
             return lambda value: value - a
         if op == "..":
             return lambda value: min(value - a, b - value)
-    return lambda value: _margin(value, limit)
+    return lambda value: limit_margin(value, limit)
 
 
 @functools.lru_cache(maxsize=64)
@@ -271,7 +271,7 @@ def passing_circles(
     np.remainder(turn, 2 * np.pi, out=turn)
     turn -= np.pi
     # coverage: each angle's sector place (checks._coverage), counted per contour
-    places = _SECTOR_BOUNDS.searchsorted(ang, side="right")
+    places = SECTOR_BOUNDS.searchsorted(ang, side="right")
     places += ids * 14
     sectors = np.bincount(places, minlength=14 * k).reshape(k, 14).tolist()
 
@@ -307,7 +307,7 @@ def passing_circles(
             continue
         seed = int_seeds[i] if ints else None
         if seed is None:
-            seed = _seed_of_points(contour.points)
+            seed = seed_of_points(contour.points)
         if seed is None:  # (the seed from the answer's JSON: score_circle asks seed_score)
             out.append(None)
             continue
