@@ -34,6 +34,7 @@ __all__ = [
     "plain_corners",
     "plain_segments",
     "plain_edges",
+    "plain_span_edges",
 ]
 
 
@@ -388,6 +389,49 @@ def plain_edges(pieces: Sequence[FloatArray], tolerance: float) -> FloatArray | 
         closed = nxt - first >= 4 and _closure(xl, yl, first, nxt - 1) <= 1.0
         if closed and len(idx) >= 3 and _closure(xl, yl, idx[0], idx[-1]) > 0:
             idx.append(idx[0])  # plain_segments' closing edge
+        ends += [(p, q) for p, q in zip(idx, idx[1:]) if xl[p] != xl[q] or yl[p] != yl[q]]
+    out: FloatArray = pts[np.array(ends)] if ends else np.zeros((0, 2, 2))
+    return out
+
+
+def plain_span_edges(pts: FloatArray, spans: Sequence[tuple[int, int]], tolerance: float) -> FloatArray | None:
+    """:func:`plain_edges` of the pieces ``pts[first : last + 1]`` for each ``(first, last)`` of
+    ``spans`` (``last > first``), in order, each starting no earlier than the one before ends (they
+    may share that point): the same edges, read from ``pts`` itself (no joined copy of the pieces).
+    ``None`` when some coordinate of ``pts`` is not :func:`plain` or the spans are not so ordered
+    (then :func:`plain_edges` of the pieces, or ``segments`` of each, is the answer)."""
+    pts = pts.astype(float, copy=False)
+    end = 0
+    for first, last in spans:
+        if first < end or last <= first:
+            return None
+        end = last
+    if not spans or end >= len(pts) or not plain(pts):
+        return None
+    xl, yl = pts.T.tolist()
+    rdp_spans: list[tuple[int, int]] = []
+    inner: list[int] = []  # every piece's corners between its ends (pieces' insides do not overlap)
+    for first, last in spans:
+        n = last - first + 1
+        if n >= 4 and _closure(xl, yl, first, last) <= 1.0:  # _corners' cut of a closed piece
+            far = _farthest(xl, yl, pts, first, last)
+            if 0 < far < n - 1:
+                inner.append(first + far)
+                rdp_spans += ((first, first + far), (first + far, last))
+                continue
+        rdp_spans.append((first, last))
+    inner += line_rdp(xl, yl, pts[:, 0], pts[:, 1], rdp_spans, tolerance)
+    inner.sort()
+    ends: list[tuple[int, int]] = []
+    at, count = 0, len(inner)
+    for first, last in spans:
+        stop = at
+        while stop < count and inner[stop] < last:
+            stop += 1
+        idx = [first, *inner[at:stop], last]
+        at = stop
+        if last - first >= 3 and len(idx) >= 3 and 0 < _closure(xl, yl, first, last) <= 1.0:
+            idx.append(first)  # plain_segments' closing edge (a closed piece of three or more corners)
         ends += [(p, q) for p, q in zip(idx, idx[1:]) if xl[p] != xl[q] or yl[p] != yl[q]]
     out: FloatArray = pts[np.array(ends)] if ends else np.zeros((0, 2, 2))
     return out
