@@ -34,6 +34,7 @@ __all__ = [
     "plain_corners",
     "plain_segments",
     "plain_edges",
+    "plain_span_edges",
 ]
 
 
@@ -349,45 +350,51 @@ def _farthest(xl: list[float], yl: list[float], pts: FloatArray, i: int, j: int)
 
 def plain_edges(pieces: Sequence[FloatArray], tolerance: float) -> FloatArray | None:
     """The edges of every piece (:func:`.simplify.segments` of each, default ``min_length`` and
-    ``closed``) one after another, shape (M, 2, 2), for pieces of two or more points whose
-    coordinates are all :func:`plain` (else ``None``): each piece's corners as :func:`plain_segments` finds them
-    (a two-point piece keeps both ends, as ``simplify`` does), every piece's stretches by one
-    :func:`line_rdp` (its rounds shared: the same stretches, the same distances), and all the edges
-    cut at once from the pieces' joined columns."""
-    pts = np.concatenate(pieces).astype(float, copy=False)
-    if not plain(pts):
+    ``closed``) one after another, shape (M, 2, 2), for pieces of two or more points whose coordinates
+    are all :func:`plain` (else ``None``): :func:`plain_span_edges` of the pieces joined."""
+    pts = np.concatenate(pieces)
+    stops = accumulate(len(piece) for piece in pieces)  # each piece's (first, last) in pts
+    return plain_span_edges(pts, [(stop - len(piece), stop - 1) for piece, stop in zip(pieces, stops)], tolerance)
+
+
+def plain_span_edges(pts: FloatArray, spans: Sequence[tuple[int, int]], tolerance: float) -> FloatArray | None:
+    """:func:`plain_edges` of the pieces ``pts[first : last + 1]`` for each ``(first, last)`` of
+    ``spans`` (``last > first``), in order, each starting no earlier than the one before ends (they
+    may share that point): the same edges, read from ``pts`` itself (no joined copy of the pieces).
+    ``None`` when some coordinate of ``pts`` is not :func:`plain` or the spans are not so ordered
+    (then :func:`plain_edges` of the pieces, or ``segments`` of each, is the answer)."""
+    pts = pts.astype(float, copy=False)
+    end = 0
+    for first, last in spans:
+        if first < end or last <= first:
+            return None
+        end = last
+    if not spans or end >= len(pts) or not plain(pts):
         return None
     xl, yl = pts.T.tolist()
-    spans: list[tuple[int, int]] = []
-    firsts: list[int] = []  # each piece's first point in ``pts``
-    kept: set[int] = set()
-    o = 0
-    for piece in pieces:
-        n = len(piece)
-        last = o + n - 1
-        firsts.append(o)
-        piece_spans = [(o, last)]
-        if n >= 4 and _closure(xl, yl, o, last) <= 1.0:  # _corners' cut of a closed piece
-            far = _farthest(xl, yl, pts, o, last)
+    rdp_spans: list[tuple[int, int]] = []
+    inner: list[int] = []  # every piece's corners between its ends (pieces' insides do not overlap)
+    for first, last in spans:
+        n = last - first + 1
+        if n >= 4 and _closure(xl, yl, first, last) <= 1.0:  # _corners' cut of a closed piece
+            far = _farthest(xl, yl, pts, first, last)
             if 0 < far < n - 1:
-                piece_spans = [(o, o + far), (o + far, last)]
-        kept.update((o, last, *(j for _, j in piece_spans)))
-        spans += piece_spans
-        o = last + 1
-    kept.update(line_rdp(xl, yl, pts[:, 0], pts[:, 1], spans, tolerance))
-    # every kept index lies within its piece: sorted, the pieces' corners follow one another
-    order = sorted(kept)
+                inner.append(first + far)
+                rdp_spans += ((first, first + far), (first + far, last))
+                continue
+        rdp_spans.append((first, last))
+    inner += line_rdp(xl, yl, pts[:, 0], pts[:, 1], rdp_spans, tolerance)
+    inner.sort()
     ends: list[tuple[int, int]] = []
-    at = 0
-    for first, nxt in zip(firsts, [*firsts[1:], o]):
+    at, count = 0, len(inner)
+    for first, last in spans:
         stop = at
-        while stop < len(order) and order[stop] < nxt:
+        while stop < count and inner[stop] < last:
             stop += 1
-        idx = order[at:stop]
+        idx = [first, *inner[at:stop], last]
         at = stop
-        closed = nxt - first >= 4 and _closure(xl, yl, first, nxt - 1) <= 1.0
-        if closed and len(idx) >= 3 and _closure(xl, yl, idx[0], idx[-1]) > 0:
-            idx.append(idx[0])  # plain_segments' closing edge
+        if last - first >= 3 and len(idx) >= 3 and 0 < _closure(xl, yl, first, last) <= 1.0:
+            idx.append(first)  # plain_segments' closing edge (a closed piece of three or more corners)
         ends += [(p, q) for p, q in zip(idx, idx[1:]) if xl[p] != xl[q] or yl[p] != yl[q]]
     out: FloatArray = pts[np.array(ends)] if ends else np.zeros((0, 2, 2))
     return out

@@ -218,16 +218,19 @@ def edges_of(pts: FloatArray, spans: Sequence[tuple[int, int]], tol: float) -> F
     if len(pts) >= 3:
         same = pts[:-2] == pts[2:]
         back = (same[:, 0] & same[:, 1]).nonzero()[0].tolist()
-    pieces: list[FloatArray] = []
+    cuts: list[tuple[int, int]] = []  # each piece as its (first, last) in pts
     for a, b in spans:
         if b - a < 3:
             if b - a == 2:
-                pieces.append(pts[a:b])
+                cuts.append((a, b - 1))
             continue
         # _turns of pts[a:b]: its turns are the g in a .. b - 3, at g + 1 - a in the stroke
         bounds = [0, *(g + 1 - a for g in back[bisect_left(back, a) : bisect_right(back, b - 3)]), b - a - 1]
-        pieces += [pts[a + i : a + j + 1] for i, j in zip(bounds[:-1], bounds[1:]) if j > i]
-    return _edges(pieces, tol)
+        cuts += [(a + i, a + j) for i, j in zip(bounds[:-1], bounds[1:]) if j > i]
+    # the pieces' edges read from pts itself where it can (runs.plain_edges without joining them)
+    if cuts and (joined := runs.plain_span_edges(pts, cuts, tol)) is not None:
+        return joined
+    return _edges([pts[i : j + 1] for i, j in cuts], tol)
 
 
 def _edges(pieces: list[FloatArray], tol: float) -> FloatArray:
