@@ -241,7 +241,15 @@ def nearest_both(
     """
     sizes = [len(a) for a in parts]
     m = len(b)
-    if not parts or min(sizes) * m <= _SMALL or max(sizes) >= _DEDUPE or m >= _DEDUPE or not _safe(b, *parts):
+    # (b's own index is made only for a b within the safe range, and read-only: b is not checked again)
+    if (
+        not parts
+        or min(sizes) * m <= _SMALL
+        or max(sizes) >= _DEDUPE
+        or m >= _DEDUPE
+        or not _safe(*parts)
+        or not ((index is not None and index.b is b) or _safe(b))
+    ):
         return [(nearest_sq(a, b), nearest_sq(b, a)) for a in parts]
     a = np.concatenate(parts) if len(parts) > 1 else parts[0]
     if index is not None:

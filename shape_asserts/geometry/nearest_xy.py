@@ -121,13 +121,14 @@ class Outline:
         if cells is None:
             return nearest_sq(ref, pts, distinct=True)
         key, qs = query.corners(cells)
-        qi, ti, _ = _pairs(cells.ref_first[key], cells.ref_first[key + 1])
-        ri = cells.refs[ti]
         found = np.full(len(ref), np.inf)
         # each sample's smallest dx² + dy² (a minimum: the order the pairs come in does not matter)
         if qs is None:  # every point whole, each at its corner: the pairs' squares as the index has them
-            np.minimum.at(found, ri, cells.ref_d2[ti])
+            ti = _listed(cells.ref_first[key], cells.ref_last[key])
+            np.minimum.at(found, cells.refs[ti], cells.ref_d2[ti])
         else:
+            qi, ti, _ = _pairs(cells.ref_first[key], cells.ref_last[key])
+            ri = cells.refs[ti]
             qi = qs[qi]
             dx, dy = cells.rx[ri] - query.px[qi], cells.ry[ri] - query.py[qi]
             np.minimum.at(found, ri, dx * dx + dy * dy)
@@ -195,6 +196,15 @@ class Outline:
         return dist
 
 
+def _listed(lo: IntArray, hi: IntArray) -> IntArray:
+    """The targets of :func:`.nearest._pairs` alone (``[lo_i, hi_i)`` one after another), for a
+    search that needs no query index: the same integers, without building the queries'."""
+    counts = hi - lo
+    ends = counts.cumsum()
+    ti: IntArray = np.arange(int(ends[-1]) if len(ends) else 0) - (ends - counts - lo).repeat(counts)
+    return ti
+
+
 class _Cells:
     """A cell index of an :class:`Outline`, once per case: the unit cells ``[x, x + 1) × [y, y + 1)``
     (``x``, ``y`` whole) of its box and two cells round it, each holding what lies near its corner
@@ -221,6 +231,7 @@ class _Cells:
         self.reach = _SIDE_REACH  # (set by of: see there)
         self.corner_min = np.zeros(0)
         self.ref_first = np.zeros(1, dtype=np.intp)
+        self.ref_last = self.ref_first[1:]
         self.refs = np.zeros(0, dtype=np.intp)
         self.rx = self.ry = self.ref_d2 = np.zeros(0)
 
@@ -256,6 +267,7 @@ class _Cells:
         cells.refs, at = refs[order], at[order]
         cells.ref_first = np.zeros(cells.size + 1, dtype=np.intp)
         np.cumsum(np.bincount(at, minlength=cells.size), out=cells.ref_first[1:])
+        cells.ref_last = cells.ref_first[1:]  # (each corner's end: ref_first[key + 1] without the addition)
         cx, cy = cells._xy(at)
         dx, dy = cells.rx[cells.refs] - cx, cells.ry[cells.refs] - cy
         cells.ref_d2 = dx * dx + dy * dy
