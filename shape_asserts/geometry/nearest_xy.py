@@ -121,14 +121,20 @@ class Outline:
         if cells is None:
             return nearest_sq(ref, pts, distinct=True)
         key, qs = query.corners(cells)
-        found = np.full(len(ref), np.inf)
         # each sample's smallest dx² + dy² (a minimum: the order the pairs come in does not matter)
-        if qs is None:  # every point whole, each at its corner: the pairs' squares as the index has them
-            ti = _listed(cells.ref_first[key], cells.ref_last[key])
-            np.minimum.at(found, cells.refs[ti], cells.ref_d2[ti])
+        if qs is None:
+            # every point whole, each at its corner: each sample's least dx² + dy² to its listed
+            # corners that hold a point (+ 0.0, exact on these non-negative squares) or not (+ inf)
+            held = np.full(cells.size, np.inf)
+            held[key] = 0.0
+            sq = held[cells.sample_corner]
+            sq += cells.sample_d2
+            found: FloatArray = np.minimum.reduce(sq, axis=0)
         else:
-            qi, ti, _ = _pairs(cells.ref_first[key], cells.ref_last[key])
-            ri = cells.refs[ti]
+            found = np.full(len(ref), np.inf)
+            refs, first, last = cells.by_corner()
+            qi, ti, _ = _pairs(first[key], last[key])
+            ri = refs[ti]
             qi = qs[qi]
             dx, dy = cells.rx[ri] - query.px[qi], cells.ry[ri] - query.py[qi]
             np.minimum.at(found, ri, dx * dx + dy * dy)
@@ -196,15 +202,6 @@ class Outline:
         return dist
 
 
-def _listed(lo: IntArray, hi: IntArray) -> IntArray:
-    """The targets of :func:`.nearest._pairs` alone (``[lo_i, hi_i)`` one after another), for a
-    search that needs no query index: the same integers, without building the queries'."""
-    counts = hi - lo
-    ends = counts.cumsum()
-    ti: IntArray = np.arange(int(ends[-1]) if len(ends) else 0) - (ends - counts - lo).repeat(counts)
-    return ti
-
-
 class _Cells:
     """A cell index of an :class:`Outline`, once per case: the unit cells ``[x, x + 1) × [y, y + 1)``
     (``x``, ``y`` whole) of its box and two cells round it, each holding what lies near its corner
@@ -213,7 +210,10 @@ class _Cells:
     nearest side when that lies within ``reach`` (:data:`_SIDE_REACH`, or :data:`_LONG_SIDE_REACH`
     for long sides; else more than ``reach``). What a drawn point on a corner measures is measured
     once, from the corner: the same expressions on the same values (a whole point's coordinates
-    are its corner's), so the same floats.
+    are its corner's), so the same floats. The samples are listed both ways: with each corner
+    (``refs`` from ``ref_first``, for a point off the grid), and each sample's listed corners and
+    their squared distances (``sample_corner``, ``sample_d2``: a row per slot, a column per sample,
+    filled up with the first cell at ``inf``), for an answer of whole points.
 
     A point's cell is ``(floor(x), floor(y))``, exact; a point beyond the box is put in the nearest
     border cell, but it lies more than 2 cells from every side and sample, so the border corners
@@ -230,10 +230,11 @@ class _Cells:
         self.ok = 0 < self.size <= _MAX_CELLS
         self.reach = _SIDE_REACH  # (set by of: see there)
         self.corner_min = np.zeros(0)
-        self.ref_first = np.zeros(1, dtype=np.intp)
-        self.ref_last = self.ref_first[1:]
-        self.refs = np.zeros(0, dtype=np.intp)
-        self.rx = self.ry = self.ref_d2 = np.zeros(0)
+        self._listing: tuple[IntArray, IntArray] = (np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp))
+        self._by_corner: tuple[IntArray, IntArray, IntArray] | None = None
+        self.rx = self.ry = np.zeros(0)
+        self.sample_corner = np.zeros((0, 0), dtype=np.intp)
+        self.sample_d2 = np.zeros((0, 0))
 
     @classmethod
     def of(cls, outline: Outline) -> _Cells:
@@ -261,20 +262,49 @@ class _Cells:
         cells.rx, cells.ry = np.ascontiguousarray(ref[:, 0]), np.ascontiguousarray(ref[:, 1])
         g = _REACH + _SLACK
         refs, at = cells._pairs(cells.rx - g, cells.rx + g, cells.ry - g, cells.ry + g)
-        # grouped by corner (a corner's in the samples' order), where each corner's begin in ref_first
-        # (the cells number at most _MAX_CELLS, 2**14: as int16 the stable sort is a radix sort)
-        order = np.argsort(at.astype(np.int16), kind="stable")
-        cells.refs, at = refs[order], at[order]
-        cells.ref_first = np.zeros(cells.size + 1, dtype=np.intp)
-        np.cumsum(np.bincount(at, minlength=cells.size), out=cells.ref_first[1:])
-        cells.ref_last = cells.ref_first[1:]  # (each corner's end: ref_first[key + 1] without the addition)
         cx, cy = cells._xy(at)
-        dx, dy = cells.rx[cells.refs] - cx, cells.ry[cells.refs] - cy
-        cells.ref_d2 = dx * dx + dy * dy
-        cells.ref_d2[border[at]] = np.inf
-        for arr in (cells.corner_min, cells.refs, cells.ref_first, cells.rx, cells.ry, cells.ref_d2):
+        dx, dy = cells.rx[refs] - cx, cells.ry[refs] - cy
+        d2 = dx * dx + dy * dy
+        d2[border[at]] = np.inf
+        # by sample (as _pairs gives them): a row per slot, a column per sample, its listed corners
+        # and their dx² + dy², filled up with the first cell (a border corner) at inf
+        count = np.bincount(refs, minlength=len(ref))
+        slot = np.arange(len(refs)) - (count.cumsum() - count).repeat(count)
+        slots = int(count.max()) if len(count) else 0
+        cells.sample_corner = np.zeros((slots, len(ref)), dtype=np.intp)
+        cells.sample_d2 = np.full((slots, len(ref)), np.inf)
+        cells.sample_corner[slot, refs] = at
+        cells.sample_d2[slot, refs] = d2
+        cells._listing = refs, at  # (grouped by corner when a point off the grid first asks: by_corner)
+        for arr in (cells.corner_min, cells.rx, cells.ry, cells.sample_corner, cells.sample_d2, refs, at):
             arr.flags.writeable = False
         return cells
+
+    def by_corner(self) -> tuple[IntArray, IntArray, IntArray]:
+        """The samples listed with each corner, grouped by corner (a corner's in the samples'
+        order), and where each corner's begin and end among them: made when a point off the grid
+        first asks (an answer of whole points reads ``sample_corner`` alone), then kept."""
+        if self._by_corner is None:
+            refs, at = self._listing
+            # (the cells number at most _MAX_CELLS, 2**14: as int16 the stable sort is a radix sort)
+            order = np.argsort(at.astype(np.int16), kind="stable")
+            first = np.zeros(self.size + 1, dtype=np.intp)
+            np.cumsum(np.bincount(at[order], minlength=self.size), out=first[1:])
+            grouped = refs[order]
+            grouped.flags.writeable = first.flags.writeable = False
+            # (each corner's end: first[key + 1] without the addition)
+            self._by_corner = grouped, first, first[1:]
+        return self._by_corner
+
+    @property
+    def refs(self) -> IntArray:
+        """The samples listed with each corner, grouped by corner (:meth:`by_corner`)."""
+        return self.by_corner()[0]
+
+    @property
+    def ref_first(self) -> IntArray:
+        """Where each corner's samples begin in :attr:`refs`, and after the last its end."""
+        return self.by_corner()[1]
 
     def _xy(self, at: IntArray) -> tuple[FloatArray, FloatArray]:
         """The ``x`` and ``y`` of the corners of cells ``at``: whole floats, those of a drawn point
