@@ -20,7 +20,7 @@ non-finite ones take the all-pairs form.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -190,6 +190,8 @@ class CellIndex:
     corner: IntArray
     bx: FloatArray
     by: FloatArray
+    #: what a part of whole points reads (:class:`_WholeTables`), made at the index's second use
+    whole: _WholeTables = field(default_factory=lambda: _WholeTables())
 
     @classmethod
     def of(cls, b: FloatArray) -> CellIndex | None:
@@ -220,6 +222,56 @@ class CellIndex:
         for a in (b, table, origin, corner, bx, by):
             a.flags.writeable = False
         return cls(b, table, width, origin, corner, bx, by)
+
+
+#: :class:`_WholeTables` are made at a :class:`CellIndex`'s second use: a scene scored once (a replay)
+#: never pays for them.
+_WHOLE_AT = 2
+
+
+class _WholeTables:
+    """What a part of whole points (each at its cell's corner) measures through a :class:`CellIndex`,
+    measured once from the corners: each cell's least ``dx² + dy²`` from its corner to the points
+    it lists (``cell_min``: inf for none), and for each point of ``b`` the cells that list it and
+    that square from their corners (``cells``, ``d2``: a row per cell about the point, a column per
+    point). The same expression on the same values as :func:`_through_index` (a whole query's
+    coordinates are its corner's, a zero's sign aside, which the squares drop), so the same floats.
+    """
+
+    def __init__(self) -> None:
+        self.uses = 0
+        self.cell_min = np.zeros(0)
+        self.cells = np.zeros((0, 0), dtype=np.int64)
+        self.d2 = np.zeros((0, 0))
+        self.ready = False
+
+    def of(self, index: CellIndex) -> _WholeTables | None:
+        """These tables for ``index``, made at its :data:`_WHOLE_AT`-th use (``None`` before)."""
+        if not self.ready:
+            self.uses += 1
+            if self.uses < _WHOLE_AT:
+                return None
+            # the cells listing each point: its cell's (2 * _REACH + 1)² about it, as CellIndex.of has
+            # them (cells row-major: cy * width + cx), and each one's corner's dx² + dy² to the point
+            m = len(index.b)
+            near = np.arange(-_REACH, _REACH + 1)
+            ox, oy = np.tile(near, len(near)), near.repeat(len(near))
+            bx, by = index.bx[:m], index.by[:m]
+            fx, fy = np.floor(bx), np.floor(by)
+            bcx, bcy = fx.astype(np.int64) - int(index.origin[0]), fy.astype(np.int64) - int(index.origin[1])
+            self.cells = (bcy + oy[:, None]) * index.width + (bcx + ox[:, None])
+            # (a corner's x and y: whole floats, a point's cell's plus the offset, exact)
+            dx = (fx + ox[:, None].astype(np.float64)) - bx
+            dy = (fy + oy[:, None].astype(np.float64)) - by
+            self.d2 = dx * dx
+            self.d2 += dy * dy
+            # each cell's least of them: the pairs a query at its corner meets (a minimum, any order)
+            self.cell_min = np.full(index.table.shape[1], np.inf)
+            np.minimum.at(self.cell_min, self.cells.ravel(), self.d2.ravel())
+            for a in (self.cell_min, self.cells, self.d2):
+                a.flags.writeable = False
+            self.ready = True
+        return self
 
 
 def nearest_both(
@@ -293,14 +345,33 @@ def nearest_both(
 def _through_index(parts: Sequence[FloatArray], a: FloatArray, index: CellIndex) -> tuple[FloatArray, FloatArray]:
     """:func:`nearest_both`'s minima through ``index`` (each query's; each point's in each part, a row
     per part): each query of ``a`` (the parts stacked) with every slot of its cell, each pair the
-    same float (``qx - bx``, ``qy - by`` squared and added; with the point at infinity: inf)."""
-    m = len(index.b)
-    cells = np.floor(a).astype(np.int64)
+    same float (``qx - bx``, ``qy - by`` squared and added; with the point at infinity: inf). Parts
+    of whole points, once ``index`` has its :class:`_WholeTables`, read them (:func:`_whole_parts`)."""
+    floor = np.floor(a)
+    cells = floor.astype(np.int64)
     cells -= index.origin
     np.maximum(cells, 0, out=cells)
     np.minimum(cells, index.corner, out=cells)
+    key = cells[:, 1] * index.width + cells[:, 0]
+    whole = index.whole.of(index)
+    if whole is not None:
+        sizes = [len(p) for p in parts]
+        ends = np.cumsum(sizes).tolist()
+        at = floor == a
+        is_whole = [bool(np.logical_and.reduce(at[e - k : e], axis=None)) for k, e in zip(sizes, ends)]
+        if any(is_whole):
+            return _whole_parts(parts, a, key, is_whole, index, whole)
+    return _pairs_through_index(parts, a, key, index)
+
+
+def _pairs_through_index(
+    parts: Sequence[FloatArray], a: FloatArray, key: IntArray, index: CellIndex
+) -> tuple[FloatArray, FloatArray]:
+    """:func:`_through_index`'s minima from its pairs: each query (its cell ``key``) with every slot
+    of its cell."""
+    m = len(index.b)
     # (slots, queries), C-ordered: np.take keeps it so (table[:, cells] would give it by columns)
-    ti = np.take(index.table, cells[:, 1] * index.width + cells[:, 0], axis=1)
+    ti = np.take(index.table, key, axis=1)
     dx, dy = a[:, 0] - index.bx[ti], a[:, 1] - index.by[ti]
     d2 = dx * dx
     d2 += dy * dy
@@ -317,6 +388,51 @@ def _through_index(parts: Sequence[FloatArray], a: FloatArray, index: CellIndex)
         np.minimum(d2[:h], d2[k - h : k], out=d2[:h])  # rows k - h .. k - 1 onto 0 .. h - 1
         k -= h
     return d2[0].copy(), near_b
+
+
+def _whole_parts(
+    parts: Sequence[FloatArray],
+    a: FloatArray,
+    key: IntArray,
+    is_whole: list[bool],
+    index: CellIndex,
+    whole: _WholeTables,
+) -> tuple[FloatArray, FloatArray]:
+    """:func:`_through_index`'s minima with its parts of whole points read from ``whole``: each
+    query's its cell's ``cell_min``, each point's of ``b`` the least of its cells' squares whose
+    cell holds a query (+ 0.0, exact on non-negative squares; + inf for one holding none). The
+    other parts go through :func:`_through_index`'s pairs as before."""
+    m = len(index.b)
+    near_a = np.empty(len(a))
+    near_b = np.empty((len(parts), m))
+    start = 0
+    rest = []
+    for g, part in enumerate(parts):
+        stop = start + len(part)
+        if is_whole[g]:
+            near_a[start:stop] = whole.cell_min[key[start:stop]]
+            held = np.full(len(whole.cell_min), np.inf)
+            held[key[start:stop]] = 0.0
+            sq = held[whole.cells]
+            sq += whole.d2
+            np.minimum.reduce(sq, axis=0, out=near_b[g])
+        else:
+            rest.append((g, start, stop))
+        start = stop
+    if rest:
+        others = [parts[g] for g, _, _ in rest]
+        if len(rest) == 1:
+            _, start, stop = rest[0]
+            got_a, got_b = _pairs_through_index(others, a[start:stop], key[start:stop], index)
+        else:
+            sub = np.concatenate([key[start:stop] for _, start, stop in rest])
+            got_a, got_b = _pairs_through_index(others, np.concatenate(others), sub, index)
+        at = 0
+        for k, (g, start, stop) in enumerate(rest):
+            near_a[start:stop] = got_a[at : at + stop - start]
+            near_b[g] = got_b[k]
+            at += stop - start
+    return near_a, near_b
 
 
 def on_segment(p: FloatArray, start: FloatArray, end: FloatArray) -> tuple[FloatArray, FloatArray]:

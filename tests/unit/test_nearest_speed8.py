@@ -86,3 +86,48 @@ def test_nearest_both_through_b_s_own_index_is_nearest_sq_both_ways(seed: int) -
         for ab, a in zip(nearest_both(given, b, index), given):
             assert ab[0].tobytes() == nearest_sq(a, b).tobytes()
             assert ab[1].tobytes() == nearest_sq(b, a).tobytes()
+
+
+def _scene_parts(rng: np.random.Generator, b: np.ndarray) -> list[list[np.ndarray]]:
+    whole = np.rint(b[rng.integers(0, len(b), 160)] + rng.normal(0, 1.2, (160, 2)))
+    off = whole[:140] * 0.97 + rng.uniform(-0.5, 0.5, (140, 2))
+    far = np.concatenate([whole[:100], whole[:15] + 400.0, whole[:15] - 400.0])  # beyond the index's box
+    signed = np.concatenate([whole[:100], np.full((4, 2), -0.0), np.zeros((3, 2))])
+    return [[whole], [off], [off, whole], [whole, off], [whole, far, off, signed], [far], [signed, whole]]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_whole_parts_through_the_index_s_tables_are_nearest_sq_both_ways(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    b = np.rint(rng.uniform(0, 45, (200, 2)))
+    if seed % 2:
+        b = b + rng.uniform(-0.5, 0.5, b.shape)  # a reference off the grid: its points' cells as floored
+    b.flags.writeable = False
+    index = CellIndex.of(b)
+    assert index is not None
+    cases = _scene_parts(rng, b)
+    for given in cases + cases:  # the tables are made at the index's second use: both sides of it
+        for ab, a in zip(nearest_both(given, b, index), given):
+            assert ab[0].tobytes() == nearest_sq(a, b).tobytes()
+            assert ab[1].tobytes() == nearest_sq(b, a).tobytes()
+    assert index.whole.ready
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_index_s_tables_give_the_pairs_minima_bit_for_bit(seed: int) -> None:
+    """Before :func:`.nearest.nearest_both` settles anything: the tables' minima are the pairs'."""
+    from shape_asserts.geometry.nearest import _pairs_through_index, _through_index
+
+    rng = np.random.default_rng(100 + seed)
+    b = np.rint(rng.uniform(-20, 30, (150, 2))) + (0.25 if seed % 2 else 0.0)
+    b.flags.writeable = False
+    index = CellIndex.of(b)
+    assert index is not None
+    for given in _scene_parts(rng, b):
+        a = np.concatenate(given)
+        cells = np.clip(np.floor(a).astype(np.int64) - index.origin, 0, index.corner)
+        want = _pairs_through_index(given, a, cells[:, 1] * index.width + cells[:, 0], index)
+        for _ in range(2):
+            got = _through_index(given, a, index)
+            assert got[0].tobytes() == want[0].tobytes() and got[1].tobytes() == want[1].tobytes()
+    assert index.whole.ready
