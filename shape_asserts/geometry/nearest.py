@@ -24,6 +24,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from shape_asserts.geometry.nearest_kernels import (
+    WholeTables,
+    _safe,
+    brute_nearest,
+    brute_to_segments,
+    on_segment,
+    seg_dist,
+)
 from shape_asserts.geometry.points import FloatArray, IntArray
 
 __all__ = [
@@ -37,8 +45,6 @@ __all__ = [
     "brute_to_segments",
 ]
 
-#: Pairwise differences computed at once by the all-pairs forms (bounds the memory used).
-PAIRS = 1_000_000
 #: Below this many pairs the all-pairs form is the faster one.
 _SMALL = 4_096
 #: Lists at least this long are searched once per distinct point.
@@ -47,16 +53,6 @@ _DEDUPE = 512
 _FIRST_STRIP = 2.0
 #: A strip that found its minimum closer than ``w - _EDGE`` is settled (float rounding at the edge).
 _EDGE = 1e-6
-#: Coordinates beyond this take the all-pairs form (the strip's float edge stays exact below it).
-_SAFE = 1e6
-
-
-def _safe(*arrays: FloatArray) -> bool:
-    """Every coordinate within ``±_SAFE`` (a nan is not): the smallest and the largest tell."""
-    return all(
-        a.size == 0 or bool(np.minimum.reduce(a, axis=None) >= -_SAFE and np.maximum.reduce(a, axis=None) <= _SAFE)
-        for a in arrays
-    )
 
 
 def _pairs(lo: IntArray, hi: IntArray) -> tuple[IntArray, IntArray, IntArray]:
@@ -97,21 +93,6 @@ def _widen(w: FloatArray, found: FloatArray) -> FloatArray:
     next strip then holds, settling the point), else four times as wide."""
     out: FloatArray = np.where(np.isfinite(found), np.maximum(found + 2 * _EDGE, w), w * 4.0)
     return out
-
-
-def brute_nearest(q: FloatArray, b: FloatArray, metric: str) -> FloatArray:
-    """Every pair: each query's smallest squared Euclidean (or Chebyshev) distance to ``b``."""
-    rows = max(1, PAIRS // max(1, len(b)))  # rows of ``q`` per block: about 16 MB of differences
-    out = [np.zeros(0)]
-    bx, by = b[None, :, 0], b[None, :, 1]
-    for i in range(0, len(q), rows):
-        # x and y apart: the larger of |dx| and |dy|, or dx² + dy² (what a sum over an axis of two adds)
-        dx, dy = q[i : i + rows, 0, None] - bx, q[i : i + rows, 1, None] - by
-        if metric == "chebyshev":
-            out.append(np.maximum(np.abs(dx), np.abs(dy)).min(axis=1))
-        else:
-            out.append((dx * dx + dy * dy).min(axis=1))
-    return np.concatenate(out)
 
 
 def nearest_sq(q: FloatArray, b: FloatArray, metric: str = "euclidean", *, distinct: bool = False) -> FloatArray:
@@ -190,8 +171,8 @@ class CellIndex:
     corner: IntArray
     bx: FloatArray
     by: FloatArray
-    #: what a part of whole points reads (:class:`_WholeTables`), made at the index's second use
-    whole: _WholeTables = field(default_factory=lambda: _WholeTables())
+    #: what a part of whole points reads (:class:`.nearest_kernels.WholeTables`), made at its second use
+    whole: WholeTables = field(default_factory=WholeTables)
 
     @classmethod
     def of(cls, b: FloatArray) -> CellIndex | None:
@@ -222,56 +203,6 @@ class CellIndex:
         for a in (b, table, origin, corner, bx, by):
             a.flags.writeable = False
         return cls(b, table, width, origin, corner, bx, by)
-
-
-#: :class:`_WholeTables` are made at a :class:`CellIndex`'s second use: a scene scored once (a replay)
-#: never pays for them.
-_WHOLE_AT = 2
-
-
-class _WholeTables:
-    """What a part of whole points (each at its cell's corner) measures through a :class:`CellIndex`,
-    measured once from the corners: each cell's least ``dx² + dy²`` from its corner to the points
-    it lists (``cell_min``: inf for none), and for each point of ``b`` the cells that list it and
-    that square from their corners (``cells``, ``d2``: a row per cell about the point, a column per
-    point). The same expression on the same values as :func:`_through_index` (a whole query's
-    coordinates are its corner's, a zero's sign aside, which the squares drop), so the same floats.
-    """
-
-    def __init__(self) -> None:
-        self.uses = 0
-        self.cell_min = np.zeros(0)
-        self.cells = np.zeros((0, 0), dtype=np.int64)
-        self.d2 = np.zeros((0, 0))
-        self.ready = False
-
-    def of(self, index: CellIndex) -> _WholeTables | None:
-        """These tables for ``index``, made at its :data:`_WHOLE_AT`-th use (``None`` before)."""
-        if not self.ready:
-            self.uses += 1
-            if self.uses < _WHOLE_AT:
-                return None
-            # the cells listing each point: its cell's (2 * _REACH + 1)² about it, as CellIndex.of has
-            # them (cells row-major: cy * width + cx), and each one's corner's dx² + dy² to the point
-            m = len(index.b)
-            near = np.arange(-_REACH, _REACH + 1)
-            ox, oy = np.tile(near, len(near)), near.repeat(len(near))
-            bx, by = index.bx[:m], index.by[:m]
-            fx, fy = np.floor(bx), np.floor(by)
-            bcx, bcy = fx.astype(np.int64) - int(index.origin[0]), fy.astype(np.int64) - int(index.origin[1])
-            self.cells = (bcy + oy[:, None]) * index.width + (bcx + ox[:, None])
-            # (a corner's x and y: whole floats, a point's cell's plus the offset, exact)
-            dx = (fx + ox[:, None].astype(np.float64)) - bx
-            dy = (fy + oy[:, None].astype(np.float64)) - by
-            self.d2 = dx * dx
-            self.d2 += dy * dy
-            # each cell's least of them: the pairs a query at its corner meets (a minimum, any order)
-            self.cell_min = np.full(index.table.shape[1], np.inf)
-            np.minimum.at(self.cell_min, self.cells.ravel(), self.d2.ravel())
-            for a in (self.cell_min, self.cells, self.d2):
-                a.flags.writeable = False
-            self.ready = True
-        return self
 
 
 def nearest_both(
@@ -353,7 +284,7 @@ def _through_index(parts: Sequence[FloatArray], a: FloatArray, index: CellIndex)
     np.maximum(cells, 0, out=cells)
     np.minimum(cells, index.corner, out=cells)
     key = cells[:, 1] * index.width + cells[:, 0]
-    whole = index.whole.of(index)
+    whole = index.whole.of(index, _REACH)
     if whole is not None:
         sizes = [len(p) for p in parts]
         ends = np.cumsum(sizes).tolist()
@@ -396,88 +327,27 @@ def _whole_parts(
     key: IntArray,
     is_whole: list[bool],
     index: CellIndex,
-    whole: _WholeTables,
+    whole: WholeTables,
 ) -> tuple[FloatArray, FloatArray]:
-    """:func:`_through_index`'s minima with its parts of whole points read from ``whole``: each
-    query's its cell's ``cell_min``, each point's of ``b`` the least of its cells' squares whose
-    cell holds a query (+ 0.0, exact on non-negative squares; + inf for one holding none). The
-    other parts go through :func:`_through_index`'s pairs as before."""
-    m = len(index.b)
-    near_a = np.empty(len(a))
-    near_b = np.empty((len(parts), m))
-    start = 0
-    rest = []
-    for g, part in enumerate(parts):
-        stop = start + len(part)
+    """:func:`_through_index`'s minima, its parts of whole points read from ``whole``
+    (:meth:`.nearest_kernels.WholeTables.minima`), the others through the pairs as before."""
+    near_a, near_b = np.empty(len(a)), np.empty((len(parts), len(index.b)))
+    bounds = np.cumsum([0] + [len(p) for p in parts]).tolist()
+    rest = [g for g in range(len(parts)) if not is_whole[g]]
+    for g in range(len(parts)):
         if is_whole[g]:
-            near_a[start:stop] = whole.cell_min[key[start:stop]]
-            held = np.full(len(whole.cell_min), np.inf)
-            held[key[start:stop]] = 0.0
-            sq = held[whole.cells]
-            sq += whole.d2
-            np.minimum.reduce(sq, axis=0, out=near_b[g])
-        else:
-            rest.append((g, start, stop))
-        start = stop
+            near_a[bounds[g] : bounds[g + 1]], near_b[g] = whole.minima(key[bounds[g] : bounds[g + 1]])
     if rest:
-        others = [parts[g] for g, _, _ in rest]
-        if len(rest) == 1:
-            _, start, stop = rest[0]
-            got_a, got_b = _pairs_through_index(others, a[start:stop], key[start:stop], index)
-        else:
-            sub = np.concatenate([key[start:stop] for _, start, stop in rest])
-            got_a, got_b = _pairs_through_index(others, np.concatenate(others), sub, index)
+        # the other parts stacked (their keys with them), their minima put back in place
+        others = [parts[g] for g in rest]
+        sub = np.concatenate([key[bounds[g] : bounds[g + 1]] for g in rest])
+        got_a, got_b = _pairs_through_index(others, np.concatenate(others), sub, index)
         at = 0
-        for k, (g, start, stop) in enumerate(rest):
-            near_a[start:stop] = got_a[at : at + stop - start]
+        for k, g in enumerate(rest):
+            near_a[bounds[g] : bounds[g + 1]] = got_a[at : at + len(parts[g])]
             near_b[g] = got_b[k]
-            at += stop - start
+            at += len(parts[g])
     return near_a, near_b
-
-
-def on_segment(p: FloatArray, start: FloatArray, end: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """Point-to-segment distance and where the nearest point lies (``t`` in [0, 1]), broadcast;
-    the one expression of :func:`.distances.nearest_on_segment` and of the searches here."""
-    ab = end - start
-    ap = p - start
-    # np.add.reduce is what np.sum calls, without its wrapper: this runs thousands of times a score
-    den = np.add.reduce(ab * ab, axis=-1)
-    # a segment of no length is its one point: every projection lands on its start
-    t = (np.add.reduce(ap * ab, axis=-1) / np.where(den > 0, den, 1.0)).clip(0.0, 1.0)
-    d = ap - t[..., None] * ab
-    dist: FloatArray = np.hypot(d[..., 0], d[..., 1])
-    return dist, t
-
-
-def seg_dist(
-    px: FloatArray,
-    py: FloatArray,
-    ax: FloatArray | float,
-    ay: FloatArray | float,
-    bx: FloatArray | float,
-    by: FloatArray | float,
-) -> FloatArray:
-    """:func:`on_segment`'s distance with ``x`` and ``y`` apart (broadcast), the same floats: the
-    products summed over the last axis of two are the same two products added, and a ``t``
-    clipped to a zero of either sign only multiplies a difference then subtracted."""
-    abx, aby = bx - ax, by - ay
-    apx, apy = px - ax, py - ay
-    den = abx * abx + aby * aby
-    t = (apx * abx + apy * aby) / np.where(den > 0, den, 1.0)
-    np.maximum(t, 0.0, out=t)
-    np.minimum(t, 1.0, out=t)
-    d: FloatArray = np.hypot(apx - t * abx, apy - t * aby)
-    return d
-
-
-def brute_to_segments(p: FloatArray, a: FloatArray, b: FloatArray, chunk: int = 512) -> FloatArray:
-    """Every pair: each point's distance to the nearest segment ``a[k]``–``b[k]``."""
-    ax, ay, bx, by = a[None, :, 0], a[None, :, 1], b[None, :, 0], b[None, :, 1]
-    out = [np.zeros(0)] + [
-        seg_dist(p[i : i + chunk, 0, None], p[i : i + chunk, 1, None], ax, ay, bx, by).min(axis=1)
-        for i in range(0, len(p), chunk)
-    ]
-    return np.concatenate(out)
 
 
 def to_segments(p: FloatArray, a: FloatArray, b: FloatArray) -> FloatArray:

@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from shape_asserts.geometry.distances import distance_to_polyline, sample_polyline
-from shape_asserts.geometry.nearest import _EDGE, _group_min, _pairs, _safe, _widen, nearest_sq, to_segments
+from shape_asserts.geometry.nearest import _EDGE, _group_min, _pairs, _widen, nearest_sq, to_segments
+from shape_asserts.geometry.nearest_kernels import Query, _safe
 from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray, Point, as_points
 
 __all__ = ["Outline"]
@@ -95,25 +96,25 @@ class Outline:
         nearest drawn point, the same floats (each pair's ``dx² + dy²``, their minimum).
 
         With the cell index, each drawn point is compared with the samples listed with its corner
-        (a point off the grid: the four of its cell, :meth:`_Query.corners`): every sample within
+        (a point off the grid: the four of its cell, :meth:`Query.corners`): every sample within
         :data:`_REACH` of it along ``x`` and ``y``. A point not compared is farther than that from
         the sample, so a sample that found one within :data:`_REACH` is settled; the others (none
         near) are searched by :func:`.nearest.nearest_sq`.
         """
-        return self._nearest_sq(_Query(pts))
+        return self._nearest_sq(Query(pts))
 
     def distance(self, pts: FloatArray) -> FloatArray:
         """``distance_to_polyline(pts, vertices, closed=closed)``: each point's distance to the
         outline, the same floats."""
-        return self._distance(_Query(pts))
+        return self._distance(Query(pts))
 
     def both(self, pts: FloatArray) -> tuple[FloatArray, FloatArray]:
         """``(nearest_sq(pts), distance(pts))``, the two searches in that order, with what they
         share about the points (whether they are in the safe range, their cells) worked out once."""
-        query = _Query(pts)
+        query = Query(pts)
         return self._nearest_sq(query), self._distance(query)
 
-    def _nearest_sq(self, query: _Query) -> FloatArray:
+    def _nearest_sq(self, query: Query) -> FloatArray:
         ref, pts = self.ref, query.pts
         cells = None
         if len(pts) and len(ref) * len(pts) > _SMALL and len(pts) < _LONG and query.safe():
@@ -148,7 +149,7 @@ class Outline:
             found[left] = nearest_sq(ref[left], pts, distinct=True)
         return found
 
-    def _distance(self, query: _Query) -> FloatArray:
+    def _distance(self, query: Query) -> FloatArray:
         pts = query.pts
         n_sides = len(self._a)
         if len(pts) == 0 or n_sides == 0:
@@ -218,8 +219,8 @@ class _Cells:
     A point's cell is ``(floor(x), floor(y))``, exact; a point beyond the box is put in the nearest
     border cell, but it lies more than 2 cells from every side and sample, so the border corners
     hold no side and no sample (``inf``) and the point is left to the searches behind the index.
-    A point off the grid's corners meets no side (:meth:`_Query.whole_key`) and is measured
-    against the samples of its cell's four corners (:meth:`_Query.corners`).
+    A point off the grid's corners meets no side (:meth:`Query.whole_key`) and is measured
+    against the samples of its cell's four corners (:meth:`Query.corners`).
     """
 
     def __init__(self, x0: float, y0: float, nx: int, ny: int) -> None:
@@ -347,70 +348,3 @@ class _Cells:
         key: IntArray = ij[:, 0] * self.ny
         key += ij[:, 1]
         return key
-
-
-class _Query:
-    """The drawn points of one search (or of both searches of an answer: :meth:`Outline.both`), with
-    what the searches ask of them worked out once: their columns, whether every coordinate is
-    within the safe range, their cells in an outline's index."""
-
-    def __init__(self, pts: FloatArray) -> None:
-        self.pts = pts
-        self.px, self.py = pts[:, 0], pts[:, 1]
-        self._safe: bool | None = None
-        self._key: IntArray | None = None
-        self._cells: _Cells | None = None
-        self._whole_pts: BoolArray | None = None
-        self._floor: FloatArray | None = None
-        self._whole_known = False
-
-    def floor(self) -> FloatArray:
-        """``np.floor`` of the points (their cells' corners), read by their keys and wholeness."""
-        if self._floor is None:
-            self._floor = np.floor(self.pts)
-        return self._floor
-
-    def safe(self) -> bool:
-        """:func:`.nearest._safe` of the points."""
-        if self._safe is None:
-            self._safe = _safe(self.pts)
-        return self._safe
-
-    def key(self, cells: _Cells) -> IntArray:
-        """:meth:`_Cells.key` of the points in ``cells``."""
-        if self._key is None or self._cells is not cells:
-            self._key, self._cells = cells.key(self.pts, self.floor()), cells
-        return self._key
-
-    def _whole(self) -> BoolArray | None:
-        """``None`` when every point's coordinates are whole (the usual case), else which are."""
-        if not self._whole_known:
-            whole = self.floor() == self.pts
-            self._whole_pts = None if np.logical_and.reduce(whole, axis=None) else whole[:, 0] & whole[:, 1]
-            self._whole_known = True
-        return self._whole_pts
-
-    def corners(self, cells: _Cells) -> tuple[IntArray, IntArray | None]:
-        """The corners whose listed samples each point meets, and the point of each (``None``: the
-        i-th corner is the i-th point's). A whole point meets its own corner: every sample within
-        :data:`_REACH` of it along ``x`` and ``y`` is listed there; any other point the four of its
-        cell, between which every sample that near it is listed (along ``x`` a sample at or left
-        of it is within 1 of the cell's left side, one right of it within 1 of its right side)."""
-        key = self.key(cells)
-        whole = self._whole()
-        if whole is None:
-            return key, None
-        off = np.flatnonzero(~whole)
-        k = key[off]
-        # (a point at the index's far border is more than 2 cells from every sample: its neighbours
-        # beyond the last cell are clipped onto it, which only adds pairs)
-        more = np.minimum(np.concatenate([k + cells.ny, k + 1, k + cells.ny + 1]), cells.size - 1)
-        return np.concatenate([key, more]), np.concatenate([np.arange(len(key)), off, off, off])
-
-    def whole_key(self, cells: _Cells) -> IntArray:
-        """:meth:`key`, but a point whose coordinates are not both whole is put in the first cell
-        (a border corner: no side comes near it), so that only the whole points meet the sides
-        listed with a cell's corner."""
-        key = self.key(cells)
-        whole = self._whole()
-        return key if whole is None else np.where(whole, key, 0)
