@@ -96,7 +96,7 @@ class Outline:
         nearest drawn point, the same floats (each pair's ``dx² + dy²``, their minimum).
 
         With the cell index, each drawn point is compared with the samples listed with its corner
-        (a point off the grid: the four of its cell, :meth:`Query.corners`): every sample within
+        (a point off the grid: the four of its cell, :meth:`.nearest_kernels.Query.corners`): every sample within
         :data:`_REACH` of it along ``x`` and ``y``. A point not compared is farther than that from
         the sample, so a sample that found one within :data:`_REACH` is settled; the others (none
         near) are searched by :func:`.nearest.nearest_sq`.
@@ -219,8 +219,8 @@ class _Cells:
     A point's cell is ``(floor(x), floor(y))``, exact; a point beyond the box is put in the nearest
     border cell, but it lies more than 2 cells from every side and sample, so the border corners
     hold no side and no sample (``inf``) and the point is left to the searches behind the index.
-    A point off the grid's corners meets no side (:meth:`Query.whole_key`) and is measured
-    against the samples of its cell's four corners (:meth:`Query.corners`).
+    A point off the grid's corners meets no side (:meth:`.nearest_kernels.Query.whole_key`) and is measured
+    against the samples of its cell's four corners (:meth:`.nearest_kernels.Query.corners`).
     """
 
     def __init__(self, x0: float, y0: float, nx: int, ny: int) -> None:
