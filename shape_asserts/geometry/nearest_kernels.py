@@ -95,6 +95,10 @@ def brute_to_segments(p: FloatArray, a: FloatArray, b: FloatArray, chunk: int = 
 #: :class:`WholeTables` are made at a :class:`CellIndex`'s second use: a scene scored once (a replay)
 #: never pays for them.
 _WHOLE_AT = 2
+#: ... and only for an index of this many slots a cell or more: with fewer, a query meets few enough
+#: padded pairs that they are as quick as the tables' (2 * reach + 1)² cells a point (bench stick: 10
+#: slots, no gain; house: 15, its search ~20% quicker), and the tables would never pay for themselves.
+_WHOLE_SLOTS = 12
 
 
 class WholeTables:
@@ -115,10 +119,11 @@ class WholeTables:
 
     def of(self, index: CellIndex, reach: int) -> WholeTables | None:
         """These tables for ``index`` (its points listed with the cells ``reach`` either way about
-        theirs), made at its :data:`_WHOLE_AT`-th use (``None`` before)."""
+        theirs), made at its :data:`_WHOLE_AT`-th use (``None`` before, and for an index of fewer
+        than :data:`_WHOLE_SLOTS` slots)."""
         if not self.ready:
             self.uses += 1
-            if self.uses < _WHOLE_AT:
+            if self.uses < _WHOLE_AT or index.table.shape[0] < _WHOLE_SLOTS:
                 return None
             # the cells listing each point: its cell's (2 * reach + 1)² about it, as CellIndex.of has
             # them (cells row-major: cy * width + cx), and each one's corner's dx² + dy² to the point

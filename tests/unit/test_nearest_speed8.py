@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from shape_asserts.geometry import nearest_kernels
 from shape_asserts.geometry.nearest import CellIndex, brute_nearest, nearest_both, nearest_sq
 from shape_asserts.geometry.nearest_xy import Outline
 
@@ -96,6 +97,13 @@ def _scene_parts(rng: np.random.Generator, b: np.ndarray) -> list[list[np.ndarra
     return [[whole], [off], [off, whole], [whole, off], [whole, far, off, signed], [far], [signed, whole]]
 
 
+@pytest.fixture
+def any_slots(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index's tables made whatever its slots (these references have fewer than the default asks)."""
+    monkeypatch.setattr(nearest_kernels, "_WHOLE_SLOTS", 0)
+
+
+@pytest.mark.usefixtures("any_slots")
 @pytest.mark.parametrize("seed", range(6))
 def test_whole_parts_through_the_index_s_tables_are_nearest_sq_both_ways(seed: int) -> None:
     rng = np.random.default_rng(seed)
@@ -113,6 +121,7 @@ def test_whole_parts_through_the_index_s_tables_are_nearest_sq_both_ways(seed: i
     assert index.whole.ready
 
 
+@pytest.mark.usefixtures("any_slots")
 @pytest.mark.parametrize("seed", range(4))
 def test_the_index_s_tables_give_the_pairs_minima_bit_for_bit(seed: int) -> None:
     """Before :func:`.nearest.nearest_both` settles anything: the tables' minima are the pairs'."""
@@ -131,3 +140,15 @@ def test_the_index_s_tables_give_the_pairs_minima_bit_for_bit(seed: int) -> None
             got = _through_index(given, a, index)
             assert got[0].tobytes() == want[0].tobytes() and got[1].tobytes() == want[1].tobytes()
     assert index.whole.ready
+
+
+def test_an_index_of_few_slots_never_makes_the_tables() -> None:
+    b = np.rint(np.random.default_rng(9).uniform(0, 45, (120, 2)))
+    b.flags.writeable = False
+    index = CellIndex.of(b)
+    assert index is not None and index.table.shape[0] < nearest_kernels._WHOLE_SLOTS
+    part = np.rint(b + 0.4)
+    for _ in range(4):
+        ((near_a, near_b),) = nearest_both([part], b, index)
+        assert near_a.tobytes() == nearest_sq(part, b).tobytes() and near_b.tobytes() == nearest_sq(b, part).tobytes()
+    assert not index.whole.ready
