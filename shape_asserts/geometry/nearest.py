@@ -171,7 +171,7 @@ class CellIndex:
     corner: IntArray
     bx: FloatArray
     by: FloatArray
-    #: what a part of whole points reads (:class:`.nearest_kernels.WholeTables`), made at its second use
+    #: what a part of whole points reads (:class:`.nearest_kernels.WholeTables`), made at its 4th use
     whole: WholeTables = field(default_factory=WholeTables)
 
     @classmethod

@@ -92,9 +92,10 @@ def brute_to_segments(p: FloatArray, a: FloatArray, b: FloatArray, chunk: int = 
     return np.concatenate(out)
 
 
-#: :class:`WholeTables` are made at a :class:`CellIndex`'s second use: a scene scored once (a replay)
-#: never pays for them.
-_WHOLE_AT = 2
+#: :class:`WholeTables` are made at a :class:`CellIndex`'s fourth use: a replay scores each case once,
+#: and the built-in cases share a reference among three at most (~60 us to make, ~13 us saved a use
+#: after), so a replay never pays for them; repeated scoring of a scene does from its fourth answer.
+_WHOLE_AT = 4
 #: ... and only for an index of this many slots a cell or more: with fewer, a query meets few enough
 #: padded pairs that they are as quick as the tables' (2 * reach + 1)² cells a point (bench stick: 10
 #: slots, no gain; house: 15, its search ~20% quicker), and the tables would never pay for themselves.

@@ -114,7 +114,7 @@ def test_whole_parts_through_the_index_s_tables_are_nearest_sq_both_ways(seed: i
     index = CellIndex.of(b)
     assert index is not None
     cases = _scene_parts(rng, b)
-    for given in cases + cases:  # the tables are made at the index's second use: both sides of it
+    for given in cases + cases:  # the tables are made at the index's fourth use: both sides of it
         for ab, a in zip(nearest_both(given, b, index), given):
             assert ab[0].tobytes() == nearest_sq(a, b).tobytes()
             assert ab[1].tobytes() == nearest_sq(b, a).tobytes()
