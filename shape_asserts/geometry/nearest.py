@@ -20,10 +20,18 @@ non-finite ones take the all-pairs form.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from shape_asserts.geometry.nearest_kernels import (
+    WholeTables,
+    _safe,
+    brute_nearest,
+    brute_to_segments,
+    on_segment,
+    seg_dist,
+)
 from shape_asserts.geometry.points import FloatArray, IntArray
 
 __all__ = [
@@ -37,8 +45,6 @@ __all__ = [
     "brute_to_segments",
 ]
 
-#: Pairwise differences computed at once by the all-pairs forms (bounds the memory used).
-PAIRS = 1_000_000
 #: Below this many pairs the all-pairs form is the faster one.
 _SMALL = 4_096
 #: Lists at least this long are searched once per distinct point.
@@ -47,16 +53,6 @@ _DEDUPE = 512
 _FIRST_STRIP = 2.0
 #: A strip that found its minimum closer than ``w - _EDGE`` is settled (float rounding at the edge).
 _EDGE = 1e-6
-#: Coordinates beyond this take the all-pairs form (the strip's float edge stays exact below it).
-_SAFE = 1e6
-
-
-def _safe(*arrays: FloatArray) -> bool:
-    """Every coordinate within ``±_SAFE`` (a nan is not): the smallest and the largest tell."""
-    return all(
-        a.size == 0 or bool(np.minimum.reduce(a, axis=None) >= -_SAFE and np.maximum.reduce(a, axis=None) <= _SAFE)
-        for a in arrays
-    )
 
 
 def _pairs(lo: IntArray, hi: IntArray) -> tuple[IntArray, IntArray, IntArray]:
@@ -97,21 +93,6 @@ def _widen(w: FloatArray, found: FloatArray) -> FloatArray:
     next strip then holds, settling the point), else four times as wide."""
     out: FloatArray = np.where(np.isfinite(found), np.maximum(found + 2 * _EDGE, w), w * 4.0)
     return out
-
-
-def brute_nearest(q: FloatArray, b: FloatArray, metric: str) -> FloatArray:
-    """Every pair: each query's smallest squared Euclidean (or Chebyshev) distance to ``b``."""
-    rows = max(1, PAIRS // max(1, len(b)))  # rows of ``q`` per block: about 16 MB of differences
-    out = [np.zeros(0)]
-    bx, by = b[None, :, 0], b[None, :, 1]
-    for i in range(0, len(q), rows):
-        # x and y apart: the larger of |dx| and |dy|, or dx² + dy² (what a sum over an axis of two adds)
-        dx, dy = q[i : i + rows, 0, None] - bx, q[i : i + rows, 1, None] - by
-        if metric == "chebyshev":
-            out.append(np.maximum(np.abs(dx), np.abs(dy)).min(axis=1))
-        else:
-            out.append((dx * dx + dy * dy).min(axis=1))
-    return np.concatenate(out)
 
 
 def nearest_sq(q: FloatArray, b: FloatArray, metric: str = "euclidean", *, distinct: bool = False) -> FloatArray:
@@ -190,6 +171,8 @@ class CellIndex:
     corner: IntArray
     bx: FloatArray
     by: FloatArray
+    #: what a part of whole points reads (:class:`.nearest_kernels.WholeTables`), made at its 4th use
+    whole: WholeTables = field(default_factory=WholeTables)
 
     @classmethod
     def of(cls, b: FloatArray) -> CellIndex | None:
@@ -241,7 +224,15 @@ def nearest_both(
     """
     sizes = [len(a) for a in parts]
     m = len(b)
-    if not parts or min(sizes) * m <= _SMALL or max(sizes) >= _DEDUPE or m >= _DEDUPE or not _safe(b, *parts):
+    # (b's own index is made only for a b within the safe range, and read-only: b is not checked again)
+    if (
+        not parts
+        or min(sizes) * m <= _SMALL
+        or max(sizes) >= _DEDUPE
+        or m >= _DEDUPE
+        or not _safe(*parts)
+        or not ((index is not None and index.b is b) or _safe(b))
+    ):
         return [(nearest_sq(a, b), nearest_sq(b, a)) for a in parts]
     a = np.concatenate(parts) if len(parts) > 1 else parts[0]
     if index is not None:
@@ -285,14 +276,33 @@ def nearest_both(
 def _through_index(parts: Sequence[FloatArray], a: FloatArray, index: CellIndex) -> tuple[FloatArray, FloatArray]:
     """:func:`nearest_both`'s minima through ``index`` (each query's; each point's in each part, a row
     per part): each query of ``a`` (the parts stacked) with every slot of its cell, each pair the
-    same float (``qx - bx``, ``qy - by`` squared and added; with the point at infinity: inf)."""
-    m = len(index.b)
-    cells = np.floor(a).astype(np.int64)
+    same float (``qx - bx``, ``qy - by`` squared and added; with the point at infinity: inf). Parts
+    of whole points, once ``index`` has its :class:`_WholeTables`, read them (:func:`_whole_parts`)."""
+    floor = np.floor(a)
+    cells = floor.astype(np.int64)
     cells -= index.origin
     np.maximum(cells, 0, out=cells)
     np.minimum(cells, index.corner, out=cells)
+    key = cells[:, 1] * index.width + cells[:, 0]
+    whole = index.whole.of(index, _REACH)
+    if whole is not None:
+        sizes = [len(p) for p in parts]
+        ends = np.cumsum(sizes).tolist()
+        at = floor == a
+        is_whole = [bool(np.logical_and.reduce(at[e - k : e], axis=None)) for k, e in zip(sizes, ends)]
+        if any(is_whole):
+            return _whole_parts(parts, a, key, is_whole, index, whole)
+    return _pairs_through_index(parts, a, key, index)
+
+
+def _pairs_through_index(
+    parts: Sequence[FloatArray], a: FloatArray, key: IntArray, index: CellIndex
+) -> tuple[FloatArray, FloatArray]:
+    """:func:`_through_index`'s minima from its pairs: each query (its cell ``key``) with every slot
+    of its cell."""
+    m = len(index.b)
     # (slots, queries), C-ordered: np.take keeps it so (table[:, cells] would give it by columns)
-    ti = np.take(index.table, cells[:, 1] * index.width + cells[:, 0], axis=1)
+    ti = np.take(index.table, key, axis=1)
     dx, dy = a[:, 0] - index.bx[ti], a[:, 1] - index.by[ti]
     d2 = dx * dx
     d2 += dy * dy
@@ -311,49 +321,33 @@ def _through_index(parts: Sequence[FloatArray], a: FloatArray, index: CellIndex)
     return d2[0].copy(), near_b
 
 
-def on_segment(p: FloatArray, start: FloatArray, end: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """Point-to-segment distance and where the nearest point lies (``t`` in [0, 1]), broadcast;
-    the one expression of :func:`.distances.nearest_on_segment` and of the searches here."""
-    ab = end - start
-    ap = p - start
-    # np.add.reduce is what np.sum calls, without its wrapper: this runs thousands of times a score
-    den = np.add.reduce(ab * ab, axis=-1)
-    # a segment of no length is its one point: every projection lands on its start
-    t = (np.add.reduce(ap * ab, axis=-1) / np.where(den > 0, den, 1.0)).clip(0.0, 1.0)
-    d = ap - t[..., None] * ab
-    dist: FloatArray = np.hypot(d[..., 0], d[..., 1])
-    return dist, t
-
-
-def seg_dist(
-    px: FloatArray,
-    py: FloatArray,
-    ax: FloatArray | float,
-    ay: FloatArray | float,
-    bx: FloatArray | float,
-    by: FloatArray | float,
-) -> FloatArray:
-    """:func:`on_segment`'s distance with ``x`` and ``y`` apart (broadcast), the same floats: the
-    products summed over the last axis of two are the same two products added, and a ``t``
-    clipped to a zero of either sign only multiplies a difference then subtracted."""
-    abx, aby = bx - ax, by - ay
-    apx, apy = px - ax, py - ay
-    den = abx * abx + aby * aby
-    t = (apx * abx + apy * aby) / np.where(den > 0, den, 1.0)
-    np.maximum(t, 0.0, out=t)
-    np.minimum(t, 1.0, out=t)
-    d: FloatArray = np.hypot(apx - t * abx, apy - t * aby)
-    return d
-
-
-def brute_to_segments(p: FloatArray, a: FloatArray, b: FloatArray, chunk: int = 512) -> FloatArray:
-    """Every pair: each point's distance to the nearest segment ``a[k]``–``b[k]``."""
-    ax, ay, bx, by = a[None, :, 0], a[None, :, 1], b[None, :, 0], b[None, :, 1]
-    out = [np.zeros(0)] + [
-        seg_dist(p[i : i + chunk, 0, None], p[i : i + chunk, 1, None], ax, ay, bx, by).min(axis=1)
-        for i in range(0, len(p), chunk)
-    ]
-    return np.concatenate(out)
+def _whole_parts(
+    parts: Sequence[FloatArray],
+    a: FloatArray,
+    key: IntArray,
+    is_whole: list[bool],
+    index: CellIndex,
+    whole: WholeTables,
+) -> tuple[FloatArray, FloatArray]:
+    """:func:`_through_index`'s minima, its parts of whole points read from ``whole``
+    (:meth:`.nearest_kernels.WholeTables.minima`), the others through the pairs as before."""
+    near_a, near_b = np.empty(len(a)), np.empty((len(parts), len(index.b)))
+    bounds = np.cumsum([0] + [len(p) for p in parts]).tolist()
+    rest = [g for g in range(len(parts)) if not is_whole[g]]
+    for g in range(len(parts)):
+        if is_whole[g]:
+            near_a[bounds[g] : bounds[g + 1]], near_b[g] = whole.minima(key[bounds[g] : bounds[g + 1]])
+    if rest:
+        # the other parts stacked (their keys with them), their minima put back in place
+        others = [parts[g] for g in rest]
+        sub = np.concatenate([key[bounds[g] : bounds[g + 1]] for g in rest])
+        got_a, got_b = _pairs_through_index(others, np.concatenate(others), sub, index)
+        at = 0
+        for k, g in enumerate(rest):
+            near_a[bounds[g] : bounds[g + 1]] = got_a[at : at + len(parts[g])]
+            near_b[g] = got_b[k]
+            at += len(parts[g])
+    return near_a, near_b
 
 
 def to_segments(p: FloatArray, a: FloatArray, b: FloatArray) -> FloatArray:

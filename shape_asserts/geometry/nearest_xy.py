@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from shape_asserts.geometry.distances import distance_to_polyline, sample_polyline
-from shape_asserts.geometry.nearest import _EDGE, _group_min, _pairs, _safe, _widen, nearest_sq, to_segments
+from shape_asserts.geometry.nearest import _EDGE, _group_min, _pairs, _widen, nearest_sq, to_segments
+from shape_asserts.geometry.nearest_kernels import Query, _safe
 from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray, Point, as_points
 
 __all__ = ["Outline"]
@@ -95,25 +96,25 @@ class Outline:
         nearest drawn point, the same floats (each pair's ``dx² + dy²``, their minimum).
 
         With the cell index, each drawn point is compared with the samples listed with its corner
-        (a point off the grid: the four of its cell, :meth:`_Query.corners`): every sample within
+        (a point off the grid: the four of its cell, :meth:`.nearest_kernels.Query.corners`): every sample within
         :data:`_REACH` of it along ``x`` and ``y``. A point not compared is farther than that from
         the sample, so a sample that found one within :data:`_REACH` is settled; the others (none
         near) are searched by :func:`.nearest.nearest_sq`.
         """
-        return self._nearest_sq(_Query(pts))
+        return self._nearest_sq(Query(pts))
 
     def distance(self, pts: FloatArray) -> FloatArray:
         """``distance_to_polyline(pts, vertices, closed=closed)``: each point's distance to the
         outline, the same floats."""
-        return self._distance(_Query(pts))
+        return self._distance(Query(pts))
 
     def both(self, pts: FloatArray) -> tuple[FloatArray, FloatArray]:
         """``(nearest_sq(pts), distance(pts))``, the two searches in that order, with what they
         share about the points (whether they are in the safe range, their cells) worked out once."""
-        query = _Query(pts)
+        query = Query(pts)
         return self._nearest_sq(query), self._distance(query)
 
-    def _nearest_sq(self, query: _Query) -> FloatArray:
+    def _nearest_sq(self, query: Query) -> FloatArray:
         ref, pts = self.ref, query.pts
         cells = None
         if len(pts) and len(ref) * len(pts) > _SMALL and len(pts) < _LONG and query.safe():
@@ -121,13 +122,20 @@ class Outline:
         if cells is None:
             return nearest_sq(ref, pts, distinct=True)
         key, qs = query.corners(cells)
-        qi, ti, _ = _pairs(cells.ref_first[key], cells.ref_first[key + 1])
-        ri = cells.refs[ti]
-        found = np.full(len(ref), np.inf)
         # each sample's smallest dx² + dy² (a minimum: the order the pairs come in does not matter)
-        if qs is None:  # every point whole, each at its corner: the pairs' squares as the index has them
-            np.minimum.at(found, ri, cells.ref_d2[ti])
+        if qs is None:
+            # every point whole, each at its corner: each sample's least dx² + dy² to its listed
+            # corners that hold a point (+ 0.0, exact on these non-negative squares) or not (+ inf)
+            held = np.full(cells.size, np.inf)
+            held[key] = 0.0
+            sq = held[cells.sample_corner]
+            sq += cells.sample_d2
+            found: FloatArray = np.minimum.reduce(sq, axis=0)
         else:
+            found = np.full(len(ref), np.inf)
+            refs, first, last = cells.by_corner()
+            qi, ti, _ = _pairs(first[key], last[key])
+            ri = refs[ti]
             qi = qs[qi]
             dx, dy = cells.rx[ri] - query.px[qi], cells.ry[ri] - query.py[qi]
             np.minimum.at(found, ri, dx * dx + dy * dy)
@@ -141,7 +149,7 @@ class Outline:
             found[left] = nearest_sq(ref[left], pts, distinct=True)
         return found
 
-    def _distance(self, query: _Query) -> FloatArray:
+    def _distance(self, query: Query) -> FloatArray:
         pts = query.pts
         n_sides = len(self._a)
         if len(pts) == 0 or n_sides == 0:
@@ -203,13 +211,16 @@ class _Cells:
     nearest side when that lies within ``reach`` (:data:`_SIDE_REACH`, or :data:`_LONG_SIDE_REACH`
     for long sides; else more than ``reach``). What a drawn point on a corner measures is measured
     once, from the corner: the same expressions on the same values (a whole point's coordinates
-    are its corner's), so the same floats.
+    are its corner's), so the same floats. The samples are listed both ways: with each corner
+    (``refs`` from ``ref_first``, for a point off the grid), and each sample's listed corners and
+    their squared distances (``sample_corner``, ``sample_d2``: a row per slot, a column per sample,
+    filled up with the first cell at ``inf``), for an answer of whole points.
 
     A point's cell is ``(floor(x), floor(y))``, exact; a point beyond the box is put in the nearest
     border cell, but it lies more than 2 cells from every side and sample, so the border corners
     hold no side and no sample (``inf``) and the point is left to the searches behind the index.
-    A point off the grid's corners meets no side (:meth:`_Query.whole_key`) and is measured
-    against the samples of its cell's four corners (:meth:`_Query.corners`).
+    A point off the grid's corners meets no side (:meth:`.nearest_kernels.Query.whole_key`) and is measured
+    against the samples of its cell's four corners (:meth:`.nearest_kernels.Query.corners`).
     """
 
     def __init__(self, x0: float, y0: float, nx: int, ny: int) -> None:
@@ -220,9 +231,11 @@ class _Cells:
         self.ok = 0 < self.size <= _MAX_CELLS
         self.reach = _SIDE_REACH  # (set by of: see there)
         self.corner_min = np.zeros(0)
-        self.ref_first = np.zeros(1, dtype=np.intp)
-        self.refs = np.zeros(0, dtype=np.intp)
-        self.rx = self.ry = self.ref_d2 = np.zeros(0)
+        self._listing: tuple[IntArray, IntArray] = (np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp))
+        self._by_corner: tuple[IntArray, IntArray, IntArray] | None = None
+        self.rx = self.ry = np.zeros(0)
+        self.sample_corner = np.zeros((0, 0), dtype=np.intp)
+        self.sample_d2 = np.zeros((0, 0))
 
     @classmethod
     def of(cls, outline: Outline) -> _Cells:
@@ -250,19 +263,49 @@ class _Cells:
         cells.rx, cells.ry = np.ascontiguousarray(ref[:, 0]), np.ascontiguousarray(ref[:, 1])
         g = _REACH + _SLACK
         refs, at = cells._pairs(cells.rx - g, cells.rx + g, cells.ry - g, cells.ry + g)
-        # grouped by corner (a corner's in the samples' order), where each corner's begin in ref_first
-        # (the cells number at most _MAX_CELLS, 2**14: as int16 the stable sort is a radix sort)
-        order = np.argsort(at.astype(np.int16), kind="stable")
-        cells.refs, at = refs[order], at[order]
-        cells.ref_first = np.zeros(cells.size + 1, dtype=np.intp)
-        np.cumsum(np.bincount(at, minlength=cells.size), out=cells.ref_first[1:])
         cx, cy = cells._xy(at)
-        dx, dy = cells.rx[cells.refs] - cx, cells.ry[cells.refs] - cy
-        cells.ref_d2 = dx * dx + dy * dy
-        cells.ref_d2[border[at]] = np.inf
-        for arr in (cells.corner_min, cells.refs, cells.ref_first, cells.rx, cells.ry, cells.ref_d2):
+        dx, dy = cells.rx[refs] - cx, cells.ry[refs] - cy
+        d2 = dx * dx + dy * dy
+        d2[border[at]] = np.inf
+        # by sample (as _pairs gives them): a row per slot, a column per sample, its listed corners
+        # and their dx² + dy², filled up with the first cell (a border corner) at inf
+        count = np.bincount(refs, minlength=len(ref))
+        slot = np.arange(len(refs)) - (count.cumsum() - count).repeat(count)
+        slots = int(count.max()) if len(count) else 0
+        cells.sample_corner = np.zeros((slots, len(ref)), dtype=np.intp)
+        cells.sample_d2 = np.full((slots, len(ref)), np.inf)
+        cells.sample_corner[slot, refs] = at
+        cells.sample_d2[slot, refs] = d2
+        cells._listing = refs, at  # (grouped by corner when a point off the grid first asks: by_corner)
+        for arr in (cells.corner_min, cells.rx, cells.ry, cells.sample_corner, cells.sample_d2, refs, at):
             arr.flags.writeable = False
         return cells
+
+    def by_corner(self) -> tuple[IntArray, IntArray, IntArray]:
+        """The samples listed with each corner, grouped by corner (a corner's in the samples'
+        order), and where each corner's begin and end among them: made when a point off the grid
+        first asks (an answer of whole points reads ``sample_corner`` alone), then kept."""
+        if self._by_corner is None:
+            refs, at = self._listing
+            # (the cells number at most _MAX_CELLS, 2**14: as int16 the stable sort is a radix sort)
+            order = np.argsort(at.astype(np.int16), kind="stable")
+            first = np.zeros(self.size + 1, dtype=np.intp)
+            np.cumsum(np.bincount(at[order], minlength=self.size), out=first[1:])
+            grouped = refs[order]
+            grouped.flags.writeable = first.flags.writeable = False
+            # (each corner's end: first[key + 1] without the addition)
+            self._by_corner = grouped, first, first[1:]
+        return self._by_corner
+
+    @property
+    def refs(self) -> IntArray:
+        """The samples listed with each corner, grouped by corner (:meth:`by_corner`)."""
+        return self.by_corner()[0]
+
+    @property
+    def ref_first(self) -> IntArray:
+        """Where each corner's samples begin in :attr:`refs`, and after the last its end."""
+        return self.by_corner()[1]
 
     def _xy(self, at: IntArray) -> tuple[FloatArray, FloatArray]:
         """The ``x`` and ``y`` of the corners of cells ``at``: whole floats, those of a drawn point
@@ -305,70 +348,3 @@ class _Cells:
         key: IntArray = ij[:, 0] * self.ny
         key += ij[:, 1]
         return key
-
-
-class _Query:
-    """The drawn points of one search (or of both searches of an answer: :meth:`Outline.both`), with
-    what the searches ask of them worked out once: their columns, whether every coordinate is
-    within the safe range, their cells in an outline's index."""
-
-    def __init__(self, pts: FloatArray) -> None:
-        self.pts = pts
-        self.px, self.py = pts[:, 0], pts[:, 1]
-        self._safe: bool | None = None
-        self._key: IntArray | None = None
-        self._cells: _Cells | None = None
-        self._whole_pts: BoolArray | None = None
-        self._floor: FloatArray | None = None
-        self._whole_known = False
-
-    def floor(self) -> FloatArray:
-        """``np.floor`` of the points (their cells' corners), read by their keys and wholeness."""
-        if self._floor is None:
-            self._floor = np.floor(self.pts)
-        return self._floor
-
-    def safe(self) -> bool:
-        """:func:`.nearest._safe` of the points."""
-        if self._safe is None:
-            self._safe = _safe(self.pts)
-        return self._safe
-
-    def key(self, cells: _Cells) -> IntArray:
-        """:meth:`_Cells.key` of the points in ``cells``."""
-        if self._key is None or self._cells is not cells:
-            self._key, self._cells = cells.key(self.pts, self.floor()), cells
-        return self._key
-
-    def _whole(self) -> BoolArray | None:
-        """``None`` when every point's coordinates are whole (the usual case), else which are."""
-        if not self._whole_known:
-            whole = self.floor() == self.pts
-            self._whole_pts = None if np.logical_and.reduce(whole, axis=None) else whole[:, 0] & whole[:, 1]
-            self._whole_known = True
-        return self._whole_pts
-
-    def corners(self, cells: _Cells) -> tuple[IntArray, IntArray | None]:
-        """The corners whose listed samples each point meets, and the point of each (``None``: the
-        i-th corner is the i-th point's). A whole point meets its own corner: every sample within
-        :data:`_REACH` of it along ``x`` and ``y`` is listed there; any other point the four of its
-        cell, between which every sample that near it is listed (along ``x`` a sample at or left
-        of it is within 1 of the cell's left side, one right of it within 1 of its right side)."""
-        key = self.key(cells)
-        whole = self._whole()
-        if whole is None:
-            return key, None
-        off = np.flatnonzero(~whole)
-        k = key[off]
-        # (a point at the index's far border is more than 2 cells from every sample: its neighbours
-        # beyond the last cell are clipped onto it, which only adds pairs)
-        more = np.minimum(np.concatenate([k + cells.ny, k + 1, k + cells.ny + 1]), cells.size - 1)
-        return np.concatenate([key, more]), np.concatenate([np.arange(len(key)), off, off, off])
-
-    def whole_key(self, cells: _Cells) -> IntArray:
-        """:meth:`key`, but a point whose coordinates are not both whole is put in the first cell
-        (a border corner: no side comes near it), so that only the whole points meet the sides
-        listed with a cell's corner."""
-        key = self.key(cells)
-        whole = self._whole()
-        return key if whole is None else np.where(whole, key, 0)
