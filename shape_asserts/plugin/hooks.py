@@ -124,6 +124,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "shape_case" not in metafunc.fixturenames:
         return
     settings = metafunc.config.stash[_SETTINGS_KEY]
+    if not _FROZEN:  # the first shape test: numpy and the families load now
+        from shape_asserts.plugin.workers import one_blas_thread_for
+
+        one_blas_thread_for(metafunc.config)
     with collector_off(first=not _FROZEN):
         from shape_asserts.families.registry import families
 

@@ -17,6 +17,10 @@ loaded for it are the ones the run then uses (:func:`shape_asserts.plugin.suite.
 The same look at the command line, made in ``pytest_cmdline_main`` (a wrapper: before xdist's count), starts
 the asking process of a live run that is sure to ask (:func:`will_ask`), so that litellm's import
 there overlaps the count, the configuration and collection.
+
+Where the plugin first loads the families (that count, or the collection of a shape test), a run
+whose every test file is a shape test file has numpy's BLAS start one thread
+(:func:`one_blas_thread`).
 """
 
 from __future__ import annotations
@@ -32,7 +36,17 @@ import pytest
 if TYPE_CHECKING:
     from shape_asserts.plugin.suite import Settings
 
-__all__ = ["SERIAL_UP_TO", "auto_workers", "preload_if_asking", "shape_only_files", "start_if_asking", "will_ask"]
+__all__ = [
+    "BLAS_THREAD_VARS",
+    "SERIAL_UP_TO",
+    "auto_workers",
+    "one_blas_thread",
+    "one_blas_thread_for",
+    "preload_if_asking",
+    "shape_only_files",
+    "start_if_asking",
+    "will_ask",
+]
 
 #: Shape tests up to which ``-n auto`` starts no worker. A replayed test costs ~25 ms on the 2-core
 #: machine of bench/wall_time.py and a worker ~2 s to start (more under load): two workers save
@@ -43,6 +57,10 @@ MAX_FILES = 50
 #: Names of the fixtures that make a test a shape test.
 _SHAPE_NAMES = ("shape_run", "shape_case")
 _NOTE_KEY = pytest.StashKey[str]()
+_FILES_KEY = pytest.StashKey["list[Path] | None"]()
+#: The environment variables by which numpy's BLAS (OpenBLAS, or MKL, or an OpenMP build) is told
+#: how many threads to start; a user who set any of them is obeyed.
+BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 def _python_files(config: pytest.Config) -> list[str]:
@@ -56,7 +74,15 @@ def _wanted(path: Path, patterns: list[str]) -> bool:
 
 
 def shape_only_files(config: pytest.Config) -> list[Path] | None:
-    """The test files the command line selects, when every one of them is a shape test file; else ``None``."""
+    """The test files the command line selects, when every one of them is a shape test file; else ``None``.
+
+    Looked for once a run (the answer is kept in the config's stash)."""
+    if _FILES_KEY not in config.stash:
+        config.stash[_FILES_KEY] = _shape_only_files(config)
+    return config.stash[_FILES_KEY]
+
+
+def _shape_only_files(config: pytest.Config) -> list[Path] | None:
     patterns = _python_files(config)
     skip = list(config.getini("norecursedirs"))
     base = Path(config.invocation_params.dir)
@@ -90,6 +116,7 @@ def auto_workers(config: pytest.Config) -> int | None:
     (xdist's own choice)."""
     if shape_only_files(config) is None:
         return None
+    one_blas_thread()  # a shape run, about to import numpy
     from shape_asserts.plugin.hooks import benchmark_selected, collector_off
     from shape_asserts.plugin.options import resolve
     from shape_asserts.plugin.suite import run_cases
@@ -150,6 +177,31 @@ def pytest_cmdline_main(config: pytest.Config) -> Generator[None, object, object
     """Before xdist counts the cases for ``-n auto``: :func:`start_if_asking`."""
     start_if_asking(config)
     return (yield)
+
+
+def one_blas_thread_for(config: pytest.Config) -> bool:
+    """:func:`one_blas_thread`, when every test file the run selects is a shape test file."""
+    return shape_only_files(config) is not None and one_blas_thread()
+
+
+def one_blas_thread() -> bool:
+    """Before numpy's first import in this process: ask its BLAS for one thread, unless the user
+    set one of :data:`BLAS_THREAD_VARS`. Whether it was set.
+
+    The scorers' matrices are a few hundred rows by 2 or 3 columns, where a thread pool never
+    helps, but OpenBLAS starts its pool (one thread a core) when numpy is imported: ~40 ms of wall
+    and ~150 ms of CPU on the 2-core machine of ``bench/replay_phases.py``, in every process that
+    imports it (the run's, each xdist worker's: they inherit it). The plugin calls this only for a
+    run whose every selected test file is a shape test file (:func:`one_blas_thread_for`), so no
+    other test of the user's is left with one thread, and only where it is about to import numpy;
+    once numpy is imported, setting it would change nothing, and it is not set.
+    """
+    import sys
+
+    if "numpy" in sys.modules or any(os.environ.get(v) for v in BLAS_THREAD_VARS):
+        return False
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    return True
 
 
 def start_if_asking(config: pytest.Config) -> None:
