@@ -251,3 +251,24 @@ def test_sample_n_is_answered_in_the_nth_shape():
 def test_an_unknown_shape_is_refused_naming_the_shapes():
     with pytest.raises(ValueError, match="text, tool_call, refusal, content_filter, fixed"):
         Shape("poem")
+
+
+def test_answers_leave_without_waiting_for_the_clients_ack(monkeypatch):
+    # TCP_NODELAY on each connection: with Nagle's algorithm on, an answer's body waited for the
+    # client's (delayed, up to 40 ms) acknowledgement of its headers, so every answer came ~40 ms
+    # past the latency the bench gave the server
+    import socket
+
+    options: list[tuple[int, int, int, Any]] = []  # (local port, level, name, value)
+    real = socket.socket.setsockopt
+
+    def noted(self: socket.socket, level: int, name: int, value: Any, *rest: Any) -> None:
+        options.append((self.getsockname()[1], level, name, value))
+        real(self, level, name, value, *rest)
+
+    monkeypatch.setattr(socket.socket, "setsockopt", noted)
+    with StubServer() as server:
+        status, _, _ = _chat(server)
+    assert status == 200
+    served = [(level, name, value) for port, level, name, value in options if port == server.port]  # not the client's
+    assert (socket.IPPROTO_TCP, socket.TCP_NODELAY, True) in served
