@@ -91,10 +91,8 @@ class _State:
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"
-    # TCP_NODELAY: an answer goes out as its headers, then its body; with Nagle's algorithm on, the
-    # body waited for the client to acknowledge the headers, which a client delays by up to 40 ms
-    # (delayed ACK): every answer came ~40 ms past the latency it was given (bench/wall_time.py's
-    # rounds of 0.3 s took 0.34 s). asyncio's servers (vLLM's uvicorn) and Go's (Ollama) set it by default.
+    # TCP_NODELAY, as asyncio's and Go's servers set: with Nagle's algorithm, an answer's body waited
+    # for the client's (delayed, up to 40 ms) acknowledgement of its headers
     disable_nagle_algorithm = True
 
     def log_message(self, format: str, *args: Any) -> None:

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from shape_asserts.asking.asker import Job
     from shape_asserts.asking.background import BackgroundFetch
     from shape_asserts.asking.runstate import RunState
+    from shape_asserts.results.ahead import Ahead
 
 __all__ = ["FETCHER", "Fetcher", "tests_will_run"]
 
@@ -57,6 +58,8 @@ class Fetcher:
         self.state: RunState | None = None
         #: The cases the plan found whole, by :attr:`Job.key`: this process's tests replay them as read.
         self.ready: dict[str, Job] = {}
+        #: The forked copy judging those ahead, in a ``-n auto`` run that runs in one process.
+        self.ahead: Ahead | None = None
         self._last_line = 0.0
         self._last_counts: tuple[int, ...] = ()
         self._last_wait_line = ""
@@ -143,6 +146,7 @@ class Fetcher:
             if background:  # no xdist: the tests that read the state run in this process
                 self.state, progress = ask_planned(settings, jobs, on_progress=self._show, on_decision=say)
                 self.progress = progress if jobs else None
+                self._judge_ahead(params)
             else:  # an xdist controller: its workers read the state from the run's file
                 self.progress = prefetch(settings, jobs, on_progress=self._show, on_decision=say)
         except pytest.UsageError:
@@ -159,6 +163,34 @@ class Fetcher:
             self._write(self.progress.line())
             for line in self.progress.usage_lines():
                 self._write(line)
+
+    def _judge_ahead(self, params: list[CaseParam]) -> None:
+        """In a ``-n auto`` run that runs in one process: hand the process started to judge ahead
+        (:mod:`shape_asserts.results.ahead`) the recorded answers the plan read whole, in the tests'
+        order; without any, stop it."""
+        from shape_asserts.plugin.workers import JUDGE_AHEAD
+
+        ahead = self.config.stash.get(JUDGE_AHEAD, None)
+        if ahead is None:
+            return
+        del self.config.stash[JUDGE_AHEAD]
+        from shape_asserts.asking.runstate import RunState
+        from shape_asserts.results.ahead import Work
+
+        work, seen = [], set()
+        for p in params:
+            key = RunState.key(p.model, p.case.id)
+            job = self.ready.get(key)
+            if job is None or key in seen:
+                continue
+            seen.add(key)
+            got = job.obtained(self.settings.samples)
+            work.append(Work(key, p.case.id, p.model, got.answers or got.texts, self.settings.min_pass_rate))
+        if not work:
+            ahead.close()
+            return
+        ahead.submit(work)
+        self.ahead = ahead
 
     def _write(self, line: str) -> None:
         tr = self.config.pluginmanager.get_plugin("terminalreporter")
@@ -226,6 +258,9 @@ class Fetcher:
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         if self.background is not None:  # an interrupted run: stop asking now
             self.background.close()
+        if self.ahead is not None:
+            self.ahead.close()
+            self.ahead = None
         path = self.settings.state_path
         if path is not None and path.parent.name.startswith("shape-asserts-run-"):
             import shutil

@@ -228,7 +228,8 @@ def shape_run(request: pytest.FixtureRequest, shape_case: CaseParam, shape_setti
     snapshot = None
     if request.config.pluginmanager.hasplugin("syrupy"):  # -p no:syrupy: nothing is pinned
         snapshot = request.getfixturevalue("snapshot")
-    node.stash[_RUN_KEY] = run = CaseRun(shape_case, shape_settings, obtained, node, snapshot)
+    ahead = fetcher.ahead if fetcher is not None else None  # -n auto: judged on a second core
+    node.stash[_RUN_KEY] = run = CaseRun(shape_case, shape_settings, obtained, node, snapshot, ahead)
     return run
 
 

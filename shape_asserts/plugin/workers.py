@@ -29,15 +29,17 @@ import fnmatch
 import os
 from collections.abc import Generator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 if TYPE_CHECKING:
     from shape_asserts.plugin.suite import Settings
+    from shape_asserts.results.ahead import Ahead
 
 __all__ = [
     "BLAS_THREAD_VARS",
+    "JUDGE_AHEAD",
     "SERIAL_UP_TO",
     "auto_workers",
     "one_blas_thread",
@@ -57,6 +59,9 @@ MAX_FILES = 50
 #: Names of the fixtures that make a test a shape test.
 _SHAPE_NAMES = ("shape_run", "shape_case")
 _NOTE_KEY = pytest.StashKey[str]()
+#: Started when ``-n auto`` chose no worker: a process that judges the run's recorded answers ahead
+#: of its tests (:mod:`shape_asserts.results.ahead`), the cheap way to use the cores it asked for.
+JUDGE_AHEAD: pytest.StashKey[Ahead] = pytest.StashKey()
 _FILES_KEY = pytest.StashKey["list[Path] | None"]()
 #: The environment variables by which numpy's BLAS (OpenBLAS, or MKL, or an OpenMP build) is told
 #: how many threads to start; a user who set any of them is obeyed.
@@ -131,11 +136,40 @@ def auto_workers(config: pytest.Config) -> int | None:
         return None
     if n_tests > SERIAL_UP_TO:
         return None
+    ahead = _start_judging_ahead(config, values)
     config.stash[_NOTE_KEY] = (
         f"shape-asserts: -n auto: {n_tests} shape tests run in this process (workers pay off only past "
-        f"{SERIAL_UP_TO}: each answer is asked once, before the tests, whatever -n says); -n 2 starts workers anyway"
+        f"{SERIAL_UP_TO}: each answer is asked once, before the tests, whatever -n says)"
+        + (", their recorded answers judged ahead by a second process" if ahead else "")
+        + "; -n 2 starts workers anyway"
     )
     return 0
+
+
+def _start_judging_ahead(config: pytest.Config, values: dict[str, Any]) -> bool:
+    """Start the process that judges recorded answers ahead of the tests (``-n auto``'s second
+    core, :mod:`shape_asserts.results.ahead`) for a run that replays: not one sure to ask (its
+    asking process has that core), not ``--batch``, ``--pdb`` or a run that executes no test, and
+    only where pipes can be polled (POSIX). Whether it was started."""
+    models = tuple(values["models"]) + ((values["baseline"],) if values["baseline"] else ())
+    opt = config.option
+    if (
+        os.name != "posix"
+        or values["batch"]
+        or any(getattr(opt, name, False) for name in ("usepdb", "trace", "collectonly", "setupplan", "setuponly"))
+    ):
+        return False
+    if _will_ask(config, values["record"], models, Path(values["fixtures_dir"])):
+        return False
+    from shape_asserts.plugin.hooks import benchmark_selected
+    from shape_asserts.results.ahead import Ahead
+
+    ahead = Ahead.start(tuple(values["case_files"]), benchmark_selected(config))
+    if ahead is None:
+        return False
+    config.stash[JUDGE_AHEAD] = ahead  # its cases load on the other core while pytest configures and collects
+    config.add_cleanup(ahead.close)
+    return True
 
 
 def will_ask(config: pytest.Config, settings: Settings) -> bool:

@@ -1,0 +1,161 @@
+"""results/ahead: a second process judges recorded answers ahead of the tests, exactly as they would.
+
+Its results must be the tests' own, bit for bit (the same code on the same cases and answers); a
+test takes one only for the very answers it is about to judge, never waits for one, and judges
+for itself whatever the process did not send: a case not sent, other answers, a dead process.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from shape_asserts.asking.recorded import RecordedAnswer
+from shape_asserts.cases import load_cases
+from shape_asserts.results import ahead as ahead_module
+from shape_asserts.results.ahead import Ahead, Work
+from shape_asserts.results.record import CaseRecord
+from shape_asserts.results.verdict import judge
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the process is polled with select (POSIX)")
+
+REPO = Path(__file__).resolve().parents[2]
+MODEL = "reference/exact"
+CASES = {c.id: c for c in load_cases()}
+#: A case of each family, and answers that are not drawings or are cut, as recorded answers.
+IDS = sorted({c.family: c.id for c in CASES.values()}.values())
+
+
+def _answers(case_id: str) -> tuple[RecordedAnswer, ...]:
+    doc = json.loads((REPO / "fixtures" / "reference_exact" / f"{case_id}.json").read_text(encoding="utf-8"))
+    return (RecordedAnswer(text=doc["samples"][0]["text"]),)
+
+
+def _work() -> list[Work]:
+    work = [Work(f"{MODEL}/{i}", i, MODEL, _answers(i), 1.0) for i in IDS]
+    broken = IDS[0]
+    work.append(Work(f"other/{broken}", broken, "other", ("not json", '{"points": [[1, 2], [3'), 0.5))
+    return work
+
+
+def _all_taken(ahead: Ahead, work: list[Work]) -> dict[str, object]:
+    """Every result, taking each as soon as it is there (the process judges the last first)."""
+    got: dict[str, object] = {}
+    pending = list(reversed(work))
+    while pending:
+        w = pending[0]
+        result = ahead.take(w.key, CASES[w.case_id], w.model, w.answers, w.min_pass_rate)
+        if result is not None:
+            got[w.key] = result
+            pending.pop(0)
+        elif ahead._ended:
+            break
+    return got
+
+
+@pytest.fixture
+def started():
+    ahead = Ahead.start((), benchmark=False)
+    assert ahead is not None
+    yield ahead
+    ahead.close()
+
+
+def _record(result) -> str:
+    return CaseRecord.from_result(result, "passed").to_json_text()
+
+
+def test_its_results_are_the_tests_own_bit_for_bit(started):
+    work = _work()
+    started.submit(work)
+    got = _all_taken(started, work)
+    assert set(got) == {w.key for w in work}
+    for w in work:
+        here = judge(CASES[w.case_id], w.model, w.answers, w.min_pass_rate)
+        there = got[w.key]
+        assert _record(there) == _record(here), w.key
+        assert there.summary() == here.summary()
+        assert there.case is CASES[w.case_id] and there.min_pass_rate == w.min_pass_rate
+
+
+def test_other_answers_or_an_unsent_case_are_left_to_the_test(started):
+    work = _work()
+    started.submit(work)
+    w = work[-1]
+    case = CASES[w.case_id]
+    while w.key not in started._got and not started._ended:
+        started._drain()
+    assert started.take(w.key, case, w.model, ("[[0, 0], [1, 1]]",), w.min_pass_rate) is None
+    assert started.take(w.key, case, "another/model", w.answers, w.min_pass_rate) is None
+    assert started.take(w.key, case, w.model, w.answers, 1.0 if w.min_pass_rate != 1.0 else 0.5) is None
+    other_case = CASES[IDS[1]]
+    assert started.take(w.key, other_case, w.model, w.answers, w.min_pass_rate) is None
+    assert started.take("never/sent", case, w.model, w.answers, w.min_pass_rate) is None
+    assert started.take(w.key, case, w.model, w.answers, w.min_pass_rate) is not None  # the very answers
+
+
+def test_a_dead_process_leaves_every_case_to_its_test(started):
+    work = _work()
+    started._proc.kill()
+    started._proc.wait()
+    started.submit(work)  # its pipe is closed: nothing is sent, nothing raised
+    for w in work:
+        assert started.take(w.key, CASES[w.case_id], w.model, w.answers, w.min_pass_rate) is None
+
+
+def test_a_silent_process_is_never_waited_for():
+    # a process that reads its input and never answers: each take returns at once (were it to
+    # wait, this test would hang)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; sys.stdin.buffer.read(); time.sleep(60)"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        bufsize=0,
+    )
+    ahead = Ahead(proc)
+    try:
+        work = _work()
+        ahead.submit(work)
+        for w in work:
+            assert ahead.take(w.key, CASES[w.case_id], w.model, w.answers, w.min_pass_rate) is None
+    finally:
+        ahead.close()
+    assert proc.poll() is not None  # closed: it does not outlive the run
+
+
+def test_a_process_running_other_code_judges_nothing(monkeypatch, tmp_path):
+    # it checks that it imported the run's own package: judging with other code could differ
+    monkeypatch.setattr(ahead_module, "_package_home", lambda: tmp_path / "shape_asserts")
+    ahead = Ahead.start((), benchmark=False)
+    assert ahead is not None
+    try:
+        monkeypatch.undo()
+        work = _work()
+        ahead.submit(work)
+        assert ahead._proc.wait(timeout=60) == 0
+        assert _all_taken(ahead, work) == {}
+    finally:
+        ahead.close()
+
+
+def test_warnings_raised_while_judging_are_raised_by_the_test_that_takes_the_result(monkeypatch):
+    # the process forwards them; the test re-raises them under its own warning filters
+    w = Work("k", IDS[0], MODEL, _answers(IDS[0]), 1.0)
+    samples = judge(CASES[w.case_id], w.model, w.answers).samples
+    import pickle
+
+    ahead = Ahead(subprocess.Popen([sys.executable, "-c", "pass"], stdin=subprocess.PIPE, stdout=subprocess.PIPE))
+    try:
+        ahead._sent = {w.key: w}
+        ahead._ended = True
+        said = [("judging said so", RuntimeWarning, "somewhere.py", 7)]
+        ahead._got[w.key] = pickle.dumps((samples, said))
+        with pytest.warns(RuntimeWarning, match="judging said so"):
+            result = ahead.take(w.key, CASES[w.case_id], w.model, w.answers, 1.0)
+        assert result is not None and len(result.samples) == len(samples)
+    finally:
+        ahead.close()
