@@ -140,6 +140,7 @@ class Fetcher:
             if jobs and background and _in_background(settings, params) and self._start_background() is not None:
                 assert self.background is not None
                 self.background.submit(settings.asker(), jobs)
+                self._judge_ahead(params)  # what was recorded already, while the rest is asked
                 calls = sum(len(j.indices) for j in jobs)
                 say(f"asking {calls} call(s) in a second process while the tests run; each test waits for its own")
                 return
