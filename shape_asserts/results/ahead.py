@@ -26,7 +26,6 @@ interpreter's lock.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import io
 import os
 import pickle
@@ -40,6 +39,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: the plugin starts no such process there (plugin/workers.py)
+    fcntl = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
     from shape_asserts.asking.recorded import RecordedAnswer
@@ -114,7 +118,7 @@ class Ahead:
         except OSError:
             return None
         ahead = cls(proc)
-        if proc.stdout is not None and hasattr(fcntl, "F_SETPIPE_SZ"):
+        if proc.stdout is not None and fcntl is not None and hasattr(fcntl, "F_SETPIPE_SZ"):
             with contextlib.suppress(OSError):  # room for many results: the process need not wait for the tests
                 fcntl.fcntl(proc.stdout.fileno(), fcntl.F_SETPIPE_SZ, PIPE_SIZE)
         try:
