@@ -58,7 +58,7 @@ class Fetcher:
         self.state: RunState | None = None
         #: The cases the plan found whole, by :attr:`Job.key`: this process's tests replay them as read.
         self.ready: dict[str, Job] = {}
-        #: The forked copy judging those ahead, in a ``-n auto`` run that runs in one process.
+        #: The process judging those ahead, in a ``-n auto`` run that runs in one process.
         self.ahead: Ahead | None = None
         self._last_line = 0.0
         self._last_counts: tuple[int, ...] = ()
@@ -176,7 +176,7 @@ class Fetcher:
             return
         del self.config.stash[JUDGE_AHEAD]
         from shape_asserts.asking.runstate import RunState
-        from shape_asserts.results.ahead import Work
+        from shape_asserts.results.ahead import Work, case_print
 
         work, seen = [], set()
         for p in params:
@@ -186,7 +186,8 @@ class Fetcher:
                 continue
             seen.add(key)
             got = job.obtained(self.settings.samples)
-            work.append(Work(key, p.case.id, p.model, got.answers or got.texts, self.settings.min_pass_rate))
+            answers = got.answers or got.texts
+            work.append(Work(key, p.case.id, p.model, answers, self.settings.min_pass_rate, case_print(p.case)))
         if not work:
             ahead.close()
             return

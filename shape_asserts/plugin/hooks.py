@@ -124,11 +124,11 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "shape_case" not in metafunc.fixturenames:
         return
     settings = metafunc.config.stash[_SETTINGS_KEY]
-    if not _FROZEN:  # the first shape test: numpy and the families load now
-        from shape_asserts.plugin.workers import one_blas_thread_for
-
-        one_blas_thread_for(metafunc.config)
     with collector_off(first=not _FROZEN):
+        if not _FROZEN:  # the first shape test: numpy (one BLAS thread for shape tests alone), the families
+            from shape_asserts.plugin.blas import import_numpy
+
+            import_numpy(metafunc.config)
         from shape_asserts.families.registry import families
 
         try:

@@ -220,7 +220,7 @@ class CaseRun:
         """Parse and score every sample (once); the test's record is made from this result.
 
         In a ``-n auto`` run judged ahead (:mod:`shape_asserts.results.ahead`), the result the
-        forked copy made of these same answers; anything else is judged here."""
+        second process made of these same answers, when it is there; anything else is judged here."""
         if self.result is None:
             from shape_asserts.results.verdict import judge
 

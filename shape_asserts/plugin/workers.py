@@ -17,10 +17,6 @@ loaded for it are the ones the run then uses (:func:`shape_asserts.plugin.suite.
 The same look at the command line, made in ``pytest_cmdline_main`` (a wrapper: before xdist's count), starts
 the asking process of a live run that is sure to ask (:func:`will_ask`), so that litellm's import
 there overlaps the count, the configuration and collection.
-
-Where the plugin first loads the families (that count, or the collection of a shape test), a run
-whose every test file is a shape test file has numpy's BLAS start one thread
-(:func:`one_blas_thread`).
 """
 
 from __future__ import annotations
@@ -38,12 +34,10 @@ if TYPE_CHECKING:
     from shape_asserts.results.ahead import Ahead
 
 __all__ = [
-    "BLAS_THREAD_VARS",
     "JUDGE_AHEAD",
     "SERIAL_UP_TO",
+    "SHAPE_NAMES",
     "auto_workers",
-    "one_blas_thread",
-    "one_blas_thread_for",
     "preload_if_asking",
     "shape_only_files",
     "start_if_asking",
@@ -57,15 +51,12 @@ SERIAL_UP_TO = 500
 #: Test files past which the selection is not looked through (not a small shape run).
 MAX_FILES = 50
 #: Names of the fixtures that make a test a shape test.
-_SHAPE_NAMES = ("shape_run", "shape_case")
+SHAPE_NAMES = ("shape_run", "shape_case")
 _NOTE_KEY = pytest.StashKey[str]()
 #: Started when ``-n auto`` chose no worker: a process that judges the run's recorded answers ahead
 #: of its tests (:mod:`shape_asserts.results.ahead`), the cheap way to use the cores it asked for.
 JUDGE_AHEAD: pytest.StashKey[Ahead] = pytest.StashKey()
 _FILES_KEY = pytest.StashKey["list[Path] | None"]()
-#: The environment variables by which numpy's BLAS (OpenBLAS, or MKL, or an OpenMP build) is told
-#: how many threads to start; a user who set any of them is obeyed.
-BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 def _python_files(config: pytest.Config) -> list[str]:
@@ -111,7 +102,7 @@ def _shape_only_files(config: pytest.Config) -> list[Path] | None:
             text = file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             return None
-        if not any(name in text for name in _SHAPE_NAMES):
+        if not any(name in text for name in SHAPE_NAMES):
             return None
     return files
 
@@ -121,7 +112,7 @@ def auto_workers(config: pytest.Config) -> int | None:
     (xdist's own choice)."""
     if shape_only_files(config) is None:
         return None
-    one_blas_thread()  # a shape run, about to import numpy
+    from shape_asserts.plugin.blas import import_numpy
     from shape_asserts.plugin.hooks import benchmark_selected, collector_off
     from shape_asserts.plugin.options import resolve
     from shape_asserts.plugin.suite import run_cases
@@ -130,7 +121,9 @@ def auto_workers(config: pytest.Config) -> int | None:
         values = resolve(config)
         n_models = len(set(values["models"]) | ({values["baseline"]} if values["baseline"] else set()))
         # the families and the cases load here, not in collection: as there, with the collector off
+        # and numpy's BLAS at one thread for a run of shape tests alone
         with collector_off(first=True):
+            import_numpy(config)
             n_tests = n_models * len(run_cases(tuple(values["case_files"]), benchmark=benchmark_selected(config)))
     except Exception:  # a bad option or case file: reported by the run itself, as without -n auto
         return None
@@ -146,6 +139,19 @@ def auto_workers(config: pytest.Config) -> int | None:
     return 0
 
 
+#: Options under which no test runs, or none is judged as in a plain run: nothing to judge ahead.
+_NO_TESTS_RUN = (
+    "usepdb",
+    "trace",
+    "collectonly",
+    "setupplan",
+    "setuponly",
+    "showfixtures",
+    "show_fixtures_per_test",
+    "markers",
+)
+
+
 def _start_judging_ahead(config: pytest.Config, values: dict[str, Any]) -> bool:
     """Start the process that judges recorded answers ahead of the tests (``-n auto``'s second
     core, :mod:`shape_asserts.results.ahead`) for a run that replays: not one sure to ask (its
@@ -153,11 +159,7 @@ def _start_judging_ahead(config: pytest.Config, values: dict[str, Any]) -> bool:
     only where pipes can be polled (POSIX). Whether it was started."""
     models = tuple(values["models"]) + ((values["baseline"],) if values["baseline"] else ())
     opt = config.option
-    if (
-        os.name != "posix"
-        or values["batch"]
-        or any(getattr(opt, name, False) for name in ("usepdb", "trace", "collectonly", "setupplan", "setuponly"))
-    ):
+    if os.name != "posix" or values["batch"] or any(getattr(opt, name, False) for name in _NO_TESTS_RUN):
         return False
     if _will_ask(config, values["record"], models, Path(values["fixtures_dir"])):
         return False
@@ -211,31 +213,6 @@ def pytest_cmdline_main(config: pytest.Config) -> Generator[None, object, object
     """Before xdist counts the cases for ``-n auto``: :func:`start_if_asking`."""
     start_if_asking(config)
     return (yield)
-
-
-def one_blas_thread_for(config: pytest.Config) -> bool:
-    """:func:`one_blas_thread`, when every test file the run selects is a shape test file."""
-    return shape_only_files(config) is not None and one_blas_thread()
-
-
-def one_blas_thread() -> bool:
-    """Before numpy's first import in this process: ask its BLAS for one thread, unless the user
-    set one of :data:`BLAS_THREAD_VARS`. Whether it was set.
-
-    The scorers' matrices are a few hundred rows by 2 or 3 columns, where a thread pool never
-    helps, but OpenBLAS starts its pool (one thread a core) when numpy is imported: ~40 ms of wall
-    and ~150 ms of CPU on the 2-core machine of ``bench/replay_phases.py``, in every process that
-    imports it (the run's, each xdist worker's: they inherit it). The plugin calls this only for a
-    run whose every selected test file is a shape test file (:func:`one_blas_thread_for`), so no
-    other test of the user's is left with one thread, and only where it is about to import numpy;
-    once numpy is imported, setting it would change nothing, and it is not set.
-    """
-    import sys
-
-    if "numpy" in sys.modules or any(os.environ.get(v) for v in BLAS_THREAD_VARS):
-        return False
-    os.environ["OPENBLAS_NUM_THREADS"] = "1"
-    return True
 
 
 def start_if_asking(config: pytest.Config) -> None:

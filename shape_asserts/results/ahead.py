@@ -9,13 +9,19 @@ session) and loads them on the other core while pytest configures and collects. 
 read the recordings, it is handed every case whose answers were whole, in the order the tests
 will run, and judges them from the last one backwards with
 :func:`~shape_asserts.results.verdict.judge`: the same code on the same cases and answers, so the
-same numbers bit for bit. Each result goes back pickled, with any warning judging raised, on its
-standard output. Meanwhile the first tests judge their own cases; the rest find theirs judged.
+same numbers bit for bit. Each result goes back pickled on its standard output. Meanwhile the first
+tests judge their own cases; the rest find theirs judged.
 
-A test takes a result only when it is already there, for the same case and the very answers the
-test is about to judge; it never waits for one. Anything else — a case not sent or not judged yet,
-other answers, a process that failed or died — is judged in the test's own process, as it always
-was. The process writes no file, and ends once the work is done or the run closes its pipes.
+A test takes a result only when it is already there, for the very answers the test is about to
+judge, of a case that is the same in both processes (:func:`case_print`: its parameters, limits,
+prompts and its family's limits and modules); it never waits for one. The process runs with the
+run's ``sys.path`` and refuses to judge with another copy of the package. The first result taken
+for each family is judged again in the test and compared, record for record: a difference (a
+scorer patched in the run, say) ends the judging ahead for the rest of the run. An answer whose
+judging warned is not sent, so its test judges it and its warnings meet the run's own filters.
+Anything else — a case not sent or not judged yet, other answers, a process that failed or died —
+is judged in the test's own process, as it always was. The process writes no file, and ends once
+the work is done or the run closes its pipes.
 
 Tried first and dropped: a fork of the run made once the tests were collected, and a thread reading
 the results as they came. Both judged ahead, but the run was no faster. The fork's tests paid a
@@ -26,6 +32,7 @@ interpreter's lock.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import os
 import pickle
@@ -40,6 +47,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from shape_asserts.defaults import BLAS_THREAD_VARS
+
 try:
     import fcntl
 except ImportError:  # not POSIX: the plugin starts no such process there (plugin/workers.py)
@@ -50,7 +59,7 @@ if TYPE_CHECKING:
     from shape_asserts.cases import Case
     from shape_asserts.results.verdict import CaseResult
 
-__all__ = ["Ahead", "Work", "main"]
+__all__ = ["Ahead", "Work", "case_print", "main"]
 
 _HEADER = struct.Struct("!I")
 #: A result's header: its key's length and its pickled samples' length.
@@ -69,6 +78,31 @@ class Work:
     model: str
     answers: tuple[str | RecordedAnswer, ...]
     min_pass_rate: float
+    #: :func:`case_print` of the run's case: the process judges only a case that is the same.
+    case_print: str = ""
+
+
+def case_print(case: Case) -> str:
+    """A digest of everything a case's verdict depends on besides the answer and the code: its id,
+    family, parameters, limits, tags and prompts, its family's limits, and the files its family's
+    functions come from."""
+    spec = case.spec
+    modules = sorted({getattr(f, "__module__", "") or "" for f in (spec.params, spec.prompt, spec.ideal, spec.score)})
+    files = [getattr(sys.modules.get(m), "__file__", None) for m in modules]
+    text = repr(
+        (
+            case.id,
+            case.family,
+            sorted(case.params.items(), key=repr),
+            sorted(case.thresholds.items(), key=repr),
+            case.tags,
+            sorted(case.prompts.items()),
+            repr(spec.thresholds),
+            modules,
+            files,
+        )
+    )
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _send(out: IO[bytes], obj: Any) -> None:
@@ -96,6 +130,8 @@ class Ahead:
         self._sent: dict[str, Work] = {}
         self._got: dict[str, Any] = {}
         self._ended = False
+        #: Families whose first taken result was judged again here and found the same.
+        self._checked: set[str] = set()
 
     @classmethod
     def start(cls, case_files: Sequence[Path], benchmark: bool) -> Ahead | None:
@@ -106,6 +142,8 @@ class Ahead:
         env = dict(
             os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(home.parent), os.environ.get("PYTHONPATH"))))
         )
+        if not any(os.environ.get(v) for v in BLAS_THREAD_VARS):  # it only judges: no BLAS pool to start
+            env["OPENBLAS_NUM_THREADS"] = "1"
         try:
             proc = subprocess.Popen(
                 [sys.executable, "-m", "shape_asserts.results.ahead"],
@@ -123,7 +161,7 @@ class Ahead:
                 fcntl.fcntl(proc.stdout.fileno(), fcntl.F_SETPIPE_SZ, PIPE_SIZE)
         try:
             assert proc.stdin is not None
-            _send(proc.stdin, (str(home), [str(p) for p in case_files], benchmark))
+            _send(proc.stdin, (str(home), list(sys.path), [str(p) for p in case_files], benchmark))
         except OSError:
             ahead.close()
             return None
@@ -144,9 +182,11 @@ class Ahead:
         when its test takes it)."""
         if self._ended or self._proc.stdout is None:
             return
-        fd = self._proc.stdout.fileno()
         try:
-            while select.select([fd], [], [], 0)[0]:
+            fd = self._proc.stdout.fileno()
+            poller = select.poll()
+            poller.register(fd, select.POLLIN)
+            while poller.poll(0):
                 key_size, size = _RESULT.unpack(_read_exact(fd, _RESULT.size))
                 key = _read_exact(fd, key_size).decode()
                 self._got[key] = _read_exact(fd, size)
@@ -172,15 +212,35 @@ class Ahead:
             return None
         self._drain()
         blob = self._got.pop(key, None)
-        payload = pickle.loads(blob) if blob else None
-        if payload is None:
+        if not blob:
             return None
-        samples, said = payload
-        for message, category, filename, lineno in said:  # as judging here would have warned
-            warnings.warn_explicit(message, category, filename, lineno)
         from shape_asserts.results.verdict import CaseResult
 
-        return CaseResult(case=case, model=model, samples=samples, min_pass_rate=min_pass_rate)
+        try:
+            samples = pickle.loads(blob)
+            result = CaseResult(case=case, model=model, samples=samples, min_pass_rate=min_pass_rate)
+        except Exception:  # a broken result: judged here
+            return None
+        if case.family not in self._checked:
+            return self._checked_against_here(result, answers)
+        return result
+
+    def _checked_against_here(self, result: CaseResult, answers: Sequence[Any]) -> CaseResult:
+        """The first result of a family, judged again here: the same record, or the judging ahead
+        ends for the rest of the run (the process judged with something the run does not)."""
+        from shape_asserts.results.record import CaseRecord
+        from shape_asserts.results.verdict import judge
+
+        here = judge(result.case, result.model, answers, result.min_pass_rate)
+        same = (
+            CaseRecord.from_result(here, "passed").to_json_text()
+            == CaseRecord.from_result(result, "passed").to_json_text()
+        )
+        if not same:
+            self._sent, self._got, self._ended = {}, {}, True
+            return here
+        self._checked.add(result.case.family)
+        return result
 
     def close(self) -> None:
         """End the process (done or not) and collect it."""
@@ -214,9 +274,10 @@ def main() -> int:
     """The judging process: load the cases, receive the work, judge it in order, send each result."""
     src, out = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # nothing printed may corrupt the results' stream
-    home, case_files, benchmark = _receive(src)
+    home, path, case_files, benchmark = _receive(src)
     if str(_package_home()) != home:  # other code than the run's: judging here could differ
         return 0
+    sys.path[:] = path  # the run's: its families' modules (entry points, a checkout) come from there
     # the work is read while the cases load: the run that sends it never waits on a full pipe
     rest: list[bytes] = []
     drain = threading.Thread(target=lambda: rest.append(src.read()), daemon=True)
@@ -233,13 +294,13 @@ def main() -> int:
     for w in reversed(work):  # the run's first tests judge their own while this one starts
         case = cases.get(w.case_id)
         payload = b""
-        if case is not None:
+        if case is not None and case_print(case) == w.case_print:
             try:
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
                     result = judge(case, w.model, w.answers, w.min_pass_rate)
-                said = [(str(c.message), c.category, c.filename, c.lineno) for c in caught]
-                payload = pickle.dumps((result.samples, said), protocol=pickle.HIGHEST_PROTOCOL)
+                if not caught:  # one that warned is judged by its test, under the run's filters
+                    payload = pickle.dumps(result.samples, protocol=pickle.HIGHEST_PROTOCOL)
             except Exception:  # judged again by its test, which then fails or errs as it would have
                 payload = b""
         key = w.key.encode()

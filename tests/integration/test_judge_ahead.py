@@ -8,6 +8,7 @@ fails its test with the same words.
 
 from __future__ import annotations
 
+import json
 import sys
 
 import pytest
@@ -58,7 +59,7 @@ def test_n_auto_judges_ahead_and_records_exactly_what_a_plain_run_does(suite, re
     ahead, result = _records(suite, f"--record={record}", "-n", "auto")
     result.assert_outcomes(passed=N_CASES)
     result.stdout.fnmatch_lines(["*-n auto: * shape tests run in this process*judged ahead by a second process*"])
-    taken = __import__("json").loads((suite.path / "taken.json").read_text())
+    taken = json.loads((suite.path / "taken.json").read_text())
     assert taken == {"calls": N_CASES, "hits": N_CASES}  # each test's result came from the process
     assert ahead == plain  # every record, bit for bit
 
@@ -80,3 +81,30 @@ def test_a_broken_recording_fails_its_test_with_the_same_words(suite):
         result.assert_outcomes(passed=N_CASES - 1, errors=1)
         words.append([line for line in result.stdout.lines if "FixtureError" in line])
     assert words[0] and words[0] == words[1]
+
+
+@pytest.mark.parametrize(
+    "filters",
+    [
+        "    error\n    ignore::pytest.PytestAssertRewriteWarning\n    ignore::RuntimeWarning:shape_asserts.*\n",
+        "    ignore::pytest.PytestAssertRewriteWarning\n    always::RuntimeWarning\n",
+    ],
+    ids=["ignored-by-module", "shown"],
+)
+def test_a_case_whose_judging_warns_meets_the_runs_own_warning_filters(suite, filters):
+    # judging this answer raises numpy's overflow warnings inside shape_asserts: under -n auto its
+    # test judges it itself, so a filter by module holds and every warning is shown, as in a plain run
+    path = suite.path / "fixtures" / "reference_exact" / "spiral-c25-t3-s6-in-start000-cw.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    points = [{"x": 1e308, "y": -1e308}, {"x": -1e308, "y": 1e308}, {"x": 1e308, "y": 1e308}, {"x": 0, "y": 0}]
+    doc["samples"][0]["text"] = json.dumps({"points": points})
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    suite.makeini("[pytest]\nfilterwarnings =\n" + filters)
+    suite.makeconftest(COUNT_TAKEN)  # each test waits for its case: the process's path is taken
+    outcomes = []
+    for extra in ((), ("-n", "auto")):
+        result = suite.runpytest_subprocess("-m", "spiral", "-p", "no:randomly", "--record=none", *extra)
+        outcomes.append(result.parseoutcomes())
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0].get("failed") == 1  # the drawing's verdict, not a warning turned error
+    assert (outcomes[0].get("warnings", 0) > 0) == filters.strip().endswith("always::RuntimeWarning")

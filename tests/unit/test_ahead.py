@@ -17,7 +17,7 @@ import pytest
 from shape_asserts.asking.recorded import RecordedAnswer
 from shape_asserts.cases import load_cases
 from shape_asserts.results import ahead as ahead_module
-from shape_asserts.results.ahead import Ahead, Work
+from shape_asserts.results.ahead import Ahead, Work, case_print
 from shape_asserts.results.record import CaseRecord
 from shape_asserts.results.verdict import judge
 
@@ -36,10 +36,17 @@ def _answers(case_id: str) -> tuple[RecordedAnswer, ...]:
 
 
 def _work() -> list[Work]:
-    work = [Work(f"{MODEL}/{i}", i, MODEL, _answers(i), 1.0) for i in IDS]
+    work = [Work(f"{MODEL}/{i}", i, MODEL, _answers(i), 1.0, case_print(CASES[i])) for i in IDS]
     broken = IDS[0]
-    work.append(Work(f"other/{broken}", broken, "other", ("not json", '{"points": [[1, 2], [3'), 0.5))
+    bad = ("not json", '{"points": [[1, 2], [3')
+    work.append(Work(f"other/{broken}", broken, "other", bad, 0.5, case_print(CASES[broken])))
     return work
+
+
+#: Coordinates whose products overflow: judging this answer raises numpy's RuntimeWarnings.
+OVERFLOWING = json.dumps(
+    {"points": [{"x": 1e308, "y": -1e308}, {"x": -1e308, "y": 1e308}, {"x": 1e308, "y": 1e308}, {"x": 0, "y": 0}]}
+)
 
 
 def _all_taken(ahead: Ahead, work: list[Work]) -> dict[str, object]:
@@ -142,20 +149,67 @@ def test_a_process_running_other_code_judges_nothing(monkeypatch, tmp_path):
         ahead.close()
 
 
-def test_warnings_raised_while_judging_are_raised_by_the_test_that_takes_the_result(monkeypatch):
-    # the process forwards them; the test re-raises them under its own warning filters
-    w = Work("k", IDS[0], MODEL, _answers(IDS[0]), 1.0)
-    samples = judge(CASES[w.case_id], w.model, w.answers).samples
+def test_an_answer_whose_judging_warns_is_left_to_its_test(started):
+    # so its warnings meet the run's own filters (a forwarded copy would not match them alike)
+    case_id = next(i for i in IDS if CASES[i].family == "spiral")
+    with pytest.warns(RuntimeWarning):
+        judge(CASES[case_id], MODEL, (OVERFLOWING,))
+    warns = Work("warns", case_id, MODEL, (OVERFLOWING,), 1.0, case_print(CASES[case_id]))
+    quiet = _work()[0]
+    started.submit([warns, quiet])  # judged last first: the quiet one's result comes after
+    assert quiet.key in _all_taken(started, [quiet])
+    assert started.take(warns.key, CASES[case_id], MODEL, warns.answers, 1.0) is None
+
+
+def test_a_case_that_differs_between_the_processes_is_left_to_its_test(started):
+    w = _work()[0]
+    other = Work(w.key, w.case_id, w.model, w.answers, w.min_pass_rate, case_print=w.case_print[::-1])
+    later = _work()[1]
+    started.submit([other, later])
+    assert later.key in _all_taken(started, [later])  # sent after the other: it was judged first
+    assert started.take(other.key, CASES[other.case_id], MODEL, other.answers, 1.0) is None
+
+
+def test_a_familys_first_result_is_checked_here_and_a_difference_ends_judging_ahead():
     import pickle
 
+    w, next_one = _work()[:2]
+    case = CASES[w.case_id]
+    wrong = judge(case, MODEL, ("[[1, 1], [2, 2], [3, 3]]",)).samples  # as if judged by other code
+    ahead = Ahead(subprocess.Popen([sys.executable, "-c", "pass"], stdin=subprocess.PIPE, stdout=subprocess.PIPE))
+    try:
+        ahead._sent = {w.key: w, next_one.key: next_one}  # as submit leaves them
+        ahead._ended = True  # nothing more to read
+        ahead._got = {w.key: pickle.dumps(wrong), next_one.key: pickle.dumps(wrong)}
+        result = ahead.take(w.key, case, MODEL, w.answers, 1.0)
+        assert result is not None
+        assert _record(result) == _record(judge(case, MODEL, w.answers))  # the test's own, not the sent one
+        assert ahead.take(next_one.key, CASES[next_one.case_id], MODEL, next_one.answers, 1.0) is None  # ended
+    finally:
+        ahead.close()
+
+
+def test_a_broken_result_is_left_to_its_test():
+    w = _work()[0]
     ahead = Ahead(subprocess.Popen([sys.executable, "-c", "pass"], stdin=subprocess.PIPE, stdout=subprocess.PIPE))
     try:
         ahead._sent = {w.key: w}
         ahead._ended = True
-        said = [("judging said so", RuntimeWarning, "somewhere.py", 7)]
-        ahead._got[w.key] = pickle.dumps((samples, said))
-        with pytest.warns(RuntimeWarning, match="judging said so"):
-            result = ahead.take(w.key, CASES[w.case_id], w.model, w.answers, 1.0)
-        assert result is not None and len(result.samples) == len(samples)
+        ahead._got = {w.key: b"not a pickle"}
+        assert ahead.take(w.key, CASES[w.case_id], MODEL, w.answers, 1.0) is None
     finally:
         ahead.close()
+
+
+def test_the_case_print_follows_what_a_verdict_depends_on():
+    a, b = CASES[IDS[0]], CASES[IDS[1]]
+    assert case_print(a) == case_print(load_cases_by_id()[a.id])  # loaded again: the same
+    assert case_print(a) != case_print(b)
+    import dataclasses
+
+    assert case_print(dataclasses.replace(a, thresholds={**a.thresholds, "x": 1})) != case_print(a)
+    assert case_print(dataclasses.replace(a, params={**a.params, "grid_size": 99})) != case_print(a)
+
+
+def load_cases_by_id() -> dict:
+    return {c.id: c for c in load_cases()}
