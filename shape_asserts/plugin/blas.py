@@ -1,8 +1,9 @@
 """numpy's BLAS with one thread in a run of shape tests alone.
 
-OpenBLAS starts a pool of threads, one a core, when numpy is imported: ~40 ms of wall and ~150 ms
-of CPU a process on the 2-core machine of ``bench/replay_phases.py``. The scorers' matrices (a few
-hundred rows by 2 or 3 columns) never use it. Where the plugin first imports numpy (``-n auto``'s
+OpenBLAS starts a pool of threads, one a core, when numpy is imported: ~70 ms of CPU a process
+on this project's 2-core machine (``bench/blas_import.py``; a few ms of wall when the other core
+is idle, more when it is busy: a live run's asking process, xdist workers, CI). The scorers'
+matrices (a few hundred rows by 2 or 3 columns) never use it. Where the plugin first imports numpy (``-n auto``'s
 count of the cases, or the collection of a shape test), :func:`import_numpy` imports it with
 ``OPENBLAS_NUM_THREADS=1`` set for that import alone (OpenBLAS reads it as it loads), then puts
 the environment back: nothing the tests run or start sees the variable.

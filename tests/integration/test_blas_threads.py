@@ -1,8 +1,7 @@
 """A run of shape tests alone imports numpy with one BLAS thread, and leaves nothing behind.
 
-OpenBLAS starts a pool of threads, one a core, when numpy is imported (~40 ms of wall and ~150 ms
-of CPU a process on a 2-core machine: bench/replay_phases.py); the scorers' small matrices never
-use it. The plugin sets ``OPENBLAS_NUM_THREADS=1`` for numpy's import alone (plugin/blas.py), only
+OpenBLAS starts a pool of threads, one a core, when numpy is imported (~70 ms of CPU a process on
+a 2-core machine: bench/blas_import.py); the scorers' small matrices never use it. The plugin sets ``OPENBLAS_NUM_THREADS=1`` for numpy's import alone (plugin/blas.py), only
 when every test of the run is a shape test, never over a value the user set. Each run here is a
 fresh interpreter (numpy not yet imported), as a user's is; what is seen is the process's threads.
 """
