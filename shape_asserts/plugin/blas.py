@@ -20,7 +20,6 @@ import ast
 import fnmatch
 import os
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -46,8 +45,8 @@ def import_numpy(config: pytest.Config) -> bool:
 
 def only_shape_tests(config: pytest.Config) -> bool:
     """Whether every test the command line can select is a shape test (see the module docstring)."""
-    files = shape_only_files(config)
-    if files is None or _doctest_files(config):
+    files = shape_only_files(config)  # None also when a doctest file is selected
+    if files is None:
         return False
     functions = tuple(config.getini("python_functions"))
     classes = tuple(config.getini("python_classes"))
@@ -79,21 +78,3 @@ def _tests(
 def _matches(name: str, patterns: tuple[str, ...]) -> bool:
     # pytest's rule: a pattern with a glob character is a glob, anything else a prefix
     return any(fnmatch.fnmatch(name, p) if any(c in p for c in "*?[") else name.startswith(p) for p in patterns)
-
-
-def _doctest_files(config: pytest.Config) -> bool:
-    """Whether a text file pytest would run as doctests (``--doctest-glob``) is among the selection."""
-    globs = list(config.getoption("doctestglob", None) or []) or ["test*.txt"]
-    skip = list(config.getini("norecursedirs"))
-    base = Path(config.invocation_params.dir)
-    for arg in config.args:
-        path = base / arg.split("::", 1)[0]
-        if path.is_file():
-            if any(fnmatch.fnmatch(path.name, g) for g in globs):
-                return True
-            continue
-        for _root, dirs, names in os.walk(path):
-            dirs[:] = [d for d in dirs if not any(fnmatch.fnmatch(d, p) for p in skip)]
-            if any(fnmatch.fnmatch(n, g) for n in names for g in globs):
-                return True
-    return False

@@ -70,7 +70,8 @@ def _wanted(path: Path, patterns: list[str]) -> bool:
 
 
 def shape_only_files(config: pytest.Config) -> list[Path] | None:
-    """The test files the command line selects, when every one of them is a shape test file; else ``None``.
+    """The test files the command line selects, when every one of them is a shape test file (and no
+    doctest file is selected); else ``None``.
 
     Looked for once a run (the answer is kept in the config's stash)."""
     if _FILES_KEY not in config.stash:
@@ -80,16 +81,19 @@ def shape_only_files(config: pytest.Config) -> list[Path] | None:
 
 def _shape_only_files(config: pytest.Config) -> list[Path] | None:
     patterns = _python_files(config)
+    doctests = list(config.getoption("doctestglob", None) or []) or ["test*.txt"]  # pytest's default
     skip = list(config.getini("norecursedirs"))
     base = Path(config.invocation_params.dir)
     files: list[Path] = []
     for arg in config.args:
         path = base / arg.split("::", 1)[0]
         if path.is_file():
-            files.append(path)
+            files.append(path)  # a doctest file named here is read below: no shape test in it
         elif path.is_dir():
             for root, dirs, names in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not any(fnmatch.fnmatch(d, p) for p in skip))
+                if any(fnmatch.fnmatch(n, g) for n in names for g in doctests):
+                    return None  # doctests are tests too, and not shape tests
                 files += [Path(root) / n for n in sorted(names) if _wanted(Path(n), patterns)]
                 if len(files) > MAX_FILES:
                     return None

@@ -35,6 +35,13 @@ def test_another_test_file_in_the_selection_leaves_the_choice_to_xdist(suite):
     assert workers.auto_workers(config) is None
 
 
+def test_a_doctest_file_in_the_selection_leaves_the_choice_to_xdist(suite):
+    suite.path.joinpath("test_doc.txt").write_text(">>> 1 + 1\n2\n", encoding="utf-8")
+    config = suite.parseconfig("-n", "auto")
+    assert workers.shape_only_files(config) is None
+    assert workers.auto_workers(config) is None
+
+
 def test_naming_only_the_shape_file_is_shape_only_even_beside_other_tests(suite):
     suite.makepyfile(test_other="def test_other():\n    pass\n")
     config = suite.parseconfig("-n", "auto", "test_shapes.py::test_drawing")
