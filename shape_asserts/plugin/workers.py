@@ -10,8 +10,8 @@ same run without it, on 2 cores). Below :data:`SERIAL_UP_TO` shape tests, ``-n a
 
 xdist asks before collection, so the selection is judged from the command line: only when every
 test file it names (every ``.py`` file under ``--doctest-modules``) requests ``shape_run`` or
-``shape_case`` does the plugin answer; any other test file, a large tree or a doubt leaves the
-choice to xdist. The count is models × cases (an upper bound under ``-k``/``-m``); the cases
+``shape_case`` does the plugin answer; any other test file (a doctest file too), a large tree or
+a doubt leaves the choice to xdist. The count is models × cases (an upper bound under ``-k``/``-m``); the cases
 loaded for it are the ones the run then uses (:func:`shape_asserts.plugin.suite.run_cases`).
 
 The same look at the command line, made in ``pytest_cmdline_main`` (a wrapper: before xdist's count), starts
