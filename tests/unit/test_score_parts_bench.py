@@ -1,0 +1,60 @@
+"""``bench/score_parts.py``: it finds a family's steps, times them, and leaves every function as it was.
+
+Nothing here checks a time; the figures are printed by the bench (see the README's Performance section).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "score_parts.py"
+
+
+@pytest.fixture(scope="module")
+def score_parts() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("score_parts_bench", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    yield module
+    sys.modules.pop(spec.name, None)
+
+
+def _lines(out: str) -> list[tuple[float, float, str]]:
+    """The step rows printed: µs, share (as a fraction) and what they name."""
+    rows = re.findall(r"^\s+([\d.]+) µs\s+([\d.]+)%\s+(.*)$", out, flags=re.M)
+    return [(float(us), float(share) / 100, what) for us, share, what in rows]
+
+
+def test_a_polygon_family_is_split_into_its_scorer_steps(score_parts, capsys):
+    from shape_asserts.families import single
+    from shape_asserts.families.polygon import scorer
+    from shape_asserts.geometry.fit.polygon import PolygonModel
+
+    before = (single.outline_measures, scorer.outline_measures, vars(PolygonModel)["from_estimate"])
+    assert score_parts.main(["--family", "square", "--rounds", "1", "--number", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("square: ") and "steps of score_polygon (families/polygon/scorer.py)" in out
+    rows = _lines(out)
+    named = [what for _, _, what in rows]
+    assert any(w.startswith("PolygonModel.from_estimate (geometry/fit/polygon.py)") for w in named)
+    assert any(w.startswith("outline_measures (families/single.py)") for w in named)
+    assert named[-1].startswith("the rest: score_polygon's own lines")
+    # the shares are of one total: the steps and the rest make it whole (each printed to 0.1%)
+    assert sum(share for _, share, _ in rows) == pytest.approx(1.0, abs=0.002 * len(rows))
+    # every wrapped function is the original again, in its module and where it was imported
+    after = (single.outline_measures, scorer.outline_measures, vars(PolygonModel)["from_estimate"])
+    assert all(a is b for a, b in zip(before, after))
+
+
+def test_an_unknown_family_is_refused_with_the_known_ones(score_parts, capsys):
+    with pytest.raises(SystemExit):
+        score_parts.main(["--family", "hexagon"])
+    assert "no such family among circle, ellipse" in capsys.readouterr().err
