@@ -19,6 +19,8 @@ rest", with that function's own lines (a step the profile saw the comprehension 
 wherever it is called from, the timer sitting on the function itself). Printed per step: µs per score and its
 share, best of ``R`` rounds (the round with the least total, the one a busy moment disturbed
 least), with the score's time unwrapped beside it (the timers add ~0.2 µs a call).
+``--within NAME`` splits that function's time instead (the project function of that name that
+took the most), to look one level further down: ``--family ellipse --within fit_with_radial``.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ def _own(key: Key) -> bool:
     return str(Path(key[0]).resolve()).startswith(str(ROOT / "shape_asserts"))
 
 
-def find_steps(score: Callable[[], object], number: int = 200) -> tuple[Key, list[Key]]:
+def find_steps(score: Callable[[], object], number: int = 200, within: str | None = None) -> tuple[Key, list[Key]]:
     """The step-finding function and its steps (see the module docstring), by one profiled pass."""
     prof = cProfile.Profile()
     prof.enable()
@@ -66,7 +68,13 @@ def find_steps(score: Callable[[], object], number: int = 200) -> tuple[Key, lis
     for callee, (_, _, _, _, callers) in stats.items():
         for caller, (_, _, _, cum) in callers.items():
             children.setdefault(caller, {})[callee] = cum
-    node = next(k for k in stats if k[2] == "score" and k[0].endswith(str(Path("cases", "model.py"))))
+    if within is None:
+        node = next(k for k in stats if k[2] == "score" and k[0].endswith(str(Path("cases", "model.py"))))
+    else:  # the project function of that name that takes the most time
+        named = [k for k in stats if k[2] == within and _own(k)]
+        if not named:
+            raise SystemExit(f"--within {within}: no project function of that name ran in this score")
+        node = max(named, key=lambda k: stats[k][3])
 
     def calls(parent: Key, seen: frozenset[Key] = frozenset()) -> dict[Key, float]:
         """The project functions ``parent`` calls, a comprehension's or lambda's in it taken as its own."""
@@ -108,6 +116,16 @@ def _code_of(obj: object) -> Any:
     return getattr(inspect.unwrap(obj) if callable(obj) else obj, "__code__", None)
 
 
+def _is(code: Any, key: Key) -> bool:
+    """Whether ``code`` is the function cProfile names ``key`` (its file, first line and name)."""
+    return (
+        code is not None
+        and code.co_firstlineno == key[1]
+        and code.co_name == key[2]
+        and Path(code.co_filename).resolve() == Path(key[0]).resolve()
+    )
+
+
 class Timers:
     """Timers wrapped round the steps: :meth:`on` puts them in place, :meth:`off` the originals."""
 
@@ -115,11 +133,22 @@ class Timers:
         self.spent: dict[str, float] = {}
         self._swaps: list[tuple[Any, str, object, object]] = []  # owner, name, original, timed
         self._depth = 0
+        self.outer = False  # (set while the --within function itself is wrapped)
 
     def _wrap(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         spent = self.spent
         spent[name] = 0.0
         clock = time.perf_counter
+        if self.outer:  # the function split by --within: timed whole, outside the steps' count
+
+            def outer(*args: Any, **kwargs: Any) -> Any:
+                start = clock()
+                try:
+                    return fn(*args, **kwargs)
+                finally:
+                    spent[name] += clock() - start
+
+            return outer
 
         def timed(*args: Any, **kwargs: Any) -> Any:
             if self._depth:  # inside another step: counted there
@@ -142,7 +171,7 @@ class Timers:
         module = _module_of(path)
         for name, value in vars(module).items():  # a module-level function
             code = _code_of(value)
-            if inspect.isfunction(value) and code is not None and code.co_firstlineno == line:
+            if inspect.isfunction(value) and _is(code, key):
                 label = f"{name} ({Path(path).relative_to(ROOT / 'shape_asserts')})"
                 timed = self._wrap(label, value)
                 for other in list(sys.modules.values()):
@@ -152,7 +181,7 @@ class Timers:
         for cls in [v for v in vars(module).values() if inspect.isclass(v) and v.__module__ == module.__name__]:
             for name, raw in list(vars(cls).items()):
                 code = _code_of(raw)
-                if code is None or code.co_firstlineno != line or code.co_name != func:
+                if not _is(code, key):
                     continue
                 label = f"{cls.__name__}.{name} ({Path(path).relative_to(ROOT / 'shape_asserts')})"
                 if isinstance(raw, classmethod):
@@ -182,17 +211,24 @@ class Timers:
             setattr(owner, name, old)
 
 
-def measure(case: Any, rounds: int, number: int) -> None:
+def measure(case: Any, rounds: int, number: int, within: str | None = None) -> None:
     drawing = parse_drawing(score_cost._answer(case))
     score = lambda: case.score(drawing)
     for _ in range(20):
         score()
-    finder, steps = find_steps(score)
+    finder, steps = find_steps(score, within=within)
     timers = Timers()
+    whole = None
+    if within is not None:
+        timers.outer = True
+        whole = timers.add(finder)
+        timers.outer = False
+        if whole is None:
+            raise SystemExit(f"--within {within}: it cannot be wrapped (a comprehension, a closure)")
     labels = [timers.add(k) for k in steps]
     left_out = [f"{k[2]} ({Path(k[0]).name}:{k[1]})" for k, lab in zip(steps, labels) if lab is None]
     try:
-        best_total, best_spent, plain = float("inf"), {}, float("inf")
+        best_total, best_spent, plain, base = float("inf"), {}, float("inf"), 0.0
         for _ in range(rounds):  # each round: with the timers, then without (the same machine state)
             timers.on()
             for name in timers.spent:
@@ -203,6 +239,7 @@ def measure(case: Any, rounds: int, number: int) -> None:
             total = (time.perf_counter() - start) / number
             if total < best_total:
                 best_total, best_spent = total, {k: v / number for k, v in timers.spent.items()}
+                base = best_spent.pop(whole) if whole is not None else total
             timers.off()
             start = time.perf_counter()
             for _ in range(number):
@@ -211,20 +248,21 @@ def measure(case: Any, rounds: int, number: int) -> None:
     finally:
         timers.off()
     where = f"{finder[2]} ({Path(finder[0]).relative_to(ROOT / 'shape_asserts')})"
-    print(
-        f"{case.family}: {plain * 1e6:.1f} µs a score ({best_total * 1e6:.1f} µs with the step timers); steps of {where}"
-    )
-    small = {k: v for k, v in best_spent.items() if v < LEAST * best_total}
+    head = f"{case.family}: {plain * 1e6:.1f} µs a score ({best_total * 1e6:.1f} µs with the step timers)"
+    if whole is not None:
+        head += f"; {where} takes {base * 1e6:.1f} µs of it (the shares below are of that)"
+    print(f"{head}; steps of {where}")
+    small = {k: v for k, v in best_spent.items() if v < LEAST * base}
     for name, spent in sorted(best_spent.items(), key=lambda kv: -kv[1]):
         if name not in small:
-            print(f"  {spent * 1e6:8.1f} µs  {spent / best_total:6.1%}  {name}")
+            print(f"  {spent * 1e6:8.1f} µs  {spent / base:6.1%}  {name}")
     if small:
         spent = sum(small.values())
         names = ", ".join(n.split(" (")[0] for n in sorted(small, key=lambda n: -small[n]))
-        print(f"  {spent * 1e6:8.1f} µs  {spent / best_total:6.1%}  {len(small)} smaller steps: {names}")
-    rest = best_total - sum(best_spent.values())
+        print(f"  {spent * 1e6:8.1f} µs  {spent / base:6.1%}  {len(small)} smaller steps: {names}")
+    rest = base - sum(best_spent.values())
     also = f"; also {', '.join(left_out)}" if left_out else ""
-    print(f"  {rest * 1e6:8.1f} µs  {rest / best_total:6.1%}  the rest: {finder[2]}'s own lines and numpy calls{also}")
+    print(f"  {rest * 1e6:8.1f} µs  {rest / base:6.1%}  the rest: {finder[2]}'s own lines and numpy calls{also}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -232,12 +270,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--family", action="append", help="a family to look at (repeatable; default: every one)")
     ap.add_argument("--rounds", type=int, default=7, help="rounds (the least disturbed is kept)")
     ap.add_argument("--number", type=int, default=300, help="scores a round")
+    ap.add_argument("--within", help="split this function's time instead (its name, e.g. fit_with_radial)")
     args = ap.parse_args(argv)
     cases = [c for c in score_cost.bench_cases() if not args.family or c.family in args.family]
     if not cases:
         ap.error(f"no such family among {', '.join(c.family for c in score_cost.bench_cases())}")
     for case in cases:
-        measure(case, args.rounds, args.number)
+        measure(case, args.rounds, args.number, args.within)
     return 0
 
 
