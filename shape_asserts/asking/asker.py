@@ -265,7 +265,7 @@ class Asker:
         ``stop`` is set no call is started (those in flight are still recorded); the cases left
         are unasked.
         """
-        progress = Progress()
+        progress = Progress(max_cost=self.max_cost)
         if not jobs:
             progress.finished = progress.started
             return RunState(fetched=True), progress

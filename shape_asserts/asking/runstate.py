@@ -87,7 +87,12 @@ class Progress:
     cost_usd: float = 0.0
     #: Tokens by model, then by kind (``prompt_tokens``, ``completion_tokens``, ``total_tokens``).
     tokens: dict[str, dict[str, int]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(int)))
+    #: Cost by model, of the answers litellm priced (a model is here once one of its answers was).
     cost_by_model: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    #: Answers litellm had no price for, by model: counted in no cost, nor in ``--max-cost``.
+    unpriced_by_model: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    #: The run's ``--max-cost`` (USD), to say at the end when it could not count every answer.
+    max_cost: float | None = None
     started: float = field(default_factory=time.perf_counter)
     finished: float | None = None
     #: Calls in flight: what each asks (``case@model #sample``) → when it started.
@@ -109,20 +114,47 @@ class Progress:
         self.answered += 1
         for kind, n in answer.usage.items():
             self.tokens[model][kind] += int(n)
-        if answer.cost_usd:
+        if answer.cost_usd is None:
+            self.unpriced_by_model[model] += 1
+        else:
             self.cost_usd += answer.cost_usd
             self.cost_by_model[model] += answer.cost_usd
 
+    @property
+    def unpriced(self) -> int:
+        """Answers litellm had no price for."""
+        return sum(self.unpriced_by_model.values())
+
+    def _cost_text(self) -> str:
+        """The run's cost: in dollars, with how many answers no price counts, or unknown."""
+        if self.unpriced and not self.cost_by_model:
+            return "cost unknown"
+        if self.unpriced:
+            return f"${self.cost_usd:.4f} + {self.unpriced} unpriced"
+        return f"${self.cost_usd:.4f}"
+
     def usage_lines(self) -> list[str]:
-        """Tokens and cost per model asked in this run."""
+        """Tokens and cost per model asked in this run, and what ``--max-cost`` could not count."""
         out = []
-        for model in sorted(set(self.tokens) | set(self.cost_by_model)):
+        for model in sorted(set(self.tokens) | set(self.cost_by_model) | set(self.unpriced_by_model)):
             tok = self.tokens.get(model, {})
-            cost = self.cost_by_model.get(model)
-            price = f"${cost:.4f}" if cost else "cost unknown (litellm has no price for it)"
+            unpriced = self.unpriced_by_model.get(model, 0)
+            if model not in self.cost_by_model:
+                price = "cost unknown (litellm has no price for it)"
+            elif unpriced:
+                price = f"${self.cost_by_model[model]:.4f} for the answers litellm priced, {unpriced} it did not"
+            else:
+                price = f"${self.cost_by_model[model]:.4f}"
             out.append(
                 f"shape-asserts: {model}: {tok.get('prompt_tokens', 0)} prompt + "
                 f"{tok.get('completion_tokens', 0)} completion tokens, {price}"
+            )
+        if self.max_cost is not None and self.unpriced:
+            models = ", ".join(sorted(m for m, n in self.unpriced_by_model.items() if n))
+            out.append(
+                f"shape-asserts: --max-cost {self.max_cost:g} USD did not count {self.unpriced} answer(s) "
+                f"litellm has no price for ({models}): the cap bounds only what litellm can price; "
+                "give the model a price litellm knows (litellm.register_model) for the cap to count it"
             )
         return out
 
@@ -131,7 +163,7 @@ class Progress:
         out = (
             f"shape-asserts: {self.done}/{self.planned} calls done — "
             f"asked {self.asked}, answered {self.answered}, failed {self.failed}, "
-            f"retried {self.retried}, unasked {self.unasked}, ${self.cost_usd:.4f}, {self.elapsed:.1f}s"
+            f"retried {self.retried}, unasked {self.unasked}, {self._cost_text()}, {self.elapsed:.1f}s"
         )
         if self.in_flight and self.finished is None:
             oldest, since = min(self.in_flight.items(), key=lambda kv: kv[1])

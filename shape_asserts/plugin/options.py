@@ -201,8 +201,9 @@ OPTIONS: tuple[Option, ...] = (
         metavar="USD",
         check=finite(0),
         allowed="a finite number ≥ 0",
-        help="stop issuing new calls once this much was spent, in US dollars (where litellm knows "
-        "prices); cases left unasked are skipped",
+        help="stop issuing new calls once this much was spent, in US dollars; cases left unasked "
+        "are skipped. Answers litellm has no price for are not counted (the run says how many); "
+        "not with --batch, which is submitted whole",
     ),
     Option(
         "--shape-report",

@@ -204,6 +204,16 @@ def test_a_bad_poll_interval_is_a_usage_error(suite, monkeypatch):
     assert srv.state.batches.uploads == 0
 
 
+def test_a_cost_cap_on_a_batch_run_is_a_usage_error_before_anything_is_asked(suite):
+    # a batch goes whole: no cap could stop it part-way, so none is taken that would seem to
+    with StubServer() as srv:
+        result = _run(suite, srv, "--max-cost", "0.5")
+
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--max-cost 0.5 cannot bound a --batch run: a batch is submitted whole" in result.stderr.str()
+    assert (srv.state.batches.uploads, srv.state.batches.submissions, srv.state.requests) == (0, 0, 0)
+
+
 def test_a_batch_run_asks_nothing_without_tests_to_run(suite):
     with StubServer() as srv:
         _run(suite, srv, "--collect-only")

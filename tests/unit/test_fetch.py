@@ -131,6 +131,60 @@ def test_tokens_and_cost_are_told_per_model_even_when_its_name_has_a_colon(tmp_p
     ]
 
 
+class PricedBy(FakeProvider):
+    """Each model's answers cost its own price (``None``: litellm has none for it)."""
+
+    def __init__(self, prices: dict[str, float | None]) -> None:
+        super().__init__()
+        self.prices = prices
+
+    async def __call__(self, model, messages, **kwargs):
+        answer = await super().__call__(model, messages, **kwargs)
+        return Answer(text=answer.text, usage=answer.usage, cost_usd=self.prices[model])
+
+
+def test_a_model_litellm_cannot_price_is_told_as_unknown_not_as_free(tmp_path):
+    run = asker(tmp_path, call=PricedBy({"m": None}))
+    _, progress = run.fetch(run.plan(PAIRS[:2], samples=1))
+    assert ", cost unknown, " in progress.line() and "$" not in progress.line()
+    assert progress.usage_lines() == [
+        "shape-asserts: m: 0 prompt + 0 completion tokens, cost unknown (litellm has no price for it)"
+    ]
+    # a model priced at nothing (a local one registered free) is free, and said so
+    free = asker(tmp_path / "free", call=PricedBy({"m": 0.0}))
+    _, progress = free.fetch(free.plan(PAIRS[:2], samples=1))
+    assert ", $0.0000, " in progress.line()
+    assert progress.usage_lines() == ["shape-asserts: m: 0 prompt + 0 completion tokens, $0.0000"]
+
+
+def test_priced_and_unpriced_answers_are_counted_apart(tmp_path):
+    run = asker(tmp_path, call=PricedBy({"paid": 0.5, "local": None}))
+    _, progress = run.fetch(run.plan([("paid", CASES[0]), ("paid", CASES[1]), ("local", CASES[2])], samples=1))
+    assert ", $1.0000 + 1 unpriced, " in progress.line()
+    assert progress.usage_lines() == [
+        "shape-asserts: local: 0 prompt + 0 completion tokens, cost unknown (litellm has no price for it)",
+        "shape-asserts: paid: 0 prompt + 0 completion tokens, $1.0000",
+    ]
+
+
+def test_max_cost_says_what_it_could_not_count(tmp_path):
+    run = asker(tmp_path, max_cost=0.6, concurrency=1, call=PricedBy({"paid": 0.5, "local": None}))
+    state, progress = run.fetch(
+        run.plan([("local", c) for c in CASES[:3]] + [("paid", c) for c in CASES[:3]], samples=1)
+    )
+    # the unpriced answers did not count toward the cap; the priced ones stopped at it
+    assert progress.unpriced == 3 and progress.cost_usd == pytest.approx(1.0) and len(state.unasked) == 1
+    assert progress.usage_lines()[-1] == (
+        "shape-asserts: --max-cost 0.6 USD did not count 3 answer(s) litellm has no price for (local): the cap "
+        "bounds only what litellm can price; give the model a price litellm knows (litellm.register_model) for "
+        "the cap to count it"
+    )
+    # without a cap, or with every answer priced, nothing is said about one
+    capped = asker(tmp_path / "priced", max_cost=5.0, call=PricedBy({"paid": 0.5}))
+    _, progress = capped.fetch(capped.plan([("paid", CASES[0])], samples=1))
+    assert not any("--max-cost" in line for line in progress.usage_lines())
+
+
 def test_the_decisions_name_each_recording_asked_again_and_why(tmp_path, monkeypatch):
     run = asker(tmp_path, call=FakeProvider())
     run.fetch(run.plan(PAIRS[:2], samples=1))
