@@ -20,7 +20,8 @@ wherever it is called from, the timer sitting on the function itself). Printed p
 share, best of ``R`` rounds (the round with the least total, the one a busy moment disturbed
 least), with the score's time unwrapped beside it (the timers add ~0.2 µs a call).
 ``--within NAME`` splits that function's time instead (the project function of that name that
-took the most), to look one level further down: ``--family ellipse --within fit_with_radial``.
+took the most; its steps timed only while it runs), to look one level further down:
+``--family ellipse --within fit_with_radial``.
 """
 
 from __future__ import annotations
@@ -134,6 +135,8 @@ class Timers:
         self._swaps: list[tuple[Any, str, object, object]] = []  # owner, name, original, timed
         self._depth = 0
         self.outer = False  # (set while the --within function itself is wrapped)
+        self.split = False  # whether a --within function is wrapped: steps count only inside it
+        self._within = 0
 
     def _wrap(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         spent = self.spent
@@ -142,16 +145,20 @@ class Timers:
         if self.outer:  # the function split by --within: timed whole, outside the steps' count
 
             def outer(*args: Any, **kwargs: Any) -> Any:
+                self._within += 1
                 start = clock()
                 try:
                     return fn(*args, **kwargs)
                 finally:
                     spent[name] += clock() - start
+                    self._within -= 1
 
+            self.split = True
             return outer
 
         def timed(*args: Any, **kwargs: Any) -> Any:
-            if self._depth:  # inside another step: counted there
+            # inside another step: counted there; outside the function split by --within: not its time
+            if self._depth or (self.split and not self._within):
                 return fn(*args, **kwargs)
             self._depth += 1
             start = clock()

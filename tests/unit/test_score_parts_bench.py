@@ -71,3 +71,12 @@ def test_within_splits_one_function_and_names_each_step_by_its_own_file(score_pa
     assert not any(w.startswith("solve (geometry/fit/ellipse.py)") for w in named)
     rows = _lines(out)
     assert sum(share for _, share, _ in rows) == pytest.approx(1.0, abs=0.002 * len(rows))
+
+
+def test_within_counts_a_step_only_while_the_split_function_runs(score_parts, capsys):
+    # the star's corner search calls Ring.farthest from its RDP passes and again from its clean-up:
+    # split by the RDP, only the first calls are its time (else the rest came out negative)
+    assert score_parts.main(["--family", "star", "--within", "_rdp_ring", "--rounds", "1", "--number", "3"]) == 0
+    rows = _lines(capsys.readouterr().out)
+    assert rows[0][2].startswith("Ring.farthest (geometry/runs.py)")
+    assert all(us >= 0 for us, _, _ in rows) and rows[0][1] < 1.0
