@@ -29,7 +29,7 @@ def score_parts() -> ModuleType:
 
 def _lines(out: str) -> list[tuple[float, float, str]]:
     """The step rows printed: µs, share (as a fraction) and what they name."""
-    rows = re.findall(r"^\s+([\d.]+) µs\s+([\d.]+)%\s+(.*)$", out, flags=re.M)
+    rows = re.findall(r"^\s+(-?[\d.]+) µs\s+(-?[\d.]+)%\s+(.*)$", out, flags=re.M)
     return [(float(us), float(share) / 100, what) for us, share, what in rows]
 
 
