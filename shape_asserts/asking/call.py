@@ -167,12 +167,47 @@ def missing_key_reason(model: str, api_base: str | None) -> str | None:
     return reason + (KEYLESS_HINT.format(var=missing[0]) if api_base else "")
 
 
-def _error_reason(exc: BaseException) -> str:
+#: Exceptions (by class name, across litellm's, openai's, httpx's and aiohttp's) raised when no
+#: connection could be opened at all: litellm reports these as an HTTP 500 no server ever sent.
+_CONNECT_FAILED = frozenset({"ConnectError", "ClientConnectorError", "ClientConnectorDNSError", "gaierror"})
+
+
+def _causes(exc: BaseException) -> list[BaseException]:
+    """``exc`` and what it was raised from, outermost first (each once)."""
+    out: list[BaseException] = []
+    cur: BaseException | None = exc
+    while cur is not None and all(cur is not seen for seen in out):
+        out.append(cur)
+        cur = cur.__cause__ or cur.__context__
+    return out
+
+
+def _connection_reason(exc: BaseException, api_base: str | None) -> tuple[str, str] | None:
+    """Why no answer could come when the call never reached a server, and what to check; else ``None``."""
+    chain = _causes(exc)
+    if not any(type(c).__name__ in _CONNECT_FAILED or isinstance(c, ConnectionRefusedError) for c in chain):
+        return None
+    said = str(chain[-1]) or type(chain[-1]).__name__  # the operating system's words, e.g. "Connect call failed"
+    where = f"the server at {api_base}" if api_base else "the provider"
+    check = (
+        "is the server running, and is --api-base its address?"
+        if api_base
+        else "check the network and the provider's status"
+    )
+    return f"could not connect to {where} ({_one_line(said, 160)})", check
+
+
+def _error_reason(exc: BaseException, api_base: str | None = None, tries: str = "") -> str:
+    """One line: what failed (the provider's words, secrets masked), ``tries``, and what to check."""
+    connection = _connection_reason(exc, api_base)
+    if connection is not None:
+        what, check = connection
+        return redact(f"{what}{tries}; {check}")
     kind = type(exc).__name__
     status = getattr(exc, "status_code", None)
     msg = getattr(exc, "message", None) or str(exc)
     prefix = f"{kind}" + (f" (HTTP {status})" if status else "")
-    return redact(_one_line(f"{prefix}: {msg}"))
+    return redact(_one_line(f"{prefix}: {msg}")) + tries
 
 
 def _text(value: Any) -> str | None:
@@ -315,10 +350,10 @@ async def aask(
             if timed_out and timeouts >= timeout_retries:
                 tries = f" after {attempt + 1} attempts" if attempt else ""
                 hint = TIMEOUT_HINT if not timeout_retries else "; raise --request-timeout"
-                raise ProviderError(f"{model}: {_error_reason(exc)}{tries}{hint}") from None
+                raise ProviderError(f"{model}: {_error_reason(exc, api_base, tries)}{hint}") from None
             if not timed_out and (not is_retriable(exc) or attempt - timeouts >= max_retries):
                 tries = f" after {attempt + 1} attempts" if attempt else ""
-                raise ProviderError(f"{model}: {_error_reason(exc)}{tries}") from None
+                raise ProviderError(f"{model}: {_error_reason(exc, api_base, tries)}") from None
             timeouts += timed_out
             wait = backoff(attempt, exc)
             if on_retry is not None:

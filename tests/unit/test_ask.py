@@ -190,3 +190,59 @@ def test_a_client_missing_credentials_is_not_retried_whatever_status_it_carries(
     with pytest.raises(ProviderError, match="Missing credentials"):
         _aask(monkeypatch, fake, max_retries=3)
     assert len(fake.kwargs) == 1
+
+
+def _raised_from(*chain: BaseException) -> BaseException:
+    """The first exception, raised from the second, raised from the third…: as litellm wraps them."""
+    for outer, inner in zip(chain, chain[1:]):
+        outer.__cause__ = inner
+    return chain[0]
+
+
+def _litellm_wrapped(root: BaseException) -> BaseException:
+    """litellm's wrapping of a connection that could not be opened: an HTTP 500 no server sent."""
+    server_error = type("InternalServerError", (Exception,), {"status_code": 500})
+    connection = type("APIConnectionError", (Exception,), {})
+    connect = type("ConnectError", (Exception,), {})
+    return _raised_from(
+        server_error("litellm.InternalServerError: OpenAIException - Connection error."),
+        connection("Connection error."),
+        connect("Cannot connect to host 127.0.0.1:9"),
+        root,
+    )
+
+
+def test_a_server_that_cannot_be_reached_is_named_with_what_to_check_not_as_an_http_500():
+    refused = _litellm_wrapped(ConnectionRefusedError(111, "Connect call failed ('127.0.0.1', 9)"))
+    reason = call._error_reason(refused, "http://127.0.0.1:9/v1", " after 4 attempts")
+    assert reason == (
+        "could not connect to the server at http://127.0.0.1:9/v1 ([Errno 111] Connect call failed "
+        "('127.0.0.1', 9)) after 4 attempts; is the server running, and is --api-base its address?"
+    )
+    assert "HTTP 500" not in reason
+    # a hosted provider (no --api-base) that cannot be resolved
+    unresolved = _litellm_wrapped(OSError(-2, "Name or service not known"))
+    assert call._error_reason(unresolved) == (
+        "could not connect to the provider ([Errno -2] Name or service not known); "
+        "check the network and the provider's status"
+    )
+
+
+def test_a_real_server_error_or_a_dropped_answer_keeps_the_providers_words():
+    server_error = type("InternalServerError", (Exception,), {"status_code": 500})
+    assert call._error_reason(server_error("boom"), "http://h/v1", " after 4 attempts") == (
+        "InternalServerError (HTTP 500): boom after 4 attempts"
+    )
+    # the connection was made and dropped mid-answer: not "could not connect"
+    dropped = _raised_from(
+        type("APIConnectionError", (Exception,), {})("Connection error."),
+        type("ServerDisconnectedError", (Exception,), {})("Server disconnected"),
+    )
+    assert call._error_reason(dropped, "http://h/v1") == "APIConnectionError: Connection error."
+
+
+def test_a_secret_in_the_address_is_masked_in_the_connection_message(monkeypatch):
+    monkeypatch.setenv("MY_SERVER_TOKEN", "tok-0123456789abcdef")
+    refused = _litellm_wrapped(ConnectionRefusedError(111, "refused"))
+    reason = call._error_reason(refused, "http://127.0.0.1:9/v1?key=tok-0123456789abcdef")
+    assert "tok-0123456789abcdef" not in reason and "[REDACTED]" in reason
