@@ -7,6 +7,7 @@ __all__ = [
     "DrawingFormatError",
     "FixtureError",
     "ProviderError",
+    "Unreachable",
     "CaseError",
 ]
 
@@ -25,6 +26,20 @@ class FixtureError(ShapeAssertsError):
 
 class ProviderError(ShapeAssertsError):
     """The model could not be asked: missing key, authentication, outage, exhausted retries."""
+
+
+class Unreachable(ProviderError):
+    """No connection could be opened to the model's server (refused, unresolved), every attempt.
+
+    ``reason`` is the message without the model and the attempts: what a case not asked after it is told.
+    """
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+    def __reduce__(self) -> tuple[type[Unreachable], tuple[str, str]]:
+        return type(self), (str(self), self.reason)
 
 
 class CaseError(ShapeAssertsError, ValueError):

@@ -30,7 +30,7 @@ from typing import Any
 
 from shape_asserts.asking.retry import Timeout, backoff, is_retriable, is_timeout, retry_after
 from shape_asserts.defaults import MAX_RETRIES, TIMEOUT, TIMEOUT_RETRIES
-from shape_asserts.exceptions import ProviderError
+from shape_asserts.exceptions import ProviderError, Unreachable
 
 __all__ = [
     "Answer",
@@ -353,6 +353,10 @@ async def aask(
                 raise ProviderError(f"{model}: {_error_reason(exc, api_base, tries)}{hint}") from None
             if not timed_out and (not is_retriable(exc) or attempt - timeouts >= max_retries):
                 tries = f" after {attempt + 1} attempts" if attempt else ""
+                connection = _connection_reason(exc, api_base)
+                if connection is not None:  # the server is not there: the run asks it nothing more
+                    what, check = connection
+                    raise Unreachable(redact(f"{model}: {what}{tries}; {check}"), redact(f"{what}; {check}")) from None
                 raise ProviderError(f"{model}: {_error_reason(exc, api_base, tries)}") from None
             timeouts += timed_out
             wait = backoff(attempt, exc)

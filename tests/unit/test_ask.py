@@ -12,7 +12,7 @@ import pytest
 
 from shape_asserts.asking import call
 from shape_asserts.asking.call import is_retriable, retry_after
-from shape_asserts.exceptions import ProviderError
+from shape_asserts.exceptions import ProviderError, Unreachable
 
 
 class Failure(Exception):
@@ -246,3 +246,23 @@ def test_a_secret_in_the_address_is_masked_in_the_connection_message(monkeypatch
     refused = _litellm_wrapped(ConnectionRefusedError(111, "refused"))
     reason = call._error_reason(refused, "http://127.0.0.1:9/v1?key=tok-0123456789abcdef")
     assert "tok-0123456789abcdef" not in reason and "[REDACTED]" in reason
+
+
+def test_a_call_that_never_connects_raises_unreachable_after_its_retries(monkeypatch):
+    refused = _litellm_wrapped(ConnectionRefusedError(111, "refused"))
+    fake = FakeLitellm(refused, refused)
+    with pytest.raises(Unreachable) as caught:
+        _aask(monkeypatch, fake, max_retries=1)
+    assert len(fake.kwargs) == 2  # retried as before: a server may be starting
+    assert caught.value.reason == (
+        "could not connect to the server at http://127.0.0.1:1 ([Errno 111] refused); "
+        "is the server running, and is --api-base its address?"
+    )
+    assert str(caught.value).startswith(
+        "openai/m: could not connect to the server at http://127.0.0.1:1 ([Errno 111] refused) after 2 attempts; "
+    )
+    # a server's own 500 is not taken for an absent server
+    fake = FakeLitellm(type("InternalServerError", (Exception,), {"status_code": 500})("boom"))
+    with pytest.raises(ProviderError) as caught:
+        _aask(monkeypatch, fake, max_retries=0)
+    assert not isinstance(caught.value, Unreachable)

@@ -12,7 +12,7 @@ from shape_asserts.asking.reference import answer_text
 from shape_asserts.asking.runstate import NotAsked, RunState
 from shape_asserts.asking.store import FixtureStore
 from shape_asserts.cases import load_cases
-from shape_asserts.exceptions import FixtureError, ProviderError
+from shape_asserts.exceptions import FixtureError, ProviderError, Unreachable
 
 CASES = [c for c in load_cases() if c.family == "circle"][:6]
 
@@ -183,6 +183,40 @@ def test_max_cost_says_what_it_could_not_count(tmp_path):
     capped = asker(tmp_path / "priced", max_cost=5.0, call=PricedBy({"paid": 0.5}))
     _, progress = capped.fetch(capped.plan([("paid", CASES[0])], samples=1))
     assert not any("--max-cost" in line for line in progress.usage_lines())
+
+
+class NoServer(FakeProvider):
+    """Model ``down``'s server cannot be connected to; the others answer."""
+
+    async def __call__(self, model, messages, **kwargs):
+        if model == "down":
+            self.calls += 1
+            await asyncio.sleep(self.delay)
+            raise Unreachable(
+                f"{model}: could not connect to the server at X (refused) after 4 attempts; check",
+                "could not connect to the server at X (refused); check",
+            )
+        return await super().__call__(model, messages, **kwargs)
+
+
+def test_a_model_whose_server_cannot_be_reached_is_asked_nothing_more(tmp_path):
+    provider = NoServer()
+    run = asker(tmp_path, concurrency=2, call=provider)
+    pairs = [("down", c) for c in CASES[:5]] + [("up", c) for c in CASES[:2]]
+    state, progress = run.fetch(run.plan(pairs, samples=2))
+    # the two calls in flight when the first failed were made; nothing after them was asked of that model
+    assert provider.calls == 2 + 4
+    assert progress.failed == 2 and progress.unasked == 8 and progress.answered == 4
+    down = [state.failures[f"down|{c.id}"] for c in CASES[:5]]
+    assert down[0].startswith("down: could not connect to the server at X (refused) after 4 attempts")
+    assert all(
+        why == "down: not asked: an earlier call could not connect to the server at X (refused); check"
+        for why in down[2:]
+    )
+    # an error, not a skip: the cases not asked are failures (each test errors with its reason)
+    assert not state.unasked and all(f"up|{c.id}" not in state.failures for c in CASES[:2])
+    with pytest.raises(ProviderError, match="not asked: an earlier call could not connect"):
+        state.raise_for("down", CASES[4].id)
 
 
 def test_the_decisions_name_each_recording_asked_again_and_why(tmp_path, monkeypatch):
