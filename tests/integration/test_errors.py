@@ -46,6 +46,39 @@ def test_a_missing_key_for_a_local_server_is_one_line_naming_the_variable_and_th
     assert srv.state.requests == 0
 
 
+def test_a_server_that_is_not_there_is_named_once_and_the_rest_are_not_asked(suite, monkeypatch):
+    """It read "InternalServerError (HTTP 500) ... Connection error. after 4 attempts" for every
+    case, each retrying on its own, though no server had answered anything."""
+    import socket
+
+    monkeypatch.setenv("OPENAI_API_KEY", "dummy")
+    with socket.socket() as sock:  # a port nothing listens on: bound, never listening
+        sock.bind(("127.0.0.1", 0))
+        base = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
+        result = suite.runpytest_subprocess(
+            "--model=openai/exact",
+            f"--api-base={base}",
+            "-m",
+            "seed",
+            "--concurrency=1",
+            "--max-retries=0",
+            timeout=SUBPROCESS_TIMEOUT,
+        )
+
+    result.assert_outcomes(errors=3)
+    out = result.stdout.str()
+    assert out.count(f"ProviderError: openai/exact: could not connect to the server at {base} (") == 1
+    assert (
+        out.count(
+            f"ProviderError: openai/exact: not asked: an earlier call could not connect to the server at {base} ("
+        )
+        == 2
+    )
+    assert "is the server running, and is --api-base its address?" in out
+    assert "HTTP 500" not in out and "Traceback" not in out
+    assert list((suite.path / "fixtures").glob(f"{model_slug('openai/exact')}/*.json")) == []
+
+
 def test_a_rejected_api_key_is_an_error_that_does_not_show_the_key(suite, monkeypatch):
     wrong_key = "wrong-key-4f1d9c2b7e"
     monkeypatch.setenv("OPENAI_API_KEY", wrong_key)
