@@ -7,7 +7,7 @@ __all__ = [
     "DrawingFormatError",
     "FixtureError",
     "ProviderError",
-    "Unreachable",
+    "ModelUnavailable",
     "CaseError",
 ]
 
@@ -28,17 +28,18 @@ class ProviderError(ShapeAssertsError):
     """The model could not be asked: missing key, authentication, outage, exhausted retries."""
 
 
-class Unreachable(ProviderError):
-    """No connection could be opened to the model's server (refused, unresolved), every attempt.
+class ModelUnavailable(ProviderError):
+    """Every call to this model would fail as this one did: no connection to its server, a key it
+    refuses, a model or provider it does not know. The run asks the model nothing more.
 
-    ``reason`` is the message without the model and the attempts: what a case not asked after it is told.
+    ``reason`` completes "an earlier call …" for the cases not asked after it.
     """
 
     def __init__(self, message: str, reason: str) -> None:
         super().__init__(message)
         self.reason = reason
 
-    def __reduce__(self) -> tuple[type[Unreachable], tuple[str, str]]:
+    def __reduce__(self) -> tuple[type[ModelUnavailable], tuple[str, str]]:
         return type(self), (str(self), self.reason)
 
 

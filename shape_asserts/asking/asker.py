@@ -52,7 +52,7 @@ from shape_asserts.defaults import (
     TIMEOUT,
     TIMEOUT_RETRIES,
 )
-from shape_asserts.exceptions import FixtureError, ProviderError, Unreachable
+from shape_asserts.exceptions import FixtureError, ModelUnavailable, ProviderError
 
 if TYPE_CHECKING:  # the asking process (asking/background.py) does without the families' import
     from shape_asserts.cases import Case
@@ -284,8 +284,8 @@ class Asker:
         # one writer per case at a time, so two samples of a case are never written out of order
         locks = {job.key: asyncio.Lock() for job in jobs}
         left = Counter(job.key for job in jobs for _ in job.indices)  # samples not yet settled, per case
-        # models whose server could not be connected to at all: why (their cases not yet asked error at once)
-        unreachable: dict[str, str] = {}
+        # models every call to which would fail (ModelUnavailable): why; their cases not yet asked error at once
+        unavailable: dict[str, str] = {}
         version = litellm_version()
 
         def note() -> None:
@@ -313,9 +313,9 @@ class Asker:
                         job.key,
                         f"not asked: --max-cost {self.max_cost:g} USD was reached (spent {progress.cost_usd:.4f} USD)",
                     )
-                if job.model in unreachable:
+                if job.model in unavailable:
                     state.failures.setdefault(
-                        job.key, f"{job.model}: not asked: an earlier call {unreachable[job.model]}"
+                        job.key, f"{job.model}: not asked: an earlier call {unavailable[job.model]}"
                     )
                 if job.key in state.unasked or job.key in state.failures:
                     progress.unasked += 1
@@ -341,8 +341,8 @@ class Asker:
                     progress.in_flight.pop(label, None)
                     progress.failed += 1
                     state.failures.setdefault(job.key, str(exc))
-                    if isinstance(exc, Unreachable):
-                        unreachable.setdefault(job.model, exc.reason)
+                    if isinstance(exc, ModelUnavailable):
+                        unavailable.setdefault(job.model, exc.reason)
                     note()
                     return
                 progress.in_flight.pop(label, None)

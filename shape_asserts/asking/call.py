@@ -21,16 +21,16 @@ import gc
 import json
 import math
 import os
-import re
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from shape_asserts.asking.failure import error_reason, model_wide, redact
 from shape_asserts.asking.retry import Timeout, backoff, is_retriable, is_timeout, retry_after
 from shape_asserts.defaults import MAX_RETRIES, TIMEOUT, TIMEOUT_RETRIES
-from shape_asserts.exceptions import ProviderError, Unreachable
+from shape_asserts.exceptions import ModelUnavailable, ProviderError
 
 __all__ = [
     "Answer",
@@ -43,9 +43,6 @@ __all__ = [
     "redact",
     "retry_after",
 ]
-
-_SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)", re.IGNORECASE)
-_BEARER = re.compile(r"(?i)(bearer\s+|api[_-]?key[\"'=:\s]+|sk-)[A-Za-z0-9._\-]{6,}")
 
 
 @dataclass(frozen=True)
@@ -62,17 +59,6 @@ class Answer:
     refusal: str | None = None
     #: ``(name, arguments)`` of each tool call, the arguments as the model wrote them (JSON text).
     tool_calls: tuple[tuple[str, str], ...] = ()
-
-
-def redact(text: str) -> str:
-    """``text`` with every secret-looking environment value and bearer/API-key token masked."""
-    out = str(text)
-    for name, value in os.environ.items():
-        if value and len(value) >= 8 and _SECRET_NAME.search(name) and value in out:
-            out = out.replace(value, "[REDACTED]")
-    return _BEARER.sub(
-        lambda m: m.group(1) + "[REDACTED]" if not m.group(1).lower().startswith("sk-") else "[REDACTED]", out
-    )
 
 
 _LITELLM: Any = None
@@ -135,11 +121,6 @@ def _import_litellm() -> Any:
     return litellm
 
 
-def _one_line(text: str, limit: int = 300) -> str:
-    line = " ".join(str(text).split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
-
-
 #: What a missing-key message adds when the model is served at ``--api-base``: many local servers
 #: need no key, but the OpenAI client refuses to send a request without one.
 KEYLESS_HINT = "; a server that needs no key accepts any value: run with {var}=dummy"
@@ -165,49 +146,6 @@ def missing_key_reason(model: str, api_base: str | None) -> str | None:
         return None
     reason = f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not set"
     return reason + (KEYLESS_HINT.format(var=missing[0]) if api_base else "")
-
-
-#: Exceptions (by class name, across litellm's, openai's, httpx's and aiohttp's) raised when no
-#: connection could be opened at all: litellm reports these as an HTTP 500 no server ever sent.
-_CONNECT_FAILED = frozenset({"ConnectError", "ClientConnectorError", "ClientConnectorDNSError", "gaierror"})
-
-
-def _causes(exc: BaseException) -> list[BaseException]:
-    """``exc`` and what it was raised from, outermost first (each once)."""
-    out: list[BaseException] = []
-    cur: BaseException | None = exc
-    while cur is not None and all(cur is not seen for seen in out):
-        out.append(cur)
-        cur = cur.__cause__ or cur.__context__
-    return out
-
-
-def _connection_reason(exc: BaseException, api_base: str | None) -> tuple[str, str] | None:
-    """Why no answer could come when the call never reached a server, and what to check; else ``None``."""
-    chain = _causes(exc)
-    if not any(type(c).__name__ in _CONNECT_FAILED or isinstance(c, ConnectionRefusedError) for c in chain):
-        return None
-    said = str(chain[-1]) or type(chain[-1]).__name__  # the operating system's words, e.g. "Connect call failed"
-    where = f"the server at {api_base}" if api_base else "the provider"
-    check = (
-        "is the server running, and is --api-base its address?"
-        if api_base
-        else "check the network and the provider's status"
-    )
-    return f"could not connect to {where} ({_one_line(said, 160)})", check
-
-
-def _error_reason(exc: BaseException, api_base: str | None = None, tries: str = "") -> str:
-    """One line: what failed (the provider's words, secrets masked), ``tries``, and what to check."""
-    connection = _connection_reason(exc, api_base)
-    if connection is not None:
-        what, check = connection
-        return redact(f"{what}{tries}; {check}")
-    kind = type(exc).__name__
-    status = getattr(exc, "status_code", None)
-    msg = getattr(exc, "message", None) or str(exc)
-    prefix = f"{kind}" + (f" (HTTP {status})" if status else "")
-    return redact(_one_line(f"{prefix}: {msg}")) + tries
 
 
 def _text(value: Any) -> str | None:
@@ -350,14 +288,13 @@ async def aask(
             if timed_out and timeouts >= timeout_retries:
                 tries = f" after {attempt + 1} attempts" if attempt else ""
                 hint = TIMEOUT_HINT if not timeout_retries else "; raise --request-timeout"
-                raise ProviderError(f"{model}: {_error_reason(exc, api_base, tries)}{hint}") from None
+                raise ProviderError(f"{model}: {error_reason(exc, api_base, tries)}{hint}") from None
             if not timed_out and (not is_retriable(exc) or attempt - timeouts >= max_retries):
                 tries = f" after {attempt + 1} attempts" if attempt else ""
-                connection = _connection_reason(exc, api_base)
-                if connection is not None:  # the server is not there: the run asks it nothing more
-                    what, check = connection
-                    raise Unreachable(redact(f"{model}: {what}{tries}; {check}"), redact(f"{what}; {check}")) from None
-                raise ProviderError(f"{model}: {_error_reason(exc, api_base, tries)}") from None
+                wide = model_wide(exc, model, api_base, tries)
+                if wide is not None:  # every call would fail so: the run asks the model nothing more
+                    raise ModelUnavailable(f"{model}: {wide[0]}", wide[1]) from None
+                raise ProviderError(f"{model}: {error_reason(exc, api_base, tries)}") from None
             timeouts += timed_out
             wait = backoff(attempt, exc)
             if on_retry is not None:

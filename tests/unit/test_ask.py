@@ -12,7 +12,8 @@ import pytest
 
 from shape_asserts.asking import call
 from shape_asserts.asking.call import is_retriable, retry_after
-from shape_asserts.exceptions import ProviderError, Unreachable
+from shape_asserts.asking.failure import error_reason
+from shape_asserts.exceptions import ModelUnavailable, ProviderError
 
 
 class Failure(Exception):
@@ -214,7 +215,7 @@ def _litellm_wrapped(root: BaseException) -> BaseException:
 
 def test_a_server_that_cannot_be_reached_is_named_with_what_to_check_not_as_an_http_500():
     refused = _litellm_wrapped(ConnectionRefusedError(111, "Connect call failed ('127.0.0.1', 9)"))
-    reason = call._error_reason(refused, "http://127.0.0.1:9/v1", " after 4 attempts")
+    reason = error_reason(refused, "http://127.0.0.1:9/v1", " after 4 attempts")
     assert reason == (
         "could not connect to the server at http://127.0.0.1:9/v1 ([Errno 111] Connect call failed "
         "('127.0.0.1', 9)) after 4 attempts; is the server running, and is --api-base its address?"
@@ -222,7 +223,7 @@ def test_a_server_that_cannot_be_reached_is_named_with_what_to_check_not_as_an_h
     assert "HTTP 500" not in reason
     # a hosted provider (no --api-base) that cannot be resolved
     unresolved = _litellm_wrapped(OSError(-2, "Name or service not known"))
-    assert call._error_reason(unresolved) == (
+    assert error_reason(unresolved) == (
         "could not connect to the provider ([Errno -2] Name or service not known); "
         "check the network and the provider's status"
     )
@@ -230,7 +231,7 @@ def test_a_server_that_cannot_be_reached_is_named_with_what_to_check_not_as_an_h
 
 def test_a_real_server_error_or_a_dropped_answer_keeps_the_providers_words():
     server_error = type("InternalServerError", (Exception,), {"status_code": 500})
-    assert call._error_reason(server_error("boom"), "http://h/v1", " after 4 attempts") == (
+    assert error_reason(server_error("boom"), "http://h/v1", " after 4 attempts") == (
         "InternalServerError (HTTP 500): boom after 4 attempts"
     )
     # the connection was made and dropped mid-answer: not "could not connect"
@@ -238,20 +239,20 @@ def test_a_real_server_error_or_a_dropped_answer_keeps_the_providers_words():
         type("APIConnectionError", (Exception,), {})("Connection error."),
         type("ServerDisconnectedError", (Exception,), {})("Server disconnected"),
     )
-    assert call._error_reason(dropped, "http://h/v1") == "APIConnectionError: Connection error."
+    assert error_reason(dropped, "http://h/v1") == "APIConnectionError: Connection error."
 
 
 def test_a_secret_in_the_address_is_masked_in_the_connection_message(monkeypatch):
     monkeypatch.setenv("MY_SERVER_TOKEN", "tok-0123456789abcdef")
     refused = _litellm_wrapped(ConnectionRefusedError(111, "refused"))
-    reason = call._error_reason(refused, "http://127.0.0.1:9/v1?key=tok-0123456789abcdef")
+    reason = error_reason(refused, "http://127.0.0.1:9/v1?key=tok-0123456789abcdef")
     assert "tok-0123456789abcdef" not in reason and "[REDACTED]" in reason
 
 
 def test_a_call_that_never_connects_raises_unreachable_after_its_retries(monkeypatch):
     refused = _litellm_wrapped(ConnectionRefusedError(111, "refused"))
     fake = FakeLitellm(refused, refused)
-    with pytest.raises(Unreachable) as caught:
+    with pytest.raises(ModelUnavailable) as caught:
         _aask(monkeypatch, fake, max_retries=1)
     assert len(fake.kwargs) == 2  # retried as before: a server may be starting
     assert caught.value.reason == (
@@ -265,4 +266,46 @@ def test_a_call_that_never_connects_raises_unreachable_after_its_retries(monkeyp
     fake = FakeLitellm(type("InternalServerError", (Exception,), {"status_code": 500})("boom"))
     with pytest.raises(ProviderError) as caught:
         _aask(monkeypatch, fake, max_retries=0)
-    assert not isinstance(caught.value, Unreachable)
+    assert not isinstance(caught.value, ModelUnavailable)
+
+
+@pytest.mark.parametrize(
+    ("failure", "message", "reason"),
+    [
+        (
+            type("AuthenticationError", (Exception,), {"status_code": 401})("invalid api key"),
+            "AuthenticationError (HTTP 401): invalid api key; check the API key the provider gets, and that it "
+            "may use this model",
+            "was refused: AuthenticationError (HTTP 401): invalid api key; check the API key",
+        ),
+        (
+            type("NotFoundError", (Exception,), {"status_code": 404})("model 'exactt' not found"),
+            "NotFoundError (HTTP 404): model 'exactt' not found; check the model's name and --api-base",
+            "was refused: NotFoundError (HTTP 404): model 'exactt' not found; check the model's name",
+        ),
+        (
+            type("BadRequestError", (Exception,), {"status_code": 400})(
+                "litellm.BadRequestError: LLM Provider NOT provided. Pass in the LLM provider you are trying to call."
+            ),
+            "litellm does not know which provider serves 'openai/m': name it as <provider>/<model>",
+            "could not be made: litellm does not know which provider serves 'openai/m'",
+        ),
+    ],
+)
+def test_a_failure_every_call_would_meet_ends_the_models_asking(monkeypatch, failure, message, reason):
+    with pytest.raises(ModelUnavailable) as caught:
+        _aask(monkeypatch, FakeLitellm(failure), max_retries=3)
+    assert str(caught.value).startswith(f"openai/m: {message}")
+    assert caught.value.reason.startswith(reason)
+
+
+def test_a_case_of_its_own_is_not_taken_for_the_model(monkeypatch):
+    # a prompt too long for the model, a rate limit exhausted: this call's, not every call's
+    too_long = type("BadRequestError", (Exception,), {"status_code": 400})("context length exceeded")
+    with pytest.raises(ProviderError) as caught:
+        _aask(monkeypatch, FakeLitellm(too_long), max_retries=0)
+    assert not isinstance(caught.value, ModelUnavailable)
+    limited = type("RateLimitError", (Exception,), {"status_code": 429})("slow down")
+    with pytest.raises(ProviderError) as caught:
+        _aask(monkeypatch, FakeLitellm(limited), max_retries=0)
+    assert not isinstance(caught.value, ModelUnavailable)

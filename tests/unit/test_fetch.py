@@ -12,7 +12,7 @@ from shape_asserts.asking.reference import answer_text
 from shape_asserts.asking.runstate import NotAsked, RunState
 from shape_asserts.asking.store import FixtureStore
 from shape_asserts.cases import load_cases
-from shape_asserts.exceptions import FixtureError, ProviderError, Unreachable
+from shape_asserts.exceptions import FixtureError, ModelUnavailable, ProviderError
 
 CASES = [c for c in load_cases() if c.family == "circle"][:6]
 
@@ -192,7 +192,7 @@ class NoServer(FakeProvider):
         if model == "down":
             self.calls += 1
             await asyncio.sleep(self.delay)
-            raise Unreachable(
+            raise ModelUnavailable(
                 f"{model}: could not connect to the server at X (refused) after 4 attempts; check",
                 "could not connect to the server at X (refused); check",
             )

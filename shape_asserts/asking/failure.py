@@ -1,0 +1,111 @@
+"""What a failed call says, and whether every call to its model would fail so.
+
+:func:`error_reason` is the one line a :class:`~shape_asserts.exceptions.ProviderError` carries: the
+provider's own words (litellm's repetition of its class names trimmed), the HTTP status when a
+server sent one, secrets masked (:func:`redact`), and what to check where the cause is known. A
+connection that could not be opened at all is said so (litellm reports it as an HTTP 500 no server
+sent). :func:`model_wide` tells the failures every call to the model would meet — no connection,
+a key refused, an unknown model or provider — for which the asker asks that model nothing more.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+__all__ = ["error_reason", "model_wide", "one_line", "redact"]
+
+_SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)", re.IGNORECASE)
+_BEARER = re.compile(r"(?i)(bearer\s+|api[_-]?key[\"'=:\s]+|sk-)[A-Za-z0-9._\-]{6,}")
+
+
+def redact(text: str) -> str:
+    """``text`` with every secret-looking environment value and bearer/API-key token masked."""
+    out = str(text)
+    for name, value in os.environ.items():
+        if value and len(value) >= 8 and _SECRET_NAME.search(name) and value in out:
+            out = out.replace(value, "[REDACTED]")
+    return _BEARER.sub(
+        lambda m: m.group(1) + "[REDACTED]" if not m.group(1).lower().startswith("sk-") else "[REDACTED]", out
+    )
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    """``text`` on one line, its whitespace runs made one space, cut at ``limit`` characters."""
+    line = " ".join(str(text).split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+#: Exceptions (by class name, across litellm's, openai's, httpx's and aiohttp's) raised when no
+#: connection could be opened at all: litellm reports these as an HTTP 500 no server ever sent.
+_CONNECT_FAILED = frozenset({"ConnectError", "ClientConnectorError", "ClientConnectorDNSError", "gaierror"})
+
+
+def _causes(exc: BaseException) -> list[BaseException]:
+    """``exc`` and what it was raised from, outermost first (each once)."""
+    out: list[BaseException] = []
+    cur: BaseException | None = exc
+    while cur is not None and all(cur is not seen for seen in out):
+        out.append(cur)
+        cur = cur.__cause__ or cur.__context__
+    return out
+
+
+def _connection_reason(exc: BaseException, api_base: str | None) -> tuple[str, str] | None:
+    """Why no answer could come when the call never reached a server, and what to check; else ``None``."""
+    chain = _causes(exc)
+    if not any(type(c).__name__ in _CONNECT_FAILED or isinstance(c, ConnectionRefusedError) for c in chain):
+        return None
+    said = str(chain[-1]) or type(chain[-1]).__name__  # the operating system's words, e.g. "Connect call failed"
+    where = f"the server at {api_base}" if api_base else "the provider"
+    check = (
+        "is the server running, and is --api-base its address?"
+        if api_base
+        else "check the network and the provider's status"
+    )
+    return f"could not connect to {where} ({one_line(said, 160)})", check
+
+
+def model_wide(exc: BaseException, model: str, api_base: str | None, tries: str) -> tuple[str, str] | None:
+    """For a failure every call to ``model`` would meet: the message (without the model) and the
+    reason that completes "an earlier call …"; ``None`` for one that may be this call's own."""
+    connection = _connection_reason(exc, api_base)
+    if connection is not None:
+        what, check = connection
+        return redact(f"{what}{tries}; {check}"), redact(f"{what}; {check}")
+    status = getattr(exc, "status_code", None)
+    kind = type(exc).__name__
+    if "LLM Provider NOT provided" in str(exc):  # litellm's words: it sent nothing
+        said = (
+            f"litellm does not know which provider serves {model!r}: name it as <provider>/<model> "
+            "(gpt-4o, anthropic/claude-…, or openai/<name> with --api-base for an OpenAI-compatible server)"
+        )
+        return said, f"could not be made: {said}"
+    if status in (401, 403) or kind in ("AuthenticationError", "PermissionDeniedError"):
+        check = "check the API key the provider gets, and that it may use this model"
+    elif status == 404 or kind == "NotFoundError":
+        check = "check the model's name" + (" and --api-base" if api_base else "")
+    else:
+        return None
+    said = error_reason(exc, api_base)
+    return f"{said}{tries}; {check}", f"was refused: {said}; {check}"
+
+
+def error_reason(exc: BaseException, api_base: str | None = None, tries: str = "") -> str:
+    """One line: what failed (the provider's words, secrets masked), ``tries``, and what to check."""
+    connection = _connection_reason(exc, api_base)
+    if connection is not None:
+        what, check = connection
+        return redact(f"{what}{tries}; {check}")
+    kind = type(exc).__name__
+    status = getattr(exc, "status_code", None)
+    msg = getattr(exc, "message", None) or str(exc)
+    # litellm's repetition of what the prefix says ("litellm.AuthenticationError: AuthenticationError:
+    # OpenAIException - invalid api key"): the provider's own words are what is left
+    msg = _LITELLM_PREFIX.sub("", msg, count=1)
+    prefix = f"{kind}" + (f" (HTTP {status})" if status else "")
+    return redact(one_line(f"{prefix}: {msg}")) + tries
+
+
+#: litellm's class names and its provider's exception name ahead of a provider's message.
+_LITELLM_PREFIX = re.compile(r"^(?:litellm\.\w+:\s*)?(?:\w+Error:\s*)?(?:\w+Exception - )?")
