@@ -284,8 +284,11 @@ class Asker:
         # one writer per case at a time, so two samples of a case are never written out of order
         locks = {job.key: asyncio.Lock() for job in jobs}
         left = Counter(job.key for job in jobs for _ in job.indices)  # samples not yet settled, per case
-        # models every call to which would fail (ModelUnavailable): why; their cases not yet asked error at once
+        # models every call to which would fail (ModelUnavailable) before any answered: why; their
+        # cases not yet asked error at once. A model that has answered in this run may be restarting,
+        # rate limited or refusing one input: its other cases are asked as usual
         unavailable: dict[str, str] = {}
+        answered: set[str] = set()
         version = litellm_version()
 
         def note() -> None:
@@ -341,11 +344,12 @@ class Asker:
                     progress.in_flight.pop(label, None)
                     progress.failed += 1
                     state.failures.setdefault(job.key, str(exc))
-                    if isinstance(exc, ModelUnavailable):
+                    if isinstance(exc, ModelUnavailable) and job.model not in answered:
                         unavailable.setdefault(job.model, exc.reason)
                     note()
                     return
                 progress.in_flight.pop(label, None)
+                answered.add(job.model)
                 progress.count_answer(job.model, answer)
                 job.recording.add(sample_record(index, answer, version))
                 snapshot = dataclasses.replace(job.recording, samples=list(job.recording.samples))

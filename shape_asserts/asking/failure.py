@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+from urllib.parse import urlsplit
 
 __all__ = ["error_reason", "model_wide", "one_line", "redact"]
 
@@ -41,14 +42,44 @@ def one_line(text: str, limit: int = 300) -> str:
 _CONNECT_FAILED = frozenset({"ConnectError", "ClientConnectorError", "ClientConnectorDNSError", "gaierror"})
 
 
+def _replied(exc: BaseException) -> bool:
+    """Whether ``exc`` is a server's reply (an HTTP status it sent): httpx's or openai's own status
+    errors. litellm's exceptions subclass openai's with a made-up status, so they do not count."""
+    module = type(exc).__module__
+    if module.startswith("httpx"):
+        return type(exc).__name__ == "HTTPStatusError"
+    return module.startswith("openai") and isinstance(getattr(exc, "status_code", None), int)
+
+
 def _causes(exc: BaseException) -> list[BaseException]:
-    """``exc`` and what it was raised from, outermost first (each once)."""
+    """``exc`` and what it was raised from, outermost first (each once), down to a server's reply.
+
+    A context suppressed (``raise … from None``) is not followed; nor is anything under a reply a
+    server sent: litellm's client retries a refused connection inside its ``except`` block, and a
+    reply to that retry (a 429, a 503) still carries the refusal as its context.
+    """
     out: list[BaseException] = []
     cur: BaseException | None = exc
     while cur is not None and all(cur is not seen for seen in out):
         out.append(cur)
-        cur = cur.__cause__ or cur.__context__
+        if _replied(cur):
+            break
+        cur = cur.__cause__ or (None if cur.__suppress_context__ else cur.__context__)
     return out
+
+
+def _address(api_base: str) -> str:
+    """Where ``api_base`` connects: its scheme, host and port (no path, query or credentials, which
+    may hold a token)."""
+    parts = urlsplit(api_base)
+    if not parts.hostname:
+        return "the address given by --api-base"
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    try:
+        port = f":{parts.port}" if parts.port else ""
+    except ValueError:
+        port = ""
+    return f"{parts.scheme}://{host}{port}" if parts.scheme else f"{host}{port}"
 
 
 def _connection_reason(exc: BaseException, api_base: str | None) -> tuple[str, str] | None:
@@ -57,7 +88,7 @@ def _connection_reason(exc: BaseException, api_base: str | None) -> tuple[str, s
     if not any(type(c).__name__ in _CONNECT_FAILED or isinstance(c, ConnectionRefusedError) for c in chain):
         return None
     said = str(chain[-1]) or type(chain[-1]).__name__  # the operating system's words, e.g. "Connect call failed"
-    where = f"the server at {api_base}" if api_base else "the provider"
+    where = f"the server at {_address(api_base)}" if api_base else "the provider"
     check = (
         "is the server running, and is --api-base its address?"
         if api_base
@@ -81,8 +112,9 @@ def model_wide(exc: BaseException, model: str, api_base: str | None, tries: str)
             "(gpt-4o, anthropic/claude-…, or openai/<name> with --api-base for an OpenAI-compatible server)"
         )
         return said, f"could not be made: {said}"
-    if status in (401, 403) or kind in ("AuthenticationError", "PermissionDeniedError"):
-        check = "check the API key the provider gets, and that it may use this model"
+    # (not a 403: some providers refuse one flagged input so, and another call may pass)
+    if status == 401 or kind == "AuthenticationError":
+        check = "check the API key the provider gets"
     elif status == 404 or kind == "NotFoundError":
         check = "check the model's name" + (" and --api-base" if api_base else "")
     else:
@@ -102,10 +134,6 @@ def error_reason(exc: BaseException, api_base: str | None = None, tries: str = "
     msg = getattr(exc, "message", None) or str(exc)
     # litellm's repetition of what the prefix says ("litellm.AuthenticationError: AuthenticationError:
     # OpenAIException - invalid api key"): the provider's own words are what is left
-    msg = _LITELLM_PREFIX.sub("", msg, count=1)
+    msg = re.sub(rf"^(?:litellm\.{kind}:\s*)?(?:{kind}:\s*)?(?:\w+Exception - )?", "", msg, count=1)
     prefix = f"{kind}" + (f" (HTTP {status})" if status else "")
     return redact(one_line(f"{prefix}: {msg}")) + tries
-
-
-#: litellm's class names and its provider's exception name ahead of a provider's message.
-_LITELLM_PREFIX = re.compile(r"^(?:litellm\.\w+:\s*)?(?:\w+Error:\s*)?(?:\w+Exception - )?")

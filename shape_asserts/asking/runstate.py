@@ -114,11 +114,12 @@ class Progress:
         self.answered += 1
         for kind, n in answer.usage.items():
             self.tokens[model][kind] += int(n)
-        if answer.cost_usd is None:
+        cost = 0.0 if model.startswith("reference/") else answer.cost_usd  # drawn in-process: free
+        if cost is None:
             self.unpriced_by_model[model] += 1
         else:
-            self.cost_usd += answer.cost_usd
-            self.cost_by_model[model] += answer.cost_usd
+            self.cost_usd += cost
+            self.cost_by_model[model] += cost
 
     @property
     def unpriced(self) -> int:

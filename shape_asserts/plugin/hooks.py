@@ -91,13 +91,6 @@ def configure(config: pytest.Config) -> None:
     # built in, then the installed plugins' entry points by name (a plugin loads at collection)
     _add_family_markers(config, names.BUILTIN + names.declared())
     values = resolve(config)
-    if values["batch"] and values["max_cost"] is not None:
-        # a batch is submitted whole: no cap could stop it part-way, and none must seem to
-        raise pytest.UsageError(
-            f"shape-asserts: --max-cost {values['max_cost']:g} cannot bound a --batch run: a batch is submitted "
-            "whole, so nothing could stop it once the cap was spent; drop --max-cost (or shape_max_cost), "
-            "or ask without --batch"
-        )
     config.stash[_SETTINGS_KEY] = _verdicts(config, _settings(config, values), values)
     _check_case_files(config.stash[_SETTINGS_KEY])
     if not _is_worker(config):

@@ -307,6 +307,13 @@ def ask_planned(
     if settings.batch:
         from shape_asserts.asking.batch import BatchRunner, BatchUnavailable
 
+        if jobs and settings.max_cost is not None:  # a batch is submitted whole: no cap could stop it part-way
+            raise pytest.UsageError(
+                f"shape-asserts: --max-cost {settings.max_cost:g} cannot bound a --batch run: a batch is submitted "
+                "whole, so nothing could stop it once the cap was spent; drop --max-cost (or shape_max_cost), "
+                "or ask without --batch"
+            )
+
         try:
             return BatchRunner(asker, settings.samples, say=on_decision).fetch(jobs)
         except BatchUnavailable as exc:

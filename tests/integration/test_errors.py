@@ -54,7 +54,8 @@ def test_a_server_that_is_not_there_is_named_once_and_the_rest_are_not_asked(sui
     monkeypatch.setenv("OPENAI_API_KEY", "dummy")
     with socket.socket() as sock:  # a port nothing listens on: bound, never listening
         sock.bind(("127.0.0.1", 0))
-        base = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
+        server = f"http://127.0.0.1:{sock.getsockname()[1]}"
+        base = f"{server}/v1"
         result = suite.runpytest_subprocess(
             "--model=openai/exact",
             f"--api-base={base}",
@@ -67,10 +68,10 @@ def test_a_server_that_is_not_there_is_named_once_and_the_rest_are_not_asked(sui
 
     result.assert_outcomes(errors=3)
     out = result.stdout.str()
-    assert out.count(f"ProviderError: openai/exact: could not connect to the server at {base} (") == 1
+    assert out.count(f"ProviderError: openai/exact: could not connect to the server at {server} (") == 1
     assert (
         out.count(
-            f"ProviderError: openai/exact: not asked: an earlier call could not connect to the server at {base} ("
+            f"ProviderError: openai/exact: not asked: an earlier call could not connect to the server at {server} ("
         )
         == 2
     )

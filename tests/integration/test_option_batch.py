@@ -212,6 +212,10 @@ def test_a_cost_cap_on_a_batch_run_is_a_usage_error_before_anything_is_asked(sui
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "--max-cost 0.5 cannot bound a --batch run: a batch is submitted whole" in result.stderr.str()
     assert (srv.state.batches.uploads, srv.state.batches.submissions, srv.state.requests) == (0, 0, 0)
+    # a run that asks nothing (both set in a shared ini, say) is not stopped by it
+    suite.makeini(INI + "shape_batch = true\nshape_max_cost = 0.5\n")
+    listing = suite.runpytest("--collect-only", "-q")
+    assert listing.ret == pytest.ExitCode.OK and "cannot bound" not in listing.stderr.str()
 
 
 def test_a_batch_run_asks_nothing_without_tests_to_run(suite):

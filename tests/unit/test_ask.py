@@ -217,7 +217,7 @@ def test_a_server_that_cannot_be_reached_is_named_with_what_to_check_not_as_an_h
     refused = _litellm_wrapped(ConnectionRefusedError(111, "Connect call failed ('127.0.0.1', 9)"))
     reason = error_reason(refused, "http://127.0.0.1:9/v1", " after 4 attempts")
     assert reason == (
-        "could not connect to the server at http://127.0.0.1:9/v1 ([Errno 111] Connect call failed "
+        "could not connect to the server at http://127.0.0.1:9 ([Errno 111] Connect call failed "
         "('127.0.0.1', 9)) after 4 attempts; is the server running, and is --api-base its address?"
     )
     assert "HTTP 500" not in reason
@@ -242,11 +242,39 @@ def test_a_real_server_error_or_a_dropped_answer_keeps_the_providers_words():
     assert error_reason(dropped, "http://h/v1") == "APIConnectionError: Connection error."
 
 
-def test_a_secret_in_the_address_is_masked_in_the_connection_message(monkeypatch):
-    monkeypatch.setenv("MY_SERVER_TOKEN", "tok-0123456789abcdef")
+def test_the_connection_message_names_the_host_and_port_not_the_rest_of_the_address():
+    # a path, a query or credentials in --api-base may hold a token: none of it is written
     refused = _litellm_wrapped(ConnectionRefusedError(111, "refused"))
-    reason = error_reason(refused, "http://127.0.0.1:9/v1?key=tok-0123456789abcdef")
-    assert "tok-0123456789abcdef" not in reason and "[REDACTED]" in reason
+    reason = error_reason(refused, "https://user:pw-0123456789@gw.example:8443/acct/tok-0123456789abcdef/v1?k=v")
+    assert reason.startswith("could not connect to the server at https://gw.example:8443 ([Errno 111] refused);")
+    assert "tok-0123456789abcdef" not in reason and "pw-0123456789" not in reason and "k=v" not in reason
+
+
+def test_a_reply_to_a_retry_is_not_taken_for_the_refusal_before_it():
+    # litellm's own client retries a refused connection from inside its except block: the reply to
+    # that retry (here a 429) carries the refusal as its context, and is what the call met
+    status_error = type("HTTPStatusError", (Exception,), {"__module__": "httpx"})(
+        "Client error '429 Too Many Requests'"
+    )
+    try:
+        try:
+            raise ConnectionRefusedError(111, "refused")
+        except ConnectionRefusedError:
+            raise status_error  # noqa: B904 (as litellm's client does: the refusal its context)
+    except Exception as exc:
+        replied = exc
+    assert isinstance(replied.__context__, ConnectionRefusedError)
+    wrapped = _raised_from(type("RateLimitError", (Exception,), {"status_code": 429})("slow down"), replied)
+    assert error_reason(wrapped, "http://h:1/v1") == "RateLimitError (HTTP 429): slow down"
+    # a context suppressed by "raise ... from None" (the call's own timeout) is not followed either
+    try:
+        try:
+            raise ConnectionRefusedError(111, "refused")
+        except ConnectionRefusedError:
+            raise call.Timeout("no complete answer within 5 s (--request-timeout)") from None
+    except Exception as exc:
+        timeout = exc
+    assert error_reason(timeout).startswith("Timeout: no complete answer within 5 s")
 
 
 def test_a_call_that_never_connects_raises_unreachable_after_its_retries(monkeypatch):
@@ -274,8 +302,7 @@ def test_a_call_that_never_connects_raises_unreachable_after_its_retries(monkeyp
     [
         (
             type("AuthenticationError", (Exception,), {"status_code": 401})("invalid api key"),
-            "AuthenticationError (HTTP 401): invalid api key; check the API key the provider gets, and that it "
-            "may use this model",
+            "AuthenticationError (HTTP 401): invalid api key; check the API key the provider gets",
             "was refused: AuthenticationError (HTTP 401): invalid api key; check the API key",
         ),
         (
@@ -304,6 +331,11 @@ def test_a_case_of_its_own_is_not_taken_for_the_model(monkeypatch):
     too_long = type("BadRequestError", (Exception,), {"status_code": 400})("context length exceeded")
     with pytest.raises(ProviderError) as caught:
         _aask(monkeypatch, FakeLitellm(too_long), max_retries=0)
+    assert not isinstance(caught.value, ModelUnavailable)
+    # a 403: some providers refuse one flagged input so, and another call may pass
+    flagged = type("PermissionDeniedError", (Exception,), {"status_code": 403})("input flagged by moderation")
+    with pytest.raises(ProviderError) as caught:
+        _aask(monkeypatch, FakeLitellm(flagged), max_retries=0)
     assert not isinstance(caught.value, ModelUnavailable)
     limited = type("RateLimitError", (Exception,), {"status_code": 429})("slow down")
     with pytest.raises(ProviderError) as caught:

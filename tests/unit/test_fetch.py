@@ -211,12 +211,47 @@ def test_a_model_whose_server_cannot_be_reached_is_asked_nothing_more(tmp_path):
     assert down[0].startswith("down: could not connect to the server at X (refused) after 4 attempts")
     assert all(
         why == "down: not asked: an earlier call could not connect to the server at X (refused); check"
-        for why in down[2:]
+        for why in down[1:]  # (the two calls in flight were case 0's two samples)
     )
     # an error, not a skip: the cases not asked are failures (each test errors with its reason)
     assert not state.unasked and all(f"up|{c.id}" not in state.failures for c in CASES[:2])
     with pytest.raises(ProviderError, match="not asked: an earlier call could not connect"):
         state.raise_for("down", CASES[4].id)
+
+
+class GoesAway(FakeProvider):
+    """Model ``flaky`` answers its first ``up`` calls, then its server is gone; the rest answer."""
+
+    def __init__(self, up: int) -> None:
+        super().__init__()
+        self.up = up
+
+    async def __call__(self, model, messages, **kwargs):
+        if model == "flaky":
+            if self.up <= 0:
+                self.calls += 1
+                await asyncio.sleep(self.delay)
+                raise ModelUnavailable(
+                    f"{model}: could not connect (refused); check", "could not connect (refused); check"
+                )
+            self.up -= 1
+        return await super().__call__(model, messages, **kwargs)
+
+
+def test_a_model_that_has_answered_keeps_being_asked_when_its_server_goes_away(tmp_path):
+    # a server restarting mid-run: every case is still tried (each errors on its own if it stays down)
+    provider = GoesAway(up=2)
+    run = asker(tmp_path, concurrency=1, call=provider)
+    state, progress = run.fetch(run.plan([("flaky", c) for c in CASES[:6]], samples=1))
+    assert provider.calls == 6 and progress.answered == 2 and progress.failed == 4 and progress.unasked == 0
+    assert not any("not asked" in why for why in state.failures.values())
+
+
+def test_the_reference_drawers_are_free_not_unpriced(tmp_path):
+    run = asker(tmp_path, max_cost=1.0, call=PricedBy({"reference/exact": None}))
+    _, progress = run.fetch(run.plan([("reference/exact", c) for c in CASES[:2]], samples=1))
+    assert ", $0.0000, " in progress.line() and progress.unpriced == 0
+    assert progress.usage_lines() == ["shape-asserts: reference/exact: 0 prompt + 0 completion tokens, $0.0000"]
 
 
 def test_the_decisions_name_each_recording_asked_again_and_why(tmp_path, monkeypatch):
