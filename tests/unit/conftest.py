@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib.util
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import pytest
@@ -73,3 +76,30 @@ def odd_floats() -> Callable[..., np.ndarray]:
         return rng.integers(whole[0], whole[1], size=shape).astype(float)
 
     return make
+
+
+#: The repository's benchmark scripts (not a package: each is loaded from its file).
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def bench_module(name: str) -> Iterator[ModuleType]:
+    """``bench/<name>.py`` loaded as a module for the length of a test module (a fixture's body)."""
+    spec = importlib.util.spec_from_file_location(f"{name}_bench", BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    yield module
+    sys.modules.pop(spec.name, None)
+
+
+@pytest.fixture(scope="module")
+def wall_time() -> Iterator[ModuleType]:
+    """``bench/wall_time.py``, loaded."""
+    yield from bench_module("wall_time")
+
+
+@pytest.fixture(scope="module")
+def score_parts() -> Iterator[ModuleType]:
+    """``bench/score_parts.py``, loaded."""
+    yield from bench_module("score_parts")

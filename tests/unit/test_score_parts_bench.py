@@ -5,26 +5,9 @@ Nothing here checks a time; the figures are printed by the bench (see the README
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
-
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "score_parts.py"
-
-
-@pytest.fixture(scope="module")
-def score_parts() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("score_parts_bench", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    yield module
-    sys.modules.pop(spec.name, None)
 
 
 def _lines(out: str) -> list[tuple[float, float, str]]:

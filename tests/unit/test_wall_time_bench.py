@@ -6,25 +6,8 @@ Nothing here times anything; the bench itself is run by hand (see the README's P
 from __future__ import annotations
 
 import doctest
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
-
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "wall_time.py"
-
-
-@pytest.fixture(scope="module")
-def wall_time() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("wall_time_bench", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    yield module
-    sys.modules.pop(spec.name, None)
 
 
 def test_the_bench_helpers_docstring_examples_hold(wall_time):
