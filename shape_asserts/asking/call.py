@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from shape_asserts.asking.failure import error_reason, model_wide, redact
+from shape_asserts.asking.failure import describe, error_reason, redact
 from shape_asserts.asking.retry import Timeout, backoff, is_retriable, is_timeout, retry_after
 from shape_asserts.defaults import MAX_RETRIES, TIMEOUT, TIMEOUT_RETRIES
 from shape_asserts.exceptions import ModelUnavailable, ProviderError
@@ -291,10 +291,10 @@ async def aask(
                 raise ProviderError(f"{model}: {error_reason(exc, api_base, tries)}{hint}") from None
             if not timed_out and (not is_retriable(exc) or attempt - timeouts >= max_retries):
                 tries = f" after {attempt + 1} attempts" if attempt else ""
-                wide = model_wide(exc, model, api_base, tries)
+                said, wide = describe(exc, model, api_base, tries)
                 if wide is not None:  # every call would fail so: the run asks the model nothing more
-                    raise ModelUnavailable(f"{model}: {wide[0]}", wide[1]) from None
-                raise ProviderError(f"{model}: {error_reason(exc, api_base, tries)}") from None
+                    raise ModelUnavailable(f"{model}: {said}", wide) from None
+                raise ProviderError(f"{model}: {said}") from None
             timeouts += timed_out
             wait = backoff(attempt, exc)
             if on_retry is not None:

@@ -4,7 +4,7 @@
 provider's own words (litellm's repetition of its class names trimmed), the HTTP status when a
 server sent one, secrets masked (:func:`redact`), and what to check where the cause is known. A
 connection that could not be opened at all is said so (litellm reports it as an HTTP 500 no server
-sent). :func:`model_wide` tells the failures every call to the model would meet — no connection,
+sent). :func:`describe` also tells the failures every call to the model would meet — no connection,
 a key refused, an unknown model or provider — for which the asker asks that model nothing more.
 """
 
@@ -14,7 +14,7 @@ import os
 import re
 from urllib.parse import urlsplit
 
-__all__ = ["error_reason", "model_wide", "one_line", "redact"]
+__all__ = ["describe", "error_reason", "one_line", "redact"]
 
 _SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)", re.IGNORECASE)
 _BEARER = re.compile(r"(?i)(bearer\s+|api[_-]?key[\"'=:\s]+|sk-)[A-Za-z0-9._\-]{6,}")
@@ -97,43 +97,48 @@ def _connection_reason(exc: BaseException, api_base: str | None) -> tuple[str, s
     return f"could not connect to {where} ({one_line(said, 160)})", check
 
 
-def model_wide(exc: BaseException, model: str, api_base: str | None, tries: str) -> tuple[str, str] | None:
-    """For a failure every call to ``model`` would meet: the message (without the model) and the
-    reason that completes "an earlier call …"; ``None`` for one that may be this call's own."""
+def describe(exc: BaseException, model: str, api_base: str | None = None, tries: str = "") -> tuple[str, str | None]:
+    """The one line a failed call to ``model`` says (without the model; secrets masked; ``tries``
+    and what to check in place) and, for a failure every call to the model would meet, the reason
+    that completes "an earlier call …" (else ``None``)."""
     connection = _connection_reason(exc, api_base)
     if connection is not None:
         what, check = connection
         return redact(f"{what}{tries}; {check}"), redact(f"{what}; {check}")
-    status = getattr(exc, "status_code", None)
-    kind = type(exc).__name__
     if "LLM Provider NOT provided" in str(exc):  # litellm's words: it sent nothing
         said = (
             f"litellm does not know which provider serves {model!r}: name it as <provider>/<model> "
             "(gpt-4o, anthropic/claude-…, or openai/<name> with --api-base for an OpenAI-compatible server)"
         )
         return said, f"could not be made: {said}"
+    status = getattr(exc, "status_code", None)
+    kind = type(exc).__name__
+    said = _provider_words(exc, kind, status)
     # (not a 403: some providers refuse one flagged input so, and another call may pass)
     if status == 401 or kind == "AuthenticationError":
         check = "check the API key the provider gets"
     elif status == 404 or kind == "NotFoundError":
         check = "check the model's name" + (" and --api-base" if api_base else "")
     else:
-        return None
-    said = error_reason(exc, api_base)
+        return said + tries, None
     return f"{said}{tries}; {check}", f"was refused: {said}; {check}"
 
 
 def error_reason(exc: BaseException, api_base: str | None = None, tries: str = "") -> str:
-    """One line: what failed (the provider's words, secrets masked), ``tries``, and what to check."""
+    """One line: what failed (the provider's words, secrets masked), ``tries``, and what to check
+    where the call never reached a server (a timeout's line: no model-wide check applies)."""
     connection = _connection_reason(exc, api_base)
     if connection is not None:
         what, check = connection
         return redact(f"{what}{tries}; {check}")
-    kind = type(exc).__name__
-    status = getattr(exc, "status_code", None)
+    return _provider_words(exc, type(exc).__name__, getattr(exc, "status_code", None)) + tries
+
+
+def _provider_words(exc: BaseException, kind: str, status: object) -> str:
+    """The provider's words with the exception's kind and HTTP status ahead, on one line, masked."""
     msg = getattr(exc, "message", None) or str(exc)
     # litellm's repetition of what the prefix says ("litellm.AuthenticationError: AuthenticationError:
     # OpenAIException - invalid api key"): the provider's own words are what is left
     msg = re.sub(rf"^(?:litellm\.{kind}:\s*)?(?:{kind}:\s*)?(?:\w+Exception - )?", "", msg, count=1)
     prefix = f"{kind}" + (f" (HTTP {status})" if status else "")
-    return redact(one_line(f"{prefix}: {msg}")) + tries
+    return redact(one_line(f"{prefix}: {msg}"))
