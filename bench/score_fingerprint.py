@@ -9,7 +9,9 @@ detail, index and margin as it was. Run this before and after the change and com
 
 Each line holds a case id, the catalogue variant's name and the whole :class:`ShapeScore`
 (``repr`` of floats, so a last-bit difference shows). ``--compare`` prints the first lines that
-differ and exits 1 when any does. The drawings are the independent catalogue of
+differ and exits 1 when any does. ``--rtol 1e-9`` lets floats differ by that much (relative, or
+absolute below 1): for a speed-up that reorders float arithmetic. Every verdict, limit, detail, index
+and count must still match exactly, and every float to nine significant digits. The drawings are the independent catalogue of
 ``tests/catalogue`` (legitimate variants and impostors) for every built-in case, plus the
 reference drawers' recorded answers under ``fixtures/``.
 """
@@ -66,11 +68,34 @@ def drawings(case: Any) -> list[tuple[str, str]]:
     return out
 
 
+def _close(a: Any, b: Any, rtol: float) -> bool:
+    """Equal, but floats (stored as their ``repr``) may differ by ``rtol`` (relative; absolute below 1)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_close(a[k], b[k], rtol) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_close(x, y, rtol) for x, y in zip(a, b))
+    if a == b:
+        return True
+    if isinstance(a, str) and isinstance(b, str):
+        try:
+            x, y = float(a), float(b)
+        except ValueError:
+            return False
+        return abs(x - y) <= rtol * max(1.0, abs(x), abs(y))
+    return False
+
+
+def same(old: str, new: str, rtol: float) -> bool:
+    """Two fingerprint lines agree: exactly, or within ``rtol`` for floats when ``rtol`` > 0."""
+    return old == new or (rtol > 0 and _close(json.loads(old), json.loads(new), rtol))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-o", "--output", required=True, type=Path)
     ap.add_argument("--family", action="append", help="only these families (repeatable)")
     ap.add_argument("--compare", type=Path, help="an earlier output to compare with")
+    ap.add_argument("--rtol", type=float, default=0.0, help="floats may differ this much (default: bit for bit)")
     args = ap.parse_args(argv)
     n = 0
     with args.output.open("w", encoding="utf-8") as out:
@@ -92,10 +117,11 @@ def main(argv: list[str] | None = None) -> int:
     if len(old) != len(new):
         print(f"DIFFERENT: {len(old)} lines before, {len(new)} now")
         return 1
-    diff = [(a, b) for a, b in zip(old, new) if a != b]
+    diff = [(a, b) for a, b in zip(old, new) if not same(a, b, args.rtol)]
     for a, b in diff[:5]:
         print(f"- {a[:600]}\n+ {b[:600]}")
-    print(f"{len(diff)} of {len(new)} drawings differ" if diff else f"identical: all {len(new)} drawings")
+    within = f" within rtol {args.rtol:g}" if args.rtol > 0 else ""
+    print(f"{len(diff)} of {len(new)} drawings differ{within}" if diff else f"identical{within}: all {len(new)} drawings")
     return 1 if diff else 0
 
 

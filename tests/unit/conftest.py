@@ -103,3 +103,9 @@ def wall_time() -> Iterator[ModuleType]:
 def score_parts() -> Iterator[ModuleType]:
     """``bench/score_parts.py``, loaded."""
     yield from bench_module("score_parts")
+
+
+@pytest.fixture(scope="module")
+def score_fingerprint() -> Iterator[ModuleType]:
+    """``bench/score_fingerprint.py``, loaded."""
+    yield from bench_module("score_fingerprint")
