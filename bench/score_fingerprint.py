@@ -121,7 +121,9 @@ def main(argv: list[str] | None = None) -> int:
     for a, b in diff[:5]:
         print(f"- {a[:600]}\n+ {b[:600]}")
     within = f" within rtol {args.rtol:g}" if args.rtol > 0 else ""
-    print(f"{len(diff)} of {len(new)} drawings differ{within}" if diff else f"identical{within}: all {len(new)} drawings")
+    print(
+        f"{len(diff)} of {len(new)} drawings differ{within}" if diff else f"identical{within}: all {len(new)} drawings"
+    )
     return 1 if diff else 0
 
 
