@@ -6,6 +6,7 @@ See :mod:`shape_asserts.geometry.fit.base` for the contract every model keeps.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -19,6 +20,7 @@ __all__ = [
     "AboutMean",
     "about_mean",
     "CircleModel",
+    "fit_circles",
     "roundness",
     "roundness_of",
     "rms_of",
@@ -98,26 +100,7 @@ class CircleModel:
         # the smallest right singular vector of ZXY is the smallest eigenvector of its 3×3 moment
         # matrix; eigh on 3×3 is far cheaper than an SVD of N×3 (the data are centred and scaled)
         vals, vecs = eigh(zxy.T @ zxy)
-        # two (near) zero eigenvalues: the points span only two distinct positions
-        if vals[1] <= 1e-9 * vals[2]:
-            return FitFailure("fewer than 3 distinct points")
-        # the coefficients (a0, a1, a2, a3) of a0 (x² + y²) + a1 x + a2 y + a3 = 0, in Python floats:
-        # the same IEEE operations as on numpy's float64 scalars (sqrt and ** 2 correctly rounded
-        # both ways), without their per-operation cost
-        v0, v1, v2 = vecs[:, 0].tolist()
-        a0 = v0 / twice_root
-        a1, a2, a3 = v1, v2, -zm * a0
-        # collinear points put the null vector in the (x, y) plane: no quadratic term, no circle
-        # (also keeps the divisions below from dividing by zero; a NaN goes on, as numpy's did)
-        if abs(a0) < 1e-10:
-            return FitFailure("points are collinear")
-        cx = -a1 / (2 * a0)
-        cy = -a2 / (2 * a0)
-        r2 = (a1**2 + a2**2 - 4 * a0 * a3) / (4 * a0**2)
-        if not math.isfinite(r2) or r2 <= 0:
-            return FitFailure("no real circle fits the points")
-        mx, my = mean.tolist()
-        return cls(center=(cx * scale + mx, cy * scale + my), radius=math.sqrt(r2) * scale)
+        return _taubin_circle(vals.tolist(), vecs[:, 0].tolist(), zm, twice_root, scale, mean.tolist())
 
     def residuals(self, points: ArrayLike) -> FloatArray:
         """Signed distance of each point from the circle, shape (N,)."""
@@ -150,6 +133,85 @@ class CircleModel:
     def __bool__(self) -> Literal[True]:
         """A model is a fit that worked: always true (a :class:`FitFailure` is false)."""
         return True
+
+
+def _taubin_circle(
+    vals: list[float], vec: list[float], zm: float, twice_root: float, scale: float, mean: list[float]
+) -> CircleModel | FitFailure:
+    """The end of :meth:`CircleModel.from_estimate`: the circle from the moment matrix's eigenvalues
+    ``vals`` (ascending) and its smallest eigenvector ``vec``, the mean ``zm`` of ``z = x² + y²``
+    (``twice_root``: ``2 √zm``) of the points centred on ``mean`` and divided by ``scale``."""
+    # two (near) zero eigenvalues: the points span only two distinct positions
+    if vals[1] <= 1e-9 * vals[2]:
+        return FitFailure("fewer than 3 distinct points")
+    # the coefficients (a0, a1, a2, a3) of a0 (x² + y²) + a1 x + a2 y + a3 = 0, in Python floats:
+    # the same IEEE operations as on numpy's float64 scalars (sqrt and ** 2 correctly rounded
+    # both ways), without their per-operation cost
+    v0, v1, v2 = vec
+    a0 = v0 / twice_root
+    a1, a2, a3 = v1, v2, -zm * a0
+    # collinear points put the null vector in the (x, y) plane: no quadratic term, no circle
+    # (also keeps the divisions below from dividing by zero; a NaN goes on, as numpy's did)
+    if abs(a0) < 1e-10:
+        return FitFailure("points are collinear")
+    cx = -a1 / (2 * a0)
+    cy = -a2 / (2 * a0)
+    r2 = (a1**2 + a2**2 - 4 * a0 * a3) / (4 * a0**2)
+    if not math.isfinite(r2) or r2 <= 0:
+        return FitFailure("no real circle fits the points")
+    mx, my = mean
+    return CircleModel(center=(cx * scale + mx, cy * scale + my), radius=math.sqrt(r2) * scale)
+
+
+#: The moment matrix's six distinct entries as products of ZXY's columns (rows, then columns, of
+#: its upper triangle), and where each of its nine entries is among them.
+_PRODUCT_ROWS = [0, 0, 0, 1, 1, 2]
+_PRODUCT_COLS = [0, 1, 2, 1, 2, 2]
+_MOMENT_AT = [0, 1, 2, 1, 3, 4, 2, 4, 5]
+
+
+def fit_circles(
+    points: FloatArray, means: FloatArray, centred: FloatArray, sq: FloatArray, spans: Sequence[tuple[int, int]]
+) -> list[CircleModel | FitFailure]:
+    """:meth:`CircleModel.from_estimate` of each span ``(a, b)`` of ``points``, for many spans at
+    once: ``means`` (``(k, 2)``) the spans' means and ``centred``, ``sq`` the points about them, the
+    spans of :func:`about_mean` stacked (the spans tile ``points`` in order, each of at least 3).
+
+    The same steps, each elementwise one for all spans in one call; each span's sums (of ``sq``,
+    of ``z`` and of the moment matrix's entries) come from ``np.add.reduceat``, which adds in
+    another order than the single fit's reductions: the results agree to float rounding, not
+    bit for bit. A span whose moments are not all finite is fitted on its own."""
+    k = len(spans)
+    if k == 0:
+        return []
+    starts = [a for a, _ in spans]
+    lens = [b - a for a, b in spans]
+    ns = np.array(lens, dtype=float)
+    ids = np.arange(k).repeat(lens)
+    scales = [math.sqrt(v) for v in (np.add.reduceat(sq, starts) / ns).tolist()]
+    # (a span with no spread divides by 1.0 instead: it fails below, as the single fit fails it)
+    ok = [math.isfinite(v) and v != 0.0 for v in scales]
+    zxy = np.empty((len(sq), 3))
+    np.divide(centred, np.array([v if good else 1.0 for v, good in zip(scales, ok)])[ids, None], out=zxy[:, 1:])
+    x, y = zxy[:, 1], zxy[:, 2]
+    z = x * x + y * y
+    zms = (np.add.reduceat(z, starts) / ns).tolist()
+    roots = [2.0 * math.sqrt(v) if v == v and v > 0 else 1.0 for v in zms]
+    z -= np.array(zms)[ids]
+    np.divide(z, np.array(roots)[ids], out=zxy[:, 0])
+    moments = np.add.reduceat(zxy[:, _PRODUCT_ROWS] * zxy[:, _PRODUCT_COLS], starts, axis=0)
+    sane = [ok[i] and math.isfinite(v) for i, v in enumerate(np.add.reduce(moments, axis=1).tolist())]
+    if not all(sane):  # (only finite matrices go to eigh at once; the others take the single fit)
+        out = [CircleModel.from_estimate(points[a:b]) for a, b in spans]
+        return out
+    vals, vecs = eigh(moments[:, _MOMENT_AT].reshape(k, 3, 3))
+    all_vals, firsts, mean_rows = vals.tolist(), vecs[:, :, 0].tolist(), means.tolist()
+    return [
+        _taubin_circle(all_vals[i], firsts[i], zms[i], roots[i], scales[i], mean_rows[i])
+        if math.isfinite(sum(all_vals[i]))
+        else CircleModel.from_estimate(points[a:b])  # (LAPACK failed: as the single fit does)
+        for i, (a, b) in enumerate(spans)
+    ]
 
 
 def roundness(points: ArrayLike, center: Point) -> float:
