@@ -93,101 +93,95 @@ def _circle_checks(
     return checks, [_margin_of(limit) for _, limit in checks]
 
 
-def _roundness(r: FloatArray, spans: Sequence[tuple[int, int]]) -> list[float]:
-    """:func:`.fit.circle.roundness_of` of each span's distances ``r[a:b]`` (at least 3 each; the
-    spans tile ``r`` in order): each mean from the span's own sum, the deviations from it for all
-    spans at once (the same subtractions), each deviation's sum again the span's own."""
-    means = []
-    for a, b in spans:
-        means.append(float(np.add.reduce(r[a:b]) / (b - a)))
-    dev = np.abs(r - np.array(means).repeat([b - a for a, b in spans]))
+def _clipped_roundness(sums: list[float], deviations: list[float], lens: Sequence[int]) -> list[float]:
+    """:func:`.fit.circle.roundness_of` of each contour from the sums of its distances and of their
+    deviations from their mean (NaN where that mean is not finite: the deviations' sum is then
+    not read)."""
     out = []
-    for (a, b), mean in zip(spans, means):
+    for total, dev, n in zip(sums, deviations, lens):
+        mean = total / n
         if not math.isfinite(mean) or mean <= 0:
             out.append(0.0)
             continue
-        score = (1.0 - float(np.add.reduce(dev[a:b]) / (b - a)) / mean) * 100.0
+        score = (1.0 - (dev / n) / mean) * 100.0
         out.append(float(min(100.0, max(0.0, score))))
     return out
 
 
 def _int_seeds(
-    abouts: Sequence[AboutMean],
-    spans: Sequence[tuple[int, int]],
-    ids: IntArray,
-    lows: Sequence[Sequence[float]],
-    highs: Sequence[Sequence[float]],
+    abouts: Sequence[AboutMean], lens: Sequence[int], ids: IntArray, small: Sequence[bool]
 ) -> list[float | None]:
-    """:func:`.seed.int_points_score` of each span's points (the parser's ints) from their
-    :func:`.fit.circle.about_mean` and their least and largest ``x`` and ``y`` (``lows``,
-    ``highs``): ``None`` where the coordinates are too large for it, 0 under 5 points.
+    """:func:`.seed.int_points_score` of each contour's points (the parser's ints) from their
+    :func:`.fit.circle.about_mean`: ``None`` where the coordinates are too large for it (``small``:
+    whether each contour's lie within its limit), 0 under 5 points.
 
-    Its steps (``seed._from_radii``) for all spans at once where they are elementwise — the square
-    roots of ``dx² + dy²``, each radius less its span's mean radius, over it — and on each span's
-    own slice where they add up (``cumsum``: left to right, PHP's order)."""
-    radii = np.sqrt(np.concatenate([about[2] for about in abouts]))
-    # each span's mean radius (a zero one scores 0: it divides nothing, 1.0 stands in for it)
-    means = [float(radii[a:b].cumsum()[-1]) / (b - a) for a, b in spans]
+    Its steps (``seed._from_radii``) for all contours at once: the square roots of ``dx² + dy²``,
+    each radius less its contour's mean radius, over it; each contour's sums by ``np.bincount``
+    with weights, which adds each contour's values left to right from 0.0 — PHP's order and
+    ``cumsum``'s, the same floats."""
+    k = len(lens)
+    radii = np.sqrt(np.concatenate([about[2] for about in abouts]) if k > 1 else abouts[0][2])
+    # each contour's mean radius (a zero one scores 0: it divides nothing, 1.0 stands in for it)
+    means = [total / n for total, n in zip(np.bincount(ids, radii, k).tolist(), lens)]
     over = np.array([mean if mean > 0 else 1.0 for mean in means])[ids]
     err = np.abs(radii - over)
     err /= over
+    errs = np.bincount(ids, err, k).tolist()
     out: list[float | None] = []
-    for (a, b), mean, lo, hi in zip(spans, means, lows, highs):
-        n = b - a
+    for n, mean, e, ok in zip(lens, means, errs, small):
         if n < 5:
             out.append(0.0)
-        elif not (min(lo) > -_INT_LIMIT and max(hi) < _INT_LIMIT):
+        elif not ok:
             out.append(None)  # (int_points_score's own limit: its seed_score is asked)
         else:
-            out.append(_seed_of_error(float(err[a:b].cumsum()[-1]) / n) if mean > 0 else 0.0)
+            out.append(_seed_of_error(e / n) if mean > 0 else 0.0)
     return out
 
 
-def _harmonic_amplitudes(
-    theta: FloatArray, res: FloatArray, ids: IntArray, spans: Sequence[tuple[int, int]]
-) -> list[list[float]]:
-    """:func:`.fit.circle.radial_harmonics` of each span's ``theta[a:b]`` and ``res[a:b]`` (at least
-    3 points each, finite; the spans tile ``theta`` in order, ``ids`` each point's span): the
-    weights, phases and amplitudes of all spans at once, each span's sums on its own slice (tested
-    bit for bit against the function: tests/unit/test_multi_speed.py)."""
-    lo, hi = HARMONIC_ORDERS
+def _harmonic_weights(theta: FloatArray, ids: IntArray, firsts: list[int], lasts: list[int], w: FloatArray) -> None:
+    """:func:`.fit.circle.radial_harmonics`' weights of each contour's angles ``theta`` (finite;
+    ``ids`` each point's contour, ``firsts`` and ``lasts`` its first and last point), written to
+    ``w``: half the gaps either side of each angle in the contour's angle order, wrapping round."""
     m = len(theta)
-    firsts = [a for a, _ in spans]
-    lasts = [b - 1 for _, b in spans]
-    # each span's angles in stable angle order: by span, then angle (lexsort is stable; the angles
-    # are finite), so each span's block holds its own argsort(kind="stable") order, offset
+    # each contour's angles in stable angle order: by contour, then angle (lexsort is stable; the
+    # angles are finite), so each contour's block holds its own argsort(kind="stable") order
     order = np.lexsort((theta, ids))
     s = theta[order]
-    # the gaps either side of each point in angle order: between neighbours within a span, the
-    # wrap-around gap (first + 2π - last: the same IEEE operations as on Python floats) at its ends
-    step = s[1:] - s[:-1]
-    wrap = s[firsts] + 2 * math.pi - s[lasts]
-    before = np.empty(m)
-    before[1:] = step
-    before[firsts] = wrap
+    # the gaps either side of each point in angle order: between neighbours within a contour, the
+    # wrap-around gap (first + 2π - last) at its ends
+    ends = s[firsts + lasts].tolist()
+    k = len(firsts)
+    wrap = [first + 2 * math.pi - last for first, last in zip(ends[:k], ends[k:])]
     after = np.empty(m)
-    after[:-1] = step
+    np.subtract(s[1:], s[:-1], out=after[:-1])
     after[lasts] = wrap
-    between = before + after
-    between /= 2.0
-    w = np.empty(m)
-    w[order] = between
+    before = np.empty(m)
+    before[1:] = after[:-1]
+    before[firsts] = wrap
+    before += after
+    before /= 2.0
+    w[order] = before
+
+
+def _harmonic_amplitudes(
+    theta: FloatArray, res: FloatArray, w: FloatArray, totals: list[float], firsts: list[int]
+) -> list[list[float]]:
+    """:func:`.fit.circle.radial_harmonics` of each contour's angles ``theta`` and residuals ``res``
+    (at least 3 points each, finite; ``firsts`` each contour's first point) from their weights
+    ``w`` and each contour's total of them: the phases for all contours at once, each contour's
+    sums of its phases times its weighted residuals by ``np.add.reduceat``, then the amplitudes
+    ``2 |sum| / total``."""
+    lo, hi = HARMONIC_ORDERS
     # e^{-ikθ} for k = 1..hi by a running product (radial_harmonics' rows: one row read hi times)
     first = np.exp(-1j * theta)
-    rows = np.ndarray((hi, m), dtype=complex, buffer=first, strides=(0, first.itemsize))
+    rows = np.ndarray((hi, len(theta)), dtype=complex, buffer=first, strides=(0, first.itemsize))
     phase = np.multiply.accumulate(rows, axis=0)[lo - 1 :]
-    we = w * res
-    # each span's sums on its own slice (its weights' total, its phases times its weighted
-    # residuals), then the amplitudes 2 |sum| / total of all spans at once
-    totals = [float(np.add.reduce(w[a:b])) for a, b in spans]
+    phase *= w * res
+    sums = np.add.reduceat(phase, firsts, axis=1)
     valid = [math.isfinite(total) and total > 0 for total in totals]  # (else no amplitudes: zeros)
-    sums = np.zeros((len(spans), hi - lo + 1), dtype=complex)
-    for i, (a, b) in enumerate(spans):
-        if valid[i]:
-            sums[i] = phase[:, a:b] @ we[a:b]
     amps: list[list[float]] = (
-        2.0 * np.abs(sums) / np.array([tt if ok else 1.0 for tt, ok in zip(totals, valid)])[:, None]
-    ).tolist()
+        2.0 * np.abs(sums) / np.array([tt if ok else 1.0 for tt, ok in zip(totals, valid)])
+    ).T.tolist()
     return [amp if ok else [0.0] * (hi - lo + 1) for amp, ok in zip(amps, valid)]
 
 
@@ -219,37 +213,30 @@ def passing_circles(
     t: CircleThresholds,
     *,
     ints: bool,
+    inside: bool,
 ) -> list[Passing | None]:
     """Each matched contour's :class:`Passing`, or ``None`` where it fails a check or the shortcut
     does not cover it (see the module docstring).
 
-    ``contours`` (each of at least 3 finite points: a circle ``fits`` it), their fits and
-    :func:`.fit.circle.about_mean`, the asked ``centers`` and ``starts`` (``None``: unchecked), the
-    asked ``directions`` and the thresholds, as :func:`.circle.score_circle` is given them (with
-    ``bounds=False``); ``ints``: as :func:`.scorer.score_circles` is told.
+    ``contours`` (of :func:`.contours.split_contours`, each of at least 3 finite points: a circle
+    ``fits`` it), their fits and :func:`.fit.circle.about_mean`, the asked ``centers`` and
+    ``starts`` (``None``: unchecked), the asked ``directions`` and the thresholds, as
+    :func:`.circle.score_circle` is given them (with ``bounds=False``); ``ints``: as
+    :func:`.scorer.score_circles` is told; ``inside``: every coordinate of the answer lies within
+    ``seed.EXACT_LIMIT`` of 0.
     """
     k = len(contours)
     if k == 0:
         return []
     lens = [len(c) for c in contours]
     ends = list(itertools.accumulate(lens))
-    spans = [(e - n, e) for e, n in zip(ends, lens)]
-    firsts = [a for a, _ in spans]
-    lasts = [b - 1 for _, b in spans]
-    xy = np.concatenate([c.points for c in contours])
+    firsts = [e - n for e, n in zip(ends, lens)]
+    lasts = [e - 1 for e in ends]
+    xy = np.concatenate([c.points for c in contours]) if k > 1 else contours[0].points
     m = len(xy)
     ids = np.arange(k).repeat(lens)  # each point's contour
     ends_pts = xy[firsts + lasts].tolist()
     first_pts, last_pts = ends_pts[:k], ends_pts[k:]
-
-    # continuity: each step's Chebyshev length; the steps from one contour to the next are set to
-    # one cell (neither a gap nor a repeat) and each contour's gaps and repeats counted
-    d = np.abs(xy[1:] - xy[:-1])
-    steps = np.maximum(d[:, 0], d[:, 1])
-    steps[lasts[:-1]] = 1.0
-    # (every contour has 3 points or more: each one's steps start at its first point)
-    gaps = np.add.reduceat(steps > 1.0, firsts, dtype=np.intp).tolist()
-    repeats = np.add.reduceat(steps == 0.0, firsts, dtype=np.intp).tolist()
 
     # each point less its contour's asked center, its fitted center and its first point: the same
     # differences score_circle's steps make (the winding and roundness_requested about the asked
@@ -258,13 +245,16 @@ def passing_circles(
     # (coordinates first, so that each elementwise loop runs along the points)
     origins = np.array([(cn, f.center, p) for cn, f, p in zip(centers, fits, first_pts)], dtype=float)
     dx, dy = xy.T[:, None, :] - origins.transpose(2, 1, 0)[:, :, ids]  # each (3, m)
+    # the rows each contour sums, all in one reduceat: its turns, its signed area's terms, its
+    # distances from the asked and from the fitted center, its harmonic weights
+    rows = np.empty((5, m))
+    turn, terms, radial, w = rows[0], rows[1], rows[2:4], rows[4]
     # the distances and angles about both centers, each kind in one call: rows 0 (asked) and 1 (fitted)
-    radial = np.hypot(dx[:2], dy[:2])
+    np.hypot(dx[:2], dy[:2], out=radial)
     angles = np.arctan2(dy[:2], dx[:2])
     dist, r, ang = radial[0], radial[1], angles[0]
 
     on_center = (np.minimum.reduceat(dist, firsts) == 0).tolist()
-    turn = np.empty(m)
     np.subtract(ang[1:], ang[:-1], out=turn[:-1])
     turn[lasts] = ang[firsts] - ang[lasts]
     turn += np.pi
@@ -275,34 +265,41 @@ def passing_circles(
     places += ids * 14
     sectors = np.bincount(places, minlength=14 * k).reshape(k, 14).tolist()
 
-    # checks.signed_area's terms, from each contour's points less its first
+    # checks.signed_area's terms, from each contour's points less its first (so its closing term,
+    # from the last point back to the first, is 0)
     x, y = dx[2], dy[2]
-    terms = np.empty(m)
     np.subtract(x[:-1] * y[1:], x[1:] * y[:-1], out=terms[:-1])
-    terms[lasts] = x[lasts] * y[firsts] - x[firsts] * y[lasts]
+    terms[lasts] = 0.0
 
     radii = [f.radius for f in fits]
-    offsets = np.hypot(
-        np.array([f.center[0] - cn[0] for f, cn in zip(fits, centers)], dtype=float),
-        np.array([f.center[1] - cn[1] for f, cn in zip(fits, centers)], dtype=float),
-    ).tolist()
+    offsets = [math.hypot(f.center[0] - cn[0], f.center[1] - cn[1]) for f, cn in zip(fits, centers)]
     res = r - np.array(radii)[ids]
-    # roundness about the asked centers, then about the fitted ones (radial's rows, end to end)
-    rounds = _roundness(radial.reshape(-1), spans + [(a + m, b + m) for a, b in spans])
-    round_asked, round_fit = rounds[:k], rounds[k:]
-    worst = _harmonic_shares(_harmonic_amplitudes(angles[1], res, ids, spans), radii, t)
+    theta = angles[1]
+    _harmonic_weights(theta, ids, firsts, lasts, w)
+    turns_sum, areas, asked_sum, fit_sum, totals = np.add.reduceat(rows, firsts, axis=1).tolist()
+    # roundness about the asked centers and the fitted ones: each distance's deviation from its
+    # contour's mean, summed per contour
+    means = np.array([[s / n for s, n in zip(asked_sum, lens)], [s / n for s, n in zip(fit_sum, lens)]])
+    dev = np.abs(radial - means[:, ids])
+    dev_asked, dev_fit = np.add.reduceat(dev, firsts, axis=1).tolist()
+    round_asked = _clipped_roundness(asked_sum, dev_asked, lens)
+    round_fit = _clipped_roundness(fit_sum, dev_fit, lens)
+    worst = _harmonic_shares(_harmonic_amplitudes(theta, res, w, totals, firsts), radii, t)
 
-    lows = np.minimum.reduceat(xy, firsts, axis=0).tolist()
-    highs = np.maximum.reduceat(xy, firsts, axis=0).tolist()
-    int_seeds = _int_seeds(abouts, spans, ids, lows, highs) if ints else []
+    # whether each contour's coordinates lie within the int seed's limit and within _LARGE
+    small = large = [True] * k  # (inside: every contour's do)
+    if not inside:
+        lows = np.minimum.reduceat(xy, firsts, axis=0).tolist()
+        highs = np.maximum.reduceat(xy, firsts, axis=0).tolist()
+        small = [min(lo) > -_INT_LIMIT and max(hi) < _INT_LIMIT for lo, hi in zip(lows, highs)]
+        large = [-_LARGE < min(lo) <= max(hi) < _LARGE for lo, hi in zip(lows, highs)]
+    int_seeds = _int_seeds(abouts, lens, ids, small) if ints else []
     tables: dict[tuple[bool, str | None], tuple[list[tuple[str, str]], list[MarginOf]]] = {}
     out: list[Passing | None] = []
     for i, contour in enumerate(contours):
-        a, b = spans[i]
-        lo, hi = min(lows[i]), max(highs[i])
         # (score_circle's own way: a point on the center, a NaN angle, coordinates past 2**30,
         # where its numbers could overflow into ShapeScore's ``finite`` check)
-        if on_center[i] or sectors[i][13] or not -_LARGE < lo <= hi < _LARGE:
+        if on_center[i] or sectors[i][13] or not large[i]:
             out.append(None)
             continue
         seed = int_seeds[i] if ints else None
@@ -311,17 +308,18 @@ def passing_circles(
         if seed is None:  # (the seed from the answer's JSON: score_circle asks seed_score)
             out.append(None)
             continue
+        gaps, repeats = len(contour.gaps), len(contour.repeats)  # (checks.continuity's, the same steps)
         closing = point_chebyshev(last_pts[i], first_pts[i])
-        area = float(0.5 * np.add.reduce(terms[a:b]))
-        turns = float(np.add.reduce(turn[a:b]) / (2 * np.pi))
+        area = 0.5 * areas[i]
+        turns = turns_sum[i] / (2 * np.pi)
         counts = sectors[i]  # (place 0 and 12: sector 6; 13: a NaN angle)
         coverage = ((counts[0] > 0 or counts[12] > 0) + 11 - counts[1:12].count(0)) / 12.0
         direction = directions[i]
         signed = (turns if direction == "cw" else -turns) if direction is not None else abs(turns)
         share = worst[i]
         # each check's passed and value as score_circle's card adds it, in circle_limits' order
-        oks = [seed >= t.min_seed_score, gaps[i] <= t.max_gaps, repeats[i] <= t.max_repeats, closing <= t.max_closure]
-        values: list[object] = [seed, gaps[i], repeats[i], closing]
+        oks = [seed >= t.min_seed_score, gaps <= t.max_gaps, repeats <= t.max_repeats, closing <= t.max_closure]
+        values: list[object] = [seed, gaps, repeats, closing]
         start = starts[i]
         if start is not None:
             near = point_chebyshev(first_pts[i], start)

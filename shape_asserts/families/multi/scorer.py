@@ -208,6 +208,7 @@ def score_circles(
         [targets[tj].direction for _, tj in pairs],
         t,
         ints=ints,
+        inside=extremes is not None and extremes[0] > -_EXACT and extremes[1] < _EXACT,
     )
     per: list[tuple[str, Passing | list[Row], Contour]] = []
     seeds = [0.0] * k
