@@ -195,7 +195,7 @@ def test_harmonic_amplitudes_are_radial_harmonics() -> None:
         w = np.empty(m)
         passing._harmonic_weights(theta, ids, firsts, lasts, w)
         totals = np.add.reduceat(w, firsts).tolist()
-        got = passing._harmonic_amplitudes(theta, res, w, totals, firsts)
+        got = passing._harmonic_amplitudes(theta, res, w, totals, firsts).T.tolist()
         for (a, b), amp in zip(spans, got):
             want = radial_harmonics(theta[a:b].copy(), res[a:b].copy()).tolist()
             assert np.allclose(amp, want, rtol=1e-12, atol=1e-12)

@@ -165,39 +165,50 @@ def _harmonic_weights(theta: FloatArray, ids: IntArray, firsts: list[int], lasts
 
 def _harmonic_amplitudes(
     theta: FloatArray, res: FloatArray, w: FloatArray, totals: list[float], firsts: list[int]
-) -> list[list[float]]:
+) -> FloatArray:
     """:func:`.fit.circle.radial_harmonics` of each contour's angles ``theta`` and residuals ``res``
     (at least 3 points each, finite; ``firsts`` each contour's first point) from their weights
-    ``w`` and each contour's total of them: the phases for all contours at once, each contour's
-    sums of its phases times its weighted residuals by ``np.add.reduceat``, then the amplitudes
-    ``2 |sum| / total``."""
+    ``w`` and each contour's total of them, as a ``(orders, contours)`` array: the phases for all
+    contours at once, each contour's sums of its phases times its weighted residuals by
+    ``np.add.reduceat``, then the amplitudes ``2 |sum| / total`` (zeros where the total is not
+    finite and positive)."""
     lo, hi = HARMONIC_ORDERS
-    # e^{-ikθ} for k = 1..hi by a running product (radial_harmonics' rows: one row read hi times)
-    first = np.exp(-1j * theta)
-    rows = np.ndarray((hi, len(theta)), dtype=complex, buffer=first, strides=(0, first.itemsize))
-    phase = np.multiply.accumulate(rows, axis=0)[lo - 1 :]
+    # e^{-ikθ} for k = 1..hi: e^{-iθ}, then the rows known so far times the last of them (the
+    # powers doubling each time: four calls for 16 rows, not radial_harmonics' running product of
+    # one row at a time; the same powers to float rounding)
+    power = np.empty((hi, len(theta)), dtype=complex)
+    np.exp(-1j * theta, out=power[0])
+    have = 1
+    while have < hi:
+        more = min(have, hi - have)
+        np.multiply(power[:more], power[have - 1], out=power[have : have + more])
+        have += more
+    phase = power[lo - 1 :]
     phase *= w * res
     sums = np.add.reduceat(phase, firsts, axis=1)
-    valid = [math.isfinite(total) and total > 0 for total in totals]  # (else no amplitudes: zeros)
-    amps: list[list[float]] = (
-        2.0 * np.abs(sums) / np.array([tt if ok else 1.0 for tt, ok in zip(totals, valid)])
-    ).T.tolist()
-    return [amp if ok else [0.0] * (hi - lo + 1) for amp, ok in zip(amps, valid)]
+    valid = [math.isfinite(total) and total > 0 for total in totals]
+    amps: FloatArray = 2.0 * np.abs(sums) / np.array([tt if ok else 1.0 for tt, ok in zip(totals, valid)])
+    if not all(valid):
+        amps[:, [not ok for ok in valid]] = 0.0
+    return amps
 
 
-def _harmonic_shares(amplitudes: list[list[float]], radii: Sequence[float], t: CircleThresholds) -> list[float]:
+#: Each harmonic order's row of :func:`_harmonic_shares`' limits: 0 (a repeat of symmetry 4) or 1.
+_LIMIT_ROW = np.array([0 if k % 4 == 0 else 1 for k in range(HARMONIC_ORDERS[0], HARMONIC_ORDERS[1] + 1)])
+
+
+def _harmonic_shares(amplitudes: FloatArray, radii: Sequence[float], t: CircleThresholds) -> list[float]:
     """Each circle's worst harmonic share as ``Scorecard.harmonics`` measures it (symmetry 4) from
-    its amplitudes and fitted radius: the orders judged at this size, each amplitude over its
-    limit. NaN where a share is (the check then fails: the caller scores that circle)."""
+    its amplitudes (a column of ``amplitudes``) and fitted radius: the orders judged at this size,
+    each amplitude over its limit. NaN where a share is (the check then fails: the caller scores
+    that circle)."""
     lo, hi = HARMONIC_ORDERS
     a, b, c, d = t.harmonic_limits
-    repeats = [k % 4 == 0 for k in range(lo, hi + 1)]
+    sizes = [max(radius, 1.0) for radius in radii]
+    limits = np.array([[a + b / size for size in sizes], [c + d / size for size in sizes]])
     out = []
-    for amp, radius in zip(amplitudes, radii):
-        size = max(radius, 1.0)
-        amp = amp[: max(1, min(len(amp), math.floor(math.pi * size) - lo + 1))]
-        repeat, other = a + b / size, c + d / size
-        share = [v / (repeat if rep else other) for v, rep in zip(amp, repeats)]
+    for share, size in zip((amplitudes / limits[_LIMIT_ROW]).T.tolist(), sizes):
+        share = share[: max(1, min(len(share), math.floor(math.pi * size) - lo + 1))]
         total = sum(share)
         out.append(max(share) if total == total else math.nan)
     return out
