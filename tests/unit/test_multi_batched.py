@@ -63,3 +63,5 @@ def test_fit_circles_rasters_lines_and_odd_spans() -> None:
     _agree([ring, same, noisy])  # (a span with no spread: every span takes the single fit)
     _agree([two, ring * 1e9, ring + 2**31])
     _agree([ring, np.array([[0.0, 0.0], [np.nan, 1.0], [2.0, 3.0]])])
+    arc = np.rint(np.column_stack([25 + 40 * np.cos(t[:6] / 8), 25 + 40 * np.sin(t[:6] / 8)]))
+    _agree([arc, ring[:5], noisy[:9], ring + 0.5])  # short arcs: the fits least well conditioned

@@ -254,8 +254,20 @@ def passing_circles(
     # center, roundness and harmonics about the fitted one, the signed area from the first point),
     # in one subtraction
     # (coordinates first, so that each elementwise loop runs along the points)
-    origins = np.array([(cn, f.center, p) for cn, f, p in zip(centers, fits, first_pts)], dtype=float)
-    dx, dy = xy.T[:, None, :] - origins.transpose(2, 1, 0)[:, :, ids]  # each (3, m)
+    # (the origins' x, then y, each row repeated over its contour's points: (6, m))
+    origins = np.array(
+        [
+            [cn[0] for cn in centers],
+            [f.center[0] for f in fits],
+            [p[0] for p in first_pts],
+            [cn[1] for cn in centers],
+            [f.center[1] for f in fits],
+            [p[1] for p in first_pts],
+        ],
+        dtype=float,
+    ).repeat(lens, axis=1)
+    dx = xy[:, 0] - origins[:3]  # each (3, m)
+    dy = xy[:, 1] - origins[3:]
     # the rows each contour sums, all in one reduceat: its turns, its signed area's terms, its
     # distances from the asked and from the fitted center, its harmonic weights
     rows = np.empty((5, m))

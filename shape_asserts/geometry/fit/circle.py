@@ -177,37 +177,37 @@ def fit_circles(
     once: ``means`` (``(k, 2)``) the spans' means and ``centred``, ``sq`` the points about them, the
     spans of :func:`about_mean` stacked (the spans tile ``points`` in order, each of at least 3).
 
-    The same steps, each elementwise one for all spans in one call; each span's sums (of ``sq``,
-    of ``z`` and of the moment matrix's entries) come from ``np.add.reduceat``, which adds in
-    another order than the single fit's reductions: the results agree to float rounding, not
-    bit for bit. A span whose moments are not all finite is fitted on its own."""
+    The same fit with its scaling moved: the single fit divides each point by its span's scale
+    ``s`` (the root of the mean of ``sq``) and takes ``z = x² + y²`` less its mean, which is 1 in
+    exact arithmetic; here each span's moments of the unscaled ``(sq - s², dx, dy)`` are summed
+    (``np.add.reduceat``) and then scaled, ``z0 = (sq - s²) / (2 s²)``, ``x = dx / s``, ``y = dy / s``,
+    so the circle is found with ``zm = 1``. The sums are added in another order and the scaling
+    rounds elsewhere: the results agree with the single fit to float rounding, not bit for bit.
+    Where a span has no spread or a moment is not finite, every span takes the single fit."""
     k = len(spans)
     if k == 0:
         return []
     starts = [a for a, _ in spans]
     lens = [b - a for a, b in spans]
-    ns = np.array(lens, dtype=float)
-    ids = np.arange(k).repeat(lens)
-    scales = [math.sqrt(v) for v in (np.add.reduceat(sq, starts) / ns).tolist()]
-    # (a span with no spread divides by 1.0 instead: it fails below, as the single fit fails it)
-    ok = [math.isfinite(v) and v != 0.0 for v in scales]
-    zxy = np.empty((len(sq), 3))
-    np.divide(centred, np.array([v if good else 1.0 for v, good in zip(scales, ok)])[ids, None], out=zxy[:, 1:])
-    x, y = zxy[:, 1], zxy[:, 2]
-    z = x * x + y * y
-    zms = (np.add.reduceat(z, starts) / ns).tolist()
-    roots = [2.0 * math.sqrt(v) if v == v and v > 0 else 1.0 for v in zms]
-    z -= np.array(zms)[ids]
-    np.divide(z, np.array(roots)[ids], out=zxy[:, 0])
-    moments = np.add.reduceat(zxy[:, _PRODUCT_ROWS] * zxy[:, _PRODUCT_COLS], starts, axis=0)
-    sane = [ok[i] and math.isfinite(v) for i, v in enumerate(np.add.reduce(moments, axis=1).tolist())]
-    if not all(sane):  # (only finite matrices go to eigh at once; the others take the single fit)
-        out = [CircleModel.from_estimate(points[a:b]) for a, b in spans]
-        return out
+    squares = [total / n for total, n in zip(np.add.reduceat(sq, starts).tolist(), lens)]  # s² of each span
+    if not all(math.isfinite(v) and v > 0 for v in squares):
+        return [CircleModel.from_estimate(points[a:b]) for a, b in spans]
+    g = np.empty((len(sq), 3))
+    np.subtract(sq, np.array(squares).repeat(lens), out=g[:, 0])
+    g[:, 1:] = centred
+    sums = np.add.reduceat(g[:, _PRODUCT_ROWS] * g[:, _PRODUCT_COLS], starts, axis=0)
+    # each product's scale: (1 / (2 s²))² for z0², 1 / (2 s³) for z0 x and z0 y, 1 / s² for the rest
+    factors = []
+    for v in squares:
+        a, b = 0.5 / v, 1.0 / math.sqrt(v)
+        factors.append([a * a, a * b, a * b, b * b, b * b, b * b])
+    moments = sums * np.array(factors)
+    if not math.isfinite(float(np.add.reduce(moments, axis=None))):  # (eigh takes finite matrices)
+        return [CircleModel.from_estimate(points[a:b]) for a, b in spans]
     vals, vecs = eigh(moments[:, _MOMENT_AT].reshape(k, 3, 3))
     all_vals, firsts, mean_rows = vals.tolist(), vecs[:, :, 0].tolist(), means.tolist()
     return [
-        _taubin_circle(all_vals[i], firsts[i], zms[i], roots[i], scales[i], mean_rows[i])
+        _taubin_circle(all_vals[i], firsts[i], 1.0, 2.0, math.sqrt(squares[i]), mean_rows[i])
         if math.isfinite(sum(all_vals[i]))
         else CircleModel.from_estimate(points[a:b])  # (LAPACK failed: as the single fit does)
         for i, (a, b) in enumerate(spans)
