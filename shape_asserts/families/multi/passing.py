@@ -319,10 +319,12 @@ def passing_circles(
     int_seeds = _int_seeds(abouts, lens, ids, small) if ints else []
     tables: dict[tuple[bool, str | None], tuple[list[tuple[str, str]], list[MarginOf]]] = {}
     out: list[Passing | None] = []
+    two_pi = 2 * np.pi
     for i, contour in enumerate(contours):
+        counts = sectors[i]  # (place 0 and 12: sector 6; 13: a NaN angle)
         # (score_circle's own way: a point on the center, a NaN angle, coordinates past 2**30,
         # where its numbers could overflow into ShapeScore's ``finite`` check)
-        if on_center[i] or sectors[i][13] or not large[i]:
+        if on_center[i] or counts[13] or not large[i]:
             out.append(None)
             continue
         seed = int_seeds[i] if ints else None
@@ -333,44 +335,45 @@ def passing_circles(
             continue
         gaps, repeats = len(contour.gaps), len(contour.repeats)  # (checks.continuity's, the same steps)
         closing = point_chebyshev(last_pts[i], first_pts[i])
-        area = 0.5 * areas[i]
-        turns = turns_sum[i] / (2 * np.pi)
-        counts = sectors[i]  # (place 0 and 12: sector 6; 13: a NaN angle)
+        turns = turns_sum[i] / two_pi
         coverage = ((counts[0] > 0 or counts[12] > 0) + 11 - counts[1:12].count(0)) / 12.0
         direction = directions[i]
         signed = (turns if direction == "cw" else -turns) if direction is not None else abs(turns)
-        share = worst[i]
-        # each check's passed and value as score_circle's card adds it, in circle_limits' order
-        oks = [seed >= t.min_seed_score, gaps <= t.max_gaps, repeats <= t.max_repeats, closing <= t.max_closure]
-        values: list[object] = [seed, gaps, repeats, closing]
+        share, fit_round, asked_round, offset, radius = worst[i], round_fit[i], round_asked[i], offsets[i], radii[i]
         start = starts[i]
-        if start is not None:
-            near = point_chebyshev(first_pts[i], start)
-            oks.append(near <= t.max_start_distance)
-            values.append(near)
-        if direction is not None:
-            drawn = "cw" if area > 0 else "ccw" if area < 0 else None  # checks.direction
-            oks.append(drawn == direction)
-            values.append(drawn or "none")
-        oks += [
-            t.min_turns <= signed <= t.max_turns,
-            coverage >= t.min_coverage,
-            round_fit[i] >= t.min_roundness,
-            share <= 1.0,
-            offsets[i] <= t.max_center_offset,
-            radii[i] >= t.min_radius,
-            round_asked[i] >= t.min_roundness_requested,
-        ]
-        values += [round(signed, 3), coverage, round_fit[i], round(share, 4), offsets[i], radii[i], round_asked[i]]
-        if not all(oks):
+        near = point_chebyshev(first_pts[i], start) if start is not None else 0.0
+        area = 0.5 * areas[i]
+        drawn = "cw" if area > 0 else "ccw" if area < 0 else None  # checks.direction
+        # every check score_circle makes passes (in circle_limits' order), else it scores the circle
+        if not (
+            seed >= t.min_seed_score
+            and gaps <= t.max_gaps
+            and repeats <= t.max_repeats
+            and closing <= t.max_closure
+            and (start is None or near <= t.max_start_distance)
+            and (direction is None or drawn == direction)
+            and t.min_turns <= signed <= t.max_turns
+            and coverage >= t.min_coverage
+            and fit_round >= t.min_roundness
+            and share <= 1.0
+            and offset <= t.max_center_offset
+            and radius >= t.min_radius
+            and asked_round >= t.min_roundness_requested
+        ):
             out.append(None)
             continue
+        # each check's value as score_circle's card adds it
+        values: list[object] = [seed, gaps, repeats, closing]
+        if start is not None:
+            values.append(near)
+        if direction is not None:
+            values.append(drawn or "none")
+        values += [round(signed, 3), coverage, fit_round, round(share, 4), offset, radius, asked_round]
         asked = (start is not None, direction)
         if asked not in tables:  # (hashing the thresholds once per asked checks, not per circle)
             tables[asked] = _circle_checks(t, *asked)
         checks, margin_of = tables[asked]
-        margins = [margin(value) for margin, value in zip(margin_of, values)]
-        out.append(Passing(seed, round_fit[i], checks, margins))
+        out.append(Passing(seed, fit_round, checks, [margin(value) for margin, value in zip(margin_of, values)]))
     return out
 
 
