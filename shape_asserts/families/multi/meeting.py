@@ -73,7 +73,8 @@ def meetings(
     # less); all matched contours rounded at once, each one's a slice (a matched contour has a
     # fit, so its points are finite: the boxes' gaps are plain floats)
     spans = [(contours[ci].start, contours[ci].stop) for ci in matched]
-    rounded = np.rint(np.concatenate([pts[a:b] for a, b in spans]))
+    whole = spans[0][0] == 0 and spans[-1][1] == len(pts) and all(a[1] == b[0] for a, b in zip(spans, spans[1:]))
+    rounded = np.rint(pts if whole else np.concatenate([pts[a:b] for a, b in spans]))
     ends = list(itertools.accumulate(b - a for a, b in spans))
     offsets = [0, *ends[:-1]]
     slices = {ci: slice(o, e) for ci, o, e in zip(matched, offsets, ends)}

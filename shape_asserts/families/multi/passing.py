@@ -108,19 +108,18 @@ def _clipped_roundness(sums: list[float], deviations: list[float], lens: Sequenc
     return out
 
 
-def _int_seeds(
-    abouts: Sequence[AboutMean], lens: Sequence[int], ids: IntArray, small: Sequence[bool]
-) -> list[float | None]:
+def _int_seeds(sq: FloatArray, lens: Sequence[int], ids: IntArray, small: Sequence[bool]) -> list[float | None]:
     """:func:`.seed.int_points_score` of each contour's points (the parser's ints) from their
-    :func:`.fit.circle.about_mean`: ``None`` where the coordinates are too large for it (``small``:
-    whether each contour's lie within its limit), 0 under 5 points.
+    :func:`.fit.circle.about_mean`'s ``dx² + dy²`` (``sq``, the contours' stacked): ``None`` where
+    the coordinates are too large for it (``small``: whether each contour's lie within its limit),
+    0 under 5 points.
 
     Its steps (``seed._from_radii``) for all contours at once: the square roots of ``dx² + dy²``,
     each radius less its contour's mean radius, over it; each contour's sums by ``np.bincount``
     with weights, which adds each contour's values left to right from 0.0 — PHP's order and
     ``cumsum``'s, the same floats."""
     k = len(lens)
-    radii = np.sqrt(np.concatenate([about[2] for about in abouts]) if k > 1 else abouts[0][2])
+    radii = np.sqrt(sq)
     # each contour's mean radius (a zero one scores 0: it divides nothing, 1.0 stands in for it)
     means = [total / n for total, n in zip(np.bincount(ids, radii, k).tolist(), lens)]
     over = np.array([mean if mean > 0 else 1.0 for mean in means])[ids]
@@ -225,6 +224,8 @@ def passing_circles(
     *,
     ints: bool,
     inside: bool,
+    xy: FloatArray | None = None,
+    squares: FloatArray | None = None,
 ) -> list[Passing | None]:
     """Each matched contour's :class:`Passing`, or ``None`` where it fails a check or the shortcut
     does not cover it (see the module docstring).
@@ -234,7 +235,9 @@ def passing_circles(
     ``starts`` (``None``: unchecked), the asked ``directions`` and the thresholds, as
     :func:`.circle.score_circle` is given them (with ``bounds=False``); ``ints``: as
     :func:`.scorer.score_circles` is told; ``inside``: every coordinate of the answer lies within
-    ``seed.EXACT_LIMIT`` of 0.
+    ``seed.EXACT_LIMIT`` of 0. ``xy`` and ``squares``: the contours' points and their abouts'
+    ``dx² + dy²`` stacked, where the caller has them (the whole answer's, when the contours are all
+    of its contours in order), else they are put together here.
     """
     k = len(contours)
     if k == 0:
@@ -243,7 +246,8 @@ def passing_circles(
     ends = list(itertools.accumulate(lens))
     firsts = [e - n for e, n in zip(ends, lens)]
     lasts = [e - 1 for e in ends]
-    xy = np.concatenate([c.points for c in contours]) if k > 1 else contours[0].points
+    if xy is None:
+        xy = np.concatenate([c.points for c in contours]) if k > 1 else contours[0].points
     m = len(xy)
     ids = np.arange(k).repeat(lens)  # each point's contour
     ends_pts = xy[firsts + lasts].tolist()
@@ -277,7 +281,8 @@ def passing_circles(
     angles = np.arctan2(dy[:2], dx[:2])
     dist, r, ang = radial[0], radial[1], angles[0]
 
-    on_center = (np.minimum.reduceat(dist, firsts) == 0).tolist()
+    # (a point on its asked center: rare, so looked for per contour only when some point is on one)
+    on_center = (np.minimum.reduceat(dist, firsts) == 0).tolist() if np.minimum.reduce(dist) == 0 else [False] * k
     np.subtract(ang[1:], ang[:-1], out=turn[:-1])
     turn[lasts] = ang[firsts] - ang[lasts]
     turn += np.pi
@@ -316,7 +321,10 @@ def passing_circles(
         highs = np.maximum.reduceat(xy, firsts, axis=0).tolist()
         small = [min(lo) > -_INT_LIMIT and max(hi) < _INT_LIMIT for lo, hi in zip(lows, highs)]
         large = [-_LARGE < min(lo) <= max(hi) < _LARGE for lo, hi in zip(lows, highs)]
-    int_seeds = _int_seeds(abouts, lens, ids, small) if ints else []
+    if ints:
+        if squares is None:
+            squares = np.concatenate([about[2] for about in abouts]) if k > 1 else abouts[0][2]
+        int_seeds = _int_seeds(squares, lens, ids, small)
     tables: dict[tuple[bool, str | None], tuple[list[tuple[str, str]], list[MarginOf]]] = {}
     out: list[Passing | None] = []
     two_pi = 2 * np.pi

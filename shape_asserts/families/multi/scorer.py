@@ -199,6 +199,8 @@ def score_circles(
         r = tg.radius if tg.radius is not None else round(fits[ci].radius)
         starts.append(side_point(tg.center, r, tg.side) if tg.side is not None else None)
     # the circles passing every check measured together; each other one scored on its own
+    # (the matched contours all of them, in order: their points and squares are the answer's, stacked)
+    whole = len(pairs) == len(contours)
     fast = passing_circles(
         [contours[ci] for ci, _ in pairs],
         [fits[ci] for ci, _ in pairs],
@@ -209,6 +211,8 @@ def score_circles(
         t,
         ints=ints,
         inside=extremes is not None and extremes[0] > -_EXACT and extremes[1] < _EXACT,
+        xy=pts if whole else None,
+        squares=stacked[2] if whole and stacked is not None else None,
     )
     per: list[tuple[str, Passing | list[Row], Contour]] = []
     seeds = [0.0] * k
