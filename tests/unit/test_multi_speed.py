@@ -196,6 +196,12 @@ def test_harmonic_amplitudes_are_radial_harmonics() -> None:
         passing._harmonic_weights(theta, ids, firsts, lasts, w)
         totals = np.add.reduceat(w, firsts).tolist()
         got = passing._harmonic_amplitudes(theta, res, w, totals, firsts).T.tolist()
-        for (a, b), amp in zip(spans, got):
+        # (and from the points' offsets and distances: e^{-iθ} without the exponential)
+        r = rng.uniform(0.5, 40, m)
+        polar = (r * np.cos(theta), r * np.sin(theta), r)
+        theta_of = np.arctan2(polar[1], polar[0])
+        from_polar = passing._harmonic_amplitudes(theta_of, res, w, totals, firsts, polar).T.tolist()
+        for (a, b), amp, amp_polar in zip(spans, got, from_polar):
             want = radial_harmonics(theta[a:b].copy(), res[a:b].copy()).tolist()
             assert np.allclose(amp, want, rtol=1e-12, atol=1e-12)
+            assert np.allclose(amp_polar, want, rtol=1e-12, atol=1e-12)

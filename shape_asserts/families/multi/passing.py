@@ -163,20 +163,35 @@ def _harmonic_weights(theta: FloatArray, ids: IntArray, firsts: list[int], lasts
 
 
 def _harmonic_amplitudes(
-    theta: FloatArray, res: FloatArray, w: FloatArray, totals: list[float], firsts: list[int]
+    theta: FloatArray,
+    res: FloatArray,
+    w: FloatArray,
+    totals: list[float],
+    firsts: list[int],
+    polar: tuple[FloatArray, FloatArray, FloatArray] | None = None,
 ) -> FloatArray:
     """:func:`.fit.circle.radial_harmonics` of each contour's angles ``theta`` and residuals ``res``
     (at least 3 points each, finite; ``firsts`` each contour's first point) from their weights
     ``w`` and each contour's total of them, as a ``(orders, contours)`` array: the phases for all
     contours at once, each contour's sums of its phases times its weighted residuals by
     ``np.add.reduceat``, then the amplitudes ``2 |sum| / total`` (zeros where the total is not
-    finite and positive)."""
+    finite and positive).
+
+    ``polar``: the points' ``dx``, ``dy`` and distance ``r`` from the center ``theta`` is about,
+    when the caller has them; where every ``r`` is positive, ``e^{-iθ}`` is ``(dx - i dy) / r``
+    (``θ = arctan2(dy, dx)``: the same number to float rounding, without a complex exponential)."""
     lo, hi = HARMONIC_ORDERS
     # e^{-ikθ} for k = 1..hi: e^{-iθ}, then the rows known so far times the last of them (the
     # powers doubling each time: four calls for 16 rows, not radial_harmonics' running product of
     # one row at a time; the same powers to float rounding)
     power = np.empty((hi, len(theta)), dtype=complex)
-    np.exp(-1j * theta, out=power[0])
+    if polar is not None and np.minimum.reduce(polar[2]) > 0:
+        dx, dy, r = polar
+        np.divide(dx, r, out=power[0].real)
+        np.divide(dy, r, out=power[0].imag)
+        np.negative(power[0].imag, out=power[0].imag)
+    else:
+        np.exp(-1j * theta, out=power[0])
     have = 1
     while have < hi:
         more = min(have, hi - have)
@@ -312,7 +327,8 @@ def passing_circles(
     dev_asked, dev_fit = np.add.reduceat(dev, firsts, axis=1).tolist()
     round_asked = _clipped_roundness(asked_sum, dev_asked, lens)
     round_fit = _clipped_roundness(fit_sum, dev_fit, lens)
-    worst = _harmonic_shares(_harmonic_amplitudes(theta, res, w, totals, firsts), radii, t)
+    amplitudes = _harmonic_amplitudes(theta, res, w, totals, firsts, (dx[1], dy[1], r))
+    worst = _harmonic_shares(amplitudes, radii, t)
 
     # whether each contour's coordinates lie within the int seed's limit and within _LARGE
     small = large = [True] * k  # (inside: every contour's do)
