@@ -220,9 +220,14 @@ def _harmonic_shares(amplitudes: FloatArray, radii: Sequence[float], t: CircleTh
     a, b, c, d = t.harmonic_limits
     sizes = [max(radius, 1.0) for radius in radii]
     limits = np.array([[a + b / size for size in sizes], [c + d / size for size in sizes]])
+    shares = amplitudes / limits[_LIMIT_ROW]
+    orders = [max(1, min(hi - lo + 1, math.floor(math.pi * size) - lo + 1)) for size in sizes]
+    if min(orders) == hi - lo + 1:  # (every order judged: the largest of each column, NaN if one is)
+        worst: list[float] = np.maximum.reduce(shares, axis=0).tolist()
+        return worst
     out = []
-    for share, size in zip((amplitudes / limits[_LIMIT_ROW]).T.tolist(), sizes):
-        share = share[: max(1, min(len(share), math.floor(math.pi * size) - lo + 1))]
+    for share, count in zip(shares.T.tolist(), orders):
+        share = share[:count]
         total = sum(share)
         out.append(max(share) if total == total else math.nan)
     return out
@@ -252,7 +257,7 @@ def passing_circles(
     :func:`.scorer.score_circles` is told; ``inside``: every coordinate of the answer lies within
     ``seed.EXACT_LIMIT`` of 0. ``xy`` and ``squares``: the contours' points and their abouts'
     ``dx² + dy²`` stacked, where the caller has them (the whole answer's, when the contours are all
-    of its contours in order), else they are put together here.
+    of its contours in order), else they are put together here (``abouts`` is read only then).
     """
     k = len(contours)
     if k == 0:

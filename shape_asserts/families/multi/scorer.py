@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -67,7 +67,31 @@ class _Target:
 _EXACT = float(2**24)
 
 
-def _abouts(pts: FloatArray, contours: Sequence[Contour], small: bool) -> tuple[dict[int, AboutMean], AboutMean | None]:
+class _Slices(Mapping[int, AboutMean]):
+    """Each contour's :data:`.fit.circle.AboutMean` (of 3 points or more, by index) as its slices of
+    the contours' stacked arrays, sliced when asked for (the common answer asks for none)."""
+
+    def __init__(self, contours: Sequence[Contour], stacked: AboutMean) -> None:
+        self._contours, self._stacked = contours, stacked
+        self._keys = [i for i, c in enumerate(contours) if len(c) >= 3]
+
+    def __getitem__(self, i: int) -> AboutMean:
+        c = self._contours[i]
+        if len(c) < 3:
+            raise KeyError(i)
+        means, centred, sq = self._stacked
+        return means[i], centred[c.start : c.stop], sq[c.start : c.stop]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+
+def _abouts(
+    pts: FloatArray, contours: Sequence[Contour], small: bool
+) -> tuple[Mapping[int, AboutMean], AboutMean | None]:
     """:func:`.fit.circle.about_mean` of each contour of 3 points or more, by index, and where the
     contours tile ``pts`` and ``small`` holds, all of them stacked (the means ``(k, 2)``), else None.
 
@@ -84,14 +108,12 @@ def _abouts(pts: FloatArray, contours: Sequence[Contour], small: bool) -> tuple[
     centred = pts - means.repeat(lens, axis=0)
     dx, dy = centred[:, 0], centred[:, 1]
     sq = dx * dx + dy * dy
-    each = {
-        i: (means[i], centred[c.start : c.stop], sq[c.start : c.stop]) for i, c in enumerate(contours) if len(c) >= 3
-    }
-    return each, (means, centred, sq)
+    stacked = (means, centred, sq)
+    return _Slices(contours, stacked), stacked
 
 
 def _fits(
-    pts: FloatArray, contours: Sequence[Contour], abouts: dict[int, AboutMean], stacked: AboutMean | None
+    pts: FloatArray, contours: Sequence[Contour], abouts: Mapping[int, AboutMean], stacked: AboutMean | None
 ) -> list[CircleModel | FitFailure]:
     """:func:`.fit.circle.fit_circles` of the contours ``abouts`` holds, in its order: from the
     ``stacked`` arrays where every contour is among them, else from theirs put together."""
@@ -204,7 +226,7 @@ def score_circles(
     fast = passing_circles(
         [contours[ci] for ci, _ in pairs],
         [fits[ci] for ci, _ in pairs],
-        [abouts[ci] for ci, _ in pairs],
+        [abouts[ci] for ci, _ in pairs] if not (whole and stacked is not None) else [],  # (unread then)
         [targets[tj].center for _, tj in pairs],
         starts,
         [targets[tj].direction for _, tj in pairs],
