@@ -27,7 +27,6 @@ from shape_asserts.families.circle import CircleThresholds, seed_of_points
 from shape_asserts.families.multi.merge import Passing
 from shape_asserts.geometry.checks import SECTOR_BOUNDS
 from shape_asserts.geometry.contours import Contour
-from shape_asserts.geometry.distances import point_chebyshev
 from shape_asserts.geometry.fit import CircleModel
 from shape_asserts.geometry.fit.circle import HARMONIC_ORDERS, AboutMean
 from shape_asserts.geometry.points import FloatArray, IntArray, Point
@@ -363,14 +362,16 @@ def passing_circles(
             out.append(None)
             continue
         gaps, repeats = len(contour.gaps), len(contour.repeats)  # (checks.continuity's, the same steps)
-        closing = point_chebyshev(last_pts[i], first_pts[i])
+        # (point_chebyshev of finite points: the larger of the differences' absolute values)
+        (fx, fy), (lx, ly) = first_pts[i], last_pts[i]
+        closing = max(abs(lx - fx), abs(ly - fy))
         turns = turns_sum[i] / two_pi
         coverage = ((counts[0] > 0 or counts[12] > 0) + 11 - counts[1:12].count(0)) / 12.0
         direction = directions[i]
         signed = (turns if direction == "cw" else -turns) if direction is not None else abs(turns)
         share, fit_round, asked_round, offset, radius = worst[i], round_fit[i], round_asked[i], offsets[i], radii[i]
         start = starts[i]
-        near = point_chebyshev(first_pts[i], start) if start is not None else 0.0
+        near = max(abs(fx - start[0]), abs(fy - start[1])) if start is not None else 0.0
         area = 0.5 * areas[i]
         drawn = "cw" if area > 0 else "ccw" if area < 0 else None  # checks.direction
         # every check score_circle makes passes (in circle_limits' order), else it scores the circle
