@@ -100,6 +100,27 @@ class Contour:
         return closure_distance(self.points)
 
 
+_new = object.__new__
+
+
+def _contour(
+    start: int, stop: int, points: FloatArray, opened_by: str, gaps: tuple[int, ...], repeats: tuple[int, ...]
+) -> Contour:
+    """``Contour(start, stop, points, opened_by, gaps, repeats)`` with its fields written straight
+    into its ``__dict__``, as ``Scorecard.add`` makes its checks: the frozen dataclass's
+    ``__init__`` sets them one ``object.__setattr__`` at a time (it has no ``__post_init__``, so
+    the instance is the same)."""
+    c: Contour = _new(Contour)
+    fields = c.__dict__
+    fields["start"] = start
+    fields["stop"] = stop
+    fields["points"] = points
+    fields["opened_by"] = opened_by
+    fields["gaps"] = gaps
+    fields["repeats"] = repeats
+    return c
+
+
 def split_contours(
     points: ArrayLike,
     *,
@@ -163,7 +184,7 @@ def _split_finite(pts: FloatArray, steps: FloatArray, rule: _Rule) -> list[Conto
     walk."""
     break_step, close_tol, min_loop, split_on_close = rule
     n = len(pts)
-    jumps = np.flatnonzero(steps > break_step).tolist()
+    jumps = (steps > break_step).nonzero()[0].tolist()
     # where contours begin, and why: the first point, after every jump and (round by round) every
     # finished loop; todo: (start, last point) of the stretches open and long enough for a loop
     opened: dict[int, str] = {0: "first", **{i + 1: "jump" for i in jumps}}
@@ -206,7 +227,7 @@ def _split_finite(pts: FloatArray, steps: FloatArray, rule: _Rule) -> list[Conto
             end = loop_done & ((step > 1) | ((step >= 1) & (nxt > here)))
         else:
             end = loop_done & (step > 1)
-        hit = np.flatnonzero(end)
+        hit = end.nonzero()[0]
         if not len(hit):  # no stretch ends early: every contour is found
             break
         # each stretch's first end: the stretches' hits in order, the first of each start
@@ -229,15 +250,15 @@ def _contours(pts: FloatArray, steps: FloatArray, opened: dict[int, str]) -> lis
     """The contours beginning at ``opened``'s points, for the reasons it gives, each up to the next;
     gaps and repeats are the steps inside each longer than one cell or of none."""
     n = len(pts)
-    gap_at = np.flatnonzero(steps > 1).tolist()
-    repeat_at = np.flatnonzero(steps == 0).tolist()
+    gap_at = (steps > 1).nonzero()[0].tolist()  # (np.flatnonzero of a 1-d array, without its wrapper)
+    repeat_at = (steps == 0).nonzero()[0].tolist()
     starts = sorted(opened)
     out = []
     for s, stop in zip(starts, [*starts[1:], n]):
         # steps s .. stop - 2 (the step that ends the contour is neither)
         gaps = gap_at[bisect.bisect_left(gap_at, s) : bisect.bisect_left(gap_at, stop - 1)]
         repeats = repeat_at[bisect.bisect_left(repeat_at, s) : bisect.bisect_left(repeat_at, stop - 1)]
-        out.append(Contour(s, stop, pts[s:stop], opened[s], tuple(gaps), tuple(repeats)))
+        out.append(_contour(s, stop, pts[s:stop], opened[s], tuple(gaps), tuple(repeats)))
     return out
 
 
@@ -276,14 +297,14 @@ def _walk(pts: FloatArray, steps: list[float], start: int, opened: str, rule: _R
         elif split_on_close and step >= 1 and loop_done and cheb(i + 1, s) > here:
             reason = "loop"
         if reason is not None:
-            out.append(Contour(s, i + 1, pts[s : i + 1], opened, tuple(gaps), tuple(repeats)))
+            out.append(_contour(s, i + 1, pts[s : i + 1], opened, tuple(gaps), tuple(repeats)))
             s, opened, far, gaps, repeats = i + 1, reason, 0.0, [], []
             xs_s, ys_s = xs[s], ys[s]
         elif step > 1:
             gaps.append(i)
         elif step == 0:
             repeats.append(i)
-    out.append(Contour(s, n, pts[s:n], opened, tuple(gaps), tuple(repeats)))
+    out.append(_contour(s, n, pts[s:n], opened, tuple(gaps), tuple(repeats)))
     return out
 
 

@@ -29,6 +29,8 @@ __all__ = [
 ]
 
 
+_new = object.__new__
+
 #: Points about their mean: the mean ``(2,)``, the centred points ``(N, 2)`` and each one's
 #: squared distance from the mean, ``dx² + dy²`` ``(N,)`` (:func:`about_mean`).
 AboutMean = tuple[FloatArray, FloatArray, FloatArray]
@@ -160,7 +162,14 @@ def _taubin_circle(
     if not math.isfinite(r2) or r2 <= 0:
         return FitFailure("no real circle fits the points")
     mx, my = mean
-    return CircleModel(center=(cx * scale + mx, cy * scale + my), radius=math.sqrt(r2) * scale)
+    # CircleModel(center, radius) with its fields written straight into its __dict__ (as
+    # Scorecard.add makes its checks: the frozen dataclass's __init__ sets them one
+    # object.__setattr__ at a time; it has no __post_init__, so the instance is the same)
+    model: CircleModel = _new(CircleModel)
+    fields = model.__dict__
+    fields["center"] = (cx * scale + mx, cy * scale + my)
+    fields["radius"] = math.sqrt(r2) * scale
+    return model
 
 
 #: The moment matrix's six distinct entries as products of ZXY's columns (rows, then columns, of
