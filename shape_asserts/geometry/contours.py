@@ -100,27 +100,6 @@ class Contour:
         return closure_distance(self.points)
 
 
-_new = object.__new__
-
-
-def _contour(
-    start: int, stop: int, points: FloatArray, opened_by: str, gaps: tuple[int, ...], repeats: tuple[int, ...]
-) -> Contour:
-    """``Contour(start, stop, points, opened_by, gaps, repeats)`` with its fields written straight
-    into its ``__dict__``, as ``Scorecard.add`` makes its checks: the frozen dataclass's
-    ``__init__`` sets them one ``object.__setattr__`` at a time (it has no ``__post_init__``, so
-    the instance is the same)."""
-    c: Contour = _new(Contour)
-    fields = c.__dict__
-    fields["start"] = start
-    fields["stop"] = stop
-    fields["points"] = points
-    fields["opened_by"] = opened_by
-    fields["gaps"] = gaps
-    fields["repeats"] = repeats
-    return c
-
-
 def split_contours(
     points: ArrayLike,
     *,
@@ -178,10 +157,9 @@ def _split_finite(pts: FloatArray, steps: FloatArray, rule: _Rule) -> list[Conto
     wherever it began, so the answer falls into stretches between jumps. For a contour from point
     ``s``, the walk's values are arrays over the stretch's points ``i``: ``here`` (Chebyshev from
     ``s``) and whether some ``here`` so far exceeds ``close_tol + 1`` (the walk's running maximum
-    ``far`` does exactly then: the last such point since ``s`` is not before ``s``), so where the
-    walk would first end it. Each round takes every open stretch at once; a contour ended early
-    opens the next, looked at in the next round. The same comparisons of the same floats as the
-    walk."""
+    ``far`` does exactly then: the last such point is not before ``s``), so where the walk would
+    first end it. Each round takes every open stretch at once; a contour ended early opens the
+    next, looked at in the next round. The same comparisons of the same floats as the walk."""
     break_step, close_tol, min_loop, split_on_close = rule
     n = len(pts)
     jumps = (steps > break_step).nonzero()[0].tolist()
@@ -190,12 +168,9 @@ def _split_finite(pts: FloatArray, steps: FloatArray, rule: _Rule) -> list[Conto
     opened: dict[int, str] = {0: "first", **{i + 1: "jump" for i in jumps}}
     shortest = max(min_loop, 1)
     todo = [(a, b) for a, b in zip([0, *(i + 1 for i in jumps)], [*jumps, n - 1]) if b - a >= shortest]
-    # each point's step to the next; 0 (no step: neither ends a loop) from a stretch's last point,
-    # which is every jump's start and the answer's last point
-    step_of = np.empty(n)
-    step_of[:-1] = steps
+    # each point's step to the next; 0 (no loop ends there) from a stretch's last (a jump's start, the last)
+    step_of = np.append(steps, 0.0)
     step_of[jumps] = 0.0
-    step_of[-1] = 0.0
     rounds = 0
     while todo:
         if rounds == _ARRAY_ROUNDS:  # walk from the first open stretch on instead
@@ -203,27 +178,22 @@ def _split_finite(pts: FloatArray, steps: FloatArray, rule: _Rule) -> list[Conto
             head = [c for c in _contours(pts, steps, opened) if c.start < s]
             return head + _walk(pts, steps.tolist(), s, opened[s], rule)
         rounds += 1
+        # every open stretch's points in a row: idx, and the stretch's first point at each
         size = [b - a + 1 for a, b in todo]
-        # every open stretch's points in a row: idx, and the stretch's first point at each (the
-        # stretches of the first round, when none was dropped, are the whole answer in order)
         first = np.array([a for a, _ in todo])
         s_at = first.repeat(size)
-        if len(s_at) == n:
-            idx = np.arange(n)
-            d = np.abs(pts - pts[s_at])
-            step = step_of
+        if len(s_at) == n:  # (the first round's stretches, none dropped: the whole answer in order)
+            idx, d, step = np.arange(n), np.abs(pts - pts[s_at]), step_of
         else:
             ends = np.cumsum(size)
             idx = np.arange(int(ends[-1])) - (ends - size - first).repeat(size)
-            d = np.abs(pts[idx] - pts[s_at])
-            step = step_of[idx]
+            d, step = np.abs(pts[idx] - pts[s_at]), step_of[idx]
         here = np.maximum(d[:, 0], d[:, 1])
         # far > close_tol + 1: the last point so far past that is not before the stretch's first
         went_far = np.maximum.accumulate(np.where(here > close_tol + 1, idx, -1)) >= s_at
         loop_done = (here <= close_tol) & went_far & (idx >= s_at + (min_loop - 1))
         if split_on_close:
-            nxt = np.empty_like(here)  # cheb(i + 1, s) within the stretch (its last point: step 0)
-            nxt[:-1], nxt[-1] = here[1:], 0.0
+            nxt = np.append(here[1:], 0.0)  # cheb(i + 1, s) within the stretch (its last point: step 0)
             end = loop_done & ((step > 1) | ((step >= 1) & (nxt > here)))
         else:
             end = loop_done & (step > 1)
@@ -231,17 +201,12 @@ def _split_finite(pts: FloatArray, steps: FloatArray, rule: _Rule) -> list[Conto
         if not len(hit):  # no stretch ends early: every contour is found
             break
         # each stretch's first end: the stretches' hits in order, the first of each start
-        later = []
-        seen = -1
-        last_of = dict(todo)
-        for i, first in zip(idx[hit].tolist(), s_at[hit].tolist()):
-            if first == seen:
-                continue
-            seen = first
-            opened[i + 1] = "lift" if steps[i] > 1 else "loop"
-            last = last_of[first]
-            if last - (i + 1) >= shortest:
-                later.append((i + 1, last))
+        later, seen, last_of = [], -1, dict(todo)
+        for i, s0 in zip(idx[hit].tolist(), s_at[hit].tolist()):
+            if s0 != seen:
+                seen, opened[i + 1] = s0, "lift" if steps[i] > 1 else "loop"
+                if last_of[s0] - (i + 1) >= shortest:
+                    later.append((i + 1, last_of[s0]))
         todo = later
     return _contours(pts, steps, opened)
 
@@ -258,7 +223,7 @@ def _contours(pts: FloatArray, steps: FloatArray, opened: dict[int, str]) -> lis
         # steps s .. stop - 2 (the step that ends the contour is neither)
         gaps = gap_at[bisect.bisect_left(gap_at, s) : bisect.bisect_left(gap_at, stop - 1)]
         repeats = repeat_at[bisect.bisect_left(repeat_at, s) : bisect.bisect_left(repeat_at, stop - 1)]
-        out.append(_contour(s, stop, pts[s:stop], opened[s], tuple(gaps), tuple(repeats)))
+        out.append(Contour(s, stop, pts[s:stop], opened[s], tuple(gaps), tuple(repeats)))
     return out
 
 
@@ -297,14 +262,14 @@ def _walk(pts: FloatArray, steps: list[float], start: int, opened: str, rule: _R
         elif split_on_close and step >= 1 and loop_done and cheb(i + 1, s) > here:
             reason = "loop"
         if reason is not None:
-            out.append(_contour(s, i + 1, pts[s : i + 1], opened, tuple(gaps), tuple(repeats)))
+            out.append(Contour(s, i + 1, pts[s : i + 1], opened, tuple(gaps), tuple(repeats)))
             s, opened, far, gaps, repeats = i + 1, reason, 0.0, [], []
             xs_s, ys_s = xs[s], ys[s]
         elif step > 1:
             gaps.append(i)
         elif step == 0:
             repeats.append(i)
-    out.append(_contour(s, n, pts[s:n], opened, tuple(gaps), tuple(repeats)))
+    out.append(Contour(s, n, pts[s:n], opened, tuple(gaps), tuple(repeats)))
     return out
 
 

@@ -4,13 +4,13 @@
 (:func:`.circle.score_circle`) and merges the circles' checks by name; a check every circle passes
 becomes "all N pass" with the least margin, so of a circle that passes every check the merge reads
 only each check's margin (and the circle's seed score and roundness). :func:`passing_circles`
-measures those for all the matched contours at once: each elementwise step (differences, distances,
-angles, the harmonics' phases) on the contours' points stacked in one array, each sum still on the
-contour's own slice (``np.add.reduce`` and ``cumsum`` of the same values in the same order: the
-same floats), so every number is :func:`.circle.score_circle`'s. A circle that fails a check, or
-that the shortcut does not cover (a point on the asked center, a seed score the answer's JSON must
-give), comes back ``None``: the caller scores it with :func:`.circle.score_circle`, which also
-writes the failing checks' details (:func:`.merge.merge_circles` merges both kinds).
+measures those for all the matched contours at once: each elementwise step on the contours' points
+stacked in one array, each contour's sums by ``np.add.reduceat`` (the seed score's by ``np.bincount``,
+left to right as PHP adds them: the same floats), so every number is :func:`.circle.score_circle`'s
+to float rounding (its sums add in another order). A circle that fails a check, or that the shortcut
+does not cover (a point on the asked center, a seed score the answer's JSON must give), comes back
+``None``: the caller scores it with :func:`.circle.score_circle`, which also writes the failing
+checks' details (:func:`.merge.merge_circles` merges both kinds).
 """
 
 from __future__ import annotations
@@ -94,16 +94,12 @@ def _circle_checks(
 
 def _clipped_roundness(sums: list[float], deviations: list[float], lens: Sequence[int]) -> list[float]:
     """:func:`.fit.circle.roundness_of` of each contour from the sums of its distances and of their
-    deviations from their mean (NaN where that mean is not finite: the deviations' sum is then
-    not read)."""
+    deviations from their mean (0 where that mean is not finite and positive)."""
     out = []
     for total, dev, n in zip(sums, deviations, lens):
         mean = total / n
-        if not math.isfinite(mean) or mean <= 0:
-            out.append(0.0)
-            continue
-        score = (1.0 - (dev / n) / mean) * 100.0
-        out.append(float(min(100.0, max(0.0, score))))
+        ok = math.isfinite(mean) and mean > 0
+        out.append(float(min(100.0, max(0.0, (1.0 - (dev / n) / mean) * 100.0))) if ok else 0.0)
     return out
 
 
@@ -278,17 +274,8 @@ def passing_circles(
     # in one subtraction
     # (coordinates first, so that each elementwise loop runs along the points)
     # (the origins' x, then y, each row repeated over its contour's points: (6, m))
-    origins = np.array(
-        [
-            [cn[0] for cn in centers],
-            [f.center[0] for f in fits],
-            [p[0] for p in first_pts],
-            [cn[1] for cn in centers],
-            [f.center[1] for f in fits],
-            [p[1] for p in first_pts],
-        ],
-        dtype=float,
-    ).repeat(lens, axis=1)
+    columns = (centers, [f.center for f in fits], first_pts)
+    origins = np.array([[o[j] for o in col] for j in (0, 1) for col in columns], dtype=float).repeat(lens, axis=1)
     dx = xy[:, 0] - origins[:3]  # each (3, m)
     dy = xy[:, 1] - origins[3:]
     # the rows each contour sums, all in one reduceat: its turns, its signed area's terms, its
