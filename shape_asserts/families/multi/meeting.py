@@ -91,7 +91,8 @@ def meetings(
         (lo_i, hi_i), (lo_j, hi_j) = box[i], box[j]
         aparts[i, j] = max(max(lo_j[0] - hi_i[0], lo_i[0] - hi_j[0]), max(lo_j[1] - hi_i[1], lo_i[1] - hi_j[1]))
     pair_gap: dict[tuple[int, int], float] = {}  # the cells' least gap of each pair that could lower the least
-    for (i, j), apart in aparts.items():
+    # (nearest boxes first: the least found early spares the pairs whose boxes are farther apart)
+    for (i, j), apart in sorted(aparts.items(), key=lambda pair: pair[1]):
         if apart < least:  # (else the pair cannot lower the least)
             pair_gap[i, j] = _cell_gap(cells[i], cells[j], (cols[i], cols[j]) if cols else None)
             least = min(least, pair_gap[i, j])
