@@ -157,18 +157,20 @@ def _split_finite(pts: FloatArray, steps: FloatArray, rule: _Rule) -> list[Conto
     wherever it began, so the answer falls into stretches between jumps. For a contour from point
     ``s``, the walk's values are arrays over the stretch's points ``i``: ``here`` (Chebyshev from
     ``s``) and whether some ``here`` so far exceeds ``close_tol + 1`` (the walk's running maximum
-    ``far`` does exactly then), so where the walk would first end it. Each round takes every open
-    stretch at once; a contour ended early opens the next, looked at in the next round. The same
-    comparisons of the same floats as the walk."""
+    ``far`` does exactly then: the last such point is not before ``s``), so where the walk would
+    first end it. Each round takes every open stretch at once; a contour ended early opens the
+    next, looked at in the next round. The same comparisons of the same floats as the walk."""
     break_step, close_tol, min_loop, split_on_close = rule
     n = len(pts)
-    x, y = pts[:, 0], pts[:, 1]
-    jumps = np.flatnonzero(steps > break_step).tolist()
+    jumps = (steps > break_step).nonzero()[0].tolist()
     # where contours begin, and why: the first point, after every jump and (round by round) every
     # finished loop; todo: (start, last point) of the stretches open and long enough for a loop
     opened: dict[int, str] = {0: "first", **{i + 1: "jump" for i in jumps}}
     shortest = max(min_loop, 1)
     todo = [(a, b) for a, b in zip([0, *(i + 1 for i in jumps)], [*jumps, n - 1]) if b - a >= shortest]
+    # each point's step to the next; 0 (no loop ends there) from a stretch's last (a jump's start, the last)
+    step_of = np.append(steps, 0.0)
+    step_of[jumps] = 0.0
     rounds = 0
     while todo:
         if rounds == _ARRAY_ROUNDS:  # walk from the first open stretch on instead
@@ -176,37 +178,35 @@ def _split_finite(pts: FloatArray, steps: FloatArray, rule: _Rule) -> list[Conto
             head = [c for c in _contours(pts, steps, opened) if c.start < s]
             return head + _walk(pts, steps.tolist(), s, opened[s], rule)
         rounds += 1
-        first = np.array([a for a, _ in todo])
-        size = np.array([b - a + 1 for a, b in todo])
         # every open stretch's points in a row: idx, and the stretch's first point at each
-        ends = size.cumsum()
-        idx = np.arange(int(ends[-1])) - (ends - size - first).repeat(size)
+        size = [b - a + 1 for a, b in todo]
+        first = np.array([a for a, _ in todo])
         s_at = first.repeat(size)
-        here = np.maximum(np.abs(x[idx] - x[s_at]), np.abs(y[idx] - y[s_at]))
-        rel = idx - s_at
-        # far > close_tol + 1: some point since the stretch's first went that far
-        out_far = (here > close_tol + 1).cumsum()
-        went_far = out_far > (out_far[ends - size] - (here[ends - size] > close_tol + 1)).repeat(size)
-        step = steps[np.minimum(idx, n - 2)]  # (a stretch's last point has no step in it: dropped below)
-        loop_done = (rel + 1 >= min_loop) & (here <= close_tol) & went_far & (rel < (size - 1).repeat(size))
-        nxt = np.empty_like(here)  # cheb(i + 1, s) within the stretch: np.append(here[1:], 0.0)
-        nxt[:-1], nxt[-1] = here[1:], 0.0
+        if len(s_at) == n:  # (the first round's stretches, none dropped: the whole answer in order)
+            idx, d, step = np.arange(n), np.abs(pts - pts[s_at]), step_of
+        else:
+            ends = np.cumsum(size)
+            idx = np.arange(int(ends[-1])) - (ends - size - first).repeat(size)
+            d, step = np.abs(pts[idx] - pts[s_at]), step_of[idx]
+        here = np.maximum(d[:, 0], d[:, 1])
+        # far > close_tol + 1: the last point so far past that is not before the stretch's first
+        went_far = np.maximum.accumulate(np.where(here > close_tol + 1, idx, -1)) >= s_at
+        loop_done = (here <= close_tol) & went_far & (idx >= s_at + (min_loop - 1))
         if split_on_close:
+            nxt = np.append(here[1:], 0.0)  # cheb(i + 1, s) within the stretch (its last point: step 0)
             end = loop_done & ((step > 1) | ((step >= 1) & (nxt > here)))
         else:
             end = loop_done & (step > 1)
-        hit = np.flatnonzero(end)
+        hit = end.nonzero()[0]
         if not len(hit):  # no stretch ends early: every contour is found
             break
-        stretch = np.searchsorted(ends, hit, side="right")
-        new = np.append(True, stretch[1:] != stretch[:-1])
-        firsts = np.flatnonzero(new)  # each stretch's first end
-        later = []
-        for k, i in zip(stretch[firsts].tolist(), idx[hit[firsts]].tolist()):
-            opened[i + 1] = "lift" if steps[i] > 1 else "loop"
-            last = todo[k][1]
-            if last - (i + 1) >= shortest:
-                later.append((i + 1, last))
+        # each stretch's first end: the stretches' hits in order, the first of each start
+        later, seen, last_of = [], -1, dict(todo)
+        for i, s0 in zip(idx[hit].tolist(), s_at[hit].tolist()):
+            if s0 != seen:
+                seen, opened[i + 1] = s0, "lift" if steps[i] > 1 else "loop"
+                if last_of[s0] - (i + 1) >= shortest:
+                    later.append((i + 1, last_of[s0]))
         todo = later
     return _contours(pts, steps, opened)
 
@@ -215,8 +215,8 @@ def _contours(pts: FloatArray, steps: FloatArray, opened: dict[int, str]) -> lis
     """The contours beginning at ``opened``'s points, for the reasons it gives, each up to the next;
     gaps and repeats are the steps inside each longer than one cell or of none."""
     n = len(pts)
-    gap_at = np.flatnonzero(steps > 1).tolist()
-    repeat_at = np.flatnonzero(steps == 0).tolist()
+    gap_at = (steps > 1).nonzero()[0].tolist()  # (np.flatnonzero of a 1-d array, without its wrapper)
+    repeat_at = (steps == 0).nonzero()[0].tolist()
     starts = sorted(opened)
     out = []
     for s, stop in zip(starts, [*starts[1:], n]):

@@ -61,7 +61,7 @@ def test_edges_of_far_off_or_non_finite_strokes_take_segments():
 
 
 def _int16_cols(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, ...]:
-    return tuple(np.ascontiguousarray(c.astype(np.int16)) for c in (a[:, 0], a[:, 1], b[:, 0], b[:, 1]))
+    return tuple(c.T.astype(np.int16, order="C") for c in (a, b))
 
 
 @pytest.mark.parametrize("seed", range(5))

@@ -3,8 +3,9 @@ scored as a circle, the per-circle checks merged, and the scene's own checks on 
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,7 +23,8 @@ from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.geometry.contours import BREAK_STEP, CLOSE_TOL, Contour, intersection, split_contours
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import CircleModel
-from shape_asserts.geometry.fit.circle import AboutMean, about_mean
+from shape_asserts.geometry.fit.base import FitFailure
+from shape_asserts.geometry.fit.circle import AboutMean, about_mean, fit_circles
 from shape_asserts.geometry.fit.polygon import np_sum
 from shape_asserts.geometry.points import FloatArray, Point, as_points
 from shape_asserts.geometry.score import ShapeScore
@@ -65,8 +67,33 @@ class _Target:
 _EXACT = float(2**24)
 
 
-def _abouts(pts: FloatArray, contours: Sequence[Contour], small: bool) -> dict[int, AboutMean]:
-    """:func:`.fit.circle.about_mean` of each contour of 3 points or more, by index.
+class _Slices(Mapping[int, AboutMean]):
+    """Each contour's :data:`.fit.circle.AboutMean` (of 3 points or more, by index) as its slices of
+    the contours' stacked arrays, sliced when asked for (the common answer asks for none)."""
+
+    def __init__(self, contours: Sequence[Contour], stacked: AboutMean) -> None:
+        self._contours, self._stacked = contours, stacked
+        self._keys = [i for i, c in enumerate(contours) if len(c) >= 3]
+
+    def __getitem__(self, i: int) -> AboutMean:
+        c = self._contours[i]
+        if len(c) < 3:
+            raise KeyError(i)
+        means, centred, sq = self._stacked
+        return means[i], centred[c.start : c.stop], sq[c.start : c.stop]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+
+def _abouts(
+    pts: FloatArray, contours: Sequence[Contour], small: bool
+) -> tuple[Mapping[int, AboutMean], AboutMean | None]:
+    """:func:`.fit.circle.about_mean` of each contour of 3 points or more, by index, and where the
+    contours tile ``pts`` and ``small`` holds, all of them stacked (the means ``(k, 2)``), else None.
 
     ``small``: every coordinate of ``pts`` is a whole number within :data:`_EXACT` of 0 (the
     parser's ints). Each contour's sums of its coordinates are then exact in any order (every
@@ -75,15 +102,35 @@ def _abouts(pts: FloatArray, contours: Sequence[Contour], small: bool) -> dict[i
     the squares made for all points at once (the same elementwise operations)."""
     tiled = all(a.stop == b.start for a, b in zip(contours, contours[1:]))
     if not (small and tiled and len(contours) > 1 and contours[0].start == 0 and contours[-1].stop == len(pts)):
-        return {i: about_mean(c.points) for i, c in enumerate(contours) if len(c) >= 3}
+        return {i: about_mean(c.points) for i, c in enumerate(contours) if len(c) >= 3}, None
     lens = np.array([len(c) for c in contours])
     means = np.add.reduceat(pts, [c.start for c in contours], axis=0) / lens[:, None]
     centred = pts - means.repeat(lens, axis=0)
     dx, dy = centred[:, 0], centred[:, 1]
     sq = dx * dx + dy * dy
-    return {
-        i: (means[i], centred[c.start : c.stop], sq[c.start : c.stop]) for i, c in enumerate(contours) if len(c) >= 3
-    }
+    stacked = (means, centred, sq)
+    return _Slices(contours, stacked), stacked
+
+
+def _fits(
+    pts: FloatArray, contours: Sequence[Contour], abouts: Mapping[int, AboutMean], stacked: AboutMean | None
+) -> list[CircleModel | FitFailure]:
+    """:func:`.fit.circle.fit_circles` of the contours ``abouts`` holds, in its order: from the
+    ``stacked`` arrays where every contour is among them, else from theirs put together."""
+    spans = [(contours[i].start, contours[i].stop) for i in abouts]
+    if stacked is not None and len(abouts) == len(contours):
+        return fit_circles(pts, *stacked, spans)
+    if not abouts:
+        return []
+    ends = list(itertools.accumulate(b - a for a, b in spans))
+    means, centred, sq = (np.concatenate(part) for part in zip(*abouts.values()))
+    return fit_circles(
+        np.concatenate([pts[a:b] for a, b in spans]),
+        means.reshape(-1, 2),
+        centred,
+        sq,
+        [(e - (b - a), e) for e, (a, b) in zip(ends, spans)],
+    )
 
 
 def _mean(values: list[float]) -> float:
@@ -131,9 +178,9 @@ def score_circles(
         (float(np.minimum.reduce(pts, axis=None)), float(np.maximum.reduce(pts, axis=None))) if len(pts) else None
     )
     small = ints and extremes is not None and extremes[0] > -_EXACT and extremes[1] < _EXACT
-    abouts = _abouts(pts, contours, small)
-    # the contours a circle fits, by index (a contour of fewer than 3 points fits none)
-    fits = {i: m for i, a in abouts.items() if (m := CircleModel.from_estimate(contours[i].points, about=a))}
+    abouts, stacked = _abouts(pts, contours, small)
+    # the contours a circle fits, by index (a contour of fewer than 3 points fits none), all at once
+    fits = {i: m for i, m in zip(abouts, _fits(pts, contours, abouts, stacked)) if m}
     card = Scorecard()
     metrics = card.metrics
     metrics.update(n_points=len(pts), contours=len(contours), circles=k)
@@ -174,15 +221,20 @@ def score_circles(
         r = tg.radius if tg.radius is not None else round(fits[ci].radius)
         starts.append(side_point(tg.center, r, tg.side) if tg.side is not None else None)
     # the circles passing every check measured together; each other one scored on its own
+    # (the matched contours all of them, in order: their points and squares are the answer's, stacked)
+    whole = len(pairs) == len(contours)
     fast = passing_circles(
         [contours[ci] for ci, _ in pairs],
         [fits[ci] for ci, _ in pairs],
-        [abouts[ci] for ci, _ in pairs],
+        [abouts[ci] for ci, _ in pairs] if not (whole and stacked is not None) else [],  # (unread then)
         [targets[tj].center for _, tj in pairs],
         starts,
         [targets[tj].direction for _, tj in pairs],
         t,
         ints=ints,
+        inside=extremes is not None and extremes[0] > -_EXACT and extremes[1] < _EXACT,
+        xy=pts if whole else None,
+        squares=stacked[2] if whole and stacked is not None else None,
     )
     per: list[tuple[str, Passing | list[Row], Contour]] = []
     seeds = [0.0] * k

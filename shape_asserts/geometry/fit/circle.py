@@ -6,6 +6,7 @@ See :mod:`shape_asserts.geometry.fit.base` for the contract every model keeps.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -19,6 +20,7 @@ __all__ = [
     "AboutMean",
     "about_mean",
     "CircleModel",
+    "fit_circles",
     "roundness",
     "roundness_of",
     "rms_of",
@@ -26,6 +28,8 @@ __all__ = [
     "HARMONIC_ORDERS",
 ]
 
+
+_new = object.__new__
 
 #: Points about their mean: the mean ``(2,)``, the centred points ``(N, 2)`` and each one's
 #: squared distance from the mean, ``dx² + dy²`` ``(N,)`` (:func:`about_mean`).
@@ -98,26 +102,7 @@ class CircleModel:
         # the smallest right singular vector of ZXY is the smallest eigenvector of its 3×3 moment
         # matrix; eigh on 3×3 is far cheaper than an SVD of N×3 (the data are centred and scaled)
         vals, vecs = eigh(zxy.T @ zxy)
-        # two (near) zero eigenvalues: the points span only two distinct positions
-        if vals[1] <= 1e-9 * vals[2]:
-            return FitFailure("fewer than 3 distinct points")
-        # the coefficients (a0, a1, a2, a3) of a0 (x² + y²) + a1 x + a2 y + a3 = 0, in Python floats:
-        # the same IEEE operations as on numpy's float64 scalars (sqrt and ** 2 correctly rounded
-        # both ways), without their per-operation cost
-        v0, v1, v2 = vecs[:, 0].tolist()
-        a0 = v0 / twice_root
-        a1, a2, a3 = v1, v2, -zm * a0
-        # collinear points put the null vector in the (x, y) plane: no quadratic term, no circle
-        # (also keeps the divisions below from dividing by zero; a NaN goes on, as numpy's did)
-        if abs(a0) < 1e-10:
-            return FitFailure("points are collinear")
-        cx = -a1 / (2 * a0)
-        cy = -a2 / (2 * a0)
-        r2 = (a1**2 + a2**2 - 4 * a0 * a3) / (4 * a0**2)
-        if not math.isfinite(r2) or r2 <= 0:
-            return FitFailure("no real circle fits the points")
-        mx, my = mean.tolist()
-        return cls(center=(cx * scale + mx, cy * scale + my), radius=math.sqrt(r2) * scale)
+        return _taubin_circle(vals.tolist(), vecs[:, 0].tolist(), zm, twice_root, scale, mean.tolist())
 
     def residuals(self, points: ArrayLike) -> FloatArray:
         """Signed distance of each point from the circle, shape (N,)."""
@@ -150,6 +135,92 @@ class CircleModel:
     def __bool__(self) -> Literal[True]:
         """A model is a fit that worked: always true (a :class:`FitFailure` is false)."""
         return True
+
+
+def _taubin_circle(
+    vals: list[float], vec: list[float], zm: float, twice_root: float, scale: float, mean: list[float]
+) -> CircleModel | FitFailure:
+    """The end of :meth:`CircleModel.from_estimate`: the circle from the moment matrix's eigenvalues
+    ``vals`` (ascending) and its smallest eigenvector ``vec``, the mean ``zm`` of ``z = x² + y²``
+    (``twice_root``: ``2 √zm``) of the points centred on ``mean`` and divided by ``scale``."""
+    # two (near) zero eigenvalues: the points span only two distinct positions
+    if vals[1] <= 1e-9 * vals[2]:
+        return FitFailure("fewer than 3 distinct points")
+    # the coefficients (a0, a1, a2, a3) of a0 (x² + y²) + a1 x + a2 y + a3 = 0, in Python floats:
+    # the same IEEE operations as on numpy's float64 scalars (sqrt and ** 2 correctly rounded
+    # both ways), without their per-operation cost
+    v0, v1, v2 = vec
+    a0 = v0 / twice_root
+    a1, a2, a3 = v1, v2, -zm * a0
+    # collinear points put the null vector in the (x, y) plane: no quadratic term, no circle
+    # (also keeps the divisions below from dividing by zero; a NaN goes on, as numpy's did)
+    if abs(a0) < 1e-10:
+        return FitFailure("points are collinear")
+    cx = -a1 / (2 * a0)
+    cy = -a2 / (2 * a0)
+    r2 = (a1**2 + a2**2 - 4 * a0 * a3) / (4 * a0**2)
+    if not math.isfinite(r2) or r2 <= 0:
+        return FitFailure("no real circle fits the points")
+    mx, my = mean
+    # CircleModel(center, radius) with its fields written straight into its __dict__ (as
+    # Scorecard.add makes its checks: the frozen dataclass's __init__ sets them one
+    # object.__setattr__ at a time; it has no __post_init__, so the instance is the same)
+    model: CircleModel = _new(CircleModel)
+    fields = model.__dict__
+    fields["center"] = (cx * scale + mx, cy * scale + my)
+    fields["radius"] = math.sqrt(r2) * scale
+    return model
+
+
+#: The moment matrix's six distinct entries as products of ZXY's columns (rows, then columns, of
+#: its upper triangle), and where each of its nine entries is among them.
+_PRODUCT_ROWS = [0, 0, 0, 1, 1, 2]
+_PRODUCT_COLS = [0, 1, 2, 1, 2, 2]
+_MOMENT_AT = [0, 1, 2, 1, 3, 4, 2, 4, 5]
+
+
+def fit_circles(
+    points: FloatArray, means: FloatArray, centred: FloatArray, sq: FloatArray, spans: Sequence[tuple[int, int]]
+) -> list[CircleModel | FitFailure]:
+    """:meth:`CircleModel.from_estimate` of each span ``(a, b)`` of ``points``, for many spans at
+    once: ``means`` (``(k, 2)``) the spans' means and ``centred``, ``sq`` the points about them, the
+    spans of :func:`about_mean` stacked (the spans tile ``points`` in order, each of at least 3).
+
+    The same fit with its scaling moved: the single fit divides each point by its span's scale
+    ``s`` (the root of the mean of ``sq``) and takes ``z = x² + y²`` less its mean, which is 1 in
+    exact arithmetic; here each span's moments of the unscaled ``(sq - s², dx, dy)`` are summed
+    (``np.add.reduceat``) and then scaled, ``z0 = (sq - s²) / (2 s²)``, ``x = dx / s``, ``y = dy / s``,
+    so the circle is found with ``zm = 1``. The sums are added in another order and the scaling
+    rounds elsewhere: the results agree with the single fit to float rounding, not bit for bit.
+    Where a span has no spread or a moment is not finite, every span takes the single fit."""
+    k = len(spans)
+    if k == 0:
+        return []
+    starts = [a for a, _ in spans]
+    lens = [b - a for a, b in spans]
+    squares = [total / n for total, n in zip(np.add.reduceat(sq, starts).tolist(), lens)]  # s² of each span
+    if not all(math.isfinite(v) and v > 0 for v in squares):
+        return [CircleModel.from_estimate(points[a:b]) for a, b in spans]
+    g = np.empty((len(sq), 3))
+    np.subtract(sq, np.array(squares).repeat(lens), out=g[:, 0])
+    g[:, 1:] = centred
+    sums = np.add.reduceat(g[:, _PRODUCT_ROWS] * g[:, _PRODUCT_COLS], starts, axis=0)
+    # each product's scale: (1 / (2 s²))² for z0², 1 / (2 s³) for z0 x and z0 y, 1 / s² for the rest
+    factors = []
+    for v in squares:
+        a, b = 0.5 / v, 1.0 / math.sqrt(v)
+        factors.append([a * a, a * b, a * b, b * b, b * b, b * b])
+    moments = sums * np.array(factors)
+    if not math.isfinite(float(np.add.reduce(moments, axis=None))):  # (eigh takes finite matrices)
+        return [CircleModel.from_estimate(points[a:b]) for a, b in spans]
+    vals, vecs = eigh(moments[:, _MOMENT_AT].reshape(k, 3, 3))
+    all_vals, firsts, mean_rows = vals.tolist(), vecs[:, :, 0].tolist(), means.tolist()
+    return [
+        _taubin_circle(all_vals[i], firsts[i], 1.0, 2.0, math.sqrt(squares[i]), mean_rows[i])
+        if math.isfinite(sum(all_vals[i]))
+        else CircleModel.from_estimate(points[a:b])  # (LAPACK failed: as the single fit does)
+        for i, (a, b) in enumerate(spans)
+    ]
 
 
 def roundness(points: ArrayLike, center: Point) -> float:
