@@ -143,16 +143,23 @@ def _straightest(ring: Ring, at: list[list[int]], forward: bool, whole: bool) ->
 
     best: tuple[float, int] = (float("inf"), 0)
     for first_at in at[0]:
-        # cost[c]: the worst side so far ending with corner i at candidate c
+        # cost[c]: the worst side so far ending with corner i at candidate c; each worse / least is
+        # the builtin max(a, b) / min of a list: the first of equals kept (tuples: a nan compares as
+        # they compare it)
         cost = {first_at: (0.0, first_at)}
         for i in range(1, n + 1):
-            nxt = [first_at] if i == n else at[i]
             new: dict[int, tuple[float, int]] = {}
-            for c in nxt:
-                options = [max(cost[p], side[(p, c)]) for p in cost]
-                new[c] = min(options)
+            for c in (first_at,) if i == n else at[i]:
+                least = None
+                for p, so_far in cost.items():
+                    s = side[(p, c)]
+                    worse = s if s > so_far else so_far
+                    if least is None or worse < least:
+                        least = worse
+                new[c] = least  # type: ignore[assignment]  # (every cost holds one candidate or more)
             cost = new
-        best = min(best, cost[first_at])
+        if cost[first_at] < best:
+            best = cost[first_at]
     return best
 
 
