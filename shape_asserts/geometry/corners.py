@@ -177,6 +177,7 @@ def _corners_fit(ring: Ring, idx: list[int], deep: list[Pair], epsilon: float) -
     n, k = ring.n, len(idx)
     xl, yl = ring.x.data, ring.y.data  # memoryviews of float64: item i is a float
     lo, hi = _square_band(epsilon)
+    known = ring.known
     out = []
     for pair in deep:
         j, a, m, d = pair
@@ -184,7 +185,15 @@ def _corners_fit(ring: Ring, idx: list[int], deep: list[Pair], epsilon: float) -
         # exactly 0 from a side it ends, and m is often one of them: it settles the pair at once)
         one, other = idx[j], idx[(j + 1) % k]
         for b in (one, other) if other == m else (other, one):  # a to m holds the points up to m; m to d those after
-            qx, qy = _offset(xl, yl, (b, a, m) if (b - a) % n <= (m - a) % n else (b, m, d))
+            triple = (b, a, m) if (b - a) % n <= (m - a) % n else (b, m, d)
+            # measured before (m the pair's other corner: b's own neighbours, as _settled asks):
+            # Ring.point_dist, the np.hypot of _offset's step
+            got = known([(triple[1], triple[2], b, 1)])
+            if got is not None:
+                if got[0][0] <= epsilon:  # (a nan does not fit)
+                    continue
+                break
+            qx, qy = _offset(xl, yl, triple)
             sq = qx * qx + qy * qy
             if sq < lo:  # within epsilon, as np.hypot would say (_square_band)
                 continue

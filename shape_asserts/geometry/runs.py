@@ -199,7 +199,8 @@ class Ring:
             return list(zip(top.tolist(), (pos[first] % n).tolist()))
         top = np.maximum.reduceat(d, starts)
         tops: list[float] = top.tolist()
-        if any(v != v for v in tops):  # a nan (coordinates near the float's limit): first_max's way
+        total_top = sum(tops)  # nan just when one is (distances are not negative: no inf - inf)
+        if total_top != total_top:  # a nan (coordinates near the float's limit): first_max's way
             first = first_max(d, starts, reps)[1]
         else:  # the first place in each run holding its largest
             at = (d == top.repeat(reps)).nonzero()[0]
