@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shape_asserts.families.polygon.scorer import _sides, _straightest
+from shape_asserts.families.polygon.matching import sides as _sides
+from shape_asserts.families.polygon.matching import straightest as _straightest
 from shape_asserts.geometry.runs import Ring
 
 

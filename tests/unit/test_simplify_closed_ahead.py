@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shape_asserts.families.polygon.scorer import _sides
+from shape_asserts.families.polygon.matching import sides as _sides
 from shape_asserts.geometry.corners import _point_dists, simplify_closed
 from shape_asserts.geometry.fit import PolygonModel
 from shape_asserts.geometry.raster import raster_polyline
