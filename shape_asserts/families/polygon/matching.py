@@ -61,6 +61,7 @@ class Match(NamedTuple):
     misses: list[float]  # per corner, the least of its row
     at: list[list[int]]  # per corner, the indices of its row at that least distance
     whole: bool  # forward on whole coordinates, none above 1e100 in size (see sides)
+    pairs: list[tuple[int, int]]  # side_pairs(at): the sides straightest measures
 
 
 def match(pts: FloatArray, indices: tuple[int, ...], target: FloatArray, cells: FloatArray, reach: int) -> Match:
@@ -81,7 +82,7 @@ def match(pts: FloatArray, indices: tuple[int, ...], target: FloatArray, cells: 
     at = [[i for i, hit in zip(row, hit_row) if hit] for row, hit_row in zip(rows, hits)]  # fair cells at each corner
     # whole coordinates, none above 1e100 in size (asked only of a forward drawing: see sides)
     whole = forward and bool(np.maximum.reduce(np.abs(pts), axis=None) <= 1e100 and (pts == np.floor(pts)).all())
-    return Match(indices, drawn_at, forward, drawn, rows, d, misses, at, whole)
+    return Match(indices, drawn_at, forward, drawn, rows, d, misses, at, whole, side_pairs(at))
 
 
 def side_pairs(at: list[list[int]]) -> list[tuple[int, int]]:
@@ -97,16 +98,19 @@ def side_runs(size: int, pairs: list[tuple[int, int]], forward: bool, whole: boo
     return [(p, c, p + 1, (c - p) % size - 1) for p, c in pairs if (c - p) % size >= 2]
 
 
-def straightest(ring: Ring, at: list[list[int]], forward: bool, whole: bool) -> tuple[float, int]:
+def straightest(
+    ring: Ring, at: list[list[int]], forward: bool, whole: bool, pairs: list[tuple[int, int]] | None = None
+) -> tuple[float, int]:
     """Least over choices of one index per corner (``at[i]``: candidates) of the largest distance of
     a drawn point from the segment of its side; and the index of that farthest point.
 
     A cycle of corners, solved by fixing corner 0's choice and a min-max dynamic programme along
-    the others: ``len(at) × choices²`` side measurements, all taken at once first, on ``ring`` (the
-    drawing's, which may remember some: see :func:`sides`).
+    the others: ``len(at) × choices²`` side measurements (``pairs``: :func:`side_pairs` of ``at``,
+    when the caller has them), all taken at once first, on ``ring`` (the drawing's, which may
+    remember some: see :func:`sides`).
     """
     n = len(at)
-    pairs = side_pairs(at)
+    pairs = side_pairs(at) if pairs is None else pairs
     side = dict(zip(pairs, sides(ring, pairs, forward, whole)))
 
     best: tuple[float, int] = (float("inf"), 0)

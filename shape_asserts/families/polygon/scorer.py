@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.families.polygon.matching import Match, match, side_pairs, side_runs, straightest
+from shape_asserts.families.polygon.matching import Match, match, side_runs, straightest
 from shape_asserts.families.polygon.plain import alternation, first_max, largest
 from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, outline_of, path_checks
@@ -226,7 +226,7 @@ def score_polygon(
             return []
         m = match(pts, tuple(corners), target, asked.cells, t.corner_window)
         matched[m.indices] = m
-        return side_runs(len(pts), side_pairs(m.at), m.forward, m.whole)
+        return side_runs(len(pts), m.pairs, m.forward, m.whole)
 
     model = PolygonModel.from_estimate(pts, eps, min_side, ahead=n, along=along) if len(pts) else None
     if not model:
@@ -291,7 +291,7 @@ def score_polygon(
     # every side, from where the drawing meets one vertex to where it meets the next, against the
     # straight segment between those two cells; where a vertex has several such places, the one
     # choice per vertex (shared by its two sides) that keeps every side straightest
-    stray, where = straightest(model.ring or Ring(pts), m.at, m.forward, m.whole)
+    stray, where = straightest(model.ring or Ring(pts), m.at, m.forward, m.whole, m.pairs)
     card.metrics["side_deviation"] = stray
     straight = stray <= t.max_side_deviation
     card.add(
