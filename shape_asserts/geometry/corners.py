@@ -191,7 +191,7 @@ def _corners_fit(ring: Ring, idx: list[int], deep: list[Pair], epsilon: float) -
     n, k = ring.n, len(idx)
     xl, yl = ring.x.data, ring.y.data  # memoryviews of float64: item i is a float
     lo, hi = _square_band(epsilon)
-    known = ring.known
+    lookup = ring.lookup
     out = []
     for pair in deep:
         j, a, m, d = pair
@@ -202,9 +202,9 @@ def _corners_fit(ring: Ring, idx: list[int], deep: list[Pair], epsilon: float) -
             triple = (b, a, m) if (b - a) % n <= (m - a) % n else (b, m, d)
             # measured before (m the pair's other corner: b's own neighbours, as _settled asks):
             # Ring.point_dist, the np.hypot of _offset's step
-            got = known([(triple[1], triple[2], b, 1)])
+            got = lookup((triple[1], triple[2], b, 1))
             if got is not None:
-                if got[0][0] <= epsilon:  # (a nan does not fit)
+                if got[0] <= epsilon:  # (a nan does not fit)
                     continue
                 break
             qx, qy = _offset(xl, yl, triple)

@@ -91,6 +91,9 @@ class Ring:
         self._yl: Sequence[float] = self.y.data
         self._steps: IntArray = np.arange(2 * n)
         self._far: dict[Run, tuple[float, int]] = {}
+        #: :meth:`farthest` of one run when it was asked before as it is written, else ``None``
+        #: (looked up, nothing measured).
+        self.lookup = self._far.get
 
     def farthest(self, runs: Sequence[Run]) -> list[tuple[float, int]]:
         """Per run ``(a, b, first, count)`` (``count`` ≥ 1 points from index ``first`` on, round the
