@@ -78,8 +78,14 @@ def match(pts: FloatArray, indices: tuple[int, ...], target: FloatArray, cells: 
     np.abs(gap, out=gap)
     d = np.minimum.reduce(np.maximum(gap[0], gap[1]), axis=1)
     miss = np.minimum.reduce(d, axis=1)
-    rows, hits, misses = idx.tolist(), (d == miss[:, None]).tolist(), miss.tolist()
-    at = [[i for i, hit in zip(row, hit_row) if hit] for row, hit_row in zip(rows, hits)]  # fair cells at each corner
+    rows, misses = idx.tolist(), miss.tolist()
+    # the indices at the least distance, row by row (one flat list, cut by each row's count)
+    hit = d == miss[:, None]
+    flat: list[int] = idx[hit].tolist()
+    at, start = [], 0
+    for count in np.add.reduce(hit, axis=1).tolist():
+        at.append(flat[start : start + count])
+        start += count
     # whole coordinates, none above 1e100 in size (asked only of a forward drawing: see sides)
     whole = forward and bool(np.maximum.reduce(np.abs(pts), axis=None) <= 1e100 and (pts == np.floor(pts)).all())
     return Match(indices, drawn_at, forward, drawn, rows, d, misses, at, whole, side_pairs(at))

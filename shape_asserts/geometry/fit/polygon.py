@@ -100,11 +100,16 @@ def sides_and_angles(v: list[list[float]]) -> tuple[list[float], list[float]]:
         return side_lengths(arr).tolist(), interior_angles(arr).tolist()
     # e[i]: the step from vertex i to i + 1; the step into vertex i is e[i - 1]
     e = [(x1 - x, y1 - y) for (x, y), (x1, y1) in zip(v, v[1:] + v[:1])]
-    steps = np.array(e).T
-    sides: list[float] = np.hypot(steps[0], steps[1]).tolist()
-    cross = [ax * by - ay * bx for (ax, ay), (bx, by) in zip(e[-1:] + e[:-1], e)]
-    dot = [(0.0 + ax * bx) + ay * by for (ax, ay), (bx, by) in zip(e[-1:] + e[:-1], e)]
-    turn = np.arctan2(np.array(cross), np.array(dot)).tolist()
+    into = e[-1:] + e[:-1]
+    # four rows of one array: the steps' x and y, then each vertex's cross and dot product
+    rows = np.array(
+        [x for x, _ in e]
+        + [y for _, y in e]
+        + [ax * by - ay * bx for (ax, ay), (bx, by) in zip(into, e)]
+        + [(0.0 + ax * bx) + ay * by for (ax, ay), (bx, by) in zip(into, e)]
+    ).reshape(4, k)
+    sides: list[float] = np.hypot(rows[0], rows[1]).tolist()
+    turn = np.arctan2(rows[2], rows[3]).tolist()
     # clockwise on screen turns positively; a counter-clockwise polygon turns the other way
     sign = 1.0 if _shoelace(v) >= 0 else -1.0
     return sides, [180.0 - sign * (a * _DEGREES) for a in turn]
