@@ -91,9 +91,7 @@ class Ring:
         self._yl: Sequence[float] = self.y.data
         self._steps: IntArray = np.arange(2 * n)
         self._far: dict[Run, tuple[float, int]] = {}
-        #: :meth:`farthest` of one run when it was asked before as it is written, else ``None``
-        #: (looked up, nothing measured).
-        self.lookup = self._far.get
+        self.lookup = self._far.get  # farthest of one run asked before as it is written, else None
 
     def farthest(self, runs: Sequence[Run]) -> list[tuple[float, int]]:
         """Per run ``(a, b, first, count)`` (``count`` ≥ 1 points from index ``first`` on, round the
@@ -112,8 +110,7 @@ class Ring:
         return out
 
     def known(self, runs: Sequence[Run]) -> list[tuple[float, int]] | None:
-        """:meth:`farthest` of ``runs`` when each was asked before as it is written (no key made,
-        nothing measured), else ``None``."""
+        """:meth:`farthest` of ``runs`` each asked before as it is written (nothing measured), else ``None``."""
         far = self._far
         try:
             return [far[run] for run in runs]
@@ -202,8 +199,7 @@ class Ring:
             return list(zip(top.tolist(), (pos[first] % n).tolist()))
         top = np.maximum.reduceat(d, starts)
         tops: list[float] = top.tolist()
-        total_top = sum(tops)  # nan just when one is (distances are not negative: no inf - inf)
-        if total_top != total_top:  # a nan (coordinates near the float's limit): first_max's way
+        if any(v != v for v in tops):  # a nan (coordinates near the float's limit): first_max's way
             first = first_max(d, starts, reps)[1]
         else:  # the first place in each run holding its largest
             at = (d == top.repeat(reps)).nonzero()[0]

@@ -3,7 +3,9 @@
 :func:`score_polygon` takes the drawing's corners from Ramer–Douglas–Peucker simplification
 (:class:`~shape_asserts.geometry.fit.PolygonModel`) and matches them to the asked ones for count,
 placement (every corner on a fair rounding of its vertex), straightness of the sides between them
-and, for a star, the alternation of tips and inner corners.
+and, for a star, the alternation of tips and inner corners. The matching and the sides are
+:mod:`~shape_asserts.families.polygon.matching`'s, asked of the corner search's last pass (so that
+the sides are measured along with it) and kept for the corners it finds.
 """
 
 from __future__ import annotations
