@@ -228,6 +228,8 @@ def score_polygon(
             return []
         m = match(pts, tuple(corners), target, asked.cells, t.corner_window)
         matched[m.indices] = m
+        if m.whole and all(len(a) == 1 for a in m.at) and sorted(a[0] for a in m.at) == corners:
+            return []  # each side between two corners: the inner run RDP measures (see sides)
         return side_runs(len(pts), m.pairs, m.forward, m.whole)
 
     model = PolygonModel.from_estimate(pts, eps, min_side, ahead=n, along=along) if len(pts) else None
