@@ -12,7 +12,7 @@ by :mod:`shape_asserts.geometry.simplify`.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -20,7 +20,11 @@ from numpy.typing import ArrayLike
 from shape_asserts.geometry.points import IntArray, as_points
 from shape_asserts.geometry.runs import Ring, Run, first_min
 
-__all__ = ["simplify_closed"]
+__all__ = ["simplify_closed", "Along"]
+
+#: Given the corners held at a pass that measures ahead (:func:`_rdp_ring`), more runs to measure
+#: in it: what a caller will ask of the ring if those are the corners found.
+Along = Callable[[list[int]], list[Run]]
 
 
 def simplify_closed(
@@ -31,6 +35,7 @@ def simplify_closed(
     max_corners: int = 64,
     ahead: int = 0,
     ring: Ring | None = None,
+    along: Along | None = None,
 ) -> IntArray:
     """Indices of the corners of a closed contour, in drawing order.
 
@@ -60,6 +65,10 @@ def simplify_closed(
     ring : Ring, optional
         A :class:`~shape_asserts.geometry.runs.Ring` of ``points`` to measure on (it remembers what
         it measured, for a caller that measures the same points again).
+    along : callable, optional
+        Given the sorted corners held when a pass measures ahead, the runs of ``ring`` that the
+        caller will measure if those are the corners found: measured in that pass too. Like
+        ``ahead``, it decides what is measured when, never what is found.
 
     Returns
     -------
@@ -82,7 +91,7 @@ def simplify_closed(
     if far == 0:
         return np.array([0])
     # the two halves, 0..far and far..n (n is 0 again), by one RDP over both
-    inner, fetched = _rdp_ring(ring, [(0, far), (far, n)], epsilon, ahead)
+    inner, fetched = _rdp_ring(ring, [(0, far), (far, n)], epsilon, ahead, along)
     idx = sorted(inner | {0, far})
     if len(idx) > max_corners:
         return np.array(idx, dtype=np.int64)
@@ -110,11 +119,14 @@ def simplify_closed(
     return np.array(_merge_pairs(ring, idx, epsilon), dtype=np.int64)
 
 
-def _rdp_ring(ring: Ring, spans: list[tuple[int, int]], epsilon: float, ahead: int = 0) -> tuple[set[int], bool]:
+def _rdp_ring(
+    ring: Ring, spans: list[tuple[int, int]], epsilon: float, ahead: int = 0, along: Along | None = None
+) -> tuple[set[int], bool]:
     """:func:`rdp` (to the segment) of the stretches ``i..j`` of ``ring``, all pending ones in one
     pass (each split depends only on its own stretch): the points kept inside them. While ``ahead`` to
     twice as many are kept (ends included; never a scribble's thousands), a pass also measures their
-    :func:`_first_runs`, in case it is the last (the ring keeps them); also: whether the last did."""
+    :func:`_first_runs`, and ``along``'s runs for them, in case it is the last (the ring keeps them);
+    also: whether the last did."""
     keep: set[int] = set()
     ends, fetched = {e for span in spans for e in span}, False
     ends.discard(ring.n)  # index n is point 0 again
@@ -124,7 +136,9 @@ def _rdp_ring(ring: Ring, spans: list[tuple[int, int]], epsilon: float, ahead: i
         runs = [(i, j, i + 1, j - i - 1) for i, j in todo]
         corners = keep | ends
         fetched = 0 < ahead <= len(corners) <= 2 * ahead
-        runs += _first_runs(ring.n, sorted(corners)) if fetched else []
+        if fetched:
+            held = sorted(corners)
+            runs += _first_runs(ring.n, held) + (along(held) if along is not None else [])
         for (i, j), (d, k) in zip(todo, ring.farthest(runs)):
             if d > epsilon:  # inner points lie before n: their index is their place
                 keep.add(k)
@@ -177,6 +191,7 @@ def _corners_fit(ring: Ring, idx: list[int], deep: list[Pair], epsilon: float) -
     n, k = ring.n, len(idx)
     xl, yl = ring.x.data, ring.y.data  # memoryviews of float64: item i is a float
     lo, hi = _square_band(epsilon)
+    lookup = ring.lookup
     out = []
     for pair in deep:
         j, a, m, d = pair
@@ -184,7 +199,15 @@ def _corners_fit(ring: Ring, idx: list[int], deep: list[Pair], epsilon: float) -
         # exactly 0 from a side it ends, and m is often one of them: it settles the pair at once)
         one, other = idx[j], idx[(j + 1) % k]
         for b in (one, other) if other == m else (other, one):  # a to m holds the points up to m; m to d those after
-            qx, qy = _offset(xl, yl, (b, a, m) if (b - a) % n <= (m - a) % n else (b, m, d))
+            triple = (b, a, m) if (b - a) % n <= (m - a) % n else (b, m, d)
+            # measured before (m the pair's other corner: b's own neighbours, as _settled asks):
+            # Ring.point_dist, the np.hypot of _offset's step
+            got = lookup((triple[1], triple[2], b, 1))
+            if got is not None:
+                if got[0] <= epsilon:  # (a nan does not fit)
+                    continue
+                break
+            qx, qy = _offset(xl, yl, triple)
             sq = qx * qx + qy * qy
             if sq < lo:  # within epsilon, as np.hypot would say (_square_band)
                 continue

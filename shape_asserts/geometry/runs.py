@@ -91,6 +91,7 @@ class Ring:
         self._yl: Sequence[float] = self.y.data
         self._steps: IntArray = np.arange(2 * n)
         self._far: dict[Run, tuple[float, int]] = {}
+        self.lookup = self._far.get  # farthest of one run asked before as it is written, else None
 
     def farthest(self, runs: Sequence[Run]) -> list[tuple[float, int]]:
         """Per run ``(a, b, first, count)`` (``count`` ≥ 1 points from index ``first`` on, round the
@@ -109,8 +110,7 @@ class Ring:
         return out
 
     def known(self, runs: Sequence[Run]) -> list[tuple[float, int]] | None:
-        """:meth:`farthest` of ``runs`` when each was asked before as it is written (no key made,
-        nothing measured), else ``None``."""
+        """:meth:`farthest` of ``runs`` each asked before as it is written (nothing measured), else ``None``."""
         far = self._far
         try:
             return [far[run] for run in runs]

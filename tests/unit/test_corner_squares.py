@@ -86,3 +86,35 @@ def test_square_band_brackets_the_limit():
         assert lo < limit * limit < hi
     for limit in (0.0, 1e-101, 1e101, math.inf, math.nan):
         assert _square_band(limit) == (-math.inf, math.inf)
+
+
+@pytest.mark.parametrize("kind", [0, 1, 2])
+def test_corners_fit_from_remembered_distances_decides_as_hypot(kind, odd_floats):
+    """A corner measured before against its neighbours' segment (as ``_settled`` measures it) is
+    read from the ring's memory: the same decision as ``np.hypot`` of its step."""
+    rng = np.random.default_rng(90 + kind)
+    for _ in range(200):
+        n = int(rng.integers(6, 30))
+        pts = odd_floats(rng, (n, 2), kind, whole=(0, 6))
+        idx = sorted({int(i) for i in rng.choice(n, size=int(rng.integers(4, min(n, 9))), replace=False)})
+        k = len(idx)
+        # m often the pair's own other corner (then the corner checked first has m as a neighbour)
+        deep = [
+            (
+                j,
+                idx[j - 1],
+                idx[(j + int(rng.integers(0, 2))) % k] if rng.random() < 0.7 else int(rng.integers(0, n)),
+                idx[(j + 2) % k],
+            )
+            for j in range(k)
+        ]
+        ring = Ring(pts)
+        with np.errstate(all="ignore"):
+            ring.point_dist([(idx[j], idx[j - 1], idx[(j + 1) % k]) for j in range(k)])
+            for eps in _epsilons(ring, rng):
+                assert _corners_fit(ring, idx, deep, eps) == _old_corners_fit(Ring(pts), idx, deep, eps), (
+                    pts.tolist(),
+                    idx,
+                    deep,
+                    eps,
+                )

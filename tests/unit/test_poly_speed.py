@@ -16,8 +16,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from shape_asserts.families.polygon.matching import corner_order as _corner_order
 from shape_asserts.families.polygon.plain import rolls
-from shape_asserts.families.polygon.scorer import _asked, _corner_order, score_polygon
+from shape_asserts.families.polygon.scorer import _asked, score_polygon
 from shape_asserts.geometry.corners import (
     Pair,
     _corners_fit,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shape_asserts.families.polygon.scorer import _sides
+from shape_asserts.families.polygon.matching import sides as _sides
 from shape_asserts.geometry.corners import _point_dists, simplify_closed
 from shape_asserts.geometry.fit import PolygonModel
 from shape_asserts.geometry.raster import raster_polyline
@@ -121,3 +121,27 @@ def test_a_scribble_is_not_measured_again_at_every_depth(monkeypatch):
     measured.clear()
     assert simplify_closed(pts, 1.0).tolist() == guessed.tolist()
     assert with_guess <= 2 * sum(measured)
+
+
+def test_along_finds_what_no_guess_finds():
+    """``along``'s runs ride along a pass that measures ahead: what is found stays; each time it is
+    asked, it gets the corners then held, sorted."""
+    rng = np.random.default_rng(61)
+    for _ in range(200):
+        pts = _polygon(rng)
+        if len(pts) > 1 and (pts[-1] == pts[0]).all():
+            pts = pts[:-1]
+        n = len(pts)
+        eps = float(rng.choice([1.0, 1.4, 2.0]))
+        side = float(rng.choice([0.0, 3.0, 6.0]))
+        want = simplify_closed(pts, eps, min_side=side).tolist()
+        asked: list[list[int]] = []
+
+        def along(corners: list[int], asked: list[list[int]] = asked, n: int = n) -> list[tuple[int, int, int, int]]:
+            asked.append(corners)
+            return [(int(a), int(b), int(f), int(c)) for a, b, f, c in rng.integers(0, n, (3, 4)) if c > 0]
+
+        for ahead in (2, 4, 7):
+            got = simplify_closed(pts, eps, min_side=side, ahead=ahead, ring=Ring(pts), along=along)
+            assert got.tolist() == want, (pts.tolist(), ahead)
+        assert all(c == sorted(set(c)) for c in asked)

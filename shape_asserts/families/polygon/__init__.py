@@ -4,7 +4,8 @@ Each asks for one closed polygon, starting at a vertex. A case names its target 
 vertices, clockwise on screen from vertex 0) and the start, either ``start`` [x, y] — one of the
 vertices, within a cell — or ``start_vertex`` k (vertex k of the target, counted clockwise from
 vertex 0). All five are scored by :func:`~shape_asserts.families.polygon.scorer.score_polygon`
-(``scorer.py``, with its small plain-float helpers in ``plain.py``); their parameters, prompts and
+(``scorer.py``, with the corners' matching to the asked vertices and the straightest sides in
+``matching.py`` and its small plain-float helpers in ``plain.py``); their parameters, prompts and
 ideal drawings are in ``targets.py``.
 
 Parameters per family (``rotation`` in degrees, clockwise on screen):

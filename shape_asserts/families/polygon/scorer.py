@@ -3,7 +3,9 @@
 :func:`score_polygon` takes the drawing's corners from Ramer–Douglas–Peucker simplification
 (:class:`~shape_asserts.geometry.fit.PolygonModel`) and matches them to the asked ones for count,
 placement (every corner on a fair rounding of its vertex), straightness of the sides between them
-and, for a star, the alternation of tips and inner corners.
+and, for a star, the alternation of tips and inner corners. The matching and the sides are
+:mod:`~shape_asserts.families.polygon.matching`'s, asked of the corner search's last pass (so that
+the sides are measured along with it) and kept for the corners it finds.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.families.polygon.plain import alternation, back_rolls, first_max, largest, rolls, window
+from shape_asserts.families.polygon.matching import Match, match, side_runs, straightest
+from shape_asserts.families.polygon.plain import alternation, first_max, largest
 from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, outline_of, path_checks
 from shape_asserts.geometry.fit import PolygonModel
@@ -28,7 +31,7 @@ from shape_asserts.geometry.fit.polygon import (
 )
 from shape_asserts.geometry.nearest_xy import Outline
 from shape_asserts.geometry.points import FloatArray, Point, as_points, round_half_up
-from shape_asserts.geometry.runs import Ring
+from shape_asserts.geometry.runs import Ring, Run
 from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.geometry.scorecard import Scorecard
 from shape_asserts.geometry.simplify import corner_depths
@@ -100,82 +103,6 @@ def cells_of(vertices: ArrayLike) -> FloatArray:
 def clockwise(v: FloatArray) -> FloatArray:
     """``v`` in clockwise order on screen, the first vertex kept first."""
     return v if orientation(v) >= 0 else np.concatenate((v[:1], v[:0:-1]))
-
-
-def _best_shift(corners: FloatArray, forward: bool, target: FloatArray) -> int:
-    """How far to roll the ``corners`` (as many as ``target``) taken clockwise (``forward``: as they
-    are, else reversed after the first) to put each vertex nearest its target."""
-    # row s: the corners clockwise rolled back s (one index table), less the target
-    step = corners[rolls(len(target)) if forward else back_rolls(len(target))] - target
-    gap = np.hypot(step[:, :, 0], step[:, :, 1])
-    # each row is summed as np.sum sums one rolled ring: a reduction along the rows' contiguous
-    # axis runs the same pairwise sum on each
-    return int(np.add.reduce(gap, axis=1).argmin())
-
-
-def _corner_order(
-    corners: FloatArray, indices: tuple[int, ...], target: FloatArray
-) -> tuple[list[int], bool, list[list[float]]]:
-    """Drawing index of the found corner matched to each asked vertex, whether the drawing runs
-    the asked (clockwise) way (from vertex i to i + 1 its indices grow), and the corners clockwise,
-    rolled so that corner i lies nearest to asked vertex i (as plain ``[x, y]`` rows)."""
-    k = len(indices)
-    forward = orientation(corners) >= 0
-    order = list(range(k)) if forward else [0] + list(range(k - 1, 0, -1))  # clockwise, the first kept first
-    shift = _best_shift(corners, forward, target)
-    v = corners.tolist()
-    # np.roll(corners[order], -shift)'s rows: row i is the one the order puts i + shift
-    rolled = [order[(i + shift) % k] for i in range(k)]
-    return [indices[j] for j in rolled], forward, [v[j] for j in rolled]
-
-
-def _straightest(ring: Ring, at: list[list[int]], forward: bool, whole: bool) -> tuple[float, int]:
-    """Least over choices of one index per corner (``at[i]``: candidates) of the largest distance of
-    a drawn point from the segment of its side; and the index of that farthest point.
-
-    A cycle of corners, solved by fixing corner 0's choice and a min-max dynamic programme along
-    the others: ``len(at) × choices²`` side measurements, all taken at once first, on ``ring`` (the
-    drawing's, which may remember some: see :func:`_sides`).
-    """
-    n = len(at)
-    pairs = sorted({(p, c) for i in range(n) for p in at[i - 1] for c in at[i]})
-    side = dict(zip(pairs, _sides(ring, pairs, forward, whole)))
-
-    best: tuple[float, int] = (float("inf"), 0)
-    for first_at in at[0]:
-        # cost[c]: the worst side so far ending with corner i at candidate c
-        cost = {first_at: (0.0, first_at)}
-        for i in range(1, n + 1):
-            nxt = [first_at] if i == n else at[i]
-            new: dict[int, tuple[float, int]] = {}
-            for c in nxt:
-                options = [max(cost[p], side[(p, c)]) for p in cost]
-                new[c] = min(options)
-            cost = new
-        best = min(best, cost[first_at])
-    return best
-
-
-def _sides(ring: Ring, pairs: list[tuple[int, int]], forward: bool, whole: bool) -> list[tuple[float, int]]:
-    """Per side ``(p, c)``: the farthest of the drawn points from ``p`` to ``c`` (both included) from
-    their segment, and where (:meth:`.runs.Ring.farthest`).
-
-    A side runs forward from p, or back from c when the drawing runs the other way. Forward, on
-    ``whole`` coordinates (whole numbers, none above 1e100 in size), its ends lie exactly 0 from it
-    (p gives t = 0; c gives t = den / den = 1, den > 0 whenever p and c differ), so its farthest is
-    its inner points' when farther than 0, else p itself: those inner runs are the ones RDP
-    measured between neighbouring corners (the ring remembers them)."""
-    size = ring.n
-    if not (forward and whole):
-        return ring.farthest(
-            [(p, c, p, (c - p) % size + 1) if forward else (p, c, c, (p - c) % size + 1) for p, c in pairs]
-        )
-    inner = iter(ring.farthest([(p, c, p + 1, (c - p) % size - 1) for p, c in pairs if (c - p) % size >= 2]))
-    out = []
-    for p, c in pairs:
-        top, k = next(inner) if (c - p) % size >= 2 else (0.0, p)
-        out.append((top, k) if top > 0 else (0.0, p))
-    return out
 
 
 def _ratio_limit(t: PolygonThresholds) -> float:
@@ -292,7 +219,20 @@ def score_polygon(
     # a side shorter than this is a corner the raster cut off, unless the asked sides are that short
     min_side = min(3.0 * eps, 0.5 * asked.shortest)
     card.metrics["epsilon"] = eps
-    model = PolygonModel.from_estimate(pts, eps, min_side, ahead=n) if len(pts) else None
+    matched: dict[tuple[int, ...], Match] = {}
+
+    def along(corners: list[int]) -> list[Run]:
+        # the corner search's last pass, while it holds as many corners as asked: they are matched
+        # now (kept, for when they are the ones found) and the sides straightest measures ride along
+        if len(corners) != n:
+            return []
+        m = match(pts, tuple(corners), target, asked.cells, t.corner_window)
+        matched[m.indices] = m
+        if m.whole and all(len(a) == 1 for a in m.at) and sorted(a[0] for a in m.at) == corners:
+            return []  # each side between two corners: the inner run RDP measures (see sides)
+        return side_runs(len(pts), m.pairs, m.forward, m.whole)
+
+    model = PolygonModel.from_estimate(pts, eps, min_side, ahead=n, along=along) if len(pts) else None
     if not model:
         why = model.reason if model is not None else "no points"
         card.metrics["corners"] = 0
@@ -337,17 +277,8 @@ def score_polygon(
     # A fair drawing turns at a fair rounding of every asked vertex (one of vertex_cells) and runs
     # straight between them; a rotated, stretched, sheared or wrongly sized polygon, or one with a
     # corner cut or rounded, has no such cell at some corner, or strays from the sides through them.
-    drawn_at, forward, drawn = _corner_order(corners, model.indices, target)
-    # drawing indices near each corner (row i), their Chebyshev distance to the nearest fair cell of
-    # vertex i (each vertex's one, two or four cells, the last repeated to four), and the nearest
-    idx = (np.array(drawn_at)[:, None] + window(t.corner_window)) % len(pts)
-    # (2, n, 4, window): cell less point, x and y apart (the points taken as rows, then turned)
-    gap = asked.cells - pts.take(idx, axis=0).transpose(2, 0, 1)[:, :, None, :]
-    np.abs(gap, out=gap)
-    d = np.minimum.reduce(np.maximum(gap[0], gap[1]), axis=1)
-    miss = np.minimum.reduce(d, axis=1)
-    rows, hits, misses = idx.tolist(), (d == miss[:, None]).tolist(), miss.tolist()
-    at = [[i for i, hit in zip(row, hit_row) if hit] for row, hit_row in zip(rows, hits)]  # fair cells at each corner
+    m = matched.get(model.indices) or match(pts, model.indices, target, asked.cells, t.corner_window)
+    rows, d, misses, drawn = m.rows, m.d, m.misses, m.drawn
     worst = first_max(misses)
     miss_w = misses[worst]
     card.metrics["vertex_miss"] = miss_w
@@ -364,9 +295,7 @@ def score_polygon(
     # every side, from where the drawing meets one vertex to where it meets the next, against the
     # straight segment between those two cells; where a vertex has several such places, the one
     # choice per vertex (shared by its two sides) that keeps every side straightest
-    # whole coordinates, none above 1e100 in size (asked only of a forward drawing: see _sides)
-    whole = forward and bool(np.maximum.reduce(np.abs(pts), axis=None) <= 1e100 and (pts == np.floor(pts)).all())
-    stray, where = _straightest(model.ring or Ring(pts), at, forward, whole)
+    stray, where = straightest(model.ring or Ring(pts), m.at, m.forward, m.whole, m.pairs)
     card.metrics["side_deviation"] = stray
     straight = stray <= t.max_side_deviation
     card.add(

@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from shape_asserts.geometry.checks import signed_area
-from shape_asserts.geometry.corners import simplify_closed
+from shape_asserts.geometry.corners import Along, simplify_closed
 from shape_asserts.geometry.distances import distance_to_polyline
 from shape_asserts.geometry.fit.base import FitFailure
 from shape_asserts.geometry.points import FloatArray, Point, as_points, roll_rows
@@ -100,11 +100,16 @@ def sides_and_angles(v: list[list[float]]) -> tuple[list[float], list[float]]:
         return side_lengths(arr).tolist(), interior_angles(arr).tolist()
     # e[i]: the step from vertex i to i + 1; the step into vertex i is e[i - 1]
     e = [(x1 - x, y1 - y) for (x, y), (x1, y1) in zip(v, v[1:] + v[:1])]
-    steps = np.array(e).T
-    sides: list[float] = np.hypot(steps[0], steps[1]).tolist()
-    cross = [ax * by - ay * bx for (ax, ay), (bx, by) in zip(e[-1:] + e[:-1], e)]
-    dot = [(0.0 + ax * bx) + ay * by for (ax, ay), (bx, by) in zip(e[-1:] + e[:-1], e)]
-    turn = np.arctan2(np.array(cross), np.array(dot)).tolist()
+    into = e[-1:] + e[:-1]
+    # four rows of one array: the steps' x and y, then each vertex's cross and dot product
+    rows = np.array(
+        [x for x, _ in e]
+        + [y for _, y in e]
+        + [ax * by - ay * bx for (ax, ay), (bx, by) in zip(into, e)]
+        + [(0.0 + ax * bx) + ay * by for (ax, ay), (bx, by) in zip(into, e)]
+    ).reshape(4, k)
+    sides: list[float] = np.hypot(rows[0], rows[1]).tolist()
+    turn = np.arctan2(rows[2], rows[3]).tolist()
     # clockwise on screen turns positively; a counter-clockwise polygon turns the other way
     sign = 1.0 if _shoelace(v) >= 0 else -1.0
     return sides, [180.0 - sign * (a * _DEGREES) for a in turn]
@@ -190,13 +195,21 @@ class PolygonModel:
 
     @classmethod
     def from_estimate(
-        cls, points: ArrayLike, epsilon: float = 1.5, min_side: float | None = None, *, ahead: int = 0
+        cls,
+        points: ArrayLike,
+        epsilon: float = 1.5,
+        min_side: float | None = None,
+        *,
+        ahead: int = 0,
+        along: Along | None = None,
     ) -> PolygonModel | FitFailure:
         """The corners of a closed drawing by :func:`simplify_closed`.
 
         ``min_side`` defaults to ``3 × epsilon``: a side shorter than that is a raster's cut corner.
         ``ahead``: how many corners are expected, a guess that only decides when the work is done
-        (:func:`simplify_closed`).
+        (:func:`simplify_closed`); ``along``: runs of the drawing a caller will measure on the
+        model's ring, asked of the corners the search then holds (:func:`simplify_closed`; only
+        when the drawing has no point written twice, so that its indices are the drawing's).
 
         Consecutive repeated points and a closing point equal to the first are dropped first, so
         they cannot become corners. A falsy :class:`~shape_asserts.geometry.fit.FitFailure` when fewer than
@@ -214,7 +227,7 @@ class PolygonModel:
         if not repeats.any() and (len(pts) == 1 or z[-1] != z[0]):
             # no point written twice: simplified as it is, on a ring kept with the model
             ring = Ring(pts)
-            corners = simplify_closed(pts, epsilon, min_side=side, ahead=ahead, ring=ring)
+            corners = simplify_closed(pts, epsilon, min_side=side, ahead=ahead, ring=ring, along=along)
         else:
             idx = np.concatenate(([0], (~repeats).nonzero()[0] + 1))
             if len(idx) > 1 and pts[idx[-1]].tolist() == pts[idx[0]].tolist():
