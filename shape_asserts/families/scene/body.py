@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from shape_asserts.families.scene.strokes import seg_distance_xy
+from shape_asserts.families.scene.strokes import hypot_within, seg_distance_xy
 from shape_asserts.geometry.distances import nearest_on_segment
 from shape_asserts.geometry.points import FloatArray
 from shape_asserts.geometry.simplify import segment_angles
@@ -71,9 +71,9 @@ def torso_chain(
             (tx, ty), (fx, fy) = tops[j], bottoms[j]
             # (each test only when the ones before it fail: none has a side effect)
             if (
-                float(np.hypot(tx - bx, ty - by)) <= t.attach_tol
+                hypot_within(tx - bx, ty - by, t.attach_tol)
                 or max(seg_distance_xy(tx, ty, ax, ay, bx, by), seg_distance_xy(fx, fy, ax, ay, bx, by)) <= t.attach_tol
-                or float(np.hypot(fx - ax, fy - ay)) <= t.attach_tol
+                or hypot_within(fx - ax, fy - ay, t.attach_tol)
             ):
                 chain.add(j)
                 if fy > by:
@@ -148,9 +148,12 @@ def limbs(
         cross_d, cross_t = nearest_on_segment(np.array([pieces[k // 2][0] for k in cross], dtype=float), a, b)
         for k, d, s in zip(cross, cross_d.tolist(), cross_t.tolist()):
             measured[k] = (d, s)
-    for i, (p, q) in enumerate(pieces):
-        # (q - p and p - q have the same np.hypot: it takes each one's size)
-        length = float(np.hypot(q[0] - p[0], q[1] - p[1]))
+    # every piece's length by one np.hypot (q - p and p - q have the same: it takes each one's size)
+    lengths: list[float] = (
+        np.hypot([q[0] - p[0] for p, q in pieces], [q[1] - p[1] for p, q in pieces]).tolist() if pieces else []
+    )
+    out_vec: list[FloatArray | None] = []  # each limb's tip - root, for angle_of
+    for i, ((p, q), length) in enumerate(zip(pieces, lengths)):
         if length < t.min_limb:
             continue
         (dp, along_p), (dq, along_q) = measured[2 * i] or (0.0, 0.0), measured[2 * i + 1] or (0.0, 0.0)
@@ -158,22 +161,30 @@ def limbs(
         s = along_q if dp <= dq else along_p  # where the tip lies along the torso
         if min(dp, dq) > t.attach_tol:
             continue
-        # pieces leaving the same place in the same direction are one limb (retraced, or drawn in pieces)
-        same = [
-            k
-            for k, (_, _, r0, t0) in enumerate(out)
-            if np.hypot(root[0] - r0[0], root[1] - r0[1]) <= 2 * t.attach_tol
-            and angle_of(np.subtract(tip, root), np.subtract(t0, r0), length, out_len[k]) <= t.limb_merge_angle
-        ]
-        if same:
-            k = same[0]
-            if length > out_len[k]:
-                out[k] = (out[k][0], out[k][1], root, tip)
-                out_len[k] = length
+        # pieces leaving the same place in the same direction are one limb (retraced, or drawn in
+        # pieces): the first such limb (each tip - root by np.subtract once, when first needed)
+        vec: FloatArray | None = None
+        same = None
+        for k, (_, _, r0, t0) in enumerate(out):
+            if hypot_within(root[0] - r0[0], root[1] - r0[1], 2 * t.attach_tol):
+                if vec is None:
+                    vec = np.subtract(tip, root)
+                other = out_vec[k]
+                if other is None:
+                    other = out_vec[k] = np.subtract(t0, r0)
+                if angle_of(vec, other, length, out_len[k]) <= t.limb_merge_angle:
+                    same = k
+                    break
+        if same is not None:
+            if length > out_len[same]:
+                out[same] = (out[same][0], out[same][1], root, tip)
+                out_len[same] = length
+                out_vec[same] = vec
             continue
         kind = "arm" if (root[1] - ay) / span < t.arm_zone else "leg"
         side_x = tip[0] - (ax + s * ex)
         side = "along" if abs(side_x) < t.min_limb_side else ("left" if side_x < 0 else "right")
         out.append((kind, side, root, tip))
         out_len.append(length)
+        out_vec.append(vec)  # (None until a later piece leaves the same place)
     return out

@@ -247,9 +247,12 @@ def sketch(
         crumb_idx if crumbling else (),
     )
     card.marks["fragments"] = crumb_idx
-    # each column's least and largest once: the drawing's box for bounds, area and the fit
+    # each column's least and largest once: the drawing's box for bounds, area and the fit (each
+    # column reduced as one contiguous row: the same values as over axis 0 but for the sign of a
+    # zero where -0.0 and 0.0 tie, which nothing below keeps)
+    cols = pts.T.copy()
     lo, hi = (
-        (np.minimum.reduce(pts, axis=0).tolist(), np.maximum.reduce(pts, axis=0).tolist()) if len(pts) else ([], [])
+        (np.minimum.reduce(cols, axis=1).tolist(), np.maximum.reduce(cols, axis=1).tolist()) if len(pts) else ([], [])
     )
     if lo and not math.isnan(lo[0] + lo[1] + hi[0] + hi[1]):
         # (the least and the largest coordinate, which out_of_bounds reduces the points to)

@@ -35,6 +35,7 @@ __all__ = [
     "ends",
     "seg_distance",
     "seg_distance_xy",
+    "hypot_within",
     "join_verticals",
     "split_at_junctions",
 ]
@@ -271,6 +272,20 @@ def seg_distance_xy(px: float, py: float, ax: float, ay: float, bx: float, by: f
     t = (apx * abx + apy * aby) / (den if den > 0 else 1.0)
     t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
     return float(np.hypot(apx - t * abx, apy - t * aby))
+
+
+def hypot_within(dx: float, dy: float, limit: float) -> bool:
+    """``np.hypot(dx, dy) <= limit``, ``np.hypot`` called only where neither size settles it: the
+    hypotenuse is at least the larger size (over ``limit`` when either is), and is exactly the
+    other's size where one is zero (a nan fails either way)."""
+    sx, sy = abs(dx), abs(dy)
+    if sx > limit or sy > limit:
+        return False
+    if sx == 0:
+        return sy <= limit
+    if sy == 0:
+        return sx <= limit
+    return bool(np.hypot(dx, dy) <= limit)
 
 
 def join_verticals(segs: FloatArray, vertical: BoolArray, gap: float, corner_tol: float, min_ends: int) -> FloatArray:
