@@ -4,10 +4,12 @@ settled give what the numpy form gives."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shape_asserts.families.scene.strokes import hypot_within
+from shape_asserts.families.scene.stick import _body_spans
+from shape_asserts.families.scene.strokes import heal_spans, holes, hypot_within, scene_strokes
 
 _SIZES = st.one_of(
     st.sampled_from([0.0, -0.0, 1.0, -1.0, 2.0, 4.0, -4.0, 3.0, float("nan"), float("inf"), -float("inf")]),
@@ -20,3 +22,23 @@ _SIZES = st.one_of(
 def test_hypot_within_is_numpys(dx: float, dy: float, limit: float) -> None:
     with np.errstate(all="ignore"):
         assert hypot_within(dx, dy, limit) == bool(np.hypot(dx, dy) <= limit)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_body_spans_on_the_grid_are_the_lookups(seed: int) -> None:
+    """The stick's body spans from the head marked on the drawing's box are those of the cell-by-cell
+    lookup (``_off_cells``, then each healed span's runs)."""
+    rng = np.random.default_rng(seed)
+    steps = rng.integers(-1, 2, (int(rng.integers(1, 150)), 2))
+    steps[rng.random(len(steps)) < 0.1] *= 3
+    pts = np.vstack([[25, 25], 25 + np.cumsum(steps, axis=0)]).astype(float)
+    pts = np.clip(pts, -1, 50)
+    if rng.random() < 0.3:
+        pts = pts + rng.choice([0.0, 0.5, -0.5, 0.25], pts.shape)
+    strokes = scene_strokes(pts)
+    healed = heal_spans(pts, strokes, 2.0)
+    ext = (np.minimum.reduce(pts, axis=0).tolist(), np.maximum.reduce(pts, axis=0).tolist())
+    rings = holes(pts, [s for _, s in strokes], 2.0, 2.0, 50, ext)
+    cells = np.rint(pts[rng.random(len(pts)) < 0.4])
+    for ring in [*rings, cells, np.zeros((0, 2))]:
+        assert _body_spans(pts, ring, healed, ext, 50) == _body_spans(pts, ring, healed, None, 50)
