@@ -30,7 +30,10 @@ def _enclosed(drawn: BoolArray, *, empty_margin: bool = False) -> list[BoolArray
     # where a row turns from drawn (or the padding) to empty and back, row-major: each row's
     # turns alternate, a run's start then one past its last cell (the padding ends every row
     # drawn), so every second one is a start (np.diff's +1s) and the others its stop (its -1s)
-    turn_rows, turns = np.nonzero(padded[:, 1:] != padded[:, :-1])
+    # (found along the rows laid end to end: a row's last cell and the next row's first are both
+    # padding, never a turn; each turn's row and column by one divmod)
+    flat = padded.ravel()
+    turn_rows, turns = np.divmod((flat[1:] != flat[:-1]).nonzero()[0], w + 2)
     rows, starts, stops = turn_rows[::2], turns[::2], turns[1::2]
     if empty_margin or (h >= 2 and not (drawn[0].any() or drawn[-1].any() or drawn[:, 0].any() or drawn[:, -1].any())):
         return _enclosed_in_margin(drawn.shape, rows, starts, stops)

@@ -116,10 +116,19 @@ def holes(
         # three across, then three of those down (the same nine shifts, or-ed)
         pad = np.zeros((h + 2, w + 2), dtype=bool)
         pad[1:-1, 1:-1] = hole
-        across = pad[:, :-2] | pad[:, 1:-1] | pad[:, 2:]
-        near = across[:-2] | across[1:-1] | across[2:]
-        ring_y, ring_x = np.nonzero(near & drawn)  # row-major, as np.argwhere lists them
-        out.append(np.column_stack([ring_x + lo[0], ring_y + lo[1]]).astype(float))
+        across = pad[:, :-2] | pad[:, 1:-1]
+        across |= pad[:, 2:]
+        near = across[:-2] | across[1:-1]
+        near |= across[2:]
+        near &= drawn
+        # the ring's cells row-major, as np.argwhere lists them (each flat index's row and column by
+        # one divmod), written into one (n, 2) float array and moved by the grid's corner
+        ring_y, ring_x = np.divmod(near.ravel().nonzero()[0], w)
+        ring = np.empty((len(ring_x), 2))
+        ring[:, 0] = ring_x
+        ring[:, 1] = ring_y
+        ring += lo
+        out.append(ring)
     return out
 
 
