@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from shape_asserts.families.scene.stick import _body_spans
 from shape_asserts.families.scene.strokes import heal_spans, holes, hypot_within, scene_strokes
+from shape_asserts.geometry.simplify import segment_angles
 
 _SIZES = st.one_of(
     st.sampled_from([0.0, -0.0, 1.0, -1.0, 2.0, 4.0, -4.0, 3.0, float("nan"), float("inf"), -float("inf")]),
@@ -42,3 +43,13 @@ def test_body_spans_on_the_grid_are_the_lookups(seed: int) -> None:
     cells = np.rint(pts[rng.random(len(pts)) < 0.4])
     for ring in [*rings, cells, np.zeros((0, 2))]:
         assert _body_spans(pts, ring, healed, ext, 50) == _body_spans(pts, ring, healed, None, 50)
+
+
+_COORDS = st.one_of(st.integers(-60, 60).map(float), st.floats(-1e6, 1e6), st.sampled_from([0.0, -0.0, 0.5, -0.5]))
+
+
+@given(_COORDS, _COORDS, _COORDS, _COORDS)
+def test_one_segments_direction_is_segment_angles(ax: float, ay: float, bx: float, by: float) -> None:
+    """torso_chain's direction of the segment a to b on two floats is segment_angles' of it."""
+    want = float(segment_angles(np.array([[[ax, ay], [bx, by]]]))[0][0])
+    assert repr(float(np.degrees(np.arctan2(by - ay, bx - ax)) % 180.0)) == repr(want)

@@ -55,7 +55,7 @@ def torso_chain(
     # np.lexsort's first (least rounded distance, then tilt, then longest; the first such in
     # ``cand`` among equals, as the stable sort keeps them) by min over the same keys as floats
     # (no nan: the edges' ends are finite)
-    near = np.round(dist, 6).tolist()
+    near = dist.round(6).tolist()
     i = cand[min(range(len(cand)), key=lambda k: (near[k], tilt[cand[k]], -lengths[cand[k]]))]
     # the chain grown on plain floats: the same differences, comparisons and hypot (np.hypot of two
     # floats) as on the numpy rows
@@ -64,7 +64,8 @@ def torso_chain(
     grew = True
     while grew:
         grew = False
-        direction = float(segment_angles(np.array([[[ax, ay], [bx, by]]]))[0][0])
+        # segment_angles of the one segment a to b: the same ufuncs on its two differences
+        direction = float(np.degrees(np.arctan2(by - ay, bx - ax)) % 180.0)
         for j in range(len(segs)):
             if j in chain or abs(angles[j] - direction) > t.torso_continue:
                 continue
