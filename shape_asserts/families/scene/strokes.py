@@ -341,24 +341,31 @@ def split_at_junctions(segs: FloatArray, tol: float, min_ends: int, on: float) -
     if not len(segs):
         return segs
     tips = segs.reshape(-1, 2)
-    owner = np.repeat(np.arange(len(segs)), 2)
     a_all, b_all = segs[:, 0], segs[:, 1]
     d_all = b_all - a_all
     lengths = np.hypot(d_all[:, 0], d_all[:, 1])  # the same float as np.hypot of one edge's d
     # every edge long enough to be cut, against every tip at once: rel[k] is tips - a of edge
-    # long[k]; the stacked matmul makes the same matrix-vector products as ``rel @ u`` one edge at
-    # a time (one gemv each), which is not the same float as the two products added by hand
+    # long[k] (each coordinate's differences made as one row per edge, then paired); the stacked
+    # matmul makes the same matrix-vector products as ``rel @ u`` one edge at a time (one gemv
+    # each), which is not the same float as the two products added by hand
     long = (lengths >= 2 * tol).nonzero()[0]
     u_all = d_all[long] / lengths[long, None]
-    rel_all = tips[None, :, :] - a_all[long, None, :]
+    a_long = a_all[long]
+    rel_x = tips[:, 0] - a_long[:, 0, None]
+    rel_y = tips[:, 1] - a_long[:, 1, None]
+    rel_all = np.empty(rel_x.shape + (2,))
+    rel_all[..., 0] = rel_x
+    rel_all[..., 1] = rel_y
     along_all = (rel_all @ u_all[:, :, None])[..., 0]
-    across_all = np.abs(rel_all[..., 0] * u_all[:, 1, None] - rel_all[..., 1] * u_all[:, 0, None])
-    on_line = (
-        (owner[None, :] != long[:, None])
-        & (across_all <= on)
-        & (along_all >= tol)
-        & (along_all <= (lengths[long] - tol)[:, None])
-    )
+    across_all = np.abs(rel_x * u_all[:, 1, None] - rel_y * u_all[:, 0, None])
+    on_line = (across_all <= on) & (along_all >= tol) & (along_all <= (lengths[long] - tol)[:, None])
+    if not (tol > 0 and float(np.maximum.reduce(lengths)) < tol * 1e12):
+        # an edge's own ends: its start is 0 along it and its end its length (to 4 units in the
+        # last place, under tol for an edge shorter than tol * 1e12), so the bounds above leave
+        # both out unless tol is 0 or the edges are that long (or not finite): then they are left
+        # out by who owns them
+        owner = np.repeat(np.arange(len(segs)), 2)
+        on_line &= owner[None, :] != long[:, None]
     # fewer than min_ends tips on an edge can make no cut: only the others are walked one by one
     busy = (np.add.reduce(on_line, axis=1) >= min_ends).nonzero()[0].tolist()
     if not busy:
