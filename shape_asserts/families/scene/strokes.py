@@ -258,9 +258,9 @@ def ends(segs: FloatArray) -> tuple[FloatArray, FloatArray]:
     if not len(segs):
         return np.zeros((0, 2)), np.zeros((0, 2))
     first_up = segs[:, 0, 1] <= segs[:, 1, 1]
-    top = np.where(first_up[:, None], segs[:, 0], segs[:, 1])
-    bottom = np.where(first_up[:, None], segs[:, 1], segs[:, 0])
-    return top, bottom
+    # each edge as it is or turned round, by one np.where (the ends are views of its rows)
+    both = np.where(first_up[:, None, None], segs, segs[:, ::-1])
+    return both[:, 0], both[:, 1]
 
 
 def seg_distance(p: FloatArray, a: FloatArray, b: FloatArray) -> tuple[float, float]:
