@@ -14,10 +14,26 @@ from shape_asserts.geometry.points import BoolArray, IntArray
 __all__: list[str] = []
 
 
+#: A region as its runs of empty cells, row-major: ``(row, first column, one past the last)``.
+Runs = list[tuple[int, int, int]]
+
+
 def _enclosed(drawn: BoolArray, *, empty_margin: bool = False) -> list[BoolArray]:
     """The regions of empty cells (4-connected) but the first in row-major order (the one holding
     the margin's top-left cell: the outside), each as a mask, in the order of their first cells
-    (the order a flood fill from every empty cell in turn numbers them).
+    (the order a flood fill from every empty cell in turn numbers them): :func:`_enclosed_runs`
+    of ``drawn``, each region's runs marked."""
+    out = []
+    for region in _enclosed_runs(drawn, empty_margin=empty_margin):
+        mask = np.zeros(drawn.shape, dtype=bool)
+        for y, start, stop in region:
+            mask[y, start:stop] = True
+        out.append(mask)
+    return out
+
+
+def _enclosed_runs(drawn: BoolArray, *, empty_margin: bool = False) -> list[Runs]:
+    """:func:`_enclosed`'s regions, each as its runs (:data:`Runs`), in the same order.
 
     Found by runs: the empty cells of each row in runs, runs of neighbouring rows that share a
     column joined (union–find), so the work grows with the runs, not the cells.
@@ -71,24 +87,17 @@ def _enclosed(drawn: BoolArray, *, empty_margin: bool = False) -> list[BoolArray
         r = root(i)
         if r != outside:
             regions.setdefault(r, []).append(i)
-    return _masks(drawn.shape, regions, ry, rs, re)
+    return _region_runs(regions, ry, rs, re)
 
 
-def _masks(
-    shape: tuple[int, ...], regions: dict[int, list[int]], ry: list[int], rs: list[int], re: list[int]
-) -> list[BoolArray]:
-    """Each region's runs as a mask, regions in the order of their first runs."""
+def _region_runs(regions: dict[int, list[int]], ry: list[int], rs: list[int], re: list[int]) -> list[Runs]:
+    """Each region's runs (indices into ``ry``, ``rs``, ``re``) as :data:`Runs`, regions in the
+    order of their first runs."""
     # a region's first run in row-major order holds its first cell; runs are listed in that order
-    out = []
-    for region in sorted(regions.values(), key=lambda rr: rr[0]):
-        mask = np.zeros(shape, dtype=bool)
-        for i in region:
-            mask[ry[i], rs[i] : re[i]] = True
-        out.append(mask)
-    return out
+    return [[(ry[i], rs[i], re[i]) for i in region] for region in sorted(regions.values(), key=lambda rr: rr[0])]
 
 
-def _enclosed_in_margin(shape: tuple[int, int], rows: IntArray, starts: IntArray, stops: IntArray) -> list[BoolArray]:
+def _enclosed_in_margin(shape: tuple[int, int], rows: IntArray, starts: IntArray, stops: IntArray) -> list[Runs]:
     """:func:`_enclosed` when the grid's outer rows and columns are empty (as :func:`holes` makes
     it), from its runs: every row's first and last run touch the margin, so every run touching the
     left or right edge is in the outside (the margin joins them all). Those are put there at once
@@ -135,4 +144,4 @@ def _enclosed_in_margin(shape: tuple[int, int], rows: IntArray, starts: IntArray
         r = root(i)
         if r != outside:
             regions.setdefault(r, []).append(i)
-    return _masks(shape, regions, ry, rs, re)
+    return _region_runs(regions, ry, rs, re)

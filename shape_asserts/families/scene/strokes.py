@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.families.scene.regions import _enclosed
+from shape_asserts.families.scene.regions import _enclosed_runs
 from shape_asserts.geometry import runs
 from shape_asserts.geometry.distances import nearest_on_segment
 from shape_asserts.geometry.points import BoolArray, FloatArray, as_points
@@ -110,16 +110,13 @@ def holes(
     h, w = drawn.shape
     # (the grid has a cell of margin all round that nothing is drawn in: cells and bridges lie
     # within the drawn cells' box)
-    for hole in _enclosed(drawn, empty_margin=True):
-        # the hole grown by a cell each way (its 8 neighbours): shifted views of it padded by a
-        # cell, which is rolling it round, as a hole never reaches the empty margin of the grid;
-        # three across, then three of those down (the same nine shifts, or-ed)
-        pad = np.zeros((h + 2, w + 2), dtype=bool)
-        pad[1:-1, 1:-1] = hole
-        across = pad[:, :-2] | pad[:, 1:-1]
-        across |= pad[:, 2:]
-        near = across[:-2] | across[1:-1]
-        near |= across[2:]
+    for hole in _enclosed_runs(drawn, empty_margin=True):
+        # the hole grown by a cell each way (its 8 neighbours): each run of it grown is the block
+        # of the rows about it and the columns from one before it to one past it (a hole never
+        # reaches the empty margin of the grid: no block is cut off there)
+        near = np.zeros((h, w), dtype=bool)
+        for y, start, stop in hole:
+            near[y - 1 : y + 2, start - 1 : stop + 1] = True
         near &= drawn
         # the ring's cells row-major, as np.argwhere lists them (each flat index's row and column by
         # one divmod), written into one (n, 2) float array and moved by the grid's corner
