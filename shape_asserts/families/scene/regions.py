@@ -109,8 +109,11 @@ def _enclosed_in_margin(shape: tuple[int, int], rows: IntArray, starts: IntArray
     inner = (~border).nonzero()[0].tolist()
     if not inner:
         return []
-    # run 0 is the top row, all margin: the outside
-    parent = np.where(border, 0, np.arange(n)).tolist()
+    # run 0 is the top row, all margin: the outside, which every border run is put in
+    parent = [0] * n
+    for j in inner:
+        parent[j] = j
+    on_border = border.tolist()
     # each row's runs are the indices row_at[y] .. row_at[y + 1] - 1 (every row has runs)
     row_at = rows.searchsorted(np.arange(h + 1)).tolist()
     ry, rs, re = rows.tolist(), starts.tolist(), stops.tolist()
@@ -121,23 +124,36 @@ def _enclosed_in_margin(shape: tuple[int, int], rows: IntArray, starts: IntArray
             i = parent[i]
         return i
 
+    # every pair of runs sharing a column once: an inner run joins each run above it, and the
+    # outside where a border run lies below it (an inner run below joins it from its own side);
+    # inner runs never lie in the top or bottom row
     for j in inner:
         y, lo, hi = ry[j], rs[j], re[j]
-        for k in (y - 1, y + 1):  # inner runs never lie in the top or bottom row
-            i, stop = row_at[k], row_at[k + 1]
-            while i < stop and re[i] <= lo:
-                i += 1
-            while i < stop and rs[i] < hi:
-                # root(i) and root(j), called only past a parent that is a root itself (the
-                # roots are the same: a component's least run, whatever is compressed)
-                a, b = parent[i], parent[j]
-                if parent[a] != a:
-                    a = root(a)
+        i, stop = row_at[y - 1], row_at[y]
+        while i < stop and re[i] <= lo:
+            i += 1
+        while i < stop and rs[i] < hi:
+            # root(i) and root(j), called only past a parent that is a root itself (the
+            # roots are the same: a component's least run, whatever is compressed)
+            a, b = parent[i], parent[j]
+            if parent[a] != a:
+                a = root(a)
+            if parent[b] != b:
+                b = root(b)
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+            i += 1
+        i, stop = row_at[y + 1], row_at[y + 2]
+        while i < stop and re[i] <= lo:
+            i += 1
+        while i < stop and rs[i] < hi:
+            if on_border[i]:  # (the outside's root is 0, the least run: it stays the root)
+                b = parent[j]
                 if parent[b] != b:
                     b = root(b)
-                if a != b:
-                    parent[max(a, b)] = min(a, b)
-                i += 1
+                parent[b] = 0
+                break
+            i += 1
     outside = root(0)
     regions: dict[int, list[int]] = {}
     for i in inner:
