@@ -9,7 +9,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from shape_asserts.families.scene.stick import _body_spans
-from shape_asserts.families.scene.strokes import heal_spans, holes, hypot_within, scene_strokes, split_at_junctions
+from shape_asserts.families.scene.strokes import (
+    heal_spans,
+    holes,
+    hypot_within,
+    scene_strokes,
+    seg_along_xy,
+    seg_distance,
+    split_at_junctions,
+)
 from shape_asserts.geometry.simplify import segment_angles
 
 _SIZES = st.one_of(
@@ -130,3 +138,10 @@ def test_split_at_junctions_leaves_own_ends_out_by_bounds(seed: int) -> None:
         with np.errstate(all="ignore"):
             got, want = split_at_junctions(segs, tol, ends, on), _split_at_junctions_old(segs, tol, ends, on)
         assert got.shape == want.shape and got.tobytes() == want.tobytes()
+
+
+@given(_COORDS, _COORDS, _COORDS, _COORDS, _COORDS, _COORDS)
+def test_seg_along_is_seg_distances(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> None:
+    """limbs' place of a tip along the torso on plain floats is seg_distance's (a zero's sign aside)."""
+    want = seg_distance(np.array([px, py]), np.array([ax, ay]), np.array([bx, by]))[1]
+    assert seg_along_xy(px, py, ax, ay, bx, by) == want

@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from shape_asserts.families.scene.strokes import hypot_within, seg_distance_xy
+from shape_asserts.families.scene.strokes import hypot_within, seg_along_xy, seg_distance_xy
 from shape_asserts.geometry.distances import nearest_on_segment
+from shape_asserts.geometry.nearest import seg_dist
 from shape_asserts.geometry.points import FloatArray
 from shape_asserts.geometry.simplify import segment_angles
 
@@ -106,16 +107,17 @@ def limbs(
     Worked on plain floats, the same double operations as on the edges' numpy rows (a scalar's
     product, quotient or difference is the same either way); lengths by ``np.hypot`` and the
     angle between two limbs by :func:`angle_between` on arrays, as before."""
-    # every end's distance from the torso and where along it, at once: seg_distance of each, the
-    # same element-wise floats
-    near_d, near_t = nearest_on_segment(segs.reshape(-1, 2), a, b)
-    end_dist, end_along = near_d.tolist(), near_t.tolist()
+    # every end's distance from the torso at once (seg_dist: seg_distance's floats, x and y
+    # apart); where along the torso an end lies is worked out for the limbs' tips alone (below)
     (ax, ay), (bx, by) = a.tolist(), b.tolist()
+    flat = segs.reshape(-1, 2)
+    end_dist = seg_dist(flat[:, 0], flat[:, 1], ax, ay, bx, by).tolist()
     ex, ey = bx - ax, by - ay
     pieces: list[tuple[tuple[float, float], tuple[float, float]]] = []
-    # each piece end's (distance, where along the torso): an edge's own end keeps what was measured
-    # above (the same point, the same floats), a crossing point (None) is measured below
-    measured: list[tuple[float, float] | None] = []
+    # each piece end's (distance, where along the torso): an edge's own end keeps the distance
+    # measured above (the same point, the same floats) and its place along the torso is found when
+    # it is a tip (None till then), a crossing point (None) is measured below
+    measured: list[tuple[float, float | None] | None] = []
     for j, ((px, py), (qx, qy)) in enumerate(segs.tolist()):
         if j in chain:
             continue
@@ -131,15 +133,10 @@ def limbs(
             crosses = 0 <= u <= 1 and 0 < s < 1
             if crosses and min(np.hypot(x[0] - px, x[1] - py), np.hypot(x[0] - qx, x[1] - qy)) >= t.min_limb:
                 pieces += [(x, (px, py)), (x, (qx, qy))]
-                measured += [
-                    None,
-                    (end_dist[2 * j], end_along[2 * j]),
-                    None,
-                    (end_dist[2 * j + 1], end_along[2 * j + 1]),
-                ]
+                measured += [None, (end_dist[2 * j], None), None, (end_dist[2 * j + 1], None)]
                 continue
         pieces.append(((px, py), (qx, qy)))
-        measured += [(end_dist[2 * j], end_along[2 * j]), (end_dist[2 * j + 1], end_along[2 * j + 1])]
+        measured += [(end_dist[2 * j], None), (end_dist[2 * j + 1], None)]
     span = (by - ay) or 1.0
     out: list[tuple[str, str, tuple[float, float], tuple[float, float]]] = []
     out_len: list[float] = []  # each limb's length (np.hypot of tip - root)
@@ -183,6 +180,8 @@ def limbs(
                 out_vec[same] = vec
             continue
         kind = "arm" if (root[1] - ay) / span < t.arm_zone else "leg"
+        if s is None:  # an edge's own end: seg_distance's place of it along the torso
+            s = seg_along_xy(tip[0], tip[1], ax, ay, bx, by)
         side_x = tip[0] - (ax + s * ex)
         side = "along" if abs(side_x) < t.min_limb_side else ("left" if side_x < 0 else "right")
         out.append((kind, side, root, tip))

@@ -35,6 +35,7 @@ __all__ = [
     "ends",
     "seg_distance",
     "seg_distance_xy",
+    "seg_along_xy",
     "hypot_within",
     "join_verticals",
     "split_at_junctions",
@@ -266,18 +267,25 @@ def seg_distance(p: FloatArray, a: FloatArray, b: FloatArray) -> tuple[float, fl
     return float(d), float(t)
 
 
-def seg_distance_xy(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
-    """:func:`seg_distance`'s distance on plain floats: :func:`~shape_asserts.geometry.nearest.on_segment`'s
-    expression term by term (its sums over the axis of two are the two products added; where
-    that makes a zero of the other sign, only a zero's sign in the difference handed to
-    ``np.hypot`` changes, which it ignores), the hypot by ``np.hypot`` on the two floats."""
+def seg_along_xy(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
+    """:func:`seg_distance`'s parameter (0..1) on plain floats: :func:`~shape_asserts.geometry.nearest.on_segment`'s
+    expression term by term (its sums over the axis of two are the two products added: the same
+    float but, where that makes a zero, perhaps the zero's sign)."""
     abx, aby = bx - ax, by - ay
     apx, apy = px - ax, py - ay
     den = abx * abx + aby * aby
     # (a segment of no length is its one point; clipped to 0..1 as ndarray.clip: nan stays nan)
     t = (apx * abx + apy * aby) / (den if den > 0 else 1.0)
-    t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
-    return float(np.hypot(apx - t * abx, apy - t * aby))
+    return 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+
+
+def seg_distance_xy(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
+    """:func:`seg_distance`'s distance on plain floats: :func:`~shape_asserts.geometry.nearest.on_segment`'s
+    expression term by term, ``t`` by :func:`seg_along_xy` (where it is a zero of the other sign,
+    only a zero's sign in the difference handed to ``np.hypot`` changes, which it ignores), the
+    hypot by ``np.hypot`` on the two floats."""
+    t = seg_along_xy(px, py, ax, ay, bx, by)
+    return float(np.hypot((px - ax) - t * (bx - ax), (py - ay) - t * (by - ay)))
 
 
 def hypot_within(dx: float, dy: float, limit: float) -> bool:
