@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from shape_asserts.families.scene.body import hypot_within
 from shape_asserts.families.scene.stick import _body_spans
 from shape_asserts.families.scene.strokes import (
     heal_spans,
     holes,
-    hypot_within,
     scene_strokes,
     seg_along_xy,
     seg_distance,

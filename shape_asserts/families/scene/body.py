@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from shape_asserts.families.scene.strokes import hypot_within, seg_along_xy, seg_distance_xy
+from shape_asserts.families.scene.strokes import seg_along_xy, seg_distance_xy
 from shape_asserts.geometry.distances import nearest_on_segment
 from shape_asserts.geometry.nearest import seg_dist
 from shape_asserts.geometry.points import FloatArray
@@ -17,7 +17,7 @@ from shape_asserts.geometry.simplify import segment_angles
 if TYPE_CHECKING:
     from shape_asserts.families.scene.stick import StickThresholds
 
-__all__ = ["torso_chain", "limbs", "angle_between", "angle_of"]
+__all__ = ["torso_chain", "limbs", "angle_between", "angle_of", "hypot_within"]
 
 
 def torso_chain(
@@ -84,6 +84,20 @@ def torso_chain(
                     ax, ay = tx, ty
                 grew = True
     return np.array([ax, ay]), np.array([bx, by]), chain, direction
+
+
+def hypot_within(dx: float, dy: float, limit: float) -> bool:
+    """``np.hypot(dx, dy) <= limit``, ``np.hypot`` called only where neither size settles it: the
+    hypotenuse is at least the larger size (over ``limit`` when either is), and is exactly the
+    other's size where one is zero (a nan fails either way)."""
+    sx, sy = abs(dx), abs(dy)
+    if sx > limit or sy > limit:
+        return False
+    if sx == 0:
+        return sy <= limit
+    if sy == 0:
+        return sx <= limit
+    return bool(np.hypot(dx, dy) <= limit)
 
 
 def angle_between(u: FloatArray, v: FloatArray) -> float:

@@ -36,7 +36,6 @@ __all__ = [
     "seg_distance",
     "seg_distance_xy",
     "seg_along_xy",
-    "hypot_within",
     "join_verticals",
     "split_at_junctions",
 ]
@@ -286,20 +285,6 @@ def seg_distance_xy(px: float, py: float, ax: float, ay: float, bx: float, by: f
     hypot by ``np.hypot`` on the two floats."""
     t = seg_along_xy(px, py, ax, ay, bx, by)
     return float(np.hypot((px - ax) - t * (bx - ax), (py - ay) - t * (by - ay)))
-
-
-def hypot_within(dx: float, dy: float, limit: float) -> bool:
-    """``np.hypot(dx, dy) <= limit``, ``np.hypot`` called only where neither size settles it: the
-    hypotenuse is at least the larger size (over ``limit`` when either is), and is exactly the
-    other's size where one is zero (a nan fails either way)."""
-    sx, sy = abs(dx), abs(dy)
-    if sx > limit or sy > limit:
-        return False
-    if sx == 0:
-        return sy <= limit
-    if sy == 0:
-        return sx <= limit
-    return bool(np.hypot(dx, dy) <= limit)
 
 
 def join_verticals(segs: FloatArray, vertical: BoolArray, gap: float, corner_tol: float, min_ends: int) -> FloatArray:
