@@ -8,7 +8,7 @@ from collections import deque
 import numpy as np
 import pytest
 
-from shape_asserts.families.scene.strokes import _enclosed
+from shape_asserts.families.scene.regions import _enclosed
 
 
 def _flood(drawn: np.ndarray) -> list[np.ndarray]:

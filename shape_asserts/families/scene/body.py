@@ -8,15 +8,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from shape_asserts.families.scene.strokes import seg_distance_xy
+from shape_asserts.families.scene.strokes import seg_along_xy, seg_distance_xy
 from shape_asserts.geometry.distances import nearest_on_segment
+from shape_asserts.geometry.nearest import seg_dist
 from shape_asserts.geometry.points import FloatArray
 from shape_asserts.geometry.simplify import segment_angles
 
 if TYPE_CHECKING:
     from shape_asserts.families.scene.stick import StickThresholds
 
-__all__ = ["torso_chain", "limbs", "angle_between", "angle_of"]
+__all__ = ["torso_chain", "limbs", "angle_between", "angle_of", "hypot_within"]
 
 
 def torso_chain(
@@ -55,7 +56,7 @@ def torso_chain(
     # np.lexsort's first (least rounded distance, then tilt, then longest; the first such in
     # ``cand`` among equals, as the stable sort keeps them) by min over the same keys as floats
     # (no nan: the edges' ends are finite)
-    near = np.round(dist, 6).tolist()
+    near = dist.round(6).tolist()
     i = cand[min(range(len(cand)), key=lambda k: (near[k], tilt[cand[k]], -lengths[cand[k]]))]
     # the chain grown on plain floats: the same differences, comparisons and hypot (np.hypot of two
     # floats) as on the numpy rows
@@ -64,16 +65,17 @@ def torso_chain(
     grew = True
     while grew:
         grew = False
-        direction = float(segment_angles(np.array([[[ax, ay], [bx, by]]]))[0][0])
+        # segment_angles of the one segment a to b: the same ufuncs on its two differences
+        direction = float(np.degrees(np.arctan2(by - ay, bx - ax)) % 180.0)
         for j in range(len(segs)):
             if j in chain or abs(angles[j] - direction) > t.torso_continue:
                 continue
             (tx, ty), (fx, fy) = tops[j], bottoms[j]
             # (each test only when the ones before it fail: none has a side effect)
             if (
-                float(np.hypot(tx - bx, ty - by)) <= t.attach_tol
+                hypot_within(tx - bx, ty - by, t.attach_tol)
                 or max(seg_distance_xy(tx, ty, ax, ay, bx, by), seg_distance_xy(fx, fy, ax, ay, bx, by)) <= t.attach_tol
-                or float(np.hypot(fx - ax, fy - ay)) <= t.attach_tol
+                or hypot_within(fx - ax, fy - ay, t.attach_tol)
             ):
                 chain.add(j)
                 if fy > by:
@@ -82,6 +84,20 @@ def torso_chain(
                     ax, ay = tx, ty
                 grew = True
     return np.array([ax, ay]), np.array([bx, by]), chain, direction
+
+
+def hypot_within(dx: float, dy: float, limit: float) -> bool:
+    """``np.hypot(dx, dy) <= limit``, ``np.hypot`` called only where neither size settles it: the
+    hypotenuse is at least the larger size (over ``limit`` when either is), and is exactly the
+    other's size where one is zero (a nan fails either way)."""
+    sx, sy = abs(dx), abs(dy)
+    if sx > limit or sy > limit:
+        return False
+    if sx == 0:
+        return sy <= limit
+    if sy == 0:
+        return sx <= limit
+    return bool(np.hypot(dx, dy) <= limit)
 
 
 def angle_between(u: FloatArray, v: FloatArray) -> float:
@@ -105,16 +121,17 @@ def limbs(
     Worked on plain floats, the same double operations as on the edges' numpy rows (a scalar's
     product, quotient or difference is the same either way); lengths by ``np.hypot`` and the
     angle between two limbs by :func:`angle_between` on arrays, as before."""
-    # every end's distance from the torso and where along it, at once: seg_distance of each, the
-    # same element-wise floats
-    near_d, near_t = nearest_on_segment(segs.reshape(-1, 2), a, b)
-    end_dist, end_along = near_d.tolist(), near_t.tolist()
+    # every end's distance from the torso at once (seg_dist: seg_distance's floats, x and y
+    # apart); where along the torso an end lies is worked out for the limbs' tips alone (below)
     (ax, ay), (bx, by) = a.tolist(), b.tolist()
+    flat = segs.reshape(-1, 2)
+    end_dist = seg_dist(flat[:, 0], flat[:, 1], ax, ay, bx, by).tolist()
     ex, ey = bx - ax, by - ay
     pieces: list[tuple[tuple[float, float], tuple[float, float]]] = []
-    # each piece end's (distance, where along the torso): an edge's own end keeps what was measured
-    # above (the same point, the same floats), a crossing point (None) is measured below
-    measured: list[tuple[float, float] | None] = []
+    # each piece end's (distance, where along the torso): an edge's own end keeps the distance
+    # measured above (the same point, the same floats) and its place along the torso is found when
+    # it is a tip (None till then), a crossing point (None) is measured below
+    measured: list[tuple[float, float | None] | None] = []
     for j, ((px, py), (qx, qy)) in enumerate(segs.tolist()):
         if j in chain:
             continue
@@ -130,15 +147,10 @@ def limbs(
             crosses = 0 <= u <= 1 and 0 < s < 1
             if crosses and min(np.hypot(x[0] - px, x[1] - py), np.hypot(x[0] - qx, x[1] - qy)) >= t.min_limb:
                 pieces += [(x, (px, py)), (x, (qx, qy))]
-                measured += [
-                    None,
-                    (end_dist[2 * j], end_along[2 * j]),
-                    None,
-                    (end_dist[2 * j + 1], end_along[2 * j + 1]),
-                ]
+                measured += [None, (end_dist[2 * j], None), None, (end_dist[2 * j + 1], None)]
                 continue
         pieces.append(((px, py), (qx, qy)))
-        measured += [(end_dist[2 * j], end_along[2 * j]), (end_dist[2 * j + 1], end_along[2 * j + 1])]
+        measured += [(end_dist[2 * j], None), (end_dist[2 * j + 1], None)]
     span = (by - ay) or 1.0
     out: list[tuple[str, str, tuple[float, float], tuple[float, float]]] = []
     out_len: list[float] = []  # each limb's length (np.hypot of tip - root)
@@ -148,9 +160,12 @@ def limbs(
         cross_d, cross_t = nearest_on_segment(np.array([pieces[k // 2][0] for k in cross], dtype=float), a, b)
         for k, d, s in zip(cross, cross_d.tolist(), cross_t.tolist()):
             measured[k] = (d, s)
-    for i, (p, q) in enumerate(pieces):
-        # (q - p and p - q have the same np.hypot: it takes each one's size)
-        length = float(np.hypot(q[0] - p[0], q[1] - p[1]))
+    # every piece's length by one np.hypot (q - p and p - q have the same: it takes each one's size)
+    lengths: list[float] = (
+        np.hypot([q[0] - p[0] for p, q in pieces], [q[1] - p[1] for p, q in pieces]).tolist() if pieces else []
+    )
+    out_vec: list[FloatArray | None] = []  # each limb's tip - root, for angle_of
+    for i, ((p, q), length) in enumerate(zip(pieces, lengths)):
         if length < t.min_limb:
             continue
         (dp, along_p), (dq, along_q) = measured[2 * i] or (0.0, 0.0), measured[2 * i + 1] or (0.0, 0.0)
@@ -158,22 +173,32 @@ def limbs(
         s = along_q if dp <= dq else along_p  # where the tip lies along the torso
         if min(dp, dq) > t.attach_tol:
             continue
-        # pieces leaving the same place in the same direction are one limb (retraced, or drawn in pieces)
-        same = [
-            k
-            for k, (_, _, r0, t0) in enumerate(out)
-            if np.hypot(root[0] - r0[0], root[1] - r0[1]) <= 2 * t.attach_tol
-            and angle_of(np.subtract(tip, root), np.subtract(t0, r0), length, out_len[k]) <= t.limb_merge_angle
-        ]
-        if same:
-            k = same[0]
-            if length > out_len[k]:
-                out[k] = (out[k][0], out[k][1], root, tip)
-                out_len[k] = length
+        # pieces leaving the same place in the same direction are one limb (retraced, or drawn in
+        # pieces): the first such limb (each tip - root by np.subtract once, when first needed)
+        vec: FloatArray | None = None
+        same = None
+        for k, (_, _, r0, t0) in enumerate(out):
+            if hypot_within(root[0] - r0[0], root[1] - r0[1], 2 * t.attach_tol):
+                if vec is None:
+                    vec = np.subtract(tip, root)
+                other = out_vec[k]
+                if other is None:
+                    other = out_vec[k] = np.subtract(t0, r0)
+                if angle_of(vec, other, length, out_len[k]) <= t.limb_merge_angle:
+                    same = k
+                    break
+        if same is not None:
+            if length > out_len[same]:
+                out[same] = (out[same][0], out[same][1], root, tip)
+                out_len[same] = length
+                out_vec[same] = vec
             continue
         kind = "arm" if (root[1] - ay) / span < t.arm_zone else "leg"
+        if s is None:  # an edge's own end: seg_distance's place of it along the torso
+            s = seg_along_xy(tip[0], tip[1], ax, ay, bx, by)
         side_x = tip[0] - (ax + s * ex)
         side = "along" if abs(side_x) < t.min_limb_side else ("left" if side_x < 0 else "right")
         out.append((kind, side, root, tip))
         out_len.append(length)
+        out_vec.append(vec)  # (None until a later piece leaves the same place)
     return out

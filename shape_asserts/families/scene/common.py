@@ -202,12 +202,15 @@ def _fit_to_box(
     expression, and whether the fit neither scales nor moves them (scale 1, the same middle):
     where the points may come back as they were, so that :func:`sketch` compares the two."""
     (x0, y0), (x1, y1) = lo, hi
-    bx0, by0, bx1, by1 = (float(v) for v in box)
+    bx0, by0, bx1, by1 = map(float, box)
     size = (x1 - x0) + (y1 - y0)
     s = ((bx1 - bx0) + (by1 - by0)) / size if size > 0 else 1.0
     mid = [(x0 + x1) / 2, (y0 + y1) / 2]
     bmid = [(bx0 + bx1) / 2, (by0 + by1) / 2]
-    moved: FloatArray = (pts - np.array(mid)) * s + np.array(bmid)
+    # (pts - mid) * s + bmid, each step written over the one before (the same floats)
+    moved: FloatArray = pts - mid
+    moved *= s
+    moved += bmid
     return moved, s == 1.0 and mid == bmid
 
 
@@ -247,9 +250,12 @@ def sketch(
         crumb_idx if crumbling else (),
     )
     card.marks["fragments"] = crumb_idx
-    # each column's least and largest once: the drawing's box for bounds, area and the fit
+    # each column's least and largest once: the drawing's box for bounds, area and the fit (each
+    # column reduced as one contiguous row: the same values as over axis 0 but for the sign of a
+    # zero where -0.0 and 0.0 tie, which nothing below keeps)
+    cols = pts.T.copy()
     lo, hi = (
-        (np.minimum.reduce(pts, axis=0).tolist(), np.maximum.reduce(pts, axis=0).tolist()) if len(pts) else ([], [])
+        (np.minimum.reduce(cols, axis=1).tolist(), np.maximum.reduce(cols, axis=1).tolist()) if len(pts) else ([], [])
     )
     if lo and not math.isnan(lo[0] + lo[1] + hi[0] + hi[1]):
         # (the least and the largest coordinate, which out_of_bounds reduces the points to)
@@ -279,7 +285,7 @@ def sketch(
     if len(pts):
         # similarity(fit_to_box(pts, box), ref, scale) and chamfer_distance(pts, ref), in one search
         fitted, unmoved = _fit_to_box(pts, lo, hi, box)
-        if unmoved and np.array_equal(fitted, pts):
+        if unmoved and (fitted == pts).all():  # (np.array_equal of two arrays of one shape)
             # a drawing whose box is the reference's is not moved: the two distances are one
             # (equal but for a zero's sign, which no squared distance keeps)
             fitted_d = raw = chamfer_distances([pts], ref, index)[0]

@@ -15,6 +15,7 @@ Stick figure
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,7 +34,7 @@ from shape_asserts.families.scene.common import (
     sketch,
     stroke,
 )
-from shape_asserts.families.scene.strokes import edges_of, heal_spans, holes
+from shape_asserts.families.scene.strokes import _on_grid, edges_of, heal_spans, holes
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit.circle import CircleModel, roundness_of
 from shape_asserts.geometry.points import FloatArray, IntArray
@@ -170,6 +171,46 @@ def _runs(flags: list[bool]) -> list[tuple[int, int]]:
         i = j
 
 
+def _body_spans(
+    pts: FloatArray,
+    ring: FloatArray,
+    healed: list[tuple[int, int]],
+    extremes: tuple[list[float], list[float]] | None,
+    grid_size: int,
+) -> list[tuple[int, int]]:
+    """The runs of points off the head's cells (``ring``'s, whole numbers) within each of the
+    ``healed`` spans (:func:`.strokes.heal_spans` of ``pts``), as ``(start, stop)`` in ``pts``, in
+    order. ``extremes``: each column's least and largest value of ``pts``."""
+    if not healed:
+        return []
+    if extremes is None or not _on_grid(extremes, grid_size):
+        # every stroke's points off the head's cells, looked up all at once (the healed strokes are
+        # pts in order), then each stroke's runs of them
+        off = _off_cells(pts, set(zip(*ring.astype(np.int64).T.tolist())), extremes)  # (int(x), int(y)) of each
+        return [(a + i, a + j) for a, b in healed for i, j in _runs(off[a:b])]
+    # every point on the grid: the head's cells marked on the drawing's box of cells (where the
+    # ring lies: its cells are drawn ones, or bridges between them), every point's cell (rounded
+    # halves to even, as _off_cells rounds it) looked up at once; the runs of points off it, each
+    # cut where one healed span ends and the next begins
+    (x0, y0), (x1, y1) = extremes
+    lx, ly = round(x0), round(y0)
+    head = np.zeros((round(y1) - ly + 1, round(x1) - lx + 1), dtype=bool)
+    rc = ring.astype(np.int64)
+    head[rc[:, 1] - ly, rc[:, 0] - lx] = True
+    cells = np.rint(pts).astype(np.int64)
+    away = np.zeros(len(pts) + 2, dtype=bool)
+    away[1:-1] = ~head[cells[:, 1] - ly, cells[:, 0] - lx]
+    turns = (away[1:] != away[:-1]).nonzero()[0].tolist()  # each run's start, then its stop
+    ends = [b for _, b in healed[:-1]]  # where one healed span ends and the next begins
+    out: list[tuple[int, int]] = []
+    for start, stop in zip(turns[::2], turns[1::2]):
+        for cut in ends[bisect_right(ends, start) : bisect_left(ends, stop)]:
+            out.append((start, cut))
+            start = cut
+        out.append((start, stop))
+    return out
+
+
 def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     p = case.params
     t: StickThresholds = with_overrides(STICK_THRESHOLDS, case.thresholds)
@@ -223,12 +264,8 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     )
 
     # the body: every stroke without the head's cells
-    head_cells = set(zip(*ring.astype(np.int64).T.tolist()))  # (int(x), int(y)) of each: truncated
     healed = heal_spans(pts, com.strokes, t.heal_step)
-    # every stroke's points off the head's cells, looked up all at once (the healed strokes are
-    # pts in order), then each stroke's runs of them, as (start, stop) in pts
-    off = _off_cells(pts, head_cells, com.extremes) if healed else []
-    body_spans = [(a + i, a + j) for a, b in healed for i, j in _runs(off[a:b])]
+    body_spans = _body_spans(pts, ring, healed, com.extremes, p["grid_size"])
     hx, hy = fit.center
     r = fit.radius
     body = edges_of(pts, body_spans, t.simplify_tolerance)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.families.scene.regions import _enclosed
+from shape_asserts.families.scene.regions import _enclosed_runs
 from shape_asserts.geometry import runs
 from shape_asserts.geometry.distances import nearest_on_segment
 from shape_asserts.geometry.points import BoolArray, FloatArray, as_points
@@ -35,6 +35,7 @@ __all__ = [
     "ends",
     "seg_distance",
     "seg_distance_xy",
+    "seg_along_xy",
     "join_verticals",
     "split_at_junctions",
 ]
@@ -109,16 +110,22 @@ def holes(
     h, w = drawn.shape
     # (the grid has a cell of margin all round that nothing is drawn in: cells and bridges lie
     # within the drawn cells' box)
-    for hole in _enclosed(drawn, empty_margin=True):
-        # the hole grown by a cell each way (its 8 neighbours): shifted views of it padded by a
-        # cell, which is rolling it round, as a hole never reaches the empty margin of the grid;
-        # three across, then three of those down (the same nine shifts, or-ed)
-        pad = np.zeros((h + 2, w + 2), dtype=bool)
-        pad[1:-1, 1:-1] = hole
-        across = pad[:, :-2] | pad[:, 1:-1] | pad[:, 2:]
-        near = across[:-2] | across[1:-1] | across[2:]
-        ring_y, ring_x = np.nonzero(near & drawn)  # row-major, as np.argwhere lists them
-        out.append(np.column_stack([ring_x + lo[0], ring_y + lo[1]]).astype(float))
+    for hole in _enclosed_runs(drawn, empty_margin=True):
+        # the hole grown by a cell each way (its 8 neighbours): each run of it grown is the block
+        # of the rows about it and the columns from one before it to one past it (a hole never
+        # reaches the empty margin of the grid: no block is cut off there)
+        near = np.zeros((h, w), dtype=bool)
+        for y, start, stop in hole:
+            near[y - 1 : y + 2, start - 1 : stop + 1] = True
+        near &= drawn
+        # the ring's cells row-major, as np.argwhere lists them (each flat index's row and column by
+        # one divmod), written into one (n, 2) float array and moved by the grid's corner
+        ring_y, ring_x = np.divmod(near.ravel().nonzero()[0], w)
+        ring = np.empty((len(ring_x), 2))
+        ring[:, 0] = ring_x
+        ring[:, 1] = ring_y
+        ring += lo
+        out.append(ring)
     return out
 
 
@@ -248,9 +255,9 @@ def ends(segs: FloatArray) -> tuple[FloatArray, FloatArray]:
     if not len(segs):
         return np.zeros((0, 2)), np.zeros((0, 2))
     first_up = segs[:, 0, 1] <= segs[:, 1, 1]
-    top = np.where(first_up[:, None], segs[:, 0], segs[:, 1])
-    bottom = np.where(first_up[:, None], segs[:, 1], segs[:, 0])
-    return top, bottom
+    # each edge as it is or turned round, by one np.where (the ends are views of its rows)
+    both = np.where(first_up[:, None, None], segs, segs[:, ::-1])
+    return both[:, 0], both[:, 1]
 
 
 def seg_distance(p: FloatArray, a: FloatArray, b: FloatArray) -> tuple[float, float]:
@@ -259,18 +266,25 @@ def seg_distance(p: FloatArray, a: FloatArray, b: FloatArray) -> tuple[float, fl
     return float(d), float(t)
 
 
-def seg_distance_xy(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
-    """:func:`seg_distance`'s distance on plain floats: :func:`~shape_asserts.geometry.nearest.on_segment`'s
-    expression term by term (its sums over the axis of two are the two products added; where
-    that makes a zero of the other sign, only a zero's sign in the difference handed to
-    ``np.hypot`` changes, which it ignores), the hypot by ``np.hypot`` on the two floats."""
+def seg_along_xy(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
+    """:func:`seg_distance`'s parameter (0..1) on plain floats: :func:`~shape_asserts.geometry.nearest.on_segment`'s
+    expression term by term (its sums over the axis of two are the two products added: the same
+    float but, where that makes a zero, perhaps the zero's sign)."""
     abx, aby = bx - ax, by - ay
     apx, apy = px - ax, py - ay
     den = abx * abx + aby * aby
     # (a segment of no length is its one point; clipped to 0..1 as ndarray.clip: nan stays nan)
     t = (apx * abx + apy * aby) / (den if den > 0 else 1.0)
-    t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
-    return float(np.hypot(apx - t * abx, apy - t * aby))
+    return 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+
+
+def seg_distance_xy(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
+    """:func:`seg_distance`'s distance on plain floats: :func:`~shape_asserts.geometry.nearest.on_segment`'s
+    expression term by term, ``t`` by :func:`seg_along_xy` (where it is a zero of the other sign,
+    only a zero's sign in the difference handed to ``np.hypot`` changes, which it ignores), the
+    hypot by ``np.hypot`` on the two floats."""
+    t = seg_along_xy(px, py, ax, ay, bx, by)
+    return float(np.hypot((px - ax) - t * (bx - ax), (py - ay) - t * (by - ay)))
 
 
 def join_verticals(segs: FloatArray, vertical: BoolArray, gap: float, corner_tol: float, min_ends: int) -> FloatArray:
@@ -317,24 +331,31 @@ def split_at_junctions(segs: FloatArray, tol: float, min_ends: int, on: float) -
     if not len(segs):
         return segs
     tips = segs.reshape(-1, 2)
-    owner = np.repeat(np.arange(len(segs)), 2)
     a_all, b_all = segs[:, 0], segs[:, 1]
     d_all = b_all - a_all
     lengths = np.hypot(d_all[:, 0], d_all[:, 1])  # the same float as np.hypot of one edge's d
     # every edge long enough to be cut, against every tip at once: rel[k] is tips - a of edge
-    # long[k]; the stacked matmul makes the same matrix-vector products as ``rel @ u`` one edge at
-    # a time (one gemv each), which is not the same float as the two products added by hand
+    # long[k] (each coordinate's differences made as one row per edge, then paired); the stacked
+    # matmul makes the same matrix-vector products as ``rel @ u`` one edge at a time (one gemv
+    # each), which is not the same float as the two products added by hand
     long = (lengths >= 2 * tol).nonzero()[0]
     u_all = d_all[long] / lengths[long, None]
-    rel_all = tips[None, :, :] - a_all[long, None, :]
+    a_long = a_all[long]
+    rel_x = tips[:, 0] - a_long[:, 0, None]
+    rel_y = tips[:, 1] - a_long[:, 1, None]
+    rel_all = np.empty(rel_x.shape + (2,))
+    rel_all[..., 0] = rel_x
+    rel_all[..., 1] = rel_y
     along_all = (rel_all @ u_all[:, :, None])[..., 0]
-    across_all = np.abs(rel_all[..., 0] * u_all[:, 1, None] - rel_all[..., 1] * u_all[:, 0, None])
-    on_line = (
-        (owner[None, :] != long[:, None])
-        & (across_all <= on)
-        & (along_all >= tol)
-        & (along_all <= (lengths[long] - tol)[:, None])
-    )
+    across_all = np.abs(rel_x * u_all[:, 1, None] - rel_y * u_all[:, 0, None])
+    on_line = (across_all <= on) & (along_all >= tol) & (along_all <= (lengths[long] - tol)[:, None])
+    if not (tol > 0 and float(np.maximum.reduce(lengths)) < tol * 1e12):
+        # an edge's own ends: its start is 0 along it and its end its length (to 4 units in the
+        # last place, under tol for an edge shorter than tol * 1e12), so the bounds above leave
+        # both out unless tol is 0 or the edges are that long (or not finite): then they are left
+        # out by who owns them
+        owner = np.repeat(np.arange(len(segs)), 2)
+        on_line &= owner[None, :] != long[:, None]
     # fewer than min_ends tips on an edge can make no cut: only the others are walked one by one
     busy = (np.add.reduce(on_line, axis=1) >= min_ends).nonzero()[0].tolist()
     if not busy:
