@@ -61,5 +61,6 @@ def test_within_counts_a_step_only_while_the_split_function_runs(score_parts, ca
     # split by the RDP, only the first calls are its time (else the rest came out negative)
     assert score_parts.main(["--family", "star", "--within", "_rdp_ring", "--rounds", "1", "--number", "3"]) == 0
     rows = _lines(capsys.readouterr().out)
-    assert rows[0][2].startswith("Ring.farthest (geometry/runs.py)")
-    assert all(us >= 0 for us, _, _ in rows) and rows[0][1] < 1.0
+    # found among the steps (which step is largest depends on timing: a loaded machine reorders them)
+    assert any(name.startswith("Ring.farthest (geometry/runs.py)") for _, _, name in rows)
+    assert all(us >= 0 for us, _, _ in rows) and all(share < 1.0 for _, share, _ in rows)
