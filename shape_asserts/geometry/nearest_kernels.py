@@ -97,9 +97,10 @@ def brute_to_segments(p: FloatArray, a: FloatArray, b: FloatArray, chunk: int = 
 #: after), so a replay never pays for them; repeated scoring of a scene does from its fourth answer.
 _WHOLE_AT = 4
 #: ... and only for an index of this many slots a cell or more: with fewer, a query meets few enough
-#: padded pairs that they are as quick as the tables' (2 * reach + 1)² cells a point (bench stick: 10
-#: slots, no gain; house: 15, its search ~20% quicker), and the tables would never pay for themselves.
-_WHOLE_SLOTS = 12
+#: padded pairs that they are as quick as the tables' (2 * reach + 1)² cells a point (a line of points
+#: a cell apart: 5 slots, a chamfer ~15% quicker; 2 apart, 3 slots, ~5%; 3 apart, 2 slots, even; bench
+#: stick: 10 slots, ~25%; house: 15, ~40%), and the tables would never pay for themselves.
+_WHOLE_SLOTS = 4
 
 
 class WholeTables:
