@@ -18,8 +18,10 @@ if TYPE_CHECKING:
     from shape_asserts.geometry.nearest import CellIndex
     from shape_asserts.geometry.nearest_xy import _Cells as Cells
 
-#: Pairwise differences computed at once by the all-pairs forms (bounds the memory used).
-PAIRS = 1_000_000
+#: Pairwise differences computed at once by :func:`brute_nearest` (bounds the memory used): 64 KB
+#: arrays, which stay in cache and are not mapped afresh by each allocation as 128 KB ones are
+#: (measured: 160 × 200 pairs 302 -> 109 µs, 400 × 400 1.7 -> 0.6 ms, 5000 × 5000 112 -> 68 ms).
+PAIRS = 8_192
 #: Coordinates beyond this take the all-pairs form (the strip's float edge stays exact below it).
 _SAFE = 1e6
 
@@ -34,7 +36,7 @@ def _safe(*arrays: FloatArray) -> bool:
 
 def brute_nearest(q: FloatArray, b: FloatArray, metric: str) -> FloatArray:
     """Every pair: each query's smallest squared Euclidean (or Chebyshev) distance to ``b``."""
-    rows = max(1, PAIRS // max(1, len(b)))  # rows of ``q`` per block: about 16 MB of differences
+    rows = max(1, PAIRS // max(1, len(b)))  # rows of ``q`` per block
     out = [np.zeros(0)]
     bx, by = b[None, :, 0], b[None, :, 1]
     for i in range(0, len(q), rows):
