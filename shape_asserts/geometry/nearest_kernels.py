@@ -18,9 +18,9 @@ if TYPE_CHECKING:
     from shape_asserts.geometry.nearest import CellIndex
     from shape_asserts.geometry.nearest_xy import _Cells as Cells
 
-#: Pairwise differences computed at once by :func:`brute_nearest` (bounds the memory used): 64 KB
-#: arrays, which stay in cache and are not mapped afresh by each allocation as 128 KB ones are
-#: (measured: 160 × 200 pairs 302 -> 109 µs, 400 × 400 1.7 -> 0.6 ms, 5000 × 5000 112 -> 68 ms).
+#: Pairs computed at once by the all-pairs forms (bounds the memory used): 64 KB arrays, which stay
+#: in cache and are not mapped afresh by each allocation as 128 KB ones are (measured, points:
+#: 160 × 200 pairs 302 -> 109 µs, 5000 × 5000 112 -> 68 ms; segments: 200 × 200 1026 -> 754 µs).
 PAIRS = 8_192
 #: Coordinates beyond this take the all-pairs form (the strip's float edge stays exact below it).
 _SAFE = 1e6
@@ -84,8 +84,10 @@ def seg_dist(
     return d
 
 
-def brute_to_segments(p: FloatArray, a: FloatArray, b: FloatArray, chunk: int = 512) -> FloatArray:
-    """Every pair: each point's distance to the nearest segment ``a[k]``–``b[k]``."""
+def brute_to_segments(p: FloatArray, a: FloatArray, b: FloatArray) -> FloatArray:
+    """Every pair: each point's distance to the nearest segment ``a[k]``–``b[k]`` (in blocks of
+    about :data:`PAIRS` pairs, as :func:`brute_nearest`)."""
+    chunk = max(1, PAIRS // max(1, len(a)))
     ax, ay, bx, by = a[None, :, 0], a[None, :, 1], b[None, :, 0], b[None, :, 1]
     out = [np.zeros(0)] + [
         seg_dist(p[i : i + chunk, 0, None], p[i : i + chunk, 1, None], ax, ay, bx, by).min(axis=1)
