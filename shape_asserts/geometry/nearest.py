@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 import numpy as np
 
@@ -45,8 +46,10 @@ __all__ = [
     "brute_to_segments",
 ]
 
-#: Below this many pairs the all-pairs form is the faster one.
-_SMALL = 4_096
+#: Below this many pairs the all-pairs form is the faster one (``_SMALL_ONE_WAY``: :func:`nearest_sq`'s
+#: own, its ``(q, b)`` differences under 64 KB: 8,000 pairs ~30 µs all-pairs, 38-67 µs by strips; at
+#: 16,000, 128 KB, each array is mapped afresh and all pairs take ~150 µs).
+_SMALL, _SMALL_ONE_WAY = 4_096, 8_192
 #: Lists at least this long are searched once per distinct point.
 _DEDUPE = 512
 #: First strip half-width, cells: a fair drawing's nearest neighbours are within a cell or two.
@@ -107,7 +110,7 @@ def nearest_sq(q: FloatArray, b: FloatArray, metric: str = "euclidean", *, disti
     """
     if len(b) == 0:
         return np.full(len(q), np.inf)
-    if len(q) * len(b) <= _SMALL or not _safe(q, b):
+    if len(q) * len(b) <= _SMALL_ONE_WAY or not _safe(q, b):
         return brute_nearest(q, b, metric)
     once = None if distinct else _distinct(q)
     if once is not None:
@@ -263,11 +266,11 @@ def nearest_both(
     for g, part_g in enumerate(parts):
         na, nb = near_a[start : start + sizes[g]], near_b[g]
         start += sizes[g]
-        rest = np.flatnonzero(na > settled)
-        if rest.size:
+        if np.maximum.reduce(na) > settled:  # (a fair drawing has none left: one reduction tells)
+            rest = np.flatnonzero(na > settled)
             na[rest] = nearest_sq(part_g[rest], b)
-        rest = np.flatnonzero(nb > settled)
-        if rest.size:
+        if np.maximum.reduce(nb) > settled:
+            rest = np.flatnonzero(nb > settled)
             nb[rest] = nearest_sq(b[rest], part_g)
         out.append((na, nb))
     return out
@@ -287,7 +290,7 @@ def _through_index(parts: Sequence[FloatArray], a: FloatArray, index: CellIndex)
     whole = index.whole.of(index, _REACH)
     if whole is not None:
         sizes = [len(p) for p in parts]
-        ends = np.cumsum(sizes).tolist()
+        ends = list(accumulate(sizes))
         at = floor == a
         is_whole = [bool(np.logical_and.reduce(at[e - k : e], axis=None)) for k, e in zip(sizes, ends)]
         if any(is_whole):
@@ -306,19 +309,19 @@ def _pairs_through_index(
     dx, dy = a[:, 0] - index.bx[ti], a[:, 1] - index.by[ti]
     d2 = dx * dx
     d2 += dy * dy
-    # b's nearest in each part: the pairs' minima by (part of the query, point), but at infinity
-    real = ti != m
+    # b's nearest in each part: the pairs' minima by (part of the query, point), a column past the
+    # last taking the pairs with the point at infinity (all inf: it stays inf, and is dropped)
     if len(parts) > 1:
-        ti += np.arange(len(parts)).repeat([len(p) for p in parts]) * m
-    near_b = np.full((len(parts), m), np.inf)
-    np.minimum.at(near_b.ravel(), ti[real], d2[real])
+        ti += np.arange(len(parts)).repeat([len(p) for p in parts]) * (m + 1)
+    near_b = np.full((len(parts), m + 1), np.inf)
+    np.minimum.at(near_b.ravel(), ti.ravel(), d2.ravel())
     # each query's least over its column: halves of rows folded together (np.minimum.reduce is slower)
     k = len(d2)
     while k > 1:
         h = k // 2
         np.minimum(d2[:h], d2[k - h : k], out=d2[:h])  # rows k - h .. k - 1 onto 0 .. h - 1
         k -= h
-    return d2[0].copy(), near_b
+    return d2[0].copy(), near_b[:, :m]
 
 
 def _whole_parts(
@@ -331,8 +334,11 @@ def _whole_parts(
 ) -> tuple[FloatArray, FloatArray]:
     """:func:`_through_index`'s minima, its parts of whole points read from ``whole``
     (:meth:`.nearest_kernels.WholeTables.minima`), the others through the pairs as before."""
+    if len(parts) == 1:  # (one part, whole: its minima as they come)
+        near_a, near_b = whole.minima(key)
+        return near_a, near_b[None]
     near_a, near_b = np.empty(len(a)), np.empty((len(parts), len(index.b)))
-    bounds = np.cumsum([0] + [len(p) for p in parts]).tolist()
+    bounds = list(accumulate([len(p) for p in parts], initial=0))
     rest = [g for g in range(len(parts)) if not is_whole[g]]
     for g in range(len(parts)):
         if is_whole[g]:

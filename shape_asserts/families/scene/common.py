@@ -207,9 +207,11 @@ def _fit_to_box(
     s = ((bx1 - bx0) + (by1 - by0)) / size if size > 0 else 1.0
     mid = [(x0 + x1) / 2, (y0 + y1) / 2]
     bmid = [(bx0 + bx1) / 2, (by0 + by1) / 2]
-    # (pts - mid) * s + bmid, each step written over the one before (the same floats)
+    # (pts - mid) * s + bmid, each step written over the one before (the same floats; a product by
+    # 1.0 is its factor, so a drawing of the reference's size skips it)
     moved: FloatArray = pts - mid
-    moved *= s
+    if s != 1.0:
+        moved *= s
     moved += bmid
     return moved, s == 1.0 and mid == bmid
 

@@ -111,8 +111,9 @@ def _worked(out: Any) -> bool:
     return math.isfinite(abs(out.flat[0]))
 
 
-def eigh(m: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """``np.linalg.eigh(m)`` of a real symmetric float64 matrix: eigenvalues ascending, eigenvectors."""
+def eigh(m: FloatArray, *, finite: bool = False) -> tuple[FloatArray, FloatArray]:
+    """``np.linalg.eigh(m)`` of a real symmetric float64 matrix: eigenvalues ascending, eigenvectors.
+    ``finite=True``: the caller has checked that every entry is finite (so this does not again)."""
     if _EIGH is not None:
         # On a finite matrix the kernel is called without an error state (entering one costs ~1.2 µs,
         # the check ~0.4): numpy's kernel clears the floating-point flags when LAPACK
@@ -120,7 +121,7 @@ def eigh(m: FloatArray) -> tuple[FloatArray, FloatArray]:
         # 1e308 and mixed, under np.errstate(all="raise"): never a flag, the public call's numbers
         # bit for bit), and only a LAPACK failure, which no finite 3×3 has shown, would. A NaN or
         # an infinity takes the error state, as before.
-        if _finite(m):
+        if finite or _finite(m):
             try:
                 vals, vecs = _EIGH(m, signature="d->dd")
             except (TypeError, ValueError):  # another numpy's kernel: the public call

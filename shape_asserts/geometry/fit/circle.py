@@ -211,9 +211,10 @@ def fit_circles(
         a, b = 0.5 / v, 1.0 / math.sqrt(v)
         factors.append([a * a, a * b, a * b, b * b, b * b, b * b])
     moments = sums * np.array(factors)
-    if not math.isfinite(float(np.add.reduce(moments, axis=None))):  # (eigh takes finite matrices)
+    # (a finite sum has every entry finite: an infinity or a NaN would make it one, so eigh need not look)
+    if not math.isfinite(float(np.add.reduce(moments, axis=None))):
         return [CircleModel.from_estimate(points[a:b]) for a, b in spans]
-    vals, vecs = eigh(moments[:, _MOMENT_AT].reshape(k, 3, 3))
+    vals, vecs = eigh(moments[:, _MOMENT_AT].reshape(k, 3, 3), finite=True)
     all_vals, firsts, mean_rows = vals.tolist(), vecs[:, :, 0].tolist(), means.tolist()
     return [
         _taubin_circle(all_vals[i], firsts[i], 1.0, 2.0, math.sqrt(squares[i]), mean_rows[i])
