@@ -15,7 +15,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.geometry import runs
+from shape_asserts.geometry import open_rdp, runs
 from shape_asserts.geometry.distances import closure_distance, segment_distance
 from shape_asserts.geometry.nearest import seg_dist
 from shape_asserts.geometry.points import FloatArray, IntArray, as_points, roll_rows
@@ -69,7 +69,7 @@ def rdp(points: ArrayLike, epsilon: float, *, to: Literal["segment", "line"] = "
         return np.arange(n)
     if to == "line" and runs.plain(pts):
         xl, yl = pts.T.tolist()
-        return np.array(sorted([0, n - 1, *runs.line_rdp(xl, yl, pts[:, 0], pts[:, 1], [(0, n - 1)], epsilon)]))
+        return np.array(sorted([0, n - 1, *open_rdp.line_rdp(xl, yl, pts, [(0, n - 1)], epsilon)]))
     keep = np.zeros(n, dtype=bool)
     keep[0] = keep[-1] = True
     stack = [(0, n - 1)]
