@@ -46,15 +46,16 @@ def line_rdp(
     """Ramer–Douglas–Peucker to the *line* (:func:`.simplify.rdp`, ``to="line"``) of the stretches
     ``i..j`` of an open drawing whose coordinates are ``xl``/``yl`` (lists) and ``pts`` (an (N, 2)
     array, the same numbers), all no larger than :data:`.runs.PLAIN`: the inner points kept, in no
-    order. Whole coordinates (:func:`whole`) and an ``epsilon`` from 0 to :data:`WHOLE` take
-    :func:`_whole_far`, others :func:`_float_far`."""
-    far = _whole_far if 0.0 <= epsilon <= WHOLE and whole(pts) else _float_far
+    order. Every stretch pending at one depth is taken in one round: by :func:`_whole_round` for
+    whole coordinates (:func:`whole`) and an ``epsilon`` from 0 to :data:`WHOLE`, else by
+    :func:`_float_round`."""
+    far = _whole_round if 0.0 <= epsilon <= WHOLE and whole(pts) else _float_round
+    xs, ys = pts[:, 0], pts[:, 1]
     keep: list[int] = []
     todo = [(i, j) for i, j in spans if j - i >= 2]
     while todo:
         nxt = []
-        for i, j in todo:
-            k = far(xl, yl, pts, i, j, epsilon)
+        for (i, j), k in zip(todo, far(xl, yl, xs, ys, todo, epsilon)):
             if k:
                 k += i
                 keep.append(k)
@@ -66,58 +67,73 @@ def line_rdp(
     return keep
 
 
-def _float_far(xl: list[float], yl: list[float], pts: FloatArray, i: int, j: int, epsilon: float) -> int:
-    """Of stretch ``i..j``: its first point farthest from the line through its ends, counted from
-    ``i``, when farther than ``epsilon``, else 0. Each distance is :func:`.simplify._line_distance`'s
-    float expression term by term (as plain floats on a short stretch: the same double
-    operations, one at a time)."""
-    ax, ay = xl[i], yl[i]
-    bx, by = xl[j] - ax, yl[j] - ay
-    norm = float(np.hypot(bx, by))
-    if norm == 0.0 or j - i > FEW_POINTS:
-        if norm == 0.0:  # the stretch returns to where it began: measure from that point
-            d = np.hypot(pts[i + 1 : j, 0] - ax, pts[i + 1 : j, 1] - ay)
+def _float_round(
+    xl: list[float], yl: list[float], xs: FloatArray, ys: FloatArray, todo: list[tuple[int, int]], epsilon: float
+) -> list[int]:
+    """Per stretch ``i..j`` of ``todo``: its first point farthest from the line through its ends,
+    counted from ``i``, when farther than ``epsilon``, else 0. Each distance is
+    :func:`.simplify._line_distance`'s float expression term by term (as plain floats on a short
+    stretch: the same double operations, one at a time), the chords' lengths by one ``np.hypot``
+    call (the same value it gives one pair at a time)."""
+    abx = [xl[j] - xl[i] for i, j in todo]
+    aby = [yl[j] - yl[i] for i, j in todo]
+    norms: list[float] = np.hypot(abx, aby).tolist() if len(todo) > 1 else [float(np.hypot(abx[0], aby[0]))]
+    out = []
+    for (i, j), bx, by, norm in zip(todo, abx, aby, norms):
+        ax, ay = xl[i], yl[i]
+        if norm == 0.0 or j - i > FEW_POINTS:
+            if norm == 0.0:  # the stretch returns to where it began: measure from that point
+                d = np.hypot(xs[i + 1 : j] - ax, ys[i + 1 : j] - ay)
+            else:
+                d = np.abs(bx * (ys[i + 1 : j] - ay) - by * (xs[i + 1 : j] - ax))
+                d /= norm
+            k = int(d.argmax())
+            top = float(d[k])
         else:
-            d = np.abs(bx * (pts[i + 1 : j, 1] - ay) - by * (pts[i + 1 : j, 0] - ax))
-            d /= norm
-        k = int(d.argmax())
-        top = float(d[k])
-    else:
-        ds = [abs(bx * (y - ay) - by * (x - ax)) / norm for x, y in zip(xl[i + 1 : j], yl[i + 1 : j])]
-        top = max(ds)  # no nan (PLAIN): the first largest, as np.argmax
-        k = ds.index(top)
-    return k + 1 if top > epsilon else 0
+            ds = [abs(bx * (y - ay) - by * (x - ax)) / norm for x, y in zip(xl[i + 1 : j], yl[i + 1 : j])]
+            top = max(ds)  # no nan (PLAIN): the first largest, as np.argmax
+            k = ds.index(top)
+        out.append(k + 1 if top > epsilon else 0)
+    return out
 
 
-def _whole_far(xl: list[float], yl: list[float], pts: FloatArray, i: int, j: int, epsilon: float) -> int:
-    """:func:`_float_far` of whole coordinates (:func:`whole`) and ``0 <= epsilon <= WHOLE``: the
-    same point, found by the exact cross products ``bx·y − by·x − c`` (``c = bx·ay − by·ax``), its
-    distance compared with ``epsilon`` by the squares unless the two are within a hair (then by
-    :func:`_float_far`'s float distance)."""
-    ax, ay = xl[i], yl[i]
-    bx, by = xl[j] - ax, yl[j] - ay
-    l2 = bx * bx + by * by
-    if l2 == 0.0:  # the stretch returns to where it began
-        return _float_far(xl, yl, pts, i, j, epsilon)
-    c = bx * ay - by * ax
-    if j - i > FEW_POINTS:
-        cross = bx * pts[i + 1 : j, 1]
-        cross -= by * pts[i + 1 : j, 0]
-        first_up, first_down = int(cross.argmax()), int(cross.argmin())
-        up, down = float(cross[first_up]) - c, c - float(cross[first_down])
-    else:
-        crosses = [bx * y - by * x for x, y in zip(xl[i + 1 : j], yl[i + 1 : j])]
-        top, bottom = max(crosses), min(crosses)
-        up, down = top - c, c - bottom
-        first_up = crosses.index(top) if up >= down else j
-        first_down = crosses.index(bottom) if down >= up else j
-    # the first point of largest |cross|: the larger side's first, the earlier of both on a tie
-    k = first_up if up > down else first_down if down > up else min(first_up, first_down)
-    most = up if up >= down else down
-    square, bound = most * most, epsilon * epsilon * l2
-    if square > bound * (1.0 + _HAIR):
-        return k + 1
-    if square < bound * (1.0 - _HAIR):
-        return 0
-    x, y = xl[i + 1 + k], yl[i + 1 + k]
-    return k + 1 if abs(bx * (y - ay) - by * (x - ax)) / float(np.hypot(bx, by)) > epsilon else 0
+def _whole_round(
+    xl: list[float], yl: list[float], xs: FloatArray, ys: FloatArray, todo: list[tuple[int, int]], epsilon: float
+) -> list[int]:
+    """:func:`_float_round` of whole coordinates (:func:`whole`) and ``0 <= epsilon <= WHOLE``: the
+    same points, found by the exact cross products ``bx·y − by·x − c`` (``c = bx·ay − by·ax``), each
+    one's distance compared with ``epsilon`` by the squares unless the two are within a hair (then
+    by :func:`_float_round`'s float distance)."""
+    e2 = epsilon * epsilon
+    out = []
+    for i, j in todo:
+        ax, ay = xl[i], yl[i]
+        bx, by = xl[j] - ax, yl[j] - ay
+        l2 = bx * bx + by * by
+        if l2 == 0.0:  # the stretch returns to where it began
+            out += _float_round(xl, yl, xs, ys, [(i, j)], epsilon)
+            continue
+        c = bx * ay - by * ax
+        if j - i > FEW_POINTS:
+            cross = bx * ys[i + 1 : j]
+            cross -= by * xs[i + 1 : j]
+            first_up, first_down = int(cross.argmax()), int(cross.argmin())
+            up, down = float(cross[first_up]) - c, c - float(cross[first_down])
+        else:
+            crosses = [bx * y - by * x for x, y in zip(xl[i + 1 : j], yl[i + 1 : j])]
+            top, bottom = max(crosses), min(crosses)
+            up, down = top - c, c - bottom
+            first_up = crosses.index(top) if up >= down else j
+            first_down = crosses.index(bottom) if down >= up else j
+        # the first point of largest |cross|: the larger side's first, the earlier of both on a tie
+        k = first_up if up > down else first_down if down > up else min(first_up, first_down)
+        most = up if up >= down else down
+        square, bound = most * most, e2 * l2
+        if square > bound * (1.0 + _HAIR):
+            out.append(k + 1)
+        elif square < bound * (1.0 - _HAIR):
+            out.append(0)
+        else:
+            x, y = xl[i + 1 + k], yl[i + 1 + k]
+            out.append(k + 1 if abs(bx * (y - ay) - by * (x - ax)) / float(np.hypot(bx, by)) > epsilon else 0)
+    return out
