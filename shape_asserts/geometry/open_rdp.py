@@ -35,21 +35,23 @@ FEW_POINTS = 30
 _HAIR = 1e-9
 
 
-def whole(pts: FloatArray) -> bool:
-    """Whether every coordinate of ``pts`` is a whole number no larger than :data:`WHOLE`."""
-    return bool(np.abs(pts).max() <= WHOLE) and bool((np.trunc(pts) == pts).all())
+def whole(pts: FloatArray, size: float) -> bool:
+    """Whether every coordinate of ``pts`` is a whole number no larger than :data:`WHOLE`, given
+    ``size``, the largest size of one (:func:`.runs.largest`)."""
+    return size <= WHOLE and bool((np.trunc(pts) == pts).all())
 
 
 def line_rdp(
-    xl: list[float], yl: list[float], pts: FloatArray, spans: list[tuple[int, int]], epsilon: float
+    xl: list[float], yl: list[float], pts: FloatArray, spans: list[tuple[int, int]], epsilon: float, size: float
 ) -> list[int]:
     """Ramer–Douglas–Peucker to the *line* (:func:`.simplify.rdp`, ``to="line"``) of the stretches
     ``i..j`` of an open drawing whose coordinates are ``xl``/``yl`` (lists) and ``pts`` (an (N, 2)
-    array, the same numbers), all no larger than :data:`.runs.PLAIN`: the inner points kept, in no
+    array, the same numbers), all no larger than ``size`` (:func:`.runs.largest` of ``pts``), itself
+    no larger than :data:`.runs.PLAIN`: the inner points kept, in no
     order. Every stretch pending at one depth is taken in one round: by :func:`_whole_round` for
     whole coordinates (:func:`whole`) and an ``epsilon`` from 0 to :data:`WHOLE`, else by
     :func:`_float_round`."""
-    far = _whole_round if 0.0 <= epsilon <= WHOLE and whole(pts) else _float_round
+    far = _whole_round if 0.0 <= epsilon <= WHOLE and whole(pts, size) else _float_round
     xs, ys = pts[:, 0], pts[:, 1]
     keep: list[int] = []
     todo = [(i, j) for i, j in spans if j - i >= 2]

@@ -31,6 +31,7 @@ __all__ = [
     "first_min",
     "PLAIN",
     "plain",
+    "largest",
     "plain_corners",
     "plain_segments",
     "plain_edges",
@@ -232,10 +233,16 @@ def _seg_dist(p: FloatArray, segs: FloatArray) -> FloatArray:
 PLAIN = 1e100
 
 
+def largest(pts: FloatArray) -> float:
+    """The largest size of a coordinate of ``pts`` (nan when one is nan): at most :data:`PLAIN`
+    when :func:`plain`, and passed on as ``size`` so that no one measures it twice."""
+    return float(np.abs(pts).max())
+
+
 def plain(pts: FloatArray) -> bool:
     """Whether every coordinate of ``pts`` is a number no larger than :data:`PLAIN` (no nan or inf):
     what :func:`.open_rdp.line_rdp`, :func:`plain_corners` and :func:`plain_segments` take."""
-    return bool(np.abs(pts).max() <= PLAIN)
+    return largest(pts) <= PLAIN
 
 
 def _closure(xl: list[float], yl: list[float], i: int, j: int) -> float:
@@ -243,14 +250,15 @@ def _closure(xl: list[float], yl: list[float], i: int, j: int) -> float:
     return max(abs(xl[j] - xl[i]), abs(yl[j] - yl[i]))
 
 
-def plain_corners(pts: FloatArray, tolerance: float) -> list[int]:
+def plain_corners(pts: FloatArray, tolerance: float, size: float) -> list[int]:
     """:func:`.simplify.simplify` of :func:`plain` ``pts`` (at least three): the same steps in plain
-    floats, both halves of a closed stroke by one :func:`.open_rdp.line_rdp`."""
+    floats, both halves of a closed stroke by one :func:`.open_rdp.line_rdp` (``size``: :func:`largest`
+    of ``pts``)."""
     xl, yl = pts.T.tolist()
-    return _corners(pts, xl, yl, tolerance)
+    return _corners(pts, xl, yl, tolerance, size)
 
 
-def _corners(pts: FloatArray, xl: list[float], yl: list[float], tolerance: float) -> list[int]:
+def _corners(pts: FloatArray, xl: list[float], yl: list[float], tolerance: float, size: float) -> list[int]:
     """:func:`plain_corners` given ``pts``' columns as lists too."""
     n = len(xl)
     spans = [(0, n - 1)]
@@ -261,16 +269,18 @@ def _corners(pts: FloatArray, xl: list[float], yl: list[float], tolerance: float
         if 0 < far < n - 1:
             spans = [(0, far), (far, n - 1)]
     kept = {0, n - 1, *(j for _, j in spans)}
-    kept.update(open_rdp.line_rdp(xl, yl, pts, spans, tolerance))
+    kept.update(open_rdp.line_rdp(xl, yl, pts, spans, tolerance, size))
     return sorted(kept)
 
 
-def plain_segments(pts: FloatArray, tolerance: float, min_length: float, closed: bool | None) -> FloatArray:
+def plain_segments(
+    pts: FloatArray, tolerance: float, min_length: float, closed: bool | None, size: float
+) -> FloatArray:
     """:func:`.simplify.segments` of :func:`plain` ``pts`` (at least three): the same edges, the
     corners and the closing edge worked out on plain floats and the edges cut from ``pts`` at once."""
     n = len(pts)
     xl, yl = pts.T.tolist()
-    idx = _corners(pts, xl, yl, tolerance)
+    idx = _corners(pts, xl, yl, tolerance, size)
     if closed is None:
         closed = n >= 4 and _closure(xl, yl, 0, n - 1) <= 1.0
     if closed and len(idx) >= 3 and _closure(xl, yl, idx[0], idx[-1]) > 0:
@@ -319,7 +329,7 @@ def plain_span_edges(pts: FloatArray, spans: Sequence[tuple[int, int]], toleranc
         if first < end or last <= first:
             return None
         end = last
-    if not spans or end >= len(pts) or not plain(pts):
+    if not spans or end >= len(pts) or not (size := largest(pts)) <= PLAIN:
         return None
     xl, yl = pts.T.tolist()
     rdp_spans: list[tuple[int, int]] = []
@@ -333,7 +343,7 @@ def plain_span_edges(pts: FloatArray, spans: Sequence[tuple[int, int]], toleranc
                 rdp_spans += ((first, first + far), (first + far, last))
                 continue
         rdp_spans.append((first, last))
-    inner += open_rdp.line_rdp(xl, yl, pts, rdp_spans, tolerance)
+    inner += open_rdp.line_rdp(xl, yl, pts, rdp_spans, tolerance, size)
     inner.sort()
     ends: list[tuple[int, int]] = []
     at, count = 0, len(inner)

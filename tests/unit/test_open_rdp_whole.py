@@ -14,17 +14,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shape_asserts.geometry import open_rdp
+from shape_asserts.geometry import open_rdp, runs
 
 _EPSILONS = [0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 5.0, 0.6, 0.8, 2**0.5, 1 / 2**0.5, 3.0]
 
 
 def _both(pts: np.ndarray, spans: list[tuple[int, int]], epsilon: float) -> tuple[list[int], list[int]]:
     xl, yl = pts.T.tolist()
-    whole = open_rdp.line_rdp(xl, yl, pts, spans, epsilon)
+    size = float(np.abs(pts).max())
+    whole = open_rdp.line_rdp(xl, yl, pts, spans, epsilon, size)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(open_rdp, "whole", lambda p: False)
-        floats = open_rdp.line_rdp(xl, yl, pts, spans, epsilon)
+        mp.setattr(open_rdp, "whole", lambda p, s: False)
+        floats = open_rdp.line_rdp(xl, yl, pts, spans, epsilon, size)
     return whole, floats
 
 
@@ -38,7 +39,7 @@ def _both(pts: np.ndarray, spans: list[tuple[int, int]], epsilon: float) -> tupl
 )
 def test_whole_form_keeps_what_the_float_form_keeps(few, cells, scale, epsilon, cut):
     pts = np.array(cells, dtype=float) * scale
-    assert open_rdp.whole(pts)
+    assert open_rdp.whole(pts, float(np.abs(pts).max()))
     n = len(pts)
     k = cut % n
     spans = [(0, k), (k, n - 1)] if 0 < k < n - 1 else [(0, n - 1)]
@@ -49,6 +50,8 @@ def test_whole_form_keeps_what_the_float_form_keeps(few, cells, scale, epsilon, 
 
 
 def test_whole_takes_only_bounded_whole_numbers():
-    assert open_rdp.whole(np.array([[0.0, -(2.0**20)], [2.0**20, 3.0]]))
+    ok = np.array([[0.0, -(2.0**20)], [2.0**20, 3.0]])
+    assert open_rdp.whole(ok, runs.largest(ok))
     for odd in [0.5, -1e-9, 2.0**20 + 1, np.inf, np.nan]:
-        assert not open_rdp.whole(np.array([[0.0, 0.0], [odd, 1.0]]))
+        bad = np.array([[0.0, 0.0], [odd, 1.0]])
+        assert not open_rdp.whole(bad, runs.largest(bad))
