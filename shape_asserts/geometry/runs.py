@@ -9,9 +9,9 @@ Exact: each distance is :func:`.nearest.seg_dist`, :func:`.nearest.on_segment`'s
 term by term, so every result equals the one-run-at-a-time form bit for bit; the first largest of
 a run is the one ``np.argmax`` picks.
 
-Open strokes (:func:`.simplify.segments`, RDP to the *line*) are short: there :func:`line_rdp`
-takes every stretch of one depth in one round and measures a short stretch in plain floats (the
-same double operations, one at a time), when every coordinate is :func:`plain`.
+Open strokes (:func:`.simplify.segments`, RDP to the *line*) are short: there
+:func:`.open_rdp.line_rdp` takes every stretch of one depth in one round, when every coordinate is
+:func:`plain`; the corners and edges around it are worked out here in plain floats.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from itertools import accumulate
 
 import numpy as np
 
+from shape_asserts.geometry import open_rdp
 from shape_asserts.geometry.points import FloatArray, IntArray
 
 __all__ = [
@@ -30,7 +31,7 @@ __all__ = [
     "first_min",
     "PLAIN",
     "plain",
-    "line_rdp",
+    "largest",
     "plain_corners",
     "plain_segments",
     "plain_edges",
@@ -226,66 +227,22 @@ def _seg_dist(p: FloatArray, segs: FloatArray) -> FloatArray:
     return d
 
 
-#: Coordinates up to this size (in either direction) keep every term of :func:`line_rdp` finite
+#: Coordinates up to this size (in either direction) keep every term of :func:`.open_rdp.line_rdp` finite
 #: (squares and products below 1e201): no nan can arise, so Python's ``max`` picks what
 #: ``np.argmax`` picks.
 PLAIN = 1e100
 
 
+def largest(pts: FloatArray) -> float:
+    """The largest size of a coordinate of ``pts`` (nan when one is nan): at most :data:`PLAIN`
+    when :func:`plain`, and passed on as ``size`` so that no one measures it twice."""
+    return float(np.abs(pts).max())
+
+
 def plain(pts: FloatArray) -> bool:
     """Whether every coordinate of ``pts`` is a number no larger than :data:`PLAIN` (no nan or inf):
-    what :func:`line_rdp`, :func:`plain_corners` and :func:`plain_segments` take."""
-    return bool(np.abs(pts).max() <= PLAIN)
-
-
-#: Stretches with more inner points than this are measured by numpy, fewer in plain floats (a
-#: numpy pass costs ~3.4 µs here, a plain float ~0.1 µs a point).
-_FEW_POINTS = 30
-
-
-def line_rdp(
-    xl: list[float], yl: list[float], xs: FloatArray, ys: FloatArray, spans: list[tuple[int, int]], epsilon: float
-) -> list[int]:
-    """Ramer–Douglas–Peucker to the *line* (:func:`.simplify.rdp`, ``to="line"``) of the stretches
-    ``i..j`` of an open drawing whose coordinates are ``xl``/``yl`` (lists) and ``xs``/``ys`` (arrays,
-    the same numbers), all no larger than :data:`PLAIN`: the inner points kept, in no order.
-
-    Each point's distance is :func:`.simplify._line_distance`'s float expression term by term (as
-    plain floats on a short stretch: the same double operations, one at a time), and a stretch is
-    split at its first farthest point, so what is kept is what the one-stretch-at-a-time form
-    keeps. Every stretch pending at one depth is taken in one round, their chords' lengths by one
-    ``np.hypot`` call (the same value it gives one pair at a time).
-    """
-    keep: list[int] = []
-    todo = [(i, j) for i, j in spans if j - i >= 2]
-    while todo:
-        abx = [xl[j] - xl[i] for i, j in todo]
-        aby = [yl[j] - yl[i] for i, j in todo]
-        norms: list[float] = np.hypot(abx, aby).tolist() if len(todo) > 1 else [float(np.hypot(abx[0], aby[0]))]
-        nxt = []
-        for (i, j), bx, by, norm in zip(todo, abx, aby, norms):
-            ax, ay = xl[i], yl[i]
-            if norm == 0.0 or j - i > _FEW_POINTS:
-                if norm == 0.0:  # the stretch returns to where it began: measure from that point
-                    d = np.hypot(xs[i + 1 : j] - ax, ys[i + 1 : j] - ay)
-                else:
-                    d = np.abs(bx * (ys[i + 1 : j] - ay) - by * (xs[i + 1 : j] - ax))
-                    d /= norm
-                k = int(d.argmax())
-                top = float(d[k])
-            else:
-                ds = [abs(bx * (y - ay) - by * (x - ax)) / norm for x, y in zip(xl[i + 1 : j], yl[i + 1 : j])]
-                top = max(ds)  # no nan (PLAIN): the first largest, as np.argmax
-                k = ds.index(top)
-            if top > epsilon:
-                k += i + 1
-                keep.append(k)
-                if k - i >= 2:
-                    nxt.append((i, k))
-                if j - k >= 2:
-                    nxt.append((k, j))
-        todo = nxt
-    return keep
+    what :func:`.open_rdp.line_rdp`, :func:`plain_corners` and :func:`plain_segments` take."""
+    return largest(pts) <= PLAIN
 
 
 def _closure(xl: list[float], yl: list[float], i: int, j: int) -> float:
@@ -293,14 +250,15 @@ def _closure(xl: list[float], yl: list[float], i: int, j: int) -> float:
     return max(abs(xl[j] - xl[i]), abs(yl[j] - yl[i]))
 
 
-def plain_corners(pts: FloatArray, tolerance: float) -> list[int]:
+def plain_corners(pts: FloatArray, tolerance: float, size: float) -> list[int]:
     """:func:`.simplify.simplify` of :func:`plain` ``pts`` (at least three): the same steps in plain
-    floats, both halves of a closed stroke by one :func:`line_rdp`."""
+    floats, both halves of a closed stroke by one :func:`.open_rdp.line_rdp` (``size``: :func:`largest`
+    of ``pts``)."""
     xl, yl = pts.T.tolist()
-    return _corners(pts, xl, yl, tolerance)
+    return _corners(pts, xl, yl, tolerance, size)
 
 
-def _corners(pts: FloatArray, xl: list[float], yl: list[float], tolerance: float) -> list[int]:
+def _corners(pts: FloatArray, xl: list[float], yl: list[float], tolerance: float, size: float) -> list[int]:
     """:func:`plain_corners` given ``pts``' columns as lists too."""
     n = len(xl)
     spans = [(0, n - 1)]
@@ -311,16 +269,18 @@ def _corners(pts: FloatArray, xl: list[float], yl: list[float], tolerance: float
         if 0 < far < n - 1:
             spans = [(0, far), (far, n - 1)]
     kept = {0, n - 1, *(j for _, j in spans)}
-    kept.update(line_rdp(xl, yl, pts[:, 0], pts[:, 1], spans, tolerance))
+    kept.update(open_rdp.line_rdp(xl, yl, pts, spans, tolerance, size))
     return sorted(kept)
 
 
-def plain_segments(pts: FloatArray, tolerance: float, min_length: float, closed: bool | None) -> FloatArray:
+def plain_segments(
+    pts: FloatArray, tolerance: float, min_length: float, closed: bool | None, size: float
+) -> FloatArray:
     """:func:`.simplify.segments` of :func:`plain` ``pts`` (at least three): the same edges, the
     corners and the closing edge worked out on plain floats and the edges cut from ``pts`` at once."""
     n = len(pts)
     xl, yl = pts.T.tolist()
-    idx = _corners(pts, xl, yl, tolerance)
+    idx = _corners(pts, xl, yl, tolerance, size)
     if closed is None:
         closed = n >= 4 and _closure(xl, yl, 0, n - 1) <= 1.0
     if closed and len(idx) >= 3 and _closure(xl, yl, idx[0], idx[-1]) > 0:
@@ -341,7 +301,7 @@ def _farthest(xl: list[float], yl: list[float], pts: FloatArray, i: int, j: int)
     :func:`_corners` finds it (the same larger of the same absolute differences, the first
     largest as ``np.argmax`` takes it: no nan, :func:`plain`), by numpy past a few points."""
     x0, y0 = xl[i], yl[i]
-    if j - i > _FEW_POINTS:
+    if j - i > open_rdp.FEW_POINTS:
         cheb = np.maximum(np.abs(pts[i : j + 1, 0] - x0), np.abs(pts[i : j + 1, 1] - y0))
         return int(cheb.argmax())
     far = [max(abs(x - x0), abs(y - y0)) for x, y in zip(xl[i : j + 1], yl[i : j + 1])]
@@ -369,7 +329,7 @@ def plain_span_edges(pts: FloatArray, spans: Sequence[tuple[int, int]], toleranc
         if first < end or last <= first:
             return None
         end = last
-    if not spans or end >= len(pts) or not plain(pts):
+    if not spans or end >= len(pts) or not (size := largest(pts)) <= PLAIN:
         return None
     xl, yl = pts.T.tolist()
     rdp_spans: list[tuple[int, int]] = []
@@ -383,7 +343,7 @@ def plain_span_edges(pts: FloatArray, spans: Sequence[tuple[int, int]], toleranc
                 rdp_spans += ((first, first + far), (first + far, last))
                 continue
         rdp_spans.append((first, last))
-    inner += line_rdp(xl, yl, pts[:, 0], pts[:, 1], rdp_spans, tolerance)
+    inner += open_rdp.line_rdp(xl, yl, pts, rdp_spans, tolerance, size)
     inner.sort()
     ends: list[tuple[int, int]] = []
     at, count = 0, len(inner)

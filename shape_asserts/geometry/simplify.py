@@ -15,7 +15,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.geometry import runs
+from shape_asserts.geometry import open_rdp, runs
 from shape_asserts.geometry.distances import closure_distance, segment_distance
 from shape_asserts.geometry.nearest import seg_dist
 from shape_asserts.geometry.points import FloatArray, IntArray, as_points, roll_rows
@@ -67,9 +67,9 @@ def rdp(points: ArrayLike, epsilon: float, *, to: Literal["segment", "line"] = "
     n = len(pts)
     if n <= 2:
         return np.arange(n)
-    if to == "line" and runs.plain(pts):
+    if to == "line" and (size := runs.largest(pts)) <= runs.PLAIN:
         xl, yl = pts.T.tolist()
-        return np.array(sorted([0, n - 1, *runs.line_rdp(xl, yl, pts[:, 0], pts[:, 1], [(0, n - 1)], epsilon)]))
+        return np.array(sorted([0, n - 1, *open_rdp.line_rdp(xl, yl, pts, [(0, n - 1)], epsilon, size)]))
     keep = np.zeros(n, dtype=bool)
     keep[0] = keep[-1] = True
     stack = [(0, n - 1)]
@@ -103,8 +103,8 @@ def simplify(points: ArrayLike, tolerance: float = 1.0) -> list[int]:
     n = len(pts)
     if n <= 2:
         return list(range(n))
-    if runs.plain(pts):
-        return runs.plain_corners(pts, tolerance)
+    if (size := runs.largest(pts)) <= runs.PLAIN:
+        return runs.plain_corners(pts, tolerance, size)
     if closure_distance(pts) <= 1.0 and n >= 4:
         far = int(np.argmax(np.max(np.abs(pts - pts[0]), axis=1)))
         if 0 < far < n - 1:
@@ -143,8 +143,8 @@ def segments(
     """
     pts = as_points(points)
     n = len(pts)
-    if n >= 3 and runs.plain(pts):
-        return runs.plain_segments(pts, tolerance, min_length, closed)
+    if n >= 3 and (size := runs.largest(pts)) <= runs.PLAIN:
+        return runs.plain_segments(pts, tolerance, min_length, closed, size)
     idx = simplify(pts, tolerance)
     corners = pts[idx]
     if closed is None:

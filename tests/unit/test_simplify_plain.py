@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from shape_asserts.geometry import runs
+from shape_asserts.geometry import open_rdp, runs
 from shape_asserts.geometry.simplify import rdp, segments, simplify
 
 # --- the reference: the code these functions had before the plain-float form (08dd32d) ---------
@@ -31,6 +31,7 @@ def _old(fn):
     def old(*args, **kwargs):
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(runs, "plain", lambda pts: False)
+            mp.setattr(runs, "largest", lambda pts: np.inf)  # what plain compares: not plain
             return fn(*args, **kwargs)
 
     return old
@@ -102,7 +103,7 @@ def _same(got: np.ndarray, want: np.ndarray) -> bool:
 def few(request, monkeypatch):
     """The threshold between numpy and plain floats as shipped, and each form alone."""
     if request.param is not None:
-        monkeypatch.setattr(runs, "_FEW_POINTS", request.param)
+        monkeypatch.setattr(open_rdp, "FEW_POINTS", request.param)
 
 
 @pytest.mark.parametrize("seed", [0, 1])
