@@ -541,3 +541,21 @@ def test_an_answer_of_scattered_contours_compares_only_the_matched_ones(monkeypa
         k = result.metrics["circles"]
         assert "contours" in {x.name for x in result.failed}
         assert len(calls) <= k * (k - 1) // 2
+
+
+def test_assign_breaks_equal_totals_by_order_not_by_their_last_bits():
+    # two fitted radii below both asked ones: every matching costs (r1 + r2) - (a + b) exactly, so
+    # which one a float sum finds least is rounding; the first (in permutation order) must win
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        asked = np.sort(rng.uniform(5.0, 20.0, 3))
+        fits = rng.uniform(0.5, 5.0, 3)
+        cost = np.abs(fits[:, None] - asked[None, :])
+        assert assign(cost) == [(0, 0), (1, 1), (2, 2)], (fits, asked)
+        wider = np.abs(np.append(fits, 0.1)[:, None] - asked[None, :])  # a 4th, farther row
+        assert assign(wider) == [(0, 0), (1, 1), (2, 2)], (fits, asked)
+        widest = np.abs(np.append(fits, [0.1, 0.2])[:, None] - asked[None, :])  # 60 permutations: arrays
+        assert assign(widest) == [(0, 0), (1, 1), (2, 2)], (fits, asked)
+    # a real difference is still a difference
+    assert assign(np.array([[1.0, 2.0], [1.0, 1.0 + 1e-6]])) == [(0, 0), (1, 1)]
+    assert assign(np.array([[1.0, 2.0 - 1e-6], [1.0, 2.0]])) == [(0, 1), (1, 0)]

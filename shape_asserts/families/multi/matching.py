@@ -17,7 +17,11 @@ def assign(cost: ArrayLike) -> list[tuple[int, int]]:
     """Pairs ``(row, column)`` matching rows to columns one-to-one with the least total cost.
 
     Exact (brute force over permutations) when neither side has more than 7 entries, greedy by
-    increasing cost otherwise; ``min(rows, columns)`` pairs, sorted by row.
+    increasing cost otherwise; ``min(rows, columns)`` pairs, sorted by row. Totals within
+    :data:`TIE` (relative; absolute below 1) of the least are a tie, won by the first permutation
+    in ``itertools.permutations`` order: equal costs (two fitted radii on the same side of both
+    asked ones) are matched the same way whatever their last bits, so a fit that differs by a
+    rounding matches as before.
 
     Examples
     --------
@@ -31,26 +35,23 @@ def assign(cost: ArrayLike) -> list[tuple[int, int]]:
     if max(m, k) <= 7 and math.perm(max(m, k), min(m, k)) > _PYTHON_PERMUTATIONS:
         return _assign_arrays(cost)
     if max(m, k) <= 7:
-        best, pairs = math.inf, []
         # Python floats, added one by one left to right: the same sums as of the array's elements
         # (not sum(), which adds exact floats with compensation from Python 3.12 on)
         c = cost.tolist()
-        if m >= k:
-            by_col = list(zip(*c))  # by_col[j][i] is cost[i, j]
-            for perm in itertools.permutations(range(m), k):
-                total = 0.0
-                for col, i in zip(by_col, perm):
-                    total += col[i]
-                if total < best:
-                    best, pairs = total, [(perm[j], j) for j in range(k)]
-        else:
-            for perm in itertools.permutations(range(k), m):
-                total = 0.0
-                for row, j in zip(c, perm):
-                    total += row[j]
-                if total < best:
-                    best, pairs = total, [(i, perm[i]) for i in range(m)]
-        return sorted(pairs)
+        perms = list(itertools.permutations(range(max(m, k)), min(m, k)))
+        # m >= k: perm[j] is the row of column j; else perm[i] is the column of row i
+        lines = list(zip(*c)) if m >= k else c  # columns (lines[j][i] is cost[i, j]), or rows
+        totals = []
+        for perm in perms:
+            total = 0.0
+            for line, at in zip(lines, perm):
+                total += line[at]
+            totals.append(total)
+        first = _first_least(totals)
+        if first is None:
+            return []
+        perm = perms[first]
+        return sorted((perm[j], j) for j in range(k)) if m >= k else [(i, perm[i]) for i in range(m)]
     order = np.dstack(np.unravel_index(np.argsort(cost, axis=None, kind="stable"), cost.shape))[0]
     rows, cols, pairs = set(), set(), []
     for i, j in order:
@@ -63,6 +64,19 @@ def assign(cost: ArrayLike) -> list[tuple[int, int]]:
 
 #: Up to this many permutations :func:`assign` adds them up in Python, beyond it with arrays.
 _PYTHON_PERMUTATIONS = 24
+#: Totals this close to the least (relative; absolute below 1) tie with it: :func:`assign`.
+TIE = 1e-9
+
+
+def _first_least(totals: list[float]) -> int | None:
+    """The first total within :data:`TIE` of the least (NaN totals count as none), or ``None``."""
+    least = min((t for t in totals if t == t), default=math.inf)
+    if not least < math.inf:
+        return None
+    near = least + TIE * max(1.0, abs(least))
+    return next(i for i, t in enumerate(totals) if t <= near)
+
+
 #: Every permutation of ``range(n)`` choose ``r``, in ``itertools.permutations`` order, as the
 #: flat indices into a C-ordered ``(m, k)`` cost matrix of the terms :func:`_assign_arrays` adds
 #: (column by column), by ``(m, k)``.
@@ -71,8 +85,8 @@ _PERMUTATION_CELLS: dict[tuple[int, int], IntArray] = {}
 
 def _assign_arrays(cost: FloatArray) -> list[tuple[int, int]]:
     """:func:`assign`'s brute force with arrays: every permutation's total added term by term from
-    0.0 (the same float additions in the same order as the Python loop), the first least total
-    chosen (``argmin`` takes the first; a NaN total, never less than the best, counts as none)."""
+    0.0 (the same float additions in the same order as the Python loop), chosen as there
+    (:func:`_first_least`)."""
     m, k = cost.shape
     cells = _PERMUTATION_CELLS.get((m, k))
     if cells is None:
@@ -85,9 +99,8 @@ def _assign_arrays(cost: FloatArray) -> list[tuple[int, int]]:
     totals = np.zeros(len(terms))
     for j in range(terms.shape[1]):
         totals += terms[:, j]
-    totals[np.isnan(totals)] = np.inf
-    best = int(np.argmin(totals))
-    if not totals[best] < math.inf:
+    best = _first_least(totals.tolist())
+    if best is None:
         return []
     at = cells[best].tolist()
     return sorted((c // k, c % k) for c in at)
