@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
+from shape_asserts.geometry.distances import segment_step_xy
 from shape_asserts.geometry.points import IntArray, as_points
 from shape_asserts.geometry.runs import Ring, Run, first_min
 
@@ -238,18 +239,10 @@ def _square_band(limit: float) -> tuple[float, float]:
 def _offset(xl: Sequence[float], yl: Sequence[float], triple: tuple[int, int, int]) -> tuple[float, float]:
     """For ``(i, a, b)``: the step to point ``i`` from the nearest point of the segment joining points
     ``a`` and ``b``, whose ``np.hypot`` is :meth:`.runs.Ring.point_dist`'s: the double operations of
-    :func:`.runs._seg_dist` in plain floats (a zero's sign only reaches ``hypot``)."""
+    :func:`.runs._seg_dist` in plain floats (:func:`.distances.segment_step_xy`)."""
     i, a, b = triple
-    ax, ay = xl[a], yl[a]
-    abx, aby = xl[b] - ax, yl[b] - ay
-    den = abx * abx + aby * aby
-    apx, apy = xl[i] - ax, yl[i] - ay
-    t = (apx * abx + apy * aby) / (den if den > 0 else 1.0)
-    if t < 0.0:  # np.maximum then np.minimum: a nan (no comparison holds) stays
-        t = 0.0
-    elif t > 1.0:
-        t = 1.0
-    return apx - t * abx, apy - t * aby
+    dx, dy, _ = segment_step_xy(xl[i], yl[i], xl[a], yl[a], xl[b], yl[b])
+    return dx, dy
 
 
 def _sides_longer(ring: Ring, idx: list[int], limit: float) -> bool:

@@ -21,6 +21,7 @@ __all__ = [
     "closure_distance",
     "segment_distance",
     "nearest_on_segment",
+    "segment_step_xy",
     "segment_distances",
     "distance_to_polyline",
     "sample_polyline",
@@ -73,6 +74,20 @@ def point_chebyshev(p: Sequence[float], q: Sequence[float]) -> float:
     the larger of the two, NaN when either is (as numpy's maximum gives it; Python's max would not)."""
     dx, dy = abs(float(p[0]) - float(q[0])), abs(float(p[1]) - float(q[1]))
     return float("nan") if dx != dx or dy != dy else max(dx, dy)
+
+
+def segment_step_xy(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> tuple[float, float, float]:
+    """One point and one segment in plain floats: the step ``(dx, dy)`` to ``(px, py)`` from the
+    segment's nearest point and that point's place ``t`` (0..1) along it — :func:`.nearest.on_segment`'s
+    expression term by term (its sums over the axis of two are the two products added: the same
+    floats but, where that makes a zero, perhaps the zero's sign, which ``hypot`` ignores)."""
+    abx, aby = bx - ax, by - ay
+    apx, apy = px - ax, py - ay
+    den = abx * abx + aby * aby
+    # a segment of no length is its one point; clipped to 0..1 as ndarray.clip: a nan stays nan
+    t = (apx * abx + apy * aby) / (den if den > 0 else 1.0)
+    t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+    return apx - t * abx, apy - t * aby, t
 
 
 def nearest_on_segment(points: ArrayLike, a: ArrayLike, b: ArrayLike) -> tuple[FloatArray, FloatArray]:

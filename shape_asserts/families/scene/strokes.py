@@ -20,7 +20,7 @@ from numpy.typing import ArrayLike
 
 from shape_asserts.families.scene.regions import _enclosed_runs
 from shape_asserts.geometry import runs
-from shape_asserts.geometry.distances import nearest_on_segment
+from shape_asserts.geometry.distances import nearest_on_segment, segment_step_xy
 from shape_asserts.geometry.points import BoolArray, FloatArray, as_points
 from shape_asserts.geometry.raster import raster_polyline
 from shape_asserts.geometry.simplify import segments
@@ -267,24 +267,15 @@ def seg_distance(p: FloatArray, a: FloatArray, b: FloatArray) -> tuple[float, fl
 
 
 def seg_along_xy(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
-    """:func:`seg_distance`'s parameter (0..1) on plain floats: :func:`~shape_asserts.geometry.nearest.on_segment`'s
-    expression term by term (its sums over the axis of two are the two products added: the same
-    float but, where that makes a zero, perhaps the zero's sign)."""
-    abx, aby = bx - ax, by - ay
-    apx, apy = px - ax, py - ay
-    den = abx * abx + aby * aby
-    # (a segment of no length is its one point; clipped to 0..1 as ndarray.clip: nan stays nan)
-    t = (apx * abx + apy * aby) / (den if den > 0 else 1.0)
-    return 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+    """:func:`seg_distance`'s parameter (0..1) on plain floats (:func:`.distances.segment_step_xy`)."""
+    return segment_step_xy(px, py, ax, ay, bx, by)[2]
 
 
 def seg_distance_xy(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
-    """:func:`seg_distance`'s distance on plain floats: :func:`~shape_asserts.geometry.nearest.on_segment`'s
-    expression term by term, ``t`` by :func:`seg_along_xy` (where it is a zero of the other sign,
-    only a zero's sign in the difference handed to ``np.hypot`` changes, which it ignores), the
-    hypot by ``np.hypot`` on the two floats."""
-    t = seg_along_xy(px, py, ax, ay, bx, by)
-    return float(np.hypot((px - ax) - t * (bx - ax), (py - ay) - t * (by - ay)))
+    """:func:`seg_distance`'s distance on plain floats: ``np.hypot`` of
+    :func:`.distances.segment_step_xy`'s step."""
+    dx, dy, _ = segment_step_xy(px, py, ax, ay, bx, by)
+    return float(np.hypot(dx, dy))
 
 
 def join_verticals(segs: FloatArray, vertical: BoolArray, gap: float, corner_tol: float, min_ends: int) -> FloatArray:
