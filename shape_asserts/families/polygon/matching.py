@@ -17,7 +17,7 @@ import numpy as np
 from shape_asserts.families.polygon.plain import back_rolls, rolls, window
 from shape_asserts.geometry.fit.polygon import orientation
 from shape_asserts.geometry.points import FloatArray
-from shape_asserts.geometry.runs import Ring, Run
+from shape_asserts.geometry.runs import Ring, Run, plain
 
 __all__ = ["Match", "match", "side_pairs", "side_runs", "straightest", "sides", "corner_order"]
 
@@ -86,8 +86,8 @@ def match(pts: FloatArray, indices: tuple[int, ...], target: FloatArray, cells: 
     for count in np.add.reduce(hit, axis=1).tolist():
         at.append(flat[start : start + count])
         start += count
-    # whole coordinates, none above 1e100 in size (asked only of a forward drawing: see sides)
-    whole = forward and bool(np.maximum.reduce(np.abs(pts), axis=None) <= 1e100 and (pts == np.floor(pts)).all())
+    # whole coordinates, none above runs.PLAIN in size (asked only of a forward drawing: see sides)
+    whole = forward and plain(pts) and bool((pts == np.floor(pts)).all())
     return Match(indices, drawn_at, forward, drawn, rows, d, misses, at, whole, side_pairs(at))
 
 
