@@ -14,7 +14,10 @@ Each round starts with (a), whose fixtures that round's replays read; the other 
 an order rotated round by round, since load on a shared machine drifts. It prints every wall time,
 the medians, and the ratios issue 11 names, each against a baseline timed in the same run.
 
-    python bench/wall_time.py [--rounds 3] [--latency 0.3] [--concurrency 16] [--cases N] [--logs DIR]
+    python bench/wall_time.py [--rounds 3] [--latency 0.3] [--concurrency 16] [--cases N] [--logs DIR] [--load K]
+
+``--load K`` keeps K processes spinning through the timed rounds: a shared CI runner, whose other
+work leaves the run fewer cores than it counts (``-n auto`` must not be slower there either).
     python bench/wall_time.py --rounds 5 --readme README.md
 
 ``--readme FILE`` also writes the output, with the date, the commit measured and the command, between
@@ -25,6 +28,7 @@ output, not a copy of it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import os
@@ -36,7 +40,7 @@ import sys
 import tempfile
 import textwrap
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -270,6 +274,18 @@ def _stub(latency: float):  # imported here: the helpers above stay importable w
     return StubServer(latency=latency)
 
 
+@contextlib.contextmanager
+def _busy(count: int) -> Iterator[None]:
+    """``count`` processes spinning on the CPU while the block runs: a machine whose cores are shared."""
+    procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=3)
@@ -278,6 +294,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cases", type=int, default=0, help="time a spread subset of this many cases (0: all)")
     ap.add_argument("--model-name", default="exact", help="the stub's model: openai/<name>")
     ap.add_argument("--logs", type=Path, default=None, help="keep each run's output in this folder")
+    ap.add_argument(
+        "--load",
+        type=int,
+        default=0,
+        help="busy processes spinning through the timed rounds (a shared CI runner; 1 keeps one core busy)",
+    )
     ap.add_argument(
         "--readme",
         type=Path,
@@ -322,6 +344,8 @@ def main(argv: list[str] | None = None) -> int:
         f"N={n} cases (lang ru), model {model}, L={args.latency:g} s, C={args.concurrency}: "
         f"bound N·L/C = {bound:.2f} s; rounds {args.rounds}"
     )
+    if args.load:
+        say(f"load: {args.load} busy process(es) spinning through the timed rounds (--load {args.load})")
     if not has_inspect:
         say("(d) inspect_ai: skipped — not importable here (pip install -e '.[bench]')")
 
@@ -348,47 +372,48 @@ def main(argv: list[str] | None = None) -> int:
         _run([py, "-m", "pytest", "-q", str(trivial)], cwd=trivial, env=env, log=None)
 
         others = [REPLAY_AUTO, REPLAY_SERIAL, TRIVIAL] + ([INSPECT] if has_inspect else [])
-        for r in range(args.rounds):
-            fixtures = tmp / f"fixtures-{r}"
-            order = [LIVE, *rotated(others, r)]
-            line = []
-            for variant in order:
-                log = args.logs / f"round{r + 1}-{variant.replace(' ', '_')}.log" if args.logs else None
-                if variant in (LIVE, INSPECT):
-                    with _stub(args.latency) as srv:
-                        launched = time.monotonic()
-                        if variant == LIVE:
-                            cmd = [py, "-m", "pytest", "-n", "auto", *selection, f"--model={model}"]
-                            cmd += [f"--api-base={srv.base_url}", "--record=all", f"--fixtures-dir={fixtures}"]
-                            cmd += [f"--concurrency={args.concurrency}"]
-                            wall, out = _run(cmd, cwd=ROOT, env=env, log=log)
-                            first, last = calls_done_seconds(out)
-                            note = f"in pytest {pytest_seconds(out)} s, first answers by {first} s, all by {last} s"
-                        else:
-                            cmd = [py, "-m", "inspect_ai", "eval", "task.py", "--model", model]
-                            # the stub speaks chat completions; inspect_ai may pick the Responses API
-                            cmd += ["-M", "responses_api=false", "--max-connections", str(args.concurrency)]
-                            cmd += ["--log-dir", str(tmp / f"inspect-logs-{r}"), "--display", "plain"]
-                            ienv = {**env, "OPENAI_BASE_URL": srv.base_url}
-                            wall, out = _run(cmd, cwd=insp, env=ienv, log=log)
-                            note = f"inspect's total time {inspect_seconds(out)} s"
-                        asked, peak = srv.state.requests, srv.state.max_in_flight
-                        served = served_note(srv.state.served, launched, args.latency, args.concurrency)
-                    if asked != n:
-                        raise SystemExit(f"{variant}: the stub was asked {asked} times, not {n}")
-                    note += f", {asked} asked, peak {peak} in flight; {served}"
-                elif variant == TRIVIAL:
-                    wall, out = _run([py, "-m", "pytest", "-q", str(trivial)], cwd=trivial, env=env, log=log)
-                    note = f"in pytest {pytest_seconds(out)} s"
-                else:
-                    xdist = ["-n", "auto"] if variant == REPLAY_AUTO else []
-                    cmd = [py, "-m", "pytest", *xdist, *selection, f"--model={model}", "--record=none"]
-                    cmd += [f"--fixtures-dir={fixtures}"]
-                    wall, out = _run(cmd, cwd=ROOT, env=env, log=log)
-                    note = f"in pytest {pytest_seconds(out)} s"
-                t.add(variant, wall, note)
-                line.append(f"{variant} {wall:.1f} s")
-            say(f"round {r + 1}: " + " | ".join(line))
+        with _busy(args.load):  # (--load: a shared machine's other work, through every timed run)
+            for r in range(args.rounds):
+                fixtures = tmp / f"fixtures-{r}"
+                order = [LIVE, *rotated(others, r)]
+                line = []
+                for variant in order:
+                    log = args.logs / f"round{r + 1}-{variant.replace(' ', '_')}.log" if args.logs else None
+                    if variant in (LIVE, INSPECT):
+                        with _stub(args.latency) as srv:
+                            launched = time.monotonic()
+                            if variant == LIVE:
+                                cmd = [py, "-m", "pytest", "-n", "auto", *selection, f"--model={model}"]
+                                cmd += [f"--api-base={srv.base_url}", "--record=all", f"--fixtures-dir={fixtures}"]
+                                cmd += [f"--concurrency={args.concurrency}"]
+                                wall, out = _run(cmd, cwd=ROOT, env=env, log=log)
+                                first, last = calls_done_seconds(out)
+                                note = f"in pytest {pytest_seconds(out)} s, first answers by {first} s, all by {last} s"
+                            else:
+                                cmd = [py, "-m", "inspect_ai", "eval", "task.py", "--model", model]
+                                # the stub speaks chat completions; inspect_ai may pick the Responses API
+                                cmd += ["-M", "responses_api=false", "--max-connections", str(args.concurrency)]
+                                cmd += ["--log-dir", str(tmp / f"inspect-logs-{r}"), "--display", "plain"]
+                                ienv = {**env, "OPENAI_BASE_URL": srv.base_url}
+                                wall, out = _run(cmd, cwd=insp, env=ienv, log=log)
+                                note = f"inspect's total time {inspect_seconds(out)} s"
+                            asked, peak = srv.state.requests, srv.state.max_in_flight
+                            served = served_note(srv.state.served, launched, args.latency, args.concurrency)
+                        if asked != n:
+                            raise SystemExit(f"{variant}: the stub was asked {asked} times, not {n}")
+                        note += f", {asked} asked, peak {peak} in flight; {served}"
+                    elif variant == TRIVIAL:
+                        wall, out = _run([py, "-m", "pytest", "-q", str(trivial)], cwd=trivial, env=env, log=log)
+                        note = f"in pytest {pytest_seconds(out)} s"
+                    else:
+                        xdist = ["-n", "auto"] if variant == REPLAY_AUTO else []
+                        cmd = [py, "-m", "pytest", *xdist, *selection, f"--model={model}", "--record=none"]
+                        cmd += [f"--fixtures-dir={fixtures}"]
+                        wall, out = _run(cmd, cwd=ROOT, env=env, log=log)
+                        note = f"in pytest {pytest_seconds(out)} s"
+                    t.add(variant, wall, note)
+                    line.append(f"{variant} {wall:.1f} s")
+                say(f"round {r + 1}: " + " | ".join(line))
 
     say()
     say(f"{'variant':<16} {'median':>8}   rounds (wall; what the run itself reported)")

@@ -21,7 +21,9 @@ scorer patched in the run, say) ends the judging ahead for the rest of the run. 
 judging warned is not sent, so its test judges it and its warnings meet the run's own filters.
 Anything else — a case not sent or not judged yet, other answers, a process that failed or died —
 is judged in the test's own process, as it always was. The process writes no file, and ends once
-the work is done or the run closes its pipes.
+the work is done or the run closes its pipes. It runs at the least priority (``nice`` 19): on a
+machine whose other core is busy it takes only what the run's own process leaves idle, so ``-n
+auto`` is then no slower than the same run without it (``bench/wall_time.py --load``).
 
 Tried first and dropped: a fork of the run made once the tests were collected, and a thread reading
 the results as they came. Both judged ahead, but the run was no faster. The fork's tests paid a
@@ -272,6 +274,10 @@ def _read_exact(fd: int, n: int) -> bytes:
 
 def main() -> int:
     """The judging process: load the cases, receive the work, judge it in order, send each result."""
+    # the least priority: this is work the run would do itself, so on a machine with no idle core
+    # (a loaded CI runner) it must not slow the run's own process; on an idle one it changes nothing
+    with contextlib.suppress(AttributeError, OSError):  # (os.nice: POSIX)
+        os.nice(19)
     src, out = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # nothing printed may corrupt the results' stream
     home, path, case_files, benchmark = _receive(src)

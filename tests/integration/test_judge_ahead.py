@@ -22,6 +22,7 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX only, as 
 #: counted, and written at the run's end.
 COUNT_TAKEN = """
 import json
+import time
 from pathlib import Path
 import shape_asserts.results.ahead as ahead
 
@@ -31,6 +32,7 @@ _take = ahead.Ahead.take
 def take(self, key, *args):
     while key in self._sent and key not in self._got and not self._ended:
         self._drain()
+        time.sleep(0.001)  # the process runs at the least priority: leave it the core
     result = _take(self, key, *args)
     taken["calls"] += 1
     taken["hits"] += result is not None
