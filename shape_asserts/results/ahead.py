@@ -170,14 +170,24 @@ class Ahead:
         return ahead
 
     def submit(self, work: Sequence[Work]) -> None:
-        """Hand over the cases to judge, in the order the tests will take them; no more follow."""
+        """Hand over the cases to judge, in the order the tests will take them; no more follow.
+
+        Written by a thread of its own: the work (the answers, a few hundred KB for the built-in
+        cases) is more than a pipe holds, and on a busy machine the process, at the least priority,
+        may not read it for a while; the run never waits for it (a write that fails leaves every
+        case to its test, as a process that died does: :meth:`take` finds no result)."""
         self._sent = {w.key: w for w in work}
-        try:
-            assert self._proc.stdin is not None
-            _send(self._proc.stdin, list(work))
-            self._proc.stdin.close()
-        except OSError:  # it died: the tests judge everything themselves
+        stdin = self._proc.stdin
+        if stdin is None:
             self._sent = {}
+            return
+        blob = pickle.dumps(list(work), protocol=pickle.HIGHEST_PROTOCOL)
+        threading.Thread(
+            target=_write_all,
+            args=(stdin, _HEADER.pack(len(blob)) + blob),
+            name="shape-asserts-ahead-work",
+            daemon=True,
+        ).start()
 
     def _drain(self) -> None:
         """Read every result already sent, without waiting; each is kept as sent (unpickled only
@@ -246,14 +256,29 @@ class Ahead:
 
     def close(self) -> None:
         """End the process (done or not) and collect it."""
+        with contextlib.suppress(OSError):  # first: a write of the work still under way then fails and ends
+            self._proc.kill()
         for pipe in (self._proc.stdin, self._proc.stdout):
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(OSError, ValueError):
                 if pipe is not None:
                     pipe.close()
-        with contextlib.suppress(OSError):
-            self._proc.kill()
         with contextlib.suppress(OSError, subprocess.TimeoutExpired):
             self._proc.wait(timeout=5)
+
+
+def _write_all(out: IO[bytes], data: bytes) -> None:
+    """Write ``data`` whole to the unbuffered pipe ``out`` (a raw write may take only part), then
+    close it; a pipe that broke or was closed ends the writing."""
+    view = memoryview(data)
+    try:
+        while view:
+            written = out.write(view)
+            if not written:  # (a blocking pipe writes something or raises: never taken)
+                return
+            view = view[written:]
+        out.close()
+    except (OSError, ValueError):
+        pass
 
 
 def _package_home() -> Path:

@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -124,6 +125,32 @@ def test_a_dead_process_leaves_every_case_to_its_test(started):
     started.submit(work)  # its pipe is closed: nothing is sent, nothing raised
     for w in work:
         assert started.take(w.key, CASES[w.case_id], w.model, w.answers, w.min_pass_rate) is None
+
+
+def test_the_work_is_handed_over_without_waiting_for_the_process_to_read_it():
+    # a process that does not read yet (on a busy machine, at the least priority, it may not run
+    # for seconds) and work larger than a pipe holds: submit returns, and closing ends the writing
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(60)"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
+    )
+    ahead = Ahead(proc)
+    case = CASES[IDS[0]]
+    big = tuple("x" * 100_000 for _ in range(20))  # 2 MB of answers: more than any pipe holds
+    work = [Work(f"m/{IDS[0]}", IDS[0], "m", big, 1.0, case_print(case))]
+    before = set(threading.enumerate())
+    submitter = threading.Thread(target=ahead.submit, args=(work,), daemon=True)
+    submitter.start()
+    submitter.join(timeout=60)
+    try:
+        assert not submitter.is_alive()  # (were it to wait for the process, it would still be writing)
+        assert ahead.take(work[0].key, case, "m", big, 1.0) is None  # nothing judged yet: left to the test
+    finally:
+        writers = [t for t in set(threading.enumerate()) - before if t is not submitter]
+        ahead.close()
+    for writer in writers:
+        writer.join(timeout=60)
+        assert not writer.is_alive()  # the write failed once the process was gone, and ended
+    assert proc.poll() is not None
 
 
 def test_a_silent_process_is_never_waited_for():
