@@ -1,4 +1,4 @@
-"""The ellipse polish (``geometry/fit/ellipse.py``: ``EllipseModel._refined``) and its stopping rule.
+"""The ellipse polish (``geometry/fit/ellipse_polish.py``, by ``EllipseModel._refined``) and its stopping rule.
 
 A step is taken only if it lowers the error by more than ``_MIN_GAIN`` (1e-10) of it (of at least
 ``(_FLOOR · a)²`` a point), and the polish stops at the first that does not: a decision far above
@@ -6,7 +6,7 @@ the error's rounding (~1e-15 of it), where the rule before (refuse a step on ``t
 stop on a gain ≤ 1e-12) decided its last step on rounding. So a polished fit polished again stays
 as it is (the rule before moved 36 of the 108 such fits below), and the batch (one matrix product for
 the six parameter sets, the step from the normal equations) lands where the separate calls'
-arithmetic (``_cost``, ``_jacobian``, a least-squares step) lands under the same rule, to the
+arithmetic (``_cost_at``, ``_jacobian``, a least-squares step) lands under the same rule, to the
 fingerprint's 1e-9, though every float on the way differs in its last bits.
 """
 
@@ -19,8 +19,79 @@ import numpy as np
 import pytest
 
 from shape_asserts.geometry.fit import EllipseModel, axis_angle_difference
-from shape_asserts.geometry.fit import ellipse as fit
+from shape_asserts.geometry.fit import ellipse_polish as fit
 from shape_asserts.geometry.fit.base import lstsq
+
+# The polish's error and Jacobian by separate calls, as the library measured them before its batch
+# (fit._batch): the reference the batch's polish is checked against here.
+
+#: The polish's forward-difference steps as an array, and the five nudged parameter sets, one a row.
+_STEPS = np.array(fit._STEP_LIST)
+_NUDGES = np.eye(5) * _STEPS[:, None]
+
+
+def _normal_distance(
+    px: np.ndarray, py: np.ndarray, cx: Any, cy: Any, a: Any, b: Any, rotation: float, trig: Any = None
+) -> np.ndarray:
+    """The signed normal distance of :meth:`EllipseModel.radial` (the same expression, without the
+    angles), for one ellipse (scalars) or several (columns ``(K, 1)`` against points ``(N,)``, with
+    ``trig`` their rotation's cosines, sines and the squared semi-axes, each taken as for one)."""
+    if trig is None:
+        c, s = math.cos(math.radians(rotation)), math.sin(math.radians(rotation))
+        a2, b2 = a**2, b**2
+    else:
+        c, s, a2, b2 = trig
+    dx, dy = px - cx, py - cy
+    # v = -dx·s + dy·c, written dy·c - dx·s: negating is exact and x + (-y) is x - y, one array fewer
+    u, v = dx * c + dy * s, dy * c - dx * s
+    rho = np.hypot(u / a, v / b)
+    grad = np.hypot(u / a2, v / b2)
+    # no point on the center (the usual case): the where()s below pick the first. (A hypot is ≥ 0,
+    # so its least one says whether all are > 0; a NaN makes it NaN, as it made all() false.)
+    if np.minimum.reduce(grad, axis=None) > 0:
+        res: np.ndarray = rho - 1.0  # (rho − 1) · rho / grad, in place
+        res *= rho
+        res /= grad
+        return res
+    with np.errstate(divide="ignore", invalid="ignore"):
+        res = np.where(grad > 0, (rho - 1.0) * rho / np.where(grad > 0, grad, 1.0), -b)
+    return res
+
+
+def _cost_at(px: np.ndarray, py: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """The polish's error at the parameters ``q`` (an array): the normal distances, ``inf`` for a
+    semi-axis ≤ 0."""
+    if q[2] <= 0 or q[3] <= 0:
+        return np.full(len(px), np.inf)
+    return _normal_distance(px, py, q[0], q[1], q[2], q[3], q[4])
+
+
+def _jacobian(px: np.ndarray, py: np.ndarray, rows: np.ndarray, err: np.ndarray, steps: np.ndarray) -> np.ndarray:
+    """Forward differences of the normal distance, one column per parameter, shape (N, 5), from
+    the five nudged parameter sets in ``rows``; a set with a semi-axis ≤ 0 costs ``inf``."""
+    listed = rows.tolist()  # Python floats: the same comparisons, radians and squares (pow(x, 2))
+    if any(q[2] <= 0 or q[3] <= 0 for q in listed):
+        d = np.full((5, len(px)), np.inf)
+        for i, q in enumerate(rows):
+            if q[2] > 0 and q[3] > 0:
+                d[i] = _normal_distance(px, py, q[0], q[1], q[2], q[3], q[4])
+    else:
+        # each row's cosine, sine and squares as for one ellipse: numpy's cosine and an array's
+        # square (x·x) may differ in the last bit from math's and a scalar's power (pow(x, 2))
+        rads = [math.radians(q[4]) for q in listed]
+        # the four columns (K, 1) in one array: cosines, sines, squared semi-axes
+        trig = np.array(
+            [
+                [math.cos(r) for r in rads],
+                [math.sin(r) for r in rads],
+                [q[2] ** 2 for q in listed],
+                [q[3] ** 2 for q in listed],
+            ]
+        )[:, :, None]
+        d = _normal_distance(px, py, rows[:, 0:1], rows[:, 1:2], rows[:, 2:3], rows[:, 3:4], 0.0, tuple(trig))
+    # (N, 5) as a transposed view: the least-squares kernel copies it into its own layout either way
+    jac: np.ndarray = ((d - err) / steps[:, None]).T
+    return jac
 
 
 def _points(rng: np.random.Generator, i: int) -> tuple[np.ndarray, EllipseModel]:
@@ -58,24 +129,24 @@ def _same_fit(m: Any, w: Any, rtol: float = 1e-9) -> bool:
 
 def _cost(m: EllipseModel, pts: np.ndarray) -> float:
     """The polish's error at ``m`` in the separate calls' arithmetic: the sum of squared normal distances."""
-    e = fit._cost(pts[:, 0], pts[:, 1], np.array([*m.center, m.a, m.b, m.rotation]))
+    e = _cost_at(pts[:, 0], pts[:, 1], np.array([*m.center, m.a, m.b, m.rotation]))
     return float(np.add.reduce(e * e))
 
 
 def _separate_calls(model: EllipseModel, pts: np.ndarray, rounds: int = 30) -> EllipseModel:
     """The polish under the same stopping rule in the arithmetic before the batch: the error and the
-    Jacobian by separate calls (``_cost``, ``_jacobian``), each step a least-squares solution."""
+    Jacobian by separate calls (``_cost_at``, ``_jacobian``), each step a least-squares solution."""
     params = np.array([*model.center, model.a, model.b, model.rotation], dtype=float)
     px, py = pts[:, 0], pts[:, 1]
-    err = fit._cost(px, py, params)
+    err = _cost_at(px, py, params)
     best = float(np.add.reduce(err * err))
     floor = len(pts) * (fit._FLOOR * model.a) ** 2
     for _ in range(rounds):
-        jac = fit._jacobian(px, py, params + fit._NUDGES, err, fit._STEPS)
+        jac = _jacobian(px, py, params + _NUDGES, err, _STEPS)
         if not np.isfinite(jac).all():
             break
         trial = params + lstsq(jac, -err)
-        new = fit._cost(px, py, trial)
+        new = _cost_at(px, py, trial)
         total = float(np.add.reduce(new * new))
         if not (math.isfinite(total) and best - total > fit._MIN_GAIN * max(best, floor)):
             break

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from shape_asserts.geometry.distances import distance_to_polyline
-from shape_asserts.geometry.fit.base import FitFailure, eig_vectors, eigh, lstsq, matrix_rank, solve
+from shape_asserts.geometry.fit.base import FitFailure, eig_vectors, eigh, matrix_rank, solve
+from shape_asserts.geometry.fit.ellipse_polish import polish
 from shape_asserts.geometry.points import FloatArray, Point, as_points
 from shape_asserts.geometry.samples import ellipse_xy
 
@@ -138,81 +139,15 @@ class EllipseModel:
         first = cls(center=(x0 * scale + mx, y0 * scale + my), a=axes[major], b=axes[1 - major], rotation=rot)
         # a nearly round fit has no axis to polish (its turn is free, so the steps wander): the
         # algebraic fit's bias only matters for elongated ellipses
-        return first._polished(pts) if first.a > 1.15 * first.b else first
+        return first._refined(pts) if first.a > 1.15 * first.b else first
 
     def _refined(self, pts: FloatArray, rounds: int = 30) -> EllipseModel:
-        """The algebraic fit polished by Gauss–Newton on the normal distances of :meth:`radial`.
-
-        The direct fit minimises an algebraic error that shrinks a thin ellipse's long axis (by 0.7
-        cells for a 14 × 4 raster); a few steps on the geometric error remove that bias.
-
-        The stopping rule: a step is taken only if it lowers the error (the sum of squared normal
-        distances) by more than ``_MIN_GAIN`` (1e-10) of it, and the polish stops at the first step
-        that does not (or after ``rounds``); an error below ``(_FLOOR · a)²`` a point (a thousandth
-        of the start's major semi-axis) counts as that much. So the result is never worse than the
-        start, and it is not decided by rounding. The error's rounding is ~1e-15 of it for a drawn
-        raster (7e-15 at most between two orders of the same arithmetic over the validity
-        catalogue's fits): 10⁴ times below the line. For a drawing that nearly fits an ellipse
-        exactly, the rounding is a larger share of its tiny error (all of it, for an exact one):
-        the floor keeps the line ~10³ times above it there too, and such a fit is polished to ~1e-8
-        of its size. Listing the points in another order or reordering the arithmetic then moves a
-        fit by ~1e-10 of a cell, not by a step. The price is that the polish stops a step short of
-        the least-squares optimum, a step that would gain < 1e-10 of the error: over the validity
-        catalogue at most 4e-5 cells and 1e-4° from where polishing to rounding stopped (slow,
-        large-residual fits of impostors; a fair raster's ~1e-6), far below anything a check reads.
-        """
-        return self._polished(pts, rounds)
-
-    def _polished(self, pts: FloatArray, rounds: int = 30) -> EllipseModel:
-        """:meth:`_refined` (see there for the stopping rule).
-
-        Each step is measured in one batch (:func:`_batch`: the trial's normal distances and its five
-        nudged sets', one matrix product for all six, and their Gram matrix) and solved from the
-        normal equations (:func:`_gauss_newton_step`), where the polish before took a hypot per
-        distance and a least-squares SVD per step: the same Gauss–Newton steps to ~1e-10 of a cell.
-        It works in units of the start's minor semi-axis, about the start's center (numbers of
-        order one whatever the drawing's size or place); a start no step improves is returned as is.
-        """
-        x0, y0 = self.center
-        unit = self.b
-        n = len(pts)
-        p = np.empty((3, n))
-        np.subtract(pts[:, 0], x0, out=p[0])
-        np.subtract(pts[:, 1], y0, out=p[1])
-        p[:2] /= unit
-        p[2] = 1.0
-        steps = [_STEP_LIST[0] / unit, _STEP_LIST[1] / unit, _STEP_LIST[2] / unit, _STEP_LIST[3] / unit, _STEP_LIST[4]]
-        q: tuple[float, ...] = (0.0, 0.0, self.a / unit, 1.0, self.rotation)
-        taken = False
-        with np.errstate(all="ignore"):  # (a wild trial's overflow is refused as not finite)
-            first = _batch(p, q, steps)
-            if first is None:
-                return self
-            at, best = first
-            floor = n * (_FLOOR * self.a / unit) ** 2  # (the least error the rule's line is drawn from)
-            # whether the next step will likely be taken: its Jacobian then comes with its error
-            # (after a step that gained less than 1e-8 of the error, the next mostly gains too little)
-            going = True
-            for _ in range(rounds):
-                if at is None:
-                    at = _batch(p, q, steps)[0]  # type: ignore[index]  # (q was measured: its semi-axes are > 0)
-                step = _gauss_newton_step(at, steps)
-                if step is None:
-                    break
-                trial = tuple(x + d for x, d in zip(q, step))
-                measured = _batch(p, trial, steps if going else None)
-                if measured is None:
-                    break
-                at, total = measured
-                gain = best - total
-                if not (math.isfinite(total) and gain > _MIN_GAIN * max(best, floor)):
-                    break  # (a NaN gain is no gain)
-                going = gain > 1e-8 * best
-                q, best, taken = trial, total, True
-        if not taken:
+        """The algebraic fit polished by Gauss–Newton on the normal distances of :meth:`radial`
+        (the polish and its stopping rule: :mod:`.ellipse_polish`); itself when no step improves it."""
+        got = polish(pts, self.center, self.a, self.b, self.rotation, rounds)
+        if got is None:
             return self
-        cx, cy, a, b, rot = q
-        cx, cy, a, b = x0 + cx * unit, y0 + cy * unit, a * unit, b * unit
+        cx, cy, a, b, rot = got
         if b > a:  # the axes swapped roles while polishing: keep a the major one
             a, b, rot = b, a, rot + 90.0
         return EllipseModel((cx, cy), a, b, rot % 180.0)
@@ -235,14 +170,14 @@ class EllipseModel:
         pts = as_points(points)
         c, s = math.cos(math.radians(self.rotation)), math.sin(math.radians(self.rotation))
         dx, dy = pts[:, 0] - self.center[0], pts[:, 1] - self.center[1]
-        u, v = dx * c + dy * s, dy * c - dx * s  # (v = -dx·s + dy·c: see _normal_distance)
+        u, v = dx * c + dy * s, dy * c - dx * s  # (v = -dx·s + dy·c: negating is exact, x + (-y) is x - y)
         ua, vb = u / self.a, v / self.b
         rho = np.hypot(ua, vb)
         grad = np.hypot(u / self.a**2, v / self.b**2)
         with np.errstate(divide="ignore", invalid="ignore"):
-            if (
-                np.minimum.reduce(grad, axis=None) > 0
-            ):  # (grad > 0).all(): see _normal_distance  # no point on the center (the usual case): what the where()s pick
+            # (grad > 0).all(), the usual case: no point on the center (a hypot is ≥ 0, so the least
+            # says whether all are > 0; a NaN makes it NaN, as it makes all() false)
+            if np.minimum.reduce(grad, axis=None) > 0:
                 res = (rho - 1.0) * rho / grad
             else:  # the center itself has no normal: it lies a minor semi-axis inside
                 res = np.where(grad > 0, (rho - 1.0) * rho / np.where(grad > 0, grad, 1.0), -self.b)
@@ -268,22 +203,6 @@ class EllipseModel:
     def __bool__(self) -> Literal[True]:
         """A model is a fit that worked: always true (a :class:`FitFailure` is false)."""
         return True
-
-
-#: The Gauss–Newton polish's forward-difference steps (center, semi-axes in cells, rotation in
-#: degrees) and the five nudged parameter sets they make, one per row (a row of ``eye * steps`` is
-#: what one nudge adds: the separate calls' form, see _cost): the same for every fit, made once.
-_STEPS = np.array([1e-4, 1e-4, 1e-4, 1e-4, 1e-3])
-_NUDGES = np.eye(5) * _STEPS[:, None]
-_STEPS.flags.writeable = False
-_NUDGES.flags.writeable = False
-_STEP_LIST = _STEPS.tolist()  # (Python floats: the same values)
-
-#: The least share of the error a polish step must remove to be taken (the stopping rule of
-#: EllipseModel._refined: well above the error's rounding, ~1e-15 of it).
-_MIN_GAIN = 1e-10
-#: The least RMS normal distance, in major semi-axes, the stopping rule measures the error from.
-_FLOOR = 1e-3
 
 
 def _quotient(x: float, y: float) -> float:
@@ -318,179 +237,3 @@ def _distinct_rows(pts: FloatArray, enough: int | None = None) -> int:
     if np.isfinite(pts).all():
         return len(set(zip(pts[:, 0].tolist(), pts[:, 1].tolist())))
     return len(np.unique(pts, axis=0))
-
-
-# The polish's error and Jacobian by separate calls, as it measured them before its batch
-# (_batch): the reference the tests check the batch's polish against (tests/unit/
-# test_ellipse_polish.py, test_ellipse_shortcuts.py), not called by the fit itself.
-
-
-def _normal_distance(
-    px: FloatArray, py: FloatArray, cx: Any, cy: Any, a: Any, b: Any, rotation: float, trig: Any = None
-) -> FloatArray:
-    """The signed normal distance of :meth:`EllipseModel.radial` (the same expression, without the
-    angles), for one ellipse (scalars) or several (columns ``(K, 1)`` against points ``(N,)``, with
-    ``trig`` their rotation's cosines, sines and the squared semi-axes, each taken as for one)."""
-    if trig is None:
-        c, s = math.cos(math.radians(rotation)), math.sin(math.radians(rotation))
-        a2, b2 = a**2, b**2
-    else:
-        c, s, a2, b2 = trig
-    dx, dy = px - cx, py - cy
-    # v = -dx·s + dy·c, written dy·c - dx·s: negating is exact and x + (-y) is x - y, one array fewer
-    u, v = dx * c + dy * s, dy * c - dx * s
-    rho = np.hypot(u / a, v / b)
-    grad = np.hypot(u / a2, v / b2)
-    # no point on the center (the usual case): the where()s below pick the first. (A hypot is ≥ 0,
-    # so its least one says whether all are > 0; a NaN makes it NaN, as it made all() false.)
-    if np.minimum.reduce(grad, axis=None) > 0:
-        res: FloatArray = rho - 1.0  # (rho − 1) · rho / grad, in place
-        res *= rho
-        res /= grad
-        return res
-    with np.errstate(divide="ignore", invalid="ignore"):
-        res = np.where(grad > 0, (rho - 1.0) * rho / np.where(grad > 0, grad, 1.0), -b)
-    return res
-
-
-def _cost(px: FloatArray, py: FloatArray, q: FloatArray) -> FloatArray:
-    """The polish's error at the parameters ``q`` (an array): the normal distances, ``inf`` for a
-    semi-axis ≤ 0."""
-    if q[2] <= 0 or q[3] <= 0:
-        return np.full(len(px), np.inf)
-    return _normal_distance(px, py, q[0], q[1], q[2], q[3], q[4])
-
-
-def _jacobian(px: FloatArray, py: FloatArray, rows: FloatArray, err: FloatArray, steps: FloatArray) -> FloatArray:
-    """Forward differences of the normal distance, one column per parameter, shape (N, 5), from
-    the five nudged parameter sets in ``rows``; a set with a semi-axis ≤ 0 costs ``inf``."""
-    listed = rows.tolist()  # Python floats: the same comparisons, radians and squares (pow(x, 2))
-    if any(q[2] <= 0 or q[3] <= 0 for q in listed):
-        d = np.full((5, len(px)), np.inf)
-        for i, q in enumerate(rows):
-            if q[2] > 0 and q[3] > 0:
-                d[i] = _normal_distance(px, py, q[0], q[1], q[2], q[3], q[4])
-    else:
-        # each row's cosine, sine and squares as for one ellipse: numpy's cosine and an array's
-        # square (x·x) may differ in the last bit from math's and a scalar's power (pow(x, 2))
-        rads = [math.radians(q[4]) for q in listed]
-        # the four columns (K, 1) in one array: cosines, sines, squared semi-axes
-        trig = np.array(
-            [
-                [math.cos(r) for r in rads],
-                [math.sin(r) for r in rads],
-                [q[2] ** 2 for q in listed],
-                [q[3] ** 2 for q in listed],
-            ]
-        )[:, :, None]
-        d = _normal_distance(px, py, rows[:, 0:1], rows[:, 1:2], rows[:, 2:3], rows[:, 3:4], 0.0, tuple(trig))
-    # (N, 5) as a transposed view: the least-squares kernel copies it into its own layout either way
-    jac: FloatArray = ((d - err) / steps[:, None]).T
-    return jac
-
-
-def _batch(p: FloatArray, q: tuple[float, ...], steps: list[float] | None) -> tuple[Any, float] | None:
-    """The polish's error at the parameter set ``q`` (center, semi-axes in the units of the points
-    ``p``, rotation in degrees), and with ``steps`` what :func:`_gauss_newton_step` needs: ``None``
-    for a semi-axis ≤ 0 (or NaN), else ``(at, cost)``: ``cost`` the sum of the squared normal
-    distances, ``at`` (``None`` without ``steps``) the rows ``(6, N)`` of the five sets nudged by
-    ``steps`` (one parameter each) less ``q``'s distances, then ``q``'s, their Gram matrix and
-    whether it is finite.
-
-    ``p`` is ``(3, N)``: the points' x and y and ones. A set's rows u/a, v/b, u/a² and v/b² are one
-    product of ``p`` with their coefficients, all sets' at once; the normal distance of
-    :meth:`EllipseModel.radial`, ``(ρ − 1)·ρ / |∇(ρ²/2)|``, is then ``(ρ² − ρ) / √((u/a²)² +
-    (v/b²)²)``: squares and roots (a hypot costs ten times a product) of numbers of order one in
-    the polish's units. A point on a set's center has no normal: it lies a minor semi-axis inside
-    (the first sum that is not finite sends the batch through the where()s)."""
-    cx, cy, a, b, rot = q
-    if not (a > 0 and b > 0):
-        return None
-    r = math.radians(rot)
-    c, s = math.cos(r), math.sin(r)
-    if steps is None:
-        sets = [(cx, cy, a, b, c, s)]
-    else:
-        hx, hy, ha, hb, hr = steps
-        r = math.radians(rot + hr)
-        sets = [
-            (cx + hx, cy, a, b, c, s),
-            (cx, cy + hy, a, b, c, s),
-            (cx, cy, a + ha, b, c, s),
-            (cx, cy, a, b + hb, c, s),
-            (cx, cy, a, b, math.cos(r), math.sin(r)),
-            (cx, cy, a, b, c, s),
-        ]
-    k = len(sets)
-    ua: list[float] = []
-    vb: list[float] = []
-    ua2: list[float] = []
-    vb2: list[float] = []
-    for x, y, sa, sb, co, si in sets:
-        ia, ib = 1.0 / sa, 1.0 / sb
-        row_u = (co * ia, si * ia, -(co * x + si * y) * ia)
-        row_v = (-si * ib, co * ib, -(co * y - si * x) * ib)
-        ua += row_u
-        vb += row_v
-        ua2 += (row_u[0] * ia, row_u[1] * ia, row_u[2] * ia)
-        vb2 += (row_v[0] * ib, row_v[1] * ib, row_v[2] * ib)
-    sq = np.array(ua + ua2 + vb + vb2).reshape(4 * k, 3) @ p  # (4k, N): u/a, u/a², v/b, v/b²
-    sq *= sq
-    both = sq[: 2 * k]
-    both += sq[2 * k :]  # ρ², then |∇(ρ²/2)|²: one add and one root for both
-    roots = np.sqrt(both)
-    res: FloatArray = both[:k] - roots[:k]
-    res /= roots[k:]
-    rho2, g2 = both[:k], both[k:]
-    if steps is None:
-        e = res[0]
-        cost = float(e @ e)
-        if not math.isfinite(cost):
-            e = _on_center(rho2, g2, [b])[0]
-            cost = float(e @ e)
-        return None, cost
-    res[:5] -= res[5]
-    gram = res @ res.T
-    # (each diagonal entry is a row's sum of squares: all are finite iff their sum is, and then so
-    # is the rest of the matrix)
-    finite = math.isfinite(gram.trace())
-    if not finite:
-        res = _on_center(rho2, g2, [sb for _, _, _, sb, _, _ in sets])
-        res[:5] -= res[5]
-        gram = res @ res.T
-        finite = math.isfinite(gram.trace())
-    return (res, gram, finite), float(gram[5, 5])
-
-
-def _on_center(rho2: FloatArray, g2: FloatArray, b: list[float]) -> FloatArray:
-    """:func:`_batch`'s distances where a point may lie on a set's center (``g2`` 0): there the
-    minor semi-axis inside, as :meth:`EllipseModel.radial` says."""
-    bcol = np.array(b)[:, None]
-    res: FloatArray = np.where(g2 > 0, (rho2 - np.sqrt(rho2)) / np.sqrt(np.where(g2 > 0, g2, 1.0)), -bcol)
-    return res
-
-
-def _gauss_newton_step(at: Any, steps: list[float]) -> list[float] | None:
-    """The Gauss–Newton step from :func:`_batch`'s rows and Gram matrix, ``None`` when the Jacobian
-    or the error is not finite.
-
-    The normal equations of the forward-difference Jacobian ``J = Dᵀ / steps`` (``D`` the nudges'
-    differences, ``e`` the error): ``(D Dᵀ) w = −D e``, ``δ = w · steps``, solved by LU (a 5 × 5
-    solve, a fifth of a least-squares SVD of the (N, 5) Jacobian). They square ``J``'s condition,
-    whose columns are all of order one (distances per unit of a center or semi-axis, per degree of
-    an ellipse with a > 1.15 b): ~1e-12 of a step, below the Jacobian's own rounding (~1e-10). A
-    singular system takes the least-squares solution (:func:`lstsq`) instead."""
-    rows, gram, finite = at
-    if not finite:
-        return None
-    try:
-        w = solve(gram[:5, :5], gram[:5, 5:])
-    except np.linalg.LinAlgError:
-        w = None
-    if w is not None:
-        step = [-v * h for v, h in zip(w[:, 0].tolist(), steps)]
-        if math.isfinite(sum(step)):
-            return step
-    jac: FloatArray = (rows[:5] / np.array(steps)[:, None]).T
-    delta: list[float] = lstsq(jac, -rows[5]).tolist()
-    return delta
