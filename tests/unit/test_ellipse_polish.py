@@ -26,7 +26,7 @@ from shape_asserts.geometry.fit.base import lstsq
 # (fit._batch): the reference the batch's polish is checked against here.
 
 #: The polish's forward-difference steps as an array, and the five nudged parameter sets, one a row.
-_STEPS = np.array(fit._STEP_LIST)
+_STEPS = np.array(fit._STEPS)
 _NUDGES = np.eye(5) * _STEPS[:, None]
 
 

@@ -40,7 +40,7 @@ from shape_asserts.geometry.points import FloatArray, Point
 __all__ = ["polish"]
 
 #: The Gauss–Newton polish's forward-difference steps: center, semi-axes (in cells), rotation (in degrees).
-_STEP_LIST = (1e-4, 1e-4, 1e-4, 1e-4, 1e-3)
+_STEPS = (1e-4, 1e-4, 1e-4, 1e-4, 1e-3)
 
 #: The least share of the error a polish step must remove to be taken (the stopping rule: well
 #: above the error's rounding, ~1e-15 of it).
@@ -63,7 +63,7 @@ def polish(
     np.subtract(pts[:, 1], y0, out=p[1])
     p[:2] /= unit
     p[2] = 1.0
-    steps = [_STEP_LIST[0] / unit, _STEP_LIST[1] / unit, _STEP_LIST[2] / unit, _STEP_LIST[3] / unit, _STEP_LIST[4]]
+    steps = [h / unit for h in _STEPS[:4]] + [_STEPS[4]]  # (the center's and semi-axes' in the polish's units)
     q: tuple[float, ...] = (0.0, 0.0, a / unit, 1.0, rotation)
     taken = False
     with np.errstate(all="ignore"):  # (a wild trial's overflow is refused as not finite)
