@@ -31,14 +31,13 @@ import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import is_dataclass
-from importlib.metadata import entry_points
 from types import MappingProxyType
 from typing import Any
 
 from shape_asserts.exceptions import CaseError
 from shape_asserts.families import circle, ellipse, multi, polygon, scene, spiral
 from shape_asserts.families.base import Family
-from shape_asserts.families.names import ENTRY_POINT_GROUP
+from shape_asserts.families.names import ENTRY_POINT_GROUP, entry_points
 
 __all__ = ["Family", "ENTRY_POINT_GROUP", "BUILTIN_MODULES", "families", "get_family", "load_families"]
 
