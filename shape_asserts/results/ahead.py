@@ -107,9 +107,14 @@ def case_print(case: Case) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _send(out: IO[bytes], obj: Any) -> None:
+def _framed(obj: Any) -> bytes:
+    """``obj`` pickled, after its length: one message, as :func:`_receive` reads it."""
     blob = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
-    out.write(_HEADER.pack(len(blob)) + blob)
+    return _HEADER.pack(len(blob)) + blob
+
+
+def _send(out: IO[bytes], obj: Any) -> None:
+    out.write(_framed(obj))
     out.flush()
 
 
@@ -181,10 +186,9 @@ class Ahead:
         if stdin is None:
             self._sent = {}
             return
-        blob = pickle.dumps(list(work), protocol=pickle.HIGHEST_PROTOCOL)
         threading.Thread(
             target=_write_all,
-            args=(stdin, _HEADER.pack(len(blob)) + blob),
+            args=(stdin, _framed(list(work))),
             name="shape-asserts-ahead-work",
             daemon=True,
         ).start()
