@@ -1,6 +1,6 @@
 """``bench/score_parts.py``: it finds a family's steps, times them, and leaves every function as it was.
 
-Nothing here checks a time; the figures are printed by the bench (see the README's Performance section).
+Nothing here checks a time; the figures are printed by the bench, run by hand.
 """
 
 from __future__ import annotations

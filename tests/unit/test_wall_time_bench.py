@@ -1,11 +1,12 @@
 """The pure helpers of ``bench/wall_time.py``: verdicts, ratio rows and reading runs' own timings.
 
-Nothing here times anything; the bench itself is run by hand (see the README's Performance section).
+Nothing here times anything; the bench itself is run by hand (see docs/performance.md).
 """
 
 from __future__ import annotations
 
 import doctest
+from pathlib import Path
 
 import pytest
 
@@ -49,6 +50,12 @@ def test_the_readme_block_is_replaced_whole_and_only_between_its_markers(wall_ti
     assert once.startswith("# Wall time\n\nintro\n") and once.endswith(f"{wall_time.README_END}\nafter\n")
     assert "old output" not in once and "```text\nround 1: live 7.0 s\nratio 0.90×\n```" in once
     assert "at commit `abc1234` with `python bench/wall_time.py --rounds 1`" in once
+
+
+def test_the_performance_page_holds_the_block_the_bench_writes(wall_time):
+    page = Path(__file__).resolve().parents[2] / "docs" / "performance.md"
+
+    wall_time.replace_block(page.read_text(encoding="utf-8"), "new")  # raises without one ordered pair
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
-"""The README's "Local models" command lines, run as written against the project's stub server.
+"""The command lines of ``docs/local-models.md``, run as written against the project's stub server.
 
-The lines are read from the README (so they cannot drift from what is tested): each sets
+The lines are read from that page (so they cannot drift from what is tested): each sets
 ``OPENAI_API_KEY=dummy`` and runs the seed cases of ``tests/suite`` against ``--api-base``; here
 ``tests/suite`` is the pytester folder and the URL is the stub's. Everything else is kept.
 """
@@ -20,10 +20,8 @@ from .conftest import REPO, SEED_CASES, SUBPROCESS_TIMEOUT
 
 
 def _local_model_lines() -> list[str]:
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("### Local models") :]
-    section = section[: section.index("\n##", 1)]
-    blocks = re.findall(r"```bash\n(.*?)```", section, flags=re.S)
+    text = (REPO / "docs" / "local-models.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```bash\n(.*?)```", text, flags=re.S)
     return [line for block in blocks for line in block.splitlines() if line.startswith("OPENAI_API_KEY=")]
 
 
@@ -34,19 +32,19 @@ def _model(words: list[str]) -> str:
     return next(w.split("=", 1)[1] for w in words if w.startswith("--model="))
 
 
-def test_the_readme_names_a_command_line_for_each_local_server():
+def test_the_page_names_a_command_line_for_each_local_server():
     assert len(LINES) == 4
     assert all("--api-base=" in line and "--concurrency=1" in line for line in LINES)
 
 
 @pytest.mark.parametrize("line", LINES, ids=[_model(shlex.split(line)) for line in LINES])
-def test_a_readme_local_model_line_records_the_seed_cases_from_a_server_without_a_key(suite, monkeypatch, line):
+def test_a_local_model_line_records_the_seed_cases_from_a_server_without_a_key(suite, monkeypatch, line):
     words = shlex.split(line)
     env, command = words[0], words[1:]
     name, value = env.split("=", 1)
     assert command[:2] == ["pytest", "tests/suite"], line
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    monkeypatch.setenv(name, value)  # the placeholder the README says to pass
+    monkeypatch.setenv(name, value)  # the placeholder the page says to pass
     with StubServer() as srv:
         args = [f"--api-base={srv.base_url}" if w.startswith("--api-base=") else w for w in command[2:]]
         result = suite.runpytest_subprocess(*args, timeout=SUBPROCESS_TIMEOUT)
