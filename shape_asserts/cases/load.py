@@ -10,7 +10,10 @@ model's failure at judge time:
 - an unknown or ill-typed threshold, checked against the family's thresholds dataclass;
 - a bad prompt: a prompt is one text, ``seed:circle-N``, or a table of ``ru``/``en`` texts;
 - a ``grid_size`` that is not a whole number from 1 to :data:`MAX_GRID_SIZE` (a grid of a billion
-  cells would hang the reference drawer and the report long before any model is asked).
+  cells would hang the reference drawer and the report long before any model is asked);
+- a number that is not finite (``nan``, ``inf``) anywhere in a case table: TOML allows them, and a
+  model would otherwise be asked for "a circle of radius nan";
+- values nested deeper than :data:`MAX_NESTING` (no case needs more than a list of points).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import difflib
 import functools
 import json
+import math
 import re
 import sys
 from collections.abc import Iterable, Mapping
@@ -42,6 +46,9 @@ __all__ = ["BENCHMARK", "load_cases", "builtin_case_files", "builtin_cases", "MA
 #: Largest ``grid_size`` a case may ask for: 20 times the seed's 50×50 grid. The parser refuses
 #: drawings of over 10,000 points, so a bigger grid could not be drawn in full anyway.
 MAX_GRID_SIZE = 1_000
+
+#: Deepest nesting of lists and tables a case table may hold (a list of [x, y] points is 2 deep).
+MAX_NESTING = 8
 
 _BUILTIN_DIR = Path(__file__).parent
 #: The benchmark matrix's folder under the built-in cases, and the tag (and marker) of its cases.
@@ -208,11 +215,27 @@ def _thresholds(fam: Family, raw: Mapping[str, Any], where: str) -> dict[str, An
     return dict(thresholds)
 
 
+def _check_values(value: Any, key: str, where: str, depth: int = 0) -> None:
+    """CaseError for a number that is not finite, or a value nested deeper than :data:`MAX_NESTING`."""
+    if depth > MAX_NESTING:
+        raise CaseError(f"{where}: {key!r} is nested more than {MAX_NESTING} deep; no case parameter needs that")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise CaseError(f"{where}: {key!r} is {value!r}; give a finite number")
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _check_values(v, f"{key}.{k}", where, depth + 1)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _check_values(v, f"{key}[{i}]", where, depth + 1)
+
+
 def _make_case(raw: Mapping[str, Any], source: str) -> Case:
     cid = raw.get("id")
     if not isinstance(cid, str) or not CASE_ID_RE.match(cid):
         raise CaseError(f"{source}: case id {cid!r} must match {CASE_ID_RE.pattern}")
     where = f"{source}: case {cid}"
+    for key, value in raw.items():
+        _check_values(value, key, where)
     try:
         fam = get_family(str(raw.get("family", "")))
     except CaseError as exc:
@@ -255,6 +278,8 @@ def _read(path: Path, source: str) -> list[Mapping[str, Any]]:
         raise CaseError(f"case file {path} does not exist") from None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise CaseError(f"case file {path} could not be read: {exc}") from None
+    except RecursionError:  # the TOML parser recurses once per level of nested arrays or tables
+        raise CaseError(f"case file {path} nests its values too deep to read; no case needs that") from None
     raws: list[Mapping[str, Any]] = []
     for kind in ("case", "matrix"):
         tables = doc.get(kind, [])

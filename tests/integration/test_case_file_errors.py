@@ -31,6 +31,19 @@ def _run(suite: pytest.Pytester, *args: str) -> pytest.RunResult:
             "mine.toml: matrix: id template 'm-{angle:999999999}'*widths of at most 100*",
         ),
         ("[[case]\n", "case file *mine.toml could not be read*"),
+        # a threshold that is not finite once reached int(inf) at load: an INTERNALERROR
+        (CASE + "thresholds = { max_gaps = inf }\n", "mine.toml: case bad-circle: 'thresholds.max_gaps' is inf*"),
+        (CASE + "thresholds = { min_score = nan }\n", "mine.toml: case bad-circle: 'thresholds.min_score' is nan*"),
+        # a parameter that is not finite once loaded, and the model was asked for "radius nan"
+        (CASE + "radius = nan\n", "mine.toml: case bad-circle: 'radius' is nan; give a finite number"),
+        (CASE + "radius = -inf\n", "mine.toml: case bad-circle: 'radius' is -inf; give a finite number"),
+        (CASE.replace("[25, 15]", "[25, inf]"), "mine.toml: case bad-circle: 'start?1?' is inf*"),
+        # 50,000 nested arrays once ended in a 2,976-line RecursionError from the TOML parser
+        (CASE + "radius = " + "[" * 50_000 + "]" * 50_000 + "\n", "case file *mine.toml nests its values too deep*"),
+        (
+            CASE + "radius = " + "[" * 20 + "]" * 20 + "\n",
+            "mine.toml: case bad-circle: 'radius*' is nested more than 8 deep*",
+        ),
     ],
 )
 def test_finding_8_a_case_file_error_is_one_line_at_start_and_asks_nothing(suite, fake_litellm, text, message):
