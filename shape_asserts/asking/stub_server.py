@@ -209,56 +209,69 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if st.latency:
             time.sleep(st.latency)
+        if fault is not None and self._fault(st, body, fault):
+            return
+        self._drawing(st, body)
+
+    def _fault(self, st: _State, body: dict[str, Any], fault: str) -> bool:
+        """Play the injected ``fault`` instead of an answer; False for a fault this method does not play."""
         if fault == "429":
             self._send(
                 429,
                 {"error": {"message": "rate limited", "type": "rate_limit_error"}},
                 {"Retry-After": f"{st.faults.retry_after:g}"},
             )
-            return
-        if fault == "500":
+        elif fault == "500":
             self._send(500, {"error": {"message": "upstream exploded", "type": "server_error"}})
-            return
-        if fault == "drop":
+        elif fault == "drop":
             self.close_connection = True
             with contextlib.suppress(OSError):
                 self.connection.shutdown(socket.SHUT_RDWR)
-            return
-        if fault == "hang":
+        elif fault == "hang":
             time.sleep(st.faults.hang_seconds)
             self.close_connection = True
-            return
-        if fault == "trickle":
-            # a complete, valid answer whose body dribbles in over hang_seconds: the headers come at
-            # once, so only a bound on the whole call (not on connect or first byte) catches it
-            data = json.dumps(
-                {
-                    "id": "chatcmpl-trickle",
-                    "object": "chat.completion",
-                    "created": int(time.time()),
-                    "model": str(body.get("model", "exact")),
-                    "choices": [
-                        {
-                            "index": 0,
-                            "finish_reason": "stop",
-                            "message": {"role": "assistant", "content": '{"points": []}'},
-                        }
-                    ],
-                }
-            ).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            pause = st.faults.hang_seconds / max(1, len(data))
-            try:
-                for i in range(len(data)):
-                    self.wfile.write(data[i : i + 1])
-                    self.wfile.flush()
-                    time.sleep(pause)
-            except OSError:  # the client gave up: that is the point
-                pass
-            return
+        elif fault == "trickle":
+            self._trickle(st, body)
+        else:
+            return False
+        return True
+
+    def _trickle(self, st: _State, body: dict[str, Any]) -> None:
+        """A complete, valid answer whose body dribbles in over ``hang_seconds``.
+
+        The headers come at once, so only a bound on the whole call (not on connect or first byte)
+        catches it.
+        """
+        data = json.dumps(
+            {
+                "id": "chatcmpl-trickle",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": str(body.get("model", "exact")),
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": '{"points": []}'},
+                    }
+                ],
+            }
+        ).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        pause = st.faults.hang_seconds / max(1, len(data))
+        try:
+            for i in range(len(data)):
+                self.wfile.write(data[i : i + 1])
+                self.wfile.flush()
+                time.sleep(pause)
+        except OSError:  # the client gave up: that is the point
+            pass
+
+    def _drawing(self, st: _State, body: dict[str, Any]) -> None:
+        """The reference drawer's answer to the prompt in ``body``, as a chat completion."""
         messages = body.get("messages") or []
         model = str(body.get("model", "exact"))
         style = "noisy" if model.endswith("noisy") else "exact"

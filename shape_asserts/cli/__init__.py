@@ -67,6 +67,10 @@ def _grid(text: str) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
+    """The command line's parser: every command and flag, in the order ``--help`` shows them.
+
+    Long because it is one table of argparse declarations, read top to bottom like the help.
+    """
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Score or draw a language model's coordinate drawing of a circle, "

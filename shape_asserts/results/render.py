@@ -175,6 +175,9 @@ def svg(
     faint dotted line, not a gap, and the ideal overlay is drawn contour by contour. For a thinned
     drawing (:func:`shape_asserts.results.thin.thin`), whose steps are long by construction,
     ``gap_steps`` names the steps that hold a gap; their lengths then say nothing.
+
+    Long because it is one picture painted back to front (frame and grid, ideal, cells, steps,
+    marks): each block is one layer, and splitting them would pass the canvas through every call.
     """
     pts = as_points(points)
     g = int(grid_size)
@@ -266,7 +269,8 @@ def png(
     """The :func:`svg` picture as PNG bytes, about ``side`` pixels square.
 
     Needs Pillow; raises ``ImportError`` naming :data:`PNG_INSTALL_HINT` when it is missing.
-    Drawn at 3× and scaled down, which anti-aliases the lines.
+    Drawn at 3× and scaled down, which anti-aliases the lines. Long because, like :func:`svg`, it
+    paints one picture back to front, one block per layer.
 
     Examples
     --------
