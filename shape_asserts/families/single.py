@@ -138,7 +138,7 @@ def outline_measures(card: Scorecard, pts: FloatArray, outline: Outline, *, t: C
     case: :func:`prepared`, :func:`outline_of`); return the outline score (the headline)."""
     ref, scale = outline.ref, outline.scale
     if len(pts) and scale > 0:
-        # both searches at once (they share the points' cells): each sample's nearest point, each point's distance
+        # each sample's nearest point, each point's distance
         near_sq, dist = outline.nearest_sq(pts), outline.distance(pts)
         near = np.sqrt(near_sq)
         off, miss = _mean(dist), _mean(near)
