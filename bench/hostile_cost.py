@@ -10,9 +10,10 @@ slowest first; the goal (issue 14) is under 1 s per family. Times are CPU time o
 absolute times on a shared machine are noisy all the same: the ``json.loads`` of the same answer is
 printed as the baseline of the run, and each time's ratio to it.
 
-What keeps it bounded (the geometry's docstrings give each cost): nearest distances search sorted
-strips, not every pair (``geometry/nearest.py``), once per distinct point; a spiral's lap spacing
-takes the median of each lap's window from the points sorted by angle (``geometry/fit/spiral.py``).
+What keeps it bounded (the geometry's docstrings give each cost): nearest distances compare every
+pair, a block of pairs at a time (``geometry/distances.py``), against outlines and references of a
+few hundred points; a spiral's lap spacing takes the median of each lap's window from the points
+sorted by angle (``geometry/fit/spiral.py``).
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.geometry.nearest_xy import Outline
+from shape_asserts.geometry.distances import Outline
 from shape_asserts.geometry.points import FloatArray, Point, as_points
 from shape_asserts.geometry.scorecard import Scorecard
 
@@ -138,8 +138,8 @@ def outline_measures(card: Scorecard, pts: FloatArray, outline: Outline, *, t: C
     case: :func:`prepared`, :func:`outline_of`); return the outline score (the headline)."""
     ref, scale = outline.ref, outline.scale
     if len(pts) and scale > 0:
-        # both searches at once (they share the points' cells): each sample's nearest point, each point's distance
-        near_sq, dist = outline.both(pts)
+        # each sample's nearest point, each point's distance
+        near_sq, dist = outline.nearest_sq(pts), outline.distance(pts)
         near = np.sqrt(near_sq)
         off, miss = _mean(dist), _mean(near)
         # only what lies beyond half a cell counts: rounding to cells costs a perfect drawing that much

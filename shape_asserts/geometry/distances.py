@@ -3,37 +3,44 @@
 Each distance is written once here and used by every check, fit and family that needs it. Grid
 distances are Chebyshev (8-connectivity: a diagonal neighbour is 1 away); distances to a shape
 are Euclidean, in cells.
+
+Nearest distances compare every pair, exactly. The pairs are taken in blocks of rows
+(:data:`_BLOCK_PAIRS` at a time) so that memory stays bounded: a hostile answer of 10,000 points
+held to an outline of a few hundred samples is scored in well under a second
+(``bench/hostile_cost.py``), and needs no more than a few megabytes at once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.geometry.nearest import CellIndex, nearest_both, nearest_sq, on_segment, to_segments
-from shape_asserts.geometry.points import FloatArray, as_points
+from shape_asserts.geometry.points import FloatArray, Point, as_points
 
 __all__ = [
-    "mean_root",
     "chebyshev",
     "closure_distance",
-    "segment_distance",
-    "nearest_on_segment",
+    "point_chebyshev",
     "segment_step_xy",
-    "segment_distances",
+    "nearest_on_segment",
+    "segment_distance",
     "distance_to_polyline",
     "sample_polyline",
+    "nearest_sq",
     "nearest_distance",
     "min_distance",
-    "distinct_cells",
     "cell_distance",
     "chamfer_distance",
-    "chamfer_distances",
     "likeness",
     "similarity",
+    "Outline",
 ]
+
+#: Pairs measured at once by the all-pairs searches: each temporary array of a block is 512 KB,
+#: so a search of 10,000 × 1,000 pairs holds a few MB at a time, never the whole 80 MB.
+_BLOCK_PAIRS = 65_536
 
 
 def chebyshev(a: ArrayLike, b: ArrayLike) -> FloatArray:
@@ -45,13 +52,7 @@ def chebyshev(a: ArrayLike, b: ArrayLike) -> FloatArray:
     [3.0, 0.0]
     """
     diff = np.asarray(a, float) - np.asarray(b, float)
-    d: FloatArray
-    if diff.shape[-1:] == (2,):
-        # points: the larger of |dx| and |dy|, the same float (and NaN) the maximum over the last
-        # axis gives, without reducing over an axis of two
-        d = np.maximum(np.abs(diff[..., 0]), np.abs(diff[..., 1]))
-    else:
-        d = np.max(np.abs(diff), axis=-1)
+    d: FloatArray = np.max(np.abs(diff), axis=-1)
     return d
 
 
@@ -78,13 +79,12 @@ def point_chebyshev(p: Sequence[float], q: Sequence[float]) -> float:
 
 def segment_step_xy(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> tuple[float, float, float]:
     """One point and one segment in plain floats: the step ``(dx, dy)`` to ``(px, py)`` from the
-    segment's nearest point and that point's place ``t`` (0..1) along it — :func:`.nearest.on_segment`'s
-    expression term by term (its sums over the axis of two are the two products added: the same
-    floats but, where that makes a zero, perhaps the zero's sign, which ``hypot`` ignores)."""
+    segment's nearest point and that point's place ``t`` (0..1) along it — :func:`nearest_on_segment`'s
+    expression term by term (so the same floats, but perhaps a zero's sign, which ``hypot`` ignores)."""
     abx, aby = bx - ax, by - ay
     apx, apy = px - ax, py - ay
     den = abx * abx + aby * aby
-    # a segment of no length is its one point; clipped to 0..1 as ndarray.clip: a nan stays nan
+    # a segment of no length is its one point; clipped to 0..1 as np.clip: a nan stays nan
     t = (apx * abx + apy * aby) / (den if den > 0 else 1.0)
     t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
     return apx - t * abx, apy - t * aby, t
@@ -97,7 +97,8 @@ def nearest_on_segment(points: ArrayLike, a: ArrayLike, b: ArrayLike) -> tuple[F
     ----------
     points : array_like, shape (..., 2)
     a, b : array_like, shape (..., 2)
-        The segments' ends, broadcast against ``points`` (one segment, or one per point).
+        The segments' ends, broadcast against ``points`` (one segment, or one per point, or
+        every point against every segment with ``points[:, None]`` and ``a[None]``).
 
     Returns
     -------
@@ -110,7 +111,16 @@ def nearest_on_segment(points: ArrayLike, a: ArrayLike, b: ArrayLike) -> tuple[F
     >>> d.tolist(), t.tolist()
     ([1.0, 3.0], [0.5, 1.0])
     """
-    return on_segment(np.asarray(points, dtype=float), np.asarray(a, dtype=float), np.asarray(b, dtype=float))
+    p = np.asarray(points, dtype=float)
+    start = np.asarray(a, dtype=float)
+    end = np.asarray(b, dtype=float)
+    abx, aby = end[..., 0] - start[..., 0], end[..., 1] - start[..., 1]
+    apx, apy = p[..., 0] - start[..., 0], p[..., 1] - start[..., 1]
+    den = abx * abx + aby * aby
+    # a segment of no length is its one point: every projection lands on its start
+    t = np.clip((apx * abx + apy * aby) / np.where(den > 0, den, 1.0), 0.0, 1.0)
+    dist: FloatArray = np.hypot(apx - t * abx, apy - t * aby)
+    return dist, t
 
 
 def segment_distance(points: ArrayLike, a: ArrayLike, b: ArrayLike) -> FloatArray:
@@ -124,26 +134,15 @@ def segment_distance(points: ArrayLike, a: ArrayLike, b: ArrayLike) -> FloatArra
     return nearest_on_segment(points, a, b)[0]
 
 
-def segment_distances(points: ArrayLike, vertices: ArrayLike, *, closed: bool = True) -> FloatArray:
-    """Distance of each point from each side of a polyline, shape (N, K) (K sides)."""
-    pts = as_points(points)
-    v = as_points(vertices)
-    ends = np.vstack([v, v[:1]]) if closed else v
-    if len(ends) < 2:
-        d = pts - v[0]
-        one: FloatArray = np.hypot(d[:, 0], d[:, 1])[:, None]
-        return one
-    return nearest_on_segment(pts[:, None, :], ends[None, :-1], ends[None, 1:])[0]
+def _block_rows(columns: int) -> int:
+    """Rows of a block of about :data:`_BLOCK_PAIRS` pairs, each row against ``columns`` others."""
+    return max(1, _BLOCK_PAIRS // max(1, columns))
 
 
-def distance_to_polyline(
-    points: ArrayLike, vertices: ArrayLike, *, closed: bool = True, chunk: int = 512
-) -> FloatArray:
+def distance_to_polyline(points: ArrayLike, vertices: ArrayLike, *, closed: bool = True) -> FloatArray:
     """Distance of each point from the nearest point of a polyline's outline, shape (N,).
 
-    Exact, without comparing every point with every side when the polyline is a curve sampled in
-    short chords (:func:`shape_asserts.geometry.nearest.to_segments`); ``chunk`` bounds the memory
-    of the all-pairs form.
+    Every point is measured against every side, a block of points at a time (bounded memory).
 
     Examples
     --------
@@ -151,15 +150,18 @@ def distance_to_polyline(
     [5.0, 2.0]
     """
     pts = as_points(points)
-    if len(pts) == 0:
-        return np.zeros(0)
     v = as_points(vertices)
     ends = np.vstack([v, v[:1]]) if closed else v
     if len(ends) < 2:
-        return np.concatenate(
-            [segment_distances(pts[i : i + chunk], v, closed=closed).min(axis=1) for i in range(0, len(pts), chunk)]
-        )
-    return to_segments(pts, ends[:-1], ends[1:])
+        # one vertex: a side of no length, which measures the distance to that point
+        ends = np.vstack([v[:1], v[:1]])
+    a, b = ends[None, :-1], ends[None, 1:]
+    out = np.empty(len(pts))
+    rows = _block_rows(a.shape[1])
+    for i in range(0, len(pts), rows):
+        block = pts[i : i + rows, None, :]
+        out[i : i + rows] = nearest_on_segment(block, a, b)[0].min(axis=1)
+    return out
 
 
 def sample_polyline(vertices: ArrayLike, *, closed: bool = True, step: float = 1.0) -> FloatArray:
@@ -185,11 +187,46 @@ def sample_polyline(vertices: ArrayLike, *, closed: bool = True, step: float = 1
     return out if closed else np.concatenate((out, ends[-1:]))
 
 
+def _squared(dx: FloatArray, dy: FloatArray) -> FloatArray:
+    out: FloatArray = dx * dx + dy * dy
+    return out
+
+
+def _larger_step(dx: FloatArray, dy: FloatArray) -> FloatArray:
+    out: FloatArray = np.maximum(np.abs(dx), np.abs(dy))
+    return out
+
+
+def _nearest(q: FloatArray, b: FloatArray, measure: Callable[[FloatArray, FloatArray], FloatArray]) -> FloatArray:
+    """Each row of ``q``'s least ``measure(dx, dy)`` over the rows of ``b``, a block of rows at a time
+    (``inf`` when ``b`` is empty)."""
+    if len(b) == 0:
+        return np.full(len(q), np.inf)
+    bx, by = b[None, :, 0], b[None, :, 1]
+    out = np.empty(len(q))
+    rows = _block_rows(len(b))
+    for i in range(0, len(q), rows):
+        dx = q[i : i + rows, 0, None] - bx
+        dy = q[i : i + rows, 1, None] - by
+        out[i : i + rows] = measure(dx, dy).min(axis=1)
+    return out
+
+
+def nearest_sq(a: ArrayLike, b: ArrayLike) -> FloatArray:
+    """Squared Euclidean distance from each row of ``a`` (M, 2) to the nearest row of ``b`` (N, 2),
+    shape (M,); ``inf`` everywhere when ``b`` is empty. For callers that order by it: squares are
+    exact where their roots may round two of them to one.
+
+    >>> nearest_sq([[0, 0], [4, 3]], [[0, 1], [1, 3]]).tolist()
+    [1.0, 9.0]
+    """
+    return _nearest(as_points(a), as_points(b), _squared)
+
+
 def nearest_distance(a: ArrayLike, b: ArrayLike, *, metric: str = "euclidean") -> FloatArray:
     """Distance from each row of ``a`` (M, 2) to the nearest row of ``b`` (N, 2), shape (M,).
 
-    ``metric`` is ``"euclidean"`` or ``"chebyshev"``; ``inf`` everywhere when ``b`` is empty. Exact,
-    in near-linear time for drawings (:func:`shape_asserts.geometry.nearest.nearest_sq`).
+    ``metric`` is ``"euclidean"`` or ``"chebyshev"``; ``inf`` everywhere when ``b`` is empty.
 
     Examples
     --------
@@ -198,43 +235,35 @@ def nearest_distance(a: ArrayLike, b: ArrayLike, *, metric: str = "euclidean") -
     >>> nearest_distance([[0, 0]], [[2, 1]], metric="chebyshev").tolist()
     [2.0]
     """
-    pa, pb = as_points(a), as_points(b)
-    near = nearest_sq(pa, pb, metric)
-    return near if metric == "chebyshev" else np.sqrt(near)
+    if metric == "chebyshev":
+        return _nearest(as_points(a), as_points(b), _larger_step)
+    out: FloatArray = np.sqrt(nearest_sq(a, b))
+    return out
 
 
 def min_distance(a: ArrayLike, b: ArrayLike) -> float:
-    """Smallest Chebyshev distance between a point of ``a`` and one of ``b`` (0 = a shared cell,
-    1 = touching cells); ``inf`` when either is empty.
+    """Smallest Chebyshev distance between a cell of ``a`` and one of ``b`` (points rounded to
+    their cells: 0 = a shared cell, 1 = touching cells); ``inf`` when either is empty.
 
     Examples
     --------
     >>> min_distance([[0, 0], [1, 0]], [[3, 1], [9, 9]])
     2.0
     """
+    return cell_distance(np.rint(as_points(a)), np.rint(as_points(b)))
+
+
+def cell_distance(a: ArrayLike, b: ArrayLike) -> float:
+    """Smallest Chebyshev distance between a point of ``a`` and one of ``b`` (cells, as
+    :func:`min_distance` rounds them); ``inf`` when either is empty.
+
+    >>> cell_distance([[0, 0], [1, 0]], [[3, 1]])
+    2.0
+    """
     pa, pb = as_points(a), as_points(b)
     if len(pa) == 0 or len(pb) == 0:
         return float("inf")
-    return cell_distance(distinct_cells(pa), distinct_cells(pb))
-
-
-def distinct_cells(points: ArrayLike) -> FloatArray:
-    """The cells a path visits (points rounded), each once, sorted: what :func:`min_distance`
-    compares, built once per contour when one contour is compared with several.
-
-    >>> distinct_cells([[0.2, 0], [1, 0], [0, 0]]).tolist()
-    [[0.0, 0.0], [1.0, 0.0]]
-    """
-    # duplicates change nothing in a minimum, and dropping them keeps the search small
-    cells: FloatArray = np.unique(np.rint(as_points(points)), axis=0)
-    return cells
-
-
-def cell_distance(a: FloatArray, b: FloatArray) -> float:
-    """:func:`min_distance` of two :func:`distinct_cells` lists (``inf`` when either is empty)."""
-    if len(a) == 0 or len(b) == 0:
-        return float("inf")
-    return float(nearest_distance(a, b, metric="chebyshev").min())
+    return float(nearest_distance(pa, pb, metric="chebyshev").min())
 
 
 def chamfer_distance(a: ArrayLike, b: ArrayLike) -> float:
@@ -249,42 +278,12 @@ def chamfer_distance(a: ArrayLike, b: ArrayLike) -> float:
     >>> chamfer_distance([[0, 0], [0, 5]], [[1, 0], [1, 5]])
     1.0
     """
-    return chamfer_distances([a], b)[0]
-
-
-def chamfer_distances(drawings: Sequence[ArrayLike], b: ArrayLike, index: CellIndex | None = None) -> list[float]:
-    """:func:`chamfer_distance` of each drawing to ``b``, the same floats, from one search
-    (:func:`shape_asserts.geometry.nearest.nearest_both`, through ``b``'s ``index`` when given):
-    a scene is held to its reference as drawn and fitted onto the reference's box.
-
-    >>> chamfer_distances([[[0, 0], [0, 5]], [[1, 0]]], [[1, 0], [1, 5]])
-    [1.0, 1.25]
-    """
-    pb = as_points(b)
-    parts = [as_points(a) for a in drawings]
-    out = [float("inf")] * len(parts)
-    some = [i for i, pa in enumerate(parts) if len(pa)]
-    if len(pb) == 0 or not some:
-        return out
-    # each way the same arrays as nearest_distance(pa, pb) and nearest_distance(pb, pa)
-    for i, (near_a, near_b) in zip(some, nearest_both([parts[i] for i in some], pb, index)):
-        out[i] = 0.5 * (mean_root(near_a) + mean_root(near_b))
-    return out
-
-
-def mean_root(sq: FloatArray) -> float:
-    """``float(np.sqrt(sq).mean())`` for a 1-D float array ``sq``: the same float without the
-    mean's wrapper (``ndarray.mean`` is ``np.add.reduce`` over the array, the same pairwise sum,
-    divided by the count; a Python float over an int is the same IEEE division). An empty ``sq``
-    takes the expression itself (NaN, with numpy's warning).
-
-    >>> mean_root(np.array([1.0, 4.0, 0.0]))
-    1.0
-    """
-    n = len(sq)
-    if n == 0:
-        return float(np.sqrt(sq).mean())
-    return float(np.add.reduce(np.sqrt(sq))) / n
+    pa, pb = as_points(a), as_points(b)
+    if len(pa) == 0 or len(pb) == 0:
+        return float("inf")
+    there = float(nearest_distance(pa, pb).mean())
+    back = float(nearest_distance(pb, pa).mean())
+    return 0.5 * (there + back)
 
 
 def likeness(d: float, scale: float) -> float:
@@ -312,3 +311,30 @@ def similarity(a: ArrayLike, b: ArrayLike, scale: float) -> float:
     if not scale > 0:
         raise ValueError(f"scale must be positive, got {scale!r}")
     return likeness(chamfer_distance(a, b), scale)
+
+
+class Outline:
+    """An asked outline, prepared once per case and shared (read-only) by every answer scored
+    against it: its polyline, the points it is sampled at every cell (``ref``) and their mean
+    distance from ``center`` (``scale``, what an answer's distance from it is weighed against).
+
+    >>> square = Outline([[0, 0], [4, 0], [4, 4], [0, 4]], closed=True, center=(2.0, 2.0))
+    >>> len(square.ref), square.distance([[2, 1]]).tolist()
+    (16, [1.0])
+    """
+
+    def __init__(self, vertices: ArrayLike, *, closed: bool, center: Point) -> None:
+        v = as_points(vertices)
+        self.vertices, self.closed = v, closed
+        self.ref = sample_polyline(v, closed=closed, step=1.0)
+        self.scale = float(np.mean(np.hypot(self.ref[:, 0] - center[0], self.ref[:, 1] - center[1])))
+        for arr in (self.vertices, self.ref):
+            arr.flags.writeable = False
+
+    def nearest_sq(self, pts: ArrayLike) -> FloatArray:
+        """Each outline sample's squared distance to the nearest of ``pts`` (how much is missed)."""
+        return nearest_sq(self.ref, pts)
+
+    def distance(self, pts: ArrayLike) -> FloatArray:
+        """Each of ``pts``' distance to the outline (how far off it is drawn)."""
+        return distance_to_polyline(pts, self.vertices, closed=self.closed)

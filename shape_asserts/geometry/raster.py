@@ -15,7 +15,7 @@ from typing import SupportsInt
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.geometry.nearest import nearest_sq
+from shape_asserts.geometry.distances import nearest_sq
 from shape_asserts.geometry.points import IntArray, Point
 from shape_asserts.geometry.samples import ellipse_xy, spiral_samples
 

@@ -5,7 +5,7 @@ each point of a run of a closed drawing lies from the segment joining two of its
 run at a time that is a dozen small numpy calls per run; here every run of a step is measured in
 one pass over a :class:`Ring` (the drawing's two coordinate columns, read once).
 
-Exact: each distance is :func:`.nearest.seg_dist`, :func:`.nearest.on_segment`'s float expression
+Exact: each distance is :func:`.distances.nearest_on_segment`'s float expression
 term by term, so every result equals the one-run-at-a-time form bit for bit; the first largest of
 a run is the one ``np.argmax`` picks.
 
@@ -143,7 +143,7 @@ class Ring:
     def _segments(self, todo: list[Run]) -> FloatArray:
         """Per run, its segment's start ``x``, ``y``, direction ``x``, ``y`` and squared length (1 for
         a segment of no length: its one point, onto which every projection lands) as five rows: the
-        terms of :func:`.nearest.seg_dist` that depend on the segment alone, the same floats. A few
+        terms of :func:`.distances.nearest_on_segment` that depend on the segment alone, the same floats. A few
         runs' in plain floats (the same double operations, laid in one flat list: numpy reads that
         faster than a list of tuples), many runs' by numpy."""
         if len(todo) > _FEW:
@@ -209,7 +209,7 @@ class Ring:
 
 
 def _seg_dist(p: FloatArray, segs: FloatArray) -> FloatArray:
-    """:func:`.nearest.seg_dist` of points (``x`` and ``y`` as the two rows of ``p``) from segments
+    """:func:`.distances.nearest_on_segment` of points (``x`` and ``y`` as the two rows of ``p``) from segments
     given by the five rows of ``segs`` (:meth:`Ring._segments`: start, direction, squared length,
     one column per point): its float expression term by term, the segments' part worked out once
     per segment (as plain floats, the same double operations), ``x`` and ``y`` taken by one call

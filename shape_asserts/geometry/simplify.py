@@ -16,8 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from shape_asserts.geometry import open_rdp, runs
-from shape_asserts.geometry.distances import closure_distance, segment_distance
-from shape_asserts.geometry.nearest import seg_dist
+from shape_asserts.geometry.distances import closure_distance, nearest_on_segment, segment_distance
 from shape_asserts.geometry.points import FloatArray, IntArray, as_points, roll_rows
 
 __all__ = ["rdp", "simplify", "corner_depths", "segments", "segment_angles"]
@@ -124,8 +123,7 @@ def corner_depths(vertices: ArrayLike) -> FloatArray:
     [7.071, 7.071, 7.071, 7.071]
     """
     v = as_points(vertices)
-    x, y = v[:, 0], v[:, 1]
-    return seg_dist(x, y, roll_rows(x, 1), roll_rows(y, 1), roll_rows(x, -1), roll_rows(y, -1))
+    return nearest_on_segment(v, roll_rows(v, 1), roll_rows(v, -1))[0]
 
 
 def segments(

@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 
 from shape_asserts.geometry.distances import (
+    Outline,
+    cell_distance,
     chamfer_distance,
     chebyshev,
     closure_distance,
@@ -15,9 +17,9 @@ from shape_asserts.geometry.distances import (
     min_distance,
     nearest_distance,
     nearest_on_segment,
+    nearest_sq,
     sample_polyline,
     segment_distance,
-    segment_distances,
     similarity,
 )
 from shape_asserts.geometry.raster import raster_circle, raster_polyline
@@ -115,9 +117,9 @@ def test_a_segment_of_no_length_is_its_one_point():
     assert d.tolist() == [5.0] and t.tolist() == [0.0]
 
 
-def test_distances_to_every_side_are_one_row_per_point():
-    d = segment_distances([[25, 25], [10, 25]], SQUARE)
-    assert d.shape == (2, 4) and d[0].tolist() == [15.0] * 4 and d[1].min() == 0.0
+def test_closure_distance_is_chebyshev_from_last_to_first_nan_included():
+    assert math.isnan(closure_distance([[np.nan, 0], [3, 4], [1, 2]]))
+    assert closure_distance([[0, 0], [3, -4]]) == 4.0
 
 
 def test_nearest_distance_is_euclidean_or_chebyshev_and_infinite_to_nothing():
@@ -133,3 +135,46 @@ def test_nearest_distance_in_blocks_equals_the_whole_pairwise_minimum():
     a, b = rng.integers(0, 50, (3000, 2)), rng.integers(0, 50, (700, 2))
     whole = np.sqrt(((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2).min(axis=1))
     assert np.array_equal(nearest_distance(a, b), whole)
+
+
+def test_polyline_distance_in_blocks_equals_every_side_at_once():
+    """Many points are measured a block at a time; the answer is each point's least distance to a side."""
+    rng = np.random.default_rng(3)
+    pts = rng.random((20_000, 2)) * 60 - 5
+    t = np.linspace(0, 2 * np.pi, 40, endpoint=False)
+    curve = np.column_stack([25 + 20 * np.cos(t), 25 + 12 * np.sin(t)])
+    ends = np.vstack([curve, curve[:1]])
+    whole = np.min([segment_distance(pts, a, b) for a, b in zip(ends[:-1], ends[1:])], axis=0)
+    assert np.array_equal(distance_to_polyline(pts, curve), whole)
+
+
+def test_a_polyline_of_one_vertex_is_that_point():
+    assert distance_to_polyline([[3, 4], [0, 1]], [[0, 0]]).tolist() == [5.0, 1.0]
+    assert distance_to_polyline([[3, 4]], [[0, 0]], closed=False).tolist() == [5.0]
+
+
+def test_nearest_sq_is_the_square_of_the_nearest_distance():
+    assert nearest_sq([[0, 0], [4, 3]], [[0, 1], [1, 3]]).tolist() == [1.0, 9.0]
+    assert nearest_sq([[0, 0]], np.zeros((0, 2))).tolist() == [math.inf]
+
+
+def test_cell_distance_is_the_least_chebyshev_gap_and_infinite_to_nothing():
+    assert cell_distance([[0, 0], [5, 5]], [[2, 1], [9, 9]]) == 2.0
+    assert cell_distance([[0, 0]], np.zeros((0, 2))) == math.inf
+    assert min_distance([[0.4, 0.0]], [[1.6, 0.0]]) == 2.0  # cells 0 and 2
+
+
+def test_an_outline_is_sampled_every_cell_and_measures_both_ways():
+    outline = Outline(SQUARE, closed=True, center=(25, 25))
+    assert np.array_equal(outline.ref, sample_polyline(SQUARE, closed=True))
+    assert outline.scale == float(np.mean(np.hypot(outline.ref[:, 0] - 25, outline.ref[:, 1] - 25)))
+    assert outline.distance([[25, 25], [10, 20]]).tolist() == [15.0, 0.0]
+    # a drawing of one corner: the far corner's sample misses it by the diagonal
+    missed = outline.nearest_sq([[10, 10]])
+    assert missed.min() == 0.0 and missed.max() == 30.0**2 + 30.0**2
+
+
+def test_a_prepared_outline_is_read_only():
+    outline = Outline(SQUARE, closed=True, center=(25, 25))
+    with pytest.raises(ValueError):
+        outline.ref[0, 0] = 1.0

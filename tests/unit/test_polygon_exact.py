@@ -13,8 +13,8 @@ import pytest
 
 from shape_asserts.families.polygon.plain import alternation, alternation_arrays
 from shape_asserts.geometry.checks import signed_area
+from shape_asserts.geometry.distances import nearest_on_segment
 from shape_asserts.geometry.fit.polygon import interior_angles, np_sum, orientation, side_lengths, sides_and_angles
-from shape_asserts.geometry.nearest import seg_dist
 from shape_asserts.geometry.runs import Ring
 
 
@@ -57,12 +57,11 @@ def test_sides_and_angles_are_side_lengths_and_interior_angles(kind, odd_floats)
 
 
 def _farthest_one_at_a_time(pts: np.ndarray, run: tuple[int, int, int, int]) -> tuple[float, int]:
-    """A run measured on its own: seg_dist of its points, np.argmax's first largest (or first nan)."""
+    """A run measured on its own: nearest_on_segment of its points, np.argmax's first largest (or first nan)."""
     n = len(pts)
     a, b, first, count = run
     pos = (first + np.arange(count)) % n
-    x, y = pts[:, 0], pts[:, 1]
-    d = seg_dist(x[pos], y[pos], x[a % n], y[a % n], x[b % n], y[b % n])
+    d = nearest_on_segment(pts[pos], pts[a % n], pts[b % n])[0]
     k = int(np.argmax(d))
     return float(d[k]), int(pos[k])
 

@@ -1,6 +1,6 @@
 """The scene and multi-circle shortcuts give what the forms they replace give, bit for bit:
-every piece's edges in one pass (``runs.plain_edges``), the multi scorer's int16 cell gap, a
-cell index's table (queries off its box, crowded references), and the stick's runs of flags."""
+every piece's edges in one pass (``runs.plain_edges``), the multi scorer's int16 cell gap and
+the stick's runs of flags."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from shape_asserts.families.scene.strokes import _closing, _turns, edges
 from shape_asserts.geometry import runs
 from shape_asserts.geometry.contours import intersection
 from shape_asserts.geometry.distances import cell_distance
-from shape_asserts.geometry.nearest import CellIndex, brute_nearest, nearest_both
 from shape_asserts.geometry.simplify import segments
 
 
@@ -75,24 +74,6 @@ def test_cell_gap_on_int16_is_the_float_gap(seed):
         got = _cell_gap(a, b, _int16_cols(a, b))
         assert repr(got) == repr(want) and want == cell_distance(a, b)
         assert repr(_cell_gap(a, a, _int16_cols(a, a))) == repr(_cell_gap(a, a, None)) == "0.0"
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_cell_index_with_queries_off_its_box(seed):
-    rng = np.random.default_rng(seed)
-    b = rng.integers(10, 30, (150, 2)).astype(float)
-    index = CellIndex.of(b)
-    assert index is not None
-    far = np.vstack([rng.integers(-60, 90, (120, 2)).astype(float), [[-1e5, 20.0], [20.0, 1e5], [35.5, 9.25]]])
-    parts = [far, b + 0.5, rng.random((60, 2)) * 40]
-    for a, (near_a, near_b) in zip(parts, nearest_both(parts, b, index)):
-        assert np.array_equal(near_a, brute_nearest(a, b, "euclidean"))
-        assert np.array_equal(near_b, brute_nearest(b, a, "euclidean"))
-
-
-def test_a_crowded_reference_has_no_cell_index():
-    b = np.repeat(np.array([[5.0, 5.0], [6.0, 5.0]]), 20, axis=0)  # 40 points in a 5x5 block
-    assert CellIndex.of(b) is None
 
 
 @pytest.mark.parametrize("seed", range(5))

@@ -28,8 +28,7 @@ from shape_asserts.families.scene.strokes import (
     seg_distance_xy,
 )
 from shape_asserts.geometry.contours import fit_to_box
-from shape_asserts.geometry.distances import chamfer_distances, nearest_on_segment
-from shape_asserts.geometry.nearest import CellIndex
+from shape_asserts.geometry.distances import chamfer_distance, nearest_on_segment
 from shape_asserts.geometry.simplify import segment_angles
 
 SEEDS = range(40)
@@ -371,7 +370,7 @@ def test_holes_and_off_cells_given_extremes(seed: int) -> None:
 def test_sketch_fit_and_one_search(seed: int) -> None:
     rng = np.random.default_rng(seed)
     reference = common.reference_of(stick.stick_reference, stick.STICK_AREA)
-    ref, box, index = common._stacked(reference)
+    ref, box = common._stacked(reference)
     pts = _walk(rng, int(rng.integers(2, 150)))
     if seed % 3 == 0:  # a drawing with the reference's own box
         pts = ref[rng.permutation(len(ref))[: int(rng.integers(20, len(ref)))]]
@@ -380,18 +379,12 @@ def test_sketch_fit_and_one_search(seed: int) -> None:
     lo, hi = np.minimum.reduce(pts, axis=0).tolist(), np.maximum.reduce(pts, axis=0).tolist()
     fitted, unmoved = common._fit_to_box(pts, lo, hi, box)
     assert _same(fitted, fit_to_box(pts, box))
-    both = chamfer_distances([fit_to_box(pts, box), pts], ref, index)
+    both = [chamfer_distance(fit_to_box(pts, box), ref), chamfer_distance(pts, ref)]
     if unmoved and np.array_equal(fitted, pts):
-        one = chamfer_distances([pts], ref, index)[0]
-        assert repr(one) == repr(both[0]) == repr(both[1])
+        assert repr(both[0]) == repr(both[1])
     # and the whole sketch, against one made with the two searches as before
     card = common.sketch(pts, reference, None, 50, STICK_THRESHOLDS).card
     assert repr(card.metrics["chamfer_raw"]) == repr(both[1])
-
-
-def test_cell_index_of_the_stacked_reference() -> None:
-    ref, _, index = common._stacked(common.reference_of(stick.stick_reference, stick.STICK_AREA))
-    assert isinstance(index, CellIndex) and index.b is ref
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -20,6 +20,7 @@ from shape_asserts.families.polygon.matching import Match, match, side_runs, str
 from shape_asserts.families.polygon.plain import alternation, first_max, largest
 from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, outline_of, path_checks
+from shape_asserts.geometry.distances import Outline
 from shape_asserts.geometry.fit import PolygonModel
 from shape_asserts.geometry.fit.polygon import (
     interior_angles,
@@ -29,7 +30,6 @@ from shape_asserts.geometry.fit.polygon import (
     sides_and_angles,
     vertex_cell_lists,
 )
-from shape_asserts.geometry.nearest_xy import Outline
 from shape_asserts.geometry.points import FloatArray, Point, as_points, round_half_up
 from shape_asserts.geometry.runs import Ring, Run
 from shape_asserts.geometry.score import ShapeScore

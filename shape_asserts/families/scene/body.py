@@ -10,7 +10,6 @@ import numpy as np
 
 from shape_asserts.families.scene.strokes import seg_along_xy, seg_distance_xy
 from shape_asserts.geometry.distances import nearest_on_segment
-from shape_asserts.geometry.nearest import seg_dist
 from shape_asserts.geometry.points import FloatArray
 from shape_asserts.geometry.simplify import segment_angles
 
@@ -121,11 +120,10 @@ def limbs(
     Worked on plain floats, the same double operations as on the edges' numpy rows (a scalar's
     product, quotient or difference is the same either way); lengths by ``np.hypot`` and the
     angle between two limbs by :func:`angle_between` on arrays, as before."""
-    # every end's distance from the torso at once (seg_dist: seg_distance's floats, x and y
-    # apart); where along the torso an end lies is worked out for the limbs' tips alone (below)
+    # every end's distance from the torso at once (seg_distance's floats); where along the torso an end lies is worked out for the limbs' tips alone (below)
     (ax, ay), (bx, by) = a.tolist(), b.tolist()
     flat = segs.reshape(-1, 2)
-    end_dist = seg_dist(flat[:, 0], flat[:, 1], ax, ay, bx, by).tolist()
+    end_dist = nearest_on_segment(flat, a, b)[0].tolist()
     ex, ey = bx - ax, by - ay
     pieces: list[tuple[tuple[float, float], tuple[float, float]]] = []
     # each piece end's (distance, where along the torso): an edge's own end keeps the distance

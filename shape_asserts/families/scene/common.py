@@ -16,8 +16,7 @@ from shape_asserts.families.base import CaseLike
 from shape_asserts.families.prompts import scene_prompt
 from shape_asserts.families.scene.strokes import scene_strokes
 from shape_asserts.geometry.contours import bounding_box
-from shape_asserts.geometry.distances import chamfer_distances, likeness
-from shape_asserts.geometry.nearest import CellIndex
+from shape_asserts.geometry.distances import chamfer_distance, likeness
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, round_half_up
 from shape_asserts.geometry.raster import raster_polyline
 from shape_asserts.geometry.scorecard import Scorecard
@@ -173,25 +172,23 @@ def reference_of(make: Callable[[Sequence[float]], list[IntArray]], area: Sequen
     return out
 
 
-#: A reference's strokes stacked into one float array, its bounding box and cell index: :func:`_stacked`.
-_STACKED: dict[int, tuple[list[IntArray], FloatArray, tuple[float, float, float, float], CellIndex | None]] = {}
+#: A reference's strokes stacked into one float array and its bounding box: :func:`_stacked`.
+_STACKED: dict[int, tuple[list[IntArray], FloatArray, tuple[float, float, float, float]]] = {}
 
 
-def _stacked(reference: list[IntArray]) -> tuple[FloatArray, tuple[float, float, float, float], CellIndex | None]:
-    """The reference's points as one read-only float array, their box and their
-    :class:`~shape_asserts.geometry.nearest.CellIndex`, made once per reference (the list
-    :func:`reference_of` keeps; it is held here too, so its ``id`` is not reused)."""
+def _stacked(reference: list[IntArray]) -> tuple[FloatArray, tuple[float, float, float, float]]:
+    """The reference's points as one read-only float array and their box, made once per
+    reference (the list :func:`reference_of` keeps; it is held here too, so its ``id`` is not reused)."""
     hit = _STACKED.get(id(reference))
     if hit is not None and hit[0] is reference:
-        return hit[1], hit[2], hit[3]
+        return hit[1], hit[2]
     if len(_STACKED) >= 256:
         _STACKED.clear()
     ref = as_points(np.vstack(reference))
     ref.flags.writeable = False
     box = bounding_box(ref)
-    index = CellIndex.of(ref)
-    _STACKED[id(reference)] = (reference, ref, box, index)
-    return ref, box, index
+    _STACKED[id(reference)] = (reference, ref, box)
+    return ref, box
 
 
 def _fit_to_box(
@@ -280,19 +277,19 @@ def sketch(
             f"asked x {x0}..{x1}, y {y0}..{y1}",
             bad_list,
         )
-    ref, box, index = _stacked(reference)
+    ref, box = _stacked(reference)
     diag = math.hypot(box[2] - box[0], box[3] - box[1])
     scale = t.similarity_scale * diag
     like, raw = 0.0, None
     if len(pts):
-        # similarity(fit_to_box(pts, box), ref, scale) and chamfer_distance(pts, ref), in one search
+        # similarity(fit_to_box(pts, box), ref, scale) and chamfer_distance(pts, ref)
         fitted, unmoved = _fit_to_box(pts, lo, hi, box)
         if unmoved and (fitted == pts).all():  # (np.array_equal of two arrays of one shape)
             # a drawing whose box is the reference's is not moved: the two distances are one
             # (equal but for a zero's sign, which no squared distance keeps)
-            fitted_d = raw = chamfer_distances([pts], ref, index)[0]
+            fitted_d = raw = chamfer_distance(pts, ref)
         else:
-            fitted_d, raw = chamfer_distances([fitted, pts], ref, index)
+            fitted_d, raw = chamfer_distance(fitted, ref), chamfer_distance(pts, ref)
         like = likeness(fitted_d, scale)
     card.metrics["chamfer_raw"] = raw
     card.metrics["likeness"] = like
