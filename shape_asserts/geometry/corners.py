@@ -99,11 +99,17 @@ def farthest(pts: FloatArray, a: int, b: int, first: int, count: int) -> tuple[f
     """Of ``count`` points from index ``first`` on, round the ring: the largest distance from the
     segment joining points ``a`` and ``b``, and the index of the first point at it (a nan counts
     as farthest, as ``np.argmax`` takes it)."""
-    n = len(pts)
-    at = (first + np.arange(count)) % n
-    d = segment_distance(pts[at], pts[a % n], pts[b % n])
+    at, d = _run_distances(pts, a, b, first, count)
     k = int(np.argmax(d))
     return float(d[k]), int(at[k])
+
+
+def _run_distances(pts: FloatArray, a: int, b: int, first: int, count: int) -> tuple[IntArray, FloatArray]:
+    """The indices of ``count`` points from index ``first`` on, round the ring, and their
+    distances from the segment joining points ``a`` and ``b``."""
+    n = len(pts)
+    at = (first + np.arange(count)) % n
+    return at, segment_distance(pts[at], pts[a % n], pts[b % n])
 
 
 def _point_distance(pts: FloatArray, i: int, a: int, b: int) -> float:
@@ -113,8 +119,8 @@ def _point_distance(pts: FloatArray, i: int, a: int, b: int) -> float:
 
 def _depths(pts: FloatArray, idx: list[int]) -> FloatArray:
     """How far each corner ``idx[j]`` lies from the segment joining its two neighbours."""
-    at = np.array(idx)
-    return segment_distance(pts[at], pts[np.roll(at, 1)], pts[np.roll(at, -1)])
+    before, after = idx[-1:] + idx[:-1], idx[1:] + idx[:1]
+    return segment_distance(pts[idx], pts[before], pts[after])
 
 
 def _drop_shallow(pts: FloatArray, idx: list[int], epsilon: float) -> list[int]:
@@ -147,9 +153,11 @@ def _refine(pts: FloatArray, idx: list[int], rounds: int = 4) -> list[int]:
             p, q = idx[j - 1], idx[(j + 1) % k]
             if (q - p) % n < 2:
                 continue
-            top, best = farthest(pts, p, q, p + 1, (q - p) % n - 1)
-            if top > _point_distance(pts, idx[j], p, q) and best != idx[j]:
-                idx[j], moved = best, True
+            # the points between the neighbours, the corner among them
+            at, d = _run_distances(pts, p, q, p + 1, (q - p) % n - 1)
+            best = int(np.argmax(d))
+            if d[best] > d[(idx[j] - p - 1) % n] and at[best] != idx[j]:
+                idx[j], moved = int(at[best]), True
         if not moved:
             break
     # corners keep their cyclic order; report them ascending from the smallest index
@@ -158,8 +166,8 @@ def _refine(pts: FloatArray, idx: list[int], rounds: int = 4) -> list[int]:
 
 def _side_lengths(pts: FloatArray, idx: list[int]) -> FloatArray:
     """Lengths of the sides of the polygon through points ``idx``, the last back to the first."""
-    v = pts[np.array(idx)]
-    step = np.roll(v, -1, axis=0) - v
+    v = pts[idx]
+    step = pts[idx[1:] + idx[:1]] - v
     return np.hypot(step[:, 0], step[:, 1])
 
 
@@ -208,9 +216,11 @@ def _first_merge(pts: FloatArray, idx: list[int], epsilon: float) -> list[int] |
         top, m = farthest(pts, a, d, a + 1, (d - a) % n - 1)
         if not top > epsilon:
             continue
-        left = farthest(pts, a, m, a, (m - a) % n + 1)[0]
-        right = farthest(pts, m, d, m, (d - m) % n + 1)[0]
-        if left <= epsilon and right <= epsilon:
+        # both sides through m, ends included (the second only when the first is straight)
+        if (
+            farthest(pts, a, m, a, (m - a) % n + 1)[0] <= epsilon
+            and farthest(pts, m, d, m, (d - m) % n + 1)[0] <= epsilon
+        ):
             b, c = idx[j], idx[(j + 1) % k]
             return sorted([i for i in idx if i not in (b, c)] + [m])
     return None
