@@ -40,7 +40,8 @@ def rdp(points: ArrayLike, epsilon: float, *, to: Literal["segment", "line"] = "
     either side: from the segment (``to="segment"``) or from the whole line through it
     (``to="line"``, which forgives a point beyond the chord's ends). The first and last points are
     always kept. Ties go to the earlier point, so the result is the same for any isometry of
-    integer input.
+    integer input. Each kept point costs one numpy pass over its stretch: a 10,000-point scribble,
+    which keeps most of its points, is simplified in about 0.2 s (``bench/hostile_cost.py``).
 
     Parameters
     ----------

@@ -134,6 +134,7 @@ class _Asked:
 
 
 def _asked(vertices: ArrayLike) -> _Asked:
+    """:class:`_Asked` of the asked polygon ``vertices``."""
     target = clockwise(as_points(vertices).astype(float))
     cx, cy = target.mean(axis=0).tolist()
     sides = side_lengths(target)
