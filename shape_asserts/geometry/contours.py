@@ -35,7 +35,6 @@ are one contour unless the first is a finished loop.
 
 from __future__ import annotations
 
-import bisect
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -43,7 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.geometry.distances import chebyshev, closure_distance
+from shape_asserts.geometry.distances import chebyshev, closure_distance, point_chebyshev
 from shape_asserts.geometry.points import FloatArray, IntArray, as_points
 
 __all__ = [
@@ -136,122 +135,16 @@ def split_contours(
     """
     pts = as_points(points)
     n = len(pts)
-    if n == 0:
-        return ()
-    steps = chebyshev(pts[1:], pts[:-1])
-    rule = (break_step, close_tol, min_loop, split_on_close)
-    if not bool(np.isfinite(pts).all()):
-        return tuple(_walk(pts, steps.tolist(), 0, "first", rule))
-    return tuple(_split_finite(pts, steps, rule))
-
-
-#: The rule of :func:`split_contours`: ``(break_step, close_tol, min_loop, split_on_close)``.
-_Rule = tuple[float, float, int, bool]
-#: After this many rounds :func:`_split_finite` walks the rest (a round costs a fixed number of
-#: array operations: many loops drawn one after another are cheaper walked).
-_ARRAY_ROUNDS = 8
-
-
-def _split_finite(pts: FloatArray, steps: FloatArray, rule: _Rule) -> list[Contour]:
-    """:func:`_walk` from the first point, for finite points, with arrays. A jump ends a contour
-    wherever it began, so the answer falls into stretches between jumps. For a contour from point
-    ``s``, the walk's values are arrays over the stretch's points ``i``: ``here`` (Chebyshev from
-    ``s``) and whether some ``here`` so far exceeds ``close_tol + 1`` (the walk's running maximum
-    ``far`` does exactly then: the last such point is not before ``s``), so where the walk would
-    first end it. Each round takes every open stretch at once; a contour ended early opens the
-    next, looked at in the next round. The same comparisons of the same floats as the walk."""
-    break_step, close_tol, min_loop, split_on_close = rule
-    n = len(pts)
-    jumps = (steps > break_step).nonzero()[0].tolist()
-    # where contours begin, and why: the first point, after every jump and (round by round) every
-    # finished loop; todo: (start, last point) of the stretches open and long enough for a loop
-    opened: dict[int, str] = {0: "first", **{i + 1: "jump" for i in jumps}}
-    shortest = max(min_loop, 1)
-    todo = [(a, b) for a, b in zip([0, *(i + 1 for i in jumps)], [*jumps, n - 1]) if b - a >= shortest]
-    # each point's step to the next; 0 (no loop ends there) from a stretch's last (a jump's start, the last)
-    step_of = np.append(steps, 0.0)
-    step_of[jumps] = 0.0
-    rounds = 0
-    while todo:
-        if rounds == _ARRAY_ROUNDS:  # walk from the first open stretch on instead
-            s = todo[0][0]
-            head = [c for c in _contours(pts, steps, opened) if c.start < s]
-            return head + _walk(pts, steps.tolist(), s, opened[s], rule)
-        rounds += 1
-        # every open stretch's points in a row: idx, and the stretch's first point at each
-        size = [b - a + 1 for a, b in todo]
-        first = np.array([a for a, _ in todo])
-        s_at = first.repeat(size)
-        if len(s_at) == n:  # (the first round's stretches, none dropped: the whole answer in order)
-            idx, d, step = np.arange(n), np.abs(pts - pts[s_at]), step_of
-        else:
-            ends = np.cumsum(size)
-            idx = np.arange(int(ends[-1])) - (ends - size - first).repeat(size)
-            d, step = np.abs(pts[idx] - pts[s_at]), step_of[idx]
-        here = np.maximum(d[:, 0], d[:, 1])
-        # far > close_tol + 1: the last point so far past that is not before the stretch's first
-        went_far = np.maximum.accumulate(np.where(here > close_tol + 1, idx, -1)) >= s_at
-        loop_done = (here <= close_tol) & went_far & (idx >= s_at + (min_loop - 1))
-        if split_on_close:
-            nxt = np.append(here[1:], 0.0)  # cheb(i + 1, s) within the stretch (its last point: step 0)
-            end = loop_done & ((step > 1) | ((step >= 1) & (nxt > here)))
-        else:
-            end = loop_done & (step > 1)
-        hit = end.nonzero()[0]
-        if not len(hit):  # no stretch ends early: every contour is found
-            break
-        # each stretch's first end: the stretches' hits in order, the first of each start
-        later, seen, last_of = [], -1, dict(todo)
-        for i, s0 in zip(idx[hit].tolist(), s_at[hit].tolist()):
-            if s0 != seen:
-                seen, opened[i + 1] = s0, "lift" if steps[i] > 1 else "loop"
-                if last_of[s0] - (i + 1) >= shortest:
-                    later.append((i + 1, last_of[s0]))
-        todo = later
-    return _contours(pts, steps, opened)
-
-
-def _contours(pts: FloatArray, steps: FloatArray, opened: dict[int, str]) -> list[Contour]:
-    """The contours beginning at ``opened``'s points, for the reasons it gives, each up to the next;
-    gaps and repeats are the steps inside each longer than one cell or of none."""
-    n = len(pts)
-    gap_at = (steps > 1).nonzero()[0].tolist()  # (np.flatnonzero of a 1-d array, without its wrapper)
-    repeat_at = (steps == 0).nonzero()[0].tolist()
-    starts = sorted(opened)
-    out = []
-    for s, stop in zip(starts, [*starts[1:], n]):
-        # steps s .. stop - 2 (the step that ends the contour is neither)
-        gaps = gap_at[bisect.bisect_left(gap_at, s) : bisect.bisect_left(gap_at, stop - 1)]
-        repeats = repeat_at[bisect.bisect_left(repeat_at, s) : bisect.bisect_left(repeat_at, stop - 1)]
-        out.append(Contour(s, stop, pts[s:stop], opened[s], tuple(gaps), tuple(repeats)))
-    return out
-
-
-def _walk(pts: FloatArray, steps: list[float], start: int, opened: str, rule: _Rule) -> list[Contour]:
-    """The contours of ``pts[start:]``, the first opened by ``opened``: the rule of
-    :func:`split_contours` applied one step at a time."""
-    break_step, close_tol, min_loop, split_on_close = rule
-    n = len(pts)
-    # the walk reads one point at a time: Python floats, the same IEEE arithmetic as numpy's
-    # (a NaN, which max() would order differently, takes numpy's path)
-    xs, ys = pts[:, 0].tolist(), pts[:, 1].tolist()
-    finite = bool(np.isfinite(pts).all())
-
-    def cheb(i: int, j: int) -> float:
-        if finite:
-            return float(max(abs(xs[i] - xs[j]), abs(ys[i] - ys[j])))
-        return float(chebyshev(pts[i], pts[j]))
-
     out: list[Contour] = []
-    s = start
+    s = 0  # the current contour's first point
+    opened = "first"
     far = 0.0  # farthest the current contour has gone from its first point
     gaps: list[int] = []
     repeats: list[int] = []
-    xs_s, ys_s = xs[s], ys[s]
-    for i in range(start, n - 1):
-        step = steps[i]
-        # cheb(i, s), inline: this loop runs once per point
-        here = max(abs(xs[i] - xs_s), abs(ys[i] - ys_s)) if finite else cheb(i, s)
+    steps = chebyshev(pts[1:], pts[:-1]).tolist()
+    xy = pts.tolist()
+    for i, step in enumerate(steps):
+        here = point_chebyshev(xy[i], xy[s])
         far = max(far, here)
         loop_done = (i - s + 1) >= min_loop and here <= close_tol and far > close_tol + 1
         reason = None
@@ -259,18 +152,18 @@ def _walk(pts: FloatArray, steps: list[float], start: int, opened: str, rule: _R
             reason = "jump"
         elif step > 1 and loop_done:
             reason = "lift"
-        elif split_on_close and step >= 1 and loop_done and cheb(i + 1, s) > here:
+        elif split_on_close and step >= 1 and loop_done and point_chebyshev(xy[i + 1], xy[s]) > here:
             reason = "loop"
         if reason is not None:
             out.append(Contour(s, i + 1, pts[s : i + 1], opened, tuple(gaps), tuple(repeats)))
             s, opened, far, gaps, repeats = i + 1, reason, 0.0, [], []
-            xs_s, ys_s = xs[s], ys[s]
         elif step > 1:
             gaps.append(i)
         elif step == 0:
             repeats.append(i)
-    out.append(Contour(s, n, pts[s:n], opened, tuple(gaps), tuple(repeats)))
-    return out
+    if n:
+        out.append(Contour(s, n, pts[s:n], opened, tuple(gaps), tuple(repeats)))
+    return tuple(out)
 
 
 def is_closed(points: ArrayLike, tol: float = 1.0) -> bool:
@@ -334,20 +227,12 @@ class CellPath:
 
 def cell_paths(cells: IntArray, spans: Sequence[tuple[int, int]]) -> list[CellPath]:
     """``CellPath.of(points[start:stop])`` for each ``(start, stop)`` of ``spans`` (none empty),
-    from ``cells``: the spans' points rounded and stacked in that order, as integers. The steps
-    are found for all spans at once; those between two spans belong to neither."""
-    xs, ys = cells[:, 0].tolist(), cells[:, 1].tolist()
-    d = cells[1:] - cells[:-1]
-    at = np.flatnonzero((np.abs(d[:, 0]) == 1) & (np.abs(d[:, 1]) == 1))
-    # as _diagonals: each diagonal step's 2x2 block (its top-left cell) and kind (+1 "\\", -1 "/")
-    block = np.minimum(cells[at], cells[at + 1]).T.tolist()
-    diagonals = list(zip(*block, np.where(d[at, 0] * d[at, 1] > 0, 1, -1).tolist()))
-    where, out, offset = at.tolist(), [], 0
+    from ``cells``: the spans' points rounded and stacked in that order, as integers (the steps
+    between two spans belong to neither)."""
+    out, offset = [], 0
     for start, stop in spans:
         end = offset + stop - start
-        # the steps from this span's points to the next ones of the span: offset .. end - 2
-        lo, hi = bisect.bisect_left(where, offset), bisect.bisect_left(where, end - 1)
-        out.append(CellPath(frozenset(zip(xs[offset:end], ys[offset:end])), frozenset(diagonals[lo:hi])))
+        out.append(CellPath.of(cells[offset:end]))
         offset = end
     return out
 

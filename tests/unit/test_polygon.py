@@ -10,7 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from shape_asserts.families.polygon.scorer import alternation, score_polygon
 from shape_asserts.geometry.checks import continuity, signed_area
+from shape_asserts.geometry.corners import farthest
 from shape_asserts.geometry.fit import FitFailure, PolygonModel
 from shape_asserts.geometry.fit.polygon import interior_angles, regular_polygon, side_lengths, star_polygon
 from shape_asserts.geometry.raster import bresenham, raster_polyline
@@ -159,3 +161,41 @@ def test_polygon_model_samples_its_outline_from_vertex_0():
     xy = m.predict_xy(np.array([0.0, 0.125, 0.25, 0.5, 1.0]))
     assert xy.tolist() == [[10, 10], [25, 10], [40, 10], [40, 40], [10, 10]]
     assert np.allclose(m.residuals(xy), 0)
+
+
+def test_the_farthest_of_a_run_wraps_round_the_ring_and_takes_the_first_on_a_tie():
+    # a closed drawing of six points; the run from point 4 on wraps round to points 0 and 1
+    pts = np.array([[0.0, 0.0], [4.0, 2.0], [8.0, 0.0], [8.0, 8.0], [0.0, 8.0], [-2.0, 4.0]])
+    # against the segment from point 3 to point 2: points 4, 5, 0 and 1 (3 is 0 from it)
+    assert farthest(pts, 3, 2, 4, 4) == (10.0, 5)
+    # against the segment from point 0 to point 2 (along the x axis): points 3 and 4 both lie 8
+    # off it, and the first of them is taken
+    assert farthest(pts, 0, 2, 1, 4) == (8.0, 3)
+
+
+def test_a_stars_corners_alternate_tip_and_inner_and_a_squares_do_not():
+    star = star_polygon((25, 25), 20, 8, 5)
+    alternates, ratio, why = alternation(star)
+    assert alternates and ratio == pytest.approx(0.4) and why == ""
+    square = np.array([[10, 10], [40, 10], [40, 40], [10, 40]], dtype=float)
+    assert alternation(square)[0] is False
+
+
+def test_a_failing_placement_and_straightness_still_say_where():
+    # a square with its corner (30, 10) drawn at (34, 14): placement fails, and says where
+    target = np.array([[10.0, 10.0], [30.0, 10.0], [30.0, 30.0], [10.0, 30.0]])
+    pts = np.asarray(raster_polyline([(10, 10), (34, 14), (30, 30), (10, 30), (10, 10)]), dtype=float)[:-1]
+    result = score_polygon(pts, vertices=target, start=(10, 10), direction="cw")
+    checks = {c.name: c for c in result.checks}
+    assert checks["vertices"].passed and checks["vertices"].detail == ""
+    assert not checks["placement"].passed
+    assert checks["placement"].detail.startswith("no corner on the asked vertex (30,10) (cell (30,10)); the nearest")
+    assert checks["placement"].detail.endswith(f"{checks['placement'].value:g} cell(s) off")
+    # a square drawn with a bulging side: straightness fails, and names the point
+    pts = np.asarray(raster_polyline([(10, 10), (20, 11), (30, 10), (30, 30), (10, 30), (10, 10)]), dtype=float)[:-1]
+    checks = {c.name: c for c in score_polygon(pts, vertices=target, start=(10, 10), direction="cw").checks}
+    assert checks["vertices"].passed and checks["placement"].passed and checks["placement"].detail == ""
+    assert not checks["straightness"].passed and checks["straightness"].indices == (5,)
+    assert checks["straightness"].detail == (
+        "point #5 (15,11) is 1.00 cells off the straight side between the asked vertices"
+    )

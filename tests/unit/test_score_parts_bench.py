@@ -58,10 +58,11 @@ def test_within_splits_one_function_and_names_each_step_by_its_own_file(score_pa
 
 
 def test_within_counts_a_step_only_while_the_split_function_runs(score_parts, capsys):
-    # the star's corner search calls Ring.farthest from its RDP passes and again from its clean-up:
-    # split by the RDP, only the first calls are its time (else the rest came out negative)
-    assert score_parts.main(["--family", "star", "--within", "_rdp_ring", "--rounds", "1", "--number", "3"]) == 0
+    # the star's corner search measures runs of points (_run_distances) when it moves the corners
+    # and again when it merges pairs of them: split by the moving, only the first calls are its
+    # time (else the rest came out negative)
+    assert score_parts.main(["--family", "star", "--within", "_refine", "--rounds", "1", "--number", "3"]) == 0
     rows = _lines(capsys.readouterr().out)
     # found among the steps (which step is largest depends on timing: a loaded machine reorders them)
-    assert any(name.startswith("Ring.farthest (geometry/runs.py)") for _, _, name in rows)
+    assert any(name.startswith("_run_distances (geometry/corners.py)") for _, _, name in rows)
     assert all(us >= 0 for us, _, _ in rows) and all(share < 1.0 for _, share, _ in rows)

@@ -25,7 +25,6 @@ from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import CircleModel
 from shape_asserts.geometry.fit.base import FitFailure
 from shape_asserts.geometry.fit.circle import AboutMean, about_mean, fit_circles
-from shape_asserts.geometry.fit.polygon import np_sum
 from shape_asserts.geometry.points import FloatArray, Point, as_points
 from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.geometry.scorecard import Scorecard
@@ -134,9 +133,8 @@ def _fits(
 
 
 def _mean(values: list[float]) -> float:
-    """``float(np.mean(values))``: numpy's sum of them (:func:`.fit.polygon.np_sum`, the same float
-    without an array) over their count."""
-    return np_sum(values) / len(values)
+    """The mean of ``values``, a plain float."""
+    return float(np.mean(values))
 
 
 def score_circles(

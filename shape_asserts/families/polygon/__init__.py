@@ -5,8 +5,7 @@ vertices, clockwise on screen from vertex 0) and the start, either ``start`` [x,
 vertices, within a cell — or ``start_vertex`` k (vertex k of the target, counted clockwise from
 vertex 0). All five are scored by :func:`~shape_asserts.families.polygon.scorer.score_polygon`
 (``scorer.py``, with the corners' matching to the asked vertices and the straightest sides in
-``matching.py`` and its small plain-float helpers in ``plain.py``); their parameters, prompts and
-ideal drawings are in ``targets.py``.
+``matching.py``); their parameters, prompts and ideal drawings are in ``targets.py``.
 
 Parameters per family (``rotation`` in degrees, clockwise on screen):
 
@@ -38,7 +37,6 @@ from shape_asserts.families.polygon.scorer import (
 )
 from shape_asserts.families.polygon.targets import PARAMS, ideal, prompt, target_vertices
 from shape_asserts.geometry.drawing import Drawing
-from shape_asserts.geometry.points import FloatArray
 from shape_asserts.geometry.score import ShapeScore
 
 __all__ = [
@@ -69,41 +67,12 @@ _THRESHOLDS: dict[str, PolygonThresholds] = {
 }
 
 
-#: What each family's asked polygon is made from (``targets._TARGETS``).
-_SHAPE_KEYS = {
-    "square": ("center", "side", "rotation"),
-    "rectangle": ("center", "width", "height", "rotation"),
-    "triangle": ("vertices", "center", "radius", "rotation"),
-    "polygon": ("center", "radius", "n", "rotation"),
-    "star": ("center", "radius", "inner", "n", "rotation"),
-}
-#: Asked polygons by what they were made from; cleared when it grows past :data:`_KEEP`.
-_MADE: dict[tuple[str, str], FloatArray] = {}
-_KEEP = 256
-
-
-def _scored_target(case: CaseLike) -> FloatArray:
-    """:func:`target_vertices`, made once per distinct asked polygon (every answer to a case asks
-    the same one) and read-only. Keyed by the ``repr`` of the parameters it is made from, so that
-    ``25`` and ``25.0`` (equal, but not necessarily the same floats downstream) are never taken
-    for each other."""
-    p = case.params
-    key = (case.family, repr(tuple(p.get(k) for k in _SHAPE_KEYS[case.family])))
-    out = _MADE.get(key)
-    if out is None:
-        if len(_MADE) >= _KEEP:
-            _MADE.clear()
-        out = _MADE[key] = target_vertices(case)
-        out.flags.writeable = False
-    return out
-
-
 def _family(name: str) -> Family:
     def score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         p = case.params
         return score_polygon(
             drawing.points,
-            vertices=_scored_target(case),
+            vertices=target_vertices(case),
             grid_size=p["grid_size"],
             start=p["start"],
             direction=p["direction"],

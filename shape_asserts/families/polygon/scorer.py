@@ -4,34 +4,24 @@
 (:class:`~shape_asserts.geometry.fit.PolygonModel`) and matches them to the asked ones for count,
 placement (every corner on a fair rounding of its vertex), straightness of the sides between them
 and, for a star, the alternation of tips and inner corners. The matching and the sides are
-:mod:`~shape_asserts.families.polygon.matching`'s, asked of the corner search's last pass (so that
-the sides are measured along with it) and kept for the corners it finds.
+:mod:`~shape_asserts.families.polygon.matching`'s.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.families.polygon.matching import Match, match, side_runs, straightest
-from shape_asserts.families.polygon.plain import alternation, first_max, largest
+from shape_asserts.families.polygon.matching import Match, match, straightest
 from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, outline_of, path_checks
+from shape_asserts.geometry.checks import signed_area
 from shape_asserts.geometry.distances import Outline
 from shape_asserts.geometry.fit import PolygonModel
-from shape_asserts.geometry.fit.polygon import (
-    interior_angles,
-    np_sum,
-    orientation,
-    side_lengths,
-    sides_and_angles,
-    vertex_cell_lists,
-)
-from shape_asserts.geometry.points import FloatArray, Point, as_points, round_half_up
-from shape_asserts.geometry.runs import Ring, Run
+from shape_asserts.geometry.fit.polygon import interior_angles, side_lengths, vertex_cells
+from shape_asserts.geometry.points import FloatArray, Point, as_points, roll_rows, round_half_up
 from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.geometry.scorecard import Scorecard
 from shape_asserts.geometry.simplify import corner_depths
@@ -102,7 +92,7 @@ def cells_of(vertices: ArrayLike) -> FloatArray:
 
 def clockwise(v: FloatArray) -> FloatArray:
     """``v`` in clockwise order on screen, the first vertex kept first."""
-    return v if orientation(v) >= 0 else np.concatenate((v[:1], v[:0:-1]))
+    return v if signed_area(v) >= 0 else np.concatenate((v[:1], v[:0:-1]))
 
 
 def _ratio_limit(t: PolygonThresholds) -> float:
@@ -112,58 +102,58 @@ def _ratio_limit(t: PolygonThresholds) -> float:
     return t.max_ratio_error
 
 
+def alternation(corners: FloatArray) -> tuple[bool, float, str]:
+    """Whether the corners alternate far and near about their centroid, the mean near radius over
+    the mean far one, and why they do not alternate ("" when they do): a star's tips and inner
+    corners. Far is farther than the middle of the largest and the least radius."""
+    rel = corners - corners.mean(axis=0)
+    r = np.hypot(rel[:, 0], rel[:, 1])
+    mid = (r.max() + r.min()) / 2.0
+    far = r > mid
+    alternates = len(r) % 2 == 0 and bool(np.all(far != roll_rows(far, 1)))
+    tips, inner = r[far], r[~far]
+    ratio = float(inner.mean() / tips.mean()) if len(tips) and len(inner) else 0.0
+    return alternates, ratio, "" if alternates else "tips and inner corners do not alternate round the star"
+
+
 @dataclass(frozen=True)
 class _Asked:
-    """What a score reads from the asked polygon alone: worked out once per polygon, as each answer
-    to a case asks the same one (the same floats, kept read-only)."""
+    """What a score reads from the asked polygon alone."""
 
     target: FloatArray  # clockwise
     center: Point
     outline: Outline  # the prepared outline through target
     depth: float  # the shallowest corner's depth
     shortest: float  # the shortest side
-    fair: tuple[tuple[tuple[float, float], ...], ...]  # vertex_cell_lists
-    cells: FloatArray  # fair as a (2, n, 4, 1) array (x and y apart), each vertex's last cell repeated to four
-    said: tuple[tuple[str, str], ...]  # per vertex: it rounded to 0.1 and its fair cells, as written
+    fair: list[FloatArray]  # per vertex, its fair cells (vertex_cells)
+    said: list[tuple[str, str]]  # per vertex: it rounded to 0.1 and its fair cells, as written
     angles: FloatArray
     sides: FloatArray
-    angle_list: list[float]  # angles and sides as plain floats
-    side_list: list[float]
     perimeter: float  # sides.sum()
     ratio: float  # a star's inner / tip radius ratio
 
 
-@lru_cache(maxsize=256)
-def _asked_from(raw: bytes, k: int) -> _Asked:
-    target = clockwise(np.frombuffer(raw, dtype=np.float64).reshape(k, 2).copy())
+def _asked(vertices: ArrayLike) -> _Asked:
+    """:class:`_Asked` of the asked polygon ``vertices``."""
+    target = clockwise(as_points(vertices).astype(float))
     cx, cy = target.mean(axis=0).tolist()
-    angles, sides = interior_angles(target), side_lengths(target)
-    fair = tuple(tuple(cells) for cells in vertex_cell_lists(target))
-    # x and y apart, a last axis to meet the points drawn about each corner
-    cells = np.array([[f[min(c, len(f) - 1)] for c in range(4)] for f in fair]).transpose(2, 0, 1)[..., None].copy()
-    for a in (target, angles, sides, cells):
-        a.flags.writeable = False
+    sides = side_lengths(target)
+    fair = vertex_cells(target)
     return _Asked(
         target=target,
         center=(cx, cy),
         outline=outline_of(target, closed=True, center=(cx, cy)),
-        depth=float(np.minimum.reduce(corner_depths(target))),
+        depth=float(corner_depths(target).min()),
         shortest=float(sides.min()),
         fair=fair,
-        cells=cells,
-        said=tuple((fmt_xy(tuple(np.round(v, 1))), " or ".join(fmt_xy(c) for c in f)) for v, f in zip(target, fair)),
-        angles=angles,
+        said=[
+            (fmt_xy(tuple(np.round(v, 1))), " or ".join(fmt_xy(c) for c in f.tolist())) for v, f in zip(target, fair)
+        ],
+        angles=interior_angles(target),
         sides=sides,
-        angle_list=angles.tolist(),
-        side_list=sides.tolist(),
         perimeter=float(sides.sum()),
         ratio=alternation(target)[1],
     )
-
-
-def _asked(vertices: ArrayLike) -> _Asked:
-    v = np.ascontiguousarray(as_points(vertices), dtype=np.float64)
-    return _asked_from(v.tobytes(), len(v))
 
 
 def score_polygon(
@@ -207,46 +197,60 @@ def score_polygon(
     t = thresholds
     pts = as_points(points)
     asked = _asked(vertices)
-    target, center = asked.target, asked.center
-    n = len(target)
-    # np.clip of one number, as min(max(…)): the same float, nan kept
-    eps = float(min(max(0.4 * asked.depth, t.min_epsilon), t.max_epsilon))
+    n = len(asked.target)
     ratio_limit = _ratio_limit(t) if star else None
+    eps = _epsilon(asked, t)
     card = Scorecard()
     score = outline_measures(card, pts, asked.outline, t=t)
     path_checks(card, pts, grid_size=grid_size, start=start, t=t)
-    loop_checks(card, pts, center=center, direction=direction, t=t)
+    loop_checks(card, pts, center=asked.center, direction=direction, t=t)
+    card.metrics["epsilon"] = eps
     # a side shorter than this is a corner the raster cut off, unless the asked sides are that short
     min_side = min(3.0 * eps, 0.5 * asked.shortest)
-    card.metrics["epsilon"] = eps
-    matched: dict[tuple[int, ...], Match] = {}
-
-    def along(corners: list[int]) -> list[Run]:
-        # the corner search's last pass, while it holds as many corners as asked: they are matched
-        # now (kept, for when they are the ones found) and the sides straightest measures ride along
-        if len(corners) != n:
-            return []
-        m = match(pts, tuple(corners), target, asked.cells, t.corner_window)
-        matched[m.indices] = m
-        if m.whole and all(len(a) == 1 for a in m.at) and sorted(a[0] for a in m.at) == corners:
-            return []  # each side between two corners: the inner run RDP measures (see sides)
-        return side_runs(len(pts), m.pairs, m.forward, m.whole)
-
-    model = PolygonModel.from_estimate(pts, eps, min_side, ahead=n, along=along) if len(pts) else None
+    model = PolygonModel.from_estimate(pts, eps, min_side)
     if not model:
-        why = model.reason if model is not None else "no points"
-        card.metrics["corners"] = 0
-        card.add("vertices", False, 0, f"= {n}", why)
-        if ratio_limit is not None:
-            card.add("alternation", False, "n/a", "tips and inner corners alternate", why)
-            card.add("ratio", False, "n/a", f"≤ {ratio_limit:g}", why)
+        _no_corners(card, n, model.reason, t, ratio_limit)
+        return card.result(family, score)
+    _vertex_count(card, model, n, eps)
+    if ratio_limit is not None:
+        _star_checks(card, model.vertices, asked, ratio_limit)
+    if model.n != n:
+        why = f"not measured: {model.n} corners instead of {n}"
         card.add("placement", False, "n/a", f"≤ {t.max_vertex_miss:g}", why)
         card.add("straightness", False, "n/a", f"≤ {t.max_side_deviation:g}", why)
         return card.result(family, score)
-    corners = model.vertices
-    card.metrics["corners"] = model.n
-    card.marks["corners"] = model.indices
+    # A fair drawing turns at a fair rounding of every asked vertex (one of vertex_cells) and runs
+    # straight between them; a rotated, stretched, sheared or wrongly sized polygon, or one with a
+    # corner cut or rounded, has no such cell at some corner, or strays from the sides through them.
+    m = match(pts, model.indices, asked.target, asked.fair, t.corner_window)
+    _placement(card, pts, m, asked, t)
+    _straightness(card, pts, m, t)
+    _shape_measures(card, m.drawn, asked, rectangle)
+    return card.result(family, score)
+
+
+def _epsilon(asked: _Asked, t: PolygonThresholds) -> float:
+    """The simplification tolerance: 0.4 of the asked polygon's shallowest corner depth, kept within
+    the thresholds' ``min_epsilon``..``max_epsilon`` (a nan depth stays nan)."""
+    return float(min(max(0.4 * asked.depth, t.min_epsilon), t.max_epsilon))
+
+
+def _no_corners(card: Scorecard, n: int, why: str, t: PolygonThresholds, ratio_limit: float | None) -> None:
+    """Every corner check failed, for a drawing whose corners could not be found (``why``)."""
+    card.metrics["corners"] = 0
+    card.add("vertices", False, 0, f"= {n}", why)
+    if ratio_limit is not None:
+        card.add("alternation", False, "n/a", "tips and inner corners alternate", why)
+        card.add("ratio", False, "n/a", f"≤ {ratio_limit:g}", why)
+    card.add("placement", False, "n/a", f"≤ {t.max_vertex_miss:g}", why)
+    card.add("straightness", False, "n/a", f"≤ {t.max_side_deviation:g}", why)
+
+
+def _vertex_count(card: Scorecard, model: PolygonModel, n: int, eps: float) -> None:
+    """The ``vertices`` check: as many corners found as asked."""
     found = model.n
+    card.metrics["corners"] = found
+    card.marks["corners"] = model.indices
     card.add(
         "vertices",
         found == n,
@@ -256,46 +260,49 @@ def score_polygon(
         "" if found == n else f"{found} corners found (sides straight within {eps:.1f} cells)",
         model.indices,
     )
-    if ratio_limit is not None:
-        alternates, ratio, why = alternation(corners)
-        want = asked.ratio
-        ratio_err = abs(ratio - want) / want if want else float("inf")
-        card.metrics.update(ratio=ratio, ratio_error=ratio_err)
-        card.add("alternation", alternates, alternates, "tips and inner corners alternate", why)
-        card.add(
-            "ratio",
-            ratio_err <= ratio_limit,
-            ratio_err,
-            f"≤ {ratio_limit:g}",
-            f"inner / tip radius {ratio:.2f}, asked {want:.2f}",
-        )
-    if model.n != n:
-        why = f"not measured: {model.n} corners instead of {n}"
-        card.add("placement", False, "n/a", f"≤ {t.max_vertex_miss:g}", why)
-        card.add("straightness", False, "n/a", f"≤ {t.max_side_deviation:g}", why)
-        return card.result(family, score)
-    # A fair drawing turns at a fair rounding of every asked vertex (one of vertex_cells) and runs
-    # straight between them; a rotated, stretched, sheared or wrongly sized polygon, or one with a
-    # corner cut or rounded, has no such cell at some corner, or strays from the sides through them.
-    m = matched.get(model.indices) or match(pts, model.indices, target, asked.cells, t.corner_window)
-    rows, d, misses, drawn = m.rows, m.d, m.misses, m.drawn
-    worst = first_max(misses)
-    miss_w = misses[worst]
-    card.metrics["vertex_miss"] = miss_w
-    placed = miss_w <= t.max_vertex_miss
+
+
+def _star_checks(card: Scorecard, corners: FloatArray, asked: _Asked, ratio_limit: float) -> None:
+    """A star's ``alternation`` (tips and inner corners in turn) and ``ratio`` (inner / tip radius
+    against the asked one) checks."""
+    alternates, ratio, why = alternation(corners)
+    want = asked.ratio
+    ratio_err = abs(ratio - want) / want if want else float("inf")
+    card.metrics.update(ratio=ratio, ratio_error=ratio_err)
+    card.add("alternation", alternates, alternates, "tips and inner corners alternate", why)
+    card.add(
+        "ratio",
+        ratio_err <= ratio_limit,
+        ratio_err,
+        f"≤ {ratio_limit:g}",
+        f"inner / tip radius {ratio:.2f}, asked {want:.2f}",
+    )
+
+
+def _placement(card: Scorecard, pts: FloatArray, m: Match, asked: _Asked, t: PolygonThresholds) -> None:
+    """The ``placement`` check: the drawing passes through a fair cell of every asked vertex, near
+    the corner matched to it (the worst corner's miss, in cells)."""
+    worst = int(np.argmax(m.misses))
+    miss = float(m.misses[worst])
+    card.metrics["vertex_miss"] = miss
+    placed = miss <= t.max_vertex_miss
     why = ""  # (kept only when the check fails: written only then)
     if not placed:
-        near = pts[rows[worst][int(d[worst].argmin())]]
+        near = pts[m.near[worst][int(np.argmin(m.d[worst]))]]
         vertex, fair_cells = asked.said[worst]
         why = (
             f"no corner on the asked vertex {vertex} (cell {fair_cells}); the "
-            f"nearest drawn cell at that corner is {fmt_xy(tuple(near))}, {miss_w:g} cell(s) off"
+            f"nearest drawn cell at that corner is {fmt_xy(tuple(near))}, {miss:g} cell(s) off"
         )
-    card.add("placement", placed, miss_w, f"≤ {t.max_vertex_miss:g}", why)
-    # every side, from where the drawing meets one vertex to where it meets the next, against the
-    # straight segment between those two cells; where a vertex has several such places, the one
-    # choice per vertex (shared by its two sides) that keeps every side straightest
-    stray, where = straightest(model.ring or Ring(pts), m.at, m.forward, m.whole, m.pairs)
+    card.add("placement", placed, miss, f"≤ {t.max_vertex_miss:g}", why)
+
+
+def _straightness(card: Scorecard, pts: FloatArray, m: Match, t: PolygonThresholds) -> None:
+    """The ``straightness`` check: every side, from where the drawing meets one vertex to where it
+    meets the next, against the straight segment between those two cells; where a vertex has
+    several such places, the one choice per vertex (shared by its two sides) that keeps every side
+    straightest."""
+    stray, where = straightest(pts, m.at, m.forward)
     card.metrics["side_deviation"] = stray
     straight = stray <= t.max_side_deviation
     card.add(
@@ -309,18 +316,19 @@ def score_polygon(
         "the asked vertices",
         (where,),
     )
-    # angles and sides follow from the corners; reported for reading, judged through the two above
-    # (a few corners: plain floats, the same as numpy's arrays would give, see sides_and_angles;
-    # the quotients divide numpy's floats, so that a zero side gives inf or nan as it did)
-    ds, drawn_angles = sides_and_angles(drawn)
-    ts = asked.side_list
+
+
+def _shape_measures(card: Scorecard, drawn: FloatArray, asked: _Asked, rectangle: bool) -> None:
+    """Angles, sides and size of the drawn corners against the asked ones, and a rectangle's
+    proportions: reported for reading, judged through ``placement`` and ``straightness``."""
+    ds = side_lengths(drawn)
+    ts = asked.sides
     card.metrics.update(
-        angle_error=largest([abs(a - b) for a, b in zip(drawn_angles, asked.angle_list)]),
-        side_error=largest([abs(a - b) for a, b in zip(ds, ts)]),
-        size_ratio=float(np.float64(np_sum(ds)) / asked.perimeter),
+        angle_error=float(np.max(np.abs(interior_angles(drawn) - asked.angles))),
+        side_error=float(np.max(np.abs(ds - ts))),
+        size_ratio=float(ds.sum() / asked.perimeter),
     )
     if rectangle:
-        want = np.float64(ts[0] + ts[2]) / (ts[1] + ts[3])
-        got = np.float64(ds[0] + ds[2]) / (ds[1] + ds[3])
+        want = (ts[0] + ts[2]) / (ts[1] + ts[3])
+        got = (ds[0] + ds[2]) / (ds[1] + ds[3])
         card.metrics.update(aspect=float(got), aspect_error=float(abs(got - want) / want))
-    return card.result(family, score)

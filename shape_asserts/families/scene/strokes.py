@@ -19,7 +19,6 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from shape_asserts.families.scene.regions import _enclosed_runs
-from shape_asserts.geometry import runs
 from shape_asserts.geometry.distances import nearest_on_segment, segment_step_xy
 from shape_asserts.geometry.points import BoolArray, FloatArray, as_points
 from shape_asserts.geometry.raster import raster_polyline
@@ -234,17 +233,11 @@ def edges_of(pts: FloatArray, spans: Sequence[tuple[int, int]], tol: float) -> F
         # _turns of pts[a:b]: its turns are the g in a .. b - 3, at g + 1 - a in the stroke
         bounds = [0, *(g + 1 - a for g in back[bisect_left(back, a) : bisect_right(back, b - 3)]), b - a - 1]
         cuts += [(a + i, a + j) for i, j in zip(bounds[:-1], bounds[1:]) if j > i]
-    # the pieces' edges read from pts itself where it can (runs.plain_edges without joining them)
-    if cuts and (joined := runs.plain_span_edges(pts, cuts, tol)) is not None:
-        return joined
     return _edges([pts[i : j + 1] for i, j in cuts], tol)
 
 
 def _edges(pieces: list[FloatArray], tol: float) -> FloatArray:
     """Every piece's edges (:func:`~shape_asserts.geometry.simplify.segments`), one after another."""
-    # every piece's edges in one pass where it can (the same edges as ``segments`` of each, in order)
-    if pieces and (joined := runs.plain_edges(pieces, tol)) is not None:
-        return joined
     segs = [segments(piece, tol) for piece in pieces]
     segs = [s for s in segs if len(s)]
     return np.concatenate(segs) if segs else np.zeros((0, 2, 2))
