@@ -202,8 +202,7 @@ def score_ellipse(
     score = outline_measures(card, pts, outline, t=t)
     path_checks(card, pts, grid_size=grid_size, start=start, t=t)
     loop_checks(card, pts, center=center, direction=direction, t=t)
-    # the fit and its radial (angles and normal distances) together: the polish has them at the fit
-    model, (angles, normal) = EllipseModel.fit_with_radial(pts)
+    model = EllipseModel.from_estimate(pts)
     if not model:
         card.metrics["evenness"] = 0.0
         card.add("fit", False, "failed", "an ellipse fits", model.reason)
@@ -211,7 +210,8 @@ def score_ellipse(
     off = float(math.hypot(model.center[0] - center[0], model.center[1] - center[1]))
     axis_err = max(abs(model.a - a), abs(model.b - b))
     rot_err = axis_angle_difference(model.rotation, rotation)
-    even = model.evenness_of(normal) if len(pts) else 0.0
+    angles, normal = model.radial(pts)
+    even = model.evenness_of(normal)
     card.metrics.update(
         fit_center_x=model.center[0],
         fit_center_y=model.center[1],
