@@ -97,14 +97,6 @@ class CircleModel:
         dx, dy = pts[:, 0] - self.center[0], pts[:, 1] - self.center[1]
         return np.arctan2(dy, dx), np.hypot(dx, dy) - self.radius
 
-    def polar(self, points: ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]:
-        """:meth:`radial`'s angles and residuals and each point's distance from the center (the
-        distances :func:`roundness` about ``center`` measures: the same differences and hypot), all (N,)."""
-        pts = as_points(points)
-        dx, dy = pts[:, 0] - self.center[0], pts[:, 1] - self.center[1]
-        dist = np.hypot(dx, dy)
-        return np.arctan2(dy, dx), dist - self.radius, dist
-
     def rms(self, points: ArrayLike) -> float:
         """Root-mean-square residual in grid units."""
         return rms_of(self.residuals(points))
