@@ -99,8 +99,18 @@ def _lap_medians(th: FloatArray, r: FloatArray, targets: FloatArray, window: flo
         chosen = rs[lo:hi][near <= window]
         if not chosen.size:
             chosen = _nearest_radii(ths, rs, target)
-        out[k] = np.median(chosen)
+        out[k] = _median(chosen)
     return out
+
+
+def _median(values: FloatArray) -> float:
+    """The median of a few finite values (the mean of the middle two for an even count), as
+    ``np.median`` gives it, without its general machinery: called once per point of a spiral."""
+    ordered = np.sort(values)
+    half = len(ordered) // 2
+    if len(ordered) % 2:
+        return float(ordered[half])
+    return float((ordered[half - 1] + ordered[half]) / 2)
 
 
 def _nearest_radii(ths: FloatArray, rs: FloatArray, target: float) -> FloatArray:
