@@ -21,7 +21,7 @@ share, best of ``R`` rounds (the round with the least total, the one a busy mome
 least), with the score's time unwrapped beside it (the timers add ~0.2 µs a call).
 ``--within NAME`` splits that function's time instead (the project function of that name that
 took the most; its steps timed only while it runs), to look one level further down:
-``--family ellipse --within fit_with_radial``.
+``--family ellipse --within from_estimate``.
 """
 
 from __future__ import annotations
@@ -277,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--family", action="append", help="a family to look at (repeatable; default: every one)")
     ap.add_argument("--rounds", type=int, default=7, help="rounds (the least disturbed is kept)")
     ap.add_argument("--number", type=int, default=300, help="scores a round")
-    ap.add_argument("--within", help="split this function's time instead (its name, e.g. fit_with_radial)")
+    ap.add_argument("--within", help="split this function's time instead (its name, e.g. from_estimate)")
     args = ap.parse_args(argv)
     cases = [c for c in score_cost.bench_cases() if not args.family or c.family in args.family]
     if not cases:

@@ -28,12 +28,12 @@ from shape_asserts.families.prompts import SEED_CIRCLE_PROMPTS, circle_prompt
 from shape_asserts.families.single import LoopThresholds
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import CircleModel, FitFailure
-from shape_asserts.geometry.fit.circle import about_mean, rms_of, roundness_of
+from shape_asserts.geometry.fit.circle import rms_of, roundness
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
 from shape_asserts.geometry.raster import raster_circle
 from shape_asserts.geometry.score import ShapeScore, fmt_fixed, fmt_point
 from shape_asserts.geometry.scorecard import Scorecard
-from shape_asserts.geometry.seed import float_points_score, int_points_score, seed_score
+from shape_asserts.geometry.seed import seed_score
 
 __all__ = [
     "CircleThresholds",
@@ -43,7 +43,6 @@ __all__ = [
     "score_circle",
     "circle_radius",
     "asked_radius",
-    "seed_of_points",
 ]
 
 
@@ -89,8 +88,6 @@ def score_circle(
     thresholds: CircleThresholds = CIRCLE,
     fit: CircleModel | FitFailure | None = None,
     bounds: bool = True,
-    seed: float | None = None,
-    extremes: tuple[float, float] | None = None,
 ) -> ShapeScore:
     """Measure a circle drawing against what was asked.
 
@@ -112,16 +109,11 @@ def score_circle(
         The radius asked for, or implied by the start; the fitted one is held to it (``size``).
     thresholds : CircleThresholds
     fit : CircleModel, optional
-        ``CircleModel.from_estimate(points)`` when the caller has it already (the same fit).
+        ``CircleModel.from_estimate(points)`` when the caller has fitted it already.
     bounds : bool
         Whether to add the ``bounds`` check (every point on the grid). A caller that checks the
         whole drawing's bounds itself and drops this one (the multi-circle scorer) passes ``False``;
         nothing else depends on it.
-    seed : float, optional
-        The seed score when the caller has it already (:func:`seed_score` of ``data``, the same
-        number); ``data`` is then not read.
-    extremes : (float, float), optional
-        The least and the largest coordinate of ``points`` when the caller has them (for ``bounds``).
 
     Returns
     -------
@@ -131,36 +123,17 @@ def score_circle(
     t = thresholds
     pts = as_points(points)
     n = len(pts)
-    if seed is None:
-        seed = seed_of_points(pts) if data is None else None
-    if seed is None:
-        if data is None:
-            data = {"points": [{"x": float(x), "y": float(y)} for x, y in pts]}
-        try:
-            seed = seed_score(data)
-        except ValueError:
-            seed = 0.0
+    seed = _seed_of(pts, data)
     card = Scorecard()
     card.metrics.update(n_points=n, seed_score=seed)
     card.add("seed_score", seed >= t.min_seed_score, seed, f"≥ {t.min_seed_score:g}")
     card.continuity(pts, max_gaps=t.max_gaps, max_repeats=t.max_repeats)
     card.closure(pts, t.max_closure)
     if bounds:
-        card.bounds(pts, grid_size, extremes=extremes)
+        card.bounds(pts, grid_size)
     if start is not None:
         card.endpoint(pts, start, t.max_start_distance)
-    # the points about the requested center, once: the winding's angles and the roundness about it
-    # (``roundness(pts, center)``: the same differences and distances)
-    rel = np.subtract(pts, np.asarray(center, dtype=float), order="C")
-    dist = np.hypot(rel[:, 0], rel[:, 1])
-    wind = card.turning(
-        pts,
-        center=center,
-        direction=direction,
-        min_turns=t.min_turns,
-        max_turns=t.max_turns,
-        about=(rel, dist),
-    )
+    wind = card.turning(pts, center=center, direction=direction, min_turns=t.min_turns, max_turns=t.max_turns)
     card.metrics["coverage"] = wind.coverage
     card.add(
         "coverage",
@@ -169,54 +142,13 @@ def score_circle(
         f"≥ {t.min_coverage:g}",
         "the points leave a 30° sector about the center empty",
     )
-
     model = (fit if fit is not None else CircleModel.from_estimate(pts)) if n >= 3 else None
     if model:
-        off = float(np.hypot(model.center[0] - center[0], model.center[1] - center[1]))
-        # the distances about the fitted center, once: roundness, rms and the radial residual's
-        # harmonics all start from them (the same expressions as ``roundness``, ``rms``, ``radial``)
-        dx, dy = pts[:, 0] - model.center[0], pts[:, 1] - model.center[1]
-        r = np.hypot(dx, dy)
-        res = r - model.radius
-        rnd = roundness_of(r)
-        card.metrics.update(
-            fit_center_x=model.center[0],
-            fit_center_y=model.center[1],
-            radius=model.radius,
-            rms=rms_of(res),
-            roundness=rnd,
-            center_offset=off,
-        )
-        card.add("roundness", rnd >= t.min_roundness, rnd, f"≥ {t.min_roundness:g}", note="about the fitted center")
-        wave = card.harmonics(np.arctan2(dy, dx), res, scale=model.radius, limits=t.harmonic_limits, symmetry=4)
-        card.metrics["harmonic_share"] = wave.value
-        centred = off <= t.max_center_offset
-        card.add(
-            "center",
-            centred,
-            off,
-            f"≤ {t.max_center_offset:g}",
-            ""  # the detail is kept only when the check fails
-            if centred
-            else f"fitted center ({fmt_fixed(model.center[0], 1)}, {fmt_fixed(model.center[1], 1)}), "
-            f"asked {fmt_point(center)}",
-        )
-        card.add("radius", model.radius >= t.min_radius, model.radius, f"≥ {t.min_radius:g}")
-        if radius is not None:
-            err = abs(model.radius - radius)
-            card.metrics["radius_error"] = err
-            sized = err <= t.max_radius_error
-            card.add(
-                "size",
-                sized,
-                round(err, 4),
-                f"≤ {t.max_radius_error:g}",
-                "" if sized else f"fitted radius {model.radius:.1f}, asked {radius:.1f}",
-            )
+        _fit_checks(card, pts, model, center=center, radius=radius, t=t)
     else:
         card.metrics["roundness"] = 0.0
         card.add("fit", False, "failed", "a circle fits", model.reason if model is not None else "fewer than 3 points")
-    rr = roundness_of(dist) if n >= 3 else 0.0  # roundness(pts, center)
+    rr = roundness(pts, center)
     card.metrics["roundness_requested"] = rr
     card.add(
         "roundness_requested",
@@ -228,21 +160,59 @@ def score_circle(
     return card.result("circle", seed)
 
 
-#: Coordinates below this magnitude take the seed's vectorised float path (``seed._FAST_LIMIT``).
-_SEED_FAST_LIMIT = 2**30
-
-
-def seed_of_points(pts: FloatArray) -> float | None:
-    """The seed score of ``{"points": [{"x": float(x), "y": float(y)}, ...]}`` without building it,
-    where :func:`seed_score` would take its all-float path (the same function, the same lists);
-    ``None`` elsewhere (the caller builds the answer and asks :func:`seed_score`)."""
-    if len(pts) < 5:
+def _seed_of(pts: FloatArray, data: Any) -> float:
+    """The seed score of the answer ``data`` (built from ``pts`` when there is none); 0 where PHP
+    would throw."""
+    if data is None:
+        data = {"points": [{"x": float(x), "y": float(y)} for x, y in pts.tolist()]}
+    try:
+        return seed_score(data)
+    except ValueError:
         return 0.0
-    # finite and below the limit, from one reduction: the largest magnitude is NaN when any
-    # coordinate is (np.maximum passes NaN on) and infinite when any is, and NaN < limit is false
-    if not float(np.maximum.reduce(np.abs(pts), axis=None)) < _SEED_FAST_LIMIT:
-        return None
-    return float_points_score(pts[:, 0], pts[:, 1])
+
+
+def _fit_checks(
+    card: Scorecard, pts: FloatArray, model: CircleModel, *, center: Point, radius: float | None, t: CircleThresholds
+) -> None:
+    """Add the checks read from the fitted circle: ``roundness``, ``harmonics``, ``center``,
+    ``radius`` and, when a radius was asked, ``size``."""
+    off = float(np.hypot(model.center[0] - center[0], model.center[1] - center[1]))
+    angles, res = model.radial(pts)
+    rnd = roundness(pts, model.center)
+    card.metrics.update(
+        fit_center_x=model.center[0],
+        fit_center_y=model.center[1],
+        radius=model.radius,
+        rms=rms_of(res),
+        roundness=rnd,
+        center_offset=off,
+    )
+    card.add("roundness", rnd >= t.min_roundness, rnd, f"≥ {t.min_roundness:g}", note="about the fitted center")
+    wave = card.harmonics(angles, res, scale=model.radius, limits=t.harmonic_limits, symmetry=4)
+    card.metrics["harmonic_share"] = wave.value
+    centred = off <= t.max_center_offset
+    card.add(
+        "center",
+        centred,
+        off,
+        f"≤ {t.max_center_offset:g}",
+        ""  # the detail is kept only when the check fails
+        if centred
+        else f"fitted center ({fmt_fixed(model.center[0], 1)}, {fmt_fixed(model.center[1], 1)}), "
+        f"asked {fmt_point(center)}",
+    )
+    card.add("radius", model.radius >= t.min_radius, model.radius, f"≥ {t.min_radius:g}")
+    if radius is not None:
+        err = abs(model.radius - radius)
+        card.metrics["radius_error"] = err
+        sized = err <= t.max_radius_error
+        card.add(
+            "size",
+            sized,
+            round(err, 4),
+            f"≤ {t.max_radius_error:g}",
+            "" if sized else f"fitted radius {model.radius:.1f}, asked {radius:.1f}",
+        )
 
 
 def _params(p: Mapping[str, Any]) -> dict[str, Any]:
@@ -298,34 +268,10 @@ def _ideal(case: CaseLike) -> IntArray:
     return raster_circle(c, circle_radius(case), start=p["start"], direction=p["direction"])
 
 
-def parsed_ints(drawing: Drawing) -> bool:
-    """Whether ``drawing.points`` hold the answer's ints, so its seed score may come from them.
-
-    The parser read every entry of ``data["points"]`` as ``{"x": int, "y": int}``
-    (``Drawing.int_points``), and ``data`` still holds that list, at that length: a list replaced,
-    grown or cut after parsing (or a drawing built with other ``data``) is read again.
-    """
-    raw = drawing.int_points
-    if raw is None or len(raw) != len(drawing):
-        return False
-    data = drawing.data
-    return isinstance(data, dict) and data.get("points") is raw
-
-
 def _score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     p = case.params
-    pts = as_points(drawing.points)
-    # the points about their mean, once, for the fit and the seed score (fit.circle.about_mean),
-    # and their least and largest coordinates, for the seed's int path and the bounds check
-    about = about_mean(pts) if len(pts) >= 3 else None
-    extremes = (
-        (float(np.minimum.reduce(pts, axis=None)), float(np.maximum.reduce(pts, axis=None))) if len(pts) else None
-    )
-    # an answer the parser read as {"x": int, "y": int} points: its seed score from those ints
-    # (the same number, see seed.int_points_score), not from the JSON read a second time
-    seed = int_points_score(pts, about, extremes) if parsed_ints(drawing) else None
     return score_circle(
-        pts,
+        drawing.points,
         center=p["center"],
         grid_size=p["grid_size"],
         start=p["start"],
@@ -333,9 +279,6 @@ def _score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         data=drawing.data,
         radius=asked_radius(case),
         thresholds=with_overrides(CIRCLE, case.thresholds),
-        fit=CircleModel.from_estimate(pts, about=about) if about is not None else None,
-        seed=seed,
-        extremes=extremes,
     )
 
 

@@ -202,16 +202,34 @@ def score_ellipse(
     score = outline_measures(card, pts, outline, t=t)
     path_checks(card, pts, grid_size=grid_size, start=start, t=t)
     loop_checks(card, pts, center=center, direction=direction, t=t)
-    # the fit and its radial (angles and normal distances) together: the polish has them at the fit
-    model, (angles, normal) = EllipseModel.fit_with_radial(pts)
+    model = EllipseModel.from_estimate(pts)
     if not model:
         card.metrics["evenness"] = 0.0
         card.add("fit", False, "failed", "an ellipse fits", model.reason)
-        return card.result("ellipse", score)
+    else:
+        _fit_checks(card, pts, model, center=center, a=a, b=b, rotation=rotation, t=t)
+    return card.result("ellipse", score)
+
+
+def _fit_checks(
+    card: Scorecard,
+    pts: FloatArray,
+    model: EllipseModel,
+    *,
+    center: Point,
+    a: float,
+    b: float,
+    rotation: float,
+    t: EllipseThresholds,
+) -> None:
+    """Add the checks read from the fitted ellipse against the asked one: ``center``, ``axes``,
+    ``rotation`` (judged only where the asked ellipse is not nearly a circle), ``evenness`` and
+    ``harmonics``."""
     off = float(math.hypot(model.center[0] - center[0], model.center[1] - center[1]))
     axis_err = max(abs(model.a - a), abs(model.b - b))
     rot_err = axis_angle_difference(model.rotation, rotation)
-    even = model.evenness_of(normal) if len(pts) else 0.0
+    angles, normal = model.radial(pts)
+    even = model.evenness_of(normal)
     card.metrics.update(
         fit_center_x=model.center[0],
         fit_center_y=model.center[1],
@@ -257,7 +275,6 @@ def score_ellipse(
     card.add("evenness", even >= t.min_evenness, even, f"≥ {t.min_evenness:g}", "about the fitted ellipse")
     wave = card.harmonics(angles, normal, scale=model.b, limits=t.harmonic_limits, symmetry=2)
     card.metrics["harmonic_share"] = wave.value
-    return card.result("ellipse", score)
 
 
 def _score(drawing: Drawing, case: CaseLike) -> ShapeScore:

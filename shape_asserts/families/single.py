@@ -85,21 +85,9 @@ class ClosedThresholds(ContourThresholds, LoopThresholds):
 CELL_SLACK = 0.5
 
 
-def _mean(values: FloatArray) -> float:
-    """``np.mean`` of a float array, the same float (its sum over its count) without its wrapper:
-    the count, a whole number below 2**53, is the same double in Python as in numpy, and the
-    quotient of two doubles the same correctly rounded one."""
-    n = len(values)
-    if not n:
-        return float(np.mean(values))
-    return float(np.add.reduce(values)) / n
-
-
 def _mean_beyond(values: FloatArray, slack: float) -> float:
-    """``_mean(np.maximum(0.0, values - slack))``, the same float, in one temporary."""
-    out = values - slack
-    np.maximum(0.0, out, out=out)  # (in this order: of two zeros, the first, as before)
-    return _mean(out)
+    """The mean of how far ``values`` exceed ``slack`` (0 where they do not)."""
+    return float(np.mean(np.maximum(0.0, values - slack)))
 
 
 #: Prepared outlines by what they were made from; cleared when it grows past :data:`_KEEP`.
@@ -141,16 +129,12 @@ def outline_measures(card: Scorecard, pts: FloatArray, outline: Outline, *, t: C
         # each sample's nearest point, each point's distance
         near_sq, dist = outline.nearest_sq(pts), outline.distance(pts)
         near = np.sqrt(near_sq)
-        off, miss = _mean(dist), _mean(near)
+        off, miss = float(np.mean(dist)), float(np.mean(near))
         # only what lies beyond half a cell counts: rounding to cells costs a perfect drawing that much
         excess = _mean_beyond(dist, CELL_SLACK) + _mean_beyond(near, CELL_SLACK)
         score = float(min(100.0, max(0.0, (1.0 - excess / scale) * 100.0)))
         # the farthest points, when any lies beyond two cells
-        far = (
-            tuple(int(i) for i in np.argsort(-dist, kind="stable")[:12] if dist[i] > 2.0)
-            if np.fmax.reduce(dist) > 2.0  # fmax: a nan among them hides no other
-            else ()
-        )
+        far = tuple(int(i) for i in np.argsort(-dist, kind="stable")[:12] if dist[i] > 2.0)
     else:
         near = np.sqrt(outline.nearest_sq(pts)) if len(pts) else np.full(len(ref), np.inf)
         off, miss, score, far = float("inf"), float("inf"), 0.0, ()
@@ -167,8 +151,8 @@ def outline_measures(card: Scorecard, pts: FloatArray, outline: Outline, *, t: C
         "drawing",
         far,
     )
-    # the share of the outline's samples within reach: np.mean of the mask, the same float
-    cov = int(np.count_nonzero(near <= t.coverage_radius)) / len(ref) if len(ref) else 0.0
+    # the share of the outline's samples within reach
+    cov = float(np.mean(near <= t.coverage_radius)) if len(ref) else 0.0
     card.metrics["coverage"] = cov
     covered = cov >= t.min_coverage
     card.add(

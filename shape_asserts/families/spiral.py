@@ -36,14 +36,8 @@ from shape_asserts.families.single import ContourThresholds, outline_measures, p
 from shape_asserts.geometry.distances import closure_distance
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import SpiralModel
-from shape_asserts.geometry.fit.spiral import (
-    lap_error,
-    lap_gaps,
-    linear_quantile,
-    offsets_about,
-    unwrapped_angles,
-)
-from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
+from shape_asserts.geometry.fit.spiral import lap_error, lap_gaps, radii_about, unwrapped_angles
+from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, round_half_up
 from shape_asserts.geometry.raster import raster_spiral
 from shape_asserts.geometry.samples import spiral_samples
 from shape_asserts.geometry.score import ShapeScore
@@ -99,15 +93,10 @@ def spiral_ends(center: Point, spacing: float, turns: float, angle: float) -> tu
     """The (rounded) center and outer end cells of the asked spiral."""
     r = spacing * turns
     a = math.radians(angle)
-    # halves round up, as a person rounds (and as the polygon families' vertices do): points.round_half_up,
-    # floor(x + 0.5), in Python floats (the same addition and floor; NaN and infinity raise as int() did)
-    ex, ey = center[0] + r * math.cos(a), center[1] + r * math.sin(a)
-    return (_half_up(center[0]), _half_up(center[1])), (_half_up(ex), _half_up(ey))
-
-
-def _half_up(x: float) -> int:
-    """``int(round_half_up(x))`` of one number."""
-    return math.floor(float(x) + 0.5)
+    # halves round up, as a person rounds (and as the polygon families' vertices do)
+    ends = round_half_up([center, (center[0] + r * math.cos(a), center[1] + r * math.sin(a))]).astype(int).tolist()
+    (cx, cy), (ex, ey) = ends
+    return (cx, cy), (ex, ey)
 
 
 def _params(p: Mapping[str, Any]) -> dict[str, Any]:
@@ -233,7 +222,6 @@ def score_spiral(
     outline = prepared(spiral_outline, (center, spacing, turns, angle, direction, inward), closed=False, center=center)
     score = outline_measures(card, pts, outline, t=t)
     path_checks(card, pts, grid_size=grid_size, start=start, t=t)
-    n = len(pts)
     card.endpoint(pts, end, t.max_end_distance, name="end")
     closing = closure_distance(pts)
     card.metrics["closure_distance"] = closing
@@ -244,16 +232,33 @@ def score_spiral(
         f"≥ {t.min_closure:g} (open)",
         "the spiral closes on itself: its last point is next to the first",
     )
+    radii = radii_about(pts, center)
+    _turn_checks(card, pts, radii, center=center, direction=direction, spacing=spacing, turns=turns, inward=inward, t=t)
+    _monotone(card, radii, inward=inward, t=t)
+    _fit_checks(card, pts, center=center, spacing=spacing, t=t)
+    _laps(card, pts, center=center, spacing=spacing, want_turns=turns - t.fit_min_radius / spacing, t=t)
+    return card.result("spiral", score)
 
-    # every point less the center and its distance from it, once: the angles, the lap count, the
-    # drawdown, the fit and the laps read them
-    offsets, radii = offsets_about(pts, center)
-    used, theta = unwrapped_angles(pts, center, min_radius=t.fit_min_radius, about=(offsets, radii))
+
+def _turn_checks(
+    card: Scorecard,
+    pts: FloatArray,
+    radii: FloatArray,
+    *,
+    center: Point,
+    direction: str,
+    spacing: float,
+    turns: float,
+    inward: bool,
+    t: SpiralThresholds,
+) -> None:
+    """Add ``direction`` (the way the drawing turns about the asked center) and ``turns`` (the laps
+    drawn against those asked, read on the innermost lap: :func:`lap_error`)."""
+    used, theta = unwrapped_angles(pts, center, min_radius=t.fit_min_radius)
     total = float(theta[-1]) if theta.size else 0.0
     drawn = "cw" if total > 0 else "ccw" if total < 0 else "none"
-    drawn_turns = abs(total) / (2 * math.pi)
     lap_err = lap_error(radii, used, theta, spacing, turns, inward)
-    card.metrics.update(direction=drawn, turns=drawn_turns, turns_error=lap_err)
+    card.metrics.update(direction=drawn, turns=abs(total) / (2 * math.pi), turns_error=lap_err)
     card.add(
         "direction",
         drawn == direction,
@@ -271,14 +276,18 @@ def score_spiral(
         "" if counted else f"about {turns + lap_err:.2f} laps drawn about {fmt_xy(center)}, {turns:g} asked",
     )
 
+
+def _monotone(card: Scorecard, radii: FloatArray, *, inward: bool, t: SpiralThresholds) -> None:
+    """Add ``monotone``: the radius keeps growing along the drawing (shrinking, inward), by its
+    largest fall below its running maximum (rise above its running minimum)."""
+    n = len(radii)
     seq = radii[::-1] if inward else radii
     fall = np.maximum.accumulate(seq) - seq if n else np.zeros(0)
-    drawdown = float(np.maximum.reduce(fall)) if n else 0.0  # fall.max()
+    drawdown = float(fall.max()) if n else 0.0
     card.metrics["radius_drawdown"] = drawdown
     monotone = drawdown <= t.max_radius_drawdown
-    # the points past the limit (np.flatnonzero, without its wrapper): none when the largest is not
-    bad = (fall > t.max_radius_drawdown).nonzero()[0] if not monotone else np.zeros(0, int)
-    if inward and bad.size:
+    bad = np.flatnonzero(fall > t.max_radius_drawdown)
+    if inward:
         bad = np.sort(n - 1 - bad)
     card.add(
         "monotone",
@@ -291,22 +300,20 @@ def score_spiral(
         bad[:50].tolist(),
     )
 
-    # the angles unwrapped once, about the asked center, for the fit, its residuals and the laps
-    angles = (used, theta)
-    model = SpiralModel.from_estimate(pts, center, min_radius=t.fit_min_radius, angles=angles, radii=radii)
+
+def _fit_checks(card: Scorecard, pts: FloatArray, *, center: Point, spacing: float, t: SpiralThresholds) -> None:
+    """Add ``fit`` (how evenly the radius grows with the angle: the rms of ``r = a + bθ`` against
+    the asked spacing) and ``spacing`` (the fitted distance between laps)."""
+    model = SpiralModel.from_estimate(pts, center, min_radius=t.fit_min_radius)
     if not model:
         card.metrics.update(r2=0.0)
         card.add("fit", False, "failed", f"rms ≤ {t.max_relative_rms:g} × spacing", model.reason)
         card.add("spacing", False, "n/a", f"{spacing:g} ± {t.max_spacing_error:.0%}", "no spiral fits")
-        _laps(
-            card, pts, angles, radii, center=center, spacing=spacing, want_turns=turns - t.fit_min_radius / spacing, t=t
-        )
-        return card.result("spiral", score)
+        return
     spacing_err = abs(model.spacing - spacing) / spacing
-    rms = model.rms  # the rms of model.residuals(pts, min_radius=t.fit_min_radius, angles=angles, radii=radii)
-    rel = rms / spacing
+    rel = model.rms / spacing
     card.metrics.update(
-        r2=model.r2, fit_spacing=model.spacing, fit_rms=rms, fit_relative_rms=rel, spacing_error=spacing_err
+        r2=model.r2, fit_spacing=model.spacing, fit_rms=model.rms, fit_relative_rms=rel, spacing_error=spacing_err
     )
     even = rel <= t.max_relative_rms
     card.add(
@@ -314,7 +321,9 @@ def score_spiral(
         even,
         rel,
         f"rms ≤ {t.max_relative_rms:g} × spacing",
-        "" if even else f"the radius does not grow evenly with the angle (rms {rms:.1f} cells, R² {model.r2:.2f})",
+        ""
+        if even
+        else f"the radius does not grow evenly with the angle (rms {model.rms:.1f} cells, R² {model.r2:.2f})",
     )
     spaced = spacing_err <= t.max_spacing_error
     card.add(
@@ -324,40 +333,24 @@ def score_spiral(
         f"{spacing:g} ± {t.max_spacing_error:.0%}",
         "" if spaced else f"laps {model.spacing:.1f} cells apart, asked {spacing:g}",
     )
-    _laps(card, pts, angles, radii, center=center, spacing=spacing, want_turns=turns - t.fit_min_radius / spacing, t=t)
-    return card.result("spiral", score)
 
 
 def _laps(
-    card: Scorecard,
-    pts: FloatArray,
-    angles: tuple[IntArray, FloatArray],
-    radii: FloatArray,
-    *,
-    center: Point,
-    spacing: float,
-    want_turns: float,
-    t: SpiralThresholds,
+    card: Scorecard, pts: FloatArray, *, center: Point, spacing: float, want_turns: float, t: SpiralThresholds
 ) -> None:
-    """Add ``laps``: is each lap as far from the one before as asked (not just on average)?
-    ``angles``: the drawing's unwrapped angles about ``center`` (``t.fit_min_radius`` out),
-    ``radii`` every point's distance from it."""
+    """Add ``laps``: is each lap as far from the one before as asked (not just on average)?"""
     limit = max(t.lap_tolerance, t.lap_tolerance_fraction * spacing)
-    idx, gaps = (
-        lap_gaps(pts, center, min_radius=t.fit_min_radius, angles=angles, radii=radii)
-        if len(pts)
-        else (np.zeros(0, int), np.zeros(0))
-    )
+    idx, gaps = lap_gaps(pts, center, min_radius=t.fit_min_radius) if len(pts) else (np.zeros(0, int), np.zeros(0))
     if gaps.size == 0:
         # no point has a lap before it: right only when under a lap and a half lies outside the
         # center's few cells (near that, whether one does is a matter of rounding)
         card.add("laps", want_turns < 1.5, "n/a", f"within {limit:.1f} of {spacing:g}", "less than one lap drawn")
         return
     dev = np.abs(np.abs(gaps) - spacing)
-    worst = linear_quantile(dev, t.lap_quantile)
+    worst = float(np.quantile(dev, t.lap_quantile))
     card.metrics["lap_deviation"] = worst
     even = worst <= limit
-    off = dev > limit if not float(np.maximum.reduce(dev)) <= limit else None  # (none when the max is not)
+    off = dev > limit
     card.add(
         "laps",
         even,
@@ -365,9 +358,9 @@ def _laps(
         f"≤ {limit:.1f}",
         ""  # the details are written only when the check fails (a passing check keeps none)
         if even
-        else f"laps are unevenly spaced: {len(dev[off])} points lie more than {limit:.1f} cells off "
+        else f"laps are unevenly spaced: {np.count_nonzero(off)} points lie more than {limit:.1f} cells off "
         f"{spacing:g} from the lap before",
-        idx[off][:50].tolist() if off is not None else (),
+        idx[off][:50].tolist(),
     )
 
 

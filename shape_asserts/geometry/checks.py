@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.geometry.points import BoolArray, FloatArray, Point, as_points, roll_rows
+from shape_asserts.geometry.points import FloatArray, Point, as_points
 
 __all__ = [
     "Continuity",
@@ -23,7 +23,6 @@ __all__ = [
     "direction",
     "Winding",
     "winding",
-    "SECTOR_BOUNDS",
 ]
 
 
@@ -59,41 +58,24 @@ def continuity(points: ArrayLike, *, closed: bool = False) -> Continuity:
     if len(pts) < 2:
         return Continuity(n_steps=0, max_step=0.0, gaps=(), repeats=())
     seq = np.vstack([pts, pts[:1]]) if closed else pts
-    d = np.abs(seq[1:] - seq[:-1])
-    steps = np.maximum(d[:, 0], d[:, 1])  # the Chebyshev distance of each step, as ``chebyshev`` takes it
-    longest = float(np.maximum.reduce(steps))
-    # the indices are looked for only where the extremes say some exist (a NaN step, which both
-    # extremes carry, is looked for too): a fair drawing has no gap and no repeat
+    steps = np.abs(np.diff(seq, axis=0)).max(axis=1)  # the Chebyshev length of each step
     return Continuity(
         n_steps=int(steps.size),
-        max_step=longest,
-        gaps=() if longest <= 1.0 else tuple(np.flatnonzero(steps > 1.0).tolist()),
-        repeats=() if np.minimum.reduce(steps) > 0.0 else tuple(np.flatnonzero(steps == 0.0).tolist()),
+        max_step=float(steps.max()),
+        gaps=tuple(np.flatnonzero(steps > 1.0).tolist()),
+        repeats=tuple(np.flatnonzero(steps == 0.0).tolist()),
     )
 
 
-def out_of_bounds(points: ArrayLike, grid_size: int, *, extremes: tuple[float, float] | None = None) -> tuple[int, ...]:
+def out_of_bounds(points: ArrayLike, grid_size: int) -> tuple[int, ...]:
     """Indices of points outside ``[0, grid_size - 1]`` on either axis.
-
-    ``extremes`` is the least and the largest coordinate (``np.minimum.reduce`` and
-    ``np.maximum.reduce`` of the points) when the caller has them already.
 
     >>> out_of_bounds([[0, 0], [50, 3], [4, -1]], grid_size=50)
     (1, 2)
     """
     pts = as_points(points)
-    # the common case in two reductions: every coordinate inside (a NaN, outside neither way, makes
-    # both extremes NaN and takes the point-by-point path)
-    if pts.size:
-        if extremes is None:
-            inside = np.minimum.reduce(pts, axis=None) >= 0 and np.maximum.reduce(pts, axis=None) <= grid_size - 1
-        else:
-            inside = extremes[0] >= 0 and extremes[1] <= grid_size - 1
-        if inside:
-            return ()
-    out = (pts < 0) | (pts > grid_size - 1)
-    bad = out[:, 0] | out[:, 1]
-    return tuple(np.flatnonzero(bad).tolist()) if bad.any() else ()
+    outside = ((pts < 0) | (pts > grid_size - 1)).any(axis=1)
+    return tuple(np.flatnonzero(outside).tolist())
 
 
 def signed_area(points: ArrayLike) -> float:
@@ -112,11 +94,7 @@ def signed_area(points: ArrayLike) -> float:
     # (sum / n, rounded) the shift is exact for grid points, so their area is exact too
     c = pts - pts[0]
     x, y = c[:, 0], c[:, 1]
-    # x * roll(y, -1) - roll(x, -1) * y term by term: the pairs of neighbours, then the closing pair
-    terms = np.empty(len(c))
-    np.subtract(x[:-1] * y[1:], x[1:] * y[:-1], out=terms[:-1])
-    terms[-1] = x[-1] * y[0] - x[0] * y[-1]
-    return float(0.5 * np.add.reduce(terms))
+    return float(0.5 * np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
 
 
 def direction(points: ArrayLike) -> str | None:
@@ -133,10 +111,6 @@ def direction(points: ArrayLike) -> str | None:
     return None
 
 
-#: No point on the center: what ``winding`` holds where it will not read it.
-_NOWHERE: BoolArray = np.zeros(0, dtype=bool)
-
-
 @dataclass(frozen=True)
 class Winding:
     """How the drawing travels around a center.
@@ -151,20 +125,10 @@ class Winding:
     backtracks: tuple[int, ...]
 
 
-def winding(
-    points: ArrayLike,
-    center: Point,
-    *,
-    closed: bool = True,
-    coverage: bool = True,
-    about: tuple[FloatArray, FloatArray] | None = None,
-) -> Winding:
+def winding(points: ArrayLike, center: Point, *, closed: bool = True, coverage: bool = True) -> Winding:
     """Winding number, angular coverage and backtracking of the path about ``center``.
 
     ``coverage=False`` leaves the coverage out (reported as 0.0) for a caller that does not read it.
-    ``about`` is ``(rel, dist)`` when the caller has them: the points less the center, as
-    ``np.subtract(points, np.asarray(center, dtype=float), order="C")`` gives them, and their
-    distances from it, ``np.hypot`` of those differences (zero only where both are: on the center).
 
     >>> square = [[0, 0], [2, 0], [2, 2], [0, 2]]
     >>> w = winding(square + square, center=(1, 1))  # the same square drawn twice
@@ -174,89 +138,25 @@ def winding(
     pts = as_points(points)
     if len(pts) < 2:
         return Winding(turns=0.0, coverage=0.0, backtracks=())
-    if about is None:
-        rel = np.subtract(pts, np.asarray(center, dtype=float), order="C")
-        # both coordinates zero, in one comparison: each C-ordered row (dx, dy) read as the complex dx + i dy
-        at_center = rel.view(np.complex128)[:, 0] == 0
-        centered = bool(at_center.any())
-    else:
-        rel, dist = about
-        # any distance zero? The least one says (fmin passes over NaN, which is no zero)
-        centered = bool(np.fmin.reduce(dist) == 0)
-        at_center = dist == 0 if centered else _NOWHERE  # (read only when centered)
+    rel = pts - np.asarray(center, dtype=float)
+    at_center = (rel == 0).all(axis=1)
     # angle grows clockwise on screen because y points down
     ang = np.arctan2(rel[:, 1], rel[:, 0])
-    if closed:
-        d = np.empty_like(ang)  # np.diff(ang, append=ang[:1]), without its concatenation
-        np.subtract(ang[1:], ang[:-1], out=d[:-1])
-        d[-1] = ang[0] - ang[-1]
-    else:
-        d = ang[1:] - ang[:-1]
-    # each step's shortest signed turn, (d + π) % 2π - π, in place
-    d += np.pi
-    np.remainder(d, 2 * np.pi, out=d)
-    d -= np.pi
-    if centered:
-        no_angle = (at_center | roll_rows(at_center, -1)) if closed else (at_center[1:] | at_center[:-1])
-        d[no_angle] = 0.0  # a point on the center has no angle
-    turns = float(np.add.reduce(d) / (2 * np.pi))
+    d = np.diff(ang, append=ang[:1]) if closed else np.diff(ang)
+    d = (d + np.pi) % (2 * np.pi) - np.pi  # each step's shortest signed turn
+    # a point on the center has no angle: the steps to and from it do not turn
+    no_angle = (at_center | np.roll(at_center, -1)) if closed else (at_center[1:] | at_center[:-1])
+    d[no_angle] = 0.0
+    turns = float(np.sum(d) / (2 * np.pi))
     sign = 1.0 if turns >= 0 else -1.0
-    # d * sign < -1e-12 anywhere? The extreme says so without the product (NaN: looked for anyway)
-    if (np.minimum.reduce(d) >= -1e-12) if sign > 0 else (np.maximum.reduce(d) <= 1e-12):
-        backtracks: tuple[int, ...] = ()
-    else:
-        backtracks = tuple(np.flatnonzero(d * sign < -1e-12).tolist())
     return Winding(
         turns=turns,
-        coverage=_coverage(ang[~at_center] if centered else ang) if coverage else 0.0,
-        backtracks=backtracks,
+        coverage=_coverage(ang[~at_center]) if coverage else 0.0,
+        backtracks=tuple(np.flatnonzero(d * sign < -1e-12).tolist()),
     )
 
 
-#: Where the sector of an ``arctan2`` angle ``a`` (radians, in [-π, π]),
-#: ``degrees(a) % 360 // 30 % 12`` as numpy computes it, changes: the smallest angle of each
-#: sector after the first, in angle order. ``a < bounds[0]`` is sector 6 ([-180°, -150°)), each
-#: next bound starts the next sector (7 … 11, then 0 from just below zero, where ``% 360``
-#: rounds up to 360, … 5), and π alone is sector 6 again; the last bound, infinity, leaves NaN
-#: past every other. Found by bisection on the floats; ``tests/unit/test_winding_sectors.py``
-#: holds each bound and its predecessor against the expression.
-SECTOR_BOUNDS = np.array(
-    [
-        *map(
-            float.fromhex,
-            (
-                "-0x1.4f1a6c638d03fp+1",  # sector 7 (-150°)
-                "-0x1.0c152382d7366p+1",  # 8
-                "-0x1.921fb54442d1ap+0",  # 9
-                "-0x1.0c152382d7367p+0",  # 10
-                "-0x1.0c152382d736ap-1",  # 11 (-30°)
-                "-0x1.1df46a2529d39p-51",  # 0 (just below zero)
-                "0x1.0c152382d7366p-1",  # 1 (30°)
-                "0x1.0c152382d7366p+0",  # 2
-                "0x1.921fb54442d18p+0",  # 3
-                "0x1.0c152382d7366p+1",  # 4
-                "0x1.4f1a6c638d03fp+1",  # 5 (150°)
-                "0x1.921fb54442d18p+1",  # 6 again: π
-            ),
-        ),
-        np.inf,
-    ]
-)
-SECTOR_BOUNDS.flags.writeable = False
-
-
 def _coverage(ang: FloatArray) -> float:
-    """The share of the 12 sectors of 30° the angles ``ang`` visit.
-
-    Each angle's place among :data:`SECTOR_BOUNDS` names its sector (``np.searchsorted``: one call
-    instead of the five of ``degrees(ang) % 360 // 30 % 12``); the places before the first bound
-    and at π are both sector 6. A NaN angle (a coordinate that overflowed) takes the expression.
-    """
-    # (the array's own method: np.searchsorted's Python wrapper calls it)
-    counts = np.bincount(SECTOR_BOUNDS.searchsorted(ang, side="right"), minlength=14).tolist()
-    if counts[13]:
-        sectors = (np.degrees(ang) % 360.0 // 30.0).astype(np.int64) % 12
-        return float(np.count_nonzero(np.bincount(sectors, minlength=12)) / 12.0)
-    # sector 6 (places 0 and 12), and the places 1..11 that hold some angle (the 11 less the empty)
-    visited: int = (counts[0] > 0 or counts[12] > 0) + 11 - counts[1:12].count(0)
-    return visited / 12.0
+    """The share of the 12 sectors of 30° the angles ``ang`` (radians) visit."""
+    sectors = (np.degrees(ang) % 360.0 // 30.0).astype(np.int64) % 12
+    return float(np.count_nonzero(np.bincount(sectors, minlength=12)) / 12.0)

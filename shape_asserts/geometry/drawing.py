@@ -90,15 +90,12 @@ class Drawing:
         The answer's ``center`` when it gave a well-formed one.
     data : Any
         The decoded JSON object the points came from (for the seed score).
-    int_points : list or None
-        Set by the parser: ``data["points"]`` when all are ``{"x": int, "y": int}`` (``points`` hold them exactly).
     """
 
     points: np.ndarray
     grid_size: int | None = None
     center: tuple[float, float] | None = None
     data: Any = field(default=None, repr=False)
-    int_points: list[Any] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         pts = np.asarray(self.points, dtype=float)
@@ -313,33 +310,6 @@ def _short(value: Any, limit: int = 40) -> str:
     return r if len(r) <= limit else r[: limit - 3] + "..."
 
 
-#: Coordinate types read in one pass (bool is not among them: ``type(True) is bool``).
-_PLAIN = frozenset({int, float})
-#: Integers up to this size convert to float exactly, whichever way they are converted.
-_EXACT_INT = 2**53
-
-
-def _plain_points(raw_points: list[Any]) -> tuple[FloatArray, bool] | None:
-    """The points of the common answer — ``{"x": n, "y": n}`` objects of finite numbers — in one
-    pass, and whether every coordinate is an ``int``; ``None`` for anything else, which
-    :func:`_checked_points` reads point by point (and names what is wrong). Both give the same floats."""
-    try:
-        xs = [p["x"] for p in raw_points]
-        ys = [p["y"] for p in raw_points]
-    except (TypeError, KeyError, IndexError):
-        return None
-    types = set(map(type, xs)) | set(map(type, ys))
-    if not _PLAIN.issuperset(types):
-        return None
-    try:
-        if max(xs) > _EXACT_INT or min(xs) < -_EXACT_INT or max(ys) > _EXACT_INT or min(ys) < -_EXACT_INT:
-            return None
-        pts = np.array([xs, ys], dtype=float).T.copy()
-    except (OverflowError, ValueError, TypeError):
-        return None
-    return (pts, types == {int}) if bool(np.isfinite(pts).all()) else None
-
-
 def _checked_points(raw_points: list[Any]) -> FloatArray:
     """The points, each checked, naming the first that is not a point (or not a finite number)."""
     pts = np.empty((len(raw_points), 2), dtype=float)
@@ -371,9 +341,7 @@ def _drawing_from_data(data: dict[str, Any]) -> Drawing:
         raise DrawingFormatError("'points' is empty")
     if len(raw_points) > MAX_POINTS:
         raise DrawingFormatError(f"'points' has {len(raw_points):,} entries; the limit is {MAX_POINTS:,}")
-    fast = _plain_points(raw_points)
-    pts = fast[0] if fast is not None else _checked_points(raw_points)
-    ints = raw_points if fast is not None and fast[1] else None  # all {"x": int, "y": int}: Drawing.int_points
+    pts = _checked_points(raw_points)
     grid = data.get("grid_size")
     grid_size = None
     if (
@@ -384,7 +352,7 @@ def _drawing_from_data(data: dict[str, Any]) -> Drawing:
         and 0 < grid <= 100_000
     ):
         grid_size = int(grid)
-    return Drawing(points=pts, grid_size=grid_size, center=_center(data.get("center")), data=data, int_points=ints)
+    return Drawing(points=pts, grid_size=grid_size, center=_center(data.get("center")), data=data)
 
 
 def _center(value: Any) -> tuple[float, float] | None:

@@ -6,7 +6,6 @@ the report overlays it, calibration and property tests start from it.
 
 from __future__ import annotations
 
-import functools
 import heapq
 import math
 from collections.abc import Sequence
@@ -312,24 +311,12 @@ def raster_ellipse(
         raise ValueError(f"direction must be 'cw' or 'ccw', got {direction!r}")
     if a < 1 or b < 1:
         raise ValueError(f"semi-axes must be at least 1, got a={a}, b={b}")
-    ring = _ellipse_ring(float(center[0]), float(center[1]), float(a), float(b), float(rotation))
+    m = int(max(64, 16 * math.pi * (a + b)))  # ~8 samples per cell of perimeter
+    ring = raster_curve(ellipse_xy(center, a, b, rotation, np.linspace(0, 2 * math.pi, m, endpoint=False)), closed=True)
     if direction == "ccw":
         ring = ring[::-1]
     ex, ey = ellipse_xy(center, a, b, rotation, [0.0])[0].tolist()
     return _roll_to(ring, start if start is not None else (ex, ey))
-
-
-@functools.lru_cache(maxsize=64)
-def _ellipse_ring(cx: float, cy: float, a: float, b: float, rotation: float) -> IntArray:
-    """:func:`raster_ellipse`'s ring before it is turned to its start and direction, made once per
-    ellipse in a process: the cases load one for each start they ask of it (a few ms each), and the
-    cases of a stability group share their ellipse. Read-only: callers get new arrays from it."""
-    m = int(max(64, 16 * math.pi * (a + b)))  # ~8 samples per cell of perimeter
-    ring = raster_curve(
-        ellipse_xy((cx, cy), a, b, rotation, np.linspace(0, 2 * math.pi, m, endpoint=False)), closed=True
-    )
-    ring.setflags(write=False)
-    return ring
 
 
 def raster_spiral(

@@ -13,7 +13,6 @@ import numbers
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import Any
 
 __all__ = ["Check", "ShapeScore", "fmt_fixed", "fmt_value", "fmt_point", "limit_margin", "parsed_limit"]
@@ -25,10 +24,9 @@ _LIMIT_RE = re.compile(
 )
 
 
-@lru_cache(maxsize=1024)
 def parsed_limit(limit: str) -> tuple[str, float, float, bool] | None:
     """A limit's form and numbers: ``(op, x, 0, False)``, ``("..", lo, hi, False)`` or
-    ``("±", mid, tol, pct)``; ``None`` when it is none of these. Few distinct limits recur, so cached."""
+    ``("±", mid, tol, pct)``; ``None`` when it is none of these."""
     m = _LIMIT_RE.match(limit)
     if not m:
         return None
@@ -157,18 +155,6 @@ class ShapeScore:
     def __post_init__(self) -> None:
         # an empty drawing's distances are rightly infinite (there is nothing to measure); NaN, or
         # infinity from points that are there, is an overflow
-        # the common case first: every float finite. A sum of floats is finite only when every
-        # one is (a NaN or an infinity carries through every addition); a finite set whose sum
-        # overflows takes the long way below, which finds nothing to change
-        if (
-            isinstance(self.score, (int, float))
-            and math.isfinite(self.score)
-            and math.isfinite(
-                sum([v for v in self.metrics.values() if isinstance(v, float)])
-                + sum([v for c in self.checks if isinstance(v := c.value, float)])
-            )
-        ):
-            return
         empty = self.metrics.get("n_points") == 0
 
         def off(v: Any) -> bool:

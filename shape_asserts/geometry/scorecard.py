@@ -40,18 +40,9 @@ from shape_asserts.geometry.score import Check, ShapeScore, fmt_fixed, fmt_point
 __all__ = ["Scorecard"]
 
 
-_new_check = object.__new__
-
-_ORDERS = range(HARMONIC_ORDERS[0], HARMONIC_ORDERS[1] + 1)
-_REPEATS: dict[int, tuple[bool, ...]] = {}
-
-
-def _repeats(symmetry: int) -> tuple[bool, ...]:
-    """Which of the harmonic orders are multiples of ``symmetry`` (made once per symmetry)."""
-    mask = _REPEATS.get(symmetry)
-    if mask is None:
-        mask = _REPEATS[symmetry] = tuple(k % symmetry == 0 for k in _ORDERS)
-    return mask
+def _repeats(symmetry: int) -> list[bool]:
+    """Which of the harmonic orders are multiples of ``symmetry`` (where a fair raster ripples)."""
+    return [k % symmetry == 0 for k in range(HARMONIC_ORDERS[0], HARMONIC_ORDERS[1] + 1)]
 
 
 class Scorecard:
@@ -76,18 +67,15 @@ class Scorecard:
     ) -> Check:
         """Add one check; ``detail`` says what went wrong and is kept only when it fails, ``note``
         says what the value is measured against and is kept either way."""
-        # Check(name, passed, value, limit, detail, indices, margin) with its fields written straight
-        # into its __dict__, in field order: the frozen dataclass's __init__ sets them one
-        # object.__setattr__ at a time (it has no __post_init__, so the instance is the same)
-        check = _new_check(Check)
-        fields = check.__dict__  # (item by item: cheaper than update's keywords)
-        fields["name"] = name
-        fields["passed"] = bool(passed)
-        fields["value"] = value
-        fields["limit"] = limit
-        fields["detail"] = note or (detail if not passed else "")
-        fields["indices"] = tuple(map(int, indices)) if len(indices) else ()
-        fields["explicit_margin"] = margin
+        check = Check(
+            name=name,
+            passed=bool(passed),
+            value=value,
+            limit=limit,
+            detail=note or (detail if not passed else ""),
+            indices=tuple(int(i) for i in indices),
+            explicit_margin=margin,
+        )
         self.checks.append(check)
         return check
 
@@ -127,12 +115,9 @@ class Scorecard:
         self.marks.update(gaps=cont.gaps, repeats=cont.repeats)
         return cont
 
-    def bounds(
-        self, points: ArrayLike, grid_size: int, *, extremes: tuple[float, float] | None = None
-    ) -> tuple[int, ...]:
-        """``bounds``: every point on the grid; the outside ones are marked. ``extremes``: the least
-        and largest coordinate when the caller has them (:func:`checks.out_of_bounds`)."""
-        oob = ck.out_of_bounds(points, grid_size, extremes=extremes)
+    def bounds(self, points: ArrayLike, grid_size: int) -> tuple[int, ...]:
+        """``bounds``: every point on the grid; the outside ones are marked."""
+        oob = ck.out_of_bounds(points, grid_size)
         # (the detail is kept only when the check fails)
         self.add("bounds", not oob, len(oob), "0 outside", f"outside 0..{grid_size - 1}" if oob else "", oob)
         self.marks["outside"] = oob
@@ -177,14 +162,12 @@ class Scorecard:
         min_turns: float,
         max_turns: float,
         coverage: bool = True,
-        about: tuple[FloatArray, FloatArray] | None = None,
     ) -> ck.Winding:
         """``direction`` (when one was asked: the way round as seen on screen) and ``winding`` (laps
         about ``center`` that way, one lap = 1.0; unsigned when no direction was asked). The
-        winding's ``coverage`` is measured only with ``coverage=True``; ``about``: the points
-        about ``center`` when the caller has them (both as in :func:`checks.winding`)."""
+        winding's ``coverage`` is measured only with ``coverage=True``."""
         drawn = ck.direction(points)
-        wind = ck.winding(points, center, coverage=coverage, about=about)
+        wind = ck.winding(points, center, coverage=coverage)
         self.metrics.update(direction=drawn or "none", turns=wind.turns)
         if direction is not None:
             self.add(
@@ -247,17 +230,12 @@ class Scorecard:
         # its samples but aliases of the lower orders. Such orders are not judged: on a radius-3
         # circle the raster's own ripple read as a 15-sided polygon (tests/validity, hypothesis).
         amps = amps[: max(1, min(len(amps), math.floor(math.pi * size) - HARMONIC_ORDERS[0] + 1))]
-        # each order's limit and its amplitude's share of it, in Python floats (numpy's where and
-        # divide give the same IEEE quotients)
+        # each order's limit and its amplitude's share of it; the worst is the first NaN, else the
+        # first largest (np.argmax's choice)
         repeat, other = a + b / size, c + d / size
-        share = [amp / (repeat if rep else other) for amp, rep in zip(amps, _repeats(symmetry))]
-        # ``k`` is np.argmax's: the first NaN, else the first largest share (max keeps the first of
-        # equals; index finds it). A NaN share makes their sum NaN, so the sum says where to look.
-        total = sum(share)
-        k = next((i for i, v in enumerate(share) if v != v), -1) if total != total else -1
-        if k < 0:
-            k = share.index(max(share))
-        worst, order = share[k], HARMONIC_ORDERS[0] + k
+        share = np.array([amp / (repeat if rep else other) for amp, rep in zip(amps, _repeats(symmetry))])
+        k = int(np.argmax(share))
+        worst, order = float(share[k]), HARMONIC_ORDERS[0] + k
         if worst <= 1.0:  # the detail is kept only when the check fails
             detail = ""
         else:

@@ -29,9 +29,7 @@ import math
 import re
 from typing import Any
 
-import numpy as np
-
-__all__ = ["seed_score", "php_round", "score_of_error", "EXACT_LIMIT"]
+__all__ = ["seed_score", "php_round", "score_of_error"]
 
 Number = int | float
 
@@ -181,147 +179,6 @@ def score_of_error(mean_error: float) -> float:
     return php_round(score, 2)
 
 
-#: Coordinates below this magnitude cannot overflow int64 in any step of the fast path.
-_FAST_LIMIT = 2**30
-#: Below this magnitude every int step of the fast path is exact in doubles too (|dx| < 2**25,
-#: dx² + dy² < 2**51), so the int and the float arithmetic give the same numbers.
-EXACT_LIMIT = 2**24
-
-
-def _fast_int_score(entries: list[Any]) -> float | None:
-    """The same score, vectorised, for the common answer: every entry a point with int x and y
-    (or every coordinate a float: :func:`_fast_float_score`).
-
-    Exactness holds because every step matches PHP's: the integer sums are exact; the centroid is
-    PHP's int-or-float division; element-wise subtraction, squares, sums and ``sqrt`` are the same
-    IEEE operations numpy performs; and the two sums over floats use ``cumsum``, which adds left to
-    right exactly like PHP's loop and ``array_sum`` (``np.sum`` would not: it adds pairwise).
-    Returns ``None`` whenever an entry is anything else, so the general path decides.
-    """
-    try:  # comprehensions keep this check cheap; anything odd falls back
-        xs = [p["x"] for p in entries]
-        ys = [p["y"] for p in entries]
-    except (KeyError, TypeError):
-        # an entry without "x"/"y" (KeyError), or not a JSON object at all — a list, string,
-        # number or null (TypeError: they take no string index): the general path decides
-        return None
-    types = set(map(type, xs))
-    types.update(map(type, ys))
-    if types == {float}:
-        # (the limit also keeps numpy from overflowing, and warning, where PHP quietly would)
-        if min(xs) <= -_FAST_LIMIT or max(xs) >= _FAST_LIMIT or min(ys) <= -_FAST_LIMIT or max(ys) >= _FAST_LIMIT:
-            return None
-        return _fast_float_score(xs, ys)
-    if types != {int}:
-        return None
-    try:
-        xy = np.array((xs, ys), dtype=np.int64)  # rows x and y; an int beyond int64 overflows here
-    except OverflowError:
-        return None
-    lo, hi = int(xy.min()), int(xy.max())
-    if lo <= -_FAST_LIMIT or hi >= _FAST_LIMIT:
-        return None
-    n = len(entries)
-    cx, cy = _div(sum(xs), n), _div(sum(ys), n)
-    if lo > -EXACT_LIMIT and hi < EXACT_LIMIT:
-        return _small_int_score(xy, cx, cy, n)
-    ax, ay = xy
-    # int centroid: dx stays int64 (exact), as in PHP; float centroid: int → double, then IEEE ops
-    dx = ax - cx if isinstance(cx, int) else ax.astype(np.float64) - cx
-    dy = ay - cy if isinstance(cy, int) else ay.astype(np.float64) - cy
-    sq = dx * dx + dy * dy
-    radii = np.sqrt(sq.astype(np.float64))
-    return _from_radii(radii, n)
-
-
-def _from_radii(radii: np.ndarray, n: int) -> float:
-    """Steps 3-5 from the points' radii: PHP's left-to-right mean radius, mean relative error, score."""
-    r_mean = float(radii.cumsum()[-1]) / n
-    if r_mean <= 0:
-        return 0.0
-    err = np.abs(radii - r_mean)
-    err /= r_mean
-    return score_of_error(float(err.cumsum()[-1]) / n)
-
-
-def _small_int_score(xy: np.ndarray, cx: Number, cy: Number, n: int) -> float:
-    """Steps 2-5 for small int coordinates (every answer on a grid), ``xy`` their rows x and y
-    (int64, or float64 holding the same whole numbers: the subtraction converts ints exactly),
-    ``cx``/``cy`` PHP's centroid: both rows at once, in doubles, which hold every int step exactly
-    here (see ``EXACT_LIMIT``); an int centroid converts exactly."""
-    d = xy - np.array(((float(cx),), (float(cy),)))
-    d *= d
-    radii = np.sqrt(np.add.reduce(d, axis=0))  # dx² + dy², one addition per point
-    return _from_radii(radii, n)
-
-
-def int_points_score(
-    points: np.ndarray,
-    about: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
-    extremes: tuple[float, float] | None = None,
-) -> float | None:
-    """The seed score of an answer whose every point is ``{"x": int, "y": int}``, from those ints
-    as an ``(N, 2)`` float array (the parser's :attr:`Drawing.points`, which holds them exactly);
-    ``None`` when a coordinate is too large for the small-int path (ask :func:`seed_score`).
-
-    The same numbers as :func:`seed_score` on the answer: PHP's int sums are the float sums here
-    (whole numbers below ``2**53`` at every step, in any order), its centroid the same division,
-    and steps 2-5 the same code (:func:`_small_int_score`).
-
-    ``about`` is ``fit.circle.about_mean(points)`` when the caller has it: its mean is PHP's
-    centroid (the same exact sums, the same division: an int quotient is the float one when exact)
-    and its squared distances are step 2's ``dx² + dy²`` (the same subtractions, squares and one
-    addition per point), so only the square roots remain. ``extremes`` is the least and the
-    largest coordinate (``np.minimum.reduce`` and ``np.maximum.reduce`` of the points) when the
-    caller has them.
-    """
-    n = len(points)
-    if n < 5:
-        return 0.0
-    if n >= 2**28:  # pragma: no cover - the parser allows 10,000 points; keeps the sums exact
-        return None
-    if extremes is None:
-        extremes = (float(np.minimum.reduce(points, axis=None)), float(np.maximum.reduce(points, axis=None)))
-    lo, hi = extremes
-    if not (lo > -EXACT_LIMIT and hi < EXACT_LIMIT):  # (NaN: not an int answer; asked anyway)
-        return None
-    if about is not None:
-        return _from_radii(np.sqrt(about[2]), n)
-    sx, sy = np.add.reduce(points, axis=0).tolist()  # exact: |sum| < 2**28 * 2**24 = 2**52
-    return _small_int_score(points.T, _div(int(sx), n), _div(int(sy), n), n)
-
-
-def _left_sum(values: np.ndarray) -> float:
-    """``0 + v0 + v1 + ...`` added left to right from PHP's int 0, as the loop does.
-
-    ``cumsum`` adds left to right; starting from ``v0`` instead of ``0 + v0`` changes nothing but
-    the sign of a zero (``0 + -0.0`` is ``0.0``), and only while every value so far is ``-0.0``: a
-    sum of all ``-0.0`` ends ``-0.0`` where PHP's ends ``0.0``. Adding ``0.0`` at the end gives
-    PHP's ``0.0`` there and leaves every other number (NaN included) as it is.
-    """
-    return float(values.cumsum()[-1]) + 0.0
-
-
-def _fast_float_score(xs: list[float], ys: list[float]) -> float:
-    """The score when every coordinate is a float (drawings the library builds itself): PHP's
-    arithmetic is then plain IEEE doubles throughout, each step the loop's, sums left to right."""
-    return float_points_score(np.array(xs, dtype=np.float64), np.array(ys, dtype=np.float64))
-
-
-def float_points_score(ax: np.ndarray, ay: np.ndarray) -> float:
-    """:func:`_fast_float_score` of the coordinates as float64 arrays (at least 5 points, finite,
-    below ``2**30`` in magnitude): the score of ``{"points": [{"x": float(x), "y": float(y)}, ...]}``
-    without building it."""
-    n = len(ax)
-    cx, cy = _left_sum(ax) / float(n), _left_sum(ay) / float(n)
-    dx, dy = ax - cx, ay - cy
-    radii = np.sqrt(dx * dx + dy * dy)
-    r_mean = _left_sum(radii) / n
-    if r_mean <= 0:
-        return 0.0
-    return score_of_error(_left_sum(np.abs(radii - r_mean) / r_mean) / n)
-
-
 def seed_score(data: Any) -> float:
     """The seed's circle score of a decoded JSON answer, exactly as the PHP original computes it.
 
@@ -356,10 +213,6 @@ def seed_score(data: Any) -> float:
     n = len(entries)
     if n < 5:
         return 0.0
-    fast = _fast_int_score(entries)
-    if fast is not None:
-        return fast
-
     # 1. centroid: sums over usable entries, divided by the count of ALL entries (the quirk)
     sum_x: Number = 0
     sum_y: Number = 0

@@ -44,15 +44,15 @@ def test_an_unknown_family_is_refused_with_the_known_ones(score_parts, capsys):
 
 
 def test_within_splits_one_function_and_names_each_step_by_its_own_file(score_parts, capsys):
-    # _estimate (geometry/fit/ellipse.py) calls the polish, a method of that file, and also solve(),
-    # imported from base.py: each is its own step, named by the file it is defined in
-    assert score_parts.main(["--family", "ellipse", "--within", "_estimate", "--rounds", "1", "--number", "3"]) == 0
+    # score_ellipse (families/ellipse.py) calls _fit_checks, a function of that file, and also
+    # outline_measures, imported from single.py: each is its own step, named by the file it is defined in
+    assert score_parts.main(["--family", "ellipse", "--within", "score_ellipse", "--rounds", "1", "--number", "3"]) == 0
     out = capsys.readouterr().out
-    assert "_estimate (geometry/fit/ellipse.py) takes" in out
+    assert "score_ellipse (families/ellipse.py) takes" in out
     named = [what for _, _, what in _lines(out)]
-    assert any(w.startswith("EllipseModel._refined (geometry/fit/ellipse.py)") for w in named)
-    assert any(w.startswith("solve (geometry/fit/base.py)") for w in named)
-    assert not any(w.startswith("solve (geometry/fit/ellipse.py)") for w in named)
+    assert any(w.startswith("_fit_checks (families/ellipse.py)") for w in named)
+    assert any(w.startswith("outline_measures (families/single.py)") for w in named)
+    assert not any(w.startswith("outline_measures (families/ellipse.py)") for w in named)
     rows = _lines(out)
     assert sum(share for _, share, _ in rows) == pytest.approx(1.0, abs=0.002 * len(rows))
 

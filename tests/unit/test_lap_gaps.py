@@ -1,6 +1,5 @@
-"""Scoring's fast paths give what their plain forms give, bit for bit: the seed score of a float or
-int drawing (vectorised) against the PHP loop's port, and a spiral's lap windows (sorted by angle)
-against comparing every point with every other."""
+"""A spiral's lap spacing (``lap_gaps``: each target's window found among the points sorted by angle)
+is what comparing every point with every other gives."""
 
 from __future__ import annotations
 
@@ -9,48 +8,7 @@ import math
 import numpy as np
 import pytest
 
-import shape_asserts.geometry.seed as seed
 from shape_asserts.geometry.fit.spiral import lap_gaps, unwrapped_angles
-
-
-def _float_answers() -> list[dict]:
-    rng = np.random.default_rng(5)
-    out = []
-    for i in range(300):
-        n = int(rng.integers(5, 200))
-        pts = [
-            rng.integers(0, 50, (n, 2)).astype(float),
-            rng.random((n, 2)) * 100 - 50,
-            np.full((n, 2), -0.0),
-            np.round(rng.random((n, 2)) * 50, 1),
-        ][i % 4]
-        out.append({"points": [{"x": float(x), "y": float(y)} for x, y in pts]})
-    return out
-
-
-def _int_answers() -> list[dict]:
-    """Whole coordinates on both branches of the int fast path: below 2**24 (both axes at once, in
-    doubles) and larger ones up to its limit (int64 steps)."""
-    rng = np.random.default_rng(11)
-    out = []
-    for i in range(600):
-        n = int(rng.integers(5, 120))
-        span = [60, 2**23, 2**24 + 7, 2**29][i % 4]
-        shift = [0, -span, span // 2, 2**24 - 3][i % 3]
-        pts = rng.integers(-span, span, (n, 2)) + shift
-        if i % 5 == 0:
-            pts[:] = pts[0]  # one point many times: no radius
-        out.append({"points": [{"x": int(x), "y": int(y)} for x, y in pts]})
-    return out
-
-
-@pytest.mark.parametrize("make", [_float_answers, _int_answers], ids=["float", "int"])
-def test_the_seed_score_of_a_drawing_is_the_php_loops(monkeypatch, make):
-    answers = make()
-    fast = [seed.seed_score(a) for a in answers]
-    monkeypatch.setattr(seed, "_fast_int_score", lambda entries: None)  # the loop, as in PHP
-    slow = [seed.seed_score(a) for a in answers]
-    assert [(x, math.copysign(1, x)) for x in fast] == [(x, math.copysign(1, x)) for x in slow]
 
 
 def _lap_gaps_every_pair(points, center, *, min_radius=1.5, window=0.25):
