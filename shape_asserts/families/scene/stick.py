@@ -15,7 +15,6 @@ Stick figure
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,9 +33,9 @@ from shape_asserts.families.scene.common import (
     sketch,
     stroke,
 )
-from shape_asserts.families.scene.strokes import _on_grid, edges_of, heal_spans, holes
+from shape_asserts.families.scene.strokes import edges, heal, holes
 from shape_asserts.geometry.drawing import Drawing
-from shape_asserts.geometry.fit.circle import CircleModel, roundness_of
+from shape_asserts.geometry.fit.circle import CircleModel, roundness
 from shape_asserts.geometry.points import FloatArray, IntArray
 from shape_asserts.geometry.raster import raster_circle
 from shape_asserts.geometry.score import ShapeScore
@@ -135,80 +134,18 @@ def stick_ideal(case: CaseLike) -> IntArray:
     return np.vstack(stick_reference(case.params.get("area") or STICK_AREA))
 
 
-def _off_cells(
-    st: FloatArray, cells: set[tuple[int, int]], extremes: tuple[list[float], list[float]] | None = None
-) -> list[bool]:
-    """Which points of ``st`` do not round (half to even, as ``round``) to one of ``cells``.
-    ``extremes``: each column's least and largest value of ``st``, when the caller has them."""
-    if extremes is not None and len(st):
-        # every value finite and under 2**52 in size when each column's extremes are (each
-        # compared on its own: a nan or an infinity fails)
-        (x0, y0), (x1, y1) = extremes
-        small = all(-(2**52) < v < 2**52 for v in (x0, y0, x1, y1))
-    else:
-        small = bool(len(st) and np.isfinite(st).all() and float(np.abs(st).max()) < 2**52)
-    if small:
-        # np.rint rounds halves to even like round(), exactly, for floats this size
-        xy = np.rint(st).astype(np.int64).tolist()
-        return [(x, y) not in cells for x, y in xy]
-    return [(int(round(x)), int(round(y))) not in cells for x, y in st]
-
-
-def _runs(flags: list[bool]) -> list[tuple[int, int]]:
-    """``(start, stop)`` of each run of ``True`` in ``flags``, in order (found by ``list.index``, in C)."""
-    out: list[tuple[int, int]] = []
-    i, n = 0, len(flags)
-    while True:
-        try:
-            i = flags.index(True, i)
-        except ValueError:
-            return out
-        try:
-            j = flags.index(False, i)
-        except ValueError:
-            j = n
-        out.append((i, j))
-        i = j
-
-
-def _body_spans(
-    pts: FloatArray,
-    ring: FloatArray,
-    healed: list[tuple[int, int]],
-    extremes: tuple[list[float], list[float]] | None,
-    grid_size: int,
-) -> list[tuple[int, int]]:
-    """The runs of points off the head's cells (``ring``'s, whole numbers) within each of the
-    ``healed`` spans (:func:`.strokes.heal_spans` of ``pts``), as ``(start, stop)`` in ``pts``, in
-    order. ``extremes``: each column's least and largest value of ``pts``."""
-    if not healed:
-        return []
-    if extremes is None or not _on_grid(extremes, grid_size):
-        # every stroke's points off the head's cells, looked up all at once (the healed strokes are
-        # pts in order), then each stroke's runs of them
-        off = _off_cells(pts, set(zip(*ring.astype(np.int64).T.tolist())), extremes)  # (int(x), int(y)) of each
-        return [(a + i, a + j) for a, b in healed for i, j in _runs(off[a:b])]
-    # every point on the grid: the head's cells marked on the drawing's box of cells (where the
-    # ring lies: its cells are drawn ones, or bridges between them), every point's cell (rounded
-    # halves to even, as _off_cells rounds it) looked up at once; the runs of points off it, each
-    # cut where one healed span ends and the next begins
-    (x0, y0), (x1, y1) = extremes
-    lx, ly = round(x0), round(y0)
-    head = np.zeros((round(y1) - ly + 1, round(x1) - lx + 1), dtype=bool)
-    rc = ring.astype(np.int64)
-    head[rc[:, 1] - ly, rc[:, 0] - lx] = True
-    cells = np.rint(pts).astype(np.int64)
-    away = np.zeros(len(pts) + 2, dtype=bool)
-    away[1:-1] = ~head[cells[:, 1] - ly, cells[:, 0] - lx]
-    turns = (away[1:] != away[:-1]).nonzero()[0].tolist()  # each run's start, then its stop
-    ends = [b for _, b in healed[:-1]]  # where one healed span ends and the next begins
-    out: list[tuple[int, int]] = []
-    for start, stop in zip(turns[::2], turns[1::2]):
-        for cut in ends[bisect_right(ends, start) : bisect_left(ends, stop)]:
-            out.append((start, cut))
-            start = cut
-        out.append((start, stop))
-    return out
+def _off_head(stroke: FloatArray, head: set[tuple[float, float]]) -> list[FloatArray]:
+    """The runs of ``stroke``'s points whose cells (points rounded) are not among the ``head``'s."""
+    off = [cell not in head for cell in map(tuple, np.rint(stroke).tolist())]
+    pieces = []
+    start = None
+    for i, away in enumerate([*off, False]):
+        if away and start is None:
+            start = i
+        elif not away and start is not None:
+            pieces.append(stroke[start:i])
+            start = None
+    return pieces
 
 
 def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
@@ -217,12 +154,12 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     area = p.get("area")
     com = sketch(drawing.points, reference_of(stick_reference, area or STICK_AREA), area, p["grid_size"], t)
     card, metrics, pts = com.card, com.card.metrics, com.pts
-    # np.ptp's max - min of the y column, from sketch's extremes of it (the same two floats)
-    height = com.extremes[1][1] - com.extremes[0][1] if com.extremes else 0.0
+    height = float(np.ptp(pts[:, 1])) if len(pts) else 0.0
 
     # head: the topmost closed loop big enough to be one, and it must be round
     loops = []
-    rings = holes(pts, [st for _, st in com.strokes], t.heal_step, t.head_max_closure, p["grid_size"], com.extremes)
+    strokes = [st for _, st in com.strokes]
+    rings = holes(pts, strokes, t.heal_step, t.head_max_closure, p["grid_size"])
     for ring in rings:
         fit = CircleModel.from_estimate(ring)
         if fit and t.head_min_radius <= fit.radius and (height <= 0 or fit.radius <= t.head_max_share * height):
@@ -241,11 +178,11 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         return card.result("stick", com.likeness)
 
     _, _, ring, fit = head
-    ang, res, dist = fit.polar(ring)  # fit.radial(ring), and the distances roundness(ring, fit.center) takes
+    ang, res = fit.radial(ring)
     round_check = card.harmonics(ang, res, scale=fit.radius, limits=t.head_harmonic_limits, symmetry=4, name="head")
     metrics.update(
         head_harmonic=round_check.value,
-        head_roundness=roundness_of(dist),  # (a fitted ring has ≥ 3 points)
+        head_roundness=roundness(ring, fit.center),
         head_radius=fit.radius,
         head_x=fit.center[0],
         head_y=fit.center[1],
@@ -264,11 +201,12 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     )
 
     # the body: every stroke without the head's cells
-    healed = heal_spans(pts, com.strokes, t.heal_step)
-    body_spans = _body_spans(pts, ring, healed, com.extremes, p["grid_size"])
+    head_cells = set(map(tuple, ring.tolist()))
+    body = edges(
+        [piece for st in heal(strokes, t.heal_step) for piece in _off_head(st, head_cells)], t.simplify_tolerance
+    )
     hx, hy = fit.center
     r = fit.radius
-    body = edges_of(pts, body_spans, t.simplify_tolerance)
     torso = torso_chain(body, np.array([hx, hy + r]), hx, r, t)
     if torso is None:
         card.add("torso", False, "none", f"≤ {t.torso_tolerance:g}° from vertical", "no line hangs from the head")
