@@ -109,6 +109,8 @@ def limbs(segs: FloatArray, chain: set[int], a: FloatArray, b: FloatArray, t: Bo
     """The edges leaving the torso ``a``–``b`` (``chain``: the torso's own edges), one per limb:
     an edge drawn across the torso is two limbs, and pieces leaving one place in one direction
     (a limb retraced, or drawn in pieces) are one, the longest."""
+    # every end's distance from the torso at once (seg_dist: seg_distance's floats, x and y
+    # apart); where along the torso an end lies is worked out for the limbs' tips alone (below)
     (ax, ay), (bx, by) = a.tolist(), b.tolist()
     flat = segs.reshape(-1, 2)
     end_dist = seg_dist(flat[:, 0], flat[:, 1], ax, ay, bx, by).tolist()

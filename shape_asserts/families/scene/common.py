@@ -250,9 +250,6 @@ def sketch(
         crumb_idx if crumbling else (),
     )
     card.marks["fragments"] = crumb_idx
-    card.bounds(pts, grid_size)
-    if area is not None:
-        _check_area(card, pts, area, t.area_margin)
     # each column's least and largest: the drawing's box, for the fit onto the reference's (each
     # column reduced as one contiguous row: the same values as over axis 0 but for the sign of a
     # zero where -0.0 and 0.0 tie, which nothing below keeps)
@@ -260,6 +257,20 @@ def sketch(
     lo, hi = (
         (np.minimum.reduce(cols, axis=1).tolist(), np.maximum.reduce(cols, axis=1).tolist()) if len(pts) else ([], [])
     )
+    card.bounds(pts, grid_size)
+    if area is not None:
+        x0, y0, x1, y1 = area
+        m = t.area_margin
+        bad = (pts[:, 0] < x0 - m) | (pts[:, 0] > x1 + m) | (pts[:, 1] < y0 - m) | (pts[:, 1] > y1 + m)
+        bad_list = bad.nonzero()[0].tolist()
+        card.add(
+            "area",
+            not bad_list,
+            len(bad_list),
+            f"0 more than {m:g} outside",
+            f"asked x {x0}..{x1}, y {y0}..{y1}",
+            bad_list,
+        )
     ref, box, index = _stacked(reference)
     diag = math.hypot(box[2] - box[0], box[3] - box[1])
     scale = t.similarity_scale * diag
@@ -279,20 +290,3 @@ def sketch(
     card.add("likeness", like >= t.min_likeness, like, f"≥ {t.min_likeness:g}", "nothing like the scene asked for")
     card.marks["breaks"] = tuple(i for i, _ in strokes[1:])
     return Sketch(pts, strokes, card, like)
-
-
-def _check_area(card: Scorecard, pts: FloatArray, area: Sequence[int], margin: float) -> None:
-    """``area``: no point more than ``margin`` cells outside the asked area."""
-    x0, y0, x1, y1 = area
-    outside = (
-        (pts[:, 0] < x0 - margin) | (pts[:, 0] > x1 + margin) | (pts[:, 1] < y0 - margin) | (pts[:, 1] > y1 + margin)
-    )
-    bad = np.flatnonzero(outside).tolist()
-    card.add(
-        "area",
-        not bad,
-        len(bad),
-        f"0 more than {margin:g} outside",
-        f"asked x {x0}..{x1}, y {y0}..{y1}",
-        bad,
-    )
