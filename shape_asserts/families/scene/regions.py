@@ -17,7 +17,7 @@ def enclosed(drawn: BoolArray) -> list[BoolArray]:
     drawing, so the first region, the one holding the top-left cell, is the outside.
 
     A flood fill from each empty cell not yet reached, in row-major order; the grid is the
-    drawing's box of at most ``(grid_size + 3)²`` cells (:func:`.strokes.holes` leaves points off
+    drawing's box of at most ``(grid_size + 4)²`` cells (:func:`.strokes.holes` leaves points off
     the grid out), so a hostile answer costs no more than a fair one."""
     h, w = drawn.shape
     reached = drawn.tolist()  # (nested lists: one cell's look-up is cheaper than an array's)
