@@ -529,7 +529,7 @@ def test_an_answer_of_scattered_contours_compares_only_the_matched_ones(monkeypa
     """Every point its own contour (alternating corners) once made the pairwise intersection check
     quadratic in the answer (500 points: 20 s). Only contours matched to asked circles are compared:
     at most k(k−1)/2 pairs, whatever the answer's size."""
-    from shape_asserts.families.multi import scorer as multi
+    from shape_asserts.families.multi import meeting as multi
 
     calls = []
     real = multi.intersection

@@ -8,7 +8,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.geometry.points import FloatArray, IntArray
+from shape_asserts.geometry.points import FloatArray
 
 __all__ = ["assign"]
 
@@ -32,26 +32,36 @@ def assign(cost: ArrayLike) -> list[tuple[int, int]]:
     m, k = cost.shape
     if m == 0 or k == 0:
         return []
-    if max(m, k) <= 7 and math.perm(max(m, k), min(m, k)) > _PYTHON_PERMUTATIONS:
-        return _assign_arrays(cost)
     if max(m, k) <= 7:
-        # Python floats, added one by one left to right: the same sums as of the array's elements
-        # (not sum(), which adds exact floats with compensation from Python 3.12 on)
-        c = cost.tolist()
-        perms = list(itertools.permutations(range(max(m, k)), min(m, k)))
-        # m >= k: perm[j] is the row of column j; else perm[i] is the column of row i
-        lines = list(zip(*c)) if m >= k else c  # columns (lines[j][i] is cost[i, j]), or rows
-        totals = []
-        for perm in perms:
-            total = 0.0
-            for line, at in zip(lines, perm):
-                total += line[at]
-            totals.append(total)
-        first = _first_least(totals)
-        if first is None:
-            return []
-        perm = perms[first]
-        return sorted((perm[j], j) for j in range(k)) if m >= k else [(i, perm[i]) for i in range(m)]
+        return _least_permutation(cost)
+    return _greedy(cost)
+
+
+def _least_permutation(cost: FloatArray) -> list[tuple[int, int]]:
+    """:func:`assign` by brute force: every one-to-one matching's total, the first least one."""
+    m, k = cost.shape
+    # Python floats, added one by one left to right (not sum(), which adds exact floats with
+    # compensation from Python 3.12 on): every permutation's total the same float whatever it is
+    # compared with
+    c = cost.tolist()
+    perms = list(itertools.permutations(range(max(m, k)), min(m, k)))
+    # m >= k: perm[j] is the row of column j; else perm[i] is the column of row i
+    lines = list(zip(*c)) if m >= k else c  # columns (lines[j][i] is cost[i, j]), or rows
+    totals = []
+    for perm in perms:
+        total = 0.0
+        for line, at in zip(lines, perm):
+            total += line[at]
+        totals.append(total)
+    first = _first_least(totals)
+    if first is None:
+        return []
+    perm = perms[first]
+    return sorted((perm[j], j) for j in range(k)) if m >= k else [(i, perm[i]) for i in range(m)]
+
+
+def _greedy(cost: FloatArray) -> list[tuple[int, int]]:
+    """:func:`assign` for many rows or columns: the cheapest free pair taken, again and again."""
     order = np.dstack(np.unravel_index(np.argsort(cost, axis=None, kind="stable"), cost.shape))[0]
     rows, cols, pairs = set(), set(), []
     for i, j in order:
@@ -62,8 +72,6 @@ def assign(cost: ArrayLike) -> list[tuple[int, int]]:
     return sorted(pairs)
 
 
-#: Up to this many permutations :func:`assign` adds them up in Python, beyond it with arrays.
-_PYTHON_PERMUTATIONS = 24
 #: Totals this close to the least (relative; absolute below 1) tie with it: :func:`assign`.
 TIE = 1e-9
 
@@ -75,32 +83,3 @@ def _first_least(totals: list[float]) -> int | None:
         return None
     near = least + TIE * max(1.0, abs(least))
     return next(i for i, t in enumerate(totals) if t <= near)
-
-
-#: Every permutation of ``range(n)`` choose ``r``, in ``itertools.permutations`` order, as the
-#: flat indices into a C-ordered ``(m, k)`` cost matrix of the terms :func:`_assign_arrays` adds
-#: (column by column), by ``(m, k)``.
-_PERMUTATION_CELLS: dict[tuple[int, int], IntArray] = {}
-
-
-def _assign_arrays(cost: FloatArray) -> list[tuple[int, int]]:
-    """:func:`assign`'s brute force with arrays: every permutation's total added term by term from
-    0.0 (the same float additions in the same order as the Python loop), chosen as there
-    (:func:`_first_least`)."""
-    m, k = cost.shape
-    cells = _PERMUTATION_CELLS.get((m, k))
-    if cells is None:
-        perms = np.array(list(itertools.permutations(range(max(m, k)), min(m, k))), dtype=np.int64)
-        # m >= k: perm[j] is the row of column j; else perm[i] is the column of row i
-        cells = perms * k + np.arange(k) if m >= k else np.arange(m) * k + perms
-        cells.flags.writeable = False
-        _PERMUTATION_CELLS[m, k] = cells
-    terms = np.ascontiguousarray(cost).ravel()[cells]  # (permutations, min(m, k)), all at once
-    totals = np.zeros(len(terms))
-    for j in range(terms.shape[1]):
-        totals += terms[:, j]
-    best = _first_least(totals.tolist())
-    if best is None:
-        return []
-    at = cells[best].tolist()
-    return sorted((c // k, c % k) for c in at)

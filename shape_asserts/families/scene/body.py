@@ -1,202 +1,179 @@
 """The stick figure's body below its head: the line hanging from the head (the torso) and the
-edges leaving it (the limbs), worked on plain floats where the edges are few."""
+edges leaving it (the limbs)."""
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
-from shape_asserts.families.scene.strokes import seg_along_xy, seg_distance_xy
+from shape_asserts.families.scene.strokes import ends, seg_distance
 from shape_asserts.geometry.distances import nearest_on_segment
 from shape_asserts.geometry.points import FloatArray
 from shape_asserts.geometry.simplify import segment_angles
 
-if TYPE_CHECKING:
-    from shape_asserts.families.scene.stick import StickThresholds
+__all__ = ["BodyLimits", "Limb", "torso_chain", "limbs", "angle_between"]
 
-__all__ = ["torso_chain", "limbs", "angle_between", "angle_of", "hypot_within"]
+
+class BodyLimits(Protocol):
+    """The limits the torso and limbs are found by (``stick.StickThresholds`` holds them; named
+    here so that this module needs nothing of the stick figure's)."""
+
+    @property
+    def min_edge(self) -> float: ...
+    @property
+    def torso_search(self) -> float: ...
+    @property
+    def torso_continue(self) -> float: ...
+    @property
+    def attach_tol(self) -> float: ...
+    @property
+    def min_limb(self) -> float: ...
+    @property
+    def arm_zone(self) -> float: ...
+    @property
+    def limb_merge_angle(self) -> float: ...
+    @property
+    def min_limb_side(self) -> float: ...
+
+
+class Limb(NamedTuple):
+    """An edge leaving the torso: ``"arm"`` or ``"leg"``, on the ``"left"``, ``"right"`` or
+    ``"along"`` the torso, where it leaves it (``root``) and where it ends (``tip``)."""
+
+    kind: str
+    side: str
+    root: FloatArray
+    tip: FloatArray
 
 
 def torso_chain(
-    segs: FloatArray, neck: FloatArray, head_x: float, r: float, t: StickThresholds
+    segs: FloatArray, neck: FloatArray, head_x: float, r: float, t: BodyLimits
 ) -> tuple[FloatArray, FloatArray, set[int], float] | None:
     """The line hanging from the head: top end, bottom end, the edges it is made of and its
     direction (:func:`~shape_asserts.geometry.simplify.segment_angles` of top to bottom).
 
     Of the edges steeper than ``torso_search`` whose top lies within the head's width, the one
     whose top is nearest the head's bottom (``neck``), then the edges within ``torso_continue``
-    degrees of its direction that continue it up or down, or lie along it.
-
-    The edges are few: their ends (ordered as :func:`.strokes.ends` orders them), tilts and the
-    candidates' tests are worked on plain floats, the same differences and comparisons as on the
-    numpy rows; angles, lengths, hypot and rounding stay numpy's."""
+    degrees of its direction that continue it up or down, or lie along it."""
     if not len(segs):
         return None
     ang, length = segment_angles(segs)
-    angles, lengths = ang.tolist(), length.tolist()
-    tops: list[list[float]] = []
-    bottoms: list[list[float]] = []
-    for p, q in segs.tolist():
-        top, bottom = (p, q) if p[1] <= q[1] else (q, p)
-        tops.append(top)
-        bottoms.append(bottom)
-    tilt = [abs(a - 90.0) for a in angles]
-    cand = [
-        k
-        for k in range(len(angles))
-        if tilt[k] <= t.torso_search and lengths[k] >= t.min_edge and abs(tops[k][0] - head_x) <= r
-    ]
-    if not cand:
+    tops, bottoms = ends(segs)
+    tilt = np.abs(ang - 90.0)
+    steep = (tilt <= t.torso_search) & (length >= t.min_edge) & (np.abs(tops[:, 0] - head_x) <= r)
+    cand = np.flatnonzero(steep)
+    if not len(cand):
         return None
-    nx, ny = neck.tolist()
-    dist = np.hypot([tops[k][0] - nx for k in cand], [tops[k][1] - ny for k in cand])
-    # np.lexsort's first (least rounded distance, then tilt, then longest; the first such in
-    # ``cand`` among equals, as the stable sort keeps them) by min over the same keys as floats
-    # (no nan: the edges' ends are finite)
-    near = dist.round(6).tolist()
-    i = cand[min(range(len(cand)), key=lambda k: (near[k], tilt[cand[k]], -lengths[cand[k]]))]
-    # the chain grown on plain floats: the same differences, comparisons and hypot (np.hypot of two
-    # floats) as on the numpy rows
+    near = np.hypot(tops[cand, 0] - neck[0], tops[cand, 1] - neck[1]).round(6)
+    # the nearest the neck, then the most upright, then the longest (the first of equals: lexsort is stable)
+    i = int(cand[np.lexsort((-length[cand], tilt[cand], near))[0]])
     chain = {i}
-    (ax, ay), (bx, by) = tops[i], bottoms[i]
+    a, b = tops[i], bottoms[i]
     grew = True
     while grew:
         grew = False
-        # segment_angles of the one segment a to b: the same ufuncs on its two differences
-        direction = float(np.degrees(np.arctan2(by - ay, bx - ax)) % 180.0)
+        direction = _direction(a, b)
         for j in range(len(segs)):
-            if j in chain or abs(angles[j] - direction) > t.torso_continue:
+            if j in chain or abs(ang[j] - direction) > t.torso_continue:
                 continue
-            (tx, ty), (fx, fy) = tops[j], bottoms[j]
-            # (each test only when the ones before it fail: none has a side effect)
-            if (
-                hypot_within(tx - bx, ty - by, t.attach_tol)
-                or max(seg_distance_xy(tx, ty, ax, ay, bx, by), seg_distance_xy(fx, fy, ax, ay, bx, by)) <= t.attach_tol
-                or hypot_within(fx - ax, fy - ay, t.attach_tol)
-            ):
+            top, foot = tops[j], bottoms[j]
+            continues_down = np.hypot(*(top - b)) <= t.attach_tol
+            lies_along = max(seg_distance(top, a, b)[0], seg_distance(foot, a, b)[0]) <= t.attach_tol
+            continues_up = np.hypot(*(foot - a)) <= t.attach_tol
+            if continues_down or lies_along or continues_up:
                 chain.add(j)
-                if fy > by:
-                    bx, by = fx, fy
-                if ty < ay:
-                    ax, ay = tx, ty
+                if foot[1] > b[1]:
+                    b = foot
+                if top[1] < a[1]:
+                    a = top
                 grew = True
-    return np.array([ax, ay]), np.array([bx, by]), chain, direction
+    return a.copy(), b.copy(), chain, direction
 
 
-def hypot_within(dx: float, dy: float, limit: float) -> bool:
-    """``np.hypot(dx, dy) <= limit``, ``np.hypot`` called only where neither size settles it: the
-    hypotenuse is at least the larger size (over ``limit`` when either is), and is exactly the
-    other's size where one is zero (a nan fails either way)."""
-    sx, sy = abs(dx), abs(dy)
-    if sx > limit or sy > limit:
-        return False
-    if sx == 0:
-        return sy <= limit
-    if sy == 0:
-        return sx <= limit
-    return bool(np.hypot(dx, dy) <= limit)
+def _direction(a: FloatArray, b: FloatArray) -> float:
+    """:func:`~shape_asserts.geometry.simplify.segment_angles`' direction of the segment ``a``–``b``."""
+    return float(np.degrees(np.arctan2(b[1] - a[1], b[0] - a[0])) % 180.0)
 
 
 def angle_between(u: FloatArray, v: FloatArray) -> float:
     """Angle in degrees between two direction vectors (0..180)."""
-    return angle_of(u, v, float(np.hypot(*u)), float(np.hypot(*v)))
-
-
-def angle_of(u: FloatArray, v: FloatArray, nu: float, nv: float) -> float:
-    """:func:`angle_between` given the two lengths (``np.hypot`` of each)."""
+    nu, nv = float(np.hypot(*u)), float(np.hypot(*v))
     if nu == 0 or nv == 0:
         return 180.0
     return math.degrees(math.acos(max(-1.0, min(1.0, float(u @ v) / (nu * nv)))))
 
 
-def limbs(
-    segs: FloatArray, chain: set[int], a: FloatArray, b: FloatArray, t: StickThresholds
-) -> list[tuple[str, str, tuple[float, float], tuple[float, float]]]:
-    """Edges leaving the torso ``a``–``b``: (``"arm"``/``"leg"``, ``"left"``/``"right"``/``"along"``,
-    root, tip), one per limb (retraced edges counted once).
-
-    Worked on plain floats, the same double operations as on the edges' numpy rows (a scalar's
-    product, quotient or difference is the same either way); lengths by ``np.hypot`` and the
-    angle between two limbs by :func:`angle_between` on arrays, as before."""
-    # every end's distance from the torso at once (seg_distance's floats); where along the torso an end lies is worked out for the limbs' tips alone (below)
-    (ax, ay), (bx, by) = a.tolist(), b.tolist()
-    flat = segs.reshape(-1, 2)
-    end_dist = nearest_on_segment(flat, a, b)[0].tolist()
-    ex, ey = bx - ax, by - ay
-    pieces: list[tuple[tuple[float, float], tuple[float, float]]] = []
-    # each piece end's (distance, where along the torso): an edge's own end keeps the distance
-    # measured above (the same point, the same floats) and its place along the torso is found when
-    # it is a tip (None till then), a crossing point (None) is measured below
-    measured: list[tuple[float, float | None] | None] = []
-    for j, ((px, py), (qx, qy)) in enumerate(segs.tolist()):
-        if j in chain:
-            continue
-        if max(end_dist[2 * j], end_dist[2 * j + 1]) <= t.attach_tol:
-            continue  # lies along the torso (a retraced piece of it)
-        # an edge drawn across the torso (both arms in one straight stroke) is two limbs
-        dx, dy = qx - px, qy - py
-        den = dx * ey - dy * ex
-        if den != 0:
-            s = ((ax - px) * ey - (ay - py) * ex) / den
-            u = ((ax - px) * dy - (ay - py) * dx) / den
-            x = (px + s * dx, py + s * dy)
-            crosses = 0 <= u <= 1 and 0 < s < 1
-            if crosses and min(np.hypot(x[0] - px, x[1] - py), np.hypot(x[0] - qx, x[1] - qy)) >= t.min_limb:
-                pieces += [(x, (px, py)), (x, (qx, qy))]
-                measured += [None, (end_dist[2 * j], None), None, (end_dist[2 * j + 1], None)]
-                continue
-        pieces.append(((px, py), (qx, qy)))
-        measured += [(end_dist[2 * j], None), (end_dist[2 * j + 1], None)]
-    span = (by - ay) or 1.0
-    out: list[tuple[str, str, tuple[float, float], tuple[float, float]]] = []
-    out_len: list[float] = []  # each limb's length (np.hypot of tip - root)
-    # the crossing points against the torso at once, as seg_distance gives
-    cross = [k for k, m in enumerate(measured) if m is None]
-    if cross:
-        cross_d, cross_t = nearest_on_segment(np.array([pieces[k // 2][0] for k in cross], dtype=float), a, b)
-        for k, d, s in zip(cross, cross_d.tolist(), cross_t.tolist()):
-            measured[k] = (d, s)
-    # every piece's length by one np.hypot (q - p and p - q have the same: it takes each one's size)
-    lengths: list[float] = (
-        np.hypot([q[0] - p[0] for p, q in pieces], [q[1] - p[1] for p, q in pieces]).tolist() if pieces else []
-    )
-    out_vec: list[FloatArray | None] = []  # each limb's tip - root, for angle_of
-    for i, ((p, q), length) in enumerate(zip(pieces, lengths)):
-        if length < t.min_limb:
-            continue
-        (dp, along_p), (dq, along_q) = measured[2 * i] or (0.0, 0.0), measured[2 * i + 1] or (0.0, 0.0)
+def limbs(segs: FloatArray, chain: set[int], a: FloatArray, b: FloatArray, t: BodyLimits) -> list[Limb]:
+    """The edges leaving the torso ``a``–``b`` (``chain``: the torso's own edges), one per limb:
+    an edge drawn across the torso is two limbs, and pieces leaving one place in one direction
+    (a limb retraced, or drawn in pieces) are one, the longest."""
+    # every end's distance from the torso at once; where along the torso an end lies is worked
+    # out for the limbs' tips alone (below)
+    end_dist = nearest_on_segment(segs.reshape(-1, 2), a, b)[0].tolist()
+    out: list[Limb] = []
+    for p, q, dp, dq in _pieces(segs, chain, end_dist, a, b, t):
+        length = float(np.hypot(*(q - p)))
+        if length < t.min_limb or min(dp, dq) > t.attach_tol:
+            continue  # a stub where a line touches the torso, or an edge that does not leave it
         root, tip = (p, q) if dp <= dq else (q, p)
-        s = along_q if dp <= dq else along_p  # where the tip lies along the torso
-        if min(dp, dq) > t.attach_tol:
-            continue
-        # pieces leaving the same place in the same direction are one limb (retraced, or drawn in
-        # pieces): the first such limb (each tip - root by np.subtract once, when first needed)
-        vec: FloatArray | None = None
-        same = None
-        for k, (_, _, r0, t0) in enumerate(out):
-            if hypot_within(root[0] - r0[0], root[1] - r0[1], 2 * t.attach_tol):
-                if vec is None:
-                    vec = np.subtract(tip, root)
-                other = out_vec[k]
-                if other is None:
-                    other = out_vec[k] = np.subtract(t0, r0)
-                if angle_of(vec, other, length, out_len[k]) <= t.limb_merge_angle:
-                    same = k
-                    break
-        if same is not None:
-            if length > out_len[same]:
-                out[same] = (out[same][0], out[same][1], root, tip)
-                out_len[same] = length
-                out_vec[same] = vec
-            continue
-        kind = "arm" if (root[1] - ay) / span < t.arm_zone else "leg"
-        if s is None:  # an edge's own end: seg_distance's place of it along the torso
-            s = seg_along_xy(tip[0], tip[1], ax, ay, bx, by)
-        side_x = tip[0] - (ax + s * ex)
-        side = "along" if abs(side_x) < t.min_limb_side else ("left" if side_x < 0 else "right")
-        out.append((kind, side, root, tip))
-        out_len.append(length)
-        out_vec.append(vec)  # (None until a later piece leaves the same place)
+        same = _same_limb(out, root, tip, t)
+        if same is None:
+            out.append(_limb(root, tip, a, b, t))
+        elif length > float(np.hypot(*(out[same].tip - out[same].root))):
+            out[same] = out[same]._replace(root=root, tip=tip)
     return out
+
+
+def _pieces(
+    segs: FloatArray, chain: set[int], end_dist: list[float], a: FloatArray, b: FloatArray, t: BodyLimits
+) -> list[tuple[FloatArray, FloatArray, float, float]]:
+    """The edges off the torso as ``(p, q, distance of p from the torso, of q)``, in order: those
+    lying along it (a retraced piece of it) left out, one drawn across it cut in two there."""
+    out = []
+    for j, (p, q) in enumerate(segs):
+        dp, dq = end_dist[2 * j], end_dist[2 * j + 1]
+        if j in chain or max(dp, dq) <= t.attach_tol:
+            continue
+        x = _crossing(p, q, a, b)
+        if x is not None and min(np.hypot(*(x - p)), np.hypot(*(x - q))) >= t.min_limb:
+            dx = seg_distance(x, a, b)[0]
+            out += [(x, p, dx, dp), (x, q, dx, dq)]
+        else:
+            out.append((p, q, dp, dq))
+    return out
+
+
+def _crossing(p: FloatArray, q: FloatArray, a: FloatArray, b: FloatArray) -> FloatArray | None:
+    """Where the edge ``p``–``q`` crosses the torso ``a``–``b`` strictly between its own ends, or None."""
+    d, e = q - p, b - a
+    den = d[0] * e[1] - d[1] * e[0]
+    if den == 0:
+        return None
+    s = ((a[0] - p[0]) * e[1] - (a[1] - p[1]) * e[0]) / den  # along the edge
+    u = ((a[0] - p[0]) * d[1] - (a[1] - p[1]) * d[0]) / den  # along the torso
+    if not (0 <= u <= 1 and 0 < s < 1):
+        return None
+    crossing: FloatArray = p + s * d
+    return crossing
+
+
+def _same_limb(out: list[Limb], root: FloatArray, tip: FloatArray, t: BodyLimits) -> int | None:
+    """The first limb found so far leaving the place ``root`` leaves in the direction ``tip`` goes."""
+    for k, limb in enumerate(out):
+        near = np.hypot(*(root - limb.root)) <= 2 * t.attach_tol
+        if near and angle_between(tip - root, limb.tip - limb.root) <= t.limb_merge_angle:
+            return k
+    return None
+
+
+def _limb(root: FloatArray, tip: FloatArray, a: FloatArray, b: FloatArray, t: BodyLimits) -> Limb:
+    """A limb leaving the torso ``a``–``b`` at ``root``: an arm above ``arm_zone`` of the torso's
+    length, else a leg; on the side of the torso its tip lies (``along`` within ``min_limb_side``)."""
+    span = float(b[1] - a[1]) or 1.0
+    kind = "arm" if (root[1] - a[1]) / span < t.arm_zone else "leg"
+    along = seg_distance(tip, a, b)[1]
+    side_x = tip[0] - (a[0] + along * (b[0] - a[0]))
+    side = "along" if abs(side_x) < t.min_limb_side else ("left" if side_x < 0 else "right")
+    return Limb(kind, side, root, tip)

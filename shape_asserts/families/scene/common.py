@@ -222,8 +222,6 @@ class Sketch:
     strokes: list[tuple[int, FloatArray]]
     card: Scorecard
     likeness: float
-    #: Each column's least and largest value (``[x, y]`` each), ``None`` for no points.
-    extremes: tuple[list[float], list[float]] | None = None
 
 
 def sketch(
@@ -249,26 +247,19 @@ def sketch(
         crumb_idx if crumbling else (),
     )
     card.marks["fragments"] = crumb_idx
-    # each column's least and largest once: the drawing's box for bounds, area and the fit (each
+    # each column's least and largest: the drawing's box, for the fit onto the reference's (each
     # column reduced as one contiguous row: the same values as over axis 0 but for the sign of a
     # zero where -0.0 and 0.0 tie, which nothing below keeps)
     cols = pts.T.copy()
     lo, hi = (
         (np.minimum.reduce(cols, axis=1).tolist(), np.maximum.reduce(cols, axis=1).tolist()) if len(pts) else ([], [])
     )
-    if lo and not math.isnan(lo[0] + lo[1] + hi[0] + hi[1]):
-        # (the least and the largest coordinate, which out_of_bounds reduces the points to)
-        card.bounds(pts, grid_size, extremes=(min(lo), max(hi)))
-    else:
-        card.bounds(pts, grid_size)
+    card.bounds(pts, grid_size)
     if area is not None:
         x0, y0, x1, y1 = area
         m = t.area_margin
-        if lo and x0 - m <= lo[0] and hi[0] <= x1 + m and y0 - m <= lo[1] and hi[1] <= y1 + m:
-            bad_list: list[int] = []  # the box inside: no point outside (a nan takes the test below)
-        else:
-            bad = (pts[:, 0] < x0 - m) | (pts[:, 0] > x1 + m) | (pts[:, 1] < y0 - m) | (pts[:, 1] > y1 + m)
-            bad_list = bad.nonzero()[0].tolist()
+        bad = (pts[:, 0] < x0 - m) | (pts[:, 0] > x1 + m) | (pts[:, 1] < y0 - m) | (pts[:, 1] > y1 + m)
+        bad_list = bad.nonzero()[0].tolist()
         card.add(
             "area",
             not bad_list,
@@ -295,4 +286,4 @@ def sketch(
     card.metrics["likeness"] = like
     card.add("likeness", like >= t.min_likeness, like, f"≥ {t.min_likeness:g}", "nothing like the scene asked for")
     card.marks["breaks"] = tuple(i for i, _ in strokes[1:])
-    return Sketch(pts, strokes, card, like, (lo, hi) if lo else None)
+    return Sketch(pts, strokes, card, like)

@@ -20,6 +20,7 @@ isometric 26.6° or the true 30°)
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -29,10 +30,11 @@ import numpy as np
 
 from shape_asserts.families.base import CaseLike, with_overrides
 from shape_asserts.families.scene.common import SceneThresholds, placer, reference_of, scene_params, sketch, stroke
-from shape_asserts.families.scene.strokes import edges_of, ends, heal_spans, join_verticals, split_at_junctions
+from shape_asserts.families.scene.strokes import edges, ends, heal, join_verticals, split_at_junctions
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray, Point
 from shape_asserts.geometry.score import ShapeScore
+from shape_asserts.geometry.scorecard import Scorecard
 from shape_asserts.geometry.simplify import segment_angles
 
 __all__ = [
@@ -159,9 +161,6 @@ def house_reference(area: Sequence[float] = HOUSE_AREA) -> list[IntArray]:
     return [walls, roof, chimney]
 
 
-#: The stick figure's default area: the canonical figure at scale 1.
-
-
 def house_params(p: Mapping[str, Any]) -> dict[str, Any]:
     return scene_params(
         "каркас дома в изометрии с крышей и трубой",
@@ -194,34 +193,87 @@ def _iso_bands(ang: FloatArray, t: HouseThresholds) -> tuple[BoolArray, BoolArra
     return vertical, rise_left, rise_right
 
 
-def _median(values: list[float]) -> float:
-    """``float(np.median(values))`` of a few finite floats without the array: the middle one, or
-    the two middle ones added and halved (what ``np.median`` computes, by way of ``np.mean``)."""
-    s = sorted(values)
-    m = len(s) // 2
-    return s[m] if len(s) % 2 else (s[m - 1] + s[m]) / 2
+@dataclass
+class _Edges:
+    """The house's edges once cut at corners, with what every check reads of them."""
+
+    segs: FloatArray
+    length: FloatArray
+    vertical: BoolArray
+    rise_left: BoolArray
+    rise_right: BoolArray
+    #: Each edge's upper and lower end (smaller and larger y on screen), shape (M, 2) each.
+    top: FloatArray
+    bottom: FloatArray
+    #: Each edge's middle x.
+    mid_x: FloatArray
+
+    @classmethod
+    def of(cls, segs: FloatArray, t: HouseThresholds) -> _Edges:
+        ang, length = segment_angles(segs)
+        vertical, rise_left, rise_right = _iso_bands(ang, t)
+        top, bottom = ends(segs)
+        return cls(segs, length, vertical, rise_left, rise_right, top, bottom, segs[:, :, 0].mean(axis=1))
+
+
+@dataclass
+class _Walls:
+    """The wall edges: one per column, left to right, and where they stand."""
+
+    is_wall: BoolArray
+    #: The wall edges' indices, one per column, by their middle x.
+    columns: list[int]
+    height: float
+    #: The wall edges' upper ends, shape (walls, 2).
+    tops: FloatArray
+    #: The least and the largest x of the wall edges' ends.
+    x0: float
+    x1: float
 
 
 def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
+    """Score a house drawing: the shared scene checks, then the isometric axes, walls, roof,
+    gable (when asked) and chimney (see the module docstring)."""
     p = case.params
     t: HouseThresholds = with_overrides(HOUSE_THRESHOLDS, case.thresholds)
     area = p.get("area")
     com = sketch(drawing.points, reference_of(house_reference, area or HOUSE_AREA), area, p["grid_size"], t)
-    card, metrics, pts = com.card, com.card.metrics, com.pts
+    card = com.card
 
-    raw = edges_of(pts, heal_spans(pts, com.strokes, t.heal_step), t.simplify_tolerance)
+    raw = edges(heal([st for _, st in com.strokes], t.heal_step), t.simplify_tolerance)
+    upright = _check_axes(card, raw, t)
+    # edges cut at the corners other edges end on, then: walls, roof, chimney
+    segs = join_verticals(raw, upright, t.vertical_join, t.corner_tol, t.junction_ends)
+    segs = split_at_junctions(segs, t.corner_tol, t.junction_ends, t.simplify_tolerance)
+    e = _Edges.of(segs, t)
+    walls = _check_walls(card, e, np.rint(com.pts), t)
+    if walls is None:
+        card.add("roof_above_walls", False, 0.0, "a roof edge rising from a wall top", "no walls found")
+        if _asks_gable(p):
+            card.add("gable", False, "none", f"≤ {t.gable_offset:.3g}", "no walls found")
+        card.add("chimney", False, 0, "≥ 2", "no walls found")
+        return card.result("house", com.likeness)
+    at_top, roof_edges = _check_roof(card, e, walls, t)
+    if _asks_gable(p):
+        _check_gable(card, e, walls, roof_edges, t)
+    _check_chimney(card, e, walls, at_top, t)
+    return card.result("house", com.likeness)
+
+
+def _check_axes(card: Scorecard, raw: FloatArray, t: HouseThresholds) -> BoolArray:
+    """``iso_axes`` and ``iso_share`` of the edges as drawn; returns which of them are vertical
+    and long enough to trust (the ones :func:`.strokes.join_verticals` joins)."""
     ang, length = segment_angles(raw)
     longer = length >= t.min_edge
     vertical, rise_left, rise_right = _iso_bands(ang, t)
     axes = {
-        # (each ``float(length[mask].sum())``: the same reduction, without ndarray.sum's wrapper)
-        "vertical": float(np.add.reduce(length[vertical & longer])),
-        "rising left": float(np.add.reduce(length[rise_left & longer])),
-        "rising right": float(np.add.reduce(length[rise_right & longer])),
+        "vertical": float(length[vertical & longer].sum()),
+        "rising left": float(length[rise_left & longer].sum()),
+        "rising right": float(length[rise_right & longer].sum()),
     }
-    total = float(np.add.reduce(length[longer]))
+    total = float(length[longer].sum())
     share = sum(axes.values()) / total if total > 0 else 0.0
-    metrics.update(iso_share=share, **{f"axis_{k.replace(' ', '_')}": v for k, v in axes.items()})
+    card.metrics.update(iso_share=share, **{f"axis_{k.replace(' ', '_')}": v for k, v in axes.items()})
     missing = [k for k, v in axes.items() if v < t.min_axis_length]
     card.add(
         "iso_axes",
@@ -237,46 +289,37 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         f"≥ {t.min_iso_share:g}",
         "most edges run off the isometric axes" if share < t.min_iso_share else "",
     )
+    upright: BoolArray = vertical & longer
+    return upright
 
-    # edges cut at the corners other edges end on, then: walls, roof, chimney
-    segs = join_verticals(raw, vertical & longer, t.vertical_join, t.corner_tol, t.junction_ends)
-    segs = split_at_junctions(segs, t.corner_tol, t.junction_ends, t.simplify_tolerance)
-    ang, length = segment_angles(segs)
-    vertical, rise_left, rise_right = _iso_bands(ang, t)
-    top, bottom = ends(segs)
-    cells = np.rint(pts)
-    standing = np.zeros(len(segs), dtype=bool)
-    # (``.nonzero()[0]`` of a 1-D mask: np.flatnonzero's indices, without its ravel and wrapper)
-    upright = (vertical & (length >= t.min_edge)).nonzero()[0]
-    if len(upright):
-        # every upright edge's foot against every cell at once: is anything drawn below it?
-        fx, fy = bottom[upright, 0], bottom[upright, 1]
-        below = (np.abs(cells[None, :, 0] - fx[:, None]) <= t.ground_columns) & (
-            cells[None, :, 1] > (fy + t.ground_tolerance)[:, None]
-        )
-        standing[upright] = ~np.logical_or.reduce(below, axis=1)
-    # (the longest vertical edge: ndarray.max's and .any's reductions, called directly)
-    tallest = float(np.maximum.reduce(length[vertical])) if np.logical_or.reduce(vertical) else 0.0
-    is_wall = standing & (length >= t.wall_edge_share * tallest)
-    # each edge's middle x: the mean of its two ends' x as segs[:, :, 0].mean(axis=1) gives it (the
-    # two added to 0.0, so that two -0.0 make 0.0, then halved)
-    mid_x = [(0.0 + x0 + x1) / 2 for x0, x1 in segs[:, :, 0].tolist()]
-    # one wall edge per column (a face-by-face drawing has each corner edge twice)
+
+def _check_walls(card: Scorecard, e: _Edges, cells: FloatArray, t: HouseThresholds) -> _Walls | None:
+    """``walls``: the vertical edges standing on the ground (nothing drawn below their foot, among
+    the answer's ``cells``), nearly as tall as the tallest, one per column; None when there are none."""
+    standing = np.zeros(len(e.segs), dtype=bool)
+    for i in np.flatnonzero(e.vertical & (e.length >= t.min_edge)):
+        fx, fy = e.bottom[i]
+        below = (np.abs(cells[:, 0] - fx) <= t.ground_columns) & (cells[:, 1] > fy + t.ground_tolerance)
+        standing[i] = not below.any()
+    tallest = float(e.length[e.vertical].max()) if e.vertical.any() else 0.0
+    is_wall = standing & (e.length >= t.wall_edge_share * tallest)
+    # one wall edge per column, the longest (a face-by-face drawing has each corner edge twice)
+    mid_x = e.mid_x.tolist()
+    lengths = e.length.tolist()
     columns: list[int] = []
-    lengths = length.tolist()
-    for i in sorted(is_wall.nonzero()[0].tolist(), key=lambda i: -lengths[i]):
-        x = mid_x[i]
-        if all(abs(x - mid_x[j]) > t.corner_tol for j in columns):
-            columns.append(int(i))
+    for i in sorted(np.flatnonzero(is_wall).tolist(), key=lambda i: -lengths[i]):
+        if all(abs(mid_x[i] - mid_x[j]) > t.corner_tol for j in columns):
+            columns.append(i)
     columns.sort(key=lambda i: mid_x[i])
-    metrics["wall_edges"] = len(columns)
+    card.metrics["wall_edges"] = len(columns)
+    enough = len(columns) >= t.min_walls
     card.add(
         "walls",
-        len(columns) >= t.min_walls,
+        enough,
         len(columns),
         f"≥ {t.min_walls}",
         ""
-        if len(columns) >= t.min_walls
+        if enough
         else (
             f"only {len(columns)} vertical edge(s) stand on the ground: an isometric box shows its "
             "left, front and right corners"
@@ -285,39 +328,38 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         ),
     )
     if not columns:
-        card.add("roof_above_walls", False, 0.0, "a roof edge rising from a wall top", "no walls found")
-        if _asks_gable(p):
-            card.add("gable", False, "none", f"≤ {t.gable_offset:.3g}", "no walls found")
-        card.add("chimney", False, 0, "≥ 2", "no walls found")
-        return card.result("house", com.likeness)
+        return None
+    height = float(np.median([lengths[i] for i in columns]))
+    walls_x = e.segs[columns, :, 0]
+    walls = _Walls(is_wall, columns, height, e.top[columns], float(walls_x.min()), float(walls_x.max()))
+    card.metrics.update(wall_height=walls.height, wall_width=walls.x1 - walls.x0)
+    return walls
 
-    wall_h = _median([lengths[i] for i in columns])
-    tops = top[columns]
-    walls_x = segs[columns, :, 0]
-    wx0, wx1 = float(np.minimum.reduce(walls_x, axis=None)), float(np.maximum.reduce(walls_x, axis=None))
-    metrics.update(wall_height=wall_h, wall_width=wx1 - wx0)
 
-    # roof: an edge off the ground axes (vertical allowed) leaving a wall top upward, within the walls
-    off_axis = ~(rise_left | rise_right) & ~is_wall & (length >= t.min_edge)
-    # each edge's lower end against every wall top at once (the same differences and hypot per pair)
-    gap = tops[None, :, :] - bottom[:, None, :]
-    to_top = np.hypot(gap[..., 0], gap[..., 1])  # to_top[i, k]: edge i's lower end to wall top k
-    at_top = np.minimum.reduce(to_top, axis=1) <= t.corner_tol
+def _check_roof(
+    card: Scorecard, e: _Edges, walls: _Walls, t: HouseThresholds
+) -> tuple[BoolArray, list[tuple[int, int]]]:
+    """``roof_above_walls``: an edge off the ground axes (vertical allowed) leaves a wall top
+    upward, within the walls. Returns which edges start at a wall top, and the roof edges as
+    ``(edge, wall column it leaves)``."""
+    off_axis = ~(e.rise_left | e.rise_right) & ~walls.is_wall & (e.length >= t.min_edge)
+    # to_top[i, k]: edge i's lower end to wall top k
+    gap = walls.tops[None, :, :] - e.bottom[:, None, :]
+    to_top = np.hypot(gap[..., 0], gap[..., 1])
+    at_top: BoolArray = to_top.min(axis=1) <= t.corner_tol
+    wall_h = walls.height
     need = max(t.min_roof_rise, t.min_roof_rise_cells / wall_h) if wall_h > 0 else t.min_roof_rise
     best_rise = 0.0
-    roof_edges: list[tuple[int, int]] = []  # (edge, wall column it leaves)
-    # (on plain floats: the same differences and comparisons; a row's first least distance, as
-    # np.argmin picks it: no nan, the ends are finite)
-    top_l, bottom_l, tops_l = top.tolist(), bottom.tolist(), tops.tolist()
-    for i in (off_axis & at_top).nonzero()[0].tolist():
-        row = to_top[i].tolist()
-        k = row.index(min(row))
-        if wx0 - t.corner_tol <= top_l[i][0] <= wx1 + t.corner_tol:
-            best_rise = max(best_rise, tops_l[k][1] - top_l[i][1])
-            if tops_l[k][1] - top_l[i][1] >= need * wall_h:
+    roof_edges: list[tuple[int, int]] = []
+    for i in np.flatnonzero(off_axis & at_top).tolist():
+        k = int(np.argmin(to_top[i]))
+        if walls.x0 - t.corner_tol <= e.top[i, 0] <= walls.x1 + t.corner_tol:
+            rise = float(walls.tops[k, 1] - e.top[i, 1])
+            best_rise = max(best_rise, rise)
+            if rise >= need * wall_h:
                 roof_edges.append((i, k))
     rise = best_rise / wall_h if wall_h > 0 else 0.0
-    metrics["roof_rise"] = rise
+    card.metrics["roof_rise"] = rise
     card.add(
         "roof_above_walls",
         rise >= need,
@@ -325,70 +367,71 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         f"≥ {need:.3g} of the wall height",
         "" if rise >= need else "no edge rises from the top of a wall edge off the ground axes (a gable or hip edge)",
     )
+    return at_top, roof_edges
 
-    if _asks_gable(p):
-        # a gable end is a triangle standing in a wall face: its peak is above the middle of the
-        # face's top edge; a hip roof's end leans back, its peak set back toward the corner
-        best: float | None = None
 
-        def near_ends(p: FloatArray) -> BoolArray:
-            """Edges with an end within ``corner_tol`` of ``p`` (each end's hypot, as one at a time)."""
-            d0, d1 = segs[:, 0] - p, segs[:, 1] - p
-            return np.minimum(np.hypot(d0[:, 0], d0[:, 1]), np.hypot(d1[:, 0], d1[:, 1])) <= t.corner_tol
+def _check_gable(
+    card: Scorecard, e: _Edges, walls: _Walls, roof_edges: list[tuple[int, int]], t: HouseThresholds
+) -> None:
+    """``gable``: a roof edge and another edge from the neighbouring wall top meet in a peak above
+    the middle third of that wall face. A gable end is a triangle standing in a wall face, its peak
+    above the middle of the face's top edge; a hip roof's end leans back, its peak toward the corner."""
 
-        for i, k in roof_edges:
-            for k2 in (k - 1, k + 1):
-                if not 0 <= k2 < len(columns):
-                    continue
-                # an edge joining the roof edge's peak to the neighbouring wall top
-                joined = bool(np.logical_or.reduce(near_ends(top[i]) & near_ends(tops[k2])))
-                span_x = float(tops[k2, 0] - tops[k, 0])
-                if joined and span_x:
-                    off = abs(float(top[i, 0] - tops[k, 0]) / span_x - 0.5)
-                    best = off if best is None else min(best, off)
-        metrics["gable_offset"] = best
-        ok = best is not None and best <= t.gable_offset
-        card.add(
-            "gable",
-            ok,
-            "none" if best is None else round(best, 4),
-            f"≤ {t.gable_offset:.3g}",
-            ""
-            if ok
-            else (
-                "no roof triangle stands on a wall face"
-                if best is None
-                else "the roof's end triangle leans back (a hip roof), a gable roof was asked"
-            ),
-        )
+    def near_ends(point: FloatArray) -> BoolArray:
+        """The edges with an end within ``corner_tol`` of ``point``."""
+        d0, d1 = e.segs[:, 0] - point, e.segs[:, 1] - point
+        return np.minimum(np.hypot(d0[:, 0], d0[:, 1]), np.hypot(d1[:, 0], d1[:, 1])) <= t.corner_tol
 
-    # chimney: vertical edges side by side above the eave line, tops level
-    xs = tops[:, 0]
-    order = np.argsort(xs, kind="stable")
+    tops = walls.tops
+    best: float | None = None
+    for i, k in roof_edges:
+        for k2 in (k - 1, k + 1):
+            if not 0 <= k2 < len(walls.columns):
+                continue
+            # an edge joining the roof edge's peak to the neighbouring wall top
+            joined = bool((near_ends(e.top[i]) & near_ends(tops[k2])).any())
+            span_x = float(tops[k2, 0] - tops[k, 0])
+            if joined and span_x:
+                off = abs(float(e.top[i, 0] - tops[k, 0]) / span_x - 0.5)
+                best = off if best is None else min(best, off)
+    card.metrics["gable_offset"] = best
+    ok = best is not None and best <= t.gable_offset
+    card.add(
+        "gable",
+        ok,
+        "none" if best is None else round(best, 4),
+        f"≤ {t.gable_offset:.3g}",
+        ""
+        if ok
+        else (
+            "no roof triangle stands on a wall face"
+            if best is None
+            else "the roof's end triangle leans back (a hip roof), a gable roof was asked"
+        ),
+    )
 
-    eave_x, eave_y = xs[order], tops[order, 1]
 
-    # the edges standing within the walls, then the eave line under each of their feet by one
-    # np.interp (each x on its own, as one call per x gives it)
-    inside = [
-        i
-        for i in (vertical & ~is_wall & ~at_top & (length >= t.chimney_min_edge)).nonzero()[0].tolist()
-        if wx0 + t.corner_tol <= bottom_l[i][0] <= wx1 - t.corner_tol
-    ]
-    eaves: list[float] = np.interp([bottom_l[i][0] for i in inside], eave_x, eave_y).tolist() if inside else []
-    cand = [i for i, e in zip(inside, eaves) if e - bottom_l[i][1] >= t.chimney_clearance]
+def _check_chimney(card: Scorecard, e: _Edges, walls: _Walls, at_top: BoolArray, t: HouseThresholds) -> None:
+    """``chimney``: two vertical edges side by side above the eave line (the line through the wall
+    tops), within the walls, their tops level; neither a wall edge nor rising from a wall top."""
+    order = np.argsort(walls.tops[:, 0], kind="stable")
+    eave_x, eave_y = walls.tops[order, 0], walls.tops[order, 1]
+    upright = e.vertical & ~walls.is_wall & ~at_top & (e.length >= t.chimney_min_edge)
+    candidates = []
+    for i in np.flatnonzero(upright).tolist():
+        fx, fy = e.bottom[i]
+        if not walls.x0 + t.corner_tol <= fx <= walls.x1 - t.corner_tol:
+            continue
+        if float(np.interp(fx, eave_x, eave_y)) - fy >= t.chimney_clearance:
+            candidates.append(i)
     slope = math.tan(math.radians(t.iso_max_angle))
     paired: set[int] = set()
-    for a in cand:
-        for b in cand:
-            dx = abs(mid_x[a] - mid_x[b])
-            if (
-                a < b
-                and t.corner_tol <= dx <= t.chimney_max_width * (wx1 - wx0)
-                and abs(top_l[a][1] - top_l[b][1]) <= dx * slope + t.chimney_level_tol
-            ):
-                paired.update((a, b))
-    metrics["chimney_edges"] = len(paired)
+    for a, b in itertools.combinations(candidates, 2):
+        dx = abs(e.mid_x[a] - e.mid_x[b])
+        level = abs(e.top[a, 1] - e.top[b, 1]) <= dx * slope + t.chimney_level_tol
+        if t.corner_tol <= dx <= t.chimney_max_width * (walls.x1 - walls.x0) and level:
+            paired.update((a, b))
+    card.metrics["chimney_edges"] = len(paired)
     card.add(
         "chimney",
         len(paired) >= 2,
@@ -396,4 +439,3 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         "≥ 2",
         "no pair of vertical edges (a small box) stands above the eaves within the walls",
     )
-    return card.result("house", com.likeness)

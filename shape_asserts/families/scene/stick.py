@@ -15,7 +15,6 @@ Stick figure
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +23,7 @@ import numpy as np
 
 from shape_asserts.families.base import CaseLike, with_overrides
 from shape_asserts.families.circle import CIRCLE
-from shape_asserts.families.scene.body import limbs, torso_chain
+from shape_asserts.families.scene.body import Limb, limbs, torso_chain
 from shape_asserts.families.scene.common import (
     SceneThresholds,
     cell,
@@ -34,12 +33,13 @@ from shape_asserts.families.scene.common import (
     sketch,
     stroke,
 )
-from shape_asserts.families.scene.strokes import _on_grid, edges_of, heal_spans, holes
+from shape_asserts.families.scene.strokes import edges, heal, holes
 from shape_asserts.geometry.drawing import Drawing
-from shape_asserts.geometry.fit.circle import CircleModel, roundness_of
+from shape_asserts.geometry.fit.circle import CircleModel, roundness
 from shape_asserts.geometry.points import FloatArray, IntArray
 from shape_asserts.geometry.raster import raster_circle
 from shape_asserts.geometry.score import ShapeScore
+from shape_asserts.geometry.scorecard import Scorecard
 
 __all__ = [
     "StickThresholds",
@@ -135,100 +135,31 @@ def stick_ideal(case: CaseLike) -> IntArray:
     return np.vstack(stick_reference(case.params.get("area") or STICK_AREA))
 
 
-def _off_cells(
-    st: FloatArray, cells: set[tuple[int, int]], extremes: tuple[list[float], list[float]] | None = None
-) -> list[bool]:
-    """Which points of ``st`` do not round (half to even, as ``round``) to one of ``cells``.
-    ``extremes``: each column's least and largest value of ``st``, when the caller has them."""
-    if extremes is not None and len(st):
-        # every value finite and under 2**52 in size when each column's extremes are (each
-        # compared on its own: a nan or an infinity fails)
-        (x0, y0), (x1, y1) = extremes
-        small = all(-(2**52) < v < 2**52 for v in (x0, y0, x1, y1))
-    else:
-        small = bool(len(st) and np.isfinite(st).all() and float(np.abs(st).max()) < 2**52)
-    if small:
-        # np.rint rounds halves to even like round(), exactly, for floats this size
-        xy = np.rint(st).astype(np.int64).tolist()
-        return [(x, y) not in cells for x, y in xy]
-    return [(int(round(x)), int(round(y))) not in cells for x, y in st]
-
-
-def _runs(flags: list[bool]) -> list[tuple[int, int]]:
-    """``(start, stop)`` of each run of ``True`` in ``flags``, in order (found by ``list.index``, in C)."""
-    out: list[tuple[int, int]] = []
-    i, n = 0, len(flags)
-    while True:
-        try:
-            i = flags.index(True, i)
-        except ValueError:
-            return out
-        try:
-            j = flags.index(False, i)
-        except ValueError:
-            j = n
-        out.append((i, j))
-        i = j
-
-
-def _body_spans(
-    pts: FloatArray,
-    ring: FloatArray,
-    healed: list[tuple[int, int]],
-    extremes: tuple[list[float], list[float]] | None,
-    grid_size: int,
-) -> list[tuple[int, int]]:
-    """The runs of points off the head's cells (``ring``'s, whole numbers) within each of the
-    ``healed`` spans (:func:`.strokes.heal_spans` of ``pts``), as ``(start, stop)`` in ``pts``, in
-    order. ``extremes``: each column's least and largest value of ``pts``."""
-    if not healed:
-        return []
-    if extremes is None or not _on_grid(extremes, grid_size):
-        # every stroke's points off the head's cells, looked up all at once (the healed strokes are
-        # pts in order), then each stroke's runs of them
-        off = _off_cells(pts, set(zip(*ring.astype(np.int64).T.tolist())), extremes)  # (int(x), int(y)) of each
-        return [(a + i, a + j) for a, b in healed for i, j in _runs(off[a:b])]
-    # every point on the grid: the head's cells marked on the drawing's box of cells (where the
-    # ring lies: its cells are drawn ones, or bridges between them), every point's cell (rounded
-    # halves to even, as _off_cells rounds it) looked up at once; the runs of points off it, each
-    # cut where one healed span ends and the next begins
-    (x0, y0), (x1, y1) = extremes
-    lx, ly = round(x0), round(y0)
-    head = np.zeros((round(y1) - ly + 1, round(x1) - lx + 1), dtype=bool)
-    rc = ring.astype(np.int64)
-    head[rc[:, 1] - ly, rc[:, 0] - lx] = True
-    cells = np.rint(pts).astype(np.int64)
-    away = np.zeros(len(pts) + 2, dtype=bool)
-    away[1:-1] = ~head[cells[:, 1] - ly, cells[:, 0] - lx]
-    turns = (away[1:] != away[:-1]).nonzero()[0].tolist()  # each run's start, then its stop
-    ends = [b for _, b in healed[:-1]]  # where one healed span ends and the next begins
-    out: list[tuple[int, int]] = []
-    for start, stop in zip(turns[::2], turns[1::2]):
-        for cut in ends[bisect_right(ends, start) : bisect_left(ends, stop)]:
-            out.append((start, cut))
-            start = cut
-        out.append((start, stop))
-    return out
+def _off_head(stroke: FloatArray, head: set[tuple[float, float]]) -> list[FloatArray]:
+    """The runs of ``stroke``'s points whose cells (points rounded) are not among the ``head``'s."""
+    off = [cell not in head for cell in map(tuple, np.rint(stroke).tolist())]
+    pieces = []
+    start = None
+    for i, away in enumerate([*off, False]):
+        if away and start is None:
+            start = i
+        elif not away and start is not None:
+            pieces.append(stroke[start:i])
+            start = None
+    return pieces
 
 
 def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
+    """Score a stick figure: the shared scene checks, then the head, the torso hanging from it
+    and the limbs leaving the torso (see the module docstring)."""
     p = case.params
     t: StickThresholds = with_overrides(STICK_THRESHOLDS, case.thresholds)
     area = p.get("area")
     com = sketch(drawing.points, reference_of(stick_reference, area or STICK_AREA), area, p["grid_size"], t)
-    card, metrics, pts = com.card, com.card.metrics, com.pts
-    # np.ptp's max - min of the y column, from sketch's extremes of it (the same two floats)
-    height = com.extremes[1][1] - com.extremes[0][1] if com.extremes else 0.0
+    card, pts = com.card, com.pts
+    strokes = [st for _, st in com.strokes]
 
-    # head: the topmost closed loop big enough to be one, and it must be round
-    loops = []
-    rings = holes(pts, [st for _, st in com.strokes], t.heal_step, t.head_max_closure, p["grid_size"], com.extremes)
-    for ring in rings:
-        fit = CircleModel.from_estimate(ring)
-        if fit and t.head_min_radius <= fit.radius and (height <= 0 or fit.radius <= t.head_max_share * height):
-            loops.append((fit.center[1], fit.center[0], ring, fit))
-    head = min(loops, key=lambda h: (h[0], h[1])) if loops else None
-    metrics["loops"] = len(loops)
+    head = _find_head(card, pts, strokes, p["grid_size"], t)
     if head is None:
         card.add("head", False, "none", "≤ 1 of the limit", "no closed loop (a head) is drawn")
         card.add("head_aspect", False, "n/a", f"≤ {t.head_max_skew:g}", "no head")
@@ -239,21 +170,59 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         ):
             card.add(name, False, "n/a", limit, "no head")
         return card.result("stick", com.likeness)
+    ring, fit = head
+    _check_head(card, ring, fit, t)
 
-    _, _, ring, fit = head
-    ang, res, dist = fit.polar(ring)  # fit.radial(ring), and the distances roundness(ring, fit.center) takes
+    # the body: every stroke without the head's cells
+    head_cells = set(map(tuple, ring.tolist()))
+    pieces = [piece for st in heal(strokes, t.heal_step) for piece in _off_head(st, head_cells)]
+    body = edges(pieces, t.simplify_tolerance)
+    hx, hy = fit.center
+    torso = torso_chain(body, np.array([hx, hy + fit.radius]), hx, fit.radius, t)
+    if torso is None:
+        card.add("torso", False, "none", f"≤ {t.torso_tolerance:g}° from vertical", "no line hangs from the head")
+        card.add("head_above_torso", False, "n/a", "head above a torso", "no torso")
+        card.add("limbs", False, "n/a", "= 4: an arm and a leg on each side", "no torso")
+        return card.result("stick", com.likeness)
+    a, b, chain, direction = torso
+    _check_torso(card, a, b, direction, fit, t)
+    _check_limbs(card, limbs(body, chain, a, b, t))
+    return card.result("stick", com.likeness)
+
+
+def _find_head(
+    card: Scorecard, pts: FloatArray, strokes: list[FloatArray], grid_size: int, t: StickThresholds
+) -> tuple[FloatArray, CircleModel] | None:
+    """The head: the topmost closed loop big enough to be one (then the leftmost), as its ring of
+    cells and the circle fitted to them; None when no loop is."""
+    height = float(np.ptp(pts[:, 1])) if len(pts) else 0.0
+    loops = []
+    for ring in holes(pts, strokes, t.heal_step, t.head_max_closure, grid_size):
+        fit = CircleModel.from_estimate(ring)
+        if fit and t.head_min_radius <= fit.radius and (height <= 0 or fit.radius <= t.head_max_share * height):
+            loops.append((fit.center[1], fit.center[0], ring, fit))
+    card.metrics["loops"] = len(loops)
+    if not loops:
+        return None
+    _, _, ring, fit = min(loops, key=lambda h: (h[0], h[1]))
+    return ring, fit
+
+
+def _check_head(card: Scorecard, ring: FloatArray, fit: CircleModel, t: StickThresholds) -> None:
+    """``head``: the ring is round (its radial harmonics within a drawn circle's limits);
+    ``head_aspect``: as wide as it is tall, to a cell."""
+    ang, res = fit.radial(ring)
     round_check = card.harmonics(ang, res, scale=fit.radius, limits=t.head_harmonic_limits, symmetry=4, name="head")
-    metrics.update(
+    card.metrics.update(
         head_harmonic=round_check.value,
-        head_roundness=roundness_of(dist),  # (a fitted ring has ≥ 3 points)
+        head_roundness=roundness(ring, fit.center),
         head_radius=fit.radius,
         head_x=fit.center[0],
         head_y=fit.center[1],
     )
-    # each column's np.ptp (max - min) + 1, on plain floats (a ring's cells are whole numbers)
-    wide, tall = (max(c) - min(c) + 1 for c in ring.T.tolist())
+    wide, tall = (float(np.ptp(ring[:, k])) + 1 for k in (0, 1))
     skew = abs(wide - tall)
-    metrics["head_skew"] = skew
+    card.metrics["head_skew"] = skew
     ok = skew <= t.head_max_skew
     card.add(
         "head_aspect",
@@ -263,22 +232,14 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         "" if ok else f"the head is {wide:g} cells wide and {tall:g} tall: not round",
     )
 
-    # the body: every stroke without the head's cells
-    healed = heal_spans(pts, com.strokes, t.heal_step)
-    body_spans = _body_spans(pts, ring, healed, com.extremes, p["grid_size"])
-    hx, hy = fit.center
-    r = fit.radius
-    body = edges_of(pts, body_spans, t.simplify_tolerance)
-    torso = torso_chain(body, np.array([hx, hy + r]), hx, r, t)
-    if torso is None:
-        card.add("torso", False, "none", f"≤ {t.torso_tolerance:g}° from vertical", "no line hangs from the head")
-        card.add("head_above_torso", False, "n/a", "head above a torso", "no torso")
-        card.add("limbs", False, "n/a", "= 4: an arm and a leg on each side", "no torso")
-        return card.result("stick", com.likeness)
 
-    a, b, chain, direction = torso
-    tilt = abs(direction - 90.0)  # (segment_angles of a to b: the chain's last direction)
-    metrics.update(torso_top=float(a[1]), torso_bottom=float(b[1]), torso_tilt=tilt)
+def _check_torso(
+    card: Scorecard, a: FloatArray, b: FloatArray, direction: float, fit: CircleModel, t: StickThresholds
+) -> None:
+    """``torso``: the line ``a``–``b`` hanging from the head is near vertical; ``head_above_torso``:
+    it starts below the head's center and at most ``max_neck`` head radii below the head."""
+    tilt = abs(direction - 90.0)
+    card.metrics.update(torso_top=float(a[1]), torso_bottom=float(b[1]), torso_tilt=tilt)
     card.add(
         "torso",
         tilt <= t.torso_tolerance,
@@ -286,10 +247,11 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         f"≤ {t.torso_tolerance:g}° from vertical",
         "" if tilt <= t.torso_tolerance else "the torso leans too far from vertical",
     )
-    neck = float(a[1] - (hy + r))
+    r = fit.radius
+    neck = float(a[1] - (fit.center[1] + r))
     lo, hi = -r, t.max_neck * r + 1
     ok = lo < neck <= hi
-    metrics["neck"] = neck
+    card.metrics["neck"] = neck
     card.add(
         "head_above_torso",
         ok,
@@ -300,16 +262,18 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         else ("the torso starts above the head's center" if neck <= lo else "the torso starts far below the head"),
     )
 
-    found = limbs(body, chain, a, b, t)
+
+def _check_limbs(card: Scorecard, found: list[Limb]) -> None:
+    """``limbs``: exactly one arm and one leg on each side, none along the torso."""
     slots = {(k, s): 0 for k in ("arm", "leg") for s in ("left", "right")}
     along = 0
-    for kind, side, _, _ in found:
-        if side == "along":
+    for limb in found:
+        if limb.side == "along":
             along += 1
         else:
-            slots[(kind, side)] += 1
+            slots[(limb.kind, limb.side)] += 1
     problems = sum(abs(v - 1) for v in slots.values()) + along
-    metrics.update(limbs=len(found), **{f"{k}s_{s}": v for (k, s), v in slots.items()})
+    card.metrics.update(limbs=len(found), **{f"{k}s_{s}": v for (k, s), v in slots.items()})
     detail = [f"{v} {side} {kind}s" for (kind, side), v in slots.items() if v != 1]
     if along:
         detail.append(f"{along} limb(s) along the torso")
@@ -322,4 +286,3 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         "" if problems == 0 else "; ".join(detail) + where,
         margin=-float(problems),
     )
-    return card.result("stick", com.likeness)
