@@ -96,8 +96,8 @@ class VerdictSession:
         self.records: dict[tuple[str, str], CaseRecord] = {}  # by (model, case), the latest report's
         self.errors = 0
         self.other_failures = 0
-        #: The shape tests the run selected, as (model, case id): the gate needs a result for each.
-        self.selected: set[tuple[str, str]] = set()
+        #: The cases the run selected (for any model): the gate needs every model's result for each.
+        self.selected: set[str] = set()
         #: Tests lost to crashed xdist workers (their only report is the controller's).
         self.crashed = 0
         self.gate: Gate | None = None
@@ -110,7 +110,11 @@ class VerdictSession:
     # --- during the run --------------------------------------------------------------------
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        if self.options.baseline is not None and not hasattr(self.config, "workerinput"):
+        if self.options.baseline is None or hasattr(self.config, "workerinput"):
+            return
+        from shape_asserts.plugin.fetcher import tests_will_run
+
+        if tests_will_run(session):  # not a listing (--collect-only): it runs no test to lack a result
             self._select([item.nodeid for item in session.items])
 
     @pytest.hookimpl(optionalhook=True)
@@ -130,7 +134,7 @@ class VerdictSession:
             if nodeid.endswith("]") and "[" in nodeid:
                 param = known.get(nodeid[nodeid.index("[") + 1 : -1])
                 if param is not None:
-                    self.selected.add((param.model, param.case.id))
+                    self.selected.add(param.case.id)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if hasattr(self.config, "workerinput"):

@@ -393,7 +393,7 @@ def gate(
 
 
 def shortfall(
-    selected: Iterable[tuple[str, str]],
+    selected: Iterable[str],
     records: Iterable[CaseRecord],
     models: Sequence[str],
     *,
@@ -403,14 +403,16 @@ def shortfall(
 ) -> str:
     """Why a gated run's results cannot pass, in one line; "" when they are whole.
 
-    ``selected`` holds the run's selected ``(model, case id)`` pairs; ``records`` the records its
-    tests reported (a case is answered only by a judged one). ``stopped`` is pytest's reason for
-    stopping before the last test (``-x``, ``--maxfail``), ``crashed`` the tests lost to crashed
-    xdist workers. ``models`` orders the counts (the candidates, then the baseline).
+    Every case the run selected (``selected``: case ids, for any model) needs a judged record from
+    every model in ``models`` (the candidates, then the baseline; the counts come in this order).
+    ``stopped`` is pytest's reason for stopping before the last test (``-x``, ``--maxfail``),
+    ``crashed`` the number of tests lost to crashed xdist workers.
     """
+    records = list(records)
     judged = {(r.model, r.case) for r in records if r.judged}
     unjudged = {(r.model, r.case): r for r in records if not r.judged}
-    wanted = set(selected) | judged | set(unjudged)
+    cases = set(selected) | {r.case for r in records}
+    wanted = {(model, case) for model in models for case in cases}
     parts = []
     if stopped:
         parts.append(f"the run stopped early ({stopped})")
@@ -472,8 +474,7 @@ def exit_status(
     if reasons:
         return 1, "; ".join(reasons)
     verdict = (
-        "the gate's verdict (with --baseline the run's status is the gate's; failed cases above are shown, "
-        "not counted)"
+        "the gate's verdict (with --baseline the run's status is the gate's; failed cases above are shown, not counted)"
     )
     if g.verdict == PASS:
         return 0, verdict

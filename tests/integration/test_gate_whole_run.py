@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from shape_asserts.asking.store import model_slug
-
 from .conftest import CIRCLE, FAKE_LITELLM_CONFTEST, N_CASES, AskLog, summary_rows
-from .test_option_baseline import EXACT, NOISY, gate_lines, replay_as
+from .test_option_baseline import EXACT, NOISY, NOISY_PASSED, gate_lines, replay_as
 
 
 def _gate_fails(result: pytest.RunResult, status: int, why: str) -> None:
@@ -94,7 +92,7 @@ def test_workers_crashing_on_every_candidate_test_fail_the_gate(suite):
 #: The fake litellm with a price: every answer costs a cent (the in-process drawers' count as free).
 PRICED_FAKE_CONFTEST = (
     FAKE_LITELLM_CONFTEST
-    + '''
+    + """
 
 _unpriced = completion
 
@@ -110,7 +108,7 @@ async def acompletion(**kwargs):
 
 
 FAKE.completion, FAKE.acompletion = completion, acompletion
-'''
+"""
 )
 
 
@@ -139,3 +137,14 @@ def test_the_cost_cap_leaves_the_candidate_short_not_the_baseline_and_the_gate_f
         "skipped: *not asked: --max-cost 0.005 USD was reached*",
     )
     assert "no paired cases: the baseline has no results" not in result.stdout.str()
+
+
+def test_a_selection_without_the_baselines_tests_fails_the_gate(suite):
+    """``-k noisy`` deselects the baseline's tests: once "no paired cases: the baseline has no
+    results", UNDECIDED, exit status 0."""
+    result = suite.runpytest(f"--model={NOISY}", f"--baseline={EXACT}", "--record=none", *CIRCLE, "-k", "noisy")
+
+    result.assert_outcomes(passed=NOISY_PASSED, failed=N_CASES - NOISY_PASSED)
+    _gate_fails(
+        result, 1, f"{N_CASES} of {N_CASES} baseline {EXACT} case(s) have no result (first: {EXACT} *, did not run)"
+    )
