@@ -330,9 +330,7 @@ def test_selected_cases_without_a_result_are_counted_per_model_with_the_first_on
 def test_a_run_stopped_early_or_with_crashed_workers_says_so_first():
     cand = named("c", results([90]))
 
-    why = shortfall(
-        {"c000"}, cand, ["c", "b"], baseline="b", stopped="stopping after 1 failures", crashed=2
-    )
+    why = shortfall({"c000"}, cand, ["c", "b"], baseline="b", stopped="stopping after 1 failures", crashed=2)
 
     assert why == (
         "the run stopped early (stopping after 1 failures); 2 test(s) were lost to crashed xdist workers; "
