@@ -26,7 +26,7 @@ def test_the_reason_pytest_stopped_early_is_read_from_the_session_or_the_xdist_c
     assert stopped_early(session_stopped(dsession=controller)) == "stopping after 2 failures"
 
 
-def test_the_baseline_is_asked_after_the_candidates():
+def test_the_baseline_runs_as_one_more_model_after_the_candidates():
     s = with_baseline(Settings(models=("new/a", "new/b")), "old")
 
     assert s.models == ("new/a", "new/b", "old")
