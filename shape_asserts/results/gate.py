@@ -442,7 +442,12 @@ def _missing_text(
         counts.append(f"{short} of {total} {role}{model} case(s)")
     first = min(missing, key=lambda k: (order.get(k[0], len(order)), k[0], k[1]))
     record = unjudged.get(first)
-    why = f"{record.outcome}: {record.reason}" if record is not None and record.reason else "did not run"
+    if record is None or not record.reason:
+        why = "did not run"
+    elif record.reason.lower().startswith(record.outcome):  # a skip's reason reads "Skipped: ..."
+        why = record.reason
+    else:
+        why = f"{record.outcome}: {record.reason}"
     if len(why) > _WHY_CHARS:  # the test's own report has it whole
         why = why[:_WHY_CHARS] + "…"
     return f"{' and '.join(counts)} have no result (first: {first[0]} {first[1]}, {why})"

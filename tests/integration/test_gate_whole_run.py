@@ -134,7 +134,7 @@ def test_the_cost_cap_leaves_the_candidate_short_not_the_baseline_and_the_gate_f
         result,
         1,
         f"{N_CASES - 1} of {N_CASES} {candidate} case(s) have no result (first: {candidate} *, "
-        "skipped: *not asked: --max-cost 0.005 USD was reached*",
+        "Skipped: not asked: --max-cost 0.005 USD was reached*",
     )
     assert "no paired cases: the baseline has no results" not in result.stdout.str()
 
