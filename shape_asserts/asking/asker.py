@@ -188,10 +188,22 @@ class Asker:
             return None, f"fixture {path} is stale: {why}", True
         return rec, "", False
 
-    def plan(self, pairs: Iterable[tuple[str, Case]], samples: int, ready: dict[str, Job] | None = None) -> list[Job]:
+    def plan(
+        self,
+        pairs: Iterable[tuple[str, Case]],
+        samples: int,
+        ready: dict[str, Job] | None = None,
+        *,
+        first: str | None = None,
+    ) -> list[Job]:
         """The calls a run needs: every model × case × sample without a valid recording, each case
         once however many tests share it. In ``none`` mode nothing is planned (the tests report
         what is missing).
+
+        ``first`` names a model whose cases are planned, and so asked, before every other's: the
+        gate's baseline. Every candidate is measured against its answers, so it must not be the
+        one left unasked when ``--max-cost`` runs out (the candidate then is, and the gate fails
+        for the missing results instead of passing for want of a baseline).
 
         ``ready`` receives, by :attr:`Job.key`, the cases that need no call: their recordings as
         read and found whole (a test in this process replays :meth:`Job.obtained` instead of reading them again).
@@ -206,6 +218,8 @@ class Asker:
                         with contextlib.suppress(FixtureError):
                             ready[key] = self.job(model, case, samples)
             return []
+        if first is not None:
+            pairs = sorted(pairs, key=lambda pair: pair[0] != first)  # stable: the rest keep their order
         jobs: dict[tuple[str, str], Job] = {}
         for model, case in pairs:
             if (model, case.id) not in jobs:

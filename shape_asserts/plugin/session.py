@@ -7,23 +7,15 @@ shape cases. Everything after reads only those records, nothing from disk:
 
 * the terminal summary per model × family (:mod:`shape_asserts.results.summary`);
 * with ``--baseline MODEL``: gates every ``--model`` against the baseline (:mod:`shape_asserts.results.gate`)
-  and makes the run's exit status the gate's (:func:`exit_status`);
+  and makes the run's exit status the gate's (:func:`shape_asserts.results.gate.exit_status`);
 * with ``--shape-report PATH``: writes the HTML report (:mod:`shape_asserts.results.report`);
 * with ``GITHUB_STEP_SUMMARY`` set: appends the results and the gate as Markdown
   (:mod:`shape_asserts.results.step_summary`).
 
-Exit status with ``--baseline`` (without it, pytest's own status is untouched):
-
-* pytest's status is kept when the run did not get as far as results (interrupted 2, internal
-  error 3, usage error 4, no tests 5);
-* 1 when any test ERRORED (a provider outage, a missing recording, a broken fixture — the harness
-  could not produce what the gate needs) or a test that is not a shape case failed;
-* otherwise the gate's: 0 for PASS, 1 for FAIL, and for UNDECIDED 0 with a warning
-  (``--gate-undecided=pass``, the default: the gate refuses only what it shows to be worse) or 1
-  (``--gate-undecided=fail``: refuse what is not shown to be as good).
-
-Failed shape cases alone do not fail a gated run: the gate compares the candidate with the
-baseline, which may fail the same cases.
+Exit status with ``--baseline`` (without it, pytest's own status is untouched): decided by
+:func:`shape_asserts.results.gate.exit_status`. For it this session also notes the shape tests the
+run selected, the tests xdist lost to crashed workers and why pytest stopped early, if it did: a
+gated run passes only with a result for every selected case of every model.
 """
 
 from __future__ import annotations
@@ -50,9 +42,10 @@ if TYPE_CHECKING:
 # The results modules (numpy, the families) are imported where a run has results to show: this
 # session is registered in every pytest run where the plugin is installed, most with no shape test.
 
-__all__ = ["UNDECIDED_POLICIES", "VerdictOptions", "VerdictSession", "with_baseline", "exit_status"]
+__all__ = ["UNDECIDED_POLICIES", "VerdictOptions", "VerdictSession", "with_baseline", "stopped_early"]
 
-_NOT_RESULTS = (2, 3, 4, 5)  # interrupted, internal error, usage error, no tests collected
+#: The phases of a test's reports; xdist reports a test lost with its crashed worker as "???".
+_PHASES = ("setup", "call", "teardown")
 #: :data:`shape_asserts.results.step_summary.ENV`, read here without importing that module (it
 #: loads the gate and the leaderboard) in a run with no job summary to append.
 STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
@@ -84,20 +77,13 @@ def with_baseline(settings: Any, baseline: str | None) -> Any:
     return dataclasses.replace(settings, models=tuple(settings.models) + (baseline,))
 
 
-def exit_status(status: int, verdict: str | None, *, errors: int, other_failures: int, undecided: str = "pass") -> int:
-    """The run's exit status once the gate has spoken (see the module docstring for the rules)."""
-    status = int(status)
-    if verdict is None or status in _NOT_RESULTS:
-        return status
-    from shape_asserts.results.gate import FAIL, PASS
-
-    if errors or other_failures:
-        return 1
-    if verdict == PASS:
-        return 0
-    if verdict == FAIL:
-        return 1
-    return 1 if undecided == "fail" else 0
+def stopped_early(session: pytest.Session) -> str:
+    """pytest's reason for ending the run before its last test (``-x``, ``--maxfail``), or ""."""
+    dsession = session.config.pluginmanager.get_plugin("dsession")  # an xdist controller stops there
+    for why in (session.shouldfail, session.shouldstop, getattr(dsession, "shouldstop", False)):
+        if why:
+            return str(why)
+    return ""
 
 
 class VerdictSession:
@@ -110,17 +96,52 @@ class VerdictSession:
         self.records: dict[tuple[str, str], CaseRecord] = {}  # by (model, case), the latest report's
         self.errors = 0
         self.other_failures = 0
+        #: The cases the run selected (for any model): the gate needs every model's result for each.
+        self.selected: set[str] = set()
+        #: Tests lost to crashed xdist workers (their only report is the controller's).
+        self.crashed = 0
         self.gate: Gate | None = None
         self.status: tuple[int, int] | None = None  # (pytest's, the gated one)
+        self.status_reason = ""
         self.report_path: Path | None = None
         self.problems: list[str] = []
         self._board: tuple[Leaderboard | None] | None = None  # computed once, at the end
 
     # --- during the run --------------------------------------------------------------------
 
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        if self.options.baseline is None or hasattr(self.config, "workerinput"):
+            return
+        from shape_asserts.plugin.fetcher import tests_will_run
+
+        if tests_will_run(session):  # not a listing (--collect-only): it runs no test to lack a result
+            self._select([item.nodeid for item in session.items])
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        if self.options.baseline is not None:  # an xdist controller: its workers collected
+            self._select(ids)
+
+    def _select(self, nodeids: list[str]) -> None:
+        """Note the shape tests among ``nodeids`` (their ids end ``[<case>@<model>]``)."""
+        if not any(nodeid.endswith("]") and "@" in nodeid for nodeid in nodeids):
+            return  # no shape test: the cases need not be loaded
+        try:
+            known = self.settings.params()
+        except CaseError:  # already said at collection
+            return
+        for nodeid in nodeids:
+            if nodeid.endswith("]") and "[" in nodeid:
+                param = known.get(nodeid[nodeid.index("[") + 1 : -1])
+                if param is not None:
+                    self.selected.add(param.case.id)
+
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if hasattr(self.config, "workerinput"):
             return  # xdist workers: the controller sees every report
+        if report.when not in _PHASES and report.failed:
+            self.crashed += 1  # "worker 'gw0' crashed while running ...": no record, no phase
+            return
         if report.failed and report.when in ("setup", "teardown"):
             self.errors += 1
         # the phase that settles a test: its call, or a setup that did not pass (later phases'
@@ -173,25 +194,13 @@ class VerdictSession:
         if not (o.baseline or o.report or os.environ.get(STEP_SUMMARY_ENV)):
             return  # nothing to gate, write or append: the results modules (~20 ms) stay unloaded
         from shape_asserts.results import step_summary
-        from shape_asserts.results.gate import gate
         from shape_asserts.results.report import write_report
         from shape_asserts.results.summary import summarize
 
         records = self.ordered()
         rows = summarize(records)
         if o.baseline is not None:
-            by_model = {m: [r for r in records if r.model == m] for m in self.settings.models}
-            candidates = {m: by_model[m] for m in self.settings.models if m != o.baseline}
-            self.gate = gate(candidates, o.baseline, by_model.get(o.baseline, []), margin=o.margin)
-            gated = exit_status(
-                session.exitstatus,
-                self.gate.verdict,
-                errors=self.errors,
-                other_failures=self.other_failures,
-                undecided=o.undecided,
-            )
-            self.status = (int(session.exitstatus), gated)
-            session.exitstatus = gated
+            self._gate(session, records)
         if o.report is not None:
             try:
                 self.report_path = write_report(o.report, self._report_data(records, rows))
@@ -200,7 +209,7 @@ class VerdictSession:
         if os.environ.get(step_summary.ENV):
             status = None
             if self.status is not None:
-                status = f"exit status {self.status[1]}: {self._status_reason(*self.status)}"
+                status = f"exit status {self.status[1]}: {self.status_reason}"
             text = step_summary.markdown(
                 rows,
                 self.gate,
@@ -212,6 +221,33 @@ class VerdictSession:
                 step_summary.append(text)
             except OSError as exc:
                 self.problems.append(f"could not append to ${step_summary.ENV}: {exc}")
+
+    def _gate(self, session: pytest.Session, records: list[CaseRecord]) -> None:
+        """Gate the candidates against the baseline; the run's exit status becomes the gate's."""
+        from shape_asserts.results.gate import exit_status, gate, shortfall
+
+        o, models = self.options, self.settings.models
+        assert o.baseline is not None
+        incomplete = shortfall(
+            self.selected,
+            records,
+            models,
+            baseline=o.baseline,
+            stopped=stopped_early(session),
+            crashed=self.crashed,
+        )
+        by_model = {m: [r for r in records if r.model == m] for m in models}
+        candidates = {m: by_model[m] for m in models if m != o.baseline}
+        self.gate = gate(candidates, o.baseline, by_model.get(o.baseline, []), margin=o.margin, incomplete=incomplete)
+        gated, self.status_reason = exit_status(
+            session.exitstatus,
+            self.gate,
+            errors=self.errors,
+            other_failures=self.other_failures,
+            undecided=o.undecided,
+        )
+        self.status = (int(session.exitstatus), gated)
+        session.exitstatus = gated
 
     def _report_data(self, records: list[CaseRecord], rows: list) -> ReportData:
         from shape_asserts.results.report import ReportData
@@ -291,22 +327,8 @@ class VerdictSession:
                     bold=True,
                 )
             if self.status is not None:
-                before, after = self.status
-                why = self._status_reason(before, after)
-                tr.write_line(f"exit status {after}: {why}")
+                tr.write_line(f"exit status {self.status[1]}: {self.status_reason}")
         for problem in self.problems:
             tr.write_line(f"shape-asserts: {problem}", red=True)
         if self.report_path is not None:
             tr.write_sep("-", f"shape-asserts report: {self.report_path}")
-
-    def _status_reason(self, before: int, after: int) -> str:
-        if before in _NOT_RESULTS:
-            return f"pytest's own (the run ended with status {before} before the gate could count)"
-        if self.errors:
-            return f"{self.errors} test(s) errored; the harness could not produce every result the gate needs"
-        if self.other_failures:
-            return f"{self.other_failures} test(s) that are not shape cases failed"
-        return (
-            "the gate's verdict (with --baseline the run's status is the gate's; failed cases above "
-            "are shown, not counted)"
-        )

@@ -37,6 +37,8 @@ class Settings:
     """Everything a run needs to ask, record and judge; built once per process."""
 
     models: tuple[str, ...] = (defaults.MODEL,)
+    #: ``--baseline``: one of :attr:`models`, asked before the others (:meth:`Asker.plan`).
+    baseline: str | None = None
     record: str = defaults.RECORD
     fixtures_dir: Path = Path(defaults.FIXTURES_DIR)
     snapshots_dir: Path = Path(defaults.SNAPSHOTS_DIR)
@@ -276,7 +278,7 @@ def plan(
     receives the cases needing no call (:meth:`Asker.plan`).
     """
     asker = settings.asker()
-    jobs = asker.plan([(p.model, p.case) for p in params], settings.samples, ready)
+    jobs = asker.plan([(p.model, p.case) for p in params], settings.samples, ready, first=settings.baseline)
     if on_decision is not None:
         for line in asker.decisions(jobs):
             on_decision(line)

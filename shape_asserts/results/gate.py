@@ -27,6 +27,12 @@ seed :data:`SEED`, so a verdict is reproducible bit for bit. With the margin ``m
 Overall, the gate FAILS when any family fails, PASSES when every family passes, and is UNDECIDED
 otherwise. Noise alone never makes a FAIL: identical drawings give a zero-width interval at 0.
 
+Whatever the families show, the gate FAILS when its results are incomplete (:func:`shortfall`): a
+selected case without a result for the candidate or the baseline (skipped by ``--max-cost``,
+errored, never run), a run stopped early (``-x``, ``--maxfail``) or tests lost to crashed xdist
+workers. A gate over the cases that happened to finish would pass a model on what it was not
+asked; :func:`exit_status` makes such a run exit non-zero and says why in one line.
+
 Example
 -------
 >>> exact = [CaseRecord.from_scores("m", f"c{i}", "circle", (99.0,), (True,)) for i in range(8)]
@@ -66,6 +72,9 @@ __all__ = [
     "cases_needed",
     "gate_family",
     "gate",
+    "NOT_RESULTS",
+    "shortfall",
+    "exit_status",
 ]
 
 PASS = "PASS"
@@ -87,6 +96,11 @@ MIN_PAIRS = 5
 _EPS = 1e-9
 #: Resampled indices drawn at once (bounds the bootstrap's memory to a few tens of MB).
 _BLOCK = 2_000_000
+#: pytest's exit statuses of a run that did not get as far as results (interrupted, internal
+#: error, usage error, no tests collected): a gated run keeps them, all non-zero.
+NOT_RESULTS = (2, 3, 4, 5)
+#: Characters of a missing case's reason quoted in the gate's one line.
+_WHY_CHARS = 200
 
 
 @dataclass(frozen=True)
@@ -145,9 +159,13 @@ class Gate:
     resamples: int = RESAMPLES
     confidence: float = CONFIDENCE
     seed: int = SEED
+    #: Why the results are incomplete, in one line (:func:`shortfall`); "" when they are whole.
+    incomplete: str = ""
 
     @property
     def verdict(self) -> str:
+        if self.incomplete:
+            return FAIL  # only a run with every selected case's result may pass
         verdicts = [f.verdict for f in self.families]
         if FAIL in verdicts:
             return FAIL
@@ -331,11 +349,14 @@ def gate(
     confidence: float = CONFIDENCE,
     seed: int = SEED,
     min_pairs: int = MIN_PAIRS,
+    incomplete: str = "",
 ) -> Gate:
     """Gate every candidate against the baseline, family by family.
 
-    ``candidates`` maps a model name to its records (those not judged are left out). Raises ``ValueError`` for a negative
-    margin or a confidence outside (0, 1).
+    ``candidates`` maps a model name to its records (those not judged are left out).
+    ``incomplete`` says why the run's results are short (:func:`shortfall`): the gate then fails,
+    whatever the families show. Raises ``ValueError`` for a negative margin or a confidence
+    outside (0, 1).
     """
     if not margin >= 0 or not math.isfinite(margin):
         raise ValueError(f"margin must be a finite number ≥ 0, got {margin}")
@@ -364,4 +385,104 @@ def gate(
         resamples=resamples,
         confidence=confidence,
         seed=seed,
+        incomplete=incomplete,
     )
+
+
+# --- is the run whole, and its exit status ------------------------------------------------------
+
+
+def shortfall(
+    selected: Iterable[str],
+    records: Iterable[CaseRecord],
+    models: Sequence[str],
+    *,
+    baseline: str,
+    stopped: str = "",
+    crashed: int = 0,
+) -> str:
+    """Why a gated run's results cannot pass, in one line; "" when they are whole.
+
+    Every case the run selected (``selected``: case ids, for any model) needs a judged record from
+    every model in ``models`` (the candidates, then the baseline; the counts come in this order).
+    ``stopped`` is pytest's reason for stopping before the last test (``-x``, ``--maxfail``),
+    ``crashed`` the number of tests lost to crashed xdist workers.
+    """
+    records = list(records)
+    judged = {(r.model, r.case) for r in records if r.judged}
+    unjudged = {(r.model, r.case): r for r in records if not r.judged}
+    cases = set(selected) | {r.case for r in records}
+    wanted = {(model, case) for model in models for case in cases}
+    parts = []
+    if stopped:
+        parts.append(f"the run stopped early ({stopped})")
+    if crashed:
+        parts.append(f"{crashed} test(s) were lost to crashed xdist workers")
+    missing = sorted(wanted - judged)
+    if missing:
+        parts.append(_missing_text(missing, wanted, models, baseline, unjudged))
+    return "; ".join(parts)
+
+
+def _missing_text(
+    missing: list[tuple[str, str]],
+    wanted: set[tuple[str, str]],
+    models: Sequence[str],
+    baseline: str,
+    unjudged: Mapping[tuple[str, str], CaseRecord],
+) -> str:
+    """How many selected cases of each model have no result, and why the first of them has none."""
+    order = {m: i for i, m in enumerate(models)}
+    by_model = sorted({m for m, _ in missing}, key=lambda m: (order.get(m, len(order)), m))
+    counts = []
+    for model in by_model:
+        short = sum(1 for m, _ in missing if m == model)
+        total = sum(1 for m, _ in wanted if m == model)
+        role = "baseline " if model == baseline else ""
+        counts.append(f"{short} of {total} {role}{model} case(s)")
+    first = min(missing, key=lambda k: (order.get(k[0], len(order)), k[0], k[1]))
+    record = unjudged.get(first)
+    if record is None or not record.reason:
+        why = "did not run"
+    elif record.reason.lower().startswith(record.outcome):  # a skip's reason reads "Skipped: ..."
+        why = record.reason
+    else:
+        why = f"{record.outcome}: {record.reason}"
+    if len(why) > _WHY_CHARS:  # the test's own report has it whole
+        why = why[:_WHY_CHARS] + "…"
+    return f"{' and '.join(counts)} have no result (first: {first[0]} {first[1]}, {why})"
+
+
+def exit_status(
+    status: int, g: Gate, *, errors: int = 0, other_failures: int = 0, undecided: str = "pass"
+) -> tuple[int, str]:
+    """A gated run's exit status, and why in one line.
+
+    pytest's status is kept when the run did not get as far as results (:data:`NOT_RESULTS`). It is
+    1 when a test errored, a test that is no shape case failed, or the gate's results are
+    incomplete (:attr:`Gate.incomplete`); otherwise the gate's: 0 for PASS, 1 for FAIL, and for
+    UNDECIDED 0 with ``undecided="pass"`` or 1 with ``"fail"``. Failed shape cases alone do not
+    count: the gate compares the candidate with the baseline, which may fail the same cases.
+    """
+    status = int(status)
+    incomplete = f"the gate cannot pass: {g.incomplete}" if g.incomplete else ""
+    if status in NOT_RESULTS:
+        why = f"pytest's own (the run ended with status {status} before the gate could count)"
+        return status, "; ".join(r for r in (why, incomplete) if r)
+    reasons = []
+    if errors:
+        reasons.append(f"{errors} test(s) errored; the harness could not produce every result the gate needs")
+    if other_failures:
+        reasons.append(f"{other_failures} test(s) that are not shape cases failed")
+    if incomplete:
+        reasons.append(incomplete)
+    if reasons:
+        return 1, "; ".join(reasons)
+    verdict = (
+        "the gate's verdict (with --baseline the run's status is the gate's; failed cases above are shown, not counted)"
+    )
+    if g.verdict == PASS:
+        return 0, verdict
+    if g.verdict == FAIL:
+        return 1, verdict
+    return (1 if undecided == "fail" else 0), verdict

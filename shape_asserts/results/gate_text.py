@@ -52,4 +52,6 @@ def format_gate(g: Gate) -> list[str]:
                 f"unpaired: {f.candidate_only} case(s) only the candidate has, {f.baseline_only} only the baseline has"
             )
         out.append(f"{f.candidate} · {f.family}: " + "; ".join(e for e in extra if e))
+    if g.incomplete:
+        out.append(f"incomplete results, so the gate fails: {g.incomplete}")
     return out

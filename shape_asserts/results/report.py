@@ -165,6 +165,8 @@ def _gate_html(g: Gate) -> list[str]:
         FAIL: "the candidate draws worse than the baseline beyond the margin",
         UNDECIDED: "not enough evidence either way — see what each family needs below",
     }[verdict]
+    if g.incomplete:  # not the families' verdict: the run lacks results the gate needs
+        words = f"incomplete results: {g.incomplete}"
     out = [
         '<section id="gate"><h2>Gate</h2>',
         f'<div class="banner {verdict.lower()}"><strong>{esc(verdict)}</strong>{esc(words)}</div>',

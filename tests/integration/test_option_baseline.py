@@ -57,6 +57,7 @@ def test_the_baseline_runs_as_one_more_model_after_the_candidates(suite):
 
     ids = [line.split("[", 1)[1].rstrip("]") for line in result.stdout.lines if "::test_drawing[" in line]
     assert len(ids) == 2 * N_CASES
+    assert result.ret == 0  # a listing runs no test: none lacks its result
     assert {i.split("@", 1)[1] for i in ids} == {NOISY, EXACT}
 
 
@@ -118,7 +119,7 @@ def test_a_candidate_failing_the_same_cases_as_the_baseline_passes_the_gate_and_
     assert "gate: PASS" in gate_lines(result.stdout.str())
 
 
-def test_a_harness_error_keeps_the_exit_status_nonzero_even_when_the_gate_passes(suite):
+def test_a_harness_error_fails_the_gate_even_when_every_case_that_answered_passes(suite):
     candidate = replay_as(suite, "replay/exact-copy", EXACT)
     recording(suite, "circle-start090-cw", model_dir=model_slug(candidate)).unlink()
 
@@ -127,8 +128,15 @@ def test_a_harness_error_keeps_the_exit_status_nonzero_even_when_the_gate_passes
     result.assert_outcomes(passed=2 * N_CASES - 1, errors=1)
     assert result.ret == 1
     gate = gate_lines(result.stdout.str())
-    assert "gate: PASS" in gate  # the 23 cases both answered are identical
-    result.stdout.fnmatch_lines(["exit status 1: 1 test(s) errored*"])
+    assert any(line.split()[:2] == [candidate, "circle"] and line.endswith("PASS") for line in gate)  # 23 identical
+    assert "gate: FAIL" in gate  # but one case has no result
+    result.stdout.fnmatch_lines(
+        [
+            f"incomplete results, so the gate fails: 1 of {N_CASES} {candidate} case(s) have no result "
+            f"(first: {candidate} circle-start090-cw, error: FixtureError: no recorded answer*",
+            "exit status 1: 1 test(s) errored*",
+        ]
+    )
 
 
 def test_a_wide_margin_lets_the_noisy_drawer_pass(suite):

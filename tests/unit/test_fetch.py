@@ -364,3 +364,17 @@ def test_a_plan_handed_to_the_asking_process_pickles_and_asks_the_same_messages(
         assert got.case.messages(run.lang) == job.case.messages(run.lang)  # the same dicts, keys in order
         assert [list(m) for m in got.case.messages(run.lang)] == [list(m) for m in job.case.messages(run.lang)]
         assert (got.key, got.indices, got.recording) == (job.key, job.indices, job.recording)
+
+
+def test_the_baseline_is_planned_before_the_candidates_however_the_tests_are_ordered(tmp_path):
+    pairs = [("new", c) for c in CASES[:2]] + [("old", c) for c in CASES[:2]] + [("other", CASES[0])]
+
+    jobs = asker(tmp_path).plan(pairs, samples=1, first="old")
+
+    assert [(j.model, j.case.id) for j in jobs] == [
+        ("old", CASES[0].id),
+        ("old", CASES[1].id),
+        ("new", CASES[0].id),
+        ("new", CASES[1].id),
+        ("other", CASES[0].id),
+    ]

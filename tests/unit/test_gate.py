@@ -1,6 +1,9 @@
-"""The baseline gate's arithmetic: pairing, bootstrap intervals, verdicts and the cases needed."""
+"""The baseline gate's arithmetic: pairing, bootstrap intervals, verdicts and the cases needed; and
+what an incomplete run does to the gate and the exit status."""
 
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 import pytest
@@ -11,13 +14,17 @@ from shape_asserts.results.gate import (
     PASS,
     UNDECIDED,
     Difference,
+    FamilyGate,
+    Gate,
     Paired,
     bootstrap_ci,
     cases_needed,
     decide,
+    exit_status,
     gate,
     gate_family,
     pair,
+    shortfall,
 )
 from shape_asserts.results.gate_text import format_gate
 from shape_asserts.results.record import CaseRecord
@@ -291,3 +298,106 @@ def test_terminal_lines_name_the_baseline_the_interval_and_what_is_needed():
     assert "baseline base" in text and "10,000 resamples" in text
     assert "UNDECIDED" in text
     assert "need ~" in text and "(have 2)" in text
+
+
+# --- incomplete results, and the exit status -----------------------------------------------------
+
+
+def named(model, records):
+    """``records`` as ``model``'s."""
+    return [dataclasses.replace(r, model=model) for r in records]
+
+
+def test_a_run_with_every_selected_case_answered_by_both_models_is_whole():
+    cand, base = named("c", results([90] * 3)), named("b", results([90] * 3))
+
+    assert shortfall({"c000", "c001", "c002"}, cand + base, ["c", "b"], baseline="b") == ""
+
+
+def test_selected_cases_without_a_result_are_counted_per_model_with_the_first_ones_reason():
+    cand, base = named("c", results([90] * 3)), named("b", results([90] * 3))
+    selected = {"c000", "c001", "c002"}
+    skipped = dataclasses.replace(cand[0], score=None, samples=(), outcome="skipped", reason="not asked: --max-cost")
+
+    why = shortfall(selected, [skipped, *cand[1:], *base[1:]], ["c", "b"], baseline="b")
+
+    assert (
+        why
+        == "1 of 3 c case(s) and 1 of 3 baseline b case(s) have no result (first: c c000, skipped: not asked: --max-cost)"
+    )
+
+
+def test_a_run_stopped_early_or_with_crashed_workers_says_so_first():
+    cand = named("c", results([90]))
+
+    why = shortfall({"c000"}, cand, ["c", "b"], baseline="b", stopped="stopping after 1 failures", crashed=2)
+
+    assert why == (
+        "the run stopped early (stopping after 1 failures); 2 test(s) were lost to crashed xdist workers; "
+        "1 of 1 baseline b case(s) have no result (first: b c000, did not run)"
+    )
+
+
+def test_incomplete_results_fail_the_gate_whatever_the_families_show():
+    same = results([90] * 10)
+
+    g = gate({"c": same}, "b", same, incomplete="the run stopped early")
+
+    assert [f.verdict for f in g.families] == [PASS]
+    assert g.verdict == FAIL
+    assert "incomplete results, so the gate fails: the run stopped early" in format_gate(g)
+
+
+@pytest.mark.parametrize(
+    ("verdict", "undecided", "status"),
+    [
+        (PASS, "pass", 0),
+        (PASS, "fail", 0),
+        (FAIL, "pass", 1),
+        (FAIL, "fail", 1),
+        (UNDECIDED, "pass", 0),
+        (UNDECIDED, "fail", 1),
+    ],
+)
+def test_the_gate_decides_the_status_of_a_whole_run(verdict, undecided, status):
+    g = _gate_of(verdict)
+    for pytest_status in (0, 1):  # failed shape cases alone do not count
+        assert exit_status(pytest_status, g, undecided=undecided) == (status, _VERDICT_WHY)
+
+
+def test_harness_errors_other_failing_tests_and_missing_results_make_the_status_1_and_say_why():
+    g = _gate_of(PASS)
+
+    assert exit_status(1, g, errors=1)[0] == 1
+    assert exit_status(1, g, other_failures=2) == (1, "2 test(s) that are not shape cases failed")
+    incomplete = dataclasses.replace(g, incomplete="the run stopped early (stopping after 1 failures)")
+    assert exit_status(1, incomplete) == (1, "the gate cannot pass: the run stopped early (stopping after 1 failures)")
+
+
+@pytest.mark.parametrize("pytest_status", [2, 3, 4, 5])
+def test_a_run_that_did_not_get_to_results_keeps_pytests_status_and_says_why_the_gate_cannot_pass(pytest_status):
+    status, why = exit_status(pytest_status, dataclasses.replace(_gate_of(PASS), incomplete="1 test(s) were lost"))
+
+    assert status == pytest_status
+    assert why.endswith("before the gate could count); the gate cannot pass: 1 test(s) were lost")
+
+
+_VERDICT_WHY = (
+    "the gate's verdict (with --baseline the run's status is the gate's; failed cases above are shown, not counted)"
+)
+
+
+def _gate_of(verdict):
+    """A gate whose one family has ``verdict``."""
+    family = FamilyGate("c", "b", "circle", 10, None, None, verdict, "")
+    return Gate("b", 2.0, (family,))
+
+
+def test_a_case_selected_for_one_model_only_lacks_the_others_result():
+    """``-k`` naming the candidate alone deselects the baseline's tests: the gate has nothing to
+    compare, which is no reason to pass."""
+    cand = named("c", results([90] * 2))
+
+    why = shortfall({"c000", "c001"}, cand, ["c", "b"], baseline="b")
+
+    assert why == "2 of 2 baseline b case(s) have no result (first: b c000, did not run)"

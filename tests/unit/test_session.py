@@ -1,4 +1,4 @@
-"""The gated exit status, the baseline as one more model, and the one collector of records."""
+"""Why a run stopped early, the baseline as one more model, and the one collector of records."""
 
 from __future__ import annotations
 
@@ -7,45 +7,26 @@ from types import SimpleNamespace
 
 import pytest
 
-from shape_asserts.plugin.session import VerdictOptions, VerdictSession, exit_status, with_baseline
+from shape_asserts.plugin.session import VerdictOptions, VerdictSession, stopped_early, with_baseline
 from shape_asserts.plugin.suite import Settings
-from shape_asserts.results.gate import FAIL, PASS, UNDECIDED
 from shape_asserts.results.record import CaseRecord
 
 
-@pytest.mark.parametrize(
-    ("verdict", "undecided", "status"),
-    [
-        (PASS, "pass", 0),
-        (PASS, "fail", 0),
-        (FAIL, "pass", 1),
-        (FAIL, "fail", 1),
-        (UNDECIDED, "pass", 0),
-        (UNDECIDED, "fail", 1),
-    ],
-)
-def test_the_gate_decides_the_status_of_a_run_whose_tests_ran(verdict, undecided, status):
-    for pytest_status in (0, 1):  # failed shape cases alone do not count
-        assert exit_status(pytest_status, verdict, errors=0, other_failures=0, undecided=undecided) == status
+def session_stopped(shouldfail=False, shouldstop=False, dsession=None):
+    """The parts of a pytest session :func:`stopped_early` reads."""
+    plugins = SimpleNamespace(get_plugin=lambda name: dsession if name == "dsession" else None)
+    return SimpleNamespace(shouldfail=shouldfail, shouldstop=shouldstop, config=SimpleNamespace(pluginmanager=plugins))
 
 
-@pytest.mark.parametrize("verdict", [PASS, UNDECIDED])
-def test_harness_errors_or_other_failing_tests_keep_the_status_nonzero(verdict):
-    assert exit_status(1, verdict, errors=1, other_failures=0) == 1
-    assert exit_status(1, verdict, errors=0, other_failures=2) == 1
+def test_the_reason_pytest_stopped_early_is_read_from_the_session_or_the_xdist_controller():
+    assert stopped_early(session_stopped()) == ""
+    assert stopped_early(session_stopped(shouldfail="stopping after 1 failures")) == "stopping after 1 failures"
+    assert stopped_early(session_stopped(shouldstop="interrupted")) == "interrupted"
+    controller = SimpleNamespace(shouldstop="stopping after 2 failures")
+    assert stopped_early(session_stopped(dsession=controller)) == "stopping after 2 failures"
 
 
-@pytest.mark.parametrize("pytest_status", [2, 3, 4, 5])
-def test_a_run_that_did_not_get_to_results_keeps_pytests_status(pytest_status):
-    assert exit_status(pytest_status, PASS, errors=0, other_failures=0) == pytest_status
-
-
-def test_without_a_gate_the_status_is_pytests_own():
-    assert exit_status(1, None, errors=0, other_failures=0) == 1
-    assert exit_status(0, None, errors=0, other_failures=0) == 0
-
-
-def test_the_baseline_is_asked_after_the_candidates():
+def test_the_baseline_runs_as_one_more_model_after_the_candidates():
     s = with_baseline(Settings(models=("new/a", "new/b")), "old")
 
     assert s.models == ("new/a", "new/b", "old")
@@ -101,6 +82,14 @@ def test_a_test_run_again_counts_once_as_it_ended_last():
     c.pytest_runtest_logreport(Report("call", "passed", props("a", "passed")))
 
     assert [(r.case, r.outcome) for r in c.ordered()] == [("a", "passed")]
+
+
+def test_a_test_lost_to_a_crashed_xdist_worker_is_counted_and_has_no_record():
+    c = collector()
+    c.pytest_runtest_logreport(Report("???", "failed"))  # "worker 'gw0' crashed while running ..."
+
+    assert (c.crashed, c.errors, c.other_failures) == (1, 0, 0)
+    assert c.records == {}
 
 
 def test_errors_and_failures_of_other_tests_are_counted_for_the_gated_status():

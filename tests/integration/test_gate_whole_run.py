@@ -1,0 +1,150 @@
+"""A gated run passes only when every selected case has a result for the candidate and the baseline.
+
+A run stopped early (``-x``, ``--maxfail``), one whose xdist workers crashed on the candidate's
+tests, and one whose ``--max-cost`` ran out all once ended ``gate: UNDECIDED`` with exit status 0
+(issue 32: C3, C4, C5): the gate judged the cases that happened to finish. Each now fails the gate,
+exits non-zero and says why in one line; and the baseline is asked before the candidate spends
+the budget.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import CIRCLE, FAKE_LITELLM_CONFTEST, N_CASES, AskLog, summary_rows
+from .test_option_baseline import EXACT, NOISY, NOISY_PASSED, gate_lines, replay_as
+
+
+def _gate_fails(result: pytest.RunResult, status: int, why: str) -> None:
+    """The run's gate fails, its exit status is ``status``, and the status line gives ``why``."""
+    assert result.ret == status, result.stdout.str()
+    assert "gate: FAIL" in gate_lines(result.stdout.str())
+    result.stdout.fnmatch_lines([f"exit status {status}: *the gate cannot pass: {why}"])
+
+
+# --- C3: stopped early ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("stop", "failures"),
+    [(("-x",), 1), (("--maxfail=2",), 2), (("-x", "-n", "auto"), 1)],
+    ids=["x", "maxfail", "x-n-auto"],
+)
+def test_a_gated_run_stopped_early_fails_and_says_so(suite, stop, failures):
+    result = suite.runpytest(f"--model={NOISY}", f"--baseline={EXACT}", "--record=none", *CIRCLE, *stop)
+
+    _gate_fails(result, 1, f"the run stopped early (stopping after {failures} failures); *")
+    assert "gate: UNDECIDED" not in result.stdout.str()
+    result.stdout.fnmatch_lines([f"* of {N_CASES} baseline {EXACT} case(s) have no result*"])
+
+
+def test_a_gated_run_stopped_early_under_xdist_keeps_a_nonzero_status_and_says_why(suite):
+    result = suite.runpytest(f"--model={NOISY}", f"--baseline={EXACT}", "--record=none", *CIRCLE, "-x", "-n", "2")
+
+    _gate_fails(result, pytest.ExitCode.INTERRUPTED, "the run stopped early (stopping after * failures)*")
+
+
+# --- C4: crashed xdist workers --------------------------------------------------------------------
+
+#: A worker killed while it runs a test whose id ends with CRASH_ON (as an out-of-memory kill would).
+CRASH_CONFTEST = """
+import os
+
+CRASH_ON = {crash_on!r}
+
+
+def pytest_runtest_call(item):
+    if hasattr(item.config, "workerinput") and item.nodeid.endswith(CRASH_ON):
+        os._exit(137)
+"""
+
+
+def test_a_test_lost_to_a_crashed_worker_fails_a_gate_the_other_cases_pass(suite):
+    candidate = replay_as(suite, "replay/exact-copy", EXACT)
+    suite.makeconftest(CRASH_CONFTEST.format(crash_on=f"[circle-start090-cw@{candidate}]"))
+
+    result = suite.runpytest(f"--model={candidate}", f"--baseline={EXACT}", "--record=none", *CIRCLE, "-n", "2")
+
+    result.stdout.fnmatch_lines(["*replacing crashed worker*"])
+    gate = gate_lines(result.stdout.str())
+    assert any(line.split()[:2] == [candidate, "circle"] and line.endswith("PASS") for line in gate)
+    _gate_fails(
+        result,
+        1,
+        f"1 test(s) were lost to crashed xdist workers; 1 of {N_CASES} {candidate} case(s) have no result "
+        f"(first: {candidate} circle-start090-cw, did not run)",
+    )
+
+
+def test_workers_crashing_on_every_candidate_test_fail_the_gate(suite):
+    suite.makeconftest(CRASH_CONFTEST.format(crash_on=f"@{NOISY}]"))
+
+    result = suite.runpytest(
+        f"--model={NOISY}", f"--baseline={EXACT}", "--record=none", *CIRCLE, "-n", "2", "--max-worker-restart=1"
+    )
+
+    result.stdout.fnmatch_lines(["*maximum crashed workers reached: 1*"])
+    _gate_fails(result, 1, "* test(s) were lost to crashed xdist workers; *")
+
+
+# --- C5: --max-cost reached -----------------------------------------------------------------------
+
+#: The fake litellm with a price: every answer costs a cent (the in-process drawers' count as free).
+PRICED_FAKE_CONFTEST = (
+    FAKE_LITELLM_CONFTEST
+    + """
+
+_unpriced = completion
+
+
+def completion(**kwargs):
+    response = _unpriced(**kwargs)
+    response._hidden_params = {"response_cost": 0.01}
+    return response
+
+
+async def acompletion(**kwargs):
+    return completion(**kwargs)
+
+
+FAKE.completion, FAKE.acompletion = completion, acompletion
+"""
+)
+
+
+def test_the_cost_cap_leaves_the_candidate_short_not_the_baseline_and_the_gate_fails(suite):
+    suite.makeconftest(PRICED_FAKE_CONFTEST)
+    asked = AskLog(suite.path / "asked.jsonl")
+    candidate = "openai/noisy"
+
+    result = suite.runpytest(
+        f"--model={candidate}",
+        f"--baseline={EXACT}",
+        "--fixtures-dir=recorded",
+        "--concurrency=1",
+        "--max-cost=0.005",
+        *CIRCLE,
+    )
+
+    # the baseline first (free, in this process), then the candidate's first answer spends the cap
+    assert [c["model"] for c in asked.calls()] == [EXACT] * N_CASES + [candidate]
+    rows = summary_rows(result.stdout.str())
+    assert rows[EXACT, "circle"]["passed"] == str(N_CASES)
+    _gate_fails(
+        result,
+        1,
+        f"{N_CASES - 1} of {N_CASES} {candidate} case(s) have no result (first: {candidate} *, "
+        "Skipped: not asked: --max-cost 0.005 USD was reached*",
+    )
+    assert "no paired cases: the baseline has no results" not in result.stdout.str()
+
+
+def test_a_selection_without_the_baselines_tests_fails_the_gate(suite):
+    """``-k noisy`` deselects the baseline's tests: once "no paired cases: the baseline has no
+    results", UNDECIDED, exit status 0."""
+    result = suite.runpytest(f"--model={NOISY}", f"--baseline={EXACT}", "--record=none", *CIRCLE, "-k", "noisy")
+
+    result.assert_outcomes(passed=NOISY_PASSED, failed=N_CASES - NOISY_PASSED)
+    _gate_fails(
+        result, 1, f"{N_CASES} of {N_CASES} baseline {EXACT} case(s) have no result (first: {EXACT} *, did not run)"
+    )
