@@ -139,7 +139,8 @@ def test_a_run_killed_between_submitting_and_saving_the_batch_id_finds_its_batch
         # what the killed run did: uploaded its file, submitted it, and died before saving the batch id
         book.files["file-killed"] = ("batch", ("\n".join(lines) + "\n").encode())
         book.submit({"input_file_id": "file-killed"})
-        BatchState(MODEL, "openai", requests, input_file_id="file-killed").write(_state(suite))
+        server = srv.base_url.removesuffix("/v1")
+        BatchState(MODEL, "openai", requests, server=server, input_file_id="file-killed").write(_state(suite))
         result = _run(suite, srv)
 
     result.assert_outcomes(passed=N_CASES)
