@@ -343,6 +343,9 @@ class Asker:
                 except ProviderError as exc:
                     progress.in_flight.pop(label, None)
                     progress.failed += 1
+                    spent = getattr(exc, "spent", None)  # a reply delivered without an answer still costs
+                    if spent is not None:
+                        progress.count_spent(job.model, spent)
                     state.failures.setdefault(job.key, str(exc))
                     if isinstance(exc, ModelUnavailable) and job.model not in answered:
                         unavailable.setdefault(job.model, exc.reason)

@@ -9,11 +9,15 @@ model per batch). ``litellm.retrieve_batch`` polls it every ``$SHAPE_ASSERTS_BAT
 change; when it ends, ``litellm.file_content`` brings its output and error files, and each answer
 is recorded exactly as a live one (same store, same fields, same redaction) and replays like any.
 
-A batch outlives the run that submitted it: its id, input file id, creation time and the
-identities of its requests (no key, no URL) are kept in ``<fixtures-dir>/<model>/.batch.json``
-(``batch_state.py``, written atomically) from the upload on, and a run that finds that file resumes the same batch
-instead of submitting another, so a killed run never pays twice. The file goes once the batch
-has ended and its answers are recorded.
+A batch outlives the run that submitted it: its id, input file id, creation time, provider, server
+(``scheme://host:port``) and the identities of its requests (no key) are kept in
+``<fixtures-dir>/<model>/.batch.json`` (``batch_state.py``, written atomically, read back as
+untrusted input: a state made for another provider, model or server stops the run before anything
+is sent) from the upload on, and a run that finds that file resumes the same batch instead of
+submitting another, so a killed run never pays twice. Submitting holds a lock, and a create whose
+reply was lost is looked for before anything is made again (``batch_submit.py``). The file goes
+once the batch has ended and its answers are recorded; while an answer it was paid for is not
+(its output unreadable, a recording not written), it stays, and the next run fetches them again.
 
 A row that failed records nothing: its case is an ERROR naming the provider's reason. A batch
 that expired, failed or was cancelled records what it did answer and says what to do. A model
@@ -44,10 +48,9 @@ from shape_asserts.asking.batch_state import (
     one_line,
     row_answer,
 )
-from shape_asserts.asking.batch_submit import FateUnknown, LockBusy, find_batch, submission_lock
+from shape_asserts.asking.batch_submit import FateUnknown, LockBusy, adopt, submission_lock, submit
 from shape_asserts.asking.call import Answer, is_retriable, litellm_version, load_litellm, missing_key_reason
 from shape_asserts.asking.failure import address, hide_address
-from shape_asserts.asking.retry import RETRIABLE_STATUS
 from shape_asserts.asking.runstate import Progress, RunState
 from shape_asserts.asking.store import Recording, model_slug, sample_record
 from shape_asserts.defaults import BATCH_POLL
@@ -216,7 +219,7 @@ class BatchRunner:
                     f"{pending.created_at} with {len(pending.requests)} request(s) ({path})"
                 )
                 if pending.batch_id is None:
-                    self._adopt(pending, path)
+                    adopt(load_litellm(), pending, self._api(pending.provider), path)
                 return pending, True
             if not jobs:
                 return None, False
@@ -253,13 +256,7 @@ class BatchRunner:
                 state.failures.setdefault(job.key, why)
 
     def _submit(self, bstate: BatchState, provider: tuple[str, str], jobs: dict[str, Job], path: Path) -> None:
-        """Upload the requests and create the batch, keeping the state on disk from the upload on.
-
-        A create whose reply is lost (a timeout, a dropped connection, a 5xx) leaves the state with
-        ``create_sent`` and no batch id: the next run looks for the batch before making one. Only
-        a create the provider refused outright (a 4xx but 408, 409, 429) was surely not made.
-        """
-        litellm = load_litellm()
+        """Upload the requests as a JSONL file and create the batch (:func:`~.batch_submit.submit`)."""
         lines = []
         for r in bstate.requests.values():
             body: dict[str, Any] = {"model": provider[1], "messages": jobs[r.case_id].case.messages(r.lang)}
@@ -270,53 +267,8 @@ class BatchRunner:
             line = {"custom_id": r.custom_id, "method": "POST", "url": "/v1/chat/completions", "body": body}
             lines.append(json.dumps(line, ensure_ascii=False))
         data = ("\n".join(lines) + "\n").encode("utf-8")
-        upload = litellm.create_file(
-            file=(f"shape-asserts-{model_slug(bstate.model)}.jsonl", data),
-            purpose="batch",
-            **self._api(bstate.provider),
-        )
-        bstate.input_file_id = checked_id(upload.id)
-        bstate.write(path)  # from here on a rerun looks for this file's batch before making one
-        try:
-            bstate.batch_id = self._create_batch(litellm, bstate, path)
-        except Exception as exc:
-            if _refused(exc):
-                with contextlib.suppress(OSError):
-                    path.unlink()
-                raise
-            raise FateUnknown(
-                f"{bstate.model}: the reply to the batch's submission was lost ({self._said(exc)}); it may have "
-                f"been made, so it is kept in {path}: run again, and the next run looks for it before "
-                "submitting anything"
-            ) from None
-        bstate.write(path)
+        submit(load_litellm(), bstate, data, self._api(bstate.provider), path, self._said)
         self.say(f"submitted batch {bstate.batch_id}: {len(bstate.requests)} request(s) of {bstate.model} ({path})")
-
-    def _adopt(self, bstate: BatchState, path: Path) -> None:
-        """For a state with no batch id: the batch made from its file, else (no create was ever sent) a new one.
-
-        Raises
-        ------
-        FateUnknown
-            A create was sent and the provider's list does not show its batch.
-        """
-        litellm = load_litellm()
-        found = find_batch(litellm, bstate, self._api(bstate.provider), path)
-        bstate.batch_id = found if found is not None else self._create_batch(litellm, bstate, path)
-        bstate.write(path)
-
-    def _create_batch(self, litellm: Any, bstate: BatchState, path: Path) -> str:
-        """A new batch of the state's uploaded file; its id (the state says a create was sent first)."""
-        bstate.create_sent = True
-        bstate.write(path)
-        batch = litellm.create_batch(
-            completion_window="24h",
-            endpoint="/v1/chat/completions",
-            input_file_id=bstate.input_file_id,
-            metadata={"made_by": "shape-asserts"},
-            **self._api(bstate.provider),
-        )
-        return checked_id(batch.id)
 
     @staticmethod
     def _kept(bstate: BatchState, path: Path) -> str:
@@ -482,9 +434,3 @@ class BatchRunner:
             f"{getattr(counts, 'completed', 0)} of {len(bstate.requests)} answered; the rest error, and the next "
             "run submits them in a new batch"
         )
-
-
-def _refused(exc: BaseException) -> bool:
-    """Whether the provider answered a request with a refusal (a 4xx but 408, 409, 429): nothing was made."""
-    status = getattr(exc, "status_code", None)
-    return isinstance(status, int) and 400 <= status < 500 and status not in RETRIABLE_STATUS

@@ -21,15 +21,17 @@ import fcntl
 import os
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from shape_asserts.asking.batch_state import BatchState, checked_id, one_line
+from shape_asserts.asking.retry import RETRIABLE_STATUS
+from shape_asserts.asking.store import model_slug
 from shape_asserts.exceptions import ShapeAssertsError
 
-__all__ = ["LOCK_NAME", "FateUnknown", "LockBusy", "find_batch", "submission_lock"]
+__all__ = ["LOCK_NAME", "FateUnknown", "LockBusy", "adopt", "find_batch", "submission_lock", "submit"]
 
 LOCK_NAME = ".batch.lock"
 #: Pages of the provider's batch list searched for a batch whose creation reply was lost (newest first).
@@ -135,3 +137,67 @@ def find_batch(litellm: Any, bstate: BatchState, api: dict[str, Any], path: Path
         f"again: look at the provider's batches, then either write the batch's id as batch_id in {path} (it was "
         "made) or delete that file (it was not), and run again"
     )
+
+
+def submit(
+    litellm: Any, bstate: BatchState, data: bytes, api: dict[str, Any], path: Path, said: Callable[[BaseException], str]
+) -> None:
+    """Upload ``data`` (the batch's JSONL requests) and create the batch, keeping the state on disk from the upload on.
+
+    A create whose reply is lost (a timeout, a dropped connection, a 5xx) leaves the state with
+    ``create_sent`` and no batch id: the next run looks for the batch before making one. Only a
+    create the provider refused outright (a 4xx but 408, 409, 429) was surely not made: its state goes.
+
+    Raises
+    ------
+    FateUnknown
+        The create's reply was lost (``said(exc)`` tells how); the state is kept.
+    """
+    upload = litellm.create_file(file=(f"shape-asserts-{model_slug(bstate.model)}.jsonl", data), purpose="batch", **api)
+    bstate.input_file_id = checked_id(upload.id)
+    bstate.write(path)  # from here on a rerun looks for this file's batch before making one
+    try:
+        bstate.batch_id = _create(litellm, bstate, api, path)
+    except Exception as exc:
+        if _refused(exc):
+            with contextlib.suppress(OSError):
+                path.unlink()
+            raise
+        raise FateUnknown(
+            f"{bstate.model}: the reply to the batch's submission was lost ({said(exc)}); it may have been made, "
+            f"so it is kept in {path}: run again, and the next run looks for it before submitting anything"
+        ) from None
+    bstate.write(path)
+
+
+def adopt(litellm: Any, bstate: BatchState, api: dict[str, Any], path: Path) -> None:
+    """Give a state with no batch id the batch made from its file, else (no create was ever sent) a new one.
+
+    Raises
+    ------
+    FateUnknown
+        A create was sent and the provider's list does not show its batch.
+    """
+    found = find_batch(litellm, bstate, api, path)
+    bstate.batch_id = found if found is not None else _create(litellm, bstate, api, path)
+    bstate.write(path)
+
+
+def _create(litellm: Any, bstate: BatchState, api: dict[str, Any], path: Path) -> str:
+    """A new batch of the state's uploaded file; its id. The state says a create was sent before it goes."""
+    bstate.create_sent = True
+    bstate.write(path)
+    batch = litellm.create_batch(
+        completion_window="24h",
+        endpoint="/v1/chat/completions",
+        input_file_id=bstate.input_file_id,
+        metadata={"made_by": "shape-asserts"},
+        **api,
+    )
+    return checked_id(batch.id)
+
+
+def _refused(exc: BaseException) -> bool:
+    """Whether the provider answered with a refusal (a 4xx but 408, 409, 429): nothing was made."""
+    status = getattr(exc, "status_code", None)
+    return isinstance(status, int) and 400 <= status < 500 and status not in RETRIABLE_STATUS

@@ -112,6 +112,10 @@ class Progress:
     def count_answer(self, model: str, answer: Answer) -> None:
         """Count one answer, its tokens and its cost."""
         self.answered += 1
+        self.count_spent(model, answer)
+
+    def count_spent(self, model: str, answer: Answer) -> None:
+        """Count the tokens and cost of a reply: an answer, or one delivered without an answer in it."""
         for kind, n in answer.usage.items():
             self.tokens[model][kind] += int(n)
         cost = 0.0 if model.startswith("reference/") else answer.cost_usd  # drawn in-process: free

@@ -248,3 +248,35 @@ def test_finding_8_a_recording_that_shrinks_during_the_run_cannot_crash_the_sess
     assert "shape-asserts summary" in text and (suite.path / "report.html").is_file()
     assert len(server.requests) == 2
     assert Path(suite.path / "recorded").is_dir()
+
+
+# --- issue 32: money spent twice or silently ---------------------------------------------------------
+
+_NO_CHOICES = json.dumps(
+    {
+        "id": "x",
+        "object": "chat.completion",
+        "model": "m",
+        "choices": [],
+        "usage": {"prompt_tokens": 7, "completion_tokens": 11},
+    }
+).encode()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"<!doctype html><html><body>gateway</body></html>", b'{"id": "x", "choices": [', _NO_CHOICES],
+    ids=["html", "invalid-json", "no-choices"],
+)
+def test_issue32_m3_a_delivered_reply_without_an_answer_is_never_retried_and_its_usage_counted(suite, body):
+    """M3: a 200 whose body is HTML or invalid JSON became litellm's "HTTP 500" and was retried
+    (12 paid requests for 3 cases, cost reported $0)."""
+    with HostileServer(lambda request: Reply(body=body)) as server:
+        result = run(suite, server, "-k", "circle-start000")
+
+    result.assert_outcomes(errors=2)  # cw and ccw
+    text = output(result)
+    assert len(server.requests) == 2, text
+    assert "not retried: a delivered reply may have been paid for" in text
+    if body is _NO_CHOICES:
+        assert "openai/hostile: 14 prompt + 22 completion tokens" in text
