@@ -290,6 +290,12 @@ class Asker:
         unavailable: dict[str, str] = {}
         answered: set[str] = set()
         version = litellm_version()
+        # every model's folder proven writable before the first paid call: an answer that could
+        # not be recorded would be bought for nothing (the case is not asked, and says why)
+        unwritable = {model: self.store.unwritable(model) for model in {job.model for job in jobs}}
+        for job in jobs:
+            if unwritable[job.model]:
+                state.unrecorded.setdefault(job.key, unwritable[job.model])
 
         def note() -> None:
             if on_progress is not None:
@@ -320,7 +326,7 @@ class Asker:
                     state.failures.setdefault(
                         job.key, f"{job.model}: not asked: an earlier call {unavailable[job.model]}"
                     )
-                if job.key in state.unasked or job.key in state.failures:
+                if job.key in state.unasked or job.key in state.failures or job.key in state.unrecorded:
                     progress.unasked += 1
                     note()
                     return

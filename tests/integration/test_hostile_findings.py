@@ -30,10 +30,13 @@ subprocess, the real litellm, ``--model=openai/...`` against :class:`.hostile.Ho
 from __future__ import annotations
 
 import json
+import os
 import threading
 from pathlib import Path
 
 import pytest
+
+from shape_asserts.asking.store import model_slug
 
 from .conftest import SUBPROCESS_TIMEOUT
 from .hostile import HostileServer, Reply, Request, drawing, exact
@@ -280,3 +283,23 @@ def test_issue32_m3_a_delivered_reply_without_an_answer_is_never_retried_and_its
     assert "not retried: a delivered reply may have been paid for" in text
     if body is _NO_CHOICES:
         assert "openai/hostile: 14 prompt + 22 completion tokens" in text
+
+
+@pytest.mark.parametrize("where", ["read-only-folder", "read-only-file-system"])
+def test_issue32_m6_a_recordings_folder_that_cannot_be_written_is_found_before_any_paid_call(suite, where):
+    """M6: with the fixtures folder read-only, 24 answers were paid for and none recorded or judged."""
+    if where == "read-only-folder":
+        if os.geteuid() == 0:
+            pytest.skip("permissions do not stop a root user")
+        folder = suite.path / "recorded" / model_slug("openai/hostile")
+        folder.mkdir(parents=True)
+        folder.chmod(0o555)
+        fixtures = "--fixtures-dir=recorded"
+    else:
+        fixtures = "--fixtures-dir=/sys/shape-asserts-fixtures"  # sysfs: no folder can be made there
+    with HostileServer() as server:
+        result = run(suite, server, fixtures, "-k", "circle-start000")
+
+    result.assert_outcomes(errors=2)
+    assert server.requests == []
+    assert "nothing was asked of openai/hostile: its recordings' folder" in output(result)
