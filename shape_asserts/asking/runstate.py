@@ -85,6 +85,9 @@ class Progress:
     retried: int = 0
     unasked: int = 0
     cost_usd: float = 0.0
+    #: Under ``--max-cost``: the most the calls in flight can still cost (each call's worst case,
+    #: held from when it is sent until its price is known), so that the cap holds with concurrency.
+    reserved_usd: float = 0.0
     #: Tokens by model, then by kind (``prompt_tokens``, ``completion_tokens``, ``total_tokens``).
     tokens: dict[str, dict[str, int]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(int)))
     #: Cost by model, of the answers litellm priced (a model is here once one of its answers was).

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from pathlib import Path
 
@@ -303,3 +304,34 @@ def test_issue32_m6_a_recordings_folder_that_cannot_be_written_is_found_before_a
     result.assert_outcomes(errors=2)
     assert server.requests == []
     assert "nothing was asked of openai/hostile: its recordings' folder" in output(result)
+
+
+def test_issue32_m4_max_cost_holds_with_every_call_in_flight_at_once(suite):
+    """M4: ``--max-cost 0.01`` spent $0.152: sixteen calls were in flight before the first price came
+    back. Each answer here costs $0.04 at gpt-4o's prices (4,096 answer tokens), so a $0.10 cap
+    allows two, however many calls the run may have in flight."""
+
+    def reply(request: Request) -> Reply:
+        body = {
+            "id": "chatcmpl-m4",
+            "object": "chat.completion",
+            "model": "gpt-4o",
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": json.dumps(drawing(request))},
+                }
+            ],
+            "usage": {"prompt_tokens": 100, "completion_tokens": 4096, "total_tokens": 4196},
+        }
+        return Reply(body=json.dumps(body).encode(), trickle=1.0)
+
+    with HostileServer(reply) as server:
+        result = run(suite, server, "--max-cost=0.1", *TEN_CIRCLES, model="openai/gpt-4o")
+
+    text = output(result)
+    assert len(server.requests) == 2, text
+    result.assert_outcomes(passed=2, skipped=8)
+    spent = float(re.search(r"unasked 8, \$(\d+\.\d+)", text).group(1))
+    assert 0.08 < spent <= 0.1

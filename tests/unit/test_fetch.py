@@ -364,3 +364,17 @@ def test_a_plan_handed_to_the_asking_process_pickles_and_asks_the_same_messages(
         assert got.case.messages(run.lang) == job.case.messages(run.lang)  # the same dicts, keys in order
         assert [list(m) for m in got.case.messages(run.lang)] == [list(m) for m in job.case.messages(run.lang)]
         assert (got.key, got.indices, got.recording) == (job.key, job.indices, job.recording)
+
+
+def test_max_cost_holds_with_calls_in_flight_each_holding_its_worst_case(tmp_path):
+    """Issue 32, M4: ``--max-cost 0.01`` spent $0.152: sixteen calls were in flight before the first
+    price came back. Each call now holds its worst case against the cap from when it is sent."""
+    provider = FakeProvider(cost=0.04, delay=0.05)
+    run = asker(tmp_path, concurrency=16, max_cost=0.1, call=provider, bound_cost=lambda model, messages, limit: 0.045)
+    state, progress = run.fetch(run.plan(PAIRS, samples=1))
+
+    assert progress.cost_usd <= 0.1
+    assert provider.calls == 2 and provider.max_in_flight == 2  # 2 × 0.045 held; a third could pass the cap
+    assert len(state.unasked) == len(CASES) - 2
+    assert "this call may cost 0.0450 USD" in next(iter(state.unasked.values()))
+    assert progress.reserved_usd == pytest.approx(0.0)
