@@ -105,7 +105,8 @@ class BatchRunner:
         Raises
         ------
         BatchUnavailable
-            A model with something to ask has no batch interface (nothing is submitted then).
+            A model with something to ask has no batch interface, or its batch state cannot be
+            trusted (made for another provider, model or server, or out of shape): nothing is sent then.
         """
         state, progress = RunState(fetched=True), Progress()
         by_model: dict[str, list[Job]] = {}
