@@ -37,7 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from shape_asserts.asking.call import Answer, aask, litellm_version, worst_cost
+from shape_asserts.asking.call import Answer, aask, litellm_version
+from shape_asserts.asking.prices import worst_cost
 from shape_asserts.asking.recorded import RecordedAnswer
 from shape_asserts.asking.runstate import Progress, RunState
 from shape_asserts.asking.store import FixtureStore, Recording, sample_record
@@ -129,7 +130,7 @@ class Asker:
     #: The run's own settings the "record it with" command repeats (``--flag=value`` each).
     record_args: tuple[str, ...] = ()
     call: CallFn = field(default=aask, repr=False, compare=False)
-    #: The most one call can cost (``model, messages, max_tokens``): :func:`~shape_asserts.asking.call.worst_cost`
+    #: The most one call can cost (``model, messages, max_tokens``): :func:`~shape_asserts.asking.prices.worst_cost`
     #: or a stand-in; held against ``--max-cost`` while the call is in flight.
     bound_cost: Callable[[str, list[dict[str, str]], int | None], float | None] = field(
         default=worst_cost, repr=False, compare=False

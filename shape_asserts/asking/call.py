@@ -43,7 +43,6 @@ __all__ = [
     "preload_litellm",
     "redact",
     "retry_after",
-    "worst_cost",
 ]
 
 
@@ -356,45 +355,6 @@ def _delivered(litellm: Any, model: str, response: Any, latency: float) -> Answe
     if not getattr(response, "choices", None):
         raise Unusable(f"{model}: the server's reply has no choices, so no answer{UNUSABLE_HINT}", answer)
     return answer
-
-
-#: Each model's price per prompt token and per answer token, and its longest answer, as litellm
-#: knows them; ``None`` for a model it has no price for.
-_PRICES: dict[str, tuple[float, float, int | None] | None] = {}
-
-
-def worst_cost(model: str, messages: list[dict[str, str]], max_tokens: int | None) -> float | None:
-    """The most one call can cost in USD, or ``None`` when litellm has no price for the model.
-
-    Every byte of the prompt is counted a token (a token is at least a byte) and the answer is as
-    long as ``max_tokens`` (else the model's own limit) allows: a bound, never an estimate, so that
-    ``--max-cost`` holds whatever the calls in flight turn out to cost.
-    """
-    if model.startswith("reference/"):
-        return 0.0  # drawn in-process
-    if model not in _PRICES:
-        _PRICES[model] = _prices(load_litellm(), model)
-    prices = _PRICES[model]
-    if prices is None:
-        return None
-    per_prompt, per_answer, longest = prices
-    limits = [n for n in (max_tokens, longest) if n]
-    if not limits:
-        return None
-    prompt_bytes = sum(len(json.dumps(m, ensure_ascii=False).encode("utf-8")) for m in messages)
-    return prompt_bytes * per_prompt + min(limits) * per_answer
-
-
-def _prices(litellm: Any, model: str) -> tuple[float, float, int | None] | None:
-    try:
-        info = litellm.get_model_info(model)
-        per_prompt, per_answer = float(info["input_cost_per_token"]), float(info["output_cost_per_token"])
-    except Exception:  # not in litellm's price list (or a test's stand-in for litellm)
-        return None
-    if not (math.isfinite(per_prompt) and math.isfinite(per_answer)):
-        return None
-    longest = info.get("max_output_tokens")
-    return per_prompt, per_answer, longest if isinstance(longest, int) and longest > 0 else None
 
 
 #: What a timeout that is not retried adds to its reason.
