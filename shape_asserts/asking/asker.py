@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from shape_asserts.asking.call import Answer, aask, litellm_version
+from shape_asserts.asking.prices import worst_cost
 from shape_asserts.asking.recorded import RecordedAnswer
 from shape_asserts.asking.runstate import Progress, RunState
 from shape_asserts.asking.store import FixtureStore, Recording, sample_record
@@ -129,6 +130,11 @@ class Asker:
     #: The run's own settings the "record it with" command repeats (``--flag=value`` each).
     record_args: tuple[str, ...] = ()
     call: CallFn = field(default=aask, repr=False, compare=False)
+    #: The most one call can cost (``model, messages, max_tokens``): :func:`~shape_asserts.asking.prices.worst_cost`
+    #: or a stand-in; held against ``--max-cost`` while the call is in flight.
+    bound_cost: Callable[[str, list[dict[str, str]], int | None], float | None] = field(
+        default=worst_cost, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         if self.record not in RECORD_MODES:
@@ -304,6 +310,12 @@ class Asker:
         unavailable: dict[str, str] = {}
         answered: set[str] = set()
         version = litellm_version()
+        # every model's folder proven writable before the first paid call: an answer that could
+        # not be recorded would be bought for nothing (the case is not asked, and says why)
+        unwritable = {model: self.store.unwritable(model) for model in {job.model for job in jobs}}
+        for job in jobs:
+            if unwritable[job.model]:
+                state.unrecorded.setdefault(job.key, unwritable[job.model])
 
         def note() -> None:
             if on_progress is not None:
@@ -325,22 +337,26 @@ class Asker:
             async with sem:
                 if stop is not None and stop.is_set():
                     state.unasked.setdefault(job.key, "not asked: the run ended before this case's turn")
-                if self.max_cost is not None and progress.cost_usd >= self.max_cost:
+                worst = self._worst_cost(job)
+                held = progress.cost_usd + progress.reserved_usd + worst
+                if self.max_cost is not None and (progress.cost_usd >= self.max_cost or held > self.max_cost):
                     state.unasked.setdefault(
                         job.key,
-                        f"not asked: --max-cost {self.max_cost:g} USD was reached (spent {progress.cost_usd:.4f} USD)",
+                        f"not asked: --max-cost {self.max_cost:g} USD was reached (spent {progress.cost_usd:.4f} USD, "
+                        f"{progress.reserved_usd:.4f} USD held for calls in flight, this call may cost {worst:.4f} USD)",
                     )
                 if job.model in unavailable:
                     state.failures.setdefault(
                         job.key, f"{job.model}: not asked: an earlier call {unavailable[job.model]}"
                     )
-                if job.key in state.unasked or job.key in state.failures:
+                if job.key in state.unasked or job.key in state.failures or job.key in state.unrecorded:
                     progress.unasked += 1
                     note()
                     return
                 progress.asked += 1
                 label = f"{job.case.id}@{job.model} #{index}"
                 progress.in_flight[label] = time.perf_counter()
+                progress.reserved_usd += worst  # held until the call's own cost is counted
                 try:
                     answer = await self.call(
                         job.model,
@@ -356,13 +372,18 @@ class Asker:
                     )
                 except ProviderError as exc:
                     progress.in_flight.pop(label, None)
+                    progress.reserved_usd -= worst
                     progress.failed += 1
+                    spent = getattr(exc, "spent", None)  # a reply delivered without an answer still costs
+                    if spent is not None:
+                        progress.count_spent(job.model, spent)
                     state.failures.setdefault(job.key, str(exc))
                     if isinstance(exc, ModelUnavailable) and job.model not in answered:
                         unavailable.setdefault(job.model, exc.reason)
                     note()
                     return
                 progress.in_flight.pop(label, None)
+                progress.reserved_usd -= worst
                 answered.add(job.model)
                 progress.count_answer(job.model, answer)
                 job.recording.add(sample_record(index, answer, version))
@@ -389,6 +410,13 @@ class Asker:
         progress.finished = time.perf_counter()
         note()
         return state
+
+    def _worst_cost(self, job: Job) -> float:
+        """The most one call for ``job`` can cost, held against ``--max-cost`` while it is in flight
+        (0 without a cap, or for a model litellm has no price for: the cap cannot count those)."""
+        if self.max_cost is None:
+            return 0.0
+        return self.bound_cost(job.model, job.case.messages(self.lang), self.max_tokens) or 0.0
 
     async def _record(self, rec: Recording) -> str:
         """Save ``rec``; why it could not be, or ``""``.

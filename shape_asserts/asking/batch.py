@@ -9,11 +9,15 @@ model per batch). ``litellm.retrieve_batch`` polls it every ``$SHAPE_ASSERTS_BAT
 change; when it ends, ``litellm.file_content`` brings its output and error files, and each answer
 is recorded exactly as a live one (same store, same fields, same redaction) and replays like any.
 
-A batch outlives the run that submitted it: its id, input file id, creation time and the
-identities of its requests (no key, no URL) are kept in ``<fixtures-dir>/<model>/.batch.json``
-(``batch_state.py``, written atomically) from the upload on, and a run that finds that file resumes the same batch
-instead of submitting another, so a killed run never pays twice. The file goes once the batch
-has ended and its answers are recorded.
+A batch outlives the run that submitted it: its id, input file id, creation time, provider, server
+(``scheme://host:port``) and the identities of its requests (no key) are kept in
+``<fixtures-dir>/<model>/.batch.json`` (``batch_state.py``, written atomically, read back as
+untrusted input: a state made for another provider, model or server stops the run before anything
+is sent) from the upload on, and a run that finds that file resumes the same batch instead of
+submitting another, so a killed run never pays twice. Submitting holds a lock, and a create whose
+reply was lost is looked for before anything is made again (``batch_submit.py``). The file goes
+once the batch has ended and its answers are recorded; while an answer it was paid for is not
+(its output unreadable, a recording not written), it stays, and the next run fetches them again.
 
 A row that failed records nothing: its case is an ERROR naming the provider's reason. A batch
 that expired, failed or was cancelled records what it did answer and says what to do. A model
@@ -34,8 +38,19 @@ from pathlib import Path
 from typing import Any
 
 from shape_asserts.asking.asker import Asker, Job
-from shape_asserts.asking.batch_state import STATE_NAME, BatchState, BatchUnavailable, Request, one_line, row_answer
+from shape_asserts.asking.batch_state import (
+    STATE_NAME,
+    BatchState,
+    BatchUnavailable,
+    Expected,
+    Request,
+    checked_id,
+    one_line,
+    row_answer,
+)
+from shape_asserts.asking.batch_submit import FateUnknown, LockBusy, adopt, submission_lock, submit
 from shape_asserts.asking.call import Answer, is_retriable, litellm_version, load_litellm, missing_key_reason
+from shape_asserts.asking.failure import address, hide_address
 from shape_asserts.asking.runstate import Progress, RunState
 from shape_asserts.asking.store import Recording, model_slug, sample_record
 from shape_asserts.defaults import BATCH_POLL
@@ -90,7 +105,8 @@ class BatchRunner:
         Raises
         ------
         BatchUnavailable
-            A model with something to ask has no batch interface (nothing is submitted then).
+            A model with something to ask has no batch interface, or its batch state cannot be
+            trusted (made for another provider, model or server, or out of shape): nothing is sent then.
         """
         state, progress = RunState(fetched=True), Progress()
         by_model: dict[str, list[Job]] = {}
@@ -102,6 +118,8 @@ class BatchRunner:
                     f"--batch: {model} draws in-process and has no batch interface; run it without --batch"
                 )
         providers = {model: self._provider(model) for model in by_model}  # every model checked before any submit
+        for model in by_model:  # and every state: one made for another provider or server stops the run here
+            BatchState.read(state_path(self.asker, model), self._expected(model, providers[model]))
         for model, model_jobs in by_model.items():
             self._run_model(model, providers[model], model_jobs, state, progress)
         progress.finished = time.perf_counter()
@@ -115,7 +133,9 @@ class BatchRunner:
         try:
             name, provider, _, _ = litellm.get_llm_provider(model, api_base=self.asker.api_base)
         except Exception as exc:
-            raise BatchUnavailable(f"--batch: litellm does not know the provider of {model}: {one_line(exc)}") from None
+            raise BatchUnavailable(
+                f"--batch: litellm does not know the provider of {model}: {self._said(exc)}"
+            ) from None
         if provider == "anthropic":
             raise BatchUnavailable(
                 f"--batch: litellm {litellm_version()} can read Anthropic message batches but not create them; "
@@ -130,11 +150,24 @@ class BatchRunner:
         return str(provider), str(name)
 
     def _api(self, provider: str) -> dict[str, Any]:
-        """The arguments every batch or file call takes (the key comes from the environment)."""
-        kwargs: dict[str, Any] = {"custom_llm_provider": provider, "timeout": self.asker.timeout}
+        """The arguments every batch or file call takes (the key comes from the environment).
+
+        ``max_retries=0``: the OpenAI client's own retries would send a create again when its
+        reply is lost or slow, and each copy is a batch paid for (retries here are ours, counted).
+        """
+        kwargs: dict[str, Any] = {"custom_llm_provider": provider, "timeout": self.asker.timeout, "max_retries": 0}
         if self.asker.api_base:
             kwargs["api_base"] = self.asker.api_base
         return kwargs
+
+    def _said(self, exc: BaseException) -> str:
+        """What a failed call says, on one line, secrets masked and ``--api-base`` shown as scheme://host:port."""
+        return one_line(hide_address(str(exc), self.asker.api_base))
+
+    def _expected(self, model: str, provider: tuple[str, str]) -> Expected:
+        """What a state must name for this run to resume it: the model, its provider and the server."""
+        server = address(self.asker.api_base) if self.asker.api_base else None
+        return Expected(model=model, provider=provider[0], server=server)
 
     # --- one model ------------------------------------------------------------------------------
 
@@ -147,21 +180,55 @@ class BatchRunner:
             for job in jobs:
                 state.failures.setdefault(job.key, f"{model}: {reason}")
             return
-        pending = BatchState.read(path)
-        if pending is not None:
-            self.say(
-                f"resuming batch {pending.batch_id or '(being submitted)'} of {model}, submitted "
-                f"{pending.created_at} with {len(pending.requests)} request(s) ({path})"
-            )
-            if not self._finish(pending, path, state, progress):
-                for job in jobs:  # still pending: nothing more is submitted for this model now
-                    state.failures.setdefault(job.key, self._kept(pending, path))
+        # a pending batch is resumed first; what it did not answer is then submitted anew, so at
+        # most two rounds (a third only when another run submitted between them)
+        for _ in range(3):
+            try:
+                bstate, resumed = self._submitted(model, provider, jobs, path)
+            except (LockBusy, FateUnknown) as exc:
+                self._fail(jobs, state, str(exc))
                 return
-            # what the resumed batch did not answer is planned again
-            jobs = [j for j in (self.asker.job(j.model, j.case, self.samples) for j in jobs) if j.indices]
-            jobs = [j for j in jobs if j.key not in state.failures]
-        if not jobs:
-            return
+            except Exception as exc:
+                self._fail(jobs, state, f"{model}: the batch could not be submitted: {self._said(exc)}; run again")
+                return
+            if bstate is None:
+                return
+            if not self._finish(bstate, path, state, progress):
+                self._fail(self._replanned(jobs), state, self._kept(bstate, path))
+                return
+            if not resumed:
+                return
+            jobs = [j for j in self._replanned(jobs) if j.key not in state.failures]
+            if not jobs:
+                return
+
+    def _submitted(
+        self, model: str, provider: tuple[str, str], jobs: list[Job], path: Path
+    ) -> tuple[BatchState | None, bool]:
+        """The model's batch to wait for, and whether it was found pending rather than submitted now.
+
+        Under the model's submission lock: the state on disk (another run's, or a killed run's) is
+        resumed, finding its batch when only the create was sent; else a new batch is submitted
+        for ``jobs`` (``None`` when there are none).
+        """
+        wait = 3 * self.asker.timeout + 10  # a holder's upload, create and batch lookup, each bounded
+        with submission_lock(path.parent, wait, self.say):
+            pending = BatchState.read(path, self._expected(model, provider))
+            if pending is not None:
+                self.say(
+                    f"resuming batch {pending.batch_id or '(being submitted)'} of {model}, submitted "
+                    f"{pending.created_at} with {len(pending.requests)} request(s) ({path})"
+                )
+                if pending.batch_id is None:
+                    adopt(load_litellm(), pending, self._api(pending.provider), path)
+                return pending, True
+            if not jobs:
+                return None, False
+            bstate = self._new_state(model, provider, jobs)
+            self._submit(bstate, provider, {j.case.id: j for j in jobs}, path)
+            return bstate, False
+
+    def _new_state(self, model: str, provider: tuple[str, str], jobs: list[Job]) -> BatchState:
         requests = {}
         for job in jobs:
             for index in job.indices:
@@ -175,25 +242,22 @@ class BatchRunner:
                     self.asker.max_tokens,
                 )
                 requests[r.custom_id] = r
-        bstate = BatchState(model=model, provider=provider[0], requests=requests)
-        by_id = {j.case.id: j for j in jobs}
-        try:
-            self._submit(bstate, provider, by_id, path)
-        except Exception as exc:
-            # a batch may have been made if the reply was lost (timeout, dropped connection, 5xx):
-            # the state stays, and the next run adopts it; one the provider refused was never made
-            if bstate.input_file_id is None or not is_retriable(exc):
-                with contextlib.suppress(OSError):
-                    path.unlink()
-            why = f"{model}: the batch could not be submitted: {one_line(exc)}; run again"
-            for job in jobs:
+        server = self._expected(model, provider).server
+        return BatchState(model=model, provider=provider[0], requests=requests, server=server)
+
+    def _replanned(self, jobs: list[Job]) -> list[Job]:
+        """``jobs`` as they stand now: what is still missing of each (recordings may have arrived)."""
+        return [j for j in (self.asker.job(j.model, j.case, self.samples) for j in jobs) if j.indices]
+
+    @staticmethod
+    def _fail(jobs: list[Job], state: RunState, why: str) -> None:
+        """``why`` for each of ``jobs`` not already failed or unrecorded (those say more)."""
+        for job in jobs:
+            if job.key not in state.unrecorded:
                 state.failures.setdefault(job.key, why)
-            return
-        self._finish(bstate, path, state, progress)
 
     def _submit(self, bstate: BatchState, provider: tuple[str, str], jobs: dict[str, Job], path: Path) -> None:
-        """Upload the requests and create the batch, keeping the state on disk from the upload on."""
-        litellm = load_litellm()
+        """Upload the requests as a JSONL file and create the batch (:func:`~.batch_submit.submit`)."""
         lines = []
         for r in bstate.requests.values():
             body: dict[str, Any] = {"model": provider[1], "messages": jobs[r.case_id].case.messages(r.lang)}
@@ -204,48 +268,22 @@ class BatchRunner:
             line = {"custom_id": r.custom_id, "method": "POST", "url": "/v1/chat/completions", "body": body}
             lines.append(json.dumps(line, ensure_ascii=False))
         data = ("\n".join(lines) + "\n").encode("utf-8")
-        upload = litellm.create_file(
-            file=(f"shape-asserts-{model_slug(bstate.model)}.jsonl", data),
-            purpose="batch",
-            **self._api(bstate.provider),
-        )
-        bstate.input_file_id = str(upload.id)
-        bstate.write(path)  # from here on a rerun looks for this file's batch before making one
-        bstate.batch_id = self._create_batch(litellm, bstate)
-        bstate.write(path)
+        submit(load_litellm(), bstate, data, self._api(bstate.provider), path, self._said)
         self.say(f"submitted batch {bstate.batch_id}: {len(bstate.requests)} request(s) of {bstate.model} ({path})")
-
-    def _adopt(self, bstate: BatchState, path: Path) -> None:
-        """For a state killed between upload and batch: the batch made from its file, else a new one."""
-        litellm = load_litellm()
-        listed = litellm.list_batches(limit=100, **self._api(bstate.provider))
-        for batch in getattr(listed, "data", None) or []:
-            if getattr(batch, "input_file_id", None) == bstate.input_file_id:
-                bstate.batch_id = str(batch.id)
-                break
-        else:
-            bstate.batch_id = self._create_batch(litellm, bstate)
-        bstate.write(path)
-
-    def _create_batch(self, litellm: Any, bstate: BatchState) -> str:
-        """A new batch of the state's uploaded file; its id."""
-        batch = litellm.create_batch(
-            completion_window="24h",
-            endpoint="/v1/chat/completions",
-            input_file_id=bstate.input_file_id,
-            metadata={"made_by": "shape-asserts"},
-            **self._api(bstate.provider),
-        )
-        return str(batch.id)
 
     @staticmethod
     def _kept(bstate: BatchState, path: Path) -> str:
-        return f"{bstate.model}: batch {bstate.batch_id} is still pending (kept in {path}); run again to resume it"
+        return f"{bstate.model}: batch {bstate.batch_id} is kept in {path}; run again to resume it"
 
     # --- polling and recording --------------------------------------------------------------------
 
     def _finish(self, bstate: BatchState, path: Path, state: RunState, progress: Progress) -> bool:
-        """Poll the batch to its end and record its answers; whether it ended (else it is kept)."""
+        """Poll the batch to its end and record its answers; whether it is done with (else it is kept).
+
+        The state is kept, not deleted, whenever an answer the batch was paid for is not recorded:
+        its output could not be read, the provider reports more answers than it delivered, or a
+        recording could not be written. The next run fetches them again from the same batch.
+        """
         litellm = load_litellm()
         progress.planned += len(bstate.requests)
         progress.asked += len(bstate.requests)
@@ -259,14 +297,12 @@ class BatchRunner:
         failures, last = 0, ""
         while True:
             try:
-                if bstate.batch_id is None:
-                    self._adopt(bstate, path)
                 batch = litellm.retrieve_batch(bstate.batch_id, **self._api(bstate.provider))
             except Exception as exc:
                 failures += 1
                 if failures > self.asker.max_retries or not is_retriable(exc):
                     fail_all(
-                        f"{bstate.model}: batch {bstate.batch_id} could not be polled: {one_line(exc)}; "
+                        f"{bstate.model}: batch {bstate.batch_id} could not be polled: {self._said(exc)}; "
                         f"it is kept in {path}: run again to resume it"
                     )
                     return False
@@ -275,49 +311,80 @@ class BatchRunner:
             failures = 0
             counts = getattr(batch, "request_counts", None)
             done = f"{getattr(counts, 'completed', 0)}/{getattr(counts, 'total', len(bstate.requests))}"
-            now = f"batch {bstate.batch_id} {batch.status}: {done} done, {getattr(counts, 'failed', 0)} failed"
+            now = (
+                f"batch {bstate.batch_id} {one_line(batch.status)}: {done} done, {getattr(counts, 'failed', 0)} failed"
+            )
             if now != last:
                 self.say(f"{now}, {progress.elapsed:.0f}s")
                 last = now
             if batch.status in TERMINAL:
                 break
             time.sleep(self.poll)
+        kept = f"it is kept in {path}: run again to fetch them"
         try:
             rows = self._rows(batch, bstate)
         except Exception as exc:
             fail_all(
-                f"{bstate.model}: the results of batch {bstate.batch_id} could not be downloaded: {one_line(exc)}; "
-                f"it is kept in {path}: run again to fetch them"
+                f"{bstate.model}: the results of batch {bstate.batch_id} could not be downloaded: {self._said(exc)}; "
+                + kept
             )
             return False
-        self._record(bstate, batch, rows, state, progress)
+        lost = self._lost(batch, bstate, rows)
+        if lost:
+            fail_all(f"{bstate.model}: batch {bstate.batch_id} ended {batch.status} but {lost}; " + kept)
+            return False
+        if not self._record(bstate, batch, rows, state, progress):
+            return False
         with contextlib.suppress(OSError):
             path.unlink()
         if batch.status != "completed":
             self.say(self._ended(bstate, batch))
         return True
 
+    @staticmethod
+    def _lost(batch: Any, bstate: BatchState, rows: dict[str, Answer | str]) -> str:
+        """Why answers the batch was paid for are missing from its files, or ``""`` when none are."""
+        answered = sum(isinstance(got, Answer) for got in rows.values())
+        reported = getattr(getattr(batch, "request_counts", None), "completed", 0)
+        if isinstance(reported, int) and reported > answered:
+            return f"it reports {reported} answer(s) and its files hold {answered}"
+        missing = len(bstate.requests) - len(rows)
+        if batch.status == "completed" and missing:
+            return f"its files hold no row for {missing} of its {len(bstate.requests)} request(s)"
+        return ""
+
     def _rows(self, batch: Any, bstate: BatchState) -> dict[str, Answer | str]:
-        """Every request's answer, or the provider's reason it has none (rows not ours are ignored)."""
+        """Every request's answer, or the provider's reason it has none (rows not ours are ignored).
+
+        Raises
+        ------
+        ValueError
+            A line of a file is not a batch row (an HTML page, a cut download): what the file holds
+            is unknown, so nothing of it is taken as read.
+        """
         litellm = load_litellm()
         out: dict[str, Answer | str] = {}
         for file_id in (batch.output_file_id, batch.error_file_id):
             if not file_id:
                 continue
-            content = litellm.file_content(file_id=file_id, **self._api(bstate.provider)).content
-            for raw in content.decode("utf-8", errors="replace").splitlines():
+            content = litellm.file_content(file_id=checked_id(file_id), **self._api(bstate.provider)).content
+            for number, raw in enumerate(content.decode("utf-8", errors="replace").splitlines(), 1):
+                if not raw.strip():
+                    continue
                 try:
                     row = json.loads(raw)
                     cid = row["custom_id"]
                 except (ValueError, TypeError, KeyError):
-                    continue
+                    raise ValueError(f"line {number} of file {file_id} is not a batch row: {raw[:60]!r}") from None
                 if isinstance(cid, str) and cid in bstate.requests and cid not in out:
                     out[cid] = row_answer(row)
         return out
 
     def _record(
         self, bstate: BatchState, batch: Any, rows: dict[str, Answer | str], state: RunState, progress: Progress
-    ) -> None:
+    ) -> bool:
+        """Record every answer of ``rows``; whether all were written (else the batch is kept, to fetch
+        them again once the folder is writable)."""
         version = litellm_version()
         recordings: dict[tuple[str, str], Recording] = {}
         for cid, req in bstate.requests.items():
@@ -334,16 +401,20 @@ class BatchRunner:
                 Recording(req.model, req.case_id, req.lang, req.temperature, req.prompt_sha256, [], req.max_tokens),
             )
             rec.add(sample_record(req.sample, got, version))
+        written = True
         for rec in recordings.values():
             try:
                 self.asker.store.save(rec)
             except OSError as exc:
+                written = False
                 where = self.asker.store.path(rec.model, rec.case_id, rec.lang)
                 state.unrecorded.setdefault(
                     RunState.key(rec.model, rec.case_id),
                     f"the answer for {rec.model}/{rec.case_id} arrived but could not be recorded at {where}: "
-                    f"{exc.strerror or exc}; free the disk or make the folder writable, then run again",
+                    f"{exc.strerror or exc}; batch {bstate.batch_id} is kept: free the disk or make the folder "
+                    "writable, then run again to fetch it",
                 )
+        return written
 
     @staticmethod
     def _unanswered(bstate: BatchState, batch: Any) -> str:

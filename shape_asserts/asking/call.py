@@ -35,6 +35,7 @@ from shape_asserts.exceptions import ModelUnavailable, ProviderError
 __all__ = [
     "Answer",
     "Timeout",
+    "Unusable",
     "aask",
     "is_retriable",
     "litellm_version",
@@ -191,8 +192,10 @@ def _fallback_cost(litellm: Any, response: Any) -> float | None:
 
 
 def _to_answer(litellm: Any, response: Any, latency: float) -> Answer:
-    choice = response.choices[0]
-    message = choice.message
+    """``response`` as an :class:`Answer`: its first choice, and what the reply cost (of a reply
+    without a choice, the cost alone)."""
+    choice = response.choices[0] if getattr(response, "choices", None) else None
+    message = getattr(choice, "message", None)
     # every shape an answer comes in is kept: the text, a refusal, tool calls and why it ended
     text = _text(getattr(message, "content", None)) or ""
     refusal = _text(getattr(message, "refusal", None))
@@ -282,8 +285,12 @@ async def aask(
                 response = await asyncio.wait_for(litellm.acompletion(**kwargs), timeout)
             except asyncio.TimeoutError:
                 raise Timeout(f"no complete answer within {timeout:g} s (--request-timeout)") from None
-            return _to_answer(litellm, response, time.perf_counter() - started)
         except Exception as exc:
+            if _undecodable(exc):  # litellm calls it a 500, but the server delivered (and may bill) a reply
+                said = error_reason(exc, api_base)
+                raise Unusable(
+                    f"{model}: the server's reply is not a chat completion ({said}){UNUSABLE_HINT}"
+                ) from None
             timed_out = is_timeout(exc)
             if timed_out and timeouts >= timeout_retries:
                 tries = f" after {attempt + 1} attempts" if attempt else ""
@@ -301,6 +308,53 @@ async def aask(
                 on_retry(exc, wait)
             attempt += 1
             await asyncio.sleep(wait)
+            continue
+        return _delivered(litellm, model, response, time.perf_counter() - started)
+
+
+class Unusable(ProviderError):
+    """The server delivered a reply that holds no answer (a body that is not JSON, no choices).
+
+    Never retried: the reply was delivered, and a provider may bill it. ``spent`` is what it cost
+    where the reply says (its usage, litellm's price), else ``None``.
+    """
+
+    def __init__(self, message: str, spent: Answer | None = None) -> None:
+        super().__init__(message)
+        self.spent = spent
+
+    def __reduce__(self) -> tuple[type[Unusable], tuple[str, Answer | None]]:
+        return type(self), (str(self), self.spent)
+
+
+#: What an :class:`Unusable` reply's reason adds.
+UNUSABLE_HINT = "; not retried: a delivered reply may have been paid for"
+
+
+def _undecodable(exc: BaseException) -> bool:
+    """Whether the call failed reading a reply's body as JSON (the client had a reply to read)."""
+    seen: list[BaseException] = []
+    cur: BaseException | None = exc
+    while cur is not None and all(cur is not s for s in seen):
+        if isinstance(cur, json.JSONDecodeError):
+            return True
+        seen.append(cur)
+        cur = cur.__cause__ or cur.__context__
+    return False
+
+
+def _delivered(litellm: Any, model: str, response: Any, latency: float) -> Answer:
+    """The answer ``response`` holds.
+
+    Raises
+    ------
+    Unusable
+        When it holds no choice to read an answer from (what it cost is kept).
+    """
+    answer = _to_answer(litellm, response, latency)
+    if not getattr(response, "choices", None):
+        raise Unusable(f"{model}: the server's reply has no choices, so no answer{UNUSABLE_HINT}", answer)
+    return answer
 
 
 #: What a timeout that is not retried adds to its reason.

@@ -14,18 +14,27 @@ import os
 import re
 from urllib.parse import urlsplit
 
-__all__ = ["describe", "error_reason", "one_line", "redact"]
+__all__ = ["address", "describe", "error_reason", "hide_address", "one_line", "redact"]
 
 _SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)", re.IGNORECASE)
 _BEARER = re.compile(r"(?i)(bearer\s+|api[_-]?key[\"'=:\s]+|sk-)[A-Za-z0-9._\-]{6,}")
 
 
+#: ``scheme://user:pass@`` in a URL: the credentials are masked, the host stays.
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@?#]+@")
+#: A query parameter named for a secret (``?api-key=…``, ``&token=…``, ``&sig=…``).
+_SECRET_PARAM = re.compile(r"(?i)([?&][\w.-]*(?:key|token|secret|sig|signature|password|auth)[\w.-]*=)[^&#\s\"']+")
+
+
 def redact(text: str) -> str:
-    """``text`` with every secret-looking environment value and bearer/API-key token masked."""
+    """``text`` with every secret-looking environment value, bearer/API-key token, URL credential
+    (``user:pass@``) and secret-named query parameter masked."""
     out = str(text)
     for name, value in os.environ.items():
         if value and len(value) >= 8 and _SECRET_NAME.search(name) and value in out:
             out = out.replace(value, "[REDACTED]")
+    out = _USERINFO.sub(r"\1[REDACTED]@", out)
+    out = _SECRET_PARAM.sub(r"\1[REDACTED]", out)
     return _BEARER.sub(
         lambda m: m.group(1) + "[REDACTED]" if not m.group(1).lower().startswith("sk-") else "[REDACTED]", out
     )
@@ -68,9 +77,9 @@ def _causes(exc: BaseException) -> list[BaseException]:
     return out
 
 
-def _address(api_base: str) -> str:
-    """Where ``api_base`` connects: its scheme, host and port (no path, query or credentials, which
-    may hold a token)."""
+def address(api_base: str) -> str:
+    """``api_base`` as it is shown anywhere (messages, the "record it with" command, reports):
+    its scheme, host and port only. Its path, query and ``user:pass@`` may hold a token."""
     parts = urlsplit(api_base)
     if not parts.hostname:
         return "the address given by --api-base"
@@ -82,13 +91,25 @@ def _address(api_base: str) -> str:
     return f"{parts.scheme}://{host}{port}" if parts.scheme else f"{host}{port}"
 
 
+def hide_address(text: str, api_base: str | None) -> str:
+    """``text`` with ``api_base`` (as given, or without its last ``/``) shown as :func:`address`
+    shows it: a token in its path is known only by being in the run's own ``--api-base``."""
+    if not api_base:
+        return text
+    shown = address(api_base)
+    for form in sorted({api_base, api_base.rstrip("/")}, key=len, reverse=True):
+        if form and form != shown:
+            text = text.replace(form, shown)
+    return text
+
+
 def _connection_reason(exc: BaseException, api_base: str | None) -> tuple[str, str] | None:
     """Why no answer could come when the call never reached a server, and what to check; else ``None``."""
     chain = _causes(exc)
     if not any(type(c).__name__ in _CONNECT_FAILED or isinstance(c, ConnectionRefusedError) for c in chain):
         return None
-    said = str(chain[-1]) or type(chain[-1]).__name__  # the operating system's words, e.g. "Connect call failed"
-    where = f"the server at {_address(api_base)}" if api_base else "the provider"
+    said = hide_address(str(chain[-1]) or type(chain[-1]).__name__, api_base)  # e.g. "Connect call failed"
+    where = f"the server at {address(api_base)}" if api_base else "the provider"
     check = (
         "is the server running, and is --api-base its address?"
         if api_base
@@ -113,7 +134,7 @@ def describe(exc: BaseException, model: str, api_base: str | None = None, tries:
         return said, f"could not be made: {said}"
     status = getattr(exc, "status_code", None)
     kind = type(exc).__name__
-    said = _provider_words(exc, kind, status)
+    said = _provider_words(exc, kind, status, api_base)
     # (not a 403: some providers refuse one flagged input so, and another call may pass)
     if status == 401 or kind == "AuthenticationError":
         check = "check the API key the provider gets"
@@ -131,12 +152,13 @@ def error_reason(exc: BaseException, api_base: str | None = None, tries: str = "
     if connection is not None:
         what, check = connection
         return redact(f"{what}{tries}; {check}")
-    return _provider_words(exc, type(exc).__name__, getattr(exc, "status_code", None)) + tries
+    return _provider_words(exc, type(exc).__name__, getattr(exc, "status_code", None), api_base) + tries
 
 
-def _provider_words(exc: BaseException, kind: str, status: object) -> str:
-    """The provider's words with the exception's kind and HTTP status ahead, on one line, masked."""
-    msg = getattr(exc, "message", None) or str(exc)
+def _provider_words(exc: BaseException, kind: str, status: object, api_base: str | None) -> str:
+    """The provider's words with the exception's kind and HTTP status ahead, on one line, masked
+    (``api_base`` shown as :func:`address` shows it)."""
+    msg = hide_address(getattr(exc, "message", None) or str(exc), api_base)
     # litellm's repetition of what the prefix says ("litellm.AuthenticationError: AuthenticationError:
     # OpenAIException - invalid api key"): the provider's own words are what is left
     msg = re.sub(rf"^(?:litellm\.{kind}:\s*)?(?:{kind}:\s*)?(?:\w+Exception - )?", "", msg, count=1)

@@ -85,6 +85,9 @@ class Progress:
     retried: int = 0
     unasked: int = 0
     cost_usd: float = 0.0
+    #: Under ``--max-cost``: the most the calls in flight can still cost (each call's worst case,
+    #: held from when it is sent until its price is known), so that the cap holds with concurrency.
+    reserved_usd: float = 0.0
     #: Tokens by model, then by kind (``prompt_tokens``, ``completion_tokens``, ``total_tokens``).
     tokens: dict[str, dict[str, int]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(int)))
     #: Cost by model, of the answers litellm priced (a model is here once one of its answers was).
@@ -112,6 +115,10 @@ class Progress:
     def count_answer(self, model: str, answer: Answer) -> None:
         """Count one answer, its tokens and its cost."""
         self.answered += 1
+        self.count_spent(model, answer)
+
+    def count_spent(self, model: str, answer: Answer) -> None:
+        """Count the tokens and cost of a reply: an answer, or one delivered without an answer in it."""
         for kind, n in answer.usage.items():
             self.tokens[model][kind] += int(n)
         cost = 0.0 if model.startswith("reference/") else answer.cost_usd  # drawn in-process: free

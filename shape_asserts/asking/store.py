@@ -35,6 +35,7 @@ import json
 import os
 import re
 import stat
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -331,6 +332,23 @@ class FixtureStore:
                 yield
             finally:
                 fcntl.flock(fh, fcntl.LOCK_UN)
+
+    def unwritable(self, model: str) -> str:
+        """Why the model's recordings could not be written, or ``""``: proven by writing a file there.
+
+        Asked before the first paid call, so that no answer is bought that could not be kept.
+        """
+        folder = self.root / model_slug(model)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=folder, prefix=".writable.", suffix=".tmp"):
+                pass
+        except OSError as exc:
+            return (
+                f"nothing was asked of {model}: its recordings' folder {folder} cannot be written "
+                f"({exc.strerror or exc}); make it writable, or choose another with --fixtures-dir, then run again"
+            )
+        return ""
 
     def save(self, rec: Recording) -> Path:
         """Record ``rec``'s samples, keeping every other sample already on disk for the same question.

@@ -11,7 +11,9 @@ file; ``GET /v1/batches`` lists them. Answers are the reference drawers', as the
 What goes wrong is configured by :class:`BatchPlan`: rows whose ``custom_id`` contains one of
 ``fail_matching`` fail with ``fail_status`` and ``fail_message``; ``expire_after`` answers that
 many rows and lets the batch expire with the rest unrun; ``fail_batch`` fails the whole batch at
-validation with that message.
+validation with that message; ``lose_creates`` makes batches whose creation reply is lost (a 500,
+after a stall); ``output`` serves a finished batch's answers as an HTML page or not at all; and
+``hold_uploads`` holds an upload until the test lets it go.
 """
 
 from __future__ import annotations
@@ -44,6 +46,15 @@ class BatchPlan:
     expire_after: int | None = None
     #: Fail the whole batch at validation with this message.
     fail_batch: str | None = None
+    #: Creates whose reply is lost after the batch is made: answered with a 500, after
+    #: :attr:`create_stall` seconds (longer than the client waits plays a slow reply).
+    lose_creates: int = 0
+    create_stall: float = 0.0
+    #: How a finished batch's answers come back: ``"rows"`` (a JSONL file), ``"html"`` (the output
+    #: file's content is an HTML page) or ``"none"`` (polls report no output file id, the answers counted all the same).
+    output: str = "rows"
+    #: While set and not yet set free, an upload waits for it (a test holds a run mid-submission).
+    hold_uploads: threading.Event | None = None
 
 
 @dataclass
@@ -58,6 +69,8 @@ class BatchBook:
     #: ``POST /v1/batches`` received.
     submissions: int = 0
     uploads: int = 0
+    #: Uploads received, counted as they arrive (before a held one is answered).
+    uploads_started: int = 0
     #: Rows answered (not failed) across every batch.
     answered_rows: int = 0
     answered: Counter = field(default_factory=Counter)  # prompt sha → answers given
@@ -78,6 +91,10 @@ class BatchBook:
         if "file" not in fields:
             return 400, _error("a multipart body with a 'file' part is required")
         purpose = fields.get("purpose", (None, b"batch"))[1].decode()
+        with self.lock:
+            self.uploads_started += 1
+        if self.plan.hold_uploads is not None:
+            self.plan.hold_uploads.wait()
         with self.lock:
             self.uploads += 1
             file_id = self._id("file")
@@ -106,7 +123,13 @@ class BatchBook:
                 "request_counts": {"total": len(lines), "completed": 0, "failed": 0},
                 "metadata": body.get("metadata"),
             }
-            return 200, dict(self.batches[batch_id])
+            lose = self.plan.lose_creates > 0
+            self.plan.lose_creates -= lose
+            made = dict(self.batches[batch_id])
+        if lose:
+            time.sleep(self.plan.create_stall)
+            return 500, _error("the stub made this batch and lost the reply")
+        return 200, made
 
     def retrieve(self, batch_id: str) -> tuple[int, dict[str, Any]]:
         with self.lock:
@@ -122,7 +145,10 @@ class BatchBook:
                     self._run(batch)
                 else:
                     batch["status"] = "in_progress"
-            return 200, dict(batch)
+            reply = dict(batch)
+            if self.plan.output == "none":
+                reply["output_file_id"] = None
+            return 200, reply
 
     def listing(self) -> tuple[int, dict[str, Any]]:
         with self.lock:
@@ -132,6 +158,8 @@ class BatchBook:
     def content(self, file_id: str) -> bytes | None:
         with self.lock:
             found = self.files.get(file_id)
+        if found is not None and found[0] == "batch_output" and self.plan.output == "html":
+            return b"<!doctype html><html><body><h1>502 Bad Gateway</h1></body></html>\n"
         return None if found is None else found[1]
 
     # --- running a batch --------------------------------------------------------------------

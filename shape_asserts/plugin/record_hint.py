@@ -12,6 +12,7 @@ import shlex
 
 import pytest
 
+from shape_asserts.asking.failure import address
 from shape_asserts.plugin.options import OPTIONS
 
 __all__ = ["reproduce"]
@@ -36,6 +37,8 @@ def reproduce(config: pytest.Config) -> tuple[str, ...]:
         given = config.getoption(o.ini)
         if o.field in _NOT_FOR_RECORDING or given is None:
             continue
+        if o.field == "api_base":  # its path, query or user:pass@ may hold a token
+            given = address(given)
         for value in given if o.repeatable else [given]:
             out.append(shlex.quote(f"{o.flag}={value:g}" if isinstance(value, float) else f"{o.flag}={value}"))
     return tuple(out)

@@ -144,10 +144,13 @@ def test_the_cost_cap_holds_in_the_asking_process_and_the_cases_left_are_skipped
 
     out = result.stdout.str()
     assert "in a second process" in out
-    assert srv.state.requests == 1  # the first answer spent the cap; nothing else was started
-    result.assert_outcomes(passed=1, skipped=N_CASES - 1)
-    assert f"SKIPPED [{N_CASES - 1}] test_shapes.py:8: not asked: --max-cost 1e-05 USD was reached" in out
-    assert len(_recorded(suite, model)) == 1  # the one paid answer is kept
+    # each call holds its worst case (4,096 answer tokens) against the cap before it is sent, and
+    # one call's is more than the cap: nothing is started (issue 32, M4; once the first answer
+    # was bought and passed the cap, and with calls in flight the rest passed it further)
+    assert srv.state.requests == 0
+    result.assert_outcomes(skipped=N_CASES)
+    assert f"SKIPPED [{N_CASES}] test_shapes.py:8: not asked: --max-cost 1e-05 USD was reached" in out
+    assert _recorded(suite, model) == []
 
 
 def test_two_samples_in_english_are_each_asked_once_from_the_second_process(suite, monkeypatch):

@@ -30,10 +30,14 @@ subprocess, the real litellm, ``--model=openai/...`` against :class:`.hostile.Ho
 from __future__ import annotations
 
 import json
+import os
+import re
 import threading
 from pathlib import Path
 
 import pytest
+
+from shape_asserts.asking.store import model_slug
 
 from .conftest import SUBPROCESS_TIMEOUT
 from .hostile import HostileServer, Reply, Request, drawing, exact
@@ -248,3 +252,86 @@ def test_finding_8_a_recording_that_shrinks_during_the_run_cannot_crash_the_sess
     assert "shape-asserts summary" in text and (suite.path / "report.html").is_file()
     assert len(server.requests) == 2
     assert Path(suite.path / "recorded").is_dir()
+
+
+# --- issue 32: money spent twice or silently ---------------------------------------------------------
+
+_NO_CHOICES = json.dumps(
+    {
+        "id": "x",
+        "object": "chat.completion",
+        "model": "m",
+        "choices": [],
+        "usage": {"prompt_tokens": 7, "completion_tokens": 11},
+    }
+).encode()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"<!doctype html><html><body>gateway</body></html>", b'{"id": "x", "choices": [', _NO_CHOICES],
+    ids=["html", "invalid-json", "no-choices"],
+)
+def test_issue32_m3_a_delivered_reply_without_an_answer_is_never_retried_and_its_usage_counted(suite, body):
+    """M3: a 200 whose body is HTML or invalid JSON became litellm's "HTTP 500" and was retried
+    (12 paid requests for 3 cases, cost reported $0)."""
+    with HostileServer(lambda request: Reply(body=body)) as server:
+        result = run(suite, server, "-k", "circle-start000")
+
+    result.assert_outcomes(errors=2)  # cw and ccw
+    text = output(result)
+    assert len(server.requests) == 2, text
+    assert "not retried: a delivered reply may have been paid for" in text
+    if body is _NO_CHOICES:
+        assert "openai/hostile: 14 prompt + 22 completion tokens" in text
+
+
+@pytest.mark.parametrize("where", ["read-only-folder", "read-only-file-system"])
+def test_issue32_m6_a_recordings_folder_that_cannot_be_written_is_found_before_any_paid_call(suite, where):
+    """M6: with the fixtures folder read-only, 24 answers were paid for and none recorded or judged."""
+    if where == "read-only-folder":
+        if os.geteuid() == 0:
+            pytest.skip("permissions do not stop a root user")
+        folder = suite.path / "recorded" / model_slug("openai/hostile")
+        folder.mkdir(parents=True)
+        folder.chmod(0o555)
+        fixtures = "--fixtures-dir=recorded"
+    else:
+        fixtures = "--fixtures-dir=/sys/shape-asserts-fixtures"  # sysfs: no folder can be made there
+    with HostileServer() as server:
+        result = run(suite, server, fixtures, "-k", "circle-start000")
+
+    result.assert_outcomes(errors=2)
+    assert server.requests == []
+    assert "nothing was asked of openai/hostile: its recordings' folder" in output(result)
+
+
+def test_issue32_m4_max_cost_holds_with_every_call_in_flight_at_once(suite):
+    """M4: ``--max-cost 0.01`` spent $0.152: sixteen calls were in flight before the first price came
+    back. Each answer here costs $0.04 at gpt-4o's prices (4,096 answer tokens), so a $0.10 cap
+    allows two, however many calls the run may have in flight."""
+
+    def reply(request: Request) -> Reply:
+        body = {
+            "id": "chatcmpl-m4",
+            "object": "chat.completion",
+            "model": "gpt-4o",
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": json.dumps(drawing(request))},
+                }
+            ],
+            "usage": {"prompt_tokens": 100, "completion_tokens": 4096, "total_tokens": 4196},
+        }
+        return Reply(body=json.dumps(body).encode(), trickle=1.0)
+
+    with HostileServer(reply) as server:
+        result = run(suite, server, "--max-cost=0.1", *TEN_CIRCLES, model="openai/gpt-4o")
+
+    text = output(result)
+    assert len(server.requests) == 2, text
+    result.assert_outcomes(passed=2, skipped=8)
+    spent = float(re.search(r"unasked 8, \$(\d+\.\d+)", text).group(1))
+    assert 0.08 < spent <= 0.1

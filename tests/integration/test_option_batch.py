@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -139,7 +140,8 @@ def test_a_run_killed_between_submitting_and_saving_the_batch_id_finds_its_batch
         # what the killed run did: uploaded its file, submitted it, and died before saving the batch id
         book.files["file-killed"] = ("batch", ("\n".join(lines) + "\n").encode())
         book.submit({"input_file_id": "file-killed"})
-        BatchState(MODEL, "openai", requests, input_file_id="file-killed").write(_state(suite))
+        server = srv.base_url.removesuffix("/v1")
+        BatchState(MODEL, "openai", requests, server=server, input_file_id="file-killed").write(_state(suite))
         result = _run(suite, srv)
 
     result.assert_outcomes(passed=N_CASES)
@@ -269,3 +271,114 @@ def test_a_fully_recorded_selection_replays_under_batch_without_importing_litell
     result.assert_outcomes(passed=N_CASES)
     assert (suite.path / "litellm_imported.txt").read_text() == "False"
     assert "submitted batch" not in result.stdout.str() and "resuming batch" not in result.stdout.str()
+
+
+# --- issue 32: money spent twice, secrets sent elsewhere ------------------------------------------
+
+#: A few circle cases: these runs are about one batch's fate, not the selection's size.
+FEW = ("-k", "circle-start000")
+N_FEW = sum("circle-start000" in c for c in CIRCLE_CASES)
+
+
+def _start(suite: pytest.Pytester, srv: StubServer, log: Path) -> subprocess.Popen[bytes]:
+    with log.open("w") as fh:
+        return subprocess.Popen(
+            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *_args(srv, *FEW)],
+            cwd=suite.path,
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+        )
+
+
+@pytest.mark.parametrize("stall", [0.0, 4.0], ids=["an-HTTP-500", "a-timeout"])
+def test_a_lost_create_reply_is_never_submitted_again_and_the_next_run_finds_its_batch(suite, stall):
+    """C1: the OpenAI client's own retries sent a create whose reply was lost three times; a slow
+    one (a timeout) also deleted the state, and the next run submitted a fourth."""
+    plan = BatchPlan(polls=1, lose_creates=1, create_stall=stall)
+    with StubServer(batches=plan) as srv:
+        first = _run(suite, srv, "--request-timeout=2", *FEW)
+        book = srv.state.batches
+        submitted_first = book.submissions
+        kept = json.loads(_state(suite).read_text())
+        second = _run(suite, srv, *FEW)
+
+    assert submitted_first == 1
+    first.assert_outcomes(errors=N_FEW)
+    assert "it may have been made, so it is kept in" in first.stdout.str()
+    assert kept["create_sent"] is True and kept["batch_id"] is None
+    second.assert_outcomes(passed=N_FEW)
+    assert (book.submissions, book.answered_rows) == (1, N_FEW)
+    assert "resuming batch (being submitted)" in second.stdout.str()
+    assert not _state(suite).exists()
+
+
+def test_two_batch_runs_for_one_model_submit_one_batch_and_the_waiting_one_names_the_holder(suite):
+    """C2: both runs uploaded and submitted (nothing between reading the state and writing it);
+    the second's state overwrote the first's. Now the second waits, saying who holds the lock,
+    then resumes the first's batch."""
+    hold = threading.Event()
+    with StubServer(batches=BatchPlan(polls=1, hold_uploads=hold)) as srv:
+        book = srv.state.batches
+        logs = (suite.path / "first.log", suite.path / "second.log")
+        first = _start(suite, srv, logs[0])
+        try:
+            deadline = time.monotonic() + SUBPROCESS_TIMEOUT
+            while book.uploads_started < 1:  # the first run is mid-submission, holding the lock
+                assert first.poll() is None and time.monotonic() < deadline, logs[0].read_text()
+                time.sleep(0.05)
+            second = _start(suite, srv, logs[1])
+            # the second run either waits for the lock (said in its log) or uploads too (the bug);
+            # a log not yet flushed is given a minute, and the first run let go all the same
+            deadline = time.monotonic() + 60
+            while "waiting for" not in logs[1].read_text() and book.uploads_started < 2:
+                assert second.poll() is None, logs[1].read_text()
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(0.05)
+        finally:
+            hold.set()
+        codes = (first.wait(SUBPROCESS_TIMEOUT), second.wait(SUBPROCESS_TIMEOUT))
+
+    outputs = [log.read_text() for log in logs]
+    assert codes == (0, 0), outputs
+    assert (book.uploads, book.submissions) == (1, 1)
+    assert f"another --batch run (pid {first.pid} on " in outputs[1]
+    assert "resuming batch" in outputs[1]
+    assert _recorded(suite) == sorted(c for c in CIRCLE_CASES if "circle-start000" in c)
+
+
+@pytest.mark.parametrize("output", ["html", "none"])
+def test_a_batch_whose_answers_cannot_be_read_is_kept_and_fetched_again_not_bought_again(suite, output):
+    """M2: an HTML page for the output file, or no output file id at all, deleted the state: the
+    answers were lost and the next run bought the batch again."""
+    plan = BatchPlan(polls=1, output=output)
+    with StubServer(batches=plan) as srv:
+        first = _run(suite, srv, *FEW)
+        kept = _state(suite).exists()
+        plan.output = "rows"  # the provider serves the file again
+        second = _run(suite, srv, *FEW)
+
+    first.assert_outcomes(errors=N_FEW)
+    assert kept and "run again to fetch them" in first.stdout.str()
+    second.assert_outcomes(passed=N_FEW)
+    assert srv.state.batches.submissions == 1
+    assert not _state(suite).exists()
+
+
+def test_a_state_naming_another_provider_is_refused_before_any_key_is_sent(suite, monkeypatch):
+    """C6: a state's "provider": "anthropic" sent the Anthropic key to the --api-base host."""
+    anthropic_key = "sk-ant-shape-asserts-STATE-SECRET-9f3e"
+    monkeypatch.setenv("ANTHROPIC_API_KEY", anthropic_key)
+    case = next(c for c in load_cases() if c.id.startswith("circle-start000"))
+    req = Request(MODEL, case.id, "ru", 0, case.prompt_hash("ru"), None)
+    with StubServer() as srv:
+        server = srv.base_url.removesuffix("/v1")
+        state = BatchState(MODEL, "anthropic", {req.custom_id: req}, server=server, batch_id="batch-1")
+        state.write(_state(suite))
+        result = _run(suite, srv, *FEW)
+
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    err = result.stderr.str()
+    assert f"the batch state {_state(suite)} names provider 'anthropic', but this run's is 'openai'" in err
+    assert srv.state.requests == 0 and not srv.state.batches.polls and srv.state.batches.uploads == 0
+    assert _state(suite).exists()  # not the run's to delete

@@ -59,6 +59,32 @@ def test_the_record_hint_repeats_the_runs_own_settings_and_following_it_records_
     suite.runpytest("--record=none", *mine, "-k", CASE).assert_outcomes(passed=1)  # now it replays
 
 
+def test_a_token_in_api_base_reaches_neither_the_terminal_nor_the_junit_xml_nor_the_report(suite, monkeypatch):
+    """C7 (issue 32): the hint repeated ``--api-base`` verbatim, ``user:pass@`` and ``?api-key=`` with
+    it, even with the token also in a secret-looking environment variable; it is shown as
+    scheme://host:port everywhere."""
+    tokens = ("pw-0123456789abc", "tok-path-0123456789", "qk-0123456789abc")
+    monkeypatch.setenv("GATEWAY_TOKEN", tokens[0])
+    base = f"https://user:{tokens[0]}@gw.example:8443/{tokens[1]}/v1?api-key={tokens[2]}"
+    result = suite.runpytest(
+        "--model=openai/never-recorded",
+        "--record=none",
+        f"--api-base={base}",
+        "--junitxml=run.xml",
+        "--shape-report=run.html",
+        "-k",
+        CASE,
+    )
+
+    result.assert_outcomes(errors=1)
+    hint = next(line for line in result.stdout.lines if "record it with: " in line)
+    assert "--api-base=https://gw.example:8443 " in hint
+    written = "\n".join(result.outlines + result.errlines)
+    for where in ("run.xml", "run.html"):
+        written += (suite.path / where).read_text(encoding="utf-8")
+    assert not [t for t in tokens if t in written]
+
+
 def test_missing_mode_is_the_default_and_asks_only_for_the_missing_recording(suite, fake_litellm):
     path = recording(suite, CASE)
     path.unlink()

@@ -250,6 +250,17 @@ def test_the_connection_message_names_the_host_and_port_not_the_rest_of_the_addr
     assert "tok-0123456789abcdef" not in reason and "pw-0123456789" not in reason and "k=v" not in reason
 
 
+def test_a_provider_message_echoing_the_api_base_shows_only_its_scheme_host_and_port():
+    """C7 (issue 32): a server's 404 that repeats the URL it was asked at carried --api-base's tokens."""
+    base = "https://user:pw-0123456789@gw.example:8443/acct/tok-0123456789abcdef/v1?api-key=qk-0123456789"
+    said = f"no route {base}/chat/completions; also see https://other:secret-pw@x.example/?token=tk-0123456789"
+    echoed = type("NotFoundError", (Exception,), {"status_code": 404})(said)
+    reason = error_reason(echoed, base)
+    assert reason.startswith("NotFoundError (HTTP 404): no route https://gw.example:8443/chat/completions;")
+    for token in ("pw-0123456789", "tok-0123456789abcdef", "qk-0123456789", "secret-pw", "tk-0123456789"):
+        assert token not in reason
+
+
 def test_a_reply_to_a_retry_is_not_taken_for_the_refusal_before_it():
     # litellm's own client retries a refused connection from inside its except block: the reply to
     # that retry (here a 429) carries the refusal as its context, and is what the call met

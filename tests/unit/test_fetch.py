@@ -378,3 +378,17 @@ def test_the_baseline_is_planned_before_the_candidates_however_the_tests_are_ord
         ("new", CASES[1].id),
         ("other", CASES[0].id),
     ]
+
+
+def test_max_cost_holds_with_calls_in_flight_each_holding_its_worst_case(tmp_path):
+    """Issue 32, M4: ``--max-cost 0.01`` spent $0.152: sixteen calls were in flight before the first
+    price came back. Each call now holds its worst case against the cap from when it is sent."""
+    provider = FakeProvider(cost=0.04, delay=0.05)
+    run = asker(tmp_path, concurrency=16, max_cost=0.1, call=provider, bound_cost=lambda model, messages, limit: 0.045)
+    state, progress = run.fetch(run.plan(PAIRS, samples=1))
+
+    assert progress.cost_usd <= 0.1
+    assert provider.calls == 2 and provider.max_in_flight == 2  # 2 × 0.045 held; a third could pass the cap
+    assert len(state.unasked) == len(CASES) - 2
+    assert "this call may cost 0.0450 USD" in next(iter(state.unasked.values()))
+    assert progress.reserved_usd == pytest.approx(0.0)
