@@ -70,7 +70,3 @@ BATCH_POLL = 30.0
 #: Folders, relative to the rootdir.
 FIXTURES_DIR = "fixtures"
 SNAPSHOTS_DIR = "snapshots"
-
-#: The environment variables by which numpy's BLAS (OpenBLAS, or MKL, or an OpenMP build) is told
-#: how many threads to start (plugin/blas.py, results/ahead.py); a user who set any is obeyed.
-BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")

@@ -1,5 +1,5 @@
-"""The run's asking, once, by the process that sees the whole selection (registered by
-:mod:`shape_asserts.plugin.hooks` outside xdist workers).
+"""The run's asking, once, by the process that sees the whole selection (made by the run object,
+:mod:`shape_asserts.plugin.run`, outside xdist workers; driven by :mod:`shape_asserts.plugin.hooks`).
 
 A run without xdist hands its plan to a second process that asks while the tests run, each test
 waiting only for its own case (:mod:`shape_asserts.asking.background`); an xdist controller asks
@@ -10,7 +10,6 @@ its tests (``--collect-only``, a collection error).
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -18,17 +17,14 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from shape_asserts.plugin.suite import CaseParam, Settings, ask_planned, plan, prefetch
+from shape_asserts.plugin.workers import shape_only_files
 
 if TYPE_CHECKING:
     from shape_asserts.asking.asker import Job
     from shape_asserts.asking.background import BackgroundFetch
     from shape_asserts.asking.runstate import RunState
-    from shape_asserts.results.ahead import Ahead
 
-__all__ = ["FETCHER", "Fetcher", "tests_will_run"]
-
-#: The name the fetcher is registered under.
-FETCHER = "shape-asserts-fetcher"
+__all__ = ["Fetcher", "tests_will_run", "will_ask"]
 
 
 def _in_background(settings: Settings, params: list[CaseParam] | None = None) -> bool:
@@ -58,32 +54,24 @@ class Fetcher:
         self.state: RunState | None = None
         #: The cases the plan found whole, by :attr:`Job.key`: this process's tests replay them as read.
         self.ready: dict[str, Job] = {}
-        #: The process judging those ahead, in a ``-n auto`` run that runs in one process.
-        self.ahead: Ahead | None = None
         self._last_line = 0.0
         self._last_counts: tuple[int, ...] = ()
         self._last_wait_line = ""
 
-    @pytest.hookimpl(optionalhook=True)
-    def pytest_configure_node(self, node: Any) -> None:  # xdist controller: tell workers the path
-        node.workerinput["shape_state_path"] = str(self.settings.state_path)
+    def start(self, session: pytest.Session) -> None:
+        """At session start, before collection: begin what takes long in a run sure to ask.
 
-    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        An xdist controller imports litellm while its workers start (it asks once they have
+        collected, seconds later); a run without xdist starts its asking process, which imports
+        litellm while pytest collects. Nothing is sent before the plan."""
         self.session = session
-        from shape_asserts.plugin.workers import preload_if_asking, will_ask
+        if self.config.pluginmanager.has_plugin("dsession"):
+            if will_ask(self.config, self.settings):
+                from shape_asserts.asking.call import preload_litellm
 
-        early = self.config.stash.get(_EARLY_KEY, None)
-        if early is not None:
-            del self.config.stash[_EARLY_KEY]
-        if self.config.pluginmanager.has_plugin("dsession"):  # workers start now; the asking waits for them
-            if early is not None:  # -n auto chose workers after all: the controller asks
-                early.close()
-            preload_if_asking(self.config, self.settings)
+                preload_litellm()
         elif _in_background(self.settings) and _may_run_tests(self.config) and will_ask(self.config, self.settings):
-            self.background = early  # started with the options (start_early), or now
-            self._start_background()  # litellm imports there while pytest collects
-        elif early is not None:
-            early.close()
+            self._start_background()
 
     def _start_background(self) -> BackgroundFetch | None:
         if self.background is None:
@@ -95,8 +83,8 @@ class Fetcher:
                 self._write(f"shape-asserts: cannot start the asking process ({exc}); asking before the tests")
         return self.background
 
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_runtestloop(self, session: pytest.Session) -> None:  # no xdist: the tests are about to run
+    def before_tests(self, session: pytest.Session) -> None:
+        """Without xdist, the tests are about to run: ask for the collected shape tests."""
         if self.config.pluginmanager.has_plugin("dsession"):
             return  # xdist controller: the workers' collection decides (below)
         if not tests_will_run(session):
@@ -109,8 +97,8 @@ class Fetcher:
         if params:  # a run without shape tests asks nothing, and loads nothing to say so
             self._fetch(params, background=True)
 
-    @pytest.hookimpl(optionalhook=True)
-    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+    def workers_collected(self, ids: list[str]) -> None:
+        """An xdist controller: a worker collected ``ids``; ask for their shape tests (once)."""
         if self.done or (self.session is not None and not tests_will_run(self.session)):
             return
         # a shape test's id holds its case@model: a run without one need not load the cases
@@ -140,14 +128,12 @@ class Fetcher:
             if jobs and background and _in_background(settings, params) and self._start_background() is not None:
                 assert self.background is not None
                 self.background.submit(settings.asker(), jobs)
-                self._judge_ahead(params)  # what was recorded already, while the rest is asked
                 calls = sum(len(j.indices) for j in jobs)
                 say(f"asking {calls} call(s) in a second process while the tests run; each test waits for its own")
                 return
             if background:  # no xdist: the tests that read the state run in this process
                 self.state, progress = ask_planned(settings, jobs, on_progress=self._show, on_decision=say)
                 self.progress = progress if jobs else None
-                self._judge_ahead(params)
             else:  # an xdist controller: its workers read the state from the run's file
                 self.progress = prefetch(settings, jobs, on_progress=self._show, on_decision=say)
         except pytest.UsageError:
@@ -164,35 +150,6 @@ class Fetcher:
             self._write(self.progress.line())
             for line in self.progress.usage_lines():
                 self._write(line)
-
-    def _judge_ahead(self, params: list[CaseParam]) -> None:
-        """In a ``-n auto`` run that runs in one process: hand the process started to judge ahead
-        (:mod:`shape_asserts.results.ahead`) the recorded answers the plan read whole, in the tests'
-        order; without any, stop it."""
-        from shape_asserts.plugin.workers import JUDGE_AHEAD
-
-        ahead = self.config.stash.get(JUDGE_AHEAD, None)
-        if ahead is None:
-            return
-        del self.config.stash[JUDGE_AHEAD]
-        from shape_asserts.asking.runstate import RunState
-        from shape_asserts.results.ahead import Work, case_print
-
-        work, seen = [], set()
-        for p in params:
-            key = RunState.key(p.model, p.case.id)
-            job = self.ready.get(key)
-            if job is None or key in seen:
-                continue
-            seen.add(key)
-            got = job.obtained(self.settings.samples)
-            answers = got.answers or got.texts
-            work.append(Work(key, p.case.id, p.model, answers, self.settings.min_pass_rate, case_print(p.case)))
-        if not work:
-            ahead.close()
-            return
-        ahead.submit(work)
-        self.ahead = ahead
 
     def _write(self, line: str) -> None:
         tr = self.config.pluginmanager.get_plugin("terminalreporter")
@@ -244,8 +201,8 @@ class Fetcher:
 
         return bg.wait(RunState.key(param.model, param.case.id), on_wait or self._waiting)
 
-    @pytest.hookimpl(tryfirst=True)  # before the terminal's summary: the asking's last words come first
-    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+    def finish(self) -> None:
+        """At session end: the asking process's last words, once its calls in flight are recorded."""
         bg = self.background
         if bg is None:
             return
@@ -257,12 +214,10 @@ class Fetcher:
         bg.close()
         self.background = None
 
-    def pytest_unconfigure(self, config: pytest.Config) -> None:
+    def close(self) -> None:
+        """At the run's very end: stop an asking process still running; remove the run's state."""
         if self.background is not None:  # an interrupted run: stop asking now
             self.background.close()
-        if self.ahead is not None:
-            self.ahead.close()
-            self.ahead = None
         path = self.settings.state_path
         if path is not None and path.parent.name.startswith("shape-asserts-run-"):
             import shutil
@@ -270,32 +225,16 @@ class Fetcher:
             shutil.rmtree(path.parent, ignore_errors=True)
 
 
-#: The asking process :func:`start_early` started, until the fetcher takes it at session start.
-_EARLY_KEY = pytest.StashKey["BackgroundFetch"]()
+def will_ask(config: pytest.Config, settings: Settings) -> bool:
+    """Whether this run of shape tests is sure to ask a model: ``--record=all``, or a model with
+    no recordings at all (a guess made before collection; when it is wrong, nothing is sent)."""
+    if settings.record == "none" or shape_only_files(config) is None:
+        return False
+    if settings.record == "all":
+        return True
+    from shape_asserts.asking.store import model_slug
 
-
-def start_early(config: pytest.Config) -> None:
-    """Start the asking process now, from ``pytest_cmdline_main``, for a run sure to ask from one.
-
-    Its first seconds are litellm's import; begun here, they overlap pytest's configuration, the
-    families' and cases' loading (``-n auto`` counts the cases before the session starts) and
-    collection. The fetcher takes it over at session start, or stops it when the run turns out not
-    to ask from it (``-n auto`` chose workers, litellm was replaced): nothing is sent before the
-    plan, and the plan is handed over only once the tests are certain to run.
-    """
-    # a test's stand-in for litellm is not in the second process (a stand-in is put in the module,
-    # so a run that has not imported it has none, and need not pay for importing it here)
-    call = sys.modules.get("shape_asserts.asking.call")
-    if call is not None and getattr(call.load_litellm, "__module__", None) != call.__name__:
-        return
-    from shape_asserts.asking.background import BackgroundFetch
-
-    try:
-        early = BackgroundFetch.start()
-    except OSError:
-        return  # the fetcher says so at session start, when it tries again
-    config.stash[_EARLY_KEY] = early
-    config.add_cleanup(early.close)  # a usage error after this point: the process does not outlive the run
+    return any(not (settings.fixtures_dir / model_slug(m)).is_dir() for m in settings.models)
 
 
 def _may_run_tests(config: pytest.Config) -> bool:
