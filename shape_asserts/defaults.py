@@ -65,7 +65,7 @@ UNDECIDED_POLICIES = ("pass", "fail")
 GATE_UNDECIDED = "pass"
 #: Whether a run's missing answers are asked as one provider batch per model (``--batch``).
 BATCH = False
-#: Seconds between two polls of a submitted batch (``$SHAPE_ASSERTS_BATCH_POLL`` overrides it).
+#: Seconds between two polls of a submitted batch: a provider's batch takes minutes to hours.
 BATCH_POLL = 30.0
 #: Folders, relative to the rootdir.
 FIXTURES_DIR = "fixtures"
