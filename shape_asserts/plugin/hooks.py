@@ -142,12 +142,8 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         _ACTIVE[-1].verdicts.take_report(report)
 
 
-@pytest.hookimpl(tryfirst=True)  # before the terminal's summary: the asking's last words come first
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    run = _run(session.config)
-    if run.fetcher is not None:
-        run.fetcher.finish()
-    run.verdicts.finish(session)
+    _run(session.config).verdicts.finish(session)
 
 
 @pytest.hookimpl(wrapper=True)

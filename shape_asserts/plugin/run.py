@@ -162,7 +162,7 @@ class ShapeRun:
         node = request.node
         node.stash[_CASE_KEY] = param  # from here on the test is a shape case, with a record
         fetcher = self.fetcher
-        state = fetcher.settled(param) if fetcher is not None else None  # asked while the tests run
+        state = fetcher.state if fetcher is not None else None  # None: read the run's state file
         ready = fetcher.ready_for(param) if fetcher is not None else None  # the plan read it whole
         obtained = self.settings.obtain(param, state, ready)
         snapshot = None

@@ -83,30 +83,25 @@ def test_a_selection_with_other_tests_is_not_sure_to_ask(suite):
     assert not will_ask(suite.parseconfig("-n", "2"), _settings(suite, "all"))
 
 
-class _FakeFetch:
-    """Stands in for the asking process: records that it was started."""
-
-    def __init__(self, log: list[str]) -> None:
-        log.append("started")
-
-
-def _session_start(suite, monkeypatch, *args: str) -> list[str]:
-    """What the fetcher did at session start with the asking process for a run with ``args``."""
-    from shape_asserts.asking.background import BackgroundFetch
+def _preloads(suite, monkeypatch, *args: str, workers: bool) -> bool:
+    """Whether the fetcher began litellm's import at session start for a run with ``args``
+    (an xdist controller when ``workers``: pytest_cmdline_main, which sets xdist up, is not run here)."""
+    import importlib
 
     log: list[str] = []
-    monkeypatch.setattr(BackgroundFetch, "start", classmethod(lambda cls: _FakeFetch(log)))
-    monkeypatch.setattr("shape_asserts.asking.call.preload_litellm", lambda: log.append("preloaded"))
+    # the module as the fetcher imports it (pytester may leave the package's attribute another copy)
+    call = importlib.import_module("shape_asserts.asking.call")
+    monkeypatch.setattr(call, "preload_litellm", lambda: log.append("preloaded"))
     config = suite.parseconfigure(*args)
+    monkeypatch.setattr(config.pluginmanager, "has_plugin", lambda name: workers and name == "dsession")
     values = resolve(config)
     fetcher = Fetcher(config, _settings(suite, values["record"], values["models"][0]))
     fetcher.start(SimpleNamespace(config=config))  # type: ignore[arg-type]
-    return log
+    return log == ["preloaded"]
 
 
-def test_a_live_run_sure_to_ask_starts_its_asking_process_at_session_start(suite, monkeypatch):
+def test_an_xdist_controller_sure_to_ask_imports_litellm_while_its_workers_start(suite, monkeypatch):
     live = ("--model=openai/never-recorded", "--api-base=http://127.0.0.1:9/v1")
-    assert _session_start(suite, monkeypatch, *live) == ["started"]  # litellm imports there meanwhile
-    assert _session_start(suite, monkeypatch, *live, "--record=none") == []
-    assert _session_start(suite, monkeypatch, *live, "--collect-only") == []
-    assert _session_start(suite, monkeypatch, "--model=reference/exact", "--record=all") == []  # in-process
+    assert _preloads(suite, monkeypatch, *live, workers=True)
+    assert not _preloads(suite, monkeypatch, *live, "--record=none", workers=True)
+    assert not _preloads(suite, monkeypatch, *live, workers=False)  # no workers to wait for: it asks at once

@@ -52,9 +52,9 @@ def test_the_tests_get_the_state_the_fetch_left_without_reading_a_file(tmp_path)
     plugins = SimpleNamespace(get_plugin=lambda name: None)
     fetcher = Fetcher(SimpleNamespace(pluginmanager=plugins), settings)  # type: ignore[arg-type]
     param = CaseParam(model="reference/exact", case=settings.cases()[0])
-    assert fetcher.settled(param) is None  # before the fetch: the test reads the file, if any
-    fetcher._fetch([param], background=True)  # no xdist: this process runs the tests
-    assert fetcher.settled(param) == RunState(fetched=True)
+    assert fetcher.state is None  # before the fetch: the test reads the file, if any
+    fetcher._fetch([param], in_process=True)  # no xdist: this process runs the tests
+    assert fetcher.state == RunState(fetched=True)
     assert not state_path.parent.exists()  # nothing written for workers there are none of
     controller = Fetcher(SimpleNamespace(pluginmanager=plugins), settings)  # type: ignore[arg-type]
     controller._fetch([param])  # an xdist controller: its workers read the file
