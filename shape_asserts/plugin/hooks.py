@@ -13,7 +13,8 @@ Which hook does what, in the order a run meets them:
 * ``pytest_sessionstart``, ``pytest_runtestloop``, ``pytest_configure_node``,
   ``pytest_xdist_node_collection_finished``: the fetch, which asks every answer once
   (:mod:`shape_asserts.plugin.fetcher`);
-* ``pytest_generate_tests``: one test per model × case;
+* ``pytest_generate_tests``: one test per model × case; ``pytest_collection_finish``: what
+  collection loaded kept out of the cycle collector;
 * the ``shape_run`` fixture and ``pytest_runtest_makereport``: a test's answers, then its record;
 * ``pytest_runtest_logreport``, ``pytest_sessionfinish``, ``pytest_terminal_summary``: the records
   gathered, then the summary, the gate, the report and the exit status
@@ -33,6 +34,7 @@ from shape_asserts.plugin.suite import CaseParam, CaseRun, Settings
 
 __all__ = [
     "pytest_addoption",
+    "pytest_collection_finish",
     "pytest_configure",
     "pytest_configure_node",
     "pytest_generate_tests",
@@ -100,6 +102,10 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "shape_case" in metafunc.fixturenames:
         _run(metafunc.config).parametrize(metafunc)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    _run(session.config).collected(session)
 
 
 @pytest.hookimpl(tryfirst=True)  # the answers are asked before the first test runs

@@ -52,3 +52,5 @@ def test_the_control_a_shape_run_does_load_them(suite: pytest.Pytester):
 
     result.assert_outcomes(passed=1)
     assert set((suite.path / "loaded.txt").read_text().split()) >= {"numpy", "shape_asserts.families.registry"}
+    # what collection left (numpy, the families, the cases, the items) is frozen before the tests
+    assert int((suite.path / "frozen.txt").read_text()) > 20_000
