@@ -63,14 +63,8 @@ FLOOR = textwrap.dedent("""\
     from pathlib import Path
     import pytest
     pytest.main(["-q", "-p", "no:cacheprovider", sys.argv[1]])  # the trivial run first: what it loads is not counted
-    import os
-    blas = "OPENBLAS_NUM_THREADS" not in os.environ  # as the plugin imports it for shape tests alone
-    if blas:
-        os.environ["OPENBLAS_NUM_THREADS"] = "1"
     t = [time.perf_counter()]
     import numpy
-    if blas:
-        del os.environ["OPENBLAS_NUM_THREADS"]
     t.append(time.perf_counter())
     import shape_asserts.families.registry
     t.append(time.perf_counter())

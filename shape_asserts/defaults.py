@@ -65,12 +65,8 @@ UNDECIDED_POLICIES = ("pass", "fail")
 GATE_UNDECIDED = "pass"
 #: Whether a run's missing answers are asked as one provider batch per model (``--batch``).
 BATCH = False
-#: Seconds between two polls of a submitted batch (``$SHAPE_ASSERTS_BATCH_POLL`` overrides it).
+#: Seconds between two polls of a submitted batch: a provider's batch takes minutes to hours.
 BATCH_POLL = 30.0
 #: Folders, relative to the rootdir.
 FIXTURES_DIR = "fixtures"
 SNAPSHOTS_DIR = "snapshots"
-
-#: The environment variables by which numpy's BLAS (OpenBLAS, or MKL, or an OpenMP build) is told
-#: how many threads to start (plugin/blas.py, results/ahead.py); a user who set any is obeyed.
-BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")

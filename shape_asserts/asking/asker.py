@@ -11,9 +11,7 @@
 One path serves both ways a run asks. A live run's limit is the provider — N calls × latency ÷
 allowed concurrency — not the CPU cores xdist has, so the process that sees the whole selection
 plans every model × case × sample without a valid recording (:meth:`Asker.plan`) and asks for all
-of them at once (:meth:`Asker.fetch`): before the tests under xdist, or from a second process
-while they run (:mod:`shape_asserts.asking.background`, which hears of each case as it settles);
-the tests then replay. A test the fetch did not cover asks for itself (:meth:`Asker.obtain`)
+of them at once (:meth:`Asker.fetch`), before the tests; the tests then replay. A test the fetch did not cover asks for itself (:meth:`Asker.obtain`)
 through the same plan and the same calls.
 
 Every answer is written to its fixture the moment it arrives (atomically: a killed run leaves
@@ -55,7 +53,7 @@ from shape_asserts.defaults import (
 )
 from shape_asserts.exceptions import FixtureError, ModelUnavailable, ProviderError
 
-if TYPE_CHECKING:  # the asking process (asking/background.py) does without the families' import
+if TYPE_CHECKING:  # asking needs a case's prompts, not the families' import
     from shape_asserts.cases import Case
 
 __all__ = ["RECORD_MODES", "Asker", "Job", "Obtained"]

@@ -4,9 +4,8 @@ The :class:`~shape_asserts.asking.asker.Asker` plans what is missing as for a li
 one call per sample, every planned sample of a model becomes one line of a JSONL file of
 chat-completion requests (``custom_id`` = ``model/case/lang/sample``), uploaded with
 ``litellm.create_file`` and submitted with ``litellm.create_batch`` as one batch (providers take one
-model per batch). ``litellm.retrieve_batch`` polls it every ``$SHAPE_ASSERTS_BATCH_POLL`` seconds (default
-:data:`~shape_asserts.defaults.BATCH_POLL`), saying each
-change; when it ends, ``litellm.file_content`` brings its output and error files, and each answer
+model per batch). ``litellm.retrieve_batch`` polls it every :data:`~shape_asserts.defaults.BATCH_POLL` seconds,
+saying each change; when it ends, ``litellm.file_content`` brings its output and error files, and each answer
 is recorded exactly as a live one (same store, same fields, same redaction) and replays like any.
 
 A batch outlives the run that submitted it: its id, input file id, creation time, provider, server
@@ -30,8 +29,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
-import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -55,32 +52,10 @@ from shape_asserts.asking.runstate import Progress, RunState
 from shape_asserts.asking.store import Recording, model_slug, sample_record
 from shape_asserts.defaults import BATCH_POLL
 
-__all__ = ["BatchUnavailable", "BatchRunner", "POLL_ENV", "STATE_NAME", "poll_interval", "state_path"]
+__all__ = ["BatchUnavailable", "BatchRunner", "STATE_NAME", "state_path"]
 
-#: The environment variable that sets the seconds between two polls (tests make it small).
-POLL_ENV = "SHAPE_ASSERTS_BATCH_POLL"
 #: Statuses after which a batch changes no more.
 TERMINAL = ("completed", "expired", "failed", "cancelled")
-
-
-def poll_interval() -> float:
-    """Seconds between two polls: ``$SHAPE_ASSERTS_BATCH_POLL``, else :data:`~shape_asserts.defaults.BATCH_POLL`.
-
-    Raises
-    ------
-    BatchUnavailable
-        When the variable is set to anything but a positive number of seconds.
-    """
-    raw = os.environ.get(POLL_ENV, "").strip()
-    if not raw:
-        return BATCH_POLL
-    try:
-        value = float(raw)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value > 0):
-        raise BatchUnavailable(f"{POLL_ENV} must be a positive number of seconds, got {raw!r}; fix or unset it")
-    return value
 
 
 def state_path(asker: Asker, model: str) -> Path:
@@ -96,7 +71,8 @@ class BatchRunner:
     ) -> None:
         self.asker = asker
         self.samples = samples
-        self.poll = poll_interval() if poll is None else poll
+        # read when the runner is made, not imported: a test makes the polls instant by setting it
+        self.poll = BATCH_POLL if poll is None else poll
         self.say = say or (lambda line: None)
 
     def fetch(self, jobs: list[Job]) -> tuple[RunState, Progress]:

@@ -48,7 +48,7 @@ from shape_asserts.defaults import LANG
 from shape_asserts.exceptions import FixtureError
 from shape_asserts.fileio import write_atomic
 
-if TYPE_CHECKING:  # the asking process (asking/background.py) does without the families' import
+if TYPE_CHECKING:  # storing needs a case's id and prompts, not the families' import
     from shape_asserts.cases import Case
 
 __all__ = ["DEFAULT_LANG", "FORMAT_VERSION", "FixtureStore", "Recording", "model_slug", "sample_record"]

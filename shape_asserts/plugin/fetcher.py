@@ -1,47 +1,32 @@
-"""The run's asking, once, by the process that sees the whole selection (registered by
-:mod:`shape_asserts.plugin.hooks` outside xdist workers).
+"""The run's asking, once, by the process that sees the whole selection (made by the run object,
+:mod:`shape_asserts.plugin.run`, outside xdist workers; driven by :mod:`shape_asserts.plugin.hooks`).
 
-A run without xdist hands its plan to a second process that asks while the tests run, each test
-waiting only for its own case (:mod:`shape_asserts.asking.background`); an xdist controller asks
-every call before its workers' tests start (they replay); ``--batch`` and the in-process reference
-drawers ask before the tests, in this process. Nothing is asked for a run that will not execute
-its tests (``--collect-only``, a collection error).
+A run without xdist asks every call once its tests are collected, before the first one runs, and
+keeps what it got in memory for them; an xdist controller asks every call once its workers have
+collected, before their tests start, and hands them the outcome in the run's state file (they
+replay). Nothing is asked for a run that will not execute its tests (``--collect-only``, a
+collection error).
+
+Asking from a second process while the tests ran was tried and removed: on this project's 2-core
+machine a live run of the 139 built-in cases took 0.97× as long with it (8 rounds, 0.88–1.07×),
+and 1.07× with three samples a case; the tests' judging was never what a live run waited for.
 """
 
 from __future__ import annotations
 
-import sys
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from shape_asserts.plugin.suite import CaseParam, Settings, ask_planned, plan, prefetch
+from shape_asserts.plugin.workers import shape_only_files
 
 if TYPE_CHECKING:
     from shape_asserts.asking.asker import Job
-    from shape_asserts.asking.background import BackgroundFetch
     from shape_asserts.asking.runstate import RunState
-    from shape_asserts.results.ahead import Ahead
 
-__all__ = ["FETCHER", "Fetcher", "tests_will_run"]
-
-#: The name the fetcher is registered under.
-FETCHER = "shape-asserts-fetcher"
-
-
-def _in_background(settings: Settings, params: list[CaseParam] | None = None) -> bool:
-    """Whether this run asks from a second process while its tests run: a live run outside xdist,
-    not ``--batch``, not the reference drawers (they answer in this process, from its cases), and
-    not when litellm was replaced in this process (a test's stand-in)."""
-    models = {p.model for p in params} if params is not None else set(settings.models)
-    if settings.batch or settings.record == "none" or any(m.startswith("reference/") for m in models):
-        return False
-    from shape_asserts.asking import call
-
-    # a stand-in for litellm put in this process (a test's fake) is not in the second one
-    return getattr(call.load_litellm, "__module__", None) == call.__name__
+__all__ = ["Fetcher", "tests_will_run", "will_ask"]
 
 
 class Fetcher:
@@ -50,7 +35,6 @@ class Fetcher:
     def __init__(self, config: pytest.Config, settings: Settings) -> None:
         self.config = config
         self.settings = settings
-        self.background: BackgroundFetch | None = None
         self.session: pytest.Session | None = None
         self.done = False
         self.progress: Any = None
@@ -58,45 +42,20 @@ class Fetcher:
         self.state: RunState | None = None
         #: The cases the plan found whole, by :attr:`Job.key`: this process's tests replay them as read.
         self.ready: dict[str, Job] = {}
-        #: The process judging those ahead, in a ``-n auto`` run that runs in one process.
-        self.ahead: Ahead | None = None
         self._last_line = 0.0
         self._last_counts: tuple[int, ...] = ()
-        self._last_wait_line = ""
 
-    @pytest.hookimpl(optionalhook=True)
-    def pytest_configure_node(self, node: Any) -> None:  # xdist controller: tell workers the path
-        node.workerinput["shape_state_path"] = str(self.settings.state_path)
-
-    def pytest_sessionstart(self, session: pytest.Session) -> None:
+    def start(self, session: pytest.Session) -> None:
+        """At session start: an xdist controller sure to ask imports litellm while its workers
+        start (seconds of its own), since it asks only once they have collected."""
         self.session = session
-        from shape_asserts.plugin.workers import preload_if_asking, will_ask
+        if self.config.pluginmanager.has_plugin("dsession") and will_ask(self.config, self.settings):
+            from shape_asserts.asking.call import preload_litellm
 
-        early = self.config.stash.get(_EARLY_KEY, None)
-        if early is not None:
-            del self.config.stash[_EARLY_KEY]
-        if self.config.pluginmanager.has_plugin("dsession"):  # workers start now; the asking waits for them
-            if early is not None:  # -n auto chose workers after all: the controller asks
-                early.close()
-            preload_if_asking(self.config, self.settings)
-        elif _in_background(self.settings) and _may_run_tests(self.config) and will_ask(self.config, self.settings):
-            self.background = early  # started with the options (start_early), or now
-            self._start_background()  # litellm imports there while pytest collects
-        elif early is not None:
-            early.close()
+            preload_litellm()
 
-    def _start_background(self) -> BackgroundFetch | None:
-        if self.background is None:
-            from shape_asserts.asking.background import BackgroundFetch
-
-            try:
-                self.background = BackgroundFetch.start()
-            except OSError as exc:  # no second process here: ask before the tests, in this one
-                self._write(f"shape-asserts: cannot start the asking process ({exc}); asking before the tests")
-        return self.background
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_runtestloop(self, session: pytest.Session) -> None:  # no xdist: the tests are about to run
+    def before_tests(self, session: pytest.Session) -> None:
+        """Without xdist, the tests are about to run: ask for the collected shape tests."""
         if self.config.pluginmanager.has_plugin("dsession"):
             return  # xdist controller: the workers' collection decides (below)
         if not tests_will_run(session):
@@ -107,10 +66,10 @@ class Fetcher:
             if hasattr(item, "callspec") and isinstance(item.callspec.params.get("shape_case"), CaseParam)
         ]
         if params:  # a run without shape tests asks nothing, and loads nothing to say so
-            self._fetch(params, background=True)
+            self._fetch(params, in_process=True)
 
-    @pytest.hookimpl(optionalhook=True)
-    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+    def workers_collected(self, ids: list[str]) -> None:
+        """An xdist controller: a worker collected ``ids``; ask for their shape tests (once)."""
         if self.done or (self.session is not None and not tests_will_run(self.session)):
             return
         # a shape test's id holds its case@model: a run without one need not load the cases
@@ -125,7 +84,8 @@ class Fetcher:
                     params.append(p)
         self._fetch(params)
 
-    def _fetch(self, params: list[CaseParam], background: bool = False) -> None:
+    def _fetch(self, params: list[CaseParam], in_process: bool = False) -> None:
+        """Plan and ask ``params``' missing answers; ``in_process``: this process runs the tests."""
         if self.done:
             return
         self.done = True
@@ -135,19 +95,11 @@ class Fetcher:
         sweep_run_folders()  # those of killed runs: this run makes its own now
         say = lambda line: self._write(f"shape-asserts: {line}")
         try:
-            # no xdist (background): the tests run here, and may replay what the plan read
-            jobs = plan(settings, params, on_decision=say, ready=self.ready if background else None)
-            if jobs and background and _in_background(settings, params) and self._start_background() is not None:
-                assert self.background is not None
-                self.background.submit(settings.asker(), jobs)
-                self._judge_ahead(params)  # what was recorded already, while the rest is asked
-                calls = sum(len(j.indices) for j in jobs)
-                say(f"asking {calls} call(s) in a second process while the tests run; each test waits for its own")
-                return
-            if background:  # no xdist: the tests that read the state run in this process
+            # no xdist: the tests run here, and may replay what the plan read
+            jobs = plan(settings, params, on_decision=say, ready=self.ready if in_process else None)
+            if in_process:  # the tests that read the state run in this process
                 self.state, progress = ask_planned(settings, jobs, on_progress=self._show, on_decision=say)
                 self.progress = progress if jobs else None
-                self._judge_ahead(params)
             else:  # an xdist controller: its workers read the state from the run's file
                 self.progress = prefetch(settings, jobs, on_progress=self._show, on_decision=say)
         except pytest.UsageError:
@@ -165,35 +117,6 @@ class Fetcher:
             for line in self.progress.usage_lines():
                 self._write(line)
 
-    def _judge_ahead(self, params: list[CaseParam]) -> None:
-        """In a ``-n auto`` run that runs in one process: hand the process started to judge ahead
-        (:mod:`shape_asserts.results.ahead`) the recorded answers the plan read whole, in the tests'
-        order; without any, stop it."""
-        from shape_asserts.plugin.workers import JUDGE_AHEAD
-
-        ahead = self.config.stash.get(JUDGE_AHEAD, None)
-        if ahead is None:
-            return
-        del self.config.stash[JUDGE_AHEAD]
-        from shape_asserts.asking.runstate import RunState
-        from shape_asserts.results.ahead import Work, case_print
-
-        work, seen = [], set()
-        for p in params:
-            key = RunState.key(p.model, p.case.id)
-            job = self.ready.get(key)
-            if job is None or key in seen:
-                continue
-            seen.add(key)
-            got = job.obtained(self.settings.samples)
-            answers = got.answers or got.texts
-            work.append(Work(key, p.case.id, p.model, answers, self.settings.min_pass_rate, case_print(p.case)))
-        if not work:
-            ahead.close()
-            return
-        ahead.submit(work)
-        self.ahead = ahead
-
     def _write(self, line: str) -> None:
         tr = self.config.pluginmanager.get_plugin("terminalreporter")
         if tr is None:
@@ -204,12 +127,6 @@ class Fetcher:
             return
         with capman.global_and_fixture_disabled():  # a test waiting for its answer: not its output
             tr.write_line(line)
-
-    def _waiting(self, line: str) -> None:
-        """A test waits for its case to be asked: the asking's latest progress line, once each."""
-        if line != self._last_wait_line:
-            self._last_wait_line = line
-            self._write(line)
 
     def _show(self, progress: Any) -> None:
         """A progress line when calls completed (at most every 2 s) and a heartbeat while none does,
@@ -233,36 +150,8 @@ class Fetcher:
 
         return self.ready.get(RunState.key(param.model, param.case.id))
 
-    def settled(self, param: CaseParam, on_wait: Callable[[str], None] | None = None) -> RunState | None:
-        """What the asking left for ``param``'s case once it is settled, when a second process asks
-        while the tests run, else what this process's fetch left (``None``: no fetch here; the test
-        reads the run's state file, if any, or asks for itself)."""
-        bg = self.background
-        if bg is None or bg.submitted is None:
-            return self.state
-        from shape_asserts.asking.runstate import RunState
-
-        return bg.wait(RunState.key(param.model, param.case.id), on_wait or self._waiting)
-
-    @pytest.hookimpl(tryfirst=True)  # before the terminal's summary: the asking's last words come first
-    def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        bg = self.background
-        if bg is None:
-            return
-        self._write("")
-        for line in bg.finish(timeout=self.settings.timeout + 30, say=self._write):
-            self._write(line)
-        if bg.first_answer is not None:
-            self._write(f"shape-asserts: the first answer came {bg.first_answer:.1f}s after the plan was handed over")
-        bg.close()
-        self.background = None
-
-    def pytest_unconfigure(self, config: pytest.Config) -> None:
-        if self.background is not None:  # an interrupted run: stop asking now
-            self.background.close()
-        if self.ahead is not None:
-            self.ahead.close()
-            self.ahead = None
+    def close(self) -> None:
+        """At the run's very end: remove the state the fetch left for xdist workers."""
         path = self.settings.state_path
         if path is not None and path.parent.name.startswith("shape-asserts-run-"):
             import shutil
@@ -270,40 +159,16 @@ class Fetcher:
             shutil.rmtree(path.parent, ignore_errors=True)
 
 
-#: The asking process :func:`start_early` started, until the fetcher takes it at session start.
-_EARLY_KEY = pytest.StashKey["BackgroundFetch"]()
+def will_ask(config: pytest.Config, settings: Settings) -> bool:
+    """Whether this run of shape tests is sure to ask a model: ``--record=all``, or a model with
+    no recordings at all (a guess made before collection; when it is wrong, nothing is sent)."""
+    if settings.record == "none" or shape_only_files(config) is None:
+        return False
+    if settings.record == "all":
+        return True
+    from shape_asserts.asking.store import model_slug
 
-
-def start_early(config: pytest.Config) -> None:
-    """Start the asking process now, from ``pytest_cmdline_main``, for a run sure to ask from one.
-
-    Its first seconds are litellm's import; begun here, they overlap pytest's configuration, the
-    families' and cases' loading (``-n auto`` counts the cases before the session starts) and
-    collection. The fetcher takes it over at session start, or stops it when the run turns out not
-    to ask from it (``-n auto`` chose workers, litellm was replaced): nothing is sent before the
-    plan, and the plan is handed over only once the tests are certain to run.
-    """
-    # a test's stand-in for litellm is not in the second process (a stand-in is put in the module,
-    # so a run that has not imported it has none, and need not pay for importing it here)
-    call = sys.modules.get("shape_asserts.asking.call")
-    if call is not None and getattr(call.load_litellm, "__module__", None) != call.__name__:
-        return
-    from shape_asserts.asking.background import BackgroundFetch
-
-    try:
-        early = BackgroundFetch.start()
-    except OSError:
-        return  # the fetcher says so at session start, when it tries again
-    config.stash[_EARLY_KEY] = early
-    config.add_cleanup(early.close)  # a usage error after this point: the process does not outlive the run
-
-
-def _may_run_tests(config: pytest.Config) -> bool:
-    """Whether the options let the run execute tests (collection may still say otherwise)."""
-    opt = config.option
-    return not (
-        getattr(opt, "collectonly", False) or getattr(opt, "setupplan", False) or getattr(opt, "setuponly", False)
-    )
+    return any(not (settings.fixtures_dir / model_slug(m)).is_dir() for m in settings.models)
 
 
 def tests_will_run(session: pytest.Session) -> bool:
@@ -314,6 +179,6 @@ def tests_will_run(session: pytest.Session) -> bool:
     error (a bad ``-k``) never reaches here.
     """
     opt = session.config.option
-    if not _may_run_tests(session.config):
+    if getattr(opt, "collectonly", False) or getattr(opt, "setupplan", False) or getattr(opt, "setuponly", False):
         return False
     return not (session.testsfailed and not getattr(opt, "continue_on_collection_errors", False))

@@ -16,6 +16,7 @@ field of the same name to whatever it configures, regenerate the README table, a
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -292,3 +293,17 @@ def resolve(config: pytest.Config) -> dict[str, Any]:
         allowed.
     """
     return {o.field: o.value(config) for o in OPTIONS}
+
+
+#: ``-m`` naming the benchmark marker as a word: ``-m benchmark``, ``-m "benchmark and circle"``.
+_BENCHMARK_WORD = re.compile(r"(?<![\w.])benchmark(?![\w.])")
+
+
+def benchmark_selected(config: pytest.Config) -> bool:
+    """Whether this run has the benchmark matrix: its ``-m`` expression names ``benchmark``.
+
+    Decided from ``-m`` rather than by deselecting after collection so that a user's project (which
+    has none of this project's ini settings) gets the same quick default run, and a default run does
+    not even build the benchmark's cases. ``-m "not benchmark"`` builds them and pytest deselects them.
+    """
+    return bool(_BENCHMARK_WORD.search(getattr(config.option, "markexpr", "") or ""))

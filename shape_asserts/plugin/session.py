@@ -1,6 +1,7 @@
 """The run's one result collector, and what it does at the end of a run.
 
-One object (:class:`VerdictSession`) is registered by the plugin. During the run it gathers the
+One object (:class:`VerdictSession`) is made by the run object (:mod:`shape_asserts.plugin.run`),
+and the plugin's hooks hand it its work. During the run it gathers the
 :class:`~shape_asserts.results.record.CaseRecord` each shape test's report carries (on the xdist
 controller, reports from every worker arrive here) and counts the errors and failures that are not
 shape cases. Everything after reads only those records, nothing from disk:
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from shape_asserts.results.report import ReportData
 
 # The results modules (numpy, the families) are imported where a run has results to show: this
-# session is registered in every pytest run where the plugin is installed, most with no shape test.
+# session is made in every pytest run where the plugin is installed, most with no shape test.
 
 __all__ = ["UNDECIDED_POLICIES", "VerdictOptions", "VerdictSession", "with_baseline", "stopped_early"]
 
@@ -109,7 +109,8 @@ class VerdictSession:
 
     # --- during the run --------------------------------------------------------------------
 
-    def pytest_collection_finish(self, session: pytest.Session) -> None:
+    def collected(self, session: pytest.Session) -> None:
+        """Note the cases selected in this process's collection (a gated run needs a result for each)."""
         if self.options.baseline is None or hasattr(self.config, "workerinput"):
             return
         from shape_asserts.plugin.fetcher import tests_will_run
@@ -117,8 +118,8 @@ class VerdictSession:
         if tests_will_run(session):  # not a listing (--collect-only): it runs no test to lack a result
             self._select([item.nodeid for item in session.items])
 
-    @pytest.hookimpl(optionalhook=True)
-    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+    def workers_collected(self, ids: list[str]) -> None:
+        """Note the cases an xdist controller's workers collected."""
         if self.options.baseline is not None:  # an xdist controller: its workers collected
             self._select(ids)
 
@@ -136,7 +137,8 @@ class VerdictSession:
                 if param is not None:
                     self.selected.add(param.case.id)
 
-    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+    def take_report(self, report: pytest.TestReport) -> None:
+        """Count a report's error or failure, and keep its record when it settles a shape test."""
         if hasattr(self.config, "workerinput"):
             return  # xdist workers: the controller sees every report
         if report.when not in _PHASES and report.failed:
@@ -185,7 +187,8 @@ class VerdictSession:
             self._board = (board,)
         return self._board[0]
 
-    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+    def finish(self, session: pytest.Session) -> None:
+        """At session end: gate, write the report and the job summary, set the exit status."""
         if hasattr(self.config, "workerinput"):
             return  # xdist workers: the controller sees every report and does this once
         o = self.options
@@ -280,10 +283,8 @@ class VerdictSession:
             generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         )
 
-    @pytest.hookimpl(wrapper=True)
-    def pytest_terminal_summary(self, terminalreporter: Any) -> Iterator[None]:
-        # the table before other plugins' summaries (syrupy's), the gate and the status after them
-        tr = terminalreporter
+    def write_results(self, tr: Any) -> None:
+        """The summary table and the leaderboard, before other plugins' summaries (syrupy's)."""
         if self.records:
             from shape_asserts.results.summary import format_table, summarize
 
@@ -305,7 +306,9 @@ class VerdictSession:
 
                 for line in textwrap.wrap(explain(board), width=100):
                     tr.write_line(line)
-        yield
+
+    def write_gate(self, tr: Any) -> None:
+        """The gate, the exit status, any problem and the report's path, after other plugins' summaries."""
         if self.gate is not None:
             from shape_asserts.results.gate import FAIL, PASS, UNDECIDED
             from shape_asserts.results.gate_text import format_gate

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from shape_asserts.asking.asker import Asker, Job, Obtained
     from shape_asserts.asking.runstate import Progress, RunState
     from shape_asserts.cases import Case
-    from shape_asserts.results.ahead import Ahead
     from shape_asserts.results.verdict import CaseResult
 
 # The library (numpy, the families, the store) is imported by the methods that use it: the plugin
@@ -189,12 +188,6 @@ class CaseParam:
         return f"{self.case.id}@{self.model}"
 
 
-def _key(param: CaseParam) -> str:
-    from shape_asserts.asking.runstate import RunState
-
-    return RunState.key(param.model, param.case.id)
-
-
 class CaseRun:
     """One model × case inside a test: answers obtained at setup, verdict at ``check()``.
 
@@ -208,27 +201,22 @@ class CaseRun:
         obtained: Obtained,
         node: pytest.Item,
         snapshot: Any | None,
-        ahead: Ahead | None = None,
     ) -> None:
         self.param = param
         self.settings = settings
         self.obtained = obtained
         self.node = node
         self._snapshot = snapshot
-        self._ahead = ahead
         self.result: CaseResult | None = None
 
     def judge(self) -> CaseResult:
-        """Parse and score every sample (once); the test's record is made from this result.
-
-        In a ``-n auto`` run judged ahead (:mod:`shape_asserts.results.ahead`), the result the
-        second process made of these same answers, when it is there; anything else is judged here."""
+        """Parse and score every sample (once); the test's record is made from this result."""
         if self.result is None:
             from shape_asserts.results.verdict import judge
 
-            p, answers, rate = self.param, self.obtained.answers or self.obtained.texts, self.settings.min_pass_rate
-            ahead = self._ahead.take(_key(p), p.case, p.model, answers, rate) if self._ahead is not None else None
-            self.result = ahead if ahead is not None else judge(p.case, p.model, answers, rate)
+            p = self.param
+            answers = self.obtained.answers or self.obtained.texts
+            self.result = judge(p.case, p.model, answers, self.settings.min_pass_rate)
         return self.result
 
     def _compare_snapshot(self, result: CaseResult) -> str | None:

@@ -350,22 +350,6 @@ def test_once_stopped_no_call_starts_and_the_calls_in_flight_are_still_recorded(
     assert len(run.plan(PAIRS, samples=1)) == len(CASES) - 2  # the answers paid for are recorded
 
 
-def test_a_plan_handed_to_the_asking_process_pickles_and_asks_the_same_messages(tmp_path):
-    import dataclasses
-    import pickle
-
-    from shape_asserts.asking.background import _portable
-
-    run = asker(tmp_path)
-    jobs = run.plan(PAIRS, samples=2)
-    asker_again, sent = pickle.loads(pickle.dumps((run, [_portable(j, run.lang) for j in jobs])))
-    assert asker_again.store.root == run.store.root and dataclasses.replace(asker_again, store=run.store) == run
-    for job, got in zip(jobs, sent):
-        assert got.case.messages(run.lang) == job.case.messages(run.lang)  # the same dicts, keys in order
-        assert [list(m) for m in got.case.messages(run.lang)] == [list(m) for m in job.case.messages(run.lang)]
-        assert (got.key, got.indices, got.recording) == (job.key, job.indices, job.recording)
-
-
 def test_the_baseline_is_planned_before_the_candidates_however_the_tests_are_ordered(tmp_path):
     pairs = [("new", c) for c in CASES[:2]] + [("old", c) for c in CASES[:2]] + [("other", CASES[0])]
 

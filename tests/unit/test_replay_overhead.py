@@ -52,32 +52,10 @@ def test_the_tests_get_the_state_the_fetch_left_without_reading_a_file(tmp_path)
     plugins = SimpleNamespace(get_plugin=lambda name: None)
     fetcher = Fetcher(SimpleNamespace(pluginmanager=plugins), settings)  # type: ignore[arg-type]
     param = CaseParam(model="reference/exact", case=settings.cases()[0])
-    assert fetcher.settled(param) is None  # before the fetch: the test reads the file, if any
-    fetcher._fetch([param], background=True)  # no xdist: this process runs the tests
-    assert fetcher.settled(param) == RunState(fetched=True)
+    assert fetcher.state is None  # before the fetch: the test reads the file, if any
+    fetcher._fetch([param], in_process=True)  # no xdist: this process runs the tests
+    assert fetcher.state == RunState(fetched=True)
     assert not state_path.parent.exists()  # nothing written for workers there are none of
     controller = Fetcher(SimpleNamespace(pluginmanager=plugins), settings)  # type: ignore[arg-type]
     controller._fetch([param])  # an xdist controller: its workers read the file
     assert RunState.read(state_path) == RunState(fetched=True)
-
-
-def test_the_first_load_runs_with_thecollector_off_and_leaves_it_as_it_was_with_the_load_frozen():
-    import gc
-
-    from shape_asserts.plugin.hooks import collector_off
-
-    was_frozen = gc.get_freeze_count()
-    try:
-        for collecting in (True, False):
-            (gc.enable if collecting else gc.disable)()
-            with collector_off(first=True):
-                assert not gc.isenabled()
-                kept = [[] for _ in range(1000)]
-            assert gc.isenabled() is collecting
-            assert gc.get_freeze_count() >= was_frozen + len(kept)  # what the load made is frozen
-            with collector_off(first=False):  # a later call changes nothing
-                assert gc.isenabled() is collecting
-    finally:
-        gc.enable()
-        if not was_frozen:
-            gc.unfreeze()

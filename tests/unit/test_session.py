@@ -68,9 +68,9 @@ def props(case: str, outcome: str) -> list:
 
 def test_the_collector_keeps_the_record_the_settling_phase_carries():
     c = collector()
-    c.pytest_runtest_logreport(Report("setup", "passed"))
-    c.pytest_runtest_logreport(Report("call", "passed", props("a", "passed")))
-    c.pytest_runtest_logreport(Report("teardown", "passed", props("a", "passed")))  # the same record again
+    c.take_report(Report("setup", "passed"))
+    c.take_report(Report("call", "passed", props("a", "passed")))
+    c.take_report(Report("teardown", "passed", props("a", "passed")))  # the same record again
 
     assert [(r.case, r.outcome) for r in c.ordered()] == [("a", "passed")]
     assert (c.errors, c.other_failures) == (0, 0)
@@ -78,8 +78,8 @@ def test_the_collector_keeps_the_record_the_settling_phase_carries():
 
 def test_a_test_run_again_counts_once_as_it_ended_last():
     c = collector()
-    c.pytest_runtest_logreport(Report("call", "failed", props("a", "failed")))
-    c.pytest_runtest_logreport(Report("call", "passed", props("a", "passed")))
+    c.take_report(Report("call", "failed", props("a", "failed")))
+    c.take_report(Report("call", "passed", props("a", "passed")))
 
     assert [(r.case, r.outcome) for r in c.ordered()] == [("a", "passed")]
 
@@ -94,9 +94,9 @@ def test_a_test_lost_to_a_crashed_xdist_worker_is_counted_and_has_no_record():
 
 def test_errors_and_failures_of_other_tests_are_counted_for_the_gated_status():
     c = collector()
-    c.pytest_runtest_logreport(Report("setup", "failed"))  # a fixture of some other test broke
-    c.pytest_runtest_logreport(Report("call", "failed"))  # a test that is not a shape case failed
-    c.pytest_runtest_logreport(Report("teardown", "failed", props("a", "passed")))
+    c.take_report(Report("setup", "failed"))  # a fixture of some other test broke
+    c.take_report(Report("call", "failed"))  # a test that is not a shape case failed
+    c.take_report(Report("teardown", "failed", props("a", "passed")))
 
     assert (c.errors, c.other_failures) == (2, 1)
     assert c.records == {}
@@ -108,13 +108,13 @@ def test_records_come_out_in_the_runs_case_order_then_model_order():
     for case in reversed(ids):
         for model in ("m", "m2"):
             rec = CaseRecord.from_scores(model, case, "circle", (90.0,), (True,))
-            c.pytest_runtest_logreport(Report("call", "passed", [rec.as_property()]))
+            c.take_report(Report("call", "passed", [rec.as_property()]))
 
     assert [(r.case, r.model) for r in c.ordered()] == [(ids[0], "m2"), (ids[0], "m"), (ids[1], "m2"), (ids[1], "m")]
 
 
 def test_an_xdist_worker_leaves_collecting_to_the_controller():
     c = VerdictSession(SimpleNamespace(workerinput={}), Settings(models=("m",)), VerdictOptions())
-    c.pytest_runtest_logreport(Report("call", "failed", props("a", "failed")))
+    c.take_report(Report("call", "failed", props("a", "failed")))
 
     assert c.records == {} and c.other_failures == 0
