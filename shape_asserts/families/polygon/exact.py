@@ -17,10 +17,10 @@ import numpy as np
 
 from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.geometry.distances import distance_to_polyline, nearest_distance, sample_polyline
-from shape_asserts.geometry.points import FloatArray
+from shape_asserts.geometry.points import BoolArray, FloatArray
 from shape_asserts.geometry.scorecard import Scorecard
 
-__all__ = ["near_check", "covered_check", "simple_check", "revisits", "corner_reach"]
+__all__ = ["near_check", "covered_check", "simple_check", "revisits", "corner_reach", "on_exact_side"]
 
 #: Spacing of the samples along the asked outline that ``covered`` looks at, cells: fine enough
 #: that a hole shorter than a cell between two samples cannot hide.
@@ -113,3 +113,34 @@ def simple_check(card: Scorecard, pts: FloatArray, target: FloatArray, angles: F
         "" if ok else f"point #{again[0]} {fmt_xy(tuple(pts[again[0]]))} returns to a cell drawn before",
         tuple(again[:12]),
     )
+
+
+def on_exact_side(pts: FloatArray, target: FloatArray) -> BoolArray:
+    """Whether each point is a fair rounding of a point of one of the asked polygon's exact sides.
+
+    Along a side's longer axis a cell spans half a cell either way; over that span the side takes
+    a range of values across it, and the cell is fair when its cross coordinate is the floor or
+    the ceiling of one of them (floor(least) ≤ y ≤ ceil(greatest)). Every cell a fair method draws
+    from points on the side is one (a point rounded to its cell, each cell the side passes
+    through); a cell a whole row off an axis-parallel side at a whole coordinate is not, however
+    near a sloped side's rounding may wander."""
+    a = target
+    b = np.roll(target, -1, axis=0)
+    fair = np.zeros(len(pts), dtype=bool)
+    for (ax, ay), (bx, by) in zip(a.tolist(), b.tolist()):
+        # measure along the side's longer axis: u along it, v across
+        if abs(bx - ax) >= abs(by - ay):
+            u, v, au, av, bu, bv = pts[:, 0], pts[:, 1], ax, ay, bx, by
+        else:
+            u, v, au, av, bu, bv = pts[:, 1], pts[:, 0], ay, ax, by, bx
+        lo_u, hi_u = min(au, bu), max(au, bu)
+        start = np.maximum(u - 0.5, lo_u)
+        stop = np.minimum(u + 0.5, hi_u)
+        spans = start <= stop
+        slope = (bv - av) / (bu - au) if bu != au else 0.0
+        v0 = av + slope * (start - au)
+        v1 = av + slope * (stop - au)
+        least = np.floor(np.minimum(v0, v1))
+        most = np.ceil(np.maximum(v0, v1))
+        fair |= spans & (least <= v) & (v <= most)
+    return fair

@@ -12,6 +12,7 @@ import numpy as np
 
 from shape_asserts.geometry.checks import signed_area
 from shape_asserts.geometry.distances import chebyshev, segment_distance
+from shape_asserts.geometry.fit.polygon import interior_angles
 from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray
 
 __all__ = ["Match", "match", "corner_order", "cut_cells", "straightest", "side_deviation"]
@@ -49,37 +50,49 @@ class Match(NamedTuple):
     at: list[list[int]]  # per corner, the drawing indices at that least distance
 
 
-def cut_cells(pts: FloatArray, idx: IntArray) -> FloatArray:
-    """Per index, the two cells a diagonal step from that point to the next one cuts across (the
-    point itself twice where the step is not diagonal), shape (len(idx), 2, 2).
+def cut_cells(pts: FloatArray, idx: IntArray, turn: int) -> FloatArray:
+    """Per index, the cell a diagonal step from that point to the next one cuts round, turning the
+    way ``turn`` says (+1: clockwise on screen, -1: counter-clockwise), shape (len(idx), 2); the
+    point itself where the step is not diagonal.
 
-    An 8-connected line turns an L-corner by a diagonal step: the corner cell is passed, not drawn."""
+    An 8-connected line turns an L-corner by a diagonal step: the corner cell it goes round is
+    passed, not drawn. Of the two cells a diagonal step cuts, the drawing goes round the one on
+    the outside of its turn; the one on the inside is a cell it turned before reaching."""
     here = pts[idx]
     after = pts[(idx + 1) % len(pts)]
-    step = np.abs(after - here)
-    diagonal = (step[:, 0] == 1) & (step[:, 1] == 1)
-    one = np.column_stack([here[:, 0], after[:, 1]])
-    other = np.column_stack([after[:, 0], here[:, 1]])
-    one[~diagonal] = here[~diagonal]
-    other[~diagonal] = here[~diagonal]
-    return np.stack([one, other], axis=1)
+    step = after - here
+    diagonal = (np.abs(step[:, 0]) == 1) & (np.abs(step[:, 1]) == 1)
+    # the L through (x after, y here) turns the way of dx·dy (clockwise on screen when positive),
+    # the L through (x here, y after) the other way
+    same_way = np.sign(step[:, 0] * step[:, 1]) == turn
+    cut = np.where(
+        same_way[:, None],
+        np.column_stack([after[:, 0], here[:, 1]]),
+        np.column_stack([here[:, 0], after[:, 1]]),
+    )
+    out: FloatArray = np.where(diagonal[:, None], cut, here)
+    return out
 
 
 def match(pts: FloatArray, indices: tuple[int, ...], target: FloatArray, cells: list[FloatArray], reach: int) -> Match:
     """The corners of ``pts`` at ``indices`` (as many as ``target``, the asked vertices clockwise)
     matched to the asked vertices: the drawn points within ``reach`` of each matched corner and
     their Chebyshev distance to the vertex's nearest fair cell (``cells``: each vertex's fair cells,
-    as :func:`~shape_asserts.geometry.fit.polygon.vertex_cells` gives them), a cell the step from
-    the point cuts across (:func:`cut_cells`) counting as drawn."""
+    as :func:`~shape_asserts.geometry.fit.polygon.vertex_cells` gives them), a cell the drawing
+    cuts round at that corner (:func:`cut_cells`) counting as drawn."""
     drawn_at, forward, drawn = corner_order(pts[list(indices)], indices, target)
+    # the way the drawing turns at each corner: with its run round the polygon at a convex vertex,
+    # against it at a star's inner corner
+    run = 1 if forward else -1
+    convex = interior_angles(target) < 180.0
     window = np.arange(-reach, reach + 1)
     near, d, at = [], [], []
-    for corner, fair in zip(drawn_at, cells):
+    for corner, fair, out in zip(drawn_at, cells, convex.tolist()):
         idx = (corner + window) % len(pts)
-        # every drawn point about the corner (and the cells its step cuts) against every fair cell
+        # every drawn point about the corner (and the cell its step cuts round) against every fair cell
         drawn_d = chebyshev(pts[idx][:, None, :], fair[None, :, :]).min(axis=1)
-        cut = cut_cells(pts, idx)
-        cut_d = chebyshev(cut[:, :, None, :], fair[None, None, :, :]).min(axis=(1, 2))
+        cut = cut_cells(pts, idx, run if out else -run)
+        cut_d = chebyshev(cut[:, None, :], fair[None, :, :]).min(axis=1)
         dist = np.minimum(drawn_d, cut_d)
         near.append(idx)
         d.append(dist)

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.families.polygon.exact import covered_check, near_check, simple_check
+from shape_asserts.families.polygon.exact import covered_check, near_check, on_exact_side, simple_check
 from shape_asserts.families.polygon.matching import Match, match, straightest
 from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, outline_of, path_checks
 from shape_asserts.geometry.checks import signed_area
-from shape_asserts.geometry.distances import Outline, distance_to_polyline
+from shape_asserts.geometry.distances import Outline
 from shape_asserts.geometry.fit import PolygonModel
 from shape_asserts.geometry.fit.polygon import interior_angles, side_lengths, vertex_cells
 from shape_asserts.geometry.points import FloatArray, Point, as_points, roll_rows, round_half_up
@@ -83,11 +83,9 @@ class PolygonThresholds(ClosedThresholds):
     #: corner cut off two cells deep or a missing stretch of side leaves a point farther than this.
     max_uncovered: float = 1.5
     #: Farthest a drawn point may lie from the straight side joining the cells where the drawing
-    #: meets two neighbouring vertices, unless it lies this near the asked polygon's exact side:
-    #: a digital line keeps within 0.5 of its segment, a 4-connected staircase's elbows within
-    #: 0.71, and a cell the exact side passes through within half a cell's diagonal (0.71) of it.
-    #: A polygon stretched or turned a cell or two keeps near the asked sides (``near``) but bends
-    #: at the cells where it crosses them.
+    #: meets two neighbouring vertices (``straightness``): a digital line keeps within 0.5 of its
+    #: segment, a 4-connected staircase's elbows within 0.71. A polygon stretched or turned a cell
+    #: or two keeps near the asked sides (``near``) but bends where it crosses them.
     max_side_deviation: float = 0.75
 
 
@@ -152,10 +150,6 @@ class _Asked:
     sides: FloatArray
     perimeter: float  # sides.sum()
     ratio: float  # a star's inner / tip radius ratio
-
-    def outline_distance(self, pts: FloatArray) -> FloatArray:
-        """Each point's distance from the exact asked polygon's sides."""
-        return distance_to_polyline(pts, self.target, closed=True)
 
 
 def _asked(vertices: ArrayLike) -> _Asked:
@@ -328,10 +322,10 @@ def _placement(card: Scorecard, pts: FloatArray, m: Match, asked: _Asked, t: Pol
 
 def _straightness(card: Scorecard, pts: FloatArray, m: Match, asked: _Asked, t: PolygonThresholds) -> None:
     """The ``straightness`` check: every side, from where the drawing meets one vertex to where it
-    meets the next, against the straight segment between those two cells, a point on the exact
-    asked side counting as straight; where a vertex has several such places, the one choice per
+    meets the next, against the straight segment between those two cells, a fair rounding of a
+    point on the exact asked side counting as straight (:func:`.exact.on_exact_side`); where a vertex has several such places, the one choice per
     vertex (shared by its two sides) that keeps every side straightest."""
-    on_outline = asked.outline_distance(pts) <= t.max_side_deviation
+    on_outline = on_exact_side(pts, asked.target)
     stray, where = straightest(pts, m.at, m.forward, on_outline)
     card.metrics["side_deviation"] = stray
     straight = stray <= t.max_side_deviation
