@@ -78,10 +78,11 @@ class PolygonThresholds(ClosedThresholds):
     max_outline_distance: float = 1.5
     #: Farthest a point of the asked outline (vertices included) may lie from every drawn cell,
     #: cells (``covered``). The cell the outline passes through is within 0.71 of the point; a fair
-    #: drawing draws it, or a neighbour when it cuts that cell diagonally (an 8-connected line, a
-    #: vertex rounded the far way): 1.27 at worst among fair rasterisations of the exact sides. A
-    #: corner cut off two cells deep or a missing stretch of side leaves a point farther than this.
-    max_uncovered: float = 1.5
+    #: drawing draws it, or cuts it diagonally (an 8-connected line turning an L-corner) and draws
+    #: its neighbours: a vertex at a cell's corner, its cell cut, is hypot(0.5, 1.5) = 1.58 from the
+    #: nearest of them. A corner cut off three cells deep or a missing stretch of side leaves a
+    #: point farther than this.
+    max_uncovered: float = 1.6
     #: Farthest a drawn point may lie from the straight side joining the cells where the drawing
     #: meets two neighbouring vertices (``straightness``): a digital line keeps within 0.5 of its
     #: segment, a 4-connected staircase's elbows within 0.71. A polygon stretched or turned a cell
