@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from types import MappingProxyType
 
+import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
@@ -164,6 +165,9 @@ def test_a_gap_in_a_side_fails(drawn, where, length):
     case, cells, _ = drawn
     at = int(where * (len(cells) - 1))
     assume(at + length < len(cells) - 1)
+    # cells left out of a 4-connected staircase may leave its ends touching diagonally: no hole
+    (x0, y0), (x1, y1) = cells[at - 1], cells[at + length]
+    assume(max(abs(x1 - x0), abs(y1 - y0)) > 1)
     assert _failed(case, rasters.gap(cells, at, length)) != []
 
 
@@ -178,3 +182,65 @@ def test_a_square_a_whole_row_taller_fails(family, side):
     cells = rasters.rasterise(rasters.polyline_curve(verts, closed=True), "supercover")
     assert cells[0] == tuple(case.params["start"])
     assert _failed(case, cells) != []
+
+
+def _drawing(raw: dict, method: str, per_side: int = 0) -> tuple[Case, list[tuple[int, int]]]:
+    """The case of ``raw`` and its exact sides drawn by ``method`` from the asked start."""
+    case = _case(_params(raw))
+    verts = _vertices(raw)
+    k = raw["start_vertex"]
+    ring = verts[k:] + verts[:k]
+    if raw["direction"] == "ccw":
+        ring = ring[:1] + ring[:0:-1]
+    if method in ("keypoints", "dda"):
+        return case, rasters.keypoint_cells(rasters.polygon_keypoints(ring, per_side), method)
+    return case, rasters.rasterise(rasters.polyline_curve(ring, closed=True), method)
+
+
+# Regressions the properties above found, each a fair drawing that once failed:
+REGRESSIONS = {
+    # a vertex at a cell's corner whose cell the thinning cuts: the nearest drawn cell 1.58 away
+    "thin-square-side-9": (
+        {"family": "square", "center": [25, 25], "side": 9, "rotation": 0.0, "start_vertex": 1, "direction": "cw"},
+        "thin",
+    ),
+    # points a cell apart step past the 60° tip: the cell drawn there is 0.88 inside the vertex
+    "rounded-triangle-tip": (
+        {
+            "family": "triangle",
+            "n": 3,
+            "center": [25, 25],
+            "radius": 8,
+            "rotation": 280.0,
+            "start_vertex": 2,
+            "direction": "cw",
+        },
+        "rounded",
+    ),
+    # ... and 0.8 inside a square's vertex at x = 44.8
+    "rounded-square-45": (
+        {"family": "square", "center": [25, 25], "side": 28, "rotation": 45.0, "start_vertex": 0, "direction": "cw"},
+        "rounded",
+    ),
+    # every cell the sides pass through, 0.7 from a side (straightness once failed it at 0.76–1.01)
+    "supercover-star": (
+        {
+            "family": "star",
+            "center": [25, 25],
+            "n": 5,
+            "radius": 22,
+            "inner": 9,
+            "rotation": 270.0,
+            "start_vertex": 0,
+            "direction": "ccw",
+        },
+        "supercover",
+    ),
+}
+
+
+@pytest.mark.parametrize("raw,method", REGRESSIONS.values(), ids=REGRESSIONS.keys())
+def test_a_fair_drawing_that_once_failed_passes(raw, method):
+    case, cells = _drawing(raw, method)
+    assert cells[0] == tuple(case.params["start"])
+    assert _failed(case, cells) == []
