@@ -56,17 +56,17 @@ class PolygonThresholds(ClosedThresholds):
     min_epsilon: float = 1.0
     max_epsilon: float = 2.0
     min_corner_depth: float = 3.5
-    #: Cells (Chebyshev) between the exact asked vertex and the nearest cell the drawing passes
-    #: through at the corner matched to it, or steps diagonally across (an 8-connected line cuts the
-    #: L-corner a 4-connected one draws). A fair rounding of a coordinate lies within 0.75 of it
-    #: (both the floor and the ceiling of 3.4 are fair); points drawn a cell apart along the sides
-    #: may turn a cell inside a vertex that lies 0.2 beyond a cell centre (0.8). A corner a whole
-    #: cell off the vertex is 1 away or more.
+    #: Cells (Chebyshev) between the drawing at each corner and the nearest fair rounding of the
+    #: asked vertex (:func:`~shape_asserts.geometry.fit.polygon.vertex_cells`: the floor or the
+    #: ceiling of each coordinate, a whole coordinate only itself). Whole cells: below 1, the
+    #: drawing passes through such a cell at every corner, or goes round it by a diagonal step (an
+    #: 8-connected line cuts the L-corner a 4-connected one draws); a corner a whole cell off a
+    #: vertex at whole coordinates, or two cells off any, is not.
     max_vertex_miss: float = 0.5
     #: Drawn points looked at on each side of a found corner for that cell: a blunt corner's found
     #: cell may sit a cell or two along a side, two or three points on a 4-connected staircase.
-    #: A fair cell found off the real corner does not let a wrong corner through: the drawing must
-    #: still keep near the exact sides (``max_outline_distance``).
+    #: A fair cell found off the real corner does not let a wrong corner through: the sides through
+    #: it must then be straight (``max_side_deviation``) and near the exact ones.
     corner_window: int = 3
     #: Farthest a drawn cell may lie from the asked polygon's exact sides, cells (``near``). A fair
     #: drawing turns at a fair rounding of each vertex, which lies within 0.75 of it in each
