@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from . import IMPOSTOR, LEGIT, Variant
+from . import IMPOSTOR, LEGIT, Variant, rasters
 
 __all__ = [
     "GENERATORS",
@@ -1078,10 +1078,64 @@ def _impostors(spec: _Spec, legit: list[Variant]) -> list[Variant]:
     return out
 
 
+def _exact_ring(spec: _Spec) -> list[Pt]:
+    """The exact vertices from the start vertex, the asked way round."""
+    ring = spec.verts[spec.s :] + spec.verts[: spec.s]
+    return ring if spec.direction == "cw" else ring[:1] + ring[:0:-1]
+
+
+def _exact_sides(spec: _Spec) -> list[Variant]:
+    """Legitimate drawings along the exact sides (issue 29): every cell the sides pass through,
+    points a cell apart rounded, the 8-connected thinning, and the vertices with points along the
+    sides rounded and joined by Bresenham or DDA lines (``rasters.py``)."""
+    ring = _exact_ring(spec)
+    drawn: list[tuple[str, list[Cell]]] = []
+    for method in ("supercover", "rounded", "thin"):
+        drawn.append((method, rasters.rasterise(rasters.polyline_curve(ring, closed=True), method)))
+    for method in ("keypoints", "dda"):
+        for per_side in (0, 2):
+            cells = rasters.keypoint_cells(rasters.polygon_keypoints(ring, per_side), method, repeat_start=True)
+            drawn.append((f"{method}{per_side}", cells))
+    out = []
+    for name, cells in drawn:
+        if cells[0] != spec.start or not _in_grid(cells):
+            continue  # a start vertex on a half-cell tie: the case names the other rounding
+        out.append(Variant(f"exact-{name}", LEGIT, f"exact-{name}", tuple(cells), "drawn along the exact sides"))
+    return out
+
+
+def _defects(spec: _Spec, legit: list[Variant]) -> list[Variant]:
+    """Impostors a person sees on a drawing along the exact sides (issue 29): a spike drawn out and
+    back, a tab, a dent, a gap in a side; each kept only when it stands 2 cells or more off the
+    asked sides (a gap: when it leaves a jump)."""
+    base = next((v for v in legit if v.name == "exact-supercover"), None)
+    if base is None:
+        return []
+    cells = list(base.points)
+    n = len(cells)
+    made = [
+        ("defect-spike4", rasters.spike(cells, n // 3, 4), "a 4-cell spike out and back"),
+        ("defect-tab", rasters.tab(cells, (2 * n) // 3, 4, 2), "a tab 2 cells out, 4 along"),
+        ("defect-dent", rasters.tab(cells, n // 2, 4, 2, outward=False), "a dent 2 cells in, 4 along"),
+        ("defect-gap", rasters.gap(cells, (2 * n) // 5, 4), "4 cells of a side left out"),
+    ]
+    out = []
+    for name, bad, note in made:
+        if not _in_grid(bad):
+            continue
+        if name != "defect-gap" and _seg_dist(bad, spec.verts) < 2.0:
+            continue
+        if name != "defect-gap":
+            # (a gap stays on the outline: its note names no distance, which overlap.py would read)
+            note += f"; max {_seg_dist(bad, spec.verts):.2f} cells off the asked outline"
+        out.append(Variant(name, IMPOSTOR, "defect", tuple(bad), note))
+    return out
+
+
 def _generate(case: Any) -> list[Variant]:
     spec = _spec(case)
-    legit = _legit(spec)
-    return legit + _impostors(spec, legit)
+    legit = _legit(spec) + _exact_sides(spec)
+    return legit + _impostors(spec, legit) + _defects(spec, legit)
 
 
 GENERATORS: dict[str, Callable[[Any], Iterable[Variant]]] = {

@@ -253,3 +253,28 @@ def gap(cells: Sequence[Cell], at: int, length: int) -> list[Cell]:
 def shifted(cells: Sequence[Cell], dx: int, dy: int) -> list[Cell]:
     """The same cells moved by ``(dx, dy)`` (a detached or misplaced part)."""
     return [(x + dx, y + dy) for x, y in cells]
+
+
+# --- polygons drawn through keypoints ----------------------------------------------------------
+
+
+def polygon_keypoints(vertices: Sequence[Pt], per_side: int) -> list[Pt]:
+    """Every vertex and ``per_side`` points evenly along each side, in order, back to the first
+    vertex: what a person plotting a polygon's corners (and a few points on each side) marks."""
+    m = len(vertices)
+    out: list[Pt] = []
+    for i in range(m):
+        (x0, y0), (x1, y1) = vertices[i], vertices[(i + 1) % m]
+        out += [(x0 + (x1 - x0) * k / (per_side + 1), y0 + (y1 - y0) * k / (per_side + 1)) for k in range(per_side + 1)]
+    return out + [vertices[0]]
+
+
+def keypoint_cells(points: Sequence[Pt], method: str = "keypoints", *, repeat_start: bool = False) -> list[Cell]:
+    """Closed ``points`` (the first repeated last) rounded and joined by Bresenham (``keypoints``)
+    or DDA (``dda``) lines; the start cell repeated at the end only when ``repeat_start``."""
+    cells = _joined(points, line_cells if method == "keypoints" else dda_cells)
+    if cells[-1] == cells[0] and not repeat_start:
+        cells = cells[:-1]
+    elif cells[-1] != cells[0] and repeat_start:
+        cells = cells + [cells[0]]
+    return cells

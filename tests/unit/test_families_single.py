@@ -132,9 +132,9 @@ def _raw(case: Case, drop: tuple[str, ...] = ()) -> dict:
     "case,names",
     [
         (ELLIPSE, {"center", "axes", "rotation", "evenness", "harmonics"}),
-        (SQUARE, {"vertices", "placement", "straightness"}),
-        (RECTANGLE, {"vertices", "placement", "straightness"}),
-        (STAR, {"vertices", "placement", "straightness", "alternation", "ratio"}),
+        (SQUARE, {"near", "covered", "simple", "vertices", "placement", "straightness"}),
+        (RECTANGLE, {"near", "covered", "simple", "vertices", "placement", "straightness"}),
+        (STAR, {"near", "covered", "simple", "vertices", "placement", "straightness", "alternation", "ratio"}),
         (SPIRAL, {"end", "closure", "direction", "turns", "monotone", "fit", "laps", "spacing"}),
     ],
     ids=["ellipse", "square", "rectangle", "star", "spiral"],
@@ -168,9 +168,10 @@ def test_square_started_at_the_wrong_corner_fails_start_only():
     assert "first point is (40, 10), asked (10, 10)" in check(result, "start").describe()
 
 
-def test_square_with_a_skipped_run_fails_gaps_only():
+def test_square_with_a_skipped_run_fails_gaps_and_covered_only():
+    # six cells left out of a side: a jump, and a stretch of the asked side with no cell near it
     result = score(SQUARE, np.delete(SQUARE.ideal(), range(40, 46), axis=0))
-    assert failed(result) == {"gaps"}
+    assert failed(result) == {"gaps", "covered"}
     assert check(result, "gaps").indices == (39,)
 
 
@@ -458,7 +459,7 @@ def test_case_thresholds_override_a_family_default(tmp_path):
     (case,) = load_one(
         tmp_path,
         '[[case]]\nid = "lenient"\nfamily = "square"\ncenter = [25, 25]\nside = 30\n'
-        'start_vertex = 0\ndirection = "cw"\nthresholds = { max_gaps = 1 }\n',
+        'start_vertex = 0\ndirection = "cw"\nthresholds = { max_gaps = 1, max_uncovered = 4 }\n',
     )
     gapped = np.delete(case.ideal(), range(40, 46), axis=0)
     assert score(case, gapped).passed

@@ -197,5 +197,5 @@ def test_a_failing_placement_and_straightness_still_say_where():
     assert checks["vertices"].passed and checks["placement"].passed and checks["placement"].detail == ""
     assert not checks["straightness"].passed and checks["straightness"].indices == (5,)
     assert checks["straightness"].detail == (
-        "point #5 (15,11) is 1.00 cells off the straight side between the asked vertices"
+        "point #5 (15,11) is 1.00 cells off the straight side between the asked vertices, and off the asked side"
     )

@@ -1,6 +1,6 @@
 """What the grid cannot tell apart: the impostors allowed to pass, each with the reason.
 
-Two kinds, both stated as rules rather than lists, so a new impostor is judged by the same rule:
+Three kinds, each stated as a rule rather than lists, so a new impostor is judged by the same rule:
 
 * ``grid-limit`` impostors (the catalogue's own label): every cell within 0.75 of the asked outline,
   or every vertex a fair rounding of the asked one — a fair drawing by the grid's own measure;
@@ -11,6 +11,10 @@ Two kinds, both stated as rules rather than lists, so a new impostor is judged b
   from the curve (a cell's half-diagonal is 0.71), so such a polygon stays inside, or a tenth of a
   cell beyond, the band a fair drawing fills: a 16-gon of radius 24 (bow 0.46), a 12-gon of radius
   16 (0.55), an octagon of radius 9 (0.69), an octagon about a 14 × 8 ellipse (cells within 0.86).
+
+* impostors for a straight-sided figure (square, rectangle, triangle, polygon, star) whose every
+  cell lies within :data:`MAX_POLYGON_STRAY` of the asked sides (the catalogue's note says how
+  far): inside the band fair drawings of the exact sides fill.
 
 ``bench/calibrate_catalogue.py`` lists every impostor that passes under one of these rules in
 ``docs/calibration.md``; any other passing impostor is a wrong verdict there and a failure here.
@@ -24,6 +28,15 @@ import re
 MAX_SAGITTA = 0.75
 #: Farthest any cell of such a polygon lies from the curve (cells) for it still to be that close.
 MAX_STRAY = 0.9
+#: Farthest any cell of an impostor for a straight-sided figure may lie from the asked sides
+#: (cells) and still sit inside the band fair drawings fill: points taken along the exact sides,
+#: rounded and joined by digital lines, stray 1.05, and a vertex rounded the far way (0.75 in each
+#: coordinate) joined by a 4-connected staircase 1.43. A blunt corner (a 5- to 8-gon's, 108° to
+#: 135°) moved 2 cells along the outline stays within 1.39, a pentagon 2 cells wider within 1.30,
+#: a star whose inner corners turn 11° off its bisectors within 1.23: each corner cell is still a
+#: floor or ceiling of its vertex, and the sides bend less than a fair drawing's may.
+MAX_POLYGON_STRAY = 1.4
+_POLYGON_STRAY = re.compile(r"max\s*([0-9]*\.?[0-9]+) cells off the asked outline")
 
 _SAGITTA = re.compile(r"sagitta[^;]*?[=:]\s*([0-9]*\.?[0-9]+)")
 _STRAY = re.compile(r"max distance from the asked outline\s*([0-9]*\.?[0-9]+)")
@@ -40,4 +53,8 @@ def overlap_reason(family: str, cls: str, note: str) -> str | None:
         strays = [float(x) for x in _STRAY.findall(note)]
         if strays and max(strays) < MAX_STRAY:
             return f"every cell within {max(strays):.2f} cells (< {MAX_STRAY:g}) of the asked curve"
+    if family in ("square", "rectangle", "triangle", "polygon", "star"):
+        strays = [float(x) for x in _POLYGON_STRAY.findall(note)]
+        if strays and max(strays) <= MAX_POLYGON_STRAY:
+            return f"every cell within {max(strays):.2f} cells (≤ {MAX_POLYGON_STRAY:g}) of the asked sides"
     return None

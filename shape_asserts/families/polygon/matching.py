@@ -1,9 +1,7 @@
-"""The found corners matched to the asked vertices: their order, the fair cells about each, and
-the straightest sides through those cells (the polygon scorer's ``placement`` and
-``straightness``).
+"""The found corners matched to the asked vertices: their order and the fair cells about each (the
+polygon scorer's ``placement``).
 
-:func:`match` reads a drawing's corners against the asked polygon; :func:`straightest` measures
-the sides between the cells where the drawing meets neighbouring vertices.
+:func:`match` reads a drawing's corners against the asked polygon.
 """
 
 from __future__ import annotations
@@ -13,11 +11,11 @@ from typing import NamedTuple
 import numpy as np
 
 from shape_asserts.geometry.checks import signed_area
-from shape_asserts.geometry.corners import farthest
-from shape_asserts.geometry.distances import chebyshev
-from shape_asserts.geometry.points import FloatArray, IntArray
+from shape_asserts.geometry.distances import chebyshev, segment_distance
+from shape_asserts.geometry.fit.polygon import interior_angles
+from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray
 
-__all__ = ["Match", "match", "corner_order", "straightest", "side_deviation"]
+__all__ = ["Match", "match", "corner_order", "cut_cells", "straightest", "side_deviation"]
 
 
 def corner_order(
@@ -52,18 +50,50 @@ class Match(NamedTuple):
     at: list[list[int]]  # per corner, the drawing indices at that least distance
 
 
+def cut_cells(pts: FloatArray, idx: IntArray, turn: int) -> FloatArray:
+    """Per index, the cell a diagonal step from that point to the next one cuts round, turning the
+    way ``turn`` says (+1: clockwise on screen, -1: counter-clockwise), shape (len(idx), 2); the
+    point itself where the step is not diagonal.
+
+    An 8-connected line turns an L-corner by a diagonal step: the corner cell it goes round is
+    passed, not drawn. Of the two cells a diagonal step cuts, the drawing goes round the one on
+    the outside of its turn; the one on the inside is a cell it turned before reaching."""
+    here = pts[idx]
+    after = pts[(idx + 1) % len(pts)]
+    step = after - here
+    diagonal = (np.abs(step[:, 0]) == 1) & (np.abs(step[:, 1]) == 1)
+    # the L through (x after, y here) turns the way of dx·dy (clockwise on screen when positive),
+    # the L through (x here, y after) the other way
+    same_way = np.sign(step[:, 0] * step[:, 1]) == turn
+    cut = np.where(
+        same_way[:, None],
+        np.column_stack([after[:, 0], here[:, 1]]),
+        np.column_stack([here[:, 0], after[:, 1]]),
+    )
+    out: FloatArray = np.where(diagonal[:, None], cut, here)
+    return out
+
+
 def match(pts: FloatArray, indices: tuple[int, ...], target: FloatArray, cells: list[FloatArray], reach: int) -> Match:
     """The corners of ``pts`` at ``indices`` (as many as ``target``, the asked vertices clockwise)
-    matched to the asked vertices: the drawn points within ``reach`` of each matched corner, their
-    Chebyshev distance to the vertex's nearest fair cell (``cells``: each vertex's fair cells, as
-    :func:`~shape_asserts.geometry.fit.polygon.vertex_cells` gives them), and those nearest it."""
+    matched to the asked vertices: the drawn points within ``reach`` of each matched corner and
+    their Chebyshev distance to the vertex's nearest fair cell (``cells``: each vertex's fair cells,
+    as :func:`~shape_asserts.geometry.fit.polygon.vertex_cells` gives them), a cell the drawing
+    cuts round at that corner (:func:`cut_cells`) counting as drawn."""
     drawn_at, forward, drawn = corner_order(pts[list(indices)], indices, target)
+    # the way the drawing turns at each corner: with its run round the polygon at a convex vertex,
+    # against it at a star's inner corner
+    run = 1 if forward else -1
+    convex = interior_angles(target) < 180.0
     window = np.arange(-reach, reach + 1)
     near, d, at = [], [], []
-    for corner, fair in zip(drawn_at, cells):
+    for corner, fair, out in zip(drawn_at, cells, convex.tolist()):
         idx = (corner + window) % len(pts)
-        # every drawn point about the corner against every fair cell: the nearest cell's distance
-        dist = chebyshev(pts[idx][:, None, :], fair[None, :, :]).min(axis=1)
+        # every drawn point about the corner (and the cell its step cuts round) against every fair cell
+        drawn_d = chebyshev(pts[idx][:, None, :], fair[None, :, :]).min(axis=1)
+        cut = cut_cells(pts, idx, run if out else -run)
+        cut_d = chebyshev(cut[:, None, :], fair[None, :, :]).min(axis=1)
+        dist = np.minimum(drawn_d, cut_d)
         near.append(idx)
         d.append(dist)
         at.append(idx[dist == dist.min()].tolist())
@@ -71,25 +101,30 @@ def match(pts: FloatArray, indices: tuple[int, ...], target: FloatArray, cells: 
     return Match(forward, drawn, near, d, misses, at)
 
 
-def side_deviation(pts: FloatArray, p: int, c: int, forward: bool) -> tuple[float, int]:
+def side_deviation(pts: FloatArray, p: int, c: int, forward: bool, on_outline: BoolArray) -> tuple[float, int]:
     """The farthest of the drawn points from ``p`` to ``c`` (both included) from their segment, and
-    where. A side runs forward from ``p``, or back from ``c`` when the drawing runs the other way."""
+    where; a point marked ``on_outline`` (it lies on the asked polygon's exact side, as a cell the
+    side passes through does) counts as straight. A side runs forward from ``p``, or back from
+    ``c`` when the drawing runs the other way."""
     n = len(pts)
-    if forward:
-        return farthest(pts, p, c, p, (c - p) % n + 1)
-    return farthest(pts, p, c, c, (p - c) % n + 1)
+    first, count = (p, (c - p) % n + 1) if forward else (c, (p - c) % n + 1)
+    at = (first + np.arange(count)) % n
+    d = np.where(on_outline[at], 0.0, segment_distance(pts[at], pts[p], pts[c]))
+    k = int(np.argmax(d))
+    return float(d[k]), int(at[k])
 
 
-def straightest(pts: FloatArray, at: list[list[int]], forward: bool) -> tuple[float, int]:
+def straightest(pts: FloatArray, at: list[list[int]], forward: bool, on_outline: BoolArray) -> tuple[float, int]:
     """Least over choices of one index per corner (``at[i]``: candidates) of the largest distance of
-    a drawn point from the segment of its side; and the index of that farthest point.
+    a drawn point from the segment of its side (a point ``on_outline`` counting as straight); and
+    the index of that farthest point.
 
     A cycle of corners, solved by fixing corner 0's choice and a min-max dynamic programme along
     the others: ``len(at) × choices²`` side measurements (:func:`side_deviation`).
     """
     n = len(at)
     pairs = sorted({(p, c) for i in range(n) for p in at[i - 1] for c in at[i]})
-    side = {(p, c): side_deviation(pts, p, c, forward) for p, c in pairs}
+    side = {(p, c): side_deviation(pts, p, c, forward, on_outline) for p, c in pairs}
 
     best: tuple[float, int] = (float("inf"), 0)
     for first_at in at[0]:

@@ -1,10 +1,11 @@
-"""The polygon-like families' scorer: corners found, matched to the asked vertices, and judged.
+"""The polygon-like families' scorer: the drawing against the exact asked polygon, and its corners.
 
-:func:`score_polygon` takes the drawing's corners from Ramer–Douglas–Peucker simplification
+:func:`score_polygon` measures the drawing against the asked polygon's exact sides (every cell
+near them, all of them covered, no cell drawn twice: :mod:`~shape_asserts.families.polygon.exact`),
+then takes the drawing's corners from Ramer–Douglas–Peucker simplification
 (:class:`~shape_asserts.geometry.fit.PolygonModel`) and matches them to the asked ones for count,
-placement (every corner on a fair rounding of its vertex), straightness of the sides between them
-and, for a star, the alternation of tips and inner corners. The matching and the sides are
-:mod:`~shape_asserts.families.polygon.matching`'s.
+placement (every corner on a fair rounding of its vertex) and, for a star, the alternation of tips
+and inner corners. The matching is :mod:`~shape_asserts.families.polygon.matching`'s.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from shape_asserts.families.polygon.exact import covered_check, near_check, on_exact_side, simple_check
 from shape_asserts.families.polygon.matching import Match, match, straightest
 from shape_asserts.families.prompts import fmt_xy
 from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, outline_of, path_checks
@@ -54,19 +56,37 @@ class PolygonThresholds(ClosedThresholds):
     min_epsilon: float = 1.0
     max_epsilon: float = 2.0
     min_corner_depth: float = 3.5
-    #: Cells (Chebyshev) between the drawing at each corner and the nearest fair rounding of the asked
-    #: vertex (:func:`~shape_asserts.geometry.fit.polygon.vertex_cells`: a coordinate may round either
-    #: way when both cells lie within 0.75). Whole cells: below 1, the drawing passes through such a
-    #: cell at every corner.
+    #: Cells (Chebyshev) between the drawing at each corner and the nearest fair rounding of the
+    #: asked vertex (:func:`~shape_asserts.geometry.fit.polygon.vertex_cells`: the floor or the
+    #: ceiling of each coordinate, a whole coordinate only itself). Whole cells: below 1, the
+    #: drawing passes through such a cell at every corner, or goes round it by a diagonal step (an
+    #: 8-connected line cuts the L-corner a 4-connected one draws); a corner a whole cell off a
+    #: vertex at whole coordinates, or two cells off any, is not.
     max_vertex_miss: float = 0.5
     #: Drawn points looked at on each side of a found corner for that cell: a blunt corner's found
     #: cell may sit a cell or two along a side, two or three points on a 4-connected staircase.
     #: A fair cell found off the real corner does not let a wrong corner through: the sides through
-    #: it must then be straight (``max_side_deviation``).
+    #: it must then be straight (``max_side_deviation``) and near the exact ones.
     corner_window: int = 3
+    #: Farthest a drawn cell may lie from the asked polygon's exact sides, cells (``near``). A fair
+    #: drawing turns at a fair rounding of each vertex, which lies within 0.75 of it in each
+    #: coordinate (1.06 away at most), and runs between those cells along a digital line, which
+    #: keeps within 0.5 of its own chord: 1.06 + 0.5 ≈ 1.56 at worst, 1.43 among the catalogue's
+    #: fair drawings (a 4-connected staircase between two vertices rounded the far way); a cell on
+    #: the exact side lies within half a cell's diagonal (0.71). A spike, a tab or a dent two cells
+    #: deep stands out beyond it.
+    max_outline_distance: float = 1.5
+    #: Farthest a point of the asked outline (vertices included) may lie from every drawn cell,
+    #: cells (``covered``). The cell the outline passes through is within 0.71 of the point; a fair
+    #: drawing draws it, or cuts it diagonally (an 8-connected line turning an L-corner) and draws
+    #: its neighbours: a vertex at a cell's corner, its cell cut, is hypot(0.5, 1.5) = 1.58 from the
+    #: nearest of them. A corner cut off three cells deep or a missing stretch of side leaves a
+    #: point farther than this.
+    max_uncovered: float = 1.6
     #: Farthest a drawn point may lie from the straight side joining the cells where the drawing
-    #: meets two neighbouring vertices: a digital line keeps within 0.5 of its segment, a
-    #: 4-connected staircase's elbows within 0.71.
+    #: meets two neighbouring vertices (``straightness``): a digital line keeps within 0.5 of its
+    #: segment, a 4-connected staircase's elbows within 0.71. A polygon stretched or turned a cell
+    #: or two keeps near the asked sides (``near``) but bends where it crosses them.
     max_side_deviation: float = 0.75
 
 
@@ -204,6 +224,10 @@ def score_polygon(
     score = outline_measures(card, pts, asked.outline, t=t)
     path_checks(card, pts, grid_size=grid_size, start=start, t=t)
     loop_checks(card, pts, center=asked.center, direction=direction, t=t)
+    # the drawing against the exact polygon, whatever corners are found in it
+    near_check(card, pts, asked.target, t.max_outline_distance)
+    covered_check(card, pts, asked.target, t.max_uncovered)
+    simple_check(card, pts, asked.target, asked.angles, t.max_outline_distance)
     card.metrics["epsilon"] = eps
     # a side shorter than this is a corner the raster cut off, unless the asked sides are that short
     min_side = min(3.0 * eps, 0.5 * asked.shortest)
@@ -219,12 +243,12 @@ def score_polygon(
         card.add("placement", False, "n/a", f"≤ {t.max_vertex_miss:g}", why)
         card.add("straightness", False, "n/a", f"≤ {t.max_side_deviation:g}", why)
         return card.result(family, score)
-    # A fair drawing turns at a fair rounding of every asked vertex (one of vertex_cells) and runs
-    # straight between them; a rotated, stretched, sheared or wrongly sized polygon, or one with a
-    # corner cut or rounded, has no such cell at some corner, or strays from the sides through them.
+    # A fair drawing turns at a fair rounding of every asked vertex (one of vertex_cells); a
+    # rotated, stretched, sheared or wrongly sized polygon, or one with a corner cut or rounded,
+    # has no such cell at some corner (its sides may still keep near the asked ones).
     m = match(pts, model.indices, asked.target, asked.fair, t.corner_window)
     _placement(card, pts, m, asked, t)
-    _straightness(card, pts, m, t)
+    _straightness(card, pts, m, asked, t)
     _shape_measures(card, m.drawn, asked, rectangle)
     return card.result(family, score)
 
@@ -280,8 +304,8 @@ def _star_checks(card: Scorecard, corners: FloatArray, asked: _Asked, ratio_limi
 
 
 def _placement(card: Scorecard, pts: FloatArray, m: Match, asked: _Asked, t: PolygonThresholds) -> None:
-    """The ``placement`` check: the drawing passes through a fair cell of every asked vertex, near
-    the corner matched to it (the worst corner's miss, in cells)."""
+    """The ``placement`` check: the drawing passes through (or diagonally across) a cell near every
+    exact asked vertex, at the corner matched to it (the worst corner's miss, Chebyshev cells)."""
     worst = int(np.argmax(m.misses))
     miss = float(m.misses[worst])
     card.metrics["vertex_miss"] = miss
@@ -292,17 +316,18 @@ def _placement(card: Scorecard, pts: FloatArray, m: Match, asked: _Asked, t: Pol
         vertex, fair_cells = asked.said[worst]
         why = (
             f"no corner on the asked vertex {vertex} (cell {fair_cells}); the "
-            f"nearest drawn cell at that corner is {fmt_xy(tuple(near))}, {miss:g} cell(s) off"
+            f"nearest drawn cell at that corner is {fmt_xy(tuple(near))}, {miss:.2g} cell(s) off"
         )
     card.add("placement", placed, miss, f"≤ {t.max_vertex_miss:g}", why)
 
 
-def _straightness(card: Scorecard, pts: FloatArray, m: Match, t: PolygonThresholds) -> None:
+def _straightness(card: Scorecard, pts: FloatArray, m: Match, asked: _Asked, t: PolygonThresholds) -> None:
     """The ``straightness`` check: every side, from where the drawing meets one vertex to where it
-    meets the next, against the straight segment between those two cells; where a vertex has
-    several such places, the one choice per vertex (shared by its two sides) that keeps every side
-    straightest."""
-    stray, where = straightest(pts, m.at, m.forward)
+    meets the next, against the straight segment between those two cells, a fair rounding of a
+    point on the exact asked side counting as straight (:func:`.exact.on_exact_side`); where a vertex has several such places, the one choice per
+    vertex (shared by its two sides) that keeps every side straightest."""
+    on_outline = on_exact_side(pts, asked.target)
+    stray, where = straightest(pts, m.at, m.forward, on_outline)
     card.metrics["side_deviation"] = stray
     straight = stray <= t.max_side_deviation
     card.add(
@@ -313,14 +338,14 @@ def _straightness(card: Scorecard, pts: FloatArray, m: Match, t: PolygonThreshol
         ""  # (kept only when the check fails: written only then)
         if straight
         else f"point #{where} {fmt_xy(tuple(pts[where]))} is {stray:.2f} cells off the straight side between "
-        "the asked vertices",
+        "the asked vertices, and off the asked side",
         (where,),
     )
 
 
 def _shape_measures(card: Scorecard, drawn: FloatArray, asked: _Asked, rectangle: bool) -> None:
     """Angles, sides and size of the drawn corners against the asked ones, and a rectangle's
-    proportions: reported for reading, judged through ``placement`` and ``straightness``."""
+    proportions: reported for reading, judged through ``placement``, ``near`` and ``covered``."""
     ds = side_lengths(drawn)
     ts = asked.sides
     card.metrics.update(

@@ -170,9 +170,11 @@ class PolygonModel:
         return True
 
 
-#: How far from an exact coordinate a cell may lie and still be a fair rounding of it: both the
-#: floor and the ceiling of 3.4 are (0.4 and 0.6 away), only 3 is for 3.2 (4 is 0.8 away).
-ROUNDING_REACH = 0.75
+#: How far from an exact coordinate a cell may lie and still be a fair rounding of it: the floor
+#: and the ceiling of 3.2 both are (a drawing that plots points a cell apart along a side turns
+#: 0.8 or 0.9 inside a vertex it steps past: the cell it draws there is the floor), a whole number
+#: only itself (the cell a whole row off an integer vertex is not).
+ROUNDING_REACH = 0.99
 
 
 def vertex_cells(vertices: ArrayLike, reach: float = ROUNDING_REACH) -> list[FloatArray]:
@@ -192,8 +194,10 @@ def vertex_cells(vertices: ArrayLike, reach: float = ROUNDING_REACH) -> list[Flo
 
     Examples
     --------
-    >>> [c.tolist() for c in vertex_cells(np.array([[10.0, 10.2], [10.5, 3.0]]))]
+    >>> [c.tolist() for c in vertex_cells(np.array([[10.0, 10.2], [10.5, 3.0]]), reach=0.75)]
     [[[10.0, 10.0]], [[10.0, 3.0], [11.0, 3.0]]]
+    >>> [c.tolist() for c in vertex_cells(np.array([[10.0, 10.2]]))]
+    [[[10.0, 10.0], [10.0, 11.0]]]
     """
     out = []
     for x, y in as_points(vertices).astype(float).tolist():
