@@ -353,6 +353,9 @@ class HouseStyle:
     reverse: bool = False  # each part's strokes in the opposite order
     connect: str = "8"
     fill: float = 1.0  # share of the area used
+    #: where the drawing sits in the room the area leaves it, 0 (left / top) .. 1 (right / bottom)
+    align_x: float = 0.5
+    align_y: float = 0.5
     # impostors
     chimney_ground: bool = False
     roof_place: str = "on"  # "on" | "beside" | "below"
@@ -623,8 +626,8 @@ def _fit(st: HouseStyle, area: Area):
         h = S[:, 1].max() - S[:, 1].min()
         if (w <= W + 1e-9 and h <= Hh + 1e-9) or k <= 2.0:
             # integer offset centring the drawing in the area (kept on the grid if it overflows)
-            ox = x0 + _rnd(((x1 - x0) - w) / 2) - S[:, 0].min()
-            oy = y0 + _rnd(((y1 - y0) - h) / 2) - S[:, 1].min()
+            ox = x0 + _rnd(((x1 - x0) - w) * st.align_x) - S[:, 0].min()
+            oy = y0 + _rnd(((y1 - y0) - h) * st.align_y) - S[:, 1].min()
             ox = min(max(ox, -S[:, 0].min()), GRID - 1 - S[:, 0].max())
             oy = min(max(oy, -S[:, 1].min()), GRID - 1 - S[:, 1].max())
             if st.proj == "2:1":
@@ -1040,7 +1043,7 @@ class StickStyle:
     head_dir: str = "cw"
     head_repeat: bool = False
     neck: str = "touch"  # "touch" (torso starts right below the head) | "junction" (on the head's bottom cell) | "gap"
-    arms: str = "horizontal"  # "horizontal" | "raised" | "lowered" | "lowered45"
+    arms: str = "horizontal"  # "horizontal" | "raised" | "lowered" | "lowered45" | "hips" (hands on the hips)
     arm_strokes: int = 2  # 1: hand to hand through the shoulder; 2: two strokes from the shoulder
     shoulder: float = 0.2  # shoulder below the neck, share of the torso
     arm_reach: float = 1.0  # share of the available half width
@@ -1114,6 +1117,7 @@ def _stick_layout(area: Area, st: StickStyle) -> dict[str, Any]:
     if st.arms_at == "hips":
         ys = hip
     reach = max(3, min(half, _rnd(half * st.arm_reach)))
+    elbows: list[Cell] = []
     if st.arms == "horizontal":
         hands = [(cx - reach, ys), (cx + reach, ys)]
     elif st.arms == "raised":
@@ -1121,6 +1125,14 @@ def _stick_layout(area: Area, st: StickStyle) -> dict[str, Any]:
         hands = [(cx - reach, ys - rise), (cx + reach, ys - rise)]
     elif st.arms == "lowered":
         hands = [(cx - reach, ys + _rnd(reach * 0.7)), (cx + reach, ys + _rnd(reach * 0.7))]
+    elif st.arms == "hips":
+        # elbows out to the side half way down the torso, hands back on the torso above the hip
+        elbow_y = ys + max(1, (hip - ys) // 2)
+        elbows = [(cx - reach, elbow_y), (cx + reach, elbow_y)]
+        # (three cells above the hip: a hand on the cell next to where the legs start reads as
+        # one line running on into a leg)
+        hand_y = max(elbow_y + 1, hip - max(3, (hip - ys) // 4))
+        hands = [(cx - 1, hand_y), (cx + 1, hand_y)]
     else:  # lowered45
         d = min(reach, hip - ys + 2)
         hands = [(cx - d, ys + d), (cx + d, ys + d)]
@@ -1137,6 +1149,7 @@ def _stick_layout(area: Area, st: StickStyle) -> dict[str, Any]:
         hip=hip_pt,
         shoulder=(cx + _rnd(st.torso_tilt * (ys - neck)), ys),
         hands=hands,
+        elbows=elbows,
         feet=[clamp((hip_pt[0] - foot_dx, y1)), clamp((hip_pt[0] + foot_dx, y1))],
     )
 
@@ -1167,8 +1180,9 @@ def stick_strokes(area: Area | None = None, style: StickStyle | None = None, **k
     if st.walk:
         # neck → shoulder → each hand and back → hip → each foot (the last one not retraced)
         w: Stroke = polyline([neck, sh], cn) if st.has_torso else [sh]
-        for hnd in hands:
-            go = polyline([sh, hnd], cn)
+        for i, hnd in enumerate(hands):
+            bend = [L["elbows"][i]] if L["elbows"] and i < len(L["elbows"]) else []
+            go = polyline([sh, *bend, hnd], cn)
             w += go[1:] + go[::-1][1:]
         if st.has_torso:
             w += polyline([sh, hip], cn)[1:]
@@ -1179,7 +1193,13 @@ def stick_strokes(area: Area | None = None, style: StickStyle | None = None, **k
         return strokes
     if st.has_torso:
         parts["torso"] = [polyline([neck, hip], cn)]
-    if st.arm_strokes == 1 and len(hands) == 2:
+    if L["elbows"] and len(hands) == 2:
+        (e0, e1), (h0, h1) = L["elbows"], hands
+        if st.arm_strokes == 1:
+            parts["arms"] = [polyline([h0, e0, sh, e1, h1], cn)]
+        else:
+            parts["arms"] = [polyline([sh, e0, h0], cn), polyline([sh, e1, h1], cn)]
+    elif st.arm_strokes == 1 and len(hands) == 2:
         parts["arms"] = [polyline([hands[0], sh, hands[1]], cn)]
     else:
         parts["arms"] = [polyline([sh, h], cn) for h in hands]
