@@ -357,6 +357,9 @@ class HouseStyle:
     align_x: float = 0.5
     align_y: float = 0.5
     # impostors
+    #: the chimney floating straight above the roof, this many cells (Chebyshev) clear of the
+    #: house at its nearest (2: one empty cell between, 3: two ...)
+    chimney_clear: int | None = None
     chimney_ground: bool = False
     roof_place: str = "on"  # "on" | "beside" | "below"
     walls: bool = True
@@ -692,6 +695,8 @@ def house_strokes(area: Area | None = None, style: HouseStyle | None = None, **k
     """
     st = replace(style or HouseStyle(), **kw)
     area = tuple(area) if area is not None else DEFAULT_AREA
+    if st.chimney_clear is not None:
+        return _floating_chimney(area, st)
     segs, _, ifaces = _house_geometry(st, area)
     strokes: list[Stroke] = []
     if st.strokes == "walk-all":
@@ -717,6 +722,32 @@ def house_strokes(area: Area | None = None, style: HouseStyle | None = None, **k
     if st.mirror:
         strokes = _mirror(strokes, area)
     return [s for s in strokes if s]
+
+
+def _floating_chimney(area: Area, st: HouseStyle) -> list[Stroke]:
+    """The house of ``st`` with its chimney lifted straight up until the chimney's foot is above
+    every cell of the house in its columns and ``st.chimney_clear`` cells (Chebyshev) clear of
+    the house at its nearest: a chimney floating over the roof."""
+    body_order = tuple(p for p in st.order if p != "chimney")
+    body = house_strokes(area, replace(st, chimney_clear=None, order=body_order))
+    chim = house_strokes(area, replace(st, chimney_clear=None, order=("chimney",)))
+    body_cells = _flatten(body)
+    chim_cells = _flatten(chim)
+    lift = 0
+    while True:
+        lifted = [(x, y - lift) for x, y in chim_cells]
+        above = all(y < by for x, y in lifted for bx, by in body_cells if abs(bx - x) <= 1)
+        clear = min(max(abs(x - bx), abs(y - by)) for x, y in lifted for bx, by in body_cells)
+        if above and clear >= st.chimney_clear:
+            break
+        lift += 1
+    chim = [[(x, y - lift) for x, y in s] for s in chim]
+    strokes: list[Stroke] = []
+    for part in st.order:
+        strokes += chim if part == "chimney" else [s for s in body if s]
+        if part != "chimney":
+            body = []  # the body's strokes are drawn once, where its first part comes
+    return strokes
 
 
 def house_cells(area: Area | None = None, style: HouseStyle | None = None, **kw: Any) -> list[Cell]:
@@ -1062,6 +1093,9 @@ class StickStyle:
     has_head: bool = True
     has_torso: bool = True
     arms_at: str = "shoulders"  # "shoulders" | "hips"
+    head_lift: int = 0  # the head moved up this many rows off the torso
+    arm_gap: int = 0  # each arm moved this many columns out, away from the torso
+    leg_gap: int = 0  # the legs moved this many rows down, off the hip
     torso_tilt: float = 0.0  # horizontal shift of the hip (slanted torso)
 
 
@@ -1169,7 +1203,8 @@ def stick_strokes(area: Area | None = None, style: StickStyle | None = None, **k
     cn = st.connect
     parts: dict[str, list[Stroke]] = {}
     if st.has_head:
-        parts["head"] = [_head_outline(st.head_shape, L["head"], L["r"], st)]
+        head = _head_outline(st.head_shape, L["head"], L["r"], st)
+        parts["head"] = [[(x, y - st.head_lift) for x, y in head]]
     sh, hip, neck = L["shoulder"], L["hip"], L["neck"]
     hands = (
         L["hands"][: st.n_arms]
@@ -1209,10 +1244,20 @@ def stick_strokes(area: Area | None = None, style: StickStyle | None = None, **k
         parts["legs"] = [polyline([feet[0], hip], cn), polyline([hip, feet[1]], cn)]
     else:
         parts["legs"] = [polyline([hip, f], cn) for f in feet]
+    if st.arm_gap:
+        parts["arms"] = [_moved_out(arm, sh[0], st.arm_gap) for arm in parts["arms"]]
+    if st.leg_gap:
+        parts["legs"] = [[(x, y + st.leg_gap) for x, y in leg] for leg in parts["legs"]]
     strokes: list[Stroke] = []
     for p in st.order:
         strokes += parts.get(p, [])
     return strokes
+
+
+def _moved_out(arm: Stroke, axis_x: int, gap: int) -> list[Cell]:
+    """The cells of ``arm`` left of the body's axis moved ``gap`` columns left, those right of it
+    right (an arm drawn across the axis falls apart there), those on it left out."""
+    return [(x - gap if x < axis_x else x + gap, y) for x, y in arm if x != axis_x]
 
 
 def stick_cells(area: Area | None = None, style: StickStyle | None = None, **kw: Any) -> list[Cell]:

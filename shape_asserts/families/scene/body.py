@@ -67,8 +67,13 @@ def torso_chain(
     if not len(cand):
         return None
     near = np.hypot(tops[cand, 0] - neck[0], tops[cand, 1] - neck[1]).round(6)
-    # the nearest the neck, then the most upright, then the longest (the first of equals: lexsort is stable)
-    i = int(cand[np.lexsort((-length[cand], tilt[cand], near))[0]])
+    # of those starting nearest the neck (within ``2 × attach_tol`` of the nearest: the
+    # simplification may fold a short neck into an arm drawn on from it, leaving the torso's own
+    # edge to start a few cells down), the most upright, then the nearest, then the longest (the
+    # first of equals: lexsort is stable)
+    nearest = near <= near.min() + 2 * t.attach_tol
+    cand, near = cand[nearest], near[nearest]
+    i = int(cand[np.lexsort((-length[cand], near, tilt[cand]))[0]])
     chain = {i}
     a, b = tops[i], bottoms[i]
     grew = True
@@ -141,8 +146,9 @@ def limbs(segs: FloatArray, chain: set[int], a: FloatArray, b: FloatArray, t: Bo
     # the pieces that leave the torso, each as (its path, root, the end away from the torso)
     starts: list[tuple[int, FloatArray, FloatArray]] = []
     for k, (p, q, dp, dq) in enumerate(pieces):
-        if float(np.hypot(*(q - p))) < t.min_limb or min(dp, dq) > t.attach_tol:
-            continue  # a stub where a line touches the torso, or an edge that does not leave it
+        short = float(np.hypot(*(q - p))) < t.min_limb or max(dp, dq) <= t.attach_tol
+        if short or min(dp, dq) > t.attach_tol:
+            continue  # a stub where a line touches or crosses the torso, or an edge that does not leave it
         root = p if dp <= dq else q
         # the way the whole path goes from here (its end farthest from the root): the first
         # piece of a 4-connected line may run along a row whatever the line's direction
@@ -153,7 +159,7 @@ def limbs(segs: FloatArray, chain: set[int], a: FloatArray, b: FloatArray, t: Bo
     for m, (path_m, root_m, tip_m) in enumerate(starts):
         for n in range(m):
             path_n, root_n, tip_n = starts[n]
-            near = np.hypot(*(root_m - root_n)) <= 2 * t.attach_tol
+            near = np.hypot(*(root_m - root_n)) <= t.attach_tol
             if path_m == path_n or (near and angle_between(tip_m - root_m, tip_n - root_n) <= t.limb_merge_angle):
                 limb_of[m] = limb_of[n]
                 break

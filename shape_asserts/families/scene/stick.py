@@ -98,9 +98,10 @@ class StickThresholds(SceneThresholds):
     #: A limb leaving the torso above this share of its length (from the top) is an arm, below it a
     #: leg: shoulders sit in the upper half, hips at the lower end.
     arm_zone: float = 0.5
-    #: Limb pieces leaving the torso within ``2 × attach_tol`` of each other and this many degrees
-    #: of the same direction are one limb (retraced, or drawn in pieces); two arms or legs of one
-    #: figure part at 30° or more.
+    #: Limb paths leaving the torso within ``attach_tol`` of each other and this many degrees of
+    #: the same direction are one limb (retraced, or drawn in pieces); two arms or legs of one
+    #: figure part at 30° or more, and an arm hanging from a shoulder a few cells above the hip
+    #: leaves from another place than the leg beside it.
     limb_merge_angle: float = 15.0
     #: A limb whose tip is less than this many cells to the side of the torso points along it
     #: (a limb hanging straight down from the hip is on neither side).
@@ -188,8 +189,11 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         card.add("limbs", False, "n/a", "= 4: an arm and a leg on each side", "no torso")
         return card.result("stick", com.likeness)
     a, b, chain, direction = torso
+    # the torso as drawn runs up to its top cell under the head (a neck folded into an arm by
+    # the simplification is still the torso's, not a limb)
     body_cells = {(int(x), int(y)) for piece in pieces for x, y in np.rint(piece).tolist()}
-    _check_torso(card, a, b, direction, fit, ring, body_cells, t)
+    a = _neck_top(a, b, body_cells)
+    _check_torso(card, a, b, direction, fit, ring, t)
     _check_limbs(card, limbs(body, chain, a, b, t))
     return card.result("stick", com.likeness)
 
@@ -244,7 +248,6 @@ def _check_torso(
     direction: float,
     fit: CircleModel,
     ring: FloatArray,
-    body_cells: set[tuple[int, int]],
     t: StickThresholds,
 ) -> None:
     """``torso``: the line ``a``–``b`` hanging from the head is near vertical; ``head_above_torso``:
@@ -260,7 +263,7 @@ def _check_torso(
     )
     r = fit.radius
     neck = float(a[1] - (fit.center[1] + r))
-    gap = float(np.abs(ring - _neck_top(a, b, body_cells)).max(axis=1).min())  # Chebyshev, to the nearest head cell
+    gap = float(np.abs(ring - a).max(axis=1).min())  # Chebyshev, to the nearest head cell
     card.metrics.update(neck=neck, neck_gap=gap)
     below = neck > -r
     touches = gap <= t.max_neck_gap
