@@ -150,9 +150,10 @@ def limbs(segs: FloatArray, chain: set[int], a: FloatArray, b: FloatArray, t: Bo
         if short or min(dp, dq) > t.attach_tol:
             continue  # a stub where a line touches or crosses the torso, or an edge that does not leave it
         root = p if dp <= dq else q
-        # the way the whole path goes from here (its end farthest from the root): the first
-        # piece of a 4-connected line may run along a row whatever the line's direction
-        far = max(ends_of[path[k]], key=lambda e: float(np.hypot(*(e - root))))
+        # the way the whole path goes from here, to its end farthest from the torso (the elbow of
+        # an arm whose hand is back on the hip): the first piece of a 4-connected line may run
+        # along a row whatever the line's direction
+        far = max(ends_of[path[k]], key=lambda e: seg_distance(e, a, b)[0])
         starts.append((path[k], root, far))
     # one limb per path; two paths leaving one place in one direction are one limb
     limb_of = list(range(len(starts)))

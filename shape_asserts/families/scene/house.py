@@ -3,8 +3,8 @@
 House (isometric: vertical edges and ground lines rising at 20–36°, i.e. the 2:1 pixel
 isometric 26.6° or the true 30°)
     ``iso_axes`` — edges run along all three isometric axes; ``iso_share`` — most of the edge length
-    does. The edges are then cut at corners: where two or more other edges end on a line (a wall
-    edge drawn straight on into a roof edge). ``walls`` — at least three vertical edges *stand on
+    does. The edges are then cut at corners: where another edge ends on a line (a wall edge drawn
+    straight on into a roof edge). ``walls`` — at least three vertical edges *stand on
     the ground* (nothing is drawn below their foot): a box seen in isometric view always shows its
     left, front and right corner edges, a front view or a bare outline shows two;
     ``roof_above_walls`` — an edge that is neither a wall nor along a ground axis (vertical allowed)
@@ -110,9 +110,11 @@ class HouseThresholds(SceneThresholds):
     #: Vertical edges whose ends are at most this many cells apart (a jittered cell, a one-cell
     #: pen lift) and within one column of each other are one line.
     vertical_join: float = 2.0
-    #: A line cuts through a corner where at least this many other edges end on it (two eave
-    #: lines meeting the top of a wall edge that runs on into a roof edge): it is split there.
-    junction_ends: int = 2
+    #: A line cuts through a corner where at least this many other edges end on it (an eave line
+    #: meeting the top of a wall edge that runs on into a roof edge): it is split there. One: the
+    #: other eave may be drawn on through the corner into the roof edge (hidden lines removed,
+    #: a hip edge rising straight on from the front corner), leaving a single end there.
+    junction_ends: int = 1
 
 
 HOUSE_THRESHOLDS = HouseThresholds()
