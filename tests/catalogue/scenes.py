@@ -935,6 +935,16 @@ def house_variants(params: dict[str, Any]) -> list[Variant]:
             "true 30° isometry, hip roof, tall chimney, retracing walks",
         ),
         ("iso21-gable-smaller", replace(base, fill=0.85, strokes="chain"), "a little smaller than the area, centred"),
+        (
+            "iso21-gable-tall-walls",
+            replace(base, length=1.1, height=1.2, rise=0.65, strokes="chain"),
+            "other fair proportions: a short plan, tall walls, a gable about half the walls' height",
+        ),
+        (
+            "iso21-gable-corner",
+            replace(base, fill=0.8, align_x=0.0, align_y=1.0, strokes="chain"),
+            "four fifths of the area, in its lower left corner",
+        ),
     ]
     desc = str(params.get("description_en", "")).lower()
     gable_asked = "gable" in desc or "двускат" in str(params.get("description", "")).lower()
@@ -1057,6 +1067,34 @@ def house_variants(params: dict[str, Any]) -> list[Variant]:
         [_house_silhouette(A0, replace(ref, roof="hip", proj="30"))],
         "only the outer silhouette (30° isometry, hip roof)",
     )
+    for clear in (3, 4):
+        # (a house of four fifths of the area, at its bottom: room above the roof to float in)
+        floating = house_strokes(A0, replace(ref, fill=0.8, align_y=1.0, chimney_clear=clear))
+        if min(y for st in floating for _, y in st) >= 0:
+            add(
+                f"chimney-floating-{clear}",
+                IMPOSTOR,
+                "detached-part",
+                floating,
+                f"the chimney floats above the roof, {clear - 1} empty cells under it",
+            )
+    if area_p is not None:
+        # the whole house moved out of its asked area, as far as the grid allows up to 6 cells
+        cells = _flatten(legit_ref)
+        x0, y0, x1, y1 = A0
+        room = [("right", GRID - 1 - max(x for x, _ in cells), (1, 0)), ("left", min(x for x, _ in cells), (-1, 0))]
+        room += [("down", GRID - 1 - max(y for _, y in cells), (0, 1)), ("up", min(y for _, y in cells), (0, -1))]
+        way, space, (dx, dy) = max(room, key=lambda r: r[1])
+        shift = min(6, space)
+        if shift >= 3:
+            moved = [[(x + dx * shift, y + dy * shift) for x, y in st] for st in legit_ref]
+            add(
+                "moved-out-of-area",
+                IMPOSTOR,
+                "misplaced-part",
+                moved,
+                f"the whole house moved {shift} cells {way}, out of the asked area",
+            )
     return _unique(out)
 
 
@@ -1334,6 +1372,12 @@ def stick_variants(params: dict[str, Any]) -> list[Variant]:
         ("short-arms", replace(base, arm_reach=0.6), "short arms"),
         ("off-centre", replace(base, offset_x=-2, arm_reach=0.8), "body axis two cells left of the area centre"),
         ("smaller", replace(base, fill=0.85), "a little smaller than the area"),
+        ("hands-on-hips", replace(base, arms="hips"), "hands on the hips: elbows out, hands back on the torso"),
+        (
+            "hands-on-hips-one-stroke",
+            replace(base, arms="hips", arm_strokes=1, connect="4"),
+            "hands on the hips, both arms one 4-connected stroke",
+        ),
     ]
     for suffix, area in areas:
         extra = ("plain", "arms-raised", "legs-inverted-v")
@@ -1416,6 +1460,28 @@ def stick_variants(params: dict[str, Any]) -> list[Variant]:
     virt = (lx0, ly0, lx0 + width, ly0 + length)  # (x in virtual = y on screen)
     lying = [[(y, x) for x, y in s] for s in stick_strokes(virt, base)]
     add("lying", IMPOSTOR, "orientation", lying, "the figure lying: torso horizontal (rotated 90°)")
+    for lift in (2, 5):
+        add(
+            f"head-floating-{lift}",
+            IMPOSTOR,
+            "detached-part",
+            stick_strokes(A0, replace(base, head_lift=lift)),
+            f"the head floats {lift} empty rows above the torso",
+        )
+    add(
+        "arms-off-torso",
+        IMPOSTOR,
+        "detached-part",
+        stick_strokes(A0, replace(base, arm_gap=3)),
+        "both arms drawn off the torso, two empty cells between",
+    )
+    add(
+        "legs-off-torso",
+        IMPOSTOR,
+        "detached-part",
+        stick_strokes(A0, replace(base, leg_gap=3)),
+        "the legs drawn below the hip, two empty rows between",
+    )
     if "vertical" in desc:
         add(
             "torso-slanted",
