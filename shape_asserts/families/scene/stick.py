@@ -87,8 +87,9 @@ class StickThresholds(SceneThresholds):
     #: The torso (or a neck drawn in line with it) hangs from the head: its top lies at most this
     #: many cells (Chebyshev) from a cell of the head's ring. 1 is a torso started on the cell
     #: under the head; 2 leaves one empty cell between, the slip ``heal_step`` reads as drawn; a
-    #: head lifted two cells off its torso leaves two empty cells (3) and floats.
-    max_neck_gap: float = 2.0
+    #: head lifted two cells off its torso leaves two empty cells (3) and floats. The distance
+    #: between two cells is whole: the limit sits half way.
+    max_neck_gap: float = 2.5
     #: An edge whose end lies within this many cells of the torso leaves the torso (a limb): a
     #: limb started next to the torso or a cell off it, as two rounded lines meet.
     attach_tol: float = 2.0
