@@ -140,9 +140,12 @@ def limbs(segs: FloatArray, chain: set[int], a: FloatArray, b: FloatArray, t: Bo
     end_dist = nearest_on_segment(segs.reshape(-1, 2), a, b)[0].tolist()
     pieces = _pieces(segs, chain, end_dist, a, b, t)
     path = _paths(pieces, t)
-    ends_of: dict[int, list[FloatArray]] = {}
-    for k, (p, q, _, _) in enumerate(pieces):
-        ends_of.setdefault(path[k], []).extend((p, q))
+    # each path's end farthest from the torso (the distances come with the pieces)
+    farthest: dict[int, tuple[float, FloatArray]] = {}
+    for k, (p, q, dp, dq) in enumerate(pieces):
+        for end, d in ((p, dp), (q, dq)):
+            if path[k] not in farthest or d > farthest[path[k]][0]:
+                farthest[path[k]] = (d, end)
     # the pieces that leave the torso, each as (its path, root, the end away from the torso)
     starts: list[tuple[int, FloatArray, FloatArray]] = []
     for k, (p, q, dp, dq) in enumerate(pieces):
@@ -153,7 +156,7 @@ def limbs(segs: FloatArray, chain: set[int], a: FloatArray, b: FloatArray, t: Bo
         # the way the whole path goes from here, to its end farthest from the torso (the elbow of
         # an arm whose hand is back on the hip): the first piece of a 4-connected line may run
         # along a row whatever the line's direction
-        far = max(ends_of[path[k]], key=lambda e: seg_distance(e, a, b)[0])
+        far = farthest[path[k]][1]
         starts.append((path[k], root, far))
     # one limb per path; two paths leaving one place in one direction are one limb
     limb_of = list(range(len(starts)))
@@ -169,7 +172,7 @@ def limbs(segs: FloatArray, chain: set[int], a: FloatArray, b: FloatArray, t: Bo
         members = [starts[m] for m in range(len(starts)) if limb_of[m] == group]
         root = min((root for _, root, _ in members), key=lambda r: float(r[1]))  # the highest
         paths = {path_m for path_m, _, _ in members}
-        out.append(_limb(root, [end for m in paths for end in ends_of[m]], a, b, t))
+        out.append(_limb(root, [farthest[m][1] for m in paths], a, b, t))
     return out
 
 
@@ -188,19 +191,22 @@ def _paths(pieces: list[tuple[FloatArray, FloatArray, float, float]], t: BodyLim
             k = label[k]
         return k
 
+    # one end per cell stands for the others there: the ends away from the torso are drawn
+    # points, whole cells, so two in one cell are one point (and linked)
     reach = int(np.ceil(t.attach_tol))
-    by_cell: dict[tuple[int, int], list[tuple[int, FloatArray]]] = {}
+    by_cell: dict[tuple[int, int], tuple[int, float, float]] = {}
     for k, (p, q, dp, dq) in enumerate(pieces):
         for end, d in ((p, dp), (q, dq)):
             if d <= t.attach_tol:
                 continue
-            cx, cy = (int(v) for v in np.rint(end))
+            ex, ey = float(end[0]), float(end[1])
+            cx, cy = round(ex), round(ey)
             for dx in range(-reach, reach + 1):
                 for dy in range(-reach, reach + 1):
-                    for m, other in by_cell.get((cx + dx, cy + dy), []):
-                        if np.hypot(*(end - other)) <= t.attach_tol:
-                            label[find(k)] = find(m)
-            by_cell.setdefault((cx, cy), []).append((k, end))
+                    seen = by_cell.get((cx + dx, cy + dy))
+                    if seen is not None and math.hypot(ex - seen[1], ey - seen[2]) <= t.attach_tol:
+                        label[find(k)] = find(seen[0])
+            by_cell.setdefault((cx, cy), (k, ex, ey))
     return [find(k) for k in range(len(pieces))]
 
 
@@ -239,8 +245,9 @@ def _crossing(p: FloatArray, q: FloatArray, a: FloatArray, b: FloatArray) -> Flo
 
 def _limb(root: FloatArray, ends: list[FloatArray], a: FloatArray, b: FloatArray, t: BodyLimits) -> Limb:
     """A limb leaving the torso ``a``–``b`` at ``root``: an arm above ``arm_zone`` of the torso's
-    length, else a leg; on the side of the torso its end farthest to the side lies (``along``
-    within ``min_limb_side``: a limb hanging down the torso's line); that end is its ``tip``."""
+    length, else a leg; on the side of the torso the one of its paths' far ``ends`` farthest to
+    the side lies (``along`` within ``min_limb_side``: a limb hanging down the torso's line); that
+    end is its ``tip``."""
     span = float(b[1] - a[1]) or 1.0
     kind = "arm" if (root[1] - a[1]) / span < t.arm_zone else "leg"
 
