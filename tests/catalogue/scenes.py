@@ -353,7 +353,13 @@ class HouseStyle:
     reverse: bool = False  # each part's strokes in the opposite order
     connect: str = "8"
     fill: float = 1.0  # share of the area used
+    #: where the drawing sits in the room the area leaves it, 0 (left / top) .. 1 (right / bottom)
+    align_x: float = 0.5
+    align_y: float = 0.5
     # impostors
+    #: the chimney floating straight above the roof, this many cells (Chebyshev) clear of the
+    #: house at its nearest (2: one empty cell between, 3: two ...)
+    chimney_clear: int | None = None
     chimney_ground: bool = False
     roof_place: str = "on"  # "on" | "beside" | "below"
     walls: bool = True
@@ -623,8 +629,8 @@ def _fit(st: HouseStyle, area: Area):
         h = S[:, 1].max() - S[:, 1].min()
         if (w <= W + 1e-9 and h <= Hh + 1e-9) or k <= 2.0:
             # integer offset centring the drawing in the area (kept on the grid if it overflows)
-            ox = x0 + _rnd(((x1 - x0) - w) / 2) - S[:, 0].min()
-            oy = y0 + _rnd(((y1 - y0) - h) / 2) - S[:, 1].min()
+            ox = x0 + _rnd(((x1 - x0) - w) * st.align_x) - S[:, 0].min()
+            oy = y0 + _rnd(((y1 - y0) - h) * st.align_y) - S[:, 1].min()
             ox = min(max(ox, -S[:, 0].min()), GRID - 1 - S[:, 0].max())
             oy = min(max(oy, -S[:, 1].min()), GRID - 1 - S[:, 1].max())
             if st.proj == "2:1":
@@ -689,6 +695,8 @@ def house_strokes(area: Area | None = None, style: HouseStyle | None = None, **k
     """
     st = replace(style or HouseStyle(), **kw)
     area = tuple(area) if area is not None else DEFAULT_AREA
+    if st.chimney_clear is not None:
+        return _floating_chimney(area, st)
     segs, _, ifaces = _house_geometry(st, area)
     strokes: list[Stroke] = []
     if st.strokes == "walk-all":
@@ -714,6 +722,32 @@ def house_strokes(area: Area | None = None, style: HouseStyle | None = None, **k
     if st.mirror:
         strokes = _mirror(strokes, area)
     return [s for s in strokes if s]
+
+
+def _floating_chimney(area: Area, st: HouseStyle) -> list[Stroke]:
+    """The house of ``st`` with its chimney lifted straight up until the chimney's foot is above
+    every cell of the house in its columns and ``st.chimney_clear`` cells (Chebyshev) clear of
+    the house at its nearest: a chimney floating over the roof."""
+    body_order = tuple(p for p in st.order if p != "chimney")
+    body = house_strokes(area, replace(st, chimney_clear=None, order=body_order))
+    chim = house_strokes(area, replace(st, chimney_clear=None, order=("chimney",)))
+    body_cells = _flatten(body)
+    chim_cells = _flatten(chim)
+    lift = 0
+    while True:
+        lifted = [(x, y - lift) for x, y in chim_cells]
+        above = all(y < by for x, y in lifted for bx, by in body_cells if abs(bx - x) <= 1)
+        clear = min(max(abs(x - bx), abs(y - by)) for x, y in lifted for bx, by in body_cells)
+        if above and clear >= st.chimney_clear:
+            break
+        lift += 1
+    chim = [[(x, y - lift) for x, y in s] for s in chim]
+    strokes: list[Stroke] = []
+    for part in st.order:
+        strokes += chim if part == "chimney" else [s for s in body if s]
+        if part != "chimney":
+            body = []  # the body's strokes are drawn once, where its first part comes
+    return strokes
 
 
 def house_cells(area: Area | None = None, style: HouseStyle | None = None, **kw: Any) -> list[Cell]:
@@ -901,6 +935,16 @@ def house_variants(params: dict[str, Any]) -> list[Variant]:
             "true 30° isometry, hip roof, tall chimney, retracing walks",
         ),
         ("iso21-gable-smaller", replace(base, fill=0.85, strokes="chain"), "a little smaller than the area, centred"),
+        (
+            "iso21-gable-tall-walls",
+            replace(base, length=1.1, height=1.2, rise=0.65, strokes="chain"),
+            "other fair proportions: a short plan, tall walls, a gable about half the walls' height",
+        ),
+        (
+            "iso21-gable-corner",
+            replace(base, fill=0.8, align_x=0.0, align_y=1.0, strokes="chain"),
+            "four fifths of the area, in its lower left corner",
+        ),
     ]
     desc = str(params.get("description_en", "")).lower()
     gable_asked = "gable" in desc or "двускат" in str(params.get("description", "")).lower()
@@ -1023,6 +1067,34 @@ def house_variants(params: dict[str, Any]) -> list[Variant]:
         [_house_silhouette(A0, replace(ref, roof="hip", proj="30"))],
         "only the outer silhouette (30° isometry, hip roof)",
     )
+    for clear in (3, 4):
+        # (a house of four fifths of the area, at its bottom: room above the roof to float in)
+        floating = house_strokes(A0, replace(ref, fill=0.8, align_y=1.0, chimney_clear=clear))
+        if min(y for st in floating for _, y in st) >= 0:
+            add(
+                f"chimney-floating-{clear}",
+                IMPOSTOR,
+                "detached-part",
+                floating,
+                f"the chimney floats above the roof, {clear - 1} empty cells under it",
+            )
+    if area_p is not None:
+        # the whole house moved out of its asked area, as far as the grid allows up to 6 cells
+        cells = _flatten(legit_ref)
+        x0, y0, x1, y1 = A0
+        room = [("right", GRID - 1 - max(x for x, _ in cells), (1, 0)), ("left", min(x for x, _ in cells), (-1, 0))]
+        room += [("down", GRID - 1 - max(y for _, y in cells), (0, 1)), ("up", min(y for _, y in cells), (0, -1))]
+        way, space, (dx, dy) = max(room, key=lambda r: r[1])
+        shift = min(6, space)
+        if shift >= 3:
+            moved = [[(x + dx * shift, y + dy * shift) for x, y in st] for st in legit_ref]
+            add(
+                "moved-out-of-area",
+                IMPOSTOR,
+                "misplaced-part",
+                moved,
+                f"the whole house moved {shift} cells {way}, out of the asked area",
+            )
     return _unique(out)
 
 
@@ -1040,7 +1112,7 @@ class StickStyle:
     head_dir: str = "cw"
     head_repeat: bool = False
     neck: str = "touch"  # "touch" (torso starts right below the head) | "junction" (on the head's bottom cell) | "gap"
-    arms: str = "horizontal"  # "horizontal" | "raised" | "lowered" | "lowered45"
+    arms: str = "horizontal"  # "horizontal" | "raised" | "lowered" | "lowered45" | "hips" (hands on the hips)
     arm_strokes: int = 2  # 1: hand to hand through the shoulder; 2: two strokes from the shoulder
     shoulder: float = 0.2  # shoulder below the neck, share of the torso
     arm_reach: float = 1.0  # share of the available half width
@@ -1059,6 +1131,9 @@ class StickStyle:
     has_head: bool = True
     has_torso: bool = True
     arms_at: str = "shoulders"  # "shoulders" | "hips"
+    head_lift: int = 0  # the head moved up this many rows off the torso
+    arm_gap: int = 0  # each arm moved this many columns out, away from the torso
+    leg_gap: int = 0  # the legs moved this many rows down, off the hip
     torso_tilt: float = 0.0  # horizontal shift of the hip (slanted torso)
 
 
@@ -1114,6 +1189,7 @@ def _stick_layout(area: Area, st: StickStyle) -> dict[str, Any]:
     if st.arms_at == "hips":
         ys = hip
     reach = max(3, min(half, _rnd(half * st.arm_reach)))
+    elbows: list[Cell] = []
     if st.arms == "horizontal":
         hands = [(cx - reach, ys), (cx + reach, ys)]
     elif st.arms == "raised":
@@ -1121,6 +1197,14 @@ def _stick_layout(area: Area, st: StickStyle) -> dict[str, Any]:
         hands = [(cx - reach, ys - rise), (cx + reach, ys - rise)]
     elif st.arms == "lowered":
         hands = [(cx - reach, ys + _rnd(reach * 0.7)), (cx + reach, ys + _rnd(reach * 0.7))]
+    elif st.arms == "hips":
+        # elbows out to the side half way down the torso, hands back on the torso above the hip
+        elbow_y = ys + max(1, (hip - ys) // 2)
+        elbows = [(cx - reach, elbow_y), (cx + reach, elbow_y)]
+        # (three cells above the hip: a hand on the cell next to where the legs start reads as
+        # one line running on into a leg)
+        hand_y = max(elbow_y + 1, hip - max(3, (hip - ys) // 4))
+        hands = [(cx - 1, hand_y), (cx + 1, hand_y)]
     else:  # lowered45
         d = min(reach, hip - ys + 2)
         hands = [(cx - d, ys + d), (cx + d, ys + d)]
@@ -1137,6 +1221,7 @@ def _stick_layout(area: Area, st: StickStyle) -> dict[str, Any]:
         hip=hip_pt,
         shoulder=(cx + _rnd(st.torso_tilt * (ys - neck)), ys),
         hands=hands,
+        elbows=elbows,
         feet=[clamp((hip_pt[0] - foot_dx, y1)), clamp((hip_pt[0] + foot_dx, y1))],
     )
 
@@ -1156,7 +1241,8 @@ def stick_strokes(area: Area | None = None, style: StickStyle | None = None, **k
     cn = st.connect
     parts: dict[str, list[Stroke]] = {}
     if st.has_head:
-        parts["head"] = [_head_outline(st.head_shape, L["head"], L["r"], st)]
+        head = _head_outline(st.head_shape, L["head"], L["r"], st)
+        parts["head"] = [[(x, y - st.head_lift) for x, y in head]]
     sh, hip, neck = L["shoulder"], L["hip"], L["neck"]
     hands = (
         L["hands"][: st.n_arms]
@@ -1167,8 +1253,9 @@ def stick_strokes(area: Area | None = None, style: StickStyle | None = None, **k
     if st.walk:
         # neck → shoulder → each hand and back → hip → each foot (the last one not retraced)
         w: Stroke = polyline([neck, sh], cn) if st.has_torso else [sh]
-        for hnd in hands:
-            go = polyline([sh, hnd], cn)
+        for i, hnd in enumerate(hands):
+            bend = [L["elbows"][i]] if L["elbows"] and i < len(L["elbows"]) else []
+            go = polyline([sh, *bend, hnd], cn)
             w += go[1:] + go[::-1][1:]
         if st.has_torso:
             w += polyline([sh, hip], cn)[1:]
@@ -1179,7 +1266,13 @@ def stick_strokes(area: Area | None = None, style: StickStyle | None = None, **k
         return strokes
     if st.has_torso:
         parts["torso"] = [polyline([neck, hip], cn)]
-    if st.arm_strokes == 1 and len(hands) == 2:
+    if L["elbows"] and len(hands) == 2:
+        (e0, e1), (h0, h1) = L["elbows"], hands
+        if st.arm_strokes == 1:
+            parts["arms"] = [polyline([h0, e0, sh, e1, h1], cn)]
+        else:
+            parts["arms"] = [polyline([sh, e0, h0], cn), polyline([sh, e1, h1], cn)]
+    elif st.arm_strokes == 1 and len(hands) == 2:
         parts["arms"] = [polyline([hands[0], sh, hands[1]], cn)]
     else:
         parts["arms"] = [polyline([sh, h], cn) for h in hands]
@@ -1189,10 +1282,20 @@ def stick_strokes(area: Area | None = None, style: StickStyle | None = None, **k
         parts["legs"] = [polyline([feet[0], hip], cn), polyline([hip, feet[1]], cn)]
     else:
         parts["legs"] = [polyline([hip, f], cn) for f in feet]
+    if st.arm_gap:
+        parts["arms"] = [_moved_out(arm, sh[0], st.arm_gap) for arm in parts["arms"]]
+    if st.leg_gap:
+        parts["legs"] = [[(x, y + st.leg_gap) for x, y in leg] for leg in parts["legs"]]
     strokes: list[Stroke] = []
     for p in st.order:
         strokes += parts.get(p, [])
     return strokes
+
+
+def _moved_out(arm: Stroke, axis_x: int, gap: int) -> list[Cell]:
+    """The cells of ``arm`` left of the body's axis moved ``gap`` columns left, those right of it
+    right (an arm drawn across the axis falls apart there), those on it left out."""
+    return [(x - gap if x < axis_x else x + gap, y) for x, y in arm if x != axis_x]
 
 
 def stick_cells(area: Area | None = None, style: StickStyle | None = None, **kw: Any) -> list[Cell]:
@@ -1269,6 +1372,12 @@ def stick_variants(params: dict[str, Any]) -> list[Variant]:
         ("short-arms", replace(base, arm_reach=0.6), "short arms"),
         ("off-centre", replace(base, offset_x=-2, arm_reach=0.8), "body axis two cells left of the area centre"),
         ("smaller", replace(base, fill=0.85), "a little smaller than the area"),
+        ("hands-on-hips", replace(base, arms="hips"), "hands on the hips: elbows out, hands back on the torso"),
+        (
+            "hands-on-hips-one-stroke",
+            replace(base, arms="hips", arm_strokes=1, connect="4"),
+            "hands on the hips, both arms one 4-connected stroke",
+        ),
     ]
     for suffix, area in areas:
         extra = ("plain", "arms-raised", "legs-inverted-v")
@@ -1351,6 +1460,28 @@ def stick_variants(params: dict[str, Any]) -> list[Variant]:
     virt = (lx0, ly0, lx0 + width, ly0 + length)  # (x in virtual = y on screen)
     lying = [[(y, x) for x, y in s] for s in stick_strokes(virt, base)]
     add("lying", IMPOSTOR, "orientation", lying, "the figure lying: torso horizontal (rotated 90°)")
+    for lift in (2, 5):
+        add(
+            f"head-floating-{lift}",
+            IMPOSTOR,
+            "detached-part",
+            stick_strokes(A0, replace(base, head_lift=lift)),
+            f"the head floats {lift} empty rows above the torso",
+        )
+    add(
+        "arms-off-torso",
+        IMPOSTOR,
+        "detached-part",
+        stick_strokes(A0, replace(base, arm_gap=3)),
+        "both arms drawn off the torso, two empty cells between",
+    )
+    add(
+        "legs-off-torso",
+        IMPOSTOR,
+        "detached-part",
+        stick_strokes(A0, replace(base, leg_gap=3)),
+        "the legs drawn below the hip, two empty rows between",
+    )
     if "vertical" in desc:
         add(
             "torso-slanted",

@@ -14,7 +14,8 @@ thresholds, reference drawing and structural checks (their docstrings list the c
 ``body.py`` the stick figure's torso and limbs.
 
 Shared checks
-    ``bounds`` (and ``area`` when one was asked); ``fragments`` — the share of points in strokes of
+    ``bounds``; when the case asks for an area, ``area`` (every point within a cell of it) and
+    ``area_fill`` (the drawing spans at least 0.6 of it along its fuller axis); ``fragments`` — the share of points in strokes of
     fewer than ``fragment_cells`` cells: a line drawn with every second or third cell missing falls
     apart into such crumbs, while a few dots of detail (eyes, a door knob) stay under the limit;
     ``likeness`` — similarity to the reference drawing (reported, not gated by default: see below).
@@ -38,7 +39,10 @@ What these checks cannot judge
   which edges should be visible or whether a face is drawn "in front of" another.
 - 3-D consistency: the house checks look at edge directions and at where edges meet; they cannot
   tell whether the box is a consistent 3-D box, whether the roof's far side matches its near side,
-  or whether the chimney stands *on* the roof rather than floating just above it. A very flat roof
+  or whether the chimney stands on the roof slope or higher up it: a chimney counts as standing
+  on the house when it lies in the house's solid piece (loops filled), so one floating with an
+  empty cell or more between it and the roof fails, but one lifted within the roof's face looks
+  like a chimney further up the slope and passes. A very flat roof
   (pitch under ~13°, whose gable edges run along the ground axes) cannot be told from a flat top.
   Corners must meet within ``corner_tol`` (1.5 cells): a roof drawn detached from the walls, or
   overhanging them, has no edge rising from a wall top and fails. Anything drawn under the house
@@ -50,9 +54,11 @@ What these checks cannot judge
 - Which stroke is which part: strokes are not labelled, so "wall" means "a vertical edge standing
   on the ground", "roof" means "an off-axis edge rising from a wall top", "chimney" means "two
   level vertical edges close together above the eaves", "torso" means "the line hanging from the
-  topmost loop"; limbs are counted by where their edges leave the torso, so a bent arm drawn in two pieces
-  counts once, but legs drawn straight down in line with the torso (they continue it), limbs
-  attached to nothing, or a limb retraced along a slightly different line are misjudged.
+  topmost loop"; a limb is a path of edges leaving the torso, so a bent arm counts once, and so
+  does an arm whose hand comes back to the hip; legs drawn straight down in line with the torso
+  (they continue it), hands hanging among the legs, or a limb retraced along a slightly different
+  line are misjudged. A part with two or more empty cells between it and what it should hang
+  from (a head over the torso, a limb off the torso) is detached; one empty cell is a slip.
 - Extra objects (a sun, a door, windows, a hat) are neither required nor penalised, except where
   they change the structures above (a line under a wall's foot, a loop above the head, a third
   edge leaving the torso).

@@ -67,19 +67,40 @@ def torso_chain(
     if not len(cand):
         return None
     near = np.hypot(tops[cand, 0] - neck[0], tops[cand, 1] - neck[1]).round(6)
-    # the nearest the neck, then the most upright, then the longest (the first of equals: lexsort is stable)
-    i = int(cand[np.lexsort((-length[cand], tilt[cand], near))[0]])
+    # of those starting nearest the neck (within ``2 × attach_tol`` of the nearest: the
+    # simplification may fold a short neck into an arm drawn on from it, leaving the torso's own
+    # edge to start a few cells down), the most upright, then the nearest, then the longest (the
+    # first of equals: lexsort is stable)
+    nearest = near <= near.min() + 2 * t.attach_tol
+    cand, near = cand[nearest], near[nearest]
+    i = int(cand[np.lexsort((-length[cand], near, tilt[cand]))[0]])
     chain = {i}
     a, b = tops[i], bottoms[i]
     grew = True
     while grew:
         grew = False
         direction = _direction(a, b)
+        # at the hip two legs leave the bottom, as close to the torso's direction as each other
+        # (legs close together leave it within ``torso_continue``): the torso ends there; a
+        # torso drawn on below a shoulder leaves it well ahead of the arms
+        leaving = sorted(
+            abs(float(ang[j]) - direction)
+            for j in range(len(segs))
+            if j not in chain
+            and tilt[j] <= t.torso_search
+            and length[j] >= t.min_edge
+            and np.hypot(*(tops[j] - b)) <= t.attach_tol
+        )
+        at_hip = len(leaving) >= 2 and leaving[1] - leaving[0] < t.torso_continue
+        # a short chain's direction is known only to the cell its ends may be off by (a neck
+        # of three cells whose last one is the first of an arm leans 18°)
+        span = float(np.hypot(*(b - a)))
+        within = max(t.torso_continue, float(np.degrees(np.arctan2(1.5, span))))
         for j in range(len(segs)):
-            if j in chain or abs(ang[j] - direction) > t.torso_continue:
+            if j in chain or abs(ang[j] - direction) > within:
                 continue
             top, foot = tops[j], bottoms[j]
-            continues_down = np.hypot(*(top - b)) <= t.attach_tol
+            continues_down = not at_hip and np.hypot(*(top - b)) <= t.attach_tol
             lies_along = max(seg_distance(top, a, b)[0], seg_distance(foot, a, b)[0]) <= t.attach_tol
             continues_up = np.hypot(*(foot - a)) <= t.attach_tol
             if continues_down or lies_along or continues_up:
@@ -89,6 +110,7 @@ def torso_chain(
                 if top[1] < a[1]:
                     a = top
                 grew = True
+                break  # the ends moved: look again from the new ones
     return a.copy(), b.copy(), chain, direction
 
 
@@ -106,24 +128,86 @@ def angle_between(u: FloatArray, v: FloatArray) -> float:
 
 
 def limbs(segs: FloatArray, chain: set[int], a: FloatArray, b: FloatArray, t: BodyLimits) -> list[Limb]:
-    """The edges leaving the torso ``a``–``b`` (``chain``: the torso's own edges), one per limb:
-    an edge drawn across the torso is two limbs, and pieces leaving one place in one direction
-    (a limb retraced, or drawn in pieces) are one, the longest."""
-    # every end's distance from the torso at once; where along the torso an end lies is worked
-    # out for the limbs' tips alone (below)
+    """The limbs leaving the torso ``a``–``b`` (``chain``: the torso's own edges).
+
+    A limb is a path of edges off the torso, linked end to end away from it, that starts at the
+    torso: an arm bent at the elbow is one, and so is an arm whose hand comes back to the torso
+    (hands on the hips: one limb, leaving the torso at its higher end, the shoulder). An edge
+    drawn across the torso is two limbs, and pieces leaving one place in one direction (a limb
+    retraced, or drawn in pieces) are one. A path that comes no nearer the torso than
+    ``attach_tol`` is attached to nothing and is no limb."""
+    # every end's distance from the torso at once
     end_dist = nearest_on_segment(segs.reshape(-1, 2), a, b)[0].tolist()
-    out: list[Limb] = []
-    for p, q, dp, dq in _pieces(segs, chain, end_dist, a, b, t):
-        length = float(np.hypot(*(q - p)))
-        if length < t.min_limb or min(dp, dq) > t.attach_tol:
-            continue  # a stub where a line touches the torso, or an edge that does not leave it
-        root, tip = (p, q) if dp <= dq else (q, p)
-        same = _same_limb(out, root, tip, t)
-        if same is None:
-            out.append(_limb(root, tip, a, b, t))
-        elif length > float(np.hypot(*(out[same].tip - out[same].root))):
-            out[same] = out[same]._replace(root=root, tip=tip)
+    pieces = _pieces(segs, chain, end_dist, a, b, t)
+    path = _paths(pieces, t)
+    # each path's end farthest from the torso (the distances come with the pieces)
+    farthest: dict[int, tuple[float, FloatArray]] = {}
+    for k, (p, q, dp, dq) in enumerate(pieces):
+        for end, d in ((p, dp), (q, dq)):
+            if path[k] not in farthest or d > farthest[path[k]][0]:
+                farthest[path[k]] = (d, end)
+    # the pieces that leave the torso, each as (its path, root, the end away from the torso)
+    starts: list[tuple[int, FloatArray, FloatArray]] = []
+    for k, (p, q, dp, dq) in enumerate(pieces):
+        short = float(np.hypot(*(q - p))) < t.min_limb or max(dp, dq) <= t.attach_tol
+        if short or min(dp, dq) > t.attach_tol:
+            continue  # a stub where a line touches or crosses the torso, or an edge that does not leave it
+        root = p if dp <= dq else q
+        # the way the whole path goes from here, to its end farthest from the torso (the elbow of
+        # an arm whose hand is back on the hip): the first piece of a 4-connected line may run
+        # along a row whatever the line's direction
+        far = farthest[path[k]][1]
+        starts.append((path[k], root, far))
+    # one limb per path; two paths leaving one place in one direction are one limb
+    limb_of = list(range(len(starts)))
+    for m, (path_m, root_m, tip_m) in enumerate(starts):
+        for n in range(m):
+            path_n, root_n, tip_n = starts[n]
+            near = np.hypot(*(root_m - root_n)) <= t.attach_tol
+            if path_m == path_n or (near and angle_between(tip_m - root_m, tip_n - root_n) <= t.limb_merge_angle):
+                limb_of[m] = limb_of[n]
+                break
+    out = []
+    for group in sorted(set(limb_of)):
+        members = [starts[m] for m in range(len(starts)) if limb_of[m] == group]
+        root = min((root for _, root, _ in members), key=lambda r: float(r[1]))  # the highest
+        paths = {path_m for path_m, _, _ in members}
+        out.append(_limb(root, [farthest[m][1] for m in paths], a, b, t))
     return out
+
+
+def _paths(pieces: list[tuple[FloatArray, FloatArray, float, float]], t: BodyLimits) -> list[int]:
+    """Which path each piece belongs to: pieces are linked where an end of one lies within
+    ``attach_tol`` of an end of the other, away from the torso (ends near the torso are where
+    separate limbs start, as both legs at the hip).
+
+    The ends are looked up by the cell they fall in, among the cells within ``attach_tol``:
+    a hostile answer of thousands of edges is linked in time proportional to their number."""
+    label = list(range(len(pieces)))
+
+    def find(k: int) -> int:
+        while label[k] != k:
+            label[k] = label[label[k]]
+            k = label[k]
+        return k
+
+    # one end per cell stands for the others there: the ends away from the torso are drawn
+    # points, whole cells, so two in one cell are one point (and linked)
+    reach = int(np.ceil(t.attach_tol))
+    by_cell: dict[tuple[int, int], tuple[int, float, float]] = {}
+    for k, (p, q, dp, dq) in enumerate(pieces):
+        for end, d in ((p, dp), (q, dq)):
+            if d <= t.attach_tol:
+                continue
+            ex, ey = float(end[0]), float(end[1])
+            cx, cy = round(ex), round(ey)
+            for dx in range(-reach, reach + 1):
+                for dy in range(-reach, reach + 1):
+                    seen = by_cell.get((cx + dx, cy + dy))
+                    if seen is not None and math.hypot(ex - seen[1], ey - seen[2]) <= t.attach_tol:
+                        label[find(k)] = find(seen[0])
+            by_cell.setdefault((cx, cy), (k, ex, ey))
+    return [find(k) for k in range(len(pieces))]
 
 
 def _pieces(
@@ -159,21 +243,19 @@ def _crossing(p: FloatArray, q: FloatArray, a: FloatArray, b: FloatArray) -> Flo
     return crossing
 
 
-def _same_limb(out: list[Limb], root: FloatArray, tip: FloatArray, t: BodyLimits) -> int | None:
-    """The first limb found so far leaving the place ``root`` leaves in the direction ``tip`` goes."""
-    for k, limb in enumerate(out):
-        near = np.hypot(*(root - limb.root)) <= 2 * t.attach_tol
-        if near and angle_between(tip - root, limb.tip - limb.root) <= t.limb_merge_angle:
-            return k
-    return None
-
-
-def _limb(root: FloatArray, tip: FloatArray, a: FloatArray, b: FloatArray, t: BodyLimits) -> Limb:
+def _limb(root: FloatArray, ends: list[FloatArray], a: FloatArray, b: FloatArray, t: BodyLimits) -> Limb:
     """A limb leaving the torso ``a``–``b`` at ``root``: an arm above ``arm_zone`` of the torso's
-    length, else a leg; on the side of the torso its tip lies (``along`` within ``min_limb_side``)."""
+    length, else a leg; on the side of the torso the one of its paths' far ``ends`` farthest to
+    the side lies (``along`` within ``min_limb_side``: a limb hanging down the torso's line); that
+    end is its ``tip``."""
     span = float(b[1] - a[1]) or 1.0
     kind = "arm" if (root[1] - a[1]) / span < t.arm_zone else "leg"
-    along = seg_distance(tip, a, b)[1]
-    side_x = tip[0] - (a[0] + along * (b[0] - a[0]))
-    side = "along" if abs(side_x) < t.min_limb_side else ("left" if side_x < 0 else "right")
+
+    def side_x(p: FloatArray) -> float:
+        along = seg_distance(p, a, b)[1]
+        return float(p[0] - (a[0] + along * (b[0] - a[0])))
+
+    tip = max(ends, key=lambda p: abs(side_x(p)))
+    off = side_x(tip)
+    side = "along" if abs(off) < t.min_limb_side else ("left" if off < 0 else "right")
     return Limb(kind, side, root, tip)

@@ -46,8 +46,18 @@ class SceneThresholds:
     #: Largest share of the points that may lie in fragments: a few dots of detail (two eyes in a
     #: 100-point figure are 2 %) pass, a dotted or crumbling drawing (≈ 100 %) does not.
     max_fragment_share: float = 0.1
-    #: How far outside the asked area a point may lie (only when the case asks for an area).
-    area_margin: float = 3.0
+    #: How far outside the asked area a point may lie (only when the case asks for an area): the
+    #: prompt says the drawing "occupies the area from x=x0 to x=x1", whole cells, so a drawing
+    #: fitted to it has its cells on x0..x1; one cell is the rounding of a vertex placed on the edge
+    #: (half a cell) with room for a line's raster to step past it. A drawing moved two cells out
+    #: of its area fails.
+    area_margin: float = 1.0
+    #: The drawing fills the asked area: along its fuller axis (a house or a figure keeps its own
+    #: proportions, so it fills the area one way and leaves room the other) its extent is at least
+    #: this share of the area's. A drawing fitted to the area spans it to a cell or two; one scaled
+    #: to three quarters of it still occupies it (a 2:1 isometric house, its edges rounded to even
+    #: cells, then spans as little as 0.68); one of half its size sits in a corner of it.
+    min_area_fill: float = 0.6
     #: ``likeness`` is 0 at a mean Chamfer distance of this share of the reference's diagonal
     #: (about 4.7 cells for the default house). Calibrated in ``bench/calibrate_scenes.py``: the
     #: reference mirrored or squashed to 3/4 width scores ~77, a front-view house ~55, a random
@@ -213,6 +223,40 @@ def _fit_to_box(
     return moved, s == 1.0 and mid == bmid
 
 
+def _check_area(card: Scorecard, pts: FloatArray, area: Sequence[int], t: SceneThresholds) -> None:
+    """``area``: every point within ``area_margin`` of the asked area; ``area_fill``: the drawing
+    spans at least ``min_area_fill`` of the area along one axis (its fuller one)."""
+    x0, y0, x1, y1 = area
+    m = t.area_margin
+    bad = (pts[:, 0] < x0 - m) | (pts[:, 0] > x1 + m) | (pts[:, 1] < y0 - m) | (pts[:, 1] > y1 + m)
+    bad_list = bad.nonzero()[0].tolist()
+    card.add(
+        "area",
+        not bad_list,
+        len(bad_list),
+        f"0 more than {m:g} outside",
+        f"asked x {x0}..{x1}, y {y0}..{y1}",
+        bad_list,
+    )
+    # the extent counted in cells (a drawing on x0..x1 spans x1 − x0 + 1 of them), so that a
+    # drawing on every cell of the area fills it exactly
+    if len(pts):
+        span_x = float(np.ptp(pts[:, 0])) + 1
+        span_y = float(np.ptp(pts[:, 1])) + 1
+        fill = max(span_x / (x1 - x0 + 1), span_y / (y1 - y0 + 1))
+    else:
+        fill = 0.0
+    card.metrics["area_fill"] = fill
+    ok = fill >= t.min_area_fill
+    card.add(
+        "area_fill",
+        ok,
+        round(fill, 4),
+        f"≥ {t.min_area_fill:g} of the area along one axis",
+        "" if ok else "the drawing fills only a corner of the asked area",
+    )
+
+
 @dataclass
 class Sketch:
     """A scene answer read once for every scene check: its points, strokes, the card of the shared
@@ -256,18 +300,7 @@ def sketch(
     )
     card.bounds(pts, grid_size)
     if area is not None:
-        x0, y0, x1, y1 = area
-        m = t.area_margin
-        bad = (pts[:, 0] < x0 - m) | (pts[:, 0] > x1 + m) | (pts[:, 1] < y0 - m) | (pts[:, 1] > y1 + m)
-        bad_list = bad.nonzero()[0].tolist()
-        card.add(
-            "area",
-            not bad_list,
-            len(bad_list),
-            f"0 more than {m:g} outside",
-            f"asked x {x0}..{x1}, y {y0}..{y1}",
-            bad_list,
-        )
+        _check_area(card, pts, area, t)
     ref, box = _stacked(reference)
     diag = math.hypot(box[2] - box[0], box[3] - box[1])
     scale = t.similarity_scale * diag

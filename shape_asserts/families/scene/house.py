@@ -3,26 +3,28 @@
 House (isometric: vertical edges and ground lines rising at 20–36°, i.e. the 2:1 pixel
 isometric 26.6° or the true 30°)
     ``iso_axes`` — edges run along all three isometric axes; ``iso_share`` — most of the edge length
-    does. The edges are then cut at corners: where two or more other edges end on a line (a wall
-    edge drawn straight on into a roof edge). ``walls`` — at least three vertical edges *stand on
+    does. The edges are then cut at corners: where another edge ends on a line (a wall edge drawn
+    straight on into a roof edge). ``walls`` — at least three vertical edges *stand on
     the ground* (nothing is drawn below their foot): a box seen in isometric view always shows its
     left, front and right corner edges, a front view or a bare outline shows two;
     ``roof_above_walls`` — an edge that is neither a wall nor along a ground axis (vertical allowed)
     leaves the top of a wall edge and rises above it, within the walls' width: a gable or hip edge
     (a flat top has only eave lines there; a roof set beside or below the walls starts from no wall
-    top); ``gable`` — only when the description asks for a gable roof ("gable", "двускат"): a roof
-    edge and another edge from the neighbouring wall top meet in a peak above the middle third of
-    that wall face (a gable end stands in the face; a hip roof's end leans back, its peak above the
+    top); ``gable`` — only when the description asks for a gable roof ("gable", "двускат"): a peak
+    stands above the middle of a wall face, joined by drawn lines to both of the face's top
+    corners (a gable end stands in the face; a hip roof's end leans back, its peak above the
     corner); ``chimney`` — two vertical edges side by side (at most half the walls' width apart),
     their tops level (a small box), standing above the eave line (the line through the wall tops)
-    and within the walls' width, neither of them a wall edge nor rising straight from a wall top.
+    and within the walls' width, neither of them a wall edge nor rising straight from a wall top,
+    and standing on the house (in the solid piece of the drawing the walls are in: a chimney
+    floating above the roof fails).
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +32,7 @@ import numpy as np
 
 from shape_asserts.families.base import CaseLike, with_overrides
 from shape_asserts.families.scene.common import SceneThresholds, placer, reference_of, scene_params, sketch, stroke
-from shape_asserts.families.scene.strokes import edges, ends, heal, join_verticals, split_at_junctions
+from shape_asserts.families.scene.strokes import edges, ends, heal, join_verticals, solid_parts, split_at_junctions
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray, Point
 from shape_asserts.geometry.score import ShapeScore
@@ -72,10 +74,9 @@ class HouseThresholds(SceneThresholds):
     ground_tolerance: float = 2.0
     #: ... within this many columns either side of the foot (the raster of a near-vertical edge).
     ground_columns: int = 1
-    #: Standing vertical edges at least this share of the drawing's longest vertical edge are wall
-    #: edges: a box's corner edges are all the wall height and the house's tallest vertical lines,
-    #: except a hip edge rising on from a corner (up to ~1.2 walls tall: 0.6 of it keeps every
-    #: wall), while a door jamb or a fence post, about half the wall, drops out.
+    #: Standing vertical edges at least this share of the longest standing vertical edge are wall
+    #: edges: a box's corner edges are all the wall height and the house's tallest lines standing
+    #: on the ground, while a door jamb or a fence post, about half the wall, drops out.
     wall_edge_share: float = 0.6
     #: Fewest wall edges (in distinct columns): an isometric box shows its left, front and right
     #: corners; a front view or an outline shows two.
@@ -88,10 +89,12 @@ class HouseThresholds(SceneThresholds):
     min_roof_rise: float = 0.2
     min_roof_rise_cells: float = 2.0
     #: Gable (checked only when the description asks for one): the roof's peak over a wall face
-    #: lies at most this far (share of the face's width) from above the face's middle: within the
-    #: middle third. A gable end stands in the face, its peak above the middle; a hip roof's end
-    #: leans back, and in isometric view its peak sits above the corner (0.5 away).
-    gable_offset: float = 1 / 6
+    #: lies at most this many cells to either side of above the face's middle. The wall tops are
+    #: edge ends, each within a cell of the corner it rasterises, so the middle between them is
+    #: within a cell of the face's; the peak is a drawn cell, within half a cell of the exact
+    #: peak: 1.5. A hip roof's end leans back: in isometric view its peak sits above a corner,
+    #: half the face's width (4 cells or more on any house the areas allow) from the middle.
+    gable_offset: float = 1.5
     #: Chimney edges: vertical, at least this long (cells: a 0.3-wall-high chimney on the smallest
     #: house the area rules allow is 2 cells above the roof) ...
     chimney_min_edge: float = 2.0
@@ -107,9 +110,11 @@ class HouseThresholds(SceneThresholds):
     #: Vertical edges whose ends are at most this many cells apart (a jittered cell, a one-cell
     #: pen lift) and within one column of each other are one line.
     vertical_join: float = 2.0
-    #: A line cuts through a corner where at least this many other edges end on it (two eave
-    #: lines meeting the top of a wall edge that runs on into a roof edge): it is split there.
-    junction_ends: int = 2
+    #: A line cuts through a corner where at least this many other edges end on it (an eave line
+    #: meeting the top of a wall edge that runs on into a roof edge): it is split there. One: the
+    #: other eave may be drawn on through the corner into the roof edge (hidden lines removed,
+    #: a hip edge rising straight on from the front corner), leaving a single end there.
+    junction_ends: int = 1
 
 
 HOUSE_THRESHOLDS = HouseThresholds()
@@ -250,13 +255,15 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     if walls is None:
         card.add("roof_above_walls", False, 0.0, "a roof edge rising from a wall top", "no walls found")
         if _asks_gable(p):
-            card.add("gable", False, "none", f"≤ {t.gable_offset:.3g}", "no walls found")
+            card.add("gable", False, "none", f"≤ {t.gable_offset:g} cells from above a face's middle", "no walls found")
         card.add("chimney", False, 0, "≥ 2", "no walls found")
         return card.result("house", com.likeness)
-    at_top, roof_edges = _check_roof(card, e, walls, t)
+    at_top = _check_roof(card, e, walls, t)
+    cells = np.rint(com.pts[np.isfinite(com.pts).all(axis=1)])
     if _asks_gable(p):
-        _check_gable(card, e, walls, roof_edges, t)
-    _check_chimney(card, e, walls, at_top, t)
+        _check_gable(card, walls, cells, t)
+    piece_of = solid_parts(com.pts, [st for _, st in com.strokes], t.heal_step, t.heal_step, p["grid_size"])
+    _check_chimney(card, e, walls, at_top, piece_of, t)
     return card.result("house", com.likeness)
 
 
@@ -301,7 +308,9 @@ def _check_walls(card: Scorecard, e: _Edges, cells: FloatArray, t: HouseThreshol
         fx, fy = e.bottom[i]
         below = (np.abs(cells[:, 0] - fx) <= t.ground_columns) & (cells[:, 1] > fy + t.ground_tolerance)
         standing[i] = not below.any()
-    tallest = float(e.length[e.vertical].max()) if e.vertical.any() else 0.0
+    # the tallest standing edge: a hip edge rising straight on from a corner, or a chimney, may
+    # be taller than the walls, but neither stands on the ground
+    tallest = float(e.length[standing].max()) if standing.any() else 0.0
     is_wall = standing & (e.length >= t.wall_edge_share * tallest)
     # one wall edge per column, the longest (a face-by-face drawing has each corner edge twice)
     mid_x = e.mid_x.tolist()
@@ -336,12 +345,9 @@ def _check_walls(card: Scorecard, e: _Edges, cells: FloatArray, t: HouseThreshol
     return walls
 
 
-def _check_roof(
-    card: Scorecard, e: _Edges, walls: _Walls, t: HouseThresholds
-) -> tuple[BoolArray, list[tuple[int, int]]]:
+def _check_roof(card: Scorecard, e: _Edges, walls: _Walls, t: HouseThresholds) -> BoolArray:
     """``roof_above_walls``: an edge off the ground axes (vertical allowed) leaves a wall top
-    upward, within the walls. Returns which edges start at a wall top, and the roof edges as
-    ``(edge, wall column it leaves)``."""
+    upward, within the walls. Returns which edges start at a wall top."""
     off_axis = ~(e.rise_left | e.rise_right) & ~walls.is_wall & (e.length >= t.min_edge)
     # to_top[i, k]: edge i's lower end to wall top k
     gap = walls.tops[None, :, :] - e.bottom[:, None, :]
@@ -350,14 +356,10 @@ def _check_roof(
     wall_h = walls.height
     need = max(t.min_roof_rise, t.min_roof_rise_cells / wall_h) if wall_h > 0 else t.min_roof_rise
     best_rise = 0.0
-    roof_edges: list[tuple[int, int]] = []
     for i in np.flatnonzero(off_axis & at_top).tolist():
         k = int(np.argmin(to_top[i]))
         if walls.x0 - t.corner_tol <= e.top[i, 0] <= walls.x1 + t.corner_tol:
-            rise = float(walls.tops[k, 1] - e.top[i, 1])
-            best_rise = max(best_rise, rise)
-            if rise >= need * wall_h:
-                roof_edges.append((i, k))
+            best_rise = max(best_rise, float(walls.tops[k, 1] - e.top[i, 1]))
     rise = best_rise / wall_h if wall_h > 0 else 0.0
     card.metrics["roof_rise"] = rise
     card.add(
@@ -367,53 +369,76 @@ def _check_roof(
         f"≥ {need:.3g} of the wall height",
         "" if rise >= need else "no edge rises from the top of a wall edge off the ground axes (a gable or hip edge)",
     )
-    return at_top, roof_edges
+    return at_top
 
 
-def _check_gable(
-    card: Scorecard, e: _Edges, walls: _Walls, roof_edges: list[tuple[int, int]], t: HouseThresholds
-) -> None:
-    """``gable``: a roof edge and another edge from the neighbouring wall top meet in a peak above
-    the middle third of that wall face. A gable end is a triangle standing in a wall face, its peak
-    above the middle of the face's top edge; a hip roof's end leans back, its peak toward the corner."""
+def _check_gable(card: Scorecard, walls: _Walls, cells: FloatArray, t: HouseThresholds) -> None:
+    """``gable``: a peak stands above the middle of a wall face (``gable_offset`` cells), joined
+    to both of the face's top corners by drawn lines: the gable end, a triangle in the face. A hip roof's end
+    leans back: in isometric view its peak sits above a corner, and the lines from a face's
+    corners to a peak above its middle cross the roof's face, where nothing is drawn.
 
-    def near_ends(point: FloatArray) -> BoolArray:
-        """The edges with an end within ``corner_tol`` of ``point``."""
-        d0, d1 = e.segs[:, 0] - point, e.segs[:, 1] - point
-        return np.minimum(np.hypot(d0[:, 0], d0[:, 1]), np.hypot(d1[:, 0], d1[:, 1])) <= t.corner_tol
-
-    tops = walls.tops
+    A line counts as drawn where every point along it (each half cell) lies within a cell of a
+    drawn cell: whatever rasterises it, its cells lie within a cell of the exact line."""
+    drawn = _drawn_near(cells)
+    peaks = np.unique(cells, axis=0)
+    need = max(t.min_roof_rise * walls.height, t.min_roof_rise_cells)
     best: float | None = None
-    for i, k in roof_edges:
-        for k2 in (k - 1, k + 1):
-            if not 0 <= k2 < len(walls.columns):
-                continue
-            # an edge joining the roof edge's peak to the neighbouring wall top
-            joined = bool((near_ends(e.top[i]) & near_ends(tops[k2])).any())
-            span_x = float(tops[k2, 0] - tops[k, 0])
-            if joined and span_x:
-                off = abs(float(e.top[i, 0] - tops[k, 0]) / span_x - 0.5)
-                best = off if best is None else min(best, off)
+    for k in range(len(walls.columns) - 1):
+        left, right = walls.tops[k], walls.tops[k + 1]
+        width = float(right[0] - left[0])
+        if width <= 0:
+            continue
+        # the drawn cells above the face's middle, high enough, nearest the middle first
+        off = np.abs(peaks[:, 0] - (left[0] + right[0]) / 2)
+        rises = min(left[1], right[1]) - peaks[:, 1] >= need
+        near = np.flatnonzero((off <= t.gable_offset) & rises)
+        for j in near[np.argsort(off[near], kind="stable")]:
+            if best is not None and off[j] >= best:
+                break
+            if _line_drawn(left, peaks[j], drawn) and _line_drawn(peaks[j], right, drawn):
+                best = float(off[j])
+                break
     card.metrics["gable_offset"] = best
     ok = best is not None and best <= t.gable_offset
     card.add(
         "gable",
         ok,
         "none" if best is None else round(best, 4),
-        f"≤ {t.gable_offset:.3g}",
-        ""
-        if ok
-        else (
-            "no roof triangle stands on a wall face"
-            if best is None
-            else "the roof's end triangle leans back (a hip roof), a gable roof was asked"
-        ),
+        f"≤ {t.gable_offset:g} cells from above a face's middle",
+        "" if ok else "no roof triangle stands on a wall face (a gable end): a gable roof was asked",
     )
 
 
-def _check_chimney(card: Scorecard, e: _Edges, walls: _Walls, at_top: BoolArray, t: HouseThresholds) -> None:
+def _drawn_near(cells: FloatArray) -> set[tuple[int, int]]:
+    """The cells within one cell (Chebyshev) of a drawn cell."""
+    near: set[tuple[int, int]] = set()
+    for x, y in {(int(x), int(y)) for x, y in cells.tolist()}:
+        near.update((x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+    return near
+
+
+def _line_drawn(p: FloatArray, q: FloatArray, drawn: set[tuple[int, int]]) -> bool:
+    """Every point of the segment ``p``–``q``, each half cell, rounds to a cell of ``drawn``."""
+    n = max(1, int(np.ceil(2 * float(np.hypot(*(q - p))))))
+    along = p + (q - p) * (np.arange(n + 1)[:, None] / n)
+    return all((int(x), int(y)) in drawn for x, y in np.rint(along).tolist())
+
+
+def _check_chimney(
+    card: Scorecard,
+    e: _Edges,
+    walls: _Walls,
+    at_top: BoolArray,
+    piece_of: Callable[[FloatArray], int],
+    t: HouseThresholds,
+) -> None:
     """``chimney``: two vertical edges side by side above the eave line (the line through the wall
-    tops), within the walls, their tops level; neither a wall edge nor rising from a wall top."""
+    tops), within the walls, their tops level; neither a wall edge nor rising from a wall top;
+    standing on the house: their feet in the solid piece of the drawing the walls are in
+    (:func:`.strokes.solid_parts`: a chimney on a roof slope stands in the slope's face, one
+    floating above the roof is a piece of its own)."""
+    house = piece_of(e.top[walls.columns[0]])
     order = np.argsort(walls.tops[:, 0], kind="stable")
     eave_x, eave_y = walls.tops[order, 0], walls.tops[order, 1]
     upright = e.vertical & ~walls.is_wall & ~at_top & (e.length >= t.chimney_min_edge)
@@ -422,7 +447,8 @@ def _check_chimney(card: Scorecard, e: _Edges, walls: _Walls, at_top: BoolArray,
         fx, fy = e.bottom[i]
         if not walls.x0 + t.corner_tol <= fx <= walls.x1 - t.corner_tol:
             continue
-        if float(np.interp(fx, eave_x, eave_y)) - fy >= t.chimney_clearance:
+        on_house = piece_of(e.bottom[i]) == house
+        if on_house and float(np.interp(fx, eave_x, eave_y)) - fy >= t.chimney_clearance:
             candidates.append(i)
     slope = math.tan(math.radians(t.iso_max_angle))
     paired: set[int] = set()
@@ -437,5 +463,5 @@ def _check_chimney(card: Scorecard, e: _Edges, walls: _Walls, at_top: BoolArray,
         len(paired) >= 2,
         len(paired),
         "≥ 2",
-        "no pair of vertical edges (a small box) stands above the eaves within the walls",
+        "no pair of vertical edges (a small box) stands on the roof within the walls",
     )

@@ -1,4 +1,6 @@
-"""Regions of empty cells walled in by drawn ones: what :func:`.strokes.holes` finds loops by."""
+"""Regions of a drawing's grid: the empty cells walled in by drawn ones (what
+:func:`.strokes.holes` finds loops by), and the pieces a drawing falls into (what
+:func:`.strokes.solid_parts` tells attached parts from floating ones by)."""
 
 from __future__ import annotations
 
@@ -6,9 +8,9 @@ from collections import deque
 
 import numpy as np
 
-from shape_asserts.geometry.points import BoolArray
+from shape_asserts.geometry.points import BoolArray, IntArray
 
-__all__ = ["enclosed"]
+__all__ = ["enclosed", "pieces"]
 
 
 def enclosed(drawn: BoolArray) -> list[BoolArray]:
@@ -41,3 +43,28 @@ def enclosed(drawn: BoolArray) -> list[BoolArray]:
             region[list(ys), list(xs)] = True
             regions.append(region)
     return regions[1:]
+
+
+def pieces(mask: BoolArray) -> IntArray:
+    """The 8-connected pieces of ``mask``: each cell's piece, numbered from 1 in row-major order
+    of their first cells, 0 where ``mask`` is empty. A flood fill, as :func:`enclosed`'s, over a
+    grid of at most ``(grid_size + 4)²`` cells."""
+    h, w = mask.shape
+    label = [[0] * w for _ in range(h)]
+    filled = mask.tolist()
+    count = 0
+    for y0 in range(h):
+        for x0 in range(w):
+            if not filled[y0][x0] or label[y0][x0]:
+                continue
+            count += 1
+            label[y0][x0] = count
+            queue = deque([(y0, x0)])
+            while queue:
+                y, x = queue.popleft()
+                for ny in (y - 1, y, y + 1):
+                    for nx in (x - 1, x, x + 1):
+                        if 0 <= ny < h and 0 <= nx < w and filled[ny][nx] and not label[ny][nx]:
+                            label[ny][nx] = count
+                            queue.append((ny, nx))
+    return np.array(label, dtype=np.int64).reshape(h, w)

@@ -7,10 +7,11 @@ Stick figure
     tall, to the one cell any digital circle allows; ``torso`` — the line hanging from the head (the
     body edge steeper than 45° whose top is nearest the head's bottom, continued by collinear edges)
     is within ``torso_tolerance`` of vertical; ``head_above_torso`` — it starts below the head's
-    center and at most ``max_neck`` head radii below the head; ``limbs`` — the edges that leave the
+    center and touches the head (at most ``max_neck_gap`` cells from its ring); ``limbs`` — the edges that leave the
     torso (an edge drawn across it counts on both sides; pieces in one direction from one place
     count once) are exactly one arm on each side from its upper half and one leg on each side from
-    its lower half: a missing, extra or misplaced limb fails.
+    its lower half: a missing, extra, misplaced or detached limb fails. A limb bent back to the
+    torso (hands on the hips) is one limb, the one leaving the torso higher up.
 """
 
 from __future__ import annotations
@@ -83,9 +84,12 @@ class StickThresholds(SceneThresholds):
     #: Edges within this many degrees of the torso's direction that touch it continue it (a torso
     #: drawn in pieces, or retraced); legs spread as narrowly as 1 in 3 leave it at 18°.
     torso_continue: float = 10.0
-    #: The torso must start at most this many head radii (plus one cell) below the head's bottom:
-    #: a neck may be drawn, up to a head's height long; farther down it hangs from nothing.
-    max_neck: float = 2.0
+    #: The torso (or a neck drawn in line with it) hangs from the head: its top lies at most this
+    #: many cells (Chebyshev) from a cell of the head's ring. 1 is a torso started on the cell
+    #: under the head; 2 leaves one empty cell between, the slip ``heal_step`` reads as drawn; a
+    #: head lifted two cells off its torso leaves two empty cells (3) and floats. The distance
+    #: between two cells is whole: the limit sits half way.
+    max_neck_gap: float = 2.5
     #: An edge whose end lies within this many cells of the torso leaves the torso (a limb): a
     #: limb started next to the torso or a cell off it, as two rounded lines meet.
     attach_tol: float = 2.0
@@ -95,9 +99,10 @@ class StickThresholds(SceneThresholds):
     #: A limb leaving the torso above this share of its length (from the top) is an arm, below it a
     #: leg: shoulders sit in the upper half, hips at the lower end.
     arm_zone: float = 0.5
-    #: Limb pieces leaving the torso within ``2 × attach_tol`` of each other and this many degrees
-    #: of the same direction are one limb (retraced, or drawn in pieces); two arms or legs of one
-    #: figure part at 30° or more.
+    #: Limb paths leaving the torso within ``attach_tol`` of each other and this many degrees of
+    #: the same direction are one limb (retraced, or drawn in pieces); two arms or legs of one
+    #: figure part at 30° or more, and an arm hanging from a shoulder a few cells above the hip
+    #: leaves from another place than the leg beside it.
     limb_merge_angle: float = 15.0
     #: A limb whose tip is less than this many cells to the side of the torso points along it
     #: (a limb hanging straight down from the hip is on neither side).
@@ -185,7 +190,11 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         card.add("limbs", False, "n/a", "= 4: an arm and a leg on each side", "no torso")
         return card.result("stick", com.likeness)
     a, b, chain, direction = torso
-    _check_torso(card, a, b, direction, fit, t)
+    # the torso as drawn runs up to its top cell under the head (a neck folded into an arm by
+    # the simplification is still the torso's, not a limb)
+    body_cells = {(int(x), int(y)) for piece in pieces for x, y in np.rint(piece).tolist()}
+    a = _neck_top(a, b, body_cells)
+    _check_torso(card, a, b, direction, fit, ring, t)
     _check_limbs(card, limbs(body, chain, a, b, t))
     return card.result("stick", com.likeness)
 
@@ -234,10 +243,16 @@ def _check_head(card: Scorecard, ring: FloatArray, fit: CircleModel, t: StickThr
 
 
 def _check_torso(
-    card: Scorecard, a: FloatArray, b: FloatArray, direction: float, fit: CircleModel, t: StickThresholds
+    card: Scorecard,
+    a: FloatArray,
+    b: FloatArray,
+    direction: float,
+    fit: CircleModel,
+    ring: FloatArray,
+    t: StickThresholds,
 ) -> None:
     """``torso``: the line ``a``–``b`` hanging from the head is near vertical; ``head_above_torso``:
-    it starts below the head's center and at most ``max_neck`` head radii below the head."""
+    it starts below the head's center and touches the head's ``ring`` (a one-cell slip allowed)."""
     tilt = abs(direction - 90.0)
     card.metrics.update(torso_top=float(a[1]), torso_bottom=float(b[1]), torso_tilt=tilt)
     card.add(
@@ -249,18 +264,37 @@ def _check_torso(
     )
     r = fit.radius
     neck = float(a[1] - (fit.center[1] + r))
-    lo, hi = -r, t.max_neck * r + 1
-    ok = lo < neck <= hi
-    card.metrics["neck"] = neck
+    gap = float(np.abs(ring - a).max(axis=1).min())  # Chebyshev, to the nearest head cell
+    card.metrics.update(neck=neck, neck_gap=gap)
+    below = neck > -r
+    touches = gap <= t.max_neck_gap
     card.add(
         "head_above_torso",
-        ok,
-        round(neck, 2),
-        f"{lo:.2f}..{hi:.2f}",
+        below and touches,
+        round(gap, 2),
+        f"≤ {t.max_neck_gap:g} cells from the head, below its center",
         ""
-        if ok
-        else ("the torso starts above the head's center" if neck <= lo else "the torso starts far below the head"),
+        if below and touches
+        else ("the torso starts above the head's center" if not below else "the head floats above the torso"),
+        margin=min(t.max_neck_gap - gap, neck + r),
     )
+
+
+def _neck_top(a: FloatArray, b: FloatArray, body_cells: set[tuple[int, int]]) -> FloatArray:
+    """The top of the torso's line as drawn: from its top end ``a`` up through the drawn
+    ``body_cells`` that continue the line ``b``–``a`` (a cell a row up, within a column of the line
+    and of the cell below). Simplification may fold a short neck into an arm drawn from it in one
+    stroke, leaving ``a`` at the shoulder; the cells of the neck are still there."""
+    x, y = (int(v) for v in np.rint(a))
+    dy = float(a[1] - b[1])
+    slope = float(a[0] - b[0]) / dy if dy else 0.0  # columns per row going up
+    while True:
+        line_x = float(a[0]) + slope * (float(a[1]) - (y - 1))
+        up = [(x + dx, y - 1) for dx in (0, -1, 1) if abs(x + dx - line_x) <= 1]
+        nxt = next((c for c in up if c in body_cells), None)
+        if nxt is None:
+            return np.array([x, y], dtype=float)
+        x, y = nxt
 
 
 def _check_limbs(card: Scorecard, found: list[Limb]) -> None:

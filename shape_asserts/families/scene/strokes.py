@@ -12,12 +12,12 @@ and where they meet.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.families.scene.regions import enclosed
+from shape_asserts.families.scene.regions import enclosed, pieces
 from shape_asserts.geometry.distances import nearest_on_segment
 from shape_asserts.geometry.points import BoolArray, FloatArray, as_points
 from shape_asserts.geometry.raster import raster_polyline
@@ -26,6 +26,7 @@ from shape_asserts.geometry.simplify import segments
 __all__ = [
     "scene_strokes",
     "holes",
+    "solid_parts",
     "heal",
     "edges",
     "ends",
@@ -70,12 +71,62 @@ def holes(
     cells around it. Where the pen moved at most ``slip`` cells (Chebyshev) between two points in
     a row, or a stroke ends within ``close_gap`` cells of its start, the cells between count as
     drawn (a slip of one cell does not open a loop). Points off the grid are left out."""
+    grid = _drawn_grid(pts, strokes, slip, close_gap, grid_size)
+    if grid is None:
+        return []
+    drawn, lo = grid
+    out = []
+    for hole in enclosed(drawn):
+        # the drawn cells next to the hole (its 8 neighbours), row-major, as (x, y) on the grid
+        ring = np.argwhere(_grown(hole) & drawn)[:, ::-1].astype(float)
+        out.append(ring + lo)
+    return out
+
+
+def solid_parts(
+    pts: FloatArray,
+    strokes: Sequence[FloatArray],
+    slip: float,
+    close_gap: float,
+    grid_size: int,
+) -> Callable[[FloatArray], int]:
+    """Which solid piece of the drawing a point lies in: the drawn cells (as :func:`holes` reads
+    them) with every closed loop filled, cut into 8-connected pieces. A chimney standing on a roof
+    slope lies in the slope's filled face, so in the house's piece; one floating above the roof
+    with empty rows between is a piece of its own. Returns the look-up: a point's piece, 0 off
+    the drawing."""
+    grid = _drawn_grid(pts, strokes, slip, close_gap, grid_size)
+    if grid is None:
+        return lambda point: 0
+    drawn, lo = grid
+    solid = drawn.copy()
+    for hole in enclosed(drawn):
+        solid |= hole
+    label = pieces(solid)
+
+    def piece_of(point: FloatArray) -> int:
+        x, y = (int(v) for v in np.rint(point) - lo)
+        inside = 0 <= y < label.shape[0] and 0 <= x < label.shape[1]
+        return int(label[y, x]) if inside else 0
+
+    return piece_of
+
+
+def _drawn_grid(
+    pts: FloatArray,
+    strokes: Sequence[FloatArray],
+    slip: float,
+    close_gap: float,
+    grid_size: int,
+) -> tuple[BoolArray, FloatArray] | None:
+    """The drawing's cells as a mask over their box with a cell of empty margin all round (so
+    that the outside is one region), slips and nearly closed strokes bridged (:func:`holes`),
+    and the grid position of the mask's first cell; None when no point is on the grid."""
     on_grid = np.isfinite(pts) & (pts >= -1) & (pts <= grid_size)
     pts = pts[on_grid.all(axis=1)]
     if len(pts) == 0:
-        return []
+        return None
     cells = np.rint(pts).astype(np.int64)
-    # the drawn cells' box with a cell of empty margin all round: the outside is one region
     lo = (cells.min(axis=0) - 1).tolist()
     size = (cells.max(axis=0) - np.array(lo) + 2).tolist()
     drawn = np.zeros((int(size[1]), int(size[0])), dtype=bool)
@@ -86,12 +137,7 @@ def holes(
     for a, b in bridges:
         for x, y in raster_polyline([tuple(a), tuple(b)], closed=False):
             drawn[int(y) - lo[1], int(x) - lo[0]] = True
-    out = []
-    for hole in enclosed(drawn):
-        # the drawn cells next to the hole (its 8 neighbours), row-major, as (x, y) on the grid
-        ring = np.argwhere(_grown(hole) & drawn)[:, ::-1].astype(float)
-        out.append(ring + lo)
-    return out
+    return drawn, np.array(lo, dtype=float)
 
 
 def _grown(mask: BoolArray) -> BoolArray:

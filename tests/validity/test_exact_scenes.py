@@ -1,0 +1,311 @@
+"""The free scenes judged as the prompt asks, by property: every fair house and stick figure
+passes, wherever it sits in the asked area and whatever its proportions and pose; a part detached,
+a part missing, or the drawing moved out of its area fails.
+
+What the prompt asks (``families/prompts.py``, ``families/scene/common.py``): "a wire-frame house
+in isometric projection with a roof and a chimney" or "a stick figure of a person", and, when the
+case names one, "the drawing occupies the area from x=x0 to x=x1 and from y=y0 to y=y1". It says
+nothing of proportions (how long the house, how tall its walls or its roof, where the chimney
+stands; how long the limbs, how they are posed), so those are drawn across a wide range; it implies
+that the parts are attached (a chimney on the roof, a head on the torso, limbs from the torso) and
+that the drawing fills its area.
+
+The drawers are the independent catalogue's (``tests/catalogue/scenes.py``); the cases are user
+cases made from the drawn parameters, as a case file would give them.
+
+A part is detached when at least two empty cells lie between it and what it stands on: one empty
+cell is the slip of a pen the scenes read as drawn (``SceneThresholds.heal_step``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from types import MappingProxyType
+from typing import Any
+
+from hypothesis import assume, example, given, settings
+from hypothesis import strategies as st
+
+from shape_asserts.cases import Case
+from shape_asserts.families.registry import get_family
+from shape_asserts.geometry.drawing import Drawing
+from tests.catalogue.scenes import GRID, HouseStyle, StickStyle, _stick_layout, house_cells, stick_cells
+
+#: The areas the built-in cases ask for, and none (the drawer then uses the catalogue's default).
+HOUSE_AREAS = [None, (10, 6, 40, 43), (3, 10, 30, 45), (25, 20, 47, 47)]
+STICK_AREAS = [None, (15, 4, 35, 46), (2, 8, 22, 44), (30, 22, 46, 47)]
+#: The area a drawing of a case without one is drawn in.
+DEFAULT_AREA = (4, 4, 45, 45)
+
+GABLE_RU = "каркас дома в изометрии с двускатной крышей и трубой"
+GABLE_EN = "a wire-frame house in isometric projection with a gable roof and a chimney"
+
+
+def _case(**raw: Any) -> Case:
+    fam = get_family(raw["family"])
+    return Case(id="hypothesis", family=fam.name, params=MappingProxyType(fam.params(raw)))
+
+
+def _failed(case: Case, cells: list[tuple[int, int]]) -> list[str]:
+    result = case.score(Drawing.from_points(cells, grid_size=case.grid_size))
+    return [c.describe() for c in result.failed]
+
+
+def _areas(least_w: int, least_h: int, fixed: list) -> st.SearchStrategy:
+    """One of the built-in cases' areas, or any area on the grid the family accepts."""
+
+    @st.composite
+    def any_area(draw: st.DrawFn) -> tuple[int, int, int, int]:
+        w = draw(st.integers(least_w, GRID - 1))
+        h = draw(st.integers(least_h, GRID - 1))
+        x0 = draw(st.integers(0, GRID - 1 - w))
+        y0 = draw(st.integers(0, GRID - 1 - h))
+        return (x0, y0, x0 + w, y0 + h)
+
+    return st.one_of(st.sampled_from(fixed), any_area())
+
+
+def _house_case(area, gable: bool) -> Case:
+    raw: dict[str, Any] = {"family": "house"}
+    if area is not None:
+        raw["area"] = list(area)
+    if gable:
+        raw.update(description=GABLE_RU, description_en=GABLE_EN)
+    return _case(**raw)
+
+
+def _stick_case(area) -> Case:
+    raw: dict[str, Any] = {"family": "stick"}
+    if area is not None:
+        raw["area"] = list(area)
+    return _case(**raw)
+
+
+@st.composite
+def fair_houses(draw: st.DrawFn) -> tuple[Any, bool, HouseStyle]:
+    """A fair house: any proportions, chimney anywhere on a slope, placed anywhere in its area
+    from three quarters of it to filling it, in either isometry, any stroke organisation."""
+    area = draw(_areas(20, 24, HOUSE_AREAS))
+    gable = draw(st.booleans())
+    hidden = draw(st.booleans())
+    style = HouseStyle(
+        proj=draw(st.sampled_from(["2:1", "30"])),
+        roof="gable" if gable else draw(st.sampled_from(["gable", "hip"])),
+        hidden=hidden,
+        chimney=draw(st.floats(0.4, 0.7)),
+        chimney_slope=draw(st.sampled_from(["near", "far"])),
+        chimney_at=draw(st.floats(0.3, 0.7)),
+        length=draw(st.floats(0.8, 1.9)),
+        height=draw(st.floats(0.6, 1.2)),
+        rise=draw(st.floats(0.4, 0.9)),
+        mirror=draw(st.booleans()),
+        strokes=draw(st.sampled_from(["chain", "edges", "walk"] + (["faces"] if hidden else []))),
+        fill=draw(st.floats(0.75, 1.0)),
+        align_x=draw(st.floats(0.0, 1.0)),
+        align_y=draw(st.floats(0.0, 1.0)),
+    )
+    # a hip roof over a nearly square plan is a pyramid whose corner edges the walls check
+    # does not read yet (issue 29: left open)
+    assume(style.roof != "hip" or style.length >= 1.2)
+    # a chimney on the far slope with the hidden lines removed shows only its top above the
+    # ridge: on a small house a few cells, no box the chimney check reads (left open)
+    assume(style.chimney_slope == "near" or style.hidden)
+    return area, gable, style
+
+
+@st.composite
+def fair_figures(draw: st.DrawFn) -> tuple[Any, StickStyle]:
+    """A fair stick figure: any pose (arms horizontal, raised, lowered, hands on the hips; legs
+    together or apart), any head raster and stroke order, from three quarters of its area's
+    height to filling it."""
+    area = draw(_areas(12, 24, STICK_AREAS))
+    arms = draw(st.sampled_from(["horizontal", "raised", "lowered", "lowered45", "hips"]))
+    style = StickStyle(
+        head_method=draw(st.sampled_from(["round", "midpoint"])),
+        head_start=draw(st.sampled_from(["bottom", "top", "left", "right"])),
+        head_dir=draw(st.sampled_from(["cw", "ccw"])),
+        neck=draw(st.sampled_from(["touch", "junction", "gap"])),
+        arms=arms,
+        arm_strokes=draw(st.sampled_from([1, 2])),
+        shoulder=draw(st.floats(0.2, 0.35)),
+        arm_reach=draw(st.floats(0.6, 1.0)),
+        legs_spread=draw(st.floats(0.2, 0.8)),
+        leg_strokes=draw(st.sampled_from([1, 2, 3])),
+        torso_share=draw(st.floats(0.4, 0.55)),
+        walk=draw(st.booleans()),
+        connect=draw(st.sampled_from(["8", "4"])),
+        offset_x=draw(st.integers(-2, 2)),
+        fill=draw(st.floats(0.75, 1.0)),
+    )
+    layout = _stick_layout(area or DEFAULT_AREA, style)
+    # hands on the hips need a torso long enough to bend an arm along (elbow half way down,
+    # hand three cells above the hip)
+    assume(arms != "hips" or layout["hip"][1] - layout["shoulder"][1] >= 8)
+    # hands hanging below the hip lie among the legs: which line is an arm and which a leg is
+    # then a guess (the drawer's arms down at 45° reach two rows below the hip on a short torso)
+    assume(all(hand[1] < layout["hip"][1] for hand in layout["hands"]))
+    # drawn in one walk, the torso runs straight on into the first leg: the hip must stand out
+    # of the line from the shoulder to that foot by more than the simplification's cell (legs
+    # together under a torso of four cells do not)
+    if style.walk:
+        (sx, sy), (hx, hy), (fx, fy) = layout["shoulder"], layout["hip"], layout["feet"][0]
+        bend = abs((fx - sx) * (hy - sy) - (fy - sy) * (hx - sx)) / math.hypot(fx - sx, fy - sy)
+        assume(bend > 1.5)
+    # arms raised from shoulders just under the head cross its outline: the head is no loop of
+    # its own then
+    if arms == "raised":
+        head = set(stick_cells(area or DEFAULT_AREA, replace(style, walk=False, order=("head",))))
+        arm_cells = stick_cells(area or DEFAULT_AREA, replace(style, walk=False, order=("arms",)))
+        assume(all((x + dx, y + dy) not in head for x, y in arm_cells for dx in (-1, 0, 1) for dy in (-1, 0, 1)))
+    return area, style
+
+
+# --------------------------------------------------------------------------------------------------
+# House
+
+
+#: The least width and height of a fair house, cells: below it a hip roof, a chimney and the
+#: eaves meeting at a corner are a cell or two each, and overlap (a hip-roofed house 17 cells
+#: wide with its chimney above the front corner reads as one vertical line there; a chimney of
+#: 0.4 of 6-cell walls is two cells above the roof, no box; on a flat top of 17 cells a chimney
+#: reads as a roof edge).
+LEAST_HOUSE = 22
+
+
+def _house_size(cells: list[tuple[int, int]]) -> int:
+    return min(max(c[k] for c in cells) - min(c[k] for c in cells) + 1 for k in (0, 1))
+
+
+@settings(derandomize=True, max_examples=60, deadline=None)
+@given(fair_houses())
+# a gable 6–8 high over walls 13–14 and faces 11–14 (the audit's class), and a house filling the
+# whole of the smallest asked area
+@example((None, True, HouseStyle(length=1.1, height=1.2, rise=0.65, strokes="chain")))
+@example(((25, 20, 47, 47), False, HouseStyle(strokes="chain", fill=1.0)))
+# found here: a hip edge rising straight on from the front corner, the other eave drawn through
+# the corner (cut there by one edge end); a hip roof twice the walls' height
+@example((None, False, HouseStyle(roof="hip", hidden=False, length=1.5, height=1.0, rise=0.5, strokes="chain")))
+@example(((10, 6, 40, 43), False, HouseStyle(roof="hip", hidden=False, height=0.6, rise=0.9, strokes="chain")))
+def test_every_fair_house_passes(drawn):
+    area, gable, style = drawn
+    cells = house_cells(area or DEFAULT_AREA, style)
+    assume(_house_size(cells) >= LEAST_HOUSE)
+    assert _failed(_house_case(area, gable), cells) == []
+
+
+@settings(derandomize=True, max_examples=25, deadline=None)
+@given(fair_houses(), st.integers(3, 5))
+def test_a_chimney_floating_above_the_roof_fails(drawn, clear):
+    area, gable, style = drawn
+    cells = house_cells(area or DEFAULT_AREA, replace(style, chimney_clear=clear))
+    assume(min(y for _, y in cells) >= 0)
+    assert any(f.startswith("chimney") for f in _failed(_house_case(area, gable), cells))
+
+
+@settings(derandomize=True, max_examples=25, deadline=None)
+@given(fair_houses(), st.integers(2, 6), st.sampled_from([(1, 0), (-1, 0), (0, 1), (0, -1)]))
+def test_a_house_moved_out_of_its_area_fails(drawn, out, way):
+    area, gable, style = drawn
+    assume(area is not None)
+    cells = house_cells(area, style)
+    # moved until its outermost cell lies ``out`` cells beyond the area's edge that way
+    x0, y0, x1, y1 = area
+    dx, dy = way
+    if dx:
+        edge = max(x for x, _ in cells) - x1 if dx > 0 else x0 - min(x for x, _ in cells)
+        shift = (out - edge) * dx, 0
+    else:
+        edge = max(y for _, y in cells) - y1 if dy > 0 else y0 - min(y for _, y in cells)
+        shift = 0, (out - edge) * dy
+    moved = [(x + shift[0], y + shift[1]) for x, y in cells]
+    assume(all(0 <= v < GRID for c in moved for v in c))
+    assert any(f.startswith("area") for f in _failed(_house_case(area, gable), moved))
+
+
+@settings(derandomize=True, max_examples=20, deadline=None)
+@given(fair_houses(), st.sampled_from(["no chimney", "flat top", "no walls"]))
+def test_a_house_missing_a_part_fails(drawn, missing):
+    area, gable, style = drawn
+    # a chimney standing at the far corner of a flat top rises straight from a wall's top, as a
+    # hip edge does from the front corner: the flat top then passes (a known limit)
+    assume(missing != "flat top" or 0.4 <= style.chimney_at <= 0.6)
+    assume(_house_size(house_cells(area or DEFAULT_AREA, style)) >= LEAST_HOUSE)
+    style = {
+        "no chimney": replace(style, chimney=None),
+        "flat top": replace(style, roof="flat"),
+        "no walls": replace(style, walls=False),
+    }[missing]
+    assert _failed(_house_case(area, gable), house_cells(area or DEFAULT_AREA, style))
+
+
+# --------------------------------------------------------------------------------------------------
+# Stick figure
+
+
+@settings(derandomize=True, max_examples=80, deadline=None)
+@given(fair_figures())
+# hands on the hips (the audit's class)
+@example(((15, 4, 35, 46), StickStyle(arms="hips")))
+@example((None, StickStyle(arms="hips", arm_strokes=1, connect="4")))
+# found here: both hands back on the hips from one stroke through the shoulder (two arms, not
+# one); a neck folded into a lowered arm by the simplification, drawn in one 4-connected walk;
+# an arm hanging from a shoulder four cells above the hip, beside a leg; legs close together
+# leaving the hip within the torso's continuation
+@example(((0, 0, 12, 38), StickStyle(arms="hips", arm_strokes=1, arm_reach=1.0, torso_share=0.5)))
+@example((None, StickStyle(arms="lowered", arm_strokes=1, shoulder=0.22, arm_reach=0.75, walk=True, connect="4")))
+@example(((30, 22, 46, 47), StickStyle(arms="lowered", arm_strokes=1, arm_reach=0.625, legs_spread=0.75, fill=0.75)))
+@example((None, StickStyle(neck="junction", arms="lowered", legs_spread=0.2, torso_share=0.54, connect="4")))
+def test_every_fair_stick_figure_passes(drawn):
+    area, style = drawn
+    cells = stick_cells(area or DEFAULT_AREA, style)
+    assert _failed(_stick_case(area), cells) == []
+
+
+@settings(derandomize=True, max_examples=25, deadline=None)
+@given(fair_figures(), st.integers(2, 6))
+def test_a_head_floating_above_the_torso_fails(drawn, lift):
+    area, style = drawn
+    # from a torso starting right under the head: ``lift`` empty rows between them
+    style = replace(style, neck="touch", head_lift=lift)
+    cells = stick_cells(area or DEFAULT_AREA, style)
+    assume(min(y for _, y in cells) >= 0)
+    assert any(f.startswith("head_above_torso") for f in _failed(_stick_case(area), cells))
+
+
+@settings(derandomize=True, max_examples=25, deadline=None)
+@given(fair_figures(), st.sampled_from(["arms", "legs"]), st.integers(3, 5))
+def test_limbs_off_the_torso_fail(drawn, which, gap):
+    area, style = drawn
+    # limbs leaving the torso's own cell, moved ``gap`` cells off it: ``gap − 1`` empty cells
+    style = replace(style, walk=False, arms="horizontal" if style.arms == "hips" else style.arms)
+    style = replace(style, arm_gap=gap) if which == "arms" else replace(style, leg_gap=gap)
+    cells = stick_cells(area or DEFAULT_AREA, style)
+    assume(all(0 <= v < GRID for c in cells for v in c))
+    assert any(f.startswith("limbs") for f in _failed(_stick_case(area), cells))
+
+
+@settings(derandomize=True, max_examples=20, deadline=None)
+@given(fair_figures(), st.sampled_from(["head", "torso", "arm", "leg"]))
+def test_a_stick_figure_missing_a_part_fails(drawn, missing):
+    area, style = drawn
+    style = replace(style, walk=False)
+    style = {
+        "head": replace(style, has_head=False),
+        "torso": replace(style, has_torso=False),
+        "arm": replace(style, n_arms=1),
+        "leg": replace(style, n_legs=1),
+    }[missing]
+    assert _failed(_stick_case(area), stick_cells(area or DEFAULT_AREA, style))
+
+
+@settings(derandomize=True, max_examples=20, deadline=None)
+@given(fair_figures(), st.floats(0.3, 0.5))
+def test_a_figure_filling_a_corner_of_its_area_fails(drawn, fill):
+    area, style = drawn
+    assume(area is not None)
+    cells = stick_cells(area, replace(style, fill=fill, arm_reach=min(style.arm_reach, fill)))
+    # (the drawer scales the figure's height: in a narrow area its arms may still span the width)
+    x0, y0, x1, y1 = area
+    assume(max(x for x, _ in cells) - min(x for x, _ in cells) + 1 < 0.55 * (x1 - x0 + 1))
+    assert any(f.startswith("area_fill") for f in _failed(_stick_case(area), cells))
