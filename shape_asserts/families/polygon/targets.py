@@ -237,6 +237,11 @@ def _turned(rot: float, what_ru: str, what_en: str, lang: str) -> str:
 
 
 def _phrases(case: CaseLike, lang: str) -> dict[str, str]:
+    """The prompt's phrases for one polygon family, in Russian or English.
+
+    Long because it is one table of wordings, family by family, each Russian text beside its
+    English one: split, a reader would compare the two languages across functions.
+    """
     p = case.params
     fam = case.family
     ru = lang == "ru"
