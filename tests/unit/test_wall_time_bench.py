@@ -40,7 +40,7 @@ def test_each_variant_takes_each_place_in_turn(wall_time):
 def test_the_readme_block_is_replaced_whole_and_only_between_its_markers(wall_time):
     before = f"# Wall time\n\nintro\n{wall_time.README_BEGIN}\nold output\n{wall_time.README_END}\nafter\n"
     block = wall_time.readme_block(
-        ["round 1: live 7.0 s", "ratio 0.90×"], "python bench/wall_time.py --rounds 1", "abc1234", "2026-12-02"
+        ["round 1: live 7.0 s", "ratio 0.90×"], "python bench/wall_time.py --rounds 1", "2026-12-02"
     )
 
     once = wall_time.replace_block(before, block)
@@ -49,7 +49,7 @@ def test_the_readme_block_is_replaced_whole_and_only_between_its_markers(wall_ti
     assert once == again  # a second run replaces its own output, nothing accumulates
     assert once.startswith("# Wall time\n\nintro\n") and once.endswith(f"{wall_time.README_END}\nafter\n")
     assert "old output" not in once and "```text\nround 1: live 7.0 s\nratio 0.90×\n```" in once
-    assert "at commit `abc1234` with `python bench/wall_time.py --rounds 1`" in once
+    assert "Measured 2026-12-02 with `python bench/wall_time.py --rounds 1`" in once
 
 
 def test_the_performance_page_holds_the_block_the_bench_writes(wall_time):
