@@ -33,7 +33,7 @@ from shape_asserts.families.base import (
 )
 from shape_asserts.families.prompts import contour_prompt, fmt_xy
 from shape_asserts.families.single import ContourThresholds, outline_measures, path_checks, prepared
-from shape_asserts.geometry.distances import closure_distance
+from shape_asserts.geometry.distances import closure_distance, point_chebyshev
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit.spiral import unwrapped_angles
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points, round_half_up
@@ -89,7 +89,8 @@ class SpiralThresholds(ContourThresholds):
 
     #: Chebyshev distance of the last point from the asked end.
     max_end_distance: float = 1.5
-    #: The spiral is open: the last point must be at least this far (Chebyshev) from the first.
+    #: The spiral is open: the last point must be at least this far (Chebyshev) from the first, or as
+    #: far as the asked ends are from each other when they are nearer (a small spiral's outer end).
     min_closure: float = 3.0
     #: Points nearer the center than this have no meaningful polar angle: the direction and the laps
     #: are read without them.
@@ -257,11 +258,12 @@ def score_spiral(
     card.endpoint(pts, end, t.max_end_distance, name="end")
     closing = closure_distance(pts)
     card.metrics["closure_distance"] = closing
+    apart = min(t.min_closure, point_chebyshev(start, end))
     card.add(
         "closure",
-        closing >= t.min_closure,
+        closing >= apart,
         closing,
-        f"≥ {t.min_closure:g} (open)",
+        f"≥ {apart:g} (open)",
         "the spiral closes on itself: its last point is next to the first",
     )
     _turning_checks(card, pts, center=center, direction=direction, spacing=spacing, turns=turns, inward=inward, t=t)
