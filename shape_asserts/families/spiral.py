@@ -8,6 +8,15 @@ follow from these and are written into the prompt.
 
 Unlike every other single-contour family the spiral is *open*: its ``closure`` check requires the
 last point to stay away from the first.
+
+The geometry is judged against the asked spiral law itself. The prompt fixes the center, the laps,
+the outer end and the way round, and leaves free where the first lap leaves the center cell: every
+spiral ``r = r0 + kθ`` with the asked laps and outer end and ``r0`` from 0 to 1 cell
+(:data:`FAIR_INNER_OFFSETS`) is fair. Against the one of these nearest the drawing, with one
+tolerance from the grid (:data:`LAW_TOLERANCE`): ``stray`` — every drawn cell near it; ``uncovered``
+— it drawn all along (outside the center's :data:`CENTER_REACH`, which no grid can draw a lap in).
+``turns`` counts the laps swept from the innermost lap to the end against those a fair spiral
+sweeps there (:func:`fair_laps`), and ``revisits`` keeps the path simple (no spike out and back).
 """
 
 from __future__ import annotations
@@ -45,8 +54,10 @@ from shape_asserts.geometry.scorecard import Scorecard
 __all__ = [
     "FAMILY",
     "FAMILIES",
+    "CENTER_REACH",
     "FAIR_INNER_OFFSETS",
     "LAW_TOLERANCE",
+    "fair_laps",
     "SpiralThresholds",
     "SPIRAL",
     "score_spiral",
@@ -61,7 +72,7 @@ __all__ = [
 #: rounded to cells and joined by straight runs (Bresenham, DDA) add half a cell: a run's cells lie
 #: up to 0.5 off the straight side between two rounded points; and a side a few cells long bows
 #: from the curve (a 4-cell side at radius 20 by 0.1): 0.71 + 0.5 + 0.1 ≈ 1.3. Measured on the
-#: catalogue's fair drawings: up to 1.22 (points every 22.5° at radius 24). A tab 3 cells high
+#: catalogue's fair drawings: up to 1.22 (points every 22.5°, or 4 cells apart, joined). A tab 3 cells high
 #: reaches 3 · cos 45° = 2.1 cells across the curve from its foot even on a diagonal stretch; a
 #: spike is caught as a path that comes back (``revisits``) whatever its length; a lap too many or
 #: too few by ``turns``; a missing lap or laps pushed together by ``uncovered``.
