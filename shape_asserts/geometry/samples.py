@@ -36,30 +36,45 @@ def ellipse_xy(center: Point, a: float, b: float, rotation: float, t: ArrayLike)
     return np.column_stack([center[0] + u * c - v * s, center[1] + u * s + v * c])
 
 
-def spiral_xy(center: Point, spacing: float, turns: float, angle: float, direction: str, t: ArrayLike) -> FloatArray:
-    """Points of an outward Archimedean spiral ``r = spacing · θ / 2π`` at ``t`` ∈ [0, 1] of its length
-    in turns, shape (len(t), 2).
+def spiral_xy(
+    center: Point, spacing: float, turns: float, angle: float, direction: str, t: ArrayLike, *, inner: float = 0.0
+) -> FloatArray:
+    """Points of an outward Archimedean spiral at ``t`` ∈ [0, 1] of its length in turns, shape (len(t), 2).
 
-    The spiral starts at ``center``, turns ``direction`` ("cw"/"ccw" on screen) while it grows and
-    ends, after ``turns`` laps, at polar angle ``angle`` (degrees, :func:`angle_of` convention).
+    The spiral starts ``inner`` cells from ``center`` (0: on it), turns ``direction`` ("cw"/"ccw" on
+    screen) while its radius grows evenly with the angle, and ends, after ``turns`` laps, at radius
+    ``spacing · turns`` and polar angle ``angle`` (degrees, :func:`angle_of` convention). With
+    ``inner`` = 0 this is ``r = spacing · θ / 2π``; an inner offset keeps both the laps and the outer
+    end, so its laps lie ``spacing − inner / turns`` apart.
     """
     if direction not in ("cw", "ccw"):
         raise ValueError(f"direction must be 'cw' or 'ccw', got {direction!r}")
     theta = np.asarray(t, dtype=float) * 2 * math.pi * turns
     sign = 1.0 if direction == "cw" else -1.0
-    r = spacing * theta / (2 * math.pi)
+    # written so that no offset gives exactly spacing · θ / 2π
+    r = inner + (spacing - inner / turns) * theta / (2 * math.pi)
     phi = math.radians(angle) - sign * (2 * math.pi * turns - theta)
     return np.column_stack([center[0] + r * np.cos(phi), center[1] + r * np.sin(phi)])
 
 
 def spiral_samples(
-    center: Point, spacing: float, turns: float, angle: float, direction: str, count: int, *, inward: bool = False
+    center: Point,
+    spacing: float,
+    turns: float,
+    angle: float,
+    direction: str,
+    count: int,
+    *,
+    inward: bool = False,
+    inner: float = 0.0,
 ) -> FloatArray:
     """``count`` points of the asked spiral evenly spaced along it, from the center out, shape (count, 2).
 
     ``direction`` is the way the *drawing* turns: drawn inward one way, the same curve traced
-    outward turns the other way.
+    outward turns the other way. ``inner`` is the inner end's distance from the center
+    (:func:`spiral_xy`).
     """
     grow = direction if not inward else ("ccw" if direction == "cw" else "cw")
-    # arc length grows as θ², so t = √u spaces the samples evenly along the curve
-    return spiral_xy(center, spacing, turns, angle, grow, np.sqrt(np.linspace(0, 1, count)))
+    # arc length grows as θ², so t = √u spaces the samples evenly along the curve (with an inner
+    # offset it grows a little faster near the center: the samples there are only closer)
+    return spiral_xy(center, spacing, turns, angle, grow, np.sqrt(np.linspace(0, 1, count)), inner=inner)

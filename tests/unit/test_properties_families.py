@@ -278,6 +278,9 @@ def test_score_is_invariant_under_integer_translation_of_drawing_and_case(family
     (as long as the drawing stays on the grid: the grid's edges do not move with it)."""
     raw = data.draw(RAW[family]) if data is not None else _TRANSLATION_REGRESSIONS.get(family, _EXAMPLES[family])
     case = valid_case(raw)
+    # a spiral's outer end halfway between cells rounds half up, and its float (15.4999… or 16.5)
+    # need not move with the case: the moved case may ask for the next cell
+    assume(not _spiral_end_on_a_half(case))
     pts = with_defects(case.ideal(), seed)
     assume(all(0 <= v <= 49 for v in (pts.min(), pts.max(), pts.min() + min(dx, dy), pts.max() + max(dx, dy))))
     try:

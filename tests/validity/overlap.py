@@ -46,6 +46,11 @@ def overlap_reason(family: str, cls: str, note: str) -> str | None:
     """Why an impostor of ``cls`` (with the catalogue's ``note``) may pass, or None if it may not."""
     if cls.endswith("grid-limit"):
         return "at the grid's limit (the catalogue's own label)"
+    if family == "spiral" and cls == "polygonal":
+        # a spiral of straight sides, corners on the curve: the same bow rule as a polygon for a circle
+        bows = [float(x) for x in _SAGITTA.findall(note)]
+        if bows and max(bows) < MAX_SAGITTA:
+            return f"a polygonal spiral whose sides bow {max(bows):.2f} cells (< {MAX_SAGITTA:g}) from the curve"
     if family in ("circle", "concentric", "circles", "ellipse"):
         bows = [float(x) for x in _SAGITTA.findall(note)]
         if cls == "ngon" and bows and max(bows) < MAX_SAGITTA:

@@ -16,13 +16,7 @@ from numpy.typing import ArrayLike
 from shape_asserts.geometry.fit.base import FitFailure
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
 
-__all__ = [
-    "SpiralModel",
-    "unwrapped_angles",
-    "lap_gaps",
-    "radii_about",
-    "lap_error",
-]
+__all__ = ["SpiralModel", "unwrapped_angles", "radii_about"]
 
 
 def unwrapped_angles(points: ArrayLike, center: Point, *, min_radius: float = 0.0) -> tuple[IntArray, FloatArray]:
@@ -52,78 +46,6 @@ def radii_about(points: ArrayLike, center: Point) -> FloatArray:
     pts = as_points(points)
     r: FloatArray = np.hypot(pts[:, 0] - center[0], pts[:, 1] - center[1])
     return r
-
-
-def lap_gaps(
-    points: ArrayLike, center: Point, *, min_radius: float = 1.5, window: float = 0.25
-) -> tuple[IntArray, FloatArray]:
-    """How far each point lies from the lap before it, radially: a spiral's local lap spacing.
-
-    For every point at least one lap (2π) along the drawing from its first point away from the
-    center, the radius one lap earlier is the median radius of the points whose unwrapped angle
-    (see :func:`unwrapped_angles`) lies within ``window`` radians of one lap back — of the nearest
-    such points when none does — and is subtracted. A median of a window rather than an
-    interpolation: two points at nearly the same angle (a wobble) must not decide it by a rounding
-    error. An even Archimedean spiral gives its spacing everywhere, positive outward and negative
-    inward. Returns ``(indices, gaps)``.
-    """
-    idx, theta = unwrapped_angles(points, center, min_radius=min_radius)
-    if idx.size < 2:
-        return idx[:0], np.zeros(0)
-    th = theta if theta[-1] >= 0 else -theta
-    r = radii_about(points, center)[idx]
-    # a point exactly one lap on (a grid ray crossed again) counts, whatever the float noise
-    keep = np.flatnonzero(th >= th.min() + 2 * math.pi - 1e-9)
-    before = _lap_medians(th, r, th[keep] - 2 * math.pi, window)
-    return idx[keep], r[keep] - before
-
-
-def _lap_medians(th: FloatArray, r: FloatArray, targets: FloatArray, window: float) -> FloatArray:
-    """For each target angle, the median ``r`` of the points within ``window`` of it (of the nearest
-    ones, ties within 1e-9, when none is): what :func:`lap_gaps` subtracts.
-
-    The points are sorted by angle once, so each target's points are a run of that order (a float
-    difference is monotone in its operand): the run is found by bisection with a little slack and
-    then held to the exact test, so the same points are chosen as by comparing every pair. This
-    keeps a hostile 10,000-point answer (``bench/hostile_cost.py``) within its second: comparing
-    every pair would take a 10,000² matrix.
-    """
-    order = np.argsort(th, kind="stable")
-    ths, rs = th[order], r[order]
-    out = np.empty(len(targets))
-    for k, target in enumerate(targets.tolist()):
-        slack = 1e-7 * (1.0 + abs(target))
-        lo = int(ths.searchsorted(target - window - slack, side="left"))
-        hi = int(ths.searchsorted(target + window + slack, side="right"))
-        near = np.abs(ths[lo:hi] - target)
-        chosen = rs[lo:hi][near <= window]
-        if not chosen.size:
-            chosen = _nearest_radii(ths, rs, target)
-        out[k] = _median(chosen)
-    return out
-
-
-def _median(values: FloatArray) -> float:
-    """The median of a few finite values (the mean of the middle two for an even count), as
-    ``np.median`` gives it, without its general machinery: called once per point of a spiral."""
-    ordered = np.sort(values)
-    half = len(ordered) // 2
-    if len(ordered) % 2:
-        return float(ordered[half])
-    return float((ordered[half - 1] + ordered[half]) / 2)
-
-
-def _nearest_radii(ths: FloatArray, rs: FloatArray, target: float) -> FloatArray:
-    """The radii of the points (sorted by angle ``ths``) nearest in angle to ``target``, and of
-    those as near within 1e-9."""
-    at = int(ths.searchsorted(target))
-    nearest = min(abs(float(ths[max(at - 1, 0)]) - target), abs(float(ths[min(at, len(ths) - 1)]) - target))
-    reach = nearest + 1e-9
-    slack = 1e-7 * (1.0 + abs(target))
-    lo = int(ths.searchsorted(target - reach - slack, side="left"))
-    hi = int(ths.searchsorted(target + reach + slack, side="right"))
-    chosen: FloatArray = rs[lo:hi][np.abs(ths[lo:hi] - target) <= reach]
-    return chosen
 
 
 @dataclass(frozen=True)
@@ -217,27 +139,3 @@ class SpiralModel:
     def __bool__(self) -> Literal[True]:
         """A model is a fit that worked: always true (a :class:`FitFailure` is false)."""
         return True
-
-
-def lap_error(
-    radii: FloatArray, used: IntArray, theta: FloatArray, spacing: float, turns: float, inward: bool
-) -> float:
-    """Laps drawn against laps asked, read where the count is sharpest: the first lap.
-
-    From a point at radius r a fair spiral has ``turns − r / spacing`` laps left to its outer end.
-    The points of the innermost lap (outside the center's few cells, whose angle means little) each
-    compare that with the laps the drawing really sweeps from them to its outer end; the mean of
-    those differences is the error. A spiral with a quarter lap too many or too few between the
-    same two ends is off by nearly a quarter there, while a cell's half-cell rounding of r
-    averages out over the lap. ``radii`` are every point's distances from the center, ``used`` and
-    ``theta`` the drawing's :func:`unwrapped_angles`.
-    """
-    if not used.size:
-        return float("inf")
-    r = radii[used]
-    first = r <= spacing
-    if not first.any():
-        first = r <= r.min()
-    # outward the outer end is the last counted point, inward the first
-    swept = np.abs(theta[first] - (theta[-1] if not inward else theta[0])) / (2 * math.pi)
-    return float(np.mean(swept - (turns - r[first] / spacing)))
