@@ -215,13 +215,14 @@ def rasterise(
 
 
 def _normal(cells: Sequence[Cell], at: int) -> Cell:
-    """The unit grid step across the path at ``at`` (left of the direction of travel)."""
+    """The grid step across the path at ``at`` (left of the direction of travel), one of the eight:
+    on a diagonal stretch the diagonal step, so a defect stands straight off the path, never along it."""
     (x0, y0), (x1, y1) = cells[max(0, at - 1)], cells[min(len(cells) - 1, at + 1)]
-    dx, dy = x1 - x0, y1 - y0
-    nx, ny = dy, -dx
-    if abs(nx) >= abs(ny):
-        return (1 if nx > 0 else -1, 0)
-    return (0, 1 if ny > 0 else -1)
+    nx, ny = y1 - y0, -(x1 - x0)
+    # tan 22.5° ≈ 0.414: within that of an axis the step is along the axis, else diagonal
+    sx = (1 if nx > 0 else -1) if abs(nx) > 0.414 * abs(ny) else 0
+    sy = (1 if ny > 0 else -1) if abs(ny) > 0.414 * abs(nx) else 0
+    return (sx, sy)
 
 
 def spike(cells: Sequence[Cell], at: int, length: int, *, outward: bool = True) -> list[Cell]:
