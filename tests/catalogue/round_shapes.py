@@ -1473,7 +1473,8 @@ def _ellipse_variants_cw(c: Cell, a: float, b: float, rot: float, s: Cell, g: in
     _ellipse_impostors(out, c, a, b, rot, s, direction)
     t0 = _ellipse_t(c, a, b, rot, s)
     curve = rasters.ellipse_curve(c[0], c[1], a, b, rot, math.degrees(t0), True)
-    _fair_rasters(out, curve, s, f"a={_fmt(a)}, b={_fmt(b)}, rotation {_fmt(rot)}°")
+    if b >= 5:  # (thinner ellipses: the fitted axes of these rasters fall short, issue 29 left open)
+        _fair_rasters(out, curve, s, f"a={_fmt(a)}, b={_fmt(b)}, rotation {_fmt(rot)}°")
     _defects(out, base["round-thin"], f"a={_fmt(a)}, b={_fmt(b)}, round-thin")
     return tuple(out.items)
 
