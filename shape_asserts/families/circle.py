@@ -66,8 +66,9 @@ class CircleThresholds(LoopThresholds):
     #: rounding noise. Every fair method of ``tests/catalogue/rasters.py`` (L-corners dropped,
     #: points every 10° or 15° joined by straight cells, at any radius, whole or not) stays below
     #: 0.53, 0.45 and 0.30 at radius 4–8 and 0.49, 0.36 and 0.27 above; a polygon whose sides bow
-    #: much over half a cell goes past its order's limit (``tests/validity/test_exact_round.py``).
-    grid_wave_limits: tuple[float, float] = (0.45, 0.75)
+    #: much over half a cell goes past its order's limit (``tests/validity/test_exact_round.py``),
+    #: and so does a superellipse (p = 2.5 at radius 16: 0.48 at order 4, limit 0.455).
+    grid_wave_limits: tuple[float, float] = (0.38, 1.2)
     overtone_limits: tuple[float, float] = (0.3, 0.75)
     other_limits: tuple[float, float] = (0.25, 0.5)
     #: The limits the circle was held to before issue 29, ``(a, b)`` at multiples of 4, ``(c, d)``
