@@ -28,7 +28,14 @@ from shape_asserts.families.base import (
     with_overrides,
 )
 from shape_asserts.families.prompts import contour_prompt, fmt_xy
-from shape_asserts.families.single import ClosedThresholds, loop_checks, outline_measures, path_checks, prepared
+from shape_asserts.families.single import (
+    ClosedThresholds,
+    exact_checks,
+    loop_checks,
+    outline_measures,
+    path_checks,
+    prepared,
+)
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import EllipseModel, axis_angle_difference
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
@@ -68,7 +75,7 @@ class EllipseThresholds(ClosedThresholds):
     #: Largest harmonic (orders 2–16) of the radial residual about the fitted ellipse, in cells, at
     #: fitted minor semi-axis b: ``a + b_ / b`` at even orders (a fair raster of an ellipse is the
     #: same after a half turn), ``c + d / b`` at odd ones (see ``CircleThresholds``).
-    harmonic_limits: tuple[float, float, float, float] = (0.2, 1.4, 0.03, 0.7)
+    harmonic_limits: tuple[float, float, float, float] = (0.35, 1.4, 0.2, 0.7)
 
 
 ELLIPSE = EllipseThresholds()
@@ -202,6 +209,8 @@ def score_ellipse(
     score = outline_measures(card, pts, outline, t=t)
     path_checks(card, pts, grid_size=grid_size, start=start, t=t)
     loop_checks(card, pts, center=center, direction=direction, t=t)
+    # the drawing against the exact asked ellipse: its runs are longest about the major axis's ends
+    exact_checks(card, pts, stray=outline.distance(pts), miss=np.sqrt(outline.nearest_sq(pts)), size=a)
     model = EllipseModel.from_estimate(pts)
     if not model:
         card.metrics["evenness"] = 0.0

@@ -18,6 +18,7 @@ the *requested* outline:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -39,6 +40,13 @@ __all__ = [
     "prepared",
     "path_checks",
     "loop_checks",
+    "NEAR_BASE",
+    "NEAR_PER_CELL",
+    "NEAR_MOST",
+    "COVER_TOLERANCE",
+    "near_tolerance",
+    "revisits",
+    "exact_checks",
 ]
 
 
@@ -83,6 +91,86 @@ class ClosedThresholds(ContourThresholds, LoopThresholds):
 
 #: Distance to the asked outline that the headline forgives: a cell's center may lie half a cell off.
 CELL_SLACK = 0.5
+
+# --- the exact shape's tolerances (issue 29) ------------------------------------------------------
+#
+# Every fair way to put a curve on the grid draws cells whose centres lie near it, whatever the
+# method: a cell the curve passes through has its centre within half a cell diagonal (0.71) of it
+# (supercover, rounding, thinning, the circle and ellipse algorithms: measured up to 0.76, the
+# outline of a digital disk). A person who plots points every 10° or 15° and joins them by straight
+# runs of cells strays further once the runs are longer than a cell or two: each run lies within
+# half a cell of the line between two rounded points, which itself lies within 0.71 of the curve
+# (bound 1.21 plus the chord's bow). Measured over every radius 3–24, whole or not: 0.87 at radius
+# 5.9, 1.08 at 8.7, at most 1.20 from radius 11 on (tests/validity/test_exact_round.py draws them).
+#: The stray every fair drawing is allowed at any size, cells: a little over half a diagonal.
+NEAR_BASE = 0.8
+#: What straight runs between keypoints add per cell of the curve's size (radius, major semi-axis)...
+NEAR_PER_CELL = 1 / 25
+#: ... up to this stray, from a size of 11 on: half a cell of line rounding beyond the half diagonal.
+NEAR_MOST = 1.25
+#: How far a point of the asked curve may lie from the nearest drawn cell: a curve point lies in a
+#: cell the curve passes through; a fair 8-connected drawing that cut that corner cell has its two
+#: neighbours, the farthest point of the corner cell 1.58 from the nearer; the measured worst of
+#: every fair method is 1.30. A chord that cuts off a part of the curve misses it by more.
+COVER_TOLERANCE = 1.5
+
+
+def near_tolerance(size: float) -> float:
+    """How far (cells) a fair drawing's cells may lie from an exact curve of ``size`` (radius or
+    major semi-axis): 0.92 at radius 3, 1.25 from radius 11 on. A spike or a tab two cells high
+    lies beyond it at every size; a diamond of radius 4 for a circle of radius 3 (1.0 off) too."""
+    return min(NEAR_MOST, NEAR_BASE + NEAR_PER_CELL * max(0.0, size))
+
+
+def revisits(pts: FloatArray) -> tuple[int, ...]:
+    """The indices of points that come back to a cell drawn earlier, but not just before (an
+    out-and-back: a spike, a retraced stretch); the start repeated at the very end is a closed
+    contour, not a revisit."""
+    cells = np.rint(pts).astype(np.int64)
+    n = len(cells)
+    if n > 1 and (cells[-1] == cells[0]).all():
+        n -= 1
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for i in range(n):
+        cell = (int(cells[i, 0]), int(cells[i, 1]))
+        if cell in seen and not (i > 0 and (cells[i] == cells[i - 1]).all()):
+            out.append(i)
+        seen.add(cell)
+    return tuple(out)
+
+
+def exact_checks(card: Scorecard, pts: FloatArray, *, stray: FloatArray, miss: FloatArray, size: float) -> None:
+    """Add ``near``, ``covered`` and ``simple``: the drawing against the exact asked curve.
+
+    ``stray`` is each point's distance from the curve, ``miss`` each of the curve's samples'
+    distance to the nearest point, ``size`` the curve's radius (or major semi-axis) for
+    :func:`near_tolerance`. ``near`` catches spikes, tabs and detours; ``covered`` cut chords and
+    missing parts; ``simple`` a contour that goes out and comes back over its own cells.
+    """
+    limit = near_tolerance(size)
+    worst = float(np.max(stray)) if len(stray) else math.inf
+    far = tuple(int(i) for i in np.flatnonzero(stray > limit)[:12])
+    card.metrics["max_stray"] = worst
+    card.add(
+        "near",
+        worst <= limit,
+        worst,
+        f"≤ {limit:.3g}",
+        f"{np.count_nonzero(stray > limit)} point(s) farther than {limit:.3g} cells from the asked curve",
+        far,
+    )
+    lost = float(np.max(miss)) if len(miss) else math.inf
+    card.metrics["max_miss"] = lost
+    card.add(
+        "covered",
+        lost <= COVER_TOLERANCE,
+        lost,
+        f"≤ {COVER_TOLERANCE:g}",
+        f"a part of the asked curve lies {lost:.1f} cells from every drawn point",
+    )
+    again = revisits(pts)
+    card.add("simple", not again, len(again), "≤ 0", "the path comes back over cells it drew before", again)
 
 
 def _mean_beyond(values: FloatArray, slack: float) -> float:

@@ -65,7 +65,7 @@ from typing import Any
 
 import numpy as np
 
-from . import IMPOSTOR, LEGIT, Variant
+from . import IMPOSTOR, LEGIT, Variant, rasters
 
 __all__ = [
     "GENERATORS",
@@ -1374,7 +1374,68 @@ def _circle_variants_cw(c: Cell, s: Cell, given: float | None, g: int) -> tuple[
     for m in CIRCLE_METHODS:
         out.legit(f"{m}-r{rn}-repeat", m, base[m] + base[m][:1], f"radius {rn}, {m}, start repeated at the end")
     _circle_impostors(out, c, s, direction, d, r0, free, [r0] + list(extra))
+    _fair_rasters(out, rasters.circle_curve(c[0], c[1], r0, _angle(c, s), True), s, f"radius {rn}")
+    _defects(out, base["round-thin"], f"radius {rn}, round-thin")
+    if free or r0 <= 4:
+        _diamond(out, c, s, r0)
     return tuple(out.items)
+
+
+def _angle(c: Cell, s: Cell) -> float:
+    """The screen angle (degrees) of ``s`` seen from ``c``."""
+    return math.degrees(math.atan2(s[1] - c[1], s[0] - c[0]))
+
+
+def _fair_rasters(out: _Out, curve: list[Pt], s: Cell, what: str) -> None:
+    """Legit: the exact curve with its L-corner cells dropped, and from points every 10° or 15°
+    joined by straight cells (issue 29: the harmonics check failed them), when they start on ``s``."""
+    for name, method, k in (
+        ("thin-exact", "thin", 36),
+        ("keypoints-10deg", "keypoints", 36),
+        ("keypoints-15deg", "keypoints", 24),
+    ):
+        cells = rasters.rasterise(curve, method, keypoints=k)
+        if cells[0] == s:
+            out.legit(name, method, cells, f"{what}; the exact curve, {name} (tests/catalogue/rasters.py)")
+
+
+def _defects(
+    out: _Out, cells: Sequence[Cell], what: str, rings: Sequence[Sequence[Cell]] = (), at_ring: int = 0
+) -> None:
+    """Impostors: a spike 3 or 4 cells out and back, a 2 × 4 tab out or in, a quarter and five
+    eighths of the way round (issue 29: no check failed them). With ``rings`` (a scene of several
+    circles), the defect is put on ring ``at_ring`` (which ``cells`` is) and the scene kept whole."""
+    for share in (0.25, 0.625):
+        at = int(share * len(cells))
+        for name, bad in (
+            (f"spike3-{share:g}", rasters.spike(cells, at, 3)),
+            (f"spike4-{share:g}", rasters.spike(cells, at, 4)),
+            (f"tab-out-{share:g}", rasters.tab(cells, at, 4, 2)),
+            (f"tab-in-{share:g}", rasters.tab(cells, at, 4, 2, outward=False)),
+        ):
+            if out.maxdev(bad) < 1.65:  # a tab along a diagonal stretch lies on the curve: no defect
+                continue
+            cls = "spike" if name.startswith("spike") else "tab"
+            note = f"{what} with a {name.rsplit('-', 1)[0]}"
+            if rings:
+                scene = [list(r) for r in rings]
+                scene[at_ring] = bad
+                bad = [cell for ring in scene for cell in ring]
+                name = f"c{at_ring + 1}-{name}"
+            out.impostor(name, cls, bad, note)
+
+
+def _diamond(out: _Out, c: Cell, s: Cell, r0: float) -> None:
+    """Impostor: a diamond one cell bigger than a small circle, from the start's side (issue 29)."""
+    r = int(round(r0)) + 1
+    corners = [(c[0], c[1] - r), (c[0] + r, c[1]), (c[0], c[1] + r), (c[0] - r, c[1])]
+    k = min(range(4), key=lambda i: math.dist(corners[i], s))
+    corners = corners[k:] + corners[:k]
+    cells: list[Cell] = []
+    for p, q in zip(corners, corners[1:] + corners[:1]):
+        cells += line_cells(p, q)[:-1]
+    note = f"diamond of radius {r} for a circle of radius {_fmt(r0)} (sagitta R(1-cos(pi/4))={ngon_sagitta(r, 4):.2f})"
+    out.impostor(f"diamond-r{r}", "square", cells, note)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1410,6 +1471,11 @@ def _ellipse_variants_cw(c: Cell, a: float, b: float, rot: float, s: Cell, g: in
     for m in methods:
         out.legit(f"{m}-repeat", m, base[m] + base[m][:1], f"{m}, start repeated at the end")
     _ellipse_impostors(out, c, a, b, rot, s, direction)
+    t0 = _ellipse_t(c, a, b, rot, s)
+    curve = rasters.ellipse_curve(c[0], c[1], a, b, rot, math.degrees(t0), True)
+    if b >= 5:  # (thinner ellipses: the fitted axes of these rasters fall short, issue 29 left open)
+        _fair_rasters(out, curve, s, f"a={_fmt(a)}, b={_fmt(b)}, rotation {_fmt(rot)}°")
+    _defects(out, base["round-thin"], f"a={_fmt(a)}, b={_fmt(b)}, round-thin")
     return tuple(out.items)
 
 
@@ -1756,6 +1822,9 @@ def _gen_concentric(case: Any) -> list[Variant]:
     kinds = ["round-thin"] * nb
     kinds[-1] = "ellipse1.3"
     imp("last-ellipse", "ellipse", base_o, kinds, "the last circle stretched into an ellipse of ratio 1.3")
+    rings = [list(_one_circle(c, r, phi, direction, "round-thin", False)) for r in base_o]
+    outer = max(range(nb), key=lambda i: base_o[i])
+    _defects(out, rings[outer], f"the outer circle (r={_fmt(base_o[outer])})", rings, outer)
     if free:
         asc = sorted(base)
         sp = m_sp - 1
@@ -1907,6 +1976,8 @@ def _gen_circles(case: Any) -> list[Variant]:
             scene(given, [kind]),
             f"every circle drawn as a {kind}: " + "; ".join(sorted({_SHAPE_NOTE[kind](r) for r in radii})),
         )
+    rings = [list(_one_circle(centers[i], radii[i], phi, dflt_dir, "round-thin", False)) for i in given]
+    _defects(out, rings[n // 2], f"circle {n // 2 + 1} (r={_fmt(radii[n // 2])})", rings, n // 2)
     if n >= 2:
         rad = {i: radii[i] + 1 for i in given}
         out.impostor("all-r+1", "size", scene(given, ["round-thin"], rad=rad), "every circle one cell too big")

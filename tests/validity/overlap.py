@@ -8,9 +8,11 @@ Three kinds, each stated as a rule rather than lists, so a new impostor is judge
   raster nearly does: a polygon whose sides bow less than :data:`MAX_SAGITTA` cells from it (the
   sagitta ``R (1 − cos(π/n))`` the catalogue writes in the note), or any impostor whose every cell
   lies within :data:`MAX_STRAY` cells of it (also in the note: a 10 × 5.5 ellipse for 10 × 6). A fair raster's own cells stray up to 0.69
-  from the curve (a cell's half-diagonal is 0.71), so such a polygon stays inside, or a tenth of a
-  cell beyond, the band a fair drawing fills: a 16-gon of radius 24 (bow 0.46), a 12-gon of radius
-  16 (0.55), an octagon of radius 9 (0.69), an octagon about a 14 × 8 ellipse (cells within 0.86).
+  from the curve (a cell's half-diagonal is 0.71), and a fair drawing from points every 10° or 15°
+  joined by straight cells up to 1.05–1.2 (radius 19–24; ``families/single.py``, ``near_tolerance``),
+  so such a polygon stays inside the band a fair drawing fills: a 16-gon of radius 24 (bow 0.46), a
+  12-gon of radius 16 (0.55) or 24 (0.82), an octagon of radius 9 (0.69) or 12 (0.91), an octagon
+  about a 14 × 8 ellipse (cells within 0.86) or about a 20 × 12 one (within 1.14).
 
 * impostors for a straight-sided figure (square, rectangle, triangle, polygon, star) whose every
   cell lies within :data:`MAX_POLYGON_STRAY` of the asked sides (the catalogue's note says how
@@ -24,10 +26,12 @@ from __future__ import annotations
 
 import re
 
-#: Bow of a polygon's sides (cells) below which it cannot be told from the curve it stands for.
-MAX_SAGITTA = 0.75
-#: Farthest any cell of such a polygon lies from the curve (cells) for it still to be that close.
-MAX_STRAY = 0.9
+#: Bow of a polygon's sides (cells) below which it cannot be told from the curve it stands for: a
+#: fair drawing from points every 10° joined by straight cells strays as far (issue 29).
+MAX_SAGITTA = 0.95
+#: Farthest any cell of such a polygon lies from the curve (cells) for it still to be that close:
+#: under what a fair drawing from keypoints strays at radius 19–24 (1.2).
+MAX_STRAY = 1.15
 #: Farthest any cell of an impostor for a straight-sided figure may lie from the asked sides
 #: (cells) and still sit inside the band fair drawings fill: points taken along the exact sides,
 #: rounded and joined by digital lines, stray 1.05, and a vertex rounded the far way (0.75 in each

@@ -163,6 +163,8 @@ def _score_one(contour: Contour, fit: CircleModel, target: _Target, grid_size: i
     """One matched contour scored as a circle (:func:`.circle.score_circle`) against its asked
     circle; its start on the asked side of the asked radius, else of the fitted one."""
     start = None
+    # a free radius is the model's to choose: the fitted one, give or take what rounding it to the start cost
+    radii = (target.radius, target.radius) if target.radius is not None else None
     if target.side is not None:
         r = target.radius if target.radius is not None else round(fit.radius)
         start = side_point(target.center, r, target.side)
@@ -175,6 +177,7 @@ def _score_one(contour: Contour, fit: CircleModel, target: _Target, grid_size: i
         thresholds=t,
         fit=fit,
         bounds=False,  # the whole drawing's bounds are checked once, by score_circles
+        radii=radii,
     )
 
 
