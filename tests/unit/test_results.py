@@ -68,7 +68,7 @@ def test_each_sample_keeps_its_checks_metrics_and_answer(good, bad, record):
     first, second, prose = record.samples
 
     assert first.answer == good and first.answer_length == len(good) and first.points is not None
-    assert [c.name for c in second.failed] == ["gaps"]
+    assert [c.name for c in second.failed] == ["gaps", "covered"]  # the hole leaves the asked circle uncovered
     gaps = second.failed[0]
     assert gaps.text.startswith("gaps: ") and gaps.margin is not None and gaps.margin < 0
     assert second.metrics["gaps"] >= 1 and second.marks["gaps"]

@@ -54,6 +54,9 @@ def test_ideal_circle_passes_every_check():
         "center",
         "radius",
         "roundness_requested",
+        "near",
+        "covered",
+        "simple",
     }
 
 
@@ -99,7 +102,7 @@ def test_two_lap_circle_fails_winding_check_while_seed_score_stays_high():
     assert not winding.passed
     assert winding.value == pytest.approx(2.0)
     assert "goes round 2.00 times" in winding.detail
-    assert _failed(result) == {"winding"}
+    assert _failed(result) == {"winding", "simple"}  # the second lap goes back over the first one's cells
 
 
 def test_four_point_circle_repeated_twice_scores_100_but_fails_gaps_and_coverage():
@@ -188,6 +191,9 @@ def test_summary_is_rounded_and_names_every_check():
         "center",
         "radius",
         "roundness_requested",
+        "near",
+        "covered",
+        "simple",
     }
     assert all(v == round(v, 2) for v in summary["metrics"].values() if isinstance(v, float))
 
@@ -223,9 +229,10 @@ def test_assert_circle_message_lists_each_failed_check_with_indices_and_draws_th
         assert_circle(pts, center=CENTER, start=(25, 15), direction="ccw")
     message = str(info.value)
     lines = message.splitlines()
-    assert lines[0].startswith("circle: 3 check(s) failed (score ")
+    assert lines[0].startswith("circle: 4 check(s) failed (score ")
     listed = [line for line in lines if line.startswith("  - ")]
-    assert [line.split(":")[0].strip("- ") for line in listed] == ["gaps", "direction", "winding"]
+    # the 4-cell hole also leaves the asked circle uncovered there
+    assert [line.split(":")[0].strip("- ") for line in listed] == ["gaps", "direction", "winding", "covered"]
     assert "largest step 4 cells at point #9, 26" in listed[0]
     assert "drawn the other way round" in listed[1]
     # the ASCII art: a ruler, one row per grid line, the start marked S on its cell

@@ -86,7 +86,7 @@ def test_a_test_run_again_counts_once_as_it_ended_last():
 
 def test_a_test_lost_to_a_crashed_xdist_worker_is_counted_and_has_no_record():
     c = collector()
-    c.pytest_runtest_logreport(Report("???", "failed"))  # "worker 'gw0' crashed while running ..."
+    c.take_report(Report("???", "failed"))  # "worker 'gw0' crashed while running ..."
 
     assert (c.crashed, c.errors, c.other_failures) == (1, 0, 0)
     assert c.records == {}
