@@ -146,21 +146,7 @@ def score_circle(
     card = Scorecard()
     card.metrics.update(n_points=n, seed_score=seed)
     card.add("seed_score", seed >= t.min_seed_score, seed, f"≥ {t.min_seed_score:g}")
-    card.continuity(pts, max_gaps=t.max_gaps, max_repeats=t.max_repeats)
-    card.closure(pts, t.max_closure)
-    if bounds:
-        card.bounds(pts, grid_size)
-    if start is not None:
-        card.endpoint(pts, start, t.max_start_distance)
-    wind = card.turning(pts, center=center, direction=direction, min_turns=t.min_turns, max_turns=t.max_turns)
-    card.metrics["coverage"] = wind.coverage
-    card.add(
-        "coverage",
-        wind.coverage >= t.min_coverage,
-        wind.coverage,
-        f"≥ {t.min_coverage:g}",
-        "the points leave a 30° sector about the center empty",
-    )
+    _path_checks(card, pts, t, center=center, grid_size=grid_size if bounds else None, start=start, direction=direction)
     model = (fit if fit is not None else CircleModel.from_estimate(pts)) if n >= 3 else None
     if model:
         _fit_checks(card, pts, model, center=center, radius=radius, t=t)
@@ -179,6 +165,35 @@ def score_circle(
         note="about the requested center",
     )
     return card.result("circle", seed)
+
+
+def _path_checks(
+    card: Scorecard,
+    pts: FloatArray,
+    t: CircleThresholds,
+    *,
+    center: Point,
+    grid_size: int | None,
+    start: Point | None,
+    direction: str | None,
+) -> None:
+    """The path's own checks: no gaps or repeats, closed, on the grid (unless ``grid_size`` is
+    None), from the asked start, round the center once the asked way, no empty sector."""
+    card.continuity(pts, max_gaps=t.max_gaps, max_repeats=t.max_repeats)
+    card.closure(pts, t.max_closure)
+    if grid_size is not None:
+        card.bounds(pts, grid_size)
+    if start is not None:
+        card.endpoint(pts, start, t.max_start_distance)
+    wind = card.turning(pts, center=center, direction=direction, min_turns=t.min_turns, max_turns=t.max_turns)
+    card.metrics["coverage"] = wind.coverage
+    card.add(
+        "coverage",
+        wind.coverage >= t.min_coverage,
+        wind.coverage,
+        f"≥ {t.min_coverage:g}",
+        "the points leave a 30° sector about the center empty",
+    )
 
 
 def asked_radii(center: Point, radius: float | None, start: Point | None) -> tuple[float, float]:
