@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 from shape_asserts.cases import load_cases  # noqa: E402 - after the sys.path line above
 from shape_asserts.geometry.drawing import parse_drawing  # noqa: E402
 from tests.catalogue import IMPOSTOR, LEGIT, answer_text, variants  # noqa: E402
-from tests.validity.overlap import overlap_reason  # noqa: E402
+from tests.validity.overlap import MAX_POLYGON_STRAY, MAX_SAGITTA, MAX_STRAY, overlap_reason  # noqa: E402
 
 
 @dataclass
@@ -172,11 +172,14 @@ def render(data: dict[str, Family], seconds: float) -> str:
         "## Known overlap: what the grid cannot tell apart",
         "",
         "Impostors that pass under a stated rule (`tests/validity/overlap.py`): the catalogue's own "
-        "grid-limit label, or a shape standing in for a curve that keeps within a tenth of a cell of "
-        "the band a fair raster fills (a polygon bowing < 0.75, or every cell within 0.9). The table's last column counts "
-        "the impostors under such a rule, and in brackets those of them that pass.",
+        "grid-limit label; a shape standing in for a curve inside the band a fair drawing fills (a "
+        f"polygon bowing < {MAX_SAGITTA:g} cells, or every cell within {MAX_STRAY:g}); an impostor for a "
+        f"straight-sided figure whose every cell lies within {MAX_POLYGON_STRAY:g} of the asked sides. The "
+        "table's last column counts the impostors under such a rule, and in brackets those of them that pass.",
         "",
     ]
+    for title, text in GRID_LIMITS:
+        lines += [f"**{title}.** {text}", ""]
     any_overlap = False
     for name, f in sorted(data.items()):
         for cls, where in sorted(f.overlap.items()):
@@ -186,6 +189,52 @@ def render(data: dict[str, Family], seconds: float) -> str:
     if not any_overlap:
         lines.append("None: every impostor marked grid-limit fails anyway.")
     return "\n".join(lines) + "\n"
+
+
+#: What no grid measure can tell apart, family by family: the reasons behind the known overlap.
+GRID_LIMITS = [
+    (
+        "Circles, ellipses, several and concentric circles",
+        "Every drawn cell is held within the grid's tolerance of the exact asked curve (`near`), every "
+        "point of the curve within 1.5 cells of a drawn cell (`covered`), and the path never goes back "
+        "to a cell it left (`simple`). A person who plots points every 10° or 15° and joins them with "
+        "straight runs of cells strays up to about 1.2 cells from the circle at radius 11–24, so no "
+        "measure of how near the cells lie can reject a polygon whose sides bow less than about 0.95 "
+        "cells and whose cells all stay within about 1.15 of the curve: a 12-gon at r = 24 (bow 0.82), "
+        "14- and 15-gons at r = 24, an octagon at r = 12 (bow 0.91), affine octagons about a 20 × 12 "
+        "ellipse (cells within 1.14). Their regular wave at the grid's own orders (4, 8, 12, 16) "
+        "overlaps what fair thinned or keypoint drawings reach, so the suite passes them.",
+    ),
+    (
+        "Squares, rectangles, triangles, polygons and stars",
+        "Every cell is held within 1.5 cells of the exact sides, the outline covered to 1.6 cells, and "
+        "no cell drawn twice away from a corner. Fair drawings of the exact sides fill a band of about "
+        "1.4 cells already (keypoints along the sides rounded and joined by digital lines stray 1.05; "
+        "a vertex rounded the far way and joined by a 4-connected staircase 1.43). So a 5- to 8-gon's "
+        "blunt corner moved 2 cells along the outline (within 0.92–1.39), a pentagon 2 cells wider "
+        "(within 1.30) and a star whose inner corners turn 11° off the bisectors (within 1.23) may "
+        "pass: each corner cell is still a floor or ceiling of its vertex, and the sides bend less than "
+        "a fair drawing's may.",
+    ),
+    (
+        "Spirals",
+        "The prompt leaves free where the first lap leaves the centre cell, so any spiral r = r0 + kθ "
+        "with the asked laps and outer end and r0 from 0 to 1 cell is fair, and every drawn cell is "
+        "held within 1.3 cells of the nearest of them. A quarter lap more between the same ends is, "
+        "outside its inner 1.2–1.8 cells, a spiral of the asked law with a larger r0: the extra quarter "
+        "lies inside the centre's 2 cells, where no lap can be drawn. Likewise an inward spiral "
+        "stopping a quarter lap short 1.25 cells from the centre, and a polygonal spiral of 12 sides a "
+        "lap (sides bowing 0.48–0.68, less than a fair cell's own 0.71).",
+    ),
+    (
+        "Houses and stick figures",
+        "A chimney lifted but still inside the roof slope's outline looks exactly like a chimney "
+        "standing higher up the slope, so it passes; only a chimney with empty cells between it and "
+        "every line of the house is detached. A head or limb one empty cell off the torso reads as a "
+        "pen slip and passes; two or more empty cells fail. Proportions the prompt does not fix "
+        "(gable height, wall height, face width) are left free.",
+    ),
+]
 
 
 def main(argv: list[str] | None = None) -> int:
