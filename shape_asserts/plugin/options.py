@@ -59,6 +59,7 @@ OPTIONS: tuple[Option, ...] = (
         default=defaults.FIXTURES_DIR,
         metavar="DIR",
         allowed="a folder",
+        folder=True,
         help="folder of recorded answers, relative to the rootdir",
     ),
     Option(
@@ -69,6 +70,7 @@ OPTIONS: tuple[Option, ...] = (
         default=defaults.SNAPSHOTS_DIR,
         metavar="DIR",
         allowed="a folder",
+        folder=True,
         help="folder of pinned results (one per model), relative to the rootdir",
     ),
     Option(
