@@ -335,3 +335,42 @@ def test_issue32_m4_max_cost_holds_with_every_call_in_flight_at_once(suite):
     result.assert_outcomes(passed=2, skipped=8)
     spent = float(re.findall(r"unasked 8, \$(\d+\.\d+)", text)[-1])  # the last progress line: all settled
     assert 0.08 < spent <= 0.1
+
+
+def _cut(request: Request, prompt: int, written: int) -> Reply:
+    """An answer cut off mid-drawing (``finish_reason=length``) after ``prompt`` + ``written`` tokens."""
+    text = json.dumps(drawing(request))
+    body = {
+        "id": "chatcmpl-cut",
+        "object": "chat.completion",
+        "model": "hostile",
+        "choices": [
+            {"index": 0, "finish_reason": "length", "message": {"role": "assistant", "content": text[: len(text) // 2]}}
+        ],
+        "usage": {"prompt_tokens": prompt, "completion_tokens": written, "total_tokens": prompt + written},
+    }
+    return Reply(body=json.dumps(body).encode())
+
+
+def test_issue32_an_answer_cut_by_the_context_window_is_not_blamed_on_max_tokens(suite):
+    """A server with a 2,048-token window cut an answer at 639 + 1,409 tokens, and the run said "cut
+    at the token limit of 4,096 … raise it with --max-tokens": advice that cannot help."""
+    with HostileServer(lambda request: _cut(request, 639, 1409)) as server:
+        result = run(suite, server, "--max-tokens=4096", "-k", "circle-start000-cw")
+
+    text = output(result)
+    result.assert_outcomes(failed=1)
+    assert "cut at the server's context window" in text, text
+    assert "prompt 639 + answer 1,409 = 2,048 tokens, the answer short of --max-tokens 4,096" in text
+    assert "raise it with --max-tokens" not in text
+
+
+def test_issue32_an_answer_cut_at_max_tokens_is_told_to_raise_it(suite):
+    """The other limit: the answer used every token ``--max-tokens`` allowed."""
+    with HostileServer(lambda request: _cut(request, 639, 512)) as server:
+        result = run(suite, server, "--max-tokens=512", "-k", "circle-start000-cw")
+
+    text = output(result)
+    result.assert_outcomes(failed=1)
+    assert "cut at the token limit of 512" in text and "raise it with --max-tokens" in text, text
+    assert "context window" not in text
