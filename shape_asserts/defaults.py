@@ -15,7 +15,8 @@ __all__ = [
     "TIMEOUT",
     "CONCURRENCY",
     "MAX_RETRIES",
-    "TIMEOUT_RETRIES",
+    "TIMEOUT_RETRIES_HOSTED",
+    "TIMEOUT_RETRIES_LOCAL",
     "MAX_TOKENS",
     "SAMPLES",
     "MIN_PASS_RATE",
@@ -46,9 +47,13 @@ TIMEOUT = 120.0
 CONCURRENCY = 16
 #: Retries of one call after a retriable provider reply.
 MAX_RETRIES = 3
-#: Retries of one call that timed out: none, since a local server goes on generating for a client
-#: that left, and asking again at once only piles up work.
-TIMEOUT_RETRIES = 0
+#: Retries of one call that timed out, at a server on this machine or a private network: none,
+#: since a local server goes on generating for a client that left (it is slow, not flaky), and
+#: asking again at once only piles up work.
+TIMEOUT_RETRIES_LOCAL = 0
+#: Retries of one call that timed out anywhere else: two, as the openai client makes (a hosted
+#: server's stalled reply is a transient fault).
+TIMEOUT_RETRIES_HOSTED = 2
 #: Most tokens a model may write in one answer (sent as litellm's ``max_tokens``). The longest
 #: built-in ideal answer is ~5,600 characters, ~1,900 tokens at 3 characters a token
 #: (``python bench/answer_tokens.py``); 4,096 leaves room for prose, fences and indentation.

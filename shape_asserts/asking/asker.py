@@ -49,7 +49,6 @@ from shape_asserts.defaults import (
     RECORD_MODES,
     SAMPLES,
     TIMEOUT,
-    TIMEOUT_RETRIES,
 )
 from shape_asserts.exceptions import FixtureError, ModelUnavailable, ProviderError
 
@@ -119,8 +118,10 @@ class Asker:
     timeout: float = TIMEOUT
     api_base: str | None = None
     max_retries: int = MAX_RETRIES
-    #: Retries of a call that timed out (a local server goes on generating for a client that left).
-    timeout_retries: int = TIMEOUT_RETRIES
+    #: Retries of a call that timed out; ``None``: by where the model is served (none on this
+    #: machine or a private network, where a server goes on generating for a client that left;
+    #: else two: :func:`~shape_asserts.asking.retry.timeout_retries_for`).
+    timeout_retries: int | None = None
     #: Most calls in flight at once.
     concurrency: int = CONCURRENCY
     #: USD after which no call is started (where litellm knows prices); ``None``: no limit.

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shape_asserts.asking.failure import describe, error_reason, redact
-from shape_asserts.asking.retry import Timeout, backoff, is_retriable, is_timeout, retry_after
-from shape_asserts.defaults import MAX_RETRIES, TIMEOUT, TIMEOUT_RETRIES
+from shape_asserts.asking.retry import Timeout, backoff, is_retriable, is_timeout, retry_after, timeout_retries_for
+from shape_asserts.defaults import MAX_RETRIES, TIMEOUT
 from shape_asserts.exceptions import ModelUnavailable, ProviderError
 
 __all__ = [
@@ -234,12 +234,13 @@ async def aask(
     sample: int = 0,
     max_retries: int = MAX_RETRIES,
     on_retry: Callable[[BaseException, float], None] | None = None,
-    timeout_retries: int = TIMEOUT_RETRIES,
+    timeout_retries: int | None = None,
 ) -> Answer:
     """Send ``messages`` to ``model`` and return its answer, retrying what another attempt may fix.
 
     429 (honouring Retry-After), 5xx and dropped connections are retried up to ``max_retries``
-    times; a timeout only up to ``timeout_retries`` times (none by default: see :func:`is_timeout`);
+    times; a timeout up to ``timeout_retries`` times (by default none at a server on this machine
+    or a private network, else two: :func:`~shape_asserts.asking.retry.timeout_retries_for`);
     ``on_retry(exc, wait)`` is told of each. ``timeout`` bounds each whole attempt, connect to last
     byte (the call is not streamed, so there is no separate time-to-first-token bound).
     ``max_tokens``, when given, is sent as litellm's ``max_tokens``: the most tokens the answer may
@@ -253,13 +254,14 @@ async def aask(
     """
     litellm = _client(model, api_base)
     request = _request(model, messages, temperature, max_tokens, timeout, api_base, sample)
+    allowed_timeouts = timeout_retries_for(model, api_base, timeout_retries)
     attempt = timeouts = 0
     while True:
         started = time.perf_counter()
         try:
             response = await _attempt(litellm, request, timeout)
         except Exception as exc:
-            _raise_unless_retried(exc, model, api_base, attempt, timeouts, max_retries, timeout_retries)
+            _raise_unless_retried(exc, model, api_base, attempt, timeouts, max_retries, allowed_timeouts)
             timeouts += is_timeout(exc)
             wait = backoff(attempt, exc)
             if on_retry is not None:

@@ -188,12 +188,14 @@ OPTIONS: tuple[Option, ...] = (
         "shape_timeout_retries",
         "timeout_retries",
         "int",
-        default=defaults.TIMEOUT_RETRIES,
+        default_text=f"{defaults.TIMEOUT_RETRIES_HOSTED}; {defaults.TIMEOUT_RETRIES_LOCAL} at a local server",
         metavar="N",
         check=finite(0),
         allowed="a whole number ≥ 0",
-        help="retries of a call that timed out; none by default, since a local server goes on "
-        "generating for a client that left (raise --request-timeout instead)",
+        help="retries of a call that timed out; by default as the openai client makes, but none when "
+        "--api-base is on a loopback or private address (or for ollama/, lm_studio/, llamafile/ without it), "
+        "since a local server goes on generating for a client that left (raise --request-timeout there); "
+        "the run's header says which applies",
     ),
     Option(
         "--max-cost",

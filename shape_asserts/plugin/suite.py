@@ -51,7 +51,8 @@ class Settings:
     case_files: tuple[Path, ...] = ()
     concurrency: int = defaults.CONCURRENCY
     max_retries: int = defaults.MAX_RETRIES
-    timeout_retries: int = defaults.TIMEOUT_RETRIES
+    #: ``None``: by where each model is served (:func:`~shape_asserts.asking.retry.timeout_retries_for`).
+    timeout_retries: int | None = None
     max_cost: float | None = None
     batch: bool = defaults.BATCH
     #: The run's own settings a command recording one of its cases repeats (``--flag=value`` each).
