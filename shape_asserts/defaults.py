@@ -24,6 +24,8 @@ __all__ = [
     "GATE_UNDECIDED",
     "BATCH",
     "BATCH_POLL",
+    "BATCH_HEARTBEAT",
+    "BATCH_WAIT",
     "FIXTURES_DIR",
     "SNAPSHOTS_DIR",
     "RECORD_MODES",
@@ -72,6 +74,12 @@ GATE_UNDECIDED = "pass"
 BATCH = False
 #: Seconds between two polls of a submitted batch: a provider's batch takes minutes to hours.
 BATCH_POLL = 30.0
+#: Most seconds between two lines while a batch is polled, changed or not: a run is never silent
+#: for longer while it waits.
+BATCH_HEARTBEAT = 60.0
+#: Seconds a run polls its batch before it stops waiting: the batch runs on at the provider, its
+#: state is kept, and a later run fetches its answers.
+BATCH_WAIT = 3600.0
 #: Folders, relative to the rootdir.
 FIXTURES_DIR = "fixtures"
 SNAPSHOTS_DIR = "snapshots"

@@ -263,6 +263,18 @@ OPTIONS: tuple[Option, ...] = (
         allowed="true or false",
         help="ask what is missing as one provider batch per model, resumed if killed (README: Batch runs)",
     ),
+    Option(
+        "--batch-wait",
+        "shape_batch_wait",
+        "batch_wait",
+        "float",
+        default=defaults.BATCH_WAIT,
+        metavar="SECONDS",
+        check=finite(0, above=True),
+        allowed="a positive number of seconds",
+        help="how long a --batch run polls its batch; then it stops waiting, and the batch runs on at the "
+        "provider, kept for the next run to fetch",
+    ),
 )
 
 

@@ -55,6 +55,8 @@ class Settings:
     timeout_retries: int | None = None
     max_cost: float | None = None
     batch: bool = defaults.BATCH
+    #: Seconds a batch run polls its batch before it stops waiting (the batch is kept).
+    batch_wait: float = defaults.BATCH_WAIT
     #: The run's own settings a command recording one of its cases repeats (``--flag=value`` each).
     record_args: tuple[str, ...] = ()
     #: Where the fetch leaves what it could not get (set per run by the plugin).
@@ -306,7 +308,7 @@ def ask_planned(
             )
 
         try:
-            return BatchRunner(asker, settings.samples, say=on_decision).fetch(jobs)
+            return BatchRunner(asker, settings.samples, say=on_decision, wait=settings.batch_wait).fetch(jobs)
         except BatchUnavailable as exc:
             raise pytest.UsageError(f"shape-asserts: {exc}") from None
     return asker.fetch(jobs, on_progress)

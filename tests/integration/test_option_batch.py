@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -377,3 +378,62 @@ def test_a_state_naming_another_provider_is_refused_before_any_key_is_sent(suite
     assert f"the batch state {_state(suite)} names provider 'anthropic', but this run's is 'openai'" in err
     assert srv.state.requests == 0 and not srv.state.batches.polls and srv.state.batches.uploads == 0
     assert _state(suite).exists()  # not the run's to delete
+
+
+# --- issue 32, M1: a batch that never finishes ----------------------------------------------------
+
+#: Instant polls, and a heartbeat line every half second (a minute in a real run).
+FAST_HEARTBEAT = FAST_POLLS + "batch.BATCH_HEARTBEAT = 0.5\n"
+
+
+def test_issue32_m1_a_batch_that_never_finishes_beats_and_is_left_kept_after_the_wait(suite):
+    """M1: a batch that never finished printed one line, then nothing, for hours."""
+    plan = BatchPlan(polls=10**9)  # in progress for ever
+    suite.makepyfile(fast_heartbeat=FAST_HEARTBEAT)
+    with StubServer(batches=plan) as srv:
+        book = srv.state.batches
+        waited = suite.runpytest_subprocess(
+            "-p", "fast_heartbeat", *_args(srv, *FEW), "--batch-wait=3", timeout=SUBPROCESS_TIMEOUT
+        )
+        kept = _state(suite).exists()
+        plan.polls = 0  # the batch completes at the next poll
+        rerun = _run(suite, srv, *FEW)
+
+    text = waited.stdout.str()
+    waited.assert_outcomes(errors=N_FEW)
+    beats = re.findall(rf"still batch \S+ in_progress: 0/{N_FEW} done, 0 failed, (\d+)s", text)
+    assert len(beats) >= 3, text  # a line at least every heartbeat, though nothing changed
+    assert f"(--batch-wait 3); it runs on at the provider and is kept in {_state(suite)}; run again to fetch it" in text
+    assert kept
+    rerun.assert_outcomes(passed=N_FEW)
+    assert book.submissions == 1 and not _state(suite).exists()
+
+
+def test_issue32_ctrl_c_while_polling_says_the_batch_runs_on_and_is_kept(suite):
+    plan = BatchPlan(polls=10**9)
+    suite.makepyfile(fast_polls=FAST_POLLS)
+    log = suite.path / "interrupted.log"
+    with StubServer(batches=plan) as srv, log.open("w") as fh:
+        book = srv.state.batches
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "fast_polls", *_args(srv, *FEW)],
+            cwd=suite.path,
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            deadline = time.monotonic() + SUBPROCESS_TIMEOUT
+            while not (book.batches and max(book.polls.values(), default=0) >= 3):
+                assert proc.poll() is None, log.read_text()
+                assert time.monotonic() < deadline, "the run never started polling its batch"
+                time.sleep(0.05)
+            proc.send_signal(signal.SIGINT)
+            proc.wait(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+    text = log.read_text()
+    assert f"runs on at the provider; it is kept in {_state(suite)}: run again to fetch it" in text, text
+    assert _state(suite).exists()
