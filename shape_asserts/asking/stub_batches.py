@@ -55,6 +55,8 @@ class BatchPlan:
     output: str = "rows"
     #: While set and not yet set free, an upload waits for it (a test holds a run mid-submission).
     hold_uploads: threading.Event | None = None
+    #: Appended to a batch's id (a hostile provider's escape sequences).
+    hostile_id: str = ""
 
 
 @dataclass
@@ -107,7 +109,7 @@ class BatchBook:
             if file_id not in self.files:
                 return 404, _error(f"no file {file_id!r}")
             self.submissions += 1
-            batch_id = self._id("batch")
+            batch_id = self._id("batch") + self.plan.hostile_id
             lines = [line for line in self.files[file_id][1].decode().splitlines() if line.strip()]
             self.batches[batch_id] = {
                 "id": batch_id,

@@ -437,3 +437,28 @@ def test_issue32_ctrl_c_while_polling_says_the_batch_runs_on_and_is_kept(suite):
     text = log.read_text()
     assert f"runs on at the provider; it is kept in {_state(suite)}: run again to fetch it" in text, text
     assert _state(suite).exists()
+
+
+#: What a hostile provider may put in a batch's id or status: clear the screen, recolour, return.
+ESCAPES = "\x1b[2J\x1b[31m\rOWNED\x07"
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        BatchPlan(polls=3, hostile_id=ESCAPES),
+        BatchPlan(polls=1, fail_batch=f"refused {ESCAPES}"),
+        BatchPlan(polls=1, fail_matching=("circle",), fail_message=f"refused {ESCAPES}"),
+    ],
+    ids=["batch-id", "batch-error", "row-error"],
+)
+def test_issue32_a_providers_control_characters_never_reach_the_terminal(suite, plan):
+    """A batch id (refused: it goes into request paths) and the provider's reasons are shown
+    printable: no escape sequence clears the screen or recolours the terminal."""
+    with StubServer(batches=plan) as srv:
+        result = _run(suite, srv, *FEW)
+
+    raw = result.stdout.str() + result.stderr.str()
+    assert "\x1b" not in raw and "\x07" not in raw and "\r" not in raw.replace("\r\n", "\n")
+    result.assert_outcomes(errors=N_FEW)
+    assert "which is not one" in raw if plan.hostile_id else "refused OWNED" in raw
