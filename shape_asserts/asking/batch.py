@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -290,14 +291,15 @@ class BatchRunner:
             return False
         kept = f"it is kept in {path}: run again to fetch them"
         try:
-            rows = self._rows(batch, bstate)
+            rows, seen = self._rows(batch, bstate)
         except Exception as exc:
             fail_all(
                 f"{bstate.model}: the results of batch {bstate.batch_id} could not be downloaded: {self._said(exc)}; "
                 + kept
             )
             return False
-        lost = self._lost(batch, bstate, rows)
+        self._say_duplicates(bstate, seen)
+        lost = self._lost(batch, bstate, rows, seen)
         if lost:
             fail_all(f"{bstate.model}: batch {bstate.batch_id} ended {batch.status} but {lost}; " + kept)
             return False
@@ -361,10 +363,24 @@ class BatchRunner:
         done = f"{_count(counts, 'completed')}/{_count(counts, 'total', len(bstate.requests))}"
         return f"batch {bstate.batch_id} {one_line(batch.status)}: {done} done, {_count(counts, 'failed')} failed"
 
+    def _say_duplicates(self, bstate: BatchState, seen: Counter[str]) -> None:
+        """Say so when the batch's files hold more than one row for a request (which one is kept)."""
+        twice = sorted(cid for cid, n in seen.items() if n > 1)
+        if twice:
+            extra = sum(seen[cid] - 1 for cid in twice)
+            self.say(
+                f"batch {bstate.batch_id} of {bstate.model}: its files hold {extra} more row(s) than requests, for "
+                f"{len(twice)} request(s) (first: {twice[0]}); each request's first answer is recorded, the rest ignored"
+            )
+
     @staticmethod
-    def _lost(batch: Any, bstate: BatchState, rows: dict[str, Answer | str]) -> str:
-        """Why answers the batch was paid for are missing from its files, or ``""`` when none are."""
-        answered = sum(isinstance(got, Answer) for got in rows.values())
+    def _lost(batch: Any, bstate: BatchState, rows: dict[str, Answer | str], seen: Counter[str]) -> str:
+        """Why answers the batch was paid for are missing from its files, or ``""`` when none are.
+
+        A provider's count of answers is held against every answer row its files hold, duplicates
+        included (those are said, not taken for lost answers).
+        """
+        answered = sum(n for cid, n in seen.items() if isinstance(rows.get(cid), Answer))
         reported = getattr(getattr(batch, "request_counts", None), "completed", 0)
         if isinstance(reported, int) and reported > answered:
             return f"it reports {reported} answer(s) and its files hold {answered}"
@@ -373,8 +389,10 @@ class BatchRunner:
             return f"its files hold no row for {missing} of its {len(bstate.requests)} request(s)"
         return ""
 
-    def _rows(self, batch: Any, bstate: BatchState) -> dict[str, Answer | str]:
-        """Every request's answer, or the provider's reason it has none (rows not ours are ignored).
+    def _rows(self, batch: Any, bstate: BatchState) -> tuple[dict[str, Answer | str], Counter[str]]:
+        """Every request's answer, or the provider's reason it has none (rows not ours are ignored),
+        and how many rows each request has (more than one: the provider repeated it; an answer is
+        taken before an error, else the first row).
 
         Raises
         ------
@@ -384,6 +402,7 @@ class BatchRunner:
         """
         litellm = load_litellm()
         out: dict[str, Answer | str] = {}
+        seen: Counter[str] = Counter()
         for file_id in (batch.output_file_id, batch.error_file_id):
             if not file_id:
                 continue
@@ -396,9 +415,12 @@ class BatchRunner:
                     cid = row["custom_id"]
                 except (ValueError, TypeError, KeyError):
                     raise ValueError(f"line {number} of file {file_id} is not a batch row: {raw[:60]!r}") from None
-                if isinstance(cid, str) and cid in bstate.requests and cid not in out:
+                if not (isinstance(cid, str) and cid in bstate.requests):
+                    continue
+                seen[cid] += 1
+                if not isinstance(out.get(cid), Answer):
                     out[cid] = row_answer(row)
-        return out
+        return out, seen
 
     def _record(
         self, bstate: BatchState, batch: Any, rows: dict[str, Answer | str], state: RunState, progress: Progress

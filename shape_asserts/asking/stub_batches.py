@@ -57,6 +57,8 @@ class BatchPlan:
     hold_uploads: threading.Event | None = None
     #: Appended to a batch's id (a hostile provider's escape sequences).
     hostile_id: str = ""
+    #: Every answer row twice in the output file, and counted twice ("completed: 6/3").
+    duplicate_rows: bool = False
 
 
 @dataclass
@@ -205,6 +207,8 @@ class BatchBook:
                 )
             )
         self.answered_rows += len(out)
+        if self.plan.duplicate_rows:
+            out += out
         counts = batch["request_counts"]
         counts["completed"], counts["failed"] = len(out), len(err)
         batch["status"] = "expired" if expired else "completed"

@@ -462,3 +462,15 @@ def test_issue32_a_providers_control_characters_never_reach_the_terminal(suite, 
     assert "\x1b" not in raw and "\x07" not in raw and "\r" not in raw.replace("\r\n", "\n")
     result.assert_outcomes(errors=N_FEW)
     assert "which is not one" in raw if plan.hostile_id else "refused OWNED" in raw
+
+
+def test_issue32_duplicate_batch_rows_are_said_not_resolved_silently(suite):
+    """The provider's files held every row twice ("completed: 6/3") and the run said nothing of it."""
+    with StubServer(batches=BatchPlan(polls=1, duplicate_rows=True)) as srv:
+        result = _run(suite, srv, *FEW)
+
+    text = result.stdout.str()
+    result.assert_outcomes(passed=N_FEW)
+    assert f"its files hold {N_FEW} more row(s) than requests, for {N_FEW} request(s)" in text, text
+    assert "each request's first answer is recorded, the rest ignored" in text
+    assert not _state(suite).exists()
