@@ -2,8 +2,8 @@
 
 Retried: 408, 409, 429, 5xx, dropped connections — and timeouts as ``--timeout-retries`` allows,
 by default as the openai client does (twice) except at a server on this machine or a private
-network (:func:`timeout_retries_for`). Never a request the provider judged and refused (the other 4xx), nor one the client never
-sent (no key). ``Retry-After`` (seconds or an HTTP date) and ``retry-after-ms`` are honoured.
+network (:func:`timeout_retries_for`). Never a request the provider judged and refused (the
+other 4xx), nor one the client never sent (no key). ``Retry-After`` (seconds or an HTTP date) and ``retry-after-ms`` are honoured.
 """
 
 from __future__ import annotations
