@@ -15,7 +15,8 @@ __all__ = [
     "TIMEOUT",
     "CONCURRENCY",
     "MAX_RETRIES",
-    "TIMEOUT_RETRIES",
+    "TIMEOUT_RETRIES_HOSTED",
+    "TIMEOUT_RETRIES_LOCAL",
     "MAX_TOKENS",
     "SAMPLES",
     "MIN_PASS_RATE",
@@ -23,6 +24,8 @@ __all__ = [
     "GATE_UNDECIDED",
     "BATCH",
     "BATCH_POLL",
+    "BATCH_HEARTBEAT",
+    "BATCH_WAIT",
     "FIXTURES_DIR",
     "SNAPSHOTS_DIR",
     "RECORD_MODES",
@@ -46,9 +49,13 @@ TIMEOUT = 120.0
 CONCURRENCY = 16
 #: Retries of one call after a retriable provider reply.
 MAX_RETRIES = 3
-#: Retries of one call that timed out: none, since a local server goes on generating for a client
-#: that left, and asking again at once only piles up work.
-TIMEOUT_RETRIES = 0
+#: Retries of one call that timed out, at a server on this machine or a private network: none,
+#: since a local server goes on generating for a client that left (it is slow, not flaky), and
+#: asking again at once only piles up work.
+TIMEOUT_RETRIES_LOCAL = 0
+#: Retries of one call that timed out anywhere else: two, as the openai client makes (a hosted
+#: server's stalled reply is a transient fault).
+TIMEOUT_RETRIES_HOSTED = 2
 #: Most tokens a model may write in one answer (sent as litellm's ``max_tokens``). The longest
 #: built-in ideal answer is ~5,600 characters, ~1,900 tokens at 3 characters a token
 #: (``python bench/answer_tokens.py``); 4,096 leaves room for prose, fences and indentation.
@@ -67,6 +74,12 @@ GATE_UNDECIDED = "pass"
 BATCH = False
 #: Seconds between two polls of a submitted batch: a provider's batch takes minutes to hours.
 BATCH_POLL = 30.0
+#: Most seconds between two lines while a batch is polled, changed or not: a run is never silent
+#: for longer while it waits.
+BATCH_HEARTBEAT = 60.0
+#: Seconds a run polls its batch before it stops waiting: the batch runs on at the provider, its
+#: state is kept, and a later run fetches its answers.
+BATCH_WAIT = 3600.0
 #: Folders, relative to the rootdir.
 FIXTURES_DIR = "fixtures"
 SNAPSHOTS_DIR = "snapshots"

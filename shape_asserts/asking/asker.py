@@ -49,7 +49,6 @@ from shape_asserts.defaults import (
     RECORD_MODES,
     SAMPLES,
     TIMEOUT,
-    TIMEOUT_RETRIES,
 )
 from shape_asserts.exceptions import FixtureError, ModelUnavailable, ProviderError
 
@@ -119,8 +118,10 @@ class Asker:
     timeout: float = TIMEOUT
     api_base: str | None = None
     max_retries: int = MAX_RETRIES
-    #: Retries of a call that timed out (a local server goes on generating for a client that left).
-    timeout_retries: int = TIMEOUT_RETRIES
+    #: Retries of a call that timed out; ``None``: by where the model is served (none on this
+    #: machine or a private network, where a server goes on generating for a client that left;
+    #: else two: :func:`~shape_asserts.asking.retry.timeout_retries_for`).
+    timeout_retries: int | None = None
     #: Most calls in flight at once.
     concurrency: int = CONCURRENCY
     #: USD after which no call is started (where litellm knows prices); ``None``: no limit.
@@ -287,127 +288,8 @@ class Asker:
         if not jobs:
             progress.finished = progress.started
             return RunState(fetched=True), progress
-        return asyncio.run(self._fetch(jobs, progress, on_progress, on_settled, stop)), progress
-
-    async def _fetch(
-        self,
-        jobs: list[Job],
-        progress: Progress,
-        on_progress: Callable[[Progress], None] | None,
-        on_settled: Callable[[str, RunState], None] | None = None,
-        stop: threading.Event | None = None,
-    ) -> RunState:
-        state = RunState(fetched=True)
-        sem = asyncio.Semaphore(max(1, self.concurrency))
-        # one writer per case at a time, so two samples of a case are never written out of order
-        locks = {job.key: asyncio.Lock() for job in jobs}
-        left = Counter(job.key for job in jobs for _ in job.indices)  # samples not yet settled, per case
-        # models every call to which would fail (ModelUnavailable) before any answered: why; their
-        # cases not yet asked error at once. A model that has answered in this run may be restarting,
-        # rate limited or refusing one input: its other cases are asked as usual
-        unavailable: dict[str, str] = {}
-        answered: set[str] = set()
-        version = litellm_version()
-        # every model's folder proven writable before the first paid call: an answer that could
-        # not be recorded would be bought for nothing (the case is not asked, and says why)
-        unwritable = {model: self.store.unwritable(model) for model in {job.model for job in jobs}}
-        for job in jobs:
-            if unwritable[job.model]:
-                state.unrecorded.setdefault(job.key, unwritable[job.model])
-
-        def note() -> None:
-            if on_progress is not None:
-                on_progress(progress)
-
-        def on_retry(exc: BaseException, wait: float) -> None:
-            progress.retried += 1
-            note()
-
-        async def one(job: Job, index: int) -> None:
-            try:
-                await ask(job, index)
-            finally:
-                left[job.key] -= 1
-                if not left[job.key] and on_settled is not None:
-                    on_settled(job.key, state)
-
-        async def ask(job: Job, index: int) -> None:
-            async with sem:
-                if stop is not None and stop.is_set():
-                    state.unasked.setdefault(job.key, "not asked: the run ended before this case's turn")
-                worst = self._worst_cost(job)
-                held = progress.cost_usd + progress.reserved_usd + worst
-                if self.max_cost is not None and (progress.cost_usd >= self.max_cost or held > self.max_cost):
-                    state.unasked.setdefault(
-                        job.key,
-                        f"not asked: --max-cost {self.max_cost:g} USD was reached (spent {progress.cost_usd:.4f} USD, "
-                        f"{progress.reserved_usd:.4f} USD held for calls in flight, this call may cost {worst:.4f} USD)",
-                    )
-                if job.model in unavailable:
-                    state.failures.setdefault(
-                        job.key, f"{job.model}: not asked: an earlier call {unavailable[job.model]}"
-                    )
-                if job.key in state.unasked or job.key in state.failures or job.key in state.unrecorded:
-                    progress.unasked += 1
-                    note()
-                    return
-                progress.asked += 1
-                label = f"{job.case.id}@{job.model} #{index}"
-                progress.in_flight[label] = time.perf_counter()
-                progress.reserved_usd += worst  # held until the call's own cost is counted
-                try:
-                    answer = await self.call(
-                        job.model,
-                        job.case.messages(self.lang),
-                        temperature=self.temperature,
-                        max_tokens=self.max_tokens,
-                        timeout=self.timeout,
-                        api_base=self.api_base,
-                        sample=index,
-                        max_retries=self.max_retries,
-                        on_retry=on_retry,
-                        timeout_retries=self.timeout_retries,
-                    )
-                except ProviderError as exc:
-                    progress.in_flight.pop(label, None)
-                    progress.reserved_usd -= worst
-                    progress.failed += 1
-                    spent = getattr(exc, "spent", None)  # a reply delivered without an answer still costs
-                    if spent is not None:
-                        progress.count_spent(job.model, spent)
-                    state.failures.setdefault(job.key, str(exc))
-                    if isinstance(exc, ModelUnavailable) and job.model not in answered:
-                        unavailable.setdefault(job.model, exc.reason)
-                    note()
-                    return
-                progress.in_flight.pop(label, None)
-                progress.reserved_usd -= worst
-                answered.add(job.model)
-                progress.count_answer(job.model, answer)
-                job.recording.add(sample_record(index, answer, version))
-                snapshot = dataclasses.replace(job.recording, samples=list(job.recording.samples))
-                async with locks[job.key]:
-                    why = await self._record(snapshot)
-                if why:
-                    state.unrecorded.setdefault(job.key, why)
-                note()
-
-        async def heartbeat() -> None:  # the listener hears of time passing while every call waits
-            while True:
-                await asyncio.sleep(progress.heartbeat / 4)
-                note()
-
-        tasks = [one(job, i) for job in jobs for i in job.indices]
-        progress.planned = len(tasks)
-        note()
-        beating = asyncio.ensure_future(heartbeat())
-        try:
-            await asyncio.gather(*tasks)
-        finally:
-            beating.cancel()
-        progress.finished = time.perf_counter()
-        note()
-        return state
+        fetching = _Fetch(self, jobs, progress, on_progress, on_settled, stop)
+        return asyncio.run(fetching.run()), progress
 
     def _worst_cost(self, job: Job) -> float:
         """The most one call for ``job`` can cost, held against ``--max-cost`` while it is in flight
@@ -433,3 +315,161 @@ class Asker:
                 "then run again"
             )
         return ""
+
+
+class _Fetch:
+    """One :meth:`Asker.fetch` under way: what its calls share, and the steps each call takes
+    (wait its turn, decide whether it may still be asked, ask, count and record what came back)."""
+
+    def __init__(
+        self,
+        asker: Asker,
+        jobs: list[Job],
+        progress: Progress,
+        on_progress: Callable[[Progress], None] | None,
+        on_settled: Callable[[str, RunState], None] | None,
+        stop: threading.Event | None,
+    ) -> None:
+        self.asker = asker
+        self.jobs = jobs
+        self.progress = progress
+        self.on_progress = on_progress
+        self.on_settled = on_settled
+        self.stop = stop
+        self.state = RunState(fetched=True)
+        self.sem = asyncio.Semaphore(max(1, asker.concurrency))
+        # one writer per case at a time, so two samples of a case are never written out of order
+        self.locks = {job.key: asyncio.Lock() for job in jobs}
+        # samples not yet settled, per case
+        self.left = Counter(job.key for job in jobs for _ in job.indices)
+        # models every call to which would fail (ModelUnavailable) before any answered: why; their
+        # cases not yet asked error at once. A model that has answered in this run may be restarting,
+        # rate limited or refusing one input: its other cases are asked as usual
+        self.unavailable: dict[str, str] = {}
+        self.answered: set[str] = set()
+        self.version = litellm_version()
+
+    async def run(self) -> RunState:
+        """Ask every planned sample; what could not be obtained."""
+        self._refuse_unwritable()
+        tasks = [self._one(job, i) for job in self.jobs for i in job.indices]
+        self.progress.planned = len(tasks)
+        self._note()
+        beating = asyncio.ensure_future(self._heartbeat())
+        try:
+            await asyncio.gather(*tasks)
+        finally:
+            beating.cancel()
+        self.progress.finished = time.perf_counter()
+        self._note()
+        return self.state
+
+    def _refuse_unwritable(self) -> None:
+        """Every model's folder proven writable before the first paid call: an answer that could
+        not be recorded would be bought for nothing (the case is not asked, and says why)."""
+        store = self.asker.store
+        unwritable = {model: store.unwritable(model) for model in {job.model for job in self.jobs}}
+        for job in self.jobs:
+            if unwritable[job.model]:
+                self.state.unrecorded.setdefault(job.key, unwritable[job.model])
+
+    def _note(self) -> None:
+        if self.on_progress is not None:
+            self.on_progress(self.progress)
+
+    def _on_retry(self, exc: BaseException, wait: float) -> None:
+        self.progress.retried += 1
+        self._note()
+
+    async def _heartbeat(self) -> None:
+        """Tell the listener of time passing while every call waits."""
+        while True:
+            await asyncio.sleep(self.progress.heartbeat / 4)
+            self._note()
+
+    async def _one(self, job: Job, index: int) -> None:
+        """Ask one sample, then tell ``on_settled`` when it was its case's last."""
+        try:
+            async with self.sem:
+                await self._ask(job, index)
+        finally:
+            self.left[job.key] -= 1
+            if not self.left[job.key] and self.on_settled is not None:
+                self.on_settled(job.key, self.state)
+
+    def _refuse(self, job: Job, worst: float) -> bool:
+        """Whether ``job`` is no longer asked (the run stopping, ``--max-cost``, an unavailable
+        model, or an earlier sample of the case that failed); the reason is kept in the state."""
+        asker, progress, state = self.asker, self.progress, self.state
+        if self.stop is not None and self.stop.is_set():
+            state.unasked.setdefault(job.key, "not asked: the run ended before this case's turn")
+        held = progress.cost_usd + progress.reserved_usd + worst
+        if asker.max_cost is not None and (progress.cost_usd >= asker.max_cost or held > asker.max_cost):
+            state.unasked.setdefault(
+                job.key,
+                f"not asked: --max-cost {asker.max_cost:g} USD was reached (spent {progress.cost_usd:.4f} USD, "
+                f"{progress.reserved_usd:.4f} USD held for calls in flight, this call may cost {worst:.4f} USD)",
+            )
+        if job.model in self.unavailable:
+            state.failures.setdefault(job.key, f"{job.model}: not asked: an earlier call {self.unavailable[job.model]}")
+        return job.key in state.unasked or job.key in state.failures or job.key in state.unrecorded
+
+    async def _ask(self, job: Job, index: int) -> None:
+        """Ask one sample of ``job`` (its turn come), and count and record what comes back."""
+        asker, progress = self.asker, self.progress
+        worst = asker._worst_cost(job)
+        if self._refuse(job, worst):
+            progress.unasked += 1
+            self._note()
+            return
+        progress.asked += 1
+        label = f"{job.case.id}@{job.model} #{index}"
+        progress.in_flight[label] = time.perf_counter()
+        progress.reserved_usd += worst  # held until the call's own cost is counted
+        try:
+            answer = await asker.call(
+                job.model,
+                job.case.messages(asker.lang),
+                temperature=asker.temperature,
+                max_tokens=asker.max_tokens,
+                timeout=asker.timeout,
+                api_base=asker.api_base,
+                sample=index,
+                max_retries=asker.max_retries,
+                on_retry=self._on_retry,
+                timeout_retries=asker.timeout_retries,
+            )
+        except ProviderError as exc:
+            self._settle(label, worst)
+            self._failed(job, exc)
+        else:
+            self._settle(label, worst)
+            await self._answered(job, index, answer)
+        self._note()
+
+    def _settle(self, label: str, worst: float) -> None:
+        """The call is no longer in flight: its worst case is no longer held (its own cost, once
+        counted, is)."""
+        self.progress.in_flight.pop(label, None)
+        self.progress.reserved_usd -= worst
+
+    def _failed(self, job: Job, exc: ProviderError) -> None:
+        """Count a call that brought no answer, and keep why for its case."""
+        self.progress.failed += 1
+        spent = getattr(exc, "spent", None)  # a reply delivered without an answer still costs
+        if spent is not None:
+            self.progress.count_spent(job.model, spent)
+        self.state.failures.setdefault(job.key, str(exc))
+        if isinstance(exc, ModelUnavailable) and job.model not in self.answered:
+            self.unavailable.setdefault(job.model, exc.reason)
+
+    async def _answered(self, job: Job, index: int, answer: Answer) -> None:
+        """Count ``answer`` and record it at once."""
+        self.answered.add(job.model)
+        self.progress.count_answer(job.model, answer)
+        job.recording.add(sample_record(index, answer, self.version))
+        snapshot = dataclasses.replace(job.recording, samples=list(job.recording.samples))
+        async with self.locks[job.key]:
+            why = await self.asker._record(snapshot)
+        if why:
+            self.state.unrecorded.setdefault(job.key, why)

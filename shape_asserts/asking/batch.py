@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -50,7 +51,7 @@ from shape_asserts.asking.call import Answer, is_retriable, litellm_version, loa
 from shape_asserts.asking.failure import address, hide_address
 from shape_asserts.asking.runstate import Progress, RunState
 from shape_asserts.asking.store import Recording, model_slug, sample_record
-from shape_asserts.defaults import BATCH_POLL
+from shape_asserts.defaults import BATCH_HEARTBEAT, BATCH_POLL, BATCH_WAIT
 
 __all__ = ["BatchUnavailable", "BatchRunner", "STATE_NAME", "state_path"]
 
@@ -67,12 +68,20 @@ class BatchRunner:
     """Asks a run's planned samples as one batch per model, and records the answers."""
 
     def __init__(
-        self, asker: Asker, samples: int, poll: float | None = None, say: Callable[[str], None] | None = None
+        self,
+        asker: Asker,
+        samples: int,
+        poll: float | None = None,
+        say: Callable[[str], None] | None = None,
+        wait: float = BATCH_WAIT,
     ) -> None:
         self.asker = asker
         self.samples = samples
-        # read when the runner is made, not imported: a test makes the polls instant by setting it
+        # read when the runner is made, not imported: a test makes the polls instant by setting them
         self.poll = BATCH_POLL if poll is None else poll
+        self.heartbeat = BATCH_HEARTBEAT
+        #: Seconds a batch is polled before the run stops waiting for it (``--batch-wait``).
+        self.wait = wait
         self.say = say or (lambda line: None)
 
     def fetch(self, jobs: list[Job]) -> tuple[RunState, Progress]:
@@ -260,7 +269,6 @@ class BatchRunner:
         its output could not be read, the provider reports more answers than it delivered, or a
         recording could not be written. The next run fetches them again from the same batch.
         """
-        litellm = load_litellm()
         progress.planned += len(bstate.requests)
         progress.asked += len(bstate.requests)
         keys = {RunState.key(r.model, r.case_id) for r in bstate.requests.values()}
@@ -270,42 +278,28 @@ class BatchRunner:
                 state.failures.setdefault(key, why)
             progress.failed += len(bstate.requests)
 
-        failures, last = 0, ""
-        while True:
-            try:
-                batch = litellm.retrieve_batch(bstate.batch_id, **self._api(bstate.provider))
-            except Exception as exc:
-                failures += 1
-                if failures > self.asker.max_retries or not is_retriable(exc):
-                    fail_all(
-                        f"{bstate.model}: batch {bstate.batch_id} could not be polled: {self._said(exc)}; "
-                        f"it is kept in {path}: run again to resume it"
-                    )
-                    return False
-                time.sleep(self.poll)
-                continue
-            failures = 0
-            counts = getattr(batch, "request_counts", None)
-            done = f"{getattr(counts, 'completed', 0)}/{getattr(counts, 'total', len(bstate.requests))}"
-            now = (
-                f"batch {bstate.batch_id} {one_line(batch.status)}: {done} done, {getattr(counts, 'failed', 0)} failed"
+        try:
+            batch = self._poll(bstate, path, progress)
+        except KeyboardInterrupt:
+            self.say(
+                f"interrupted: batch {bstate.batch_id} of {bstate.model} runs on at the provider; it is kept in "
+                f"{path}: run again to fetch it"
             )
-            if now != last:
-                self.say(f"{now}, {progress.elapsed:.0f}s")
-                last = now
-            if batch.status in TERMINAL:
-                break
-            time.sleep(self.poll)
+            raise
+        except _Unfinished as exc:
+            fail_all(str(exc))
+            return False
         kept = f"it is kept in {path}: run again to fetch them"
         try:
-            rows = self._rows(batch, bstate)
+            rows, seen = self._rows(batch, bstate)
         except Exception as exc:
             fail_all(
                 f"{bstate.model}: the results of batch {bstate.batch_id} could not be downloaded: {self._said(exc)}; "
                 + kept
             )
             return False
-        lost = self._lost(batch, bstate, rows)
+        self._say_duplicates(bstate, seen)
+        lost = self._lost(batch, bstate, rows, seen)
         if lost:
             fail_all(f"{bstate.model}: batch {bstate.batch_id} ended {batch.status} but {lost}; " + kept)
             return False
@@ -317,10 +311,76 @@ class BatchRunner:
             self.say(self._ended(bstate, batch))
         return True
 
+    def _poll(self, bstate: BatchState, path: Path, progress: Progress) -> Any:
+        """The batch once it has ended, polled every :attr:`poll` seconds.
+
+        Each change is said, and at least every :attr:`heartbeat` seconds a line says it is still
+        waited for (state, counts, time), so a run waiting hours is never silent.
+
+        Raises
+        ------
+        _Unfinished
+            It could not be polled, or it did not end within :attr:`wait` seconds: it is kept.
+        """
+        litellm = load_litellm()
+        started = time.monotonic()
+        failures, last, said_at = 0, "", started
+        while True:
+            try:
+                batch = litellm.retrieve_batch(bstate.batch_id, **self._api(bstate.provider))
+            except Exception as exc:
+                failures += 1
+                if failures > self.asker.max_retries or not is_retriable(exc):
+                    raise _Unfinished(
+                        f"{bstate.model}: batch {bstate.batch_id} could not be polled: {self._said(exc)}; "
+                        f"it is kept in {path}: run again to resume it"
+                    ) from None
+                time.sleep(self.poll)
+                continue
+            failures = 0
+            now = self._status(bstate, batch)
+            if batch.status in TERMINAL:
+                if now != last:
+                    self.say(f"{now}, {progress.elapsed:.0f}s")
+                return batch
+            waited = time.monotonic() - started
+            if waited >= self.wait:
+                raise _Unfinished(
+                    f"{bstate.model}: {now} after {waited:.0f} s of waiting (--batch-wait {self.wait:g}); it runs on "
+                    f"at the provider and is kept in {path}; run again to fetch it"
+                )
+            if now != last or time.monotonic() - said_at >= self.heartbeat:
+                still = "" if now != last else "still "
+                self.say(f"{still}{now}, {progress.elapsed:.0f}s")
+                last, said_at = now, time.monotonic()
+            time.sleep(min(self.poll, max(0.0, self.wait - waited)))
+
     @staticmethod
-    def _lost(batch: Any, bstate: BatchState, rows: dict[str, Answer | str]) -> str:
-        """Why answers the batch was paid for are missing from its files, or ``""`` when none are."""
-        answered = sum(isinstance(got, Answer) for got in rows.values())
+    def _status(bstate: BatchState, batch: Any) -> str:
+        """One line on where the batch stands: its state and its counts (as the provider reports
+        them, numbers only)."""
+        counts = getattr(batch, "request_counts", None)
+        done = f"{_count(counts, 'completed')}/{_count(counts, 'total', len(bstate.requests))}"
+        return f"batch {bstate.batch_id} {one_line(batch.status)}: {done} done, {_count(counts, 'failed')} failed"
+
+    def _say_duplicates(self, bstate: BatchState, seen: Counter[str]) -> None:
+        """Say so when the batch's files hold more than one row for a request (which one is kept)."""
+        twice = sorted(cid for cid, n in seen.items() if n > 1)
+        if twice:
+            extra = sum(seen[cid] - 1 for cid in twice)
+            self.say(
+                f"batch {bstate.batch_id} of {bstate.model}: its files hold {extra} more row(s) than requests, for "
+                f"{len(twice)} request(s) (first: {twice[0]}); each request's first answer is recorded, the rest ignored"
+            )
+
+    @staticmethod
+    def _lost(batch: Any, bstate: BatchState, rows: dict[str, Answer | str], seen: Counter[str]) -> str:
+        """Why answers the batch was paid for are missing from its files, or ``""`` when none are.
+
+        A provider's count of answers is held against every answer row its files hold, duplicates
+        included (those are said, not taken for lost answers).
+        """
+        answered = sum(n for cid, n in seen.items() if isinstance(rows.get(cid), Answer))
         reported = getattr(getattr(batch, "request_counts", None), "completed", 0)
         if isinstance(reported, int) and reported > answered:
             return f"it reports {reported} answer(s) and its files hold {answered}"
@@ -329,8 +389,10 @@ class BatchRunner:
             return f"its files hold no row for {missing} of its {len(bstate.requests)} request(s)"
         return ""
 
-    def _rows(self, batch: Any, bstate: BatchState) -> dict[str, Answer | str]:
-        """Every request's answer, or the provider's reason it has none (rows not ours are ignored).
+    def _rows(self, batch: Any, bstate: BatchState) -> tuple[dict[str, Answer | str], Counter[str]]:
+        """Every request's answer, or the provider's reason it has none (rows not ours are ignored),
+        and how many rows each request has (more than one: the provider repeated it; an answer is
+        taken before an error, else the first row).
 
         Raises
         ------
@@ -340,6 +402,7 @@ class BatchRunner:
         """
         litellm = load_litellm()
         out: dict[str, Answer | str] = {}
+        seen: Counter[str] = Counter()
         for file_id in (batch.output_file_id, batch.error_file_id):
             if not file_id:
                 continue
@@ -352,9 +415,12 @@ class BatchRunner:
                     cid = row["custom_id"]
                 except (ValueError, TypeError, KeyError):
                     raise ValueError(f"line {number} of file {file_id} is not a batch row: {raw[:60]!r}") from None
-                if isinstance(cid, str) and cid in bstate.requests and cid not in out:
+                if not (isinstance(cid, str) and cid in bstate.requests):
+                    continue
+                seen[cid] += 1
+                if not isinstance(out.get(cid), Answer):
                     out[cid] = row_answer(row)
-        return out
+        return out, seen
 
     def _record(
         self, bstate: BatchState, batch: Any, rows: dict[str, Answer | str], state: RunState, progress: Progress
@@ -411,3 +477,13 @@ class BatchRunner:
             f"{getattr(counts, 'completed', 0)} of {len(bstate.requests)} answered; the rest error, and the next "
             "run submits them in a new batch"
         )
+
+
+class _Unfinished(Exception):
+    """A batch the run stops waiting for (it could not be polled, or did not end in time): kept."""
+
+
+def _count(counts: Any, name: str, default: int = 0) -> str:
+    """A count of the provider's report as shown: a whole number, or ``?`` for anything else."""
+    value = getattr(counts, name, default)
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else "?"

@@ -262,8 +262,14 @@ def _shown(value: object) -> str:
     return text if len(text) <= 80 else text[:79] + "…"
 
 
+#: Escape sequences and control characters: a provider's words never move the cursor or recolour
+#: the terminal they are shown on.
+_CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def one_line(text: object) -> str:
-    one = " ".join(redact(str(text)).split())
+    """A provider's words as a run shows them: secrets masked, printable, on one line, bounded."""
+    one = " ".join(_CONTROL.sub(" ", redact(str(text))).split())
     return one if len(one) <= MAX_REASON else one[: MAX_REASON - 1] + "…"
 
 

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shape_asserts.asking.failure import describe, error_reason, redact
-from shape_asserts.asking.retry import Timeout, backoff, is_retriable, is_timeout, retry_after
-from shape_asserts.defaults import MAX_RETRIES, TIMEOUT, TIMEOUT_RETRIES
+from shape_asserts.asking.retry import Timeout, backoff, is_retriable, is_timeout, retry_after, timeout_retries_for
+from shape_asserts.defaults import MAX_RETRIES, TIMEOUT
 from shape_asserts.exceptions import ModelUnavailable, ProviderError
 
 __all__ = [
@@ -234,12 +234,13 @@ async def aask(
     sample: int = 0,
     max_retries: int = MAX_RETRIES,
     on_retry: Callable[[BaseException, float], None] | None = None,
-    timeout_retries: int = TIMEOUT_RETRIES,
+    timeout_retries: int | None = None,
 ) -> Answer:
     """Send ``messages`` to ``model`` and return its answer, retrying what another attempt may fix.
 
     429 (honouring Retry-After), 5xx and dropped connections are retried up to ``max_retries``
-    times; a timeout only up to ``timeout_retries`` times (none by default: see :func:`is_timeout`);
+    times; a timeout up to ``timeout_retries`` times (by default none at a server on this machine
+    or a private network, else two: :func:`~shape_asserts.asking.retry.timeout_retries_for`);
     ``on_retry(exc, wait)`` is told of each. ``timeout`` bounds each whole attempt, connect to last
     byte (the call is not streamed, so there is no separate time-to-first-token bound).
     ``max_tokens``, when given, is sent as litellm's ``max_tokens``: the most tokens the answer may
@@ -251,6 +252,34 @@ async def aask(
         Naming the provider's last reply when every attempt failed, or at once for a failure that
         retrying cannot fix (missing key, authentication, bad request, unknown model); secrets masked.
     """
+    litellm = _client(model, api_base)
+    request = _request(model, messages, temperature, max_tokens, timeout, api_base, sample)
+    allowed_timeouts = timeout_retries_for(model, api_base, timeout_retries)
+    attempt = timeouts = 0
+    while True:
+        started = time.perf_counter()
+        try:
+            response = await _attempt(litellm, request, timeout)
+        except Exception as exc:
+            _raise_unless_retried(exc, model, api_base, attempt, timeouts, max_retries, allowed_timeouts)
+            timeouts += is_timeout(exc)
+            wait = backoff(attempt, exc)
+            if on_retry is not None:
+                on_retry(exc, wait)
+            attempt += 1
+            await asyncio.sleep(wait)
+            continue
+        return _delivered(litellm, model, response, time.perf_counter() - started)
+
+
+def _client(model: str, api_base: str | None) -> Any:
+    """litellm, ready to ask ``model``.
+
+    Raises
+    ------
+    ProviderError
+        When a key the model needs is not set.
+    """
     reason = missing_key_reason(model, api_base)
     if reason:
         raise ProviderError(f"{model}: {reason}")
@@ -260,8 +289,21 @@ async def aask(
         from shape_asserts.asking.reference import register_with_litellm
 
         register_with_litellm(litellm)
+    return litellm
+
+
+def _request(
+    model: str,
+    messages: list[dict[str, str]],
+    temperature: float | None,
+    max_tokens: int | None,
+    timeout: float,
+    api_base: str | None,
+    sample: int,
+) -> dict[str, Any]:
+    """litellm's ``acompletion`` arguments for one call."""
     # retries are ours (counted, Retry-After aware); none hidden below
-    kwargs: dict[str, Any] = {
+    request: dict[str, Any] = {
         "model": model,
         "messages": messages,
         "timeout": timeout,
@@ -270,46 +312,49 @@ async def aask(
         "num_retries": 0,
     }
     if temperature is not None:
-        kwargs["temperature"] = temperature
+        request["temperature"] = temperature
     if max_tokens is not None:
-        kwargs["max_tokens"] = max_tokens
+        request["max_tokens"] = max_tokens
     if api_base:
-        kwargs["api_base"] = api_base
-    attempt = timeouts = 0
-    while True:
-        started = time.perf_counter()
-        try:
-            # the client's timeout bounds connecting and each read; this bounds the whole call, so
-            # a server that sends its headers and then trickles the body cannot hold a call longer
-            try:
-                response = await asyncio.wait_for(litellm.acompletion(**kwargs), timeout)
-            except asyncio.TimeoutError:
-                raise Timeout(f"no complete answer within {timeout:g} s (--request-timeout)") from None
-        except Exception as exc:
-            if _undecodable(exc):  # litellm calls it a 500, but the server delivered (and may bill) a reply
-                said = error_reason(exc, api_base)
-                raise Unusable(
-                    f"{model}: the server's reply is not a chat completion ({said}){UNUSABLE_HINT}"
-                ) from None
-            timed_out = is_timeout(exc)
-            if timed_out and timeouts >= timeout_retries:
-                tries = f" after {attempt + 1} attempts" if attempt else ""
-                hint = TIMEOUT_HINT if not timeout_retries else "; raise --request-timeout"
-                raise ProviderError(f"{model}: {error_reason(exc, api_base, tries)}{hint}") from None
-            if not timed_out and (not is_retriable(exc) or attempt - timeouts >= max_retries):
-                tries = f" after {attempt + 1} attempts" if attempt else ""
-                said, wide = describe(exc, model, api_base, tries)
-                if wide is not None:  # every call would fail so: the run asks the model nothing more
-                    raise ModelUnavailable(f"{model}: {said}", wide) from None
-                raise ProviderError(f"{model}: {said}") from None
-            timeouts += timed_out
-            wait = backoff(attempt, exc)
-            if on_retry is not None:
-                on_retry(exc, wait)
-            attempt += 1
-            await asyncio.sleep(wait)
-            continue
-        return _delivered(litellm, model, response, time.perf_counter() - started)
+        request["api_base"] = api_base
+    return request
+
+
+async def _attempt(litellm: Any, request: dict[str, Any], timeout: float) -> Any:
+    """One attempt at the call: the response, or what went wrong raised."""
+    # the client's timeout bounds connecting and each read; this bounds the whole call, so
+    # a server that sends its headers and then trickles the body cannot hold a call longer
+    try:
+        return await asyncio.wait_for(litellm.acompletion(**request), timeout)
+    except asyncio.TimeoutError:
+        raise Timeout(f"no complete answer within {timeout:g} s (--request-timeout)") from None
+
+
+def _raise_unless_retried(
+    exc: Exception,
+    model: str,
+    api_base: str | None,
+    attempt: int,
+    timeouts: int,
+    max_retries: int,
+    timeout_retries: int,
+) -> None:
+    """Return when the failed attempt ``attempt`` (``timeouts`` of the earlier ones timed out) is
+    tried again; else raise the :class:`ProviderError` that says why not."""
+    if _undecodable(exc):  # litellm calls it a 500, but the server delivered (and may bill) a reply
+        said = error_reason(exc, api_base)
+        raise Unusable(f"{model}: the server's reply is not a chat completion ({said}){UNUSABLE_HINT}") from None
+    tries = f" after {attempt + 1} attempts" if attempt else ""
+    if is_timeout(exc):
+        if timeouts >= timeout_retries:
+            hint = TIMEOUT_HINT if not timeout_retries else "; raise --request-timeout"
+            raise ProviderError(f"{model}: {error_reason(exc, api_base, tries)}{hint}") from None
+        return
+    if not is_retriable(exc) or attempt - timeouts >= max_retries:
+        said, wide = describe(exc, model, api_base, tries)
+        if wide is not None:  # every call would fail so: the run asks the model nothing more
+            raise ModelUnavailable(f"{model}: {said}", wide) from None
+        raise ProviderError(f"{model}: {said}") from None
 
 
 class Unusable(ProviderError):

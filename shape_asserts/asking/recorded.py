@@ -31,6 +31,8 @@ class RecordedAnswer:
     cut_from: Mapping[str, int] = field(default_factory=dict)
     #: The token limit the answer was asked with (``None``: none sent, or not known).
     max_tokens: int | None = None
+    #: The tokens the reply says it used (``prompt_tokens``, ``completion_tokens``), where it said.
+    usage: Mapping[str, int] = field(default_factory=dict)
 
     @classmethod
     def from_sample(cls, sample: Mapping[str, Any], max_tokens: int | None = None) -> RecordedAnswer:
@@ -51,6 +53,8 @@ class RecordedAnswer:
             if isinstance(cut, dict)
             else {}
         )
+        used = sample.get("usage")
+        usage = {k: v for k, v in used.items() if isinstance(k, str) and _count(v)} if isinstance(used, dict) else {}
         return cls(
             text=str(sample.get("text", "")),
             finish_reason=text_or_none(sample.get("finish_reason")),
@@ -58,4 +62,10 @@ class RecordedAnswer:
             tool_arguments=arguments,
             cut_from=cut_from,
             max_tokens=max_tokens,
+            usage=usage,
         )
+
+
+def _count(value: Any) -> bool:
+    """Whether ``value`` is a token count (a whole number ≥ 0, not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0

@@ -1,19 +1,34 @@
 """Which failed calls are worth another attempt, and how long to wait first.
 
-Retried: 408, 409, 429, 5xx, dropped connections — and timeouts only when ``--timeout-retries``
-allows. Never a request the provider judged and refused (the other 4xx), nor one the client never
-sent (no key). ``Retry-After`` (seconds or an HTTP date) and ``retry-after-ms`` are honoured.
+Retried: 408, 409, 429, 5xx, dropped connections — and timeouts as ``--timeout-retries`` allows,
+by default as the openai client does (twice) except at a server on this machine or a private
+network (:func:`timeout_retries_for`). Never a request the provider judged and refused (the
+other 4xx), nor one the client never sent (no key). ``Retry-After`` (seconds or an HTTP date) and ``retry-after-ms`` are honoured.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import random
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from typing import Any
+from urllib.parse import urlsplit
 
-__all__ = ["MAX_BACKOFF", "RETRIABLE_STATUS", "Timeout", "backoff", "is_retriable", "is_timeout", "retry_after"]
+from shape_asserts.defaults import TIMEOUT_RETRIES_HOSTED, TIMEOUT_RETRIES_LOCAL
+
+__all__ = [
+    "MAX_BACKOFF",
+    "RETRIABLE_STATUS",
+    "Timeout",
+    "backoff",
+    "is_retriable",
+    "is_timeout",
+    "retry_after",
+    "served_locally",
+    "timeout_retries_for",
+]
 
 
 #: Failures worth another attempt when no HTTP status says otherwise: rate limits, server errors,
@@ -46,7 +61,7 @@ _NO_KEY = ("Missing credentials", "api_key client option must be set")
 def is_timeout(exc: BaseException) -> bool:
     """Whether the call gave up waiting (ours or the client's timeout), rather than being refused.
 
-    Such a call is retried only when ``--timeout-retries`` allows it: a local server goes on
+    Such a call is retried only as :func:`timeout_retries_for` allows: a local server goes on
     generating for a client that left, so asking again at once piles up work it has not finished.
     """
     return isinstance(exc, (Timeout, asyncio.TimeoutError)) or type(exc).__name__ in _TIMEOUTS
@@ -108,3 +123,39 @@ def backoff(attempt: int, exc: BaseException | None, base: float = 0.5) -> float
     if hinted is not None:
         return min(MAX_BACKOFF, hinted)
     return random.uniform(0, min(MAX_BACKOFF, base * (2**attempt)))
+
+
+#: litellm providers whose server is, unless ``--api-base`` says otherwise, on this machine.
+_LOCAL_PROVIDERS = ("ollama/", "ollama_chat/", "lm_studio/", "llamafile/", "reference/")
+
+
+def served_locally(model: str, api_base: str | None) -> bool:
+    """Whether ``model`` is served on this machine or a private network: ``--api-base`` names a
+    loopback, private or link-local address, ``localhost``, a ``.local`` name or a one-word host
+    (a container's service name); or, without it, the provider's default server is local (ollama,
+    LM Studio, llamafile) or the model draws in-process (``reference/``).
+
+    No name is looked up: a name that is not one of those counts as hosted.
+    """
+    if not api_base:
+        return model.startswith(_LOCAL_PROVIDERS)
+    try:
+        host = (urlsplit(api_base if "//" in api_base else f"//{api_base}").hostname or "").rstrip(".")
+    except ValueError:
+        return False
+    if host == "localhost" or host.endswith((".localhost", ".local")) or (host and "." not in host and ":" not in host):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_private or address.is_link_local
+
+
+def timeout_retries_for(model: str, api_base: str | None, given: int | None = None) -> int:
+    """How often a call to ``model`` that timed out is tried again: ``given`` (``--timeout-retries``)
+    when it is, else none for a server on this machine or a private network (it is slow, not flaky)
+    and two elsewhere, as the openai client does."""
+    if given is not None:
+        return given
+    return TIMEOUT_RETRIES_LOCAL if served_locally(model, api_base) else TIMEOUT_RETRIES_HOSTED

@@ -55,6 +55,10 @@ class BatchPlan:
     output: str = "rows"
     #: While set and not yet set free, an upload waits for it (a test holds a run mid-submission).
     hold_uploads: threading.Event | None = None
+    #: Appended to a batch's id (a hostile provider's escape sequences).
+    hostile_id: str = ""
+    #: Every answer row twice in the output file, and counted twice ("completed: 6/3").
+    duplicate_rows: bool = False
 
 
 @dataclass
@@ -107,7 +111,7 @@ class BatchBook:
             if file_id not in self.files:
                 return 404, _error(f"no file {file_id!r}")
             self.submissions += 1
-            batch_id = self._id("batch")
+            batch_id = self._id("batch") + self.plan.hostile_id
             lines = [line for line in self.files[file_id][1].decode().splitlines() if line.strip()]
             self.batches[batch_id] = {
                 "id": batch_id,
@@ -203,6 +207,8 @@ class BatchBook:
                 )
             )
         self.answered_rows += len(out)
+        if self.plan.duplicate_rows:
+            out += out
         counts = batch["request_counts"]
         counts["completed"], counts["failed"] = len(out), len(err)
         batch["status"] = "expired" if expired else "completed"

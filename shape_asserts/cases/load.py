@@ -233,6 +233,15 @@ def _make_case(raw: Mapping[str, Any], source: str) -> Case:
     cid = raw.get("id")
     if not isinstance(cid, str) or not CASE_ID_RE.match(cid):
         raise CaseError(f"{source}: case id {cid!r} must match {CASE_ID_RE.pattern}")
+    # a recording is named <id>.json, and <id>.<lang>.json for a --lang other than the default:
+    # "x.en" would share its file with case "x" under --lang en, each run calling the other's corrupt
+    lang = next((lang for lang in LANGS if cid.endswith(f".{lang}")), None)
+    if lang is not None:
+        base = cid[: -len(lang) - 1]
+        raise CaseError(
+            f"{source}: case id {cid!r} ends in '.{lang}', which names the --lang {lang} recording of case "
+            f"{base!r}: rename it (e.g. {base + '-' + lang!r})"
+        )
     where = f"{source}: case {cid}"
     for key, value in raw.items():
         _check_values(value, key, where)

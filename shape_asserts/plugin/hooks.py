@@ -82,10 +82,11 @@ def pytest_configure(config: pytest.Config) -> None:
     _ACTIVE.append(run)
 
 
-def pytest_report_header(config: pytest.Config) -> str | None:
+def pytest_report_header(config: pytest.Config) -> list[str]:
     from shape_asserts.plugin.workers import header_note
 
-    return header_note(config)
+    lines = [header_note(config), _run(config).header()]
+    return [line for line in lines if line]
 
 
 @pytest.hookimpl(optionalhook=True)

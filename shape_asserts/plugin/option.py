@@ -50,6 +50,8 @@ class Option:
     check: Callable[[Any], bool] | None = None
     allowed: str = ""
     base: str = "rootdir"
+    #: A ``path`` that names a folder: one that exists as anything else is refused at start.
+    folder: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in CASTS:
@@ -95,7 +97,10 @@ class Option:
         if self.kind == "names":
             return tuple(value)
         if self.kind == "path" and value is not None:
-            return self._absolute(value, config, base)
+            path = self._absolute(value, config, base)
+            if self.folder:
+                self._check_folder(name or self.flag, path)
+            return path
         return value
 
     def _cast(self, name: str, raw: str) -> Any:
@@ -115,6 +120,20 @@ class Option:
             raise pytest.UsageError(f"{name} must be {self.allows}, got {value!r}")
         if self.check is not None and not self.check(value):
             raise pytest.UsageError(f"{name} must be {self.allows}, got {value}")
+
+    @staticmethod
+    def _check_folder(name: str, path: Path) -> None:
+        """Refuse a folder path that is, or lies under, something other than a folder (a file):
+        every read and write under it would fail, once per case."""
+        for part in (path, *path.parents):
+            if part.exists() or part.is_symlink():
+                if part.is_dir():
+                    return
+                what = "a file" if part.is_file() else "not a folder"
+                where = f"{part} is {what}" if part == path else f"{part}, on its way, is {what}"
+                raise pytest.UsageError(
+                    f"{name} must be a folder, but {where}: name a folder (one that does not exist yet is made)"
+                )
 
     @staticmethod
     def _absolute(value: str | Path, config: pytest.Config, base: str) -> Path:

@@ -59,6 +59,7 @@ OPTIONS: tuple[Option, ...] = (
         default=defaults.FIXTURES_DIR,
         metavar="DIR",
         allowed="a folder",
+        folder=True,
         help="folder of recorded answers, relative to the rootdir",
     ),
     Option(
@@ -69,6 +70,7 @@ OPTIONS: tuple[Option, ...] = (
         default=defaults.SNAPSHOTS_DIR,
         metavar="DIR",
         allowed="a folder",
+        folder=True,
         help="folder of pinned results (one per model), relative to the rootdir",
     ),
     Option(
@@ -186,12 +188,14 @@ OPTIONS: tuple[Option, ...] = (
         "shape_timeout_retries",
         "timeout_retries",
         "int",
-        default=defaults.TIMEOUT_RETRIES,
+        default_text=f"{defaults.TIMEOUT_RETRIES_HOSTED}; {defaults.TIMEOUT_RETRIES_LOCAL} at a local server",
         metavar="N",
         check=finite(0),
         allowed="a whole number ≥ 0",
-        help="retries of a call that timed out; none by default, since a local server goes on "
-        "generating for a client that left (raise --request-timeout instead)",
+        help="retries of a call that timed out; by default as the openai client makes, but none when "
+        "--api-base is on a loopback or private address (or for ollama/, lm_studio/, llamafile/ without it), "
+        "since a local server goes on generating for a client that left (raise --request-timeout there); "
+        "the run's header says which applies",
     ),
     Option(
         "--max-cost",
@@ -258,6 +262,18 @@ OPTIONS: tuple[Option, ...] = (
         default_text="off",
         allowed="true or false",
         help="ask what is missing as one provider batch per model, resumed if killed (README: Batch runs)",
+    ),
+    Option(
+        "--batch-wait",
+        "shape_batch_wait",
+        "batch_wait",
+        "float",
+        default=defaults.BATCH_WAIT,
+        metavar="SECONDS",
+        check=finite(0, above=True),
+        allowed="a positive number of seconds",
+        help="how long a --batch run polls its batch; then it stops waiting, and the batch runs on at the "
+        "provider, kept for the next run to fetch",
     ),
 )
 

@@ -130,6 +130,35 @@ class ShapeRun:
         except CaseError as exc:
             raise pytest.UsageError(f"shape-asserts: {exc}") from None
 
+    def header(self) -> str | None:
+        """The run header's line on timed-out calls: retried or not, and why (``None`` for a run
+        that asks nothing: replay only, or only the in-process drawers)."""
+        from shape_asserts.asking.failure import address
+        from shape_asserts.asking.retry import served_locally, timeout_retries_for
+
+        settings = self.settings
+        asked = [m for m in settings.models if not m.startswith("reference/")]
+        if settings.record == "none" or not asked:
+            return None
+        if settings.timeout_retries is not None:
+            return f"shape-asserts: a call that timed out is retried {settings.timeout_retries} time(s) (--timeout-retries)"
+        where = address(settings.api_base) if settings.api_base else ""
+        parts = []
+        for local in (False, True):
+            models = [m for m in asked if served_locally(m, settings.api_base) == local]
+            if not models:
+                continue
+            retries = timeout_retries_for(models[0], settings.api_base)
+            served = f"at {where}" if where else "at its provider's default server"
+            if local:
+                parts.append(
+                    f"not retried for {', '.join(models)} (served on this machine or a private network {served}: "
+                    "a local server is slow, not flaky, and goes on generating for a client that left)"
+                )
+            else:
+                parts.append(f"retried {retries} times for {', '.join(models)} (served {served}, not locally)")
+        return f"shape-asserts: a call that timed out is {'; '.join(parts)}; --timeout-retries N sets it"
+
     # --- collection -----------------------------------------------------------------------------
 
     def parametrize(self, metafunc: pytest.Metafunc) -> None:

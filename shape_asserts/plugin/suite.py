@@ -51,9 +51,12 @@ class Settings:
     case_files: tuple[Path, ...] = ()
     concurrency: int = defaults.CONCURRENCY
     max_retries: int = defaults.MAX_RETRIES
-    timeout_retries: int = defaults.TIMEOUT_RETRIES
+    #: ``None``: by where each model is served (:func:`~shape_asserts.asking.retry.timeout_retries_for`).
+    timeout_retries: int | None = None
     max_cost: float | None = None
     batch: bool = defaults.BATCH
+    #: Seconds a batch run polls its batch before it stops waiting (the batch is kept).
+    batch_wait: float = defaults.BATCH_WAIT
     #: The run's own settings a command recording one of its cases repeats (``--flag=value`` each).
     record_args: tuple[str, ...] = ()
     #: Where the fetch leaves what it could not get (set per run by the plugin).
@@ -305,7 +308,7 @@ def ask_planned(
             )
 
         try:
-            return BatchRunner(asker, settings.samples, say=on_decision).fetch(jobs)
+            return BatchRunner(asker, settings.samples, say=on_decision, wait=settings.batch_wait).fetch(jobs)
         except BatchUnavailable as exc:
             raise pytest.UsageError(f"shape-asserts: {exc}") from None
     return asker.fetch(jobs, on_progress)

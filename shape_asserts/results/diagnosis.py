@@ -90,8 +90,7 @@ def _read(answer: RecordedAnswer, field: str, text: str) -> Reading:
         drawing = parse_drawing(text, finish_reason=answer.finish_reason)
     except TruncatedAnswer as exc:
         if exc.by_limit:
-            limit = f"the token limit of {answer.max_tokens:,}" if answer.max_tokens else "the provider's token limit"
-            error = str(exc).replace("the token limit", limit, 1) + f"; {RAISE_LIMIT}"
+            error = _cut_by_limit(answer, str(exc))
         else:
             error = f"{exc}; if a token limit cut it, {RAISE_LIMIT}"
         return Reading(text=text, error=where + error, length=len(text))
@@ -100,3 +99,29 @@ def _read(answer: RecordedAnswer, field: str, text: str) -> Reading:
     except DrawingFormatError as exc:
         return Reading(text=text, error=where + str(exc), length=len(text))
     return Reading(text=text, drawing=drawing, length=len(text))
+
+
+def _cut_by_limit(answer: RecordedAnswer, message: str) -> str:
+    """Why an answer the provider cut (``finish_reason=length``) was cut, naming the limit it hit.
+
+    ``--max-tokens`` is advised only where it can help: when the answer used every token it
+    allowed, when none was sent, or when the reply says nothing of its usage. An answer that
+    stopped short of it while its prompt and answer filled the server's context window (a local
+    server started with a small one: 639 + 1,409 = 2,048) needs a larger window instead.
+    """
+    limit = answer.max_tokens
+    prompt = answer.usage.get("prompt_tokens")
+    written = answer.usage.get("completion_tokens")
+    if limit is None or written is None or written >= limit:
+        said = f"the token limit of {limit:,}" if limit else "the provider's token limit"
+        return message.replace("the token limit", said, 1) + f"; {RAISE_LIMIT}"
+    cut = message.replace("at the token limit", "at the server's context window", 1)
+    if prompt is None:
+        used = f"the answer has {written:,} tokens, short of --max-tokens {limit:,}"
+    else:
+        used = f"prompt {prompt:,} + answer {written:,} = {prompt + written:,} tokens, the answer short of --max-tokens {limit:,}"
+    return f"{cut}: {used}; {CONTEXT_HINT}"
+
+
+#: What an answer cut by the server's context window says to do (``--max-tokens`` cannot help).
+CONTEXT_HINT = "a larger --max-tokens cannot help: give the server a larger context window (llama.cpp: --ctx-size)"

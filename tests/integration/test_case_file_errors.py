@@ -36,6 +36,13 @@ def _run(suite: pytest.Pytester, *args: str) -> pytest.RunResult:
         (CASE + "thresholds = { min_score = nan }\n", "mine.toml: case bad-circle: 'thresholds.min_score' is nan*"),
         # a parameter that is not finite once loaded, and the model was asked for "radius nan"
         (CASE + "radius = nan\n", "mine.toml: case bad-circle: 'radius' is nan; give a finite number"),
+        # its recording under --lang en would be bad-circle's, each run calling the other's corrupt
+        (
+            CASE.replace('"bad-circle"', '"bad-circle.en"'),
+            "mine.toml: case id 'bad-circle.en' ends in '.en', which names the --lang en recording of case "
+            "'bad-circle': rename it (e.g. 'bad-circle-en')",
+        ),
+        (CASE.replace('"bad-circle"', '"x.ru"'), "mine.toml: case id 'x.ru' ends in '.ru'*"),
         (CASE + "radius = -inf\n", "mine.toml: case bad-circle: 'radius' is -inf; give a finite number"),
         (CASE.replace("[25, 15]", "[25, inf]"), "mine.toml: case bad-circle: 'start?1?' is inf*"),
         # 50,000 nested arrays once ended in a 2,976-line RecursionError from the TOML parser

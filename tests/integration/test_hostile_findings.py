@@ -335,3 +335,117 @@ def test_issue32_m4_max_cost_holds_with_every_call_in_flight_at_once(suite):
     result.assert_outcomes(passed=2, skipped=8)
     spent = float(re.findall(r"unasked 8, \$(\d+\.\d+)", text)[-1])  # the last progress line: all settled
     assert 0.08 < spent <= 0.1
+
+
+def _cut(request: Request, prompt: int, written: int) -> Reply:
+    """An answer cut off mid-drawing (``finish_reason=length``) after ``prompt`` + ``written`` tokens."""
+    text = json.dumps(drawing(request))
+    body = {
+        "id": "chatcmpl-cut",
+        "object": "chat.completion",
+        "model": "hostile",
+        "choices": [
+            {"index": 0, "finish_reason": "length", "message": {"role": "assistant", "content": text[: len(text) // 2]}}
+        ],
+        "usage": {"prompt_tokens": prompt, "completion_tokens": written, "total_tokens": prompt + written},
+    }
+    return Reply(body=json.dumps(body).encode())
+
+
+def test_issue32_an_answer_cut_by_the_context_window_is_not_blamed_on_max_tokens(suite):
+    """A server with a 2,048-token window cut an answer at 639 + 1,409 tokens, and the run said "cut
+    at the token limit of 4,096 … raise it with --max-tokens": advice that cannot help."""
+    with HostileServer(lambda request: _cut(request, 639, 1409)) as server:
+        result = run(suite, server, "--max-tokens=4096", "-k", "circle-start000-cw")
+
+    text = output(result)
+    result.assert_outcomes(failed=1)
+    assert "cut at the server's context window" in text, text
+    assert "prompt 639 + answer 1,409 = 2,048 tokens, the answer short of --max-tokens 4,096" in text
+    assert "raise it with --max-tokens" not in text
+
+
+def test_issue32_an_answer_cut_at_max_tokens_is_told_to_raise_it(suite):
+    """The other limit: the answer used every token ``--max-tokens`` allowed."""
+    with HostileServer(lambda request: _cut(request, 639, 512)) as server:
+        result = run(suite, server, "--max-tokens=512", "-k", "circle-start000-cw")
+
+    text = output(result)
+    result.assert_outcomes(failed=1)
+    assert "cut at the token limit of 512" in text and "raise it with --max-tokens" in text, text
+    assert "context window" not in text
+
+
+#: Makes ``hosted.example`` (a name no rule counts as local) reach the test's server on 127.0.0.1.
+HOSTED_NAME_CONFTEST = """
+import socket
+
+_real = socket.getaddrinfo
+
+
+def _getaddrinfo(host, *args, **kwargs):
+    return _real("127.0.0.1" if host == "hosted.example" else host, *args, **kwargs)
+
+
+socket.getaddrinfo = _getaddrinfo
+"""
+
+
+def _stalls_once(request: Request) -> Reply:
+    """Each prompt's first request stalls: headers at once, then a body trickled over 30 s."""
+    if request.sample == 0:
+        return Reply(body=_completion_body(request), trickle=30.0)
+    return exact(request)
+
+
+def _completion_body(request: Request) -> bytes:
+    body = {
+        "id": "chatcmpl-stall",
+        "object": "chat.completion",
+        "model": "hostile",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "stop",
+                "message": {"role": "assistant", "content": json.dumps(drawing(request))},
+            }
+        ],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
+    }
+    return json.dumps(body).encode()
+
+
+def test_issue32_a_hosted_servers_stalled_bodies_are_retried_by_default(suite):
+    """A hosted-looking server whose bodies stall lost every stalled case (``--timeout-retries 0``
+    by default): a gated run failed on a transient fault. Retried twice there now, as the openai
+    client does; the header says so."""
+    suite.makeconftest(HOSTED_NAME_CONFTEST)
+    with HostileServer(_stalls_once) as server:
+        hosted = server.base_url.replace("127.0.0.1", "hosted.example")
+        result = run(suite, server, f"--api-base={hosted}", "--request-timeout=2", "-k", "circle-start000")
+
+    text = output(result)
+    result.assert_outcomes(passed=2)
+    assert len(server.requests) == 4, text
+    assert "a call that timed out is retried 2 times for openai/hostile (served at http://hosted.example:" in text
+
+
+def test_issue32_a_local_servers_timeouts_are_still_not_retried_by_default(suite):
+    """At 127.0.0.1 a slow server is slow, not flaky: asking again piles up work it has not finished."""
+    with HostileServer(_stalls_once) as server:
+        result = run(suite, server, "--request-timeout=2", "-k", "circle-start000")
+
+    text = output(result)
+    result.assert_outcomes(errors=2)
+    assert len(server.requests) == 2, text
+    assert "a call that timed out is not retried for openai/hostile (served on this machine" in text
+
+
+def test_issue32_timeout_retries_given_apply_anywhere(suite):
+    with HostileServer(_stalls_once) as server:
+        result = run(suite, server, "--request-timeout=2", "--timeout-retries=1", "-k", "circle-start000-cw")
+
+    text = output(result)
+    result.assert_outcomes(passed=1)
+    assert len(server.requests) == 2, text
+    assert "a call that timed out is retried 1 time(s) (--timeout-retries)" in text

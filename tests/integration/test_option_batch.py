@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -377,3 +378,99 @@ def test_a_state_naming_another_provider_is_refused_before_any_key_is_sent(suite
     assert f"the batch state {_state(suite)} names provider 'anthropic', but this run's is 'openai'" in err
     assert srv.state.requests == 0 and not srv.state.batches.polls and srv.state.batches.uploads == 0
     assert _state(suite).exists()  # not the run's to delete
+
+
+# --- issue 32, M1: a batch that never finishes ----------------------------------------------------
+
+#: Instant polls, and a heartbeat line every half second (a minute in a real run).
+FAST_HEARTBEAT = FAST_POLLS + "batch.BATCH_HEARTBEAT = 0.5\n"
+
+
+def test_issue32_m1_a_batch_that_never_finishes_beats_and_is_left_kept_after_the_wait(suite):
+    """M1: a batch that never finished printed one line, then nothing, for hours."""
+    plan = BatchPlan(polls=10**9)  # in progress for ever
+    suite.makepyfile(fast_heartbeat=FAST_HEARTBEAT)
+    with StubServer(batches=plan) as srv:
+        book = srv.state.batches
+        waited = suite.runpytest_subprocess(
+            "-p", "fast_heartbeat", *_args(srv, *FEW), "--batch-wait=3", timeout=SUBPROCESS_TIMEOUT
+        )
+        kept = _state(suite).exists()
+        plan.polls = 0  # the batch completes at the next poll
+        rerun = _run(suite, srv, *FEW)
+
+    text = waited.stdout.str()
+    waited.assert_outcomes(errors=N_FEW)
+    beats = re.findall(rf"still batch \S+ in_progress: 0/{N_FEW} done, 0 failed, (\d+)s", text)
+    assert len(beats) >= 3, text  # a line at least every heartbeat, though nothing changed
+    assert f"(--batch-wait 3); it runs on at the provider and is kept in {_state(suite)}; run again to fetch it" in text
+    assert kept
+    rerun.assert_outcomes(passed=N_FEW)
+    assert book.submissions == 1 and not _state(suite).exists()
+
+
+def test_issue32_ctrl_c_while_polling_says_the_batch_runs_on_and_is_kept(suite):
+    plan = BatchPlan(polls=10**9)
+    suite.makepyfile(fast_polls=FAST_POLLS)
+    log = suite.path / "interrupted.log"
+    with StubServer(batches=plan) as srv, log.open("w") as fh:
+        book = srv.state.batches
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "fast_polls", *_args(srv, *FEW)],
+            cwd=suite.path,
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            deadline = time.monotonic() + SUBPROCESS_TIMEOUT
+            while not (book.batches and max(book.polls.values(), default=0) >= 3):
+                assert proc.poll() is None, log.read_text()
+                assert time.monotonic() < deadline, "the run never started polling its batch"
+                time.sleep(0.05)
+            proc.send_signal(signal.SIGINT)
+            proc.wait(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+    text = log.read_text()
+    assert f"runs on at the provider; it is kept in {_state(suite)}: run again to fetch it" in text, text
+    assert _state(suite).exists()
+
+
+#: What a hostile provider may put in a batch's id or status: clear the screen, recolour, return.
+ESCAPES = "\x1b[2J\x1b[31m\rOWNED\x07"
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        BatchPlan(polls=3, hostile_id=ESCAPES),
+        BatchPlan(polls=1, fail_batch=f"refused {ESCAPES}"),
+        BatchPlan(polls=1, fail_matching=("circle",), fail_message=f"refused {ESCAPES}"),
+    ],
+    ids=["batch-id", "batch-error", "row-error"],
+)
+def test_issue32_a_providers_control_characters_never_reach_the_terminal(suite, plan):
+    """A batch id (refused: it goes into request paths) and the provider's reasons are shown
+    printable: no escape sequence clears the screen or recolours the terminal."""
+    with StubServer(batches=plan) as srv:
+        result = _run(suite, srv, *FEW)
+
+    raw = result.stdout.str() + result.stderr.str()
+    assert "\x1b" not in raw and "\x07" not in raw and "\r" not in raw.replace("\r\n", "\n")
+    result.assert_outcomes(errors=N_FEW)
+    assert "which is not one" in raw if plan.hostile_id else "refused OWNED" in raw
+
+
+def test_issue32_duplicate_batch_rows_are_said_not_resolved_silently(suite):
+    """The provider's files held every row twice ("completed: 6/3") and the run said nothing of it."""
+    with StubServer(batches=BatchPlan(polls=1, duplicate_rows=True)) as srv:
+        result = _run(suite, srv, *FEW)
+
+    text = result.stdout.str()
+    result.assert_outcomes(passed=N_FEW)
+    assert f"its files hold {N_FEW} more row(s) than requests, for {N_FEW} request(s)" in text, text
+    assert "each request's first answer is recorded, the rest ignored" in text
+    assert not _state(suite).exists()

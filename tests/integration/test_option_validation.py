@@ -67,3 +67,22 @@ def test_every_option_and_its_ini_twin_are_in_the_help(suite):
 
     for option in OPTIONS:
         assert option.flag in text and f"{option.ini} (" in text, option.flag
+
+
+@pytest.mark.parametrize(
+    "option,message",
+    [
+        ("--fixtures-dir=somefile", "--fixtures-dir must be a folder, but */somefile is a file: name a folder*"),
+        ("--fixtures-dir=somefile/sub", "--fixtures-dir must be a folder, but */somefile, on its way, is a file*"),
+        ("--snapshots-dir=somefile", "--snapshots-dir must be a folder, but */somefile is a file*"),
+    ],
+)
+def test_issue32_m5_a_folder_option_naming_a_file_is_one_usage_error_line(suite, fake_litellm, option, message):
+    suite.path.joinpath("somefile").write_text("not a folder\n", encoding="utf-8")
+
+    result = suite.runpytest_subprocess("--model=openai/exact", option, *CIRCLE)
+
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"ERROR: {message}"])
+    assert "Traceback" not in result.stdout.str() + result.stderr.str()
+    assert fake_litellm.calls() == []

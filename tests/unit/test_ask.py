@@ -352,3 +352,28 @@ def test_a_case_of_its_own_is_not_taken_for_the_model(monkeypatch):
     with pytest.raises(ProviderError) as caught:
         _aask(monkeypatch, FakeLitellm(limited), max_retries=0)
     assert not isinstance(caught.value, ModelUnavailable)
+
+
+@pytest.mark.parametrize(
+    "model,api_base,local",
+    [
+        ("openai/m", "http://127.0.0.1:8080/v1", True),
+        ("openai/m", "http://localhost:11434", True),
+        ("openai/m", "http://[::1]:8000/v1", True),
+        ("openai/m", "http://192.168.1.20:8000/v1", True),
+        ("openai/m", "http://10.0.0.5/v1", True),
+        ("openai/m", "http://llama:8080/v1", True),  # a container's service name
+        ("openai/m", "http://gpu-box.local:8080/v1", True),
+        ("openai/m", "https://api.example.com/v1", False),
+        ("openai/m", "http://8.8.8.8/v1", False),
+        ("gpt-4o", None, False),
+        ("ollama/llama3", None, True),
+        ("ollama/llama3", "https://ollama.example.com", False),
+    ],
+)
+def test_timeouts_are_retried_twice_by_default_except_at_a_local_server(model, api_base, local):
+    from shape_asserts.asking.retry import served_locally, timeout_retries_for
+
+    assert served_locally(model, api_base) is local
+    assert timeout_retries_for(model, api_base) == (0 if local else 2)
+    assert timeout_retries_for(model, api_base, 5) == 5

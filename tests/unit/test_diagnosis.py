@@ -51,6 +51,21 @@ def test_an_answer_cut_at_the_token_limit_names_the_limit_and_how_to_raise_it():
     )
 
 
+def test_an_answer_cut_short_of_max_tokens_names_the_context_window_not_max_tokens():
+    usage = {"prompt_tokens": 639, "completion_tokens": 1409}
+    error = _error(RecordedAnswer(UNCLOSED, finish_reason="length", max_tokens=4096, usage=usage))
+    assert error.startswith("answer cut at the server's context window (finish_reason=length)")
+    assert "prompt 639 + answer 1,409 = 2,048 tokens, the answer short of --max-tokens 4,096" in error
+    assert RAISE_LIMIT not in error
+
+
+def test_an_answer_that_used_every_token_allowed_or_said_no_usage_is_told_to_raise_max_tokens():
+    full = _error(RecordedAnswer(UNCLOSED, finish_reason="length", max_tokens=300, usage={"completion_tokens": 300}))
+    silent = _error(RecordedAnswer(UNCLOSED, finish_reason="length", max_tokens=300, usage={"prompt_tokens": 9}))
+    for error in (full, silent):
+        assert error.startswith("answer cut at the token limit of 300") and error.endswith(RAISE_LIMIT)
+
+
 def test_a_complete_drawing_is_judged_even_when_the_provider_says_length():
     assert read_answer(RecordedAnswer(DRAWING + "\nThat was", finish_reason="length")).drawing is not None
 
