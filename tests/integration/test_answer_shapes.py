@@ -43,8 +43,9 @@ SHAPES: tuple[tuple[Shape, str | None], ...] = (
     ),
     (Shape("fixed", UNCLOSED), "answer is not valid JSON: Expecting"),
     (
+        # the stub's usage says the answer stopped far below --max-tokens: the server's window cut it
         Shape("fixed", UNCLOSED, finish_reason="length"),
-        "answer cut at the token limit of 100,000 (finish_reason=length)",
+        "answer cut at the server's context window (finish_reason=length)",
     ),
     (Shape("fixed", ONE_POINT), None),
     (Shape("refusal", "I can't help with drawing."), "refused: I can't help with drawing."),
