@@ -389,9 +389,14 @@ def _check_gable(card: Scorecard, walls: _Walls, cells: FloatArray, t: HouseThre
         width = float(right[0] - left[0])
         if width <= 0:
             continue
-        # the drawn cells above the face's middle, high enough, nearest the middle first
+        # the drawn cells above the face's middle, nearest the middle first, rising high enough
+        # above the face's top edge beneath them (the line through its two wall tops). Not above
+        # the higher top corner: in isometric view the face's far corner stands higher on screen
+        # by a quarter of the face's depth, which a low gable's peak may not clear although it
+        # rises its full height above the middle of the face's top edge.
         off = np.abs(peaks[:, 0] - (left[0] + right[0]) / 2)
-        rises = min(left[1], right[1]) - peaks[:, 1] >= need
+        edge_y = left[1] + (right[1] - left[1]) * (peaks[:, 0] - left[0]) / width
+        rises = edge_y - peaks[:, 1] >= need
         near = np.flatnonzero((off <= t.gable_offset) & rises)
         for j in near[np.argsort(off[near], kind="stable")]:
             if best is not None and off[j] >= best:
