@@ -187,6 +187,28 @@ def _house_size(cells: list[tuple[int, int]]) -> int:
 # the corner (cut there by one edge end); a hip roof twice the walls' height
 @example((None, False, HouseStyle(roof="hip", hidden=False, length=1.5, height=1.0, rise=0.5, strokes="chain")))
 @example(((10, 6, 40, 43), False, HouseStyle(roof="hip", hidden=False, height=0.6, rise=0.9, strokes="chain")))
+# found here: a low gable (rise 0.4 of the depth) in true isometry, hidden lines removed, whose
+# peak stands its full rise above the middle of the gable face's top edge but less than the
+# ``gable`` check's least rise above the face's far (higher on screen) top corner
+@example(
+    (
+        (0, 0, 35, 47),
+        True,
+        HouseStyle(
+            proj="30",
+            hidden=False,
+            chimney=0.640625,
+            chimney_at=0.640625,
+            length=0.8125,
+            height=0.8125,
+            rise=0.40625,
+            strokes="walk",
+            fill=0.7578125,
+            align_x=0.0,
+            align_y=0.0,
+        ),
+    )
+)
 def test_every_fair_house_passes(drawn):
     area, gable, style = drawn
     cells = house_cells(area or DEFAULT_AREA, style)

@@ -95,6 +95,12 @@ class HouseThresholds(SceneThresholds):
     #: peak: 1.5. A hip roof's end leans back: in isometric view its peak sits above a corner,
     #: half the face's width (4 cells or more on any house the areas allow) from the middle.
     gable_offset: float = 1.5
+    #: ... and stands at least this many cells above both of the face's top corners: a triangle
+    #: standing on the face rises from each of them (on a gable end by the rise less a quarter of
+    #: the face's depth, three cells or more on the fair houses). The long side of a hip roof with
+    #: a short ridge reads as a low triangle too, its "peak" (the ridge, the chimney) a cell or
+    #: more below the face's far corner; the corners are edge ends, each within a cell of its own.
+    gable_clear: float = 1.0
     #: Chimney edges: vertical, at least this long (cells: a 0.3-wall-high chimney on the smallest
     #: house the area rules allow is 2 cells above the roof) ...
     chimney_min_edge: float = 2.0
@@ -373,8 +379,9 @@ def _check_roof(card: Scorecard, e: _Edges, walls: _Walls, t: HouseThresholds) -
 
 
 def _check_gable(card: Scorecard, walls: _Walls, cells: FloatArray, t: HouseThresholds) -> None:
-    """``gable``: a peak stands above the middle of a wall face (``gable_offset`` cells), joined
-    to both of the face's top corners by drawn lines: the gable end, a triangle in the face. A hip roof's end
+    """``gable``: a peak stands above the middle of a wall face (``gable_offset`` cells), rising
+    above the face's top edge (``min_roof_rise``) and clear of both its top corners
+    (``gable_clear``), joined to both of them by drawn lines: the gable end, a triangle in the face. A hip roof's end
     leans back: in isometric view its peak sits above a corner, and the lines from a face's
     corners to a peak above its middle cross the roof's face, where nothing is drawn.
 
@@ -389,9 +396,15 @@ def _check_gable(card: Scorecard, walls: _Walls, cells: FloatArray, t: HouseThre
         width = float(right[0] - left[0])
         if width <= 0:
             continue
-        # the drawn cells above the face's middle, high enough, nearest the middle first
+        # the drawn cells above the face's middle, nearest the middle first. The roof's rise is
+        # measured above the face's top edge beneath them (the line through its two wall tops),
+        # where a gable end's peak stands its full rise: measured above the higher top corner it
+        # loses a quarter of the face's depth (the far corner stands that much higher on screen),
+        # and a fair low gable fell short. Above both corners it need only stand clear.
         off = np.abs(peaks[:, 0] - (left[0] + right[0]) / 2)
-        rises = min(left[1], right[1]) - peaks[:, 1] >= need
+        edge_y = left[1] + (right[1] - left[1]) * (peaks[:, 0] - left[0]) / width
+        clears = min(left[1], right[1]) - peaks[:, 1] >= t.gable_clear
+        rises = (edge_y - peaks[:, 1] >= need) & clears
         near = np.flatnonzero((off <= t.gable_offset) & rises)
         for j in near[np.argsort(off[near], kind="stable")]:
             if best is not None and off[j] >= best:
