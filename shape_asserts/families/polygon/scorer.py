@@ -231,7 +231,7 @@ def score_polygon(
     card.metrics["epsilon"] = eps
     # a side shorter than this is a corner the raster cut off, unless the asked sides are that short
     min_side = min(3.0 * eps, 0.5 * asked.shortest)
-    model = PolygonModel.from_estimate(pts, eps, min_side)
+    model = PolygonModel.from_estimate(pts, eps, min_side, fewest=n)
     if not model:
         _no_corners(card, n, model.reason, t, ratio_limit)
         return card.result(family, score)
