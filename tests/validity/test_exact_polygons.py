@@ -149,7 +149,8 @@ def _fair(raw: dict, method: str, per_side: int = 0) -> tuple[Case, list[tuple[i
 
 
 # one rounded point mid-side bends each long side by a cell; the corner search, cut at a point
-# mid-way along a short side, once kept the bend's cell instead of the corner beside it: five corners
+# mid-way along a short side, once kept the bend's cell instead of the corner beside it: five
+# corners
 @example(
     drawn=_fair(
         {
@@ -163,6 +164,38 @@ def _fair(raw: dict, method: str, per_side: int = 0) -> tuple[Case, list[tuple[i
         },
         "keypoints",
         per_side=1,
+    )
+)
+# the thinning blunts both ends of an 8-wide rectangle: the corner search once ended on a fifth
+# corner between two blunted ones, though four fit the drawing within epsilon
+@example(
+    drawn=_fair(
+        {
+            "family": "rectangle",
+            "center": [25, 25],
+            "direction": "cw",
+            "width": 8,
+            "height": 31,
+            "rotation": 166.75,
+            "start_vertex": 0,
+        },
+        "thin",
+    )
+)
+# inner corners 3 from the centre: a fair cell 3.6 away puts the ratio 20 % off the asked one
+@example(
+    drawn=_fair(
+        {
+            "family": "star",
+            "center": [25, 25],
+            "direction": "cw",
+            "n": 4,
+            "radius": 10,
+            "inner": 3,
+            "rotation": 0.0,
+            "start_vertex": 0,
+        },
+        "thin",
     )
 )
 @settings(max_examples=100, deadline=None)
