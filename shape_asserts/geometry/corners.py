@@ -204,15 +204,21 @@ def _drop_needless(pts: FloatArray, idx: list[int], epsilon: float, fewest: int)
     ε = 2). A drawing is given the fewest corners that fit it.
 
     Only tried when the search found one or two (:data:`_MOST_EXTRA`) corners more than the
-    ``fewest`` asked, and only down to that many: each try settles the other corners,
-    ``2 × _SETTLE_REACH + 1`` pairs of sides per corner and round, every side one look along its
-    points, which keeps a hostile 10,000-point answer within its second (``bench/hostile_cost.py``)."""
+    ``fewest`` asked, only down to that many, and only for the few shallowest corners: each try
+    settles the other corners, ``2 × _SETTLE_REACH + 1`` pairs of sides per corner and round,
+    every side one look along its points (``k × 18`` looks for ``k`` corners, each of the
+    ``2 × 9 × n`` point distances per round), which keeps a hostile 10,000-point answer within
+    its second (``bench/hostile_cost.py``)."""
     if not 0 < len(idx) - fewest <= _MOST_EXTRA:
         return idx
     dropped = True
     while dropped and len(idx) > max(fewest, 3):
         dropped = False
-        for cut in idx:
+        # the shallowest corners first, as many as there are extra corners and one more: an
+        # extra corner stands out least against its neighbours, or beside one that does
+        depth = _depths(pts, idx)
+        tries = [idx[j] for j in np.argsort(depth, kind="stable")[: len(idx) - fewest + 1].tolist()]
+        for cut in tries:
             fewer = _settle(pts, [i for i in idx if i != cut])
             if _worst_bend(pts, fewer) <= epsilon:
                 idx, dropped = fewer, True
