@@ -294,10 +294,15 @@ def test_score_is_invariant_under_integer_translation_of_drawing_and_case(family
 @settings(max_examples=25, deadline=None)
 @given(data=st.data(), seed=st.integers(0, 10_000), m=st.integers(1, 7))
 @example(data=None, seed=0, m=4)
+# the asked vertices' float noise (y = 13.999999999999996 for 14) once let a floor take the row
+# beside a side as a fair rounding of it in one orientation only: _ROTATION_REGRESSIONS' square
+# and triangle
+@example(data=None, seed=296, m=1)
+@example(data=None, seed=6, m=2)
 def test_score_is_invariant_under_grid_rotations_and_mirrors_with_direction_flipped_by_mirrors(family, data, seed, m):
     """Turning the drawing and the case by 90° steps, or mirroring both (which turns clockwise into
     counter-clockwise, so the asked direction flips too), changes no score and no check."""
-    raw = data.draw(RAW[family]) if data is not None else _EXAMPLES[family]
+    raw = data.draw(RAW[family]) if data is not None else _ROTATION_REGRESSIONS.get(family, _EXAMPLES[family])
     case = valid_case(raw)
     # a spiral's outer end halfway between cells is rounded half up, which turning does not keep
     # (8.5 → 9, but the turned 23.5 → 24, not 23): the turned case then asks for another cell
@@ -362,6 +367,10 @@ _EXAMPLES = {
 #: Cases hypothesis found, pinned for the explicit examples above (other families use _EXAMPLES).
 _TRANSLATION_REGRESSIONS = {
     "polygon": dict(family="polygon", n=8, center=[19, 19], radius=18, rotation=323, start_vertex=0, direction="cw"),
+}
+_ROTATION_REGRESSIONS = {
+    "square": dict(family="square", center=[9, 9], side=10, rotation=0, start_vertex=0, direction="cw"),
+    "triangle": dict(family="triangle", center=[17, 17], radius=16, rotation=120, start_vertex=2, direction="cw"),
 }
 
 

@@ -129,6 +129,75 @@ def _off(cells: list[tuple[int, int]], verts: list[tuple[float, float]]) -> floa
     return worst
 
 
+def _drawing(raw: dict, method: str, per_side: int = 0) -> tuple[Case, list[tuple[int, int]]]:
+    """The case of ``raw`` and its exact sides drawn by ``method`` from the asked start."""
+    case = _case(_params(raw))
+    verts = _vertices(raw)
+    k = raw["start_vertex"]
+    ring = verts[k:] + verts[:k]
+    if raw["direction"] == "ccw":
+        ring = ring[:1] + ring[:0:-1]
+    if method in ("keypoints", "dda"):
+        return case, rasters.keypoint_cells(rasters.polygon_keypoints(ring, per_side), method)
+    return case, rasters.rasterise(rasters.polyline_curve(ring, closed=True), method)
+
+
+def _fair(raw: dict, method: str, per_side: int = 0) -> tuple[Case, list[tuple[int, int]], list[tuple[float, float]]]:
+    """What :func:`fair_drawings` draws, for a case and method named here (an ``@example``)."""
+    case, cells = _drawing(raw, method, per_side)
+    return case, cells, _vertices(raw)
+
+
+# one rounded point mid-side bends each long side by a cell; the corner search, cut at a point
+# mid-way along a short side, once kept the bend's cell instead of the corner beside it: five
+# corners
+@example(
+    drawn=_fair(
+        {
+            "family": "rectangle",
+            "center": [25, 25],
+            "direction": "cw",
+            "width": 8,
+            "height": 32,
+            "rotation": 99.0,
+            "start_vertex": 0,
+        },
+        "keypoints",
+        per_side=1,
+    )
+)
+# the thinning blunts both ends of an 8-wide rectangle: the corner search once ended on a fifth
+# corner between two blunted ones, though four fit the drawing within epsilon
+@example(
+    drawn=_fair(
+        {
+            "family": "rectangle",
+            "center": [25, 25],
+            "direction": "cw",
+            "width": 8,
+            "height": 31,
+            "rotation": 166.75,
+            "start_vertex": 0,
+        },
+        "thin",
+    )
+)
+# inner corners 3 from the centre: a fair cell 3.6 away puts the ratio 20 % off the asked one
+@example(
+    drawn=_fair(
+        {
+            "family": "star",
+            "center": [25, 25],
+            "direction": "cw",
+            "n": 4,
+            "radius": 10,
+            "inner": 3,
+            "rotation": 0.0,
+            "start_vertex": 0,
+        },
+        "thin",
+    )
+)
 @settings(max_examples=100, deadline=None)
 @given(drawn=fair_drawings())
 def test_every_fair_drawing_of_the_exact_sides_passes(drawn):
@@ -182,19 +251,6 @@ def test_a_square_a_whole_row_taller_fails(family, side):
     cells = rasters.rasterise(rasters.polyline_curve(verts, closed=True), "supercover")
     assert cells[0] == tuple(case.params["start"])
     assert _failed(case, cells) != []
-
-
-def _drawing(raw: dict, method: str, per_side: int = 0) -> tuple[Case, list[tuple[int, int]]]:
-    """The case of ``raw`` and its exact sides drawn by ``method`` from the asked start."""
-    case = _case(_params(raw))
-    verts = _vertices(raw)
-    k = raw["start_vertex"]
-    ring = verts[k:] + verts[:k]
-    if raw["direction"] == "ccw":
-        ring = ring[:1] + ring[:0:-1]
-    if method in ("keypoints", "dda"):
-        return case, rasters.keypoint_cells(rasters.polygon_keypoints(ring, per_side), method)
-    return case, rasters.rasterise(rasters.polyline_curve(ring, closed=True), method)
 
 
 # Regressions the properties above found, each a fair drawing that once failed:

@@ -26,6 +26,12 @@ __all__ = ["near_check", "covered_check", "simple_check", "revisits", "corner_re
 #: that a hole shorter than a cell between two samples cannot hide.
 _SAMPLE_STEP = 0.25
 
+#: Float noise in the asked vertices, cells: they come from cosines and sines, so a side asked at
+#: y = 14 may be computed at 13.999999999999996, and its floor would then take the row above as a
+#: fair rounding of it. A value this near a whole number counts as that number, so a drawing and
+#: the same drawing turned by 90° (whose vertices carry other noise) are judged alike.
+_FLOAT_NOISE = 1e-9
+
 
 def near_check(card: Scorecard, pts: FloatArray, target: FloatArray, limit: float) -> None:
     """The ``near`` check: the farthest drawn cell from the asked outline (its exact sides)."""
@@ -136,11 +142,11 @@ def on_exact_side(pts: FloatArray, target: FloatArray) -> BoolArray:
         lo_u, hi_u = min(au, bu), max(au, bu)
         start = np.maximum(u - 0.5, lo_u)
         stop = np.minimum(u + 0.5, hi_u)
-        spans = start <= stop
+        spans = start <= stop + _FLOAT_NOISE
         slope = (bv - av) / (bu - au) if bu != au else 0.0
         v0 = av + slope * (start - au)
         v1 = av + slope * (stop - au)
-        least = np.floor(np.minimum(v0, v1))
-        most = np.ceil(np.maximum(v0, v1))
+        least = np.floor(np.minimum(v0, v1) + _FLOAT_NOISE)
+        most = np.ceil(np.maximum(v0, v1) - _FLOAT_NOISE)
         fair |= spans & (least <= v) & (v <= most)
     return fair

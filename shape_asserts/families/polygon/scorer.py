@@ -37,6 +37,7 @@ __all__ = [
     "POLYGON",
     "STAR",
     "score_polygon",
+    "rounding_ratio_error",
     "cells_of",
     "clockwise",
 ]
@@ -94,7 +95,9 @@ class PolygonThresholds(ClosedThresholds):
 class StarThresholds(PolygonThresholds):
     """Polygon limits plus the star's inner / outer radius ratio."""
 
-    #: Relative error of mean inner radius / mean tip radius against the asked ratio.
+    #: Relative error of mean inner radius / mean tip radius against the asked ratio, or the
+    #: error fair roundings of the asked vertices may make if larger (:func:`rounding_ratio_error`:
+    #: an inner radius of 3 is drawn 3.6 from the centre by a fair cell, 20 % off).
     max_ratio_error: float = 0.2
 
 
@@ -115,11 +118,35 @@ def clockwise(v: FloatArray) -> FloatArray:
     return v if signed_area(v) >= 0 else np.concatenate((v[:1], v[:0:-1]))
 
 
-def _ratio_limit(t: PolygonThresholds) -> float:
-    """A star's limit on its inner / tip radius ratio (a star is scored with :class:`StarThresholds`)."""
+def _ratio_limit(t: PolygonThresholds, vertices: ArrayLike) -> float:
+    """A star's limit on its inner / tip radius ratio (a star is scored with :class:`StarThresholds`):
+    the thresholds' one, or what fair roundings of the asked ``vertices`` may make if more."""
     if not isinstance(t, StarThresholds):
         raise TypeError(f"a star is scored with StarThresholds, got {type(t).__name__}")
-    return t.max_ratio_error
+    return max(t.max_ratio_error, rounding_ratio_error(vertices))
+
+
+def rounding_ratio_error(vertices: ArrayLike) -> float:
+    """The largest relative error in a star's inner / tip radius ratio that drawing every asked
+    vertex (tip first, alternating) at one of its fair cells (:func:`vertex_cells`) can make.
+
+    Measured about the asked vertices' centroid: the ratio is least with every inner corner at
+    its nearest fair cell and every tip at its farthest, and greatest the other way round. A small
+    star's inner corners are a cell or so from its centre, where a fair rounding moves the ratio
+    most (inner radius 3: a fair cell 3.6 away, 20 % off)."""
+    v = as_points(vertices).astype(float)
+    center = v.mean(axis=0)
+    near, far = [], []
+    for cells in vertex_cells(v):
+        r = np.hypot(cells[:, 0] - center[0], cells[:, 1] - center[1])
+        near.append(r.min())
+        far.append(r.max())
+    lo, hi = np.array(near), np.array(far)
+    tip, inner = slice(0, None, 2), slice(1, None, 2)
+    want = float(np.hypot(*(v[inner] - center).T).mean() / np.hypot(*(v[tip] - center).T).mean())
+    least = float(lo[inner].mean() / hi[tip].mean())
+    most = float(hi[inner].mean() / lo[tip].mean())
+    return max(want - least, most - want) / want
 
 
 def alternation(corners: FloatArray) -> tuple[bool, float, str]:
@@ -218,7 +245,7 @@ def score_polygon(
     pts = as_points(points)
     asked = _asked(vertices)
     n = len(asked.target)
-    ratio_limit = _ratio_limit(t) if star else None
+    ratio_limit = _ratio_limit(t, asked.target) if star else None
     eps = _epsilon(asked, t)
     card = Scorecard()
     score = outline_measures(card, pts, asked.outline, t=t)
@@ -231,7 +258,7 @@ def score_polygon(
     card.metrics["epsilon"] = eps
     # a side shorter than this is a corner the raster cut off, unless the asked sides are that short
     min_side = min(3.0 * eps, 0.5 * asked.shortest)
-    model = PolygonModel.from_estimate(pts, eps, min_side)
+    model = PolygonModel.from_estimate(pts, eps, min_side, fewest=n)
     if not model:
         _no_corners(card, n, model.reason, t, ratio_limit)
         return card.result(family, score)

@@ -111,11 +111,13 @@ class PolygonModel:
 
     @classmethod
     def from_estimate(
-        cls, points: ArrayLike, epsilon: float = 1.5, min_side: float | None = None
+        cls, points: ArrayLike, epsilon: float = 1.5, min_side: float | None = None, fewest: int = 0
     ) -> PolygonModel | FitFailure:
         """The corners of a closed drawing by :func:`simplify_closed`.
 
         ``min_side`` defaults to ``3 × epsilon``: a side shorter than that is a raster's cut corner.
+        ``fewest``, the corners asked for (0: none), lets the search drop a spurious corner or two
+        the others explain within ``epsilon`` (:func:`simplify_closed`).
         Consecutive repeated points and a closing point equal to the first are dropped first, so
         they cannot become corners. A falsy :class:`~shape_asserts.geometry.fit.FitFailure` when fewer than
         3 corners remain.
@@ -130,7 +132,7 @@ class PolygonModel:
         idx = np.concatenate(([0], (~repeats).nonzero()[0] + 1))
         if len(idx) > 1 and pts[idx[-1]].tolist() == pts[idx[0]].tolist():
             idx = idx[:-1]
-        corners = idx[simplify_closed(pts[idx], epsilon, min_side=side)]
+        corners = idx[simplify_closed(pts[idx], epsilon, min_side=side, fewest=fewest)]
         if len(corners) < 3:
             return FitFailure(f"only {len(corners)} corner(s): the points lie along a line")
         # (an index array takes a copy: the vertices are the model's own)
