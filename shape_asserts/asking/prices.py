@@ -12,7 +12,7 @@ import json
 import math
 from typing import Any
 
-from shape_asserts.asking.call import load_litellm
+from shape_asserts.asking import call
 
 __all__ = ["worst_cost"]
 
@@ -31,7 +31,8 @@ def worst_cost(model: str, messages: list[dict[str, str]], max_tokens: int | Non
     if model.startswith("reference/"):
         return 0.0  # drawn in-process
     if model not in _PRICES:
-        _PRICES[model] = _prices(load_litellm(), model)
+        # through the module: a test's stand-in for litellm (call.load_litellm patched) is the one asked
+        _PRICES[model] = _prices(call.load_litellm(), model)
     prices = _PRICES[model]
     if prices is None:
         return None
