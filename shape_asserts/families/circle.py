@@ -209,6 +209,10 @@ def asked_radii(center: Point, radius: float | None, start: Point | None) -> tup
     return (max(0.0, d - _START_ROUNDING), d + _START_ROUNDING)
 
 
+#: Cells round the largest circle a grid of ``MAX_GRID_SIZE`` (1,000) cells holds: 2π · 1,000.
+_MOST_RING_CELLS = 6_284
+
+
 def _exact_checks(card: Scorecard, pts: FloatArray, center: Point, lo: float, hi: float) -> None:
     """Add ``near``, ``covered`` and ``simple`` against the circle about the asked ``center`` whose
     radius, between ``lo`` and ``hi``, the drawing keeps to: its cells' median distance from the
@@ -219,8 +223,10 @@ def _exact_checks(card: Scorecard, pts: FloatArray, center: Point, lo: float, hi
     d = np.hypot(pts[:, 0] - center[0], pts[:, 1] - center[1])
     rho = float(min(hi, max(lo, float(np.median(d)))))
     card.metrics["exact_radius"] = rho
-    # the asked circle sampled about four times a cell
-    th = np.linspace(0.0, 2 * math.pi, 4 * max(8, math.ceil(2 * math.pi * rho)), endpoint=False)
+    # the asked circle sampled about four times a cell, up to a circle the largest grid holds: a
+    # hostile centre a million cells off asks for a ring no answer can draw, and 25 million samples
+    samples = 4 * min(max(8, math.ceil(2 * math.pi * rho)), _MOST_RING_CELLS)
+    th = np.linspace(0.0, 2 * math.pi, samples, endpoint=False)
     ring = np.column_stack([center[0] + rho * np.cos(th), center[1] + rho * np.sin(th)])
     miss = np.sqrt(nearest_sq(ring, pts))
     exact_checks(card, pts, stray=np.abs(d - rho), miss=miss, size=rho)
