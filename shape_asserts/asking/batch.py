@@ -207,6 +207,8 @@ class BatchRunner:
                 if pending.batch_id is None:
                     adopt(load_litellm(), pending, self._api(pending.provider), path)
                 return pending, True
+            # planned before the lock: a run that held it may have recorded these answers since
+            jobs = self._replanned(jobs)
             if not jobs:
                 return None, False
             bstate = self._new_state(model, provider, jobs)
