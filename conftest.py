@@ -45,3 +45,20 @@ def pytest_collectstart(collector: pytest.Collector) -> None:
     if uses:
         _profiles_loaded = True
         _load_hypothesis_profiles()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--exhaustive",
+        action="store_true",
+        default=False,
+        help="run the validity sweeps over every catalogue case (the default runs a fixed sample of them)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # test modules choose their parameters at import, after this and before collection
+    if config.getoption("exhaustive", default=False):
+        from tests.sweep import EXHAUSTIVE_ENV
+
+        os.environ[EXHAUSTIVE_ENV] = "1"

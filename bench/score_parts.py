@@ -218,7 +218,7 @@ class Timers:
             setattr(owner, name, old)
 
 
-def measure(case: Any, rounds: int, number: int, within: str | None = None) -> None:
+def measure(case: Any, rounds: int, number: int, within: str | None = None, least: float = LEAST) -> None:
     drawing = parse_drawing(score_cost._answer(case))
     score = lambda: case.score(drawing)
     for _ in range(20):
@@ -259,7 +259,7 @@ def measure(case: Any, rounds: int, number: int, within: str | None = None) -> N
     if whole is not None:
         head += f"; {where} takes {base * 1e6:.1f} µs of it (the shares below are of that)"
     print(f"{head}; steps of {where}")
-    small = {k: v for k, v in best_spent.items() if v < LEAST * base}
+    small = {k: v for k, v in best_spent.items() if v < least * base}
     for name, spent in sorted(best_spent.items(), key=lambda kv: -kv[1]):
         if name not in small:
             print(f"  {spent * 1e6:8.1f} µs  {spent / base:6.1%}  {name}")
@@ -278,12 +278,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=7, help="rounds (the least disturbed is kept)")
     ap.add_argument("--number", type=int, default=300, help="scores a round")
     ap.add_argument("--within", help="split this function's time instead (its name, e.g. from_estimate)")
+    ap.add_argument(
+        "--least", type=float, default=LEAST, help=f"a step under this share is among 'smaller steps' (default {LEAST})"
+    )
     args = ap.parse_args(argv)
     cases = [c for c in score_cost.bench_cases() if not args.family or c.family in args.family]
     if not cases:
         ap.error(f"no such family among {', '.join(c.family for c in score_cost.bench_cases())}")
     for case in cases:
-        measure(case, args.rounds, args.number, args.within)
+        measure(case, args.rounds, args.number, args.within, args.least)
     return 0
 
 

@@ -96,11 +96,12 @@ def test_one_batch_asks_the_whole_selection_and_its_replay_gives_identical_resul
 
 def test_a_run_killed_while_polling_resumes_its_batch_without_submitting_again(suite):
     plan = BatchPlan(polls=10**9)  # in progress until the test lets it finish
+    suite.makepyfile(fast_polls=FAST_POLLS)
     with StubServer(batches=plan) as srv:
         book = srv.state.batches
         log = (suite.path / "killed.log").open("w")
         proc = subprocess.Popen(
-            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *_args(srv)],
+            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "fast_polls", *_args(srv)],
             cwd=suite.path,
             stdout=log,
             stderr=subprocess.STDOUT,

@@ -15,20 +15,24 @@ import pytest
 
 from shape_asserts.geometry.drawing import Drawing
 from tests.catalogue import LEGIT, variants
+from tests.sweep import pick, sample
 
 from .verdicts import builtin_cases
 
 CASES = builtin_cases()
 FAMILIES = sorted({c.family for c in CASES})
 #: Cases per asked family (the first ones of each file: the main variant of each family's matrix).
-PER_FAMILY = 3
+PER_FAMILY = pick(1, 3)
+#: The drawn family's cases whose fair drawing may be moved onto the asked case: a fixed sample of
+#: each family's, every one with ``--exhaustive`` (``tests/sweep.py``).
+DRAWN = sample(CASES)
 
 
 @cache
 def _fair_drawings(family: str) -> tuple[np.ndarray, ...]:
     """One legitimate catalogue drawing of every case of ``family``."""
     out = []
-    for case in CASES:
+    for case in DRAWN:
         if case.family == family:
             fair = next(v for v in variants(case) if v.kind == LEGIT)
             out.append(np.array(fair.points, dtype=float))

@@ -17,10 +17,12 @@ from shape_asserts.cases import Case
 from shape_asserts.families.ellipse import ELLIPSE
 from shape_asserts.families.registry import get_family
 from tests.catalogue import IMPOSTOR, LEGIT
+from tests.sweep import pick
 
 from .verdicts import verdicts
 
-ROTATIONS = range(0, 180, 20)
+#: Every 40 degrees by default, every 20 with ``--exhaustive`` (``tests/sweep.py``).
+ROTATIONS = pick(range(0, 180, 40), range(0, 180, 20))
 
 
 def _case(a: int, b: int, rotation: int) -> Case:
