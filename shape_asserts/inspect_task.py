@@ -65,8 +65,8 @@ def shapes(
     Parameters
     ----------
     family
-        A family's name (``-T family=circle``), several (``-T family=circle,spiral``), or ``None``
-        for every family.
+        A family's name (``-T family=circle``), several (``-T family=circle,spiral``, or a list),
+        or ``None`` for every family.
     benchmark
         ``True``: the benchmark matrix (the cases ``pytest -m benchmark`` runs); ``False``: the
         default run's cases.
@@ -98,7 +98,8 @@ def select_cases(family: str | Sequence[str] | None, benchmark: bool) -> list[Ca
     cases = [c for c in load_cases(benchmark=benchmark) if (BENCHMARK in c.tags) == benchmark]
     if family is None:
         return cases
-    wanted = [family] if isinstance(family, str) else list(family)
+    # inspect's -T splits "circle,spiral" into a list; eval()'s task_args hands the text as it is
+    wanted = family.split(",") if isinstance(family, str) else list(family)
     known = sorted({c.family for c in cases})
     unknown = [name for name in wanted if name not in known]
     if unknown:

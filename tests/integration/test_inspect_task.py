@@ -5,14 +5,13 @@ server on 127.0.0.1 as ``openai/exact`` and ``openai/noisy``. The stub answers t
 for a prompt with the reference drawer's sample 0, the answer the suite replays from
 ``fixtures/reference_<drawer>/``; so each answer inspect got is held against that recording, and
 each sample's score against the suite's pinned result of it (``snapshots/reference_<drawer>/``,
-which every run of the suite compares with). The task's stability is held against the suite's
-summary (``results/summary.py``), computed from those pinned results.
+which every run of the suite compares with). The task's numbers are held against the suite's
+leaderboard of those pinned results (the cases grouped as the suite groups them).
 """
 
 from __future__ import annotations
 
 import json
-import statistics
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +20,9 @@ import pytest
 from shape_asserts.asking.store import model_slug
 from shape_asserts.asking.stub_server import StubServer
 from shape_asserts.cases import Case
+from shape_asserts.results.leaderboard import OVERALL, Standing, leaderboard
 from shape_asserts.results.record import CaseRecord
 from shape_asserts.results.snapshots import family_folder, snapshot_folder
-from shape_asserts.results.summary import summarize
 
 from .conftest import CIRCLE_CASES, SHIPPED_FIXTURES, SHIPPED_SNAPSHOTS
 
@@ -41,14 +40,14 @@ from shape_asserts.inspect_task import select_cases  # registers shape_asserts/s
 pytestmark = pytest.mark.filterwarnings("ignore:The 'initial' parameter is deprecated:DeprecationWarning")
 
 
-def _evaluate(drawer: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> EvalLog:
-    """The task over the circle cases, asked of the stub server's ``drawer``."""
+def _evaluate(drawer: str, families: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> EvalLog:
+    """The task over the cases of ``families``, asked of the stub server's ``drawer``."""
     monkeypatch.setenv("OPENAI_API_KEY", "anything")
     # a fresh server per run: the n-th request for a prompt is answered with sample n
     with StubServer() as srv:
         (log,) = inspect_eval(
             "shape_asserts/shapes",
-            task_args={"family": "circle"},
+            task_args={"family": ",".join(families)},
             model=f"openai/{drawer}",
             model_base_url=srv.base_url,
             # inspect_ai takes an unknown model name for OpenAI's newest and asks its Responses API;
@@ -77,10 +76,9 @@ def _metrics(log: EvalLog) -> dict[str, float]:
     return {m.name: m.value for score in log.results.scores for m in score.metrics.values()}
 
 
-def _same_scores_as_the_suite(drawer: str, log: EvalLog) -> list[dict[str, Any]]:
+def _same_scores_as_the_suite(drawer: str, families: list[str], log: EvalLog) -> list[dict[str, Any]]:
     """Every sample scored as the suite scored the same answer; the suite's results, in case order."""
-    cases = {c.id: c for c in select_cases("circle", False)}
-    assert sorted(cases) == sorted(CIRCLE_CASES)
+    cases = {c.id: c for c in select_cases(families, False)}
     assert log.samples is not None and sorted(str(s.id) for s in log.samples) == sorted(cases)
     results = []
     for sample in log.samples:
@@ -99,34 +97,40 @@ def _same_scores_as_the_suite(drawer: str, log: EvalLog) -> list[dict[str, Any]]
     return results
 
 
-def _suite_spread(drawer: str, results: list[dict[str, Any]]) -> float | None:
-    """The suite summary's stability (``spread``) of the pinned results."""
+def _suite_board(drawer: str, results: list[dict[str, Any]]) -> Standing:
+    """The suite's leaderboard over the pinned results: its overall score, pass rate and spread."""
+    model = f"reference/{drawer}"
     records = [
         CaseRecord.from_scores(
-            f"reference/{drawer}", r["case"].id, "circle", [r["score"]], [r["passed"]], group=r["case"].group
+            model, r["case"].id, r["case"].family, [r["score"]], [r["passed"]], group=r["case"].group
         )
         for r in results
     ]
-    (row,) = summarize(records)
-    return row.spread
+    standing = leaderboard(records).standing(model, OVERALL)
+    assert standing is not None and standing.score and standing.pass_rate and standing.spread
+    return standing
 
 
 def test_an_exact_drawer_passes_every_circle_with_the_suites_scores(tmp_path, monkeypatch):
-    log = _evaluate("exact", tmp_path, monkeypatch)
-    results = _same_scores_as_the_suite("exact", log)
+    log = _evaluate("exact", ["circle"], tmp_path, monkeypatch)
+    results = _same_scores_as_the_suite("exact", ["circle"], log)
+    assert sorted(r["case"].id for r in results) == sorted(CIRCLE_CASES)
     metrics = _metrics(log)
     assert metrics["pass_rate"] == 1.0
-    assert metrics["mean_score"] == pytest.approx(statistics.fmean(r["score"] for r in results), abs=0.01)
-    assert metrics["stability"] == pytest.approx(_suite_spread("exact", results), abs=0.01)
+    suite = _suite_board("exact", results)
+    assert metrics["mean_score"] == pytest.approx(suite.score.value, abs=0.01)
+    assert metrics["stability"] == pytest.approx(suite.spread.value, abs=0.01) == 0.0
 
 
-def test_a_noisy_drawer_passes_fewer_circles_with_the_suites_scores(tmp_path, monkeypatch):
-    log = _evaluate("noisy", tmp_path, monkeypatch)
-    results = _same_scores_as_the_suite("noisy", log)
+def test_a_noisy_drawer_passes_fewer_shapes_with_the_suites_scores(tmp_path, monkeypatch):
+    """Circles and ellipses: the circles are one group of start points, the ellipses several."""
+    families = ["circle", "ellipse"]
+    log = _evaluate("noisy", families, tmp_path, monkeypatch)
+    results = _same_scores_as_the_suite("noisy", families, log)
     metrics = _metrics(log)
     assert metrics["pass_rate"] < 1.0
-    assert metrics["pass_rate"] == pytest.approx(statistics.fmean(r["passed"] for r in results))
-    assert metrics["mean_score"] == pytest.approx(statistics.fmean(r["score"] for r in results), abs=0.01)
-    spread = _suite_spread("noisy", results)
-    assert spread is not None and spread > 0
-    assert metrics["stability"] == pytest.approx(spread, abs=0.01)
+    suite = _suite_board("noisy", results)
+    assert metrics["pass_rate"] == pytest.approx(suite.pass_rate.value / 100)
+    assert metrics["mean_score"] == pytest.approx(suite.score.value, abs=0.01)
+    assert suite.groups > 1 and suite.spread.value > 0
+    assert metrics["stability"] == pytest.approx(suite.spread.value, abs=0.01)
