@@ -240,8 +240,9 @@ def test_the_length_rule_can_fail(tmp_path, monkeypatch):
 INSPECT_MODULE = "shape_asserts.inspect_task"
 
 
-def _importers_of(package: str) -> list[str]:
-    """Our modules that import ``package`` anywhere (inside functions and TYPE_CHECKING too)."""
+def _importers_of(module: str) -> list[str]:
+    """Our modules that import ``module`` or a part of it anywhere (inside functions and
+    TYPE_CHECKING too)."""
     found = []
     for name, path in MODULES.items():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -251,15 +252,17 @@ def _importers_of(package: str) -> list[str]:
                 targets = [node.module or ""]
             else:
                 continue
-            if any(t.split(".")[0] == package for t in targets):
+            if any(t == module or t.startswith(module + ".") for t in targets):
                 found.append(name)
                 break
     return found
 
 
 def test_only_the_task_module_imports_inspect_ai():
-    """inspect_ai is an extra (``[inspect]``): the library, the plugin and a replay never load it."""
+    """inspect_ai is an extra (``[inspect]``): the library, the plugin and a replay never load it,
+    nor the task module that does."""
     assert _importers_of("inspect_ai") == [INSPECT_MODULE]
+    assert _importers_of(INSPECT_MODULE) == []
 
 
 def test_the_inspect_rule_can_fail(tmp_path, monkeypatch):
