@@ -156,5 +156,5 @@ def test_the_entry_point_names_the_package_and_the_task_module():
     """inspect_ai loads the entry point named after the package of ``shape_asserts/shapes``."""
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert project["entry-points"]["inspect_ai"] == {"shape_asserts": shapes.__module__}
-    assert project["optional-dependencies"]["inspect"] == ["inspect-ai>=0.3"]
-    assert "inspect-ai>=0.3" in project["optional-dependencies"]["test"]
+    for extra in ("inspect", "test"):  # test: CI installs only '.[test]', and runs the task end to end
+        assert any(r.startswith("inspect-ai") for r in project["optional-dependencies"][extra]), extra
