@@ -9,6 +9,10 @@ import pytest
 # pytester runs the plugin inside pytest (tests/integration); it must be enabled at the top level.
 pytest_plugins = ("pytester",)
 
+# --doctest-modules imports every module of the package; the inspect_ai task would load inspect_ai
+# (~3 s, in every xdist worker) for no doctest. Its own tests import it: tests/*/test_inspect_task.py.
+collect_ignore = ["shape_asserts/inspect_task.py"]
+
 _profiles_loaded = False
 
 

@@ -8,7 +8,7 @@ Layers, bottom to top (a module may import its own layer and any layer below, ne
 3. ``cases`` — the case files, each case resolved to its family at load;
 4. ``asking`` — one asker: litellm calls, reference drawers, record/replay store;
 5. ``results`` — verdicts, the result record and its readers (summary, gate, report);
-6. ``plugin``, ``cli`` — wiring only.
+6. ``plugin``, ``cli``, ``inspect_task`` — wiring only (``inspect_task``: the inspect_ai task).
 
 The root ``shape_asserts/__init__.py`` is the public facade and may import anything. Imports
 under ``if TYPE_CHECKING:`` count too: a type that points up is a dependency that points up.
@@ -29,7 +29,7 @@ LAYERS = [
     {"cases"},
     {"asking"},
     {"results"},
-    {"plugin", "cli", "__main__"},
+    {"plugin", "cli", "__main__", "inspect_task"},
 ]
 RANK = {name: i for i, names in enumerate(LAYERS) for name in names}
 
@@ -234,3 +234,40 @@ def test_the_length_rule_can_fail(tmp_path, monkeypatch):
     assert "shape_asserts.geometry.long.f: 92 lines" in _long_functions()
     fake.write_text(f'def f():\n    """Sums.\n\n    Long because it is a table.\n    """\n{body}')
     assert not [f for f in _long_functions() if ".long." in f]
+
+
+#: The one module that may import inspect_ai: the rest of the package never depends on it.
+INSPECT_MODULE = "shape_asserts.inspect_task"
+
+
+def _importers_of(module: str) -> list[str]:
+    """Our modules that import ``module`` or a part of it anywhere (inside functions and
+    TYPE_CHECKING too)."""
+    found = []
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                targets = [node.module or ""]
+            else:
+                continue
+            if any(t == module or t.startswith(module + ".") for t in targets):
+                found.append(name)
+                break
+    return found
+
+
+def test_only_the_task_module_imports_inspect_ai():
+    """inspect_ai is an extra (``[inspect]``): the library, the plugin and a replay never load it,
+    nor the task module that does."""
+    assert _importers_of("inspect_ai") == [INSPECT_MODULE]
+    assert _importers_of(INSPECT_MODULE) == []
+
+
+def test_the_inspect_rule_can_fail(tmp_path, monkeypatch):
+    """A results module importing inspect_ai inside a function is caught."""
+    fake = tmp_path / "bad.py"
+    fake.write_text("def f():\n    from inspect_ai.scorer import Score\n    return Score\n")
+    monkeypatch.setitem(MODULES, "shape_asserts.results.bad", fake)
+    assert "shape_asserts.results.bad" in _importers_of("inspect_ai")
