@@ -249,8 +249,9 @@ def _looks_secret_value(value: str) -> bool:
 
 
 def _secret_message(where: str, shown: str, why: str) -> str:
+    what = "refused" if where.endswith(f" {shown}") else f"refused {shown}"  # not "api_key: refused api_key"
     return (
-        f"{where}: refused {shown}, since {why}; arguments are written into every recording, and a "
+        f"{where}: {what}, since {why}; arguments are written into every recording, and a "
         "secret never is: set it in the environment instead (OPENAI_API_KEY, ANTHROPIC_API_KEY…), "
         "where litellm reads it"
     )
