@@ -29,6 +29,7 @@ import json
 import math
 import os
 import re
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,9 +37,9 @@ from typing import Any
 
 from shape_asserts.exceptions import ModelConfigError
 
-try:
+if sys.version_info >= (3, 11):
     import tomllib
-except ModuleNotFoundError:  # Python 3.10
+else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
 __all__ = [

@@ -124,3 +124,27 @@ def test_the_shipped_reference_recordings_replay_whatever_the_arguments():
 
     assert replay.obtain("reference/exact", CASE).replayed == 1
     assert call.sent == []
+
+
+def test_a_batch_sends_each_configuration_s_arguments_and_its_state_keeps_them(tmp_path, monkeypatch):
+    from shape_asserts.asking import batch
+    from shape_asserts.asking.batch_state import BatchState, Expected
+
+    sent: list[bytes] = []
+    monkeypatch.setattr(batch, "load_litellm", lambda: None)
+    monkeypatch.setattr(batch, "submit", lambda litellm, bstate, data, *rest: sent.append(data))
+    configs = {"gpt-high": ModelConfig("gpt-high", "openai/gpt-5", {"reasoning_effort": "high"})}
+    asker, _ = _asker(tmp_path, configs=configs, model_args={"seed": 7})
+    runner = batch.BatchRunner(asker, samples=1)
+    (job,) = asker.plan([("gpt-high", CASE)], 1)
+    path = tmp_path / "state.json"
+
+    bstate = runner._new_state("gpt-high", ("openai", "gpt-5"), [job])
+    runner._submit(bstate, ("openai", "gpt-5"), {CASE.id: job}, path)
+    bstate.write(path)
+
+    (line,) = [json.loads(row) for row in sent[0].decode().splitlines()]
+    assert line["body"]["model"] == "gpt-5"
+    assert {k: line["body"][k] for k in ("reasoning_effort", "seed")} == {"reasoning_effort": "high", "seed": 7}
+    (request,) = BatchState.read(path, Expected("gpt-high", "openai", None)).requests.values()
+    assert (request.args, request.litellm_model) == ({"reasoning_effort": "high", "seed": 7}, "openai/gpt-5")
