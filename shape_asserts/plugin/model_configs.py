@@ -18,7 +18,7 @@ from shape_asserts.exceptions import ModelConfigError
 # The parsing (and tomllib) is imported only by a run that has something to read: the plugin
 # configures every pytest run where it is installed, most of which configure no model.
 
-__all__ = ["provider_settings"]
+__all__ = ["near_misses", "provider_settings"]
 
 #: The ini twin of ``--model-arg`` (the option's ``dest`` too).
 MODEL_ARGS_INI = "shape_model_args"
@@ -59,3 +59,25 @@ def _may_configure(pyproject: Path) -> bool:
         return b"shape-asserts" in pyproject.read_bytes()
     except OSError:
         return False  # none, or unreadable: pytest itself says so when it reads its ini there
+
+
+def near_misses(models: tuple[str, ...], configs: dict[str, Any] | Any) -> str | None:
+    """The run header's line for a ``--model`` that names no configuration but nearly does one (a
+    typo: it would be asked as a litellm model of that name), or ``None``."""
+    if not configs:
+        return None
+    import difflib
+
+    said = []
+    for model in models:
+        if model in configs:
+            continue
+        close = difflib.get_close_matches(model, list(configs), n=1, cutoff=0.8)
+        if close:
+            said.append(f"{model} (did you mean {close[0]}?)")
+    if not said:
+        return None
+    return (
+        f"shape-asserts: {', '.join(said)} names no model configuration, so it is asked as a litellm model "
+        f"of that name; configurations: {', '.join(configs)}"
+    )

@@ -114,12 +114,20 @@ def test_a_gate_between_two_configurations_replays_both_under_their_names(suite,
     before = len(asked.calls())
 
     result = suite.runpytest(
-        "--shape-models=models.toml", "--model=gpt-high", "--baseline=gpt-low", "--record=none", "-k", CASE
+        "--shape-models=models.toml",
+        "--model=gpt-high",
+        "--baseline=gpt-low",
+        "--record=none",
+        "--shape-report=report.html",
+        "-k",
+        CASE,
     )
 
     assert result.ret == 0
     result.stdout.fnmatch_lines(["*shape-asserts gate*", "*baseline gpt-low*", "gate: *"])
     assert len(asked.calls()) == before  # replayed: nothing asked
+    report = (suite.path / "report.html").read_text(encoding="utf-8")  # what each name stands for
+    assert "model gpt-low <b>openai/gpt-5 {&quot;reasoning_effort&quot;:&quot;low&quot;}</b>" in report
 
 
 def test_changed_arguments_ask_again_saying_why(suite, asked):
@@ -163,3 +171,11 @@ def test_bad_arguments_or_configurations_stop_the_run_at_start_with_one_line(sui
     result.stderr.fnmatch_lines([f"ERROR: shape-asserts: {message}"])
     assert "Traceback" not in result.stderr.str() and "sk-test-123456789" not in result.stderr.str()
     assert asked.calls() == []
+
+
+def test_a_model_name_that_nearly_names_a_configuration_is_pointed_out_in_the_header(suite, asked):
+    result = suite.runpytest("--shape-models=models.toml", "--model=gpt-hihg", "--collect-only", "-k", CASE)
+
+    result.stdout.fnmatch_lines(
+        ["shape-asserts: gpt-hihg (did you mean gpt-high?) names no model configuration, so it is asked as a litellm*"]
+    )
