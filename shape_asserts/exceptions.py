@@ -9,6 +9,7 @@ __all__ = [
     "ProviderError",
     "ModelUnavailable",
     "CaseError",
+    "ModelConfigError",
 ]
 
 
@@ -45,3 +46,8 @@ class ModelUnavailable(ProviderError):
 
 class CaseError(ShapeAssertsError, ValueError):
     """A case definition (built in or from a user's file) is invalid."""
+
+
+class ModelConfigError(ShapeAssertsError, ValueError):
+    """An argument for the provider (``--model-arg``) or a model configuration (``--shape-models``)
+    is malformed, unknown or a secret."""

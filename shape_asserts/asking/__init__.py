@@ -5,6 +5,8 @@
   records each answer as it arrives. Both the up-front fetch and a test asking for itself use it.
 - ``call.py`` — one model call through litellm (imported lazily): retries, Retry-After, the
   whole-call timeout, failures as ``ProviderError``, secrets redacted.
+- ``model_config.py`` — arguments for the provider: ``--model-arg`` and named configurations
+  (``--shape-models``), what each model of a run is asked with, and the refusal of secrets.
 - ``prices.py`` — the most a call can cost before it is made, which ``--max-cost`` holds for
   each call in flight.
 - ``store.py`` — recorded answers on disk: layout, staleness, corrupt files moved aside, atomic

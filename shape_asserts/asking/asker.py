@@ -30,12 +30,13 @@ import shlex
 import threading
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from shape_asserts.asking.call import Answer, aask, litellm_version
+from shape_asserts.asking.model_config import ModelConfig, Sent, resolve
 from shape_asserts.asking.prices import worst_cost
 from shape_asserts.asking.recorded import RecordedAnswer
 from shape_asserts.asking.runstate import Progress, RunState
@@ -107,7 +108,11 @@ class Obtained:
 
 @dataclass(frozen=True)
 class Asker:
-    """A run's way of asking: the call parameters (the same for every model) over one store."""
+    """A run's way of asking: the call parameters over one store.
+
+    Every model of the run is asked with the same parameters, except what :attr:`configs` names
+    for it (:meth:`sent` says what it is asked with).
+    """
 
     store: FixtureStore
     record: str = RECORD
@@ -128,6 +133,11 @@ class Asker:
     max_cost: float | None = None
     #: The run's own settings the "record it with" command repeats (``--flag=value`` each).
     record_args: tuple[str, ...] = ()
+    #: Arguments sent to every model (``--model-arg``), under each configuration's own.
+    model_args: Mapping[str, Any] = field(default_factory=dict)
+    #: Named configurations by name (``--shape-models``): a model of the run named so asks its
+    #: litellm model with its arguments.
+    configs: Mapping[str, ModelConfig] = field(default_factory=dict)
     call: CallFn = field(default=aask, repr=False, compare=False)
     #: The most one call can cost (``model, messages, max_tokens``): :func:`~shape_asserts.asking.prices.worst_cost`
     #: or a stand-in; held against ``--max-cost`` while the call is in flight.
@@ -138,6 +148,10 @@ class Asker:
     def __post_init__(self) -> None:
         if self.record not in RECORD_MODES:
             raise ValueError(f"record mode must be one of {', '.join(RECORD_MODES)}, got {self.record!r}")
+
+    def sent(self, model: str) -> Sent:
+        """What the run's model ``model`` (a litellm model, or a configuration's name) is asked with."""
+        return resolve(model, self.configs, self.model_args, self.temperature, self.max_tokens)
 
     # --- replay or ask --------------------------------------------------------------------------
 
@@ -165,14 +179,17 @@ class Asker:
             )
             raise FixtureError(f"{why} for {model}/{case.id}; record it with: {command}")
         if rec is None:
+            sent = self.sent(model)
             rec = Recording(
                 model=model,
                 case_id=case.id,
                 lang=self.lang,
-                temperature=self.temperature,
-                max_tokens=self.max_tokens,
+                temperature=sent.temperature,
+                max_tokens=sent.max_tokens,
                 prompt_sha256=case.prompt_hash(self.lang),
                 samples=[],
+                args=dict(sent.args),
+                litellm_model=sent.model if sent.model != model else None,
             )
         return Job(model=model, case=case, indices=tuple(todo), recording=rec, reason=why, again=again)
 
@@ -188,7 +205,10 @@ class Asker:
             return None, f"corrupt fixture {path} moved aside", True
         if rec is None:
             return None, f"no recorded answer at {path}", False
-        why = self.store.stale_reason(rec, case, self.lang, self.temperature, self.max_tokens)
+        sent = self.sent(model)
+        why = self.store.stale_reason(
+            rec, case, self.lang, sent.temperature, sent.max_tokens, args=sent.args, litellm_model=sent.model
+        )
         if why:
             return None, f"fixture {path} is stale: {why}", True
         return rec, "", False
@@ -296,7 +316,8 @@ class Asker:
         (0 without a cap, or for a model litellm has no price for: the cap cannot count those)."""
         if self.max_cost is None:
             return 0.0
-        return self.bound_cost(job.model, job.case.messages(self.lang), self.max_tokens) or 0.0
+        sent = self.sent(job.model)
+        return self.bound_cost(sent.model, job.case.messages(self.lang), sent.max_tokens) or 0.0
 
     async def _record(self, rec: Recording) -> str:
         """Save ``rec``; why it could not be, or ``""``.
@@ -426,12 +447,14 @@ class _Fetch:
         label = f"{job.case.id}@{job.model} #{index}"
         progress.in_flight[label] = time.perf_counter()
         progress.reserved_usd += worst  # held until the call's own cost is counted
+        sent = asker.sent(job.model)
         try:
             answer = await asker.call(
-                job.model,
+                sent.model,
                 job.case.messages(asker.lang),
-                temperature=asker.temperature,
-                max_tokens=asker.max_tokens,
+                temperature=sent.temperature,
+                max_tokens=sent.max_tokens,
+                extra=sent.args,
                 timeout=asker.timeout,
                 api_base=asker.api_base,
                 sample=index,

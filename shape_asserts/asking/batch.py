@@ -98,7 +98,7 @@ class BatchRunner:
         for job in jobs:
             by_model.setdefault(job.model, []).append(job)
         for model in by_model:
-            if model.startswith("reference/"):
+            if self.asker.sent(model).model.startswith("reference/"):
                 raise BatchUnavailable(
                     f"--batch: {model} draws in-process and has no batch interface; run it without --batch"
                 )
@@ -111,12 +111,14 @@ class BatchRunner:
         return state, progress
 
     def _provider(self, model: str) -> tuple[str, str]:
-        """The model's provider and the name the provider knows it by, if litellm can batch it."""
+        """The model's provider and the name the provider knows it by, if litellm can batch it
+        (``model`` is the run's: a configuration's name stands for its litellm model)."""
         litellm = load_litellm()
         from litellm.types.utils import OPENAI_COMPATIBLE_BATCH_AND_FILES_PROVIDERS
 
+        asked = self.asker.sent(model).model
         try:
-            name, provider, _, _ = litellm.get_llm_provider(model, api_base=self.asker.api_base)
+            name, provider, _, _ = litellm.get_llm_provider(asked, api_base=self.asker.api_base)
         except Exception as exc:
             raise BatchUnavailable(
                 f"--batch: litellm does not know the provider of {model}: {self._said(exc)}"
@@ -160,7 +162,7 @@ class BatchRunner:
         self, model: str, provider: tuple[str, str], jobs: list[Job], state: RunState, progress: Progress
     ) -> None:
         path = state_path(self.asker, model)
-        reason = missing_key_reason(model, self.asker.api_base)
+        reason = missing_key_reason(self.asker.sent(model).model, self.asker.api_base)
         if reason:
             for job in jobs:
                 state.failures.setdefault(job.key, f"{model}: {reason}")
@@ -216,6 +218,7 @@ class BatchRunner:
             return bstate, False
 
     def _new_state(self, model: str, provider: tuple[str, str], jobs: list[Job]) -> BatchState:
+        sent = self.asker.sent(model)
         requests = {}
         for job in jobs:
             for index in job.indices:
@@ -225,8 +228,10 @@ class BatchRunner:
                     self.asker.lang,
                     index,
                     job.case.prompt_hash(self.asker.lang),
-                    self.asker.temperature,
-                    self.asker.max_tokens,
+                    sent.temperature,
+                    sent.max_tokens,
+                    dict(sent.args),
+                    sent.model if sent.model != model else None,
                 )
                 requests[r.custom_id] = r
         server = self._expected(model, provider).server
@@ -247,7 +252,8 @@ class BatchRunner:
         """Upload the requests as a JSONL file and create the batch (:func:`~.batch_submit.submit`)."""
         lines = []
         for r in bstate.requests.values():
-            body: dict[str, Any] = {"model": provider[1], "messages": jobs[r.case_id].case.messages(r.lang)}
+            # the extra arguments first: model_config refuses every key set here
+            body: dict[str, Any] = {**r.args, "model": provider[1], "messages": jobs[r.case_id].case.messages(r.lang)}
             if r.temperature is not None:
                 body["temperature"] = r.temperature
             if r.max_tokens is not None:
@@ -442,7 +448,17 @@ class BatchRunner:
             progress.count_answer(req.model, got)
             rec = recordings.setdefault(
                 (req.case_id, req.lang),
-                Recording(req.model, req.case_id, req.lang, req.temperature, req.prompt_sha256, [], req.max_tokens),
+                Recording(
+                    req.model,
+                    req.case_id,
+                    req.lang,
+                    req.temperature,
+                    req.prompt_sha256,
+                    [],
+                    req.max_tokens,
+                    args=dict(req.args),
+                    litellm_model=req.litellm_model,
+                ),
             )
             rec.add(sample_record(req.sample, got, version))
         written = True

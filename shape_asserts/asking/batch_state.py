@@ -70,6 +70,10 @@ class Request:
     prompt_sha256: str
     temperature: float | None
     max_tokens: int | None = None
+    #: The other arguments sent (``--model-arg``, a configuration's keys), as the recording keeps them.
+    args: dict[str, Any] = field(default_factory=dict)
+    #: The litellm model asked, when ``model`` names a configuration of another name.
+    litellm_model: str | None = None
 
     @property
     def custom_id(self) -> str:
@@ -229,6 +233,11 @@ def _request(item: Any, model: str) -> Request:
         raise ValueError(f"request of {case_id} has temperature {_shown(temperature)}")
     if max_tokens is not None and not (_is_int(max_tokens) and max_tokens > 0):
         raise ValueError(f"request of {case_id} has max_tokens {_shown(max_tokens)}")
+    args, litellm_model = item.get("args", {}), item.get("litellm_model")
+    if not isinstance(args, dict):
+        raise ValueError(f"request of {case_id} has args {_shown(args)}, not an object")
+    if litellm_model is not None:
+        _string(item, "litellm_model", re.compile(r"[^\x00-\x1f\x7f]{1,300}"))
     return Request(
         model=model,
         case_id=case_id,
@@ -237,6 +246,8 @@ def _request(item: Any, model: str) -> Request:
         prompt_sha256=_string(item, "prompt_sha256", _SHA256),
         temperature=None if temperature is None else float(temperature),
         max_tokens=max_tokens,
+        args=args,
+        litellm_model=litellm_model,
     )
 
 

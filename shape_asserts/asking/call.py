@@ -23,7 +23,7 @@ import math
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -235,6 +235,7 @@ async def aask(
     max_retries: int = MAX_RETRIES,
     on_retry: Callable[[BaseException, float], None] | None = None,
     timeout_retries: int | None = None,
+    extra: Mapping[str, Any] | None = None,
 ) -> Answer:
     """Send ``messages`` to ``model`` and return its answer, retrying what another attempt may fix.
 
@@ -244,7 +245,9 @@ async def aask(
     ``on_retry(exc, wait)`` is told of each. ``timeout`` bounds each whole attempt, connect to last
     byte (the call is not streamed, so there is no separate time-to-first-token bound).
     ``max_tokens``, when given, is sent as litellm's ``max_tokens``: the most tokens the answer may
-    have (an answer cut there ends with ``finish_reason="length"``).
+    have (an answer cut there ends with ``finish_reason="length"``). ``extra`` are the other
+    arguments sent (``--model-arg``, a configuration's keys), checked by
+    :mod:`~shape_asserts.asking.model_config` before the run.
 
     Raises
     ------
@@ -253,7 +256,7 @@ async def aask(
         retrying cannot fix (missing key, authentication, bad request, unknown model); secrets masked.
     """
     litellm = _client(model, api_base)
-    request = _request(model, messages, temperature, max_tokens, timeout, api_base, sample)
+    request = _request(model, messages, temperature, max_tokens, timeout, api_base, sample, extra)
     allowed_timeouts = timeout_retries_for(model, api_base, timeout_retries)
     attempt = timeouts = 0
     while True:
@@ -300,10 +303,13 @@ def _request(
     timeout: float,
     api_base: str | None,
     sample: int,
+    extra: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """litellm's ``acompletion`` arguments for one call."""
-    # retries are ours (counted, Retry-After aware); none hidden below
+    # retries are ours (counted, Retry-After aware); none hidden below. The extra arguments never
+    # name a key set here (model_config refuses those), so none is overridden either way.
     request: dict[str, Any] = {
+        **(extra or {}),
         "model": model,
         "messages": messages,
         "timeout": timeout,

@@ -6,8 +6,11 @@ the prompt's SHA-256, model, temperature, language, usage tokens, latency, litel
 time of recording. Never an API key, header or API base URL: text is passed through
 :func:`~shape_asserts.asking.call.redact` before it is written.
 
-A recording is *stale* when the prompt hash, the temperature or the token limit (``max_tokens``) no
-longer match what the run asks; *corrupt* when it cannot be read. A recording without
+A recording is *stale* when the prompt hash, the temperature, the token limit (``max_tokens``), the
+litellm model a configuration names or the other arguments sent (``--model-arg``, a configuration's
+keys: :mod:`~shape_asserts.asking.model_config`) no longer match what the run asks; *corrupt* when
+it cannot be read. The arguments are kept as ``model_args`` (written only when there are some) and
+a configuration's litellm model as ``litellm_model`` (only when it is not the name recorded under). A recording without
 ``max_tokens`` was made before the limit was sent, with none: it reads as ``None``, "the provider's
 own limit". A limit only cuts an answer short, so such a recording still answers a run's
 ``--max-tokens`` when every sample ended on its own (no ``finish_reason="length"``) within it
@@ -36,13 +39,14 @@ import os
 import re
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from shape_asserts.asking.call import Answer, redact
+from shape_asserts.asking.model_config import canonical, describe_change
 from shape_asserts.asking.recorded import RecordedAnswer
 from shape_asserts.defaults import LANG
 from shape_asserts.exceptions import FixtureError
@@ -101,6 +105,15 @@ class Recording:
     samples: list[dict[str, Any]] = field(default_factory=list)
     #: The token limit the answers were asked with (``None``: none was sent).
     max_tokens: int | None = None
+    #: The other arguments sent (``--model-arg``, a configuration's keys), sorted by key.
+    args: dict[str, Any] = field(default_factory=dict)
+    #: The litellm model asked, when ``model`` names a configuration of another name (else ``None``).
+    litellm_model: str | None = None
+
+    @property
+    def asked_model(self) -> str:
+        """The litellm model the answers came from."""
+        return self.litellm_model or self.model
 
     def _by_index(self) -> dict[int, dict[str, Any]]:
         out: dict[int, dict[str, Any]] = {}
@@ -131,16 +144,15 @@ class Recording:
         self.samples = [have[i] for i in sorted(have)]
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "format": FORMAT_VERSION,
-            "model": self.model,
-            "case": self.case_id,
-            "lang": self.lang,
-            "temperature": self.temperature,
-            "max_tokens": self.max_tokens,
-            "prompt_sha256": self.prompt_sha256,
-            "samples": self.samples,
-        }
+        doc: dict[str, Any] = {"format": FORMAT_VERSION, "model": self.model}
+        # written only when present: a recording asked without them reads as it always did
+        if self.litellm_model is not None:
+            doc["litellm_model"] = self.litellm_model
+        doc.update(case=self.case_id, lang=self.lang, temperature=self.temperature, max_tokens=self.max_tokens)
+        if self.args:
+            doc["model_args"] = self.args
+        doc.update(prompt_sha256=self.prompt_sha256, samples=self.samples)
+        return doc
 
 
 def _bounded(text: str, name: str, cut: dict[str, int]) -> str:
@@ -264,8 +276,16 @@ class FixtureStore:
             max_tokens = doc.get("max_tokens")
             if max_tokens is not None and (isinstance(max_tokens, bool) or not isinstance(max_tokens, int)):
                 raise ValueError(f"'max_tokens' must be a whole number or null, got {max_tokens!r}")
+            args = doc.get("model_args", {})
+            if not isinstance(args, dict):
+                raise ValueError(f"'model_args' must be an object, got {type(args).__name__}")
+            litellm_model = doc.get("litellm_model")
+            if litellm_model is not None and not isinstance(litellm_model, str):
+                raise ValueError(f"'litellm_model' must be a string or absent, got {litellm_model!r}")
             rec = Recording(
                 max_tokens=max_tokens,
+                args=args,
+                litellm_model=litellm_model,
                 model=str(doc["model"]),
                 case_id=str(doc["case"]),
                 lang=str(doc["lang"]),
@@ -288,18 +308,35 @@ class FixtureStore:
 
     @staticmethod
     def stale_reason(
-        rec: Recording, case: Case, lang: str, temperature: float | None, max_tokens: int | None = None
+        rec: Recording,
+        case: Case,
+        lang: str,
+        temperature: float | None,
+        max_tokens: int | None = None,
+        *,
+        args: Mapping[str, Any] | None = None,
+        litellm_model: str | None = None,
     ) -> str | None:
-        """Why ``rec`` does not answer what this run asks, or ``None`` when it does."""
+        """Why ``rec`` does not answer what this run asks, or ``None`` when it does.
+
+        ``args`` are the other arguments this run sends, ``litellm_model`` the model it asks when
+        the recording's ``model`` names a configuration (``None``: the name itself).
+        """
         if rec.prompt_sha256 != case.prompt_hash(lang):
             return "the prompt changed since it was recorded"
+        asked = litellm_model or rec.model
+        if rec.asked_model != asked:
+            return (
+                f"it was recorded from the litellm model {rec.asked_model}, and {rec.model} now names {asked} "
+                "(--shape-models)"
+            )
         if rec.temperature != temperature:
 
             def said(t: float | None) -> str:
                 return "the provider's default temperature" if t is None else f"temperature {t:g}"
 
             return f"it was recorded at {said(rec.temperature)}, this run asks {said(temperature)}"
-        if rec.max_tokens != max_tokens and not ignores_max_tokens(rec.model):
+        if rec.max_tokens != max_tokens and not ignores_max_tokens(rec.asked_model):
             if rec.max_tokens is None and max_tokens is not None:
                 # recorded before a limit was sent: a limit only cuts, so answers that ended on
                 # their own within it are what this run would get
@@ -309,6 +346,12 @@ class FixtureStore:
                 return "no token limit (the provider's own)" if n is None else f"max_tokens {n}"
 
             return f"it was recorded with {limit(rec.max_tokens)}, this run asks {limit(max_tokens)} (--max-tokens)"
+        sent = dict(args or {})
+        if canonical(rec.args) != canonical(sent):
+            return (
+                f"its model arguments changed: {describe_change(rec.args, sent)} "
+                "(--model-arg, or the model's configuration in --shape-models)"
+            )
         return None
 
     @staticmethod
@@ -316,10 +359,15 @@ class FixtureStore:
         """Whether ``a`` (on disk) and ``b`` record answers to one question (their samples may be merged)."""
         limits = (
             a.max_tokens == b.max_tokens
-            or ignores_max_tokens(a.model)
+            or ignores_max_tokens(a.asked_model)
             or (a.max_tokens is None and b.max_tokens is not None and _over_limit(a, b.max_tokens) is None)
         )
-        return limits and (a.prompt_sha256, a.temperature, a.lang) == (b.prompt_sha256, b.temperature, b.lang)
+        same_args = a.asked_model == b.asked_model and canonical(a.args) == canonical(b.args)
+        return (
+            limits
+            and same_args
+            and (a.prompt_sha256, a.temperature, a.lang) == (b.prompt_sha256, b.temperature, b.lang)
+        )
 
     @contextlib.contextmanager
     def locked(self, model: str) -> Iterator[None]:

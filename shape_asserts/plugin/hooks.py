@@ -83,9 +83,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
+    from shape_asserts.plugin.model_configs import near_misses
     from shape_asserts.plugin.workers import header_note
 
-    lines = [header_note(config), _run(config).header()]
+    settings = _run(config).settings
+    lines = [header_note(config), _run(config).header(), near_misses(settings.models, settings.configs)]
     return [line for line in lines if line]
 
 

@@ -13,8 +13,10 @@ import pytest
 
 __all__ = ["CASTS", "INI_TYPES", "Option", "finite"]
 
-#: What a value may be. ``names`` and ``paths`` are repeatable on the command line and one per
-#: line in the ini file; ``choice`` is a string from ``choices``; a ``flag`` is given bare or true/false.
+#: What a value may be. ``names``, ``paths`` and ``pairs`` are repeatable on the command line and
+#: one per line in the ini file; ``choice`` is a string from ``choices``; a ``flag`` is given bare or
+#: true/false. ``pairs`` (``KEY=VALUE`` each) come ini first, then command line, so that a key given
+#: on the command line wins over the ini's, key by key.
 CASTS: dict[str, Callable[[str], Any]] = {
     "flag": lambda raw: bool(("false", "true").index(raw.lower())),  # anything else: ValueError
     "str": str,
@@ -24,8 +26,13 @@ CASTS: dict[str, Callable[[str], Any]] = {
     "float": float,
     "names": str,
     "paths": str,
+    "pairs": str,
 }
-INI_TYPES: dict[str, Literal["linelist", "paths", "string"]] = {"names": "linelist", "paths": "paths"}
+INI_TYPES: dict[str, Literal["linelist", "paths", "string"]] = {
+    "names": "linelist",
+    "paths": "paths",
+    "pairs": "linelist",
+}
 
 
 @dataclass(frozen=True)
@@ -59,7 +66,7 @@ class Option:
 
     @property
     def repeatable(self) -> bool:
-        return self.kind in ("names", "paths")
+        return self.kind in ("names", "paths", "pairs")
 
     @property
     def allows(self) -> str:
@@ -85,6 +92,9 @@ class Option:
         if self.kind == "paths":  # the command line's files add to the ini's (already absolute)
             self._check(self.flag, given or [])
             return tuple(self._absolute(p, config, self.base) for p in (given or [])) + tuple(ini)
+        if self.kind == "pairs":  # read as KEY=VALUE by what they configure, later ones winning
+            self._check(self.flag, given or [])
+            return tuple(ini) + tuple(given or [])
         if given is not None:
             name, value, base = self.flag, given, self.base
         elif ini not in ("", []):

@@ -42,6 +42,31 @@ OPTIONS: tuple[Option, ...] = (
         "--api-base; reference/exact and reference/noisy draw in-process, without a key",
     ),
     Option(
+        "--model-arg",
+        "shape_model_args",
+        "model_args",
+        "pairs",
+        default=(),
+        metavar="KEY=VALUE",
+        allowed="KEY=VALUE",
+        help="argument passed to litellm's completion call for every model (top_p=0.5, seed=7, "
+        "reasoning_effort=high, extra_body={...}); the value is read as JSON where it parses, else as text; "
+        "ini lines come first, so a key given here wins; a configuration's own key wins over both. Never a "
+        "secret (refused: use the environment); part of a recording's identity",
+    ),
+    Option(
+        "--shape-models",
+        "shape_models_file",
+        "models_file",
+        "path",
+        metavar="FILE",
+        allowed="a TOML file",
+        base="cwd",
+        help='TOML file of named model configurations, [models.NAME] tables with model = "<litellm model>" '
+        "and any other litellm arguments; --model=NAME runs one under its name (README: Model configurations). "
+        "Added to [tool.shape-asserts.models] of the rootdir's pyproject.toml; a name in both is this file's",
+    ),
+    Option(
         "--record",
         "shape_record",
         "record",

@@ -29,6 +29,7 @@ import pytest
 from shape_asserts.exceptions import CaseError, FixtureError, ProviderError
 from shape_asserts.families import names
 from shape_asserts.plugin.fetcher import Fetcher
+from shape_asserts.plugin.model_configs import provider_settings
 from shape_asserts.plugin.options import benchmark_selected, resolve
 from shape_asserts.plugin.record_hint import reproduce
 from shape_asserts.plugin.session import VerdictOptions, VerdictSession, with_baseline
@@ -99,8 +100,10 @@ class ShapeRun:
     def _settings(self, values: dict[str, Any]) -> Settings:
         """The run's settings from the resolved option values (see :mod:`shape_asserts.plugin.options`)."""
         fields = {f.name for f in dataclasses.fields(Settings)}
+        given = {k: v for k, v in values.items() if k in fields}
+        given.update(provider_settings(self.config, values["models_file"]))  # parsed, checked: no secret
         return Settings(
-            **{k: v for k, v in values.items() if k in fields},
+            **given,
             record_args=reproduce(self.config),
             state_path=self._state_path(),
             benchmark=benchmark_selected(self.config),
@@ -137,7 +140,8 @@ class ShapeRun:
         from shape_asserts.asking.retry import served_locally, timeout_retries_for
 
         settings = self.settings
-        asked = [m for m in settings.models if not m.startswith("reference/")]
+        asked = [settings.litellm_model(m) for m in settings.models]
+        asked = [m for m in asked if not m.startswith("reference/")]
         if settings.record == "none" or not asked:
             return None
         if settings.timeout_retries is not None:

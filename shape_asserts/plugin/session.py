@@ -268,6 +268,7 @@ class VerdictSession:
             ("record", s.record),
             ("temperature", "provider default" if s.temperature is None else f"{s.temperature:g}"),
         ]
+        meta += _sent_lines(s)
         if self.status is not None:
             meta.append(("exit status", str(self.status[1])))
         return ReportData(
@@ -335,3 +336,17 @@ class VerdictSession:
             tr.write_line(f"shape-asserts: {problem}", red=True)
         if self.report_path is not None:
             tr.write_sep("-", f"shape-asserts report: {self.report_path}")
+
+
+def _sent_lines(settings: Any) -> list[tuple[str, str]]:
+    """The report's line per model of a run that configures what models are sent: its litellm model
+    and arguments (checked at start: never a secret), so the report says what each name stands for."""
+    if not (getattr(settings, "configs", None) or getattr(settings, "provider_args", None)):
+        return []
+    from shape_asserts.asking.model_config import canonical, resolve
+
+    lines = []
+    for model in settings.models:
+        sent = resolve(model, settings.configs, settings.provider_args, settings.temperature, settings.max_tokens)
+        lines.append((f"model {model}", f"{sent.model} {canonical(dict(sent.args))}"))
+    return lines

@@ -9,6 +9,7 @@ the test's outcome into the test's one :class:`~shape_asserts.results.record.Cas
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,6 +20,7 @@ from shape_asserts import defaults
 
 if TYPE_CHECKING:
     from shape_asserts.asking.asker import Asker, Job, Obtained
+    from shape_asserts.asking.model_config import ModelConfig
     from shape_asserts.asking.runstate import Progress, RunState
     from shape_asserts.cases import Case
     from shape_asserts.results.verdict import CaseResult
@@ -59,6 +61,15 @@ class Settings:
     batch_wait: float = defaults.BATCH_WAIT
     #: The run's own settings a command recording one of its cases repeats (``--flag=value`` each).
     record_args: tuple[str, ...] = ()
+    #: ``--model-arg`` items as given (ini ``shape_model_args`` first); parsed: :attr:`provider_args`.
+    model_args: tuple[str, ...] = ()
+    #: ``--shape-models``: the file of named configurations; read: :attr:`configs`.
+    models_file: Path | None = None
+    #: Arguments sent to every model, parsed from :attr:`model_args` (set by the plugin).
+    provider_args: Mapping[str, Any] = field(default_factory=dict)
+    #: Named model configurations by name: :attr:`models_file`'s and ``[tool.shape-asserts.models]``'s
+    #: (set by the plugin).
+    configs: Mapping[str, ModelConfig] = field(default_factory=dict)
     #: Where the fetch leaves what it could not get (set per run by the plugin).
     state_path: Path | None = None
     #: Whether the run has the benchmark matrix (``-m`` names ``benchmark``): else cases tagged
@@ -105,7 +116,14 @@ class Settings:
             concurrency=self.concurrency,
             max_cost=self.max_cost,
             record_args=self.record_args,
+            model_args=self.provider_args,
+            configs=self.configs,
         )
+
+    def litellm_model(self, model: str) -> str:
+        """The litellm model the run's model ``model`` asks: its configuration's, or the name itself."""
+        config = self.configs.get(model)
+        return config.model if config is not None else model
 
     def params(self) -> dict[str, CaseParam]:
         """Every model × case of the run, by test id."""

@@ -42,8 +42,10 @@ def test_every_option_fills_a_field_of_the_settings_or_of_the_verdict_options():
     assert {f.name for f in dataclasses.fields(VerdictOptions)} == {"report", "baseline", "margin", "undecided"}
 
     # set by the plugin, not by an option: where the fetch leaves its state, the options a record
-    # hint repeats, and whether -m names benchmark
-    assert {o.field for o in OPTIONS} == (settings - {"state_path", "record_args", "_cases", "benchmark"}) | gate
+    # hint repeats, whether -m names benchmark, and the arguments and configurations read from
+    # --model-arg and --shape-models
+    plugin_set = {"state_path", "record_args", "_cases", "benchmark", "provider_args", "configs"}
+    assert {o.field for o in OPTIONS} == (settings - plugin_set) | gate
 
 
 def test_every_default_comes_from_the_defaults_module():

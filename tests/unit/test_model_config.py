@@ -1,0 +1,208 @@
+"""model_config: --model-arg parsing, configuration files, which source wins, and secrets refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from shape_asserts.asking.model_config import (
+    ModelConfig,
+    describe_change,
+    parse_model_args,
+    read_models_file,
+    read_pyproject,
+    resolve,
+)
+from shape_asserts.exceptions import ModelConfigError
+
+# --- --model-arg ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("item", "value"),
+    [
+        ("top_p=0.5", 0.5),
+        ("seed=7", 7),
+        ("logprobs=true", True),
+        ("stop=null", None),
+        ("reasoning_effort=high", "high"),
+        ('extra_body={"thinking": {"budget_tokens": 1024}}', {"thinking": {"budget_tokens": 1024}}),
+        ('stop=["\\n\\n", "END"]', ["\n\n", "END"]),
+        ("user=a=b", "a=b"),  # only the first '=' splits
+        ("seed=NaN", "NaN"),  # JSON's non-finite constants stay text: no NaN is sent as a number
+    ],
+)
+def test_a_model_arg_value_is_read_as_json_where_it_parses_else_as_text(item, value):
+    assert parse_model_args([item], "--model-arg") == {item.partition("=")[0]: value}
+
+
+def test_a_later_model_arg_of_the_same_key_wins():
+    assert parse_model_args(["seed=1", "top_p=0.5", "seed=2"], "--model-arg") == {"seed": 2, "top_p": 0.5}
+
+
+@pytest.mark.parametrize("item", ["top_p", "=0.5", "top p=0.5", "1x=2", ""])
+def test_a_malformed_model_arg_is_refused_naming_the_option_and_the_form(item):
+    with pytest.raises(ModelConfigError, match=r"--model-arg takes KEY=VALUE.*top_p=0\.5"):
+        parse_model_args([item], "--model-arg")
+
+
+def test_a_model_arg_without_a_value_is_refused_with_an_example():
+    with pytest.raises(ModelConfigError, match=r"--model-arg seed= has no value; give one, as in seed="):
+        parse_model_args(["seed="], "--model-arg")
+
+
+@pytest.mark.parametrize(("key", "option"), [("temperature", "--temperature"), ("max_tokens", "--max-tokens")])
+def test_a_model_arg_with_an_option_of_its_own_points_to_that_option(key, option):
+    with pytest.raises(ModelConfigError, match=f"{key} has an option of its own; use {option}"):
+        parse_model_args([f"{key}=1"], "--model-arg")
+
+
+@pytest.mark.parametrize(
+    ("key", "says"),
+    [("messages", "prompt"), ("api_base", "--api-base"), ("timeout", "--request-timeout"), ("n", "--samples")],
+)
+def test_a_key_the_harness_sets_is_refused_with_what_sets_it(key, says):
+    with pytest.raises(ModelConfigError, match=f"{key} is set by the harness.*{says}"):
+        parse_model_args([f"{key}=1"], "--model-arg")
+
+
+# --- secrets -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("item", "named"),
+    [
+        ("api_key=abc", "api_key"),
+        ("apiKey=abc", "apiKey"),
+        ("aws_secret_access_key=abc", "aws_secret_access_key"),
+        ("access_token=abc", "access_token"),
+        ('extra_headers={"Authorization": "Bearer abc"}', "extra_headers.Authorization"),
+        ('extra_headers={"X-Api-Key": "abc"}', "extra_headers.X-Api-Key"),
+        ('extra_body={"nested": {"password": "p"}}', "extra_body.nested.password"),
+        ("user=sk-proj-abcdefgh1234", "user"),
+        ('extra_body={"x": ["Bearer abcdef"]}', "extra_body.x.0"),
+    ],
+)
+def test_an_argument_that_looks_like_a_secret_is_refused_by_name_and_never_shown(item, named):
+    with pytest.raises(ModelConfigError) as err:
+        parse_model_args([item], "--model-arg")
+
+    said = str(err.value)
+    assert named in said and "set it in the environment instead" in said
+    assert "abc" not in said.replace(named, "") and "sk-proj" not in said and "Bearer" not in said
+
+
+def test_an_argument_holding_a_secret_environment_value_is_refused(monkeypatch):
+    monkeypatch.setenv("MY_SERVICE_TOKEN", "plain-looking-value-42")
+
+    with pytest.raises(ModelConfigError, match="its value looks like a key or token"):
+        parse_model_args(["user=plain-looking-value-42"], "--model-arg")
+
+
+@pytest.mark.parametrize(
+    "item", ["max_completion_tokens=100", 'thinking={"type": "enabled", "budget_tokens": 1024}', "top_logprobs=2"]
+)
+def test_token_counts_are_not_taken_for_tokens(item):
+    assert parse_model_args([item], "--model-arg")
+
+
+# --- configuration files -------------------------------------------------------------------------
+
+
+def _file(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "models.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_models_file_gives_each_table_its_model_and_every_other_key_as_an_argument(tmp_path):
+    path = _file(
+        tmp_path,
+        '[models.low]\nmodel = "openai/gpt-5"\nreasoning_effort = "low"\n\n'
+        '[models.high]\nmodel = "openai/gpt-5"\nreasoning_effort = "high"\nextra_body = { verbosity = "low" }\n',
+    )
+
+    configs = read_models_file(path)
+
+    assert list(configs) == ["low", "high"]
+    assert configs["high"].model == "openai/gpt-5"
+    assert configs["high"].args == {"reasoning_effort": "high", "extra_body": {"verbosity": "low"}}
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("[models.x]\ntop_p = 0.9\n", r"\[models\.x\] has no model; add model = "),
+        ('[models.x]\nmodel = ""\n', r"\[models\.x\] has no model"),
+        ('[models.x\nmodel = "m"\n', r"is not valid TOML: .*line 1"),
+        ('[model.x]\nmodel = "m"\n', r"unknown top-level key\(s\) model; the file holds only \[models\.NAME\]"),
+        ("models = 3\n", r"models must be tables, written \[models\.NAME\]"),
+        ('[models]\nx = "gpt-4o"\n', r"\[models\.x\] must be a table"),
+        ('[models."a b"]\nmodel = "m"\n', r"a configuration's name is letters, digits"),
+        ('[models.x]\nmodel = "m"\ntemperature = 3\n', r"temperature must be a number from 0 to 2, got 3"),
+        ('[models.x]\nmodel = "m"\nmax_tokens = 0\n', r"max_tokens must be a whole number ≥ 1, got 0"),
+        ('[models.x]\nmodel = "m"\napi_key = "k"\n', r"\[models\.x\] api_key: refused, since its name"),
+        ('[models.x]\nmodel = "m"\nwhen = 2024-01-01\n', r"when is a date; an argument is a string"),
+        ('[models.x]\nmodel = "m"\ntop_p = nan\n', r"top_p is nan, which JSON cannot send"),
+    ],
+)
+def test_a_bad_models_file_is_one_error_naming_the_file_the_table_and_the_fix(tmp_path, text, says):
+    path = _file(tmp_path, text)
+
+    with pytest.raises(ModelConfigError, match=says) as err:
+        read_models_file(path)
+    assert str(path) in str(err.value)
+
+
+def test_a_missing_models_file_says_so(tmp_path):
+    with pytest.raises(ModelConfigError, match=r"models\.toml does not exist; name a TOML file"):
+        read_models_file(tmp_path / "models.toml")
+
+
+def test_pyproject_configurations_live_under_tool_shape_asserts_models(tmp_path):
+    path = tmp_path / "pyproject.toml"
+    path.write_text(
+        '[project]\nname = "x"\n\n[tool.shape-asserts.models.fast]\nmodel = "gpt-4o-mini"\nseed = 1\n', encoding="utf-8"
+    )
+
+    assert read_pyproject(path) == {
+        "fast": ModelConfig("fast", "gpt-4o-mini", {"seed": 1}, f"{path} [tool.shape-asserts.models.fast]")
+    }
+    assert read_pyproject(tmp_path / "absent.toml") == {}
+
+
+# --- which source wins ---------------------------------------------------------------------------
+
+
+def test_a_configuration_key_wins_over_a_model_arg_which_adds_to_it():
+    config = ModelConfig("hi", "openai/gpt-5", {"top_p": 0.9, "reasoning_effort": "high"})
+
+    sent = resolve("hi", {"hi": config}, {"top_p": 0.5, "seed": 7}, None, 4096)
+
+    assert sent.model == "openai/gpt-5"
+    assert dict(sent.args) == {"reasoning_effort": "high", "seed": 7, "top_p": 0.9}
+
+
+def test_a_configuration_temperature_and_token_limit_win_over_the_options():
+    config = ModelConfig("hot", "gpt-4o", {"temperature": 1.5, "max_tokens": 100})
+
+    sent = resolve("hot", {"hot": config}, {}, 0.2, 4096)
+    plain = resolve("gpt-4o", {"hot": config}, {"seed": 7}, 0.2, 4096)
+
+    assert (sent.temperature, sent.max_tokens, dict(sent.args)) == (1.5, 100, {})
+    assert (plain.model, plain.temperature, plain.max_tokens, dict(plain.args)) == ("gpt-4o", 0.2, 4096, {"seed": 7})
+
+
+def test_the_reference_drawers_are_sent_no_argument():
+    config = ModelConfig("ref", "reference/exact", {"top_p": 0.9})
+
+    assert dict(resolve("ref", {"ref": config}, {"seed": 7}, None, 4096).args) == {}
+    assert dict(resolve("reference/noisy", {}, {"seed": 7}, None, 4096).args) == {}
+
+
+def test_a_change_of_arguments_is_said_key_by_key():
+    said = describe_change({"top_p": 0.9, "seed": 7, "stop": ["x"]}, {"top_p": 0.5, "seed": 7, "user": "me"})
+
+    assert said == 'stop ["x"] dropped, top_p 0.9 → 0.5, user "me" added'
+    assert describe_change({"seed": 1}, {"seed": True}) == "seed 1 → true"  # JSON's view: 1 is not true
