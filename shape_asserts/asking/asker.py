@@ -35,12 +35,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from shape_asserts.asking.call import Answer, aask, litellm_version
+from shape_asserts.asking.call import Answer, TimedOut, aask, litellm_version
 from shape_asserts.asking.model_config import ModelConfig, Sent, resolve
 from shape_asserts.asking.prices import worst_cost
 from shape_asserts.asking.recorded import RecordedAnswer
+from shape_asserts.asking.retry import served_locally
 from shape_asserts.asking.runstate import Progress, RunState
 from shape_asserts.asking.store import FixtureStore, Recording, sample_record
+from shape_asserts.asking.turns import Turn, Turns
 from shape_asserts.defaults import (
     CONCURRENCY,
     LANG,
@@ -358,7 +360,7 @@ class _Fetch:
         self.on_settled = on_settled
         self.stop = stop
         self.state = RunState(fetched=True)
-        self.sem = asyncio.Semaphore(max(1, asker.concurrency))
+        self.turns = Turns(asker.concurrency)
         # one writer per case at a time, so two samples of a case are never written out of order
         self.locks = {job.key: asyncio.Lock() for job in jobs}
         # samples not yet settled, per case
@@ -409,10 +411,16 @@ class _Fetch:
             self._note()
 
     async def _one(self, job: Job, index: int) -> None:
-        """Ask one sample, then tell ``on_settled`` when it was its case's last."""
+        """Ask one sample (again when it timed out queued at a local server: :mod:`.turns`), then
+        tell ``on_settled`` when it was its case's last."""
         try:
-            async with self.sem:
-                await self._ask(job, index)
+            again = True
+            while again:
+                turn = await self.turns.take()
+                try:
+                    again = await self._ask(job, index, turn)
+                finally:
+                    await self.turns.give(turn)
         finally:
             self.left[job.key] -= 1
             if not self.left[job.key] and self.on_settled is not None:
@@ -435,14 +443,15 @@ class _Fetch:
             state.failures.setdefault(job.key, f"{job.model}: not asked: an earlier call {self.unavailable[job.model]}")
         return job.key in state.unasked or job.key in state.failures or job.key in state.unrecorded
 
-    async def _ask(self, job: Job, index: int) -> None:
-        """Ask one sample of ``job`` (its turn come), and count and record what comes back."""
+    async def _ask(self, job: Job, index: int, turn: Turn) -> bool:
+        """Ask one sample of ``job`` in its ``turn``, and count and record what comes back; whether
+        to ask it again (:meth:`_queued_too_long`)."""
         asker, progress = self.asker, self.progress
         worst = asker._worst_cost(job)
         if self._refuse(job, worst):
             progress.unasked += 1
             self._note()
-            return
+            return False
         progress.asked += 1
         label = f"{job.case.id}@{job.model} #{index}"
         progress.in_flight[label] = time.perf_counter()
@@ -455,7 +464,7 @@ class _Fetch:
                 temperature=sent.temperature,
                 max_tokens=sent.max_tokens,
                 extra=sent.args,
-                timeout=asker.timeout,
+                timeout=self.turns.timeout(asker.timeout, turn),
                 api_base=asker.api_base,
                 sample=index,
                 max_retries=asker.max_retries,
@@ -464,11 +473,31 @@ class _Fetch:
             )
         except ProviderError as exc:
             self._settle(label, worst)
+            if self._queued_too_long(exc, sent.model, turn.shared):
+                return True
+            if not turn.shared and served_locally(sent.model, asker.api_base):
+                self.turns.ended_alone(isinstance(exc, TimedOut))
             self._failed(job, exc)
         else:
             self._settle(label, worst)
+            if not turn.shared and served_locally(sent.model, asker.api_base):
+                self.turns.ended_alone(False)
             await self._answered(job, index, answer)
         self._note()
+        return False
+
+    def _queued_too_long(self, exc: ProviderError, model: str, shared: bool) -> bool:
+        """Whether a failed call timed out queued behind the run's other calls at a local server:
+        then it is asked again, and every call after it alone (:mod:`.turns`). Nothing was delivered,
+        so nothing was paid; a hosted server's timeouts are retried by ``--timeout-retries``."""
+        if not (isinstance(exc, TimedOut) and shared and served_locally(model, self.asker.api_base)):
+            return False
+        if self.turns.narrow():
+            self.progress.narrowed = True
+        self.progress.asked -= 1  # counted again when it is sent again
+        self.progress.retried += 1
+        self._note()
+        return True
 
     def _settle(self, label: str, worst: float) -> None:
         """The call is no longer in flight: its worst case is no longer held (its own cost, once

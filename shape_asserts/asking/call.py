@@ -34,6 +34,7 @@ from shape_asserts.exceptions import ModelUnavailable, ProviderError
 
 __all__ = [
     "Answer",
+    "TimedOut",
     "Timeout",
     "Unusable",
     "aask",
@@ -354,13 +355,17 @@ def _raise_unless_retried(
     if is_timeout(exc):
         if timeouts >= timeout_retries:
             hint = TIMEOUT_HINT if not timeout_retries else "; raise --request-timeout"
-            raise ProviderError(f"{model}: {error_reason(exc, api_base, tries)}{hint}") from None
+            raise TimedOut(f"{model}: {error_reason(exc, api_base, tries)}{hint}") from None
         return
     if not is_retriable(exc) or attempt - timeouts >= max_retries:
         said, wide = describe(exc, model, api_base, tries)
         if wide is not None:  # every call would fail so: the run asks the model nothing more
             raise ModelUnavailable(f"{model}: {said}", wide) from None
         raise ProviderError(f"{model}: {said}") from None
+
+
+class TimedOut(ProviderError):
+    """Every attempt the call was allowed timed out (``--request-timeout``)."""
 
 
 class Unusable(ProviderError):

@@ -102,6 +102,8 @@ class Progress:
     in_flight: dict[str, float] = field(default_factory=dict)
     #: Seconds between progress lines while calls are in flight and none completes.
     heartbeat: float = field(default_factory=heartbeat_interval)
+    #: Whether calls go one at a time since a local server queued them past ``--request-timeout``.
+    narrowed: bool = False
 
     @property
     def elapsed(self) -> float:
@@ -176,6 +178,8 @@ class Progress:
         if self.in_flight and self.finished is None:
             oldest, since = min(self.in_flight.items(), key=lambda kv: kv[1])
             out += f"; {len(self.in_flight)} in flight, the longest for {time.perf_counter() - since:.0f}s ({oldest})"
+        if self.narrowed:
+            out += "; one call at a time (calls queued at a local server timed out waiting: asked again)"
         return out
 
 

@@ -157,7 +157,8 @@ class ShapeRun:
             if local:
                 parts.append(
                     f"not retried for {', '.join(models)} (served on this machine or a private network {served}: "
-                    "a local server is slow, not flaky, and goes on generating for a client that left)"
+                    "a local server is slow, not flaky, and goes on generating for a client that left) "
+                    "unless it timed out queued behind other calls: then it is asked again, and calls go one at a time"
                 )
             else:
                 parts.append(f"retried {retries} times for {', '.join(models)} (served {served}, not locally)")

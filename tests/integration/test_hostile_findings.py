@@ -431,14 +431,43 @@ def test_issue32_a_hosted_servers_stalled_bodies_are_retried_by_default(suite):
 
 
 def test_issue32_a_local_servers_timeouts_are_still_not_retried_by_default(suite):
-    """At 127.0.0.1 a slow server is slow, not flaky: asking again piles up work it has not finished."""
+    """At 127.0.0.1 a slow server is slow, not flaky: asking again piles up work it has not finished.
+    (Only a call that had another in flight beside it, and may have queued behind it, is asked
+    again: ``test_issue32_a_one_slot_local_server_with_defaults_loses_no_case``.)"""
     with HostileServer(_stalls_once) as server:
-        result = run(suite, server, "--request-timeout=2", "-k", "circle-start000")
+        result = run(suite, server, "--request-timeout=1", "-k", "circle-start000-cw")
 
     text = output(result)
-    result.assert_outcomes(errors=2)
-    assert len(server.requests) == 2, text
+    result.assert_outcomes(errors=1)
+    assert len(server.requests) == 1, text
     assert "a call that timed out is not retried for openai/hostile (served on this machine" in text
+
+
+class _OneSlot:
+    """A local server that answers one request at a time, each taking ``seconds``, and goes on
+    answering a request whose client has left (as a llama.cpp server with one slot may)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.slot = threading.Lock()
+
+    def __call__(self, request: Request) -> Reply:
+        with self.slot:
+            threading.Event().wait(self.seconds)
+            return exact(request)
+
+
+def test_issue32_a_one_slot_local_server_with_defaults_loses_no_case(suite):
+    """Six calls sent at once to a server answering one at a time in 0.6 s: with a 1.5 s timeout the
+    later ones timed out waiting their turn, and their cases errored. Now they are asked again one
+    at a time, the first given the time the abandoned ones may still take, and every case passes."""
+    with HostileServer(_OneSlot(0.6)) as server:
+        result = run(suite, server, "--request-timeout=1.5", "-k", "circle and start0 and not start000-")
+
+    text = output(result)
+    result.assert_outcomes(passed=6)
+    assert "one call at a time (calls queued at a local server timed out waiting: asked again)" in text
+    assert "then it is asked again, and calls go one at a time" in text
 
 
 def test_issue32_timeout_retries_given_apply_anywhere(suite):

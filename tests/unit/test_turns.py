@@ -1,0 +1,59 @@
+"""``asking/turns.py``: the run's concurrency, narrowed for a local server that queues its calls."""
+
+from __future__ import annotations
+
+import asyncio
+
+from shape_asserts.asking.turns import Turns
+
+
+def test_a_call_alone_is_not_shared_and_one_beside_another_marks_both():
+    async def go():
+        turns = Turns(4)
+        first = await turns.take()
+        assert not first.shared
+        second = await turns.take()
+        assert first.shared and second.shared
+        await turns.give(first)
+        await turns.give(second)
+        third = await turns.take()
+        assert not third.shared
+
+    asyncio.run(go())
+
+
+def test_narrowing_lets_one_call_at_a_time_and_gives_the_first_alone_the_abandoned_calls_time():
+    async def go():
+        turns = Turns(16)
+        a, b = await turns.take(), await turns.take()
+        assert turns.narrow() and not turns.narrow()  # said once
+        await turns.give(a)
+        await turns.give(b)
+        alone = await turns.take()
+        waiting = asyncio.ensure_future(turns.take())
+        await asyncio.sleep(0.01)
+        assert not waiting.done()  # one at a time
+        assert turns.timeout(10.0, alone) == 30.0  # two calls given up may still hold the server
+        turns.ended_alone(timed_out=False)
+        assert turns.timeout(10.0, alone) == 10.0
+        await turns.give(alone)
+        await asyncio.wait_for(waiting, 1)
+
+    asyncio.run(go())
+
+
+def test_a_call_alone_that_timed_out_is_the_one_the_next_may_wait_behind():
+    turns = Turns(1)
+    turns.ended_alone(timed_out=True)
+    assert turns.abandoned == 1
+
+
+def test_a_shared_calls_timeout_is_never_lengthened():
+    async def go():
+        turns = Turns(2)
+        turns.narrow()
+        turns.limit = 2  # as if two were allowed again
+        a, b = await turns.take(), await turns.take()
+        assert turns.timeout(5.0, a) == 5.0 and turns.timeout(5.0, b) == 5.0
+
+    asyncio.run(go())
