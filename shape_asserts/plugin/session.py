@@ -306,6 +306,24 @@ class VerdictSession:
 
                 for line in textwrap.wrap(explain(board), width=100):
                     tr.write_line(line)
+            self._write_drawings_hint(tr)
+
+    def _write_drawings_hint(self, tr: Any) -> None:
+        """Where the drawings are, when failing cases printed one line each (many models, or -m benchmark)."""
+        from shape_asserts.plugin.suite import drawings_in_terminal
+
+        failed = sum(r.outcome == "failed" for r in self.records.values())
+        if not failed or drawings_in_terminal(self.settings, self.config.get_verbosity()):
+            return
+        where = (
+            f"; every drawing is in {self.options.report}"
+            if self.options.report
+            else "; --shape-report PATH draws them all"
+        )
+        tr.write_line(
+            f"shape-asserts: {failed} failing case(s) printed one line each (several models or -m benchmark); "
+            f"-v prints each one's drawing{where}"
+        )
 
     def write_gate(self, tr: Any) -> None:
         """The gate, the exit status, any problem and the report's path, after other plugins' summaries."""
