@@ -119,6 +119,7 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:now
 .models{display:grid;gap:14px;margin-top:12px;overflow-x:auto}
 .cell{border:1px solid var(--line);border-radius:8px;padding:10px 12px;min-width:0;color:var(--ink)}
 .cell.fail{background:#fffafa}.cell.pass{background:#fbfefc}.cell.error,.cell.skipped,.cell.none{background:#fafafa}
+.cell.brief{padding:6px 12px}.cell.brief .cell-head{margin-bottom:2px}.cell.brief p{margin:0;overflow-wrap:anywhere}
 .cell-head{display:flex;align-items:center;gap:8px;flex-wrap:wrap;margin-bottom:6px;color:var(--ink)}
 .cell-head .model{font-weight:650;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px;overflow-wrap:anywhere}
 .cell-head .role{color:var(--muted);font-size:12px}
