@@ -32,6 +32,7 @@ from shape_asserts.results.panels import esc
 from shape_asserts.results.record import CaseRecord
 
 __all__ = [
+    "PANEL_STYLE",
     "BUCKET_GAP",
     "MAX_OVERLAY",
     "MAX_SMALL_POINTS",
@@ -62,6 +63,13 @@ _ORDER = {"cw": 0, "ccw": 1}
 _DASHES = ("7 4", "2 3", "9 3 2 3")
 _PALETTE = ("#1b9e77", "#7570b3", "#e7298a", "#66a61e")
 _PASS, _FAIL = "#17703a", "#b42318"
+#: How a panel's lines look, said once in the page's style (:data:`PANEL_STYLE`, which the report
+#: includes) rather than on each of its hundreds of lines.
+PANEL_STYLE = (
+    ".panel polyline{fill:none;vector-effect:non-scaling-stroke;stroke-linejoin:round}"
+    ".panel .ideal{stroke:#7fc97f;stroke-opacity:.45;stroke-width:4px}"
+    ".panel .drawn{stroke:#1f4e9c;stroke-width:1.3px}.panel .drawn.overlaid{stroke-opacity:.6}"
+)
 #: Small multiples: side of a panel (pixels), and the ring's smallest and largest radius.
 _PANEL = 84
 _RING_MIN, _RING_MAX = 110, 300
@@ -245,26 +253,18 @@ def _panel(b: Bucket, x: float, y: float, side: float, definitions: Mapping[str,
         f'<rect x="-1" y="-1" width="{g + 1}" height="{g + 1}" fill="#fff" stroke="#c9ced8" '
         'vector-effect="non-scaling-stroke"/>',
     ]
-    shown = set()
-    for r in recs:
-        ideal = _ideal(definitions.get(r.case))
-        if ideal and r.case not in shown:
-            shown.add(r.case)
-            out.append(
-                '<polyline points="'
-                + " ".join(f"{_n(px)},{_n(py)}" for px, py in ideal)
-                + '" fill="none" stroke="#7fc97f" stroke-opacity=".45" stroke-width="4" '
-                'vector-effect="non-scaling-stroke"/>'
-            )
+    # the first case's ideal only: overlaid cases differ in centre or radius, and ten models' rings
+    # repeating every one of them were ~0.8 MB of a report
+    ideal = _ideal(definitions.get(recs[0].case))
+    if ideal:
+        out.append('<polyline class="ideal" points="' + " ".join(f"{_n(px)},{_n(py)}" for px, py in ideal) + '"/>')
     for r in recs:
         pts = _drawing(r)
         if not pts:
             continue
+        overlaid = "" if len(recs) == 1 else " overlaid"
         out.append(
-            '<polyline class="drawn" points="'
-            + " ".join(f"{_n(px)},{_n(py)}" for px, py in pts)
-            + f'" fill="none" stroke="#1f4e9c" stroke-opacity="{1 if len(recs) == 1 else 0.6}" stroke-width="1.3" '
-            'stroke-linejoin="round" vector-effect="non-scaling-stroke"/>'
+            f'<polyline class="drawn{overlaid}" points="' + " ".join(f"{_n(px)},{_n(py)}" for px, py in pts) + '"/>'
         )
         out.append(f'<circle cx="{pts[0][0]:.1f}" cy="{pts[0][1]:.1f}" r="{g / 28:.2f}" fill="#2ca02c"/>')
     out.append("</svg>")
@@ -327,7 +327,7 @@ def stability_html(
         "where it drifts. Right: each start angle's drawing (the first sample) at its place round the "
         f"circle, with its score; cases sharing a start angle are overlaid (up to {MAX_OVERLAY}), their "
         "mean score followed by ·count, green when every one passed and red otherwise. Green dot: where "
-        "the drawing begins; pale band: the ideal shape.</p>",
+        "the drawing begins; pale band: the ideal shape (the first case's, where several are overlaid).</p>",
     ]
     family = None
     for fam, model in sorted(by_key, key=lambda k: (k[0], rank.get(k[1], len(rank)))):

@@ -341,7 +341,12 @@ def cases_html(
             prompt = "(no prompt in this language)"
         # a user case's prompt may hold a token or a secret's value: redacted as recorded answers are
         out.append(f"<details><summary>prompt</summary><pre>{esc(redact(prompt), MAX_ANSWER_SHOWN)}</pre></details>")
-        out.append(f'<div class="models" style="grid-template-columns:repeat({len(models)},minmax(300px,640px))">')
+        # side by side in one row; in a report of many cells, wrapped rows, so no cell drawn in full
+        # sits off the screen to the right of a row of one-line ones
+        columns = (
+            f"repeat({len(models)},minmax(300px,640px))" if full is None else "repeat(auto-fill,minmax(300px,1fr))"
+        )
+        out.append(f'<div class="models" style="grid-template-columns:{columns}">')
         for j, m in enumerate(models):
             drawn = full is None or (first.case, m) in full
             out.append(_cell_html(by_model.get(m), m, baseline, case, f"{i}-{j}", full=drawn))
