@@ -176,8 +176,9 @@ def svg(
     drawing (:func:`shape_asserts.results.thin.thin`), whose steps are long by construction,
     ``gap_steps`` names the steps that hold a gap; their lengths then say nothing.
 
-    It is one picture painted back to front (frame and grid, ideal, cells, steps, marks); the
-    cells, the grid and the ordinary steps are one path each, so a page of many drawings stays light.
+    The cells, the grid and the ordinary steps are one path each, so a page of many drawings stays
+    light. Long because it is one picture painted back to front (frame and grid, ideal, cells,
+    steps, marks): each block is one layer, and splitting them would pass the canvas through every call.
     """
     pts = as_points(points)
     g = int(grid_size)
