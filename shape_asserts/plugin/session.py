@@ -312,8 +312,15 @@ class VerdictSession:
         """Where the drawings are, when failing cases printed one line each (many models, or -m benchmark)."""
         from shape_asserts.plugin.suite import drawings_in_terminal
 
-        failed = sum(r.outcome == "failed" for r in self.records.values())
-        if not failed or drawings_in_terminal(self.settings, self.config.get_verbosity()):
+        if drawings_in_terminal(self.settings, self.config.get_verbosity()):
+            return
+        from shape_asserts.results.record import PROPERTY
+
+        # pytest's own failed reports, those of shape cases: whatever this session keeps of the records
+        failed = sum(
+            any(name == PROPERTY for name, _ in report.user_properties) for report in tr.stats.get("failed", ())
+        )
+        if not failed:
             return
         where = (
             f"; every drawing is in {self.options.report}"
