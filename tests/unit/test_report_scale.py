@@ -111,3 +111,16 @@ def test_a_one_line_cell_escapes_the_model_name(records, circles, monkeypatch):
 
     assert "<img src=x" not in html
     assert "&lt;img src=x onerror=alert(1)&gt;/model" in drawings_section(html)
+
+
+def test_a_drawings_elements_do_not_grow_with_its_points():
+    """Cells, grid and ordinary steps are one path each: a page of a thousand drawings stays light."""
+    from shape_asserts.geometry.raster import raster_circle
+    from shape_asserts.results.render import svg
+
+    small, large = raster_circle((25, 25), 5), raster_circle((25, 25), 24)
+
+    counts = [svg(pts, 50).count("<") for pts in (small, large)]
+
+    assert len(large) > 3 * len(small)
+    assert max(counts) < 40 and abs(counts[0] - counts[1]) <= 2  # about a dozen arrows, whatever the length
