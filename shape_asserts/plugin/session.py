@@ -307,6 +307,31 @@ class VerdictSession:
 
                 for line in textwrap.wrap(explain(board), width=100):
                     tr.write_line(line)
+            self._write_drawings_hint(tr)
+
+    def _write_drawings_hint(self, tr: Any) -> None:
+        """Where the drawings are, when failing cases printed one line each (many models, or -m benchmark)."""
+        from shape_asserts.plugin.suite import drawings_in_terminal
+
+        if drawings_in_terminal(self.settings, self.config.get_verbosity()):
+            return
+        from shape_asserts.results.record import PROPERTY
+
+        # pytest's own failed reports, those of shape cases: whatever this session keeps of the records
+        failed = sum(
+            any(name == PROPERTY for name, _ in report.user_properties) for report in tr.stats.get("failed", ())
+        )
+        if not failed:
+            return
+        where = (
+            f"; every drawing is in {self.options.report}"
+            if self.options.report
+            else "; --shape-report PATH draws them all"
+        )
+        tr.write_line(
+            f"shape-asserts: {failed} failing case(s) printed one line each (several models or -m benchmark); "
+            f"-v prints each one's drawing{where}"
+        )
 
     def write_gate(self, tr: Any) -> None:
         """The gate, the exit status, any problem and the report's path, after other plugins' summaries."""

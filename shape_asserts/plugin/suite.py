@@ -28,7 +28,18 @@ if TYPE_CHECKING:
 # The library (numpy, the families, the store) is imported by the methods that use it: the plugin
 # builds a Settings in every pytest run, and only a run with shape tests loads cases or asks.
 
-__all__ = ["Settings", "CaseParam", "CaseRun", "DEFAULT_MODEL", "plan", "prefetch", "ask_planned", "run_cases"]
+__all__ = [
+    "Settings",
+    "CaseParam",
+    "CaseRun",
+    "DEFAULT_MODEL",
+    "plan",
+    "prefetch",
+    "ask_planned",
+    "run_cases",
+    "many_results",
+    "drawings_in_terminal",
+]
 
 DEFAULT_MODEL = defaults.MODEL
 
@@ -172,6 +183,23 @@ class Settings:
             pytest.skip(str(exc))
 
 
+def many_results(settings: Settings) -> bool:
+    """Whether the run is one of many results: two models or more (a ``--baseline`` counts), or
+    the benchmark matrix (``-m benchmark``), the runs that also end with a leaderboard."""
+    return len(settings.models) > 1 or settings.benchmark
+
+
+def drawings_in_terminal(settings: Settings, verbosity: int) -> bool:
+    """Whether a failing case's message shows its drawings, or is one line.
+
+    One line per failing case in a run of many results (:func:`many_results`): ten models of the
+    benchmark once printed 14 MB, a drawing of ~60 lines per failing case, with the leaderboard at
+    the bottom of it. ``-v`` (``verbosity`` 1 or more) brings the drawings back, and the HTML
+    report (``--shape-report``) always has them.
+    """
+    return verbosity >= 1 or not many_results(settings)
+
+
 #: The last cases loaded in this process, by their files' paths, sizes and times: ``-n auto`` counts
 #: the run's tests before pytest is configured (plugin/workers.py), and the run reuses what it loaded.
 _LOADED: list[tuple[object, list[Case]]] = []
@@ -268,7 +296,10 @@ class CaseRun:
         result = self.judge()
         mismatch = self._compare_snapshot(result)
         if not result.passed:
-            message = result.failure_message()
+            if drawings_in_terminal(self.settings, self.node.config.get_verbosity()):
+                message = result.failure_message()
+            else:
+                message = result.failure_line()
             if mismatch:
                 message += "\n\n" + mismatch.splitlines()[0]
             pytest.fail(message, pytrace=False)

@@ -32,6 +32,7 @@ from shape_asserts.results.panels import esc
 from shape_asserts.results.record import CaseRecord
 
 __all__ = [
+    "PANEL_STYLE",
     "BUCKET_GAP",
     "MAX_OVERLAY",
     "MAX_SMALL_POINTS",
@@ -48,7 +49,9 @@ BUCKET_GAP = 8.0
 #: ... and no start point spans more than this, so a fine matrix is not chained into one.
 BUCKET_WIDTH = 15.0
 #: Points of one small drawing drawn (evenly picked, first and last kept): the page stays light.
-MAX_SMALL_POINTS = 200
+#: A panel is 84 pixels wide, a point ~1.5 pixels apart at 64; at 200, ten models' rings of the
+#: benchmark were ~5 MB of a report.
+MAX_SMALL_POINTS = 64
 #: Drawings overlaid in one small panel (cases sharing a start angle and direction).
 MAX_OVERLAY = 6
 #: The polar chart: radius of the score-100 ring, and the margin for the angle labels.
@@ -60,6 +63,13 @@ _ORDER = {"cw": 0, "ccw": 1}
 _DASHES = ("7 4", "2 3", "9 3 2 3")
 _PALETTE = ("#1b9e77", "#7570b3", "#e7298a", "#66a61e")
 _PASS, _FAIL = "#17703a", "#b42318"
+#: How a panel's lines look, said once in the page's style (:data:`PANEL_STYLE`, which the report
+#: includes) rather than on each of its hundreds of lines.
+PANEL_STYLE = (
+    ".panel polyline{fill:none;vector-effect:non-scaling-stroke;stroke-linejoin:round}"
+    ".panel .ideal{stroke:#7fc97f;stroke-opacity:.45;stroke-width:4px}"
+    ".panel .drawn{stroke:#1f4e9c;stroke-width:1.3px}.panel .drawn.overlaid{stroke-opacity:.6}"
+)
 #: Small multiples: side of a panel (pixels), and the ring's smallest and largest radius.
 _PANEL = 84
 _RING_MIN, _RING_MAX = 110, 300
@@ -200,6 +210,12 @@ def _clamp(score: float | None) -> float:
     return min(100.0, max(0.0, float(score or 0.0)))
 
 
+def _n(v: float) -> str:
+    """A coordinate in as few characters as it needs (``30``, ``30.5``)."""
+    text = f"{v:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
 def _thin(points: Sequence[Sequence[float]], limit: int = MAX_SMALL_POINTS) -> list[tuple[float, float]]:
     """At most ``limit`` of ``points``, evenly picked, the first and the last kept."""
     n = len(points)
@@ -237,26 +253,18 @@ def _panel(b: Bucket, x: float, y: float, side: float, definitions: Mapping[str,
         f'<rect x="-1" y="-1" width="{g + 1}" height="{g + 1}" fill="#fff" stroke="#c9ced8" '
         'vector-effect="non-scaling-stroke"/>',
     ]
-    shown = set()
-    for r in recs:
-        ideal = _ideal(definitions.get(r.case))
-        if ideal and r.case not in shown:
-            shown.add(r.case)
-            out.append(
-                '<polyline points="'
-                + " ".join(f"{px:.1f},{py:.1f}" for px, py in ideal)
-                + '" fill="none" stroke="#7fc97f" stroke-opacity=".45" stroke-width="4" '
-                'vector-effect="non-scaling-stroke"/>'
-            )
+    # the first case's ideal only: overlaid cases differ in centre or radius, and ten models' rings
+    # repeating every one of them were ~0.8 MB of a report
+    ideal = _ideal(definitions.get(recs[0].case))
+    if ideal:
+        out.append('<polyline class="ideal" points="' + " ".join(f"{_n(px)},{_n(py)}" for px, py in ideal) + '"/>')
     for r in recs:
         pts = _drawing(r)
         if not pts:
             continue
+        overlaid = "" if len(recs) == 1 else " overlaid"
         out.append(
-            '<polyline class="drawn" points="'
-            + " ".join(f"{px:.1f},{py:.1f}" for px, py in pts)
-            + f'" fill="none" stroke="#1f4e9c" stroke-opacity="{1 if len(recs) == 1 else 0.6}" stroke-width="1.3" '
-            'stroke-linejoin="round" vector-effect="non-scaling-stroke"/>'
+            f'<polyline class="drawn{overlaid}" points="' + " ".join(f"{_n(px)},{_n(py)}" for px, py in pts) + '"/>'
         )
         out.append(f'<circle cx="{pts[0][0]:.1f}" cy="{pts[0][1]:.1f}" r="{g / 28:.2f}" fill="#2ca02c"/>')
     out.append("</svg>")
@@ -319,7 +327,7 @@ def stability_html(
         "where it drifts. Right: each start angle's drawing (the first sample) at its place round the "
         f"circle, with its score; cases sharing a start angle are overlaid (up to {MAX_OVERLAY}), their "
         "mean score followed by ·count, green when every one passed and red otherwise. Green dot: where "
-        "the drawing begins; pale band: the ideal shape.</p>",
+        "the drawing begins; pale band: the ideal shape (the first case's, where several are overlaid).</p>",
     ]
     family = None
     for fam, model in sorted(by_key, key=lambda k: (k[0], rank.get(k[1], len(rank)))):

@@ -33,7 +33,18 @@ from shape_asserts.results.record import (
 )
 from shape_asserts.results.thin import thin
 
-__all__ = ["MAX_ANSWER_SHOWN", "MAX_NOTE", "MAX_POINTS_DRAWN", "anchor", "badge", "cases_html", "esc", "status"]
+__all__ = [
+    "MAX_ANSWER_SHOWN",
+    "MAX_FULL_CELLS",
+    "MAX_NOTE",
+    "MAX_POINTS_DRAWN",
+    "anchor",
+    "badge",
+    "cases_html",
+    "esc",
+    "full_cells",
+    "status",
+]
 
 #: Characters of one raw answer shown (the record keeps no more); the page says how much was cut.
 MAX_ANSWER_SHOWN = MAX_ANSWER
@@ -44,6 +55,11 @@ MAX_NOTE = 1_000
 #: once added ~800 KB per drawing). Records keep the points of drawings up to MAX_POINTS; bigger
 #: ones are listed, not drawn.
 MAX_POINTS_DRAWN = 1_000
+#: Model × case cells drawn in full (drawing, metrics, raw answer) in one report. A report with more
+#: draws the failing cells first, then a sample of the passing ones (:func:`full_cells`); every other
+#: cell is one line (verdict, score, failed checks). Ten models of the benchmark (3,120 cells) once
+#: made a 66 MB page a browser took minutes to open; a full cell is ~10 KB of a page kept under 10 MB.
+MAX_FULL_CELLS = 500
 
 # Controls (but tab, newline, carriage return), lone surrogates and non-characters: HTML cannot
 # carry them, and a lone surrogate cannot even be encoded as UTF-8.
@@ -167,7 +183,29 @@ def _sample_html(s: SampleRecord, rec: CaseRecord, case: Any, key: str) -> list[
     return out
 
 
-def _cell_html(rec: CaseRecord | None, model: str, baseline: str | None, case: Any, key: str) -> str:
+def _brief_cell_html(rec: CaseRecord, model: str, baseline: str | None) -> str:
+    """A judged cell in one line: verdict, score and the failed checks' names (not drawn in full)."""
+    kind, label = status(rec)
+    role = '<span class="role">baseline</span>' if baseline is not None and model == baseline else ""
+    failed: list[str] = []
+    for s in rec.samples:
+        if s.format_error is not None:
+            failed.append("not a drawing")
+        failed += [c.name for c in s.failed]
+    names = list(dict.fromkeys(failed))  # once each, in the order first met
+    said = f"failed: {', '.join(names)}" if names else "all checks passed"
+    return (
+        f'<div class="cell brief {kind}"><div class="cell-head"><span class="model">{esc(model)}</span>{role}'
+        f'{badge(kind, label)}<span class="score">{rec.score:.2f}</span></div>'
+        f'<p class="muted">{esc(said, MAX_NOTE)}</p></div>'
+    )
+
+
+def _cell_html(
+    rec: CaseRecord | None, model: str, baseline: str | None, case: Any, key: str, *, full: bool = True
+) -> str:
+    if rec is not None and rec.judged and not full:
+        return _brief_cell_html(rec, model, baseline)
     kind, label = status(rec)
     role = '<span class="role">baseline</span>' if baseline is not None and model == baseline else ""
     out = [
@@ -215,6 +253,56 @@ def _legend() -> str:
     )
 
 
+def full_cells(
+    cases: Sequence[tuple[CaseRecord, Mapping[str, CaseRecord]]], limit: int | None = None
+) -> set[tuple[str, str]] | None:
+    """The (case, model) cells a report draws in full, or ``None`` for every one.
+
+    Every cell when there are at most ``limit`` (:data:`MAX_FULL_CELLS` unless given). Else the failing cells first, the worst score
+    first, taken from the models in turn so that each model's worst drawings are shown; then, while
+    room is left, the passing cells, evenly spaced through each model's cases, again in turn.
+    """
+    limit = MAX_FULL_CELLS if limit is None else limit
+    records = [rec for _, by_model in cases for rec in by_model.values()]
+    if len(records) <= limit:
+        return None
+    failing: dict[str, list[CaseRecord]] = {}
+    passing: dict[str, list[CaseRecord]] = {}
+    for rec in records:
+        if rec.judged:
+            (passing if rec.outcome == "passed" else failing).setdefault(rec.model, []).append(rec)
+    for recs in failing.values():
+        recs.sort(key=lambda r: float(r.score or 0.0))
+    for model, recs in passing.items():
+        passing[model] = _evenly(recs)
+    chosen: set[tuple[str, str]] = set()
+    for queues in (failing, passing):
+        _take_in_turns(queues, chosen, limit)
+    return chosen
+
+
+def _evenly(recs: list[CaseRecord]) -> list[CaseRecord]:
+    """``recs`` reordered so that any first part of it is spread evenly through them (bit-reversal)."""
+    n = len(recs)
+    bits = max(1, (n - 1).bit_length())
+    order = sorted(range(n), key=lambda i: int(format(i, f"0{bits}b")[::-1], 2))
+    return [recs[i] for i in order]
+
+
+def _take_in_turns(queues: Mapping[str, list[CaseRecord]], chosen: set[tuple[str, str]], limit: int) -> None:
+    """Add the queues' records to ``chosen`` one model at a time, in turn, until ``limit``."""
+    position = 0
+    while len(chosen) < limit:
+        took = False
+        for recs in queues.values():
+            if position < len(recs) and len(chosen) < limit:
+                chosen.add((recs[position].case, recs[position].model))
+                took = True
+        if not took:
+            return
+        position += 1
+
+
 def cases_html(
     cases: Sequence[tuple[CaseRecord, Mapping[str, CaseRecord]]],
     models: Sequence[str],
@@ -228,6 +316,15 @@ def cases_html(
     run's cases by id, for the prompt and the ideal shape (a case missing there shows neither).
     """
     out = ['<section id="drawings"><h2>Drawings</h2>', _legend()]
+    full = full_cells(cases)
+    if full is not None:
+        cells = sum(len(by_model) for _, by_model in cases)
+        out.append(
+            f'<p class="cut">{len(full):,} of the {cells:,} model × case cells are drawn in full (the report draws at '
+            f"most {MAX_FULL_CELLS:,}): the failing ones first, each model's worst first and the models in turn, "
+            "then a sample of the passing ones. The others show their verdict, score and failed checks; "
+            "the test output with -v draws every failing one.</p>"
+        )
     family = None
     for i, (first, by_model) in enumerate(cases):
         if first.family != family:
@@ -244,9 +341,15 @@ def cases_html(
             prompt = "(no prompt in this language)"
         # a user case's prompt may hold a token or a secret's value: redacted as recorded answers are
         out.append(f"<details><summary>prompt</summary><pre>{esc(redact(prompt), MAX_ANSWER_SHOWN)}</pre></details>")
-        out.append(f'<div class="models" style="grid-template-columns:repeat({len(models)},minmax(300px,640px))">')
+        # side by side in one row; in a report of many cells, wrapped rows, so no cell drawn in full
+        # sits off the screen to the right of a row of one-line ones
+        columns = (
+            f"repeat({len(models)},minmax(300px,640px))" if full is None else "repeat(auto-fill,minmax(300px,1fr))"
+        )
+        out.append(f'<div class="models" style="grid-template-columns:{columns}">')
         for j, m in enumerate(models):
-            out.append(_cell_html(by_model.get(m), m, baseline, case, f"{i}-{j}"))
+            drawn = full is None or (first.case, m) in full
+            out.append(_cell_html(by_model.get(m), m, baseline, case, f"{i}-{j}", full=drawn))
         out.append("</div></section>")
     out.append("</section>")
     return out

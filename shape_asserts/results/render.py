@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import math
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 import numpy as np
 
@@ -168,7 +168,7 @@ def svg(
 ) -> str:
     """A self-contained SVG of the drawing: grid, ideal overlay, path, start, direction, gaps.
 
-    The path is drawn segment by segment; steps longer than one cell (gaps) are dashed red. The
+    The path is one line through the points; steps longer than one cell (gaps) are dashed red. The
     start is a green ring, the end a small square, and arrowheads show the direction of travel.
     Points outside the grid get a red cross; far-off ones are drawn on the margin. ``breaks`` are
     the indices where a new contour begins (multi-contour shapes): the pen lift before each is a
@@ -176,8 +176,9 @@ def svg(
     drawing (:func:`shape_asserts.results.thin.thin`), whose steps are long by construction,
     ``gap_steps`` names the steps that hold a gap; their lengths then say nothing.
 
-    Long because it is one picture painted back to front (frame and grid, ideal, cells, steps,
-    marks): each block is one layer, and splitting them would pass the canvas through every call.
+    The cells, the grid and the ordinary steps are one path each, so a page of many drawings stays
+    light. Long because it is one picture painted back to front (frame and grid, ideal, cells,
+    steps, marks): each block is one layer, and splitting them would pass the canvas through every call.
     """
     pts = as_points(points)
     g = int(grid_size)
@@ -200,11 +201,7 @@ def svg(
         "</marker></defs>"
     )
     out.append(f'<rect x="0" y="0" width="{size}" height="{size}" fill="#fff" stroke="{_FRAME}"/>')
-    step = _grid_step(g)
-    for k in range(0, g + 1, step):
-        w = _GRID_MAJOR if k % (2 * step) == 0 else _GRID_MINOR
-        out.append(f'<line x1="{k * cell}" y1="0" x2="{k * cell}" y2="{size}" stroke="{w}"/>')
-        out.append(f'<line x1="0" y1="{k * cell}" x2="{size}" y2="{k * cell}" stroke="{w}"/>')
+    out += _grid_paths(g, cell)
     if ideal is not None and len(ideal):
         ip = _on_canvas(as_points(ideal), g)
         d = " ".join(_subpaths([xy(p) for p in ip], ip))
@@ -212,10 +209,11 @@ def svg(
             f'<path d="{d}" fill="none" stroke="{_IDEAL}" stroke-width="{cell * 0.8:.1f}" '
             f'stroke-opacity="{_IDEAL_OPACITY}"/>'
         )
-    for x, y in map(xy, canvas):
-        out.append(
-            f'<rect x="{x - half + 1:.1f}" y="{y - half + 1:.1f}" width="{cell - 2}" height="{cell - 2}" fill="{_POINT}"/>'
-        )
+    if len(canvas):
+        # every cell in one path: a page of many drawings stays light (a <rect> each was ~70 bytes)
+        side = cell - 2
+        cells = "".join(f"M{_n(x - half + 1)} {_n(y - half + 1)}h{side}v{side}h-{side}z" for x, y in map(xy, canvas))
+        out.append(f'<path class="cells" d="{cells}" fill="{_POINT}"/>')
     for i in _outside(pts, g):
         x, y = xy(canvas[i])
         r = cell * 0.4
@@ -223,24 +221,7 @@ def svg(
             f'<path d="M{x - r:.1f},{y - r:.1f} L{x + r:.1f},{y + r:.1f} M{x - r:.1f},{y + r:.1f} '
             f'L{x + r:.1f},{y - r:.1f}" stroke="{_GAP}" stroke-width="2"/>'
         )
-    lifts = {int(b) for b in breaks}
-    for i, is_gap, arrow in _steps(pts, gap_steps):
-        (x1, y1), (x2, y2) = xy(canvas[i]), xy(canvas[i + 1])
-        if i + 1 in lifts:
-            out.append(
-                f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{_FRAME}" '
-                f'stroke-width="1" stroke-dasharray="1 3"/>'
-            )
-        elif is_gap:
-            out.append(
-                f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{_GAP}" '
-                f'stroke-width="2" stroke-dasharray="4 3"/>'
-            )
-        else:
-            marker = ' marker-end="url(#arr)"' if arrow else ""
-            out.append(
-                f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{_INK}" stroke-width="1.5"{marker}/>'
-            )
+    out += _step_marks(pts, canvas, xy, breaks, gap_steps)
     for i in gaps:
         if 0 <= i < len(pts):
             x, y = xy(canvas[i])
@@ -256,6 +237,62 @@ def svg(
         )
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _n(v: float) -> str:
+    """A coordinate in as few characters as it needs (``135``, ``135.5``)."""
+    text = f"{v:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _grid_paths(g: int, cell: int) -> list[str]:
+    """The grid's lines every :func:`_grid_step` cells, as one path per shade (major, minor)."""
+    size = g * cell
+    step = _grid_step(g)
+    shades: dict[str, list[str]] = {_GRID_MAJOR: [], _GRID_MINOR: []}
+    for k in range(0, g + 1, step):
+        shade = _GRID_MAJOR if k % (2 * step) == 0 else _GRID_MINOR
+        shades[shade].append(f"M{k * cell} 0V{size}M0 {k * cell}H{size}")
+    return [f'<path d="{"".join(d)}" stroke="{shade}" fill="none"/>' for shade, d in shades.items() if d]
+
+
+def _step_marks(
+    pts: np.ndarray,
+    canvas: np.ndarray,
+    xy: Callable[[np.ndarray], tuple[float, float]],
+    breaks: Sequence[int],
+    gap_steps: Collection[int] | None,
+) -> list[str]:
+    """The steps between points: ordinary ones as one path, with a dozen arrowheads on their own
+    short paths; gaps dashed red and pen lifts dotted grey, one line each."""
+    lifts = {int(b) for b in breaks}
+    ink: list[str] = []
+    marks: list[str] = []
+    at: int | None = None  # the point the ink path last reached
+    for i, is_gap, arrow in _steps(pts, gap_steps):
+        (x1, y1), (x2, y2) = xy(canvas[i]), xy(canvas[i + 1])
+        if i + 1 in lifts:
+            marks.append(
+                f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{_FRAME}" '
+                f'stroke-width="1" stroke-dasharray="1 3"/>'
+            )
+        elif is_gap:
+            marks.append(
+                f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{_GAP}" '
+                f'stroke-width="2" stroke-dasharray="4 3"/>'
+            )
+        else:
+            if at != i:
+                ink.append(f"M{_n(x1)} {_n(y1)}")
+            ink.append(f"L{_n(x2)} {_n(y2)}")
+            at = i + 1
+            if arrow:
+                marks.append(
+                    f'<path d="M{_n(x1)} {_n(y1)}L{_n(x2)} {_n(y2)}" stroke="{_INK}" stroke-width="1.5" '
+                    'marker-end="url(#arr)"/>'
+                )
+    out = [f'<path d="{"".join(ink)}" fill="none" stroke="{_INK}" stroke-width="1.5"/>'] if ink else []
+    return out + marks
 
 
 def png(

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from shape_asserts.fileio import write_atomic
-from shape_asserts.results.charts import stability_html
+from shape_asserts.results.charts import PANEL_STYLE, stability_html
 from shape_asserts.results.gate import FAIL, PASS, UNDECIDED, Difference, Gate
 from shape_asserts.results.gate_text import describe, need_text
 from shape_asserts.results.leaderboard import Leaderboard
@@ -116,9 +116,11 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:now
 .case{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:14px 16px 16px;margin:0 0 18px}
 .case-head{display:flex;flex-wrap:wrap;align-items:baseline;gap:6px 14px}
 .variant{color:var(--muted)}
-.models{display:grid;gap:14px;margin-top:12px;overflow-x:auto}
+.models{display:grid;gap:14px;margin-top:12px;overflow-x:auto;align-items:start}
 .cell{border:1px solid var(--line);border-radius:8px;padding:10px 12px;min-width:0;color:var(--ink)}
 .cell.fail{background:#fffafa}.cell.pass{background:#fbfefc}.cell.error,.cell.skipped,.cell.none{background:#fafafa}
+.case,.stab{content-visibility:auto;contain-intrinsic-size:auto 640px}
+.cell.brief{padding:6px 12px}.cell.brief .cell-head{margin-bottom:2px}.cell.brief p{margin:0;overflow-wrap:anywhere}
 .cell-head{display:flex;align-items:center;gap:8px;flex-wrap:wrap;margin-bottom:6px;color:var(--ink)}
 .cell-head .model{font-weight:650;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px;overflow-wrap:anywhere}
 .cell-head .role{color:var(--muted);font-size:12px}
@@ -269,7 +271,7 @@ def render_html(data: ReportData) -> str:
         '<meta name="referrer" content="no-referrer">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{esc(data.title, 200)}</title>",
-        f"<style>{_STYLE}</style></head><body><main>",
+        f"<style>{_STYLE}{PANEL_STYLE}</style></head><body><main>",
     ]
     if "header" in show:
         out.append(f'<header><h1>{esc(data.title, 200)}</h1><p class="meta">{meta}</p></header>')

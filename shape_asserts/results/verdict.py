@@ -20,7 +20,7 @@ from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.results.assertions import failure_message
 from shape_asserts.results.diagnosis import read_answer
 
-__all__ = ["SampleResult", "CaseResult", "judge", "share", "meets", "MAX_PICTURES"]
+__all__ = ["SampleResult", "CaseResult", "judge", "share", "meets", "MAX_PICTURES", "MAX_LINE_REASON"]
 
 #: Failing samples drawn in one failure message (the rest are listed by number).
 MAX_PICTURES = 3
@@ -28,6 +28,10 @@ MAX_PICTURES = 3
 MIN_POINTS = 3
 #: Characters of a non-drawing answer quoted in a failure message.
 MAX_QUOTE = 300
+#: Characters of why a sample is not a drawing, in a one-line failure (it may quote the model).
+MAX_LINE_REASON = 120
+#: Failing samples named in a one-line failure (the rest are counted).
+MAX_LINE_SAMPLES = 3
 
 
 def share(passed: Sequence[bool]) -> float:
@@ -100,6 +104,25 @@ class CaseResult:
             "samples": [s.summary() for s in self.samples],
         }
 
+    def failure_line(self) -> str:
+        """Why the case failed, in one line: model, case, score and the failed checks' names.
+
+        What a run of many models prints per failing case; :meth:`failure_message` adds the
+        drawings. A reason quoting the model (a refusal, the parser's excerpt) is made printable
+        and cut at :data:`MAX_LINE_REASON` characters.
+        """
+        failing = [s for s in self.samples if not s.passed]
+        head = f"{self.model} · {self.case.id}: score {self.mean_score:.2f}"
+        if len(self.samples) > 1:
+            head += (
+                f", {len(failing)} of {len(self.samples)} samples failed "
+                f"(pass rate {self.pass_rate:.2f} < required {self.min_pass_rate:.2f})"
+            )
+        parts = [_sample_words(s, numbered=len(self.samples) > 1) for s in failing[:MAX_LINE_SAMPLES]]
+        if len(failing) > MAX_LINE_SAMPLES:
+            parts.append(f"+{len(failing) - MAX_LINE_SAMPLES} more")
+        return f"{head}; {'; '.join(parts)}" if parts else head
+
     def failure_message(self) -> str:
         """Why the case failed, with the failing samples' drawings as ASCII art."""
         failing = [s for s in self.samples if not s.passed]
@@ -133,6 +156,20 @@ class CaseResult:
             rest = ", ".join(f"#{s.index}" for s in failing[MAX_PICTURES:])
             parts.append(f"\n(also failed: samples {rest})")
         return "\n".join(parts)
+
+
+def _sample_words(sample: SampleResult, *, numbered: bool) -> str:
+    """One failing sample in a few words: its failed checks' names, or why it is not a drawing."""
+    label = f"#{sample.index} " if numbered else ""
+    if sample.score is None:
+        reason = " ".join(str(sample.format_error).split())  # one line, whatever the model wrote
+        reason = "".join(ch for ch in reason if ch.isprintable())  # no escape sequence reaches a terminal
+        if len(reason) > MAX_LINE_REASON:
+            reason = reason[:MAX_LINE_REASON] + "…"
+        return f"{label}not a drawing: {reason}"
+    names = ", ".join(c.name for c in sample.score.failed)
+    score = f"{sample.value:.2f} " if numbered else ""
+    return f"{label}{score}failed: {names}"
 
 
 def judge(case: Case, model: str, texts: Sequence[str | RecordedAnswer], min_pass_rate: float = 1.0) -> CaseResult:

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from shape_asserts.asking.reference import answer_text
-from shape_asserts.results.verdict import MAX_PICTURES, MAX_QUOTE, CaseResult, judge
+from shape_asserts.results.verdict import MAX_LINE_REASON, MAX_PICTURES, MAX_QUOTE, CaseResult, SampleResult, judge
 
 MODEL = "fake/model"
 
@@ -130,6 +130,32 @@ def test_failure_message_of_format_errors_counts_toward_the_picture_limit(case):
     message = judge(case, MODEL, ["nope"] * (MAX_PICTURES + 1)).failure_message()
     assert message.count("not a drawing") == MAX_PICTURES
     assert f"(also failed: samples #{MAX_PICTURES})" in message
+
+
+def test_failure_line_names_model_case_score_and_the_failed_checks_in_one_line(case, bad):
+    result = judge(case, MODEL, [bad])
+    line = result.failure_line()
+    names = ", ".join(c.name for c in result.samples[0].score.failed)
+    assert line == f"{MODEL} · {case.id}: score {result.mean_score:.2f}; failed: {names}"
+    assert "gaps" in names
+
+
+def test_failure_line_of_several_samples_names_each_failing_one(case, good, bad):
+    line = judge(case, MODEL, [good, bad, "nope"], min_pass_rate=0.5).failure_line()
+    assert "\n" not in line
+    assert "2 of 3 samples failed (pass rate 0.33 < required 0.50)" in line
+    assert "; #1 " in line and "failed: gaps" in line
+    assert "; #2 not a drawing: " in line and "#0" not in line
+
+
+def test_failure_line_of_a_hostile_answer_is_printable_and_bounded(case):
+    """A refusal is quoted in the reason (``refused: <what the model said>``): it reaches the terminal."""
+    hostile = "refused: " + "\x1b[2J\x1b]0;owned\x07 no\n" * 500
+    sample = SampleResult(index=0, text="", drawing=None, score=None, format_error=hostile)
+    line = CaseResult(case=case, model=MODEL, samples=(sample,)).failure_line()
+    assert "\n" not in line and "\x1b" not in line and "\x07" not in line
+    assert line.isprintable()
+    assert len(line) < len(f"{MODEL} · {case.id}: score 0.00; not a drawing: ") + MAX_LINE_REASON + 2
 
 
 # --- summary and properties -------------------------------------------------------------------------

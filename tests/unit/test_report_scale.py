@@ -1,0 +1,126 @@
+"""A report of many models stays small: failing cells drawn first, the rest in one line each."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from shape_asserts.asking.reference import answer_text
+from shape_asserts.cases import load_cases
+from shape_asserts.results import panels
+from shape_asserts.results.panels import full_cells
+from shape_asserts.results.record import CaseRecord
+from shape_asserts.results.report import ReportData, render_html
+from shape_asserts.results.verdict import judge
+
+HOSTILE_MODEL = "<img src=x onerror=alert(1)>/model"
+
+
+@pytest.fixture(scope="module")
+def circles():
+    return [c for c in load_cases() if c.family == "circle"][:8]
+
+
+def bad(case) -> str:
+    """The ideal drawing with a run of points cut out: it fails (gaps, covered)."""
+    doc = json.loads(answer_text(case, "exact"))
+    del doc["points"][5:15]
+    return json.dumps(doc)
+
+
+def record(case, model: str, text: str) -> CaseRecord:
+    result = judge(case, model, [text])
+    return CaseRecord.from_result(result, "passed" if result.passed else "failed")
+
+
+def grouped(records: list[CaseRecord]) -> list[tuple[CaseRecord, dict[str, CaseRecord]]]:
+    cases: dict[str, tuple[CaseRecord, dict[str, CaseRecord]]] = {}
+    for r in records:
+        cases.setdefault(r.case, (r, {}))[1][r.model] = r
+    return list(cases.values())
+
+
+@pytest.fixture(scope="module")
+def records(circles) -> list[CaseRecord]:
+    """Three models over eight cases: ``good`` passes all, ``half`` fails every other, ``bad`` fails all."""
+    out = []
+    for i, case in enumerate(circles):
+        out.append(record(case, "good", answer_text(case, "exact")))
+        out.append(record(case, "half", bad(case) if i % 2 else answer_text(case, "exact")))
+        out.append(record(case, HOSTILE_MODEL, bad(case)))
+    return out
+
+
+def drawings_section(html: str) -> str:
+    return html[html.index('<section id="drawings">') :]
+
+
+def test_a_report_within_the_limit_draws_every_cell(records):
+    assert full_cells(grouped(records), limit=len(records)) is None
+
+
+def test_over_the_limit_the_failing_cells_come_first_each_models_worst_first_in_turn(records):
+    failing = [r for r in records if r.outcome == "failed"]
+
+    chosen = full_cells(grouped(records), limit=6)
+
+    assert len(chosen) == 6
+    assert all(
+        (r.case, r.model) in {(f.case, f.model) for f in failing} for r in records if (r.case, r.model) in chosen
+    )
+    by_model = {m: [c for c, model in chosen if model == m] for m in ("half", HOSTILE_MODEL)}
+    assert len(by_model["half"]) == 3 and len(by_model[HOSTILE_MODEL]) == 3  # in turn, not one model's all
+    worst_half = sorted((r for r in failing if r.model == "half"), key=lambda r: r.score)[:3]
+    assert set(by_model["half"]) == {r.case for r in worst_half}
+
+
+def test_room_left_after_the_failing_cells_goes_to_a_spread_of_passing_ones(records):
+    failing = {(r.case, r.model) for r in records if r.outcome == "failed"}
+
+    chosen = full_cells(grouped(records), limit=len(failing) + 4)
+
+    assert failing <= chosen
+    passing = sorted(chosen - failing)
+    assert len(passing) == 4
+    good_cases = [c for c, m in passing if m == "good"]
+    order = [r.case for r in records if r.model == "good"]
+    positions = sorted(order.index(c) for c in good_cases)
+    assert positions[-1] - positions[0] >= len(order) // 2  # spread through the cases, not the first few
+
+
+def test_a_cell_not_drawn_in_full_is_one_line_with_its_verdict_score_and_failed_checks(records, circles, monkeypatch):
+    monkeypatch.setattr(panels, "MAX_FULL_CELLS", 4)
+
+    html = render_html(ReportData(records=records, cases={c.id: c for c in circles}))
+
+    drawn = drawings_section(html)
+    assert len(re.findall(r"<svg", drawn)) == 4
+    assert "4 of the 24 model × case cells are drawn in full (the report draws at most 4)" in drawn
+    brief = re.findall(r'<div class="cell brief fail">.*?</p></div>', drawn, flags=re.S)
+    assert len(brief) == 12 - 4
+    assert all("failed: " in cell and "gaps" in cell for cell in brief)
+    assert "all checks passed" in drawn
+
+
+def test_a_one_line_cell_escapes_the_model_name(records, circles, monkeypatch):
+    monkeypatch.setattr(panels, "MAX_FULL_CELLS", 1)
+
+    html = render_html(ReportData(records=records, cases={c.id: c for c in circles}))
+
+    assert "<img src=x" not in html
+    assert "&lt;img src=x onerror=alert(1)&gt;/model" in drawings_section(html)
+
+
+def test_a_drawings_elements_do_not_grow_with_its_points():
+    """Cells, grid and ordinary steps are one path each: a page of a thousand drawings stays light."""
+    from shape_asserts.geometry.raster import raster_circle
+    from shape_asserts.results.render import svg
+
+    small, large = raster_circle((25, 25), 5), raster_circle((25, 25), 24)
+
+    counts = [svg(pts, 50).count("<") for pts in (small, large)]
+
+    assert len(large) > 3 * len(small)
+    assert max(counts) < 40 and abs(counts[0] - counts[1]) <= 2  # about a dozen arrows, whatever the length
