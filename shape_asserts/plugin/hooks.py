@@ -146,6 +146,7 @@ def pytest_runtest_makereport(
     return report
 
 
+@pytest.hookimpl(trylast=True)  # after other plugins (JUnit XML) read the record off the report
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if _ACTIVE:
         _ACTIVE[-1].verdicts.take_report(report)

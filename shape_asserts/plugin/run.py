@@ -61,6 +61,7 @@ class ShapeRun:
         self.settings: Settings = settings
         options = VerdictOptions(
             report=values["report"],
+            results=values["results"],
             baseline=values["baseline"],
             margin=values["gate_margin"],
             undecided=values["gate_undecided"],
@@ -239,6 +240,14 @@ class ShapeRun:
             prop = _record(item, param, report).as_property()
             item.user_properties.append(prop)  # later phases' reports and JUnit XML carry it too
             report.user_properties.append(prop)
+        if param is not None and call.when == "teardown":
+            # its last report carries the record: the item, kept to the session's end, need not
+            # hold the answers, drawings and scores any longer
+            from shape_asserts.results.record import PROPERTY
+
+            if _RUN_KEY in item.stash:
+                del item.stash[_RUN_KEY]
+            item.user_properties[:] = [p for p in item.user_properties if p[0] != PROPERTY]
 
 
 def _record(item: pytest.Item, param: CaseParam, report: pytest.TestReport) -> CaseRecord:
@@ -252,7 +261,7 @@ def _record(item: pytest.Item, param: CaseParam, report: pytest.TestReport) -> C
     reason = "" if report.passed else report_reason(report)
     run = item.stash.get(_RUN_KEY, None)
     if run is not None and run.result is not None:
-        return CaseRecord.from_result(run.result, outcome, reason)
+        return CaseRecord.from_result(run.result, outcome, reason, answers=run.obtained.answers)
     if report.when == "call" and report.passed:
         reason = "the test passed without judging its answers (it never called shape_run.check())"
     return CaseRecord.unjudged(param.model, param.case, outcome, reason)

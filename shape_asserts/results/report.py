@@ -19,7 +19,7 @@ runs nothing, and styles come only from the page itself.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,6 +70,28 @@ class ReportData:
     notes: Sequence[str] = field(default_factory=tuple)
     #: Which parts to show, in this order of the page (a subset makes a focused picture).
     sections: Sequence[str] = SECTIONS
+    #: The whole record (answers, drawings) of a model × case, when ``records`` are small ones
+    #: read back from a results file (a run's: :mod:`shape_asserts.results.spool`); ``None``: the
+    #: records are whole. Each is read when its case is drawn, so a page of many cases never holds
+    #: every drawing at once.
+    load: Callable[[str, str], CaseRecord | None] | None = None
+
+
+class _Whole(Mapping[str, CaseRecord]):
+    """A case's records by model, each read whole (``load``) only when the page draws it."""
+
+    def __init__(self, records: Mapping[str, CaseRecord], load: Callable[[CaseRecord], CaseRecord]) -> None:
+        self._records = records
+        self._load = load
+
+    def __getitem__(self, model: str) -> CaseRecord:
+        return self._load(self._records[model])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._records)
+
+    def __len__(self) -> int:
+        return len(self._records)
 
 
 _STYLE = """
@@ -260,6 +282,8 @@ def render_html(data: ReportData) -> str:
     for r in data.records:
         cases.setdefault(r.case, (r, {}))[1][r.model] = r
     ordered = sorted(cases.values(), key=lambda cv: cv[0].family)  # stable: keeps the run's order inside
+    load = data.load
+    whole = None if load is None else (lambda r: load(r.model, r.case) or r)
     meta = "".join(f"<span>{esc(k)} <b>{esc(v, MAX_NOTE)}</b></span>" for k, v in data.settings)
     show = set(data.sections)
     out = [
@@ -283,9 +307,10 @@ def render_html(data: ReportData) -> str:
     if ordered and "overview" in show:
         out += _matrix_html(ordered, models)
     if "stability" in show:
-        out += stability_html(data.records, models, data.cases)
+        out += stability_html(data.records, models, data.cases, whole)
     if ordered and "drawings" in show:
-        out += cases_html(ordered, models, data.baseline, data.lang, data.cases)
+        drawn = ordered if whole is None else [(first, _Whole(by_model, whole)) for first, by_model in ordered]
+        out += cases_html(drawn, models, data.baseline, data.lang, data.cases)
     if not ordered and not data.rows:
         out.append("<p>No shape cases ran.</p>")
     if "header" in show:
