@@ -10,7 +10,7 @@ merge does not depend on the order of the files, and says what it leaves out:
 * **replaced** — within one file, a test's lines written again later (a test run again): the last
   lines count, as they did in the run;
 * **duplicate** — the same model configuration × case × sample in two files (or an unjudged case
-  next to a judged one): one is kept, the one whose line sorts first as canonical JSON, so which
+  next to a judged one): one is kept, the one whose canonical JSON has the smaller SHA-256, so which
   file came first never matters;
 * **incompatible** — one case id whose definition differs between files (another prompt, other
   parameters or thresholds): only the definition most lines share is kept (ties: the smaller
@@ -44,13 +44,27 @@ __all__ = ["Line", "Merged", "merge", "read_lines", "read_results"]
 MAX_LISTED = 5
 
 
+#: What a line keeps once read: a leaderboard needs neither the checks nor the case's parameters,
+#: and a run reads back thousands of lines (their digest, :attr:`Line.canonical`, covers every field).
+_SLIM_DROPS = ("checks", "params", "thresholds")
+
+
 @dataclass(frozen=True)
 class Line:
-    """One results line as read: where it came from, and the parsed object."""
+    """One results line as read: where it came from, its fields (:data:`_SLIM_DROPS` left out),
+    and the digest of the whole line (without its place in its file)."""
 
     source: str  # the file as named
     number: int  # 1-based line number in it
     data: Mapping[str, Any]
+    canonical: str = ""  # equal results, equal digest: which of two duplicates is kept
+
+    @classmethod
+    def read(cls, source: str, number: int, data: Mapping[str, Any]) -> Line:
+        rest = {k: v for k, v in data.items() if k != "record"}
+        text = json.dumps(rest, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+        slim = {k: v for k, v in data.items() if k not in _SLIM_DROPS}
+        return cls(source, number, slim, hashlib.sha256(text.encode()).hexdigest())
 
     @property
     def where(self) -> str:
@@ -59,12 +73,6 @@ class Line:
     @property
     def config(self) -> str:
         return config_key(self.data["config"])
-
-    @property
-    def canonical(self) -> str:
-        """The line as canonical JSON without its place in its file: equal results, equal text."""
-        rest = {k: v for k, v in self.data.items() if k != "record"}
-        return json.dumps(rest, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
 @dataclass
@@ -156,7 +164,7 @@ def read_lines(path: str | os.PathLike[str], unreadable: list[str]) -> Iterator[
             if why is not None:
                 bad(number, why)
                 continue
-            yield Line(name, number, data)
+            yield Line.read(name, number, data)
 
 
 def read_results(paths: Iterable[str | os.PathLike[str]]) -> Merged:

@@ -274,6 +274,11 @@ def _matrix_html(cases: list[tuple[CaseRecord, dict[str, CaseRecord]]], models: 
 
 def render_html(data: ReportData) -> str:
     """The report as one HTML document (no script, no external resource)."""
+    return "\n".join(render_parts(data)) + "\n"
+
+
+def render_parts(data: ReportData) -> list[str]:
+    """The report's HTML in pieces, in page order (joined with newlines, they are :func:`render_html`)."""
     models = list(data.models) or list(dict.fromkeys(r.model for r in data.records))
     for r in data.records:
         if r.model not in models:
@@ -317,9 +322,11 @@ def render_html(data: ReportData) -> str:
         footer = "shape-asserts" + (f" · generated {esc(data.generated)}" if data.generated else "")
         out.append(f"<footer>{footer}</footer>")
     out.append("</main></body></html>")
-    return "\n".join(out) + "\n"
+    return out
 
 
 def write_report(path: str | os.PathLike[str], data: ReportData) -> Path:
     """Write the report to ``path`` atomically (parent folders are created), readable by all."""
-    return write_atomic(path, render_html(data), mode=0o644)  # a report is meant to be shared
+    parts = render_parts(data)
+    lines = (piece + "\n" for piece in parts)  # render_html's text, never joined in memory
+    return write_atomic(path, lines, mode=0o644)  # a report is meant to be shared
