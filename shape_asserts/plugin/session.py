@@ -411,14 +411,10 @@ class VerdictSession:
             )
             board = self.leaderboard()
             if board is not None:
-                from shape_asserts.results.leaderboard_view import explain, format_leaderboard
+                from shape_asserts.results.leaderboard_view import terminal_lines
 
                 tr.section("shape-asserts leaderboard")
-                for line in format_leaderboard(board):
-                    tr.write_line(line)
-                import textwrap
-
-                for line in textwrap.wrap(explain(board), width=100):
+                for line in terminal_lines(board):  # as `shape-asserts leaderboard FILE` prints it
                     tr.write_line(line)
 
     def write_gate(self, tr: Any) -> None:
