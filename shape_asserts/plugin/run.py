@@ -67,6 +67,7 @@ class ShapeRun:
             undecided=values["gate_undecided"],
         )
         self.verdicts = VerdictSession(config, settings, options)
+        self._check_results_path()
         self._check_case_files()
         #: The fetch asks once, in the process that sees the whole selection: never an xdist worker.
         self.fetcher: Fetcher | None = None if self.is_worker else Fetcher(config, settings)
@@ -117,6 +118,19 @@ class ShapeRun:
         # (runstate.sweep_run_folders)
         folder = f"shape-asserts-run-{os.getpid()}-{secrets.token_hex(6)}"
         return Path(tempfile.gettempdir()) / folder / "state.json"
+
+    def _check_results_path(self) -> None:
+        """A ``--shape-results`` file that could not be written stops the run at start (exit 4)."""
+        path = self.verdicts.options.results
+        if path is None or self.is_worker:  # the controller alone writes it
+            return
+        from shape_asserts.results.results_file import unwritable
+
+        why = unwritable(path)
+        if why is not None:
+            raise pytest.UsageError(
+                f"shape-asserts: --shape-results {path} cannot be written: {why}; give a file in a folder you can write"
+            )
 
     def _check_case_files(self) -> None:
         """Load the user's case files now: a mistake in one is a one-line usage error (exit 4).

@@ -121,6 +121,7 @@ class VerdictSession:
         self._writer: ResultsWriter | None = None  # made at the first record
         self._spool: RecordSpool | None = None  # with --shape-report: the whole records, for the drawings
         self._written = 0  # tests written to the results file
+        self._write_failed = False
         self._cases: dict[str, tuple[int, dict[str, Any]]] | None = None  # case id → (order, case_fields)
         self._records: list[CaseRecord] | None = None  # read back from the results file, once
         self.results_path: Path | None = None  # the results file the run left (--shape-results)
@@ -201,7 +202,13 @@ class VerdictSession:
             case_order=order,
             model_order=models.index(record.model) if record.model in models else None,
         )
-        self._writer.write(lines)
+        try:
+            self._writer.write(lines)
+        except OSError as exc:  # a full disk: said once at the end; the results written so far stand
+            if not self._write_failed:
+                self.problems.append(f"could not write to the results file {self._writer.path}: {exc}")
+            self._write_failed = True
+            return
         self._written += 1
         if self._spool is not None:
             self._spool.add(record.model, record.case, text if isinstance(text, str) else record.to_json_text())

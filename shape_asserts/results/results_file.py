@@ -54,6 +54,7 @@ __all__ = [
     "problem",
     "record_from_lines",
     "record_lines",
+    "unwritable",
 ]
 
 #: What a line says it is (a line of any other file is refused by this name).
@@ -257,6 +258,19 @@ def _check(c: Mapping[str, Any]) -> CheckRecord:
         limit=str(c.get("limit", "")),
         margin=_number(c.get("margin")),
     )
+
+
+def unwritable(path: Path) -> str | None:
+    """Why a results file could not be written at ``path`` (a run checks before its first test), or ``None``."""
+    if path.is_dir():
+        return "it is a folder"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"its folder cannot be made ({exc.strerror or exc})"
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        return f"its folder {path.parent} is not writable"
+    return None
 
 
 class ResultsWriter:
