@@ -18,6 +18,7 @@ the project as it was) and prints after / before, the ratio the goal is held to.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import json
 import os
@@ -117,3 +118,97 @@ def run_once(code: Path, models: Sequence[str], workers: str, folder: Path) -> M
     if status not in (0, 1):
         raise SystemExit(f"the run failed (status {status}):\n{output[-3000:]}")
     return Measured(tests_run(output), wall, tree, largest, status)
+
+
+BEGIN = "<!-- bench/memory.py --readme: begin (written by the bench; rerun it, do not edit) -->"
+END = "<!-- bench/memory.py --readme: end -->"
+
+
+def replace_block(text: str, block: str) -> str:
+    """``text`` with what lies between this bench's markers replaced by ``block``.
+
+    >>> replace_block("no markers", "new")
+    Traceback (most recent call last):
+    ValueError: the page has no pair of markers <!-- bench/memory.py --readme: begin ... -->, in order, once each
+    """
+    if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
+        raise ValueError(f"the page has no pair of markers {BEGIN.split(' (')[0]} ... -->, in order, once each")
+    head, rest = text.split(BEGIN)
+    _, tail = rest.split(END)
+    return f"{head}{BEGIN}\n{block}\n{END}{tail}"
+
+
+def row(n: int, workers: str, variant: str, m: Measured) -> str:
+    per = 1024 * m.tree_mb / m.tests if m.tests else 0.0
+    return (
+        f"{n:>6}  {m.tests:>5}  {workers:>7}  {variant:<7}  {m.wall:>6.1f}s  {m.tree_mb:>8.0f} MB  "
+        f"{m.largest_mb:>8.0f} MB  {per:>7.0f} KB"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--models", type=int, nargs="+", default=[10, 20], help="numbers of models to run")
+    ap.add_argument("--workers", nargs="+", default=["auto"], help="-n values to run (0: serial)")
+    ap.add_argument("--before", type=Path, default=None, help="another checkout to compare with (PYTHONPATH)")
+    ap.add_argument("--readme", type=Path, default=None, help="write the figures into this page's block")
+    args = ap.parse_args(argv)
+
+    import platform
+
+    out: list[str] = []
+
+    def say(line: str = "") -> None:
+        print(line, flush=True)
+        out.append(line)
+
+    say(
+        f"machine: {os.cpu_count()} cores, {platform.system()} {platform.machine()}, "
+        f"Python {platform.python_version()}; load average at start {os.getloadavg()[0]:.2f}"
+    )
+    say("scenario: the 312 benchmark cases × N models replayed (--record=none), with --shape-report")
+    say(
+        f"{'models':>6}  {'tests':>5}  {'-n':>7}  {'code':<7}  {'wall':>7}  {'peak RSS':>11}  {'largest':>11}  {'a test':>10}"
+    )
+    variants = [("after", ROOT)] + ([("before", args.before.resolve())] if args.before else [])
+    got: dict[tuple[int, str, str], Measured] = {}
+    for n in args.models:
+        models = bench_models(n)
+        with tempfile.TemporaryDirectory(prefix="shape-memory-") as tmp:
+            folder = Path(tmp)
+            clone_fixtures(folder / "fixtures", models)
+            for workers in args.workers:
+                for variant, code in variants:
+                    m = got[(n, workers, variant)] = run_once(code, models, workers, folder)
+                    say(row(n, workers, variant, m))
+    say("")
+    say("peak RSS: the largest sum over the run's processes (pytest and its xdist workers), polled every 50 ms;")
+    say("largest: the largest single process; a test: peak RSS / tests")
+    for workers in args.workers:
+        for n in args.models:
+            after, before = got.get((n, workers, "after")), got.get((n, workers, "before"))
+            if after and before:
+                say(
+                    f"-n {workers}, {n} models: after / before = {after.tree_mb / before.tree_mb:.2f} (peak RSS), "
+                    f"{after.largest_mb / before.largest_mb:.2f} (largest process)"
+                )
+        small, large = min(args.models), max(args.models)
+        a, b = got.get((small, workers, "after")), got.get((large, workers, "after"))
+        if a and b and large > small:
+            per = 1024 * (b.tree_mb - a.tree_mb) / (b.tests - a.tests)
+            say(
+                f"-n {workers}, growth from {small} to {large} models: {b.tree_mb / a.tree_mb:.2f}× the peak RSS "
+                f"for {b.tests / a.tests:.2f}× the tests ({per:+.0f} KB a test)"
+            )
+    if args.readme:
+        command = "python bench/memory.py " + " ".join(argv if argv is not None else sys.argv[1:])
+        when = time.strftime("%Y-%m-%d")
+        block = "\n".join([f"Measured {when} with `{command.strip()}`:", "", "```text", *out, "```"])
+        page = args.readme.read_text(encoding="utf-8")
+        args.readme.write_text(replace_block(page, block), encoding="utf-8")
+        print(f"wrote the figures into {args.readme}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
