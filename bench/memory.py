@@ -98,7 +98,7 @@ def measure(cmd: list[str], env: dict[str, str]) -> tuple[float, float, float, i
     return wall, tree_peak / 2**20, largest / 2**20, proc.returncode, text
 
 
-def tests_run(output: str) -> int:
+def count_tests(output: str) -> int:
     """The passed + failed + errors pytest's last line counts."""
     import re
 
@@ -117,7 +117,7 @@ def run_once(code: Path, models: Sequence[str], workers: str, folder: Path) -> M
     wall, tree, largest, status, output = measure(cmd, env)
     if status not in (0, 1):
         raise SystemExit(f"the run failed (status {status}):\n{output[-3000:]}")
-    return Measured(tests_run(output), wall, tree, largest, status)
+    return Measured(count_tests(output), wall, tree, largest, status)
 
 
 BEGIN = "<!-- bench/memory.py --readme: begin (written by the bench; rerun it, do not edit) -->"

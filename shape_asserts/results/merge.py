@@ -195,18 +195,21 @@ def merge(lines: Sequence[Line]) -> Merged:
     for (config, _case), group in kept.items():
         label = labels[config]
         record = _record(group, label)
-        orders = [line.data.get("case_order") for line in group if isinstance(line.data.get("case_order"), int)]
-        records.append(((min(orders) if orders else float("inf"), record.case, label), record))
+        orders = [_place(line.data.get("case_order")) for line in group]
+        records.append(((min(orders), record.case, label), record))
         for line in group:
-            m = line.data.get("model_order")
-            if isinstance(m, int) and not isinstance(m, bool):
-                model_order[label] = min(model_order.get(label, float("inf")), m)
+            model_order[label] = min(model_order.get(label, float("inf")), _place(line.data.get("model_order")))
     models = sorted(labels.values(), key=lambda m: (model_order.get(m, float("inf")), m))
     rank = {m: i for i, m in enumerate(models)}
     records.sort(key=lambda kr: (kr[0][0], kr[0][1], rank[kr[0][2]]))
     out.records = tuple(r for _, r in records)
     out.models = tuple(models)
     return out
+
+
+def _place(value: Any) -> float:
+    """A line's ``case_order`` or ``model_order`` as a sort key (unknown: after every known one)."""
+    return float(value) if isinstance(value, int) and not isinstance(value, bool) else float("inf")
 
 
 def _latest_per_file(lines: Sequence[Line], out: Merged) -> dict[tuple[str, str, str], list[Line]]:
