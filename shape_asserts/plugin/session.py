@@ -167,19 +167,20 @@ class VerdictSession:
             self.errors += 1
         # the phase that settles a test: its call, or a setup that did not pass (later phases'
         # reports carry the same record again)
-        if report.when != "call" and (report.when != "setup" or report.passed):
-            return
+        settles = report.when == "call" or (report.when == "setup" and not report.passed)
         record = None
         if report.user_properties:  # a test with none is no shape case: no need to load the records
             from shape_asserts.results.record import PROPERTY, CaseRecord
 
-            record = CaseRecord.from_properties(report.user_properties)
+            carried = [v for k, v in report.user_properties if k == PROPERTY]
+            record = CaseRecord.from_properties(report.user_properties) if settles and carried else None
             if record is not None:
-                self._write(record, [v for k, v in report.user_properties if k == PROPERTY][-1])
-                # the record is on disk now: the report (kept to the end by the terminal reporter)
-                # need not hold its JSON text too; the other plugins have seen it (this hook is last)
+                self._write(record, carried[-1])
+            if carried:
+                # on disk now (or carried again by a later phase): the report, kept to the end by the
+                # terminal reporter, need not hold the JSON text; other plugins saw it (this hook is last)
                 report.user_properties = [p for p in report.user_properties if p[0] != PROPERTY]
-        if record is None and report.when == "call" and report.failed:
+        if settles and record is None and report.when == "call" and report.failed:
             self.other_failures += 1
 
     def _write(self, record: CaseRecord, text: Any) -> None:
