@@ -151,6 +151,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", type=int, nargs="+", default=[10, 20], help="numbers of models to run")
     ap.add_argument("--workers", nargs="+", default=["auto"], help="-n values to run (0: serial)")
     ap.add_argument("--before", type=Path, default=None, help="another checkout to compare with (PYTHONPATH)")
+    ap.add_argument(
+        "--before-at",
+        type=int,
+        nargs="+",
+        default=None,
+        help="run --before only at these numbers of models (default: all)",
+    )
     ap.add_argument("--readme", type=Path, default=None, help="write the figures into this page's block")
     args = ap.parse_args(argv)
 
@@ -179,6 +186,8 @@ def main(argv: list[str] | None = None) -> int:
             clone_fixtures(folder / "fixtures", models)
             for workers in args.workers:
                 for variant, code in variants:
+                    if variant == "before" and args.before_at is not None and n not in args.before_at:
+                        continue
                     m = got[(n, workers, variant)] = run_once(code, models, workers, folder)
                     say(row(n, workers, variant, m))
     say("")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -227,13 +227,26 @@ def cases_html(
     ``cases`` pairs each case's first record with its records by model; ``definitions`` holds the
     run's cases by id, for the prompt and the ideal shape (a case missing there shows neither).
     """
-    out = ['<section id="drawings"><h2>Drawings</h2>', _legend()]
+    return list(iter_cases_html(cases, models, baseline, lang, definitions))
+
+
+def iter_cases_html(
+    cases: Iterable[tuple[CaseRecord, Mapping[str, CaseRecord]]],
+    models: Sequence[str],
+    baseline: str | None,
+    lang: str,
+    definitions: Mapping[str, Any],
+) -> Iterator[str]:
+    """:func:`cases_html`'s pieces one case at a time: a page of thousands of cases is written as it
+    is made, never held whole (with records read from disk as each case is drawn, neither are they)."""
+    yield '<section id="drawings"><h2>Drawings</h2>'
+    yield _legend()
     family = None
     for i, (first, by_model) in enumerate(cases):
         if first.family != family:
             family = first.family
-            out.append(f'<h2 class="family">{esc(family)}</h2>')
-        out.append(
+            yield f'<h2 class="family">{esc(family)}</h2>'
+        yield (
             f'<section class="case" id="{anchor(first.case)}"><div class="case-head">'
             f'<h3>{esc(first.case)}</h3><span class="variant">{esc(first.variant)}</span></div>'
         )
@@ -243,10 +256,9 @@ def cases_html(
         except Exception:
             prompt = "(no prompt in this language)"
         # a user case's prompt may hold a token or a secret's value: redacted as recorded answers are
-        out.append(f"<details><summary>prompt</summary><pre>{esc(redact(prompt), MAX_ANSWER_SHOWN)}</pre></details>")
-        out.append(f'<div class="models" style="grid-template-columns:repeat({len(models)},minmax(300px,640px))">')
+        yield f"<details><summary>prompt</summary><pre>{esc(redact(prompt), MAX_ANSWER_SHOWN)}</pre></details>"
+        yield f'<div class="models" style="grid-template-columns:repeat({len(models)},minmax(300px,640px))">'
         for j, m in enumerate(models):
-            out.append(_cell_html(by_model.get(m), m, baseline, case, f"{i}-{j}"))
-        out.append("</div></section>")
-    out.append("</section>")
-    return out
+            yield _cell_html(by_model.get(m), m, baseline, case, f"{i}-{j}")
+        yield "</div></section>"
+    yield "</section>"

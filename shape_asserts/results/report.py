@@ -36,8 +36,8 @@ from shape_asserts.results.panels import (
     MAX_POINTS_DRAWN,
     anchor,
     badge,
-    cases_html,
     esc,
+    iter_cases_html,
     status,
 )
 from shape_asserts.results.record import CaseRecord
@@ -277,8 +277,9 @@ def render_html(data: ReportData) -> str:
     return "\n".join(render_parts(data)) + "\n"
 
 
-def render_parts(data: ReportData) -> list[str]:
-    """The report's HTML in pieces, in page order (joined with newlines, they are :func:`render_html`)."""
+def render_parts(data: ReportData) -> Iterator[str]:
+    """The report's HTML in pieces, in page order, made as they are asked for (joined with newlines,
+    they are :func:`render_html`): the drawings, case by case, are never held whole."""
     models = list(data.models) or list(dict.fromkeys(r.model for r in data.records))
     for r in data.records:
         if r.model not in models:
@@ -291,7 +292,7 @@ def render_parts(data: ReportData) -> list[str]:
     whole = None if load is None else (lambda r: load(r.model, r.case) or r)
     meta = "".join(f"<span>{esc(k)} <b>{esc(v, MAX_NOTE)}</b></span>" for k, v in data.settings)
     show = set(data.sections)
-    out = [
+    yield from [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f'<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">',
@@ -301,32 +302,30 @@ def render_parts(data: ReportData) -> list[str]:
         f"<style>{_STYLE}</style></head><body><main>",
     ]
     if "header" in show:
-        out.append(f'<header><h1>{esc(data.title, 200)}</h1><p class="meta">{meta}</p></header>')
-        out += [f'<p class="cut">{esc(note, MAX_NOTE)}</p>' for note in data.notes]
+        yield f'<header><h1>{esc(data.title, 200)}</h1><p class="meta">{meta}</p></header>'
+        yield from [f'<p class="cut">{esc(note, MAX_NOTE)}</p>' for note in data.notes]
     if data.gate is not None and "gate" in show:
-        out += _gate_html(data.gate)
+        yield from _gate_html(data.gate)
     if data.rows and "summary" in show:
-        out += _summary_html(data.rows, data.baseline)
+        yield from _summary_html(data.rows, data.baseline)
     if data.leaderboard is not None and "leaderboard" in show:
-        out += leaderboard_html(data.leaderboard)
+        yield from leaderboard_html(data.leaderboard)
     if ordered and "overview" in show:
-        out += _matrix_html(ordered, models)
+        yield from _matrix_html(ordered, models)
     if "stability" in show:
-        out += stability_html(data.records, models, data.cases, whole)
+        yield from stability_html(data.records, models, data.cases, whole)
     if ordered and "drawings" in show:
         drawn = ordered if whole is None else [(first, _Whole(by_model, whole)) for first, by_model in ordered]
-        out += cases_html(drawn, models, data.baseline, data.lang, data.cases)
+        yield from iter_cases_html(drawn, models, data.baseline, data.lang, data.cases)
     if not ordered and not data.rows:
-        out.append("<p>No shape cases ran.</p>")
+        yield "<p>No shape cases ran.</p>"
     if "header" in show:
         footer = "shape-asserts" + (f" · generated {esc(data.generated)}" if data.generated else "")
-        out.append(f"<footer>{footer}</footer>")
-    out.append("</main></body></html>")
-    return out
+        yield f"<footer>{footer}</footer>"
+    yield "</main></body></html>"
 
 
 def write_report(path: str | os.PathLike[str], data: ReportData) -> Path:
     """Write the report to ``path`` atomically (parent folders are created), readable by all."""
-    parts = render_parts(data)
-    lines = (piece + "\n" for piece in parts)  # render_html's text, never joined in memory
+    lines = (piece + "\n" for piece in render_parts(data))  # render_html's text, never joined in memory
     return write_atomic(path, lines, mode=0o644)  # a report is meant to be shared
