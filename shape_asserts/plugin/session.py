@@ -90,6 +90,14 @@ def with_baseline(settings: Any, baseline: str | None) -> Any:
     return dataclasses.replace(settings, models=tuple(settings.models) + (baseline,))
 
 
+def _drop_record(report: Any) -> None:
+    """Take the record's JSON text off a report that pytest's terminal reporter keeps to the end."""
+    if report.user_properties:
+        from shape_asserts.results.record import PROPERTY
+
+        report.user_properties = [p for p in report.user_properties if p[0] != PROPERTY]
+
+
 def stopped_early(session: pytest.Session) -> str:
     """pytest's reason for ending the run before its last test (``-x``, ``--maxfail``), or ""."""
     dsession = session.config.pluginmanager.get_plugin("dsession")  # an xdist controller stops there
@@ -158,8 +166,9 @@ class VerdictSession:
 
     def take_report(self, report: pytest.TestReport) -> None:
         """Count a report's error or failure, and keep its record when it settles a shape test."""
-        if hasattr(self.config, "workerinput"):
-            return  # xdist workers: the controller sees every report
+        if hasattr(self.config, "workerinput"):  # xdist workers: the controller sees every report,
+            _drop_record(report)  # sent to it by now; the worker's terminal reporter keeps the rest
+            return
         if report.when not in _PHASES and report.failed:
             self.crashed += 1  # "worker 'gw0' crashed while running ...": no record, no phase
             return
@@ -178,8 +187,8 @@ class VerdictSession:
                 self._write(record, carried[-1])
             if carried:
                 # on disk now (or carried again by a later phase): the report, kept to the end by the
-                # terminal reporter, need not hold the JSON text; other plugins saw it (this hook is last)
-                report.user_properties = [p for p in report.user_properties if p[0] != PROPERTY]
+                # terminal reporter, need not hold the JSON text; other plugins have seen it
+                _drop_record(report)
         if settles and record is None and report.when == "call" and report.failed:
             self.other_failures += 1
 
