@@ -10,8 +10,9 @@ one-line reason.
 
 Everything a consumer shows is in the record, bounded: the first :data:`MAX_ANSWER` characters of
 each answer (and its full length), the points of drawings of at most :data:`MAX_POINTS` points,
-metrics, and every check with its value, limit, margin and one-line description. Nothing is read
-again from disk at the end of a run.
+metrics, and every check with its value, limit, margin and one-line description. The run writes
+each record as it comes (the results file, :mod:`shape_asserts.results.results_file`, and for the
+report the whole record, :mod:`shape_asserts.results.spool`) and holds none in memory meanwhile.
 
 >>> rec = CaseRecord.from_scores("m", "c1", "circle", (90.0, 70.0), (True, False))
 >>> (rec.outcome, rec.score, rec.pass_rate)
