@@ -5,15 +5,15 @@ Run: ``python bench/memory.py`` (``--models 2 10 20``, ``--workers 0 auto``, ``-
 
 The scenario of issue 30 without the provider: the 312 benchmark cases replayed (``--record=none``)
 for N models, half drawing exactly and half noisily, with ``--shape-report``. The models are named
-``bench/exact-01``, ``bench/noisy-02``, …: their recordings are the shipped ones of
+``bench/exact-01``, ``bench/noisy-02``, …: their recordings are this checkout's shipped ones of
 ``reference/exact`` and ``reference/noisy``, copied into a fixtures folder of the bench's own under
 each name. A replay holds what a live run holds once its answers are in (the results, the report,
 the summary), without the provider's timing; the asking's own memory is not in it.
 
 Peak memory is the largest sum of the resident sets of the run's process tree (pytest and its
 xdist workers), polled every 50 ms, and the largest single process among them. ``--before DIR``
-runs the same scenario, round by round in turn, with another checkout's code (``PYTHONPATH=DIR``:
-the project as it was) and prints after / before, the ratio the goal is held to.
+runs the same scenario with another checkout's code (run from that folder, with
+``PYTHONPATH=DIR``: the project as it was) and prints after / before.
 """
 
 from __future__ import annotations
@@ -70,13 +70,13 @@ def clone_fixtures(folder: Path, models: Sequence[str]) -> None:
             (target / path.name).write_text(json.dumps(doc), encoding="utf-8")
 
 
-def measure(cmd: list[str], env: dict[str, str]) -> tuple[float, float, float, int, str]:
-    """Run ``cmd``; its wall time, peak tree RSS and largest process RSS (MB), status, output."""
+def measure(cmd: list[str], env: dict[str, str], cwd: Path = ROOT) -> tuple[float, float, float, int, str]:
+    """Run ``cmd`` in ``cwd``; its wall time, peak tree RSS and largest process RSS (MB), status, output."""
     import psutil
 
     started = time.perf_counter()
     with tempfile.TemporaryFile() as out:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
         top = psutil.Process(proc.pid)
         tree_peak = largest = 0
         while proc.poll() is None:
@@ -109,12 +109,15 @@ def count_tests(output: str) -> int:
 def run_once(code: Path, models: Sequence[str], workers: str, folder: Path) -> Measured:
     """One replay of the benchmark for ``models`` with the code at ``code``."""
     report = folder / "report.html"
+    # from the checkout's own folder: `python -m` puts the current folder first on sys.path, so the
+    # code run is the one there (PYTHONPATH alone would lose to it); no cache written into it
     cmd = [sys.executable, "-m", "pytest", "tests/suite", "-m", "benchmark", "-q", "-p", "no:randomly"]
+    cmd += ["-p", "no:cacheprovider"]
     cmd += [f"--model={m}" for m in models]
     cmd += ["--record=none", f"--fixtures-dir={folder / 'fixtures'}", f"--shape-report={report}", "-n", workers]
-    env = {**os.environ, "PYTHONPATH": str(code)}
+    env = {**os.environ, "PYTHONPATH": str(code), "PYTHONPYCACHEPREFIX": str(folder / "pycache")}
     env.pop("GITHUB_STEP_SUMMARY", None)
-    wall, tree, largest, status, output = measure(cmd, env)
+    wall, tree, largest, status, output = measure(cmd, env, cwd=code)
     if status not in (0, 1):
         raise SystemExit(f"the run failed (status {status}):\n{output[-3000:]}")
     return Measured(count_tests(output), wall, tree, largest, status)
