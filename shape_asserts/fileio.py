@@ -10,13 +10,15 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 __all__ = ["write_atomic"]
 
 
-def write_atomic(path: str | os.PathLike[str], text: str, *, mode: int | None = None) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` atomically; parent folders are created.
+def write_atomic(path: str | os.PathLike[str], text: str | Iterable[str], *, mode: int | None = None) -> Path:
+    """Write ``text`` (UTF-8; or its pieces, one after another) to ``path`` atomically; parent
+    folders are created. Pieces are written as they come: a large page is never joined in memory.
 
     ``mode`` sets the file's permissions (a temporary file is private, ``0o600``, by default).
 
@@ -32,7 +34,8 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, mode: int | None = 
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+            for piece in [text] if isinstance(text, str) else text:
+                fh.write(piece)
             fh.flush()
             os.fsync(fh.fileno())
         if mode is not None:

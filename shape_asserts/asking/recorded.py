@@ -9,6 +9,7 @@ the finish reason if one was kept, nothing cut.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,8 @@ class RecordedAnswer:
     max_tokens: int | None = None
     #: The tokens the reply says it used (``prompt_tokens``, ``completion_tokens``), where it said.
     usage: Mapping[str, int] = field(default_factory=dict)
+    #: What litellm priced the call at, in US dollars, where it could (``None``: not priced).
+    cost_usd: float | None = None
 
     @classmethod
     def from_sample(cls, sample: Mapping[str, Any], max_tokens: int | None = None) -> RecordedAnswer:
@@ -63,7 +66,15 @@ class RecordedAnswer:
             cut_from=cut_from,
             max_tokens=max_tokens,
             usage=usage,
+            cost_usd=_cost(sample.get("cost_usd")),
         )
+
+
+def _cost(value: Any) -> float | None:
+    """A recorded price: a finite number ≥ 0, else ``None`` (not priced, or not a price)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0:
+        return float(value)
+    return None
 
 
 def _count(value: Any) -> bool:

@@ -6,6 +6,7 @@
     shape-asserts score square.txt --case square-c25-s30-start-tl-cw --check   # any case's checks
     shape-asserts render answer.json --ideal -o answer.svg         # or .png (needs the png extra)
     shape-asserts cases --family square                            # the case ids, with family
+    shape-asserts leaderboard results-a.jsonl results-b.jsonl       # the board of --shape-results files
     cat answer.txt | shape-asserts score -
 
 Without ``--case`` an answer is scored as a circle (``--center``/``--start``/``--direction``); with
@@ -37,6 +38,7 @@ from shape_asserts.cli.commands import (
     _cmd_score,
     _Fail,
 )
+from shape_asserts.cli.leaderboard import add_parser as add_leaderboard
 from shape_asserts.exceptions import CaseError
 from shape_asserts.families.registry import families
 
@@ -161,6 +163,7 @@ def _parser() -> argparse.ArgumentParser:
         help=f"only this family's cases ({', '.join(sorted(families()))})",
     )
     cp.set_defaults(run=_cmd_cases)
+    add_leaderboard(sub)
     return parser
 
 

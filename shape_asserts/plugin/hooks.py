@@ -148,9 +148,14 @@ def pytest_runtest_makereport(
     return report
 
 
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_logreport(report: pytest.TestReport) -> Generator[None, None, None]:
+    # around the other plugins: JUnit XML has read the record off the report, and an xdist worker
+    # has sent it to the controller, before the record is taken (and dropped from the report)
+    result = yield
     if _ACTIVE:
         _ACTIVE[-1].verdicts.take_report(report)
+    return result
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

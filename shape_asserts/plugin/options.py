@@ -247,6 +247,18 @@ OPTIONS: tuple[Option, ...] = (
         "case's drawings with metrics, failed checks and raw answers",
     ),
     Option(
+        "--shape-results",
+        "shape_results",
+        "results",
+        "path",
+        metavar="FILE",
+        allowed="a file path",
+        base="cwd",
+        help="write one JSON line per model × case × sample (configuration, case, score, checks, verdict, "
+        "answer digest, cost; docs/results.md), whole at the end of the run; shape-asserts leaderboard "
+        "FILE... merges such files into a leaderboard",
+    ),
+    Option(
         "--baseline",
         "shape_baseline",
         "baseline",

@@ -62,11 +62,13 @@ class ShapeRun:
         self.settings: Settings = settings
         options = VerdictOptions(
             report=values["report"],
+            results=values["results"],
             baseline=values["baseline"],
             margin=values["gate_margin"],
             undecided=values["gate_undecided"],
         )
         self.verdicts = VerdictSession(config, settings, options)
+        self._check_results_path()
         self._check_case_files()
         #: The fetch asks once, in the process that sees the whole selection: never an xdist worker.
         self.fetcher: Fetcher | None = None if self.is_worker else Fetcher(config, settings)
@@ -119,6 +121,19 @@ class ShapeRun:
         # (runstate.sweep_run_folders)
         folder = f"shape-asserts-run-{os.getpid()}-{secrets.token_hex(6)}"
         return Path(tempfile.gettempdir()) / folder / "state.json"
+
+    def _check_results_path(self) -> None:
+        """A ``--shape-results`` file that could not be written stops the run at start (exit 4)."""
+        path = self.verdicts.options.results
+        if path is None or self.is_worker:  # the controller alone writes it
+            return
+        from shape_asserts.results.results_file import unwritable
+
+        why = unwritable(path)
+        if why is not None:
+            raise pytest.UsageError(
+                f"shape-asserts: --shape-results {path} cannot be written: {why}; give a file in a folder you can write"
+            )
 
     def _check_case_files(self) -> None:
         """Load the user's case files now: a mistake in one is a one-line usage error (exit 4).
@@ -244,6 +259,14 @@ class ShapeRun:
             prop = _record(item, param, report).as_property()
             item.user_properties.append(prop)  # later phases' reports and JUnit XML carry it too
             report.user_properties.append(prop)
+        if param is not None and call.when == "teardown":
+            # its last report carries the record: the item, kept to the session's end, need not
+            # hold the answers, drawings and scores any longer
+            from shape_asserts.results.record import PROPERTY
+
+            if _RUN_KEY in item.stash:
+                del item.stash[_RUN_KEY]
+            item.user_properties[:] = [p for p in item.user_properties if p[0] != PROPERTY]
 
 
 def _record(item: pytest.Item, param: CaseParam, report: pytest.TestReport) -> CaseRecord:
@@ -257,7 +280,7 @@ def _record(item: pytest.Item, param: CaseParam, report: pytest.TestReport) -> C
     reason = "" if report.passed else report_reason(report)
     run = item.stash.get(_RUN_KEY, None)
     if run is not None and run.result is not None:
-        return CaseRecord.from_result(run.result, outcome, reason)
+        return CaseRecord.from_result(run.result, outcome, reason, answers=run.obtained.answers)
     if report.when == "call" and report.passed:
         reason = "the test passed without judging its answers (it never called shape_run.check())"
     return CaseRecord.unjudged(param.model, param.case, outcome, reason)

@@ -1,10 +1,16 @@
 """The run's one result collector, and what it does at the end of a run.
 
 One object (:class:`VerdictSession`) is made by the run object (:mod:`shape_asserts.plugin.run`),
-and the plugin's hooks hand it its work. During the run it gathers the
+and the plugin's hooks hand it its work. During the run it takes the
 :class:`~shape_asserts.results.record.CaseRecord` each shape test's report carries (on the xdist
-controller, reports from every worker arrive here) and counts the errors and failures that are not
-shape cases. Everything after reads only those records, nothing from disk:
+controller, reports from every worker arrive here), writes it to the results file as it comes
+(``--shape-results FILE``, else a file in the run's own folder:
+:mod:`shape_asserts.results.results_file`), and counts the errors and failures that are not shape
+cases. With ``--shape-report`` the whole record (answers, drawings) goes to a file of its own
+(:mod:`shape_asserts.results.spool`). The run holds no record in memory meanwhile: at the end it
+reads the results file back (:func:`shape_asserts.results.merge.read_results`, as
+``shape-asserts leaderboard`` does) into one small record per test, and everything after reads
+those:
 
 * the terminal summary per model × family (:mod:`shape_asserts.results.summary`);
 * with ``--baseline MODEL``: gates every ``--model`` against the baseline (:mod:`shape_asserts.results.gate`)
@@ -21,6 +27,7 @@ gated run passes only with a result for every selected case of every model.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 from dataclasses import dataclass
@@ -38,6 +45,8 @@ if TYPE_CHECKING:
     from shape_asserts.results.leaderboard import Leaderboard
     from shape_asserts.results.record import CaseRecord
     from shape_asserts.results.report import ReportData
+    from shape_asserts.results.results_file import ResultsWriter
+    from shape_asserts.results.spool import RecordSpool
 
 # The results modules (numpy, the families) are imported where a run has results to show: this
 # session is made in every pytest run where the plugin is installed, most with no shape test.
@@ -46,6 +55,8 @@ __all__ = ["UNDECIDED_POLICIES", "VerdictOptions", "VerdictSession", "with_basel
 
 #: The phases of a test's reports; xdist reports a test lost with its crashed worker as "???".
 _PHASES = ("setup", "call", "teardown")
+#: Exit statuses of a run that did not finish: its results file is left as ``FILE.partial``.
+_UNFINISHED = (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR)
 #: :data:`shape_asserts.results.step_summary.ENV`, read here without importing that module (it
 #: loads the gate and the leaderboard) in a run with no job summary to append.
 STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
@@ -56,6 +67,8 @@ class VerdictOptions:
     """The end-of-run options: where the report goes, and the gate's baseline and rules."""
 
     report: Path | None = None
+    #: ``--shape-results``: where the results file goes (``None``: the run keeps its own, then removes it).
+    results: Path | None = None
     baseline: str | None = None
     margin: float = GATE_MARGIN
     undecided: str = "pass"
@@ -77,6 +90,14 @@ def with_baseline(settings: Any, baseline: str | None) -> Any:
     return dataclasses.replace(settings, models=tuple(settings.models) + (baseline,))
 
 
+def _drop_record(report: Any) -> None:
+    """Take the record's JSON text off a report that pytest's terminal reporter keeps to the end."""
+    if report.user_properties:
+        from shape_asserts.results.record import PROPERTY
+
+        report.user_properties = [p for p in report.user_properties if p[0] != PROPERTY]
+
+
 def stopped_early(session: pytest.Session) -> str:
     """pytest's reason for ending the run before its last test (``-x``, ``--maxfail``), or ""."""
     dsession = session.config.pluginmanager.get_plugin("dsession")  # an xdist controller stops there
@@ -93,7 +114,6 @@ class VerdictSession:
         self.config = config
         self.settings = settings
         self.options = options
-        self.records: dict[tuple[str, str], CaseRecord] = {}  # by (model, case), the latest report's
         self.errors = 0
         self.other_failures = 0
         #: The cases the run selected (for any model): the gate needs every model's result for each.
@@ -106,6 +126,13 @@ class VerdictSession:
         self.report_path: Path | None = None
         self.problems: list[str] = []
         self._board: tuple[Leaderboard | None] | None = None  # computed once, at the end
+        self._writer: ResultsWriter | None = None  # made at the first record
+        self._spool: RecordSpool | None = None  # with --shape-report: the whole records, for the drawings
+        self._written = 0  # tests written to the results file
+        self._write_failed = False
+        self._cases: dict[str, tuple[int, dict[str, Any]]] | None = None  # case id → (order, case_fields)
+        self._records: list[CaseRecord] | None = None  # read back from the results file, once
+        self.results_path: Path | None = None  # the results file the run left (--shape-results)
 
     # --- during the run --------------------------------------------------------------------
 
@@ -139,8 +166,9 @@ class VerdictSession:
 
     def take_report(self, report: pytest.TestReport) -> None:
         """Count a report's error or failure, and keep its record when it settles a shape test."""
-        if hasattr(self.config, "workerinput"):
-            return  # xdist workers: the controller sees every report
+        if hasattr(self.config, "workerinput"):  # xdist workers: the controller sees every report,
+            _drop_record(report)  # sent to it by now; the worker's terminal reporter keeps the rest
+            return
         if report.when not in _PHASES and report.failed:
             self.crashed += 1  # "worker 'gw0' crashed while running ...": no record, no phase
             return
@@ -148,38 +176,133 @@ class VerdictSession:
             self.errors += 1
         # the phase that settles a test: its call, or a setup that did not pass (later phases'
         # reports carry the same record again)
-        if report.when != "call" and (report.when != "setup" or report.passed):
-            return
+        settles = report.when == "call" or (report.when == "setup" and not report.passed)
         record = None
         if report.user_properties:  # a test with none is no shape case: no need to load the records
-            from shape_asserts.results.record import CaseRecord
+            from shape_asserts.results.record import PROPERTY, CaseRecord
 
-            record = CaseRecord.from_properties(report.user_properties)
-        if record is None:
-            if report.when == "call" and report.failed:
-                self.other_failures += 1
+            carried = [v for k, v in report.user_properties if k == PROPERTY]
+            record = CaseRecord.from_properties(report.user_properties) if settles and carried else None
+            if record is not None:
+                self._write(record, carried[-1])
+            if carried:
+                # on disk now (or carried again by a later phase): the report, kept to the end by the
+                # terminal reporter, need not hold the JSON text; other plugins have seen it
+                _drop_record(report)
+        if settles and record is None and report.when == "call" and report.failed:
+            self.other_failures += 1
+
+    def _write(self, record: CaseRecord, text: Any) -> None:
+        """Write one test's record to the results file (and, for the report, whole to the spool)."""
+        from shape_asserts.results.results_file import ResultsWriter, record_lines
+
+        if self._writer is None:
+            self._writer = ResultsWriter(self.options.results or self._run_folder() / "results.jsonl")
+            if self.options.report is not None:
+                from shape_asserts.results.spool import RecordSpool
+
+                self._spool = RecordSpool(self._run_folder() / "records.jsonl")
+        order, fields = self._case_fields().get(record.case, (None, {}))
+        models = list(self.settings.models)
+        lines = record_lines(
+            record,
+            config=self.model_config(record.model),
+            number=self._written,
+            case=fields,
+            case_order=order,
+            model_order=models.index(record.model) if record.model in models else None,
+        )
+        try:
+            self._writer.write(lines)
+        except OSError as exc:  # a full disk: said once at the end; the results written so far stand
+            if not self._write_failed:
+                self.problems.append(f"could not write to the results file {self._writer.path}: {exc}")
+            self._write_failed = True
             return
-        key = (record.model, record.case)
-        self.records.pop(key, None)  # a test run again (--reruns) counts once, as it ended last
-        self.records[key] = record
+        self._written += 1
+        if self._spool is not None:
+            self._spool.add(record.model, record.case, text if isinstance(text, str) else record.to_json_text())
+
+    def model_config(self, model: str) -> dict[str, Any]:
+        """What the run knows of how ``model`` was asked: a results line's ``config``.
+
+        Two lines merge as one model only when these are equal (:mod:`shape_asserts.results.merge`).
+        Provider arguments, when the run has them, are ``args``.
+        """
+        from shape_asserts.asking.model_config import resolve
+
+        s = self.settings
+        sent = resolve(model, s.configs, s.provider_args, s.temperature, s.max_tokens)
+        return {
+            "name": model,
+            "model": sent.model,
+            "temperature": sent.temperature,
+            "max_tokens": sent.max_tokens,
+            "lang": s.lang,
+            "args": dict(sent.args),
+        }
+
+    def _case_fields(self) -> dict[str, tuple[int, dict[str, Any]]]:
+        """Each case's place in the run and what a results line says of it (loaded once)."""
+        if self._cases is None:
+            from shape_asserts.results.results_file import case_fields
+
+            try:
+                cases = self.settings.cases()
+            except CaseError:  # already said at collection; the lines go without the case's parameters
+                cases = []
+            self._cases = {c.id: (i, case_fields(c, self.settings.lang)) for i, c in enumerate(cases)}
+        return self._cases
+
+    def _run_folder(self) -> Path:
+        """The run's own private folder (the fetch's; removed at the run's end), made if need be."""
+        state = self.settings.state_path
+        if state is None:
+            import tempfile
+
+            state = Path(tempfile.mkdtemp(prefix="shape-asserts-run-")) / "state.json"
+            self.settings = dataclasses.replace(self.settings, state_path=state)
+        state.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        return state.parent
+
+    @property
+    def records(self) -> list[CaseRecord]:
+        """The run's records, one small one per test (no answers, no drawings), read back from the
+        results file: what the summary, the leaderboard and the gate are made from."""
+        if self._records is None:
+            self._records = self._read_back(complete=True)
+        return self._records
+
+    def _read_back(self, complete: bool) -> list[CaseRecord]:
+        """Close the results file (the user's is moved into place) and read its records back."""
+        if self._writer is None:
+            return []
+        from shape_asserts.results.merge import read_results
+
+        writer, self._writer = self._writer, None
+        if self.options.results is None:
+            writer.finish(complete=True, mode=0o600)  # the run's own file, in the run's folder
+            path = writer.path
+        else:
+            path = self.results_path = writer.finish(complete=complete)
+        merged = read_results([path])
+        if self.options.results is None:
+            with contextlib.suppress(OSError):
+                path.unlink()
+        for line in merged.unreadable + merged.duplicates + merged.incompatible:  # none for a file this
+            self.problems.append(f"results file {path}: {line}")  # run wrote: said if it ever happens
+        return list(merged.records)
 
     def ordered(self) -> list[CaseRecord]:
-        """The records in the run's case order, then model order (cases the run does not know last)."""
-        try:
-            cases = {c.id: i for i, c in enumerate(self.settings.cases())}
-        except CaseError:  # already said at collection; the records still print, by case id
-            cases = {}
-        models = {m: i for i, m in enumerate(self.settings.models)}
-        return sorted(
-            self.records.values(),
-            key=lambda r: (cases.get(r.case, len(cases)), r.case, models.get(r.model, len(models)), r.model),
-        )
+        """The records in the run's case order, then model order (cases the run does not know last):
+        the results file's lines say each one's place, and are read back in it."""
+        return self.records
 
     def leaderboard(self) -> Leaderboard | None:
         """The run's leaderboard when it compares (two models or more) or benchmarks (``-m benchmark``)."""
         if self._board is None:
             board = None
-            models = {r.model for r in self.records.values()}
+            models = {r.model for r in self.records}
             if len(models) >= 2 or (models and getattr(self.settings, "benchmark", False)):
                 from shape_asserts.results.leaderboard import leaderboard
 
@@ -191,6 +314,16 @@ class VerdictSession:
         """At session end: gate, write the report and the job summary, set the exit status."""
         if hasattr(self.config, "workerinput"):
             return  # xdist workers: the controller sees every report and does this once
+        if self._writer is not None:  # the results file made whole (or .partial when interrupted)
+            self._records = self._read_back(complete=session.exitstatus not in _UNFINISHED)
+        try:
+            self._finish(session)
+        finally:
+            if self._spool is not None:
+                self._spool.close()
+                self._spool = None
+
+    def _finish(self, session: pytest.Session) -> None:
         o = self.options
         if not self.records and not o.baseline and not o.report:
             return  # a run without shape cases writes no job summary (and loads none of the results)
@@ -280,6 +413,7 @@ class VerdictSession:
             baseline=o.baseline,
             lang=s.lang,
             cases={c.id: c for c in s.cases()},
+            load=self._spool.load if self._spool is not None else None,
             settings=meta,
             generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         )
@@ -298,14 +432,10 @@ class VerdictSession:
             )
             board = self.leaderboard()
             if board is not None:
-                from shape_asserts.results.leaderboard_view import explain, format_leaderboard
+                from shape_asserts.results.leaderboard_view import terminal_lines
 
                 tr.section("shape-asserts leaderboard")
-                for line in format_leaderboard(board):
-                    tr.write_line(line)
-                import textwrap
-
-                for line in textwrap.wrap(explain(board), width=100):
+                for line in terminal_lines(board):  # as `shape-asserts leaderboard FILE` prints it
                     tr.write_line(line)
             self._write_drawings_hint(tr)
 
@@ -315,12 +445,7 @@ class VerdictSession:
 
         if drawings_in_terminal(self.settings, self.config.get_verbosity()):
             return
-        from shape_asserts.results.record import PROPERTY
-
-        # pytest's own failed reports, those of shape cases: whatever this session keeps of the records
-        failed = sum(
-            any(name == PROPERTY for name, _ in report.user_properties) for report in tr.stats.get("failed", ())
-        )
+        failed = sum(r.outcome == "failed" for r in self.records)
         if not failed:
             return
         where = (
@@ -359,6 +484,10 @@ class VerdictSession:
                 tr.write_line(f"exit status {self.status[1]}: {self.status_reason}")
         for problem in self.problems:
             tr.write_line(f"shape-asserts: {problem}", red=True)
+        if self.results_path is not None:
+            partial = self.results_path.name.endswith(".partial")
+            kind = " (the run did not finish: a partial file)" if partial else ""
+            tr.write_sep("-", f"shape-asserts results: {self.results_path}, {self._written} tests{kind}")
         if self.report_path is not None:
             tr.write_sep("-", f"shape-asserts report: {self.report_path}")
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +44,8 @@ __all__ = [
     "stability_html",
 ]
 
+#: A record's whole self (answers, drawings) from the small one in hand.
+Loader = Callable[[CaseRecord], CaseRecord]
 #: Start angles closer than this (degrees) are one start point (the grid rounds start points).
 BUCKET_GAP = 8.0
 #: ... and no start point spans more than this, so a fine matrix is not chained into one.
@@ -242,8 +244,11 @@ def _ideal(case: Any) -> list[tuple[float, float]] | None:
         return None
 
 
-def _panel(b: Bucket, x: float, y: float, side: float, definitions: Mapping[str, Any]) -> str:
-    """One small drawing (or several overlaid) with its score, its top-left corner at ``(x, y)``."""
+def _panel(
+    b: Bucket, x: float, y: float, side: float, definitions: Mapping[str, Any], load: Loader | None = None
+) -> str:
+    """One small drawing (or several overlaid) with its score, its top-left corner at ``(x, y)``;
+    ``load`` gives a record's drawings when the records in hand have none (read back from disk)."""
     recs = b.records[:MAX_OVERLAY]
     g = max(r.grid_size for r in recs)
     passed = all(r.outcome == "passed" for r in b.records)
@@ -259,7 +264,7 @@ def _panel(b: Bucket, x: float, y: float, side: float, definitions: Mapping[str,
     if ideal:
         out.append('<polyline class="ideal" points="' + " ".join(f"{_n(px)},{_n(py)}" for px, py in ideal) + '"/>')
     for r in recs:
-        pts = _drawing(r)
+        pts = _drawing(load(r) if load is not None else r)
         if not pts:
             continue
         overlaid = "" if len(recs) == 1 else " overlaid"
@@ -277,7 +282,9 @@ def _panel(b: Bucket, x: float, y: float, side: float, definitions: Mapping[str,
     return "".join(out)
 
 
-def ring_svg(direction: str, bs: Sequence[Bucket], definitions: Mapping[str, Any] | None = None) -> str:
+def ring_svg(
+    direction: str, bs: Sequence[Bucket], definitions: Mapping[str, Any] | None = None, load: Loader | None = None
+) -> str:
     """Small multiples of one direction: each start angle's drawing placed at that angle round a circle."""
     n = max(len(bs), 1)
     side = min(float(_PANEL), 2 * math.pi * _RING_MAX / n / 1.35)
@@ -300,7 +307,7 @@ def ring_svg(direction: str, bs: Sequence[Bucket], definitions: Mapping[str, Any
     ]
     for b in bs:
         px, py = _at(cx, cy, ring, b.angle)
-        out.append(_panel(b, px - side / 2, py - side / 2 - 6, side, definitions or {}))
+        out.append(_panel(b, px - side / 2, py - side / 2 - 6, side, definitions or {}, load))
     out.append("</svg>")
     return "".join(out)
 
@@ -309,8 +316,12 @@ def stability_html(
     records: Sequence[CaseRecord],
     models: Sequence[str],
     definitions: Mapping[str, Any] | None = None,
+    load: Loader | None = None,
 ) -> list[str]:
-    """The report's stability section ([] when no family asks one shape from two start angles)."""
+    """The report's stability section ([] when no family asks one shape from two start angles).
+
+    ``load`` turns a record without drawings into the whole one (see :class:`ReportData`'s ``load``).
+    """
     by_key: dict[tuple[str, str], list[CaseRecord]] = defaultdict(list)
     for r in _usable(records):
         by_key[(r.family, r.model)].append(r)
@@ -346,7 +357,7 @@ def stability_html(
             f'<div class="stab"><div class="stab-head"><span class="model">{esc(model)}</span>'
             f'<span class="muted">{len(recs)} cases · mean score by start, {spread}</span></div>'
             f'<div class="stab-body">{polar_svg(model, fam, lines)}'
-            + "".join(ring_svg(d, bs, definitions or {}) for d, bs in lines.items())
+            + "".join(ring_svg(d, bs, definitions or {}, load) for d, bs in lines.items())
             + "</div></div>"
         )
     out.append("</section>")

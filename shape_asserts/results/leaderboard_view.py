@@ -11,7 +11,7 @@ from shape_asserts.results.leaderboard import OVERALL, Comparison, Estimate, Lea
 from shape_asserts.results.panels import esc
 from shape_asserts.results.record import printable
 
-__all__ = ["MAX_NAME", "format_leaderboard", "leaderboard_html", "ci", "diff", "explain"]
+__all__ = ["MAX_NAME", "format_leaderboard", "leaderboard_html", "ci", "diff", "explain", "terminal_lines"]
 
 #: Longest model name shown (longer ones are cut with '…').
 MAX_NAME = 60
@@ -96,6 +96,14 @@ def format_leaderboard(board: Leaderboard) -> list[str]:
         out += ["", "paired, overall (better − worse, score [95% CI]):"]
         out += [f"  {_pair_line(c)}" for c in pairs]
     return out
+
+
+def terminal_lines(board: Leaderboard, width: int = 100) -> list[str]:
+    """The board as a run's terminal shows it, and ``shape-asserts leaderboard`` prints it:
+    the tables, then what they mean, wrapped at ``width``."""
+    import textwrap
+
+    return format_leaderboard(board) + textwrap.wrap(explain(board), width=width)
 
 
 def _ci_html(e: Estimate | None, digits: int = 2) -> str:

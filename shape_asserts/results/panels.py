@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -315,11 +315,27 @@ def cases_html(
     ``cases`` pairs each case's first record with its records by model; ``definitions`` holds the
     run's cases by id, for the prompt and the ideal shape (a case missing there shows neither).
     """
-    out = ['<section id="drawings"><h2>Drawings</h2>', _legend()]
-    full = full_cells(cases)
+    cells = sum(len(by_model) for _, by_model in cases)
+    return list(iter_cases_html(cases, models, baseline, lang, definitions, full_cells(cases), cells))
+
+
+def iter_cases_html(
+    cases: Iterable[tuple[CaseRecord, Mapping[str, CaseRecord]]],
+    models: Sequence[str],
+    baseline: str | None,
+    lang: str,
+    definitions: Mapping[str, Any],
+    full: set[tuple[str, str]] | None = None,
+    cells: int = 0,
+) -> Iterator[str]:
+    """:func:`cases_html`'s pieces one case at a time: a page of thousands of cases is written as it
+    is made, never held whole (with records read from disk as each case is drawn, neither are they).
+    ``full``: the cells drawn in full (:func:`full_cells`, chosen by the caller from the small
+    records) of the ``cells`` there are; ``None`` draws every one."""
+    yield '<section id="drawings"><h2>Drawings</h2>'
+    yield _legend()
     if full is not None:
-        cells = sum(len(by_model) for _, by_model in cases)
-        out.append(
+        yield (
             f'<p class="cut">{len(full):,} of the {cells:,} model × case cells are drawn in full (the report draws at '
             f"most {MAX_FULL_CELLS:,}): the failing ones first, each model's worst first and the models in turn, "
             "then a sample of the passing ones. The others show their verdict, score and failed checks; "
@@ -329,8 +345,8 @@ def cases_html(
     for i, (first, by_model) in enumerate(cases):
         if first.family != family:
             family = first.family
-            out.append(f'<h2 class="family">{esc(family)}</h2>')
-        out.append(
+            yield f'<h2 class="family">{esc(family)}</h2>'
+        yield (
             f'<section class="case" id="{anchor(first.case)}"><div class="case-head">'
             f'<h3>{esc(first.case)}</h3><span class="variant">{esc(first.variant)}</span></div>'
         )
@@ -340,16 +356,15 @@ def cases_html(
         except Exception:
             prompt = "(no prompt in this language)"
         # a user case's prompt may hold a token or a secret's value: redacted as recorded answers are
-        out.append(f"<details><summary>prompt</summary><pre>{esc(redact(prompt), MAX_ANSWER_SHOWN)}</pre></details>")
+        yield f"<details><summary>prompt</summary><pre>{esc(redact(prompt), MAX_ANSWER_SHOWN)}</pre></details>"
         # side by side in one row; in a report of many cells, wrapped rows, so no cell drawn in full
         # sits off the screen to the right of a row of one-line ones
         columns = (
             f"repeat({len(models)},minmax(300px,640px))" if full is None else "repeat(auto-fill,minmax(300px,1fr))"
         )
-        out.append(f'<div class="models" style="grid-template-columns:{columns}">')
+        yield f'<div class="models" style="grid-template-columns:{columns}">'
         for j, m in enumerate(models):
             drawn = full is None or (first.case, m) in full
-            out.append(_cell_html(by_model.get(m), m, baseline, case, f"{i}-{j}", full=drawn))
-        out.append("</div></section>")
-    out.append("</section>")
-    return out
+            yield _cell_html(by_model.get(m), m, baseline, case, f"{i}-{j}", full=drawn)
+        yield "</div></section>"
+    yield "</section>"

@@ -10,8 +10,9 @@ one-line reason.
 
 Everything a consumer shows is in the record, bounded: the first :data:`MAX_ANSWER` characters of
 each answer (and its full length), the points of drawings of at most :data:`MAX_POINTS` points,
-metrics, and every check with its value, limit, margin and one-line description. Nothing is read
-again from disk at the end of a run.
+metrics, and every check with its value, limit, margin and one-line description. The run writes
+each record as it comes (the results file, :mod:`shape_asserts.results.results_file`, and for the
+report the whole record, :mod:`shape_asserts.results.spool`) and holds none in memory meanwhile.
 
 >>> rec = CaseRecord.from_scores("m", "c1", "circle", (90.0, 70.0), (True, False))
 >>> (rec.outcome, rec.score, rec.pass_rate)
@@ -22,10 +23,11 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 import statistics
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -99,6 +101,13 @@ def _finite(value: Any) -> float | None:
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 
+def _tokens(usage: Any) -> dict[str, int]:
+    """A reply's token counts, whole numbers only."""
+    if not isinstance(usage, Mapping):
+        return {}
+    return {str(k): int(v) for k, v in usage.items() if isinstance(v, int) and not isinstance(v, bool)}
+
+
 def _coordinate(v: float) -> int | float:
     return int(v) if v.is_integer() else v
 
@@ -158,6 +167,9 @@ class SampleRecord(_Json):
     #: The drawing, when it has at most MAX_POINTS points (else ``None``, as for a non-drawing).
     points: tuple[tuple[float, float], ...] | None = None
     marks: Mapping[str, tuple[int, ...]] = field(default_factory=dict)  # DRAWN_MARKS, with the points
+    answer_sha256: str = ""  # of the whole answer's UTF-8 text (what a results file says of it)
+    tokens: Mapping[str, int] = field(default_factory=dict)  # as the reply counted them, where it did
+    cost_usd: float | None = None  # as litellm priced the call, where it could
 
     _NESTED: ClassVar[Mapping[str, Any]] = {"checks": CheckRecord}
 
@@ -166,10 +178,18 @@ class SampleRecord(_Json):
         return tuple(c for c in self.checks if not c.passed)
 
     @classmethod
-    def from_sample(cls, sample: SampleResult) -> SampleRecord:
+    def from_sample(cls, sample: SampleResult, answer: Any = None) -> SampleRecord:
+        """The record of a judged sample; ``answer`` (a recorded answer) adds its tokens and cost."""
         text = str(sample.text)
         length = len(text) if sample.answer_length is None else int(sample.answer_length)  # before a recorded cut
-        common: dict[str, Any] = {"index": int(sample.index), "answer": text[:MAX_ANSWER], "answer_length": length}
+        common: dict[str, Any] = {
+            "index": int(sample.index),
+            "answer": text[:MAX_ANSWER],
+            "answer_length": length,
+            "answer_sha256": hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
+            "tokens": _tokens(getattr(answer, "usage", None)),
+            "cost_usd": _finite(getattr(answer, "cost_usd", None)),
+        }
         if sample.score is None or sample.drawing is None:
             return cls(format_error=str(sample.format_error)[:MAX_FORMAT_ERROR], **common)
         sc = sample.score
@@ -259,8 +279,9 @@ class CaseRecord(_Json):
         return made if made is not None else cls.from_json(found[-1])
 
     @classmethod
-    def from_result(cls, result: CaseResult, outcome: str, reason: str = "") -> CaseRecord:
-        """The record of a judged case, ending with ``outcome``."""
+    def from_result(cls, result: CaseResult, outcome: str, reason: str = "", answers: Sequence[Any] = ()) -> CaseRecord:
+        """The record of a judged case, ending with ``outcome``; ``answers`` (the recorded answers
+        judged, in sample order) add each sample's tokens and cost."""
         case = result.case
         return cls(
             model=result.model,
@@ -279,7 +300,10 @@ class CaseRecord(_Json):
             score=round(float(result.mean_score), 2),
             pass_rate=round(float(result.pass_rate), 4),
             drawn=sum(1 for s in result.samples if not s.format_error),
-            samples=tuple(SampleRecord.from_sample(s) for s in result.samples),
+            samples=tuple(
+                SampleRecord.from_sample(s, answers[i] if i < len(answers) else None)
+                for i, s in enumerate(result.samples)
+            ),
         )
 
     @classmethod

@@ -19,7 +19,7 @@ runs nothing, and styles come only from the page itself.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,8 +36,9 @@ from shape_asserts.results.panels import (
     MAX_POINTS_DRAWN,
     anchor,
     badge,
-    cases_html,
     esc,
+    full_cells,
+    iter_cases_html,
     status,
 )
 from shape_asserts.results.record import CaseRecord
@@ -70,6 +71,28 @@ class ReportData:
     notes: Sequence[str] = field(default_factory=tuple)
     #: Which parts to show, in this order of the page (a subset makes a focused picture).
     sections: Sequence[str] = SECTIONS
+    #: The whole record (answers, drawings) of a model × case, when ``records`` are small ones
+    #: read back from a results file (a run's: :mod:`shape_asserts.results.spool`); ``None``: the
+    #: records are whole. Each is read when its case is drawn, so a page of many cases never holds
+    #: every drawing at once.
+    load: Callable[[str, str], CaseRecord | None] | None = None
+
+
+class _Whole(Mapping[str, CaseRecord]):
+    """A case's records by model, each read whole (``load``) only when the page draws it."""
+
+    def __init__(self, records: Mapping[str, CaseRecord], load: Callable[[CaseRecord], CaseRecord]) -> None:
+        self._records = records
+        self._load = load
+
+    def __getitem__(self, model: str) -> CaseRecord:
+        return self._load(self._records[model])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._records)
+
+    def __len__(self) -> int:
+        return len(self._records)
 
 
 _STYLE = """
@@ -254,6 +277,12 @@ def _matrix_html(cases: list[tuple[CaseRecord, dict[str, CaseRecord]]], models: 
 
 def render_html(data: ReportData) -> str:
     """The report as one HTML document (no script, no external resource)."""
+    return "\n".join(render_parts(data)) + "\n"
+
+
+def render_parts(data: ReportData) -> Iterator[str]:
+    """The report's HTML in pieces, in page order, made as they are asked for (joined with newlines,
+    they are :func:`render_html`): the drawings, case by case, are never held whole."""
     models = list(data.models) or list(dict.fromkeys(r.model for r in data.records))
     for r in data.records:
         if r.model not in models:
@@ -262,9 +291,11 @@ def render_html(data: ReportData) -> str:
     for r in data.records:
         cases.setdefault(r.case, (r, {}))[1][r.model] = r
     ordered = sorted(cases.values(), key=lambda cv: cv[0].family)  # stable: keeps the run's order inside
+    load = data.load
+    whole = None if load is None else (lambda r: load(r.model, r.case) or r)
     meta = "".join(f"<span>{esc(k)} <b>{esc(v, MAX_NOTE)}</b></span>" for k, v in data.settings)
     show = set(data.sections)
-    out = [
+    yield from [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f'<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">',
@@ -274,29 +305,32 @@ def render_html(data: ReportData) -> str:
         f"<style>{_STYLE}{PANEL_STYLE}</style></head><body><main>",
     ]
     if "header" in show:
-        out.append(f'<header><h1>{esc(data.title, 200)}</h1><p class="meta">{meta}</p></header>')
-        out += [f'<p class="cut">{esc(note, MAX_NOTE)}</p>' for note in data.notes]
+        yield f'<header><h1>{esc(data.title, 200)}</h1><p class="meta">{meta}</p></header>'
+        yield from [f'<p class="cut">{esc(note, MAX_NOTE)}</p>' for note in data.notes]
     if data.gate is not None and "gate" in show:
-        out += _gate_html(data.gate)
+        yield from _gate_html(data.gate)
     if data.rows and "summary" in show:
-        out += _summary_html(data.rows, data.baseline)
+        yield from _summary_html(data.rows, data.baseline)
     if data.leaderboard is not None and "leaderboard" in show:
-        out += leaderboard_html(data.leaderboard)
+        yield from leaderboard_html(data.leaderboard)
     if ordered and "overview" in show:
-        out += _matrix_html(ordered, models)
+        yield from _matrix_html(ordered, models)
     if "stability" in show:
-        out += stability_html(data.records, models, data.cases)
+        yield from stability_html(data.records, models, data.cases, whole)
     if ordered and "drawings" in show:
-        out += cases_html(ordered, models, data.baseline, data.lang, data.cases)
+        full = full_cells(ordered)  # chosen from the small records, before any is read whole
+        drawn = ordered if whole is None else [(first, _Whole(by_model, whole)) for first, by_model in ordered]
+        cells = sum(len(by_model) for _, by_model in ordered)
+        yield from iter_cases_html(drawn, models, data.baseline, data.lang, data.cases, full, cells)
     if not ordered and not data.rows:
-        out.append("<p>No shape cases ran.</p>")
+        yield "<p>No shape cases ran.</p>"
     if "header" in show:
         footer = "shape-asserts" + (f" · generated {esc(data.generated)}" if data.generated else "")
-        out.append(f"<footer>{footer}</footer>")
-    out.append("</main></body></html>")
-    return "\n".join(out) + "\n"
+        yield f"<footer>{footer}</footer>"
+    yield "</main></body></html>"
 
 
 def write_report(path: str | os.PathLike[str], data: ReportData) -> Path:
     """Write the report to ``path`` atomically (parent folders are created), readable by all."""
-    return write_atomic(path, render_html(data), mode=0o644)  # a report is meant to be shared
+    lines = (piece + "\n" for piece in render_parts(data))  # render_html's text, never joined in memory
+    return write_atomic(path, lines, mode=0o644)  # a report is meant to be shared

@@ -38,8 +38,14 @@ def test_every_option_has_its_own_flag_ini_key_and_field():
 
 def test_every_option_fills_a_field_of_the_settings_or_of_the_verdict_options():
     settings = {f.name for f in dataclasses.fields(Settings)}
-    gate = {"report", "baseline", "gate_margin", "gate_undecided"}
-    assert {f.name for f in dataclasses.fields(VerdictOptions)} == {"report", "baseline", "margin", "undecided"}
+    gate = {"report", "results", "baseline", "gate_margin", "gate_undecided"}
+    assert {f.name for f in dataclasses.fields(VerdictOptions)} == {
+        "report",
+        "results",
+        "baseline",
+        "margin",
+        "undecided",
+    }
 
     # set by the plugin, not by an option: where the fetch leaves its state, the options a record
     # hint repeats, whether -m names benchmark, and the arguments and configurations read from

@@ -89,7 +89,7 @@ def test_a_test_lost_to_a_crashed_xdist_worker_is_counted_and_has_no_record():
     c.take_report(Report("???", "failed"))  # "worker 'gw0' crashed while running ..."
 
     assert (c.crashed, c.errors, c.other_failures) == (1, 0, 0)
-    assert c.records == {}
+    assert c.records == []
 
 
 def test_errors_and_failures_of_other_tests_are_counted_for_the_gated_status():
@@ -99,7 +99,7 @@ def test_errors_and_failures_of_other_tests_are_counted_for_the_gated_status():
     c.take_report(Report("teardown", "failed", props("a", "passed")))
 
     assert (c.errors, c.other_failures) == (2, 1)
-    assert c.records == {}
+    assert c.records == []
 
 
 def test_records_come_out_in_the_runs_case_order_then_model_order():
@@ -117,4 +117,4 @@ def test_an_xdist_worker_leaves_collecting_to_the_controller():
     c = VerdictSession(SimpleNamespace(workerinput={}), Settings(models=("m",)), VerdictOptions())
     c.take_report(Report("call", "failed", props("a", "failed")))
 
-    assert c.records == {} and c.other_failures == 0
+    assert c.records == [] and c.other_failures == 0

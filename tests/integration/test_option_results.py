@@ -1,0 +1,116 @@
+"""``--shape-results FILE``: one JSON line per model × case × sample, and the leaderboard it rebuilds."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from shape_asserts.cli import main
+from shape_asserts.results.results_file import FORMAT, VERSION
+
+MODELS = ("--model=reference/exact", "--model=reference/noisy")
+
+
+def _section(output: str, title: str) -> list[str]:
+    """The lines of a terminal section, up to the next section's title line (or the end)."""
+    lines = output.splitlines()
+    start = next(i for i, line in enumerate(lines) if title in line and line.startswith("="))
+    end = next((i for i in range(start + 1, len(lines)) if re.match(r"[=-]+ [A-Za-z(].* [=-]+$", lines[i])), len(lines))
+    return lines[start + 1 : end]
+
+
+def _lines(path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_a_two_model_benchmark_replay_and_its_results_file_print_the_same_leaderboard(bench_suite, capsys):
+    result = bench_suite.runpytest("-m", "benchmark and spiral", *MODELS, "--record=none", "--shape-results=out.jsonl")
+    run_board = _section(result.stdout.str(), "shape-asserts leaderboard")
+    capsys.readouterr()
+
+    status = main(["leaderboard", str(bench_suite.path / "out.jsonl")])
+
+    printed = capsys.readouterr()
+    assert status == 0
+    board = printed.out.splitlines()
+    assert "rank" in board[0] and "[95% CI]" in board[0] and "paired, overall" in printed.out
+    # after the run's board only its own notes may follow (where the failing drawings are)
+    after = [line for line in run_board[len(board) :] if line.strip() and not line.startswith("shape-asserts: ")]
+    assert board == run_board[: len(board)] and not after
+    assert "96 result(s) of 2 model(s) from 1 file(s)" in printed.err  # the spiral matrix: 48 cases × 2 models
+    assert "out.jsonl, 96 tests" in result.stdout.str()
+    _one_line_per_test_and_sample(bench_suite.path / "out.jsonl", result.parseoutcomes())
+    assert [p.name for p in bench_suite.path.glob(".out.jsonl*")] == []  # no temporary file left
+
+
+def _one_line_per_test_and_sample(path, outcomes: dict[str, int]) -> None:
+    """The file holds one line per test (one sample each here), with its verdict, checks and configuration."""
+    lines = _lines(path)
+    assert len(lines) == 96 and len({(x["model"], x["case"], x["sample"]) for x in lines}) == 96
+    assert {(x["format"], x["version"]) for x in lines} == {(FORMAT, VERSION)}
+    assert sum(x["outcome"] == "passed" for x in lines) == outcomes["passed"]
+    assert sum(x["outcome"] == "failed" for x in lines) == outcomes["failed"]
+    noisy = next(x for x in lines if x["model"] == "reference/noisy" and x["outcome"] == "failed")
+    assert noisy["passed"] is False and any(not c["passed"] for c in noisy["checks"])
+    assert re.fullmatch(r"[0-9a-f]{64}", noisy["answer_sha256"]) and noisy["answer_length"] > 0
+    assert noisy["config"] == {
+        "name": "reference/noisy",
+        "model": "reference/noisy",
+        "temperature": None,
+        "max_tokens": 4096,
+        "lang": "ru",
+        "args": {},
+    }
+    assert noisy["params"]["turns"] and re.fullmatch(r"[0-9a-f]{64}", noisy["case_sha256"])
+
+
+def test_under_xdist_the_controller_alone_writes_every_result(suite):
+    result = suite.runpytest("-n", "2", "-m", "seed", *MODELS, "--record=none", "--shape-results=out.jsonl")
+    outcomes = result.parseoutcomes()
+
+    lines = _lines(suite.path / "out.jsonl")
+
+    assert len(lines) == outcomes.get("passed", 0) + outcomes.get("failed", 0) == 6
+    assert len({(x["model"], x["case"]) for x in lines}) == 6
+    assert sorted(x["record"] for x in lines) == list(range(6))
+
+
+INTERRUPT_CONFTEST = """
+import pytest
+
+seen = []
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_logreport(report):
+    if report.when == "teardown":
+        seen.append(report.nodeid)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+"""
+
+
+def test_an_interrupted_run_leaves_a_partial_file_and_no_results_file(suite):
+    suite.makeconftest(INTERRUPT_CONFTEST)
+
+    result = suite.runpytest(
+        "-p", "no:randomly", "-m", "seed", *MODELS, "--record=none", "--shape-results=out.jsonl", no_reraise_ctrlc=True
+    )
+
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    assert not (suite.path / "out.jsonl").exists()
+    partial = _lines(suite.path / "out.jsonl.partial")
+    assert len(partial) == 2  # whole lines only, of the tests that ended
+    assert "a partial file" in result.stdout.str()
+
+
+def test_a_results_path_that_cannot_be_written_stops_the_run_at_start(suite):
+    (suite.path / "taken").write_text("a file, not a folder")
+
+    result = suite.runpytest("-m", "seed", "--record=none", "--shape-results=taken/out.jsonl")
+
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--shape-results*taken*"])
+    assert "Traceback" not in result.stderr.str() + result.stdout.str()

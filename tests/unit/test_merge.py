@@ -1,0 +1,178 @@
+"""Results files merged (:mod:`shape_asserts.results.merge`): order-free, duplicates and
+incompatible lines dropped and said, hostile files read without a traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from shape_asserts.cli import main
+from shape_asserts.results import merge as merge_module
+from shape_asserts.results.merge import read_results
+from shape_asserts.results.record import CaseRecord
+from shape_asserts.results.results_file import record_lines
+
+
+def _config(model: str, **settings) -> dict:
+    return {"name": model, "temperature": None, "max_tokens": 4096, "lang": "ru", "args": {}, **settings}
+
+
+def lines_of(model: str, case: str, scores, passed, *, number=0, order=0, digest="d1", **settings) -> list[dict]:
+    rec = CaseRecord.from_scores(model, case, "circle", scores, passed)
+    fields = {"params": {"radius": 10}, "thresholds": {}, "case_sha256": digest}
+    return record_lines(rec, config=_config(model, **settings), number=number, case=fields, case_order=order)
+
+
+def write(path: Path, *records: list[dict], tail: str = "") -> Path:
+    text = "".join(json.dumps(line) + "\n" for lines in records for line in lines)
+    path.write_text(text + tail, encoding="utf-8")
+    return path
+
+
+def _board(merged) -> list[tuple[str, str, float | None, int]]:
+    return [(r.model, r.case, r.score, len(r.samples)) for r in merged.records]
+
+
+def test_the_order_of_the_files_does_not_change_the_merge(tmp_path):
+    a = write(
+        tmp_path / "a.jsonl", lines_of("m", "c1", (90.0,), (True,)), lines_of("m", "c2", (80.0,), (False,), order=1)
+    )
+    b = write(tmp_path / "b.jsonl", lines_of("m", "c1", (70.0,), (False,)), lines_of("n", "c1", (60.0,), (False,)))
+
+    ab, ba = read_results([a, b]), read_results([b, a])
+
+    assert _board(ab) == _board(ba) and ab.said() == ba.said()
+    assert [(r.model, r.case) for r in ab.records] == [("m", "c1"), ("n", "c1"), ("m", "c2")]  # case order, then model
+
+
+def test_the_same_configuration_case_and_sample_twice_is_kept_once_and_said(tmp_path):
+    a = write(tmp_path / "a.jsonl", lines_of("m", "c1", (90.0,), (True,)))
+    b = write(tmp_path / "b.jsonl", lines_of("m", "c1", (70.0,), (False,)))
+
+    merged = read_results([a, b])
+
+    assert len(merged.records) == 1
+    assert len(merged.duplicates) == 1 and "m × c1 sample 0 is also at" in merged.duplicates[0]
+    assert any(line.startswith("dropped as duplicate:") for line in merged.said())
+
+
+def test_samples_of_one_case_from_two_files_make_one_case_judged_again(tmp_path):
+    first = lines_of("m", "c1", (90.0,), (True,))
+    second = [dict(line, sample=1, score=70.0, passed=False) for line in lines_of("m", "c1", (70.0,), (False,))]
+    a, b = write(tmp_path / "a.jsonl", first), write(tmp_path / "b.jsonl", second)
+
+    merged = read_results([a, b])
+
+    (rec,) = merged.records
+    assert (rec.scores, rec.pass_rate, rec.outcome) == ((90.0, 70.0), 0.5, "failed")
+    assert merged.duplicates == []
+
+
+def test_a_test_run_again_in_one_file_counts_as_it_ended_last(tmp_path):
+    path = write(
+        tmp_path / "a.jsonl", lines_of("m", "c1", (50.0,), (False,)), lines_of("m", "c1", (95.0,), (True,), number=1)
+    )
+
+    merged = read_results([path])
+
+    assert _board(merged) == [("m", "c1", 95.0, 1)]
+    assert merged.replaced == 1 and merged.duplicates == []
+
+
+def test_a_case_defined_differently_in_another_file_is_dropped_as_incompatible(tmp_path):
+    a = write(tmp_path / "a.jsonl", lines_of("m", "c1", (90.0,), (True,)), lines_of("n", "c1", (80.0,), (True,)))
+    b = write(tmp_path / "b.jsonl", lines_of("o", "c1", (10.0,), (False,), digest="d2"))
+
+    merged = read_results([b, a])
+
+    assert {r.model for r in merged.records} == {"m", "n"}
+    assert len(merged.incompatible) == 1 and "defined differently" in merged.incompatible[0]
+
+
+def test_one_model_name_with_two_configurations_is_two_rows(tmp_path):
+    a = write(tmp_path / "a.jsonl", lines_of("m", "c1", (90.0,), (True,), temperature=0.0))
+    b = write(tmp_path / "b.jsonl", lines_of("m", "c1", (80.0,), (True,), temperature=1.0))
+
+    merged = read_results([a, b])
+
+    assert len(merged.models) == 2 and all(m.startswith("m [") for m in merged.models)
+    assert len(merged.notes) == 2 and merged.duplicates == []
+
+
+def test_an_unjudged_case_gives_way_to_its_judged_samples_from_another_file(tmp_path):
+    error = CaseRecord(model="m", case="c1", family="circle", outcome="error", reason="ProviderError: outage")
+    a = write(tmp_path / "a.jsonl", record_lines(error, config=_config("m"), number=0, case={"case_sha256": "d1"}))
+    b = write(tmp_path / "b.jsonl", lines_of("m", "c1", (90.0,), (True,)))
+
+    merged = read_results([a, b])
+
+    assert [(r.outcome, r.score) for r in merged.records] == [("passed", 90.0)]
+    assert "unjudged" in merged.duplicates[0]
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (b"not json at all\n", "not JSON"),
+        (b'{"format": "shape-asserts.results", "version": 99}\n', "results version 99"),
+        (b'{"format": "something else"}\n', "not a shape-asserts results line"),
+        (b"[1, 2, 3]\n", "not a JSON object"),
+        (b"\xff\xfe\x00binary\n", "not UTF-8"),
+        (b'{"format": "shape-asserts.results", "version": 1, "rec', "cut off"),
+        (b"[" * 100_000 + b"\n", "not JSON"),
+    ],
+)
+def test_a_bad_line_is_said_with_its_file_and_number_never_raised(tmp_path, content, said):
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(json.dumps(lines_of("m", "c1", (90.0,), (True,))[0]).encode() + b"\n" + content)
+
+    merged = read_results([path])
+
+    assert _board(merged) == [("m", "c1", 90.0, 1)]
+    assert len(merged.unreadable) == 1 and merged.unreadable[0].startswith(f"{path}:2: ")
+    assert said in merged.unreadable[0]
+
+
+def test_a_line_over_the_limit_is_skipped_whole(tmp_path, monkeypatch):
+    monkeypatch.setattr(merge_module, "MAX_LINE", 4096)
+    good = json.dumps(lines_of("m", "c1", (90.0,), (True,))[0]).encode() + b"\n"
+    path = tmp_path / "huge.jsonl"
+    path.write_bytes(b'{"x": "' + b"a" * 20_000 + b'"}\n' + good)
+
+    merged = read_results([path])
+
+    assert _board(merged) == [("m", "c1", 90.0, 1)]
+    assert merged.unreadable == [f"{path}:1: over 4,096 bytes: not a results line"]
+
+
+def test_a_missing_file_or_a_folder_is_said_not_raised(tmp_path):
+    merged = read_results([tmp_path / "absent.jsonl", tmp_path])
+
+    assert merged.records == () and len(merged.unreadable) == 2
+    assert all("cannot be read" in line for line in merged.unreadable)
+
+
+def test_the_command_exits_2_with_one_line_per_problem_when_nothing_can_be_read(tmp_path, capsys):
+    path = tmp_path / "notes.txt"
+    path.write_text("hello\n")
+
+    status = main(["leaderboard", str(path), str(tmp_path / "absent.jsonl")])
+
+    err = capsys.readouterr().err
+    assert status == 2 and "Traceback" not in err
+    assert f"{path}:1: not JSON" in err and "nothing to rank" in err
+
+
+def test_the_command_writes_the_board_as_a_page(tmp_path, capsys):
+    path = write(
+        tmp_path / "a.jsonl",
+        *(lines_of(m, f"c{i}", (s + i,), (True,), order=i) for m, s in (("m", 90.0), ("n", 80.0)) for i in range(6)),
+    )
+
+    status = main(["leaderboard", str(path), "--html", str(tmp_path / "board.html")])
+
+    page = (tmp_path / "board.html").read_text(encoding="utf-8")
+    assert status == 0 and 'id="leaderboard"' in page and "<script" not in page
+    assert capsys.readouterr().out.splitlines()[2].split()[:2] == ["1", "m"]
