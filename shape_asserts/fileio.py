@@ -15,10 +15,11 @@ from pathlib import Path
 __all__ = ["write_atomic"]
 
 
-def write_atomic(path: str | os.PathLike[str], text: str, *, mode: int | None = None) -> Path:
+def write_atomic(path: str | os.PathLike[str], text: str, *, mode: int | None = None, durable: bool = True) -> Path:
     """Write ``text`` (UTF-8) to ``path`` atomically; parent folders are created.
 
     ``mode`` sets the file's permissions (a temporary file is private, ``0o600``, by default).
+    ``durable=False`` skips the fsync: still atomic for readers, but not across a power cut.
 
     >>> import tempfile, pathlib
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -34,7 +35,8 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, mode: int | None = 
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
         os.replace(tmp, target)

@@ -443,6 +443,13 @@ def main(argv: list[str] | None = None) -> int:
         pass
     finally:
         srv._httpd.server_close()
+        st = srv.state
+        # what a bench driving it from another process reads back (bench/scale.py)
+        print(
+            f"stub server stopped: {st.requests} chat requests, {sum(st.answered.values())} answered, "
+            f"peak {st.max_in_flight} in flight",
+            flush=True,
+        )
     return 0
 
 
