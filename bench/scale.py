@@ -5,6 +5,8 @@ and half noisily (``openai/noisy-1``…), it starts the project's stub server th
 (``python -m shape_asserts.asking.stub_server --latency L``, a process of its own, as a user starts
 it) and times, as subprocesses from the repository root:
 
+- **plain client**: the same calls as plain ``httpx`` POSTs of the same server, C at a time: what
+  the machine allows at that moment, a yardstick measured beside the live run;
 - **live**: ``pytest -n auto -m benchmark tests/suite --model=… (×M) --api-base=<stub>
   --concurrency C --record=all --shape-report <report>`` into fresh fixtures and snapshots folders
   (the snapshots outside ``tests/``, as a user's may be): every case is really asked;
@@ -232,12 +234,33 @@ class StubProcess:
 # ----------------------------------------------------------------------------- per-call cost
 
 
+def ask_plainly(base_url: str, pairs: list, concurrency: int) -> None:
+    """Ask every (model, case) of ``pairs`` as a plain ``httpx`` POST, ``concurrency`` at a time."""
+    import httpx
+
+    async def run() -> None:
+        sem = asyncio.Semaphore(concurrency)
+        async with httpx.AsyncClient(timeout=120) as client:
+
+            async def one(model: str, case) -> None:
+                async with sem:
+                    body = {"model": model.split("/", 1)[1], "messages": case.messages("ru"), "max_tokens": 4096}
+                    reply = await client.post(
+                        f"{base_url}/chat/completions",
+                        json=body,
+                        headers={"Authorization": f"Bearer {os.environ['OPENAI_API_KEY']}"},
+                    )
+                    reply.raise_for_status()
+                    reply.json()
+
+            await asyncio.gather(*(one(m, c) for m, c in pairs))
+
+    asyncio.run(run())
+
+
 def call_cost(calls: int, concurrency: int, rounds: int, say) -> None:
     """CPU of this process per call: litellm through the fetch's path, against a plain httpx
     POST of the same request, ``calls`` each, in turn, against a stub answering at once."""
-    os.environ.setdefault("OPENAI_API_KEY", "sk-bench-not-a-real-key")
-    import httpx
-
     from shape_asserts.asking.asker import Asker
     from shape_asserts.asking.call import load_litellm
     from shape_asserts.asking.store import FixtureStore
@@ -260,25 +283,8 @@ def call_cost(calls: int, concurrency: int, rounds: int, say) -> None:
         return spent
 
     def httpx_round() -> float:
-        async def run() -> None:
-            sem = asyncio.Semaphore(concurrency)
-            async with httpx.AsyncClient(timeout=120) as client:
-
-                async def one(model: str, case) -> None:
-                    async with sem:
-                        body = {"model": model.split("/", 1)[1], "messages": case.messages("ru"), "max_tokens": 4096}
-                        reply = await client.post(
-                            f"{stub.base_url}/chat/completions",
-                            json=body,
-                            headers={"Authorization": f"Bearer {os.environ['OPENAI_API_KEY']}"},
-                        )
-                        reply.raise_for_status()
-                        reply.json()
-
-                await asyncio.gather(*(one(m, c) for m, c in pairs))
-
         started = time.process_time()
-        asyncio.run(run())
+        ask_plainly(stub.base_url, pairs, concurrency)
         return time.process_time() - started
 
     spent: dict[str, list[float]] = {"litellm": [], "httpx": []}
@@ -307,6 +313,9 @@ class Figures:
     tests: int
     bound: float
     live: Ran | None = None
+    #: The same calls asked by a plain httpx client of the same stub, just before: what this
+    #: machine allows now, for the live run's ratio measured side by side.
+    floor: float = 0.0
     counts: dict[str, int] = field(default_factory=dict)
     report_bytes: int = 0
     stub_said: str = ""
@@ -325,6 +334,16 @@ def scenario(m: int, n_cases: int, args: argparse.Namespace, env: dict[str, str]
     fixtures, snapshots, report = tmp / f"fixtures-{m}", tmp / f"snapshots-{m}", tmp / f"report-{m}"
     report.mkdir()
     select = ["-m", "benchmark", SUITE, *models, f"--fixtures-dir={fixtures}", f"--snapshots-dir={snapshots}"]
+    from shape_asserts.cases import load_cases
+
+    cases = [c for c in load_cases(benchmark=True) if "benchmark" in c.tags]
+    floor_stub = StubProcess(args.latency, env)
+    try:
+        started = time.perf_counter()
+        ask_plainly(floor_stub.base_url, [(name, c) for name in model_names(m) for c in cases], args.concurrency)
+        fig.floor = time.perf_counter() - started
+    finally:
+        floor_stub.stop()
     stub = StubProcess(args.latency, env)
     try:
         cmd = [py, "-m", "pytest", "-n", "auto", *select, f"--api-base={stub.base_url}", "--record=all"]
@@ -359,6 +378,8 @@ def describe(fig: Figures, loaded: bool) -> list[str]:
         f"(goal 0: {verdict(c.get('errors', 0), 0)})",
         f"  live wall / bound    {live.wall:6.1f} s / {fig.bound:.1f} s = {ratio:.2f}×  "
         f"(goal ≤ {goal:g}{' on a loaded machine' if loaded else ''}: {verdict(ratio, goal)})",
+        f"  plain client / bound {fig.floor:6.1f} s / {fig.bound:.1f} s = {fig.floor / fig.bound:.2f}×  "
+        f"(the same calls by httpx alone, just before: live / plain client = {live.wall / fig.floor:.2f}×)",
         f"  peak RSS             {megabytes(live.tree_peak)} the process tree, {megabytes(live.largest_peak)} "
         f"its largest process  (goal ≤ {RSS_GOAL_MB} MB: {verdict(live.tree_peak, RSS_GOAL_MB * 1e6)})",
         f"  terminal             {live.terminal_bytes:,} bytes  (goal ≤ {TERMINAL_GOAL:,}: "
@@ -396,7 +417,8 @@ def main(argv: list[str] | None = None) -> int:
     from shape_asserts.cases import load_cases
 
     n_cases = sum("benchmark" in c.tags for c in load_cases(benchmark=True))
-    env = {**os.environ, "OPENAI_API_KEY": "sk-bench-not-a-real-key"}
+    os.environ["OPENAI_API_KEY"] = "sk-bench-not-a-real-key"  # the stub takes any key; no real one is sent
+    env = dict(os.environ)
     env.pop("OPENAI_BASE_URL", None)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # a user's Python keeps bytecode caches
     start_load = os.getloadavg()[0]

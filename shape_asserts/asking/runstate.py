@@ -285,7 +285,8 @@ def settled_path(state_path: Path, key: str) -> Path:
 
 def announce(state_path: Path, keys: list[str]) -> None:
     """Say, before the first call, which cases are asked: their tests wait for them."""
-    (state_path.parent / SETTLED).mkdir(mode=0o700, parents=True, exist_ok=True)
+    state_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # private, as mkdtemp's
+    (state_path.parent / SETTLED).mkdir(mode=0o700, exist_ok=True)
     write_atomic(state_path.parent / ASKING, json.dumps(sorted(keys)))
 
 

@@ -176,8 +176,8 @@ class Fetcher:
         tr = self.config.pluginmanager.get_plugin("terminalreporter")
         if tr is None:
             return
-        tw = getattr(tr, "_tw", None)
-        if threading.current_thread() is not threading.main_thread() and getattr(tw, "width_of_current_line", 0):
+        under_way = getattr(getattr(tr, "_tw", None), "width_of_current_line", None)
+        if threading.current_thread() is not threading.main_thread() and under_way:
             tr.write("\n")  # asking beside the tests: a row of xdist's progress letters is under way
         capman = self.config.pluginmanager.get_plugin("capturemanager")
         if capman is None:

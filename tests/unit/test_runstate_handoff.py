@@ -80,3 +80,10 @@ def test_a_fetch_settles_every_case_it_asks_into_its_own_file(tmp_path):
         own = RunState.read(settled_path(state_path, job.key))
         assert own is not None and own.fetched
         assert bool(own.failures) == (job.case.id == CASES[1].id)
+
+
+def test_the_run_folder_the_asking_announces_in_is_private(tmp_path):
+    state_path = tmp_path / "shape-asserts-run-1-ab" / "state.json"
+    announce(state_path, [KEY])
+    assert state_path.parent.stat().st_mode & 0o777 == 0o700
+    assert (state_path.parent / "settled").stat().st_mode & 0o777 == 0o700
