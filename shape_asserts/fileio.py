@@ -16,11 +16,14 @@ from pathlib import Path
 __all__ = ["write_atomic"]
 
 
-def write_atomic(path: str | os.PathLike[str], text: str | Iterable[str], *, mode: int | None = None) -> Path:
+def write_atomic(
+    path: str | os.PathLike[str], text: str | Iterable[str], *, mode: int | None = None, durable: bool = True
+) -> Path:
     """Write ``text`` (UTF-8; or its pieces, one after another) to ``path`` atomically; parent
     folders are created. Pieces are written as they come: a large page is never joined in memory.
 
     ``mode`` sets the file's permissions (a temporary file is private, ``0o600``, by default).
+    ``durable=False`` skips the fsync: still atomic for readers, but not across a power cut.
 
     >>> import tempfile, pathlib
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -37,7 +40,8 @@ def write_atomic(path: str | os.PathLike[str], text: str | Iterable[str], *, mod
             for piece in [text] if isinstance(text, str) else text:
                 fh.write(piece)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
         os.replace(tmp, target)

@@ -7,9 +7,10 @@ it fails some cases and passes others, the same ones on every run.
 
 They are reached through litellm as a custom provider (``reference/<style>``); the answer is
 looked up from the prompt text, so any transport that carries the prompt (litellm, the local
-OpenAI-compatible test server) gets the same drawing. The drawers know the built-in cases (indexed
-on first use) and the cases a run hands them with :func:`serve` — its own case files: litellm's
-provider map is one per process, so that is where the run tells the provider what it may be asked.
+OpenAI-compatible test server) gets the same drawing. The drawers know the built-in cases, the
+benchmark's among them (indexed once, on first use), and the cases a run hands them with
+:func:`serve` — its own case files: litellm's provider map is one per process, so that is where the
+run tells the provider what it may be asked. A server is handed its case files by :func:`prepare`.
 """
 
 from __future__ import annotations
@@ -18,12 +19,14 @@ import hashlib
 import json
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from shape_asserts.cases import Case, CaseIndex, builtin_cases
+from shape_asserts.cases import Case, CaseIndex, builtin_cases, load_cases
+from shape_asserts.cases.load import BENCHMARK
 
 __all__ = [
     "STYLES",
@@ -53,14 +56,27 @@ def _builtin_index() -> CaseIndex:
     if _BUILTIN is None:
         with _BUILTIN_LOCK:
             if _BUILTIN is None:
-                _BUILTIN = CaseIndex(builtin_cases())
+                index = CaseIndex(builtin_cases())
+                # the benchmark's too (+0.2 s, once): `-m benchmark` asks them of any drawer, a
+                # server's included; those twin to a default case are dropped here as in a run
+                index.add(c for c in load_cases(benchmark=True) if BENCHMARK in c.tags)
+                _BUILTIN = index
     return _BUILTIN
 
 
-def prepare() -> None:
-    """Index the built-in cases' prompts now, as a server loads its model before it listens: the
-    first requests are then answered as fast as the rest."""
+def prepare(case_files: Sequence[str | Path] = ()) -> None:
+    """Index every case a run can load now — built in, the benchmark's and ``case_files``' (the
+    run's ``--shape-cases``) — as a server loads its model before it listens: the first requests
+    are then answered as fast as the rest.
+
+    Raises
+    ------
+    CaseError
+        For a case file that cannot be loaded (naming the file and the case).
+    """
     _builtin_index()
+    if case_files:
+        serve(load_cases(case_files, builtin=False))
 
 
 def serve(cases: Iterable[Case]) -> None:
@@ -132,7 +148,8 @@ def answer_for_messages(style: str, messages: list[dict[str, Any]], sample: int 
     if case is None:
         raise LookupError(
             "the reference drawer only answers the prompts of loaded cases (the built-in "
-            "ones and the run's --shape-cases files)"
+            "ones, the benchmark's, and the run's --shape-cases files; a server is given them "
+            "with its own --shape-cases)"
         )
     return answer_text(case, style, sample)
 

@@ -10,6 +10,7 @@ at ``--max-cost`` — and travels from the process that asked to the xdist worke
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import shutil
@@ -23,7 +24,17 @@ from shape_asserts.asking.call import Answer
 from shape_asserts.exceptions import FixtureError, ProviderError, ShapeAssertsError
 from shape_asserts.fileio import write_atomic
 
-__all__ = ["NotAsked", "Progress", "RunState", "heartbeat_interval", "sweep_run_folders"]
+__all__ = [
+    "NotAsked",
+    "Progress",
+    "RunState",
+    "announce",
+    "heartbeat_interval",
+    "settle",
+    "sweep_run_folders",
+    "wait_for",
+    "withdraw",
+]
 
 #: Seconds between progress lines while calls are in flight and none completes.
 HEARTBEAT = 10.0
@@ -220,19 +231,21 @@ class RunState:
         if key in self.unasked:
             raise NotAsked(self.unasked[key])
 
-    def write(self, path: Path) -> None:
-        """Leave the state at ``path`` (atomically: a worker reads all of it or none)."""
-        write_atomic(
-            path,
-            json.dumps(
-                {
-                    "failures": self.failures,
-                    "unasked": self.unasked,
-                    "unrecorded": self.unrecorded,
-                    "fetched": self.fetched,
-                }
-            ),
+    def write(self, path: Path, *, durable: bool = True) -> None:
+        """Leave the state at ``path`` (atomically: a worker reads all of it or none).
+
+        ``durable=False`` skips the fsync: for a file only other processes of this run read
+        (one per case asked, :func:`settle`), which a crash makes moot anyway.
+        """
+        text = json.dumps(
+            {
+                "failures": self.failures,
+                "unasked": self.unasked,
+                "unrecorded": self.unrecorded,
+                "fetched": self.fetched,
+            }
         )
+        write_atomic(path, text, durable=durable)
 
     @classmethod
     def read(cls, path: Path) -> RunState | None:
@@ -247,3 +260,86 @@ class RunState:
             unrecorded=dict(doc.get("unrecorded", {})),
             fetched=bool(doc.get("fetched")),
         )
+
+
+# --- asking while the tests run ----------------------------------------------------------------
+#
+# An xdist controller asks in a thread of its own while its workers judge (plugin/fetcher.py):
+# a run of thousands of calls would otherwise ask them all, then judge them all. Beside the
+# run's state file it announces the cases it asks (ASKING), then leaves each one's state in
+# SETTLED as its last sample is recorded or given up; the state file comes at the end, as before.
+# A worker's test waits only for its own case (:func:`wait_for`).
+
+#: Beside the state file: the keys of the cases being asked, while the asking is under way.
+ASKING = "asking.json"
+#: Beside the state file: one small file per case asked, once settled (:func:`settled_path`).
+SETTLED = "settled"
+#: Seconds between a waiting test's looks for its case.
+POLL = 0.02
+
+#: The cases announced at each ``asking.json`` a worker read (read once a process).
+_ANNOUNCED: dict[Path, frozenset[str]] = {}
+
+
+def settled_path(state_path: Path, key: str) -> Path:
+    """Where the state of the case ``key`` is left once settled (named by a digest: keys hold ``/``)."""
+    digest = hashlib.sha256(key.encode()).hexdigest()[:24]
+    return state_path.parent / SETTLED / f"{digest}.json"
+
+
+def announce(state_path: Path, keys: list[str]) -> None:
+    """Say, before the first call, which cases are asked: their tests wait for them."""
+    state_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # private, as mkdtemp's
+    (state_path.parent / SETTLED).mkdir(mode=0o700, exist_ok=True)
+    write_atomic(state_path.parent / ASKING, json.dumps(sorted(keys)))
+
+
+def settle(state_path: Path, key: str, state: RunState) -> None:
+    """Leave the case ``key``'s part of ``state``: its test may go on."""
+    own = RunState(fetched=True)
+    for mine, theirs in (
+        (own.failures, state.failures),
+        (own.unasked, state.unasked),
+        (own.unrecorded, state.unrecorded),
+    ):
+        if key in theirs:
+            mine[key] = theirs[key]
+    own.write(settled_path(state_path, key), durable=False)
+
+
+def withdraw(state_path: Path) -> None:
+    """The asking failed part-way: tests still waiting stop waiting, and ask for themselves."""
+    with contextlib.suppress(FileNotFoundError):
+        (state_path.parent / ASKING).unlink()
+
+
+def wait_for(state_path: Path, key: str) -> RunState | None:
+    """The state the test of the case ``key`` goes on with: the run's, once its asking is over;
+    while asking is under way, the case's own once settled (a case not asked: at once, replayed);
+    ``None`` when nothing was asked before the tests (the test asks for itself)."""
+    asking = state_path.parent / ASKING
+    while True:
+        whole = RunState.read(state_path)
+        if whole is not None:
+            return whole
+        keys = _announced(asking)
+        if keys is None:
+            return None
+        if key not in keys:
+            return RunState(fetched=True)
+        own = RunState.read(settled_path(state_path, key))
+        if own is not None:
+            return own
+        time.sleep(POLL)
+
+
+def _announced(asking: Path) -> frozenset[str] | None:
+    """The keys announced at ``asking`` while it is there (read once), else ``None``."""
+    if not asking.exists():
+        return None
+    if asking not in _ANNOUNCED:
+        try:
+            _ANNOUNCED[asking] = frozenset(json.loads(asking.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            return None
+    return _ANNOUNCED[asking]

@@ -19,8 +19,12 @@ Run it by hand::
     python -m shape_asserts.asking.stub_server --port 8765 --latency 0.3
     pytest --model=openai/exact --api-base=http://127.0.0.1:8765/v1   # OPENAI_API_KEY=anything
 
-The model name picks the drawer: a name ending in ``noisy`` draws like ``reference/noisy``,
-anything else like ``reference/exact``. The n-th request for the same prompt is sample n.
+It answers every case a run can load: the built-in ones, the benchmark's (``-m benchmark``) and
+those of the case files it is given (``--shape-cases FILE``, as the run's own option takes them).
+
+The model name picks the drawer: a name whose last part holds ``noisy`` (``openai/noisy``,
+``openai/noisy-3``) draws like ``reference/noisy``, anything else like ``reference/exact``. The n-th
+request of a model for the same prompt is its sample n.
 """
 
 from __future__ import annotations
@@ -37,13 +41,15 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 from shape_asserts.asking.reference import answer_for_messages, prepare
 from shape_asserts.asking.stub_batches import BatchBook, BatchPlan, route
 from shape_asserts.asking.stub_shapes import CHARS_PER_TOKEN, SHAPES, Shape
+from shape_asserts.exceptions import CaseError
 
-__all__ = ["StubServer", "Faults", "Shape", "SHAPES"]
+__all__ = ["StubServer", "Faults", "Shape", "SHAPES", "drawer_style", "sample_key"]
 
 #: Largest request body read (a prompt is ~1 KB).
 MAX_BODY = 1_000_000
@@ -75,7 +81,7 @@ class _State:
     shapes: tuple[Shape, ...] = (Shape(),)
     lock: threading.Lock = field(default_factory=threading.Lock)
     requests: int = 0
-    answered: Counter = field(default_factory=Counter)  # prompt sha → answers given
+    answered: Counter = field(default_factory=Counter)  # sample_key(model, messages) → answers given
     faulted: Counter = field(default_factory=Counter)  # fault kind → count
     auth_headers: list[str] = field(default_factory=list)
     in_flight: int = 0
@@ -274,9 +280,9 @@ class _Handler(BaseHTTPRequestHandler):
         """The reference drawer's answer to the prompt in ``body``, as a chat completion."""
         messages = body.get("messages") or []
         model = str(body.get("model", "exact"))
-        style = "noisy" if model.endswith("noisy") else "exact"
+        style = drawer_style(model)
         prompt = json.dumps(messages, sort_keys=True, ensure_ascii=False)
-        key = hashlib.sha256(prompt.encode()).hexdigest()
+        key = sample_key(model, messages)
         with st.lock:
             sample = st.answered[key]
             st.answered[key] += 1
@@ -309,6 +315,24 @@ class _Handler(BaseHTTPRequestHandler):
         )
 
 
+def sample_key(model: str, messages: list[dict[str, Any]]) -> str:
+    """What the server counts samples under (:attr:`_State.answered`): the model and its prompt.
+
+    Per model, so that ten models asking one prompt each get their sample 0, whichever asks first.
+    """
+    prompt = json.dumps(messages, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(f"{model}\n{prompt}".encode()).hexdigest()
+
+
+def drawer_style(model: str) -> str:
+    """The reference drawer a model name asks for: ``noisy`` when its last part holds the word.
+
+    >>> drawer_style("openai/noisy-3"), drawer_style("noisy"), drawer_style("openai/exact-1")
+    ('noisy', 'noisy', 'exact')
+    """
+    return "noisy" if "noisy" in model.rsplit("/", 1)[-1] else "exact"
+
+
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
@@ -335,8 +359,11 @@ class StubServer:
         require_key: str | None = None,
         shape: Shape | Sequence[Shape] | None = None,
         batches: BatchPlan | None = None,
+        case_files: Sequence[str | Path] = (),
     ) -> None:
         faults = faults or Faults()
+        #: Case files whose prompts it answers besides the built-in ones (loaded at :meth:`start`).
+        self.case_files = tuple(case_files)
         self._httpd = _Server(("127.0.0.1", port), _Handler)
         self._httpd.state = _State(
             latency=latency,
@@ -361,7 +388,7 @@ class StubServer:
         return f"http://127.0.0.1:{self.port}/v1"
 
     def start(self) -> StubServer:
-        prepare()  # the prompts indexed before the first request, not by it
+        prepare(self.case_files)  # the prompts indexed before the first request, not by it
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="stub-server", daemon=True
         )
@@ -389,7 +416,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--require-key", default=None, help="answer 401 unless this bearer key is sent")
     parser.add_argument("--shape", choices=SHAPES, default="text", help="how answers come: see Shape")
     parser.add_argument("--batch-polls", type=int, default=2, help="polls before a batch completes")
+    parser.add_argument(
+        "--shape-cases",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="case file (TOML) whose prompts it answers too, as the run's --shape-cases (repeatable)",
+    )
     args = parser.parse_args(argv)
+    try:
+        prepare(args.shape_cases)
+    except CaseError as exc:
+        parser.error(str(exc))
     srv = StubServer(
         port=args.port,
         latency=args.latency,
@@ -398,7 +436,6 @@ def main(argv: list[str] | None = None) -> int:
         shape=Shape(args.shape),
         batches=BatchPlan(polls=args.batch_polls),
     )
-    prepare()
     print(f"stub server on {srv.base_url} (Ctrl-C to stop)", flush=True)
     try:
         srv._httpd.serve_forever()
@@ -406,6 +443,13 @@ def main(argv: list[str] | None = None) -> int:
         pass
     finally:
         srv._httpd.server_close()
+        st = srv.state
+        # what a bench driving it from another process reads back (bench/scale.py)
+        print(
+            f"stub server stopped: {st.requests} chat requests, {sum(st.answered.values())} answered, "
+            f"peak {st.max_in_flight} in flight",
+            flush=True,
+        )
     return 0
 
 

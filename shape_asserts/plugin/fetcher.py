@@ -2,18 +2,22 @@
 :mod:`shape_asserts.plugin.run`, outside xdist workers; driven by :mod:`shape_asserts.plugin.hooks`).
 
 A run without xdist asks every call once its tests are collected, before the first one runs, and
-keeps what it got in memory for them; an xdist controller asks every call once its workers have
-collected, before their tests start, and hands them the outcome in the run's state file (they
-replay). Nothing is asked for a run that will not execute its tests (``--collect-only``, a
-collection error).
+keeps what it got in memory for them. An xdist controller plans every call once its workers have
+collected, then asks in a thread of its own while their tests run: each test waits for its own
+case only (:func:`~shape_asserts.asking.runstate.wait_for`), so judging goes on beside the asking
+instead of after it (a benchmark run of 3,120 calls judged for tens of seconds once they were all
+in: bench/scale.py). Nothing is asked for a run that will not execute its tests
+(``--collect-only``, a collection error). A ``--batch`` run asks before the tests, as a whole.
 
 Asking from a second process while the tests ran was tried and removed: on this project's 2-core
 machine a live run of the 139 built-in cases took 0.97× as long with it (8 rounds, 0.88–1.07×),
-and 1.07× with three samples a case; the tests' judging was never what a live run waited for.
+and 1.07× with three samples a case; for so few cases the tests' judging was never what a live
+run waited for.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +48,9 @@ class Fetcher:
         self.ready: dict[str, Job] = {}
         self._last_line = 0.0
         self._last_counts: tuple[int, ...] = ()
+        #: An xdist controller's asking, while its workers' tests run (:meth:`_ask_beside`).
+        self._beside: threading.Thread | None = None
+        self._stop = threading.Event()
 
     def start(self, session: pytest.Session) -> None:
         """At session start: an xdist controller sure to ask imports litellm while its workers
@@ -100,6 +107,9 @@ class Fetcher:
             if in_process:  # the tests that read the state run in this process
                 self.state, progress = ask_planned(settings, jobs, on_progress=self._show, on_decision=say)
                 self.progress = progress if jobs else None
+            elif jobs and not settings.batch and settings.state_path is not None:
+                self._ask_beside(jobs)  # an xdist controller: its workers wait for each case
+                return
             else:  # an xdist controller: its workers read the state from the run's file
                 self.progress = prefetch(settings, jobs, on_progress=self._show, on_decision=say)
         except pytest.UsageError:
@@ -112,15 +122,63 @@ class Fetcher:
             if settings.state_path is not None and settings.state_path.exists():
                 settings.state_path.unlink()
             return
+        self._say_done()
+
+    def _say_done(self) -> None:
         if self.progress is not None:
             self._write(self.progress.line())
             for line in self.progress.usage_lines():
                 self._write(line)
 
+    def _ask_beside(self, jobs: list[Job]) -> None:
+        """Ask ``jobs`` in a thread while the workers' tests run, each waiting for its own case.
+
+        Its progress lines are written from that thread: each is one whole line, which at worst
+        ends a row of progress dots early.
+        """
+        from shape_asserts.asking.runstate import announce, settle, withdraw
+
+        path = self.settings.state_path
+        assert path is not None
+        announce(path, [job.key for job in jobs])
+
+        def ask() -> None:
+            try:
+                self.progress = prefetch(
+                    self.settings,
+                    jobs,
+                    on_progress=self._show,
+                    on_settled=lambda key, state: settle(path, key, state),
+                    stop=self._stop,
+                )
+            except Exception as exc:
+                withdraw(path)  # the tests still waiting ask for themselves
+                self._write(
+                    f"shape-asserts: asking beside the tests failed ({type(exc).__name__}: {exc}); "
+                    "cases not yet answered will be asked one by one"
+                )
+                return
+            self._say_done()
+
+        self._beside = threading.Thread(target=ask, name="shape-asserts-asking", daemon=True)
+        self._beside.start()
+
+    def tests_done(self) -> None:
+        """The tests are over: the asking beside them ends too (at once for a run stopped early,
+        ``-x`` or Ctrl-C: no new call starts, those in flight are recorded)."""
+        if self._beside is None:
+            return
+        self._stop.set()
+        self._beside.join()
+        self._beside = None
+
     def _write(self, line: str) -> None:
         tr = self.config.pluginmanager.get_plugin("terminalreporter")
         if tr is None:
             return
+        under_way = getattr(getattr(tr, "_tw", None), "width_of_current_line", None)
+        if threading.current_thread() is not threading.main_thread() and under_way:
+            tr.write("\n")  # asking beside the tests: a row of xdist's progress letters is under way
         capman = self.config.pluginmanager.get_plugin("capturemanager")
         if capman is None:
             tr.write_line(line)

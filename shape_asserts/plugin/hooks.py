@@ -159,7 +159,10 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> Generator[None, None,
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    _run(session.config).verdicts.finish(session)
+    run = _run(session.config)
+    if run.fetcher is not None:
+        run.fetcher.tests_done()  # an xdist controller's asking beside the tests: its last line first
+    run.verdicts.finish(session)
 
 
 @pytest.hookimpl(wrapper=True)

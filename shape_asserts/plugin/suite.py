@@ -9,6 +9,7 @@ the test's outcome into the test's one :class:`~shape_asserts.results.record.Cas
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -162,10 +163,10 @@ class Settings:
         pytest.skip.Exception
             ``--max-cost`` was reached before this case was asked.
         """
-        from shape_asserts.asking.runstate import NotAsked, RunState
+        from shape_asserts.asking.runstate import NotAsked, RunState, wait_for
 
-        if state is None and self.state_path is not None:
-            state = RunState.read(self.state_path)
+        if state is None and self.state_path is not None:  # an xdist worker: the controller asks
+            state = wait_for(self.state_path, RunState.key(param.model, param.case.id))
         record = None
         try:
             if state is not None and state.fetched:
@@ -325,15 +326,24 @@ def plan(
     return jobs
 
 
-def prefetch(settings: Settings, jobs: list[Job], on_progress: Any = None, on_decision: Any = None) -> Progress | None:
-    """Ask for the planned calls (:func:`plan`) concurrently, before the tests run.
+def prefetch(
+    settings: Settings,
+    jobs: list[Job],
+    on_progress: Any = None,
+    on_decision: Any = None,
+    on_settled: Any = None,
+    stop: threading.Event | None = None,
+) -> Progress | None:
+    """Ask for the planned calls (:func:`plan`) concurrently, before the tests run (or while they
+    wait for their case: ``on_settled(key, state)`` hears of each case once it is settled, and
+    once ``stop`` is set no call is started).
 
     Writes the run state (failures, unasked cases) to ``settings.state_path`` for the tests (an
     xdist controller's, for its workers; :func:`ask_planned` keeps it in memory instead).
     Returns the fetch's counters, or ``None`` when nothing had to be asked. ``on_decision(line)``
     hears what a batch run says as it goes.
     """
-    state, progress = ask_planned(settings, jobs, on_progress, on_decision)
+    state, progress = ask_planned(settings, jobs, on_progress, on_decision, on_settled, stop)
     if settings.state_path is not None:
         settings.state_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # private, as mkdtemp's
         state.write(settings.state_path)
@@ -341,7 +351,12 @@ def prefetch(settings: Settings, jobs: list[Job], on_progress: Any = None, on_de
 
 
 def ask_planned(
-    settings: Settings, jobs: list[Job], on_progress: Any = None, on_decision: Any = None
+    settings: Settings,
+    jobs: list[Job],
+    on_progress: Any = None,
+    on_decision: Any = None,
+    on_settled: Any = None,
+    stop: threading.Event | None = None,
 ) -> tuple[RunState, Progress]:
     """Ask for the planned calls as :func:`prefetch` does; the run state and the counters, for a
     process whose own tests read the state (no file written)."""
@@ -360,4 +375,4 @@ def ask_planned(
             return BatchRunner(asker, settings.samples, say=on_decision, wait=settings.batch_wait).fetch(jobs)
         except BatchUnavailable as exc:
             raise pytest.UsageError(f"shape-asserts: {exc}") from None
-    return asker.fetch(jobs, on_progress)
+    return asker.fetch(jobs, on_progress, on_settled=on_settled, stop=stop)

@@ -6,14 +6,13 @@ The server runs in this process; the suite runs in a subprocess (``-n 2``), as a
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
 import pytest
 
 from shape_asserts.asking.store import model_slug
-from shape_asserts.asking.stub_server import StubServer
+from shape_asserts.asking.stub_server import StubServer, sample_key
 from shape_asserts.cases import load_cases
 
 from .conftest import CIRCLE, CIRCLE_CASES, N_CASES, SUBPROCESS_TIMEOUT, junit_cases
@@ -23,13 +22,9 @@ SECRET = "sk-shape-asserts-LOCAL-SECRET-7c41e9d2"
 MODEL = "openai/exact"
 
 
-def _prompt_sha(messages: list[dict[str, str]]) -> str:
-    """The key the stub server counts a prompt under."""
-    return hashlib.sha256(json.dumps(messages, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
-
-
 def _circle_prompt_shas() -> set[str]:
-    return {_prompt_sha(c.messages("ru")) for c in load_cases() if c.family == "circle"}
+    # the server is sent the model's name without litellm's provider prefix
+    return {sample_key(MODEL.split("/", 1)[1], c.messages("ru")) for c in load_cases() if c.family == "circle"}
 
 
 def _run(suite: pytest.Pytester, *args: str) -> pytest.RunResult:

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from shape_asserts.asking.reference import answer_text
-from shape_asserts.asking.stub_server import Faults, Shape, StubServer
-from shape_asserts.cases import Case, builtin_case_files, load_cases
+from shape_asserts.asking.stub_server import Faults, Shape, StubServer, main
+from shape_asserts.cases import Case, CaseIndex, builtin_case_files, load_cases
 from shape_asserts.results.verdict import judge
 
 #: The built-in circle cases alone (the server itself finds any built-in case by its prompt).
@@ -88,6 +88,51 @@ def test_model_named_noisy_draws_like_the_noisy_drawer_one_sample_per_request():
     with StubServer() as srv:
         texts = [_chat(srv, model="openai/noisy")[2]["choices"][0]["message"]["content"] for _ in range(3)]
     assert texts == [answer_text(CASE, "noisy", s) for s in range(3)]
+
+
+def test_each_model_counts_its_own_samples_of_a_prompt():
+    # ten models asking one prompt each: every one gets its sample 0, whichever asks first
+    with StubServer() as srv:
+        texts = [_chat(srv, model=f"openai/noisy-{i}")[2]["choices"][0]["message"]["content"] for i in (1, 2)]
+    assert texts == [answer_text(CASE, "noisy", 0)] * 2
+
+
+def test_a_benchmark_prompt_is_answered_without_being_told(srv):
+    case = next(c for c in load_cases(benchmark=True) if "benchmark" in c.tags)
+    status, _, body = _chat(srv, model="openai/exact-1", case=case)
+    assert status == 200 and body["choices"][0]["message"]["content"] == answer_text(case, "exact")
+
+
+MY_CASES = """
+[[case]]
+id = "my-circle"
+family = "circle"
+grid_size = 40
+center = [20, 20]
+radius = 11
+start = [20, 9]
+direction = "ccw"
+"""
+
+
+def test_a_case_file_s_prompt_is_answered_by_a_server_given_the_file(tmp_path, monkeypatch):
+    monkeypatch.setattr("shape_asserts.asking.reference._SERVED", CaseIndex())  # this test's cases only
+    path = tmp_path / "mine.toml"
+    path.write_text(MY_CASES, encoding="utf-8")
+    mine = load_cases([path], builtin=False)[0]
+    with StubServer() as plain:
+        assert _chat(plain, case=mine)[0] == 400
+    with StubServer(case_files=[path]) as given:
+        status, _, body = _chat(given, case=mine)
+    assert status == 200 and body["choices"][0]["message"]["content"] == answer_text(mine, "exact")
+
+
+def test_the_command_line_refuses_a_bad_case_file_naming_it(tmp_path, capsys):
+    missing = tmp_path / "nowhere.toml"
+    with pytest.raises(SystemExit) as exit_:
+        main(["--port", "0", "--shape-cases", str(missing)])
+    assert exit_.value.code == 2
+    assert f"case file {missing} does not exist" in capsys.readouterr().err
 
 
 def test_models_are_listed(srv):
