@@ -9,7 +9,7 @@ Up to :data:`SERIAL_UP_TO` shape tests, ``-n auto`` (or ``logical``) therefore r
 process, as a plain run does, and the header says so; ``-n N`` is always obeyed.
 
 Past that, workers pay off only with cores to spare: a replay on a busy machine (fewer than
-:data:`MIN_FREE_CORES` cores idle over a short look) runs in one process too, since its workers
+:data:`MIN_FREE_CORES` cores free by the load average) runs in one process too, since its workers
 would add their start-up and their reports' travel and gain no core (side by side on this project's
 2-core machine at a load of ~12, a replay of 3,120 tests took 1.27× as long with ``-n auto`` as
 serially: bench/scale.py). A run that asks keeps its workers: they judge while the controller asks.
@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import fnmatch
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -48,11 +47,9 @@ __all__ = [
 #: machine of bench/wall_time.py and a worker ~2 s to start (more under load): two workers save
 #: half the judging only once it is several times their start-up.
 SERIAL_UP_TO = 500
-#: Cores that must be free (:func:`free_cores`) for workers to replay faster than one process: two
-#: workers beside one busy core gain about what they cost.
+#: Cores that must be free (count less the 1-minute load average) for workers to replay faster than
+#: one process: two workers beside one busy core gain about what they cost.
 MIN_FREE_CORES = 1.5
-#: Seconds the machine's idle time is looked at to count its free cores (only past SERIAL_UP_TO).
-IDLE_LOOK = 0.3
 #: Test files past which the selection is not looked through (not a small shape run).
 MAX_FILES = 50
 #: Names of the fixtures that make a test a shape test.
@@ -132,57 +129,25 @@ def auto_workers(config: pytest.Config) -> int | None:
             f"{SERIAL_UP_TO}: each answer is asked once, before the tests, whatever -n says); -n 2 starts workers anyway"
         )
         return 0
-    if _may_ask(values, models):
-        return None
     cores, free = free_cores()
-    if free >= MIN_FREE_CORES:
+    if free >= MIN_FREE_CORES or _may_ask(values, models):
         return None
     config.stash[_NOTE_KEY] = (
         f"shape-asserts: -n auto: {n_tests} replayed shape tests run in this process: the machine is busy "
-        f"({free:.1f} of {cores} cores free; workers pay off with {MIN_FREE_CORES:g}); "
+        f"({free:.1f} of {cores} cores free by the load average; workers pay off with {MIN_FREE_CORES:g}); "
         "-n 2 starts workers anyway"
     )
     return 0
 
 
 def free_cores() -> tuple[int, float]:
-    """The machine's cores, and how many of them are free now: idle during a short look at
-    ``/proc/stat`` (Linux), else as the 1-minute load average leaves them.
-
-    The look comes first: the load average still counts, for a minute and more, a run that has
-    just ended (the live run a replay follows).
-    """
+    """The machine's cores, and how many of them the 1-minute load average leaves free."""
     cores = os.cpu_count() or 1
-    idle = _idle_share(IDLE_LOOK)
-    if idle is not None:
-        return cores, cores * idle
     try:
         load = os.getloadavg()[0]
     except OSError:  # not on this system: take the cores as free, and leave the choice to xdist
         load = 0.0
-    return cores, max(0.0, cores - load)
-
-
-def _cpu_times() -> tuple[int, int] | None:
-    """The machine's (idle, total) CPU time so far, in ticks, from ``/proc/stat``; ``None`` elsewhere."""
-    try:
-        with open("/proc/stat", encoding="ascii") as f:
-            fields = [int(x) for x in f.readline().split()[1:]]
-    except (OSError, ValueError):
-        return None
-    if len(fields) < 5:
-        return None
-    return fields[3] + fields[4], sum(fields[:8])  # idle + iowait; user … steal
-
-
-def _idle_share(seconds: float) -> float | None:
-    """The share of the machine's CPU time left idle over the next ``seconds``."""
-    before = _cpu_times()
-    time.sleep(seconds)
-    after = _cpu_times()
-    if before is None or after is None or after[1] <= before[1]:
-        return None
-    return (after[0] - before[0]) / (after[1] - before[1])
+    return cores, cores - load
 
 
 def _may_ask(values: dict, models: set[str]) -> bool:

@@ -71,11 +71,6 @@ def test_a_large_replay_on_a_busy_machine_runs_in_one_process_and_says_why(suite
     assert note is not None and "0.4 of 2 cores free" in note and "-n 2 starts workers anyway" in note
 
 
-def test_the_free_cores_are_counted_between_none_and_all():
-    cores, free = workers.free_cores()
-    assert cores >= 1 and 0.0 <= free <= cores
-
-
 def test_a_run_that_asks_keeps_its_workers_on_a_busy_machine(suite, monkeypatch):
     # its workers judge while the controller asks
     monkeypatch.setattr(workers, "SERIAL_UP_TO", 1)
