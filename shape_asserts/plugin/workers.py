@@ -8,12 +8,6 @@ replay of the 139 built-in cases took 2.1× as long with two workers as without,
 Up to :data:`SERIAL_UP_TO` shape tests, ``-n auto`` (or ``logical``) therefore runs in one
 process, as a plain run does, and the header says so; ``-n N`` is always obeyed.
 
-Past that, workers pay off only with cores to spare: a replay on a busy machine (fewer than
-:data:`MIN_FREE_CORES` cores free by the load average) runs in one process too, since its workers
-would add their start-up and their reports' travel and gain no core (side by side on this project's
-2-core machine at a load of ~12, a replay of 3,120 tests took 1.27× as long with ``-n auto`` as
-serially: bench/scale.py). A run that asks keeps its workers: they judge while the controller asks.
-
 xdist asks before collection, so the selection is judged from the command line: only when every
 test file it names (every ``.py`` file under ``--doctest-modules``) requests ``shape_run`` or
 ``shape_case`` does the plugin answer; any other test file (a doctest file too), a large tree or
@@ -33,23 +27,12 @@ import pytest
 from shape_asserts.plugin.options import benchmark_selected, resolve
 from shape_asserts.plugin.suite import run_cases
 
-__all__ = [
-    "MIN_FREE_CORES",
-    "SERIAL_UP_TO",
-    "SHAPE_NAMES",
-    "auto_workers",
-    "free_cores",
-    "header_note",
-    "shape_only_files",
-]
+__all__ = ["SERIAL_UP_TO", "SHAPE_NAMES", "auto_workers", "header_note", "shape_only_files"]
 
 #: Shape tests up to which ``-n auto`` starts no worker. A replayed test costs ~25 ms on the 2-core
 #: machine of bench/wall_time.py and a worker ~2 s to start (more under load): two workers save
 #: half the judging only once it is several times their start-up.
 SERIAL_UP_TO = 500
-#: Cores that must be free (count less the 1-minute load average) for workers to replay faster than
-#: one process: two workers beside one busy core gain about what they cost.
-MIN_FREE_CORES = 1.5
 #: Test files past which the selection is not looked through (not a small shape run).
 MAX_FILES = 50
 #: Names of the fixtures that make a test a shape test.
@@ -123,43 +106,13 @@ def auto_workers(config: pytest.Config) -> int | None:
     except Exception:  # a bad option or case file: reported by the run itself, as without -n auto
         return None
     n_tests = len(models) * len(cases)
-    if n_tests <= SERIAL_UP_TO:
-        config.stash[_NOTE_KEY] = (
-            f"shape-asserts: -n auto: {n_tests} shape tests run in this process (workers pay off only past "
-            f"{SERIAL_UP_TO}: each answer is asked once, before the tests, whatever -n says); -n 2 starts workers anyway"
-        )
-        return 0
-    cores, free = free_cores()
-    if free >= MIN_FREE_CORES or _may_ask(values, models):
+    if n_tests > SERIAL_UP_TO:
         return None
     config.stash[_NOTE_KEY] = (
-        f"shape-asserts: -n auto: {n_tests} replayed shape tests run in this process: the machine is busy "
-        f"({free:.1f} of {cores} cores free by the load average; workers pay off with {MIN_FREE_CORES:g}); "
-        "-n 2 starts workers anyway"
+        f"shape-asserts: -n auto: {n_tests} shape tests run in this process (workers pay off only past "
+        f"{SERIAL_UP_TO}: each answer is asked once, before the tests, whatever -n says); -n 2 starts workers anyway"
     )
     return 0
-
-
-def free_cores() -> tuple[int, float]:
-    """The machine's cores, and how many of them the 1-minute load average leaves free."""
-    cores = os.cpu_count() or 1
-    try:
-        load = os.getloadavg()[0]
-    except OSError:  # not on this system: take the cores as free, and leave the choice to xdist
-        load = 0.0
-    return cores, cores - load
-
-
-def _may_ask(values: dict, models: set[str]) -> bool:
-    """Whether the run may ask a model (then its workers judge while the controller asks): not in
-    ``--record=none``, nor when every model has recordings (a guess made before collection)."""
-    if values["record"] == "none":
-        return False
-    if values["record"] == "all":
-        return True
-    from shape_asserts.asking.store import model_slug
-
-    return any(not (Path(values["fixtures_dir"]) / model_slug(m)).is_dir() for m in models)
 
 
 def header_note(config: pytest.Config) -> str | None:

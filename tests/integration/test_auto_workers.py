@@ -53,29 +53,11 @@ def test_naming_only_the_shape_file_is_shape_only_even_beside_other_tests(suite)
 
 
 def test_a_shape_run_past_the_limit_leaves_the_choice_to_xdist(suite, monkeypatch):
-    monkeypatch.setattr(workers, "free_cores", lambda: (2, 2.0))  # an idle machine
     config = suite.parseconfig("-n", "auto", "--model=reference/exact", "--model=reference/noisy")
     n_tests = 2 * len(run_cases(()))
     monkeypatch.setattr(workers, "SERIAL_UP_TO", n_tests)
     assert workers.auto_workers(config) == 0
     monkeypatch.setattr(workers, "SERIAL_UP_TO", n_tests - 1)
-    assert workers.auto_workers(config) is None
-
-
-def test_a_large_replay_on_a_busy_machine_runs_in_one_process_and_says_why(suite, monkeypatch):
-    monkeypatch.setattr(workers, "SERIAL_UP_TO", 1)
-    monkeypatch.setattr(workers, "free_cores", lambda: (2, 0.4))
-    config = suite.parseconfig("-n", "auto", "--model=reference/exact", "--record=none")
-    assert workers.auto_workers(config) == 0
-    note = workers.header_note(config)
-    assert note is not None and "0.4 of 2 cores free" in note and "-n 2 starts workers anyway" in note
-
-
-def test_a_run_that_asks_keeps_its_workers_on_a_busy_machine(suite, monkeypatch):
-    # its workers judge while the controller asks
-    monkeypatch.setattr(workers, "SERIAL_UP_TO", 1)
-    monkeypatch.setattr(workers, "free_cores", lambda: (2, 0.4))
-    config = suite.parseconfig("-n", "auto", "--model=reference/exact", "--record=all")
     assert workers.auto_workers(config) is None
 
 
