@@ -1,6 +1,8 @@
 """End to end: the inspect_ai task asks the stub server and scores every answer as the pytest suite does.
 
-inspect_ai runs in this process (its ``eval()``, the task by its registered name), asking the stub
+inspect_ai runs in this process (its ``eval()`` of the task; ``tests/unit/test_inspect_task.py``
+checks its registered name, ``shape_asserts/shapes``, which inspect resolves from the working
+folder's paths first), asking the stub
 server on 127.0.0.1 as ``openai/exact`` and ``openai/noisy``. The stub answers the first request
 for a prompt with the reference drawer's sample 0, the answer the suite replays from
 ``fixtures/reference_<drawer>/``; so each answer inspect got is held against that recording, and
@@ -34,7 +36,7 @@ pytest.importorskip(
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 
-from shape_asserts.inspect_task import select_cases  # registers shape_asserts/shapes
+from shape_asserts.inspect_task import select_cases, shapes
 
 # inspect_ai's own call into tenacity, once per request: not ours to fix
 pytestmark = pytest.mark.filterwarnings("ignore:The 'initial' parameter is deprecated:DeprecationWarning")
@@ -46,8 +48,7 @@ def _evaluate(drawer: str, families: list[str], tmp_path: Path, monkeypatch: pyt
     # a fresh server per run: the n-th request for a prompt is answered with sample n
     with StubServer() as srv:
         (log,) = inspect_eval(
-            "shape_asserts/shapes",
-            task_args={"family": ",".join(families)},
+            shapes(family=",".join(families)),
             model=f"openai/{drawer}",
             model_base_url=srv.base_url,
             # inspect_ai takes an unknown model name for OpenAI's newest and asks its Responses API;
