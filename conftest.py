@@ -53,16 +53,37 @@ def pytest_collectstart(collector: pytest.Collector) -> None:
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
-        "--exhaustive",
+        "--full",
         action="store_true",
         default=False,
-        help="run the validity sweeps over every catalogue case (the default runs a fixed sample of them)",
+        help="run everything: the validity sweeps over every catalogue case (else a fixed sample of them) "
+        "and the end-to-end runs through the real litellm (marker live; else deselected unless named)",
     )
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "live: end to end through the real litellm against a local server (run by --full, -m live, or by path)",
+    )
     # test modules choose their parameters at import, after this and before collection
-    if config.getoption("exhaustive", default=False):
-        from tests.sweep import EXHAUSTIVE_ENV
+    if config.getoption("full", default=False):
+        from tests.sweep import FULL_ENV
 
-        os.environ[EXHAUSTIVE_ENV] = "1"
+        os.environ[FULL_ENV] = "1"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave out the ``live`` tests of a plain ``pytest`` run (the README's test command).
+
+    Each starts pytest in a subprocess that imports the real litellm (5 s or more here): together
+    they are half the test command's time. They run with ``--full`` (as ``.ci/run`` does), when
+    ``-m`` names them, or when a path or test id on the command line is given.
+    """
+    named = config.option.file_or_dir or []
+    if config.getoption("full", default=False) or "live" in (config.option.markexpr or "") or named:
+        return
+    live = [item for item in items if item.get_closest_marker("live") is not None]
+    if live:
+        config.hook.pytest_deselected(items=live)
+        items[:] = [item for item in items if item.get_closest_marker("live") is None]

@@ -88,9 +88,15 @@ LITELLM_PROBE_CONFTEST = """
 import sys
 from pathlib import Path
 
+# an in-process run shares sys.modules with the test process, where an earlier test may have
+# imported litellm: hidden for the run, so only an import made by the run itself shows
+_EARLIER = sys.modules.pop("litellm", None)
+
 
 def pytest_sessionfinish(session):
     Path(__file__).with_name("litellm_imported.txt").write_text(str("litellm" in sys.modules))
+    if _EARLIER is not None:
+        sys.modules["litellm"] = _EARLIER
 """
 
 

@@ -21,6 +21,9 @@ from shape_asserts.results.record import CaseRecord
 
 from .conftest import CIRCLE, SUBPROCESS_TIMEOUT, junit_cases
 
+#: End to end through the real litellm (a subprocess importing it): run by --full, -m live or by path.
+pytestmark = pytest.mark.live
+
 MODEL = "openai/exact"
 CASE = next(c for c in load_cases() if c.id == "circle-start000-cw")
 DRAWING = answer_text(CASE)

@@ -13,6 +13,7 @@ from .conftest import SUBPROCESS_TIMEOUT, recording
 CASE = "circle-start330-ccw"
 
 
+@pytest.mark.live  # through the real litellm
 def test_a_missing_api_key_is_an_error_naming_the_variable(suite, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
 
@@ -25,6 +26,7 @@ def test_a_missing_api_key_is_an_error_naming_the_variable(suite, monkeypatch):
     assert list((suite.path / "fixtures").glob(f"{model_slug('gpt-4o')}/*.json")) == []
 
 
+@pytest.mark.live  # through the real litellm
 def test_a_missing_key_for_a_local_server_is_one_line_naming_the_variable_and_the_placeholder(suite, monkeypatch):
     """It read "InternalServerError (HTTP 500) ... Missing credentials ... after 4 attempts" though
     no request left the machine."""
@@ -46,6 +48,7 @@ def test_a_missing_key_for_a_local_server_is_one_line_naming_the_variable_and_th
     assert srv.state.requests == 0
 
 
+@pytest.mark.live  # through the real litellm
 def test_a_server_that_is_not_there_is_named_once_and_the_rest_are_not_asked(suite, monkeypatch):
     """It read "InternalServerError (HTTP 500) ... Connection error. after 4 attempts" for every
     case, each retrying on its own, though no server had answered anything."""
@@ -79,6 +82,7 @@ def test_a_server_that_is_not_there_is_named_once_and_the_rest_are_not_asked(sui
     assert list((suite.path / "fixtures").glob(f"{model_slug('openai/exact')}/*.json")) == []
 
 
+@pytest.mark.live  # through the real litellm
 def test_a_rejected_api_key_is_an_error_that_does_not_show_the_key(suite, monkeypatch):
     wrong_key = "wrong-key-4f1d9c2b7e"
     monkeypatch.setenv("OPENAI_API_KEY", wrong_key)

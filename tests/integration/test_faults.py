@@ -22,6 +22,9 @@ from shape_asserts.asking.stub_server import Faults, StubServer
 
 from .conftest import CIRCLE, N_CASES, SUBPROCESS_TIMEOUT
 
+#: End to end through the real litellm (a subprocess importing it): run by --full, -m live or by path.
+pytestmark = pytest.mark.live
+
 MODEL = "openai/exact"
 
 

@@ -42,6 +42,9 @@ from shape_asserts.asking.store import model_slug
 from .conftest import SUBPROCESS_TIMEOUT
 from .hostile import HostileServer, Reply, Request, drawing, exact
 
+#: End to end through the real litellm (a subprocess importing it): run by --full, -m live or by path.
+pytestmark = pytest.mark.live
+
 KEY = "sk-hostile-findings-key-0001"
 #: Ten circle cases: enough paired cases for the gate to decide (it needs five).
 TEN_CIRCLES = ("-k", "circle-start000 or circle-start060 or circle-start120 or circle-start180 or circle-start240")
@@ -379,6 +382,7 @@ def test_issue32_an_answer_cut_at_max_tokens_is_told_to_raise_it(suite):
 #: Makes ``hosted.example`` (a name no rule counts as local) reach the test's server on 127.0.0.1.
 HOSTED_NAME_CONFTEST = """
 import socket
+
 
 _real = socket.getaddrinfo
 

@@ -39,7 +39,10 @@ from inspect_ai.log import EvalLog
 from shape_asserts.inspect_task import select_cases, shapes
 
 # inspect_ai's own call into tenacity, once per request: not ours to fix
-pytestmark = pytest.mark.filterwarnings("ignore:The 'initial' parameter is deprecated:DeprecationWarning")
+pytestmark = [
+    pytest.mark.live,
+    pytest.mark.filterwarnings("ignore:The 'initial' parameter is deprecated:DeprecationWarning"),
+]
 
 
 def _evaluate(drawer: str, families: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> EvalLog:

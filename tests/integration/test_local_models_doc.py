@@ -37,6 +37,7 @@ def test_the_page_names_a_command_line_for_each_local_server():
     assert all("--api-base=" in line and "--concurrency=1" in line for line in LINES)
 
 
+@pytest.mark.live  # through the real litellm
 @pytest.mark.parametrize("line", LINES, ids=[_model(shlex.split(line)) for line in LINES])
 def test_a_local_model_line_records_the_seed_cases_from_a_server_without_a_key(suite, monkeypatch, line):
     words = shlex.split(line)

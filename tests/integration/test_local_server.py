@@ -17,6 +17,9 @@ from shape_asserts.cases import load_cases
 
 from .conftest import CIRCLE, CIRCLE_CASES, N_CASES, SUBPROCESS_TIMEOUT, junit_cases
 
+#: End to end through the real litellm (a subprocess importing it): run by --full, -m live or by path.
+pytestmark = pytest.mark.live
+
 #: Recognisable, so that finding it anywhere on disk is unambiguous.
 SECRET = "sk-shape-asserts-LOCAL-SECRET-7c41e9d2"
 MODEL = "openai/exact"

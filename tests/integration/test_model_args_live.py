@@ -15,6 +15,9 @@ from shape_asserts.asking.stub_server import StubServer
 
 from .conftest import SUBPROCESS_TIMEOUT, summary_rows
 
+#: End to end through the real litellm (a subprocess importing it): run by --full, -m live or by path.
+pytestmark = pytest.mark.live
+
 MODELS_TOML = """
 [models.exact-low]
 model = "openai/exact"

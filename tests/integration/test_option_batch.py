@@ -30,6 +30,9 @@ from shape_asserts.cases import load_cases
 
 from .conftest import CIRCLE, CIRCLE_CASES, INI, LITELLM_PROBE_CONFTEST, N_CASES, SUBPROCESS_TIMEOUT, junit_cases
 
+#: End to end through the real litellm (a subprocess importing it): run by --full, -m live or by path.
+pytestmark = pytest.mark.live
+
 SECRET = "sk-shape-asserts-BATCH-SECRET-51d0a7"
 MODEL = "openai/exact"
 

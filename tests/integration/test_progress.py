@@ -3,9 +3,14 @@ thinks, and the fetch's final line once (it was printed twice)."""
 
 from __future__ import annotations
 
+import pytest
+
 from shape_asserts.asking.stub_server import StubServer
 
 from .conftest import SUBPROCESS_TIMEOUT
+
+#: End to end through the real litellm (a subprocess importing it): run by --full, -m live or by path.
+pytestmark = pytest.mark.live
 
 CASE = "circle-start330-ccw"
 

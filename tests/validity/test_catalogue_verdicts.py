@@ -4,7 +4,7 @@ The catalogue (``tests/catalogue``) is written from the prompts alone, without t
 impostor the grid cannot tell from a fair drawing, by the rules in ``tests/validity/overlap.py``,
 may pass; ``docs/calibration.md`` lists each one as the known overlap. Any other passing impostor,
 and any failing legitimate drawing, fails this test with the checks that went wrong. The default
-run sweeps a fixed sample of the cases, ``--exhaustive`` all of them (``tests/sweep.py``).
+run sweeps a fixed sample of the cases, ``--full`` all of them (``tests/sweep.py``).
 """
 
 from __future__ import annotations
@@ -15,8 +15,11 @@ from tests.sweep import sample
 
 from .verdicts import IMPOSTOR, LEGIT, builtin_cases, verdicts
 
+#: A sweep over catalogue cases: a fixed sample by default, every case with --full (tests/sweep.py).
+pytestmark = pytest.mark.sweep
+
 CASES = builtin_cases()
-#: A fixed sample of each family's cases; every case with ``--exhaustive`` (``tests/sweep.py``).
+#: A fixed sample of each family's cases; every case with ``--full`` (``tests/sweep.py``).
 SWEPT = sample(CASES)
 
 

@@ -19,12 +19,15 @@ from tests.sweep import pick, sample
 
 from .verdicts import builtin_cases
 
+#: A sweep over catalogue cases: a fixed sample by default, every case with --full (tests/sweep.py).
+pytestmark = pytest.mark.sweep
+
 CASES = builtin_cases()
 FAMILIES = sorted({c.family for c in CASES})
 #: Cases per asked family (the first ones of each file: the main variant of each family's matrix).
 PER_FAMILY = pick(1, 3)
 #: The drawn family's cases whose fair drawing may be moved onto the asked case: a fixed sample of
-#: each family's, every one with ``--exhaustive`` (``tests/sweep.py``).
+#: each family's, every one with ``--full`` (``tests/sweep.py``).
 DRAWN = sample(CASES)
 
 

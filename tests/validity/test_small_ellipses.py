@@ -21,7 +21,10 @@ from tests.sweep import pick
 
 from .verdicts import verdicts
 
-#: Every 40 degrees by default, every 20 with ``--exhaustive`` (``tests/sweep.py``).
+#: A sweep over catalogue cases: a fixed sample by default, every case with --full (tests/sweep.py).
+pytestmark = pytest.mark.sweep
+
+#: Every 40 degrees by default, every 20 with ``--full`` (``tests/sweep.py``).
 ROTATIONS = pick(range(0, 180, 40), range(0, 180, 20))
 
 
