@@ -191,12 +191,34 @@ def without_out_and_back(cells: list[Cell], *, closed: bool = False) -> list[Cel
     """``cells`` without a step out and back: where the curve enters a cell and turns back into the
     cell it came from (a tip sharper than a cell: a thin ellipse's, a star's), the path goes on
     from the tip cell when the next cell touches it (the return is left out), else it leaves the
-    tip out. Every cell is still one the curve passes through. For a contour that must not come
-    back over its cells (an ellipse's); a polygon's vertex cell is drawn, whichever way back. When
-    ``closed``, a last cell stepped into and back out of on the way into the start is left out too
-    (the start is kept, repeated at the end or not)."""
+    tip out; a tip of two cells entered and left back the same way is left out. Every cell is
+    still one the curve passes through. For a contour that must not come back over its cells (an
+    ellipse's); a polygon's vertex cell is drawn, whichever way back. When ``closed``, the ring is
+    cleaned across its seam too and still starts on its first cell (repeated at the end or not).
+    """
+    if not closed:
+        return _cleaned(cells)
+    repeated = len(cells) > 1 and cells[-1] == cells[0]
+    ring = list(cells[:-1] if repeated else cells)
+    start = ring[0] if ring else None
+    # cleaned as a run closed on its start, then from half way round (the first run's seam then
+    # lies inside the second), then turned back to start where it did
+    for _ in range(2):
+        if len(ring) < 4:
+            return list(cells)
+        half = len(ring) // 2
+        ring = _cleaned(ring[half:] + ring[:half] + ring[half : half + 1])[:-1]
+    at = ring.index(start) if start in ring else 0
+    out = ring[at:] + ring[:at]
+    return out + [out[0]] if repeated else out
+
+
+def _cleaned(cells: Sequence[Cell]) -> list[Cell]:
     out: list[Cell] = []
     for k, c in enumerate(cells):
+        if len(out) >= 3 and out[-3] == c:
+            del out[-2:]  # two cells stepped into and back out of: left out
+            continue
         if len(out) >= 2 and out[-2] == c:
             after = cells[k + 1] if k + 1 < len(cells) else None
             tip = out[-1]
@@ -205,13 +227,6 @@ def without_out_and_back(cells: list[Cell], *, closed: bool = False) -> list[Cel
             out.pop()  # leave the tip out
         else:
             out.append(c)
-    if closed:
-        repeated = len(out) > 1 and out[-1] == out[0]
-        ring = out[:-1] if repeated else out
-        # ... S, T back into S: the start drawn again, then a step out and back
-        while len(ring) >= 3 and ring[-2] == ring[0]:
-            ring = ring[:-2]
-        out = ring + [ring[0]] if repeated else ring
     return out
 
 
