@@ -35,7 +35,13 @@ sys.path.insert(0, str(ROOT))
 from shape_asserts.cases import load_cases  # noqa: E402 - after the sys.path line above
 from shape_asserts.geometry.drawing import parse_drawing  # noqa: E402
 from tests.catalogue import IMPOSTOR, LEGIT, answer_text, variants  # noqa: E402
-from tests.validity.overlap import MAX_POLYGON_STRAY, MAX_SAGITTA, MAX_STRAY, overlap_reason  # noqa: E402
+from tests.validity.overlap import (  # noqa: E402
+    MAX_ELLIPSE_STRAY,
+    MAX_POLYGON_STRAY,
+    MAX_SAGITTA,
+    MAX_STRAY,
+    overlap_reason,
+)
 
 
 @dataclass
@@ -173,7 +179,8 @@ def render(data: dict[str, Family], seconds: float) -> str:
         "",
         "Impostors that pass under a stated rule (`tests/validity/overlap.py`): the catalogue's own "
         "grid-limit label; a shape standing in for a curve inside the band a fair drawing fills (a "
-        f"polygon bowing < {MAX_SAGITTA:g} cells, or every cell within {MAX_STRAY:g}); an impostor for a "
+        f"polygon bowing < {MAX_SAGITTA:g} cells, or every cell within {MAX_STRAY:g}, within "
+        f"{MAX_ELLIPSE_STRAY:g} of an ellipse); an impostor for a "
         f"straight-sided figure whose every cell lies within {MAX_POLYGON_STRAY:g} of the asked sides. The "
         "table's last column counts the impostors under such a rule, and in brackets those of them that pass.",
         "",
@@ -203,7 +210,14 @@ GRID_LIMITS = [
         "cells and whose cells all stay within about 1.15 of the curve: a 12-gon at r = 24 (bow 0.82), "
         "14- and 15-gons at r = 24, an octagon at r = 12 (bow 0.91), affine octagons about a 20 × 12 "
         "ellipse (cells within 1.14). Their regular wave at the grid's own orders (4, 8, 12, 16) "
-        "overlaps what fair thinned or keypoint drawings reach, so the suite passes them.",
+        "overlaps what fair thinned or keypoint drawings reach, so the suite passes them. An ellipse's "
+        "axes are read from the asked ellipse stretched to the drawing: its minor semi-axis to half a "
+        "cell diagonal, its major one to the band `near` allows (1.25 from a = 11 on), because a fair "
+        "drawing may put each tip anywhere in that band (a thin ellipse's tip turns within a cell: "
+        "thinned drawings drop its corner cell, points every 15° cut it; fair 16 × 4 and 18 × 3 fit "
+        "0.9 off). So any impostor whose cells all lie within 1.25 of the asked ellipse may pass: a "
+        "10-gon inscribed in 20 × 12 (tips cut 0.98, cells within 1.23), a superellipse p = 2.5 about "
+        "20 × 12 (within 1.21), a 9 × 6 ellipse for 10 × 6 (within 1.17).",
     ),
     (
         "Squares, rectangles, triangles, polygons and stars",

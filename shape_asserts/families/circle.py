@@ -71,10 +71,6 @@ class CircleThresholds(LoopThresholds):
     grid_wave_limits: tuple[float, float] = (0.38, 1.2)
     overtone_limits: tuple[float, float] = (0.3, 0.75)
     other_limits: tuple[float, float] = (0.25, 0.5)
-    #: The limits the circle was held to before issue 29, ``(a, b)`` at multiples of 4, ``(c, d)``
-    #: elsewhere: the stick figure's head still reads them (``families/scene/stick.py``); the
-    #: circle itself is held to the three above.
-    harmonic_limits: tuple[float, float, float, float] = (0.24, 0.75, 0.12, 0.3)
     #: Roundness about the *requested* center. Ideal rasters: ≥ 96.89 (same center).
     min_roundness_requested: float = 85.0
     #: Share of the 12 sectors of 30° the points visit.

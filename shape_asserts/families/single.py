@@ -35,6 +35,7 @@ __all__ = [
     "ContourThresholds",
     "ClosedThresholds",
     "CELL_SLACK",
+    "HALF_DIAGONAL",
     "outline_measures",
     "outline_of",
     "prepared",
@@ -102,6 +103,8 @@ CELL_SLACK = 0.5
 # half a cell of the line between two rounded points, which itself lies within 0.71 of the curve
 # (bound 1.21 plus the chord's bow). Measured over every radius 3–24, whole or not: 0.87 at radius
 # 5.9, 1.08 at 8.7, at most 1.20 from radius 11 on (tests/validity/test_exact_round.py draws them).
+#: Half a cell's diagonal: how far the centre of a cell the curve passes through can lie from it.
+HALF_DIAGONAL = math.sqrt(2) / 2
 #: The stray every fair drawing is allowed at any size, cells: a little over half a diagonal.
 NEAR_BASE = 0.8
 #: What straight runs between keypoints add per cell of the curve's size (radius, major semi-axis)...

@@ -60,10 +60,12 @@ def circle_curve(cx: float, cy: float, r: float, start_deg: float, clockwise: bo
     n = max(8, math.ceil(2 * math.pi * r / step))
     sign = 1 if clockwise else -1  # y points down: clockwise on screen is a growing angle
     a0 = math.radians(start_deg)
-    return [
+    out = [
         (cx + r * math.cos(a0 + sign * 2 * math.pi * k / n), cy + r * math.sin(a0 + sign * 2 * math.pi * k / n))
-        for k in range(n + 1)
+        for k in range(n)
     ]
+    # closed on the very start point: a start half a cell from two cells must round the same both times
+    return out + [out[0]]
 
 
 def ellipse_curve(
@@ -74,11 +76,12 @@ def ellipse_curve(
     sign = 1 if clockwise else -1
     c, s = math.cos(math.radians(tilt_deg)), math.sin(math.radians(tilt_deg))
     out = []
-    for k in range(n + 1):
+    for k in range(n):
         t = math.radians(start_deg) + sign * 2 * math.pi * k / n
         u, v = a * math.cos(t), b * math.sin(t)
         out.append((cx + u * c - v * s, cy + u * s + v * c))
-    return out
+    # closed on the very start point (as the circle's): a 5-wide ellipse turned 30° starts at x + 2.5
+    return out + [out[0]]
 
 
 def polyline_curve(vertices: Sequence[Pt], *, closed: bool, step: float = 0.02) -> list[Pt]:
@@ -184,6 +187,49 @@ def _without_l_corners(cells: list[Cell]) -> list[Cell]:
     return out
 
 
+def without_out_and_back(cells: list[Cell], *, closed: bool = False) -> list[Cell]:
+    """``cells`` without a step out and back: where the curve enters a cell and turns back into the
+    cell it came from (a tip sharper than a cell: a thin ellipse's, a star's), the path goes on
+    from the tip cell when the next cell touches it (the return is left out), else it leaves the
+    tip out; a tip of two cells entered and left back the same way is left out. Every cell is
+    still one the curve passes through. For a contour that must not come back over its cells (an
+    ellipse's); a polygon's vertex cell is drawn, whichever way back. When ``closed``, the ring is
+    cleaned across its seam too and still starts on its first cell (repeated at the end or not).
+    """
+    if not closed:
+        return _cleaned(cells)
+    repeated = len(cells) > 1 and cells[-1] == cells[0]
+    ring = list(cells[:-1] if repeated else cells)
+    start = ring[0] if ring else None
+    # cleaned as a run closed on its start, then from half way round (the first run's seam then
+    # lies inside the second), then turned back to start where it did
+    for _ in range(2):
+        if len(ring) < 4:
+            return list(cells)
+        half = len(ring) // 2
+        ring = _cleaned(ring[half:] + ring[:half] + ring[half : half + 1])[:-1]
+    at = ring.index(start) if start in ring else 0
+    out = ring[at:] + ring[:at]
+    return out + [out[0]] if repeated else out
+
+
+def _cleaned(cells: Sequence[Cell]) -> list[Cell]:
+    out: list[Cell] = []
+    for k, c in enumerate(cells):
+        if len(out) >= 3 and out[-3] == c:
+            del out[-2:]  # two cells stepped into and back out of: left out
+            continue
+        if len(out) >= 2 and out[-2] == c:
+            after = cells[k + 1] if k + 1 < len(cells) else None
+            tip = out[-1]
+            if after is not None and max(abs(tip[0] - after[0]), abs(tip[1] - after[1])) <= 1:
+                continue  # go on from the tip
+            out.pop()  # leave the tip out
+        else:
+            out.append(c)
+    return out
+
+
 def rasterise(
     curve: Sequence[Pt], method: str, *, keypoints: int = 36, closed: bool = True, repeat_start: bool = False
 ) -> list[Cell]:
@@ -268,6 +314,26 @@ def polygon_keypoints(vertices: Sequence[Pt], per_side: int) -> list[Pt]:
         (x0, y0), (x1, y1) = vertices[i], vertices[(i + 1) % m]
         out += [(x0 + (x1 - x0) * k / (per_side + 1), y0 + (y1 - y0) * k / (per_side + 1)) for k in range(per_side + 1)]
     return out + [vertices[0]]
+
+
+def ellipse_keypoints(
+    cx: float, cy: float, a: float, b: float, tilt_deg: float, start_deg: float, clockwise: bool, count: int
+) -> list[Pt]:
+    """``count`` points evenly spaced in the parametric angle from ``start_deg`` round once, back to
+    the first: what a person plotting an ellipse "every 10°" computes, ``(a cos t, b sin t)`` turned.
+
+    Points evenly spaced along the *length* (``rasterise``'s ``keypoints``) are fair on a circle but
+    not on a thin ellipse: 24 of them on 22 × 6 are 4 cells apart, and the chord across the tip
+    (curvature radius b²/a = 1.6) cuts it by 1.3 cells. Spaced in ``t``, they crowd at the tips.
+    """
+    sign = 1 if clockwise else -1
+    c, s = math.cos(math.radians(tilt_deg)), math.sin(math.radians(tilt_deg))
+    out = []
+    for k in range(count):
+        t = math.radians(start_deg) + sign * 2 * math.pi * k / count
+        u, v = a * math.cos(t), b * math.sin(t)
+        out.append((cx + u * c - v * s, cy + u * s + v * c))
+    return out + [out[0]]
 
 
 def keypoint_cells(points: Sequence[Pt], method: str = "keypoints", *, repeat_start: bool = False) -> list[Cell]:

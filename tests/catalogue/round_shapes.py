@@ -1473,10 +1473,29 @@ def _ellipse_variants_cw(c: Cell, a: float, b: float, rot: float, s: Cell, g: in
     _ellipse_impostors(out, c, a, b, rot, s, direction)
     t0 = _ellipse_t(c, a, b, rot, s)
     curve = rasters.ellipse_curve(c[0], c[1], a, b, rot, math.degrees(t0), True)
-    if b >= 5:  # (thinner ellipses: the fitted axes of these rasters fall short, issue 29 left open)
-        _fair_rasters(out, curve, s, f"a={_fmt(a)}, b={_fmt(b)}, rotation {_fmt(rot)}°")
+    what = f"a={_fmt(a)}, b={_fmt(b)}, rotation {_fmt(rot)}°"
+    if b >= 5:  # (points spaced along the length cut a thinner ellipse's tips: see below)
+        _fair_rasters(out, curve, s, what)
+    _fair_ellipse_rasters(out, c, a, b, rot, math.degrees(t0), s, what)
     _defects(out, base["round-thin"], f"a={_fmt(a)}, b={_fmt(b)}, round-thin")
     return tuple(out.items)
+
+
+def _fair_ellipse_rasters(
+    out: _Out, c: Cell, a: float, b: float, rot: float, t0_deg: float, s: Cell, what: str
+) -> None:
+    """Legit at every size: the exact ellipse with its L-corner cells dropped, and points every 10°
+    or 15° of the parametric angle (``a cos t, b sin t``, as a person plots an ellipse) joined by
+    straight cells, when they start on ``s``. Points spaced along the length are fair on a circle,
+    not on a thin ellipse: few fall near its tips, and the chord across cuts them."""
+    curve = rasters.ellipse_curve(c[0], c[1], a, b, rot, t0_deg, True)
+    for name, cells in (
+        ("thin-exact-param", rasters.rasterise(curve, "thin")),
+        ("keypoints-10deg-param", rasters.keypoint_cells(rasters.ellipse_keypoints(*c, a, b, rot, t0_deg, True, 36))),
+        ("keypoints-15deg-param", rasters.keypoint_cells(rasters.ellipse_keypoints(*c, a, b, rot, t0_deg, True, 24))),
+    ):
+        if cells[0] == s:
+            out.legit(name, name.split("-")[0], cells, f"{what}; the exact curve, {name} (tests/catalogue/rasters.py)")
 
 
 def _ellipse_impostors(out: _Out, c: Cell, a: float, b: float, rot: float, s: Cell, direction: str) -> None:

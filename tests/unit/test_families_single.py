@@ -495,12 +495,12 @@ def test_a_bad_threshold_in_a_case_file_is_refused_at_load_naming_file_case_and_
 def test_a_list_threshold_takes_a_list_of_as_many_numbers(tmp_path):
     body = (
         '[[case]]\nid = "strict"\nfamily = "circle"\ncenter = [25, 25]\nstart = [25, 1]\ndirection = "cw"\n'
-        "thresholds = { harmonic_limits = [0.1, 0.5, 0.05, 0.2] }\n"
+        "thresholds = { grid_wave_limits = [0.3, 1.0] }\n"
     )
     (case,) = load_one(tmp_path, body)
-    assert case.thresholds["harmonic_limits"] == [0.1, 0.5, 0.05, 0.2]
-    with pytest.raises(CaseError, match="harmonic_limits' must be a list of 4 numbers"):
-        load_one(tmp_path, body.replace("0.05, 0.2]", "0.05]"))
+    assert case.thresholds["grid_wave_limits"] == [0.3, 1.0]
+    with pytest.raises(CaseError, match="grid_wave_limits' must be a list of 2 numbers"):
+        load_one(tmp_path, body.replace("0.3, 1.0]", "0.3]"))
 
 
 # --- prompts ---------------------------------------------------------------------------------------

@@ -12,7 +12,8 @@ Three kinds, each stated as a rule rather than lists, so a new impostor is judge
   joined by straight cells up to 1.05–1.2 (radius 19–24; ``families/single.py``, ``near_tolerance``),
   so such a polygon stays inside the band a fair drawing fills: a 16-gon of radius 24 (bow 0.46), a
   12-gon of radius 16 (0.55) or 24 (0.82), an octagon of radius 9 (0.69) or 12 (0.91), an octagon
-  about a 14 × 8 ellipse (cells within 0.86) or about a 20 × 12 one (within 1.14).
+  about a 14 × 8 ellipse (cells within 0.86) or about a 20 × 12 one (within 1.14); for an ellipse
+  the band is :data:`MAX_ELLIPSE_STRAY` (its tips lie anywhere in the band ``near`` allows);
 
 * impostors for a straight-sided figure (square, rectangle, triangle, polygon, star) whose every
   cell lies within :data:`MAX_POLYGON_STRAY` of the asked sides (the catalogue's note says how
@@ -32,6 +33,13 @@ MAX_SAGITTA = 0.95
 #: Farthest any cell of such a polygon lies from the curve (cells) for it still to be that close:
 #: under what a fair drawing from keypoints strays at radius 19–24 (1.2).
 MAX_STRAY = 1.15
+#: The same for an ellipse, whose axes are read from the asked ellipse stretched to the drawing and
+#: whose tips a fair drawing may put anywhere in the band ``near`` holds every cell to (1.25 from
+#: a = 11 on; ``families/ellipse.py``, ``EllipseThresholds``): an impostor whose every cell lies
+#: within it keeps its tips and sides there too. A 10-gon inscribed in a 20 × 12 ellipse (cells
+#: within 1.23, tips cut 0.98), a superellipse p = 2.5 about 20 × 10 (within 1.22), a 9 × 6 ellipse
+#: for 10 × 6 (within 1.17) stay inside the band fair drawings from points every 15° fill.
+MAX_ELLIPSE_STRAY = 1.25
 #: Farthest any cell of an impostor for a straight-sided figure may lie from the asked sides
 #: (cells) and still sit inside the band fair drawings fill: points taken along the exact sides,
 #: rounded and joined by digital lines, stray 1.05, and a vertex rounded the far way (0.75 in each
@@ -62,6 +70,8 @@ def overlap_reason(family: str, cls: str, note: str) -> str | None:
         strays = [float(x) for x in _STRAY.findall(note)]
         if strays and max(strays) < MAX_STRAY:
             return f"every cell within {max(strays):.2f} cells (< {MAX_STRAY:g}) of the asked curve"
+        if family == "ellipse" and strays and max(strays) < MAX_ELLIPSE_STRAY:
+            return f"every cell within {max(strays):.2f} cells (< {MAX_ELLIPSE_STRAY:g}) of the asked ellipse"
     if family in ("square", "rectangle", "triangle", "polygon", "star"):
         strays = [float(x) for x in _POLYGON_STRAY.findall(note)]
         if strays and max(strays) <= MAX_POLYGON_STRAY:

@@ -331,3 +331,30 @@ def test_a_figure_filling_a_corner_of_its_area_fails(drawn, fill):
     x0, y0, x1, y1 = area
     assume(max(x for x, _ in cells) - min(x for x, _ in cells) + 1 < 0.55 * (x1 - x0 + 1))
     assert any(f.startswith("area_fill") for f in _failed(_stick_case(area), cells))
+
+
+# found by a sweep of hip-roofed houses asked for a gable roof: a wire-frame hip roof (hidden lines
+# drawn) whose long side has lines crossing a diagonal from the front corner to the ridge's middle,
+# and a vertical hidden edge along it; the old test of "drawn lines" (every point within a cell of a
+# drawn cell) took that diagonal for a gable's rake. A rake is an edge of its own.
+HIP_WITH_HIDDEN_LINES = HouseStyle(
+    proj="2:1",
+    roof="hip",
+    hidden=True,
+    chimney=0.55,
+    chimney_slope="far",
+    chimney_at=0.49,
+    length=1.22,
+    height=0.73,
+    rise=0.64,
+    strokes="edges",
+    fill=0.86,
+    align_x=0.76,
+    align_y=0.0,
+)
+
+
+def test_a_hip_roof_with_its_hidden_lines_is_no_gable():
+    area = (10, 6, 40, 43)
+    failed = _failed(_house_case(area, True), house_cells(area, HIP_WITH_HIDDEN_LINES))
+    assert any(f.startswith("gable") for f in failed)

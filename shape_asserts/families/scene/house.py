@@ -11,9 +11,9 @@ isometric 26.6° or the true 30°)
     leaves the top of a wall edge and rises above it, within the walls' width: a gable or hip edge
     (a flat top has only eave lines there; a roof set beside or below the walls starts from no wall
     top); ``gable`` — only when the description asks for a gable roof ("gable", "двускат"): a peak
-    stands above the middle of a wall face, joined by drawn lines to both of the face's top
-    corners (a gable end stands in the face; a hip roof's end leans back, its peak above the
-    corner); ``chimney`` — two vertical edges side by side (at most half the walls' width apart),
+    stands above the middle of a wall face, joined to both of the face's top corners by drawn
+    lines that are edges of their own (a gable end stands in the face; a hip roof's end leans
+    back, its peak above the corner, and a diagonal across its long side only crosses lines); ``chimney`` — two vertical edges side by side (at most half the walls' width apart),
     their tops level (a small box), standing above the eave line (the line through the wall tops)
     and within the walls' width, neither of them a wall edge nor rising straight from a wall top,
     and standing on the house (in the solid piece of the drawing the walls are in: a chimney
@@ -267,7 +267,7 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     at_top = _check_roof(card, e, walls, t)
     cells = np.rint(com.pts[np.isfinite(com.pts).all(axis=1)])
     if _asks_gable(p):
-        _check_gable(card, walls, cells, t)
+        _check_gable(card, e, walls, cells, t)
     piece_of = solid_parts(com.pts, [st for _, st in com.strokes], t.heal_step, t.heal_step, p["grid_size"])
     _check_chimney(card, e, walls, at_top, piece_of, t)
     return card.result("house", com.likeness)
@@ -378,7 +378,7 @@ def _check_roof(card: Scorecard, e: _Edges, walls: _Walls, t: HouseThresholds) -
     return at_top
 
 
-def _check_gable(card: Scorecard, walls: _Walls, cells: FloatArray, t: HouseThresholds) -> None:
+def _check_gable(card: Scorecard, e: _Edges, walls: _Walls, cells: FloatArray, t: HouseThresholds) -> None:
     """``gable``: a peak stands above the middle of a wall face (``gable_offset`` cells), rising
     above the face's top edge (``min_roof_rise``) and clear of both its top corners
     (``gable_clear``), joined to both of them by drawn lines: the gable end, a triangle in the face. A hip roof's end
@@ -386,7 +386,9 @@ def _check_gable(card: Scorecard, walls: _Walls, cells: FloatArray, t: HouseThre
     corners to a peak above its middle cross the roof's face, where nothing is drawn.
 
     A line counts as drawn where every point along it (each half cell) lies within a cell of a
-    drawn cell: whatever rasterises it, its cells lie within a cell of the exact line."""
+    drawn cell: whatever rasterises it, its cells lie within a cell of the exact line; and where
+    the drawing has an edge of its own along it (:func:`_edge_along`): on a wire-frame roof the
+    lines crossing a face can cover a diagonal across it to within a cell."""
     drawn = _drawn_near(cells)
     peaks = np.unique(cells, axis=0)
     need = max(t.min_roof_rise * walls.height, t.min_roof_rise_cells)
@@ -409,7 +411,11 @@ def _check_gable(card: Scorecard, walls: _Walls, cells: FloatArray, t: HouseThre
         for j in near[np.argsort(off[near], kind="stable")]:
             if best is not None and off[j] >= best:
                 break
-            if _line_drawn(left, peaks[j], drawn) and _line_drawn(peaks[j], right, drawn):
+            if (
+                _line_drawn(left, peaks[j], drawn)
+                and _line_drawn(peaks[j], right, drawn)
+                and (_edge_along(e.segs, left, peaks[j], t) and _edge_along(e.segs, peaks[j], right, t))
+            ):
                 best = float(off[j])
                 break
     card.metrics["gable_offset"] = best
@@ -421,6 +427,22 @@ def _check_gable(card: Scorecard, walls: _Walls, cells: FloatArray, t: HouseThre
         f"≤ {t.gable_offset:g} cells from above a face's middle",
         "" if ok else "no roof triangle stands on a wall face (a gable end): a gable roof was asked",
     )
+
+
+def _edge_along(segs: FloatArray, p: FloatArray, q: FloatArray, t: HouseThresholds) -> bool:
+    """Whether one of the drawing's edges runs from ``p`` to ``q`` (either way), or two that meet
+    on the way: a gable's rake is a line of its own from the wall's top corner to the apex, where
+    a diagonal across a roof face only crosses other lines."""
+    tol = t.corner_tol + 0.5
+    near_p = np.hypot(*(segs - p).transpose(2, 0, 1))  # (M, 2): each end's distance to p
+    near_q = np.hypot(*(segs - q).transpose(2, 0, 1))
+    whole = ((near_p[:, 0] <= tol) & (near_q[:, 1] <= tol)) | ((near_p[:, 1] <= tol) & (near_q[:, 0] <= tol))
+    if whole.any():
+        return True
+    # two edges: one from p, one to q, meeting end to end
+    from_p = [segs[i, 1 - k] for i, k in zip(*np.nonzero(near_p <= tol))]
+    to_q = [segs[i, 1 - k] for i, k in zip(*np.nonzero(near_q <= tol))]
+    return any(float(np.hypot(*(a - b))) <= t.corner_tol for a in from_p for b in to_q)
 
 
 def _drawn_near(cells: FloatArray) -> set[tuple[int, int]]:
