@@ -62,10 +62,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers",
-        "live: end to end through the real litellm against a local server (run by --full, -m live, or by path)",
-    )
     # test modules choose their parameters at import, after this and before collection
     if config.getoption("full", default=False):
         from tests.sweep import FULL_ENV
