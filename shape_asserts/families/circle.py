@@ -25,11 +25,11 @@ from shape_asserts.families.base import (
     with_overrides,
 )
 from shape_asserts.families.prompts import SEED_CIRCLE_PROMPTS, circle_prompt
-from shape_asserts.families.single import LoopThresholds, exact_checks
+from shape_asserts.families.single import LoopThresholds, exact_checks, harmonics_check
 from shape_asserts.geometry.distances import nearest_sq
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import CircleModel, FitFailure
-from shape_asserts.geometry.fit.circle import HARMONIC_ORDERS, radial_harmonics, rms_of, roundness
+from shape_asserts.geometry.fit.circle import rms_of, roundness
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
 from shape_asserts.geometry.raster import raster_circle
 from shape_asserts.geometry.score import ShapeScore, fmt_fixed, fmt_point
@@ -285,29 +285,16 @@ def _fit_checks(
 
 
 def _harmonics(card: Scorecard, angles: FloatArray, res: FloatArray, radius: float, limits: tuple[float, ...]) -> float:
-    """Add ``harmonics``: the largest wave of the radial residual as a share of its order's limit
-    (``limits``: ``grid_wave_limits``, ``overtone_limits``, ``other_limits`` of
-    :class:`CircleThresholds`); return that share."""
+    """Add ``harmonics`` (:func:`~shape_asserts.families.single.harmonics_check`) with each order's
+    limit from ``limits``: ``grid_wave_limits`` (order 4), ``overtone_limits`` (8, 12, 16) and
+    ``other_limits`` of :class:`CircleThresholds`, at fitted radius ``radius``; return its share."""
     a4, b4, a8, b8, a, b = limits
     size = max(radius, 1.0)
-    amps = radial_harmonics(angles, res, HARMONIC_ORDERS).tolist()
-    # past order πR the crests lie under two cells apart, finer than the grid draws: not judged
-    amps = amps[: max(1, min(len(amps), math.floor(math.pi * size) - HARMONIC_ORDERS[0] + 1))]
-    orders = range(HARMONIC_ORDERS[0], HARMONIC_ORDERS[0] + len(amps))
-    caps = [a4 + b4 / size if k == 4 else a8 + b8 / size if k % 4 == 0 else a + b / size for k in orders]
-    shares = [amp / cap for amp, cap in zip(amps, caps)]
-    i = int(np.argmax(shares))
-    worst, order = float(shares[i]), orders[i]
-    shape = {2: "an oval", 3: "a triangle", 4: "a square or diamond"}.get(order, f"a {order}-sided polygon")
-    card.add(
-        "harmonics",
-        worst <= 1.0,
-        round(worst, 4),
-        "≤ 1 of the limit",
-        f"the radius swings {fmt_fixed(amps[i])} cells {order} times round (limit {fmt_fixed(caps[i])} at this "
-        f"size), like {shape}",
-    )
-    return worst
+
+    def cap(k: int) -> float:
+        return a4 + b4 / size if k == 4 else a8 + b8 / size if k % 4 == 0 else a + b / size
+
+    return harmonics_check(card, angles, res, size, cap)
 
 
 def _params(p: Mapping[str, Any]) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from shape_asserts.families.single import (
     HALF_DIAGONAL,
     ClosedThresholds,
     exact_checks,
+    harmonics_check,
     loop_checks,
     near_tolerance,
     outline_measures,
@@ -40,7 +41,6 @@ from shape_asserts.families.single import (
 )
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit import EllipseModel, axis_angle_difference
-from shape_asserts.geometry.fit.circle import HARMONIC_ORDERS, radial_harmonics
 from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
 from shape_asserts.geometry.raster import raster_ellipse
 from shape_asserts.geometry.samples import ellipse_xy
@@ -334,32 +334,17 @@ def _fit_checks(
 
 
 def _harmonics(card: Scorecard, angles: FloatArray, normal: FloatArray, b: float, t: EllipseThresholds) -> float:
-    """Add ``harmonics``: the largest wave of the residual about the fitted ellipse as a share of its
-    order's limit at fitted minor semi-axis ``b`` (order 4 ``grid_wave_limits``, the other even
-    orders and the odd ones ``harmonic_limits``); return that share."""
+    """Add ``harmonics`` (:func:`~shape_asserts.families.single.harmonics_check`) about the fitted
+    ellipse, each order's limit at fitted minor semi-axis ``b``: order 4 ``grid_wave_limits``, the
+    other even orders and the odd ones ``harmonic_limits``; return its share."""
     a4, b4 = t.grid_wave_limits
     even_a, even_b, odd_a, odd_b = t.harmonic_limits
     size = max(b, 1.0)
-    amps = radial_harmonics(angles, normal, HARMONIC_ORDERS).tolist()
-    # past order πb the crests lie under two cells apart, finer than the grid draws: not judged
-    amps = amps[: max(1, min(len(amps), math.floor(math.pi * size) - HARMONIC_ORDERS[0] + 1))]
-    orders = range(HARMONIC_ORDERS[0], HARMONIC_ORDERS[0] + len(amps))
-    caps = [
-        a4 + b4 / size if k == 4 else even_a + even_b / size if k % 2 == 0 else odd_a + odd_b / size for k in orders
-    ]
-    shares = [amp / cap for amp, cap in zip(amps, caps)]
-    i = int(np.argmax(shares))
-    worst, order = float(shares[i]), orders[i]
-    shape = {2: "an oval", 3: "a triangle", 4: "a square or diamond"}.get(order, f"a {order}-sided polygon")
-    card.add(
-        "harmonics",
-        worst <= 1.0,
-        round(worst, 4),
-        "≤ 1 of the limit",
-        f"the radius swings {fmt_fixed(amps[i])} cells {order} times round (limit {fmt_fixed(caps[i])} at this "
-        f"size), like {shape}",
-    )
-    return worst
+
+    def cap(k: int) -> float:
+        return a4 + b4 / size if k == 4 else even_a + even_b / size if k % 2 == 0 else odd_a + odd_b / size
+
+    return harmonics_check(card, angles, normal, size, cap)
 
 
 def _axes_check(

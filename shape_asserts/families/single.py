@@ -26,7 +26,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from shape_asserts.geometry.distances import Outline
+from shape_asserts.geometry.fit.circle import HARMONIC_ORDERS, radial_harmonics
 from shape_asserts.geometry.points import FloatArray, Point, as_points
+from shape_asserts.geometry.score import fmt_fixed
 from shape_asserts.geometry.scorecard import Scorecard
 
 __all__ = [
@@ -48,6 +50,7 @@ __all__ = [
     "near_tolerance",
     "revisits",
     "exact_checks",
+    "harmonics_check",
 ]
 
 
@@ -273,3 +276,32 @@ def loop_checks(card: Scorecard, pts: FloatArray, *, center: Point, direction: s
     card.closure(pts, t.max_closure)
     # (the sectors' coverage is the circle's check alone: not measured here)
     card.turning(pts, center=center, direction=direction, min_turns=t.min_turns, max_turns=t.max_turns, coverage=False)
+
+
+def harmonics_check(
+    card: Scorecard, angles: FloatArray, residual: FloatArray, size: float, cap: Callable[[int], float]
+) -> float:
+    """Add ``harmonics``: the largest wave of a closed contour's radial ``residual`` (at ``angles``)
+    as a share of its order's limit ``cap(order)``; return that share.
+
+    ``size`` (the fitted radius, or an ellipse's minor semi-axis) bounds the orders judged.
+    """
+    size = max(size, 1.0)
+    amps = radial_harmonics(angles, residual, HARMONIC_ORDERS).tolist()
+    # past order π·size the crests lie under two cells apart, finer than the grid draws: not judged
+    amps = amps[: max(1, min(len(amps), math.floor(math.pi * size) - HARMONIC_ORDERS[0] + 1))]
+    orders = range(HARMONIC_ORDERS[0], HARMONIC_ORDERS[0] + len(amps))
+    caps = [cap(k) for k in orders]
+    shares = [amp / c for amp, c in zip(amps, caps)]
+    i = int(np.argmax(shares))
+    worst, order = float(shares[i]), orders[i]
+    shape = {2: "an oval", 3: "a triangle", 4: "a square or diamond"}.get(order, f"a {order}-sided polygon")
+    card.add(
+        "harmonics",
+        worst <= 1.0,
+        round(worst, 4),
+        "≤ 1 of the limit",
+        f"the radius swings {fmt_fixed(amps[i])} cells {order} times round (limit {fmt_fixed(caps[i])} at this "
+        f"size), like {shape}",
+    )
+    return worst
