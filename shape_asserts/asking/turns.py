@@ -52,7 +52,9 @@ class Turns:
         """End a turn taken with :meth:`take`."""
         async with self._changed:
             self._taken.remove(turn)
-            self._changed.notify_all()
+            # wake only as many waiters as there are free turns: waking all of them, each give
+            # would resume every queued call (thousands in a large run) to find no turn
+            self._changed.notify(max(0, self.limit - len(self._taken)))
 
     def narrow(self) -> bool:
         """A call timed out queued behind others: one call at a time from now on; whether this
