@@ -227,7 +227,12 @@ class StubProcess:
     def stop(self) -> str:
         """Stop it (Ctrl-C) and return what it said when it stopped."""
         self.proc.send_signal(signal.SIGINT)
-        out, _ = self.proc.communicate(timeout=30)
+        try:
+            out, _ = self.proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:  # a figure is not lost to a server slow to stop
+            self.proc.kill()
+            out, _ = self.proc.communicate()
+            return f"stub server killed: no exit within 30 s of Ctrl-C ({out.strip()!r})"
         return out.strip()
 
 

@@ -34,6 +34,7 @@ import contextlib
 import hashlib
 import json
 import random
+import signal
 import socket
 import threading
 import time
@@ -436,6 +437,9 @@ def main(argv: list[str] | None = None) -> int:
         shape=Shape(args.shape),
         batches=BatchPlan(polls=args.batch_polls),
     )
+    # Ctrl-C or a TERM stops it, even when started in the background by a shell that ignores SIGINT
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, signal.default_int_handler)
     print(f"stub server on {srv.base_url} (Ctrl-C to stop)", flush=True)
     try:
         srv._httpd.serve_forever()
