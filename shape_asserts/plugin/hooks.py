@@ -155,7 +155,24 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> Generator[None, None,
     result = yield
     if _ACTIVE:
         _ACTIVE[-1].verdicts.take_report(report)
+        _forget_quiet_phase(_ACTIVE[-1].config, report)
     return result
+
+
+def _forget_quiet_phase(config: pytest.Config, report: pytest.TestReport) -> None:
+    """Take a passed setup or teardown with nothing captured back out of the terminal reporter.
+
+    The terminal reporter keeps every report to the end, and for each failure it prints it looks
+    through all the kept setups and teardowns for that test's teardown output: with 3,120 tests
+    and 1,250 failures, 6 s at the end of the run, growing with the square of the tests. A passed
+    phase with no captured section has nothing to print and counts in no total.
+    """
+    if not (report.passed and report.when in ("setup", "teardown") and not report.sections):
+        return
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    quiet = getattr(reporter, "stats", {}).get("")
+    if quiet and quiet[-1] is report:
+        quiet.pop()
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
