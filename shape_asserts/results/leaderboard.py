@@ -255,18 +255,23 @@ def leaderboard(
             if scope == OVERALL or any(r.family == scope for r in by_model[m])
         ]
         standings += _ranked(rows)
-    comparisons: list[Comparison] = []
-    for i, a in enumerate(order):
-        for b in order[i + 1 :]:
-            paired = pair(by_model[a], by_model[b])
-            for family in families:
-                p = paired.get(family)
-                if p is not None and p.n:
-                    comparisons.append(_compare(family, a, b, p.score, p.pass_rate, kw))
-            if any(p.n for p in paired.values()):
-                score = np.concatenate([p.score for p in paired.values()])
-                rate = np.concatenate([p.pass_rate for p in paired.values()])
-                comparisons.append(_compare(OVERALL, a, b, score, rate, kw))
+    # every pair of models, in each scope: scope by scope, so that the intervals of one scope,
+    # which have as many cases, follow each other and share their resamples (gate._resamples)
+    pairs = [(a, b) for i, a in enumerate(order) for b in order[i + 1 :]]
+    paired = {(a, b): pair(by_model[a], by_model[b]) for a, b in pairs}
+    compared: dict[tuple[str, str, str], Comparison] = {}
+    for family in families:
+        for a, b in pairs:
+            p = paired[a, b].get(family)
+            if p is not None and p.n:
+                compared[a, b, family] = _compare(family, a, b, p.score, p.pass_rate, kw)
+    for a, b in pairs:
+        if any(p.n for p in paired[a, b].values()):
+            score = np.concatenate([p.score for p in paired[a, b].values()])
+            rate = np.concatenate([p.pass_rate for p in paired[a, b].values()])
+            compared[a, b, OVERALL] = _compare(OVERALL, a, b, score, rate, kw)
+    # shown pair by pair, each pair's families and then overall
+    comparisons = [compared[a, b, s] for a, b in pairs for s in scopes if (a, b, s) in compared]
     return Leaderboard(
         models=tuple(order),
         scopes=scopes,
