@@ -31,6 +31,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -321,24 +322,6 @@ class Asker:
         sent = self.sent(job.model)
         return self.bound_cost(sent.model, job.case.messages(self.lang), sent.max_tokens) or 0.0
 
-    async def _record(self, rec: Recording) -> str:
-        """Save ``rec``; why it could not be, or ``""``.
-
-        The write (fsync included) runs in a thread so the other calls in flight are not held up.
-        One file that cannot be written (read-only folder, full disk) is that case's error; the
-        other answers are still recorded.
-        """
-        try:
-            await asyncio.get_running_loop().run_in_executor(None, self.store.save, rec)
-        except OSError as exc:
-            path = self.store.path(rec.model, rec.case_id, rec.lang)
-            return (
-                f"the answer for {rec.model}/{rec.case_id} arrived but could not be recorded at {path}: "
-                f"{exc.strerror or exc} (errno {exc.errno}); free the disk or make the folder writable, "
-                "then run again"
-            )
-        return ""
-
 
 class _Fetch:
     """One :meth:`Asker.fetch` under way: what its calls share, and the steps each call takes
@@ -371,6 +354,8 @@ class _Fetch:
         self.unavailable: dict[str, str] = {}
         self.answered: set[str] = set()
         self.version = litellm_version()
+        #: The threads answers are recorded in (:meth:`_record`).
+        self.writer = ThreadPoolExecutor(max_workers=2, thread_name_prefix="shape-asserts-record")
 
     async def run(self) -> RunState:
         """Ask every planned sample; what could not be obtained."""
@@ -380,7 +365,8 @@ class _Fetch:
         self._note()
         beating = asyncio.ensure_future(self._heartbeat())
         try:
-            await asyncio.gather(*tasks)
+            with self.writer:
+                await asyncio.gather(*tasks)
         finally:
             beating.cancel()
         self.progress.finished = time.perf_counter()
@@ -420,11 +406,33 @@ class _Fetch:
                 try:
                     again = await self._ask(job, index, turn)
                 finally:
-                    await self.turns.give(turn)
+                    self.turns.give(turn)
         finally:
             self.left[job.key] -= 1
             if not self.left[job.key] and self.on_settled is not None:
                 self.on_settled(job.key, self.state)
+
+    async def _record(self, rec: Recording) -> str:
+        """Save ``rec``; why it could not be, or ``""``.
+
+        The write (fsync included) runs in a thread so the other calls in flight are not held up:
+        the fetch's own threads, not the event loop's default ones, which litellm takes for part of
+        every call. A write waiting for its model's folder lock held up the calls waiting for a
+        default thread, some for tens of seconds in a run of thousands of calls.
+        One file that cannot be written (read-only folder, full disk) is that case's error; the
+        other answers are still recorded.
+        """
+        store = self.asker.store
+        try:
+            await asyncio.get_running_loop().run_in_executor(self.writer, store.save, rec)
+        except OSError as exc:
+            path = store.path(rec.model, rec.case_id, rec.lang)
+            return (
+                f"the answer for {rec.model}/{rec.case_id} arrived but could not be recorded at {path}: "
+                f"{exc.strerror or exc} (errno {exc.errno}); free the disk or make the folder writable, "
+                "then run again"
+            )
+        return ""
 
     def _refuse(self, job: Job, worst: float) -> bool:
         """Whether ``job`` is no longer asked (the run stopping, ``--max-cost``, an unavailable
@@ -522,6 +530,6 @@ class _Fetch:
         job.recording.add(sample_record(index, answer, self.version))
         snapshot = dataclasses.replace(job.recording, samples=list(job.recording.samples))
         async with self.locks[job.key]:
-            why = await self.asker._record(snapshot)
+            why = await self._record(snapshot)
         if why:
             self.state.unrecorded.setdefault(job.key, why)

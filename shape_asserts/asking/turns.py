@@ -14,6 +14,7 @@ own (:meth:`Turns.timeout`); once a call alone has ended, they are done.
 from __future__ import annotations
 
 import asyncio
+import collections
 from dataclasses import dataclass
 
 __all__ = ["Turn", "Turns"]
@@ -28,33 +29,48 @@ class Turn:
 
 
 class Turns:
-    """The run's ``--concurrency``, which a queueing local server narrows to one call at a time."""
+    """The run's ``--concurrency``, which a queueing local server narrows to one call at a time.
+
+    Turns are handed out in the order the calls asked for them: the calls are planned in the order
+    the tests run, and a test waits for its own case, so a call passed over would hold its test
+    (and the tests queued behind it on that worker) until the end of the asking.
+    """
 
     def __init__(self, limit: int) -> None:
         self.limit = max(1, limit)
         self._taken: list[Turn] = []
+        self._waiting: collections.deque[asyncio.Future[Turn]] = collections.deque()
         #: Calls that timed out queued at the server, which it may still be answering.
         self.abandoned = 0
-        self._changed = asyncio.Condition()
 
     async def take(self) -> Turn:
         """Wait for a turn, and take it."""
-        async with self._changed:
-            await self._changed.wait_for(lambda: len(self._taken) < self.limit)
-            turn = Turn()
-            self._taken.append(turn)
-            if len(self._taken) > 1:  # every call in flight now shares the server with another
-                for each in self._taken:
-                    each.shared = True
-            return turn
+        if len(self._taken) < self.limit and not self._waiting:
+            return self._start()
+        handed: asyncio.Future[Turn] = asyncio.get_running_loop().create_future()
+        self._waiting.append(handed)
+        try:
+            return await handed
+        except asyncio.CancelledError:
+            if handed.done() and not handed.cancelled():  # handed a turn as it was cancelled
+                self.give(handed.result())
+            raise
 
-    async def give(self, turn: Turn) -> None:
-        """End a turn taken with :meth:`take`."""
-        async with self._changed:
-            self._taken.remove(turn)
-            # wake only as many waiters as there are free turns: waking all of them, each give
-            # would resume every queued call (thousands in a large run) to find no turn
-            self._changed.notify(max(0, self.limit - len(self._taken)))
+    def give(self, turn: Turn) -> None:
+        """End a turn taken with :meth:`take`: the next calls waiting, in order, take the free turns."""
+        self._taken.remove(turn)
+        while self._waiting and len(self._taken) < self.limit:
+            handed = self._waiting.popleft()
+            if not handed.done():  # not cancelled while it waited
+                handed.set_result(self._start())
+
+    def _start(self) -> Turn:
+        turn = Turn()
+        self._taken.append(turn)
+        if len(self._taken) > 1:  # every call in flight now shares the server with another
+            for each in self._taken:
+                each.shared = True
+        return turn
 
     def narrow(self) -> bool:
         """A call timed out queued behind others: one call at a time from now on; whether this

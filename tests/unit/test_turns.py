@@ -14,8 +14,8 @@ def test_a_call_alone_is_not_shared_and_one_beside_another_marks_both():
         assert not first.shared
         second = await turns.take()
         assert first.shared and second.shared
-        await turns.give(first)
-        await turns.give(second)
+        turns.give(first)
+        turns.give(second)
         third = await turns.take()
         assert not third.shared
 
@@ -27,8 +27,8 @@ def test_narrowing_lets_one_call_at_a_time_and_gives_the_first_alone_the_abandon
         turns = Turns(16)
         a, b = await turns.take(), await turns.take()
         assert turns.narrow() and not turns.narrow()  # said once
-        await turns.give(a)
-        await turns.give(b)
+        turns.give(a)
+        turns.give(b)
         alone = await turns.take()
         waiting = asyncio.ensure_future(turns.take())
         await asyncio.sleep(0.01)
@@ -36,7 +36,7 @@ def test_narrowing_lets_one_call_at_a_time_and_gives_the_first_alone_the_abandon
         assert turns.timeout(10.0, alone) == 30.0  # two calls given up may still hold the server
         turns.ended_alone(timed_out=False)
         assert turns.timeout(10.0, alone) == 10.0
-        await turns.give(alone)
+        turns.give(alone)
         await asyncio.wait_for(waiting, 1)
 
     asyncio.run(go())
@@ -55,5 +55,42 @@ def test_a_shared_calls_timeout_is_never_lengthened():
         turns.limit = 2  # as if two were allowed again
         a, b = await turns.take(), await turns.take()
         assert turns.timeout(5.0, a) == 5.0 and turns.timeout(5.0, b) == 5.0
+
+    asyncio.run(go())
+
+
+def test_turns_are_handed_out_in_the_order_calls_asked_for_them():
+    """A call passed over holds its test to the end of the asking: the order is kept whatever the
+    order calls end in, and when one ends as others are about to start."""
+
+    async def go():
+        turns = Turns(3)
+        started: list[int] = []
+
+        async def call(i: int) -> None:
+            turn = await turns.take()
+            started.append(i)
+            await asyncio.sleep(0.001 * ((7 * i) % 5))  # calls end in a scrambled order
+            turns.give(turn)
+
+        await asyncio.gather(*(call(i) for i in range(60)))
+        assert started == list(range(60))
+
+    asyncio.run(go())
+
+
+def test_a_call_cancelled_while_waiting_takes_no_turn_with_it():
+    async def go():
+        turns = Turns(1)
+        first = await turns.take()
+        cancelled = asyncio.ensure_future(turns.take())
+        waiting = asyncio.ensure_future(turns.take())
+        await asyncio.sleep(0)
+        cancelled.cancel()
+        await asyncio.sleep(0)
+        turns.give(first)
+        second = await asyncio.wait_for(waiting, 1)
+        turns.give(second)
+        assert await asyncio.wait_for(turns.take(), 1) is not None
 
     asyncio.run(go())
