@@ -52,9 +52,9 @@ MAX_ANSWER_SHOWN = MAX_ANSWER
 MAX_NOTE = 1_000
 #: Most points drawn per drawing: a drawing with more is thinned to this many, evenly spaced along
 #: its path, and the page says so (each point drawn is ~160 bytes of SVG, so a 5,000-point answer
-#: once added ~800 KB per drawing). Records keep the points of drawings up to MAX_POINTS; bigger
-#: ones are listed, not drawn.
-MAX_POINTS_DRAWN = 1_000
+#: once added ~800 KB per drawing). A record keeps no more (MAX_POINTS); a results file written
+#: with more is thinned here.
+MAX_POINTS_DRAWN = MAX_POINTS
 #: Model × case cells drawn in full (drawing, metrics, raw answer) in one report. A report with more
 #: draws the failing cells first, then a sample of the passing ones (:func:`full_cells`); every other
 #: cell is one line (verdict, score, failed checks). Ten models of the benchmark (3,120 cells) once
@@ -110,10 +110,15 @@ def _num(v: Any) -> str:
     return str(v)
 
 
+def _thinned_note(drawn: int, of: int) -> str:
+    return (
+        f'<p class="cut">drawn: {drawn:,} of its {of:,} points, evenly spaced along the path '
+        f"(the report draws at most {MAX_POINTS_DRAWN:,} per drawing; gaps are marked where they fall)</p>"
+    )
+
+
 def _drawing_svg(s: SampleRecord, rec: CaseRecord, case: Any, key: str) -> str:
     if s.points is None:
-        if s.n_points > MAX_POINTS:
-            return f'<p class="cut">not drawn: {s.n_points:,} points (the report keeps at most {MAX_POINTS:,})</p>'
         return '<p class="cut">not drawn: its coordinates are not all finite numbers</p>'
     try:
         ideal = case.ideal() if case is not None else None
@@ -128,10 +133,10 @@ def _drawing_svg(s: SampleRecord, rec: CaseRecord, case: Any, key: str) -> str:
             picture = render.svg(
                 t.points, rec.grid_size, ideal=ideal, gaps=t.gap_steps, breaks=t.breaks, gap_steps=t.gap_steps
             )
-            cut = (
-                f'<p class="cut">drawn: {len(t.kept):,} of its {len(pts):,} points, evenly spaced along the path '
-                f"(the report draws at most {MAX_POINTS_DRAWN:,} per drawing; gaps are marked where they fall)</p>"
-            )
+            cut = _thinned_note(len(t.kept), len(pts))
+        elif s.n_points > len(pts):  # thinned when recorded: its steps' lengths say nothing, its marks do
+            picture = render.svg(pts, rec.grid_size, ideal=ideal, gaps=gaps, breaks=breaks, gap_steps=gaps)
+            cut = _thinned_note(len(pts), s.n_points)
         else:
             picture = render.svg(pts, rec.grid_size, ideal=ideal, gaps=gaps, breaks=breaks)
     except Exception as exc:

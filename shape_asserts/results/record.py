@@ -9,7 +9,7 @@ errors or is skipped before it could judge gets a record too, without samples an
 one-line reason.
 
 Everything a consumer shows is in the record, bounded: the first :data:`MAX_ANSWER` characters of
-each answer (and its full length), the points of drawings of at most :data:`MAX_POINTS` points,
+each answer (and its full length), at most :data:`MAX_POINTS` points of each drawing,
 metrics, and every check with its value, limit, margin and one-line description. The run writes
 each record as it comes (the results file, :mod:`shape_asserts.results.results_file`, and for the
 report the whole record, :mod:`shape_asserts.results.spool`) and holds none in memory meanwhile.
@@ -63,10 +63,15 @@ PROPERTY = "shape_result"
 OUTCOMES = ("passed", "failed", "error", "skipped")
 #: Version of the record's JSON layout.
 SCHEMA = 1
-#: Characters of each answer kept (the report shows them, and says how much was cut).
-MAX_ANSWER = 20_000
-#: Drawings with more points keep only their count (the report does not draw them).
-MAX_POINTS = 5_000
+#: Characters of each answer kept (the report shows them, and says how much was cut; the whole
+#: answer is in its recording).
+MAX_ANSWER = 4_000
+#: Points of a drawing kept: more are thinned to this many, evenly spaced along the path
+#: (:func:`shape_asserts.results.thin.thin`), with gaps and breaks marked where they fall, and
+#: ``n_points`` counts them all. A record travels to the xdist controller, into JUnit XML, the
+#: results spool and the report: twenty models answering 5,000 points a case once made a 260 MB
+#: JUnit XML and a 580 MB report.
+MAX_POINTS = 1_000
 #: Characters of an error, skip or failure reason kept (its first line is what matters).
 MAX_REASON = 500
 #: Characters of a format error kept.
@@ -110,6 +115,23 @@ def _tokens(usage: Any) -> dict[str, int]:
 
 def _coordinate(v: float) -> int | float:
     return int(v) if v.is_integer() else v
+
+
+def _kept_drawing(
+    pts: np.ndarray, drawn_marks: Mapping[str, Any]
+) -> tuple[tuple[tuple[float, float], ...] | None, dict[str, tuple[int, ...]]]:
+    """The points a record keeps of a drawing (at most :data:`MAX_POINTS`, evenly spaced along
+    its path) and its gaps and breaks as steps of what is kept; ``(None, {})`` when a coordinate
+    is not finite."""
+    if not bool(np.isfinite(pts).all()):
+        return None, {}
+    marks = {k: tuple(int(i) for i in drawn_marks.get(k, ())) for k in DRAWN_MARKS}
+    if len(pts) <= MAX_POINTS:
+        return _points(pts), marks
+    from shape_asserts.results.thin import thin
+
+    kept = thin(pts, MAX_POINTS, gaps=marks["gaps"], breaks=marks["breaks"])
+    return _points(kept.points), {"gaps": tuple(kept.gap_steps), "breaks": tuple(kept.breaks)}
 
 
 def _points(pts: np.ndarray) -> tuple[tuple[float, float], ...]:
@@ -164,7 +186,8 @@ class SampleRecord(_Json):
     answer: str = ""  # the first MAX_ANSWER characters
     answer_length: int = 0  # of the whole answer
     n_points: int = 0
-    #: The drawing, when it has at most MAX_POINTS points (else ``None``, as for a non-drawing).
+    #: The drawing, thinned to at most MAX_POINTS points (``None`` when not all its coordinates are
+    #: finite, as for a non-drawing).
     points: tuple[tuple[float, float], ...] | None = None
     marks: Mapping[str, tuple[int, ...]] = field(default_factory=dict)  # DRAWN_MARKS, with the points
     answer_sha256: str = ""  # of the whole answer's UTF-8 text (what a results file says of it)
@@ -194,10 +217,7 @@ class SampleRecord(_Json):
             return cls(format_error=str(sample.format_error)[:MAX_FORMAT_ERROR], **common)
         sc = sample.score
         pts = sample.drawing.points
-        points = None
-        if len(pts) <= MAX_POINTS and bool(np.isfinite(pts).all()):
-            points = _points(pts)
-        marks = {k: tuple(int(i) for i in sc.marks.get(k, ())) for k in DRAWN_MARKS} if points is not None else {}
+        points, marks = _kept_drawing(pts, sc.marks)
         return cls(
             score=float(_finite(sc.score) or 0.0),
             passed=bool(sc.passed),

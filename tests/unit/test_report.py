@@ -164,11 +164,11 @@ def test_characters_html_cannot_carry_are_dropped_so_the_page_always_encodes(cas
     assert "\x00" not in html and "\x1b" not in html
 
 
-def test_a_drawing_with_more_points_than_a_record_keeps_is_listed_but_not_drawn(case):
+def test_a_drawing_with_more_points_than_a_record_keeps_is_drawn_thinned_and_says_so(case):
     pts = [{"x": i % 50, "y": (i // 50) % 50} for i in range(MAX_POINTS + 1)]
     html = page(view(case, "m", [json.dumps({"points": pts})]))
 
-    assert f"not drawn: {MAX_POINTS + 1:,} points" in html
+    assert f"drawn: {MAX_POINTS:,} of its {MAX_POINTS + 1:,} points, evenly spaced along the path" in html
 
 
 def test_every_drawing_gets_its_own_arrow_marker_id(case, exact_text):

@@ -113,12 +113,17 @@ def test_a_long_answer_is_kept_only_up_to_the_bound_with_its_length(case, good):
     assert len(sample.answer) == MAX_ANSWER and sample.answer_length == len(long_answer)
 
 
-def test_a_drawing_with_too_many_points_keeps_only_its_count(case):
-    pts = [{"x": i % 50, "y": (i // 50) % 50} for i in range(MAX_POINTS + 1)]
+def test_a_drawing_with_many_points_keeps_an_even_thinning_with_its_count(case):
+    pts = [{"x": i % 50, "y": (i // 50) % 50} for i in range(5 * MAX_POINTS)]
+    record = CaseRecord.from_result(judge(case, MODEL, [json.dumps({"points": pts})]), "failed")
 
-    (sample,) = CaseRecord.from_result(judge(case, MODEL, [json.dumps({"points": pts})]), "failed").samples
-
-    assert sample.points is None and sample.marks == {} and sample.n_points == MAX_POINTS + 1
+    (sample,) = record.samples
+    assert sample.n_points == 5 * MAX_POINTS
+    assert len(sample.points) == MAX_POINTS
+    assert sample.points[0] == (0, 0) and sample.points[-1] == (49, 49)  # both ends kept
+    assert all(0 <= i < MAX_POINTS for k in ("gaps", "breaks") for i in sample.marks[k])
+    _, text = record.as_property()  # what crosses to the controller and lands in JUnit XML
+    assert len(text) < 40_000
 
 
 def test_numbers_that_json_cannot_carry_become_text():
