@@ -307,6 +307,20 @@ def call_cost(calls: int, concurrency: int, rounds: int, say) -> None:
     )
 
 
+def import_floor(env: dict[str, str], say) -> None:
+    """What importing litellm alone adds to a process's resident memory, measured in a fresh one:
+    the asking process holds it for the whole live run, whatever the number of tests."""
+    code = (
+        "def rss(): return int(open('/proc/self/statm').read().split()[1]) * 4096\n"
+        "import numpy\nbefore = rss()\nimport litellm\nprint(rss() - before)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+    if out.returncode == 0 and out.stdout.strip().isdigit():
+        say(
+            f"importing litellm adds {megabytes(int(out.stdout.strip()))} to the asking process (a fresh process, numpy already loaded)"
+        )
+
+
 # ----------------------------------------------------------------------------- the scenario
 
 
@@ -438,6 +452,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.calls and not args.quick:
         call_cost(args.calls, args.concurrency, 3, say)
+    import_floor(env, say)
     with tempfile.TemporaryDirectory(prefix="scale-") as tmp_s:
         tmp = Path(tmp_s)
         logs = args.logs or tmp / "logs"
