@@ -36,6 +36,7 @@ from shape_asserts.results.thin import thin
 __all__ = [
     "MAX_ANSWER_SHOWN",
     "MAX_FULL_CELLS",
+    "MAX_FULL_POINTS",
     "MAX_NOTE",
     "MAX_POINTS_DRAWN",
     "anchor",
@@ -60,6 +61,11 @@ MAX_POINTS_DRAWN = MAX_POINTS
 #: cell is one line (verdict, score, failed checks). Ten models of the benchmark (3,120 cells) once
 #: made a 66 MB page a browser took minutes to open; a full cell is ~10 KB of a page kept under 10 MB.
 MAX_FULL_CELLS = 500
+#: Points drawn in all the full cells together: the cells are chosen until either bound is reached.
+#: A drawing point is ~200 bytes of SVG at most; the benchmark's drawings average ~60 points, so 500
+#: cells of them stay inside it, while cells of 1,000-point answers stop at 30 (twenty models of
+#: 5,000-point answers once made a 580 MB report).
+MAX_FULL_POINTS = 30_000
 
 # Controls (but tab, newline, carriage return), lone surrogates and non-characters: HTML cannot
 # carry them, and a lone surrogate cannot even be encoded as UTF-8.
@@ -269,7 +275,7 @@ def full_cells(
     """
     limit = MAX_FULL_CELLS if limit is None else limit
     records = [rec for _, by_model in cases for rec in by_model.values()]
-    if len(records) <= limit:
+    if len(records) <= limit and sum(_points_drawn(rec) for rec in records) <= MAX_FULL_POINTS:
         return None
     failing: dict[str, list[CaseRecord]] = {}
     passing: dict[str, list[CaseRecord]] = {}
@@ -281,8 +287,9 @@ def full_cells(
     for model, recs in passing.items():
         passing[model] = _evenly(recs)
     chosen: set[tuple[str, str]] = set()
+    points = 0
     for queues in (failing, passing):
-        _take_in_turns(queues, chosen, limit)
+        points = _take_in_turns(queues, chosen, limit, points)
     return chosen
 
 
@@ -294,18 +301,32 @@ def _evenly(recs: list[CaseRecord]) -> list[CaseRecord]:
     return [recs[i] for i in order]
 
 
-def _take_in_turns(queues: Mapping[str, list[CaseRecord]], chosen: set[tuple[str, str]], limit: int) -> None:
-    """Add the queues' records to ``chosen`` one model at a time, in turn, until ``limit``."""
+def _points_drawn(rec: CaseRecord) -> int:
+    """The points a cell draws in full: each sample's, up to :data:`MAX_POINTS_DRAWN`."""
+    return sum(min(s.n_points, MAX_POINTS_DRAWN) for s in rec.samples)
+
+
+def _take_in_turns(
+    queues: Mapping[str, list[CaseRecord]], chosen: set[tuple[str, str]], limit: int, points: int
+) -> int:
+    """Add the queues' records to ``chosen`` one model at a time, in turn, until ``limit`` cells
+    or :data:`MAX_FULL_POINTS` points drawn, ``points`` of them by the cells already chosen; the
+    points drawn then."""
     position = 0
     while len(chosen) < limit:
         took = False
         for recs in queues.values():
             if position < len(recs) and len(chosen) < limit:
+                cost = _points_drawn(recs[position])
+                if points + cost > MAX_FULL_POINTS:
+                    return points
+                points += cost
                 chosen.add((recs[position].case, recs[position].model))
                 took = True
         if not took:
-            return
+            return points
         position += 1
+    return points
 
 
 def cases_html(
@@ -342,7 +363,7 @@ def iter_cases_html(
     if full is not None:
         yield (
             f'<p class="cut">{len(full):,} of the {cells:,} model × case cells are drawn in full (the report draws at '
-            f"most {MAX_FULL_CELLS:,}): the failing ones first, each model's worst first and the models in turn, "
+            f"most {MAX_FULL_CELLS:,}, and {MAX_FULL_POINTS:,} points among them): the failing ones first, each model's worst first and the models in turn, "
             "then a sample of the passing ones. The others show their verdict, score and failed checks; "
             "the test output with -v draws every failing one.</p>"
         )

@@ -97,7 +97,10 @@ def test_a_cell_not_drawn_in_full_is_one_line_with_its_verdict_score_and_failed_
 
     drawn = drawings_section(html)
     assert len(re.findall(r"<svg", drawn)) == 4
-    assert "4 of the 24 model × case cells are drawn in full (the report draws at most 4)" in drawn
+    assert (
+        "4 of the 24 model × case cells are drawn in full (the report draws at most 4, and 30,000 points among them)"
+        in drawn
+    )
     brief = re.findall(r'<div class="cell brief fail">.*?</p></div>', drawn, flags=re.S)
     assert len(brief) == 12 - 4
     assert all("failed: " in cell and "gaps" in cell for cell in brief)
@@ -124,3 +127,17 @@ def test_a_drawings_elements_do_not_grow_with_its_points():
 
     assert len(large) > 3 * len(small)
     assert max(counts) < 40 and abs(counts[0] - counts[1]) <= 2  # about a dozen arrows, whatever the length
+
+
+def test_cells_of_long_answers_are_drawn_in_full_only_up_to_the_points_budget(circles):
+    """Twenty models answering 5,000 points a case once made a 580 MB report: full cells stop at
+    MAX_FULL_POINTS points drawn, whatever the number of cells, failing ones first."""
+    zigzag = json.dumps({"points": [[(i * 7) % 50, (i * 13) % 50] for i in range(5_000)]})
+    records = [record(case, f"m{k}", zigzag) for case in circles for k in range(6)]
+    drawn_each = min(records[0].samples[0].n_points, panels.MAX_POINTS_DRAWN)
+
+    chosen = full_cells(grouped(records))
+
+    assert chosen is not None and 0 < len(chosen) <= panels.MAX_FULL_POINTS // drawn_each < len(records)
+    html = render_html(ReportData(records=records, cases={c.id: c for c in circles}))
+    assert len(html.encode()) < 250 * panels.MAX_FULL_POINTS + 1_000_000  # ~200 bytes a point drawn

@@ -118,3 +118,22 @@ def test_an_xdist_worker_leaves_collecting_to_the_controller():
     c.take_report(Report("call", "failed", props("a", "failed")))
 
     assert c.records == [] and c.other_failures == 0
+
+
+def test_a_passed_phase_with_nothing_captured_leaves_the_terminal_reporter_and_others_stay():
+    """For each failure it prints, pytest's terminal reporter searches every kept setup and
+    teardown: quadratic in tests. Only what has nothing to print is taken back out."""
+    from types import SimpleNamespace
+
+    from shape_asserts.plugin.hooks import _forget_quiet_phase
+
+    quiet = SimpleNamespace(passed=True, when="teardown", sections=[])
+    captured = SimpleNamespace(passed=True, when="teardown", sections=[("Captured stdout teardown", "x")])
+    failed = SimpleNamespace(passed=False, when="setup", sections=[])
+    reporter = SimpleNamespace(stats={"": [captured, failed, quiet]})
+    config = SimpleNamespace(pluginmanager=SimpleNamespace(get_plugin=lambda name: reporter))
+
+    for report in (quiet, captured, failed):
+        _forget_quiet_phase(config, report)  # type: ignore[arg-type]
+
+    assert reporter.stats[""] == [captured, failed]
