@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from shape_asserts.results.jsonable import Jsonable as _Json
+from shape_asserts.results.thin import thin
 from shape_asserts.results.verdict import meets, share
 
 if TYPE_CHECKING:
@@ -128,8 +129,6 @@ def _kept_drawing(
     marks = {k: tuple(int(i) for i in drawn_marks.get(k, ())) for k in DRAWN_MARKS}
     if len(pts) <= MAX_POINTS:
         return _points(pts), marks
-    from shape_asserts.results.thin import thin
-
     kept = thin(pts, MAX_POINTS, gaps=marks["gaps"], breaks=marks["breaks"])
     return _points(kept.points), {"gaps": tuple(kept.gap_steps), "breaks": tuple(kept.breaks)}
 
