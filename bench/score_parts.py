@@ -20,7 +20,8 @@ wherever it is called from, the timer sitting on the function itself). Printed p
 share, best of ``R`` rounds (the round with the least total, the one a busy moment disturbed
 least), with the score's time unwrapped beside it (the timers add ~0.2 µs a call).
 ``--within NAME`` splits that function's time instead (the project function of that name that
-took the most; its steps timed only while it runs), to look one level further down:
+took the most; its steps timed only while it runs; it is split itself, not followed down into its
+largest callee), to look one level further down:
 ``--family ellipse --within from_estimate``.
 """
 
@@ -96,7 +97,8 @@ def find_steps(score: Callable[[], object], number: int = 200, within: str | Non
         if not own:
             return node, []
         top = max(own, key=own.__getitem__)
-        if own[top] >= FOLLOW * total and top != node:
+        # --within names the function to split: never followed further down, whatever the timings
+        if within is None and own[top] >= FOLLOW * total and top != node:
             node = top
             continue
         steps = sorted(own, key=lambda k: -own[k])
