@@ -99,6 +99,8 @@ def _fits(center: tuple[int, int], r: float, margin: float = 1.0) -> bool:
 @example(radius=24, dx=0, dy=0, angle=270, direction="cw", method="keypoints", keypoints=36, repeat=False)
 @example(radius=11, dx=-6, dy=-4, angle=0, direction="ccw", method="keypoints", keypoints=24, repeat=True)
 @example(radius=19, dx=0, dy=0, angle=0, direction="cw", method="dda", keypoints=24, repeat=False)
+# points every 15° on radius 8 repeat each quarter turn: their rounding is all at order 4 (0.61 cells)
+@example(radius=8, dx=0, dy=0, angle=50, direction="ccw", method="keypoints", keypoints=24, repeat=False)
 def test_every_fair_circle_passes(radius, dx, dy, angle, direction, method, keypoints, repeat):
     center = (25 + dx, 25 + dy)
     assume(_fits(center, radius))
@@ -121,6 +123,8 @@ def test_every_fair_circle_passes(radius, dx, dy, angle, direction, method, keyp
 )
 # the seed's second prompt: the start (46, 13) implies a radius of 24.19
 @example(sx=46, sy=13, direction="cw", method="thin", keypoints=36, repeat=False)
+# points every 15° on radius 13.6 leave a 7-fold wave of 0.34 cells
+@example(sx=33, sy=14, direction="cw", method="keypoints", keypoints=24, repeat=False)
 def test_a_fair_circle_through_the_asked_start_passes(sx, sy, direction, method, keypoints, repeat):
     center = (25, 25)
     r = math.hypot(sx - 25, sy - 25)
