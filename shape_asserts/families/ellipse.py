@@ -78,6 +78,11 @@ class EllipseThresholds(ClosedThresholds):
     #: Error of the fitted major axis direction, degrees (an axis: 0° = 180°): fair rasters within
     #: 1.5°, the ellipse turned 10° (kept through the start) 7.7° or more.
     max_rotation_error: float = 4.5
+    #: Turning an ellipse by δ moves its outline by up to about (a − b)·sin δ cells: a turn that moves
+    #: it less than this is within the grid's rounding, so the limit is at least the angle that moves
+    #: it this far (fair drawings move it up to 0.36: 16 × 12 from points every 15° fits 4.6° off, 18
+    #: × 14 5.1°; turned 10° with a − b = 4 they fit 6.5° or more, 0.45).
+    rotation_tolerance_cells: float = 0.4
     #: Below this asked ``a / b``, or with semi-axes closer than ``rotation_min_difference`` cells,
     #: the ellipse is nearly a circle on the grid and the direction of its axis is not judged. At
     #: a − b = 3 the independent catalogue's fair rasters of 7 × 4 fit up to 6.3° off and its
@@ -319,18 +324,26 @@ def _fit_checks(
     )
     _axes_check(card, pts, center=center, a=a, b=b, rotation=rotation, t=t)
     judged = a / b >= t.rotation_min_aspect and a - b >= t.rotation_min_difference
-    turned = rot_err <= t.max_rotation_error or not judged
+    limit = _rotation_limit(a, b, t) if judged else t.max_rotation_error
+    turned = rot_err <= limit or not judged
     card.add(
         "rotation",
         turned,
         rot_err if judged else "not judged",
-        f"≤ {t.max_rotation_error:g}°"
+        f"≤ {limit:.3g}°"
         if judged
         else f"a/b < {t.rotation_min_aspect:g} or a − b < {t.rotation_min_difference:g}",
         "" if turned else f"fitted major axis at {fmt_fixed(model.rotation, 0)}°, asked {rotation:g}°",
     )
     card.add("evenness", even >= t.min_evenness, even, f"≥ {t.min_evenness:g}", "about the fitted ellipse")
     card.metrics["harmonic_share"] = _harmonics(card, angles, normal, model.b, t)
+
+
+def _rotation_limit(a: float, b: float, t: EllipseThresholds) -> float:
+    """The largest error of the fitted axis direction, degrees: ``max_rotation_error``, or the turn
+    that moves the outline ``rotation_tolerance_cells`` (about (a − b)·sin δ) if that is larger."""
+    moved = min(1.0, t.rotation_tolerance_cells / max(a - b, 1e-9))
+    return max(t.max_rotation_error, math.degrees(math.asin(moved)))
 
 
 def _harmonics(card: Scorecard, angles: FloatArray, normal: FloatArray, b: float, t: EllipseThresholds) -> float:
