@@ -330,9 +330,7 @@ def _fit_checks(
         "rotation",
         turned,
         rot_err if judged else "not judged",
-        f"≤ {limit:.3g}°"
-        if judged
-        else f"a/b < {t.rotation_min_aspect:g} or a − b < {t.rotation_min_difference:g}",
+        f"≤ {limit:.3g}°" if judged else f"a/b < {t.rotation_min_aspect:g} or a − b < {t.rotation_min_difference:g}",
         "" if turned else f"fitted major axis at {fmt_fixed(model.rotation, 0)}°, asked {rotation:g}°",
     )
     card.add("evenness", even >= t.min_evenness, even, f"≥ {t.min_evenness:g}", "about the fitted ellipse")
