@@ -46,7 +46,18 @@ MAX_LISTED = 5
 
 #: What a line keeps once read: a leaderboard needs neither the checks nor the case's parameters,
 #: and a run reads back thousands of lines (their digest, :attr:`Line.canonical`, covers every field).
+#: Of the checks, the names of those that failed are kept: a report's cell shown in one line says
+#: them (:func:`_failed_checks`).
 _SLIM_DROPS = ("checks", "params", "thresholds")
+
+
+def _failed_checks(checks: Any) -> list[dict[str, Any]]:
+    """The failed checks of a line's ``checks``, by name only."""
+    if not isinstance(checks, list):
+        return []
+    return [
+        {"name": str(c.get("name", "")), "passed": False} for c in checks if isinstance(c, dict) and not c.get("passed")
+    ]
 
 
 @dataclass(frozen=True)
@@ -64,6 +75,7 @@ class Line:
         rest = {k: v for k, v in data.items() if k != "record"}
         text = json.dumps(rest, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
         slim = {k: v for k, v in data.items() if k not in _SLIM_DROPS}
+        slim["checks"] = _failed_checks(data.get("checks"))
         return cls(source, number, slim, hashlib.sha256(text.encode()).hexdigest())
 
     @property

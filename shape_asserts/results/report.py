@@ -79,14 +79,23 @@ class ReportData:
 
 
 class _Whole(Mapping[str, CaseRecord]):
-    """A case's records by model, each read whole (``load``) only when the page draws it."""
+    """A case's records by model, each read whole (``load``) only when the page draws it in full
+    (``full``: those cells, ``None`` for every one); a cell shown in one line needs no more than the
+    small record's verdict and checks."""
 
-    def __init__(self, records: Mapping[str, CaseRecord], load: Callable[[CaseRecord], CaseRecord]) -> None:
+    def __init__(
+        self,
+        records: Mapping[str, CaseRecord],
+        load: Callable[[CaseRecord], CaseRecord],
+        full: set[tuple[str, str]] | None,
+    ) -> None:
         self._records = records
         self._load = load
+        self._full = full
 
     def __getitem__(self, model: str) -> CaseRecord:
-        return self._load(self._records[model])
+        rec = self._records[model]
+        return self._load(rec) if self._full is None or (rec.case, model) in self._full else rec
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._records)
@@ -319,7 +328,7 @@ def render_parts(data: ReportData) -> Iterator[str]:
         yield from stability_html(data.records, models, data.cases, whole)
     if ordered and "drawings" in show:
         full = full_cells(ordered)  # chosen from the small records, before any is read whole
-        drawn = ordered if whole is None else [(first, _Whole(by_model, whole)) for first, by_model in ordered]
+        drawn = ordered if whole is None else [(first, _Whole(by_model, whole, full)) for first, by_model in ordered]
         cells = sum(len(by_model) for _, by_model in ordered)
         yield from iter_cases_html(drawn, models, data.baseline, data.lang, data.cases, full, cells)
     if not ordered and not data.rows:

@@ -141,3 +141,40 @@ def test_cells_of_long_answers_are_drawn_in_full_only_up_to_the_points_budget(ci
     assert chosen is not None and 0 < len(chosen) <= panels.MAX_FULL_POINTS // drawn_each < len(records)
     html = render_html(ReportData(records=records, cases={c.id: c for c in circles}))
     assert len(html.encode()) < 250 * panels.MAX_FULL_POINTS + 1_000_000  # ~200 bytes a point drawn
+
+
+def test_records_read_back_from_the_results_file_name_their_failed_checks_and_are_read_whole_only_when_drawn(
+    records, circles, monkeypatch
+):
+    """A run's report draws from the small records it read back (no checks but the failed ones' names),
+    reading a record whole only for a cell it draws in full."""
+    from shape_asserts.results.merge import Line
+    from shape_asserts.results.results_file import record_from_lines, record_lines
+
+    small = [
+        record_from_lines(
+            [Line.read("run.jsonl", i, line).data for i, line in enumerate(record_lines(r, config={}, number=0))]
+        )
+        for r in records
+    ]
+    assert {c.name for s in small[-1].samples for c in s.checks} == {
+        c.name for s in records[-1].samples for c in s.failed
+    }
+    assert all(c.passed is False for r in small for s in r.samples for c in s.checks)
+    whole = {(r.model, r.case): r for r in records}
+    read: list[tuple[str, str]] = []
+
+    def load(model: str, case: str) -> CaseRecord:
+        read.append((model, case))
+        return whole[model, case]
+
+    monkeypatch.setattr(panels, "MAX_FULL_CELLS", 4)
+    html = render_html(ReportData(records=small, cases={c.id: c for c in circles}, load=load))
+
+    brief = re.findall(r'<div class="cell brief fail">.*?</p></div>', drawings_section(html), flags=re.S)
+    assert len(brief) == 12 - 4
+    assert all("failed: " in cell and "gaps" in cell for cell in brief)
+    drawn_whole = [key for key in read if key in {(m, c) for c, m in full_cells(grouped(small), limit=4)}]
+    assert len(set(drawn_whole)) == 4
+    # the stability section reads each record for its thumbnail; the drawings only the four drawn in full
+    assert len(read) <= len(records) + 4
