@@ -240,7 +240,9 @@ GRID_LIMITS = [
         "outside its inner 1.2–1.8 cells, a spiral of the asked law with a larger r0: the extra quarter "
         "lies inside the centre's 2 cells, where no lap can be drawn. Likewise an inward spiral "
         "stopping a quarter lap short 1.25 cells from the centre, and a polygonal spiral of 12 sides a "
-        "lap (sides bowing 0.48–0.68, less than a fair cell's own 0.71).",
+        "lap (sides bowing 0.48–0.68, less than a fair cell's own 0.71). A lap more between the same "
+        "ends whose laps come under 2 cells apart is a blob within the tolerance everywhere: one lap "
+        "3 cells apart drawn as two laps 1.5 apart strays 0.58 and passes.",
     ),
     (
         "Houses and stick figures",

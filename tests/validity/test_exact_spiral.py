@@ -137,14 +137,21 @@ def test_a_tab_fails(turns, spacing, angle, direction, inward, inner, method, pl
 
 @SETTINGS
 @given(**laws, inner=st.floats(0.0, 1.0), method=st.sampled_from(rasters.METHODS), place=st.floats(0.1, 0.9))
+# found by a random run: a one-lap spiral 3 apart turns within three cells; two cells out there
+# leave their neighbours touching (three leave a gap, which fails)
+@example(turns=1, spacing=3, angle=104, direction="cw", inward=True, inner=0.5, method="supercover", place=0.25)
 def test_a_gap_of_two_cells_or_more_fails(turns, spacing, angle, direction, inward, inner, method, place):
-    """One cell left out of a stair step leaves its neighbours touching diagonally: no gap to see."""
+    """One cell left out of a stair step leaves its neighbours touching diagonally: no gap to see;
+    nor do two where a small spiral's first lap turns within three cells."""
     case = _case(turns, spacing, angle, direction, inward)
     cells = _drawn(_curve(case, inner), method, 3.0)
     at = int(place * (len(cells) - 1))
     assume(_away_from_center(case, cells, at))
     for length in (2, 3):
-        failed = _failed(case, rasters.gap(cells, at, length))
+        gapped = rasters.gap(cells, at, length)
+        if 0 < at < len(cells) - length and max(abs(a - b) for a, b in zip(gapped[at - 1], gapped[at])) <= 1:
+            continue  # where the curve turns back on itself the cells either side touch: no gap to see
+        failed = _failed(case, gapped)
         # at either end the gap shortens the drawing: the start or the end is missed instead
         assert "gaps" in failed if 0 < at < len(cells) - length else failed
 
@@ -155,6 +162,10 @@ def test_a_lap_too_many_or_too_few_between_the_asked_ends_fails(
     turns, spacing, angle, direction, inward, inner, method, more
 ):
     assume(turns + more >= 1)
+    # a lap more between the same ends with laps under 2 cells apart is a blob every cell of which
+    # lies within the tolerance of the asked curve: one lap 3 apart drawn as two 1.5 apart strays
+    # 0.58 (the grid's limit, docs/calibration.md)
+    assume(spacing * turns / (turns + more) >= 2)
     case = _case(turns, spacing, angle, direction, inward)
     cells = _drawn(_curve(case, inner, turns=turns + more), method, 3.0)
     failed = _failed(case, cells)
