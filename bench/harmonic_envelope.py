@@ -35,9 +35,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.catalog
 
 from shape_asserts.cases import Case
 from shape_asserts.families import circle as circle_family
+from shape_asserts.families.circle import harmonic_limit
 from shape_asserts.families.registry import get_family
+from shape_asserts.families.single import judged_harmonics
 from shape_asserts.geometry.drawing import Drawing
-from shape_asserts.geometry.fit.circle import HARMONIC_ORDERS, radial_harmonics
 from tests.catalogue import rasters
 
 CENTER = (25, 25)
@@ -81,14 +82,9 @@ def _order_class(k: int) -> str:
     return CLASSES[0] if k == 4 else CLASSES[1] if k % 4 == 0 else CLASSES[2]
 
 
-def _limit(k: int, size: float) -> float:
-    t = circle_family.CIRCLE
-    a, b = t.grid_wave_limits if k == 4 else t.overtone_limits if k % 4 == 0 else t.other_limits
-    return a + b / size
-
-
 class _Waves:
-    """Reads each order's amplitude as the circle family measures it, by wrapping the check it calls."""
+    """Reads each judged order's amplitude as the circle family measures it, by wrapping the check
+    it calls (:func:`~shape_asserts.families.single.judged_harmonics` on the same residual)."""
 
     def __init__(self) -> None:
         self.amps: dict[int, float] = {}
@@ -98,9 +94,7 @@ class _Waves:
 
     def __call__(self, card, angles, residual, size, cap):  # type: ignore[no-untyped-def]
         self.size = max(size, 1.0)
-        amps = radial_harmonics(angles, residual, HARMONIC_ORDERS).tolist()
-        judged = max(1, min(len(amps), math.floor(math.pi * self.size) - HARMONIC_ORDERS[0] + 1))
-        self.amps = dict(zip(range(HARMONIC_ORDERS[0], HARMONIC_ORDERS[0] + judged), amps[:judged]))
+        self.amps = judged_harmonics(angles, residual, size)
         return self._check(card, angles, residual, size, cap)
 
 
@@ -126,7 +120,7 @@ def main() -> None:
         for k, amp in waves.amps.items():
             c = _order_class(k)
             widest[c, band] = max(widest.get((c, band), 0.0), amp)
-            s = amp / _limit(k, waves.size)
+            s = amp / harmonic_limit(k, waves.size)
             if s > share[c][0]:
                 where = (
                     f"{d.method}{'-' + str(d.keypoints) if d.method in ('keypoints', 'dda') else ''} "

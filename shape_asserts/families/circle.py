@@ -45,6 +45,7 @@ __all__ = [
     "circle_radius",
     "asked_radius",
     "asked_radii",
+    "harmonic_limit",
 ]
 
 #: How far the exact point a start cell stands for may lie from its centre: half a cell diagonal.
@@ -257,8 +258,8 @@ def _fit_checks(
         center_offset=off,
     )
     card.add("roundness", rnd >= t.min_roundness, rnd, f"≥ {t.min_roundness:g}", note="about the fitted center")
-    card.metrics["harmonic_share"] = _harmonics(
-        card, angles, res, model.radius, t.grid_wave_limits + t.overtone_limits + t.other_limits
+    card.metrics["harmonic_share"] = harmonics_check(
+        card, angles, res, model.radius, lambda k: harmonic_limit(k, model.radius, t)
     )
     centred = off <= t.max_center_offset
     card.add(
@@ -285,17 +286,11 @@ def _fit_checks(
         )
 
 
-def _harmonics(card: Scorecard, angles: FloatArray, res: FloatArray, radius: float, limits: tuple[float, ...]) -> float:
-    """Add ``harmonics`` (:func:`~shape_asserts.families.single.harmonics_check`) with each order's
-    limit from ``limits``: ``grid_wave_limits`` (order 4), ``overtone_limits`` (8, 12, 16) and
-    ``other_limits`` of :class:`CircleThresholds`, at fitted radius ``radius``; return its share."""
-    a4, b4, a8, b8, a, b = limits
-    size = max(radius, 1.0)
-
-    def cap(k: int) -> float:
-        return a4 + b4 / size if k == 4 else a8 + b8 / size if k % 4 == 0 else a + b / size
-
-    return harmonics_check(card, angles, res, size, cap)
+def harmonic_limit(order: int, radius: float, t: CircleThresholds = CIRCLE) -> float:
+    """The ``harmonics`` limit (cells) of one order at fitted radius ``radius``: ``grid_wave_limits``
+    for order 4, ``overtone_limits`` for 8, 12 and 16, ``other_limits`` for the rest, each ``a + b / R``."""
+    a, b = t.grid_wave_limits if order == 4 else t.overtone_limits if order % 4 == 0 else t.other_limits
+    return a + b / max(radius, 1.0)
 
 
 def _params(p: Mapping[str, Any]) -> dict[str, Any]:

@@ -278,6 +278,15 @@ def loop_checks(card: Scorecard, pts: FloatArray, *, center: Point, direction: s
     card.turning(pts, center=center, direction=direction, min_turns=t.min_turns, max_turns=t.max_turns, coverage=False)
 
 
+def judged_harmonics(angles: FloatArray, residual: FloatArray, size: float) -> dict[int, float]:
+    """The amplitude (cells) of each order of a closed contour's radial ``residual`` that
+    :func:`harmonics_check` judges, by order: from 2 up to π·``size`` (at least the first)."""
+    amps = radial_harmonics(angles, residual, HARMONIC_ORDERS).tolist()
+    # past order π·size the crests lie under two cells apart, finer than the grid draws: not judged
+    amps = amps[: max(1, min(len(amps), math.floor(math.pi * max(size, 1.0)) - HARMONIC_ORDERS[0] + 1))]
+    return dict(zip(range(HARMONIC_ORDERS[0], HARMONIC_ORDERS[0] + len(amps)), amps))
+
+
 def harmonics_check(
     card: Scorecard, angles: FloatArray, residual: FloatArray, size: float, cap: Callable[[int], float]
 ) -> float:
@@ -287,10 +296,8 @@ def harmonics_check(
     ``size`` (the fitted radius, or an ellipse's minor semi-axis) bounds the orders judged.
     """
     size = max(size, 1.0)
-    amps = radial_harmonics(angles, residual, HARMONIC_ORDERS).tolist()
-    # past order π·size the crests lie under two cells apart, finer than the grid draws: not judged
-    amps = amps[: max(1, min(len(amps), math.floor(math.pi * size) - HARMONIC_ORDERS[0] + 1))]
-    orders = range(HARMONIC_ORDERS[0], HARMONIC_ORDERS[0] + len(amps))
+    judged = judged_harmonics(angles, residual, size)
+    orders, amps = list(judged), list(judged.values())
     caps = [cap(k) for k in orders]
     shares = [amp / c for amp, c in zip(amps, caps)]
     i = int(np.argmax(shares))
