@@ -48,6 +48,7 @@ class Match(NamedTuple):
     d: list[FloatArray]  # their Chebyshev distance to the nearest fair cell of the corner's vertex
     misses: FloatArray  # per corner, the least of its distances
     at: list[list[int]]  # per corner, the drawing indices at that least distance
+    placed: FloatArray  # per corner, the cell (drawn, or cut round) at that least distance
 
 
 def cut_cells(pts: FloatArray, idx: IntArray, turn: int) -> FloatArray:
@@ -86,7 +87,7 @@ def match(pts: FloatArray, indices: tuple[int, ...], target: FloatArray, cells: 
     run = 1 if forward else -1
     convex = interior_angles(target) < 180.0
     window = np.arange(-reach, reach + 1)
-    near, d, at = [], [], []
+    near, d, at, placed = [], [], [], []
     for corner, fair, out in zip(drawn_at, cells, convex.tolist()):
         idx = (corner + window) % len(pts)
         # every drawn point about the corner (and the cell its step cuts round) against every fair cell
@@ -97,8 +98,10 @@ def match(pts: FloatArray, indices: tuple[int, ...], target: FloatArray, cells: 
         near.append(idx)
         d.append(dist)
         at.append(idx[dist == dist.min()].tolist())
+        best = int(np.argmin(dist))
+        placed.append(pts[idx[best]] if drawn_d[best] <= cut_d[best] else cut[best])
     misses = np.array([row.min() for row in d])
-    return Match(forward, drawn, near, d, misses, at)
+    return Match(forward, drawn, near, d, misses, at, np.array(placed, dtype=float))
 
 
 def side_deviation(pts: FloatArray, p: int, c: int, forward: bool, on_outline: BoolArray) -> tuple[float, int]:
