@@ -24,6 +24,7 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
+import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
@@ -209,6 +210,45 @@ def _house_size(cells: list[tuple[int, int]]) -> int:
         ),
     )
 )
+# found here: in true isometry, a chimney's edges crossing a rake cut it into pieces whose ends lie
+# 1.7 cells apart: a rake is the edges along the line, not one edge or two meeting end to end
+@example(
+    (
+        (0, 1, 35, 48),
+        True,
+        HouseStyle(
+            proj="30",
+            chimney=0.4,
+            chimney_at=0.3,
+            length=0.8,
+            height=0.6,
+            rise=0.79,
+            strokes="chain",
+            fill=0.75,
+            align_x=0.79,
+            align_y=0.0,
+        ),
+    )
+)
+@example(
+    (
+        (3, 10, 30, 45),
+        True,
+        HouseStyle(
+            proj="30",
+            chimney=0.4,
+            chimney_at=0.3,
+            length=0.8,
+            height=1.0,
+            rise=0.64,
+            mirror=True,
+            strokes="faces",
+            fill=0.88,
+            align_x=0.88,
+            align_y=0.0,
+        ),
+    )
+)
 def test_every_fair_house_passes(drawn):
     area, gable, style = drawn
     cells = house_cells(area or DEFAULT_AREA, style)
@@ -357,4 +397,45 @@ HIP_WITH_HIDDEN_LINES = HouseStyle(
 def test_a_hip_roof_with_its_hidden_lines_is_no_gable():
     area = (10, 6, 40, 43)
     failed = _failed(_house_case(area, True), house_cells(area, HIP_WITH_HIDDEN_LINES))
+    assert any(f.startswith("gable") for f in failed)
+
+
+# found by the same sweep: the line from a face's top corner to a point above its middle (a
+# chimney's corner, a hip edge's end) was taken for a rake because two edges joined its ends, an
+# eave and then a hip edge round the face's corner: neither runs along the line
+HIPS_JOINED_ROUND_A_CORNER = {
+    "true-isometry": HouseStyle(
+        proj="30",
+        roof="hip",
+        chimney=0.65,
+        chimney_at=0.39,
+        length=1.48,
+        height=0.62,
+        rise=0.88,
+        mirror=True,
+        strokes="faces",
+        fill=0.89,
+        align_x=0.22,
+        align_y=0.98,
+    ),
+    "pixel-isometry": HouseStyle(
+        roof="hip",
+        chimney=0.56,
+        chimney_at=0.32,
+        length=1.39,
+        height=0.67,
+        rise=0.45,
+        mirror=True,
+        strokes="edges",
+        fill=0.94,
+        align_x=0.69,
+        align_y=0.85,
+    ),
+}
+
+
+@pytest.mark.parametrize("style", HIPS_JOINED_ROUND_A_CORNER.values(), ids=HIPS_JOINED_ROUND_A_CORNER.keys())
+def test_a_hip_roof_joined_round_a_corner_is_no_gable(style):
+    area = (10, 6, 40, 43)
+    failed = _failed(_house_case(area, True), house_cells(area, style))
     assert any(f.startswith("gable") for f in failed)

@@ -33,6 +33,7 @@ import numpy as np
 from shape_asserts.families.base import CaseLike, with_overrides
 from shape_asserts.families.scene.common import SceneThresholds, placer, reference_of, scene_params, sketch, stroke
 from shape_asserts.families.scene.strokes import edges, ends, heal, join_verticals, solid_parts, split_at_junctions
+from shape_asserts.geometry.distances import segment_distance
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray, Point
 from shape_asserts.geometry.score import ShapeScore
@@ -101,6 +102,9 @@ class HouseThresholds(SceneThresholds):
     #: a short ridge reads as a low triangle too, its "peak" (the ridge, the chimney) a cell or
     #: more below the face's far corner; the corners are edge ends, each within a cell of its own.
     gable_clear: float = 1.0
+    #: ... joined to them by edges along each line (a rake) covering at least this share of it: a
+    #: chimney standing in front of a rake hides a stretch of it.
+    rake_cover: float = 0.5
     #: Chimney edges: vertical, at least this long (cells: a 0.3-wall-high chimney on the smallest
     #: house the area rules allow is 2 cells above the roof) ...
     chimney_min_edge: float = 2.0
@@ -387,7 +391,7 @@ def _check_gable(card: Scorecard, e: _Edges, walls: _Walls, cells: FloatArray, t
 
     A line counts as drawn where every point along it (each half cell) lies within a cell of a
     drawn cell: whatever rasterises it, its cells lie within a cell of the exact line; and where
-    the drawing has an edge of its own along it (:func:`_edge_along`): on a wire-frame roof the
+    the drawing has edges of its own along it (:func:`_edge_along`): on a wire-frame roof the
     lines crossing a face can cover a diagonal across it to within a cell."""
     drawn = _drawn_near(cells)
     peaks = np.unique(cells, axis=0)
@@ -430,19 +434,31 @@ def _check_gable(card: Scorecard, e: _Edges, walls: _Walls, cells: FloatArray, t
 
 
 def _edge_along(segs: FloatArray, p: FloatArray, q: FloatArray, t: HouseThresholds) -> bool:
-    """Whether one of the drawing's edges runs from ``p`` to ``q`` (either way), or two that meet
-    on the way: a gable's rake is a line of its own from the wall's top corner to the apex, where
-    a diagonal across a roof face only crosses other lines."""
+    """Whether the drawing's edges along the segment ``p``–``q`` (both ends near it) run from
+    ``p`` and into ``q`` and cover at least ``rake_cover`` of its length: a gable's rake is a line of
+    its own from the wall's top corner to the apex (a chimney in front may cut it), where a
+    diagonal across a roof face only crosses other lines, and two edges round a face's corner (an
+    eave, then a hip edge) join its ends without running along it."""
     tol = t.corner_tol + 0.5
-    near_p = np.hypot(*(segs - p).transpose(2, 0, 1))  # (M, 2): each end's distance to p
-    near_q = np.hypot(*(segs - q).transpose(2, 0, 1))
-    whole = ((near_p[:, 0] <= tol) & (near_q[:, 1] <= tol)) | ((near_p[:, 1] <= tol) & (near_q[:, 0] <= tol))
-    if whole.any():
+    ends_d = segment_distance(segs.reshape(-1, 2), p, q).reshape(-1, 2)
+    along = segs[(ends_d <= tol).all(axis=1)]
+    if not len(along):
+        return False
+    at_p = np.hypot(*(along - p).transpose(2, 0, 1)).min(axis=1) <= tol
+    at_q = np.hypot(*(along - q).transpose(2, 0, 1)).min(axis=1) <= tol
+    if not (at_p.any() and at_q.any()):
+        return False
+    # the share of p–q the edges' projections on it cover
+    d = q - p
+    length2 = float(d @ d)
+    if length2 == 0:
         return True
-    # two edges: one from p, one to q, meeting end to end
-    from_p = [segs[i, 1 - k] for i, k in zip(*np.nonzero(near_p <= tol))]
-    to_q = [segs[i, 1 - k] for i, k in zip(*np.nonzero(near_q <= tol))]
-    return any(float(np.hypot(*(a - b))) <= t.corner_tol for a in from_p for b in to_q)
+    proj = np.sort(np.clip(((along - p) @ d) / length2, 0.0, 1.0), axis=1)
+    covered, reach = 0.0, 0.0
+    for lo, hi in proj[np.argsort(proj[:, 0])].tolist():
+        covered += max(0.0, hi - max(lo, reach))
+        reach = max(reach, hi)
+    return covered >= t.rake_cover
 
 
 def _drawn_near(cells: FloatArray) -> set[tuple[int, int]]:
