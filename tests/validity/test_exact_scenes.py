@@ -418,6 +418,21 @@ HIPS_JOINED_ROUND_A_CORNER = {
         align_x=0.22,
         align_y=0.98,
     ),
+    # a chimney's top corner above the short face's middle, a hip edge and the chimney's own
+    # edges running along the lines to it: no vertical edge hangs from a gable's apex
+    "chimney-corner": HouseStyle(
+        proj="30",
+        roof="hip",
+        chimney=0.56,
+        chimney_at=0.59,
+        length=1.53,
+        height=0.75,
+        rise=0.43,
+        strokes="faces",
+        fill=0.89,
+        align_x=0.54,
+        align_y=0.85,
+    ),
     "pixel-isometry": HouseStyle(
         roof="hip",
         chimney=0.56,

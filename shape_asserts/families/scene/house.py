@@ -12,7 +12,8 @@ isometric 26.6° or the true 30°)
     (a flat top has only eave lines there; a roof set beside or below the walls starts from no wall
     top); ``gable`` — only when the description asks for a gable roof ("gable", "двускат"): a peak
     stands above the middle of a wall face, joined to both of the face's top corners by drawn
-    lines that are edges of their own (a gable end stands in the face; a hip roof's end leans
+    lines that are edges of their own, and no vertical edge hangs from it (a chimney's corner is
+    no apex) (a gable end stands in the face; a hip roof's end leans
     back, its peak above the corner, and a diagonal across its long side only crosses lines); ``chimney`` — two vertical edges side by side (at most half the walls' width apart),
     their tops level (a small box), standing above the eave line (the line through the wall tops)
     and within the walls' width, neither of them a wall edge nor rising straight from a wall top,
@@ -385,9 +386,10 @@ def _check_roof(card: Scorecard, e: _Edges, walls: _Walls, t: HouseThresholds) -
 def _check_gable(card: Scorecard, e: _Edges, walls: _Walls, cells: FloatArray, t: HouseThresholds) -> None:
     """``gable``: a peak stands above the middle of a wall face (``gable_offset`` cells), rising
     above the face's top edge (``min_roof_rise``) and clear of both its top corners
-    (``gable_clear``), joined to both of them by drawn lines: the gable end, a triangle in the face. A hip roof's end
-    leans back: in isometric view its peak sits above a corner, and the lines from a face's
-    corners to a peak above its middle cross the roof's face, where nothing is drawn.
+    (``gable_clear``), joined to both of them by drawn lines, no vertical edge hanging from it
+    (:func:`_vertical_below`): the gable end, a triangle in the face. A hip roof's end leans back:
+    in isometric view its peak sits above a corner, and the lines from a face's corners to a
+    peak above its middle cross the roof's face, where nothing is drawn.
 
     A line counts as drawn where every point along it (each half cell) lies within a cell of a
     drawn cell: whatever rasterises it, its cells lie within a cell of the exact line; and where
@@ -416,7 +418,8 @@ def _check_gable(card: Scorecard, e: _Edges, walls: _Walls, cells: FloatArray, t
             if best is not None and off[j] >= best:
                 break
             if (
-                _line_drawn(left, peaks[j], drawn)
+                not _vertical_below(e, peaks[j], t)
+                and _line_drawn(left, peaks[j], drawn)
                 and _line_drawn(peaks[j], right, drawn)
                 and (_edge_along(e.segs, left, peaks[j], t) and _edge_along(e.segs, peaks[j], right, t))
             ):
@@ -431,6 +434,14 @@ def _check_gable(card: Scorecard, e: _Edges, walls: _Walls, cells: FloatArray, t
         f"≤ {t.gable_offset:g} cells from above a face's middle",
         "" if ok else "no roof triangle stands on a wall face (a gable end): a gable roof was asked",
     )
+
+
+def _vertical_below(e: _Edges, p: FloatArray, t: HouseThresholds) -> bool:
+    """Whether a vertical edge hangs from ``p`` (a chimney's top corner, a wall's top), as none does
+    from a gable's apex: only its rakes and the ridge leave it, and the face beneath it is bare (a
+    chimney may stand on it; a chimney's hidden edges behind it may cross it)."""
+    tops = e.top[e.vertical]
+    return bool((np.hypot(*(tops - p).T) <= t.corner_tol).any())
 
 
 def _edge_along(segs: FloatArray, p: FloatArray, q: FloatArray, t: HouseThresholds) -> bool:
