@@ -250,7 +250,13 @@ GRID_LIMITS = [
         "standing higher up the slope, so it passes; only a chimney with empty cells between it and "
         "every line of the house is detached. A head or limb one empty cell off the torso reads as a "
         "pen slip and passes; two or more empty cells fail. Proportions the prompt does not fix "
-        "(gable height, wall height, face width) are left free.",
+        "(gable height, wall height, face width) are left free. A hip roof is no gable where the "
+        "lines to a peak above a face's middle are edges of their own along them; on a small house "
+        "the chimney's and the hidden lines crowd that face, and a corner of theirs can stand for "
+        "the peak: `python bench/house_sweep.py --n 600` finds 18 of 1,072 hip roofs passing "
+        "`gable` on houses 22 cells across or more (0 in the default area, 6 of 357 in the area of "
+        "the case that asks for a gable), 99 of 374 in the smallest area, whose houses are mostly "
+        "under 22 cells (`--least 0`); no fair house of 22 cells or more fails (0 of 1,502).",
     ),
 ]
 

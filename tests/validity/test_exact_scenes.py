@@ -249,6 +249,26 @@ def _house_size(cells: list[tuple[int, int]]) -> int:
         ),
     )
 )
+# found by bench/house_sweep.py: a chimney on the far slope right behind the apex, its hidden
+# edges cut where the rakes cross them: a vertical line passing behind the apex hangs from none
+@example(
+    (
+        None,
+        True,
+        HouseStyle(
+            proj="30",
+            chimney=0.5988,
+            chimney_slope="far",
+            chimney_at=0.3601,
+            length=1.6984,
+            height=1.0022,
+            rise=0.7641,
+            fill=0.9657,
+            align_x=0.3313,
+            align_y=0.2321,
+        ),
+    )
+)
 def test_every_fair_house_passes(drawn):
     area, gable, style = drawn
     cells = house_cells(area or DEFAULT_AREA, style)

@@ -439,9 +439,15 @@ def _check_gable(card: Scorecard, e: _Edges, walls: _Walls, cells: FloatArray, t
 def _vertical_below(e: _Edges, p: FloatArray, t: HouseThresholds) -> bool:
     """Whether a vertical edge hangs from ``p`` (a chimney's top corner, a wall's top), as none does
     from a gable's apex: only its rakes and the ridge leave it, and the face beneath it is bare (a
-    chimney may stand on it; a chimney's hidden edges behind it may cross it)."""
-    tops = e.top[e.vertical]
-    return bool((np.hypot(*(tops - p).T) <= t.corner_tol).any())
+    chimney may stand on it). A vertical line running on above ``p`` passes behind it (a
+    chimney's hidden edge, cut at the apex where the rakes cross it) and does not count."""
+    tops, bottoms = e.top[e.vertical], e.bottom[e.vertical]
+    for top in tops[np.hypot(*(tops - p).T) <= t.corner_tol]:
+        # a vertical edge ending where this one starts, in the same column
+        above = (np.abs(bottoms[:, 0] - top[0]) <= 0.5) & (np.abs(bottoms[:, 1] - top[1]) <= t.corner_tol)
+        if not above.any():
+            return True
+    return False
 
 
 def _edge_along(segs: FloatArray, p: FloatArray, q: FloatArray, t: HouseThresholds) -> bool:
