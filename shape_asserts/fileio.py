@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["write_atomic"]
+__all__ = ["write_atomic", "not_a_file", "replace_file", "NotAFileError"]
+
+
+class NotAFileError(OSError):
+    """The path to write is no place for a file (:func:`not_a_file`)."""
 
 
 def write_atomic(
@@ -33,6 +38,9 @@ def write_atomic(
     ['b.txt']
     """
     target = Path(path)
+    why = not_a_file(target)
+    if why:
+        raise NotAFileError(f"{target}: {why}")
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
@@ -44,9 +52,35 @@ def write_atomic(
                 os.fsync(fh.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
-        os.replace(tmp, target)
+        replace_file(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
     return target
+
+
+def not_a_file(path: Path) -> str | None:
+    """Why ``path`` is no place for a file written whole, or ``None``: an existing folder, or a
+    device, pipe or socket. Renaming over ``/dev/null`` would put a regular file in its place for
+    the whole machine; a symlink is replaced itself, never what it points to."""
+    try:
+        st = os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        return f"it cannot be looked at ({exc.strerror or exc})"
+    if stat.S_ISDIR(st.st_mode):
+        return "it is a folder"
+    if not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
+        return "it is not a regular file (a device, a pipe or a socket)"
+    return None
+
+
+def replace_file(tmp: str | os.PathLike[str], target: Path) -> None:
+    """Rename ``tmp`` over ``target``, unless ``target`` has become something no file may replace
+    since it was checked (:func:`not_a_file`)."""
+    why = not_a_file(target)
+    if why:
+        raise NotAFileError(f"{target}: {why}")
+    os.replace(tmp, target)

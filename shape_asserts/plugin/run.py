@@ -123,17 +123,19 @@ class ShapeRun:
         return Path(tempfile.gettempdir()) / folder / "state.json"
 
     def _check_results_path(self) -> None:
-        """A ``--shape-results`` file that could not be written stops the run at start (exit 4)."""
-        path = self.verdicts.options.results
-        if path is None or self.is_worker:  # the controller alone writes it
+        """A ``--shape-results`` or ``--shape-report`` file that could not be written stops the run
+        at start (exit 4), before a call is paid for."""
+        if self.is_worker:  # the controller alone writes them
             return
         from shape_asserts.results.results_file import unwritable
 
-        why = unwritable(path)
-        if why is not None:
-            raise pytest.UsageError(
-                f"shape-asserts: --shape-results {path} cannot be written: {why}; give a file in a folder you can write"
-            )
+        options = self.verdicts.options
+        for flag, path in (("--shape-results", options.results), ("--shape-report", options.report)):
+            why = None if path is None else unwritable(path)
+            if why is not None:
+                raise pytest.UsageError(
+                    f"shape-asserts: {flag} {path} cannot be written: {why}; give a file in a folder you can write"
+                )
 
     def _check_case_files(self) -> None:
         """Load the user's case files now: a mistake in one is a one-line usage error (exit 4).

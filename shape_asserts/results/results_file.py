@@ -38,6 +38,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from shape_asserts.fileio import not_a_file, replace_file
 from shape_asserts.results.record import OUTCOMES, CaseRecord, CheckRecord, SampleRecord, plain
 from shape_asserts.results.verdict import meets, share
 
@@ -262,7 +263,10 @@ def _check(c: Mapping[str, Any]) -> CheckRecord:
 
 def unwritable(path: Path) -> str | None:
     """Why a results file could not be written at ``path`` (a run checks before its first test), or ``None``."""
-    if path.is_dir():
+    why = not_a_file(path)
+    if why:
+        return why
+    if path.is_dir():  # a symlink to a folder
         return "it is a folder"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -309,7 +313,7 @@ class ResultsWriter:
             os.fsync(fh.fileno())
             fh.close()
             os.chmod(self.tmp, mode)  # a results file is meant to travel
-            os.replace(self.tmp, target)
+            replace_file(self.tmp, target)
         except BaseException:
             with contextlib.suppress(OSError):
                 fh.close()

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 
 import pytest
 
@@ -114,3 +116,16 @@ def test_a_results_path_that_cannot_be_written_stops_the_run_at_start(suite):
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--shape-results*taken*"])
     assert "Traceback" not in result.stderr.str() + result.stdout.str()
+
+
+@pytest.mark.parametrize("flag", ["--shape-results", "--shape-report"])
+def test_a_device_or_pipe_is_refused_at_start_and_left_as_it_is(suite, flag):
+    # renamed over, /dev/null would become a regular file for the whole machine: a pipe stands in
+    pipe = suite.path / "pipe"
+    os.mkfifo(pipe)
+
+    result = suite.runpytest("-m", "seed", "--record=none", f"{flag}={pipe}")
+
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*{flag}*pipe*not a regular file*"])
+    assert stat.S_ISFIFO(os.lstat(pipe).st_mode)
