@@ -23,11 +23,12 @@ import math
 import os
 import threading
 import time
+import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from shape_asserts.asking.failure import describe, error_reason, redact
+from shape_asserts.asking.failure import describe, error_reason, hide_address, one_line, redact
 from shape_asserts.asking.retry import Timeout, backoff, is_retriable, is_timeout, retry_after, timeout_retries_for
 from shape_asserts.defaults import MAX_RETRIES, TIMEOUT
 from shape_asserts.exceptions import ModelUnavailable, ProviderError
@@ -348,9 +349,13 @@ def _raise_unless_retried(
 ) -> None:
     """Return when the failed attempt ``attempt`` (``timeouts`` of the earlier ones timed out) is
     tried again; else raise the :class:`ProviderError` that says why not."""
-    if _undecodable(exc):  # litellm calls it a 500, but the server delivered (and may bill) a reply
-        said = error_reason(exc, api_base)
-        raise Unusable(f"{model}: the server's reply is not a chat completion ({said}){UNUSABLE_HINT}") from None
+    unreadable = _unreadable(exc)
+    if unreadable is not None:  # litellm calls it a 500, but the server delivered (and may bill) a reply
+        said = redact(hide_address(unreadable, api_base))
+        # what it cost is unknown: counted as a reply litellm did not price
+        raise Unusable(
+            f"{model}: the server's reply is not a chat completion ({said}){UNUSABLE_HINT}", Answer("")
+        ) from None
     tries = f" after {attempt + 1} attempts" if attempt else ""
     if is_timeout(exc):
         if timeouts >= timeout_retries:
@@ -387,16 +392,35 @@ class Unusable(ProviderError):
 UNUSABLE_HINT = "; not retried: a delivered reply may have been paid for"
 
 
-def _undecodable(exc: BaseException) -> bool:
-    """Whether the call failed reading a reply's body as JSON (the client had a reply to read)."""
+#: What litellm's own words start with when the body it was delivered is no chat completion:
+#: not a JSON object (a list, null, a string), or one it could not turn into a response.
+_UNREADABLE_WORDS = ("Empty or invalid response from LLM endpoint", "Invalid response object")
+
+
+def _unreadable(exc: BaseException) -> str | None:
+    """What was wrong with a delivered reply's body, when the call failed reading it (the client
+    had a reply to read, which a provider may bill), else ``None``.
+
+    litellm reports each such body as an HTTP 500 of its own making: a body that is not JSON (a
+    :class:`json.JSONDecodeError` in the chain), JSON that is no object, or an object its
+    conversion to a response choked on (``message: null``, ``choices: "abc"``, ``usage: "lots"``,
+    an ``error`` object sent with a 200). Said in one line, without litellm's traceback."""
     seen: list[BaseException] = []
     cur: BaseException | None = exc
     while cur is not None and all(cur is not s for s in seen):
         if isinstance(cur, json.JSONDecodeError):
-            return True
+            return f"not JSON: {cur.msg} at character {cur.pos}"
+        words = str(getattr(cur, "message", None) or cur)
+        converting = any(
+            f.filename.endswith("convert_dict_to_response.py") for f in traceback.extract_tb(cur.__traceback__)
+        )
+        if converting or words.startswith(_UNREADABLE_WORDS[1]):
+            return "litellm could not read it as a chat completion"
+        if words.startswith(_UNREADABLE_WORDS[0]):
+            return one_line(words, 200)
         seen.append(cur)
         cur = cur.__cause__ or cur.__context__
-    return False
+    return None
 
 
 def _delivered(litellm: Any, model: str, response: Any, latency: float) -> Answer:

@@ -270,14 +270,41 @@ _NO_CHOICES = json.dumps(
 ).encode()
 
 
+def _completion(**fields) -> bytes:
+    """A chat completion's body with ``fields`` put in (a choice's ``message`` replaced by ``message``)."""
+    doc = json.loads(_NO_CHOICES)
+    choice = {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "[]"}}
+    if "message" in fields:
+        choice["message"] = fields.pop("message")
+    doc["choices"] = [choice]
+    doc.update(fields)
+    return json.dumps(doc).encode()
+
+
+# bodies litellm cannot read as a completion, each reported as an HTTP 500 of its own making
+_UNREADABLE = {
+    "message-null": _completion(message=None),
+    "choices-string": _completion(choices="abc"),
+    "choices-of-strings": _completion(choices=["abc"]),
+    "usage-string": _completion(usage="lots"),
+    "content-object": _completion(message={"role": "assistant", "content": {"a": 1}}),
+    "error-with-200": json.dumps({"error": {"message": "overloaded", "type": "server_error"}}).encode(),
+    "json-list": b"[1, 2, 3]",
+    "json-null": b"null",
+    "json-string": b'"hello"',
+}
+
+
 @pytest.mark.parametrize(
     "body",
-    [b"<!doctype html><html><body>gateway</body></html>", b'{"id": "x", "choices": [', _NO_CHOICES],
-    ids=["html", "invalid-json", "no-choices"],
+    [b"<!doctype html><html><body>gateway</body></html>", b'{"id": "x", "choices": [', _NO_CHOICES]
+    + list(_UNREADABLE.values()),
+    ids=["html", "invalid-json", "no-choices"] + list(_UNREADABLE),
 )
 def test_issue32_m3_a_delivered_reply_without_an_answer_is_never_retried_and_its_usage_counted(suite, body):
     """M3: a 200 whose body is HTML or invalid JSON became litellm's "HTTP 500" and was retried
-    (12 paid requests for 3 cases, cost reported $0)."""
+    (12 paid requests for 3 cases, cost reported $0); so did one that is JSON but no completion
+    litellm can read (a null message, a string for choices or usage, a list, an error object)."""
     with HostileServer(lambda request: Reply(body=body)) as server:
         result = run(suite, server, "-k", "circle-start000")
 
@@ -285,8 +312,11 @@ def test_issue32_m3_a_delivered_reply_without_an_answer_is_never_retried_and_its
     text = output(result)
     assert len(server.requests) == 2, text
     assert "not retried: a delivered reply may have been paid for" in text
+    assert "most recent call last" not in text, text  # not litellm's traceback
     if body is _NO_CHOICES:
         assert "openai/hostile: 14 prompt + 22 completion tokens" in text
+    elif body in _UNREADABLE.values():
+        assert "cost unknown" in text, text  # delivered, so maybe billed: not reported as $0
 
 
 @pytest.mark.parametrize("where", ["read-only-folder", "read-only-file-system"])
