@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from shape_asserts.asking.call import Answer, TimedOut, aask, litellm_version
 from shape_asserts.asking.model_config import ModelConfig, Sent, resolve
-from shape_asserts.asking.prices import worst_cost
+from shape_asserts.asking.prices import answer_limit, worst_cost
 from shape_asserts.asking.recorded import RecordedAnswer
 from shape_asserts.asking.retry import served_locally
 from shape_asserts.asking.runstate import Progress, RunState
@@ -320,7 +320,8 @@ class Asker:
         if self.max_cost is None:
             return 0.0
         sent = self.sent(job.model)
-        return self.bound_cost(sent.model, job.case.messages(self.lang), sent.max_tokens) or 0.0
+        limit = answer_limit(sent.max_tokens, sent.args)
+        return self.bound_cost(sent.model, job.case.messages(self.lang), limit) or 0.0
 
 
 class _Fetch:

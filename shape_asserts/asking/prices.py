@@ -10,15 +10,35 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from shape_asserts.asking import call
 
-__all__ = ["worst_cost"]
+__all__ = ["worst_cost", "answer_limit", "ANSWER_LIMITS"]
 
 #: Each model's price per prompt token and per answer token, and its longest answer, as litellm
 #: knows them; ``None`` for a model it has no price for.
 _PRICES: dict[str, tuple[float, float, int | None] | None] = {}
+
+
+#: Arguments that bound an answer's length, by provider: OpenAI's for reasoning models, Gemini's,
+#: Hugging Face's and Ollama's; litellm passes each on as it is.
+ANSWER_LIMITS = ("max_tokens", "max_completion_tokens", "max_output_tokens", "max_new_tokens", "num_predict")
+
+
+def answer_limit(max_tokens: int | None, args: Mapping[str, Any]) -> int | None:
+    """The longest answer a call may be sent for: the largest of ``max_tokens`` and every limit
+    the call's arguments set (:data:`ANSWER_LIMITS`, also inside ``extra_body``), ``None`` when
+    none is set. The largest, because which one a server obeys is the server's choice: a
+    ``max_completion_tokens=32768`` set beside ``--max-tokens`` 4096 let 16 calls in flight spend
+    twice a ``--max-cost``."""
+    found = [max_tokens]
+    for where in (args, args.get("extra_body")):
+        if isinstance(where, Mapping):
+            found += [where.get(key) for key in ANSWER_LIMITS]
+    limits = [n for n in found if isinstance(n, int) and not isinstance(n, bool) and n > 0]
+    return max(limits) if limits else None
 
 
 def worst_cost(model: str, messages: list[dict[str, str]], max_tokens: int | None) -> float | None:

@@ -370,6 +370,41 @@ def test_issue32_m4_max_cost_holds_with_every_call_in_flight_at_once(suite):
     assert 0.08 < spent <= 0.1
 
 
+@pytest.mark.parametrize(
+    "arg",
+    ["max_completion_tokens=8192", 'extra_body={"max_completion_tokens": 8192}'],
+    ids=["argument", "extra-body"],
+)
+def test_max_cost_reserves_the_answer_limit_an_argument_raises(suite, arg):
+    """An answer limit raised through an argument (``max_completion_tokens``, the one reasoning
+    models obey) was not reserved: each call held --max-tokens' 4,096 tokens ($0.04 at gpt-4o's
+    prices) while its answer could run to 8,192 ($0.08), so a $0.10 cap let two calls spend $0.16."""
+
+    def reply(request: Request) -> Reply:
+        body = {
+            "id": "chatcmpl-limit",
+            "object": "chat.completion",
+            "model": "gpt-4o",
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": json.dumps(drawing(request))},
+                }
+            ],
+            "usage": {"prompt_tokens": 100, "completion_tokens": 8192, "total_tokens": 8292},
+        }
+        return Reply(body=json.dumps(body).encode(), trickle=1.0)
+
+    with HostileServer(reply) as server:
+        result = run(suite, server, "--max-cost=0.1", f"--model-arg={arg}", *TEN_CIRCLES, model="openai/gpt-4o")
+
+    text = output(result)
+    assert len(server.requests) == 1, text
+    spent = float(re.findall(r"unasked 9, \$(\d+\.\d+)", text)[-1])
+    assert 0.08 < spent <= 0.1
+
+
 def _cut(request: Request, prompt: int, written: int) -> Reply:
     """An answer cut off mid-drawing (``finish_reason=length``) after ``prompt`` + ``written`` tokens."""
     text = json.dumps(drawing(request))
