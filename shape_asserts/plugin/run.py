@@ -125,13 +125,18 @@ class ShapeRun:
     def _check_results_path(self) -> None:
         """A ``--shape-results`` or ``--shape-report`` file that could not be written stops the run
         at start (exit 4), before a call is paid for."""
-        if self.is_worker:  # the controller alone writes them
+        options = self.verdicts.options
+        outputs = [
+            (flag, path)
+            for flag, path in (("--shape-results", options.results), ("--shape-report", options.report))
+            if path
+        ]
+        if not outputs or self.is_worker:  # the controller alone writes them
             return
         from shape_asserts.results.results_file import unwritable
 
-        options = self.verdicts.options
-        for flag, path in (("--shape-results", options.results), ("--shape-report", options.report)):
-            why = None if path is None else unwritable(path)
+        for flag, path in outputs:
+            why = unwritable(path)
             if why is not None:
                 raise pytest.UsageError(
                     f"shape-asserts: {flag} {path} cannot be written: {why}; give a file in a folder you can write"
