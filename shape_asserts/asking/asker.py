@@ -34,7 +34,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from shape_asserts.asking.call import Answer, TimedOut, aask, litellm_version
 from shape_asserts.asking.model_config import ModelConfig, Sent, resolve
@@ -66,6 +66,8 @@ CallFn = Callable[..., Awaitable[Answer]]
 
 #: Decisions said one line each before a fetch; past this many, one line counts the rest.
 MAX_DECISION_LINES = 20
+#: Seconds between looks at a sample's claim another process holds (:meth:`_Fetch._claim`).
+CLAIM_POLL_S = 0.2
 
 
 @dataclass(frozen=True)
@@ -456,11 +458,61 @@ class _Fetch:
         """Ask one sample of ``job`` in its ``turn``, and count and record what comes back; whether
         to ask it again (:meth:`_queued_too_long`)."""
         asker, progress = self.asker, self.progress
-        worst = asker._worst_cost(job)
-        if self._refuse(job, worst):
-            progress.unasked += 1
-            self._note()
+        claim = await self._claim(job, index)
+        try:
+            worst = asker._worst_cost(job)
+            if claim is None or self._refuse(job, worst):
+                progress.unasked += 1
+                self._note()
+                return False
+            if self._recorded_meanwhile(job, index):
+                progress.shared += 1
+                self._note()
+                return False
+            return await self._send(job, index, turn, worst)
+        finally:
+            if claim is not None:
+                claim.close()  # lets go of the lock
+
+    async def _claim(self, job: Job, index: int) -> IO[str] | None:
+        """The claim on asking sample ``index`` of ``job`` (:meth:`.FixtureStore.claim`), waited
+        for while another process holds it (its call under way); ``None`` when the run stops first
+        (the sample is then not asked, and says so)."""
+        while True:
+            claim = self.asker.store.claim(job.model, job.case.id, self.asker.lang, index)
+            if claim is not None:
+                return claim
+            if self.stop is not None and self.stop.is_set():
+                self.state.unasked.setdefault(job.key, "not asked: the run ended before this case's turn")
+                return None
+            await asyncio.sleep(CLAIM_POLL_S)
+
+    def _recorded_meanwhile(self, job: Job, index: int) -> bool:
+        """Whether another process recorded sample ``index`` of the question ``job`` asks while this
+        run waited for its claim (a parallel run on the same fixtures): then that answer is taken
+        (added to ``job``'s recording) and not paid for again. ``--record=all`` asks afresh."""
+        asker = self.asker
+        if asker.record == "all":
             return False
+        try:
+            rec = asker.store.read(job.model, job.case, asker.lang)
+        except FixtureError:
+            return False
+        if rec is None or (sample := rec.sample(index)) is None:
+            return False
+        sent = asker.sent(job.model)
+        stale = asker.store.stale_reason(
+            rec, job.case, asker.lang, sent.temperature, sent.max_tokens, args=sent.args, litellm_model=sent.model
+        )
+        if stale:
+            return False
+        job.recording.add(sample)
+        return True
+
+    async def _send(self, job: Job, index: int, turn: Turn, worst: float) -> bool:
+        """Send the call for sample ``index`` of ``job`` (its claim held), count and record what
+        comes back; whether to ask it again (:meth:`_queued_too_long`)."""
+        asker, progress = self.asker, self.progress
         progress.asked += 1
         label = f"{job.case.id}@{job.model} #{index}"
         progress.in_flight[label] = time.perf_counter()

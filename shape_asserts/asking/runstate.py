@@ -95,6 +95,9 @@ class Progress:
     failed: int = 0
     retried: int = 0
     unasked: int = 0
+    #: Samples another process (a parallel run on the same fixtures) recorded while this run
+    #: waited to ask them: taken from its recording, not paid for again.
+    shared: int = 0
     cost_usd: float = 0.0
     #: Under ``--max-cost``: the most the calls in flight can still cost (each call's worst case,
     #: held from when it is sent until its price is known), so that the cap holds with concurrency.
@@ -123,7 +126,7 @@ class Progress:
     @property
     def done(self) -> int:
         """Calls that ended, one way or another."""
-        return self.answered + self.failed + self.unasked
+        return self.answered + self.failed + self.unasked + self.shared
 
     def count_answer(self, model: str, answer: Answer) -> None:
         """Count one answer, its tokens and its cost."""
@@ -186,6 +189,8 @@ class Progress:
             f"asked {self.asked}, answered {self.answered}, failed {self.failed}, "
             f"retried {self.retried}, unasked {self.unasked}, {self._cost_text()}, {self.elapsed:.1f}s"
         )
+        if self.shared:
+            out += f"; {self.shared} recorded meanwhile by another run on the same fixtures (not asked again)"
         if self.in_flight and self.finished is None:
             oldest, since = min(self.in_flight.items(), key=lambda kv: kv[1])
             out += f"; {len(self.in_flight)} in flight, the longest for {time.perf_counter() - since:.0f}s ({oldest})"

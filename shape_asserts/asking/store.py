@@ -43,7 +43,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from shape_asserts.asking.call import Answer, redact
 from shape_asserts.asking.model_config import canonical, describe_change
@@ -121,6 +121,10 @@ class Recording:
             idx = s.get("index", pos)
             out[int(idx) if isinstance(idx, int) and not isinstance(idx, bool) else pos] = s
         return out
+
+    def sample(self, index: int) -> dict[str, Any] | None:
+        """The recorded sample ``index``, or ``None``."""
+        return self._by_index().get(index)
 
     def missing(self, n: int) -> list[int]:
         """Sample indices below ``n`` that have no recorded answer."""
@@ -380,6 +384,28 @@ class FixtureStore:
                 yield
             finally:
                 fcntl.flock(fh, fcntl.LOCK_UN)
+
+    def claim(self, model: str, case_id: str, lang: str, index: int) -> IO[str] | None:
+        """Take the claim on asking sample ``index`` of a case: the open lock file that holds it
+        (close it to let go), or ``None`` while another process holds it (never waits).
+
+        Held from before the call until its answer is recorded, so that two runs on one fixtures
+        folder (or an xdist worker beside its controller) never pay for the same answer: the one
+        that waited reads it from the recording instead. The lock files live in the model's
+        ``.asking/`` folder, beside the folder's ``.lock``.
+        """
+        folder = self.root / model_slug(model) / ".asking"
+        folder.mkdir(parents=True, exist_ok=True)
+        fh = open(folder / f"{self.path(model, case_id, lang).stem}.{index}.lock", "a+")  # noqa: SIM115 (returned open)
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fh.close()
+            return None
+        except BaseException:
+            fh.close()
+            raise
+        return fh
 
     def unwritable(self, model: str) -> str:
         """Why the model's recordings could not be written, or ``""``: proven by writing a file there.

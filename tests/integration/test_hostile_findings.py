@@ -32,6 +32,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -547,3 +549,49 @@ def test_issue32_timeout_retries_given_apply_anywhere(suite):
     result.assert_outcomes(passed=1)
     assert len(server.requests) == 2, text
     assert "a call that timed out is retried 1 time(s) (--timeout-retries)" in text
+
+
+def test_two_live_runs_on_one_fixtures_folder_pay_for_each_answer_once(suite):
+    """Two runs started together on one fixtures folder each asked every missing answer (4 paid
+    requests for 2 cases) and one run's answer was dropped from the recording: a sample is now
+    claimed before it is asked, and the run that waited takes the other's recorded answer."""
+
+    def slow(request: Request) -> Reply:
+        return Reply(json.dumps(drawing(request)), trickle=3.0)
+
+    args = [
+        "--api-base={}",
+        "--model=openai/hostile",
+        "--fixtures-dir=recorded",
+        "-p",
+        "no:randomly",
+        "-p",
+        "no:cacheprovider",
+    ]
+    logs = [suite.path / f"run-{i}.log" for i in range(2)]
+    with HostileServer(slow) as server:
+        procs = []
+        for log in logs:
+            with log.open("w") as fh:
+                cmd = [
+                    sys.executable,
+                    "-m",
+                    "pytest",
+                    *(a.format(server.base_url) for a in args),
+                    "-k",
+                    "circle-start000",
+                ]
+                procs.append(subprocess.Popen(cmd, cwd=suite.path, stdout=fh, stderr=subprocess.STDOUT))
+        try:
+            for proc in procs:
+                proc.wait(timeout=SUBPROCESS_TIMEOUT)
+        finally:
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+
+    texts = [log.read_text() for log in logs]
+    assert len(server.requests) == 2, texts  # cw and ccw, once each
+    assert all(proc.returncode == 0 and "2 passed" in text for proc, text in zip(procs, texts)), texts
+    assert all(len(doc["samples"]) == 1 for doc in recordings(suite).values())
