@@ -75,13 +75,22 @@ OWN_OPTION: dict[str, str] = {"temperature": "--temperature", "max_tokens": "--m
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/+-]{0,99}")
 #: A litellm keyword argument.
 KEY_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,99}")
-#: Words that make a key (``api_key``, ``X-Api-Key``, ``Authorization``, ``access_token``) a secret's.
+#: Words that make a key (``api_key``, ``X-Api-Keys``, ``Authorization``, ``access_token``) a secret's
+#: (not "tokens": ``max_tokens`` counts them).
 _SECRET_WORDS = frozenset(
-    {"key", "apikey", "secret", "password", "passwd", "token", "auth", "authorization", "credential",
-     "credentials", "bearer", "cookie", "signature"}
+    {"key", "keys", "apikey", "apikeys", "secret", "secrets", "password", "passwords", "passwd", "pwd",
+     "passphrase", "token", "auth", "authorization", "authorisation", "credential", "credentials",
+     "bearer", "cookie", "cookies", "signature", "jwt"}
 )  # fmt: skip
-#: Values shaped like a credential: OpenAI/Anthropic keys, bearer tokens, GitHub, Slack, Google keys.
-_SECRET_VALUE = re.compile(r"(?i)^\s*(bearer\s+\S|sk-[a-z0-9_-]{6,}|ghp_|gho_|xox[abpr]-|AIza[0-9a-z_-]{20,})")
+#: Values shaped like a credential, anywhere in the value: bearer and basic credentials, OpenAI and
+#: Anthropic keys, GitHub, GitLab, Slack, Google, AWS, Hugging Face, Groq, Replicate, Perplexity,
+#: xAI and NVIDIA keys, JSON web tokens.
+_SECRET_VALUE = re.compile(
+    r"(?i)(\bbearer\s+\S|\bbasic\s+[a-z0-9+/=]{8,}|\bsk-[a-z0-9_-]{6,}|\bgh[posu]_|\bgithub_pat_|\bglpat-"
+    r"|\bxox[abpr]-|\bAIza[0-9a-z_-]{20,}|\bAKIA[0-9A-Z]{16}|\bhf_[a-z0-9]{20,}|\bgsk_[a-z0-9]{20,}"
+    r"|\br8_[a-z0-9]{20,}|\bpplx-[a-z0-9]{20,}|\bxai-[a-z0-9]{20,}|\bnvapi-[a-z0-9_-]{20,}"
+    r"|\beyJ[a-z0-9_-]{8,}\.eyJ[a-z0-9_-]{8,}\.)"
+)
 #: Environment variables whose values are secrets (as :func:`~shape_asserts.asking.failure.redact` takes them).
 _SECRET_ENV = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)", re.IGNORECASE)
 #: Deepest nesting of an argument's value (``extra_body`` and the like are a level or two).

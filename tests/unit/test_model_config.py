@@ -82,6 +82,16 @@ def test_a_key_the_harness_sets_is_refused_with_what_sets_it(key, says):
         ('extra_body={"nested": {"password": "p"}}', "extra_body.nested.password"),
         ("user=sk-proj-abcdefgh1234", "user"),
         ('extra_body={"x": ["Bearer abcdef"]}', "extra_body.x.0"),
+        # plurals, other spellings, and other providers' key shapes, anywhere in the value
+        ('extra_headers={"X-Api-Keys": "abc"}', "extra_headers.X-Api-Keys"),
+        ('extra_headers={"Authorisation": "abc"}', "extra_headers.Authorisation"),
+        ("db_pwd=abc", "db_pwd"),
+        ("user=hf_abcdefghijklmnopqrstuvwxyz123456", "user"),
+        ("user=AKIAABCDEFGHIJKLMNOP", "user"),
+        ("user=glpat-abcdefghij", "user"),
+        ("user=team sk-proj-abcdefgh1234", "user"),
+        ("user=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abc", "user"),
+        ('extra_headers={"X-Forward": "Basic dXNlcjpwYXNzd29yZA=="}', "extra_headers.X-Forward"),
     ],
 )
 def test_an_argument_that_looks_like_a_secret_is_refused_by_name_and_never_shown(item, named):
