@@ -80,7 +80,10 @@ def _causes(exc: BaseException) -> list[BaseException]:
 def address(api_base: str) -> str:
     """``api_base`` as it is shown anywhere (messages, the "record it with" command, reports):
     its scheme, host and port only. Its path, query and ``user:pass@`` may hold a token."""
-    parts = urlsplit(api_base)
+    try:
+        parts = urlsplit(api_base)
+    except ValueError:  # an unclosed IPv6 bracket
+        return "the address given by --api-base"
     if not parts.hostname:
         return "the address given by --api-base"
     host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname

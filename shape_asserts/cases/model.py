@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["Case", "CASE_ID_RE"]
 
 #: Ids are used as file names and test ids: lowercase letters, digits, '-', '_' and '.'.
-CASE_ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,99}$")
+CASE_ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,99}\Z")  # \Z: "$" allows a final newline
 
 
 @dataclass(frozen=True, eq=False)

@@ -156,3 +156,15 @@ class Option:
 def finite(low: float, high: float = math.inf, *, above: bool = False) -> Callable[[Any], bool]:
     """A check: a finite number from ``low`` (or above it) to ``high``; NaN and infinity never pass."""
     return lambda v: math.isfinite(v) and (v > low if above else v >= low) and v <= high
+
+
+def http_url(value: Any) -> bool:
+    """A check: an ``http://`` or ``https://`` URL with a host, and a port if any that reads."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(str(value))
+        _ = parts.port  # raises on a port that is no number, or out of range
+    except ValueError:  # an unclosed IPv6 bracket, a bad port
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname)

@@ -23,7 +23,10 @@ import pytest
 
 # Nothing heavier than the defaults: the option table is read in every pytest run (pytest_addoption).
 from shape_asserts import defaults
-from shape_asserts.plugin.option import CASTS, INI_TYPES, Option, finite
+from shape_asserts.plugin.option import CASTS, INI_TYPES, Option, finite, http_url
+
+#: Most answers per case a run asks: each is a call, and a run plans them all at its start.
+MAX_SAMPLES = 1_000
 
 __all__ = ["Option", "OPTIONS", "register", "resolve"]
 
@@ -139,8 +142,8 @@ OPTIONS: tuple[Option, ...] = (
         "int",
         default=defaults.SAMPLES,
         metavar="N",
-        check=finite(1),
-        allowed="a whole number ≥ 1",
+        check=finite(1, MAX_SAMPLES),
+        allowed=f"a whole number from 1 to {MAX_SAMPLES:,}",
         help="answers per case, each its own call and recorded entry",
     ),
     Option(
@@ -160,7 +163,8 @@ OPTIONS: tuple[Option, ...] = (
         "api_base",
         "str",
         metavar="URL",
-        allowed="a URL",
+        check=http_url,
+        allowed="an http:// or https:// URL with a host",
         help="base URL of an OpenAI-compatible server (with --model=openai/<name>)",
     ),
     Option(

@@ -43,6 +43,8 @@ def _run(suite: pytest.Pytester, *args: str) -> pytest.RunResult:
             "'bad-circle': rename it (e.g. 'bad-circle-en')",
         ),
         (CASE.replace('"bad-circle"', '"x.ru"'), "mine.toml: case id 'x.ru' ends in '.ru'*"),
+        # "$" let a final newline through: the recording was fixtures/<model>/nl-circle\n.json
+        (CASE.replace('"bad-circle"', '"nl-circle\\n"'), "mine.toml: case id 'nl-circle\\n' must match*"),
         (CASE + "radius = -inf\n", "mine.toml: case bad-circle: 'radius' is -inf; give a finite number"),
         (CASE.replace("[25, 15]", "[25, inf]"), "mine.toml: case bad-circle: 'start?1?' is inf*"),
         # 50,000 nested arrays once ended in a 2,976-line RecursionError from the TOML parser
