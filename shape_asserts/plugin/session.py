@@ -336,7 +336,15 @@ class VerdictSession:
         records = self.ordered()
         rows = summarize(records)
         if o.baseline is not None:
-            self._gate(session, records)
+            opt = session.config.option
+            listing = next((f for f in ("collectonly", "setuponly", "setupplan") if getattr(opt, f, False)), None)
+            if listing is None:
+                self._gate(session, records)
+            else:  # no result to gate, and no verdict to give
+                flag = {"collectonly": "--collect-only", "setuponly": "--setup-only", "setupplan": "--setup-plan"}
+                self.problems.append(
+                    f"gate: not run — {flag[listing]} executes no test, and the gate needs their results"
+                )
         if o.report is not None:
             try:
                 self.report_path = write_report(o.report, self._report_data(records, rows))

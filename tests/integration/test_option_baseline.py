@@ -59,6 +59,9 @@ def test_the_baseline_runs_as_one_more_model_after_the_candidates(suite):
     assert len(ids) == 2 * N_CASES
     assert result.ret == 0  # a listing runs no test: none lacks its result
     assert {i.split("@", 1)[1] for i in ids} == {NOISY, EXACT}
+    # ... and gives no verdict: it once said "gate: UNDECIDED ... treated as PASS"
+    assert "gate: not run — --collect-only executes no test" in result.stdout.str()
+    assert "UNDECIDED" not in result.stdout.str() and "PASS" not in result.stdout.str()
 
 
 def test_a_model_drawing_exactly_like_the_baseline_passes_the_gate_and_exits_0(suite):
