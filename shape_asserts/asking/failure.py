@@ -103,7 +103,23 @@ def hide_address(text: str, api_base: str | None) -> str:
     for form in sorted({api_base, api_base.rstrip("/")}, key=len, reverse=True):
         if form and form != shown:
             text = text.replace(form, shown)
+    # a server echoing the request's path ("no route /v1/<token>/chat/completions") shows the
+    # path alone: each of its words that may be a token is hidden wherever it stands
+    try:
+        path = urlsplit(api_base).path
+    except ValueError:
+        return text
+    for word in set(path.split("/")) - _PATH_WORDS:
+        if len(word) >= 6:
+            text = text.replace(word, "[REDACTED]")
     return text
+
+
+#: Words of an API's path that are no token (kept when a server echoes the path).
+_PATH_WORDS = frozenset(
+    {"", "v1", "v1beta", "v2", "api", "openai", "chat", "completions", "deployments", "inference", "models",
+     "serving-endpoints", "compatible-mode", "compatibility", "openai-compatible"}
+)  # fmt: skip
 
 
 def _connection_reason(exc: BaseException, api_base: str | None) -> tuple[str, str] | None:

@@ -261,6 +261,16 @@ def test_a_provider_message_echoing_the_api_base_shows_only_its_scheme_host_and_
         assert token not in reason
 
 
+def test_a_provider_message_echoing_the_api_base_path_alone_hides_its_token():
+    """A server's 404 that repeats only the request's path (no scheme, no host) carried the token
+    in --api-base's path to the terminal, the JUnit XML, the report and the results file."""
+    base = "http://127.0.0.1:8000/v1/TOKPATHSECRET/"
+    echoed = type("NotFoundError", (Exception,), {"status_code": 404})("no route /v1/TOKPATHSECRET/chat/completions")
+    reason = error_reason(echoed, base)
+    assert "TOKPATHSECRET" not in reason
+    assert reason == "NotFoundError (HTTP 404): no route /v1/[REDACTED]/chat/completions"
+
+
 def test_a_reply_to_a_retry_is_not_taken_for_the_refusal_before_it():
     # litellm's own client retries a refused connection from inside its except block: the reply to
     # that retry (here a 429) carries the refusal as its context, and is what the call met
