@@ -185,11 +185,30 @@ def problem(line: Any) -> str | None:
         if isinstance(sample, bool) or not isinstance(sample, int) or sample < 0:
             return "'sample' must be a whole number ≥ 0 or null"
         score = line.get("score")
-        if isinstance(score, bool) or not isinstance(score, (int, float)):
-            return "'score' must be a number"
+        if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0 <= score <= 100:
+            return "'score' must be a number from 0 to 100"
         if not isinstance(line.get("passed"), bool):
             return "'passed' must be true or false"
+    # numbers the leaderboard adds up, averages or turns into whole numbers: NaN, infinity or 1e308
+    # there ended the command in a traceback, or ranked a model first with "inf"
+    for name, low, high in _BOUNDED:
+        value = line.get(name)
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high
+        ):
+            return f"'{name}' must be a number from {low:g} to {high:g} or null"
     return None
+
+
+#: Optional numbers of a line, and the range each must lie in (NaN lies in none).
+_BOUNDED = (
+    ("min_pass_rate", 0.0, 1.0),
+    ("n_points", 0, 1e12),
+    ("answer_length", 0, 1e12),
+    ("grid_size", 1, 1e6),
+    ("cost_usd", 0.0, 1e9),
+    ("start_angle", -360.0, 720.0),
+)
 
 
 def _number(value: Any, default: float | None = None) -> float | None:

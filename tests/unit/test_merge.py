@@ -135,6 +135,38 @@ def test_a_bad_line_is_said_with_its_file_and_number_never_raised(tmp_path, cont
     assert said in merged.unreadable[0]
 
 
+def _tampered(**fields) -> bytes:
+    line = lines_of("m", "c2", (80.0,), (True,))[0]
+    line.update(fields)
+    return json.dumps(line).encode() + b"\n"  # NaN and Infinity as Python's json writes them
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (_tampered(score=float("nan")), "'score' must be a number from 0 to 100"),
+        (_tampered(score=float("inf")), "'score' must be a number from 0 to 100"),
+        (_tampered(score=1e308), "'score' must be a number from 0 to 100"),
+        (_tampered(score=-5), "'score' must be a number from 0 to 100"),
+        (_tampered(answer_length=float("inf")), "'answer_length' must be a number"),
+        (_tampered(n_points=1e400), "'n_points' must be a number"),
+        (_tampered(min_pass_rate=float("nan")), "'min_pass_rate' must be a number from 0 to 1"),
+        (_tampered(cost_usd=float("nan")), "'cost_usd' must be a number"),
+    ],
+)
+def test_a_number_out_of_its_range_is_a_bad_line_and_the_page_is_written(tmp_path, capsys, content, said):
+    """NaN, infinite or huge scores and counts ended the leaderboard in a traceback (or ranked a
+    model first with "inf"): such a line is said and skipped, and the rest is ranked."""
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(json.dumps(lines_of("m", "c1", (90.0,), (True,))[0]).encode() + b"\n" + content)
+
+    status = main(["leaderboard", str(path), "--html", str(tmp_path / "board.html")])
+
+    err = capsys.readouterr().err
+    assert status == 0 and "Traceback" not in err and f"{path}:2: " in err and said in err, err
+    assert (tmp_path / "board.html").is_file()
+
+
 def test_a_line_over_the_limit_is_skipped_whole(tmp_path, monkeypatch):
     monkeypatch.setattr(merge_module, "MAX_LINE", 4096)
     good = json.dumps(lines_of("m", "c1", (90.0,), (True,))[0]).encode() + b"\n"
