@@ -62,6 +62,9 @@ TIMEOUT_RETRIES_HOSTED = 2
 MAX_TOKENS = 4096
 #: Answers per case.
 SAMPLES = 1
+#: Most answers per case a run asks (``--samples``, inspect's ``-T samples``): each is a call, and a
+#: run plans them all at its start.
+MAX_SAMPLES = 1_000
 #: Share of a case's samples that must pass.
 MIN_PASS_RATE = 1.0
 #: How much worse (score points, pass-rate points) a candidate may be before the gate fails.

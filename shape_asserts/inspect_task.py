@@ -120,9 +120,10 @@ def _checked_lang(lang: str) -> str:
 
 
 def _checked_samples(samples: int) -> int:
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= defaults.MAX_SAMPLES:
         raise ValueError(
-            f"shapes: -T samples={samples!r} is not a whole number of answers per case; write -T samples=3"
+            f"shapes: -T samples={samples!r} is not a whole number of answers per case from 1 to "
+            f"{defaults.MAX_SAMPLES:,}; write -T samples=3"
         )
     return samples
 

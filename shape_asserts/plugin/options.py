@@ -25,9 +25,6 @@ import pytest
 from shape_asserts import defaults
 from shape_asserts.plugin.option import CASTS, INI_TYPES, Option, finite, http_url
 
-#: Most answers per case a run asks: each is a call, and a run plans them all at its start.
-MAX_SAMPLES = 1_000
-
 __all__ = ["Option", "OPTIONS", "register", "resolve"]
 
 
@@ -142,8 +139,8 @@ OPTIONS: tuple[Option, ...] = (
         "int",
         default=defaults.SAMPLES,
         metavar="N",
-        check=finite(1, MAX_SAMPLES),
-        allowed=f"a whole number from 1 to {MAX_SAMPLES:,}",
+        check=finite(1, defaults.MAX_SAMPLES),
+        allowed=f"a whole number from 1 to {defaults.MAX_SAMPLES:,}",
         help="answers per case, each its own call and recorded entry",
     ),
     Option(

@@ -74,6 +74,7 @@ def test_an_unknown_family_is_refused_naming_the_known_ones():
         ({"lang": "de"}, r"-T lang='de' is not a prompt language; choose one of ru, en"),
         ({"samples": 0}, r"-T samples=0 is not a whole number"),
         ({"samples": True}, r"-T samples=True is not a whole number"),
+        ({"samples": 1_000_000_000}, r"-T samples=1000000000 is not a whole number .* to 1,000"),
         ({"benchmark": "yes"}, r"-T benchmark='yes' is not true or false"),
     ],
 )
