@@ -307,11 +307,12 @@ class BatchRunner:
             )
             return False
         self._say_duplicates(bstate, seen)
-        lost = self._lost(batch, bstate, rows, seen)
-        if lost:
-            fail_all(f"{bstate.model}: batch {bstate.batch_id} ended {batch.status} but {lost}; " + kept)
+        # every answer delivered is recorded at once, whatever is missing beside it
+        lost = self._lost(batch, rows, seen)
+        if not self._record(bstate, batch, rows, state, progress, kept=lost):
             return False
-        if not self._record(bstate, batch, rows, state, progress):
+        if lost:  # the provider says it answered more than its files hold: fetched again next run
+            self.say(f"{bstate.model}: batch {bstate.batch_id} ended {batch.status} but {lost}; {kept}")
             return False
         with contextlib.suppress(OSError):
             path.unlink()
@@ -382,19 +383,18 @@ class BatchRunner:
             )
 
     @staticmethod
-    def _lost(batch: Any, bstate: BatchState, rows: dict[str, Answer | str], seen: Counter[str]) -> str:
+    def _lost(batch: Any, rows: dict[str, Answer | str], seen: Counter[str]) -> str:
         """Why answers the batch was paid for are missing from its files, or ``""`` when none are.
 
         A provider's count of answers is held against every answer row its files hold, duplicates
-        included (those are said, not taken for lost answers).
+        included (those are said, not taken for lost answers). A request with no row that the
+        count does not claim was never answered: it errors, and the next run asks it in a new
+        batch (kept for it, the batch would be fetched again and again to the same end).
         """
         answered = sum(n for cid, n in seen.items() if isinstance(rows.get(cid), Answer))
         reported = getattr(getattr(batch, "request_counts", None), "completed", 0)
         if isinstance(reported, int) and reported > answered:
             return f"it reports {reported} answer(s) and its files hold {answered}"
-        missing = len(bstate.requests) - len(rows)
-        if batch.status == "completed" and missing:
-            return f"its files hold no row for {missing} of its {len(bstate.requests)} request(s)"
         return ""
 
     def _rows(self, batch: Any, bstate: BatchState) -> tuple[dict[str, Answer | str], Counter[str]]:
@@ -431,15 +431,28 @@ class BatchRunner:
         return out, seen
 
     def _record(
-        self, bstate: BatchState, batch: Any, rows: dict[str, Answer | str], state: RunState, progress: Progress
+        self,
+        bstate: BatchState,
+        batch: Any,
+        rows: dict[str, Answer | str],
+        state: RunState,
+        progress: Progress,
+        kept: str = "",
     ) -> bool:
         """Record every answer of ``rows``; whether all were written (else the batch is kept, to fetch
-        them again once the folder is writable)."""
+        them again once the folder is writable). ``kept`` says why the batch is kept though they
+        were (the provider reports answers its files do not hold): a request without a row then
+        waits for the next run's fetch instead of a new batch."""
         version = litellm_version()
         recordings: dict[tuple[str, str], Recording] = {}
+        waits = (
+            f"no row for this request yet ({kept}); batch {bstate.batch_id} is kept: run again to fetch it"
+            if kept
+            else ""
+        )
         for cid, req in bstate.requests.items():
             key = RunState.key(req.model, req.case_id)
-            got = rows.get(cid) or self._unanswered(bstate, batch)
+            got = rows.get(cid) or waits or self._unanswered(bstate, batch)
             if isinstance(got, str):
                 progress.failed += 1
                 again = "" if "run again" in got else "; run again to ask for it in a new batch"

@@ -59,6 +59,10 @@ class BatchPlan:
     hostile_id: str = ""
     #: Every answer row twice in the output file, and counted twice ("completed: 6/3").
     duplicate_rows: bool = False
+    #: The last answer rows left out of the output file: ``drop_rows`` uncounted (the provider's
+    #: report agrees with its files), ``hide_rows`` still counted as completed (it does not).
+    drop_rows: int = 0
+    hide_rows: int = 0
 
 
 @dataclass
@@ -209,8 +213,10 @@ class BatchBook:
         self.answered_rows += len(out)
         if self.plan.duplicate_rows:
             out += out
+        out = out[: len(out) - self.plan.drop_rows] if self.plan.drop_rows else out
         counts = batch["request_counts"]
         counts["completed"], counts["failed"] = len(out), len(err)
+        out = out[: len(out) - self.plan.hide_rows] if self.plan.hide_rows else out
         batch["status"] = "expired" if expired else "completed"
         batch[f"{batch['status']}_at"] = int(time.time())
         for kind, rows in (("output", out), ("error", err)):

@@ -480,3 +480,36 @@ def test_issue32_duplicate_batch_rows_are_said_not_resolved_silently(suite):
     assert f"its files hold {N_FEW} more row(s) than requests, for {N_FEW} request(s)" in text, text
     assert "each request's first answer is recorded, the rest ignored" in text
     assert not _state(suite).exists()
+
+
+def test_a_completed_batch_without_a_row_records_the_rest_and_asks_that_one_anew(suite):
+    """A completed batch whose files lacked one request's row (the provider's count agreeing) lost
+    every answer: the batch was kept "to fetch them again", and every later run fetched the same
+    files to the same end. The delivered answers are recorded; the one never answered errors and
+    the next run asks it alone, in a new batch."""
+    with StubServer(batches=BatchPlan(polls=1, drop_rows=1)) as srv:
+        first = _run(suite, srv, *FEW)
+        recorded = _recorded(suite)
+        srv.state.batches.plan.drop_rows = 0
+        second = _run(suite, srv, *FEW)
+        book = srv.state.batches
+
+    first.assert_outcomes(passed=N_FEW - 1, errors=1)
+    assert "the batch ended without an answer for this request; run again to ask for it" in first.stdout.str()
+    assert len(recorded) == N_FEW - 1
+    second.assert_outcomes(passed=N_FEW)
+    assert book.submissions == 2 and book.answered_rows == N_FEW + 1  # the second batch asked the one alone
+    assert not _state(suite).exists()
+
+
+def test_a_batch_reporting_answers_its_files_lack_records_the_rest_and_is_kept(suite):
+    """The provider counts an answer its files do not hold: the answers delivered are recorded at
+    once, and the batch is kept to fetch the missing one."""
+    with StubServer(batches=BatchPlan(polls=1, hide_rows=1)) as srv:
+        result = _run(suite, srv, *FEW)
+
+    text = result.stdout.str()
+    result.assert_outcomes(passed=N_FEW - 1, errors=1)
+    assert len(_recorded(suite)) == N_FEW - 1
+    assert f"it reports {N_FEW} answer(s) and its files hold {N_FEW - 1}" in text, text
+    assert _state(suite).exists()
