@@ -458,9 +458,11 @@ class _Fetch:
         """Ask one sample of ``job`` in its ``turn``, and count and record what comes back; whether
         to ask it again (:meth:`_queued_too_long`)."""
         asker, progress = self.asker, self.progress
-        claim = await self._claim(job, index)
+        worst = asker._worst_cost(job)
+        # refused before the claim (an unwritable folder has no claim to take) and after it (the
+        # cost spent while another run held it)
+        claim = None if self._refuse(job, worst) else await self._claim(job, index)
         try:
-            worst = asker._worst_cost(job)
             if claim is None or self._refuse(job, worst):
                 progress.unasked += 1
                 self._note()
@@ -477,9 +479,15 @@ class _Fetch:
     async def _claim(self, job: Job, index: int) -> IO[str] | None:
         """The claim on asking sample ``index`` of ``job`` (:meth:`.FixtureStore.claim`), waited
         for while another process holds it (its call under way); ``None`` when the run stops first
-        (the sample is then not asked, and says so)."""
+        or the claim's file cannot be made (the sample is then not asked, and says so)."""
         while True:
-            claim = self.asker.store.claim(job.model, job.case.id, self.asker.lang, index)
+            try:
+                claim = self.asker.store.claim(job.model, job.case.id, self.asker.lang, index)
+            except OSError as exc:  # its lock file cannot be made: nor could its answer be recorded
+                self.state.unrecorded.setdefault(
+                    job.key, f"nothing was asked of {job.model}: its claim could not be taken ({exc.strerror or exc})"
+                )
+                return None
             if claim is not None:
                 return claim
             if self.stop is not None and self.stop.is_set():
