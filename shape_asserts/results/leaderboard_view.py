@@ -85,7 +85,7 @@ def format_leaderboard(board: Leaderboard) -> list[str]:
         out += ["", "by family: rank  score [95% CI]"]
         rows = []
         for f in families:
-            cells = [f]
+            cells = [_name(f)]
             for m in board.models:
                 st = board.standing(m, f)
                 cells.append("—" if st is None else f"{st.rank_text:>3}  {ci(st.score)}")

@@ -153,6 +153,14 @@ def test_the_terminal_view_shows_ranks_intervals_and_the_overall_pairs():
     assert any("circler > spiraler by +" in line for line in lines)
 
 
+def test_a_long_family_name_is_shortened_in_the_terminal_view():
+    """A family of 100,000 characters (a hostile results file) made three terminal lines as long."""
+    family = "f" * 100_000
+    board = leaderboard(records("a", family, 90) + records("b", family, 80))
+
+    assert max(len(line) for line in format_leaderboard(board)) < 300
+
+
 def test_hostile_model_names_reach_no_view_unescaped():
     evil = "<script>alert(1)</script>|\x1b[2J" + "x" * 300
     board = leaderboard(records(evil, "circle", 90) + records("ok", "circle", 80))
