@@ -84,6 +84,21 @@ def failed(case: Case, cells: list[tuple[int, int]]) -> list[str]:
     return [c.name for c in case.score(Drawing.from_points(cells, grid_size=case.grid_size)).failed]
 
 
+def drawn(
+    s: HouseStyle, area: tuple[int, int, int, int] | None, least: int, left_out: Counter[str]
+) -> list[tuple[int, int]] | None:
+    """The house ``s`` draws in ``area``; ``None`` (counted in ``left_out``) for a pyramid roof or
+    a house under ``least`` cells across."""
+    if s.roof == "hip" and s.length < 1.2:
+        left_out["pyramid"] += 1
+        return None
+    cells = house_cells(area or DEFAULT_AREA, s)
+    if size(cells) < least:
+        left_out["small"] += 1
+        return None
+    return cells
+
+
 def size(cells: list[tuple[int, int]]) -> int:
     return min(max(c[k] for c in cells) - min(c[k] for c in cells) + 1 for k in (0, 1))
 
@@ -98,33 +113,23 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     print(f"{'area':<18} {'fair houses failing':>22} {'hip roofs passing gable':>26}   fair failures by check")
     for area in AREAS:
-        fair_total = fair_bad = hip_total = hip_pass = small = pyramid = 0
+        fair_total = fair_bad = hip_total = hip_pass = 0
         checks: Counter[str] = Counter()
+        left_out: Counter[str] = Counter()
         for _ in range(args.n):
             gable = rng.random() < 0.5
-            s = style(rng, "gable" if gable else rng.choice(["gable", "hip"]))
-            if s.roof == "hip" and s.length < 1.2:
-                pyramid += 1
-                continue
-            cells = house_cells(area or DEFAULT_AREA, s)
-            if size(cells) < args.least:
-                small += 1
-                continue
-            fair_total += 1
-            bad = failed(house_case(area, gable), cells)
-            fair_bad += bool(bad)
-            checks.update(bad)
+            cells = drawn(style(rng, "gable" if gable else rng.choice(["gable", "hip"])), area, args.least, left_out)
+            if cells is not None:
+                fair_total += 1
+                bad = failed(house_case(area, gable), cells)
+                fair_bad += bool(bad)
+                checks.update(bad)
         for _ in range(args.n):
-            s = style(rng, "hip")
-            if s.length < 1.2:
-                pyramid += 1
-                continue
-            cells = house_cells(area or DEFAULT_AREA, s)
-            if size(cells) < args.least:
-                small += 1
-                continue
-            hip_total += 1
-            hip_pass += "gable" not in failed(house_case(area, True), cells)
+            cells = drawn(style(rng, "hip"), area, args.least, left_out)
+            if cells is not None:
+                hip_total += 1
+                hip_pass += "gable" not in failed(house_case(area, True), cells)
+        small, pyramid = left_out["small"], left_out["pyramid"]
         name = "default" if area is None else ",".join(map(str, area))
         by_check = ", ".join(f"{k} {v}" for k, v in checks.most_common()) or "—"
         print(

@@ -210,13 +210,17 @@ class Asker:
             return None, f"corrupt fixture {path} moved aside", True
         if rec is None:
             return None, f"no recorded answer at {path}", False
-        sent = self.sent(model)
-        why = self.store.stale_reason(
-            rec, case, self.lang, sent.temperature, sent.max_tokens, args=sent.args, litellm_model=sent.model
-        )
+        why = self._stale(rec, model, case)
         if why:
             return None, f"fixture {path} is stale: {why}", True
         return rec, "", False
+
+    def _stale(self, rec: Recording, model: str, case: Case) -> str | None:
+        """Why ``rec`` does not answer what this run asks ``model`` for ``case``, or nothing."""
+        sent = self.sent(model)
+        return self.store.stale_reason(
+            rec, case, self.lang, sent.temperature, sent.max_tokens, args=sent.args, litellm_model=sent.model
+        )
 
     def plan(
         self,
@@ -508,11 +512,7 @@ class _Fetch:
             return False
         if rec is None or (sample := rec.sample(index)) is None:
             return False
-        sent = asker.sent(job.model)
-        stale = asker.store.stale_reason(
-            rec, job.case, asker.lang, sent.temperature, sent.max_tokens, args=sent.args, litellm_model=sent.model
-        )
-        if stale:
+        if asker._stale(rec, job.model, job.case):
             return False
         job.recording.add(sample)
         return True

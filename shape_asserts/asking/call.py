@@ -392,9 +392,11 @@ class Unusable(ProviderError):
 UNUSABLE_HINT = "; not retried: a delivered reply may have been paid for"
 
 
-#: What litellm's own words start with when the body it was delivered is no chat completion:
-#: not a JSON object (a list, null, a string), or one it could not turn into a response.
-_UNREADABLE_WORDS = ("Empty or invalid response from LLM endpoint", "Invalid response object")
+#: How litellm's words start when the body it was delivered is not a JSON object (a list, null,
+#: a string) ...
+_NOT_AN_OBJECT = "Empty or invalid response from LLM endpoint"
+#: ... or is one it could not turn into a response (its traceback follows: not shown).
+_NOT_A_COMPLETION = "Invalid response object"
 
 
 def _unreadable(exc: BaseException) -> str | None:
@@ -414,9 +416,9 @@ def _unreadable(exc: BaseException) -> str | None:
         converting = any(
             f.filename.endswith("convert_dict_to_response.py") for f in traceback.extract_tb(cur.__traceback__)
         )
-        if converting or words.startswith(_UNREADABLE_WORDS[1]):
+        if converting or words.startswith(_NOT_A_COMPLETION):
             return "litellm could not read it as a chat completion"
-        if words.startswith(_UNREADABLE_WORDS[0]):
+        if words.startswith(_NOT_AN_OBJECT):
             return one_line(words, 200)
         seen.append(cur)
         cur = cur.__cause__ or cur.__context__

@@ -35,6 +35,7 @@ import re
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -341,14 +342,13 @@ def test_issue32_m6_a_recordings_folder_that_cannot_be_written_is_found_before_a
     assert "nothing was asked of openai/hostile: its recordings' folder" in output(result)
 
 
-def test_issue32_m4_max_cost_holds_with_every_call_in_flight_at_once(suite):
-    """M4: ``--max-cost 0.01`` spent $0.152: sixteen calls were in flight before the first price came
-    back. Each answer here costs $0.04 at gpt-4o's prices (4,096 answer tokens), so a $0.10 cap
-    allows two, however many calls the run may have in flight."""
+def _priced(written: int) -> Callable[[Request], Reply]:
+    """gpt-4o's answer with the exact drawing, billed 100 prompt + ``written`` answer tokens, its
+    body sent over a second (the calls stay in flight together)."""
 
     def reply(request: Request) -> Reply:
         body = {
-            "id": "chatcmpl-m4",
+            "id": "chatcmpl-priced",
             "object": "chat.completion",
             "model": "gpt-4o",
             "choices": [
@@ -358,11 +358,19 @@ def test_issue32_m4_max_cost_holds_with_every_call_in_flight_at_once(suite):
                     "message": {"role": "assistant", "content": json.dumps(drawing(request))},
                 }
             ],
-            "usage": {"prompt_tokens": 100, "completion_tokens": 4096, "total_tokens": 4196},
+            "usage": {"prompt_tokens": 100, "completion_tokens": written, "total_tokens": 100 + written},
         }
         return Reply(body=json.dumps(body).encode(), trickle=1.0)
 
-    with HostileServer(reply) as server:
+    return reply
+
+
+def test_issue32_m4_max_cost_holds_with_every_call_in_flight_at_once(suite):
+    """M4: ``--max-cost 0.01`` spent $0.152: sixteen calls were in flight before the first price came
+    back. Each answer here costs $0.04 at gpt-4o's prices (4,096 answer tokens), so a $0.10 cap
+    allows two, however many calls the run may have in flight."""
+
+    with HostileServer(_priced(4096)) as server:
         result = run(suite, server, "--max-cost=0.1", *TEN_CIRCLES, model="openai/gpt-4o")
 
     text = output(result)
@@ -382,23 +390,7 @@ def test_max_cost_reserves_the_answer_limit_an_argument_raises(suite, arg):
     models obey) was not reserved: each call held --max-tokens' 4,096 tokens ($0.04 at gpt-4o's
     prices) while its answer could run to 8,192 ($0.08), so a $0.10 cap let two calls spend $0.16."""
 
-    def reply(request: Request) -> Reply:
-        body = {
-            "id": "chatcmpl-limit",
-            "object": "chat.completion",
-            "model": "gpt-4o",
-            "choices": [
-                {
-                    "index": 0,
-                    "finish_reason": "stop",
-                    "message": {"role": "assistant", "content": json.dumps(drawing(request))},
-                }
-            ],
-            "usage": {"prompt_tokens": 100, "completion_tokens": 8192, "total_tokens": 8292},
-        }
-        return Reply(body=json.dumps(body).encode(), trickle=1.0)
-
-    with HostileServer(reply) as server:
+    with HostileServer(_priced(8192)) as server:
         result = run(suite, server, "--max-cost=0.1", f"--model-arg={arg}", *TEN_CIRCLES, model="openai/gpt-4o")
 
     text = output(result)
