@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from shape_asserts.plugin.suite import CaseParam, Settings, ask_planned, plan, prefetch
-from shape_asserts.plugin.workers import shape_only_files
+from shape_asserts.plugin.workers import shape_only_files, sure_to_ask
 
 if TYPE_CHECKING:
     from shape_asserts.asking.asker import Job
@@ -218,15 +218,10 @@ class Fetcher:
 
 
 def will_ask(config: pytest.Config, settings: Settings) -> bool:
-    """Whether this run of shape tests is sure to ask a model: ``--record=all``, or a model with
-    no recordings at all (a guess made before collection; when it is wrong, nothing is sent)."""
-    if settings.record == "none" or shape_only_files(config) is None:
+    """Whether this run of shape tests is sure to ask a model (:func:`~shape_asserts.plugin.workers.sure_to_ask`)."""
+    if shape_only_files(config) is None:
         return False
-    if settings.record == "all":
-        return True
-    from shape_asserts.asking.store import model_slug
-
-    return any(not (settings.fixtures_dir / model_slug(m)).is_dir() for m in settings.models)
+    return sure_to_ask(settings.record, settings.fixtures_dir, settings.models)
 
 
 def tests_will_run(session: pytest.Session) -> bool:

@@ -8,6 +8,12 @@ replay of the 139 built-in cases took 2.1× as long with two workers as without,
 Up to :data:`SERIAL_UP_TO` shape tests, ``-n auto`` (or ``logical``) therefore runs in one
 process, as a plain run does, and the header says so; ``-n N`` is always obeyed.
 
+A larger run sure to ask call by call gets one worker fewer than xdist's choice (at least one):
+the controller asks in a thread while the workers judge, and on a machine of few cores that thread
+competed with them for a core while a worker's judging was never what the run waited for. At 10
+models × the 312 benchmark cases on 2 cores (bench/scale.py), one worker instead of two made the
+live run no slower and its peak memory ~95 MB smaller: every worker collects the whole selection.
+
 xdist asks before collection, so the selection is judged from the command line: only when every
 test file it names (every ``.py`` file under ``--doctest-modules``) requests ``shape_run`` or
 ``shape_case`` does the plugin answer; any other test file (a doctest file too), a large tree or
@@ -20,6 +26,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -27,7 +34,7 @@ import pytest
 from shape_asserts.plugin.options import benchmark_selected, resolve
 from shape_asserts.plugin.suite import run_cases
 
-__all__ = ["SERIAL_UP_TO", "SHAPE_NAMES", "auto_workers", "header_note", "shape_only_files"]
+__all__ = ["SERIAL_UP_TO", "SHAPE_NAMES", "auto_workers", "header_note", "shape_only_files", "sure_to_ask"]
 
 #: Shape tests up to which ``-n auto`` starts no worker. A replayed test costs ~25 ms on the 2-core
 #: machine of bench/wall_time.py and a worker ~2 s to start (more under load): two workers save
@@ -107,12 +114,42 @@ def auto_workers(config: pytest.Config) -> int | None:
         return None
     n_tests = len(models) * len(cases)
     if n_tests > SERIAL_UP_TO:
-        return None
+        return _beside_the_asking(config, values, models, n_tests)
     config.stash[_NOTE_KEY] = (
         f"shape-asserts: -n auto: {n_tests} shape tests run in this process (workers pay off only past "
         f"{SERIAL_UP_TO}: each answer is asked once, before the tests, whatever -n says); -n 2 starts workers anyway"
     )
     return 0
+
+
+def _beside_the_asking(config: pytest.Config, values: dict, models: set[str], n_tests: int) -> int | None:
+    """One worker fewer than xdist's choice (at least one) for a large run sure to ask call by
+    call, else ``None``: the controller asks in a thread while the workers judge, and that thread
+    needs a core of its own (``PYTEST_XDIST_AUTO_NUM_WORKERS`` is obeyed as it is)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") or values["batch"]:
+        return None
+    if not sure_to_ask(values["record"], values["fixtures_dir"], models):
+        return None
+    from xdist.plugin import pytest_xdist_auto_num_workers as xdist_choice
+
+    workers = max(1, xdist_choice(config) - 1)
+    config.stash[_NOTE_KEY] = (
+        f"shape-asserts: -n auto: {workers} worker(s) judge {n_tests} shape tests while this process asks "
+        "the model, on a core of its own; -n N starts N workers anyway"
+    )
+    return workers
+
+
+def sure_to_ask(record: str, fixtures_dir: Path, models: Iterable[str]) -> bool:
+    """Whether a run is sure to ask a model: ``--record=all``, or a model with no recordings at all
+    (a guess made before collection; when it is wrong, nothing is sent)."""
+    if record == "none":
+        return False
+    if record == "all":
+        return True
+    from shape_asserts.asking.store import model_slug
+
+    return any(not (fixtures_dir / model_slug(m)).is_dir() for m in models)
 
 
 def header_note(config: pytest.Config) -> str | None:

@@ -1,4 +1,5 @@
-"""``-n auto`` starts no xdist worker for a small run of shape tests, and leaves any other run to xdist.
+"""``-n auto`` starts no xdist worker for a small run of shape tests, one fewer than xdist would for
+a large run that asks call by call, and leaves any other run to xdist.
 
 A shape run's answers are asked once, before the tests, by the process that sees the selection;
 workers only share the judging, which for a small run costs less than starting them
@@ -59,6 +60,26 @@ def test_a_shape_run_past_the_limit_leaves_the_choice_to_xdist(suite, monkeypatc
     assert workers.auto_workers(config) == 0
     monkeypatch.setattr(workers, "SERIAL_UP_TO", n_tests - 1)
     assert workers.auto_workers(config) is None
+
+
+def test_a_large_run_sure_to_ask_leaves_a_core_to_the_asking(suite, monkeypatch):
+    import xdist.plugin
+
+    monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
+    monkeypatch.setattr(workers, "SERIAL_UP_TO", 1)
+    monkeypatch.setattr(xdist.plugin, "pytest_xdist_auto_num_workers", lambda config: 4)
+    live = ("-n", "auto", "--model=openai/never-recorded", "--api-base=http://127.0.0.1:9/v1")
+    config = suite.parseconfig(*live)
+    assert workers.auto_workers(config) == 3  # the controller asks in a thread beside the workers
+    assert "3 worker(s) judge" in (workers.header_note(config) or "")
+    assert workers.auto_workers(suite.parseconfig(*live, "--record=none")) is None  # nothing to ask
+    assert workers.auto_workers(suite.parseconfig(*live, "--batch")) is None  # asked before the tests
+    replay = suite.parseconfig("-n", "auto", "--model=reference/exact")  # recorded: likely replayed
+    assert workers.auto_workers(replay) is None
+    monkeypatch.setattr(xdist.plugin, "pytest_xdist_auto_num_workers", lambda config: 1)
+    assert workers.auto_workers(suite.parseconfig(*live)) == 1  # never none at all: -n auto asked for workers
+    monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "4")
+    assert workers.auto_workers(suite.parseconfig(*live)) is None  # the user's number, as xdist takes it
 
 
 def test_a_bad_option_is_left_for_the_run_to_report(suite):
