@@ -130,7 +130,7 @@ def _beside_the_asking(config: pytest.Config, values: dict, models: set[str], n_
         return None
     if not sure_to_ask(values["record"], values["fixtures_dir"], models):
         return None
-    from xdist.plugin import pytest_xdist_auto_num_workers as xdist_choice
+    from xdist.plugin import pytest_xdist_auto_num_workers as xdist_choice  # type: ignore[import-untyped]
 
     workers = max(1, xdist_choice(config) - 1)
     config.stash[_NOTE_KEY] = (
