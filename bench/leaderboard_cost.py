@@ -8,7 +8,9 @@ last ones drawn for the next. This bench builds the records of a benchmark run (
 cases × N models, scores drawn at random, every case of one family and group as the benchmark
 has them) and times :func:`~shape_asserts.results.leaderboard.leaderboard` over them both ways,
 in turn, three rounds each: ``kept`` (as shipped) and ``drawn`` (every interval draws its own,
-``gate._KEPT = 0``). Wall time of this process; the median of the rounds.
+``gate._KEPT = 0``). Wall time of this process; the median of the rounds. Then the memory the
+leaderboard takes at its peak, as shipped (one more run, under tracemalloc): what the end of a
+many-model run adds to the process that writes the report.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import random
 import statistics
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -59,9 +62,15 @@ def main(argv: list[str] | None = None) -> int:
                 leaderboard(recs)
                 times[way].append(time.perf_counter() - started)
         gate._KEPT = kept
+        gate._kept_resamples.cache_clear()
+        tracemalloc.start()  # one more, untimed: the memory it takes at its peak (as shipped)
+        leaderboard(recs)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
         k, d = statistics.median(times["kept"]), statistics.median(times["drawn"])
         print(
-            f"{n} models × {len(recs) // n} cases: resamples kept {k:.2f} s | drawn each time {d:.2f} s = {d / k:.1f}×"
+            f"{n} models × {len(recs) // n} cases: resamples kept {k:.2f} s | drawn each time {d:.2f} s = {d / k:.1f}×; "
+            f"at its peak the leaderboard holds {peak / 1e6:.1f} MB (tracemalloc)"
         )
     return 0
 

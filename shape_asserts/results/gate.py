@@ -96,8 +96,10 @@ MIN_PAIRS = 5
 #: Comparisons with the margin tolerate this much float noise (a mean of equal numbers can land a
 #: few ulps off them, which must not flip a verdict at the boundary).
 _EPS = 1e-9
-#: Resampled indices drawn at once (bounds the bootstrap's memory to a few tens of MB).
-_BLOCK = 2_000_000
+#: Resampled indices drawn and averaged at once (2 MB of indices, 2 MB of picked values): with
+#: blocks eight times as large, a leaderboard of 10 models held 46 MB at its peak instead of 26
+#: (bench/leaderboard_cost.py), in as long.
+_BLOCK = 250_000
 #: The most resampled indices kept from one interval for the next (as int32: 16 MB; two are kept).
 _KEPT = 4_000_000
 #: pytest's exit statuses of a run that did not get as far as results (interrupted, internal
