@@ -4,6 +4,7 @@ twin, default, type and rules, and how its value is read, checked and cast for a
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,7 +12,7 @@ from typing import Any, Literal
 
 import pytest
 
-__all__ = ["CASTS", "INI_TYPES", "Option", "finite"]
+__all__ = ["CASTS", "INI_TYPES", "Option", "finite", "http_url", "url_shown"]
 
 #: What a value may be. ``names``, ``paths`` and ``pairs`` are repeatable on the command line and
 #: one per line in the ini file; ``choice`` is a string from ``choices``; a ``flag`` is given bare or
@@ -59,6 +60,8 @@ class Option:
     base: str = "rootdir"
     #: A ``path`` that names a folder: one that exists as anything else is refused at start.
     folder: bool = False
+    #: How an error message shows a refused value (:func:`url_shown` for a URL that may hold a token).
+    shown: Callable[[Any], str] = str
 
     def __post_init__(self) -> None:
         if self.kind not in CASTS:
@@ -129,7 +132,7 @@ class Option:
         if self.choices and value not in self.choices:
             raise pytest.UsageError(f"{name} must be {self.allows}, got {value!r}")
         if self.check is not None and not self.check(value):
-            raise pytest.UsageError(f"{name} must be {self.allows}, got {value}")
+            raise pytest.UsageError(f"{name} must be {self.allows}, got {self.shown(value)}")
 
     @staticmethod
     def _check_folder(name: str, path: Path) -> None:
@@ -159,7 +162,8 @@ def finite(low: float, high: float = math.inf, *, above: bool = False) -> Callab
 
 
 def http_url(value: Any) -> bool:
-    """A check: an ``http://`` or ``https://`` URL with a host, and a port if any that reads."""
+    """A check: an ``http://`` or ``https://`` URL with a host, a port if any that reads, and no
+    ``user:password@`` (the HTTP client refuses one beside the provider's key, on every call)."""
     from urllib.parse import urlsplit
 
     try:
@@ -167,4 +171,22 @@ def http_url(value: Any) -> bool:
         _ = parts.port  # raises on a port that is no number, or out of range
     except ValueError:  # an unclosed IPv6 bracket, a bad port
         return False
-    return parts.scheme in ("http", "https") and bool(parts.hostname)
+    return parts.scheme in ("http", "https") and bool(parts.hostname) and parts.username is None
+
+
+def url_shown(value: Any) -> str:
+    """A URL as an error message shows it: up to its host and port, without ``user:password@``
+    (that, a path or a query may hold a token); ``…`` where anything was left out.
+
+    >>> url_shown("http://user:pw@127.0.0.1:8000/v1?key=abc")
+    'http://127.0.0.1:8000…'
+    >>> url_shown("http://[::1")
+    'http://[::1'
+    """
+    text = str(value)
+    head = re.match(r"([^:/?#]*:)?(//)?([^/?#]*)", text)
+    assert head is not None  # every part may be empty: it always matches
+    scheme, slashes, netloc = head.group(1) or "", head.group(2) or "", head.group(3)
+    host = netloc.rpartition("@")[2]
+    cut = len(text) > head.end() or host != netloc
+    return f"{scheme}{slashes}{host}{'…' if cut else ''}"

@@ -23,7 +23,7 @@ import pytest
 
 # Nothing heavier than the defaults: the option table is read in every pytest run (pytest_addoption).
 from shape_asserts import defaults
-from shape_asserts.plugin.option import CASTS, INI_TYPES, Option, finite, http_url
+from shape_asserts.plugin.option import CASTS, INI_TYPES, Option, finite, http_url, url_shown
 
 __all__ = ["Option", "OPTIONS", "register", "resolve"]
 
@@ -161,7 +161,9 @@ OPTIONS: tuple[Option, ...] = (
         "str",
         metavar="URL",
         check=http_url,
-        allowed="an http:// or https:// URL with a host",
+        shown=url_shown,
+        allowed="an http:// or https:// URL with a host and no user:password@ (a key goes in the "
+        "provider's variable, OPENAI_API_KEY for openai/<name>)",
         help="base URL of an OpenAI-compatible server (with --model=openai/<name>)",
     ),
     Option(

@@ -8,6 +8,11 @@ import pytest
 
 from .conftest import CIRCLE, INI
 
+URL = (
+    "an http:// or https:// URL with a host and no user:password@ (a key goes in the provider's variable, "
+    "OPENAI_API_KEY for openai/<name>)"
+)
+
 
 @pytest.mark.parametrize(
     "option,message",
@@ -29,11 +34,12 @@ from .conftest import CIRCLE, INI
         # a hundred million samples planned at the start stalled the run without a word
         ("--samples=100000000", "--samples must be a whole number from 1 to 1,000, got 100000000"),
         # an unclosed IPv6 bracket was an INTERNALERROR where the "record it with" hint shows the address
-        ("--api-base=http://[::1", "--api-base must be an http:// or https:// URL with a host, got http://[::1"),
-        (
-            "--api-base=127.0.0.1:8000/v1",
-            "--api-base must be an http:// or https:// URL with a host, got 127.0.0.1:8000/v1",
-        ),
+        ("--api-base=http://[::1", f"--api-base must be {URL}, got http://[::1"),
+        ("--api-base=127.0.0.1:8000/v1", f"--api-base must be {URL}, got 127.0.0.1:8000…"),
+        # credentials in the URL: the HTTP client refused every call beside the key, and each refusal
+        # was retried as a server error; the message must not repeat them (nor a token in the path)
+        ("--api-base=http://user:s3cret@127.0.0.1:8000/v1", f"--api-base must be {URL}, got http://127.0.0.1:8000…"),
+        ("--api-base=http://[::1/tok3n", f"--api-base must be {URL}, got http://[::1…"),
     ],
 )
 def test_a_bad_option_value_is_a_one_line_usage_error(suite, fake_litellm, option, message):
