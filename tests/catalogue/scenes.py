@@ -1128,6 +1128,7 @@ class StickStyle:
     head_shape: str = "circle"  # "circle" | "square" | "square-inner" | "triangle" | "diamond" | "hexagon"
     n_arms: int = 2
     n_legs: int = 2
+    extra_at: float = 0.5  # a third leg's foot (n_legs=3): this share of the way between the feet
     has_head: bool = True
     has_torso: bool = True
     arms_at: str = "shoulders"  # "shoulders" | "hips"
@@ -1249,7 +1250,8 @@ def stick_strokes(area: Area | None = None, style: StickStyle | None = None, **k
         if st.n_arms <= 2
         else L["hands"] + [(L["hands"][1][0], L["hands"][1][1] + max(3, L["r"]))]
     )
-    feet = L["feet"][: st.n_legs] if st.n_legs <= 2 else L["feet"] + [(hip[0], L["feet"][0][1])]
+    (lx, ly), (rx, _) = L["feet"]
+    feet = L["feet"][: st.n_legs] if st.n_legs <= 2 else L["feet"] + [(_rnd(lx + st.extra_at * (rx - lx)), ly)]
     if st.walk:
         # neck → shoulder → each hand and back → hip → each foot (the last one not retraced)
         w: Stroke = polyline([neck, sh], cn) if st.has_torso else [sh]

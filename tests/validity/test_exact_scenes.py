@@ -367,6 +367,21 @@ def test_limbs_off_the_torso_fail(drawn, which, gap):
     assert any(f.startswith("limbs") for f in _failed(_stick_case(area), cells))
 
 
+@settings(derandomize=True, max_examples=40, deadline=None)
+@given(fair_figures(), st.integers(0, 10_000))
+def test_a_third_leg_fails(drawn, pick):
+    """A third leg from the hip, its foot on the feet's row three cells or more from the others
+    (between them, straight down the middle, or out beyond one): one a person counts. (The audit's
+    class: a third leg a few degrees from a leg was taken for that leg drawn twice, and one
+    straight down for the torso running on.)"""
+    area, style = drawn
+    (lx, _), (rx, _) = _stick_layout(area or DEFAULT_AREA, style)["feet"]
+    places = [x for x in range(lx - 6, rx + 7) if min(abs(x - lx), abs(x - rx)) >= 3 and 0 <= x < GRID]
+    x = places[pick % len(places)]
+    style = replace(style, n_legs=3, extra_at=(x - lx) / (rx - lx))
+    assert any(f.startswith("limbs") for f in _failed(_stick_case(area), stick_cells(area or DEFAULT_AREA, style)))
+
+
 @settings(derandomize=True, max_examples=20, deadline=None)
 @given(fair_figures(), st.sampled_from(["head", "torso", "arm", "leg"]))
 def test_a_stick_figure_missing_a_part_fails(drawn, missing):

@@ -133,8 +133,8 @@ def limbs(segs: FloatArray, chain: set[int], a: FloatArray, b: FloatArray, t: Bo
     A limb is a path of edges off the torso, linked end to end away from it, that starts at the
     torso: an arm bent at the elbow is one, and so is an arm whose hand comes back to the torso
     (hands on the hips: one limb, leaving the torso at its higher end, the shoulder). An edge
-    drawn across the torso is two limbs, and pieces leaving one place in one direction (a limb
-    retraced, or drawn in pieces) are one. A path that comes no nearer the torso than
+    drawn across the torso is two limbs, and pieces leaving one place in one direction, one
+    ending on the other (a limb retraced, or drawn in pieces), are one. A path that comes no nearer the torso than
     ``attach_tol`` is attached to nothing and is no limb."""
     # every end's distance from the torso at once
     end_dist = nearest_on_segment(segs.reshape(-1, 2), a, b)[0].tolist()
@@ -158,13 +158,23 @@ def limbs(segs: FloatArray, chain: set[int], a: FloatArray, b: FloatArray, t: Bo
         # along a row whatever the line's direction
         far = farthest[path[k]][1]
         starts.append((path[k], root, far))
-    # one limb per path; two paths leaving one place in one direction are one limb
+    # one limb per path; two paths leaving one place in one direction, one ending on the other
+    # (retraced, or drawn in pieces), are one limb: two that part on the way are two limbs (a
+    # third leg drawn a few degrees from a leg)
+    by_path: dict[int, list[tuple[FloatArray, FloatArray]]] = {}
+    for k, (p, q, _, _) in enumerate(pieces):
+        by_path.setdefault(path[k], []).append((p, q))
+
+    def ends_on(tip: FloatArray, other: int) -> bool:
+        return any(float(nearest_on_segment(tip, p, q)[0]) <= t.attach_tol for p, q in by_path[other])
+
     limb_of = list(range(len(starts)))
     for m, (path_m, root_m, tip_m) in enumerate(starts):
         for n in range(m):
             path_n, root_n, tip_n = starts[n]
             near = np.hypot(*(root_m - root_n)) <= t.attach_tol
-            if path_m == path_n or (near and angle_between(tip_m - root_m, tip_n - root_n) <= t.limb_merge_angle):
+            same = near and angle_between(tip_m - root_m, tip_n - root_n) <= t.limb_merge_angle
+            if path_m == path_n or (same and (ends_on(tip_m, path_n) or ends_on(tip_n, path_m))):
                 limb_of[m] = limb_of[n]
                 break
     out = []

@@ -197,7 +197,7 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     body_cells = {(int(x), int(y)) for piece in pieces for x, y in np.rint(piece).tolist()}
     a = _neck_top(a, b, body_cells)
     _check_torso(card, a, b, direction, fit, ring, t)
-    _check_limbs(card, limbs(body, chain, a, b, t))
+    _check_limbs(card, limbs(body, chain, a, b, t), b, t)
     return card.result("stick", com.likeness)
 
 
@@ -299,8 +299,10 @@ def _neck_top(a: FloatArray, b: FloatArray, body_cells: set[tuple[int, int]]) ->
         x, y = nxt
 
 
-def _check_limbs(card: Scorecard, found: list[Limb]) -> None:
-    """``limbs``: exactly one arm and one leg on each side, none along the torso."""
+def _check_limbs(card: Scorecard, found: list[Limb], bottom: FloatArray, t: StickThresholds) -> None:
+    """``limbs``: exactly one arm and one leg on each side, none along the torso, and the torso
+    ending where the legs leave it (``bottom``: its lower end): a torso running on below the legs
+    is a third leg drawn straight down."""
     slots = {(k, s): 0 for k in ("arm", "leg") for s in ("left", "right")}
     along = 0
     for limb in found:
@@ -308,11 +310,17 @@ def _check_limbs(card: Scorecard, found: list[Limb]) -> None:
             along += 1
         else:
             slots[(limb.kind, limb.side)] += 1
-    problems = sum(abs(v - 1) for v in slots.values()) + along
+    legs = [float(limb.root[1]) for limb in found if limb.kind == "leg" and limb.side != "along"]
+    # as far below the lowest leg as a limb may start off the torso, or a stub may cross it
+    run_on = float(bottom[1]) - max(legs) if legs else 0.0
+    beyond = run_on > max(t.attach_tol, t.min_limb)
+    problems = sum(abs(v - 1) for v in slots.values()) + along + beyond
     card.metrics.update(limbs=len(found), **{f"{k}s_{s}": v for (k, s), v in slots.items()})
     detail = [f"{v} {side} {kind}s" for (kind, side), v in slots.items() if v != 1]
     if along:
         detail.append(f"{along} limb(s) along the torso")
+    if beyond:
+        detail.append(f"the torso runs on {run_on:.0f} cells below the legs (a leg down the middle)")
     where = " (arms leave the torso's upper half, legs its lower half)"
     card.add(
         "limbs",
