@@ -21,7 +21,7 @@ _BEARER = re.compile(r"(?i)(bearer\s+|api[_-]?key[\"'=:\s]+|sk-)[A-Za-z0-9._\-]{
 
 
 #: ``scheme://user:pass@`` in a URL: the credentials are masked, the host stays.
-_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@?#]+@")
+_USERINFO = re.compile(r"(?i)([a-z][a-z0-9+.-]*://)[^/\s@?#]+@")  # no word boundary: "%20http://"
 #: A query parameter named for a secret (``?api-key=…``, ``&token=…``, ``&sig=…``).
 _SECRET_PARAM = re.compile(r"(?i)([?&][\w.-]*(?:key|token|secret|sig|signature|password|auth)[\w.-]*=)[^&#\s\"']+")
 

@@ -162,12 +162,16 @@ def finite(low: float, high: float = math.inf, *, above: bool = False) -> Callab
 
 
 def http_url(value: Any) -> bool:
-    """A check: an ``http://`` or ``https://`` URL with a host, a port if any that reads, and no
-    ``user:password@`` (the HTTP client refuses one beside the provider's key, on every call)."""
+    """A check: an ``http://`` or ``https://`` URL with a host, a port if any that reads, no
+    ``user:password@`` (the HTTP client refuses one beside the provider's key, on every call) and
+    no space or control character anywhere."""
     from urllib.parse import urlsplit
 
+    text = str(value)
+    if any(ch.isspace() or not ch.isprintable() for ch in text):
+        return False  # urlsplit strips a leading space the HTTP client then sends: "/%20http://…"
     try:
-        parts = urlsplit(str(value))
+        parts = urlsplit(text)
         _ = parts.port  # raises on a port that is no number, or out of range
     except ValueError:  # an unclosed IPv6 bracket, a bad port
         return False

@@ -162,8 +162,8 @@ OPTIONS: tuple[Option, ...] = (
         metavar="URL",
         check=http_url,
         shown=url_shown,
-        allowed="an http:// or https:// URL with a host and no user:password@ (a key goes in the "
-        "provider's variable, OPENAI_API_KEY for openai/<name>)",
+        allowed="an http:// or https:// URL with a host, no space and no user:password@ (a key goes in "
+        "the provider's variable, OPENAI_API_KEY for openai/<name>)",
         help="base URL of an OpenAI-compatible server (with --model=openai/<name>)",
     ),
     Option(

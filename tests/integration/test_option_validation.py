@@ -9,8 +9,8 @@ import pytest
 from .conftest import CIRCLE, INI
 
 URL = (
-    "an http:// or https:// URL with a host and no user:password@ (a key goes in the provider's variable, "
-    "OPENAI_API_KEY for openai/<name>)"
+    "an http:// or https:// URL with a host, no space and no user:password@ (a key goes in the provider's "
+    "variable, OPENAI_API_KEY for openai/<name>)"
 )
 
 
@@ -40,6 +40,10 @@ URL = (
         # was retried as a server error; the message must not repeat them (nor a token in the path)
         ("--api-base=http://user:s3cret@127.0.0.1:8000/v1", f"--api-base must be {URL}, got http://127.0.0.1:8000…"),
         ("--api-base=http://[::1/tok3n", f"--api-base must be {URL}, got http://[::1…"),
+        # a leading space passed the check (urlsplit strips it) and reached the HTTP client, whose
+        # error then carried the whole URL, credentials and all, past the masking of "scheme://"
+        ("--api-base= http://u:s3cret@127.0.0.1:8000/v1", f"--api-base must be {URL}, got  http://127.0.0.1:8000…"),
+        ("--api-base=http://127.0.0.1:8000/v1 ", f"--api-base must be {URL}, got http://127.0.0.1:8000…"),
     ],
 )
 def test_a_bad_option_value_is_a_one_line_usage_error(suite, fake_litellm, option, message):

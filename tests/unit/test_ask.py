@@ -261,6 +261,15 @@ def test_a_provider_message_echoing_the_api_base_shows_only_its_scheme_host_and_
         assert token not in reason
 
 
+def test_credentials_in_a_url_glued_to_other_text_are_masked():
+    """A URL right after other characters (an HTTP client's "/%20http://…" for an address with a
+    leading space) kept its user:password: the mask wanted a word boundary before the scheme."""
+    echoed = type("InternalServerError", (Exception,), {"status_code": 500})(
+        "/%20http://rtuser:PASSSECRET42@127.0.0.1:18765/v1/chat/completions"
+    )
+    assert "PASSSECRET42" not in error_reason(echoed, None)
+
+
 def test_a_provider_message_echoing_the_api_base_path_alone_hides_its_token():
     """A server's 404 that repeats only the request's path (no scheme, no host) carried the token
     in --api-base's path to the terminal, the JUnit XML, the report and the results file."""
