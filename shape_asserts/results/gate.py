@@ -430,7 +430,8 @@ def shortfall(
     Every case the run selected (``selected``: case ids, for any model) needs a judged record from
     every model in ``models`` (the candidates, then the baseline; the counts come in this order).
     ``stopped`` is pytest's reason for stopping before the last test (``-x``, ``--maxfail``),
-    ``crashed`` the number of tests lost to crashed xdist workers.
+    ``crashed`` the number of tests lost to crashed xdist workers. A run that selected no case at
+    all has nothing to gate on: that too is a shortfall.
     """
     records = list(records)
     judged = {(r.model, r.case) for r in records if r.judged}
@@ -442,6 +443,8 @@ def shortfall(
         parts.append(f"the run stopped early ({stopped})")
     if crashed:
         parts.append(f"{crashed} test(s) were lost to crashed xdist workers")
+    if not cases:  # no evidence at all, not too little: never an undecided gate let through
+        parts.append("no shape case was selected (-k, -m, --deselect or the paths given left none)")
     missing = sorted(wanted - judged)
     if missing:
         parts.append(_missing_text(missing, wanted, models, baseline, unjudged))
