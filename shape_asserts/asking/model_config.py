@@ -344,6 +344,13 @@ def _config(name: str, table: dict[str, Any], where: str) -> ModelConfig:
         raise ModelConfigError(
             f'{where} has no model; add model = "<litellm model>" (gpt-4o, anthropic/..., openai/<name>)'
         )
+    if "/" in name and model.strip() != name:
+        # "reference/exact" asking reference/noisy: its results, its gate line and its recordings
+        # (in the real model's folder, rewritten as stale) would pass for that model's
+        raise ModelConfigError(
+            f"{where}: a configuration named like a model (provider/name) must ask that model, not "
+            f"{model.strip()}; name it without a '/' (as in {name.replace('/', '-')}-as-{model.strip().split('/')[-1]})"
+        )
     args = {k: v for k, v in table.items() if k != "model"}
     for key, value in args.items():
         if key == "temperature" and not _number_in(value, 0, 2):

@@ -83,11 +83,16 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    from shape_asserts.plugin.model_configs import near_misses
+    from shape_asserts.plugin.model_configs import configured, near_misses
     from shape_asserts.plugin.workers import header_note
 
     settings = _run(config).settings
-    lines = [header_note(config), _run(config).header(), near_misses(settings.models, settings.configs)]
+    lines = [
+        header_note(config),
+        _run(config).header(),
+        configured(settings.models, settings.configs),
+        near_misses(settings.models, settings.configs),
+    ]
     return [line for line in lines if line]
 
 

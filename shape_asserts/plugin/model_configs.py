@@ -18,7 +18,7 @@ from shape_asserts.exceptions import ModelConfigError
 # The parsing (and tomllib) is imported only by a run that has something to read: the plugin
 # configures every pytest run where it is installed, most of which configure no model.
 
-__all__ = ["near_misses", "provider_settings"]
+__all__ = ["configured", "near_misses", "provider_settings"]
 
 #: The ini twin of ``--model-arg`` (the option's ``dest`` too).
 MODEL_ARGS_INI = "shape_model_args"
@@ -81,3 +81,13 @@ def near_misses(models: tuple[str, ...], configs: dict[str, Any] | Any) -> str |
         f"shape-asserts: {', '.join(said)} names no model configuration, so it is asked as a litellm model "
         f"of that name; configurations: {', '.join(configs)}"
     )
+
+
+def configured(models: tuple[str, ...], configs: dict[str, Any] | Any) -> str | None:
+    """The run header's line naming what each of the run's configurations asks, when its name is
+    not its model (``gpt-4o = openai/gpt-4o-mini``): the summary, the gate and the recordings go
+    by the name, and a name may read as another model's; ``None`` when there is none."""
+    pairs = [f"{m} = {configs[m].model}" for m in models if m in configs and configs[m].model != m]
+    if not pairs:
+        return None
+    return f"shape-asserts: model configurations (results and recordings go by the name): {'; '.join(pairs)}"

@@ -173,6 +173,14 @@ def test_bad_arguments_or_configurations_stop_the_run_at_start_with_one_line(sui
     assert asked.calls() == []
 
 
+def test_the_header_says_what_each_configuration_of_the_run_asks(suite, asked):
+    result = suite.runpytest("--shape-models=models.toml", "--model=gpt-high", "--collect-only", "-k", CASE)
+
+    result.stdout.fnmatch_lines(
+        ["shape-asserts: model configurations (results and recordings go by the name): gpt-high = *"]
+    )
+
+
 def test_a_model_name_that_nearly_names_a_configuration_is_pointed_out_in_the_header(suite, asked):
     result = suite.runpytest("--shape-models=models.toml", "--model=gpt-hihg", "--collect-only", "-k", CASE)
 

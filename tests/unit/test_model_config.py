@@ -155,6 +155,12 @@ def test_a_models_file_gives_each_table_its_model_and_every_other_key_as_an_argu
         ('[models.x]\nmodel = "m"\napi_key = "k"\n', r"\[models\.x\] api_key: refused, since its name"),
         ('[models.x]\nmodel = "m"\nwhen = 2024-01-01\n', r"when is a date; an argument is a string"),
         ('[models.x]\nmodel = "m"\ntop_p = nan\n', r"top_p is nan, which JSON cannot send"),
+        # red-team C2: named like the baseline's model, asking another, it passed the gate as that
+        # model and rewrote its recordings as stale
+        (
+            '[models."reference/exact"]\nmodel = "reference/noisy"\n',
+            r"named like a model \(provider/name\) must ask that model, not reference/noisy",
+        ),
     ],
 )
 def test_a_bad_models_file_is_one_error_naming_the_file_the_table_and_the_fix(tmp_path, text, says):
@@ -163,6 +169,11 @@ def test_a_bad_models_file_is_one_error_naming_the_file_the_table_and_the_fix(tm
     with pytest.raises(ModelConfigError, match=says) as err:
         read_models_file(path)
     assert str(path) in str(err.value)
+
+
+def test_a_configuration_named_like_its_own_model_is_allowed(tmp_path):
+    configs = read_models_file(_file(tmp_path, '[models."openai/gpt-4o"]\nmodel = "openai/gpt-4o"\ntemperature = 0\n'))
+    assert configs["openai/gpt-4o"].args == {"temperature": 0}
 
 
 def test_a_missing_models_file_says_so(tmp_path):
