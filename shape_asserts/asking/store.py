@@ -35,6 +35,7 @@ import contextlib
 import fcntl
 import hashlib
 import json
+import math
 import os
 import re
 import stat
@@ -280,6 +281,13 @@ class FixtureStore:
             max_tokens = doc.get("max_tokens")
             if max_tokens is not None and (isinstance(max_tokens, bool) or not isinstance(max_tokens, int)):
                 raise ValueError(f"'max_tokens' must be a whole number or null, got {max_tokens!r}")
+            temperature = doc.get("temperature")
+            if temperature is not None and not (
+                isinstance(temperature, (int, float))
+                and not isinstance(temperature, bool)
+                and math.isfinite(temperature)
+            ):
+                raise ValueError(f"'temperature' must be a finite number or null, got {temperature!r:.40}")
             args = doc.get("model_args", {})
             if not isinstance(args, dict):
                 raise ValueError(f"'model_args' must be an object, got {type(args).__name__}")
@@ -293,7 +301,7 @@ class FixtureStore:
                 model=str(doc["model"]),
                 case_id=str(doc["case"]),
                 lang=str(doc["lang"]),
-                temperature=doc.get("temperature"),
+                temperature=temperature,
                 prompt_sha256=str(doc["prompt_sha256"]),
                 samples=samples,
             )

@@ -384,3 +384,20 @@ def test_a_temporary_file_left_by_a_killed_write_is_removed_by_the_next_recordin
     assert [p.exists() for p in leftovers] == [False, False]
     assert keep.exists()
     assert store.read(MODEL, case).texts(1) == ["one"]
+
+
+@pytest.mark.parametrize("temperature", ["0.7", [0.7], True, float("nan")], ids=["text", "list", "bool", "nan"])
+def test_a_fixture_whose_temperature_is_no_number_is_corrupt(store, case, temperature):
+    """A temperature of another type was a traceback where the stale check formats it (red-team M1)."""
+    doc = {
+        "format": 1,
+        "model": "m",
+        "case": case.id,
+        "lang": "ru",
+        "temperature": temperature,
+        "prompt_sha256": case.prompt_hash("ru"),
+        "samples": [{"index": 0, "text": "{}"}],
+    }
+    _hostile(store, case, lambda p: p.write_text(json.dumps(doc)))
+    with pytest.raises(FixtureError, match="'temperature' must be a finite number or null"):
+        store.read("m", case)
