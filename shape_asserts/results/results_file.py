@@ -309,7 +309,9 @@ class ResultsWriter:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".writing", dir=path.parent)
         self.tmp = Path(tmp)
-        self._fh: IO[str] | None = os.fdopen(fd, "w", encoding="utf-8")
+        # half an emoji (a lone surrogate) in a model's text cannot be UTF-8: written as its JSON
+        # escape (\ud83d, inside a JSON string), it reads back as it was instead of ending the run
+        self._fh: IO[str] | None = os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace")
         self.records = 0
 
     def write(self, lines: Sequence[Mapping[str, Any]]) -> None:

@@ -12,6 +12,8 @@ import pytest
 from shape_asserts.cli import main
 from shape_asserts.results.results_file import FORMAT, VERSION
 
+from .conftest import recording
+
 MODELS = ("--model=reference/exact", "--model=reference/noisy")
 
 
@@ -129,3 +131,19 @@ def test_a_device_or_pipe_is_refused_at_start_and_left_as_it_is(suite, flag):
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([f"*{flag}*pipe*not a regular file*"])
     assert stat.S_ISFIFO(os.lstat(pipe).st_mode)
+
+
+def test_half_an_emoji_in_a_recorded_refusal_is_kept_in_the_results_file(suite):
+    """A lone surrogate (half an emoji, which a recording keeps as a JSON escape) in a refusal ended
+    the run in INTERNALERROR at the results file: no summary, no report, no gate (red-team M2)."""
+    path = recording(suite, "circle-start000-cw")
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["samples"][0].update(text="", refusal="I cannot \ud83d")
+    path.write_text(json.dumps(doc), encoding="utf-8")
+
+    result = suite.runpytest("--record=none", "-k", "circle-start000-cw", "--shape-results=out.jsonl")
+
+    assert result.ret == pytest.ExitCode.TESTS_FAILED, result.stdout.str()
+    text = (suite.path / "out.jsonl").read_text(encoding="utf-8")  # valid UTF-8 throughout
+    assert "\\ud83d" in text  # the half emoji, as its JSON escape
+    assert [json.loads(line) for line in text.splitlines()]  # and every line reads back
