@@ -382,16 +382,20 @@ def canonical(value: Any) -> str:
 def describe_change(recorded: Mapping[str, Any], sent: Mapping[str, Any]) -> str:
     """How this run's arguments differ from a recording's, key by key (``top_p 0.9 → 0.5, seed 7 added``)."""
 
-    def shown(value: Any) -> str:
+    def shown(key: str, value: Any) -> str:
+        try:  # an argument no run may send (a key, a token: an old or tampered recording's) is not shown
+            check_argument(key, value, key)
+        except ModelConfigError:
+            return "(a value not shown)"
         text = canonical(value)
         return text if len(text) <= 60 else text[:59] + "…"
 
     parts = []
     for key in sorted(set(recorded) | set(sent)):
         if key not in sent:
-            parts.append(f"{key} {shown(recorded[key])} dropped")
+            parts.append(f"{key} {shown(key, recorded[key])} dropped")
         elif key not in recorded:
-            parts.append(f"{key} {shown(sent[key])} added")
+            parts.append(f"{key} {shown(key, sent[key])} added")
         elif canonical(recorded[key]) != canonical(sent[key]):
-            parts.append(f"{key} {shown(recorded[key])} → {shown(sent[key])}")
+            parts.append(f"{key} {shown(key, recorded[key])} → {shown(key, sent[key])}")
     return ", ".join(parts)

@@ -227,3 +227,12 @@ def test_a_change_of_arguments_is_said_key_by_key():
 
     assert said == 'stop ["x"] dropped, top_p 0.9 → 0.5, user "me" added'
     assert describe_change({"seed": 1}, {"seed": True}) == "seed 1 → true"  # JSON's view: 1 is not true
+
+
+def test_a_secret_in_a_recordings_arguments_is_not_shown_when_they_change():
+    """An old or tampered recording's api_key was printed whole in the stale message (terminal,
+    JUnit XML) when this run's arguments differ (red-team m4)."""
+    said = describe_change({"api_key": "sk-SECRETFIXTURE123456789", "extra": {"token": "abc"}}, {})
+
+    assert "SECRETFIXTURE" not in said and "abc" not in said
+    assert said == "api_key (a value not shown) dropped, extra (a value not shown) dropped"
