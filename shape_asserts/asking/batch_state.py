@@ -274,8 +274,10 @@ def _shown(value: object) -> str:
 
 
 #: Escape sequences and control characters: a provider's words never move the cursor or recolour
-#: the terminal they are shown on.
-_CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+#: the terminal they are shown on (nor reorder or hide text: bidirectional and zero-width ones).
+_CONTROL = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]"
+)
 
 
 def one_line(text: object) -> str:

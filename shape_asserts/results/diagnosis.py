@@ -30,7 +30,11 @@ __all__ = ["Reading", "read_answer", "RAISE_LIMIT"]
 RAISE_LIMIT = "raise it with --max-tokens (ini shape_max_tokens)"
 #: Characters of a refusal quoted.
 MAX_REFUSAL = 200
-_CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+#: Escape sequences, control characters, and the bidirectional and zero-width ones that reorder
+#: or hide the words around them.
+_CONTROL = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]"
+)
 
 
 @dataclass(frozen=True)

@@ -68,8 +68,12 @@ MAX_FULL_CELLS = 500
 MAX_FULL_POINTS = 30_000
 
 # Controls (but tab, newline, carriage return), lone surrogates and non-characters: HTML cannot
-# carry them, and a lone surrogate cannot even be encoded as UTF-8.
-_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]")
+# carry them, and a lone surrogate cannot even be encoded as UTF-8. Bidirectional overrides,
+# isolates and marks and zero-width characters: they reorder or hide the text around them.
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff"
+    "\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]"
+)
 # render.svg names its arrow marker "arr"; several inline SVGs on one page need distinct ids.
 _MARKER_ID = re.compile(r'id="arr"|url\(#arr\)')
 

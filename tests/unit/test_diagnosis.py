@@ -154,3 +154,26 @@ def test_an_answer_with_one_point_is_a_drawing_that_fails_its_checks():
 def test_every_bad_answer_gets_exactly_one_line_of_cause_with_or_without_a_finish_reason(answer):
     for reason in (None, "stop", "length", "tool_calls"):
         _error(RecordedAnswer(answer, finish_reason=reason))
+
+
+#: Right-to-left override, zero-width space and joiner, a left-to-right isolate and its end.
+REORDERING = "\u202e\u200b\u200d\u2066\u2069"
+
+
+def test_bidirectional_and_zero_width_characters_never_reach_a_message_or_the_report():
+    """They reordered or hid the words around them in the terminal's refusal line, the answer's
+    excerpt, the leaderboard's columns and the report's answers (red-team m3)."""
+    from shape_asserts.asking.batch_state import one_line
+    from shape_asserts.results.panels import esc
+    from shape_asserts.results.record import printable
+
+    refusal = read_answer(RecordedAnswer(text="", refusal=f"I cannot{REORDERING} draw"))
+    broken = read_answer(f'{{"points": [{REORDERING}')
+    for text in (
+        refusal.error,
+        broken.error,
+        printable(f"a{REORDERING}b"),
+        esc(f"a{REORDERING}b"),
+        one_line(REORDERING),
+    ):
+        assert not set(text) & set(REORDERING), repr(text)
