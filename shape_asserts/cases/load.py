@@ -303,7 +303,8 @@ def _read(path: Path, source: str) -> list[Mapping[str, Any]]:
 def load_cases(
     paths: Iterable[str | Path] | None = None, *, builtin: bool = True, benchmark: bool = False
 ) -> list[Case]:
-    """Cases from the built-in files and ``paths``, in order, first of equal questions winning.
+    """Cases from the built-in files and ``paths``, in order, first of equal questions winning
+    among the built-in files; a case of ``paths`` asking a question asked before is an error.
 
     ``benchmark`` adds the built-in benchmark matrix (cases tagged ``benchmark``) after the other
     built-in files.
@@ -318,7 +319,7 @@ def load_cases(
     files += [Path(p) for p in (paths or [])]
     cases: list[Case] = []
     ids: dict[str, str] = {}
-    questions: set[str] = set()
+    questions: dict[str, Case] = {}
     for path in files:
         builtin_dir = path.parent == _BUILTIN_DIR or path.parent == _BUILTIN_DIR / BENCHMARK
         source = "builtin:" + path.relative_to(_BUILTIN_DIR).as_posix() if builtin_dir else str(path)
@@ -326,10 +327,16 @@ def load_cases(
             case = _make_case(raw, source)
             key = _same_question(case)
             if key in questions:
-                continue
+                if builtin_dir:
+                    continue  # the benchmark's matrix meets a built-in case: one question, asked once
+                first = questions[key]
+                raise CaseError(
+                    f"{source}: case {case.id} asks the same question as {first.id} ({first.source}), and a run "
+                    "asks each question once (its thresholds would be ignored); change its parameters or drop it"
+                )
             if case.id in ids:
                 raise CaseError(f"{source}: case id {case.id} is already defined in {ids[case.id]}")
             ids[case.id] = source
-            questions.add(key)
+            questions[key] = case
             cases.append(case)
     return cases
