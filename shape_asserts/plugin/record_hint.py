@@ -39,6 +39,9 @@ def reproduce(config: pytest.Config) -> tuple[str, ...]:
             continue
         if o.field == "api_base":  # its path, query or user:pass@ may hold a token
             given = address(given)
+        if o.kind == "flag":  # store_true: given bare ("--batch=True" is a usage error)
+            out.append(o.flag)
+            continue
         for value in given if o.repeatable else [given]:
             out.append(shlex.quote(f"{o.flag}={value:g}" if isinstance(value, float) else f"{o.flag}={value}"))
     return tuple(out)

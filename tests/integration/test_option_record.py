@@ -270,3 +270,10 @@ def test_a_case_asked_by_the_plan_is_read_by_its_test_after_it_was_recorded(suit
     result.assert_outcomes(passed=N_CASES)
     assert len(fake_litellm.calls()) == 1
     assert recording(suite, CASE).exists()
+
+
+def test_the_record_hint_gives_an_on_off_option_bare(suite):
+    """It said --batch=True, which pytest refuses ("ignored explicit argument"; red-team m2)."""
+    from shape_asserts.plugin.record_hint import reproduce
+
+    assert "--batch" in reproduce(suite.parseconfig("--batch", "--model=openai/x"))
