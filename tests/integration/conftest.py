@@ -47,7 +47,11 @@ import json
 import types
 from pathlib import Path
 
-from shape_asserts.asking import call as ask
+import importlib
+
+# the module the asking code uses (sys.modules'): after an earlier in-process run, pytester
+# leaves the package's attribute a copy of its own, and patching that one changed nothing
+ask = importlib.import_module("shape_asserts.asking.call")
 from shape_asserts.asking.reference import answer_for_messages
 
 LOG = Path(__file__).with_name("asked.jsonl")

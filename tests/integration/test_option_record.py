@@ -60,12 +60,12 @@ def test_the_record_hint_repeats_the_runs_own_settings_and_following_it_records_
 
 
 def test_a_token_in_api_base_reaches_neither_the_terminal_nor_the_junit_xml_nor_the_report(suite, monkeypatch):
-    """C7 (issue 32): the hint repeated ``--api-base`` verbatim, ``user:pass@`` and ``?api-key=`` with
-    it, even with the token also in a secret-looking environment variable; it is shown as
-    scheme://host:port everywhere."""
-    tokens = ("pw-0123456789abc", "tok-path-0123456789", "qk-0123456789abc")
+    """C7 (issue 32): the hint repeated ``--api-base`` verbatim, a token in its path and ``?api-key=``
+    with it, even with the token also in a secret-looking environment variable; it is shown as
+    scheme://host:port everywhere. (``user:pass@`` is refused at start: test_option_validation.py.)"""
+    tokens = ("tok-path-0123456789", "qk-0123456789abc")
     monkeypatch.setenv("GATEWAY_TOKEN", tokens[0])
-    base = f"https://user:{tokens[0]}@gw.example:8443/{tokens[1]}/v1?api-key={tokens[2]}"
+    base = f"https://gw.example:8443/{tokens[0]}/v1?api-key={tokens[1]}"
     result = suite.runpytest(
         "--model=openai/never-recorded",
         "--record=none",
