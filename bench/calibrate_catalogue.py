@@ -256,7 +256,21 @@ GRID_LIMITS = [
         "the peak: `python bench/house_sweep.py --n 600` finds 18 of 1,072 hip roofs passing "
         "`gable` on houses 22 cells across or more (0 in the default area, 6 of 357 in the area of "
         "the case that asks for a gable), 99 of 374 in the smallest area, whose houses are mostly "
-        "under 22 cells (`--least 0`); no fair house of 22 cells or more fails (0 of 1,502).",
+        "under 22 cells (`--least 0`); no fair house of 22 cells or more fails (0 of 1,502). A head "
+        "is a circle about any centre and of any radius, judged against the circle fitted to it: "
+        "`python bench/head_envelope.py` draws 50,176 fair rings (every method, radius 2.5 to 9, "
+        "centres on an eighth-of-a-cell lattice) and none fails `head` or `head_near` (the largest "
+        "share of the wave limit 0.90; the farthest cell 0.89 from its circle up to radius 6, 1.05 at "
+        "8). Within those limits a polygon head of a few cells passes in some placement: a triangle "
+        "up to radius 4, a square or pentagon up to 7, a hexagon or octagon up to 9 (the bench's "
+        "last lines); the catalogue's diamond head, 0.88 off its best circle, is one.",
+    ),
+    (
+        "Repeated points",
+        "The prompts ask for points in order with the minimal step; a point repeated at once is a "
+        "step of zero, and `repeats` fails it however fair the drawing is otherwise (a polygon drawn "
+        "side by side with each corner written twice fails); the start written again at the very end "
+        "closes the contour and is no repeat.",
     ),
 ]
 

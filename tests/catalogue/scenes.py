@@ -1308,9 +1308,21 @@ def stick_cells(area: Area | None = None, style: StickStyle | None = None, **kw:
     return _flatten(stick_strokes(area, style, **kw))
 
 
-def _head_deviation(strokes: list[Stroke], center: tuple[int, int], r: int) -> float:
-    cells = strokes[0]
-    return max(abs(math.hypot(x - center[0], y - center[1]) - r) for x, y in cells)
+#: How far a fair ring of up to 6 cells' radius, drawn by any method about any centre, strays from
+#: its own best circle (bench/head_envelope.py: up to 0.89): a head-shaped impostor no farther is
+#: one the grid cannot tell from a round head.
+FAIR_RING_STRAY = 0.9
+
+
+def _head_deviation(strokes: list[Stroke]) -> float:
+    """How far the head's farthest cell lies from the circle that fits its cells best (least
+    squares, Kåsa): a head is a circle of any centre and radius, so it is judged against its own."""
+    cells = np.array(strokes[0], dtype=float)
+    x, y = cells[:, 0], cells[:, 1]
+    (a, b, c), *_ = np.linalg.lstsq(np.column_stack([x, y, np.ones_like(x)]), x**2 + y**2, rcond=None)
+    cx, cy = a / 2, b / 2
+    r = math.sqrt(c + cx**2 + cy**2)
+    return float(np.max(np.abs(np.hypot(x - cx, y - cy) - r)))
 
 
 def stick_variants(params: dict[str, Any]) -> list[Variant]:
@@ -1400,14 +1412,15 @@ def stick_variants(params: dict[str, Any]) -> list[Variant]:
     ):
         st = replace(base, head_shape=shape, head_r=r_imp)
         strokes = stick_strokes(A0, st)
-        Li = _stick_layout(A0, st)
-        dev = _head_deviation(strokes, Li["head"], Li["r"])
+        dev = _head_deviation(strokes)
         cls = "head-shape"
-        if dev <= 0.75:
+        if dev <= FAIR_RING_STRAY:
             cls += "-grid-limit"
-            note += f" (every cell within {dev:.2f} of the circle: indistinguishable on the grid)"
+            note += (
+                f" (every cell within {dev:.2f} of its best circle, as a fair ring's: indistinguishable on the grid)"
+            )
         else:
-            note += f" (off the circle by up to {dev:.1f} cells)"
+            note += f" (off its best circle by up to {dev:.1f} cells)"
         add(f"head-{shape}", IMPOSTOR, cls, strokes, note)
     add("missing-arm", IMPOSTOR, "missing-part", stick_strokes(A0, replace(base, n_arms=1)), "only one arm")
     add(

@@ -24,13 +24,18 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from shape_asserts.cases import Case
 from shape_asserts.families.registry import get_family
+from shape_asserts.families.scene.stick import STICK_THRESHOLDS, _check_head
 from shape_asserts.geometry.drawing import Drawing
+from shape_asserts.geometry.fit.circle import CircleModel
+from shape_asserts.geometry.scorecard import Scorecard
+from tests.catalogue import rasters
 from tests.catalogue.scenes import GRID, HouseStyle, StickStyle, _stick_layout, house_cells, stick_cells
 
 #: The areas the built-in cases ask for, and none (the drawer then uses the catalogue's default).
@@ -489,3 +494,27 @@ def test_a_hip_roof_joined_round_a_corner_is_no_gable(style):
     area = (10, 6, 40, 43)
     failed = _failed(_house_case(area, True), house_cells(area, style))
     assert any(f.startswith("gable") for f in failed)
+
+
+@settings(derandomize=True, max_examples=150, deadline=None)
+@given(
+    st.sampled_from([(m, k) for m in rasters.METHODS for k in ((24, 36) if m in ("keypoints", "dda") else (36,))]),
+    st.floats(2.5, 9.0),
+    st.floats(0.0, 1.0),
+    st.floats(0.0, 1.0),
+    st.floats(0.0, 360.0),
+    st.booleans(),
+)
+# the audit's class: a ring of radius 3 about (25, 8.5) is 7 cells wide and 6 tall, an order-2
+# wave a circle about a cell never shows, and the head's limits (a centred circle's) failed it
+@example(("rounded", 36), 3.0, 0.0, 0.5, 90.0, True)
+def test_a_round_head_about_any_centre_passes(way, radius, dx, dy, start, clockwise):
+    """Every fair ring, by any method, about any point of a cell, is a round head (``head``,
+    ``head_near``); bench/head_envelope.py sweeps the same on a lattice."""
+    method, keypoints = way
+    curve = rasters.circle_curve(25 + dx, 8 + radius + dy, radius, start, clockwise, step=0.05)
+    ring = np.array(rasters.rasterise(curve, method, keypoints=keypoints), dtype=float)
+    fit = CircleModel.from_estimate(ring)
+    card = Scorecard()
+    _check_head(card, ring, fit, STICK_THRESHOLDS)
+    assert [c.describe() for c in card.checks if c.name in ("head", "head_near") and not c.passed] == []
