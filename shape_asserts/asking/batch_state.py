@@ -176,7 +176,10 @@ def _load(path: Path) -> Any:
         raise ValueError("not a regular file")
     if info.st_size > MAX_STATE_BYTES:
         raise ValueError(f"{info.st_size:,} bytes, over {MAX_STATE_BYTES:,}")
-    return json.loads(path.read_text(encoding="utf-8"))
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except RecursionError:  # deep nesting: corrupt, as any other unreadable state
+        raise ValueError("nested too deep to read") from None
 
 
 def _parse(doc: Any) -> BatchState:

@@ -122,3 +122,12 @@ def test_an_id_the_provider_sends_must_look_like_one(sent):
     with pytest.raises(ValueError, match="which is not one"):
         checked_id(sent)
     assert checked_id("batch_69a1b2-c3.d:4") == "batch_69a1b2-c3.d:4"
+
+
+def test_a_state_nested_too_deep_is_unreadable_not_a_recursion_error(tmp_path):
+    """A RecursionError escaped the read: the run said cases would be asked one by one, asked none,
+    and never named the file (red-team m1)."""
+    path = tmp_path / ".batch.json"
+    path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    with pytest.raises(BatchUnavailable, match=r"cannot be read \(nested too deep to read\)"):
+        BatchState.read(path, RUN)
