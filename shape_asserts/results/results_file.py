@@ -172,12 +172,15 @@ def problem(line: Any) -> str | None:
     if line.get("format") != FORMAT:
         return f"not a shape-asserts results line (its 'format' is {str(line.get('format'))[:60]!r})"
     version = line.get("version")
+    if type(version) is not int:  # "1", 1.0 or true is no version number, whatever it equals
+        return f"'version' must be a whole number (this shape-asserts reads version {VERSION}), got {json.dumps(version)[:20]}"
     if version != VERSION:
-        return f"results version {str(version)[:20]}, this shape-asserts reads version {VERSION}"
+        return f"results version {version}, this shape-asserts reads version {VERSION}"
     for name, types in REQUIRED.items():
         value = line.get(name)
         if not isinstance(value, types) or isinstance(value, bool):
-            return f"'{name}' is missing or not a {types[0].__name__}"
+            kind = {"int": "whole number", "str": "string", "float": "number"}.get(types[0].__name__, types[0].__name__)
+            return f"'{name}' is missing or not a {kind}"
     if line["outcome"] not in OUTCOMES:
         return f"'outcome' must be one of {', '.join(OUTCOMES)}"
     sample = line.get("sample")

@@ -117,6 +117,9 @@ def test_an_unjudged_case_gives_way_to_its_judged_samples_from_another_file(tmp_
     [
         (b"not json at all\n", "not JSON"),
         (b'{"format": "shape-asserts.results", "version": 99}\n', "results version 99"),
+        # "results version 1, this shape-asserts reads version 1" for a string; "not a int" for 1.0
+        (b'{"format": "shape-asserts.results", "version": "1"}\n', "'version' must be a whole number"),
+        (b'{"format": "shape-asserts.results", "version": 1.0}\n', "'version' must be a whole number"),
         (b'{"format": "something else"}\n', "not a shape-asserts results line"),
         (b"[1, 2, 3]\n", "not a JSON object"),
         (b"\xff\xfe\x00binary\n", "not UTF-8"),
