@@ -289,7 +289,9 @@ class VerdictSession:
         if self.options.results is None:
             with contextlib.suppress(OSError):
                 path.unlink()
-        for line in merged.unreadable + merged.duplicates + merged.incompatible:  # none for a file this
+        for line in (
+            merged.unreadable + merged.duplicates + merged.conflicting + merged.incompatible
+        ):  # none for a file this
             self.problems.append(f"results file {path}: {line}")  # run wrote: said if it ever happens
         return list(merged.records)
 

@@ -9,9 +9,12 @@ merge does not depend on the order of the files, and says what it leaves out:
   a file that is not UTF-8 text, or cannot be read;
 * **replaced** — within one file, a test's lines written again later (a test run again): the last
   lines count, as they did in the run;
-* **duplicate** — the same model configuration × case × sample in two files (or an unjudged case
-  next to a judged one): one is kept, the one whose canonical JSON has the smaller SHA-256, so which
-  file came first never matters;
+* **duplicate** — the same model configuration × case × sample in two files with the same result
+  (or an unjudged case next to a judged one): one is kept;
+* **conflicting** — the same model configuration × case × sample in two files with different
+  results (two runs of one configuration): one is kept and the other said, with both results.
+  Either way the kept line is the one whose canonical JSON has the smaller SHA-256, so which file
+  came first never matters;
 * **incompatible** — one case id whose definition differs between files (another prompt, other
   parameters or thresholds): only the definition most lines share is kept (ties: the smaller
   digest).
@@ -98,6 +101,7 @@ class Merged:
     unreadable: list[str] = field(default_factory=list)
     replaced: int = 0
     duplicates: list[str] = field(default_factory=list)
+    conflicting: list[str] = field(default_factory=list)
     incompatible: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -107,6 +111,7 @@ class Merged:
         for kind, items in (
             ("unreadable", self.unreadable),
             ("dropped as duplicate", self.duplicates),
+            ("dropped as conflicting", self.conflicting),
             ("dropped as incompatible", self.incompatible),
         ):
             out += [f"{kind}: {item}" for item in items[:MAX_LISTED]]
@@ -287,11 +292,27 @@ def _one_line_per_sample(
             chosen.append(same[0])
             for other in same[1:]:
                 which = "unjudged" if sample is None else f"sample {sample}"
-                out.duplicates.append(
-                    f"{other.where}: {other.data['model']} × {key[1]} {which} is also at {same[0].where} (kept that one)"
-                )
+                if other.canonical == same[0].canonical:
+                    out.duplicates.append(
+                        f"{other.where}: {other.data['model']} × {key[1]} {which} is also at {same[0].where} (kept that one)"
+                    )
+                else:  # two runs of one configuration that disagree: never mixed without a word
+                    out.conflicting.append(
+                        f"{other.where}: {other.data['model']} × {key[1]} {which} ({_result(other)}) disagrees with "
+                        f"{same[0].where} ({_result(same[0])}, kept); two runs of one configuration? name them apart"
+                    )
         kept[key] = chosen
     return kept
+
+
+def _result(line: Line) -> str:
+    """A line's result in a few words: its outcome and score."""
+    score = line.data.get("score")
+    return (
+        f"{line.data.get('outcome')}, score {score:g}"
+        if isinstance(score, (int, float))
+        else str(line.data.get("outcome"))
+    )
 
 
 def _labels(kept: Mapping[tuple[str, str], list[Line]], out: Merged) -> dict[str, str]:

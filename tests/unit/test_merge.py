@@ -49,13 +49,27 @@ def test_the_order_of_the_files_does_not_change_the_merge(tmp_path):
 
 def test_the_same_configuration_case_and_sample_twice_is_kept_once_and_said(tmp_path):
     a = write(tmp_path / "a.jsonl", lines_of("m", "c1", (90.0,), (True,)))
-    b = write(tmp_path / "b.jsonl", lines_of("m", "c1", (70.0,), (False,)))
+    b = write(tmp_path / "b.jsonl", lines_of("m", "c1", (90.0,), (True,)))
 
     merged = read_results([a, b])
 
     assert len(merged.records) == 1
     assert len(merged.duplicates) == 1 and "m × c1 sample 0 is also at" in merged.duplicates[0]
     assert any(line.startswith("dropped as duplicate:") for line in merged.said())
+
+
+def test_two_runs_of_one_configuration_that_disagree_are_said_as_conflicting_with_both_results(tmp_path):
+    """They were "dropped as duplicate … (kept that one)": two disagreeing runs mixed without a word
+    of their disagreeing (red-team m5)."""
+    a = write(tmp_path / "a.jsonl", lines_of("m", "c1", (90.0,), (True,)))
+    b = write(tmp_path / "b.jsonl", lines_of("m", "c1", (70.0,), (False,)))
+
+    merged = read_results([a, b])
+
+    assert len(merged.records) == 1 and merged.duplicates == []
+    (said,) = merged.conflicting
+    assert "disagrees with" in said and "score 90" in said and "score 70" in said
+    assert any(line.startswith("dropped as conflicting:") for line in merged.said())
 
 
 def test_samples_of_one_case_from_two_files_make_one_case_judged_again(tmp_path):
