@@ -110,9 +110,13 @@ CELL_SLACK = 0.5
 HALF_DIAGONAL = math.sqrt(2) / 2
 #: The stray every fair drawing is allowed at any size, cells: a little over half a diagonal.
 NEAR_BASE = 0.8
-#: What straight runs between keypoints add per cell of the curve's size (radius, major semi-axis)...
-NEAR_PER_CELL = 1 / 25
-#: ... up to this stray, from a size of 11 on: half a cell of line rounding beyond the half diagonal.
+#: Up to this size a curve's keypoints lie a cell or two apart, so straight runs between them add
+#: nothing: every fair method keeps within half a diagonal and a little (measured 0.67 at radius 3.5)...
+NEAR_FROM = 4.0
+#: ... past it, what straight runs between keypoints add per cell of the curve's size (radius,
+#: major semi-axis)...
+NEAR_PER_CELL = 0.07
+#: ... up to this stray, from a size of 10.5 on: half a cell of line rounding beyond the half diagonal.
 NEAR_MOST = 1.25
 #: How far a point of the asked curve may lie from the nearest drawn cell: a curve point lies in a
 #: cell the curve passes through; a fair 8-connected drawing that cut that corner cell has its two
@@ -123,9 +127,10 @@ COVER_TOLERANCE = 1.5
 
 def near_tolerance(size: float) -> float:
     """How far (cells) a fair drawing's cells may lie from an exact curve of ``size`` (radius or
-    major semi-axis): 0.92 at radius 3, 1.25 from radius 11 on. A spike or a tab two cells high
-    lies beyond it at every size; a diamond of radius 4 for a circle of radius 3 (1.0 off) too."""
-    return min(NEAR_MOST, NEAR_BASE + NEAR_PER_CELL * max(0.0, size))
+    major semi-axis): 0.8 up to radius 4, 0.94 at 6, 1.25 from radius 10.5 on. A spike or a tab
+    two cells high lies beyond it at every size; a diamond of radius 4 for a circle of radius 3
+    (1.0 off) too, and a pentagon with its corners on a circle of radius 6 (1.0 off)."""
+    return min(NEAR_MOST, NEAR_BASE + NEAR_PER_CELL * max(0.0, size - NEAR_FROM))
 
 
 def revisits(pts: FloatArray) -> tuple[int, ...]:

@@ -206,6 +206,35 @@ def test_a_diamond_of_radius_4_for_a_circle_of_radius_3_fails(dx, dy, direction)
     assert _failed(case, cells) != []
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    sides=st.sampled_from([4, 5]),
+    radius=st.integers(5, 7),
+    turn=st.floats(0.0, 90.0),
+    dx=st.integers(-10, 10),
+    dy=st.integers(-10, 10),
+    direction=directions,
+)
+def test_a_square_or_pentagon_for_a_small_circle_fails(sides, radius, turn, dx, dy, direction):
+    """The audit's class: a pentagon with its corners on a circle of radius 6 (9 cells of flat side,
+    cells 1.0 off) passed, as did diamonds and pentagons for the rings of several circles. On a small
+    circle a fair drawing keeps to a half diagonal and a little, and `near` holds it there."""
+    center = (25 + dx, 25 + dy)
+    step = 360 / sides * (1 if direction == "cw" else -1)
+    corners = [
+        (
+            round(center[0] + radius * math.cos(math.radians(turn + i * step))),
+            round(center[1] + radius * math.sin(math.radians(turn + i * step))),
+        )
+        for i in range(sides)
+    ]
+    cells = []
+    for a, b in zip(corners, corners[1:] + corners[:1]):
+        cells += rasters.line_cells(a, b)[:-1]
+    case = _case(family="circle", center=list(center), start=list(cells[0]), direction=direction, radius=radius)
+    assert _failed(case, cells) != []
+
+
 # --- several circles -----------------------------------------------------------------------------------
 
 

@@ -37,7 +37,6 @@ from shape_asserts.families.scene.common import (
     stroke,
 )
 from shape_asserts.families.scene.strokes import edges, heal, holes
-from shape_asserts.families.single import near_tolerance
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit.circle import CircleModel, roundness
 from shape_asserts.geometry.points import FloatArray, IntArray
@@ -84,6 +83,8 @@ class StickThresholds(SceneThresholds):
     #: circle up to 0.89 at radius 2.5 (bench/head_envelope.py), where a fair circle about the
     #: asked centre keeps within 0.9; fitting the circle to the ring takes a little of that away.
     head_stray_floor: float = 0.93
+    #: ... and from radius 3.25 on, 0.8 + this per cell of radius (1.12 at radius 8).
+    head_stray_per_cell: float = 0.04
     #: Width and height of the head may differ by at most this many cells: a digital circle spans
     #: ``round(c + R) − round(c − R)`` cells across either way, wherever its center ``c`` falls, so
     #: the two differ by one cell at most (an oval or a tall hexagon differs by more).
@@ -266,10 +267,10 @@ def _check_head(card: Scorecard, ring: FloatArray, fit: CircleModel, t: StickThr
 
 
 def head_stray_limit(radius: float, t: StickThresholds = STICK_THRESHOLDS) -> float:
-    """How far (cells) a head's cells may lie from the circle fitted to them: as far as a fair
-    drawing of a circle from the asked one (:func:`~shape_asserts.families.single.near_tolerance`),
-    and never under ``t.head_stray_floor``."""
-    return max(t.head_stray_floor, near_tolerance(radius))
+    """How far (cells) a head's cells may lie from the circle fitted to them: ``t.head_stray_floor``,
+    and ``t.head_stray_per_cell`` more per cell of radius past it (a ring from keypoints 15° apart
+    strays 1.05 at radius 8: bench/head_envelope.py)."""
+    return max(t.head_stray_floor, 0.8 + t.head_stray_per_cell * radius)
 
 
 def _check_torso(
