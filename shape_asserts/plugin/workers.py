@@ -12,7 +12,7 @@ A larger run sure to ask call by call gets one worker fewer than xdist's choice 
 the controller asks in a thread while the workers judge, and on a machine of few cores that thread
 competed with them for a core while a worker's judging was never what the run waited for. At 10
 models × the 312 benchmark cases on 2 cores (bench/scale.py), one worker instead of two made the
-live run no slower and its peak memory ~95 MB smaller: every worker collects the whole selection.
+live run no slower and its peak memory a worker's smaller: every worker collects the whole selection.
 
 xdist asks before collection, so the selection is judged from the command line: only when every
 test file it names (every ``.py`` file under ``--doctest-modules``) requests ``shape_run`` or
