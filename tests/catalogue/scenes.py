@@ -1448,6 +1448,15 @@ def stick_variants(params: dict[str, Any]) -> list[Variant]:
     )
     add("extra-arm", IMPOSTOR, "extra-part", stick_strokes(A0, replace(base, n_arms=3)), "three arms")
     add("extra-leg", IMPOSTOR, "extra-part", stick_strokes(A0, replace(base, n_legs=3)), "three legs")
+    (hx, hy), second = L["head"], max(3, r - 1)
+    beside = (min(hx + r + second + 2, GRID - 1 - second), hy)  # two empty columns between the heads
+    add(
+        "extra-head",
+        IMPOSTOR,
+        "extra-part",
+        stick_strokes(A0, base) + [circle_loop(beside, second)],
+        "a second round head beside the first",
+    )
     add(
         "arms-at-hips",
         IMPOSTOR,

@@ -36,7 +36,7 @@ from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit.circle import CircleModel
 from shape_asserts.geometry.scorecard import Scorecard
 from tests.catalogue import rasters
-from tests.catalogue.scenes import GRID, HouseStyle, StickStyle, _stick_layout, house_cells, stick_cells
+from tests.catalogue.scenes import GRID, HouseStyle, StickStyle, _stick_layout, circle_loop, house_cells, stick_cells
 
 #: The areas the built-in cases ask for, and none (the drawer then uses the catalogue's default).
 HOUSE_AREAS = [None, (10, 6, 40, 43), (3, 10, 30, 45), (25, 20, 47, 47)]
@@ -385,6 +385,24 @@ def test_a_third_leg_fails(drawn, pick):
     x = places[pick % len(places)]
     style = replace(style, n_legs=3, extra_at=(x - lx) / (rx - lx))
     assert any(f.startswith("limbs") for f in _failed(_stick_case(area), stick_cells(area or DEFAULT_AREA, style)))
+
+
+@settings(derandomize=True, max_examples=40, deadline=None)
+@given(fair_figures(), st.integers(3, 5), st.sampled_from([-1, 1]), st.integers(1, 4))
+def test_a_second_head_beside_the_head_fails(drawn, radius, side, gap):
+    """The audit's class: a second round head beside the first passed every check (the head was
+    the topmost loop, and nothing looked at the others). A loop an arm bent back to the hip closes
+    with the torso is no head: those figures are in test_every_fair_stick_figure_passes."""
+    area, style = drawn
+    layout = _stick_layout(area or DEFAULT_AREA, style)
+    (hx, hy), r = layout["head"], layout["r"]
+    center = (hx + side * (r + radius + gap), hy)
+    assume(all(c - radius >= 0 and c + radius < GRID for c in center))
+    second = circle_loop(center, radius)
+    cells = stick_cells(area or DEFAULT_AREA, style) + second
+    # (one_head, or, where the second head stands level with the first and left of it, the head
+    # taken is that one, and no torso hangs from it)
+    assert _failed(_stick_case(area), cells)
 
 
 @settings(derandomize=True, max_examples=20, deadline=None)

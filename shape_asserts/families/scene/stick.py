@@ -6,7 +6,8 @@ Stick figure
     about any centre), so a square, diamond, triangle or hexagon head fails unless it is small
     enough for the grid to draw a fair circle as bumpy (bench/head_envelope.py gives the radii);
     ``head_near`` — every cell of it as near the circle fitted to it as a fair ring keeps (a square
-    head's corners stand out); ``head_aspect`` — it is as wide as it is
+    head's corners stand out); ``one_head`` — no other loop as round as a head stands apart from
+    the body (a second head); ``head_aspect`` — it is as wide as it is
     tall, to the one cell any digital circle allows; ``torso`` — the line hanging from the head (the
     body edge steeper than 45° whose top is nearest the head's bottom, continued by collinear edges)
     is within ``torso_tolerance`` of vertical; ``head_above_torso`` — it starts below the head's
@@ -37,6 +38,7 @@ from shape_asserts.families.scene.common import (
     stroke,
 )
 from shape_asserts.families.scene.strokes import edges, heal, holes
+from shape_asserts.geometry.distances import nearest_sq
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit.circle import CircleModel, roundness
 from shape_asserts.geometry.points import FloatArray, IntArray
@@ -182,6 +184,7 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     if head is None:
         card.add("head", False, "none", "≤ 1 of the limit", "no closed loop (a head) is drawn")
         card.add("head_near", False, "n/a", "a round head's cells near its circle", "no head")
+        card.add("one_head", False, "none", "= 1", "no head")
         card.add("head_aspect", False, "n/a", f"≤ {t.head_max_skew:g}", "no head")
         for name, limit in (
             ("torso", f"≤ {t.torso_tolerance:g}° from vertical"),
@@ -228,8 +231,37 @@ def _find_head(
     card.metrics["loops"] = len(loops)
     if not loops:
         return None
-    _, _, ring, fit = min(loops, key=lambda h: (h[0], h[1]))
+    loops.sort(key=lambda h: (h[0], h[1]))
+    _, _, ring, fit = loops[0]
+    _check_one_head(card, pts, ring, [(other, other_fit) for _, _, other, other_fit in loops[1:]], t)
     return ring, fit
+
+
+def _check_one_head(
+    card: Scorecard, pts: FloatArray, head: FloatArray, others: list[tuple[FloatArray, CircleModel]], t: StickThresholds
+) -> None:
+    """``one_head``: no other loop is a second head: round as a head is (its own ``head`` checks)
+    and touching nothing of the figure but the head (a loop an arm bent back to the hip closes
+    with the torso touches the torso's cells above and below it)."""
+    cells = {(int(x), int(y)) for x, y in np.rint(pts).tolist()}
+    head_cells = {(int(x), int(y)) for x, y in np.rint(head).tolist()}
+    extra = 0
+    for ring, fit in others:
+        trial = Scorecard()
+        _check_head(trial, ring, fit, t)
+        if not all(c.passed for c in trial.checks):
+            continue  # not round: an arm and the torso, a box
+        own = {(int(x), int(y)) for x, y in np.rint(ring).tolist()}
+        rest = np.array(sorted(cells - own - head_cells), dtype=float).reshape(-1, 2)
+        if not len(rest) or float(np.sqrt(nearest_sq(ring, rest).min())) > t.attach_tol:
+            extra += 1
+    card.add(
+        "one_head",
+        extra == 0,
+        1 + extra,
+        "= 1",
+        "" if extra == 0 else f"{1 + extra} round heads: a loop as round as the head stands apart from the body",
+    )
 
 
 def _check_head(card: Scorecard, ring: FloatArray, fit: CircleModel, t: StickThresholds) -> None:
