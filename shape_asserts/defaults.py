@@ -31,6 +31,7 @@ __all__ = [
     "RECORD_MODES",
     "LANGS",
     "UNDECIDED_POLICIES",
+    "UNSEEN",
 ]
 
 #: The model asked when none is named: the in-process reference drawer (no key, no network).
@@ -86,3 +87,9 @@ BATCH_WAIT = 3600.0
 #: Folders, relative to the rootdir.
 FIXTURES_DIR = "fixtures"
 SNAPSHOTS_DIR = "snapshots"
+
+#: Characters dropped wherever a model's or a provider's text is shown (terminal, report, leaderboard),
+#: as the body of a regular-expression character class: bidirectional overrides and isolates
+#: (U+202A–U+202E, U+2066–U+2069), marks (U+061C, U+200E, U+200F) and zero-width characters
+#: (U+200B–U+200D, U+FEFF). They reorder or hide the text around them.
+UNSEEN = "\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff"

@@ -24,7 +24,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from shape_asserts.asking.call import Answer, _text, _tool_calls, redact
-from shape_asserts.defaults import LANGS
+from shape_asserts.defaults import LANGS, UNSEEN
 from shape_asserts.exceptions import ShapeAssertsError
 from shape_asserts.fileio import write_atomic
 
@@ -278,9 +278,7 @@ def _shown(value: object) -> str:
 
 #: Escape sequences and control characters: a provider's words never move the cursor or recolour
 #: the terminal they are shown on (nor reorder or hide text: bidirectional and zero-width ones).
-_CONTROL = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]|[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]"
-)
+_CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|[\x00-\x1f\x7f-\x9f\u2028\u2029" + UNSEEN + "]")
 
 
 def one_line(text: object) -> str:

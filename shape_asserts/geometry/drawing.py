@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from shape_asserts.defaults import UNSEEN
 from shape_asserts.exceptions import DrawingFormatError
 from shape_asserts.geometry.points import FloatArray
 
@@ -52,7 +53,7 @@ _OPEN = re.compile(r"\{")
 #: Characters quoted either side of a JSON error's position.
 _EXCERPT = 30
 #: Control characters, and the bidirectional and zero-width ones that reorder or hide the text around them.
-_CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+_CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029" + UNSEEN + "]")
 
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_-]*)[ \t]*\r?\n(.*?)(?:```|\Z)", re.DOTALL)
 

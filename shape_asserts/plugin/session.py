@@ -289,10 +289,9 @@ class VerdictSession:
         if self.options.results is None:
             with contextlib.suppress(OSError):
                 path.unlink()
-        for line in (
-            merged.unreadable + merged.duplicates + merged.conflicting + merged.incompatible
-        ):  # none for a file this
-            self.problems.append(f"results file {path}: {line}")  # run wrote: said if it ever happens
+        # none for a file this run wrote: said if it ever happens
+        for line in merged.unreadable + merged.duplicates + merged.conflicting + merged.incompatible:
+            self.problems.append(f"results file {path}: {line}")
         return list(merged.records)
 
     def ordered(self) -> list[CaseRecord]:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from shape_asserts.asking.recorded import RecordedAnswer
 from shape_asserts.asking.store import MAX_RECORDED_CHARS
+from shape_asserts.defaults import UNSEEN
 from shape_asserts.exceptions import DrawingFormatError
 from shape_asserts.geometry.drawing import Drawing, InvalidJSON, TruncatedAnswer, parse_drawing
 
@@ -32,9 +33,7 @@ RAISE_LIMIT = "raise it with --max-tokens (ini shape_max_tokens)"
 MAX_REFUSAL = 200
 #: Escape sequences, control characters, and the bidirectional and zero-width ones that reorder
 #: or hide the words around them.
-_CONTROL = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]|[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]"
-)
+_CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|[\x00-\x1f\x7f-\x9f\u2028\u2029" + UNSEEN + "]")
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from shape_asserts.asking.call import redact
+from shape_asserts.defaults import UNSEEN
 from shape_asserts.geometry.score import fmt_value
 from shape_asserts.results import render
 from shape_asserts.results.record import (
@@ -69,11 +70,8 @@ MAX_FULL_POINTS = 30_000
 
 # Controls (but tab, newline, carriage return), lone surrogates and non-characters: HTML cannot
 # carry them, and a lone surrogate cannot even be encoded as UTF-8. Bidirectional overrides,
-# isolates and marks and zero-width characters: they reorder or hide the text around them.
-_UNSAFE = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff"
-    "\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]"
-)
+# isolates and marks and zero-width characters (defaults.UNSEEN): they reorder or hide the text.
+_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff" + UNSEEN + "]")
 # render.svg names its arrow marker "arr"; several inline SVGs on one page need distinct ids.
 _MARKER_ID = re.compile(r'id="arr"|url\(#arr\)')
 

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from shape_asserts.defaults import UNSEEN
 from shape_asserts.results.jsonable import Jsonable as _Json
 from shape_asserts.results.thin import thin
 from shape_asserts.results.verdict import meets, share
@@ -380,11 +381,10 @@ class CaseRecord(_Json):
 _XDIST_HEADER = re.compile(r"^\[gw\d+\] \S+ -- Python ")
 #: ANSI escape sequences (colours, screen clears, title sets) and other control characters: a
 #: provider's error body is hostile text and must not drive the terminal or the Markdown summary.
-#: Nor reorder or hide what it shows: bidirectional overrides and isolates (U+202A–U+202E,
-#: U+2066–U+2069), marks (U+200E, U+200F, U+061C) and zero-width characters (U+200B–U+200D, U+FEFF).
+#: Nor reorder or hide what it shows (:data:`~shape_asserts.defaults.UNSEEN`).
 _CONTROL = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f]"
-    "|[\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]"
+    "|[" + UNSEEN + "]"
 )
 
 

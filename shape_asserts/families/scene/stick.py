@@ -299,9 +299,9 @@ def _check_head(card: Scorecard, ring: FloatArray, fit: CircleModel, t: StickThr
 
 
 def head_stray_limit(radius: float, t: StickThresholds = STICK_THRESHOLDS) -> float:
-    """How far (cells) a head's cells may lie from the circle fitted to them: ``t.head_stray_floor``,
-    and ``t.head_stray_per_cell`` more per cell of radius past it (a ring from keypoints 15° apart
-    strays 1.05 at radius 8: bench/head_envelope.py)."""
+    """How far (cells) a head's cells may lie from the circle fitted to them: the larger of
+    ``t.head_stray_floor`` and 0.8 + ``t.head_stray_per_cell`` per cell of radius (a ring from
+    keypoints 15° apart strays 1.05 at radius 8: bench/head_envelope.py)."""
     return max(t.head_stray_floor, 0.8 + t.head_stray_per_cell * radius)
 
 
