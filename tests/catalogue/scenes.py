@@ -363,6 +363,9 @@ class HouseStyle:
     chimney_ground: bool = False
     roof_place: str = "on"  # "on" | "beside" | "below"
     walls: bool = True
+    #: one roof edge left out: 0 the ridge, 1–4 the edges from the wall tops up to it (gable
+    #: rakes, hip edges), at the corners (0, 0), (0, b), (a, 0), (a, b) in that order
+    drop_roof_edge: int | None = None
 
 
 def _proj_matrix(proj: str) -> np.ndarray:
@@ -514,8 +517,9 @@ def _house_model(st: HouseStyle, k: float):
         return p
 
     mv_chim = not st.chimney_ground
-    for p, q in roof_edges:
-        E("roof", move(p), move(q))
+    for j, (p, q) in enumerate(roof_edges):
+        if j != st.drop_roof_edge:
+            E("roof", move(p), move(q))
     for f in roof_faces:
         F("roof", [move(p) for p in f])
     for p, q in chim_edges:
@@ -1037,6 +1041,14 @@ def house_variants(params: dict[str, Any]) -> list[Variant]:
         house_strokes(A0, replace(ref, chimney=None, mirror=True, strokes="walk")),
         "mirror image without a chimney",
     )
+    for edge, what in ((2, "the gable end's far rake"), (1, "the rake at the front corner")):
+        add(
+            f"roof-edge-missing-{edge}",
+            IMPOSTOR,
+            "missing-part",
+            house_strokes(A0, replace(ref, hidden=False, drop_roof_edge=edge)),
+            f"{what} left out: the gable end open to the sky or run into the slope",
+        )
     legit_ref = house_strokes(A0, ref)
     box = _bbox(_flatten(legit_ref))
     add(

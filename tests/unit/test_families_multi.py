@@ -320,11 +320,12 @@ def test_bare_walls_fail_the_roof_and_chimney_checks():
     assert {"roof_above_walls", "chimney"} <= _failed(_score(HOUSE, walls))
 
 
-def test_a_flat_topped_box_with_a_chimney_fails_the_roof_check_only():
+def test_a_flat_topped_box_with_a_chimney_fails_the_roof_checks_only():
+    """No edge rises from a wall top, and the top is one face over both wall faces."""
     walls, _, chimney = house_reference()
     lt, ft, rt = (np.array(_house_corner(k)) for k in ("L_t", "F_t", "R_t"))
     top = _line([tuple(lt), tuple(lt + rt - ft), tuple(rt)])
-    assert _failed(_score(HOUSE, np.vstack([walls, top, chimney]))) == {"roof_above_walls"}
+    assert _failed(_score(HOUSE, np.vstack([walls, top, chimney]))) == {"roof_above_walls", "roof_closed"}
 
 
 def test_a_chimney_standing_on_the_ground_beside_the_house_fails():

@@ -326,6 +326,34 @@ def test_a_house_missing_a_part_fails(drawn, missing):
     assert _failed(_house_case(area, gable), house_cells(area or DEFAULT_AREA, style))
 
 
+@settings(derandomize=True, max_examples=40, deadline=None)
+@given(fair_houses(), st.integers(0, 4))
+def test_a_house_missing_a_roof_edge_fails(drawn, edge):
+    """A gable's rake, a hip edge or the ridge left out, whatever roof the case asks (the audit
+    found a gable end's far rake missing on a house asking for no roof type): drawn with the hidden
+    lines removed, where no line behind the roof parts or closes its faces instead."""
+    area, gable, style = drawn
+    style = replace(style, hidden=False)
+    whole = house_cells(area or DEFAULT_AREA, style)
+    assume(_house_size(whole) >= LEAST_HOUSE)
+    cut = house_cells(area or DEFAULT_AREA, replace(style, drop_roof_edge=edge))
+    # the viewer sees the line gone: cells of it with nothing drawn next to them (a hidden edge
+    # leaves none; one drawn beside another, as a hip edge beside a gable's, leaves the other)
+    kept = set(cut)
+    gone = [c for c in set(whole) - kept if not kept & set(_neighbours(c))]
+    assume(len(gone) >= 3)
+    # a chimney standing on the ridge closes the faces beside it: a ridge missing there opens
+    # none of the faces over the walls' top edges (a limit stated in ``roof_closed``)
+    chimney = set(whole) - set(house_cells(area or DEFAULT_AREA, replace(style, chimney=None)))
+    assume(edge != 0 or not chimney & {n for c in set(whole) - kept for n in _neighbours(c)})
+    assert _failed(_house_case(area, gable), cut)
+
+
+def _neighbours(cell: tuple[int, int]) -> list[tuple[int, int]]:
+    x, y = cell
+    return [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+
+
 # --------------------------------------------------------------------------------------------------
 # Stick figure
 

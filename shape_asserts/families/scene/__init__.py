@@ -45,8 +45,10 @@ What these checks cannot judge
   like a chimney further up the slope and passes. A very flat roof
   (pitch under ~13°, whose gable edges run along the ground axes) cannot be told from a flat top.
   Corners must meet within ``corner_tol`` (1.5 cells): a roof drawn detached from the walls, or
-  overhanging them, has no edge rising from a wall top and fails. Anything drawn under the house
-  (a ground line, a path) hides the walls' feet. A chimney drawn as a single line is not a box and
+  overhanging them, has no edge rising from a wall top and fails. A roof edge left out is seen
+  where it opens a roof face to the sky or runs two into one over the eaves: a ridge missing beside
+  a chimney that closes the faces there, or an edge behind hidden lines drawn, is not. Anything
+  drawn under the house (a ground line, a path) hides the walls' feet. A chimney drawn as a single line is not a box and
   is missed. The roof type is only judged when the description names a gable roof.
 - Small heads: at a radius of 3–4 cells a polygon with many sides, or a square with cut corners,
   can lie within a cell of the circle everywhere and pass as round; the head is a circle only as

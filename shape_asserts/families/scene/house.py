@@ -14,18 +14,22 @@ isometric 26.6° or the true 30°)
     stands above the middle of a wall face, joined to both of the face's top corners by drawn
     lines that are edges of their own, and no vertical edge hangs from it (a chimney's corner is
     no apex) (a gable end stands in the face; a hip roof's end leans
-    back, its peak above the corner, and a diagonal across its long side only crosses lines); ``chimney`` — two vertical edges side by side (at most half the walls' width apart),
-    their tops level (a small box), standing above the eave line (the line through the wall tops)
-    and within the walls' width, neither of them a wall edge nor rising straight from a wall top,
-    and standing on the house (in the solid piece of the drawing the walls are in: a chimney
-    floating above the roof fails).
+    back, its peak above the corner, and a diagonal across its long side only crosses lines);
+    ``roof_closed`` — above every wall face's top edge (an eave) lies a closed face of the roof, not
+    the sky, and the two wall faces meeting at the front corner each have their own (a gable end's
+    rake, a hip edge or the ridge left out opens a face or runs two into one); ``chimney`` — two
+    vertical edges side by side (at most half the walls' width apart), their tops level (a small
+    box), standing above the eave line (the line through the wall tops) and within the walls'
+    width, neither of them a wall edge nor rising straight from a wall top, and standing on the
+    house (in the solid piece of the drawing the walls are in: a chimney floating above the roof
+    fails).
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +37,15 @@ import numpy as np
 
 from shape_asserts.families.base import CaseLike, with_overrides
 from shape_asserts.families.scene.common import SceneThresholds, placer, reference_of, scene_params, sketch, stroke
-from shape_asserts.families.scene.strokes import edges, ends, heal, join_verticals, solid_parts, split_at_junctions
+from shape_asserts.families.scene.strokes import (
+    Solid,
+    edges,
+    ends,
+    heal,
+    join_verticals,
+    solid_parts,
+    split_at_junctions,
+)
 from shape_asserts.geometry.distances import segment_distance
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray, Point
@@ -240,8 +252,9 @@ class _Walls:
     #: The wall edges' indices, one per column, by their middle x.
     columns: list[int]
     height: float
-    #: The wall edges' upper ends, shape (walls, 2).
+    #: The wall edges' upper and lower ends, shape (walls, 2) each.
     tops: FloatArray
+    feet: FloatArray
     #: The least and the largest x of the wall edges' ends.
     x0: float
     x1: float
@@ -265,6 +278,9 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     walls = _check_walls(card, e, np.rint(com.pts), t)
     if walls is None:
         card.add("roof_above_walls", False, 0.0, "a roof edge rising from a wall top", "no walls found")
+        card.add(
+            "roof_closed", False, "none", "= 0 wall faces without a closed roof face of their own", "no walls found"
+        )
         if _asks_gable(p):
             card.add("gable", False, "none", f"≤ {t.gable_offset:g} cells from above a face's middle", "no walls found")
         card.add("chimney", False, 0, "≥ 2", "no walls found")
@@ -273,8 +289,9 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     cells = np.rint(com.pts[np.isfinite(com.pts).all(axis=1)])
     if _asks_gable(p):
         _check_gable(card, e, walls, cells, t)
-    piece_of = solid_parts(com.pts, [st for _, st in com.strokes], t.heal_step, t.heal_step, p["grid_size"])
-    _check_chimney(card, e, walls, at_top, piece_of, t)
+    solid = solid_parts(com.pts, [st for _, st in com.strokes], t.heal_step, t.heal_step, p["grid_size"])
+    _check_roof_closed(card, walls, cells, solid, t)
+    _check_chimney(card, e, walls, at_top, solid, t)
     return card.result("house", com.likeness)
 
 
@@ -351,7 +368,9 @@ def _check_walls(card: Scorecard, e: _Edges, cells: FloatArray, t: HouseThreshol
         return None
     height = float(np.median([lengths[i] for i in columns]))
     walls_x = e.segs[columns, :, 0]
-    walls = _Walls(is_wall, columns, height, e.top[columns], float(walls_x.min()), float(walls_x.max()))
+    walls = _Walls(
+        is_wall, columns, height, e.top[columns], e.bottom[columns], float(walls_x.min()), float(walls_x.max())
+    )
     card.metrics.update(wall_height=walls.height, wall_width=walls.x1 - walls.x0)
     return walls
 
@@ -381,6 +400,65 @@ def _check_roof(card: Scorecard, e: _Edges, walls: _Walls, t: HouseThresholds) -
         "" if rise >= need else "no edge rises from the top of a wall edge off the ground axes (a gable or hip edge)",
     )
     return at_top
+
+
+def _check_roof_closed(card: Scorecard, walls: _Walls, cells: FloatArray, solid: Solid, t: HouseThresholds) -> None:
+    """``roof_closed``: over every wall face whose top edge (its eave) is drawn stands a closed face
+    of the roof, and the two wall faces meeting at the front corner each have their own. Whatever
+    the roof, what stands on a face's top edge is a face of it (a slope rising to the ridge, a
+    gable end, a hip's end), at least the roof's least rise high above the edge's middle; and the
+    line rising from the front corner's top (a gable's rake, a hip edge) parts the faces over the
+    two wall faces. With a rake, a hip edge or the ridge missing, a face is open to the sky or runs
+    into its neighbour.
+
+    So what lies on each drawn eave, at a quarter, half and three quarters of it (:func:`_on_eave`:
+    the first empty cell above it), is inside a loop of the drawing (:class:`.strokes.Solid`), not
+    the sky; and what lies on the middle of the two eaves meeting at the front corner are two
+    loops. What this cannot see: a chimney standing on the ridge closes the faces beside it, so
+    the ridge missing there may open no face over the eaves; drawn with its hidden lines, the house
+    has lines behind the roof that still part or close its faces; a roof edge drawn right beside
+    another (a hip edge along a gable's) leaves the other when it is missing.
+    """
+    drawn = _drawn_near(cells)
+    faults = []
+    over: list[int | None] = []  # what lies on each face's eave at its middle
+    for k in range(len(walls.columns) - 1):
+        left, right = walls.tops[k], walls.tops[k + 1]
+        if not _line_drawn(left, right, drawn):
+            over.append(None)
+            continue
+        on = [_on_eave(left + share * (right - left), solid) for share in (0.25, 0.5, 0.75)]
+        if 0 in on:
+            faults.append(f"open above the face between the wall edges at x = {left[0]:g} and {right[0]:g}")
+        over.append(on[1])
+    # the two wall faces meeting at the front corner (the wall edge standing lowest)
+    front = int(np.argmax(walls.feet[:, 1]))
+    if 0 < front < len(over) and over[front - 1] and over[front - 1] == over[front]:
+        faults.append(f"one face over both wall faces meeting at the front corner (x = {walls.tops[front][0]:g})")
+    card.metrics["roof_faults"] = len(faults)
+    card.add(
+        "roof_closed",
+        not faults,
+        len(faults),
+        "= 0 wall faces without a closed roof face of their own",
+        "" if not faults else "the roof is " + "; ".join(faults) + ": a roof edge is missing",
+    )
+
+
+def _on_eave(point: FloatArray, solid: Solid) -> int | None:
+    """What lies on a drawn eave at ``point`` (on the line between two wall tops): the loop of the
+    first empty cell above the eave's cells (:meth:`.strokes.Solid.loop`), 0 when that cell is
+    outside every loop (the sky), None when it cannot be told. Looked up in ``point``'s column or
+    the next either side, whichever shows the eave as one cell (a 4-connected eave is two cells in
+    every other column): where two cells are drawn, a line may run right on top of the eave (a
+    low gable's rake near its end) and the cell above them lies beyond it."""
+    x, y = (int(v) for v in np.rint(point))
+    for column in (x, x - 1, x + 1):
+        rows = [row for row in (y - 1, y, y + 1) if solid.drawn((column, row))]
+        if len(rows) == 1 and not solid.drawn((column, rows[0] - 1)):
+            above = (column, rows[0] - 1)
+            return solid.loop(above) if solid.piece(above) else 0
+    return None
 
 
 def _check_gable(card: Scorecard, e: _Edges, walls: _Walls, cells: FloatArray, t: HouseThresholds) -> None:
@@ -498,15 +576,15 @@ def _check_chimney(
     e: _Edges,
     walls: _Walls,
     at_top: BoolArray,
-    piece_of: Callable[[FloatArray], int],
+    solid: Solid,
     t: HouseThresholds,
 ) -> None:
     """``chimney``: two vertical edges side by side above the eave line (the line through the wall
     tops), within the walls, their tops level; neither a wall edge nor rising from a wall top;
     standing on the house: their feet in the solid piece of the drawing the walls are in
-    (:func:`.strokes.solid_parts`: a chimney on a roof slope stands in the slope's face, one
+    (:meth:`.strokes.Solid.piece`: a chimney on a roof slope stands in the slope's face, one
     floating above the roof is a piece of its own)."""
-    house = piece_of(e.top[walls.columns[0]])
+    house = solid.piece(e.top[walls.columns[0]])
     order = np.argsort(walls.tops[:, 0], kind="stable")
     eave_x, eave_y = walls.tops[order, 0], walls.tops[order, 1]
     upright = e.vertical & ~walls.is_wall & ~at_top & (e.length >= t.chimney_min_edge)
@@ -515,7 +593,7 @@ def _check_chimney(
         fx, fy = e.bottom[i]
         if not walls.x0 + t.corner_tol <= fx <= walls.x1 - t.corner_tol:
             continue
-        on_house = piece_of(e.bottom[i]) == house
+        on_house = solid.piece(e.bottom[i]) == house
         if on_house and float(np.interp(fx, eave_x, eave_y)) - fy >= t.chimney_clearance:
             candidates.append(i)
     slope = math.tan(math.radians(t.iso_max_angle))

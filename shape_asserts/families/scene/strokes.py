@@ -12,20 +12,22 @@ and where they meet.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from shape_asserts.families.scene.regions import enclosed, pieces
 from shape_asserts.geometry.distances import nearest_on_segment
-from shape_asserts.geometry.points import BoolArray, FloatArray, as_points
+from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray, as_points
 from shape_asserts.geometry.raster import raster_polyline
 from shape_asserts.geometry.simplify import segments
 
 __all__ = [
     "scene_strokes",
     "holes",
+    "Solid",
     "solid_parts",
     "heal",
     "edges",
@@ -83,33 +85,58 @@ def holes(
     return out
 
 
+@dataclass(frozen=True)
+class Solid:
+    """A drawing's cells with every closed loop filled (:func:`solid_parts`): which 8-connected
+    piece a point lies in, and which loop."""
+
+    #: Each cell's piece (from 1), 0 off the drawing; and each empty cell's loop (from 1, the
+    #: enclosed regions of :func:`.regions.enclosed`), 0 on a drawn cell or outside every loop.
+    piece_label: IntArray
+    loop_label: IntArray
+    #: The grid position of the labels' first cell.
+    lo: FloatArray
+
+    def _at(self, label: IntArray, point: ArrayLike) -> int:
+        x, y = (int(v) for v in np.rint(np.asarray(point, dtype=float)) - self.lo)
+        inside = 0 <= y < label.shape[0] and 0 <= x < label.shape[1]
+        return int(label[y, x]) if inside else 0
+
+    def piece(self, point: ArrayLike) -> int:
+        """The piece ``point`` lies in: a chimney standing on a roof slope lies in the slope's
+        filled face, so in the house's piece; one floating above the roof with empty rows between
+        is a piece of its own. 0 off the drawing."""
+        return self._at(self.piece_label, point)
+
+    def loop(self, point: ArrayLike) -> int:
+        """The closed loop whose inside ``point`` lies in, 0 on a drawn cell or outside them all."""
+        return self._at(self.loop_label, point)
+
+    def drawn(self, point: ArrayLike) -> bool:
+        """Whether ``point``'s cell is drawn (or bridges a slip)."""
+        return self.piece(point) > 0 and self.loop(point) == 0
+
+
 def solid_parts(
     pts: FloatArray,
     strokes: Sequence[FloatArray],
     slip: float,
     close_gap: float,
     grid_size: int,
-) -> Callable[[FloatArray], int]:
-    """Which solid piece of the drawing a point lies in: the drawn cells (as :func:`holes` reads
-    them) with every closed loop filled, cut into 8-connected pieces. A chimney standing on a roof
-    slope lies in the slope's filled face, so in the house's piece; one floating above the roof
-    with empty rows between is a piece of its own. Returns the look-up: a point's piece, 0 off
-    the drawing."""
+) -> Solid:
+    """The drawing's cells (as :func:`holes` reads them) with every closed loop filled, cut into
+    8-connected pieces, and the loops themselves."""
     grid = _drawn_grid(pts, strokes, slip, close_gap, grid_size)
     if grid is None:
-        return lambda point: 0
+        nothing = np.zeros((0, 0), dtype=np.int64)
+        return Solid(nothing, nothing, np.zeros(2))
     drawn, lo = grid
     solid = drawn.copy()
-    for hole in enclosed(drawn):
+    loops = np.zeros(drawn.shape, dtype=np.int64)
+    for number, hole in enumerate(enclosed(drawn), start=1):
         solid |= hole
-    label = pieces(solid)
-
-    def piece_of(point: FloatArray) -> int:
-        x, y = (int(v) for v in np.rint(point) - lo)
-        inside = 0 <= y < label.shape[0] and 0 <= x < label.shape[1]
-        return int(label[y, x]) if inside else 0
-
-    return piece_of
+        loops[hole] = number
+    return Solid(pieces(solid), loops, lo)
 
 
 def _drawn_grid(
