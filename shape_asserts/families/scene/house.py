@@ -118,6 +118,10 @@ class HouseThresholds(SceneThresholds):
     #: ... joined to them by edges along each line (a rake) covering at least this share of it: a
     #: chimney standing in front of a rake hides a stretch of it.
     rake_cover: float = 0.5
+    #: Columns off the front corner the roof's faces over its two wall faces are looked at from: a
+    #: low gable's rake rises from the corner half a row a column (rise a quarter of the face's
+    #: width) above the eave, so four columns off it leaves a row of the gable end between them.
+    roof_corner_clear: float = 4.0
     #: Chimney edges: vertical, at least this long (cells: a 0.3-wall-high chimney on the smallest
     #: house the area rules allow is 2 cells above the roof) ...
     chimney_min_edge: float = 2.0
@@ -413,28 +417,38 @@ def _check_roof_closed(card: Scorecard, walls: _Walls, cells: FloatArray, solid:
 
     So what lies on each drawn eave, at a quarter, half and three quarters of it (:func:`_on_eave`:
     the first empty cell above it), is inside a loop of the drawing (:class:`.strokes.Solid`), not
-    the sky; and what lies on the middle of the two eaves meeting at the front corner are two
-    loops. What this cannot see: a chimney standing on the ridge closes the faces beside it, so
-    the ridge missing there may open no face over the eaves; drawn with its hidden lines, the house
-    has lines behind the roof that still part or close its faces; a roof edge drawn right beside
-    another (a hip edge along a gable's) leaves the other when it is missing.
+    the sky; and no loop lies on both eaves meeting at the front corner, looked at in every column
+    from ``roof_corner_clear`` off the corner to two thirds of the way along (a chimney standing
+    low on a slope walls in loops of its own over part of it). What this cannot see: a chimney
+    standing on the ridge closes the faces beside it, so the ridge missing there may open no face
+    over the eaves; drawn with its hidden lines, the house has lines behind the roof that still
+    part or close its faces; a roof edge drawn right beside another (a hip edge along a gable's)
+    leaves the other when it is missing.
     """
     drawn = _drawn_near(cells)
     faults = []
-    over: list[int | None] = []  # what lies on each face's eave at its middle
+    eaves = []  # each drawn eave, as its two wall tops
     for k in range(len(walls.columns) - 1):
         left, right = walls.tops[k], walls.tops[k + 1]
         if not _line_drawn(left, right, drawn):
-            over.append(None)
             continue
-        on = [_on_eave(left + share * (right - left), solid) for share in (0.25, 0.5, 0.75)]
-        if 0 in on:
+        eaves.append((left, right))
+        if 0 in [_on_eave(left + share * (right - left), solid) for share in (0.25, 0.5, 0.75)]:
             faults.append(f"open above the face between the wall edges at x = {left[0]:g} and {right[0]:g}")
-        over.append(on[1])
-    # the two wall faces meeting at the front corner (the wall edge standing lowest)
-    front = int(np.argmax(walls.feet[:, 1]))
-    if 0 < front < len(over) and over[front - 1] and over[front - 1] == over[front]:
-        faults.append(f"one face over both wall faces meeting at the front corner (x = {walls.tops[front][0]:g})")
+    # the two faces meeting at the front corner (the wall edge standing lowest): the loops on
+    # each eave from ``roof_corner_clear`` columns off the corner to two thirds of the way along
+    front = walls.tops[int(np.argmax(walls.feet[:, 1]))]
+    sides = []
+    for left, right in eaves:
+        if np.array_equal(right, front):
+            left, right = right, left
+        elif not np.array_equal(left, front):
+            continue
+        width = abs(float(right[0] - left[0]))
+        steps = np.arange(t.roof_corner_clear, 2 * width / 3 + 0.5) / width if width else np.array([])
+        sides.append({loop for share in steps if (loop := _on_eave(left + share * (right - left), solid))})
+    if len(sides) == 2 and sides[0] & sides[1]:
+        faults.append(f"one face over both wall faces meeting at the front corner (x = {front[0]:g})")
     card.metrics["roof_faults"] = len(faults)
     card.add(
         "roof_closed",
