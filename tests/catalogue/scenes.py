@@ -1141,6 +1141,14 @@ class StickStyle:
     n_arms: int = 2
     n_legs: int = 2
     extra_at: float = 0.5  # a third leg's foot (n_legs=3): this share of the way between the feet
+    face: bool = False  # two eyes (a cell each) and a mouth (three cells) inside the head
+    # impostors (more)
+    arm_len: int | None = None  # each arm cut to this many cells from the shoulder (a stub)
+    leg_len: int | None = None  # each leg cut to this many cells from the hip (a stub)
+    arms_through_head: bool = False  # each arm drawn from the shoulder up through the head
+    #: one leg (the right one, or the left one for a negative value) straight down: its foot this
+    #: many columns beside the hip's (a figure standing on one leg, the other stepping out)
+    straight_leg: int | None = None
     has_head: bool = True
     has_torso: bool = True
     arms_at: str = "shoulders"  # "shoulders" | "hips"
@@ -1178,6 +1186,13 @@ def _head_outline(shape: str, c: tuple[int, int], r: int, st: StickStyle) -> Str
         loop = [loop[0]] + loop[1:][::-1] if not st.head_repeat else [loop[0]] + loop[1:-1][::-1] + [loop[0]]
     # vertices are listed bottom → left → top → right: clockwise on screen (y down)
     return loop
+
+
+def _foot_offsets(spread: int, straight: int | None) -> tuple[int, int]:
+    """The feet's columns from the hip's: both ``spread`` out, or one ``straight`` below it."""
+    if straight is None:
+        return -spread, spread
+    return (-spread, straight) if straight >= 0 else (straight, spread)
 
 
 def _stick_layout(area: Area, st: StickStyle) -> dict[str, Any]:
@@ -1235,7 +1250,7 @@ def _stick_layout(area: Area, st: StickStyle) -> dict[str, Any]:
         shoulder=(cx + _rnd(st.torso_tilt * (ys - neck)), ys),
         hands=hands,
         elbows=elbows,
-        feet=[clamp((hip_pt[0] - foot_dx, y1)), clamp((hip_pt[0] + foot_dx, y1))],
+        feet=[clamp((hip_pt[0] + dx, y1)) for dx in _foot_offsets(foot_dx, st.straight_leg)],
     )
 
 
@@ -1256,14 +1271,27 @@ def stick_strokes(area: Area | None = None, style: StickStyle | None = None, **k
     if st.has_head:
         head = _head_outline(st.head_shape, L["head"], L["r"], st)
         parts["head"] = [[(x, y - st.head_lift) for x, y in head]]
+        if st.face:
+            (cx, cy), r = L["head"], L["r"]
+            # (four cells apart at the least: two would read as a line with a slip between)
+            eye_dx, eye_dy = max(2, _rnd(r * 0.4)), (0 if r < 5 else _rnd(r * 0.3))
+            parts["head"] += [[(cx - eye_dx, cy - eye_dy)], [(cx + eye_dx, cy - eye_dy)]]
+            parts["head"].append([(cx + dx, cy + max(1, _rnd(r * 0.3))) for dx in (-1, 0, 1)])
     sh, hip, neck = L["shoulder"], L["hip"], L["neck"]
     hands = (
         L["hands"][: st.n_arms]
         if st.n_arms <= 2
         else L["hands"] + [(L["hands"][1][0], L["hands"][1][1] + max(3, L["r"]))]
     )
+    if st.arm_len is not None:
+        hands = [_toward(sh, h, st.arm_len) for h in hands]
+    if st.arms_through_head:
+        (cx, cy), r = L["head"], L["r"]
+        hands = [(cx - max(1, r // 2), cy - r - 2), (cx + max(1, r // 2), cy - r - 2)]
     (lx, ly), (rx, _) = L["feet"]
     feet = L["feet"][: st.n_legs] if st.n_legs <= 2 else L["feet"] + [(_rnd(lx + st.extra_at * (rx - lx)), ly)]
+    if st.leg_len is not None:
+        feet = [_toward(hip, f, st.leg_len) for f in feet]
     if st.walk:
         # neck → shoulder → each hand and back → hip → each foot (the last one not retraced)
         w: Stroke = polyline([neck, sh], cn) if st.has_torso else [sh]
@@ -1304,6 +1332,12 @@ def stick_strokes(area: Area | None = None, style: StickStyle | None = None, **k
     for p in st.order:
         strokes += parts.get(p, [])
     return strokes
+
+
+def _toward(p: Cell, q: Cell, length: int) -> Cell:
+    """The cell ``length`` cells from ``p`` toward ``q`` (a limb from ``p`` cut short)."""
+    d = math.dist(p, q)
+    return q if d <= length else (_rnd(p[0] + (q[0] - p[0]) * length / d), _rnd(p[1] + (q[1] - p[1]) * length / d))
 
 
 def _moved_out(arm: Stroke, axis_x: int, gap: int) -> list[Cell]:
@@ -1399,6 +1433,12 @@ def stick_variants(params: dict[str, Any]) -> list[Variant]:
         ("off-centre", replace(base, offset_x=-2, arm_reach=0.8), "body axis two cells left of the area centre"),
         ("smaller", replace(base, fill=0.85), "a little smaller than the area"),
         ("hands-on-hips", replace(base, arms="hips"), "hands on the hips: elbows out, hands back on the torso"),
+        ("face", replace(base, face=True, head_r=5), "eyes and a mouth inside the head"),
+        (
+            "one-straight-leg",
+            replace(base, straight_leg=1, legs_spread=0.5),
+            "standing on one leg drawn straight down from the hip, the other stepping out",
+        ),
         (
             "hands-on-hips-one-stroke",
             replace(base, arms="hips", arm_strokes=1, connect="4"),
@@ -1468,6 +1508,28 @@ def stick_variants(params: dict[str, Any]) -> list[Variant]:
         "extra-part",
         stick_strokes(A0, base) + [circle_loop(beside, second)],
         "a second round head beside the first",
+    )
+    torso = L["hip"][1] - L["neck"][1]
+    add(
+        "leg-stubs",
+        IMPOSTOR,
+        "missing-part",
+        stick_strokes(A0, replace(base, leg_len=max(2, torso // 4))),
+        "legs of a few cells: stubs",
+    )
+    add(
+        "arm-stubs",
+        IMPOSTOR,
+        "missing-part",
+        stick_strokes(A0, replace(base, arm_len=max(2, torso // 5))),
+        "arms of a few cells: stubs",
+    )
+    add(
+        "arms-through-head",
+        IMPOSTOR,
+        "crossing",
+        stick_strokes(A0, replace(base, arms_through_head=True)),
+        "both arms drawn from the shoulder up through the head: lines crossing it",
     )
     add(
         "arms-at-hips",

@@ -36,7 +36,16 @@ from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.fit.circle import CircleModel
 from shape_asserts.geometry.scorecard import Scorecard
 from tests.catalogue import rasters
-from tests.catalogue.scenes import GRID, HouseStyle, StickStyle, _stick_layout, circle_loop, house_cells, stick_cells
+from tests.catalogue.scenes import (
+    GRID,
+    HouseStyle,
+    StickStyle,
+    _stick_layout,
+    circle_loop,
+    house_cells,
+    stick_cells,
+    stick_strokes,
+)
 
 #: The areas the built-in cases ask for, and none (the drawer then uses the catalogue's default).
 HOUSE_AREAS = [None, (10, 6, 40, 43), (3, 10, 30, 45), (25, 20, 47, 47)]
@@ -327,7 +336,9 @@ def test_a_house_missing_a_part_fails(drawn, missing):
 
 
 @settings(derandomize=True, max_examples=40, deadline=None)
-@given(fair_houses(), st.integers(0, 4))
+# (0 the ridge, 1–3 the edges from the three wall tops a viewer sees: the fourth rises from the
+# hidden back corner and is seen only above a low back slope, if at all)
+@given(fair_houses(), st.integers(0, 3))
 def test_a_house_missing_a_roof_edge_fails(drawn, edge):
     """A gable's rake, a hip edge or the ridge left out, whatever roof the case asks (the audit
     found a gable end's far rake missing on a house asking for no roof type): drawn with the hidden
@@ -398,6 +409,75 @@ def test_limbs_off_the_torso_fail(drawn, which, gap):
     cells = stick_cells(area or DEFAULT_AREA, style)
     assume(all(0 <= v < GRID for c in cells for v in c))
     assert any(f.startswith("limbs") for f in _failed(_stick_case(area), cells))
+
+
+@settings(derandomize=True, max_examples=40, deadline=None)
+@given(fair_figures(), st.integers(-2, 2))
+def test_a_figure_standing_on_one_straight_leg_passes(drawn, straight):
+    """One leg straight down from the hip (its foot up to two columns aside), the other stepping
+    out: the line from the head runs on into the straight leg (the audit's class: the leg was read
+    as more torso, and the other leg as an arm)."""
+    area, style = drawn
+    style = replace(style, straight_leg=straight)
+    layout = _stick_layout(area or DEFAULT_AREA, style)
+    # the stepping leg leaves the straight one at 1 in 3 or more, and ends 3 columns or more from
+    # it (closer, the two legs are one thick line parting at the foot)
+    (hx, hy), (fx, fy) = layout["hip"], layout["feet"][0 if straight >= 0 else 1]
+    assume(abs(fx - hx) >= max(3, (fy - hy) / 3))
+    assert _failed(_stick_case(area), stick_cells(area or DEFAULT_AREA, style)) == []
+
+
+@settings(derandomize=True, max_examples=40, deadline=None)
+@given(fair_figures())
+def test_a_figure_with_a_face_passes(drawn):
+    """Eyes and a mouth inside the head: drawn inside the loop, touching none of it, they are no
+    part of the head's ring (the audit's class: the ring took them in and was no circle). On a
+    head of radius 3 the eyes stand two cells apart, a line with a one-cell slip: left out."""
+    area, style = drawn
+    assume(_stick_layout(area or DEFAULT_AREA, style)["r"] >= 4)
+    head, *face = stick_strokes(area or DEFAULT_AREA, replace(style, face=True, order=("head",)))
+    # the face touches nothing of the head: an empty cell between (a mouth on the chin's row
+    # above walls in the cells under it, a loop of its own); and the pen jumps three cells or
+    # more onto it (a jump of two from the head's last cell is a line with a one-cell slip)
+    assume(all(max(abs(x - u), abs(y - v)) >= 2 for part in face for x, y in part for u, v in head))
+    ends = [head[-1]] + [cell for part in face for cell in (part[0], part[-1])]
+    assume(all(max(abs(p[0] - q[0]), abs(p[1] - q[1])) >= 3 for p, q in zip(ends[0::2], ends[1::2])))
+    assert _failed(_stick_case(area), stick_cells(area or DEFAULT_AREA, replace(style, face=True))) == []
+
+
+@settings(derandomize=True, max_examples=40, deadline=None)
+@given(fair_figures(), st.sampled_from(["arm", "leg"]), st.floats(0.0, 1.0))
+def test_a_limb_cut_to_a_stub_fails(drawn, which, share):
+    """Both arms or both legs cut to a stub, 2 cells up to the longest a person still sees as a
+    stub: a leg under 0.4 of the torso; an arm under 0.3 of it that reaches out under 0.4 of the
+    room the area leaves beside the shoulder, less a cell (the audit's class: 2- to 4-cell limbs on a figure
+    42 rows tall passed)."""
+    area, style = drawn
+    assume(style.arms != "hips" and not style.walk)
+    layout = _stick_layout(area or DEFAULT_AREA, style)
+    torso = layout["hip"][1] - layout["neck"][1]
+    if which == "leg":
+        longest = int(0.4 * torso)
+    else:
+        x0, _, x1, _ = area or (0, 0, GRID - 1, GRID - 1)
+        room = min(layout["shoulder"][0] - x0, x1 - layout["shoulder"][0])
+        longest = int(min(0.3 * torso, 0.4 * room - 1))
+    assume(longest >= 2)
+    length = 2 + round(share * (longest - 2))
+    cut = replace(style, **{f"{which}_len": length})
+    assert any(f.startswith("limbs") for f in _failed(_stick_case(area), stick_cells(area or DEFAULT_AREA, cut)))
+
+
+@settings(derandomize=True, max_examples=25, deadline=None)
+@given(fair_figures())
+def test_arms_drawn_through_the_head_fail(drawn):
+    """Each arm from the shoulder up through the head and out above it: lines crossing the head,
+    which the prompt forbids (the audit's class: arms raised through the head's lower half)."""
+    area, style = drawn
+    assume(style.arms != "hips" and not style.walk)
+    crossed = stick_cells(area or DEFAULT_AREA, replace(style, arms_through_head=True))
+    assume(min(y for _, y in crossed) >= 0)
+    assert _failed(_stick_case(area), crossed)
 
 
 @settings(derandomize=True, max_examples=40, deadline=None)

@@ -57,10 +57,14 @@ What these checks cannot judge
   on the ground", "roof" means "an off-axis edge rising from a wall top", "chimney" means "two
   level vertical edges close together above the eaves", "torso" means "the line hanging from the
   topmost loop"; a limb is a path of edges leaving the torso, so a bent arm counts once, and so
-  does an arm whose hand comes back to the hip; legs drawn straight down in line with the torso
-  (they continue it), hands hanging among the legs, or a limb retraced along a slightly different
-  line are misjudged. A part with two or more empty cells between it and what it should hang
-  from (a head over the torso, a limb off the torso) is detached; one empty cell is a slip.
+  does an arm whose hand comes back to the hip; one leg drawn straight on from the torso is told
+  from it by the other leg leaving the hip beside it, but both legs drawn straight down (one
+  thick line), hands hanging among the legs, or a limb retraced along a slightly different line
+  are misjudged. A part with two or more empty cells between it and what it should hang from (a
+  head over the torso, a limb off the torso) is detached; one empty cell is a slip. A limb is a
+  stub under half the torso (a leg) or under 0.4 of it and half the room the area leaves beside
+  the shoulder (an arm): on a small figure four cells is an arm. On a head of radius 3, eyes two
+  cells apart, or two cells from where the pen left the head, read as a line with a slip.
 - Extra objects (a sun, a door, windows, a hat) are neither required nor penalised, except where
   they change the structures above (a line under a wall's foot, a loop above the head, a third
   edge leaving the torso).

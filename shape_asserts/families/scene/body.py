@@ -13,7 +13,7 @@ from shape_asserts.geometry.distances import nearest_on_segment
 from shape_asserts.geometry.points import FloatArray
 from shape_asserts.geometry.simplify import segment_angles
 
-__all__ = ["BodyLimits", "Limb", "torso_chain", "limbs", "angle_between"]
+__all__ = ["BodyLimits", "Limb", "torso_chain", "limbs", "below_the_hip", "angle_between"]
 
 
 class BodyLimits(Protocol):
@@ -183,6 +183,51 @@ def limbs(segs: FloatArray, chain: set[int], a: FloatArray, b: FloatArray, t: Bo
         root = min((root for _, root, _ in members), key=lambda r: float(r[1]))  # the highest
         paths = {path_m for path_m, _, _ in members}
         out.append(_limb(root, [farthest[m][1] for m in paths], a, b, t))
+    return out
+
+
+def below_the_hip(found: list[Limb], a: FloatArray, b: FloatArray, t: BodyLimits) -> tuple[list[Limb], float]:
+    """The limbs once the line hanging from the head is read below the lowest limb leaving it
+    (the hip), and how far (cells) it runs on there as nothing a body has.
+
+    A torso ends at the hip, where the legs leave it. A line running on below every limb leaving
+    it by more than a stub where a line touches it is, in turn:
+
+    - a leg drawn on in line with the torso, when it ends about as low as the lowest limb's tip
+      and that limb reaches about as low as it (within a quarter of the run-on each): a figure
+      standing on one straight leg, the other stepping out. The torso is then ``a`` to the hip,
+      every limb is told arm or leg again against it, and the rest of the line is one more leg;
+    - a leg's first cells, when it ends on a limb's line (a straight leg whose first cells ran on
+      in the torso's direction before it leaves it);
+    - otherwise a tail: the torso running on below the legs, returned as its length.
+
+    A leg straight down, in line with the torso, stands on the side the leg beside it leaves free
+    (:func:`_straight_leg`); beside two legs it is a third."""
+    sideways = [limb for limb in found if limb.side != "along"]
+    if not sideways:
+        return found, 0.0
+    lowest = max(sideways, key=lambda limb: float(limb.root[1]))
+    hip = lowest.root
+    run_on = float(b[1] - hip[1])
+    if run_on <= max(t.attach_tol, t.min_limb):
+        return _straight_leg(found), 0.0
+    if abs(float(b[1] - lowest.tip[1])) <= run_on / 4:
+        again = [_limb(limb.root, [limb.tip], a, hip, t) for limb in found]
+        return _straight_leg([*again, _limb(hip, [b], a, hip, t)]), 0.0
+    if any(seg_distance(b, limb.root, limb.tip)[0] <= t.attach_tol for limb in found):
+        return _straight_leg(found), 0.0
+    return found, run_on
+
+
+def _straight_leg(found: list[Limb]) -> list[Limb]:
+    """``found`` with a leg along the torso's line (straight down from the hip) put on the side
+    the other leg leaves free, when there is one such leg and the others leave on one side."""
+    along = [k for k, limb in enumerate(found) if limb.kind == "leg" and limb.side == "along"]
+    beside = {limb.side for limb in found if limb.kind == "leg" and limb.side != "along"}
+    if len(along) != 1 or len(beside) != 1:
+        return found
+    out = list(found)
+    out[along[0]] = out[along[0]]._replace(side="left" if beside == {"right"} else "right")
     return out
 
 

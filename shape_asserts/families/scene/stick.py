@@ -7,27 +7,29 @@ Stick figure
     enough for the grid to draw a fair circle as bumpy (bench/head_envelope.py gives the radii);
     ``head_near`` — every cell of it as near the circle fitted to it as a fair ring keeps (a square
     head's corners stand out); ``one_head`` — no other loop as round as a head stands apart from
-    the body (a second head); ``head_aspect`` — it is as wide as it is
+    the body (a second head); ``head_clear`` — no other line runs over the head (the prompt asks that
+    objects do not cross); ``head_aspect`` — it is as wide as it is
     tall, to the one cell any digital circle allows; ``torso`` — the line hanging from the head (the
     body edge steeper than 45° whose top is nearest the head's bottom, continued by collinear edges)
     is within ``torso_tolerance`` of vertical; ``head_above_torso`` — it starts below the head's
     center and touches the head (at most ``max_neck_gap`` cells from its ring); ``limbs`` — the edges that leave the
     torso (an edge drawn across it counts on both sides; pieces in one direction from one place
     count once) are exactly one arm on each side from its upper half and one leg on each side from
-    its lower half: a missing, extra, misplaced or detached limb fails. A limb bent back to the
-    torso (hands on the hips) is one limb, the one leaving the torso higher up.
+    its lower half: a missing, extra, misplaced, detached or stub limb fails. A limb bent back to
+    the torso (hands on the hips) is one limb, the one leaving the torso higher up; a leg drawn
+    straight on from the torso is a leg (:func:`.body.below_the_hip`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from shape_asserts.families.base import CaseLike, with_overrides
-from shape_asserts.families.scene.body import Limb, limbs, torso_chain
+from shape_asserts.families.scene.body import Limb, below_the_hip, limbs, torso_chain
 from shape_asserts.families.scene.common import (
     SceneThresholds,
     cell,
@@ -109,6 +111,10 @@ class StickThresholds(SceneThresholds):
     #: An edge whose end lies within this many cells of the torso leaves the torso (a limb): a
     #: limb started next to the torso or a cell off it, as two rounded lines meet.
     attach_tol: float = 2.0
+    #: A line other than the head's own that runs over this many of the head's cells in a row (its
+    #: ring, or inside it) crosses the head, where the prompt asks that objects do not cross: a
+    #: line touching the head (a hand on it, the torso's top on its bottom cell) covers one or two.
+    head_cross_cells: int = 3
     #: Shortest limb edge, cells: shorter pieces are the stubs a line leaves where it touches or
     #: crosses the torso.
     min_limb: float = 2.0
@@ -123,6 +129,18 @@ class StickThresholds(SceneThresholds):
     #: A limb whose tip is less than this many cells to the side of the torso points along it
     #: (a limb hanging straight down from the hip is on neither side).
     min_limb_side: float = 1.0
+    #: A leg reaches at least this share of the torso's length from the hip: a standing figure's
+    #: legs are about as long as its torso or longer (0.77 of it at the least in the catalogue's
+    #: fair figures, legs spread wide under a long torso); a leg of a few cells is a stub.
+    min_leg_share: float = 0.5
+    #: An arm reaches at least this share of the torso's length from the shoulder, or reaches out
+    #: sideways at least ``arm_room_share`` of the room the area leaves beside the shoulder (on the
+    #: nearer side: a figure's arms are as long as each other), less a cell for where it is read
+    #: to leave the torso: a tall narrow area holds arms of a quarter of the torso (4 cells out
+    #: on a torso of 12, the area 15 cells wide), a wide one does not excuse them (3 cells out on a
+    #: torso of 15, 20 wide, is a stub; 4 passes).
+    min_arm_share: float = 0.4
+    arm_room_share: float = 0.5
 
 
 STICK_THRESHOLDS = StickThresholds()
@@ -185,6 +203,7 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         card.add("head", False, "none", "≤ 1 of the limit", "no closed loop (a head) is drawn")
         card.add("head_near", False, "n/a", "a round head's cells near its circle", "no head")
         card.add("one_head", False, "none", "= 1", "no head")
+        card.add("head_clear", False, "n/a", f"< {t.head_cross_cells:g} head cells in a row", "no head")
         card.add("head_aspect", False, "n/a", f"≤ {t.head_max_skew:g}", "no head")
         for name, limit in (
             ("torso", f"≤ {t.torso_tolerance:g}° from vertical"),
@@ -195,6 +214,7 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         return card.result("stick", com.likeness)
     ring, fit = head
     _check_head(card, ring, fit, t)
+    _check_head_clear(card, strokes, ring, fit, t)
 
     # the body: every stroke without the head's cells
     head_cells = set(map(tuple, ring.tolist()))
@@ -213,7 +233,10 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     body_cells = {(int(x), int(y)) for piece in pieces for x, y in np.rint(piece).tolist()}
     a = _neck_top(a, b, body_cells)
     _check_torso(card, a, b, direction, fit, ring, t)
-    _check_limbs(card, limbs(body, chain, a, b, t), b, t)
+    found, run_on = below_the_hip(limbs(body, chain, a, b, t), a, b, t)
+    hip_y = max((float(limb.root[1]) for limb in found if limb.kind == "leg"), default=float(b[1]))
+    stub = _stub_test(hip_y - float(a[1]), area or (0, 0, p["grid_size"] - 1, p["grid_size"] - 1), t)
+    _check_limbs(card, found, run_on, stub)
     return card.result("stick", com.likeness)
 
 
@@ -298,6 +321,42 @@ def _check_head(card: Scorecard, ring: FloatArray, fit: CircleModel, t: StickThr
     )
 
 
+def _check_head_clear(
+    card: Scorecard, strokes: list[FloatArray], ring: FloatArray, fit: CircleModel, t: StickThresholds
+) -> None:
+    """``head_clear``: no line runs over the head: no stroke has ``head_cross_cells`` points in a
+    row on the head's ring or inside it, unless it is the head itself (a run of half its ring or
+    more: a stroke that draws the head and goes on into the torso) or lies wholly inside it (eyes,
+    a mouth). An arm raised through the head's lower half runs along its ring."""
+    ring_cells = {(int(x), int(y)) for x, y in ring.tolist()}
+    cx, cy = fit.center
+    longest = 0
+    for st in strokes:
+        cells = np.rint(st)
+        on = [
+            (int(x), int(y)) in ring_cells or float(np.hypot(x - cx, y - cy)) < fit.radius - 1
+            for x, y in cells.tolist()
+        ]
+        if all(on):
+            continue
+        run = 0
+        for here in [*on, False]:
+            if here:
+                run += 1
+                continue
+            if run < len(ring_cells) / 2:
+                longest = max(longest, run)
+            run = 0
+    clear = longest < t.head_cross_cells
+    card.add(
+        "head_clear",
+        clear,
+        longest,
+        f"< {t.head_cross_cells:g} head cells in a row",
+        "" if clear else f"a line runs over {longest} of the head's cells: objects must not cross",
+    )
+
+
 def head_stray_limit(radius: float, t: StickThresholds = STICK_THRESHOLDS) -> float:
     """How far (cells) a head's cells may lie from the circle fitted to them: the larger of
     ``t.head_stray_floor`` and 0.8 + ``t.head_stray_per_cell`` per cell of radius (a ring from
@@ -360,28 +419,54 @@ def _neck_top(a: FloatArray, b: FloatArray, body_cells: set[tuple[int, int]]) ->
         x, y = nxt
 
 
-def _check_limbs(card: Scorecard, found: list[Limb], bottom: FloatArray, t: StickThresholds) -> None:
-    """``limbs``: exactly one arm and one leg on each side, none along the torso, and the torso
-    ending where the legs leave it (``bottom``: its lower end): a torso running on below the legs
-    is a third leg drawn straight down."""
+def _stub_test(torso: float, area: Sequence[float], t: StickThresholds) -> Callable[[Limb], str]:
+    """What makes a limb of a figure whose torso is ``torso`` cells long, drawn in ``area`` (the
+    grid when the case asks for none), a stub, said as a problem ("" when it is none): a leg
+    shorter than ``min_leg_share`` of the torso; an arm shorter than ``min_arm_share`` of it that
+    also reaches out less than ``arm_room_share`` of the room beside the shoulder, less a cell."""
+    x0, _, x1, _ = (float(v) for v in area)
+
+    def stub(limb: Limb) -> str:
+        length = float(np.hypot(*(limb.tip - limb.root)))
+        if limb.kind == "leg":
+            least = t.min_leg_share * torso
+            short = length < least
+            return f"the {limb.side} leg is a stub of {length:.0f} cells (at least {least:.1f})" if short else ""
+        room = min(float(limb.root[0]) - x0, x1 - float(limb.root[0]))
+        reach = abs(float(limb.tip[0] - limb.root[0]))
+        if length < t.min_arm_share * torso and reach + 1 < t.arm_room_share * room:
+            return (
+                f"the {limb.side} arm is a stub of {length:.0f} cells (at least {t.min_arm_share * torso:.1f}, "
+                f"or {t.arm_room_share * room - 1:.1f} out to the side)"
+            )
+        return ""
+
+    return stub
+
+
+def _check_limbs(card: Scorecard, found: list[Limb], run_on: float, stub: Callable[[Limb], str]) -> None:
+    """``limbs``: exactly one arm and one leg on each side, none along the torso, none a ``stub``,
+    and the torso not running on below the legs (``run_on`` cells:
+    :func:`.body.below_the_hip`, where a leg drawn on in line with the torso is one of the legs
+    and a third leg straight down a third)."""
     slots = {(k, s): 0 for k in ("arm", "leg") for s in ("left", "right")}
     along = 0
+    stubs = []
     for limb in found:
         if limb.side == "along":
             along += 1
-        else:
-            slots[(limb.kind, limb.side)] += 1
-    legs = [float(limb.root[1]) for limb in found if limb.kind == "leg" and limb.side != "along"]
-    # as far below the lowest leg as a limb may start off the torso, or a stub may cross it
-    run_on = float(bottom[1]) - max(legs) if legs else 0.0
-    beyond = run_on > max(t.attach_tol, t.min_limb)
-    problems = sum(abs(v - 1) for v in slots.values()) + along + beyond
+            continue
+        slots[(limb.kind, limb.side)] += 1
+        if problem := stub(limb):
+            stubs.append(problem)
+    problems = sum(abs(v - 1) for v in slots.values()) + along + (run_on > 0) + len(stubs)
     card.metrics.update(limbs=len(found), **{f"{k}s_{s}": v for (k, s), v in slots.items()})
     detail = [f"{v} {side} {kind}s" for (kind, side), v in slots.items() if v != 1]
     if along:
         detail.append(f"{along} limb(s) along the torso")
-    if beyond:
-        detail.append(f"the torso runs on {run_on:.0f} cells below the legs (a leg down the middle)")
+    if run_on > 0:
+        detail.append(f"the torso runs on {run_on:.0f} cells below the legs")
+    detail += stubs
     where = " (arms leave the torso's upper half, legs its lower half)"
     card.add(
         "limbs",

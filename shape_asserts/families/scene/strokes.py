@@ -72,15 +72,17 @@ def holes(
     cells walled in by drawn cells (4-connected, so an 8-connected outline closes it), the drawn
     cells around it. Where the pen moved at most ``slip`` cells (Chebyshev) between two points in
     a row, or a stroke ends within ``close_gap`` cells of its start, the cells between count as
-    drawn (a slip of one cell does not open a loop). Points off the grid are left out."""
+    drawn (a slip of one cell does not open a loop). What is drawn inside a loop touching nothing
+    of it (eyes in a head) is no part of it. Points off the grid are left out."""
     grid = _drawn_grid(pts, strokes, slip, close_gap, grid_size)
     if grid is None:
         return []
     drawn, lo = grid
     out = []
     for hole in enclosed(drawn):
-        # the drawn cells next to the hole (its 8 neighbours), row-major, as (x, y) on the grid
-        ring = np.argwhere(_grown(hole) & drawn)[:, ::-1].astype(float)
+        # the drawn cells next to the hole (its 8 neighbours) but those it walls in (eyes in a
+        # head), row-major, as (x, y) on the grid
+        ring = np.argwhere(_grown(hole) & drawn & ~_filled(hole))[:, ::-1].astype(float)
         out.append(ring + lo)
     return out
 
@@ -115,6 +117,18 @@ class Solid:
     def drawn(self, point: ArrayLike) -> bool:
         """Whether ``point``'s cell is drawn (or bridges a slip)."""
         return self.piece(point) > 0 and self.loop(point) == 0
+
+
+def _filled(hole: BoolArray) -> BoolArray:
+    """``hole`` with what it walls in (the cells of an island drawn inside it) added. Looked for in
+    the hole's box and a cell round it, so that many small loops cost what their boxes do."""
+    ys, xs = np.nonzero(hole)
+    y0, y1, x0, x1 = int(ys.min()) - 1, int(ys.max()) + 2, int(xs.min()) - 1, int(xs.max()) + 2
+    filled: BoolArray = hole.copy()
+    box = filled[y0:y1, x0:x1]  # a view: the islands are written into ``filled``
+    for island in enclosed(hole[y0:y1, x0:x1]):
+        box |= island
+    return filled
 
 
 def solid_parts(
