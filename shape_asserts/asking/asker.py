@@ -68,6 +68,9 @@ CallFn = Callable[..., Awaitable[Answer]]
 MAX_DECISION_LINES = 20
 #: Seconds between looks at a sample's claim another process holds (:meth:`_Fetch._claim`).
 CLAIM_POLL_S = 0.2
+#: Seconds between looks at the room ``--max-cost`` leaves while calls in flight hold it
+#: (:meth:`_Fetch._budget_room`).
+BUDGET_POLL_S = 0.05
 
 
 @dataclass(frozen=True)
@@ -447,12 +450,14 @@ class _Fetch:
         asker, progress, state = self.asker, self.progress, self.state
         if self.stop is not None and self.stop.is_set():
             state.unasked.setdefault(job.key, "not asked: the run ended before this case's turn")
-        held = progress.cost_usd + progress.reserved_usd + worst
-        if asker.max_cost is not None and (progress.cost_usd >= asker.max_cost or held > asker.max_cost):
+        # (room the calls in flight hold is waited for: :meth:`_budget_room`)
+        if asker.max_cost is not None and (
+            progress.cost_usd >= asker.max_cost or progress.cost_usd + worst > asker.max_cost
+        ):
             state.unasked.setdefault(
                 job.key,
                 f"not asked: --max-cost {asker.max_cost:g} USD was reached (spent {progress.cost_usd:.4f} USD, "
-                f"{progress.reserved_usd:.4f} USD held for calls in flight, this call may cost {worst:.4f} USD)",
+                f"this call may cost {worst:.4f} USD)",
             )
         if job.model in self.unavailable:
             state.failures.setdefault(job.key, f"{job.model}: not asked: an earlier call {self.unavailable[job.model]}")
@@ -467,6 +472,8 @@ class _Fetch:
         # cost spent while another run held it)
         claim = None if self._refuse(job, worst) else await self._claim(job, index)
         try:
+            if claim is not None:
+                await self._budget_room(worst)
             if claim is None or self._refuse(job, worst):
                 progress.unasked += 1
                 self._note()
@@ -479,6 +486,20 @@ class _Fetch:
         finally:
             if claim is not None:
                 claim.close()  # lets go of the lock
+
+    async def _budget_room(self, worst: float) -> None:
+        """Wait while the calls in flight hold the room under ``--max-cost`` this call's ``worst``
+        case needs: each holds its own worst case until its price is known, mostly far less, so the
+        room comes back as they end. Returns at once when the call may go, or may never (spent and
+        this call's worst case alone pass the cap: :meth:`_refuse` then says so)."""
+        asker, progress = self.asker, self.progress
+        while (
+            asker.max_cost is not None
+            and progress.reserved_usd > 0
+            and progress.cost_usd + worst <= asker.max_cost < progress.cost_usd + progress.reserved_usd + worst
+            and not (self.stop is not None and self.stop.is_set())
+        ):
+            await asyncio.sleep(BUDGET_POLL_S)
 
     async def _claim(self, job: Job, index: int) -> IO[str] | None:
         """The claim on asking sample ``index`` of ``job`` (:meth:`.FixtureStore.claim`), waited
@@ -546,12 +567,12 @@ class _Fetch:
                 return True
             if not turn.shared and served_locally(sent.model, asker.api_base):
                 self.turns.ended_alone(isinstance(exc, TimedOut))
-            self._failed(job, exc)
+            self._failed(job, exc, worst)
         else:
             self._settle(label, worst)
             if not turn.shared and served_locally(sent.model, asker.api_base):
                 self.turns.ended_alone(False)
-            await self._answered(job, index, answer)
+            await self._answered(job, index, answer, worst)
         self._note()
         return False
 
@@ -574,20 +595,22 @@ class _Fetch:
         self.progress.in_flight.pop(label, None)
         self.progress.reserved_usd -= worst
 
-    def _failed(self, job: Job, exc: ProviderError) -> None:
-        """Count a call that brought no answer, and keep why for its case."""
+    def _failed(self, job: Job, exc: ProviderError, worst: float) -> None:
+        """Count a call that brought no answer, and keep why for its case (a reply delivered
+        without an answer still costs: what it says, else its ``worst`` case)."""
         self.progress.failed += 1
-        spent = getattr(exc, "spent", None)  # a reply delivered without an answer still costs
+        spent = getattr(exc, "spent", None)
         if spent is not None:
-            self.progress.count_spent(job.model, spent)
+            self.progress.count_spent(job.model, spent, worst)
         self.state.failures.setdefault(job.key, str(exc))
         if isinstance(exc, ModelUnavailable) and job.model not in self.answered:
             self.unavailable.setdefault(job.model, exc.reason)
 
-    async def _answered(self, job: Job, index: int, answer: Answer) -> None:
-        """Count ``answer`` and record it at once."""
+    async def _answered(self, job: Job, index: int, answer: Answer, worst: float) -> None:
+        """Count ``answer`` (at its call's ``worst`` case when it says nothing of what it used) and
+        record it at once."""
         self.answered.add(job.model)
-        self.progress.count_answer(job.model, answer)
+        self.progress.count_answer(job.model, answer, worst)
         job.recording.add(sample_record(index, answer, self.version))
         snapshot = dataclasses.replace(job.recording, samples=list(job.recording.samples))
         async with self.locks[job.key]:

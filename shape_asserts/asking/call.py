@@ -205,14 +205,19 @@ def _to_answer(litellm: Any, response: Any, latency: float) -> Answer:
     usage = {}
     for k in ("prompt_tokens", "completion_tokens", "total_tokens"):
         v = getattr(usage_obj, k, None) if usage_obj is not None else None
-        if isinstance(v, int):
+        if isinstance(v, int) and not isinstance(v, bool) and v >= 0:
             usage[k] = v
-    # litellm already priced the response while logging it; asking again costs ~4 ms a call
-    hidden = getattr(response, "_hidden_params", None) or {}
-    cost = hidden.get("response_cost") if isinstance(hidden, dict) else None
-    if cost is None:
-        cost = _fallback_cost(litellm, response)
-    cost = float(cost) if isinstance(cost, (int, float)) and not math.isnan(cost) else None
+    cost = None
+    # a price is only as good as the counts it is made of: a reply that does not say what it used
+    # (no usage, which litellm reads as 0 prompt tokens, or counts negative or not whole) has no
+    # price here, whatever litellm made of it; the cap counts it at its worst case
+    if usage.get("prompt_tokens", 0) > 0 and "completion_tokens" in usage:
+        # litellm already priced the response while logging it; asking again costs ~4 ms a call
+        hidden = getattr(response, "_hidden_params", None) or {}
+        cost = hidden.get("response_cost") if isinstance(hidden, dict) else None
+        if cost is None:
+            cost = _fallback_cost(litellm, response)
+    cost = float(cost) if isinstance(cost, (int, float)) and math.isfinite(cost) and cost >= 0 else None
     return Answer(
         text=str(text),
         finish_reason=_text(getattr(choice, "finish_reason", None)),

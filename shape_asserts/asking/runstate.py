@@ -108,6 +108,9 @@ class Progress:
     cost_by_model: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     #: Answers litellm had no price for, by model: counted in no cost, nor in ``--max-cost``.
     unpriced_by_model: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    #: Replies of a model litellm has a price for that did not say what they used (no usage, or
+    #: counts negative or not whole), by model: each counted at its call's worst case.
+    at_worst_by_model: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     #: The run's ``--max-cost`` (USD), to say at the end when it could not count every answer.
     max_cost: float | None = None
     started: float = field(default_factory=time.perf_counter)
@@ -128,16 +131,21 @@ class Progress:
         """Calls that ended, one way or another."""
         return self.answered + self.failed + self.unasked + self.shared
 
-    def count_answer(self, model: str, answer: Answer) -> None:
-        """Count one answer, its tokens and its cost."""
+    def count_answer(self, model: str, answer: Answer, worst: float = 0.0) -> None:
+        """Count one answer, its tokens and its cost (:meth:`count_spent`)."""
         self.answered += 1
-        self.count_spent(model, answer)
+        self.count_spent(model, answer, worst)
 
-    def count_spent(self, model: str, answer: Answer) -> None:
-        """Count the tokens and cost of a reply: an answer, or one delivered without an answer in it."""
+    def count_spent(self, model: str, answer: Answer, worst: float = 0.0) -> None:
+        """Count the tokens and cost of a reply: an answer, or one delivered without an answer in it.
+        A reply with no price of its own costs its call's ``worst`` case where there is one (a
+        model litellm prices, under ``--max-cost``): the cap then holds whatever the reply says."""
         for kind, n in answer.usage.items():
             self.tokens[model][kind] += int(n)
         cost = 0.0 if model.startswith("reference/") else answer.cost_usd  # drawn in-process: free
+        if cost is None and worst > 0:
+            cost = worst
+            self.at_worst_by_model[model] += 1
         if cost is None:
             self.unpriced_by_model[model] += 1
         else:
@@ -172,6 +180,12 @@ class Progress:
             out.append(
                 f"shape-asserts: {model}: {tok.get('prompt_tokens', 0)} prompt + "
                 f"{tok.get('completion_tokens', 0)} completion tokens, {price}"
+            )
+        if self.at_worst_by_model:
+            models = ", ".join(f"{m} ({n})" for m, n in sorted(self.at_worst_by_model.items()))
+            out.append(
+                "shape-asserts: replies that did not say what they used (no usage, or counts negative or "
+                f"not whole) were counted at their call's worst case against --max-cost: {models}"
             )
         if self.max_cost is not None and self.unpriced:
             models = ", ".join(sorted(m for m, n in self.unpriced_by_model.items() if n))

@@ -219,6 +219,15 @@ def _over_limit(rec: Recording, max_tokens: int) -> str | None:
     return None
 
 
+def _not_a_folder(path: Path) -> str:
+    """Why a recording under ``path``'s folder cannot be had: something other than a folder stands
+    where that model's recordings go (a file, a link to one)."""
+    return (
+        f"{path.parent} is not a folder: a file stands where the recordings of a model go; "
+        "move or delete it, then run again"
+    )
+
+
 class FixtureStore:
     """Recorded answers under one folder."""
 
@@ -262,6 +271,8 @@ class FixtureStore:
             raw: str | None = data.decode("utf-8")
         except FileNotFoundError:
             return None
+        except NotADirectoryError:
+            raise FixtureError(_not_a_folder(path)) from None
         except UnicodeDecodeError as exc:
             raw = None
             bad = exc
@@ -486,5 +497,12 @@ class FixtureStore:
         """Move a corrupt file aside (``*.corrupt``) so re-recording never destroys it."""
         path = self.path(model, case_id, lang)
         dest = path.with_name(path.name + f".corrupt-{datetime.now(timezone.utc):%Y%m%dT%H%M%S}")
-        os.replace(path, dest)
+        try:
+            os.replace(path, dest)
+        except NotADirectoryError:
+            raise FixtureError(_not_a_folder(path)) from None
+        except OSError as exc:
+            raise FixtureError(
+                f"fixture {path} cannot be read nor moved aside ({exc.strerror or exc}); move or delete it"
+            ) from None
         return dest

@@ -105,12 +105,16 @@ PRICED_FAKE_CONFTEST = (
     FAKE_LITELLM_CONFTEST
     + """
 
+import types
+
 _unpriced = completion
 
 
 def completion(**kwargs):
     response = _unpriced(**kwargs)
     response._hidden_params = {"response_cost": 0.01}
+    # a price is only taken from a reply that says what it used
+    response.usage = types.SimpleNamespace(prompt_tokens=200, completion_tokens=300, total_tokens=500)
     return response
 
 

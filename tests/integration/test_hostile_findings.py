@@ -37,6 +37,7 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -342,9 +343,10 @@ def test_issue32_m6_a_recordings_folder_that_cannot_be_written_is_found_before_a
     assert "nothing was asked of openai/hostile: its recordings' folder" in output(result)
 
 
-def _priced(written: int) -> Callable[[Request], Reply]:
-    """gpt-4o's answer with the exact drawing, billed 100 prompt + ``written`` answer tokens, its
-    body sent over a second (the calls stay in flight together)."""
+def _priced(written: int, usage: Any = "billed") -> Callable[[Request], Reply]:
+    """gpt-4o's answer with the exact drawing, billed 100 prompt + ``written`` answer tokens (or
+    with the ``usage`` given, ``None`` for none), its body sent over a second (the calls stay in
+    flight together)."""
 
     def reply(request: Request) -> Reply:
         body = {
@@ -360,6 +362,10 @@ def _priced(written: int) -> Callable[[Request], Reply]:
             ],
             "usage": {"prompt_tokens": 100, "completion_tokens": written, "total_tokens": 100 + written},
         }
+        if usage != "billed":
+            body["usage"] = usage
+        if usage is None:
+            del body["usage"]
         return Reply(body=json.dumps(body).encode(), trickle=1.0)
 
     return reply
@@ -397,6 +403,57 @@ def test_max_cost_reserves_the_answer_limit_an_argument_raises(suite, arg):
     assert len(server.requests) == 1, text
     spent = float(re.findall(r"unasked 9, \$(\d+\.\d+)", text)[-1])
     assert 0.08 < spent <= 0.1
+
+
+@pytest.mark.parametrize(
+    "usage",
+    [None, {"prompt_tokens": -5_000_000, "completion_tokens": 4096, "total_tokens": -4_995_904}],
+    ids=["no-usage", "negative"],
+)
+def test_rt36_a_reply_that_does_not_say_what_it_used_counts_at_its_worst_case(suite, usage):
+    """Critical (fourth sweep): ``--max-cost`` believed the reply's token counts: without a
+    ``usage`` object every answer was priced $0 and all 24 calls went through a cap meant for 3;
+    negative counts were subtracted from what was spent. Such a reply now costs its call's worst
+    case (here $0.04), so a $0.10 cap allows two, and the run says why."""
+    with HostileServer(_priced(4096, usage)) as server:
+        result = run(suite, server, "--max-cost=0.1", *TEN_CIRCLES, model="openai/gpt-4o")
+
+    text = output(result)
+    assert len(server.requests) == 2, text
+    result.assert_outcomes(passed=2, skipped=8)
+    assert "counted at their call's worst case against --max-cost: openai/gpt-4o (2)" in text
+    spent = float(re.findall(r"unasked 8, \$(\d+\.\d+)", text)[-1])
+    assert 0.08 <= spent <= 0.1
+
+
+def test_rt36_max_cost_waits_for_the_calls_in_flight_instead_of_skipping_cases(suite):
+    """Major (fourth sweep): a call was refused for good whenever the worst cases the calls in flight
+    held would pass the cap, though they settle far below it: a $0.0155 run under a $0.03 cap
+    skipped 13 of 24 cases. Each call here may cost $0.04 and costs $0.0004, so a $0.10 cap holds
+    two in flight at a time and asks every case."""
+    with HostileServer(_priced(10)) as server:
+        result = run(suite, server, "--max-cost=0.1", *TEN_CIRCLES, model="openai/gpt-4o")
+
+    text = output(result)
+    assert len(server.requests) == 10, text
+    result.assert_outcomes(passed=10)
+
+
+@pytest.mark.parametrize("model", ["openai/hostile", "reference/exact"])
+def test_rt36_a_file_where_a_models_recordings_go_is_one_line_per_case(suite, model):
+    """Major (fourth sweep): a regular file at ``fixtures/<model>`` gave ~100 lines of traceback a
+    case (moving the 'corrupt' recording aside failed: its folder is a file). Now one line says
+    what stands there and what to do; nothing is asked."""
+    (suite.path / "recorded").mkdir()
+    (suite.path / "recorded" / model_slug(model)).write_text("not a folder\n")
+    with HostileServer() as server:
+        result = run(suite, server, "-k", "circle-start000", model=model)
+
+    text = output(result)
+    result.assert_outcomes(errors=2)
+    assert server.requests == []
+    assert text.count(f"recorded/{model_slug(model)} is not a folder: a file stands where the recordings") >= 2
+    assert "Traceback" not in text and "NotADirectoryError" not in text
 
 
 def _cut(request: Request, prompt: int, written: int) -> Reply:

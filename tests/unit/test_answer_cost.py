@@ -23,10 +23,13 @@ class PriceList:
         return self.prices[completion_response.model]
 
 
-def response(model: str, stamped: float | None = None):
+USED = types.SimpleNamespace(prompt_tokens=120, completion_tokens=40, total_tokens=160)
+
+
+def response(model: str, stamped: float | None = None, usage=USED):
     choice = types.SimpleNamespace(message=types.SimpleNamespace(content="[]"), finish_reason="stop")
     hidden = {"response_cost": stamped} if stamped is not None else {}
-    return types.SimpleNamespace(choices=[choice], usage=None, model=model, _hidden_params=hidden)
+    return types.SimpleNamespace(choices=[choice], usage=usage, model=model, _hidden_params=hidden)
 
 
 @pytest.fixture(autouse=True)
@@ -53,3 +56,28 @@ def test_a_cost_litellm_stamped_while_logging_is_used_without_a_lookup():
     prices = PriceList({})
     assert call._to_answer(prices, response("openai/local-thing", stamped=0.5), 0.1).cost_usd == 0.5
     assert prices.asked == []
+
+
+@pytest.mark.parametrize(
+    "usage",
+    [
+        None,  # the server sent none
+        types.SimpleNamespace(prompt_tokens=0, completion_tokens=0, total_tokens=0),  # litellm's reading of none
+        types.SimpleNamespace(prompt_tokens=-5_000_000, completion_tokens=40, total_tokens=-4_999_960),
+        types.SimpleNamespace(prompt_tokens=120.5, completion_tokens=40, total_tokens=160.5),
+        types.SimpleNamespace(prompt_tokens=120, completion_tokens=None, total_tokens=120),
+    ],
+    ids=["none", "zeros", "negative", "fractional", "no-completion"],
+)
+def test_a_reply_that_does_not_say_what_it_used_has_no_price(usage):
+    """Whatever litellm made of it (it prices missing usage at $0, negative counts below zero):
+    the run counts such a reply at its call's worst case instead (test_max_cost_holds)."""
+    prices = PriceList({"gpt-known": -0.5})
+    answer = call._to_answer(prices, response("gpt-known", stamped=-0.5, usage=usage), 0.1)
+    assert answer.cost_usd is None
+    assert all(isinstance(v, int) and v >= 0 for v in answer.usage.values())
+
+
+def test_a_negative_price_is_no_price():
+    prices = PriceList({"gpt-known": -0.5})
+    assert call._to_answer(prices, response("gpt-known"), 0.1).cost_usd is None
