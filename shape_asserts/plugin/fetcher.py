@@ -17,9 +17,12 @@ run waited for.
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import threading
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 
@@ -30,7 +33,31 @@ if TYPE_CHECKING:
     from shape_asserts.asking.asker import Job
     from shape_asserts.asking.runstate import RunState
 
-__all__ = ["Fetcher", "tests_will_run", "will_ask"]
+__all__ = ["Fetcher", "tests_will_run", "will_ask", "terms_as_interrupt"]
+
+T = TypeVar("T")
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+@contextlib.contextmanager
+def terms_as_interrupt() -> Iterator[None]:
+    """SIGTERM (``timeout``, ``docker stop``, a cancelled CI job) ends the run as Ctrl-C does while
+    it is in force: the calls in flight are recorded, not dropped with the process. Only where
+    SIGTERM had its default action, and only in the main thread (where handlers are set)."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+    ):
+        yield
+        return
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 class Fetcher:
@@ -51,11 +78,15 @@ class Fetcher:
         #: An xdist controller's asking, while its workers' tests run (:meth:`_ask_beside`).
         self._beside: threading.Thread | None = None
         self._stop = threading.Event()
+        #: SIGTERM read as Ctrl-C while a run that may pay for calls goes on (:func:`terms_as_interrupt`).
+        self._terms = contextlib.ExitStack()
 
     def start(self, session: pytest.Session) -> None:
         """At session start: an xdist controller sure to ask imports litellm while its workers
         start (seconds of its own), since it asks only once they have collected."""
         self.session = session
+        if any(not model.startswith("reference/") for model in self.settings.models):
+            self._terms.enter_context(terms_as_interrupt())
         if self.config.pluginmanager.has_plugin("dsession") and will_ask(self.config, self.settings):
             from shape_asserts.asking.call import preload_litellm
 
@@ -104,8 +135,13 @@ class Fetcher:
         try:
             # no xdist: the tests run here, and may replay what the plan read
             jobs = plan(settings, params, on_decision=say, ready=self.ready if in_process else None)
-            if in_process:  # the tests that read the state run in this process
+            if in_process and settings.batch:  # a batch says itself what Ctrl-C leaves (kept, run again)
                 self.state, progress = ask_planned(settings, jobs, on_progress=self._show, on_decision=say)
+                self.progress = progress if jobs else None
+            elif in_process:  # the tests that read the state run in this process
+                self.state, progress = self._ask_interruptibly(
+                    lambda: ask_planned(settings, jobs, on_progress=self._show, on_decision=say, stop=self._stop)
+                )
                 self.progress = progress if jobs else None
             elif jobs and not settings.batch and settings.state_path is not None:
                 self._ask_beside(jobs)  # an xdist controller: its workers wait for each case
@@ -123,6 +159,42 @@ class Fetcher:
                 settings.state_path.unlink()
             return
         self._say_done()
+
+    def _ask_interruptibly(self, ask: Callable[[], T]) -> T:
+        """``ask()`` in a thread of its own, this one waiting: Ctrl-C (or SIGTERM, :func:`terms_as_interrupt`)
+        stops it starting calls, and the calls in flight are recorded as they come back before the
+        interrupt goes on (they are paid for; a second Ctrl-C leaves them). Run in this thread, the
+        interrupt cancelled them: answers the provider delivered and billed were lost."""
+        outcome: dict[str, Any] = {}
+        # (waited for on an event: a join an interrupt breaks into leaves the thread looking ended)
+        ended = threading.Event()
+
+        def target() -> None:
+            try:
+                outcome["value"] = ask()
+            except BaseException as exc:  # handed to the waiting thread
+                outcome["error"] = exc
+            finally:
+                ended.set()
+
+        threading.Thread(target=target, name="shape-asserts-asking", daemon=True).start()
+        try:
+            while not ended.wait(0.2):
+                pass
+        except KeyboardInterrupt:
+            self._stop.set()
+            self._write(
+                "shape-asserts: interrupted: no new call starts; the calls in flight are recorded as they "
+                "come back (Ctrl-C again to leave them)"
+            )
+            with contextlib.suppress(KeyboardInterrupt):
+                while not ended.wait(0.2):
+                    pass
+            raise
+        if "error" in outcome:
+            raise outcome["error"]
+        value: T = outcome["value"]
+        return value
 
     def _say_done(self) -> None:
         if self.progress is not None:
@@ -166,11 +238,11 @@ class Fetcher:
     def tests_done(self) -> None:
         """The tests are over: the asking beside them ends too (at once for a run stopped early,
         ``-x`` or Ctrl-C: no new call starts, those in flight are recorded)."""
-        if self._beside is None:
-            return
-        self._stop.set()
-        self._beside.join()
-        self._beside = None
+        if self._beside is not None:
+            self._stop.set()
+            self._beside.join()
+            self._beside = None
+        self._terms.close()
 
     def _write(self, line: str) -> None:
         tr = self.config.pluginmanager.get_plugin("terminalreporter")

@@ -32,9 +32,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -454,6 +456,55 @@ def test_rt36_a_file_where_a_models_recordings_go_is_one_line_per_case(suite, mo
     assert server.requests == []
     assert text.count(f"recorded/{model_slug(model)} is not a folder: a file stands where the recordings") >= 2
     assert "Traceback" not in text and "NotADirectoryError" not in text
+
+
+def _slow(request: Request) -> Reply:
+    """The exact drawing, three seconds after the request (the call stays in flight)."""
+    time.sleep(3)
+    return exact(request)
+
+
+@pytest.mark.parametrize(
+    ("sig", "workers"),
+    [(signal.SIGINT, []), (signal.SIGTERM, []), (signal.SIGTERM, ["-n", "2"])],
+    ids=["ctrl-c", "sigterm", "sigterm-xdist"],
+)
+def test_rt36_an_interrupted_run_records_the_calls_in_flight(suite, sig, workers):
+    """Major (fourth sweep): without xdist, Ctrl-C cancelled the calls in flight, and SIGTERM (what
+    ``timeout``, ``docker stop`` and a cancelled CI job send) killed the run with or without it:
+    answers the server was generating, and billing, were never recorded and were bought again by
+    the next run. Now no new call starts and every call that reached the server is recorded."""
+    log = suite.path / "interrupted.log"
+    with HostileServer(_slow) as server, log.open("w") as fh:
+        proc = subprocess.Popen(
+            [
+                sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly",
+                "--model=openai/hostile", f"--api-base={server.base_url}", "--fixtures-dir=recorded",
+                "--concurrency=2", *TEN_CIRCLES, *workers,
+            ],
+            cwd=suite.path,
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + SUBPROCESS_TIMEOUT
+            while not server.requests:
+                assert proc.poll() is None, log.read_text()
+                assert time.monotonic() < deadline, "no call reached the server"
+                time.sleep(0.05)
+            time.sleep(0.5)
+            proc.send_signal(sig)
+            proc.wait(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        asked = len(server.requests)
+
+    text = log.read_text()
+    assert proc.returncode != 0, text
+    assert asked < 10, text  # stopped early: the run started no call after the signal came
+    assert len(recordings(suite)) == asked, text
 
 
 def _cut(request: Request, prompt: int, written: int) -> Reply:
