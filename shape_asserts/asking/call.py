@@ -115,6 +115,9 @@ def _import_litellm() -> Any:
 
     litellm.suppress_debug_info = True
     litellm.set_verbose = False
+    from shape_asserts.asking.bounded import install
+
+    install()  # no reply's body, compressed or not, takes more memory than a bound
     litellm.drop_params = True  # e.g. temperature for models that reject it
     # Python's teardown passes litellm's millions of objects through the cycle collector again
     # and again: 3 s and more after the last line on a busy 2-core machine. Frozen at exit, they
@@ -412,11 +415,15 @@ def _unreadable(exc: BaseException) -> str | None:
     :class:`json.JSONDecodeError` in the chain), JSON that is no object, or an object its
     conversion to a response choked on (``message: null``, ``choices: "abc"``, ``usage: "lots"``,
     an ``error`` object sent with a 200). Said in one line, without litellm's traceback."""
+    from shape_asserts.asking.bounded import ReplyTooLarge  # (litellm, and so httpx, are loaded)
+
     seen: list[BaseException] = []
     cur: BaseException | None = exc
     while cur is not None and all(cur is not s for s in seen):
         if isinstance(cur, json.JSONDecodeError):
             return f"not JSON: {cur.msg} at character {cur.pos}"
+        if isinstance(cur, ReplyTooLarge):
+            return str(cur)
         words = str(getattr(cur, "message", None) or cur)
         converting = any(
             f.filename.endswith("convert_dict_to_response.py") for f in traceback.extract_tb(cur.__traceback__)

@@ -29,6 +29,7 @@ subprocess, the real litellm, ``--model=openai/...`` against :class:`.hostile.Ho
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -505,6 +506,52 @@ def test_rt36_an_interrupted_run_records_the_calls_in_flight(suite, sig, workers
     assert proc.returncode != 0, text
     assert asked < 10, text  # stopped early: the run started no call after the signal came
     assert len(recordings(suite)) == asked, text
+
+
+def _gzipped(padding: int) -> Callable[[Request], Reply]:
+    """The exact drawing's completion with ``padding`` spaces after it, sent gzip-compressed (64 MB
+    of spaces travel as 64 KB)."""
+
+    def reply(request: Request) -> Reply:
+        body = json.dumps(
+            {
+                "id": "chatcmpl-gzip",
+                "object": "chat.completion",
+                "model": "hostile",
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": json.dumps(drawing(request))},
+                    }
+                ],
+                "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
+            }
+        ).encode()
+        return Reply(body=gzip.compress(body + b" " * padding, 1), headers={"Content-Encoding": "gzip"})
+
+    return reply
+
+
+def test_rt36_a_gzip_bomb_is_refused_at_the_bound_and_not_asked_again(suite):
+    """Major (fourth sweep): a reply of a megabyte sent with ``Content-Encoding: gzip`` was inflated
+    whole in memory (1 GB inflated: 4.3 GB of memory for one case; 16 in flight would exhaust the
+    machine). Replies are now decoded a chunk at a time and refused past 32 MB: one line, the
+    case an error, the reply (delivered: maybe billed) not asked for again."""
+    with HostileServer(_gzipped(64 * 2**20)) as server:
+        result = run(suite, server, "-k", "circle-start000-cw")
+
+    text = output(result)
+    result.assert_outcomes(errors=1)
+    assert len(server.requests) == 1, text
+    assert "the reply ran past 33,554,432 bytes once decoded from gzip; not read further" in text
+
+
+def test_rt36_a_gzip_compressed_reply_within_the_bound_is_read(suite):
+    with HostileServer(_gzipped(1000)) as server:
+        result = run(suite, server, "-k", "circle-start000-cw")
+
+    result.assert_outcomes(passed=1)
 
 
 def _cut(request: Request, prompt: int, written: int) -> Reply:
