@@ -79,8 +79,10 @@ class CircleThresholds(LoopThresholds):
     min_coverage: float = 1.0
     #: Distance of the fitted center from the requested one.
     max_center_offset: float = 1.5
-    #: Smallest acceptable fitted radius (a dot is not a circle).
-    min_radius: float = 3.0
+    #: Smallest acceptable fitted radius (a dot is not a circle): the least radius a case may ask
+    #: (3) less ``max_radius_error``, the grid's tolerance on it (a fair ring of radius 3, points
+    #: every 1.4 cells rounded, fits 2.99; at 3.0 it failed).
+    min_radius: float = 2.4
     #: Largest difference between the fitted radius and the one asked for (or implied by the start
     #: point about the center), cells: a fair raster fits within a few tenths, the next size is 1 off.
     max_radius_error: float = 0.6

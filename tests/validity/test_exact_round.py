@@ -325,6 +325,38 @@ def test_several_circles_pass_unless_one_has_a_defect(radius, method, keypoints,
     assert (_failed(case, cells) == []) == (defect is None)
 
 
+@_SETTINGS
+@given(
+    spacing=st.floats(0.8, 1.5),
+    angle=st.integers(0, 359),
+    direction=directions,
+    x=st.floats(-0.5, 0.5),
+    y=st.floats(-0.5, 0.5),
+)
+# the audit's class: points every 1.4 cells of arc, rounded, fit a radius of 2.99 (the radius check
+# asked 3.0 at the least, none of the grid's tolerance)
+@example(spacing=1.4, angle=0, direction="cw", x=0.0, y=0.0)
+def test_several_rings_of_the_least_radius_pass(spacing, angle, direction, x, y):
+    """Rings of radius 3, the least a case may ask, drawn as points every ``spacing`` cells of arc
+    rounded to cells (about a centre up to half a cell off the asked one)."""
+    steps = max(8, round(2 * math.pi * 3 / spacing))
+    turn = -1 if direction == "cw" else 1
+    rings = []
+    for cx, cy in ROW:
+        ring: list[tuple[int, int]] = []
+        for k in range(steps + 1):
+            a = math.radians(angle) + turn * 2 * math.pi * k / steps
+            cell = (math.floor(cx + x + 3 * math.cos(a) + 0.5), math.floor(cy + y - 3 * math.sin(a) + 0.5))
+            # points two cells apart joined by the cells between, as a person joins them
+            ring += rasters.line_cells(ring[-1], cell)[1:] if ring else [cell]
+        rings.append(ring[:-1] if ring[-1] == ring[0] else ring)
+    # every cell as near the circle as ``near`` holds a small circle's (0.8 up to radius 4: points
+    # plotted a cell or two apart and joined stray a little past the half diagonal)
+    assume(all(max(abs(math.dist(c, (cx, cy)) - 3) for c in ring) <= 0.8 for ring, (cx, cy) in zip(rings, ROW)))
+    case = _case(family="circles", centers=[list(c) for c in ROW], radius=3, start="top", direction="cw")
+    assert not any(f.startswith("radius") for f in _failed(case, [c for ring in rings for c in ring]))
+
+
 # --- the ellipse --------------------------------------------------------------------------------------
 
 
