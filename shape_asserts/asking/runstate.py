@@ -42,13 +42,21 @@ HEARTBEAT = 10.0
 HEARTBEAT_ENV = "SHAPE_ASSERTS_HEARTBEAT"
 
 
+#: The shortest and longest heartbeat ``$SHAPE_ASSERTS_HEARTBEAT`` may set: a line every tenth of a
+#: second at most (1e-9 printed 57,886 lines in 2 s), and one an hour at the least (1e308 was none).
+HEARTBEAT_RANGE = (0.1, 3600.0)
+
+
 def heartbeat_interval() -> float:
-    """Seconds between heartbeats: :data:`HEARTBEAT`, or a positive number in ``$SHAPE_ASSERTS_HEARTBEAT``."""
+    """Seconds between heartbeats: :data:`HEARTBEAT`, or a positive number in
+    ``$SHAPE_ASSERTS_HEARTBEAT`` brought within :data:`HEARTBEAT_RANGE`."""
     try:
         value = float(os.environ.get(HEARTBEAT_ENV, HEARTBEAT))
     except ValueError:
         return HEARTBEAT
-    return value if 0 < value < float("inf") else HEARTBEAT
+    if not 0 < value < float("inf"):
+        return HEARTBEAT
+    return min(max(value, HEARTBEAT_RANGE[0]), HEARTBEAT_RANGE[1])
 
 
 class NotAsked(ShapeAssertsError):

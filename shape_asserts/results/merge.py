@@ -32,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -144,7 +145,11 @@ def read_lines(path: str | os.PathLike[str], unreadable: list[str]) -> Iterator[
             unreadable.append(f"{name}: more lines could not be read (only the first {MAX_LISTED} are listed)")
 
     try:
-        fh = open(path, "rb")  # noqa: SIM115 - closed below; a FIFO or a folder fails here or at read
+        # only a regular file: a FIFO would wait for a writer, /dev/zero never end a line
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            unreadable.append(f"{name}: not a regular file, so no results file")
+            return
+        fh = open(path, "rb")  # noqa: SIM115 - closed below
     except OSError as exc:
         unreadable.append(f"{name}: cannot be read: {exc.strerror or exc}")
         return

@@ -4,6 +4,7 @@ incompatible lines dropped and said, hostile files read without a traceback."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -200,7 +201,20 @@ def test_a_missing_file_or_a_folder_is_said_not_raised(tmp_path):
     merged = read_results([tmp_path / "absent.jsonl", tmp_path])
 
     assert merged.records == () and len(merged.unreadable) == 2
-    assert all("cannot be read" in line for line in merged.unreadable)
+    assert f"{tmp_path / 'absent.jsonl'}: cannot be read: No such file or directory" in merged.unreadable
+    assert f"{tmp_path}: not a regular file, so no results file" in merged.unreadable
+
+
+def test_a_fifo_or_an_endless_device_is_said_at_once_not_waited_on(tmp_path):
+    """Fourth red-team sweep: ``leaderboard /dev/zero`` (or a FIFO with no writer) waited until killed."""
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    merged = read_results([fifo, "/dev/zero"])
+
+    assert sorted(merged.unreadable) == [
+        "/dev/zero: not a regular file, so no results file",
+        f"{fifo}: not a regular file, so no results file",
+    ]
 
 
 def test_the_command_exits_2_with_one_line_per_problem_when_nothing_can_be_read(tmp_path, capsys):
