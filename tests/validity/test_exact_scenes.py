@@ -481,6 +481,22 @@ def test_arms_drawn_through_the_head_fail(drawn):
 
 
 @settings(derandomize=True, max_examples=40, deadline=None)
+@given(fair_figures(), st.floats(0.0, 1.0), st.floats(0.0, 1.0))
+def test_a_head_ring_drawn_thick_in_places_crosses_nothing(drawn, dx, dy):
+    """Every point of the head's circle rounded to its cell, about a centre anywhere in its cell,
+    leaves the ring two cells thick where it runs diagonally: the cells the loop's hole does not
+    touch are the head's stroke too, and no line crossing it (the previous audit's fair figures
+    failed head_clear so)."""
+    area, style = drawn
+    layout = _stick_layout(area or DEFAULT_AREA, style)
+    (hx, hy), r = layout["head"], layout["r"]
+    head = rasters.rasterise(rasters.circle_curve(hx + dx - 0.5, hy + dy - 0.5, r, 90.0, True), "supercover")
+    body = stick_strokes(area or DEFAULT_AREA, replace(style, order=("torso", "arms", "legs")))
+    cells = [*head, *(c for part in body for c in part)]
+    assert not [f for f in _failed(_stick_case(area), cells) if f.startswith("head_clear")]
+
+
+@settings(derandomize=True, max_examples=40, deadline=None)
 @given(fair_figures(), st.integers(0, 10_000))
 def test_a_third_leg_fails(drawn, pick):
     """A third leg from the hip, its foot on the feet's row three cells or more from the others

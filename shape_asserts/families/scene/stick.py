@@ -325,27 +325,24 @@ def _check_head_clear(
     card: Scorecard, strokes: list[FloatArray], ring: FloatArray, fit: CircleModel, t: StickThresholds
 ) -> None:
     """``head_clear``: no line runs over the head: no stroke has ``head_cross_cells`` points in a
-    row on the head's ring or inside it, unless it is the head itself (a run of half its ring or
-    more: a stroke that draws the head and goes on into the torso) or lies wholly inside it (eyes,
-    a mouth). An arm raised through the head's lower half runs along its ring."""
+    row on the head's ring or inside it, unless it draws the head itself (half its ring or more: a
+    ring drawn two cells thick in places, a stroke that goes on from the head into the torso) or
+    lies wholly inside it (eyes, a mouth). An arm raised through the head's lower half runs along
+    its ring."""
     ring_cells = {(int(x), int(y)) for x, y in ring.tolist()}
     cx, cy = fit.center
     longest = 0
     for st in strokes:
-        cells = np.rint(st)
-        on = [
-            (int(x), int(y)) in ring_cells or float(np.hypot(x - cx, y - cy)) < fit.radius - 1
-            for x, y in cells.tolist()
-        ]
-        if all(on):
-            continue
+        cells = [(int(x), int(y)) for x, y in np.rint(st).tolist()]
+        on = [c in ring_cells or float(np.hypot(c[0] - cx, c[1] - cy)) < fit.radius - 1 for c in cells]
+        if all(on) or 2 * len(ring_cells.intersection(cells)) >= len(ring_cells):
+            continue  # inside the head (eyes, a mouth), or drawing it (a thick ring, a walk on to the torso)
         run = 0
         for here in [*on, False]:
             if here:
                 run += 1
                 continue
-            if run < len(ring_cells) / 2:
-                longest = max(longest, run)
+            longest = max(longest, run)
             run = 0
     clear = longest < t.head_cross_cells
     card.add(
