@@ -1146,6 +1146,7 @@ class StickStyle:
     arm_len: int | None = None  # each arm cut to this many cells from the shoulder (a stub)
     leg_len: int | None = None  # each leg cut to this many cells from the hip (a stub)
     arms_through_head: bool = False  # each arm drawn from the shoulder up through the head
+    tail: int = 0  # a line this many cells straight down from the hip, between the legs
     #: one leg (the right one, or the left one for a negative value) straight down: its foot this
     #: many columns beside the hip's (a figure standing on one leg, the other stepping out)
     straight_leg: int | None = None
@@ -1328,6 +1329,8 @@ def stick_strokes(area: Area | None = None, style: StickStyle | None = None, **k
         parts["arms"] = [_moved_out(arm, sh[0], st.arm_gap) for arm in parts["arms"]]
     if st.leg_gap:
         parts["legs"] = [[(x, y + st.leg_gap) for x, y in leg] for leg in parts["legs"]]
+    if st.tail:
+        parts["legs"].append(polyline([hip, (hip[0], hip[1] + st.tail)], cn))
     strokes: list[Stroke] = []
     for p in st.order:
         strokes += parts.get(p, [])

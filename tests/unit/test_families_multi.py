@@ -404,6 +404,23 @@ def test_a_stick_figure_without_legs_fails_the_limbs_check():
     assert not limbs.passed and "left leg" in limbs.detail and "right leg" in limbs.detail
 
 
+def test_a_stick_figure_with_its_hands_on_its_head_passes():
+    """Each hand on the side of the head, the forearm straight down from it to the elbow (its first
+    cells run beside the ring): a line ending on the head touches it, and a bent arm is no stub
+    (its two parts are its length). The audit's figure; head_clear failed it."""
+    head, torso, _, legs = stick_reference()
+    xs, ys = head[:, 0], head[:, 1]
+    middle = int(round(ys.mean()))
+    left, right = (int(xs.min()), middle), (int(xs.max()), middle)
+    shoulder = tuple(int(v) for v in torso[3])
+    arms = [
+        _line([left, (left[0], shoulder[1] - 1), shoulder]),
+        _line([shoulder, (right[0], shoulder[1] - 1), right]),
+    ]
+    result = _score(STICK, np.vstack([head, torso, *arms, legs]))
+    assert result.passed, [c.describe() for c in result.failed]
+
+
 def test_a_stick_figure_with_arms_straight_out_passes():
     head, torso, _, legs = stick_reference()
     arms = _line([(15, 20), (35, 20)])

@@ -497,6 +497,24 @@ def test_a_head_ring_drawn_thick_in_places_crosses_nothing(drawn, dx, dy):
 
 
 @settings(derandomize=True, max_examples=40, deadline=None)
+@given(fair_figures(), st.integers(4, 7))
+def test_a_tail_under_the_hip_fails(drawn, length):
+    """A line of 4 to 7 cells straight down from the hip (3 is within the cell a 4-connected leg may
+    leave the torso below its end, plus a stub's 2), between legs spread 1 in 3 or wider: the
+    torso running on below the legs (its end lies near a leg's line, but the leg leaves another way:
+    a straight leg is told from a tail by leaving the hip the way the line runs)."""
+    area, style = drawn
+    # drawn 8-connected (a 4-connected leg's staircase fills the cells beside the tail's first
+    # ones: the two read as one line parting lower down), legs spread 1 in 3 or wider
+    style = replace(style, walk=False, connect="8", legs_spread=max(style.legs_spread, 0.45))
+    layout = _stick_layout(area or DEFAULT_AREA, style)
+    (hx, hy), ((lx, fy), (rx, _)) = layout["hip"], layout["feet"]
+    assume(min(hx - lx, rx - hx) >= (fy - hy) / 3 and fy - hy > length + 2)
+    cells = stick_cells(area or DEFAULT_AREA, replace(style, tail=length))
+    assert any(f.startswith("limbs") for f in _failed(_stick_case(area), cells))
+
+
+@settings(derandomize=True, max_examples=40, deadline=None)
 @given(fair_figures(), st.integers(0, 10_000))
 def test_a_third_leg_fails(drawn, pick):
     """A third leg from the hip, its foot on the feet's row three cells or more from the others

@@ -40,12 +40,14 @@ class BodyLimits(Protocol):
 
 class Limb(NamedTuple):
     """An edge leaving the torso: ``"arm"`` or ``"leg"``, on the ``"left"``, ``"right"`` or
-    ``"along"`` the torso, where it leaves it (``root``) and where it ends (``tip``)."""
+    ``"along"`` the torso, where it leaves it (``root``), where it ends (``tip``), and how long
+    it is drawn (``length``, cells: its edges' lengths added, a bent arm's both parts)."""
 
     kind: str
     side: str
     root: FloatArray
     tip: FloatArray
+    length: float
 
 
 def torso_chain(
@@ -182,7 +184,8 @@ def limbs(segs: FloatArray, chain: set[int], a: FloatArray, b: FloatArray, t: Bo
         members = [starts[m] for m in range(len(starts)) if limb_of[m] == group]
         root = min((root for _, root, _ in members), key=lambda r: float(r[1]))  # the highest
         paths = {path_m for path_m, _, _ in members}
-        out.append(_limb(root, [farthest[m][1] for m in paths], a, b, t))
+        drawn = sum(float(np.hypot(*(q - p))) for m in paths for p, q in by_path[m])
+        out.append(_limb(root, [farthest[m][1] for m in paths], a, b, t, drawn))
     return out
 
 
@@ -197,8 +200,8 @@ def below_the_hip(found: list[Limb], a: FloatArray, b: FloatArray, t: BodyLimits
       and that limb reaches about as low as it (within a quarter of the run-on each): a figure
       standing on one straight leg, the other stepping out. The torso is then ``a`` to the hip,
       every limb is told arm or leg again against it, and the rest of the line is one more leg;
-    - a leg's first cells, when it ends on a limb's line (a straight leg whose first cells ran on
-      in the torso's direction before it leaves it);
+    - a leg's first cells, when it ends on the line of a limb leaving the hip its way (within
+      ``limb_merge_angle``: a straight leg whose first cells ran on in the torso's direction);
     - otherwise a tail: the torso running on below the legs, returned as its length.
 
     A leg straight down, in line with the torso, stands on the side the leg beside it leaves free
@@ -212,9 +215,13 @@ def below_the_hip(found: list[Limb], a: FloatArray, b: FloatArray, t: BodyLimits
     if run_on <= max(t.attach_tol, t.min_limb):
         return _straight_leg(found), 0.0
     if abs(float(b[1] - lowest.tip[1])) <= run_on / 4:
-        again = [_limb(limb.root, [limb.tip], a, hip, t) for limb in found]
-        return _straight_leg([*again, _limb(hip, [b], a, hip, t)]), 0.0
-    if any(seg_distance(b, limb.root, limb.tip)[0] <= t.attach_tol for limb in found):
+        again = [_limb(limb.root, [limb.tip], a, hip, t, limb.length) for limb in found]
+        return _straight_leg([*again, _limb(hip, [b], a, hip, t, run_on)]), 0.0
+    if any(
+        seg_distance(b, limb.root, limb.tip)[0] <= t.attach_tol
+        and angle_between(limb.tip - limb.root, b - hip) <= t.limb_merge_angle
+        for limb in found
+    ):
         return _straight_leg(found), 0.0
     return found, run_on
 
@@ -298,7 +305,7 @@ def _crossing(p: FloatArray, q: FloatArray, a: FloatArray, b: FloatArray) -> Flo
     return crossing
 
 
-def _limb(root: FloatArray, ends: list[FloatArray], a: FloatArray, b: FloatArray, t: BodyLimits) -> Limb:
+def _limb(root: FloatArray, ends: list[FloatArray], a: FloatArray, b: FloatArray, t: BodyLimits, length: float) -> Limb:
     """A limb leaving the torso ``a``–``b`` at ``root``: an arm above ``arm_zone`` of the torso's
     length, else a leg; on the side of the torso the one of its paths' far ``ends`` farthest to
     the side lies (``along`` within ``min_limb_side``: a limb hanging down the torso's line); that
@@ -313,4 +320,4 @@ def _limb(root: FloatArray, ends: list[FloatArray], a: FloatArray, b: FloatArray
     tip = max(ends, key=lambda p: abs(side_x(p)))
     off = side_x(tip)
     side = "along" if abs(off) < t.min_limb_side else ("left" if off < 0 else "right")
-    return Limb(kind, side, root, tip)
+    return Limb(kind, side, root, tip, length)

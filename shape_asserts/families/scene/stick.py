@@ -327,8 +327,8 @@ def _check_head_clear(
     """``head_clear``: no line runs over the head: no stroke has ``head_cross_cells`` points in a
     row on the head's ring or inside it, unless it draws the head itself (half its ring or more: a
     ring drawn two cells thick in places, a stroke that goes on from the head into the torso) or
-    lies wholly inside it (eyes, a mouth). An arm raised through the head's lower half runs along
-    its ring."""
+    lies wholly inside it (eyes, a mouth), and unless the run ends the stroke (a hand resting on
+    the head). An arm raised through the head's lower half runs along its ring and out again."""
     ring_cells = {(int(x), int(y)) for x, y in ring.tolist()}
     cx, cy = fit.center
     longest = 0
@@ -337,12 +337,15 @@ def _check_head_clear(
         on = [c in ring_cells or float(np.hypot(c[0] - cx, c[1] - cy)) < fit.radius - 1 for c in cells]
         if all(on) or 2 * len(ring_cells.intersection(cells)) >= len(ring_cells):
             continue  # inside the head (eyes, a mouth), or drawing it (a thick ring, a walk on to the torso)
+        # a run of head cells with the line off the head on both sides crosses it; one at a stroke's
+        # end touches it (a hand on the head, a torso started on its bottom cell)
         run = 0
-        for here in [*on, False]:
+        for k, here in enumerate(on):
             if here:
                 run += 1
                 continue
-            longest = max(longest, run)
+            if run < k:
+                longest = max(longest, run)
             run = 0
     clear = longest < t.head_cross_cells
     card.add(
@@ -424,7 +427,7 @@ def _stub_test(torso: float, area: Sequence[float], t: StickThresholds) -> Calla
     x0, _, x1, _ = (float(v) for v in area)
 
     def stub(limb: Limb) -> str:
-        length = float(np.hypot(*(limb.tip - limb.root)))
+        length = limb.length
         if limb.kind == "leg":
             least = t.min_leg_share * torso
             short = length < least
