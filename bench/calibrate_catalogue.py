@@ -268,11 +268,11 @@ GRID_LIMITS = [
         "last lines); the catalogue's diamond head, 0.88 off its best circle, is one. A roof edge "
         "left out is seen where it opens a face over the eaves to the sky or runs the two faces at "
         "the front corner into one; a ridge missing beside a chimney that closes the faces there is "
-        "not (1 of 173 visible roof edges dropped from fair houses). A limb is a stub under half the "
+        "not (the property test leaves that case out). A limb is a stub under half the "
         "torso (a leg) or under 0.4 of it while reaching out under half the room beside the "
         "shoulder (an arm): on a small figure, or in a narrow area, an arm of four cells is fair. "
-        "Eyes two cells apart in a head of radius 3 read as a line with a one-cell slip, and one "
-        "limb running over two of the head's cells as touching it.",
+        "Eyes two cells apart in a head of radius 3 read as a line with a one-cell slip; a line "
+        "running over two of the head's cells, or ending on it, touches the head and passes.",
     ),
     (
         "Repeated points",
