@@ -513,21 +513,7 @@ def _gzipped(padding: int) -> Callable[[Request], Reply]:
     of spaces travel as 64 KB)."""
 
     def reply(request: Request) -> Reply:
-        body = json.dumps(
-            {
-                "id": "chatcmpl-gzip",
-                "object": "chat.completion",
-                "model": "hostile",
-                "choices": [
-                    {
-                        "index": 0,
-                        "finish_reason": "stop",
-                        "message": {"role": "assistant", "content": json.dumps(drawing(request))},
-                    }
-                ],
-                "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
-            }
-        ).encode()
+        body = _completion_body(request)
         return Reply(body=gzip.compress(body + b" " * padding, 1), headers={"Content-Encoding": "gzip"})
 
     return reply
