@@ -196,6 +196,11 @@ def _fallback_cost(litellm: Any, response: Any) -> float | None:
     return cost
 
 
+#: More tokens than any one chat call uses (the largest context windows hold about 10 million): a
+#: count above it is not believed, as a count that is negative is not.
+MOST_TOKENS_BELIEVED = 100_000_000
+
+
 def _to_answer(litellm: Any, response: Any, latency: float) -> Answer:
     """``response`` as an :class:`Answer`: its first choice, and what the reply cost (of a reply
     without a choice, the cost alone)."""
@@ -208,11 +213,11 @@ def _to_answer(litellm: Any, response: Any, latency: float) -> Answer:
     usage = {}
     for k in ("prompt_tokens", "completion_tokens", "total_tokens"):
         v = getattr(usage_obj, k, None) if usage_obj is not None else None
-        if isinstance(v, int) and not isinstance(v, bool) and v >= 0:
+        if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MOST_TOKENS_BELIEVED:
             usage[k] = v
     cost = None
     # a price is only as good as the counts it is made of: a reply that does not say what it used
-    # (no usage, which litellm reads as 0 prompt tokens, or counts negative or not whole) has no
+    # (no usage, which litellm reads as 0 prompt tokens, or counts negative, absurd or not whole) has no
     # price here, whatever litellm made of it; the cap counts it at its worst case
     if usage.get("prompt_tokens", 0) > 0 and "completion_tokens" in usage:
         # litellm already priced the response while logging it; asking again costs ~4 ms a call

@@ -78,6 +78,18 @@ def test_a_reply_that_does_not_say_what_it_used_has_no_price(usage):
     assert all(isinstance(v, int) and v >= 0 for v in answer.usage.values())
 
 
+def test_a_count_of_more_tokens_than_any_call_uses_is_not_believed():
+    """litellm prices 10^30 completion tokens at some 10^23 dollars, which the run would print and
+    add up; such a reply is counted at its call's worst case, as one that says nothing."""
+    absurd = types.SimpleNamespace(prompt_tokens=120, completion_tokens=10**30, total_tokens=10**30 + 120)
+    prices = PriceList({"gpt-known": 7.5e23})
+    answer = call._to_answer(prices, response("gpt-known", stamped=7.5e23, usage=absurd), 0.1)
+    assert answer.cost_usd is None
+    assert answer.usage == {"prompt_tokens": 120}
+    most = types.SimpleNamespace(prompt_tokens=120, completion_tokens=call.MOST_TOKENS_BELIEVED, total_tokens=None)
+    assert call._to_answer(prices, response("gpt-known", stamped=1.0, usage=most), 0.1).cost_usd == 1.0
+
+
 def test_a_negative_price_is_no_price():
     prices = PriceList({"gpt-known": -0.5})
     assert call._to_answer(prices, response("gpt-known"), 0.1).cost_usd is None
