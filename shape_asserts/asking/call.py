@@ -176,24 +176,28 @@ def _tool_calls(message: Any) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-#: Models (as responses name them) litellm could not price: asking it again repeats a slow search
-#: through its price list, on the event loop, for every call (issue 11: 0.77 s over 217 calls).
-_UNPRICED: set[str] = set()
+#: Each model's list price per prompt token and per answer token, and its longest answer, as
+#: litellm's price list has them; ``None`` for a model it has no price for. Read once per model.
+_PRICES: dict[str, tuple[float, float, int | None] | None] = {}
 
 
-def _fallback_cost(litellm: Any, response: Any) -> float | None:
-    """litellm's price of ``response`` when its logging did not stamp one; once per unpriced model."""
-    model = str(getattr(response, "model", None))
-    if model in _UNPRICED:
-        return None
+def list_prices(litellm: Any, model: str) -> tuple[float, float, int | None] | None:
+    """``model``'s price per prompt and per answer token, and its longest answer; else ``None``."""
+    if model not in _PRICES:
+        _PRICES[model] = _read_prices(litellm, model)
+    return _PRICES[model]
+
+
+def _read_prices(litellm: Any, model: str) -> tuple[float, float, int | None] | None:
     try:
-        cost = float(litellm.completion_cost(completion_response=response))
-    except Exception:
-        cost = math.nan
-    if math.isnan(cost):
-        _UNPRICED.add(model)
+        info = litellm.get_model_info(model)
+        per_prompt, per_answer = float(info["input_cost_per_token"]), float(info["output_cost_per_token"])
+    except Exception:  # not in litellm's price list (or a test's stand-in for litellm)
         return None
-    return cost
+    if not all(math.isfinite(p) and p >= 0 for p in (per_prompt, per_answer)):
+        return None
+    longest = info.get("max_output_tokens")
+    return per_prompt, per_answer, longest if isinstance(longest, int) and longest > 0 else None
 
 
 #: More tokens than any one chat call uses (the largest context windows hold about 10 million): a
@@ -201,9 +205,10 @@ def _fallback_cost(litellm: Any, response: Any) -> float | None:
 MOST_TOKENS_BELIEVED = 100_000_000
 
 
-def _to_answer(litellm: Any, response: Any, latency: float) -> Answer:
+def _to_answer(litellm: Any, model: str, response: Any, latency: float) -> Answer:
     """``response`` as an :class:`Answer`: its first choice, and what the reply cost (of a reply
-    without a choice, the cost alone)."""
+    without a choice, the cost alone): the list price of ``model``, the model asked, for the tokens
+    the reply says it used."""
     choice = response.choices[0] if getattr(response, "choices", None) else None
     message = getattr(choice, "message", None)
     # every shape an answer comes in is kept: the text, a refusal, tool calls and why it ended
@@ -217,15 +222,13 @@ def _to_answer(litellm: Any, response: Any, latency: float) -> Answer:
             usage[k] = v
     cost = None
     # a price is only as good as the counts it is made of: a reply that does not say what it used
-    # (no usage, which litellm reads as 0 prompt tokens, or counts negative, absurd or not whole) has no
-    # price here, whatever litellm made of it; the cap counts it at its worst case
-    if usage.get("prompt_tokens", 0) > 0 and "completion_tokens" in usage:
-        # litellm already priced the response while logging it; asking again costs ~4 ms a call
-        hidden = getattr(response, "_hidden_params", None) or {}
-        cost = hidden.get("response_cost") if isinstance(hidden, dict) else None
-        if cost is None:
-            cost = _fallback_cost(litellm, response)
-    cost = float(cost) if isinstance(cost, (int, float)) and math.isfinite(cost) and cost >= 0 else None
+    # (no usage, which litellm reads as 0 prompt tokens, or counts negative, absurd or not whole) has
+    # no price here, and the cap counts it at its worst case. Nothing else the reply says of its price
+    # is believed: neither the model it names (a proxy's, a router's, a hostile server's
+    # "gpt-4o-mini", which litellm priced it by) nor a price it states ("usage": {"cost": 0})
+    prices = list_prices(litellm, model)
+    if prices is not None and usage.get("prompt_tokens", 0) > 0 and "completion_tokens" in usage:
+        cost = usage["prompt_tokens"] * prices[0] + usage["completion_tokens"] * prices[1]
     return Answer(
         text=str(text),
         finish_reason=_text(getattr(choice, "finish_reason", None)),
@@ -450,7 +453,7 @@ def _delivered(litellm: Any, model: str, response: Any, latency: float) -> Answe
     Unusable
         When it holds no choice to read an answer from (what it cost is kept).
     """
-    answer = _to_answer(litellm, response, latency)
+    answer = _to_answer(litellm, model, response, latency)
     if not getattr(response, "choices", None):
         raise Unusable(f"{model}: the server's reply has no choices, so no answer{UNUSABLE_HINT}", answer)
     return answer

@@ -1,26 +1,20 @@
 """The most a call can cost before it is made: what ``--max-cost`` holds for each call in flight.
 
-The price of an answer is known only once it has come back (``call.py`` reads it from litellm);
-a cap checked against that alone is passed by every call already in flight. So each call holds
-its worst case against the cap from when it is sent (:class:`~shape_asserts.asking.asker.Asker`),
-reckoned here from litellm's price list.
+The price of an answer is known only once it has come back (``call.py``: the tokens it says it
+used at the asked model's list price); a cap checked against that alone is passed by every call
+already in flight. So each call holds its worst case against the cap from when it is sent
+(:class:`~shape_asserts.asking.asker.Asker`), reckoned here from the same list price.
 """
 
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping
 from typing import Any
 
 from shape_asserts.asking import call
 
 __all__ = ["worst_cost", "answer_limit", "ANSWER_LIMITS"]
-
-#: Each model's price per prompt token and per answer token, and its longest answer, as litellm
-#: knows them; ``None`` for a model it has no price for.
-_PRICES: dict[str, tuple[float, float, int | None] | None] = {}
-
 
 #: Arguments that bound an answer's length, by provider: OpenAI's for reasoning models, Gemini's,
 #: Hugging Face's and Ollama's; litellm passes each on as it is.
@@ -50,10 +44,8 @@ def worst_cost(model: str, messages: list[dict[str, str]], max_tokens: int | Non
     """
     if model.startswith("reference/"):
         return 0.0  # drawn in-process
-    if model not in _PRICES:
-        # through the module: a test's stand-in for litellm (call.load_litellm patched) is the one asked
-        _PRICES[model] = _prices(call.load_litellm(), model)
-    prices = _PRICES[model]
+    # through the module: a test's stand-in for litellm (call.load_litellm patched) is the one asked
+    prices = call.list_prices(call.load_litellm(), model)
     if prices is None:
         return None
     per_prompt, per_answer, longest = prices
@@ -62,16 +54,3 @@ def worst_cost(model: str, messages: list[dict[str, str]], max_tokens: int | Non
         return None
     prompt_bytes = sum(len(json.dumps(m, ensure_ascii=False).encode("utf-8")) for m in messages)
     return prompt_bytes * per_prompt + min(limits) * per_answer
-
-
-def _prices(litellm: Any, model: str) -> tuple[float, float, int | None] | None:
-    """litellm's price per prompt and per answer token for ``model``, and its longest answer; else ``None``."""
-    try:
-        info = litellm.get_model_info(model)
-        per_prompt, per_answer = float(info["input_cost_per_token"]), float(info["output_cost_per_token"])
-    except Exception:  # not in litellm's price list (or a test's stand-in for litellm)
-        return None
-    if not (math.isfinite(per_prompt) and math.isfinite(per_answer)):
-        return None
-    longest = info.get("max_output_tokens")
-    return per_prompt, per_answer, longest if isinstance(longest, int) and longest > 0 else None

@@ -346,16 +346,16 @@ def test_issue32_m6_a_recordings_folder_that_cannot_be_written_is_found_before_a
     assert "nothing was asked of openai/hostile: its recordings' folder" in output(result)
 
 
-def _priced(written: int, usage: Any = "billed") -> Callable[[Request], Reply]:
+def _priced(written: int, usage: Any = "billed", named: str = "gpt-4o") -> Callable[[Request], Reply]:
     """gpt-4o's answer with the exact drawing, billed 100 prompt + ``written`` answer tokens (or
     with the ``usage`` given, ``None`` for none), its body sent over a second (the calls stay in
-    flight together)."""
+    flight together); the reply says it comes from the model ``named``."""
 
     def reply(request: Request) -> Reply:
         body = {
             "id": "chatcmpl-priced",
             "object": "chat.completion",
-            "model": "gpt-4o",
+            "model": named,
             "choices": [
                 {
                     "index": 0,
@@ -427,6 +427,29 @@ def test_rt36_a_reply_that_does_not_say_what_it_used_counts_at_its_worst_case(su
     assert "counted at their call's worst case against --max-cost: openai/gpt-4o (2)" in text
     spent = float(re.findall(r"unasked 8, \$(\d+\.\d+)", text)[-1])
     assert 0.08 <= spent <= 0.1
+
+
+@pytest.mark.parametrize(
+    "named, usage",
+    [
+        ("gpt-4o-mini", "billed"),
+        ("gpt-4o", {"prompt_tokens": 100, "completion_tokens": 4096, "total_tokens": 4196, "cost": 0.0}),
+    ],
+    ids=["reply-names-a-cheaper-model", "reply-states-its-price"],
+)
+def test_max_cost_prices_an_answer_at_the_asked_models_list_price(suite, named, usage):
+    """Critical (fifth sweep): ``--max-cost`` took litellm's price of the reply, which goes by the
+    model the reply names and by a price it states (``usage.cost``, as proxies send it): asking
+    gpt-4o, replies naming gpt-4o-mini or stating a cost of 0 let every call through a cap meant for
+    a few. Each answer costs $0.04 at gpt-4o's list price, so a $0.10 cap allows two."""
+    with HostileServer(_priced(4096, usage, named)) as server:
+        result = run(suite, server, "--max-cost=0.1", *TEN_CIRCLES, model="openai/gpt-4o")
+
+    text = output(result)
+    assert len(server.requests) == 2, text
+    result.assert_outcomes(passed=2, skipped=8)
+    spent = float(re.findall(r"unasked 8, \$(\d+\.\d+)", text)[-1])
+    assert 0.08 < spent <= 0.1
 
 
 def test_rt36_max_cost_waits_for_the_calls_in_flight_instead_of_skipping_cases(suite):

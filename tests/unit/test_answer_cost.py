@@ -1,4 +1,4 @@
-"""The cost of an answer: litellm's stamped price, else its completion_cost once per unpriced model."""
+"""The cost of an answer: the asked model's list price for the tokens the reply says it used."""
 
 from __future__ import annotations
 
@@ -10,20 +10,22 @@ from shape_asserts.asking import call
 
 
 class PriceList:
-    """A stand-in for litellm's pricing: knows some models, counts every lookup."""
+    """A stand-in for litellm's price list: knows some models' prices per token, counts every lookup."""
 
-    def __init__(self, prices: dict[str, float]) -> None:
+    def __init__(self, prices: dict[str, tuple[float, float]]) -> None:
         self.prices = prices
         self.asked: list[str] = []
 
-    def completion_cost(self, completion_response):
-        self.asked.append(completion_response.model)
-        if completion_response.model not in self.prices:
-            raise ValueError(f"This model isn't mapped yet. model={completion_response.model}")
-        return self.prices[completion_response.model]
+    def get_model_info(self, model):
+        self.asked.append(model)
+        if model not in self.prices:
+            raise ValueError(f"This model isn't mapped yet. model={model}")
+        per_prompt, per_answer = self.prices[model]
+        return {"input_cost_per_token": per_prompt, "output_cost_per_token": per_answer}
 
 
 USED = types.SimpleNamespace(prompt_tokens=120, completion_tokens=40, total_tokens=160)
+GPT_4O = {"openai/gpt-4o": (2.5e-6, 1e-5), "gpt-4o-mini": (1.5e-7, 6e-7)}
 
 
 def response(model: str, stamped: float | None = None, usage=USED):
@@ -33,29 +35,33 @@ def response(model: str, stamped: float | None = None, usage=USED):
 
 
 @pytest.fixture(autouse=True)
-def _fresh_unpriced(monkeypatch):
-    monkeypatch.setattr(call, "_UNPRICED", set())
+def _fresh_prices(monkeypatch):
+    monkeypatch.setattr(call, "_PRICES", {})
+
+
+def test_an_answer_costs_the_asked_models_list_price_for_the_tokens_it_used():
+    prices = PriceList(GPT_4O)
+    answer = call._to_answer(prices, "openai/gpt-4o", response("gpt-4o-2024-08-06"), 0.1)
+    assert answer.cost_usd == pytest.approx(120 * 2.5e-6 + 40 * 1e-5)
+
+
+def test_neither_the_model_a_reply_names_nor_a_price_it_states_is_believed():
+    """A proxy, a router or a hostile server answering for gpt-4o may name gpt-4o-mini (17 times
+    cheaper, which litellm priced the reply by) or state its own price (``usage.cost``: 0, which
+    litellm stamped): the cap then let every call through."""
+    prices = PriceList(GPT_4O)
+    for reply in (response("gpt-4o-mini"), response("openai/gpt-4o", stamped=0.0)):
+        answer = call._to_answer(prices, "openai/gpt-4o", reply, 0.1)
+        assert answer.cost_usd == pytest.approx(120 * 2.5e-6 + 40 * 1e-5)
 
 
 def test_an_unpriced_model_is_looked_up_once_and_its_cost_stays_unknown():
     prices = PriceList({})
-    answers = [call._to_answer(prices, response("openai/local-thing"), 0.1) for _ in range(5)]
+    answers = [
+        call._to_answer(prices, "openai/local-thing", response("local-thing", stamped=0.5), 0.1) for _ in range(5)
+    ]
     assert [a.cost_usd for a in answers] == [None] * 5
     assert prices.asked == ["openai/local-thing"]
-
-
-def test_a_priced_model_is_priced_every_time_and_an_unpriced_one_does_not_stop_it():
-    prices = PriceList({"gpt-known": 0.002})
-    call._to_answer(prices, response("openai/local-thing"), 0.1)
-    costs = [call._to_answer(prices, response("gpt-known"), 0.1).cost_usd for _ in range(3)]
-    assert costs == [0.002] * 3
-    assert prices.asked == ["openai/local-thing", "gpt-known", "gpt-known", "gpt-known"]
-
-
-def test_a_cost_litellm_stamped_while_logging_is_used_without_a_lookup():
-    prices = PriceList({})
-    assert call._to_answer(prices, response("openai/local-thing", stamped=0.5), 0.1).cost_usd == 0.5
-    assert prices.asked == []
 
 
 @pytest.mark.parametrize(
@@ -70,26 +76,25 @@ def test_a_cost_litellm_stamped_while_logging_is_used_without_a_lookup():
     ids=["none", "zeros", "negative", "fractional", "no-completion"],
 )
 def test_a_reply_that_does_not_say_what_it_used_has_no_price(usage):
-    """Whatever litellm made of it (it prices missing usage at $0, negative counts below zero):
-    the run counts such a reply at its call's worst case instead (test_max_cost_holds)."""
-    prices = PriceList({"gpt-known": -0.5})
-    answer = call._to_answer(prices, response("gpt-known", stamped=-0.5, usage=usage), 0.1)
+    """The run counts such a reply at its call's worst case instead (test_max_cost_holds)."""
+    answer = call._to_answer(PriceList(GPT_4O), "openai/gpt-4o", response("gpt-4o", usage=usage), 0.1)
     assert answer.cost_usd is None
     assert all(isinstance(v, int) and v >= 0 for v in answer.usage.values())
 
 
 def test_a_count_of_more_tokens_than_any_call_uses_is_not_believed():
-    """litellm prices 10^30 completion tokens at some 10^23 dollars, which the run would print and
-    add up; such a reply is counted at its call's worst case, as one that says nothing."""
+    """10^30 completion tokens cost some 10^25 dollars at gpt-4o's price, which the run would
+    print and add up; such a reply is counted at its call's worst case, as one that says nothing."""
     absurd = types.SimpleNamespace(prompt_tokens=120, completion_tokens=10**30, total_tokens=10**30 + 120)
-    prices = PriceList({"gpt-known": 7.5e23})
-    answer = call._to_answer(prices, response("gpt-known", stamped=7.5e23, usage=absurd), 0.1)
+    prices = PriceList(GPT_4O)
+    answer = call._to_answer(prices, "openai/gpt-4o", response("gpt-4o", usage=absurd), 0.1)
     assert answer.cost_usd is None
     assert answer.usage == {"prompt_tokens": 120}
     most = types.SimpleNamespace(prompt_tokens=120, completion_tokens=call.MOST_TOKENS_BELIEVED, total_tokens=None)
-    assert call._to_answer(prices, response("gpt-known", stamped=1.0, usage=most), 0.1).cost_usd == 1.0
+    assert call._to_answer(prices, "openai/gpt-4o", response("gpt-4o", usage=most), 0.1).cost_usd is not None
 
 
-def test_a_negative_price_is_no_price():
-    prices = PriceList({"gpt-known": -0.5})
-    assert call._to_answer(prices, response("gpt-known"), 0.1).cost_usd is None
+@pytest.mark.parametrize("bad", [-2.5e-6, float("nan"), float("inf")])
+def test_a_price_list_entry_that_is_no_price_prices_nothing(bad):
+    answer = call._to_answer(PriceList({"m": (bad, 1e-5)}), "m", response("m"), 0.1)
+    assert answer.cost_usd is None

@@ -50,7 +50,7 @@ def _response(message: types.SimpleNamespace, finish: str) -> types.SimpleNamesp
 def test_a_tool_call_answer_keeps_the_calls_arguments_and_why_it_ended():
     fn = types.SimpleNamespace(name="draw", arguments='{"points": [[1, 2]]}')
     message = types.SimpleNamespace(content=None, tool_calls=[types.SimpleNamespace(function=fn)])
-    answer = call._to_answer(None, _response(message, "tool_calls"), 0.1)
+    answer = call._to_answer(None, "m", _response(message, "tool_calls"), 0.1)
     assert (answer.text, answer.tool_calls, answer.finish_reason) == (
         "",
         (("draw", '{"points": [[1, 2]]}'),),
@@ -59,9 +59,9 @@ def test_a_tool_call_answer_keeps_the_calls_arguments_and_why_it_ended():
 
 
 def test_a_refusal_and_a_content_filter_stop_are_kept_not_turned_into_an_empty_answer():
-    refused = call._to_answer(None, _response(types.SimpleNamespace(content=None, refusal="No."), "stop"), 0.1)
+    refused = call._to_answer(None, "m", _response(types.SimpleNamespace(content=None, refusal="No."), "stop"), 0.1)
     assert refused.refusal == "No."
-    filtered = call._to_answer(None, _response(types.SimpleNamespace(content=None), "content_filter"), 0.1)
+    filtered = call._to_answer(None, "m", _response(types.SimpleNamespace(content=None), "content_filter"), 0.1)
     assert (filtered.text, filtered.finish_reason) == ("", "content_filter")
 
 
