@@ -40,7 +40,7 @@ from shape_asserts.asking.call import Answer, TimedOut, aask, litellm_version
 from shape_asserts.asking.model_config import ModelConfig, Sent, resolve
 from shape_asserts.asking.prices import answer_limit, worst_cost
 from shape_asserts.asking.recorded import RecordedAnswer
-from shape_asserts.asking.retry import served_locally
+from shape_asserts.asking.retry import is_timeout, served_locally
 from shape_asserts.asking.runstate import Progress, RunState
 from shape_asserts.asking.store import FixtureStore, Recording, sample_record
 from shape_asserts.asking.turns import Turn, Turns
@@ -396,8 +396,10 @@ class _Fetch:
         if self.on_progress is not None:
             self.on_progress(self.progress)
 
-    def _on_retry(self, exc: BaseException, wait: float) -> None:
+    def _on_retry(self, model: str, exc: BaseException, worst: float) -> None:
         self.progress.retried += 1
+        if is_timeout(exc):
+            self.progress.count_timed_out(model, worst)
         self._note()
 
     async def _heartbeat(self) -> None:
@@ -558,7 +560,7 @@ class _Fetch:
                 api_base=asker.api_base,
                 sample=index,
                 max_retries=asker.max_retries,
-                on_retry=self._on_retry,
+                on_retry=lambda exc, wait: self._on_retry(job.model, exc, worst),
                 timeout_retries=asker.timeout_retries,
             )
         except ProviderError as exc:
@@ -602,6 +604,8 @@ class _Fetch:
         spent = getattr(exc, "spent", None)
         if spent is not None:
             self.progress.count_spent(job.model, spent, worst)
+        if isinstance(exc, TimedOut):
+            self.progress.count_timed_out(job.model, worst)
         self.state.failures.setdefault(job.key, str(exc))
         if isinstance(exc, ModelUnavailable) and job.model not in self.answered:
             self.unavailable.setdefault(job.model, exc.reason)

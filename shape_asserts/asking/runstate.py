@@ -119,6 +119,8 @@ class Progress:
     #: Replies of a model litellm has a price for that did not say what they used (no usage, or
     #: counts negative or not whole), by model: each counted at its call's worst case.
     at_worst_by_model: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    #: Attempts of a priced model that timed out, by model: each counted at its call's worst case.
+    timed_out_by_model: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     #: The run's ``--max-cost`` (USD), to say at the end when it could not count every answer.
     max_cost: float | None = None
     started: float = field(default_factory=time.perf_counter)
@@ -160,6 +162,14 @@ class Progress:
             self.cost_usd += cost
             self.cost_by_model[model] += cost
 
+    def count_timed_out(self, model: str, worst: float) -> None:
+        """Count an attempt the client gave up on at its call's ``worst`` case: the server may have
+        gone on generating the answer and billed it, retried or not."""
+        if worst > 0 and not model.startswith("reference/"):
+            self.timed_out_by_model[model] += 1
+            self.cost_usd += worst
+            self.cost_by_model[model] += worst
+
     @property
     def unpriced(self) -> int:
         """Answers litellm had no price for."""
@@ -194,6 +204,12 @@ class Progress:
             out.append(
                 "shape-asserts: replies that did not say what they used (no usage, or counts negative or "
                 f"not whole) were counted at their call's worst case against --max-cost: {models}"
+            )
+        if self.timed_out_by_model:
+            models = ", ".join(f"{m} ({n})" for m, n in sorted(self.timed_out_by_model.items()))
+            out.append(
+                "shape-asserts: attempts that timed out (the server may have gone on and billed them) were "
+                f"counted at their call's worst case against --max-cost: {models}"
             )
         if self.max_cost is not None and self.unpriced:
             models = ", ".join(sorted(m for m, n in self.unpriced_by_model.items() if n))

@@ -670,6 +670,38 @@ def test_issue32_a_local_servers_timeouts_are_still_not_retried_by_default(suite
     assert "a call that timed out is not retried for openai/hostile (served on this machine" in text
 
 
+def test_max_cost_counts_an_attempt_that_timed_out_at_its_worst_case(suite):
+    """Major (fifth sweep): a retried attempt that timed out was not counted: the server may go on
+    generating it and bill it. Here each prompt's first attempt stalls and the second is billed
+    100 + 1,000 tokens ($0.0103 at gpt-4o's price); a call's worst case is $0.0105. Counting the
+    stalled attempts, a $0.05 cap asks two cases (four attempts); not counting them, it asked four."""
+    suite.makeconftest(HOSTED_NAME_CONFTEST)
+    billed = _priced(1000)
+
+    def stalls_once(request: Request) -> Reply:
+        return Reply(body=b"{}", trickle=30.0) if request.sample == 0 else billed(request)
+
+    with HostileServer(stalls_once) as server:
+        hosted = server.base_url.replace("127.0.0.1", "hosted.example")
+        result = run(
+            suite,
+            server,
+            f"--api-base={hosted}",
+            "--request-timeout=2",
+            "--max-tokens=1000",
+            "--max-cost=0.05",
+            "--concurrency=1",
+            *TEN_CIRCLES,
+            model="openai/gpt-4o",
+        )
+
+    text = output(result)
+    assert len(server.requests) == 4, text
+    result.assert_outcomes(passed=2, skipped=8)
+    assert "attempts that timed out (the server may have gone on and billed them) were counted" in text
+    assert "openai/gpt-4o (2)" in text
+
+
 class _OneSlot:
     """A local server that answers one request at a time, each taking ``seconds``, and goes on
     answering a request whose client has left (as a llama.cpp server with one slot may)."""
