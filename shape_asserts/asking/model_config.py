@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from shape_asserts.asking.failure import redact
 from shape_asserts.exceptions import ModelConfigError
 
 if sys.version_info >= (3, 11):
@@ -374,9 +375,11 @@ def _number_in(value: Any, low: float, high: float) -> bool:
 
 
 def canonical(value: Any) -> str:
-    """``value`` as compact JSON with sorted keys: how two argument sets are compared (``true`` is
-    not ``1``, as it would be in Python)."""
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    """``value`` as compact JSON with sorted keys, redacted as a recording is written: how two
+    argument sets are compared and shown (``true`` is not ``1``, as it would be in Python; a
+    password in a URL is ``[REDACTED]`` on both sides, as the recording keeps no more of it, so the
+    arguments a run sends still match what it recorded)."""
+    return redact(json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")))
 
 
 def describe_change(recorded: Mapping[str, Any], sent: Mapping[str, Any]) -> str:

@@ -12,7 +12,7 @@ import shlex
 
 import pytest
 
-from shape_asserts.asking.failure import address
+from shape_asserts.asking.failure import address, redact
 from shape_asserts.plugin.options import OPTIONS
 
 __all__ = ["reproduce"]
@@ -43,5 +43,8 @@ def reproduce(config: pytest.Config) -> tuple[str, ...]:
             out.append(o.flag)
             continue
         for value in given if o.repeatable else [given]:
-            out.append(shlex.quote(f"{o.flag}={value:g}" if isinstance(value, float) else f"{o.flag}={value}"))
+            # a value may hold a secret (a password in a --model-arg's URL): the hint reaches the
+            # terminal, the JUnit XML and the report, so it says [REDACTED] for the user to fill in
+            said = f"{o.flag}={value:g}" if isinstance(value, float) else f"{o.flag}={value}"
+            out.append(shlex.quote(redact(said)))
     return tuple(out)

@@ -702,6 +702,32 @@ def test_max_cost_counts_an_attempt_that_timed_out_at_its_worst_case(suite):
     assert "openai/gpt-4o (2)" in text
 
 
+def test_a_model_argument_holding_a_password_is_asked_once_and_never_written(suite):
+    """Major (fifth sweep): a ``--model-arg`` URL with ``user:password@`` was recorded redacted, so
+    the recording never matched the arguments sent: every case was asked twice in the run that
+    recorded it and again by every later run, and ``--record=none`` could never replay it. The
+    password itself went into the results file and the "record it with" hint (terminal, JUnit XML)."""
+    arg = '--model-arg=extra_body={"webhook": "https://ci-bot:hunter2pass@hooks.example.com/notify"}'
+    with HostileServer(exact) as server:
+        first = run(suite, server, arg, "-k", "circle-start000", "--shape-results=first.jsonl")
+        again = run(suite, server, arg, "-k", "circle-start000", "--shape-results=again.jsonl")
+        replay = run(suite, server, arg, "-k", "circle-start000", "--record=none")
+        hint = run(
+            suite, server, arg, "-k", "circle-start000", "--record=none", "--fixtures-dir=empty", "--junitxml=hint.xml"
+        )
+
+    first.assert_outcomes(passed=2)
+    again.assert_outcomes(passed=2)
+    replay.assert_outcomes(passed=2)
+    assert len(server.requests) == 2, output(again)
+    hint.assert_outcomes(errors=2)
+    assert "https://[REDACTED]@hooks.example.com/notify" in output(hint)
+    written = [*(suite.path / "recorded").rglob("*.json"), suite.path / "first.jsonl", suite.path / "hint.xml"]
+    shown = output(first) + output(again) + output(replay) + output(hint)
+    assert all("hunter2pass" not in p.read_text(encoding="utf-8") for p in written)
+    assert "hunter2pass" not in shown
+
+
 class _OneSlot:
     """A local server that answers one request at a time, each taking ``seconds``, and goes on
     answering a request whose client has left (as a llama.cpp server with one slot may)."""
