@@ -210,6 +210,12 @@ def check_argument(key: str, value: Any, where: str) -> None:
     """
     if key in RESERVED:
         raise ModelConfigError(f"{where}: {key} is set by the harness, not as an argument; {RESERVED[key]}")
+    if key == "extra_body" and isinstance(value, Mapping):  # its keys join the request's body as they are
+        for inner in value:
+            if inner in RESERVED:
+                raise ModelConfigError(
+                    f"{where}: extra_body.{inner} is set by the harness, not as an argument; {RESERVED[inner]}"
+                )
     _check_value(key, value, where, [key], 0)
 
 

@@ -67,6 +67,15 @@ def test_a_key_the_harness_sets_is_refused_with_what_sets_it(key, says):
         parse_model_args([f"{key}=1"], "--model-arg")
 
 
+@pytest.mark.parametrize(("key", "says"), [("n", "--samples"), ("stream", "read whole"), ("model", "--model")])
+def test_a_key_the_harness_sets_is_refused_inside_extra_body_too(key, says):
+    """extra_body's keys join the request's body as they are: ``{"n": 8}`` there had the provider
+    bill eight answers a call while the run recorded one and held one answer's worst case."""
+    with pytest.raises(ModelConfigError, match=f"extra_body.{key} is set by the harness.*{says}"):
+        parse_model_args([f'extra_body={{"{key}": 8, "verbosity": "low"}}'], "--model-arg")
+    assert parse_model_args(['extra_body={"verbosity": "low"}'], "--model-arg") == {"extra_body": {"verbosity": "low"}}
+
+
 # --- secrets -------------------------------------------------------------------------------------
 
 
