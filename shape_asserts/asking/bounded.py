@@ -5,7 +5,9 @@ An OpenAI-compatible server's body is read whole before litellm sees it, and dec
 read: a reply of a megabyte sent with ``Content-Encoding: gzip`` inflated to a gigabyte took 4.3 GB
 of memory for one case. :func:`install` wraps the transports litellm makes for its HTTP clients:
 their replies are decoded here, a chunk at a time, and refused past the bound
-(:class:`ReplyTooLarge`: a delivered reply, not asked again).
+(:class:`ReplyTooLarge`: a delivered reply, not asked again). A successful reply whose body breaks
+off (the connection dropped half-way) was delivered too: the answer was generated and may be
+billed, so it is :class:`ReplyCut`, not the connection error litellm would retry.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 import httpx
 
-__all__ = ["MAX_REPLY_BYTES", "ReplyTooLarge", "install"]
+__all__ = ["MAX_REPLY_BYTES", "ReplyCut", "ReplyTooLarge", "install"]
 
 #: The most a reply's body may hold once decoded: an answer of a million tokens is about 4 MB.
 MAX_REPLY_BYTES = 32 * 2**20
@@ -29,13 +31,27 @@ class ReplyTooLarge(Exception):
     """A server's reply ran past :data:`MAX_REPLY_BYTES` decoded, or came in an encoding not read here."""
 
 
-class _Decoded(httpx.AsyncByteStream):
-    """The body of a reply decoded chunk by chunk, refused once it passes ``limit`` bytes."""
+class ReplyCut(Exception):
+    """A successful reply's body broke off before it was whole."""
 
-    def __init__(self, raw: httpx.AsyncByteStream, encoding: str, limit: int) -> None:
-        self.raw, self.encoding, self.limit = raw, encoding, limit
+
+class _Decoded(httpx.AsyncByteStream):
+    """The body of a reply decoded chunk by chunk, refused once it passes ``limit`` bytes; a
+    successful one (``delivered``) that breaks off is :class:`ReplyCut`."""
+
+    def __init__(self, raw: httpx.AsyncByteStream, encoding: str, limit: int, delivered: bool) -> None:
+        self.raw, self.encoding, self.limit, self.delivered = raw, encoding, limit, delivered
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
+        try:
+            async for out in self._decoded():
+                yield out
+        except (httpx.RemoteProtocolError, httpx.ReadError) as exc:
+            if not self.delivered:
+                raise
+            raise ReplyCut(f"the reply's body broke off before it was whole ({type(exc).__name__}: {exc})") from exc
+
+    async def _decoded(self) -> AsyncIterator[bytes]:
         inflate = zlib.decompressobj(_WBITS[self.encoding]) if self.encoding in _WBITS else None
         total = 0
         async for chunk in self.raw:
@@ -78,7 +94,7 @@ class _Bounded(httpx.AsyncBaseTransport):
         return httpx.Response(
             response.status_code,
             headers=headers,
-            stream=_Decoded(response.stream, encoding, MAX_REPLY_BYTES),
+            stream=_Decoded(response.stream, encoding, MAX_REPLY_BYTES, response.is_success),
             extensions=response.extensions,
             request=request,
         )

@@ -423,14 +423,14 @@ def _unreadable(exc: BaseException) -> str | None:
     :class:`json.JSONDecodeError` in the chain), JSON that is no object, or an object its
     conversion to a response choked on (``message: null``, ``choices: "abc"``, ``usage: "lots"``,
     an ``error`` object sent with a 200). Said in one line, without litellm's traceback."""
-    from shape_asserts.asking.bounded import ReplyTooLarge  # (litellm, and so httpx, are loaded)
+    from shape_asserts.asking.bounded import ReplyCut, ReplyTooLarge  # (litellm, and so httpx, are loaded)
 
     seen: list[BaseException] = []
     cur: BaseException | None = exc
     while cur is not None and all(cur is not s for s in seen):
         if isinstance(cur, json.JSONDecodeError):
             return f"not JSON: {cur.msg} at character {cur.pos}"
-        if isinstance(cur, ReplyTooLarge):
+        if isinstance(cur, (ReplyTooLarge, ReplyCut)):
             return str(cur)
         words = str(getattr(cur, "message", None) or cur)
         converting = any(

@@ -48,6 +48,8 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     #: Seconds over which the body is sent, byte by byte, after the headers went out at once.
     trickle: float = 0.0
+    #: Bytes of the body sent before the connection is closed (its Content-Length says the whole).
+    cut: int | None = None
 
 
 def drawing(request: Request, style: str = "exact") -> dict[str, Any]:
@@ -100,6 +102,11 @@ class _Handler(BaseHTTPRequestHandler):
         for k, v in reply.headers.items():
             self.send_header(k, v)
         self.end_headers()
+        if reply.cut is not None:
+            self.wfile.write(data[: reply.cut])
+            self.wfile.flush()
+            self.close_connection = True
+            return
         if not reply.trickle:
             self.wfile.write(data)
             return

@@ -452,6 +452,42 @@ def test_max_cost_prices_an_answer_at_the_asked_models_list_price(suite, named, 
     assert 0.08 < spent <= 0.1
 
 
+def test_a_successful_reply_whose_body_breaks_off_is_never_asked_again(suite):
+    """Major (fifth sweep): a 200 whose body broke off (the connection dropped half-way: the answer
+    was generated, and may be billed) was litellm's "Connection error", retried three more times and
+    counted $0: 96 requests for 24 cases under a cap meant for three. It is a delivered reply now:
+    not retried, counted at its call's worst case ($0.04 here), so a $0.10 cap allows two."""
+    billed = _priced(4096)
+
+    def cut(request: Request) -> Reply:
+        whole = billed(request).body
+        assert whole is not None
+        return Reply(body=whole, cut=len(whole) // 2)
+
+    with HostileServer(cut) as server:
+        result = run(suite, server, "--max-cost=0.1", *TEN_CIRCLES, model="openai/gpt-4o")
+
+    text = output(result)
+    assert len(server.requests) == 2, text
+    result.assert_outcomes(errors=2, skipped=8)
+    assert "the reply's body broke off before it was whole" in text
+    assert "not retried: a delivered reply may have been paid for" in text
+
+
+def test_a_failed_reply_whose_body_breaks_off_is_still_retried(suite):
+    """A 503 whose body breaks off delivered no answer: retried as any 503 is."""
+    body = json.dumps({"error": {"message": "overloaded, try again"}}).encode()
+
+    def cut_once(request: Request) -> Reply:
+        return Reply(status=503, body=body, cut=10) if request.sample == 0 else exact(request)
+
+    with HostileServer(cut_once) as server:
+        result = run(suite, server, "-k", "circle-start000-cw")
+
+    result.assert_outcomes(passed=1)
+    assert len(server.requests) == 2, output(result)
+
+
 def test_rt36_max_cost_waits_for_the_calls_in_flight_instead_of_skipping_cases(suite):
     """Major (fourth sweep): a call was refused for good whenever the worst cases the calls in flight
     held would pass the cap, though they settle far below it: a $0.0155 run under a $0.03 cap
