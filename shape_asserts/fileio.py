@@ -2,7 +2,8 @@
 
 The one home of "write to a temporary file in the same folder, flush, fsync, rename over": the
 recorded answers, the run state handed to xdist workers and the HTML report all write this way.
-A failed write (full disk, a kill between the steps) leaves no temporary file behind.
+A failed write (full disk, a kill between the steps) leaves no temporary file behind. And the
+reading of a file a user names (:func:`read_text`): a regular file, to a bound.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["write_atomic", "not_a_file", "replace_file", "NotAFileError"]
+__all__ = ["write_atomic", "not_a_file", "replace_file", "read_text", "NotAFileError"]
 
 
 class NotAFileError(OSError):
@@ -84,3 +85,27 @@ def replace_file(tmp: str | os.PathLike[str], target: Path) -> None:
     if why:
         raise NotAFileError(f"{target}: {why}")
     os.replace(tmp, target)
+
+
+def read_text(path: Path, limit: int) -> str:
+    """The UTF-8 text of the regular file at ``path`` (or a link to one), of at most ``limit`` bytes.
+
+    A pipe would wait for a writer and ``/dev/zero`` never end, so neither is opened.
+
+    Raises
+    ------
+    FileNotFoundError
+        When there is nothing at ``path``.
+    OSError
+        When it cannot be read, is no regular file or is larger than ``limit`` bytes (saying which).
+    UnicodeDecodeError
+        When it is not UTF-8.
+    """
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise OSError("it is not a regular file (a folder, a device, a pipe or a socket)")
+    with open(path, "rb") as fh:
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(f"it is larger than the {limit:,} bytes such a file may have")
+    return data.decode("utf-8")

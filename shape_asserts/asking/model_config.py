@@ -37,6 +37,7 @@ from typing import Any
 
 from shape_asserts.asking.failure import redact
 from shape_asserts.exceptions import ModelConfigError
+from shape_asserts.fileio import read_text
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -54,6 +55,9 @@ __all__ = [
     "read_pyproject",
     "resolve",
 ]
+
+#: Largest models file read: far more configurations than any run asks.
+MAX_MODELS_FILE_BYTES = 4 * 2**20
 
 #: Keys the harness sets itself, each with what sets it instead.
 RESERVED: dict[str, str] = {
@@ -316,7 +320,7 @@ def read_pyproject(path: Path) -> dict[str, ModelConfig]:
 
 def _load_toml(path: Path, what: str) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(read_text(path, MAX_MODELS_FILE_BYTES))
     except FileNotFoundError:
         raise ModelConfigError(f"{what} does not exist; name a TOML file of [models.NAME] tables") from None
     except (OSError, UnicodeDecodeError) as exc:

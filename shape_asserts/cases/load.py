@@ -32,6 +32,7 @@ from typing import Any
 from shape_asserts.cases.expand import expand_matrix
 from shape_asserts.cases.model import CASE_ID_RE, Case
 from shape_asserts.exceptions import CaseError
+from shape_asserts.fileio import read_text
 from shape_asserts.families.base import Family, with_overrides
 from shape_asserts.families.prompts import LANGS, SEED_CIRCLE_PROMPTS
 from shape_asserts.families.registry import get_family
@@ -46,6 +47,9 @@ __all__ = ["BENCHMARK", "load_cases", "builtin_case_files", "builtin_cases", "MA
 #: Largest ``grid_size`` a case may ask for: 20 times the seed's 50×50 grid. The parser refuses
 #: drawings of over 10,000 points, so a bigger grid could not be drawn in full anyway.
 MAX_GRID_SIZE = 1_000
+
+#: Largest case file read: some 50,000 cases; a bigger one is more likely ``/dev/zero`` than cases.
+MAX_CASE_FILE_BYTES = 16 * 2**20
 
 #: Deepest nesting of lists and tables a case table may hold (a list of [x, y] points is 2 deep).
 MAX_NESTING = 8
@@ -282,13 +286,20 @@ def _same_question(case: Case) -> str:
 def _read(path: Path, source: str) -> list[Mapping[str, Any]]:
     """The raw case tables of one file, matrices expanded, in order."""
     try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        doc = tomllib.loads(read_text(path, MAX_CASE_FILE_BYTES))
     except FileNotFoundError:
         raise CaseError(f"case file {path} does not exist") from None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise CaseError(f"case file {path} could not be read: {exc}") from None
     except RecursionError:  # the TOML parser recurses once per level of nested arrays or tables
         raise CaseError(f"case file {path} nests its values too deep to read; no case needs that") from None
+    for key in doc:  # a misspelt table ([[cases]]) would otherwise load as no case, without a word
+        if key not in ("case", "matrix"):
+            close = difflib.get_close_matches(key, ["case", "matrix"], n=1)
+            hint = f" (did you mean [[{close[0]}]]?)" if close else ""
+            raise CaseError(
+                f"{source}: unknown table or key {key!r}{hint}; a case file holds [[case]] and [[matrix]] tables"
+            )
     raws: list[Mapping[str, Any]] = []
     for kind in ("case", "matrix"):
         tables = doc.get(kind, [])

@@ -493,3 +493,36 @@ angles = [0]
     text = "\n".join(line if row.startswith(key + " ") else row for row in text.splitlines())
     message = _error(tmp_path, text)
     assert "mine.toml" in message and "m-{angle}-{direction}" in message and expected in message
+
+
+@pytest.mark.parametrize("table", ["cases", "matrices", "defaults"])
+def test_an_unknown_table_is_an_error_naming_the_file_and_the_closest_table(tmp_path, table):
+    """A misspelt ``[[cases]]`` loaded as no case at all, without a word."""
+    message = _error(
+        tmp_path, USER_CASE.replace("[[case]]", f"[[{table}]]").replace("[case.thresholds]", f"[{table}.thresholds]")
+    )
+    assert "mine.toml" in message and f"unknown table or key {table!r}" in message
+    if table != "defaults":
+        assert "did you mean [[" in message
+
+
+def test_a_case_file_that_is_no_regular_file_is_refused_unread(tmp_path):
+    """A pipe waited for a writer for ever; ``/dev/zero`` (or a link to it) ate memory until killed."""
+    import os
+
+    fifo = tmp_path / "cases.fifo"
+    os.mkfifo(fifo)
+    link = tmp_path / "zero.toml"
+    link.symlink_to("/dev/zero")
+    for path in (fifo, link, tmp_path):
+        with pytest.raises(CaseError, match="could not be read: it is not a regular file"):
+            load_cases([path], builtin=False)
+
+
+def test_a_case_file_over_the_bound_is_refused(tmp_path, monkeypatch):
+    from shape_asserts.cases import load
+
+    monkeypatch.setattr(load, "MAX_CASE_FILE_BYTES", 100)
+    path = _write(tmp_path, USER_CASE + "\n# " + "x" * 200 + "\n")
+    with pytest.raises(CaseError, match="larger than the 100 bytes"):
+        load_cases([path], builtin=False)

@@ -245,3 +245,14 @@ def test_a_secret_in_a_recordings_arguments_is_not_shown_when_they_change():
 
     assert "SECRETFIXTURE" not in said and "abc" not in said
     assert said == "api_key (a value not shown) dropped, extra (a value not shown) dropped"
+
+
+def test_a_models_file_that_is_no_regular_file_is_refused_unread(tmp_path):
+    """A pipe waited for a writer for ever; ``/dev/zero`` ate memory until killed."""
+    import os
+
+    os.mkfifo(tmp_path / "models.fifo")
+    (tmp_path / "zero.toml").symlink_to("/dev/zero")
+    for name in ("models.fifo", "zero.toml"):
+        with pytest.raises(ModelConfigError, match="could not be read: it is not a regular file"):
+            read_models_file(tmp_path / name)
