@@ -32,10 +32,10 @@ from typing import Any
 from shape_asserts.cases.expand import expand_matrix
 from shape_asserts.cases.model import CASE_ID_RE, Case
 from shape_asserts.exceptions import CaseError
-from shape_asserts.fileio import read_text
 from shape_asserts.families.base import Family, with_overrides
 from shape_asserts.families.prompts import LANGS, SEED_CIRCLE_PROMPTS
 from shape_asserts.families.registry import get_family
+from shape_asserts.fileio import read_text
 
 if sys.version_info >= (3, 11):
     import tomllib
