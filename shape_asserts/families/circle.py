@@ -52,6 +52,12 @@ __all__ = [
 _START_ROUNDING = math.sqrt(2) / 2
 
 
+#: The least radius a case may ask: a circle of radius 3 is a ring of 16 to 20 cells; under it the
+#: grid leaves too few to tell a circle from a square or a diamond (radius 2: 8 to 12 cells).
+LEAST_RADIUS = 3
+TOO_SMALL = "a smaller circle has too few cells to be told from a square or a diamond"
+
+
 @dataclass(frozen=True)
 class CircleThresholds(LoopThresholds):
     """Limits for one circle drawing, on top of the path and loop limits. Distances are in grid cells."""
@@ -80,7 +86,7 @@ class CircleThresholds(LoopThresholds):
     #: Distance of the fitted center from the requested one.
     max_center_offset: float = 1.5
     #: Smallest acceptable fitted radius (a dot is not a circle): the least radius a case may ask
-    #: (3) less ``max_radius_error``, the grid's tolerance on it (a fair ring of radius 3, points
+    #: (:data:`LEAST_RADIUS`) less ``max_radius_error``, the grid's tolerance on it (a fair ring of radius 3, points
     #: every 1.4 cells rounded, fits 2.99; at 3.0 it failed).
     min_radius: float = 2.4
     #: Largest difference between the fitted radius and the one asked for (or implied by the start
@@ -302,10 +308,16 @@ def _params(p: Mapping[str, Any]) -> dict[str, Any]:
     out["start"] = pair_param(p, "start")
     out["direction"] = direction_param(p)
     r = p.get("radius")
-    if r is not None and (isinstance(r, bool) or not isinstance(r, (int, float)) or r < 1):
-        raise CaseError(f"'radius' must be a number ≥ 1, got {r!r}")
+    if r is not None and (isinstance(r, bool) or not isinstance(r, (int, float)) or r < LEAST_RADIUS):
+        raise CaseError(f"'radius' must be a number ≥ {LEAST_RADIUS} ({TOO_SMALL}), got {r!r}")
     for key in ("center", "start"):
         inside_grid(out[key], out["grid_size"], f"'{key}'")
+    (cx, cy), (sx, sy) = out["center"], out["start"]
+    if r is None and math.hypot(sx - cx, sy - cy) < LEAST_RADIUS:
+        raise CaseError(
+            f"'start' {out['start']} is {math.hypot(sx - cx, sy - cy):.2f} cells from 'center' {out['center']}, "
+            f"the radius it implies; it must be {LEAST_RADIUS} or more ({TOO_SMALL})"
+        )
     return out
 
 

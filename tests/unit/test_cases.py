@@ -526,3 +526,26 @@ def test_a_case_file_over_the_bound_is_refused(tmp_path, monkeypatch):
     path = _write(tmp_path, USER_CASE + "\n# " + "x" * 200 + "\n")
     with pytest.raises(CaseError, match="larger than the 100 bytes"):
         load_cases([path], builtin=False)
+
+
+@pytest.mark.parametrize(
+    "lines, says",
+    [
+        ("center = [25, 25]\nradius = 2\nstart = [27, 25]", "'radius' must be a number ≥ 3"),
+        ("center = [25, 25]\nradius = 2.5\nstart = [25, 22]", "'radius' must be a number ≥ 3"),
+        ("center = [25, 25]\nstart = [25, 23]", "'start' (25, 23) is 2.00 cells from 'center' (25, 25)"),
+        ("center = [25, 25]\nstart = [27, 27]", "is 2.83 cells from 'center'"),
+    ],
+)
+def test_a_circle_smaller_than_the_grid_can_tell_from_a_diamond_is_refused(tmp_path, lines, says):
+    """The ``radius`` check asks a fitted radius of 2.4 (the least a case asks, 3, less the grid's
+    tolerance): a case of radius 2 could not be passed by any drawing, however fair."""
+    message = _error(tmp_path, f'[[case]]\nid = "tiny"\nfamily = "circle"\ndirection = "cw"\n{lines}\n')
+    assert says in message and "too few cells" in message
+
+
+def test_a_circle_of_the_least_radius_loads(tmp_path):
+    path = _write(
+        tmp_path, '[[case]]\nid = "r3"\nfamily = "circle"\ndirection = "cw"\ncenter = [25, 25]\nstart = [25, 22]\n'
+    )
+    assert [c.id for c in load_cases([path], builtin=False)] == ["r3"]
