@@ -17,7 +17,10 @@ from urllib.parse import urlsplit
 __all__ = ["address", "describe", "error_reason", "hide_address", "one_line", "redact"]
 
 _SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)", re.IGNORECASE)
-_BEARER = re.compile(r"(?i)(bearer\s+|api[_-]?key[\"'=:\s]+|sk-)[A-Za-z0-9._\-]{6,}")
+#: A bearer token, an ``api_key``'s value, an OpenAI-style ``sk-…`` key: ``sk-`` only where a key
+#: starts, never inside a word (a model "task-classifier-v2", an argument "risk-assessment" or a case
+#: "desk-circle" redacted so is a recording that never matches what the run asks again).
+_BEARER = re.compile(r"(?i)(\bbearer\s+|api[_-]?key[\"'=:\s]+|(?<![\w-])sk-)[A-Za-z0-9._\-]{6,}")
 
 
 #: ``scheme://user:pass@`` in a URL: the credentials are masked, the host stays.

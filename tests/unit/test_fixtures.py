@@ -309,6 +309,22 @@ def test_bearer_token_in_an_answer_is_written_as_redacted(store, case):
     assert "abcdef123456789" not in text and "Bearer [REDACTED]" in text
 
 
+@pytest.mark.parametrize(
+    "model", ["openai/task-classifier-v2", "ft:gpt-4o-mini:acme:risk-scoring:abc123", "disk-usage1"]
+)
+def test_a_name_holding_sk_inside_a_word_is_recorded_as_it_is_and_found_again(store, case, model):
+    """The redactor masked "sk-" and six characters inside any word: a model named task-classifier-v2
+    was recorded as "ta[REDACTED]", found corrupt by every run, moved aside and paid for again."""
+    rec = _recording(case, ["a risk-assessment of the desk-circle"], model=model)
+    rec.args = {"purpose": "risk-assessment"}
+    text = store.write(rec).read_text(encoding="utf-8")
+    assert "[REDACTED]" not in text
+    again = store.read(model, case)
+    assert again is not None and again.model == model and again.args == {"purpose": "risk-assessment"}
+    key = store.write(_recording(case, ["key sk-abcdef123456 and 'sk-proj-abcdef123456'"]))
+    assert "abcdef123456" not in key.read_text(encoding="utf-8")
+
+
 def test_ordinary_environment_values_are_not_redacted(store, case, monkeypatch):
     monkeypatch.setenv("FOO_COLOUR", "turquoise-blue")
     path = store.write(_recording(case, ["the sky is turquoise-blue"]))
