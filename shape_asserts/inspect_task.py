@@ -32,6 +32,7 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric
 from inspect_ai.solver import TaskState, generate
 
 from shape_asserts import defaults
+from shape_asserts.asking.failure import redact
 from shape_asserts.asking.recorded import RecordedAnswer
 from shape_asserts.cases import Case, load_cases
 from shape_asserts.cases.load import BENCHMARK
@@ -224,15 +225,16 @@ def _verdict(result: CaseResult) -> dict[str, Any]:
     sample = SampleRecord.from_sample(result.samples[0])
     return {
         "verdict": "passed" if sample.passed else "failed",
-        "format_error": sample.format_error,
+        "format_error": redact(sample.format_error) if sample.format_error is not None else None,
         "checks": [check.to_json() for check in sample.checks],
         "metrics": dict(sample.metrics),
     }
 
 
 def _explanation(result: CaseResult) -> str:
-    """The suite's own words: the score when it passed, else its failure message and drawing."""
+    """The suite's own words: the score when it passed, else its failure message and drawing,
+    redacted as the suite's own failure text is (the answer it quotes may hold a token)."""
     sample = result.samples[0]
     if sample.passed:
         return f"passed every check (score {sample.value:.2f})"
-    return result.failure_message()
+    return redact(result.failure_message())

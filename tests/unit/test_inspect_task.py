@@ -117,6 +117,15 @@ def test_a_refusal_a_filter_and_a_cut_answer_say_so():
     assert cut.format_error is not None and "cut at the provider's token limit" in cut.format_error
 
 
+def test_the_explanation_and_verdict_quote_an_answer_redacted():
+    """The scorer's explanation quoted the answer as written; the suite's own failure text is redacted."""
+    from shape_asserts.inspect_task import _explanation, _verdict
+
+    result = judge(_case(), "m", [recorded_answer(ModelOutput.from_content("m", "my Bearer sk-redteam-SECRET123"))])
+    said = _explanation(result) + json.dumps(_verdict(result))
+    assert "SECRET123" not in said and "[REDACTED]" in said
+
+
 def _scores(values):
     """Reduced sample scores as inspect hands them to a metric: (case, group, score, passed, drawn)."""
     return [
