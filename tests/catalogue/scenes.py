@@ -1157,6 +1157,12 @@ class StickStyle:
     arm_gap: int = 0  # each arm moved this many columns out, away from the torso
     leg_gap: int = 0  # the legs moved this many rows down, off the hip
     torso_tilt: float = 0.0  # horizontal shift of the hip (slanted torso)
+    # fair poses and objects beside the figure
+    legs_pose: str = "front"  # "front" | "profile" (both feet one way) | "sitting" (thighs forward, shins down)
+    hat: int | None = None  # a top hat on the head: its brim this many rows above the head's top (0: on it)
+    balloon: bool = False  # a balloon (a ring of radius 2) on a string up from the right hand
+    # impostors (more)
+    one_leg_share: float | None = None  # the right leg cut to this share of its length (it stops in mid-air)
 
 
 def _head_outline(shape: str, c: tuple[int, int], r: int, st: StickStyle) -> Stroke:
@@ -1243,6 +1249,14 @@ def _stick_layout(area: Area, st: StickStyle) -> dict[str, Any]:
         return (min(max(p[0], 0), GRID - 1), min(max(p[1], 0), GRID - 1))
 
     hands = [clamp(h) for h in hands]
+    feet = [clamp((hip_pt[0] + dx, y1)) for dx in _foot_offsets(foot_dx, st.straight_leg)]
+    knees: list[Cell] = []
+    if st.legs_pose == "profile":  # seen from the side, walking: both feet ahead of the hip, 26° apart
+        feet = [clamp((hip_pt[0] + max(1, _rnd(leg_h * 0.15)), y1)), clamp((hip_pt[0] + _rnd(leg_h * 0.7), y1))]
+    elif st.legs_pose == "sitting":  # thighs forward, one level and one down at 60°, shins straight down
+        thigh = max(3, leg_h // 2)
+        knees = [clamp((hip_pt[0] + thigh, hip)), clamp((hip_pt[0] + _rnd(thigh * 0.5), hip + _rnd(thigh * 0.85)))]
+        feet = [clamp((kx, ky + leg_h - thigh)) for kx, ky in knees]
     return dict(
         r=r,
         head=(cx, cy),
@@ -1251,7 +1265,8 @@ def _stick_layout(area: Area, st: StickStyle) -> dict[str, Any]:
         shoulder=(cx + _rnd(st.torso_tilt * (ys - neck)), ys),
         hands=hands,
         elbows=elbows,
-        feet=[clamp((hip_pt[0] + dx, y1)) for dx in _foot_offsets(foot_dx, st.straight_leg)],
+        feet=feet,
+        knees=knees,
     )
 
 
@@ -1293,6 +1308,17 @@ def stick_strokes(area: Area | None = None, style: StickStyle | None = None, **k
     feet = L["feet"][: st.n_legs] if st.n_legs <= 2 else L["feet"] + [(_rnd(lx + st.extra_at * (rx - lx)), ly)]
     if st.leg_len is not None:
         feet = [_toward(hip, f, st.leg_len) for f in feet]
+    if st.one_leg_share is not None:
+        feet[-1] = _toward(hip, feet[-1], _rnd(math.dist(hip, feet[-1]) * st.one_leg_share))
+    if L["knees"]:  # sitting: each leg through its knee
+        legs = [polyline([hip, k, f], cn) for k, f in zip(L["knees"], feet)]
+        return [
+            *parts.get("head", []),
+            *_objects(L, st, cn),
+            polyline([neck, hip], cn),
+            *_arms(L, hands, st, cn),
+            *legs,
+        ]
     if st.walk:
         # neck → shoulder → each hand and back → hip → each foot (the last one not retraced)
         w: Stroke = polyline([neck, sh], cn) if st.has_torso else [sh]
@@ -1305,20 +1331,11 @@ def stick_strokes(area: Area | None = None, style: StickStyle | None = None, **k
         for i, f in enumerate(feet):
             go = polyline([hip, f], cn)
             w += go[1:] + (go[::-1][1:] if i < len(feet) - 1 else [])
-        strokes = parts.get("head", []) + [_dedupe(w)]
+        strokes = parts.get("head", []) + [_dedupe(w)] + _objects(L, st, cn)
         return strokes
     if st.has_torso:
         parts["torso"] = [polyline([neck, hip], cn)]
-    if L["elbows"] and len(hands) == 2:
-        (e0, e1), (h0, h1) = L["elbows"], hands
-        if st.arm_strokes == 1:
-            parts["arms"] = [polyline([h0, e0, sh, e1, h1], cn)]
-        else:
-            parts["arms"] = [polyline([sh, e0, h0], cn), polyline([sh, e1, h1], cn)]
-    elif st.arm_strokes == 1 and len(hands) == 2:
-        parts["arms"] = [polyline([hands[0], sh, hands[1]], cn)]
-    else:
-        parts["arms"] = [polyline([sh, h], cn) for h in hands]
+    parts["arms"] = _arms(L, hands, st, cn)
     if st.leg_strokes == 1 and len(feet) == 2:
         parts["legs"] = [polyline([feet[0], hip, feet[1]], cn)]
     elif st.leg_strokes == 3 and len(feet) == 2:  # foot → hip, then hip → foot (junction)
@@ -1334,7 +1351,40 @@ def stick_strokes(area: Area | None = None, style: StickStyle | None = None, **k
     strokes: list[Stroke] = []
     for p in st.order:
         strokes += parts.get(p, [])
-    return strokes
+    return strokes + _objects(L, st, cn)
+
+
+def _arms(L: dict[str, Any], hands: list[Cell], st: StickStyle, cn: str) -> list[Stroke]:
+    """The arms' strokes from the shoulder to ``hands`` (through the elbows, hands on the hips)."""
+    sh = L["shoulder"]
+    if L["elbows"] and len(hands) == 2:
+        (e0, e1), (h0, h1) = L["elbows"], hands
+        if st.arm_strokes == 1:
+            return [polyline([h0, e0, sh, e1, h1], cn)]
+        return [polyline([sh, e0, h0], cn), polyline([sh, e1, h1], cn)]
+    if st.arm_strokes == 1 and len(hands) == 2:
+        return [polyline([hands[0], sh, hands[1]], cn)]
+    return [polyline([sh, h], cn) for h in hands]
+
+
+def _objects(L: dict[str, Any], st: StickStyle, cn: str) -> list[Stroke]:
+    """What the figure wears or holds: a top hat (a box on a brim over the head), a balloon on a
+    string from the right hand (its ring half the head's radius, level with the head's top)."""
+    out: list[Stroke] = []
+    (cx, cy), r = L["head"], L["r"]
+    if st.hat is not None:
+        brim = cy - r - 1 - st.hat
+        w = max(2, r - 1)
+        out.append(polyline([(cx - r - 1, brim), (cx + r + 1, brim)], cn))
+        out.append(
+            polygon_loop([(cx - w, brim - 1), (cx - w, brim - r - 1), (cx + w, brim - r - 1), (cx + w, brim - 1)], cn)
+        )
+    if st.balloon:
+        hx, hy = L["hands"][-1]
+        top = cy - r
+        out.append(polyline([(hx, hy - 1), (hx, top + 3)], cn))
+        out.append(circle_loop((hx, top), 2, "bottom", "cw", "round", cn, False))
+    return out
 
 
 def _toward(p: Cell, q: Cell, length: int) -> Cell:
@@ -1447,6 +1497,13 @@ def stick_variants(params: dict[str, Any]) -> list[Variant]:
             replace(base, arms="hips", arm_strokes=1, connect="4"),
             "hands on the hips, both arms one 4-connected stroke",
         ),
+        (
+            "walking-profile",
+            replace(base, legs_pose="profile"),
+            "seen from the side, walking: both legs ahead of the hip",
+        ),
+        ("sitting", replace(base, legs_pose="sitting"), "sitting: thighs forward, shins straight down"),
+        ("balloon", replace(base, balloon=True, arm_reach=0.7, fill=0.8), "holding a balloon on a string up from the right hand"),
     ]
     for suffix, area in areas:
         extra = ("plain", "arms-raised", "legs-inverted-v")
@@ -1513,6 +1570,22 @@ def stick_variants(params: dict[str, Any]) -> list[Variant]:
         "a second round head beside the first",
     )
     torso = L["hip"][1] - L["neck"][1]
+    add(
+        "leg-in-mid-air",
+        IMPOSTOR,
+        "missing-part",
+        stick_strokes(A0, replace(base, one_leg_share=0.5)),
+        "one leg stops half way down, in mid-air",
+    )
+    half = (A0[0], A0[1], (A0[0] + A0[2]) // 2 - 1, A0[3])
+    other = ((A0[0] + A0[2]) // 2 + 1, A0[1], A0[2], A0[3])
+    add(
+        "two-figures",
+        IMPOSTOR,
+        "extra-part",
+        stick_strokes(half, base) + stick_strokes(other, replace(base, fill=0.85)),
+        "two whole figures side by side where one person was asked",
+    )
     add(
         "leg-stubs",
         IMPOSTOR,

@@ -130,11 +130,11 @@ def fair_houses(draw: st.DrawFn) -> tuple[Any, bool, HouseStyle]:
 
 
 @st.composite
-def fair_figures(draw: st.DrawFn) -> tuple[Any, StickStyle]:
+def fair_figures(draw: st.DrawFn, least_w: int = 12, least_h: int = 24) -> tuple[Any, StickStyle]:
     """A fair stick figure: any pose (arms horizontal, raised, lowered, hands on the hips; legs
     together or apart), any head raster and stroke order, from three quarters of its area's
-    height to filling it."""
-    area = draw(_areas(12, 24, STICK_AREAS))
+    height to filling it; in an area at least ``least_w`` × ``least_h``."""
+    area = draw(_areas(least_w, least_h, [a for a in STICK_AREAS if a is None or a[3] - a[1] >= least_h]))
     arms = draw(st.sampled_from(["horizontal", "raised", "lowered", "lowered45", "hips"]))
     style = StickStyle(
         head_method=draw(st.sampled_from(["round", "midpoint"])),
@@ -541,6 +541,9 @@ def test_a_second_head_beside_the_head_fails(drawn, radius, side, gap):
     center = (hx + side * (r + radius + gap), hy)
     assume(all(c - radius >= 0 and c + radius < GRID for c in center))
     second = circle_loop(center, radius)
+    # a hand on a loop under three quarters of the head's size holds it up: a balloon (the limit
+    # StickThresholds.held_under states)
+    assume(radius >= 0.75 * r or all(min(math.dist(h, c) for c in second) > 1.5 for h in layout["hands"]))
     cells = stick_cells(area or DEFAULT_AREA, style) + second
     # (one_head, or, where the second head stands level with the first and left of it, the head
     # taken is that one, and no torso hangs from it)
@@ -678,3 +681,68 @@ def test_a_round_head_about_any_centre_passes(way, radius, dx, dy, start, clockw
     card = Scorecard()
     _check_head(card, ring, fit, STICK_THRESHOLDS)
     assert [c.describe() for c in card.checks if c.name in ("head", "head_near") and not c.passed] == []
+
+
+@settings(derandomize=True, max_examples=40, deadline=None)
+@given(fair_figures(12, 34), st.sampled_from(["profile", "sitting"]))
+def test_a_figure_seen_from_the_side_passes(drawn, pose):
+    """Both legs one way: walking seen from the side, or sitting with the thighs forward and the
+    shins down (the audit's class: a leg on each side was asked, and the sitting figure failed)."""
+    area, style = drawn
+    style = replace(style, legs_pose=pose)
+    layout = _stick_layout(area or DEFAULT_AREA, style)
+    x0, _, x1, _ = area or (0, 0, GRID - 1, GRID - 1)
+    assume(all(x0 <= x <= x1 for x, _ in layout["feet"] + layout["knees"]))
+    # thighs of a few cells share most of their cells
+    if pose == "sitting":
+        (hx, hy), (kx, ky) = layout["hip"], layout["knees"][0]
+        assume(math.dist((hx, hy), (kx, ky)) >= 6)
+    assert _failed(_stick_case(area), stick_cells(area or DEFAULT_AREA, style)) == []
+
+
+@settings(derandomize=True, max_examples=40, deadline=None)
+@given(fair_figures(16, 36), st.sampled_from(["hat-on", "hat-above", "balloon"]))
+def test_a_figure_wearing_a_hat_or_holding_a_balloon_passes(drawn, thing):
+    """A top hat on the head, or a cell above it, stands higher than the head, and a balloon held
+    up may too: the figure is read from the loop that makes one (the audit's class: the topmost
+    loop was taken for the head). Room above the head is left for them, inside the area."""
+    area, style = drawn
+    assume(thing != "balloon" or style.arms != "hips")  # (a hand on the hip holds no string)
+    style = replace(style, hat={"hat-on": 0, "hat-above": 1}.get(thing), balloon=thing == "balloon")
+    x0, y0, x1, y1 = area or DEFAULT_AREA
+    below = (x0, y0 + 10, x1, y1)  # the figure drawn lower in the area: the hat's room above it
+    cells = stick_cells(below, style)
+    layout = _stick_layout(below, style)
+    assume(layout["r"] >= 4)
+    # the balloon's string clear of the head
+    assume(thing != "balloon" or layout["hands"][-1][0] - layout["head"][0] - layout["r"] >= 4)
+    assume(all(x0 <= x <= x1 and y0 <= y <= y1 for x, y in cells))
+    assert _failed(_stick_case(area), cells) == []
+
+
+@settings(derandomize=True, max_examples=30, deadline=None)
+@given(fair_figures(), st.floats(0.2, 0.5))
+def test_a_leg_stopping_in_mid_air_fails(drawn, share):
+    """One leg cut to half its length or less, its foot in mid-air above the other's (the audit's
+    class: a leg as long as half the torso passed as a leg)."""
+    area, style = drawn
+    style = replace(style, walk=False, one_leg_share=share)
+    layout = _stick_layout(area or DEFAULT_AREA, style)
+    assume(math.dist(layout["hip"], layout["feet"][-1]) * share >= 3)
+    assert any(f.startswith("limbs") for f in _failed(_stick_case(area), stick_cells(area or DEFAULT_AREA, style)))
+
+
+@settings(derandomize=True, max_examples=30, deadline=None)
+@given(fair_figures(26, 24), st.integers(0, 3), st.integers(-6, 6))
+def test_two_figures_side_by_side_fail(drawn, gap, drop):
+    """Two whole stick figures where one person was asked, side by side in the asked area (the
+    second ``drop`` rows lower), each of which passes alone (the audit's class: nothing counted
+    figures)."""
+    area, style = drawn
+    x0, y0, x1, y1 = area or DEFAULT_AREA
+    mid = (x0 + x1) // 2
+    left = stick_cells((x0, y0, mid - 1 - gap // 2, y1), style)
+    right = [(x, y + drop) for x, y in stick_cells((mid + 1 + (gap + 1) // 2, y0, x1, y1), style)]
+    assume(_failed(_stick_case(area), left) == [] and _failed(_stick_case(area), right) == [])
+    # (one_head says it where the heads stand level, one_figure where they do not)
+    assert any(f.startswith(("one_figure", "one_head")) for f in _failed(_stick_case(area), left + right))

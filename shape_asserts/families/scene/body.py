@@ -184,9 +184,27 @@ def limbs(segs: FloatArray, chain: set[int], a: FloatArray, b: FloatArray, t: Bo
         members = [starts[m] for m in range(len(starts)) if limb_of[m] == group]
         root = min((root for _, root, _ in members), key=lambda r: float(r[1]))  # the highest
         paths = {path_m for path_m, _, _ in members}
-        drawn = sum(float(np.hypot(*(q - p))) for m in paths for p, q in by_path[m])
+        drawn = _drawn_length([edge for m in paths for edge in by_path[m]])
         out.append(_limb(root, [farthest[m][1] for m in paths], a, b, t, drawn))
     return out
+
+
+def _drawn_length(edges: list[tuple[FloatArray, FloatArray]]) -> float:
+    """The length (cells) of the line ``edges`` draw, each stretch once: an edge whose ends and
+    middle all lie within a cell of the longer edges already counted goes over them again (a
+    limb drawn down and back up in one stroke), and adds nothing."""
+    ordered = sorted(edges, key=lambda e: -float(np.hypot(*(e[1] - e[0]))))
+    starts = np.array([p for p, _ in ordered], dtype=float).reshape(-1, 2)
+    stops = np.array([q for _, q in ordered], dtype=float).reshape(-1, 2)
+    kept = np.zeros(len(ordered), dtype=bool)
+    total = 0.0
+    for k, (p, q) in enumerate(ordered):
+        points = np.array([p, q, (p + q) / 2], dtype=float)
+        dist = nearest_on_segment(points[:, None], starts[kept][None], stops[kept][None])[0]
+        if not (dist.size and bool((dist.min(axis=1) <= 1.0).all())):
+            kept[k] = True
+            total += float(np.hypot(*(q - p)))
+    return total
 
 
 def below_the_hip(found: list[Limb], a: FloatArray, b: FloatArray, t: BodyLimits) -> tuple[list[Limb], float]:

@@ -1,7 +1,7 @@
 """The stick figure: its thresholds, reference drawing and structural checks.
 
 Stick figure
-    ``head`` — the topmost closed loop is round: its largest radial harmonic about the fitted
+    ``head`` — the closed loop read as the head (below) is round: its largest radial harmonic about the fitted
     circle stays within ``StickThresholds.head_harmonic_limits`` (size-aware, as a drawn circle's,
     about any centre), so a square, diamond, triangle or hexagon head fails unless it is small
     enough for the grid to draw a fair circle as bumpy (bench/head_envelope.py gives the radii);
@@ -14,17 +14,23 @@ Stick figure
     is within ``torso_tolerance`` of vertical; ``head_above_torso`` — it starts below the head's
     center and touches the head (at most ``max_neck_gap`` cells from its ring); ``limbs`` — the edges that leave the
     torso (an edge drawn across it counts on both sides; pieces in one direction from one place
-    count once) are exactly one arm on each side from its upper half and one leg on each side from
-    its lower half: a missing, extra, misplaced, detached or stub limb fails. A limb bent back to
-    the torso (hands on the hips) is one limb, the one leaving the torso higher up; a leg drawn
-    straight on from the torso is a leg (:func:`.body.below_the_hip`).
+    count once) are two arms from its upper half and two legs from its lower half, on whichever
+    sides (a figure seen from the side has both legs one way): a missing, extra, misplaced,
+    detached or stub limb fails, as does a leg stopping in mid-air, under ``min_leg_balance`` of
+    the other. A limb bent back to the torso (hands on the hips) is one limb, the one leaving the
+    torso higher up; a leg drawn straight on from the torso is a leg (:func:`.body.below_the_hip`);
+    ``one_figure`` — no other loop heads a second whole figure.
+
+    The figure is read from the loop that makes the best one: the topmost loop, or a lower round
+    one when a hat or a balloon stands higher than the head (the one whose figure fails fewest
+    checks; on a tie the topmost). Other objects beside the figure are free.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -93,6 +99,14 @@ class StickThresholds(SceneThresholds):
     #: ``round(c + R) − round(c − R)`` cells across either way, wherever its center ``c`` falls, so
     #: the two differ by one cell at most (an oval or a tall hexagon differs by more).
     head_max_skew: float = 1.0
+    #: A loop whose radius is between these shares of the head's, level with the head, is a second
+    #: head whatever crosses it, unless a line ends on it (a balloon on its string); a hat stands
+    #: higher, a loop of arms joined above the head is larger.
+    second_head_sizes: tuple[float, float] = (0.5, 1.4)
+    #: ... a line ending on a loop under this share of the head's radius holds it up (a balloon
+    #: on its string: the audit's of 0.55, 0.67 on a head of radius 3); a hand on a bigger one does
+    #: not make it a balloon. A smaller second head a raised hand touches is read as held so.
+    held_under: float = 0.75
     #: The torso is looked for among body edges steeper than this (degrees from vertical): more
     #: upright than not.
     torso_search: float = 45.0
@@ -133,6 +147,9 @@ class StickThresholds(SceneThresholds):
     #: legs are about as long as its torso or longer (0.77 of it at the least in the catalogue's
     #: fair figures, legs spread wide under a long torso); a leg of a few cells is a stub.
     min_leg_share: float = 0.5
+    #: Neither leg is drawn shorter than this share of the other: a leg stopping half way down, in
+    #: mid-air, is one a person sees; a bent, kicking or sitting leg is drawn as long as the other.
+    min_leg_balance: float = 0.6
     #: An arm reaches at least this share of the torso's length from the shoulder, or reaches out
     #: sideways at least ``arm_room_share`` of the room the area leaves beside the shoulder (on the
     #: nearer side: a figure's arms are as long as each other), less a cell for where it is read
@@ -190,7 +207,8 @@ def _off_head(stroke: FloatArray, head: set[tuple[float, float]]) -> list[FloatA
 
 def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     """Score a stick figure: the shared scene checks, then the head, the torso hanging from it
-    and the limbs leaving the torso (see the module docstring)."""
+    and the limbs leaving the torso (see the module docstring), read from the loop that makes the
+    best figure of the drawing (:func:`_head_candidates`), and ``one_figure``."""
     p = case.params
     t: StickThresholds = with_overrides(STICK_THRESHOLDS, case.thresholds)
     area = p.get("area")
@@ -198,8 +216,9 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     card, pts = com.card, com.pts
     strokes = [st for _, st in com.strokes]
 
-    head = _find_head(card, pts, strokes, p["grid_size"], t)
-    if head is None:
+    loops = _loops(pts, strokes, p["grid_size"], t)
+    card.metrics["loops"] = len(loops)
+    if not loops:
         card.add("head", False, "none", "≤ 1 of the limit", "no closed loop (a head) is drawn")
         card.add("head_near", False, "n/a", "a round head's cells near its circle", "no head")
         card.add("one_head", False, "none", "= 1", "no head")
@@ -208,12 +227,77 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         for name, limit in (
             ("torso", f"≤ {t.torso_tolerance:g}° from vertical"),
             ("head_above_torso", "head above a torso"),
-            ("limbs", "= 4: an arm and a leg on each side"),
+            ("limbs", LIMBS_LIMIT),
+            ("one_figure", "= 1"),
         ):
             card.add(name, False, "n/a", limit, "no head")
         return card.result("stick", com.likeness)
-    ring, fit = head
+    bounds = area or (0, 0, p["grid_size"] - 1, p["grid_size"] - 1)
+    figures = [_figure(pts, strokes, k, loops, bounds, t) for k in _head_candidates(loops, t)]
+    best = min(figures, key=lambda f: f.failed)  # (the topmost of those failing least)
+    card.checks += best.card.checks
+    card.metrics.update(best.card.metrics)
+    _check_one_figure(card, best, figures)
+    return card.result("stick", com.likeness)
+
+
+#: Two cells touch when they are this near (a diagonal neighbour is 1.41 away).
+ONE_CELL = 1.5
+#: ``limbs``' limit as the card says it.
+LIMBS_LIMIT = "= 4: two arms and two legs"
+#: The most loops tried as the head (:func:`_head_candidates`): a hostile answer holds hundreds.
+MOST_HEADS_TRIED = 4
+
+
+class _Figure(NamedTuple):
+    """The figure read with one loop as its head: its checks, how many fail, where its torso is."""
+
+    card: Scorecard
+    failed: int
+    torso: FloatArray | None  # its top and bottom, 2×2
+
+
+def _loops(
+    pts: FloatArray, strokes: list[FloatArray], grid_size: int, t: StickThresholds
+) -> list[tuple[FloatArray, CircleModel]]:
+    """The closed loops big enough to be a head, as rings of cells with the circle fitted to each,
+    from the top down (then from the left)."""
+    height = float(np.ptp(pts[:, 1])) if len(pts) else 0.0
+    loops = []
+    for ring in holes(pts, strokes, t.heal_step, t.head_max_closure, grid_size):
+        fit = CircleModel.from_estimate(ring)
+        if fit and t.head_min_radius <= fit.radius and (height <= 0 or fit.radius <= t.head_max_share * height):
+            loops.append((ring, fit))
+    return sorted(loops, key=lambda loop: (loop[1].center[1], loop[1].center[0]))
+
+
+def _head_candidates(loops: list[tuple[FloatArray, CircleModel]], t: StickThresholds) -> list[int]:
+    """Which loops to read the figure from: the topmost, and the topmost round ones (a hat or a
+    balloon may stand higher than the head), at most :data:`MOST_HEADS_TRIED`."""
+    picked = [0]
+    for k, (ring, fit) in enumerate(loops):
+        if len(picked) >= MOST_HEADS_TRIED:
+            break
+        trial = Scorecard()
+        _check_head(trial, ring, fit, t)
+        if k and all(c.passed for c in trial.checks):
+            picked.append(k)
+    return picked
+
+
+def _figure(
+    pts: FloatArray,
+    strokes: list[FloatArray],
+    k: int,
+    loops: list[tuple[FloatArray, CircleModel]],
+    area: Sequence[float],
+    t: StickThresholds,
+) -> _Figure:
+    """The figure whose head is ``loops[k]``: its head, the torso hanging from it and its limbs."""
+    card = Scorecard()
+    ring, fit = loops[k]
     _check_head(card, ring, fit, t)
+    _check_one_head(card, pts, ring, fit, [loop for j, loop in enumerate(loops) if j != k], t)
     _check_head_clear(card, strokes, ring, fit, t)
 
     # the body: every stroke without the head's cells
@@ -225,8 +309,8 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     if torso is None:
         card.add("torso", False, "none", f"≤ {t.torso_tolerance:g}° from vertical", "no line hangs from the head")
         card.add("head_above_torso", False, "n/a", "head above a torso", "no torso")
-        card.add("limbs", False, "n/a", "= 4: an arm and a leg on each side", "no torso")
-        return card.result("stick", com.likeness)
+        card.add("limbs", False, "n/a", LIMBS_LIMIT, "no torso")
+        return _Figure(card, sum(not c.passed for c in card.checks), None)
     a, b, chain, direction = torso
     # the torso as drawn runs up to its top cell under the head (a neck folded into an arm by
     # the simplification is still the torso's, not a limb)
@@ -235,56 +319,91 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     _check_torso(card, a, b, direction, fit, ring, t)
     found, run_on = below_the_hip(limbs(body, chain, a, b, t), a, b, t)
     hip_y = max((float(limb.root[1]) for limb in found if limb.kind == "leg"), default=float(b[1]))
-    stub = _stub_test(hip_y - float(a[1]), area or (0, 0, p["grid_size"] - 1, p["grid_size"] - 1), t)
-    _check_limbs(card, found, run_on, stub)
-    return card.result("stick", com.likeness)
+    _check_limbs(card, found, run_on, _stub_test(hip_y - float(a[1]), area, t), t)
+    return _Figure(card, sum(not c.passed for c in card.checks), np.array([a, b], dtype=float))
 
 
-def _find_head(
-    card: Scorecard, pts: FloatArray, strokes: list[FloatArray], grid_size: int, t: StickThresholds
-) -> tuple[FloatArray, CircleModel] | None:
-    """The head: the topmost closed loop big enough to be one (then the leftmost), as its ring of
-    cells and the circle fitted to them; None when no loop is."""
-    height = float(np.ptp(pts[:, 1])) if len(pts) else 0.0
-    loops = []
-    for ring in holes(pts, strokes, t.heal_step, t.head_max_closure, grid_size):
-        fit = CircleModel.from_estimate(ring)
-        if fit and t.head_min_radius <= fit.radius and (height <= 0 or fit.radius <= t.head_max_share * height):
-            loops.append((fit.center[1], fit.center[0], ring, fit))
-    card.metrics["loops"] = len(loops)
-    if not loops:
-        return None
-    loops.sort(key=lambda h: (h[0], h[1]))
-    _, _, ring, fit = loops[0]
-    _check_one_head(card, pts, ring, [(other, other_fit) for _, _, other, other_fit in loops[1:]], t)
-    return ring, fit
+def _check_one_figure(card: Scorecard, best: _Figure, figures: list[_Figure]) -> None:
+    """``one_figure``: no other loop heads a second whole figure of its own (another torso)."""
+    others = 0
+    if best.failed == 0 and best.torso is not None:
+        for f in figures:
+            if f is not best and f.failed == 0 and f.torso is not None:
+                others += float(np.abs(f.torso - best.torso).max()) > ONE_TORSO
+    card.add(
+        "one_figure",
+        others == 0,
+        1 + others,
+        "= 1",
+        "" if others == 0 else f"{1 + others} whole figures: a stick figure of one person was asked",
+    )
+
+
+#: Two torsos whose ends lie within this many cells are one (two loops read over one body).
+ONE_TORSO = 3.0
 
 
 def _check_one_head(
-    card: Scorecard, pts: FloatArray, head: FloatArray, others: list[tuple[FloatArray, CircleModel]], t: StickThresholds
+    card: Scorecard,
+    pts: FloatArray,
+    head: FloatArray,
+    head_fit: CircleModel,
+    others: list[tuple[FloatArray, CircleModel]],
+    t: StickThresholds,
 ) -> None:
-    """``one_head``: no other loop is a second head: round as a head is (its own ``head`` checks)
-    and touching nothing of the figure but the head (a loop an arm bent back to the hip closes
-    with the torso touches the torso's cells above and below it)."""
+    """``one_head``: no other loop is a second head: the head's size (``second_head_sizes``)
+    and level with it (its centre within the head's radius of the head's row), round or crossed
+    by a raised arm, unless it is small (``held_under``) and a line touches it in one place (a
+    balloon's string); or round as a head is (its own ``head`` checks) and touching nothing of the
+    figure but the head (a loop an arm bent back to the hip closes with
+    the torso touches the torso's cells above and below it; a balloon, smaller than the head or
+    higher, the end of its string); a line passing a cell off it does not touch it."""
     cells = {(int(x), int(y)) for x, y in np.rint(pts).tolist()}
     head_cells = {(int(x), int(y)) for x, y in np.rint(head).tolist()}
     extra = 0
     for ring, fit in others:
+        least, most = t.second_head_sizes
+        own = {(int(x), int(y)) for x, y in np.rint(ring).tolist()}
+        level = least * head_fit.radius <= fit.radius <= most * head_fit.radius
+        level = level and abs(fit.center[1] - head_fit.center[1]) <= head_fit.radius
+        if level and not (fit.radius < t.held_under * head_fit.radius and _held(ring, cells - own - head_cells)):
+            extra += 1  # a loop as big as the head beside it, round or crossed by a raised arm
+            continue
         trial = Scorecard()
         _check_head(trial, ring, fit, t)
         if not all(c.passed for c in trial.checks):
             continue  # not round: an arm and the torso, a box
-        own = {(int(x), int(y)) for x, y in np.rint(ring).tolist()}
         rest = np.array(sorted(cells - own - head_cells), dtype=float).reshape(-1, 2)
-        if not len(rest) or float(np.sqrt(nearest_sq(ring, rest).min())) > t.attach_tol:
+        if not len(rest) or float(np.sqrt(nearest_sq(ring, rest).min())) > ONE_CELL:
             extra += 1
     card.add(
         "one_head",
         extra == 0,
         1 + extra,
         "= 1",
-        "" if extra == 0 else f"{1 + extra} round heads: a loop as round as the head stands apart from the body",
+        ""
+        if extra == 0
+        else f"{1 + extra} heads: a loop as round as the head stands apart from the body, or one as big beside it",
     )
+
+
+def _held(ring: FloatArray, others: set[tuple[int, int]]) -> bool:
+    """Whether a line touches ``ring`` in one place only, as a balloon's string does: the cells of
+    ``others`` (the drawing but the loop and the head) within a cell of it form one group. A line
+    crossing the loop touches it in two."""
+    near = {
+        (x + dx, y + dy) for x, y in np.rint(ring).astype(int).tolist() for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+    } & others
+    if not near:
+        return False
+    todo, seen = [next(iter(near))], set()
+    while todo:
+        x, y = todo.pop()
+        if (x, y) in seen:
+            continue
+        seen.add((x, y))
+        todo += [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (x + dx, y + dy) in near]
+    return seen == near
 
 
 def _check_head(card: Scorecard, ring: FloatArray, fit: CircleModel, t: StickThresholds) -> None:
@@ -444,35 +563,44 @@ def _stub_test(torso: float, area: Sequence[float], t: StickThresholds) -> Calla
     return stub
 
 
-def _check_limbs(card: Scorecard, found: list[Limb], run_on: float, stub: Callable[[Limb], str]) -> None:
-    """``limbs``: exactly one arm and one leg on each side, none along the torso, none a ``stub``,
-    and the torso not running on below the legs (``run_on`` cells:
-    :func:`.body.below_the_hip`, where a leg drawn on in line with the torso is one of the legs
-    and a third leg straight down a third)."""
-    slots = {(k, s): 0 for k in ("arm", "leg") for s in ("left", "right")}
+def _check_limbs(
+    card: Scorecard, found: list[Limb], run_on: float, stub: Callable[[Limb], str], t: StickThresholds
+) -> None:
+    """``limbs``: two arms and two legs, on whichever sides (a figure seen from the side, sitting or
+    walking, has both legs one way), none along the torso, none a ``stub``, neither leg shorter
+    than ``min_leg_balance`` of the other, and the torso not running on below the legs
+    (``run_on`` cells: :func:`.body.below_the_hip`, where a leg drawn on in line with the torso is
+    one of the legs and a third leg straight down a third)."""
+    counts = {"arm": 0, "leg": 0}
     along = 0
-    stubs = []
+    problems_said = []
     for limb in found:
         if limb.side == "along":
             along += 1
             continue
-        slots[(limb.kind, limb.side)] += 1
+        counts[limb.kind] += 1
         if problem := stub(limb):
-            stubs.append(problem)
-    problems = sum(abs(v - 1) for v in slots.values()) + along + (run_on > 0) + len(stubs)
-    card.metrics.update(limbs=len(found), **{f"{k}s_{s}": v for (k, s), v in slots.items()})
-    detail = [f"{v} {side} {kind}s" for (kind, side), v in slots.items() if v != 1]
+            problems_said.append(problem)
+    legs = sorted((limb for limb in found if limb.kind == "leg" and limb.side != "along"), key=lambda limb: limb.length)
+    if len(legs) == 2 and legs[0].length < t.min_leg_balance * legs[1].length and not problems_said:
+        problems_said.append(
+            f"the {legs[0].side} leg ({legs[0].length:.0f} cells) is under {t.min_leg_balance:g} of the other's "
+            f"({legs[1].length:.0f}): it stops in mid-air"
+        )
+    problems = abs(counts["arm"] - 2) + abs(counts["leg"] - 2) + along + (run_on > 0) + len(problems_said)
+    card.metrics.update(limbs=len(found), arms=counts["arm"], legs=counts["leg"])
+    detail = [f"{v} {kind}s" for kind, v in counts.items() if v != 2]
     if along:
         detail.append(f"{along} limb(s) along the torso")
     if run_on > 0:
         detail.append(f"the torso runs on {run_on:.0f} cells below the legs")
-    detail += stubs
+    detail += problems_said
     where = " (arms leave the torso's upper half, legs its lower half)"
     card.add(
         "limbs",
         problems == 0,
         len(found),
-        "= 4: an arm and a leg on each side",
+        LIMBS_LIMIT,
         "" if problems == 0 else "; ".join(detail) + where,
         margin=-float(problems),
     )
