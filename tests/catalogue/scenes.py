@@ -1050,6 +1050,13 @@ def house_variants(params: dict[str, Any]) -> list[Variant]:
             f"{what} left out: the gable end open to the sky or run into the slope",
         )
     legit_ref = house_strokes(A0, ref)
+    add(
+        "drawn-twice",
+        IMPOSTOR,
+        "extra-part",
+        legit_ref + [[(x + 2, y) for x, y in stroke] for stroke in legit_ref],
+        "the whole wire frame drawn again two columns over: every line doubled",
+    )
     box = _bbox(_flatten(legit_ref))
     add(
         "front-view",
@@ -1503,7 +1510,11 @@ def stick_variants(params: dict[str, Any]) -> list[Variant]:
             "seen from the side, walking: both legs ahead of the hip",
         ),
         ("sitting", replace(base, legs_pose="sitting"), "sitting: thighs forward, shins straight down"),
-        ("balloon", replace(base, balloon=True, arm_reach=0.7, fill=0.8), "holding a balloon on a string up from the right hand"),
+        (
+            "balloon",
+            replace(base, balloon=True, arm_reach=0.7, fill=0.8),
+            "holding a balloon on a string up from the right hand",
+        ),
     ]
     for suffix, area in areas:
         extra = ("plain", "arms-raised", "legs-inverted-v")

@@ -360,6 +360,20 @@ def test_a_house_missing_a_roof_edge_fails(drawn, edge):
     assert _failed(_house_case(area, gable), cut)
 
 
+@settings(derandomize=True, max_examples=40, deadline=None)
+@given(fair_houses(), st.sampled_from([(2, 0), (3, 0), (-2, 0), (0, 2), (0, 3), (2, 2)]))
+def test_a_house_drawn_twice_a_few_cells_apart_fails(drawn, shift):
+    """The whole wire frame drawn again a few cells over: every edge doubled (the audit's class:
+    moved two or three columns, it passed every check)."""
+    area, gable, style = drawn
+    cells = house_cells(area or DEFAULT_AREA, style)
+    assume(_house_size(cells) >= LEAST_HOUSE)
+    dx, dy = shift
+    again = [(x + dx, y + dy) for x, y in cells]
+    assume(all(0 <= v < GRID for c in again for v in c))
+    assert _failed(_house_case(area, gable), cells + again)
+
+
 def _neighbours(cell: tuple[int, int]) -> list[tuple[int, int]]:
     x, y = cell
     return [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]

@@ -3,7 +3,9 @@
 House (isometric: vertical edges and ground lines rising at 20–36°, i.e. the 2:1 pixel
 isometric 26.6° or the true 30°)
     ``iso_axes`` — edges run along all three isometric axes; ``iso_share`` — most of the edge length
-    does. The edges are then cut at corners: where another edge ends on a line (a wall edge drawn
+    does; ``single_lines`` — at most half the long edges' length runs beside a parallel edge a few
+    cells off (a house drawn twice side by side doubles every line; a door's or a chimney's sides
+    are a small share). The edges are then cut at corners: where another edge ends on a line (a wall edge drawn
     straight on into a roof edge). ``walls`` — at least three vertical edges *stand on
     the ground* (nothing is drawn below their foot): a box seen in isometric view always shows its
     left, front and right corner edges, a front view or a bare outline shows two;
@@ -122,6 +124,18 @@ class HouseThresholds(SceneThresholds):
     #: low gable's rake rises from the corner half a row a column (rise a quarter of the face's
     #: width) above the eave, so four columns off it leaves a row of the gable end between them.
     roof_corner_clear: float = 4.0
+    #: ``single_lines``: an edge at least ``doubled_min_edge`` cells long runs beside another when
+    #: that one is parallel (within ``doubled_angle`` degrees), ``doubled_offset`` cells off it (a
+    #: line drawn again beside itself: a 2:1 edge moved two columns over lies 0.89 off, on the next
+    #: rows; the same cells retraced lie 0 off) and alongside it for ``doubled_overlap`` of the
+    #: shorter one's length ...
+    doubled_min_edge: float = 6.0
+    doubled_angle: float = 8.0
+    doubled_offset: tuple[float, float] = (0.8, 4.0)
+    doubled_overlap: float = 0.7
+    #: ... and at most this share of the long edges' length may run so: a door's or a chimney's
+    #: two sides do, a house drawn twice a few cells apart has every edge doubled.
+    max_doubled_share: float = 0.5
     #: Chimney edges: vertical, at least this long (cells: a 0.3-wall-high chimney on the smallest
     #: house the area rules allow is 2 cells above the roof) ...
     chimney_min_edge: float = 2.0
@@ -264,6 +278,46 @@ class _Walls:
     x1: float
 
 
+#: The most edges ``single_lines`` compares, pair by pair (the longest): a hostile answer has thousands.
+MOST_EDGES_PAIRED = 300
+
+
+def _check_single_lines(card: Scorecard, raw: FloatArray, t: HouseThresholds) -> None:
+    """``single_lines``: at most ``max_doubled_share`` of the long edges' length runs beside another
+    edge, parallel and a few cells off (see the thresholds): the wire frame drawn once, not
+    twice side by side."""
+    ang, length = segment_angles(raw)
+    keep = np.argsort(-length, kind="stable")[:MOST_EDGES_PAIRED]
+    keep = keep[length[keep] >= t.doubled_min_edge]
+    s, a, n = raw[keep], ang[keep], length[keep]
+    if len(keep) < 2:
+        card.add("single_lines", True, 0.0, f"≤ {t.max_doubled_share:g} of the long edges doubled")
+        return
+    along = (s[:, 1] - s[:, 0]) / n[:, None]
+    normal = np.stack([-along[:, 1], along[:, 0]], axis=1)
+    turn = np.abs(a[:, None] - a[None, :])
+    turn = np.minimum(turn, 180.0 - turn)
+    mids = s.mean(axis=1)
+    # how far edge j's middle lies off edge i's line, and where j's ends fall along i
+    off = np.abs(((mids[None, :, :] - s[:, None, 0, :]) * normal[:, None, :]).sum(axis=-1))
+    ends = [((s[None, :, k, :] - s[:, None, 0, :]) * along[:, None, :]).sum(axis=-1) for k in (0, 1)]
+    overlap = np.minimum(n[:, None], np.maximum(*ends)) - np.maximum(0.0, np.minimum(*ends))
+    lo, hi = t.doubled_offset
+    beside = (turn <= t.doubled_angle) & (off >= lo) & (off <= hi)
+    beside &= overlap >= t.doubled_overlap * np.minimum(n[:, None], n[None, :])
+    np.fill_diagonal(beside, False)
+    share = float(n[beside.any(axis=1)].sum() / n.sum())
+    card.metrics["doubled_share"] = round(share, 4)
+    ok = share <= t.max_doubled_share
+    card.add(
+        "single_lines",
+        ok,
+        round(share, 3),
+        f"≤ {t.max_doubled_share:g} of the long edges doubled",
+        "" if ok else "its lines run twice, side by side a few cells apart: the house is drawn twice",
+    )
+
+
 def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     """Score a house drawing: the shared scene checks, then the isometric axes, walls, roof,
     gable (when asked) and chimney (see the module docstring)."""
@@ -275,6 +329,7 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
 
     raw = edges(heal([st for _, st in com.strokes], t.heal_step), t.simplify_tolerance)
     upright = _check_axes(card, raw, t)
+    _check_single_lines(card, raw, t)
     # edges cut at the corners other edges end on, then: walls, roof, chimney
     segs = join_verticals(raw, upright, t.vertical_join, t.corner_tol, t.junction_ends)
     segs = split_at_junctions(segs, t.corner_tol, t.junction_ends, t.simplify_tolerance)
