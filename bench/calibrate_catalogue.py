@@ -272,7 +272,23 @@ GRID_LIMITS = [
         "torso (a leg) or under 0.4 of it while reaching out under half the room beside the "
         "shoulder (an arm): on a small figure, or in a narrow area, an arm of four cells is fair. "
         "Eyes two cells apart in a head of radius 3 read as a line with a one-cell slip; a line "
-        "running over two of the head's cells, or ending on it, touches the head and passes.",
+        "running over two of the head's cells, or ending on it, touches the head and passes. Poses "
+        "and the head's size are free: both arms or both legs one way (a figure seen from the side, "
+        "walking or sitting) is a pose, and a head half the figure's height passes. A loop level "
+        "with the head and half to 1.4 times its radius is a second head, unless it is under three "
+        "quarters of the head's radius and a line touches it in one place (a balloon on its string): "
+        "a second head that small with a raised hand on it passes, and a balloon as big as the head "
+        "fails. The figure is read from the loop that makes the best one, so a hat above the head is "
+        "an object beside the figure; a second whole figure fails `one_figure` or `one_head`. A "
+        "house drawn twice a few cells over runs every line beside itself and fails `single_lines`; "
+        "a door's or a chimney's two sides are a small share of the long edges.",
+    ),
+    (
+        "Truncated coordinates",
+        "A drawing whose every point is floored (or ceiled) rather than rounded lies half a cell off "
+        "the asked shape everywhere, its cells up to 1.4 cells from the curve: beyond the grid's half "
+        "diagonal, so it may fail where the checks are tight (small rings, spirals, stars). A "
+        "coordinate truncated along one axis only stays within 1.0 and mostly passes.",
     ),
     (
         "Repeated points",

@@ -1259,7 +1259,10 @@ def _stick_layout(area: Area, st: StickStyle) -> dict[str, Any]:
     feet = [clamp((hip_pt[0] + dx, y1)) for dx in _foot_offsets(foot_dx, st.straight_leg)]
     knees: list[Cell] = []
     if st.legs_pose == "profile":  # seen from the side, walking: both feet ahead of the hip, 26° apart
-        feet = [clamp((hip_pt[0] + max(1, _rnd(leg_h * 0.15)), y1)), clamp((hip_pt[0] + _rnd(leg_h * 0.7), y1))]
+        feet = [
+            clamp((hip_pt[0] + max(1, _rnd(leg_h * 0.15)), y1)),
+            clamp((hip_pt[0] + min(half, _rnd(leg_h * 0.7)), y1)),
+        ]
     elif st.legs_pose == "sitting":  # thighs forward, one level and one down at 60°, shins straight down
         thigh = max(3, leg_h // 2)
         knees = [clamp((hip_pt[0] + thigh, hip)), clamp((hip_pt[0] + _rnd(thigh * 0.5), hip + _rnd(thigh * 0.85)))]
@@ -1520,6 +1523,8 @@ def stick_variants(params: dict[str, Any]) -> list[Variant]:
         extra = ("plain", "arms-raised", "legs-inverted-v")
         styles = legit if not suffix else [t for t in legit if t[0] in extra]
         for name, st, note in styles:
+            if st.balloon and _stick_layout(area, st)["r"] < 4:
+                continue  # a balloon of radius 2 beside a head of 3 is as big as the head: a second one
             add(name + suffix, LEGIT, "stick", stick_strokes(area, st), "stick figure: " + note)
 
     # ---- impostors -----------------------------------------------------------------------------
