@@ -243,6 +243,8 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
 
 #: Two cells touch when they are this near (a diagonal neighbour is 1.41 away).
 ONE_CELL = 1.5
+#: Two torsos whose ends lie within this many cells are one (two loops read over one body).
+ONE_TORSO = 3.0
 #: ``limbs``' limit as the card says it.
 LIMBS_LIMIT = "= 4: two arms and two legs"
 #: The most loops tried as the head (:func:`_head_candidates`): a hostile answer holds hundreds.
@@ -339,10 +341,6 @@ def _check_one_figure(card: Scorecard, best: _Figure, figures: list[_Figure]) ->
     )
 
 
-#: Two torsos whose ends lie within this many cells are one (two loops read over one body).
-ONE_TORSO = 3.0
-
-
 def _check_one_head(
     card: Scorecard,
     pts: FloatArray,
@@ -351,13 +349,15 @@ def _check_one_head(
     others: list[tuple[FloatArray, CircleModel]],
     t: StickThresholds,
 ) -> None:
-    """``one_head``: no other loop is a second head: the head's size (``second_head_sizes``)
-    and level with it (its centre within the head's radius of the head's row), round or crossed
-    by a raised arm, unless it is small (``held_under``) and a line touches it in one place (a
-    balloon's string); or round as a head is (its own ``head`` checks) and touching nothing of the
-    figure but the head (a loop an arm bent back to the hip closes with
-    the torso touches the torso's cells above and below it; a balloon, smaller than the head or
-    higher, the end of its string); a line passing a cell off it does not touch it."""
+    """``one_head``: no other loop is a second head, that is either
+
+    - the head's size (``second_head_sizes``) and level with it (its centre within the head's
+      radius of the head's row), round or crossed by a raised arm, unless it is small
+      (``held_under``) and a line touches it in one place (a balloon on its string); or
+    - round as a head is (its own ``head`` checks) and touching nothing of the figure but the head
+      (a loop an arm bent back to the hip closes with the torso touches the torso's cells above and
+      below it; a balloon higher up the end of its string). A line passing a cell off it does not
+      touch it."""
     cells = {(int(x), int(y)) for x, y in np.rint(pts).tolist()}
     head_cells = {(int(x), int(y)) for x, y in np.rint(head).tolist()}
     extra = 0
