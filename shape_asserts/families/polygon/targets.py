@@ -90,7 +90,8 @@ def _finish(p: Mapping[str, Any], out: dict[str, Any], target: FloatArray, what:
         k = int(np.argmin(depth))
         raise CaseError(
             f"the {what}'s corners are too shallow to draw on the grid: vertex {k} lies "
-            f"{depth[k]:.1f} cells from the line through its neighbours, at least "
+            # (rounded down: 3.49 shown as 3.5 read as meeting the limit it misses)
+            f"{math.floor(depth[k] * 100) / 100:g} cells from the line through its neighbours, at least "
             f"{POLYGON.min_corner_depth:g} is needed (make it larger, or give it fewer sides)"
         )
     cells = cells_of(target).astype(int)
@@ -142,7 +143,7 @@ def _triangle_params(p: Mapping[str, Any]) -> dict[str, Any]:
         if abs(signed_area(np.array(pts, dtype=float))) < 1 or ang.min() < 15:
             raise CaseError(
                 f"'vertices' {', '.join(map(fmt_xy, pts))} make a degenerate triangle "
-                f"(smallest angle {ang.min():.0f}°; at least 15° is needed)"
+                f"(smallest angle {math.floor(ang.min() * 10) / 10:g}°; at least 15° is needed)"
             )
         shortest = float(side_lengths(np.array(pts, dtype=float)).min())
         if shortest < 4:  # as for every other size here: smaller cannot be drawn as a triangle
