@@ -553,5 +553,8 @@ def test_a_circle_of_the_least_radius_loads(tmp_path):
 
 def test_a_refusal_near_its_limit_shows_the_value_below_it(tmp_path):
     """A triangle's smallest angle of 14.6° was shown as "15°; at least 15° is needed"."""
-    message = _error(tmp_path, '[[case]]\nid = "thin"\nfamily = "triangle"\nvertices = [[2, 10], [47, 10], [24, 16]]\n')
+    message = _error(
+        tmp_path,
+        '[[case]]\nid = "thin"\nfamily = "triangle"\ndirection = "cw"\nvertices = [[2, 10], [47, 10], [24, 16]]\n',
+    )
     assert "smallest angle 14.6°; at least 15° is needed" in message
