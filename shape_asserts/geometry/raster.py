@@ -210,11 +210,16 @@ def raster_curve(xy: ArrayLike, *, closed: bool) -> IntArray:
             seq.extend((bx, by) for bx, by in bresenham(seq[-1], seq[0])[1:-1].tolist())
         while len(seq) > 1 and seq[-1] == seq[0]:
             seq.pop()
-    # a cell met again closes a loop of rounding noise: cut the loop out
+    # a cell met again closes a loop of rounding noise: cut the loop out. On a closed curve the lap
+    # itself may come back round to an early cell (a thin ellipse's end rounds to two cells, met
+    # at its start and again before its end): then the cells before that one are the noise
     out: list[Cell] = []
     where: dict[Cell, int] = {}
     for p in seq:
-        if p in where:
+        if p in where and closed and 2 * (len(out) - where[p]) > len(out):
+            out = out[where[p] :]
+            where = {q: k for k, q in enumerate(out)}
+        elif p in where:
             for q in out[where[p] + 1 :]:
                 del where[q]
             del out[where[p] + 1 :]

@@ -628,3 +628,13 @@ def test_empty_drawing_fails_without_raising_and_reports_every_check(case):
         } | {"fit"}
     else:
         assert [c.name for c in empty.checks] == [c.name for c in full.checks]
+
+
+@pytest.mark.parametrize("rotation", [0, 14, 45, 76, 90, 166])
+def test_a_thin_ellipses_ideal_drawing_is_its_whole_lap(rotation):
+    """A thin ellipse's end rounds to two cells, met at its start and again before its end: the
+    lap between was cut out as a loop of rounding noise, leaving two cells (a=17, b=4, 14°)."""
+    ring = raster_ellipse((19, 19), 17, 4, rotation)
+    assert len(ring) > 50  # (a lap of some 70 cells: 58 at 45°, where most steps are diagonal)
+    steps = np.abs(np.diff(np.vstack([ring, ring[:1]]), axis=0)).max(axis=1)
+    assert steps.max() == 1 and len({tuple(p) for p in ring.tolist()}) == len(ring)
