@@ -100,7 +100,9 @@ def test_workers_crashing_on_every_candidate_test_fail_the_gate(suite):
 
 # --- C5: --max-cost reached -----------------------------------------------------------------------
 
-#: The fake litellm with a price: every answer costs a cent (the in-process drawers' count as free).
+#: The fake litellm with a price list: every answer (200 prompt + 300 answer tokens) costs
+#: $0.0032, and with --max-tokens 300 a call's worst case is about $0.004, so a $0.005 cap lets one
+#: call through (the in-process drawers' count as free).
 PRICED_FAKE_CONFTEST = (
     FAKE_LITELLM_CONFTEST
     + """
@@ -112,17 +114,20 @@ _unpriced = completion
 
 def completion(**kwargs):
     response = _unpriced(**kwargs)
-    response._hidden_params = {"response_cost": 0.01}
     # a price is only taken from a reply that says what it used
     response.usage = types.SimpleNamespace(prompt_tokens=200, completion_tokens=300, total_tokens=500)
     return response
+
+
+def get_model_info(model):
+    return {"input_cost_per_token": 1e-06, "output_cost_per_token": 1e-05, "max_output_tokens": 4096}
 
 
 async def acompletion(**kwargs):
     return completion(**kwargs)
 
 
-FAKE.completion, FAKE.acompletion = completion, acompletion
+FAKE.completion, FAKE.acompletion, FAKE.get_model_info = completion, acompletion, get_model_info
 """
 )
 
@@ -138,6 +143,7 @@ def test_the_cost_cap_leaves_the_candidate_short_not_the_baseline_and_the_gate_f
         "--fixtures-dir=recorded",
         "--concurrency=1",
         "--max-cost=0.005",
+        "--max-tokens=300",
         *CIRCLE,
     )
 

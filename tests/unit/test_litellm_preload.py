@@ -64,6 +64,7 @@ def test_importing_litellm_leaves_its_objects_to_the_os_at_exit(monkeypatch):
     monkeypatch.setattr(call.atexit, "register", registered.append)
     monkeypatch.setitem(sys.modules, "litellm", types.SimpleNamespace())
     monkeypatch.setattr("shape_asserts.asking.reference.register_with_litellm", lambda litellm: None)
+    monkeypatch.setattr("shape_asserts.asking.bounded.install", lambda: None)  # (it patches litellm's own)
     call._import_litellm()
     assert registered == [call.gc.freeze]
 
@@ -74,7 +75,11 @@ def test_litellm_is_imported_without_the_cycle_collector_then_frozen(monkeypatch
     off meanwhile, what the import made is frozen after, and the collector is left as it was."""
     (tmp_path / "litellm.py").write_text("import gc\nCOLLECTING = gc.isenabled()\nKEPT = [[] for _ in range(1000)]\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delitem(sys.modules, "litellm", raising=False)
+    # (set, not deleted: undone, the fake imported here leaves; left in sys.modules, every later
+    # import of litellm in this process got it)
+    monkeypatch.setitem(sys.modules, "litellm", None)
+    del sys.modules["litellm"]
+    monkeypatch.setattr("shape_asserts.asking.bounded.install", lambda: None)
     monkeypatch.setattr(call.atexit, "register", lambda fn: None)
     was_frozen = gc.get_freeze_count()
     (gc.enable if collecting else gc.disable)()

@@ -711,6 +711,8 @@ def test_a_figure_seen_from_the_side_passes(drawn, pose):
     if pose == "sitting":
         (hx, hy), (kx, ky) = layout["hip"], layout["knees"][0]
         assume(math.dist((hx, hy), (kx, ky)) >= 6)
+        # a hand hanging down to within two rows of the hip rests on the thigh drawn forward from it
+        assume(all(y < hy - 2 for _, y in layout["hands"]))
     assert _failed(_stick_case(area), stick_cells(area or DEFAULT_AREA, style)) == []
 
 
