@@ -43,6 +43,7 @@ from tests.catalogue.scenes import (
     _stick_layout,
     circle_loop,
     house_cells,
+    polyline,
     stick_cells,
     stick_strokes,
 )
@@ -762,3 +763,39 @@ def test_two_figures_side_by_side_fail(drawn, gap, drop):
     assume(_failed(_stick_case(area), left) == [] and _failed(_stick_case(area), right) == [])
     # (one_head says it where the heads stand level, one_figure where they do not)
     assert any(f.startswith(("one_figure", "one_head")) for f in _failed(_stick_case(area), left + right))
+
+
+@settings(derandomize=True, max_examples=30, deadline=None)
+@given(fair_figures(), st.sampled_from(["raised", "bar"]))
+def test_legs_that_do_not_go_down_fail(drawn, how):
+    """Legs raised from the hip like a second pair of arms, or drawn as one bar across the hip (a
+    cross, not a figure): the audit's classes, which passed as two legs."""
+    area, style = drawn
+    style = replace(style, walk=False, n_legs=0)
+    layout = _stick_layout(area or DEFAULT_AREA, style)
+    (hx, hy), ((lx, _), (rx, _)) = layout["hip"], layout["feet"]
+    reach = max(4, (rx - lx) // 2)
+    if how == "raised":
+        legs = polyline([(hx - reach, hy - reach), (hx, hy), (hx + reach, hy - reach)], "8")
+    else:
+        legs = polyline([(hx - reach, hy), (hx + reach, hy)], "8")
+    cells = stick_cells(area or DEFAULT_AREA, style) + legs
+    assert any(f.startswith("limbs") for f in _failed(_stick_case(area), cells))
+
+
+@settings(derandomize=True, max_examples=30, deadline=None)
+@given(fair_figures(), st.integers(2, 4), st.sampled_from(["top-left", "top-right", "bottom-left", "bottom-right"]))
+def test_a_round_object_away_from_the_head_passes(drawn, radius, corner):
+    """A sun in a corner, a ball on the ground: a round loop far from the head (over four head
+    radii) and touching nothing is an object beside the figure, not a second head (the audit's
+    class: any round loop apart from the body was one)."""
+    area, style = drawn
+    x0, y0, x1, y1 = area or DEFAULT_AREA
+    cx = x0 + radius if corner.endswith("left") else x1 - radius
+    cy = y0 + radius if corner.startswith("top") else y1 - radius
+    layout = _stick_layout(area or DEFAULT_AREA, style)
+    assume(math.dist((cx, cy), layout["head"]) > 4 * layout["r"] + radius)
+    figure = stick_cells(area or DEFAULT_AREA, style)
+    thing = circle_loop((cx, cy), radius)
+    assume(min(math.dist(p, q) for p in thing for q in figure) > 2)
+    assert _failed(_stick_case(area), figure + thing) == []

@@ -40,14 +40,16 @@ class BodyLimits(Protocol):
 
 class Limb(NamedTuple):
     """An edge leaving the torso: ``"arm"`` or ``"leg"``, on the ``"left"``, ``"right"`` or
-    ``"along"`` the torso, where it leaves it (``root``), where it ends (``tip``), and how long
-    it is drawn (``length``, cells: its edges' lengths added, a bent arm's both parts)."""
+    ``"along"`` the torso, where it leaves it (``root``), where it ends (``tip``), how long it is
+    drawn (``length``, cells: its edges' lengths added, a bent arm's both parts) and the row of its
+    lowest point (``lowest``: a sitting figure's foot, below the knee its tip may be)."""
 
     kind: str
     side: str
     root: FloatArray
     tip: FloatArray
     length: float
+    lowest: float
 
 
 def torso_chain(
@@ -185,7 +187,8 @@ def limbs(segs: FloatArray, chain: set[int], a: FloatArray, b: FloatArray, t: Bo
         root = min((root for _, root, _ in members), key=lambda r: float(r[1]))  # the highest
         paths = {path_m for path_m, _, _ in members}
         drawn = _drawn_length([edge for m in paths for edge in by_path[m]])
-        out.append(_limb(root, [farthest[m][1] for m in paths], a, b, t, drawn))
+        lowest = max(float(max(p[1], q[1])) for m in paths for p, q in by_path[m])
+        out.append(_limb(root, [farthest[m][1] for m in paths], a, b, t, drawn, lowest))
     return out
 
 
@@ -233,8 +236,8 @@ def below_the_hip(found: list[Limb], a: FloatArray, b: FloatArray, t: BodyLimits
     if run_on <= max(t.attach_tol, t.min_limb):
         return _straight_leg(found), 0.0
     if abs(float(b[1] - lowest.tip[1])) <= run_on / 4:
-        again = [_limb(limb.root, [limb.tip], a, hip, t, limb.length) for limb in found]
-        return _straight_leg([*again, _limb(hip, [b], a, hip, t, run_on)]), 0.0
+        again = [_limb(limb.root, [limb.tip], a, hip, t, limb.length, limb.lowest) for limb in found]
+        return _straight_leg([*again, _limb(hip, [b], a, hip, t, run_on, float(b[1]))]), 0.0
     if any(
         seg_distance(b, limb.root, limb.tip)[0] <= t.attach_tol
         and angle_between(limb.tip - limb.root, b - hip) <= t.limb_merge_angle
@@ -323,7 +326,9 @@ def _crossing(p: FloatArray, q: FloatArray, a: FloatArray, b: FloatArray) -> Flo
     return crossing
 
 
-def _limb(root: FloatArray, ends: list[FloatArray], a: FloatArray, b: FloatArray, t: BodyLimits, length: float) -> Limb:
+def _limb(
+    root: FloatArray, ends: list[FloatArray], a: FloatArray, b: FloatArray, t: BodyLimits, length: float, lowest: float
+) -> Limb:
     """A limb leaving the torso ``a``–``b`` at ``root``: an arm above ``arm_zone`` of the torso's
     length, else a leg; on the side of the torso the one of its paths' far ``ends`` farthest to
     the side lies (``along`` within ``min_limb_side``: a limb hanging down the torso's line); that
@@ -338,4 +343,4 @@ def _limb(root: FloatArray, ends: list[FloatArray], a: FloatArray, b: FloatArray
     tip = max(ends, key=lambda p: abs(side_x(p)))
     off = side_x(tip)
     side = "along" if abs(off) < t.min_limb_side else ("left" if off < 0 else "right")
-    return Limb(kind, side, root, tip, length)
+    return Limb(kind, side, root, tip, length, lowest)

@@ -28,6 +28,7 @@ Stick figure
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -99,9 +100,12 @@ class StickThresholds(SceneThresholds):
     #: ``round(c + R) − round(c − R)`` cells across either way, wherever its center ``c`` falls, so
     #: the two differ by one cell at most (an oval or a tall hexagon differs by more).
     head_max_skew: float = 1.0
-    #: A loop whose radius is between these shares of the head's, level with the head, is a second
-    #: head whatever crosses it, unless a line ends on it (a balloon on its string); a hat stands
-    #: higher, a loop of arms joined above the head is larger.
+    #: A loop whose centre lies within this many head radii of the head's may be a second head
+    #: (beside it with a few cells between, or on top of it); one farther off is an object beside
+    #: the figure ...
+    second_head_reach: float = 4.0
+    #: ... and one whose radius is between these shares of the head's, as wide as tall, is one
+    #: whatever crosses it; a loop of arms joined above the head is larger.
     second_head_sizes: tuple[float, float] = (0.5, 1.4)
     #: ... a line ending on a loop under this share of the head's radius holds it up (a balloon
     #: on its string: the audit's of 0.55, 0.67 on a head of radius 3); a hand on a bigger one does
@@ -147,6 +151,10 @@ class StickThresholds(SceneThresholds):
     #: legs are about as long as its torso or longer (0.77 of it at the least in the catalogue's
     #: fair figures, legs spread wide under a long torso); a leg of a few cells is a stub.
     min_leg_share: float = 0.5
+    #: A leg reaches down from the hip at least this share of its length (its lowest point below
+    #: the hip): legs raised like arms or drawn as a bar across the hip are no legs; a leg out at
+    #: 60° from vertical reaches down half its length, a sitting figure's foot most of it.
+    min_leg_drop: float = 0.3
     #: Neither leg is drawn shorter than this share of the other: a leg stopping half way down, in
     #: mid-air, is one a person sees; a bent, kicking or sitting leg is drawn as long as the other.
     min_leg_balance: float = 0.6
@@ -349,11 +357,15 @@ def _check_one_head(
     others: list[tuple[FloatArray, CircleModel]],
     t: StickThresholds,
 ) -> None:
-    """``one_head``: no other loop is a second head, that is either
+    """``one_head``: no other loop near the head (its centre within ``second_head_reach`` head
+    radii of the head's: farther off, a sun or a ball is an object beside the figure) is a second
+    head, that is either
 
-    - the head's size (``second_head_sizes``) and level with it (its centre within the head's
-      radius of the head's row), round or crossed by a raised arm, unless it is small
-      (``held_under``) and a line touches it in one place (a balloon on its string); or
+    - the head's size (``second_head_sizes``) and as wide as tall (``head_max_skew``), beside the
+      head or on it (its centre no lower than the head's bottom: lower down, a loop an arm bent
+      back to the hip closes with the torso is the body's), round or not (a raised arm crossing it, a ring about a half cell), unless it
+      is small (``held_under``) and a line touches it in one place (a balloon on its string); a
+      hat's box is wider than tall; or
     - round as a head is (its own ``head`` checks) and touching nothing of the figure but the head
       (a loop an arm bent back to the hip closes with the torso touches the torso's cells above and
       below it; a balloon higher up the end of its string). A line passing a cell off it does not
@@ -362,12 +374,18 @@ def _check_one_head(
     head_cells = {(int(x), int(y)) for x, y in np.rint(head).tolist()}
     extra = 0
     for ring, fit in others:
+        if math.dist(fit.center, head_fit.center) > t.second_head_reach * head_fit.radius:
+            continue  # away from the head: a sun, a ball on the ground, an object beside the figure
         least, most = t.second_head_sizes
         own = {(int(x), int(y)) for x, y in np.rint(ring).tolist()}
-        level = least * head_fit.radius <= fit.radius <= most * head_fit.radius
-        level = level and abs(fit.center[1] - head_fit.center[1]) <= head_fit.radius
-        if level and not (fit.radius < t.held_under * head_fit.radius and _held(ring, cells - own - head_cells)):
-            extra += 1  # a loop as big as the head beside it, round or crossed by a raised arm
+        wide, tall = (float(np.ptp(ring[:, k])) + 1 for k in (0, 1))
+        sized = least * head_fit.radius <= fit.radius <= most * head_fit.radius and abs(wide - tall) <= t.head_max_skew
+        # beside the head or above it (a loop lower down is the body's: hands on the hips)
+        sized = sized and fit.center[1] <= head_fit.center[1] + head_fit.radius
+        if sized and not (
+            fit.radius < t.held_under * head_fit.radius and _held(ring, cells - own - head_cells, head_cells)
+        ):
+            extra += 1  # a loop as big as the head beside it or on it, round or crossed by a raised arm
             continue
         trial = Scorecard()
         _check_head(trial, ring, fit, t)
@@ -387,10 +405,11 @@ def _check_one_head(
     )
 
 
-def _held(ring: FloatArray, others: set[tuple[int, int]]) -> bool:
+def _held(ring: FloatArray, others: set[tuple[int, int]], head: set[tuple[int, int]]) -> bool:
     """Whether a line touches ``ring`` in one place only, as a balloon's string does: the cells of
-    ``others`` (the drawing but the loop and the head) within a cell of it form one group. A line
-    crossing the loop touches it in two."""
+    ``others`` (the drawing but the loop and the head) within a cell of it form one group, which
+    does not touch the ``head`` (a loop joined to the head by a cell or two is a second head on a
+    neck). A line crossing the loop touches it in two."""
     near = {
         (x + dx, y + dy) for x, y in np.rint(ring).astype(int).tolist() for dx in (-1, 0, 1) for dy in (-1, 0, 1)
     } & others
@@ -403,7 +422,8 @@ def _held(ring: FloatArray, others: set[tuple[int, int]]) -> bool:
             continue
         seen.add((x, y))
         todo += [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (x + dx, y + dy) in near]
-    return seen == near
+    on_head = any((x + dx, y + dy) in head for x, y in near for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+    return seen == near and not on_head
 
 
 def _check_head(card: Scorecard, ring: FloatArray, fit: CircleModel, t: StickThresholds) -> None:
@@ -582,6 +602,9 @@ def _check_limbs(
         if problem := stub(limb):
             problems_said.append(problem)
     legs = sorted((limb for limb in found if limb.kind == "leg" and limb.side != "along"), key=lambda limb: limb.length)
+    for leg in legs:
+        if leg.lowest - float(leg.root[1]) < t.min_leg_drop * leg.length and not problems_said:
+            problems_said.append(f"the {leg.side} leg does not go down from the hip: it rises or runs sideways")
     if len(legs) == 2 and legs[0].length < t.min_leg_balance * legs[1].length and not problems_said:
         problems_said.append(
             f"the {legs[0].side} leg ({legs[0].length:.0f} cells) is under {t.min_leg_balance:g} of the other's "
