@@ -283,8 +283,11 @@ GRID_LIMITS = [
         "balloon as big as the head fails. A round loop farther off (a sun, a ball) is an object "
         "beside the figure. The figure is read from the loop that makes the best one, so a hat above the head is "
         "an object beside the figure; a second whole figure fails `one_figure` or `one_head`. A "
-        "house drawn twice a few cells over runs every line beside itself and fails `single_lines`; "
-        "a door's or a chimney's two sides are a small share of the long edges.",
+        "house drawn twice a few cells over runs every line beside itself and fails `single_lines`, "
+        "which looks at the house's own lines (as long as half its tallest upright edge: a window's "
+        "frame, a door's and a chimney's sides are shorter) up to 4 cells apart: a copy 5 or more "
+        "cells over passes, since farther apart the house's own parallel lines (an eave and the "
+        "ground line under it on a small house) lie as close.",
     ),
     (
         "Truncated coordinates",

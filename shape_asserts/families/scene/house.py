@@ -124,12 +124,15 @@ class HouseThresholds(SceneThresholds):
     #: low gable's rake rises from the corner half a row a column (rise a quarter of the face's
     #: width) above the eave, so four columns off it leaves a row of the gable end between them.
     roof_corner_clear: float = 4.0
-    #: ``single_lines``: an edge at least ``doubled_min_edge`` cells long runs beside another when
+    #: ``single_lines``: an edge at least ``doubled_min_edge`` cells long, and ``doubled_min_share`` of
+    #: the tallest upright edge (a wall's: a window's frame, a chimney's sides are shorter), runs beside another when
     #: that one is parallel (within ``doubled_angle`` degrees), ``doubled_offset`` cells off it (a
     #: line drawn again beside itself: a 2:1 edge moved two columns over lies 0.89 off, on the next
-    #: rows; the same cells retraced lie 0 off) and alongside it for ``doubled_overlap`` of the
+    #: rows, a house moved (4, 4) puts one ground axis 5.4 off; the same cells retraced lie 0 off)
+    #: and alongside it for ``doubled_overlap`` of the
     #: shorter one's length ...
     doubled_min_edge: float = 6.0
+    doubled_min_share: float = 0.5
     doubled_angle: float = 8.0
     doubled_offset: tuple[float, float] = (0.8, 4.0)
     doubled_overlap: float = 0.7
@@ -287,8 +290,12 @@ def _check_single_lines(card: Scorecard, raw: FloatArray, t: HouseThresholds) ->
     edge, parallel and a few cells off (see the thresholds): the wire frame drawn once, not
     twice side by side."""
     ang, length = segment_angles(raw)
+    upright = np.abs(ang - 90.0) <= t.vertical_tolerance
+    # the house's own lines, not a window's or a chimney's: as long as half the tallest upright edge
+    tallest = float(length[upright].max(initial=0.0))
+    least = max(t.doubled_min_edge, t.doubled_min_share * tallest)
     keep = np.argsort(-length, kind="stable")[:MOST_EDGES_PAIRED]
-    keep = keep[length[keep] >= t.doubled_min_edge]
+    keep = keep[length[keep] >= least]
     s, a, n = raw[keep], ang[keep], length[keep]
     if len(keep) < 2:
         card.add("single_lines", True, 0.0, f"≤ {t.max_doubled_share:g} of the long edges doubled")
