@@ -39,6 +39,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -715,7 +716,8 @@ def test_max_cost_counts_an_attempt_that_timed_out_at_its_worst_case(suite):
     billed = _priced(1000)
 
     def stalls_once(request: Request) -> Reply:
-        return Reply(body=b"{}", trickle=30.0) if request.sample == 0 else billed(request)
+        # (the billed reply sent at once: trickled over a second, a loaded machine timed it out too)
+        return Reply(body=b"{}", trickle=30.0) if request.sample == 0 else replace(billed(request), trickle=0.0)
 
     with HostileServer(stalls_once) as server:
         hosted = server.base_url.replace("127.0.0.1", "hosted.example")
@@ -723,7 +725,7 @@ def test_max_cost_counts_an_attempt_that_timed_out_at_its_worst_case(suite):
             suite,
             server,
             f"--api-base={hosted}",
-            "--request-timeout=2",
+            "--request-timeout=3",
             "--max-tokens=1000",
             "--max-cost=0.05",
             "--concurrency=1",
