@@ -50,6 +50,10 @@ class _Decoded(httpx.AsyncByteStream):
             if not self.delivered:
                 raise
             raise ReplyCut(f"the reply's body broke off before it was whole ({type(exc).__name__}: {exc})") from exc
+        except zlib.error as exc:  # a broken proxy's or a flipped bit's: delivered all the same
+            if not self.delivered:
+                raise
+            raise ReplyCut(f"the reply's {self.encoding} body could not be decoded ({exc})") from exc
 
     async def _decoded(self) -> AsyncIterator[bytes]:
         inflate = zlib.decompressobj(_WBITS[self.encoding]) if self.encoding in _WBITS else None

@@ -72,6 +72,9 @@ RESERVED: dict[str, str] = {
     "num_retries": "use --max-retries",
     "stream": "answers are read whole",
     "n": "use --samples: each sample is its own call",
+    "fallbacks": "each call asks the one model it names (litellm would ask others inside it, unpriced and unrecorded)",
+    "context_window_fallbacks": "each call asks the one model it names",
+    "content_policy_fallbacks": "each call asks the one model it names",
 }
 #: Keys with an option of their own: refused in ``--model-arg``, allowed in a configuration.
 OWN_OPTION: dict[str, str] = {"temperature": "--temperature", "max_tokens": "--max-tokens"}

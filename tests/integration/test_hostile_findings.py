@@ -475,6 +475,27 @@ def test_a_successful_reply_whose_body_breaks_off_is_never_asked_again(suite):
     assert "not retried: a delivered reply may have been paid for" in text
 
 
+def test_a_successful_reply_whose_compressed_body_is_corrupt_is_never_asked_again(suite):
+    """Major (sixth sweep): a 200 whose gzip body could not be inflated (a broken proxy, a flipped
+    bit) was litellm's "HTTP 500", retried and counted $0: delivered, it is counted at its worst case."""
+    billed = _priced(4096)
+
+    def corrupt(request: Request) -> Reply:
+        whole = billed(request).body
+        assert whole is not None
+        packed = bytearray(gzip.compress(whole))
+        packed[len(packed) // 2] ^= 0xFF
+        return Reply(body=bytes(packed), headers={"Content-Encoding": "gzip"})
+
+    with HostileServer(corrupt) as server:
+        result = run(suite, server, "--max-cost=0.1", *TEN_CIRCLES, model="openai/gpt-4o")
+
+    text = output(result)
+    assert len(server.requests) == 2, text
+    result.assert_outcomes(errors=2, skipped=8)
+    assert "body could not be decoded" in text and "not retried: a delivered reply may have been paid for" in text
+
+
 def test_a_failed_reply_whose_body_breaks_off_is_still_retried(suite):
     """A 503 whose body breaks off delivered no answer: retried as any 503 is."""
     body = json.dumps({"error": {"message": "overloaded, try again"}}).encode()

@@ -60,14 +60,26 @@ def test_a_model_arg_with_an_option_of_its_own_points_to_that_option(key, option
 
 @pytest.mark.parametrize(
     ("key", "says"),
-    [("messages", "prompt"), ("api_base", "--api-base"), ("timeout", "--request-timeout"), ("n", "--samples")],
+    [
+        ("messages", "prompt"),
+        ("api_base", "--api-base"),
+        ("timeout", "--request-timeout"),
+        ("n", "--samples"),
+        ("fallbacks", "asks the one model"),
+        ("context_window_fallbacks", "asks the one model"),
+    ],
 )
 def test_a_key_the_harness_sets_is_refused_with_what_sets_it(key, says):
+    """(``fallbacks``: litellm asked the models listed inside one call, retrying a 5xx the run
+    does not retry, recording another model's answer as the asked one's, with its own api_base.)"""
     with pytest.raises(ModelConfigError, match=f"{key} is set by the harness.*{says}"):
         parse_model_args([f"{key}=1"], "--model-arg")
 
 
-@pytest.mark.parametrize(("key", "says"), [("n", "--samples"), ("stream", "read whole"), ("model", "--model")])
+@pytest.mark.parametrize(
+    ("key", "says"),
+    [("n", "--samples"), ("stream", "read whole"), ("model", "--model"), ("fallbacks", "asks the one model")],
+)
 def test_a_key_the_harness_sets_is_refused_inside_extra_body_too(key, says):
     """extra_body's keys join the request's body as they are: ``{"n": 8}`` there had the provider
     bill eight answers a call while the run recorded one and held one answer's worst case."""
