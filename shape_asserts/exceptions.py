@@ -28,6 +28,10 @@ class FixtureError(ShapeAssertsError):
 class ProviderError(ShapeAssertsError):
     """The model could not be asked: missing key, authentication, outage, exhausted retries."""
 
+    #: Whether the last attempt may still be billed (it timed out, or its connection broke after
+    #: the request went out): ``--max-cost`` then counts it at its call's worst case.
+    maybe_billed: bool = False
+
 
 class ModelUnavailable(ProviderError):
     """Every call to this model would fail as this one did: no connection to its server, a key it

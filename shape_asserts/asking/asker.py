@@ -37,10 +37,11 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from shape_asserts.asking.call import Answer, TimedOut, aask, litellm_version
+from shape_asserts.asking.failure import error_reason
 from shape_asserts.asking.model_config import ModelConfig, Sent, resolve
 from shape_asserts.asking.prices import answer_limit, worst_cost
 from shape_asserts.asking.recorded import RecordedAnswer
-from shape_asserts.asking.retry import is_timeout, served_locally
+from shape_asserts.asking.retry import maybe_billed, served_locally
 from shape_asserts.asking.runstate import Progress, RunState
 from shape_asserts.asking.store import FixtureStore, Recording, sample_record
 from shape_asserts.asking.turns import Turn, Turns
@@ -397,9 +398,25 @@ class _Fetch:
             self.on_progress(self.progress)
 
     def _on_retry(self, model: str, exc: BaseException, worst: float) -> None:
-        self.progress.retried += 1
-        if is_timeout(exc):
+        """An attempt failed and the call is about to try again: count what the failed one may
+        cost; no new attempt when that would pass ``--max-cost`` (its worst case is held again).
+
+        Raises
+        ------
+        ProviderError
+            When the cap leaves no room for another attempt.
+        """
+        if maybe_billed(exc):
             self.progress.count_timed_out(model, worst)
+            cap = self.asker.max_cost
+            if cap is not None and self.progress.cost_usd + self.progress.reserved_usd > cap:
+                error = ProviderError(
+                    f"{model}: {error_reason(exc, self.asker.api_base, '')}; not tried again: "
+                    f"another would pass --max-cost {cap:g} USD"
+                )
+                error.maybe_billed = False  # (counted just now)
+                raise error
+        self.progress.retried += 1
         self._note()
 
     async def _heartbeat(self) -> None:
@@ -604,7 +621,7 @@ class _Fetch:
         spent = getattr(exc, "spent", None)
         if spent is not None:
             self.progress.count_spent(job.model, spent, worst)
-        if isinstance(exc, TimedOut):
+        if exc.maybe_billed:
             self.progress.count_timed_out(job.model, worst)
         self.state.failures.setdefault(job.key, str(exc))
         if isinstance(exc, ModelUnavailable) and job.model not in self.answered:

@@ -29,7 +29,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shape_asserts.asking.failure import describe, error_reason, hide_address, one_line, redact
-from shape_asserts.asking.retry import Timeout, backoff, is_retriable, is_timeout, retry_after, timeout_retries_for
+from shape_asserts.asking.retry import (
+    Timeout,
+    backoff,
+    is_retriable,
+    is_timeout,
+    maybe_billed,
+    retry_after,
+    timeout_retries_for,
+)
 from shape_asserts.defaults import MAX_RETRIES, TIMEOUT
 from shape_asserts.exceptions import ModelUnavailable, ProviderError
 
@@ -382,11 +390,15 @@ def _raise_unless_retried(
         said, wide = describe(exc, model, api_base, tries)
         if wide is not None:  # every call would fail so: the run asks the model nothing more
             raise ModelUnavailable(f"{model}: {said}", wide) from None
-        raise ProviderError(f"{model}: {said}") from None
+        error = ProviderError(f"{model}: {said}")
+        error.maybe_billed = maybe_billed(exc)  # (the cap counts it at its call's worst case)
+        raise error from None
 
 
 class TimedOut(ProviderError):
     """Every attempt the call was allowed timed out (``--request-timeout``)."""
+
+    maybe_billed = True
 
 
 class Unusable(ProviderError):

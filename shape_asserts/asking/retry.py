@@ -67,6 +67,26 @@ def is_timeout(exc: BaseException) -> bool:
     return isinstance(exc, (Timeout, asyncio.TimeoutError)) or type(exc).__name__ in _TIMEOUTS
 
 
+#: Class names (httpx's, aiohttp's) of a connection that broke after the request went out, before
+#: the reply: the server had the request, and a hosted model may go on generating and bill it.
+_DROPPED = ("RemoteProtocolError", "ReadError", "ServerDisconnectedError", "ClientPayloadError")
+
+
+def maybe_billed(exc: BaseException) -> bool:
+    """Whether a failed attempt may still be billed: it timed out, or its connection broke after
+    the request was sent (a connection never opened is not: no request reached a server)."""
+    if is_timeout(exc):
+        return True
+    seen: list[BaseException] = []
+    cur: BaseException | None = exc
+    while cur is not None and all(cur is not s for s in seen):
+        if type(cur).__name__ in _DROPPED:
+            return True
+        seen.append(cur)
+        cur = cur.__cause__ or cur.__context__
+    return False
+
+
 def is_retriable(exc: BaseException) -> bool:
     """Whether another attempt may succeed: 408, 409, 429, 5xx, timeouts and dropped connections.
 

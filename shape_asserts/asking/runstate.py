@@ -208,7 +208,8 @@ class Progress:
         if self.timed_out_by_model:
             models = ", ".join(f"{m} ({n})" for m, n in sorted(self.timed_out_by_model.items()))
             out.append(
-                "shape-asserts: attempts that timed out (the server may have gone on and billed them) were "
+                "shape-asserts: attempts that timed out or lost their connection after the request went out "
+                "(the server may have gone on and billed them) were "
                 f"counted at their call's worst case against --max-cost: {models}"
             )
         if self.max_cost is not None and self.unpriced:

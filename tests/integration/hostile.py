@@ -50,6 +50,8 @@ class Reply:
     trickle: float = 0.0
     #: Bytes of the body sent before the connection is closed (its Content-Length says the whole).
     cut: int | None = None
+    #: Close the connection at once, sending nothing back (after the request was read).
+    drop: bool = False
 
 
 def drawing(request: Request, style: str = "exact") -> dict[str, Any]:
@@ -95,6 +97,9 @@ class _Handler(BaseHTTPRequestHandler):
             srv.answered[key] += 1
             srv.requests.append(request)
         reply = srv.reply(request)
+        if reply.drop:
+            self.close_connection = True
+            return
         data = reply.body if reply.body is not None else _completion(model, reply.content or "")
         self.send_response(reply.status)
         self.send_header("Content-Type", "application/json")

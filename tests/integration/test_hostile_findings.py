@@ -731,8 +731,8 @@ def test_issue32_a_local_servers_timeouts_are_still_not_retried_by_default(suite
 def test_max_cost_counts_an_attempt_that_timed_out_at_its_worst_case(suite):
     """Major (fifth sweep): a retried attempt that timed out was not counted: the server may go on
     generating it and bill it. Here each prompt's first attempt stalls and the second is billed
-    100 + 1,000 tokens ($0.0103 at gpt-4o's price); a call's worst case is $0.0105. Counting the
-    stalled attempts, a $0.05 cap asks two cases (four attempts); not counting them, it asked four."""
+    100 + 1,000 tokens ($0.0103 at gpt-4o's price); a call's worst case is $0.0134. Counting the
+    stalled attempts, a $0.06 cap asks two cases (four attempts); not counting them, it asked five."""
     suite.makeconftest(HOSTED_NAME_CONFTEST)
     billed = _priced(1000)
 
@@ -748,7 +748,7 @@ def test_max_cost_counts_an_attempt_that_timed_out_at_its_worst_case(suite):
             f"--api-base={hosted}",
             "--request-timeout=3",
             "--max-tokens=1000",
-            "--max-cost=0.05",
+            "--max-cost=0.06",
             "--concurrency=1",
             *TEN_CIRCLES,
             model="openai/gpt-4o",
@@ -757,7 +757,7 @@ def test_max_cost_counts_an_attempt_that_timed_out_at_its_worst_case(suite):
     text = output(result)
     assert len(server.requests) == 4, text
     result.assert_outcomes(passed=2, skipped=8)
-    assert "attempts that timed out (the server may have gone on and billed them) were counted" in text
+    assert "attempts that timed out or lost their connection after the request went out" in text
     assert "openai/gpt-4o (2)" in text
 
 
@@ -785,6 +785,18 @@ def test_a_model_argument_holding_a_password_is_asked_once_and_never_written(sui
     shown = output(first) + output(again) + output(replay) + output(hint)
     assert all("hunter2pass" not in p.read_text(encoding="utf-8") for p in written)
     assert "hunter2pass" not in shown
+
+
+def test_max_cost_counts_an_attempt_whose_connection_dropped_after_the_request(suite):
+    """Major (sixth sweep): a connection the server dropped after the whole request was sent (a
+    load balancer's cut, while a hosted model may go on and bill) was retried and counted $0:
+    every attempt now counts at its call's worst case ($0.04 here), so a $0.10 cap asks two."""
+    with HostileServer(lambda request: Reply(drop=True)) as server:
+        result = run(suite, server, "--max-cost=0.1", "--max-retries=3", *TEN_CIRCLES, model="openai/gpt-4o")
+
+    text = output(result)
+    assert len(server.requests) == 2, text
+    assert "attempts that timed out or lost their connection after the request went out" in text
 
 
 class _OneSlot:
