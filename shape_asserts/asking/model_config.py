@@ -318,6 +318,11 @@ def read_pyproject(path: Path) -> dict[str, ModelConfig]:
     ours = tool.get("shape-asserts", {}) if isinstance(tool, dict) else {}
     if not isinstance(ours, dict):
         raise ModelConfigError(f"{path}: [tool.shape-asserts] must be a table")
+    for key in ours:  # a misspelt table would leave a configuration unread, and its model asked bare
+        if key != "models":
+            raise ModelConfigError(
+                f"{path}: [tool.shape-asserts] holds an unknown key {key!r}; it holds [tool.shape-asserts.models.NAME] tables"
+            )
     return _configs(ours.get("models", {}), str(path), "tool.shape-asserts.models")
 
 

@@ -268,3 +268,12 @@ def test_a_models_file_that_is_no_regular_file_is_refused_unread(tmp_path):
     for name in ("models.fifo", "zero.toml"):
         with pytest.raises(ModelConfigError, match="could not be read: it is not a regular file"):
             read_models_file(tmp_path / name)
+
+
+def test_an_unknown_key_under_tool_shape_asserts_stops_the_run(tmp_path):
+    """A misspelt [tool.shape-asserts.model.X] was ignored: --model=X then asked X bare, without
+    the configuration's arguments, recorded and paid for it."""
+    path = tmp_path / "pyproject.toml"
+    path.write_text('[tool.shape-asserts.model.exact]\nmodel = "openai/exact"\ntemperature = 0\n', encoding="utf-8")
+    with pytest.raises(ModelConfigError, match="unknown key 'model'"):
+        read_pyproject(path)
