@@ -213,10 +213,16 @@ def _read_prices(litellm: Any, model: str) -> tuple[float, float, int | None] | 
 MOST_TOKENS_BELIEVED = 100_000_000
 
 
-def _to_answer(litellm: Any, model: str, response: Any, latency: float) -> Answer:
+#: The most bytes one token stands for, in any tokenizer's reckoning: a reply saying it used fewer
+#: tokens than what was sent and what it wrote need (its bytes over this) is not believed (1
+#: prompt token for a prompt of 600 bytes, 0 answer tokens for a drawing of 5,000 characters).
+MOST_BYTES_PER_TOKEN = 16
+
+
+def _to_answer(litellm: Any, model: str, response: Any, latency: float, prompt_bytes: int = 0) -> Answer:
     """``response`` as an :class:`Answer`: its first choice, and what the reply cost (of a reply
     without a choice, the cost alone): the list price of ``model``, the model asked, for the tokens
-    the reply says it used."""
+    the reply says it used, where those are enough for the ``prompt_bytes`` sent and what it wrote."""
     choice = response.choices[0] if getattr(response, "choices", None) else None
     message = getattr(choice, "message", None)
     # every shape an answer comes in is kept: the text, a refusal, tool calls and why it ended
@@ -230,12 +236,19 @@ def _to_answer(litellm: Any, model: str, response: Any, latency: float) -> Answe
             usage[k] = v
     cost = None
     # a price is only as good as the counts it is made of: a reply that does not say what it used
-    # (no usage, which litellm reads as 0 prompt tokens, or counts negative, absurd or not whole) has
-    # no price here, and the cap counts it at its worst case. Nothing else the reply says of its price
-    # is believed: neither the model it names (a proxy's, a router's, a hostile server's
-    # "gpt-4o-mini", which litellm priced it by) nor a price it states ("usage": {"cost": 0})
+    # (no usage, which litellm reads as 0 prompt tokens, or counts negative, absurd, not whole or
+    # too few for what was sent and written) has no price here, and the cap counts it at its worst
+    # case. Nothing else the reply says of its price is believed: neither the model it names (a
+    # proxy's, a router's, a hostile server's "gpt-4o-mini", which litellm priced it by) nor a
+    # price it states ("usage": {"cost": 0})
     prices = list_prices(litellm, model)
-    if prices is not None and usage.get("prompt_tokens", 0) > 0 and "completion_tokens" in usage:
+    parts = [text, refusal or "", *(piece for call in _tool_calls(message) for piece in call)]
+    written = sum(len(part.encode("utf-8", "surrogatepass")) for part in parts)
+    enough = (
+        usage.get("prompt_tokens", 0) * MOST_BYTES_PER_TOKEN >= max(prompt_bytes, 1)
+        and usage.get("completion_tokens", 0) * MOST_BYTES_PER_TOKEN >= written
+    )
+    if prices is not None and enough and "completion_tokens" in usage:
         cost = usage["prompt_tokens"] * prices[0] + usage["completion_tokens"] * prices[1]
     return Answer(
         text=str(text),
@@ -298,7 +311,8 @@ async def aask(
             attempt += 1
             await asyncio.sleep(wait)
             continue
-        return _delivered(litellm, model, response, time.perf_counter() - started)
+        sent = sum(len(json.dumps(m, ensure_ascii=False).encode("utf-8")) for m in messages)
+        return _delivered(litellm, model, response, time.perf_counter() - started, sent)
 
 
 def _client(model: str, api_base: str | None) -> Any:
@@ -457,7 +471,7 @@ def _unreadable(exc: BaseException) -> str | None:
     return None
 
 
-def _delivered(litellm: Any, model: str, response: Any, latency: float) -> Answer:
+def _delivered(litellm: Any, model: str, response: Any, latency: float, prompt_bytes: int = 0) -> Answer:
     """The answer ``response`` holds.
 
     Raises
@@ -465,7 +479,7 @@ def _delivered(litellm: Any, model: str, response: Any, latency: float) -> Answe
     Unusable
         When it holds no choice to read an answer from (what it cost is kept).
     """
-    answer = _to_answer(litellm, model, response, latency)
+    answer = _to_answer(litellm, model, response, latency, prompt_bytes)
     if not getattr(response, "choices", None):
         raise Unusable(f"{model}: the server's reply has no choices, so no answer{UNUSABLE_HINT}", answer)
     return answer

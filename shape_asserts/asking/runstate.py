@@ -202,8 +202,8 @@ class Progress:
         if self.at_worst_by_model:
             models = ", ".join(f"{m} ({n})" for m, n in sorted(self.at_worst_by_model.items()))
             out.append(
-                "shape-asserts: replies that did not say what they used (no usage, or counts negative or "
-                f"not whole) were counted at their call's worst case against --max-cost: {models}"
+                "shape-asserts: replies that did not say what they used (no usage, or counts negative, not "
+                f"whole or too few for what was sent and written) were counted at their call's worst case against --max-cost: {models}"
             )
         if self.timed_out_by_model:
             models = ", ".join(f"{m} ({n})" for m, n in sorted(self.timed_out_by_model.items()))

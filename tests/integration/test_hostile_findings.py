@@ -513,14 +513,29 @@ def test_a_failed_reply_whose_body_breaks_off_is_still_retried(suite):
 def test_rt36_max_cost_waits_for_the_calls_in_flight_instead_of_skipping_cases(suite):
     """Major (fourth sweep): a call was refused for good whenever the worst cases the calls in flight
     held would pass the cap, though they settle far below it: a $0.0155 run under a $0.03 cap
-    skipped 13 of 24 cases. Each call here may cost $0.04 and costs $0.0004, so a $0.10 cap holds
-    two in flight at a time and asks every case."""
-    with HostileServer(_priced(10)) as server:
+    skipped 13 of 24 cases. Each call here may cost $0.04 and costs $0.0023 (200 answer tokens:
+    enough for the drawing), so a $0.10 cap holds two in flight at a time and asks every case."""
+    with HostileServer(_priced(200)) as server:
         result = run(suite, server, "--max-cost=0.1", *TEN_CIRCLES, model="openai/gpt-4o")
 
     text = output(result)
     assert len(server.requests) == 10, text
     result.assert_outcomes(passed=10)
+
+
+def test_max_cost_does_not_believe_too_few_tokens_for_what_was_sent_and_written(suite):
+    """Critical (sixth sweep): a reply saying it used 1 prompt token and no answer token for a
+    prompt of a kilobyte and a drawing of hundreds of characters was priced at nothing, and every
+    call went through a cap meant for two. Such counts are not believed: each reply costs its
+    call's worst case ($0.04 here)."""
+    lowball = {"prompt_tokens": 1, "completion_tokens": 0, "total_tokens": 1}
+    with HostileServer(_priced(4096, lowball)) as server:
+        result = run(suite, server, "--max-cost=0.1", *TEN_CIRCLES, model="openai/gpt-4o")
+
+    text = output(result)
+    assert len(server.requests) == 2, text
+    result.assert_outcomes(passed=2, skipped=8)
+    assert "counted at their call's worst case against --max-cost: openai/gpt-4o (2)" in text
 
 
 @pytest.mark.parametrize("model", ["openai/hostile", "reference/exact"])
