@@ -397,17 +397,28 @@ class _Fetch:
         if self.on_progress is not None:
             self.on_progress(self.progress)
 
+    def _interrupted(self) -> bool:
+        return self.stop is not None and self.stop.is_set()
+
     def _on_retry(self, model: str, exc: BaseException, worst: float) -> None:
         """An attempt failed and the call is about to try again: count what the failed one may
-        cost; no new attempt when that would pass ``--max-cost`` (its worst case is held again).
+        cost; no new attempt once the run is interrupted, or when it would pass ``--max-cost`` (its
+        worst case is held again).
 
         Raises
         ------
         ProviderError
-            When the cap leaves no room for another attempt.
+            When the run was interrupted, or the cap leaves no room for another attempt.
         """
         if maybe_billed(exc):
             self.progress.count_timed_out(model, worst)
+        if self.stop is not None and self.stop.is_set():  # Ctrl-C, SIGTERM: no new attempt either
+            error = ProviderError(
+                f"{model}: {error_reason(exc, self.asker.api_base, '')}; not tried again: the run was interrupted"
+            )
+            error.maybe_billed = False  # (counted just now)
+            raise error
+        if maybe_billed(exc):
             cap = self.asker.max_cost
             if cap is not None and self.progress.cost_usd + self.progress.reserved_usd > cap:
                 error = ProviderError(
@@ -579,6 +590,7 @@ class _Fetch:
                 max_retries=asker.max_retries,
                 on_retry=lambda exc, wait: self._on_retry(job.model, exc, worst),
                 timeout_retries=asker.timeout_retries,
+                interrupted=self._interrupted,
             )
         except ProviderError as exc:
             self._settle(label, worst)

@@ -275,6 +275,7 @@ async def aask(
     on_retry: Callable[[BaseException, float], None] | None = None,
     timeout_retries: int | None = None,
     extra: Mapping[str, Any] | None = None,
+    interrupted: Callable[[], bool] | None = None,
 ) -> Answer:
     """Send ``messages`` to ``model`` and return its answer, retrying what another attempt may fix.
 
@@ -286,7 +287,8 @@ async def aask(
     ``max_tokens``, when given, is sent as litellm's ``max_tokens``: the most tokens the answer may
     have (an answer cut there ends with ``finish_reason="length"``). ``extra`` are the other
     arguments sent (``--model-arg``, a configuration's keys), checked by
-    :mod:`~shape_asserts.asking.model_config` before the run.
+    :mod:`~shape_asserts.asking.model_config` before the run. ``interrupted()`` true (Ctrl-C,
+    SIGTERM) ends the wait before another attempt, and the call.
 
     Raises
     ------
@@ -309,10 +311,24 @@ async def aask(
             if on_retry is not None:
                 on_retry(exc, wait)
             attempt += 1
-            await asyncio.sleep(wait)
+            await _wait(wait, interrupted)
+            if interrupted is not None and interrupted():
+                raise ProviderError(
+                    f"{model}: {error_reason(exc, api_base, '')}; not tried again: the run was interrupted"
+                ) from None
             continue
         sent = sum(len(json.dumps(m, ensure_ascii=False).encode("utf-8")) for m in messages)
         return _delivered(litellm, model, response, time.perf_counter() - started, sent)
+
+
+async def _wait(seconds: float, interrupted: Callable[[], bool] | None) -> None:
+    """Sleep ``seconds`` before another attempt, in steps of at most half a second while
+    ``interrupted`` may end the wait early (a Retry-After of a minute, then Ctrl-C)."""
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        if interrupted is not None and interrupted():
+            return
+        await asyncio.sleep(min(left, 0.5) if interrupted is not None else left)
 
 
 def _client(model: str, api_base: str | None) -> Any:

@@ -604,6 +604,47 @@ def test_rt36_an_interrupted_run_records_the_calls_in_flight(suite, sig, workers
     assert len(recordings(suite)) == asked, text
 
 
+def test_an_interrupted_run_tries_no_call_again(suite):
+    """Major (sixth sweep): after SIGTERM a call waiting out a Retry-After of 20 s went on sending
+    attempts, each after its wait (a minute and more past the signal, longer than a CI job's grace
+    before it kills). The wait ends with the signal, and no attempt follows."""
+    log = suite.path / "interrupted.log"
+    busy = json.dumps({"error": {"message": "slow down"}}).encode()
+    with HostileServer(lambda request: Reply(status=429, body=busy, headers={"Retry-After": "20"})) as server:
+        with log.open("w") as fh:
+            proc = subprocess.Popen(
+                [
+                    sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly",
+                    "--model=openai/hostile", f"--api-base={server.base_url}", "--fixtures-dir=recorded",
+                    "--concurrency=1", "-k", "circle-start000-cw",
+                ],
+                cwd=suite.path,
+                stdout=fh,
+                stderr=subprocess.STDOUT,
+            )  # fmt: skip
+            try:
+                deadline = time.monotonic() + SUBPROCESS_TIMEOUT
+                while not server.requests:
+                    assert proc.poll() is None, log.read_text()
+                    assert time.monotonic() < deadline, "no call reached the server"
+                    time.sleep(0.05)
+                time.sleep(1.0)
+                signalled = time.monotonic()
+                proc.send_signal(signal.SIGTERM)
+                proc.wait(timeout=60)
+                took = time.monotonic() - signalled
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+        asked = len(server.requests)
+
+    text = log.read_text()
+    assert proc.returncode != 0, text
+    assert asked == 1, text
+    assert took < 15, text  # (the Retry-After was 20 s)
+
+
 def _gzipped(padding: int) -> Callable[[Request], Reply]:
     """The exact drawing's completion with ``padding`` spaces after it, sent gzip-compressed (64 MB
     of spaces travel as 64 KB)."""

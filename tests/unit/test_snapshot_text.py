@@ -100,3 +100,21 @@ def test_every_builtin_case_summary_is_written_as_syrupy_writes_it() -> None:
         for answer in ('{"points": [' + points + "]}", "no drawing here"):
             summary = judge(case, "m", [answer], 1.0).summary()
             assert plain_json_text(summary) == SYRUPY.serialize(summary), case.id
+
+
+def test_a_snapshot_that_is_no_regular_file_is_read_as_no_match_and_never_written(tmp_path):
+    """A pipe in the snapshots folder waited for ever; a link to /dev/zero read until memory ran out.
+    Each reads as a snapshot that does not match, and --snapshot-update refuses to write it."""
+    import os
+
+    ext = extension_for(tmp_path, "circle", "c1")()
+    fifo = tmp_path / "c1.json"
+    os.mkfifo(fifo)
+    said = ext.read_snapshot_data_from_location(snapshot_location=str(fifo), snapshot_name="c1", session_id="s")
+    assert "not a regular file" in said
+    zero = tmp_path / "c2.json"
+    zero.symlink_to("/dev/zero")
+    said = ext.read_snapshot_data_from_location(snapshot_location=str(zero), snapshot_name="c2", session_id="s")
+    assert "not a regular file" in said
+    with pytest.raises(OSError, match="not a regular file"):
+        type(ext).write_snapshot(snapshot_location=str(fifo), snapshots=[])
