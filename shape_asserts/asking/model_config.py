@@ -75,6 +75,7 @@ RESERVED: dict[str, str] = {
     "fallbacks": "each call asks the one model it names (litellm would ask others inside it, unpriced and unrecorded)",
     "context_window_fallbacks": "each call asks the one model it names",
     "content_policy_fallbacks": "each call asks the one model it names",
+    "mock_response": "answers come from the model (litellm would record its made-up text as one)",
 }
 #: Keys with an option of their own: refused in ``--model-arg``, allowed in a configuration.
 OWN_OPTION: dict[str, str] = {"temperature": "--temperature", "max_tokens": "--max-tokens"}

@@ -67,6 +67,7 @@ def test_a_model_arg_with_an_option_of_its_own_points_to_that_option(key, option
         ("n", "--samples"),
         ("fallbacks", "asks the one model"),
         ("context_window_fallbacks", "asks the one model"),
+        ("mock_response", "answers come from the model"),
     ],
 )
 def test_a_key_the_harness_sets_is_refused_with_what_sets_it(key, says):
