@@ -365,7 +365,7 @@ def _check_one_head(
       head or on it (its centre no lower than the head's bottom: lower down, a loop an arm bent
       back to the hip closes with the torso is the body's), round or not (a raised arm crossing it, a ring about a half cell), unless it
       is small (``held_under``) and a line touches it in one place (a balloon on its string); a
-      hat's box is wider than tall; or
+      hat's box is wider than tall, or stands on its brim; or
     - round as a head is (its own ``head`` checks) and touching nothing of the figure but the head
       (a loop an arm bent back to the hip closes with the torso touches the torso's cells above and
       below it; a balloon higher up the end of its string). A line passing a cell off it does not
@@ -380,8 +380,9 @@ def _check_one_head(
         own = {(int(x), int(y)) for x, y in np.rint(ring).tolist()}
         wide, tall = (float(np.ptp(ring[:, k])) + 1 for k in (0, 1))
         sized = least * head_fit.radius <= fit.radius <= most * head_fit.radius and abs(wide - tall) <= t.head_max_skew
-        # beside the head or above it (a loop lower down is the body's: hands on the hips)
-        sized = sized and fit.center[1] <= head_fit.center[1] + head_fit.radius
+        # beside the head or above it (a loop lower down is the body's: hands on the hips), and
+        # no hat's box standing on its brim
+        sized = sized and fit.center[1] <= head_fit.center[1] + head_fit.radius and not _on_a_brim(ring, cells)
         if sized and not (
             fit.radius < t.held_under * head_fit.radius and _held(ring, cells - own - head_cells, head_cells)
         ):
@@ -403,6 +404,14 @@ def _check_one_head(
         if extra == 0
         else f"{1 + extra} heads: a loop as round as the head stands apart from the body, or one as big beside it",
     )
+
+
+def _on_a_brim(ring: FloatArray, cells: set[tuple[int, int]]) -> bool:
+    """Whether the loop stands on a line running out past it on both sides, on its bottom row or
+    the row under it: a hat's box on its brim."""
+    xs, ys = np.rint(ring[:, 0]).astype(int), np.rint(ring[:, 1]).astype(int)
+    x0, x1, bottom = int(xs.min()), int(xs.max()), int(ys.max())
+    return any({(x0 - 1, row), (x1 + 1, row)} <= cells for row in (bottom, bottom + 1))
 
 
 def _held(ring: FloatArray, others: set[tuple[int, int]], head: set[tuple[int, int]]) -> bool:
