@@ -282,7 +282,7 @@ GRID_LIMITS = [
         "(a balloon on its string): a second head that small with a raised hand on it passes, and a "
         "balloon as big as the head fails. A round loop farther off (a sun, a ball) is an object "
         "beside the figure. The figure is read from the loop that makes the best one, so a hat above the head is "
-        "an object beside the figure; a second whole figure fails `one_figure` or `one_head`. A "
+        "an object beside the figure (its box wider than tall, or standing on its brim); a second whole figure fails `one_figure` or `one_head`. A "
         "house drawn twice a few cells over runs every line beside itself and fails `single_lines`, "
         "which looks at the house's own lines (as long as half its tallest upright edge: a window's "
         "frame, a door's and a chimney's sides are shorter) up to 4 cells apart: a copy 5 or more "
