@@ -277,7 +277,7 @@ GRID_LIMITS = [
         "walking or sitting) is a pose, and a head half the figure's height passes. Legs go down: "
         "a leg whose lowest point is not below the hip by 0.3 of its length (legs raised like arms, "
         "a bar across the hip) fails. A loop within four head radii of the head, level with it or "
-        "above, half to 1.4 times its radius and as wide as tall is a second head, unless it is under "
+        "stacked on it, half to 1.4 times its radius and as wide as tall is a second head, unless it is under "
         "three quarters of the head's radius and a line touches it in one place away from the head "
         "(a balloon on its string): a second head that small with a raised hand on it passes, and a "
         "balloon as big as the head fails. A round loop farther off (a sun, a ball) is an object "

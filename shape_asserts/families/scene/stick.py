@@ -361,9 +361,9 @@ def _check_one_head(
     radii of the head's: farther off, a sun or a ball is an object beside the figure) is a second
     head, that is either
 
-    - the head's size (``second_head_sizes``) and as wide as tall (``head_max_skew``), beside the
-      head or on it (its centre no lower than the head's bottom: lower down, a loop an arm bent
-      back to the hip closes with the torso is the body's), round or not (a raised arm crossing it, a ring about a half cell), unless it
+    - the head's size (``second_head_sizes``) and as wide as tall (``head_max_skew``), level with
+      the head or stacked on it (a loop lower down is the body's: an arm bent back to the hip
+      closes one with the torso; one higher up and away is held up, a flag on its pole), round or not (a raised arm crossing it, a ring about a half cell), unless it
       is small (``held_under``) and a line touches it in one place (a balloon on its string); a
       hat's box is wider than tall, or stands on its brim; or
     - round as a head is (its own ``head`` checks) and touching nothing of the figure but the head
@@ -380,9 +380,14 @@ def _check_one_head(
         own = {(int(x), int(y)) for x, y in np.rint(ring).tolist()}
         wide, tall = (float(np.ptp(ring[:, k])) + 1 for k in (0, 1))
         sized = least * head_fit.radius <= fit.radius <= most * head_fit.radius and abs(wide - tall) <= t.head_max_skew
-        # beside the head or above it (a loop lower down is the body's: hands on the hips), and
-        # no hat's box standing on its brim
-        sized = sized and fit.center[1] <= head_fit.center[1] + head_fit.radius and not _on_a_brim(ring, cells)
+        # level with the head, or stacked on it (a cell or two off its ring): a loop lower down is
+        # the body's (hands on the hips), one higher up and away from the head an object held up
+        # (a flag on its pole); and no hat's box standing on its brim
+        level = abs(fit.center[1] - head_fit.center[1]) <= head_fit.radius
+        stacked = (
+            fit.center[1] < head_fit.center[1] and float(np.abs(ring[:, None] - head[None]).max(axis=2).min()) <= 2
+        )
+        sized = sized and (level or stacked) and not _on_a_brim(ring, cells)
         if sized and not (
             fit.radius < t.held_under * head_fit.radius and _held(ring, cells - own - head_cells, head_cells)
         ):
