@@ -24,7 +24,10 @@ _BEARER = re.compile(r"(?i)(\bbearer\s+|api[_-]?key[\"'=:\s]+|(?<![\w-])sk-)[A-Z
 
 
 #: ``scheme://user:pass@`` in a URL: the credentials are masked, the host stays.
-_USERINFO = re.compile(r"(?i)([a-z][a-z0-9+.-]*://)[^/\s@?#]+@")  # no word boundary: "%20http://"
+_USERINFO = re.compile(r"(?i)([a-z][a-z0-9+.-]*://)[^/\s?#]+@")  # no word boundary: "%20http://"
+#: ... up to the last ``@`` of the address (a password may hold one); and ``user:pass@host`` without a
+#: scheme, as a proxy setting is written (``alice:pw@proxy:3128``).
+_BARE_USERINFO = re.compile(r"(?<![\w/:.@-])[\w.%+-]+:[^\s/@:]+@(?=[\w-]+(?:\.[\w-]+)*(?::\d+)?\b)")
 #: A query parameter named for a secret (``?api-key=…``, ``&token=…``, ``&sig=…``).
 _SECRET_PARAM = re.compile(r"(?i)([?&][\w.-]*(?:key|token|secret|sig|signature|password|auth)[\w.-]*=)[^&#\s\"']+")
 
@@ -37,6 +40,7 @@ def redact(text: str) -> str:
         if value and len(value) >= 8 and _SECRET_NAME.search(name) and value in out:
             out = out.replace(value, "[REDACTED]")
     out = _USERINFO.sub(r"\1[REDACTED]@", out)
+    out = _BARE_USERINFO.sub("[REDACTED]@", out)
     out = _SECRET_PARAM.sub(r"\1[REDACTED]", out)
     return _BEARER.sub(
         lambda m: m.group(1) + "[REDACTED]" if not m.group(1).lower().startswith("sk-") else "[REDACTED]", out

@@ -270,6 +270,24 @@ def test_credentials_in_a_url_glued_to_other_text_are_masked():
     assert "PASSSECRET42" not in error_reason(echoed, None)
 
 
+@pytest.mark.parametrize(
+    "text, secret",
+    [
+        ("HTTPS_PROXY=alice:hunter2pw@proxy.example:3128", "hunter2pw"),  # no scheme, as a proxy is set
+        ("https://user:p@ss-word9@host.example/v1", "ss-word9"),  # an @ in the password
+    ],
+    ids=["no-scheme", "at-in-password"],
+)
+def test_credentials_without_a_scheme_or_holding_an_at_are_masked(text, secret):
+    """Minor (sixth sweep): a proxy credential without a scheme reached recordings and the results
+    file in clear, and a password holding an ``@`` was masked only up to it."""
+    from shape_asserts.asking.failure import redact
+
+    said = redact(text)
+    assert secret not in said and "[REDACTED]@" in said
+    assert redact("llama3:8b ft:gpt-4o-mini:acme:risk:abc123") == "llama3:8b ft:gpt-4o-mini:acme:risk:abc123"
+
+
 def test_a_provider_message_echoing_the_api_base_path_alone_hides_its_token():
     """A server's 404 that repeats only the request's path (no scheme, no host) carried the token
     in --api-base's path to the terminal, the JUnit XML, the report and the results file."""
