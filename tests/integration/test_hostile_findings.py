@@ -561,23 +561,18 @@ def _slow(request: Request) -> Reply:
     return exact(request)
 
 
-@pytest.mark.parametrize(
-    ("sig", "workers"),
-    [(signal.SIGINT, []), (signal.SIGTERM, []), (signal.SIGTERM, ["-n", "2"])],
-    ids=["ctrl-c", "sigterm", "sigterm-xdist"],
-)
-def test_rt36_an_interrupted_run_records_the_calls_in_flight(suite, sig, workers):
-    """Major (fourth sweep): without xdist, Ctrl-C cancelled the calls in flight, and SIGTERM (what
-    ``timeout``, ``docker stop`` and a cancelled CI job send) killed the run with or without it:
-    answers the server was generating, and billing, were never recorded and were bought again by
-    the next run. Now no new call starts and every call that reached the server is recorded."""
+def _signalled_mid_run(
+    suite: pytest.Pytester, server: HostileServer, sig: int, after: float, *args: str
+) -> tuple[subprocess.Popen, Path, float]:
+    """The suite in a subprocess asking ``openai/hostile`` at ``server``, sent ``sig`` ``after``
+    seconds past the first request; the process (ended), its log, and seconds from the signal to
+    its end."""
     log = suite.path / "interrupted.log"
-    with HostileServer(_slow) as server, log.open("w") as fh:
+    with log.open("w") as fh:
         proc = subprocess.Popen(
             [
                 sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly",
-                "--model=openai/hostile", f"--api-base={server.base_url}", "--fixtures-dir=recorded",
-                "--concurrency=2", *TEN_CIRCLES, *workers,
+                "--model=openai/hostile", f"--api-base={server.base_url}", "--fixtures-dir=recorded", *args,
             ],
             cwd=suite.path,
             stdout=fh,
@@ -589,13 +584,30 @@ def test_rt36_an_interrupted_run_records_the_calls_in_flight(suite, sig, workers
                 assert proc.poll() is None, log.read_text()
                 assert time.monotonic() < deadline, "no call reached the server"
                 time.sleep(0.05)
-            time.sleep(0.5)
+            time.sleep(after)
+            signalled = time.monotonic()
             proc.send_signal(sig)
             proc.wait(timeout=60)
+            took = time.monotonic() - signalled
         finally:
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
+    return proc, log, took
+
+
+@pytest.mark.parametrize(
+    ("sig", "workers"),
+    [(signal.SIGINT, []), (signal.SIGTERM, []), (signal.SIGTERM, ["-n", "2"])],
+    ids=["ctrl-c", "sigterm", "sigterm-xdist"],
+)
+def test_rt36_an_interrupted_run_records_the_calls_in_flight(suite, sig, workers):
+    """Major (fourth sweep): without xdist, Ctrl-C cancelled the calls in flight, and SIGTERM (what
+    ``timeout``, ``docker stop`` and a cancelled CI job send) killed the run with or without it:
+    answers the server was generating, and billing, were never recorded and were bought again by
+    the next run. Now no new call starts and every call that reached the server is recorded."""
+    with HostileServer(_slow) as server:
+        proc, log, _ = _signalled_mid_run(suite, server, sig, 0.5, "--concurrency=2", *TEN_CIRCLES, *workers)
         asked = len(server.requests)
 
     text = log.read_text()
@@ -608,35 +620,11 @@ def test_an_interrupted_run_tries_no_call_again(suite):
     """Major (sixth sweep): after SIGTERM a call waiting out a Retry-After of 20 s went on sending
     attempts, each after its wait (a minute and more past the signal, longer than a CI job's grace
     before it kills). The wait ends with the signal, and no attempt follows."""
-    log = suite.path / "interrupted.log"
     busy = json.dumps({"error": {"message": "slow down"}}).encode()
     with HostileServer(lambda request: Reply(status=429, body=busy, headers={"Retry-After": "20"})) as server:
-        with log.open("w") as fh:
-            proc = subprocess.Popen(
-                [
-                    sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly",
-                    "--model=openai/hostile", f"--api-base={server.base_url}", "--fixtures-dir=recorded",
-                    "--concurrency=1", "-k", "circle-start000-cw",
-                ],
-                cwd=suite.path,
-                stdout=fh,
-                stderr=subprocess.STDOUT,
-            )  # fmt: skip
-            try:
-                deadline = time.monotonic() + SUBPROCESS_TIMEOUT
-                while not server.requests:
-                    assert proc.poll() is None, log.read_text()
-                    assert time.monotonic() < deadline, "no call reached the server"
-                    time.sleep(0.05)
-                time.sleep(1.0)
-                signalled = time.monotonic()
-                proc.send_signal(signal.SIGTERM)
-                proc.wait(timeout=60)
-                took = time.monotonic() - signalled
-            finally:
-                if proc.poll() is None:
-                    proc.kill()
-                    proc.wait()
+        proc, log, took = _signalled_mid_run(
+            suite, server, signal.SIGTERM, 1.0, "--concurrency=1", "-k", "circle-start000-cw"
+        )
         asked = len(server.requests)
 
     text = log.read_text()
