@@ -259,7 +259,7 @@ GRID_LIMITS = [
         "`gable` on houses 22 cells across or more (0 in the default area, 6 of 357 in the area of "
         "the case that asks for a gable), 99 of 374 in the smallest area, whose houses are mostly "
         "under 22 cells (`--least 0`); of 1,502 fair houses of 22 cells or more one fails, on "
-        "`single_lines` (its own parallel lines read as a line drawn twice). A head "
+        "`single_lines`, a known wrong verdict. A head "
         "is a circle about any centre and of any radius, judged against the circle fitted to it: "
         "`python bench/head_envelope.py` draws 50,176 fair rings (every method, radius 2.5 to 9, "
         "centres on an eighth-of-a-cell lattice) and none fails `head` or `head_near` (the largest "
