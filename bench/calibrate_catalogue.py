@@ -258,8 +258,7 @@ GRID_LIMITS = [
         "the peak: `python bench/house_sweep.py --n 600` finds 18 of 1,072 hip roofs passing "
         "`gable` on houses 22 cells across or more (0 in the default area, 6 of 357 in the area of "
         "the case that asks for a gable), 99 of 374 in the smallest area, whose houses are mostly "
-        "under 22 cells (`--least 0`); of 1,502 fair houses of 22 cells or more one fails, on "
-        "`single_lines`, a known wrong verdict. A head "
+        "under 22 cells (`--least 0`); none of 1,502 fair houses of 22 cells or more fails. A head "
         "is a circle about any centre and of any radius, judged against the circle fitted to it: "
         "`python bench/head_envelope.py` draws 50,176 fair rings (every method, radius 2.5 to 9, "
         "centres on an eighth-of-a-cell lattice) and none fails `head` or `head_near` (the largest "
@@ -284,11 +283,13 @@ GRID_LIMITS = [
         "balloon as big as the head fails. A round loop farther off (a sun, a ball) is an object "
         "beside the figure. The figure is read from the loop that makes the best one, so a hat above the head is "
         "an object beside the figure (its box wider than tall, or standing on its brim); a second whole figure fails `one_figure` or `one_head`. A "
-        "house drawn twice a few cells over runs every line beside itself and fails `single_lines`, "
+        "house drawn twice a few cells over moves every line by one step and fails `single_lines`, "
         "which looks at the house's own lines (as long as half its tallest upright edge: a window's "
-        "frame, a door's and a chimney's sides are shorter) up to 4 cells apart: a copy 5 or more "
-        "cells over passes, since farther apart the house's own parallel lines (an eave and the "
-        "ground line under it on a small house) lie as close.",
+        "frame, a door's sides are shorter) and counts the lines with a parallel copy up to 4 cells "
+        "off at the one step most share (a chimney's sides, or a hip edge beside an eave, lie each "
+        "at a step of their own): a copy moved more than 4 cells off the lines may pass, since "
+        "farther apart the house's own parallel lines (an eave and the ground line under it on a "
+        "small house) lie as close.",
     ),
     (
         "Truncated coordinates",

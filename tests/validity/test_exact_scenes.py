@@ -284,6 +284,29 @@ def _house_size(cells: list[tuple[int, int]]) -> int:
         ),
     )
 )
+# found by bench/house_sweep.py: a hip roof with a short ridge, its chimney as tall as the walls and
+# drawn down into the roof, every face drawn whole: the chimney's four sides lie beside each other
+# and a hip edge beside a hidden eave, half the long edges' length in all, each pair a step of its own
+@example(
+    (
+        (10, 6, 40, 43),
+        False,
+        HouseStyle(
+            proj="2:1",
+            roof="hip",
+            hidden=True,
+            chimney=0.6813,
+            chimney_at=0.4926,
+            length=1.3199,
+            height=1.1636,
+            rise=0.8201,
+            strokes="faces",
+            fill=0.7966,
+            align_x=0.2516,
+            align_y=0.4470,
+        ),
+    )
+)
 def test_every_fair_house_passes(drawn):
     area, gable, style = drawn
     cells = house_cells(area or DEFAULT_AREA, style)
@@ -362,7 +385,9 @@ def test_a_house_missing_a_roof_edge_fails(drawn, edge):
 
 
 @settings(derandomize=True, max_examples=40, deadline=None)
-@given(fair_houses(), st.sampled_from([(2, 0), (3, 0), (-2, 0), (0, 2), (0, 3), (2, 2)]))
+@given(
+    fair_houses(), st.sampled_from([(2, 0), (3, 0), (-2, 0), (0, 2), (0, 3), (2, 2), (1, 3), (2, -1), (4, 0), (-3, 1)])
+)
 def test_a_house_drawn_twice_a_few_cells_apart_fails(drawn, shift):
     """The whole wire frame drawn again a few cells over: every edge doubled (the audit's class:
     moved two or three columns, it passed every check)."""

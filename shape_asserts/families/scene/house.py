@@ -3,9 +3,9 @@
 House (isometric: vertical edges and ground lines rising at 20–36°, i.e. the 2:1 pixel
 isometric 26.6° or the true 30°)
     ``iso_axes`` — edges run along all three isometric axes; ``iso_share`` — most of the edge length
-    does; ``single_lines`` — at most half the long edges' length runs beside a parallel edge a few
-    cells off (a house drawn twice side by side doubles every line; a door's or a chimney's sides
-    are a small share). The edges are then cut at corners: where another edge ends on a line (a wall edge drawn
+    does; ``single_lines`` — at most half the long edges' length has a copy, a parallel edge a few
+    cells away, at one step (a house drawn twice side by side moves every line by the same step; a
+    door's or a chimney's sides are a small share, and lie each at a step of their own). The edges are then cut at corners: where another edge ends on a line (a wall edge drawn
     straight on into a roof edge). ``walls`` — at least three vertical edges *stand on
     the ground* (nothing is drawn below their foot): a box seen in isometric view always shows its
     left, front and right corner edges, a front view or a bare outline shows two;
@@ -125,19 +125,26 @@ class HouseThresholds(SceneThresholds):
     #: width) above the eave, so four columns off it leaves a row of the gable end between them.
     roof_corner_clear: float = 4.0
     #: ``single_lines``: an edge at least ``doubled_min_edge`` cells long, and ``doubled_min_share`` of
-    #: the tallest upright edge (a wall's: a window's frame, a chimney's sides are shorter), runs beside another when
-    #: that one is parallel (within ``doubled_angle`` degrees), ``doubled_offset`` cells off it (a
-    #: line drawn again beside itself: a 2:1 edge moved two columns over lies 0.89 off, on the next
-    #: rows, a house moved (4, 4) puts one ground axis 5.4 off; the same cells retraced lie 0 off)
-    #: and alongside it for ``doubled_overlap`` of the
-    #: shorter one's length ...
+    #: the tallest upright edge (a wall's: a window's frame, a chimney's sides are shorter), has a
+    #: copy in another edge parallel to it (within ``doubled_angle`` degrees), its middle at least
+    #: ``doubled_offset[0]`` cells from this one's (the same cells retraced lie 0 apart) and at most
+    #: ``doubled_offset[1]`` off this one's line (a 2:1 edge moved two columns over lies 0.89 off, on
+    #: the next rows; a house moved (4, 4) puts one ground axis 5.4 off), alongside it for
+    #: ``doubled_overlap`` of the shorter one's length (a wall 8 cells tall moved 3 rows up still runs
+    #: 5 beside itself) ...
     doubled_min_edge: float = 6.0
     doubled_min_share: float = 0.5
     doubled_angle: float = 8.0
     doubled_offset: tuple[float, float] = (0.8, 4.0)
-    doubled_overlap: float = 0.7
-    #: ... and at most this share of the long edges' length may run so: a door's or a chimney's
-    #: two sides do, a house drawn twice a few cells apart has every edge doubled.
+    doubled_overlap: float = 0.5
+    #: ... counting the copies at one step (from middle to middle, within this many cells of it:
+    #: a house drawn again moves every line by the same step, give or take an end the
+    #: simplification cut a cell away; a chimney's sides, or a hip edge and an eave, lie beside each
+    #: other each at a step of its own) ...
+    doubled_step_tolerance: float = 1.0
+    #: ... and at most this share of the long edges' length may have a copy at the step that gives
+    #: the most: a door's or a chimney's sides do, a house drawn twice a few cells apart has every
+    #: line copied.
     max_doubled_share: float = 0.5
     #: Chimney edges: vertical, at least this long (cells: a 0.3-wall-high chimney on the smallest
     #: house the area rules allow is 2 cells above the roof) ...
@@ -283,12 +290,14 @@ class _Walls:
 
 #: The most edges ``single_lines`` compares, pair by pair (the longest): a hostile answer has thousands.
 MOST_EDGES_PAIRED = 300
+#: The most steps between doubled edges ``single_lines`` tries as the step a copy was moved by.
+MOST_STEPS_TRIED = 20
 
 
 def _check_single_lines(card: Scorecard, raw: FloatArray, t: HouseThresholds) -> None:
-    """``single_lines``: at most ``max_doubled_share`` of the long edges' length runs beside another
-    edge, parallel and a few cells off (see the thresholds): the wire frame drawn once, not
-    twice side by side."""
+    """``single_lines``: at most ``max_doubled_share`` of the long edges' length has a copy, a
+    parallel edge a few cells away, at one step (see the thresholds): the wire frame drawn once,
+    not twice side by side."""
     ang, length = segment_angles(raw)
     upright = np.abs(ang - 90.0) <= t.vertical_tolerance
     # the house's own lines, not a window's or a chimney's: as long as half the tallest upright edge
@@ -305,15 +314,15 @@ def _check_single_lines(card: Scorecard, raw: FloatArray, t: HouseThresholds) ->
     turn = np.abs(a[:, None] - a[None, :])
     turn = np.minimum(turn, 180.0 - turn)
     mids = s.mean(axis=1)
-    # how far edge j's middle lies off edge i's line, and where j's ends fall along i
+    # how far edge j's middle lies from edge i's and off its line, and where j's ends fall along i
     off = np.abs(((mids[None, :, :] - s[:, None, 0, :]) * normal[:, None, :]).sum(axis=-1))
     ends = [((s[None, :, k, :] - s[:, None, 0, :]) * along[:, None, :]).sum(axis=-1) for k in (0, 1)]
     overlap = np.minimum(n[:, None], np.maximum(*ends)) - np.maximum(0.0, np.minimum(*ends))
-    lo, hi = t.doubled_offset
-    beside = (turn <= t.doubled_angle) & (off >= lo) & (off <= hi)
-    beside &= overlap >= t.doubled_overlap * np.minimum(n[:, None], n[None, :])
-    np.fill_diagonal(beside, False)
-    share = float(n[beside.any(axis=1)].sum() / n.sum())
+    apart = np.hypot(*(mids[None, :, :] - mids[:, None, :]).transpose(2, 0, 1))
+    copy = (turn <= t.doubled_angle) & (apart >= t.doubled_offset[0]) & (off <= t.doubled_offset[1])
+    copy &= overlap >= t.doubled_overlap * np.minimum(n[:, None], n[None, :])
+    np.fill_diagonal(copy, False)
+    share = _copied_share(copy, mids, n, t.doubled_step_tolerance) if copy.any() else 0.0
     card.metrics["doubled_share"] = round(share, 4)
     ok = share <= t.max_doubled_share
     card.add(
@@ -323,6 +332,24 @@ def _check_single_lines(card: Scorecard, raw: FloatArray, t: HouseThresholds) ->
         f"≤ {t.max_doubled_share:g} of the long edges doubled",
         "" if ok else "its lines run twice, side by side a few cells apart: the house is drawn twice",
     )
+
+
+def _copied_share(copy: BoolArray, mids: FloatArray, length: FloatArray, tolerance: float) -> float:
+    """The largest share of the edges' length with a copy (``copy[i, j]``: j is one of i) at one
+    step, over the steps the copies lie at: a house drawn again moves every line by the same step,
+    where a chimney's sides, or a hip edge and an eave, lie beside each other each at a step of
+    its own."""
+    i, j = np.nonzero(copy)
+    steps = mids[j] - mids[i]
+    # the steps most pairs share, to the half cell (each pair is here both ways, as s and -s)
+    rounded, counts = np.unique(np.round(steps * 2) / 2, axis=0, return_counts=True)
+    most = 0.0
+    for step in rounded[np.argsort(-counts, kind="stable")[:MOST_STEPS_TRIED]]:
+        near = np.hypot(*(steps - step).T) <= tolerance
+        copied = np.zeros(len(mids), dtype=bool)
+        copied[i[near]] = copied[j[near]] = True
+        most = max(most, float(length[copied].sum() / length.sum()))
+    return most
 
 
 def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
