@@ -462,7 +462,7 @@ def _unreadable(exc: BaseException) -> str | None:
     had a reply to read, which a provider may bill), else ``None``.
 
     litellm reports each such body as an HTTP 500 of its own making: a body that is not JSON (a
-    :class:`json.JSONDecodeError` in the chain), JSON that is no object, or an object its
+    :class:`json.JSONDecodeError` in the chain) or not UTF-8 text, JSON that is no object, or an object its
     conversion to a response choked on (``message: null``, ``choices: "abc"``, ``usage: "lots"``,
     an ``error`` object sent with a 200). Said in one line, without litellm's traceback."""
     from shape_asserts.asking.bounded import ReplyCut, ReplyTooLarge  # (litellm, and so httpx, are loaded)
@@ -472,6 +472,8 @@ def _unreadable(exc: BaseException) -> str | None:
     while cur is not None and all(cur is not s for s in seen):
         if isinstance(cur, json.JSONDecodeError):
             return f"not JSON: {cur.msg} at character {cur.pos}"
+        if isinstance(cur, UnicodeDecodeError):  # (a body in Latin-1, UTF-16, a wrong charset)
+            return f"not {cur.encoding} text: {cur.reason} at byte {cur.start}"
         if isinstance(cur, (ReplyTooLarge, ReplyCut)):
             return str(cur)
         words = str(getattr(cur, "message", None) or cur)
