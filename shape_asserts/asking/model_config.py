@@ -89,16 +89,20 @@ KEY_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,99}")
 _SECRET_WORDS = frozenset(
     {"key", "keys", "apikey", "apikeys", "secret", "secrets", "password", "passwords", "passwd", "pwd",
      "passphrase", "token", "auth", "authorization", "authorisation", "credential", "credentials",
-     "bearer", "cookie", "cookies", "signature", "jwt"}
+     "bearer", "cookie", "cookies", "signature", "jwt", "pass", "passcode", "sessionid"}
 )  # fmt: skip
-#: Values shaped like a credential, anywhere in the value: bearer and basic credentials, OpenAI and
-#: Anthropic keys, GitHub, GitLab, Slack, Google, AWS, Hugging Face, Groq, Replicate, Perplexity,
-#: xAI and NVIDIA keys, JSON web tokens.
+#: ... and words that name a credential even run into others (``xapikey``, ``dbpassword``).
+_SECRET_INFIXES = ("apikey", "password", "passwd", "secret", "credential", "authorization")
+#: Values shaped like a credential, anywhere in the value: bearer, basic and token credentials,
+#: OpenAI and Anthropic keys, GitHub, GitLab, Slack, Google (API keys and OAuth access tokens), AWS
+#: (long-term and temporary key ids), Hugging Face, Groq, Replicate, Perplexity, xAI, NVIDIA,
+#: Cerebras, Stripe, Together, Fireworks and Voyage keys, JSON web tokens, PEM private keys.
 _SECRET_VALUE = re.compile(
-    r"(?i)(\bbearer\s+\S|\bbasic\s+[a-z0-9+/=]{8,}|\bsk-[a-z0-9_-]{6,}|\bgh[posu]_|\bgithub_pat_|\bglpat-"
-    r"|\bxox[abpr]-|\bAIza[0-9a-z_-]{20,}|\bAKIA[0-9A-Z]{16}|\bhf_[a-z0-9]{20,}|\bgsk_[a-z0-9]{20,}"
-    r"|\br8_[a-z0-9]{20,}|\bpplx-[a-z0-9]{20,}|\bxai-[a-z0-9]{20,}|\bnvapi-[a-z0-9_-]{20,}"
-    r"|\beyJ[a-z0-9_-]{8,}\.eyJ[a-z0-9_-]{8,}\.)"
+    r"(?i)(\bbearer\s+\S|\bbasic\s+[a-z0-9+/=]{8,}|\btoken\s+[a-z0-9_.-]{20,}|\bsk-[a-z0-9_-]{6,}|\bgh[posu]_"
+    r"|\bgithub_pat_|\bglpat-|\bxox[abpr]-|\bAIza[0-9a-z_-]{20,}|\bya29\.[0-9a-z_-]{20,}|\bA[KS]IA[0-9A-Z]{16}"
+    r"|\bhf_[a-z0-9]{20,}|\bgsk_[a-z0-9]{20,}|\br8_[a-z0-9]{20,}|\bpplx-[a-z0-9]{20,}|\bxai-[a-z0-9]{20,}"
+    r"|\bnvapi-[a-z0-9_-]{20,}|\bcsk-[a-z0-9]{20,}|\b[rs]k_(?:live|test)_[a-z0-9]{10,}|\btgp_v1_[a-z0-9_-]{20,}"
+    r"|\bfw_[a-z0-9]{20,}|\bpa-[a-z0-9_-]{20,}|\beyJ[a-z0-9_-]{8,}\.eyJ[a-z0-9_-]{8,}\.|-----BEGIN [A-Z ]*PRIVATE KEY)"
 )
 #: Environment variables whose values are secrets (as :func:`~shape_asserts.asking.failure.redact` takes them).
 _SECRET_ENV = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)", re.IGNORECASE)
@@ -259,8 +263,9 @@ def _check_value(key: str, value: Any, where: str, path: list[str], depth: int) 
 def _looks_secret_key(key: str) -> bool:
     """Whether a key names a credential: one of its words (``api_key`` → api, key) is a secret's."""
     spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", key)  # apiKey → api Key
-    words = {w.lower() for w in re.split(r"[^A-Za-z0-9]+", spaced) if w}
-    return bool(words & _SECRET_WORDS) or key.lower().replace("-", "").replace("_", "") in _SECRET_WORDS
+    words = {w.lower().rstrip("0123456789") for w in re.split(r"[^A-Za-z0-9]+", spaced) if w}  # KEY2 → key
+    joined = re.sub(r"[^a-z0-9]", "", key.lower())
+    return bool(words & _SECRET_WORDS) or joined in _SECRET_WORDS or any(w in joined for w in _SECRET_INFIXES)
 
 
 def _looks_secret_value(value: str) -> bool:

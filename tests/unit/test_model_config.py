@@ -114,6 +114,17 @@ def test_a_key_the_harness_sets_is_refused_inside_extra_body_too(key, says):
         ("user=team sk-proj-abcdefgh1234", "user"),
         ("user=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abc", "user"),
         ('extra_headers={"X-Forward": "Basic dXNlcjpwYXNzd29yZA=="}', "extra_headers.X-Forward"),
+        # (seventh sweep) a digit on the word, words run together, and more providers' shapes
+        ('extra_headers={"X-API-KEY2": "abc"}', "extra_headers.X-API-KEY2"),
+        ('extra_headers={"xapikey": "abc"}', "extra_headers.xapikey"),
+        ("db_pass=abc", "db_pass"),
+        ("sessionid=abc", "sessionid"),
+        ('extra_body={"sa": "-----BEGIN PRIVATE KEY-----MIIEvQIBADANBgkqhkiG9w0"}', "extra_body.sa"),
+        ("user=ASIAY34FZKBOKMUTVV7A", "user"),
+        ("user=ya29.a0AfB_byC1234567890abcdefghij", "user"),
+        ("user=csk-8j2k4m5n6p7q8r9s0t1v2w3x4y5z", "user"),
+        ('extra_headers={"X-Up": "Token 0123456789abcdef0123456789"}', "extra_headers.X-Up"),
+        ("user=sk_live_abcdefghij12", "user"),
     ],
 )
 def test_an_argument_that_looks_like_a_secret_is_refused_by_name_and_never_shown(item, named):
