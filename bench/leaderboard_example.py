@@ -33,8 +33,7 @@ COMMAND = [
     "--record=none",
     "-p",
     "no:randomly",
-    "-p",
-    "no:xdist",
+    "-n0",  # (xdist stays loaded: the project's addopts name --dist)
     "-q",
     "--tb=no",
     "--no-header",
@@ -47,7 +46,12 @@ def leaderboard_section(output: str) -> list[str]:
     lines = output.splitlines()
     start = next(i for i, line in enumerate(lines) if "shape-asserts leaderboard" in line)
     end = next(
-        (i for i in range(start + 1, len(lines)) if re.match(r"[=-]{3,} [A-Za-z].* [=-]{3,}$", lines[i])), len(lines)
+        (
+            i
+            for i in range(start + 1, len(lines))
+            if re.match(r"[=-]{3,} [A-Za-z].* [=-]{3,}$", lines[i]) or lines[i].startswith("shape-asserts: ")
+        ),
+        len(lines),
     )
     return lines[start:end]
 

@@ -22,13 +22,17 @@ Each comes with a percentile bootstrap interval from :func:`shape_asserts.result
 pass rate resample *cases*; spread resamples *groups*, its units (a group's spread is not a mean
 of its cases).
 
-**Ranks** (by score) tie where intervals overlap: a model's rank is one more than the number of
-models whose whole score interval lies above its own. Models no one clearly beats share rank 1;
-a shared rank is shown ``=1``.
+**Ranks** (by score) compare like with like: a model is ranked in a scope only when it has a
+judged result for every case any model has there (one that ran fewer cases, or whose cases
+errored or were skipped, is shown unranked, with how many it misses: a mean over other cases is
+no rival). Ranks tie where intervals overlap: a model's rank is one more than the number of
+ranked models whose whole score interval lies above its own. Models no one clearly beats share
+rank 1; a shared rank is shown ``=1``.
 
-**Comparisons** pair every two models on the cases (and sample indices) both have, per scope
-(:func:`shape_asserts.results.gate.pair`): the mean paired score difference, better minus worse,
-with its interval. It is *resolved* when the interval excludes 0.
+**Comparisons** pair each ranked model with the next one down in each scope, on the cases (and
+sample indices) both have (:func:`shape_asserts.results.gate.pair`): the mean paired score
+difference, better minus worse, with its interval. It is *resolved* when the interval excludes 0.
+Neighbours only: every two of a hundred models would be 4,950 pairs a scope.
 
 Example
 -------
@@ -84,6 +88,7 @@ class Standing:
     scope: str
     cases: int  # judged cases (the bootstrap's units for score and pass rate)
     unjudged: int  # cases that errored or were skipped: not in the numbers
+    missing: int  # the scope's cases (any model's) without a judged result of this model's: unranked when > 0
     score: Estimate | None
     pass_rate: Estimate | None  # percent
     spread: Estimate | None  # mean group spread, points; lower is steadier
@@ -117,7 +122,7 @@ class Comparison:
 
 @dataclass(frozen=True)
 class Leaderboard:
-    """Every model's standing per scope, and every pair of models compared."""
+    """Every model's standing per scope, and each model compared with the next one down."""
 
     models: tuple[str, ...]
     scopes: tuple[str, ...]  # families (sorted), then OVERALL
@@ -134,15 +139,11 @@ class Leaderboard:
         """The scope's standings, best first (unranked last, in model order)."""
         rows = [s for s in self.standings if s.scope == scope]
         order = {m: i for i, m in enumerate(self.models)}
-        return sorted(
-            rows,
-            key=lambda s: (
-                s.rank is None,
-                s.rank or 0,
-                -(s.score.value if s.score else 0.0),
-                order.get(s.model, 0),
-            ),
-        )
+        return sorted(rows, key=lambda s: (*_by_rank(s), order.get(s.model, 0)))
+
+    def unranked(self, scope: str) -> list[Standing]:
+        """The scope's standings left unranked for the cases they miss."""
+        return [s for s in self.ranking(scope) if s.missing]
 
     def compared(self, scope: str) -> list[Comparison]:
         return [c for c in self.comparisons if c.scope == scope]
@@ -169,8 +170,12 @@ def _case_score(r: CaseRecord) -> float:
     return statistics.fmean(r.scores) if r.samples else float(r.score or 0.0)
 
 
-def _standing(model: str, scope: str, recs: list[CaseRecord], kw: dict) -> Standing:
-    judged = [r for r in recs if r.judged and r.outcome in ("passed", "failed")]
+def _judged(recs: Iterable[CaseRecord]) -> list[CaseRecord]:
+    return [r for r in recs if r.judged and r.outcome in ("passed", "failed")]
+
+
+def _standing(model: str, scope: str, recs: list[CaseRecord], cases: set[str], kw: dict) -> Standing:
+    judged = _judged(recs)
     scores = [_case_score(r) for r in judged]
     rates = [100.0 * float(r.pass_rate or 0.0) for r in judged]
     groups: dict[str, list[float]] = defaultdict(list)
@@ -184,6 +189,7 @@ def _standing(model: str, scope: str, recs: list[CaseRecord], kw: dict) -> Stand
         scope=scope,
         cases=len(judged),
         unjudged=len(recs) - len(judged),
+        missing=len(cases - {r.case for r in judged}),
         score=estimate(scores, **kw),
         pass_rate=estimate(rates, **kw),
         spread=estimate(spreads, **kw),
@@ -194,8 +200,9 @@ def _standing(model: str, scope: str, recs: list[CaseRecord], kw: dict) -> Stand
 
 
 def _ranked(rows: list[Standing]) -> list[Standing]:
-    """The rows with ranks: one more than the models whose whole score interval is above."""
-    scored = [(s.model, s.score) for s in rows if s.score is not None]
+    """The rows with ranks: one more than the ranked models whose whole score interval is above;
+    those missing cases are left unranked."""
+    scored = [(s.model, s.score) for s in rows if s.score is not None and not s.missing]
     ranks = {m: 1 + sum(1 for n, o in scored if n != m and o.low > e.high + _EPS) for m, e in scored}
     counts: dict[int, int] = defaultdict(int)
     for r in ranks.values():
@@ -213,6 +220,18 @@ def _compare(scope: str, a: str, b: str, score: np.ndarray, rate: np.ndarray, kw
         a, b = b, a
         ds, dr = _negate(ds), _negate(dr)
     return Comparison(scope=scope, better=a, worse=b, n=len(score), score=ds, pass_rate=dr)
+
+
+def _by_rank(s: Standing) -> tuple[bool, int, float]:
+    return (s.rank is None, s.rank or 0, -(s.score.value if s.score else 0.0))
+
+
+def _paired(paired: dict, scope: str) -> tuple[np.ndarray, np.ndarray] | None:
+    """The paired score and pass-rate differences in ``scope`` (every family's, overall)."""
+    parts = [p for f, p in paired.items() if p.n and (scope == OVERALL or f == scope)]
+    if not parts:
+        return None
+    return np.concatenate([p.score for p in parts]), np.concatenate([p.pass_rate for p in parts])
 
 
 def _difference(diffs: np.ndarray, kw: dict) -> Difference:
@@ -248,30 +267,20 @@ def leaderboard(
     families = sorted({r.family for recs in by_model.values() for r in recs})
     scopes = (*families, OVERALL)
     standings: list[Standing] = []
+    comparisons: list[Comparison] = []
+    paired: dict[tuple[str, str], dict] = {}
     for scope in scopes:
-        rows = [
-            _standing(m, scope, [r for r in by_model[m] if scope == OVERALL or r.family == scope], kw)
-            for m in order
-            if scope == OVERALL or any(r.family == scope for r in by_model[m])
-        ]
-        standings += _ranked(rows)
-    # every pair of models, in each scope: scope by scope, so that the intervals of one scope,
-    # which have as many cases, follow each other and share their resamples (gate._resamples)
-    pairs = [(a, b) for i, a in enumerate(order) for b in order[i + 1 :]]
-    paired = {(a, b): pair(by_model[a], by_model[b]) for a, b in pairs}
-    compared: dict[tuple[str, str, str], Comparison] = {}
-    for family in families:
-        for a, b in pairs:
-            p = paired[a, b].get(family)
-            if p is not None and p.n:
-                compared[a, b, family] = _compare(family, a, b, p.score, p.pass_rate, kw)
-    for a, b in pairs:
-        if any(p.n for p in paired[a, b].values()):
-            score = np.concatenate([p.score for p in paired[a, b].values()])
-            rate = np.concatenate([p.pass_rate for p in paired[a, b].values()])
-            compared[a, b, OVERALL] = _compare(OVERALL, a, b, score, rate, kw)
-    # shown pair by pair, each pair's families and then overall
-    comparisons = [compared[a, b, s] for a, b in pairs for s in scopes if (a, b, s) in compared]
+        mine = {m: [r for r in by_model[m] if scope == OVERALL or r.family == scope] for m in order}
+        cases = {r.case for recs in mine.values() for r in recs}
+        rows = _ranked([_standing(m, scope, mine[m], cases, kw) for m in order if mine[m]])
+        standings += rows
+        ranked = [st.model for st in sorted(rows, key=_by_rank) if st.rank is not None]
+        for a, b in zip(ranked, ranked[1:]):
+            if (a, b) not in paired:
+                paired[a, b] = pair(by_model[a], by_model[b])
+            p = _paired(paired[a, b], scope)
+            if p is not None:
+                comparisons.append(_compare(scope, a, b, *p, kw))
     return Leaderboard(
         models=tuple(order),
         scopes=scopes,

@@ -11,7 +11,7 @@ from shape_asserts.results.leaderboard import OVERALL, Comparison, Estimate, Lea
 from shape_asserts.results.panels import esc
 from shape_asserts.results.record import printable
 
-__all__ = ["MAX_NAME", "format_leaderboard", "leaderboard_html", "ci", "diff", "explain", "terminal_lines"]
+__all__ = ["MAX_NAME", "cases", "format_leaderboard", "leaderboard_html", "ci", "diff", "explain", "terminal_lines"]
 
 #: Longest model name shown (longer ones are cut with '…').
 MAX_NAME = 60
@@ -34,6 +34,11 @@ def diff(d: Difference) -> str:
     return f"{d.estimate:+.2f} [{d.low:+.2f}, {d.high:+.2f}]"
 
 
+def cases(s: Standing) -> str:
+    """The judged cases, and of how many when it misses some (and so is unranked)."""
+    return f"{s.cases} of {s.cases + s.missing}" if s.missing else str(s.cases)
+
+
 def _sd(s: Standing) -> str:
     return "—" if s.sample_sd is None else f"{s.sample_sd:.2f}"
 
@@ -51,7 +56,7 @@ def explain(board: Leaderboard) -> str:
         f"how much a score moves when only the start point and direction change (mean over groups; lower is "
         f"steadier). [{board.confidence:.0%} bootstrap intervals over cases (spread: over groups), "
         f"{board.resamples} resamples, seed {board.seed}.] Ranks are by score; models whose intervals "
-        f"overlap share a rank (=1).{samples}"
+        f"overlap share a rank (=1); one missing cases another has is unranked (—).{samples}"
     )
 
 
@@ -77,7 +82,7 @@ def format_leaderboard(board: Leaderboard) -> list[str]:
     header += ["sample sd"] if many else []
     body = []
     for s in board.ranking(OVERALL):
-        row = [s.rank_text, _name(s.model), str(s.cases), ci(s.score), ci(s.pass_rate, 1), ci(s.spread)]
+        row = [s.rank_text, _name(s.model), cases(s), ci(s.score), ci(s.pass_rate, 1), ci(s.spread)]
         body.append(row + ([_sd(s)] if many else []))
     out = _table(header, body, left=2)
     families = [f for f in board.scopes if f != OVERALL]
@@ -93,7 +98,7 @@ def format_leaderboard(board: Leaderboard) -> list[str]:
         out += _table(["family", *(_name(m) for m in board.models)], rows, left=len(board.models) + 1)
     pairs = board.compared(OVERALL)
     if pairs:
-        out += ["", "paired, overall (better − worse, score [95% CI]):"]
+        out += ["", "paired, overall (each against the next one down: better − worse, score [95% CI]):"]
         out += [f"  {_pair_line(c)}" for c in pairs]
     return out
 
@@ -130,7 +135,7 @@ def leaderboard_html(board: Leaderboard) -> list[str]:
             out.append(
                 f"<tr><td>{label}</td>"
                 f'<td><span class="badge {badge}">{esc(s.rank_text)}</span></td>'
-                f'<td class="mono">{esc(s.model, MAX_NAME)}</td><td class="num">{s.cases}</td>'
+                f'<td class="mono">{esc(s.model, MAX_NAME)}</td><td class="num">{esc(cases(s))}</td>'
                 f'<td class="num">{_ci_html(s.score)}</td><td class="num">{_ci_html(s.pass_rate, 1)}</td>'
                 f'<td class="num">{_ci_html(s.spread)}</td>'
                 + (f'<td class="num">{_sd(s)}</td>' if many else "")
@@ -140,8 +145,9 @@ def leaderboard_html(board: Leaderboard) -> list[str]:
     if board.comparisons:
         out += [
             "<h3>Paired comparisons</h3>",
-            '<p class="explain">Every two models on the cases both answered: better − worse, in score points '
-            "and in pass-rate percentage points, with the interval. Resolved when the score interval excludes 0.</p>",
+            '<p class="explain">Each ranked model against the next one down, on the cases both answered: better '
+            "− worse, in score points and in pass-rate percentage points, with the interval. Resolved when the "
+            "score interval excludes 0.</p>",
             '<div class="tablewrap"><table><thead><tr><th>scope</th><th>better</th><th>worse</th>'
             '<th class="num">paired cases</th><th class="num">Δ score [CI]</th>'
             '<th class="num">Δ pass rate, pp [CI]</th><th>resolved</th></tr></thead><tbody>',

@@ -17,7 +17,7 @@ from shape_asserts.geometry.score import fmt_fixed
 from shape_asserts.results.gate import Gate
 from shape_asserts.results.gate_text import describe, need_text
 from shape_asserts.results.leaderboard import OVERALL, Leaderboard
-from shape_asserts.results.leaderboard_view import ci, diff, explain
+from shape_asserts.results.leaderboard_view import cases, ci, diff, explain
 from shape_asserts.results.record import printable
 from shape_asserts.results.summary import FamilyRow
 
@@ -127,7 +127,7 @@ def _leaderboard(board: Leaderboard) -> list[str]:
     body = []
     for scope in (OVERALL, *(f for f in board.scopes if f != OVERALL)):
         for i, s in enumerate(board.ranking(scope)):
-            row = [cell(scope) if i == 0 else "", s.rank_text, cell(s.model), str(s.cases)]
+            row = [cell(scope) if i == 0 else "", s.rank_text, cell(s.model), cases(s)]
             row += [ci(s.score), ci(s.pass_rate, 1), ci(s.spread)]
             body.append(row + ([_f(s.sample_sd)] if many else []))
     lines = ["", "### Leaderboard", ""]

@@ -142,6 +142,44 @@ def test_a_model_without_a_family_has_no_standing_there():
     assert [s.model for s in board.ranking("spiral")] == ["a", "b"]
 
 
+def test_a_model_missing_cases_another_has_is_shown_but_not_ranked():
+    """Seventh red-team sweep: a model that ran only the 11 rectangle cases (failing every one) ranked
+    first overall, above one that ran all 139 and was better on every case both ran: means over
+    other cases are no rivals. So is one whose hard cases errored (left out of its mean)."""
+    full = records("full", "circle", 90, seed=1) + records("full", "spiral", 80, seed=2)
+    easy_only = records("easy-only", "circle", 95, seed=3)
+    errored = records("errored", "circle", 95, seed=4) + records("errored", "spiral", 99, n=20, seed=5)
+    errored += [
+        CaseRecord(model="errored", case=f"spiral-{i:03d}", family="spiral", outcome="error") for i in range(20, 24)
+    ]
+
+    board = leaderboard(full + easy_only + errored)
+
+    overall = {s.model: s for s in board.ranking(OVERALL)}
+    assert overall["full"].rank == 1 and overall["easy-only"].rank is None and overall["errored"].rank is None
+    assert (overall["easy-only"].cases, overall["easy-only"].missing) == (24, 24)
+    assert (overall["errored"].cases, overall["errored"].missing) == (44, 4)
+    assert [s.model for s in board.ranking(OVERALL)] == ["full", "errored", "easy-only"]  # unranked last
+    assert board.standing("easy-only", "circle").rank == 1  # where it ran every case, it ranks
+    assert [c for c in board.compared(OVERALL)] == []  # one ranked model: no pair
+    lines = format_leaderboard(board)
+    assert any(line.startswith("—") and "easy-only" in line and "24 of 48" in line for line in lines), lines
+
+
+def test_each_model_is_compared_with_the_next_one_down_only():
+    """Every two of 200 models made 19,900 pairs a scope (36 s, 1.9 MB of terminal, 7.9 MB of HTML):
+    neighbours in the ranking grow with the models."""
+    recs = [r for i in range(6) for r in records(f"m{i}", "circle", 60 + 6 * i, seed=i)]
+
+    board = leaderboard(recs)
+
+    order = [s.model for s in board.ranking(OVERALL)]
+    assert order == [f"m{i}" for i in range(5, -1, -1)]
+    assert [(c.better, c.worse) for c in board.compared(OVERALL)] == list(zip(order, order[1:]))
+    assert len(board.comparisons) == 2 * 5  # circle and overall
+    everything_contains_its_estimate(board)
+
+
 def test_the_terminal_view_shows_ranks_intervals_and_the_overall_pairs():
     board = leaderboard(records("circler", "circle", 95, seed=1) + records("spiraler", "circle", 85, seed=2))
 
