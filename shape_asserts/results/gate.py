@@ -42,7 +42,6 @@ Example
 
 from __future__ import annotations
 
-import functools
 import math
 import statistics
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -96,12 +95,9 @@ MIN_PAIRS = 5
 #: Comparisons with the margin tolerate this much float noise (a mean of equal numbers can land a
 #: few ulps off them, which must not flip a verdict at the boundary).
 _EPS = 1e-9
-#: Resampled indices drawn and averaged at once (2 MB of indices, 2 MB of picked values): with
-#: blocks eight times as large, a leaderboard of 10 models held 46 MB at its peak instead of 26
-#: (bench/leaderboard_cost.py), in as long.
+#: Resampled indices drawn and averaged at once (2 MB of indices, 2 MB of picked values): memory
+#: stays bounded for any number of cases.
 _BLOCK = 250_000
-#: The most resampled indices kept from one interval for the next (as int32: 16 MB; two are kept).
-_KEPT = 4_000_000
 #: pytest's exit statuses of a run that did not get as far as results (interrupted, internal
 #: error, usage error, no tests collected): a gated run keeps them, all non-zero.
 NOT_RESULTS = (2, 3, 4, 5)
@@ -241,27 +237,12 @@ def bootstrap_ci(
     return float(max(low, d.min())), float(min(high, d.max()))
 
 
-def _resamples(n: int, resamples: int, seed: int) -> Iterable[np.ndarray]:
-    """The entries each resample of ``n`` entries picks, in blocks of rows (memory stays bounded
-    for any number of cases). The same ``n``, ``resamples`` and ``seed`` pick the same entries, so
-    the last ones drawn are kept for the next interval of as many entries: a leaderboard of ten
-    models asks for over a thousand intervals, and drawing the picks was most of each one's time.
-    """
-    if n * resamples <= _KEPT:
-        return _kept_resamples(n, resamples, seed)
-    return _draw_resamples(n, resamples, seed)
-
-
-def _draw_resamples(n: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
+def _resamples(n: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
+    """The entries each resample of ``n`` entries picks, in blocks of rows."""
     rng = np.random.default_rng(seed)
     block = max(1, _BLOCK // n)
     for start in range(0, resamples, block):
         yield rng.integers(0, n, size=(min(block, resamples - start), n))
-
-
-@functools.lru_cache(maxsize=2)  # a standing's cases and its groups: two sizes in turn
-def _kept_resamples(n: int, resamples: int, seed: int) -> tuple[np.ndarray, ...]:
-    return tuple(block.astype(np.int32) for block in _draw_resamples(n, resamples, seed))
 
 
 def difference(diffs: np.ndarray, **kwargs) -> Difference:
