@@ -21,8 +21,10 @@ seed :data:`SEED`, so a verdict is reproducible bit for bit. With the margin ``m
   than the margin, with confidence;
 * **PASS** when the lower bounds of both are at least ``−m``: any loss is within the margin;
 * **UNDECIDED** otherwise — or whenever fewer than :data:`MIN_PAIRS` cases pair up, because a
-  bootstrap over a handful of cases cannot be trusted either way. An undecided family says how
-  many paired cases would likely decide it (the interval's half-width shrinks as ``1/sqrt(n)``).
+  bootstrap over a handful of cases cannot be trusted either way; unless each of those few cases
+  is worse than the baseline's by more than the margin (on score or on pass rate), which FAILS:
+  a certain loss on every case asked is no lack of evidence. An undecided family says how many
+  paired cases would likely decide it (the interval's half-width shrinks as ``1/sqrt(n)``).
 
 Overall, the gate FAILS when any family fails, PASSES when every family passes, and is UNDECIDED
 otherwise. Noise alone never makes a FAIL: identical drawings give a zero-width interval at 0.
@@ -322,7 +324,14 @@ def gate_family(
     score, rate = difference(paired.score, **kw), difference(paired.pass_rate, **kw)
     verdicts = {"score": score.verdict(margin), "pass rate": rate.verdict(margin)}
     bound = f"-{margin:g}"
-    if paired.n < min_pairs:
+    worse_each = [name for name, d in (("score", paired.score), ("pass rate", paired.pass_rate)) if d.max() < -margin]
+    if paired.n < min_pairs and worse_each:
+        verdict = FAIL
+        reason = (
+            f"each of the {paired.n} paired case(s) is worse than the baseline beyond the margin "
+            f"({' and '.join(worse_each)} below {bound})"
+        )
+    elif paired.n < min_pairs:
         verdict = UNDECIDED
         reason = f"only {paired.n} paired case(s); at least {min_pairs} are needed to decide"
     elif FAIL in verdicts.values():

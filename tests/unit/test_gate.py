@@ -200,12 +200,22 @@ def test_margin_zero_still_passes_identical_results():
 # --- small samples and the cases needed ------------------------------------------------------------
 
 
-def test_fewer_than_min_pairs_cases_are_undecided_even_when_clearly_worse():
-    f = gate_family(paired([-50.0] * (MIN_PAIRS - 1), [-100.0] * (MIN_PAIRS - 1)), candidate="c", baseline="b")
+def test_fewer_than_min_pairs_cases_each_worse_beyond_the_margin_fail():
+    """Seventh red-team sweep: the baseline passed 4 of 4 cases, the candidate failed all 4 (Δ pass
+    rate −100 on each), and the gate was UNDECIDED, exit 0 by default: a certain loss on every case
+    asked is no lack of evidence."""
+    f = gate_family(paired([-0.9] * (MIN_PAIRS - 1), [-100.0] * (MIN_PAIRS - 1)), candidate="c", baseline="b")
+
+    assert f.verdict == FAIL
+    assert f"each of the {MIN_PAIRS - 1} paired case(s) is worse" in f.reason and "pass rate below -2" in f.reason
+
+
+def test_fewer_than_min_pairs_cases_not_each_worse_are_undecided():
+    f = gate_family(paired([-50.0, -50.0, -1.0], [-100.0, -100.0, 0.0]), candidate="c", baseline="b")
 
     assert f.verdict == UNDECIDED
     assert f.need == MIN_PAIRS
-    assert f"only {MIN_PAIRS - 1} paired case(s)" in f.reason
+    assert "only 3 paired case(s)" in f.reason
 
 
 def test_two_cases_one_lost_is_undecided_and_says_how_many_cases_would_decide():
