@@ -11,6 +11,7 @@ import numpy as np
 
 from shape_asserts.exceptions import CaseError
 from shape_asserts.families.base import CaseLike, direction_param, inside_grid, int_param, pair_param
+from shape_asserts.families.circle import LEAST_RADIUS
 from shape_asserts.families.prompts import DIRECTION_WORDS, fmt_xy, scene_prompt
 from shape_asserts.geometry.points import IntArray, Point, round_half_up
 from shape_asserts.geometry.raster import raster_circle
@@ -190,11 +191,11 @@ def concentric_description(p: Mapping[str, Any], lang: str) -> str:
     else:
         s = p["min_spacing"]
         radii = (
-            f"радиусы выбери сам: все окружности должны помещаться в сетке, а соседние радиусы — "
-            f"отличаться не меньше чем на {s}"
+            f"радиусы выбери сам: все окружности должны помещаться в сетке, наименьший радиус — не меньше "
+            f"{LEAST_RADIUS}, а соседние радиусы — отличаться не меньше чем на {s}"
             if ru
-            else f"choose the radii yourself: every circle must fit in the grid and neighbouring radii "
-            f"must differ by at least {s}"
+            else f"choose the radii yourself: every circle must fit in the grid, the smallest radius must be at "
+            f"least {LEAST_RADIUS} and neighbouring radii must differ by at least {s}"
         )
     if ru:
         noun = "концентрические окружности" if k in _FEW_RU else "концентрических окружностей"
