@@ -5,8 +5,8 @@ one run or from many (CI jobs, machines); they are merged by
 :func:`shape_asserts.results.merge.read_results`, whatever their order, and the board is made by
 the run's own code (:func:`shape_asserts.results.leaderboard.leaderboard`,
 :func:`shape_asserts.results.leaderboard_view.terminal_lines`): a run's file gives the run's ranks
-and intervals. What the merge dropped (duplicates, incompatible or unreadable lines) is said on
-stderr, one line each. ``--html PATH`` writes the summary and the leaderboard as a page (the
+and intervals. What the merge dropped or kept apart (duplicates, unreadable lines, a case defined
+two ways) is said on stderr, one line each. ``--html PATH`` writes the summary and the leaderboard as a page (the
 results files hold no answers, so it has no drawings).
 
 Exit status: 0 when a board was printed, 2 when no result could be read (each file's problem said).
@@ -34,8 +34,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="rebuild the leaderboard from results files (--shape-results)",
         description="Merge results files written by --shape-results (from one run or many; their order "
         "does not matter) and print the leaderboard as a run prints it. Duplicates (one model "
-        "configuration x case x sample twice) and incompatible lines (another version, another "
-        "definition of a case) are dropped, and said on stderr.",
+        "configuration x case x sample twice) and unreadable lines are dropped, a case defined two ways "
+        "(another prompt, language or thresholds) is kept as two cases; each is said on stderr.",
     )
     lp.add_argument("files", nargs="+", metavar="FILE", help="a results file (JSON lines); several are merged")
     lp.add_argument("--html", metavar="PATH", help="also write the summary and the leaderboard as an HTML page")

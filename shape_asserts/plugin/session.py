@@ -290,7 +290,7 @@ class VerdictSession:
             with contextlib.suppress(OSError):
                 path.unlink()
         # none for a file this run wrote: said if it ever happens
-        for line in merged.unreadable + merged.duplicates + merged.conflicting + merged.incompatible:
+        for line in merged.unreadable + merged.duplicates + merged.conflicting:
             self.problems.append(f"results file {path}: {line}")
         return list(merged.records)
 

@@ -22,12 +22,16 @@ Each comes with a percentile bootstrap interval from :func:`shape_asserts.result
 pass rate resample *cases*; spread resamples *groups*, its units (a group's spread is not a mean
 of its cases).
 
-**Ranks** (by score) compare like with like: a model is ranked in a scope only when it has a
-judged result for every case any model has there (one that ran fewer cases, or whose cases
-errored or were skipped, is shown unranked, with how many it misses: a mean over other cases is
-no rival). Ranks tie where intervals overlap: a model's rank is one more than the number of
-ranked models whose whole score interval lies above its own. Models no one clearly beats share
-rank 1; a shared rank is shown ``=1``.
+**Like with like**: in each scope the numbers are taken over the cases every model there has a
+judged result for (a model that ran fewer cases, or whose cases errored or were skipped, narrows
+them for all; one that ran more cases has them left out and counted apart, ``apart``): a mean
+over other cases is no rival, and no model can shut another out by running a case more. With
+fewer than :data:`~shape_asserts.results.gate.MIN_PAIRS` shared cases nothing is ranked, and
+each model's numbers are its own.
+
+**Ranks** (by score) tie where intervals overlap: a model's rank is one more than the number of
+models whose whole score interval lies above its own. Models no one clearly beats share rank 1; a
+shared rank is shown ``=1``.
 
 **Comparisons** pair each ranked model with the next one down in each scope, on the cases (and
 sample indices) both have (:func:`shape_asserts.results.gate.pair`): the mean paired score
@@ -57,7 +61,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from shape_asserts.results.gate import CONFIDENCE, RESAMPLES, SEED, Difference, bootstrap_ci, pair
+from shape_asserts.results.gate import CONFIDENCE, MIN_PAIRS, RESAMPLES, SEED, Difference, bootstrap_ci, pair
 from shape_asserts.results.record import CaseRecord
 
 __all__ = ["OVERALL", "Estimate", "Standing", "Comparison", "Leaderboard", "leaderboard", "estimate"]
@@ -86,9 +90,9 @@ class Standing:
 
     model: str
     scope: str
-    cases: int  # judged cases (the bootstrap's units for score and pass rate)
+    cases: int  # judged cases in the numbers (the bootstrap's units for score and pass rate)
     unjudged: int  # cases that errored or were skipped: not in the numbers
-    missing: int  # the scope's cases (any model's) without a judged result of this model's: unranked when > 0
+    apart: int  # judged cases not every model has: left out of the numbers, to compare like with like
     score: Estimate | None
     pass_rate: Estimate | None  # percent
     spread: Estimate | None  # mean group spread, points; lower is steadier
@@ -141,10 +145,6 @@ class Leaderboard:
         order = {m: i for i, m in enumerate(self.models)}
         return sorted(rows, key=lambda s: (*_by_rank(s), order.get(s.model, 0)))
 
-    def unranked(self, scope: str) -> list[Standing]:
-        """The scope's standings left unranked for the cases they miss."""
-        return [s for s in self.ranking(scope) if s.missing]
-
     def compared(self, scope: str) -> list[Comparison]:
         return [c for c in self.comparisons if c.scope == scope]
 
@@ -174,8 +174,10 @@ def _judged(recs: Iterable[CaseRecord]) -> list[CaseRecord]:
     return [r for r in recs if r.judged and r.outcome in ("passed", "failed")]
 
 
-def _standing(model: str, scope: str, recs: list[CaseRecord], cases: set[str], kw: dict) -> Standing:
-    judged = _judged(recs)
+def _standing(model: str, scope: str, recs: list[CaseRecord], shared: set[str] | None, kw: dict) -> Standing:
+    """One model's numbers in one scope, over the ``shared`` cases (``None``: over all it has)."""
+    every = _judged(recs)
+    judged = [r for r in every if shared is None or r.case in shared]
     scores = [_case_score(r) for r in judged]
     rates = [100.0 * float(r.pass_rate or 0.0) for r in judged]
     groups: dict[str, list[float]] = defaultdict(list)
@@ -188,8 +190,8 @@ def _standing(model: str, scope: str, recs: list[CaseRecord], cases: set[str], k
         model=model,
         scope=scope,
         cases=len(judged),
-        unjudged=len(recs) - len(judged),
-        missing=len(cases - {r.case for r in judged}),
+        unjudged=len(recs) - len(every),
+        apart=len(every) - len(judged),
         score=estimate(scores, **kw),
         pass_rate=estimate(rates, **kw),
         spread=estimate(spreads, **kw),
@@ -200,9 +202,8 @@ def _standing(model: str, scope: str, recs: list[CaseRecord], cases: set[str], k
 
 
 def _ranked(rows: list[Standing]) -> list[Standing]:
-    """The rows with ranks: one more than the ranked models whose whole score interval is above;
-    those missing cases are left unranked."""
-    scored = [(s.model, s.score) for s in rows if s.score is not None and not s.missing]
+    """The rows with ranks: one more than the models whose whole score interval is above."""
+    scored = [(s.model, s.score) for s in rows if s.score is not None]
     ranks = {m: 1 + sum(1 for n, o in scored if n != m and o.low > e.high + _EPS) for m, e in scored}
     counts: dict[int, int] = defaultdict(int)
     for r in ranks.values():
@@ -271,8 +272,12 @@ def leaderboard(
     paired: dict[tuple[str, str], dict] = {}
     for scope in scopes:
         mine = {m: [r for r in by_model[m] if scope == OVERALL or r.family == scope] for m in order}
-        cases = {r.case for recs in mine.values() for r in recs}
-        rows = _ranked([_standing(m, scope, mine[m], cases, kw) for m in order if mine[m]])
+        mine = {m: recs for m, recs in mine.items() if recs}
+        shared = set.intersection(*({r.case for r in _judged(recs)} for recs in mine.values()))
+        if len(shared) >= MIN_PAIRS:
+            rows = _ranked([_standing(m, scope, recs, shared, kw) for m, recs in mine.items()])
+        else:  # too few cases in common to compare: each model's own numbers, unranked
+            rows = [_standing(m, scope, recs, None, kw) for m, recs in mine.items()]
         standings += rows
         ranked = [st.model for st in sorted(rows, key=_by_rank) if st.rank is not None]
         for a, b in zip(ranked, ranked[1:]):

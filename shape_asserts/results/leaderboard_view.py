@@ -6,7 +6,7 @@ the command line and case files: they are made printable and bounded here, escap
 
 from __future__ import annotations
 
-from shape_asserts.results.gate import Difference
+from shape_asserts.results.gate import MIN_PAIRS, Difference
 from shape_asserts.results.leaderboard import OVERALL, Comparison, Estimate, Leaderboard, Standing
 from shape_asserts.results.panels import esc
 from shape_asserts.results.record import printable
@@ -35,8 +35,8 @@ def diff(d: Difference) -> str:
 
 
 def cases(s: Standing) -> str:
-    """The judged cases, and of how many when it misses some (and so is unranked)."""
-    return f"{s.cases} of {s.cases + s.missing}" if s.missing else str(s.cases)
+    """The cases in the numbers, and how many more it has that not every model has."""
+    return f"{s.cases} (+{s.apart} apart)" if s.apart else str(s.cases)
 
 
 def _sd(s: Standing) -> str:
@@ -56,7 +56,8 @@ def explain(board: Leaderboard) -> str:
         f"how much a score moves when only the start point and direction change (mean over groups; lower is "
         f"steadier). [{board.confidence:.0%} bootstrap intervals over cases (spread: over groups), "
         f"{board.resamples} resamples, seed {board.seed}.] Ranks are by score; models whose intervals "
-        f"overlap share a rank (=1); one missing cases another has is unranked (—).{samples}"
+        f"overlap share a rank (=1); only cases every model has count (+N apart: the others; under "
+        f"{MIN_PAIRS}, no rank).{samples}"
     )
 
 

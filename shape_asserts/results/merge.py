@@ -15,9 +15,11 @@ merge does not depend on the order of the files, and says what it leaves out:
   results (two runs of one configuration): one is kept and the other said, with both results.
   Either way the kept line is the one whose canonical JSON has the smaller SHA-256, so which file
   came first never matters;
-* **incompatible** — one case id whose definition differs between files (another prompt, other
-  parameters or thresholds): only the definition most lines share is kept (ties: the smaller
-  digest).
+* **kept apart** — one case id defined differently in different files (another prompt, a
+  language, other parameters or thresholds): each definition becomes a case of its own,
+  ``id [<its digest>]``, so that no model's results are dropped and none is compared with
+  another's on a different question (the leaderboard compares models on the cases all of them
+  have).
 
 A model name that stands for two configurations (say two temperatures) in different files is shown
 as two models, ``name [<the configuration's digest>]``, each said with its configuration.
@@ -29,11 +31,12 @@ as two models, ``name [<the configuration's digest>]``, each said with its confi
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
 import stat
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -103,7 +106,7 @@ class Merged:
     replaced: int = 0
     duplicates: list[str] = field(default_factory=list)
     conflicting: list[str] = field(default_factory=list)
-    incompatible: list[str] = field(default_factory=list)
+    apart: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def said(self) -> list[str]:
@@ -113,7 +116,7 @@ class Merged:
             ("unreadable", self.unreadable),
             ("dropped as duplicate", self.duplicates),
             ("dropped as conflicting", self.conflicting),
-            ("dropped as incompatible", self.incompatible),
+            ("kept apart", self.apart),
         ):
             out += [f"{kind}: {item}" for item in items[:MAX_LISTED]]
             if len(items) > MAX_LISTED:
@@ -209,7 +212,7 @@ def merge(lines: Sequence[Line]) -> Merged:
     """The records the lines make, merged across files (see the module docstring)."""
     out = Merged(lines=len(lines))
     latest = _latest_per_file(lines, out)
-    compatible = _one_definition_per_case(latest, out)
+    compatible = _definitions_apart(latest, out)
     kept = _one_line_per_sample(compatible, out)
     labels = _labels(kept, out)
     records: list[tuple[tuple[Any, ...], CaseRecord]] = []
@@ -247,27 +250,34 @@ def _latest_per_file(lines: Sequence[Line], out: Merged) -> dict[tuple[str, str,
     return latest
 
 
-def _one_definition_per_case(
+def _definitions_apart(
     latest: dict[tuple[str, str, str], list[Line]], out: Merged
 ) -> dict[tuple[str, str, str], list[Line]]:
-    """The tests whose case is defined as most lines define it (one definition per case id)."""
-    digests: dict[str, Counter[str]] = defaultdict(Counter)
+    """The tests, each case id defined two ways or more renamed ``id [<digest>]`` per definition."""
+    digests: dict[str, set[str]] = defaultdict(set)
     for (_source, _config, case), group in latest.items():
+        digests[case].update(_digest(line) for line in group)
+    for case, found in sorted(digests.items()):
+        if len(found) > 1:
+            names = ", ".join(_apart(case, d) for d in sorted(found))
+            out.apart.append(
+                f"{case} is defined {len(found)} ways across the files (another prompt, language, parameters or "
+                f"thresholds): {names}"
+            )
+    kept: dict[tuple[str, str, str], list[Line]] = defaultdict(list)
+    for (source, config, case), group in latest.items():
         for line in group:
-            digests[case][str(line.data.get("case_sha256") or "")] += 1
-    chosen = {case: min(c, key=lambda d: (-c[d], d)) for case, c in digests.items()}
-    kept = {}
-    for key, group in sorted(latest.items()):
-        case = key[2]
-        if all(str(line.data.get("case_sha256") or "") == chosen[case] for line in group):
-            kept[key] = group
-            continue
-        digest = str(group[0].data.get("case_sha256") or "none")[:12]
-        out.incompatible.append(
-            f"{group[0].where}: {len(group)} line(s) of {group[0].data['model']} × {case}: the case is defined "
-            f"differently there (definition {digest}…, kept {chosen[case][:12] or 'none'}…)"
-        )
-    return kept
+            name = case if len(digests[case]) == 1 else _apart(case, _digest(line))
+            kept[source, config, name].append(dataclasses.replace(line, data={**line.data, "case": name}))
+    return dict(kept)
+
+
+def _digest(line: Line) -> str:
+    return str(line.data.get("case_sha256") or "")
+
+
+def _apart(case: str, digest: str) -> str:
+    return f"{case} [{digest[:8] or 'none'}]"
 
 
 def _one_line_per_sample(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import statistics
 
@@ -142,28 +143,45 @@ def test_a_model_without_a_family_has_no_standing_there():
     assert [s.model for s in board.ranking("spiral")] == ["a", "b"]
 
 
-def test_a_model_missing_cases_another_has_is_shown_but_not_ranked():
+def test_models_are_ranked_on_the_cases_all_of_them_have():
     """Seventh red-team sweep: a model that ran only the 11 rectangle cases (failing every one) ranked
-    first overall, above one that ran all 139 and was better on every case both ran: means over
-    other cases are no rivals. So is one whose hard cases errored (left out of its mean)."""
-    full = records("full", "circle", 90, seed=1) + records("full", "spiral", 80, seed=2)
-    easy_only = records("easy-only", "circle", 95, seed=3)
-    errored = records("errored", "circle", 95, seed=4) + records("errored", "spiral", 99, n=20, seed=5)
-    errored += [
-        CaseRecord(model="errored", case=f"spiral-{i:03d}", family="spiral", outcome="error") for i in range(20, 24)
-    ]
+    first overall, above one that ran all 139 and was better on every case both ran. Eighth: when
+    models missing cases were unranked instead, one extra case in the worse model's file unranked
+    the better one. Numbers and ranks are now over the cases every model has; the rest is apart."""
+    better = records("better", "circle", 90, seed=1) + records("better", "spiral", 60, seed=2)
+    easy_only = records("easy-only", "spiral", 70, n=12, seed=3)  # the first 12 spiral cases only
+    extra = records("easy-only", "circle", 99, n=1, seed=4)
+    extra = [dataclasses.replace(r, case="my-own-circle") for r in extra]  # a case no one else ran
 
-    board = leaderboard(full + easy_only + errored)
+    board = leaderboard(better + easy_only + extra)
 
     overall = {s.model: s for s in board.ranking(OVERALL)}
-    assert overall["full"].rank == 1 and overall["easy-only"].rank is None and overall["errored"].rank is None
-    assert (overall["easy-only"].cases, overall["easy-only"].missing) == (24, 24)
-    assert (overall["errored"].cases, overall["errored"].missing) == (44, 4)
-    assert [s.model for s in board.ranking(OVERALL)] == ["full", "errored", "easy-only"]  # unranked last
-    assert board.standing("easy-only", "circle").rank == 1  # where it ran every case, it ranks
-    assert [c for c in board.compared(OVERALL)] == []  # one ranked model: no pair
+    assert (overall["better"].rank, overall["easy-only"].rank) == (2, 1)  # on the 12 shared spirals: 60 < 70
+    assert (overall["better"].cases, overall["better"].apart) == (12, 36)
+    assert (overall["easy-only"].cases, overall["easy-only"].apart) == (12, 1)
+    assert overall["better"].score.value == pytest.approx(statistics.fmean(r.score for r in better[24:36]), abs=0.01)
+    assert {s.model: s.rank for s in board.ranking("spiral")} == {"easy-only": 1, "better": 2}
     lines = format_leaderboard(board)
-    assert any(line.startswith("—") and "easy-only" in line and "24 of 48" in line for line in lines), lines
+    assert any("better" in line and "12 (+36 apart)" in line for line in lines), lines
+
+
+def test_a_case_that_errored_is_left_out_for_every_model():
+    ok = records("a", "circle", 90, n=8, seed=1)
+    errored = records("b", "circle", 80, n=7, seed=2)
+    errored.append(CaseRecord(model="b", case="circle-007", family="circle", outcome="error", reason="outage"))
+
+    board = leaderboard(ok + errored)
+
+    a, b = board.standing("a", OVERALL), board.standing("b", OVERALL)
+    assert (a.cases, a.apart, b.cases, b.unjudged) == (7, 1, 7, 1)
+    assert (a.rank, b.rank) == (1, 2)
+
+
+def test_under_five_shared_cases_nothing_is_ranked():
+    board = leaderboard(records("a", "circle", 90, n=4, seed=1) + records("b", "circle", 50, n=4, seed=2))
+
+    assert [s.rank_text for s in board.ranking(OVERALL)] == ["—", "—"]
+    assert board.comparisons == ()
 
 
 def test_each_model_is_compared_with_the_next_one_down_only():

@@ -96,14 +96,20 @@ def test_a_test_run_again_in_one_file_counts_as_it_ended_last(tmp_path):
     assert merged.replaced == 1 and merged.duplicates == []
 
 
-def test_a_case_defined_differently_in_another_file_is_dropped_as_incompatible(tmp_path):
+def test_a_case_defined_differently_in_another_file_is_kept_apart_as_two_cases(tmp_path):
+    """Eighth red-team sweep: the definition most lines shared was kept and the rest dropped, so a
+    run with --samples 2 (or --lang en) outvoted another model's whole results, and the board
+    ranked the remaining model alone. Neither is dropped now: each definition is a case of its own."""
     a = write(tmp_path / "a.jsonl", lines_of("m", "c1", (90.0,), (True,)), lines_of("n", "c1", (80.0,), (True,)))
-    b = write(tmp_path / "b.jsonl", lines_of("o", "c1", (10.0,), (False,), digest="d2"))
+    b = write(tmp_path / "b.jsonl", lines_of("o", "c1", (10.0, 20.0), (False, False), digest="d2"))
 
     merged = read_results([b, a])
 
-    assert {r.model for r in merged.records} == {"m", "n"}
-    assert len(merged.incompatible) == 1 and "defined differently" in merged.incompatible[0]
+    assert {(r.model, r.case) for r in merged.records} == {("m", "c1 [d1]"), ("n", "c1 [d1]"), ("o", "c1 [d2]")}
+    assert any(
+        line.startswith("kept apart: c1 is defined 2 ways") and line.endswith("c1 [d1], c1 [d2]")
+        for line in merged.said()
+    )
 
 
 def test_one_model_name_with_two_configurations_is_two_rows(tmp_path):
