@@ -397,7 +397,12 @@ class FixtureStore:
         """Exclusive lock over one model's folder (xdist workers and parallel runs)."""
         folder = self.root / model_slug(model)
         folder.mkdir(parents=True, exist_ok=True)
-        with open(folder / ".lock", "a+") as fh:
+        lock = folder / ".lock"
+        try:
+            fh = open(lock, "a+")  # noqa: SIM115 (closed below)
+        except OSError as exc:  # (a folder by that name, no permission): say which file
+            raise OSError(exc.errno, f"{exc.strerror}: the folder's lock file {lock}") from exc
+        with fh:
             fcntl.flock(fh, fcntl.LOCK_EX)
             try:
                 yield

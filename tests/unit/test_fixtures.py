@@ -237,6 +237,15 @@ def test_locked_creates_the_model_folder_and_can_be_taken_again(store):
         pass
 
 
+def test_a_lock_file_that_cannot_be_opened_is_named_in_the_error(store):
+    """Red-team minor: a folder named ``.lock`` made the run say the recording could not be written,
+    naming the recording, not the file in the way."""
+    (store.root / "openai_gpt-4o" / ".lock").mkdir(parents=True)
+
+    with pytest.raises(OSError, match=r"the folder's lock file .*openai_gpt-4o/\.lock"), store.locked(MODEL):
+        pass
+
+
 def _write_many(root: str, case_id: str, prompt_hash: str, writer: int, writes: int) -> None:
     """One writer process: ``writes`` recordings of different sizes, each under the model lock."""
     store = FixtureStore(root)
