@@ -6,8 +6,8 @@ one run or from many (CI jobs, machines); they are merged by
 the run's own code (:func:`shape_asserts.results.leaderboard.leaderboard`,
 :func:`shape_asserts.results.leaderboard_view.terminal_lines`): a run's file gives the run's ranks
 and intervals. What the merge dropped or kept apart (duplicates, unreadable lines, a case defined
-two ways) is said on stderr, one line each. ``--html PATH`` writes the summary and the leaderboard as a page (the
-results files hold no answers, so it has no drawings).
+two ways) is said on stderr, one line each. ``--html PATH`` writes the summary and the leaderboard
+as a page (the results files hold no answers, so it has no drawings).
 
 Exit status: 0 when a board was printed, 2 when no result could be read (each file's problem said).
 """

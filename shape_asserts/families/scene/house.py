@@ -5,8 +5,9 @@ isometric 26.6° or the true 30°)
     ``iso_axes`` — edges run along all three isometric axes; ``iso_share`` — most of the edge length
     does; ``single_lines`` — at most half the long edges' length has a copy, a parallel edge a few
     cells away, at one step (a house drawn twice side by side moves every line by the same step; a
-    door's or a chimney's sides are a small share, and lie each at a step of their own). The edges are then cut at corners: where another edge ends on a line (a wall edge drawn
-    straight on into a roof edge). ``walls`` — at least three vertical edges *stand on
+    door's or a chimney's sides are a small share, and lie each at a step of their own). The edges
+    are then cut at corners: where another edge ends on a line (a wall edge drawn straight on into
+    a roof edge). ``walls`` — at least three vertical edges *stand on
     the ground* (nothing is drawn below their foot): a box seen in isometric view always shows its
     left, front and right corner edges, a front view or a bare outline shows two;
     ``roof_above_walls`` — an edge that is neither a wall nor along a ground axis (vertical allowed)
