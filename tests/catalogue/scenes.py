@@ -366,6 +366,9 @@ class HouseStyle:
     #: one roof edge left out: 0 the ridge, 1–4 the edges from the wall tops up to it (gable
     #: rakes, hip edges), at the corners (0, 0), (0, b), (a, 0), (a, b) in that order
     drop_roof_edge: int | None = None
+    #: one of the box's edges a viewer sees left out: 0 the front ground line, 1 the left one,
+    #: 2 the front eave (the front wall's top edge), 3 the left one
+    drop_box_edge: int | None = None
 
 
 def _proj_matrix(proj: str) -> np.ndarray:
@@ -410,8 +413,10 @@ def _house_model(st: HouseStyle, k: float):
         F("walls", [c[3], c[2], c[6], c[7]])  # back (Z=b)
         if st.roof in ("flat", "none"):
             F("walls", [c[4], c[5], c[6], c[7]])
+        dropped = {0: (0, 1), 1: (3, 0), 2: (4, 5), 3: (7, 4)}.get(st.drop_box_edge)
         for i, j in ((0, 1), (1, 2), (2, 3), (3, 0), (4, 5), (5, 6), (6, 7), (7, 4), (0, 4), (1, 5), (2, 6), (3, 7)):
-            E("walls", c[i], c[j])
+            if (i, j) != dropped:
+                E("walls", c[i], c[j])
 
     # roof (before any displacement), and the roof height on the slopes
     roof_edges: list[tuple[tuple, tuple]] = []
@@ -997,6 +1002,20 @@ def house_variants(params: dict[str, Any]) -> list[Variant]:
             "misplaced-part",
             house_strokes(A0, replace(ref, roof_place="below")),
             "the roof hangs upside down below the walls",
+        )
+        add(
+            "no-ground-line" + tag,
+            IMPOSTOR,
+            "missing-part",
+            house_strokes(A0, replace(ref, drop_box_edge=0)),
+            "the front wall's ground line left out: its corner edges hang in the air",
+        )
+        add(
+            "no-front-eave" + tag,
+            IMPOSTOR,
+            "missing-part",
+            house_strokes(A0, replace(ref, drop_box_edge=2)),
+            "the front wall's top edge left out: the wall runs on into the roof",
         )
         add(
             "chimney-on-ground" + tag,

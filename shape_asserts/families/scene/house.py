@@ -13,7 +13,10 @@ isometric 26.6° or the true 30°)
     ``roof_above_walls`` — an edge that is neither a wall nor along a ground axis (vertical allowed)
     leaves the top of a wall edge and rises above it, within the walls' width: a gable or hip edge
     (a flat top has only eave lines there; a roof set beside or below the walls starts from no wall
-    top); ``gable`` — only when the description asks for a gable roof ("gable", "двускат"): a peak
+    top); ``box_edges`` — between each wall edge and the next, the ground line (foot to foot) and the
+    eave (the same line raised by the walls' height) are drawn: a box seen in isometric view shows
+    all four, and without them a corner edge hangs in the air or a wall face runs on into the
+    roof; ``gable`` — only when the description asks for a gable roof ("gable", "двускат"): a peak
     stands above the middle of a wall face, joined to both of the face's top corners by drawn
     lines that are edges of their own, and no vertical edge hangs from it (a chimney's corner is
     no apex) (a gable end stands in the face; a hip roof's end leans
@@ -377,10 +380,12 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         )
         if _asks_gable(p):
             card.add("gable", False, "none", f"≤ {t.gable_offset:g} cells from above a face's middle", "no walls found")
+        card.add("box_edges", False, "none", "= 0 ground lines or eaves missing", "no walls found")
         card.add("chimney", False, 0, "≥ 2", "no walls found")
         return card.result("house", com.likeness)
     at_top = _check_roof(card, e, walls, t)
     cells = np.rint(com.pts[np.isfinite(com.pts).all(axis=1)])
+    _check_box(card, e, walls, cells)
     if _asks_gable(p):
         _check_gable(card, e, walls, cells, t)
     solid = solid_parts(com.pts, [st for _, st in com.strokes], t.heal_step, t.heal_step, p["grid_size"])
@@ -467,6 +472,34 @@ def _check_walls(card: Scorecard, e: _Edges, cells: FloatArray, t: HouseThreshol
     )
     card.metrics.update(wall_height=walls.height, wall_width=walls.x1 - walls.x0)
     return walls
+
+
+def _check_box(card: Scorecard, e: _Edges, walls: _Walls, cells: FloatArray) -> None:
+    """``box_edges``: between each wall edge and the next the box's edges are drawn: foot to foot
+    (a ground line) and top to top (an eave). A line counts as drawn as in :func:`_line_drawn`.
+
+    The eave is the ground line raised by the walls' height (a box's corners are all one height),
+    looked for at every height from half the walls' to the taller wall edge's length, half a cell
+    apart: a roof line or a chimney's edge going on up in a wall's column makes that edge longer
+    than the wall, so its top is no corner to measure from."""
+    drawn = _drawn_near(cells)
+    missing = []
+    for k in range(len(walls.columns) - 1):
+        left, right = walls.feet[k], walls.feet[k + 1]
+        if not _line_drawn(left, right, drawn):
+            missing.append(f"the ground line from x = {left[0]:g} to {right[0]:g}")
+        tallest = float(max(e.length[walls.columns[k]], e.length[walls.columns[k + 1]]))
+        heights = np.arange(walls.height / 2, tallest + 0.5, 0.5)
+        if not any(_line_drawn(left - (0, h), right - (0, h), drawn) for h in heights):
+            missing.append(f"the eave from x = {left[0]:g} to {right[0]:g}")
+    card.metrics["box_edges_missing"] = len(missing)
+    card.add(
+        "box_edges",
+        not missing,
+        len(missing),
+        "= 0 ground lines or eaves missing",
+        "" if not missing else f"the box is open, not drawn: {'; '.join(missing)}",
+    )
 
 
 def _check_roof(card: Scorecard, e: _Edges, walls: _Walls, t: HouseThresholds) -> BoolArray:
