@@ -25,17 +25,22 @@ of its cases).
 **Like with like**: in each scope the numbers are taken over the cases every model there has a
 judged result for (a model that ran fewer cases, or whose cases errored or were skipped, narrows
 them for all; one that ran more cases has them left out and counted apart, ``apart``): a mean
-over other cases is no rival, and no model can shut another out by running a case more. With
-fewer than :data:`~shape_asserts.results.gate.MIN_PAIRS` shared cases nothing is ranked, and
-each model's numbers are its own.
+over other cases is no rival, and no model can shut another out by running a case more. A model
+that would leave fewer than :data:`~shape_asserts.results.gate.MIN_PAIRS` cases in common (a job
+whose every call failed, a file asked in another language) is left out of the comparison,
+unranked with its own numbers: the models leaving the most cases in common stay, one left out at
+a time (:func:`_comparable`). Two models with too few cases in common are both unranked.
 
-**Ranks** (by score) tie where intervals overlap: a model's rank is one more than the number of
-models whose whole score interval lies above its own. Models no one clearly beats share rank 1; a
-shared rank is shown ``=1``.
+**Ranks** tie where intervals overlap: a model's rank is one more than the number of models that
+clearly beat it — whose whole score interval lies above its own, or, where the score intervals
+overlap, whose whole pass-rate interval does (the seed's score does not see a circle's direction:
+a model drawing every circle the wrong way round scores as well and passes nothing). Models no
+one clearly beats share rank 1; a shared rank is shown ``=1``.
 
 **Comparisons** pair each ranked model with the next one down in each scope, on the cases (and
 sample indices) both have (:func:`shape_asserts.results.gate.pair`): the mean paired score
-difference, better minus worse, with its interval. It is *resolved* when the interval excludes 0.
+difference, better minus worse, with its interval. It is *resolved* when the interval excludes 0,
+or, when it does not, the pass-rate difference's interval does (which then says which is better).
 Neighbours only: every two of a hundred models would be 4,950 pairs a scope.
 
 Example
@@ -120,8 +125,9 @@ class Comparison:
 
     @property
     def resolved(self) -> bool:
-        """Whether the score interval excludes 0: ``better`` is better, with confidence."""
-        return self.score.low > _EPS
+        """Whether ``better`` is better, with confidence: the score interval excludes 0, or, where
+        it does not, the pass-rate interval does."""
+        return self.score.low > _EPS or (self.score.high >= -_EPS and self.pass_rate.low > _EPS)
 
 
 @dataclass(frozen=True)
@@ -201,10 +207,20 @@ def _standing(model: str, scope: str, recs: list[CaseRecord], shared: set[str] |
     )
 
 
+def _beats(a: Standing, b: Standing) -> bool:
+    """Whether ``a`` clearly beats ``b``: its whole score interval lies above ``b``'s, or, where
+    the two overlap, its whole pass-rate interval does."""
+    assert a.score is not None and b.score is not None
+    if a.score.low > b.score.high + _EPS:
+        return True
+    overlap = a.score.high + _EPS >= b.score.low
+    return overlap and a.pass_rate is not None and b.pass_rate is not None and a.pass_rate.low > b.pass_rate.high + _EPS
+
+
 def _ranked(rows: list[Standing]) -> list[Standing]:
-    """The rows with ranks: one more than the models whose whole score interval is above."""
-    scored = [(s.model, s.score) for s in rows if s.score is not None]
-    ranks = {m: 1 + sum(1 for n, o in scored if n != m and o.low > e.high + _EPS) for m, e in scored}
+    """The rows with ranks: one more than the models that clearly beat it (:func:`_beats`)."""
+    scored = [s for s in rows if s.score is not None]
+    ranks = {s.model: 1 + sum(1 for o in scored if o is not s and _beats(o, s)) for s in scored}
     counts: dict[int, int] = defaultdict(int)
     for r in ranks.values():
         counts[r] += 1
@@ -217,7 +233,9 @@ def _ranked(rows: list[Standing]) -> list[Standing]:
 
 def _compare(scope: str, a: str, b: str, score: np.ndarray, rate: np.ndarray, kw: dict) -> Comparison:
     ds, dr = _difference(score, kw), _difference(rate, kw)
-    if ds.estimate < 0 or (ds.estimate == 0 and dr.estimate < 0):
+    # the better by score; where its interval holds 0, by pass rate if that one's does not
+    by_rate = ds.low <= _EPS <= ds.high and (dr.low > _EPS or dr.high < -_EPS)
+    if (dr.estimate < 0) if by_rate else (ds.estimate < 0 or (ds.estimate == 0 and dr.estimate < 0)):
         a, b = b, a
         ds, dr = _negate(ds), _negate(dr)
     return Comparison(scope=scope, better=a, worse=b, n=len(score), score=ds, pass_rate=dr)
@@ -243,6 +261,27 @@ def _difference(diffs: np.ndarray, kw: dict) -> Difference:
 
 def _negate(d: Difference) -> Difference:
     return Difference(-d.estimate, -d.high, -d.low)
+
+
+def _comparable(cases: dict[str, set[str]]) -> tuple[set[str], list[str]]:
+    """The cases to compare on and the models compared, from each model's judged ``cases``:
+    every model with a judged case (a job whose every call failed has nothing to compare), less
+    the fewest that leave under :data:`MIN_PAIRS` cases in common, each time the one whose leaving
+    adds the most (a file asked in another language; on a tie the one listed last). None when two
+    are left and still cannot be compared: which of them to rank would be a guess."""
+    models = [m for m, judged in cases.items() if judged]
+
+    def common(among: list[str]) -> set[str]:
+        return set.intersection(*(cases[m] for m in among)) if among else set()
+
+    shared = common(models)
+    while len(shared) < MIN_PAIRS and len(models) > 2:
+        gains = [len(common([n for n in models if n != m])) for m in models]
+        models.pop(max(range(len(models)), key=lambda i: (gains[i], i)))
+        shared = common(models)
+    if len(shared) < MIN_PAIRS:
+        return set(), []
+    return shared, models
 
 
 def leaderboard(
@@ -273,11 +312,10 @@ def leaderboard(
     for scope in scopes:
         mine = {m: [r for r in by_model[m] if scope == OVERALL or r.family == scope] for m in order}
         mine = {m: recs for m, recs in mine.items() if recs}
-        shared = set.intersection(*({r.case for r in _judged(recs)} for recs in mine.values()))
-        if len(shared) >= MIN_PAIRS:
-            rows = _ranked([_standing(m, scope, recs, shared, kw) for m, recs in mine.items()])
-        else:  # too few cases in common to compare: each model's own numbers, unranked
-            rows = [_standing(m, scope, recs, None, kw) for m, recs in mine.items()]
+        shared, compared = _comparable({m: {r.case for r in _judged(recs)} for m, recs in mine.items()})
+        ranked_rows = _ranked([_standing(m, scope, mine[m], shared, kw) for m in compared])
+        own = {m: _standing(m, scope, recs, None, kw) for m, recs in mine.items() if m not in compared}
+        rows = [next(r for r in ranked_rows if r.model == m) if m in compared else own[m] for m in mine]
         standings += rows
         ranked = [st.model for st in sorted(rows, key=_by_rank) if st.rank is not None]
         for a, b in zip(ranked, ranked[1:]):

@@ -55,15 +55,18 @@ def explain(board: Leaderboard) -> str:
         f"score: mean case score; pass: mean share of a case's samples passing every check (%); spread: "
         f"how much a score moves when only the start point and direction change (mean over groups; lower is "
         f"steadier). [{board.confidence:.0%} bootstrap intervals over cases (spread: over groups), "
-        f"{board.resamples} resamples, seed {board.seed}.] Ranks are by score; models whose intervals "
-        f"overlap share a rank (=1); only cases every model has count (+N apart: the others; under "
-        f"{MIN_PAIRS}, no rank).{samples}"
+        f"{board.resamples} resamples, seed {board.seed}.] Ranks by score (pass rate where score intervals "
+        f"overlap); models no one clearly beats share a rank (=1); only cases every model has count (+N "
+        f"apart: the others; a model leaving under {MIN_PAIRS} in common: unranked).{samples}"
     )
 
 
 def _pair_line(c: Comparison) -> str:
     verb = ">" if c.resolved else "≥"
-    tail = "" if c.resolved else " (not resolved: the interval includes 0)"
+    if c.resolved and c.score.low <= 0:  # the scores tie: the pass rates tell them apart
+        tail = f", pass rate {diff(c.pass_rate)} points"
+    else:
+        tail = "" if c.resolved else " (not resolved: the interval includes 0)"
     return f"{_name(c.better)} {verb} {_name(c.worse)} by {diff(c.score)} over {c.n} paired cases{tail}"
 
 

@@ -184,6 +184,43 @@ def test_under_five_shared_cases_nothing_is_ranked():
     assert board.comparisons == ()
 
 
+def test_a_model_with_too_few_cases_in_common_is_left_out_not_everyone():
+    """Eleventh red-team sweep: a third job whose every call failed, or a file asked in another
+    language (other case ids), left no case in common, and no model was ranked. It is left out of
+    the comparison, unranked with its own numbers; the others are ranked as without it."""
+    a, b = records("a", "circle", 90, seed=1), records("b", "circle", 60, seed=2)
+    down = [CaseRecord(model="down", case=r.case, family="circle", outcome="error", reason="outage") for r in a]
+    other_lang = [dataclasses.replace(r, model="en", case=r.case + ".en") for r in records("x", "circle", 99, seed=3)]
+
+    for third in (down, other_lang):
+        board = leaderboard(a + b + third)
+
+        ranks = {s.model: s.rank for s in board.ranking(OVERALL)}
+        assert (ranks["a"], ranks["b"]) == (1, 2)
+        assert ranks[third[0].model] is None
+        assert board.standing("a", OVERALL).cases == 24
+        assert [(c.better, c.worse) for c in board.compared(OVERALL)] == [("a", "b")]
+    # two models with nothing in common: which to rank would be a guess
+    board = leaderboard(a + other_lang)
+    assert [s.rank for s in board.ranking(OVERALL)] == [None, None]
+
+
+def test_where_scores_tie_the_pass_rate_ranks():
+    """Eleventh red-team sweep: every circle drawn the wrong way round scores as the exact drawing
+    (the seed's score does not see the direction) and passes nothing; it tied for first with the
+    model passing every case, and the pair was "not resolved" while the gate failed it."""
+    exact = records("exact", "circle", 99.15, noise=0.0, pass_below=0)
+    backwards = records("backwards", "circle", 99.15, noise=0.0, pass_below=101)
+
+    board = leaderboard(backwards + exact)
+
+    assert [(s.model, s.rank_text) for s in board.ranking(OVERALL)] == [("exact", "1"), ("backwards", "2")]
+    (pair,) = board.compared(OVERALL)
+    assert (pair.better, pair.worse, pair.resolved) == ("exact", "backwards", True)
+    assert pair.pass_rate.estimate == pytest.approx(100.0)
+    assert any("pass rate +100.00" in line for line in format_leaderboard(board))
+
+
 def test_each_model_is_compared_with_the_next_one_down_only():
     """Every two of 200 models made 19,900 pairs a scope (36 s, 1.9 MB of terminal, 7.9 MB of HTML):
     neighbours in the ranking grow with the models."""
