@@ -188,36 +188,67 @@ class Asker:
             )
             raise FixtureError(f"{why} for {model}/{case.id}; record it with: {command}")
         if rec is None:
-            sent = self.sent(model)
-            rec = Recording(
-                model=model,
-                case_id=case.id,
-                lang=self.lang,
-                temperature=sent.temperature,
-                max_tokens=sent.max_tokens,
-                prompt_sha256=case.prompt_hash(self.lang),
-                samples=[],
-                args=dict(sent.args),
-                litellm_model=sent.model if sent.model != model else None,
-            )
+            rec = self._blank(model, case)
         return Job(model=model, case=case, indices=tuple(todo), recording=rec, reason=why, again=again)
 
+    def _blank(self, model: str, case: Case) -> Recording:
+        """A recording of no answers yet, of what this run asks ``model`` for ``case``."""
+        sent = self.sent(model)
+        return Recording(
+            model=model,
+            case_id=case.id,
+            lang=self.lang,
+            temperature=sent.temperature,
+            max_tokens=sent.max_tokens,
+            prompt_sha256=case.prompt_hash(self.lang),
+            samples=[],
+            args=dict(sent.args),
+            litellm_model=sent.model if sent.model != model else None,
+        )
+
     def _usable(self, model: str, case: Case, path: Path) -> tuple[Recording | None, str, bool]:
-        """The recording at ``path`` if it answers what this run asks; else why not, and whether
-        one existed."""
-        try:
-            rec = self.store.read(model, case, self.lang)
-        except FixtureError:
-            if self.record == "none":
-                raise
-            self.store.quarantine(model, case.id, self.lang)
-            return None, f"corrupt fixture {path} moved aside", True
+        """The recording at ``path`` if it answers what this run asks, else the one kept beside it
+        for this run's settings if that one does; else why not, and whether one existed."""
+        rec, missing, again = self._read(model, case, path, None)
         if rec is None:
-            return None, f"no recorded answer at {path}", False
+            return None, missing, again
         why = self._stale(rec, model, case)
+        if why and rec.prompt_sha256 == case.prompt_hash(self.lang):
+            # answers to this prompt asked with other settings: this run's are kept beside them
+            settings = self._blank(model, case).settings_key
+            beside = self.store.path(model, case.id, self.lang, settings)
+            rec, missing, again = self._read(model, case, beside, settings)
+            if rec is None and not again:  # (said as asked again: a paid call is never made without a word)
+                return None, f"fixture {path} is stale: {why}; it is kept, this run's answers go beside it ({beside.name})", True
+            if rec is None:
+                return None, missing, again
+            path, why = beside, self._stale(rec, model, case)
         if why:
             return None, f"fixture {path} is stale: {why}", True
         return rec, "", False
+
+    def _read(self, model: str, case: Case, path: Path, settings: str | None) -> tuple[Recording | None, str, bool]:
+        """The recording at ``path``; else why not, and whether one existed. A corrupt one is moved
+        aside (in ``none`` mode, raised)."""
+        try:
+            rec = self.store.read(model, case, self.lang, settings)
+        except FixtureError:
+            if self.record == "none":
+                raise
+            self.store.quarantine(model, case.id, self.lang, settings)
+            return None, f"corrupt fixture {path} moved aside", True
+        if rec is None:
+            return None, f"no recorded answer at {path}", False
+        return rec, "", False
+
+    def answering(self, model: str, case: Case) -> Recording | None:
+        """The recording on disk that answers what this run asks, or ``None`` (none, stale, or
+        unreadable)."""
+        try:
+            rec, _, _ = self._usable(model, case, self.store.path(model, case.id, self.lang))
+        except FixtureError:
+            return None
+        return rec
 
     def _stale(self, rec: Recording, model: str, case: Case) -> str | None:
         """Why ``rec`` does not answer what this run asks ``model`` for ``case``, or nothing."""
@@ -557,13 +588,8 @@ class _Fetch:
         asker = self.asker
         if asker.record == "all":
             return False
-        try:
-            rec = asker.store.read(job.model, job.case, asker.lang)
-        except FixtureError:
-            return False
+        rec = asker.answering(job.model, job.case)
         if rec is None or (sample := rec.sample(index)) is None:
-            return False
-        if asker._stale(rec, job.model, job.case):
             return False
         job.recording.add(sample)
         return True

@@ -1,7 +1,10 @@
 """Record/replay: recorded answers on disk, one human-readable JSON file per model and case.
 
 Layout: ``<fixtures-dir>/<model-slug>/<case-id>.json`` (``<case-id>.<lang>.json`` for a language
-other than the default one, :data:`shape_asserts.defaults.LANG`). A file holds every sample's raw answer text with what produced it:
+other than the default one, :data:`shape_asserts.defaults.LANG`); answers to the same prompt asked
+with other settings (temperature, token limit, arguments, litellm model) than the file's are kept
+beside it, in ``<case-id>[.<lang>]@<settings>.json`` (:attr:`Recording.settings_key`), so that a
+run at another temperature never replaces answers paid for at the first. A file holds every sample's raw answer text with what produced it:
 the prompt's SHA-256, model, temperature, language, usage tokens, latency, litellm version and the
 time of recording. Never an API key, header or API base URL: text is passed through
 :func:`~shape_asserts.asking.call.redact` before it is written.
@@ -115,6 +118,16 @@ class Recording:
     def asked_model(self) -> str:
         """The litellm model the answers came from."""
         return self.litellm_model or self.model
+
+    @property
+    def settings_key(self) -> str:
+        """Eight hex digits naming what the answers were asked with: the temperature, the token
+        limit (not for the reference drawers, which ignore it), the other arguments and the litellm
+        model. Answers to the same prompt asked otherwise are kept under this name
+        (:meth:`FixtureStore.save`)."""
+        limit = None if ignores_max_tokens(self.asked_model) else self.max_tokens
+        settings = [self.temperature, limit, canonical(self.args), self.asked_model]
+        return hashlib.sha256(json.dumps(settings).encode()).hexdigest()[:8]
 
     def _by_index(self) -> dict[int, dict[str, Any]]:
         out: dict[int, dict[str, Any]] = {}
@@ -235,19 +248,23 @@ class FixtureStore:
         self.root = Path(root)
         self._swept: set[str] = set()
 
-    def path(self, model: str, case_id: str, lang: str = DEFAULT_LANG) -> Path:
+    def path(self, model: str, case_id: str, lang: str = DEFAULT_LANG, settings: str | None = None) -> Path:
+        """The recording's file; with ``settings`` (a :attr:`Recording.settings_key`), the one kept
+        beside it for answers asked with other settings."""
         suffix = "" if lang == DEFAULT_LANG else f".{lang}"
-        return self.root / model_slug(model) / f"{case_id}{suffix}.json"
+        beside = "" if settings is None else f"@{settings}"
+        return self.root / model_slug(model) / f"{case_id}{suffix}{beside}.json"
 
-    def read(self, model: str, case: Case, lang: str = DEFAULT_LANG) -> Recording | None:
-        """The recording on disk, or ``None`` when there is none.
+    def read(self, model: str, case: Case, lang: str = DEFAULT_LANG, settings: str | None = None) -> Recording | None:
+        """The recording on disk (with ``settings``, the one kept beside it for them), or ``None``
+        when there is none.
 
         Raises
         ------
         FixtureError
             When the file exists but is not a readable recording (named by path).
         """
-        return self._load(self.path(model, case.id, lang), (model, case.id, lang))
+        return self._load(self.path(model, case.id, lang, settings), (model, case.id, lang))
 
     def _load(self, path: Path, expect: tuple[str, str, str] | None = None) -> Recording | None:
         """The recording at ``path``; ``None`` if there is no file; ``FixtureError`` if unreadable.
@@ -454,23 +471,38 @@ class FixtureStore:
         The read, merge and write happen under the model's lock, so two runs recording different
         samples of one case at once (``--samples 2`` beside ``--samples 3``) both keep theirs, and
         ``--record=all`` replaces the samples it asked and keeps the rest: samples are only ever
-        added or replaced. A recording on disk for another question (prompt, temperature, token limit, language)
-        is replaced whole; one that cannot be read is moved aside first, never overwritten.
+        added or replaced. Answers on disk to the same prompt asked with other settings (temperature,
+        token limit, arguments) are kept: ``rec`` then goes beside them, under its
+        :attr:`~Recording.settings_key`, merged with what is there. A recording for another prompt
+        is replaced whole (the prompt was changed: its answers answer nothing asked now); one that
+        cannot be read is moved aside first, never overwritten.
         """
         path = self.path(rec.model, rec.case_id, rec.lang)
         with self.locked(rec.model):
             self._sweep(path.parent)
-            try:
-                on_disk = self._load(path, (rec.model, rec.case_id, rec.lang))
-            except FixtureError:
-                self.quarantine(rec.model, rec.case_id, rec.lang)
-                on_disk = None
+            on_disk = self._readable(path, rec)
+            if (
+                on_disk is not None
+                and on_disk.prompt_sha256 == rec.prompt_sha256
+                and not self.same_question(on_disk, rec)
+            ):
+                path = self.path(rec.model, rec.case_id, rec.lang, rec.settings_key)
+                on_disk = self._readable(path, rec)
             if on_disk is not None and self.same_question(on_disk, rec):
                 merged = Recording(**{**rec.__dict__, "samples": list(on_disk.samples)})
                 for sample in rec.samples:
                     merged.add(sample)
                 rec = merged
-            return self.write(rec)
+            return self.write(rec, path)
+
+    def _readable(self, path: Path, rec: Recording) -> Recording | None:
+        """The recording at ``path`` (of ``rec``'s model, case and language), or ``None``; a file
+        that cannot be read is moved aside (:meth:`quarantine`)."""
+        try:
+            return self._load(path, (rec.model, rec.case_id, rec.lang))
+        except FixtureError:
+            self._move_aside(path)
+            return None
 
     def _sweep(self, folder: Path) -> None:
         """Remove the temporary files a killed write left in ``folder`` (``.<case>.json.<random>.tmp``).
@@ -485,8 +517,9 @@ class FixtureStore:
             with contextlib.suppress(OSError):
                 tmp.unlink()
 
-    def write(self, rec: Recording) -> Path:
-        """Write ``rec`` atomically: the file is either the old one or the complete new one.
+    def write(self, rec: Recording, path: Path | None = None) -> Path:
+        """Write ``rec`` atomically (at ``path``, by default its own file): the file is either the
+        old one or the complete new one.
 
         Any text a JSON string can carry is kept: an answer with a lone surrogate (half an emoji,
         legal JSON on the wire) cannot be UTF-8, so such a file is written with ASCII escapes.
@@ -496,11 +529,13 @@ class FixtureStore:
             text.encode("utf-8")
         except UnicodeEncodeError:
             text = redact(json.dumps(rec.to_json(), ensure_ascii=True, indent=2) + "\n")
-        return write_atomic(self.path(rec.model, rec.case_id, rec.lang), text)
+        return write_atomic(path or self.path(rec.model, rec.case_id, rec.lang), text)
 
-    def quarantine(self, model: str, case_id: str, lang: str) -> Path:
+    def quarantine(self, model: str, case_id: str, lang: str, settings: str | None = None) -> Path:
         """Move a corrupt file aside (``*.corrupt``) so re-recording never destroys it."""
-        path = self.path(model, case_id, lang)
+        return self._move_aside(self.path(model, case_id, lang, settings))
+
+    def _move_aside(self, path: Path) -> Path:
         dest = path.with_name(path.name + f".corrupt-{datetime.now(timezone.utc):%Y%m%dT%H%M%S}")
         try:
             os.replace(path, dest)

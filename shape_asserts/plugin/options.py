@@ -74,7 +74,7 @@ OPTIONS: tuple[Option, ...] = (
         default=defaults.RECORD,
         choices=defaults.RECORD_MODES,
         help="none: replay only, a case without a valid recording is an error; missing: ask only for "
-        "what is not recorded (or is stale); all: ask again and overwrite",
+        "what is not recorded (or is stale); all: ask again, replacing the samples asked",
     ),
     Option(
         "--fixtures-dir",

@@ -119,7 +119,8 @@ def test_a_recording_made_at_another_temperature_is_stale(suite, fake_litellm):
     result.stdout.fnmatch_lines(
         [
             f"FixtureError: fixture {recording(suite, CASE)} is stale: it was recorded at the provider's default "
-            f"temperature, this run asks temperature 0.5 for reference/exact/{CASE}; record it with: *",
+            f"temperature, this run asks temperature 0.5; it is kept, this run's answers go beside it "
+            f"({CASE}@*.json) for reference/exact/{CASE}; record it with: *",
         ]
     )
 
@@ -130,17 +131,27 @@ def test_missing_mode_says_why_it_asks_a_stale_recording_again(suite, fake_litel
     result.stdout.fnmatch_lines(
         [
             f"shape-asserts: asking reference/exact/{CASE} again: fixture *{CASE}.json is stale: it was recorded "
-            "at the provider's default temperature, this run asks temperature 0.5",
+            "at the provider's default temperature, this run asks temperature 0.5; it is kept, *",
         ]
     )
 
 
-def test_missing_mode_records_a_stale_recording_again(suite, fake_litellm):
+def test_missing_mode_records_another_temperature_beside_the_first(suite, fake_litellm):
+    """Eleventh red-team sweep: the recording was replaced whole, and going back to the first
+    temperature paid for every answer again."""
+    first = recording(suite, CASE).read_text(encoding="utf-8")
+
     result = suite.runpytest("--record=missing", "--temperature=0.5", "-k", CASE)
 
     result.assert_outcomes(passed=1)
     assert [c["temperature"] for c in fake_litellm.calls()] == [0.5]
-    assert json.loads(recording(suite, CASE).read_text(encoding="utf-8"))["temperature"] == 0.5
+    assert recording(suite, CASE).read_text(encoding="utf-8") == first
+    (beside,) = recording(suite, CASE).parent.glob(f"{CASE}@*.json")
+    assert json.loads(beside.read_text(encoding="utf-8"))["temperature"] == 0.5
+    for temperature in ("0.5", None):  # each replays, asking nothing
+        again = suite.runpytest("--record=none", *(("--temperature", temperature) if temperature else ()), "-k", CASE)
+        again.assert_outcomes(passed=1)
+    assert len(fake_litellm.calls()) == 1
 
 
 def test_missing_mode_moves_a_corrupt_recording_aside_and_records_it_again(suite, fake_litellm):

@@ -73,7 +73,10 @@ def test_changed_arguments_are_asked_again_in_record_mode_saying_what_changed(tm
     assert f"asking openai/m/{CASE.id} again" in line
     assert "its model arguments changed: top_p 0.5 → 0.6 (--model-arg" in line
     assert [c["extra"] for c in call.sent] == [{"seed": 7, "top_p": 0.6}]
-    assert _recorded(tmp_path, "openai/m")["model_args"] == {"seed": 7, "top_p": 0.6}
+    # the answers paid for with the first arguments are kept; these go beside them
+    assert _recorded(tmp_path, "openai/m")["model_args"] == {"seed": 7, "top_p": 0.5}
+    (beside,) = (tmp_path / model_slug("openai/m")).glob(f"{CASE.id}@*.json")
+    assert json.loads(beside.read_text(encoding="utf-8"))["model_args"] == {"seed": 7, "top_p": 0.6}
 
 
 def test_the_same_arguments_replay_without_a_call(tmp_path):

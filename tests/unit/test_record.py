@@ -135,7 +135,9 @@ def test_missing_mode_re_asks_every_sample_of_a_stale_recording(store, case):
     assert fake.samples_asked == [0, 1]
     assert got.texts == ("answer 1", "answer 2")
     assert "stale" in got.note and "temperature" in got.note
-    assert store.read(MODEL, case).temperature == 0.0
+    # the answers paid for at temperature 1 are kept; these go beside them
+    assert store.read(MODEL, case).temperature == 1.0
+    assert store.read(MODEL, case, settings=got_settings(store, case, 0.0)).temperature == 0.0
 
 
 def test_missing_mode_quarantines_a_corrupt_file_and_asks_again(store, case):
@@ -280,6 +282,11 @@ def test_provider_error_in_all_mode_keeps_the_old_samples_it_could_not_replace(s
     assert _recorded_texts(store, case) == ["answer 1", "old two", "old three"]
 
 
+def got_settings(store, case, temperature):
+    """The settings name a run at ``temperature`` (and the defaults otherwise) keeps its answers under."""
+    return Asker(store, "missing", temperature=temperature, call=FakeModel())._blank(MODEL, case).settings_key
+
+
 # --- nothing lost ------------------------------------------------------------------------------------
 
 
@@ -293,11 +300,31 @@ def test_two_runs_recording_different_samples_of_one_case_both_keep_theirs(store
     assert len(_recorded_texts(store, case)) == 3
 
 
-def test_a_stale_recording_is_replaced_whole_not_merged(store, case):
+def test_answers_asked_with_other_settings_are_kept_beside_not_merged_nor_replaced(store, case):
+    """Eleventh red-team sweep: a run at another temperature, token limit or arguments replaced
+    the recording whole, and going back to the first settings paid for every answer again."""
     _record(store, case, ["old one", "old two"], temperature=0.7)
+    fake = FakeModel()
+    Asker(store, "missing", call=fake).obtain(MODEL, case, samples=1)
+    assert [s["text"] for s in store.read(MODEL, case).samples] == ["old one", "old two"]
+    beside = store.read(MODEL, case, settings=got_settings(store, case, None))
+    assert beside.temperature is None and [s["text"] for s in beside.samples] == ["answer 1"]
+    # both settings now replay without a call
+    for temperature in (0.7, None):
+        again = FakeModel()
+        got = Asker(store, "missing", temperature=temperature, call=again).obtain(MODEL, case, samples=1)
+        assert (again.samples_asked, got.replayed) == ([], 1)
+
+
+def test_a_recording_for_another_prompt_is_replaced_whole(store, case):
+    """A changed prompt's answers answer nothing asked now: re-recording replaces them."""
+    _record(store, case, ["old one"])
+    old = store.read(MODEL, case)
+    old.prompt_sha256 = "0" * 64
+    store.write(old)
     Asker(store, "missing", call=FakeModel()).obtain(MODEL, case, samples=1)
-    rec = store.read(MODEL, case)
-    assert rec.temperature is None and [s["text"] for s in rec.samples] == ["answer 1"]
+    assert _recorded_texts(store, case) == ["answer 1"]
+    assert list(store.path(MODEL, case.id).parent.glob("*@*.json")) == []
 
 
 def test_saving_over_a_corrupt_file_moves_it_aside_first(store, case):
@@ -326,7 +353,7 @@ def test_an_answer_with_a_lone_surrogate_is_recorded_and_replayed_identically(st
 
 
 def test_a_recording_that_cannot_be_written_is_a_fixture_error_naming_the_path(store, case, monkeypatch):
-    def refuse(rec):
+    def refuse(rec, path=None):
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(store, "write", refuse)

@@ -173,7 +173,10 @@ def test_the_asker_sends_its_max_tokens_records_it_and_asks_again_when_it_change
     assert Asker(store, max_tokens=300, call=fake).obtain(LIVE, case, samples=2).asked == 0
     again = Asker(store, max_tokens=600, call=fake).obtain(LIVE, case, samples=2)
     assert again.asked == 2 and "max_tokens 300, this run asks max_tokens 600" in again.note
-    assert store.read(LIVE, case).max_tokens == 600
+    # the answers asked with 300 are kept, those with 600 beside them: each replays
+    assert store.read(LIVE, case).max_tokens == 300
+    for limit in (300, 600):
+        assert Asker(store, max_tokens=limit, call=fake).obtain(LIVE, case, samples=2).asked == 0
 
 
 @pytest.mark.parametrize("bad", ["many", 1.5, True])
