@@ -403,7 +403,7 @@ def _raise_unless_retried(
 ) -> None:
     """Return when the failed attempt ``attempt`` (``timeouts`` of the earlier ones timed out) is
     tried again; else raise the :class:`ProviderError` that says why not."""
-    unreadable = _unreadable(exc)
+    unreadable = _unreadable(exc, api_base)
     if unreadable is not None:  # litellm calls it a 500, but the server delivered (and may bill) a reply
         said = redact(hide_address(unreadable, api_base))
         # what it cost is unknown: counted as a reply litellm did not price
@@ -457,14 +457,15 @@ _NOT_AN_OBJECT = "Empty or invalid response from LLM endpoint"
 _NOT_A_COMPLETION = "Invalid response object"
 
 
-def _unreadable(exc: BaseException) -> str | None:
+def _unreadable(exc: BaseException, api_base: str | None = None) -> str | None:
     """What was wrong with a delivered reply's body, when the call failed reading it (the client
     had a reply to read, which a provider may bill), else ``None``.
 
     litellm reports each such body as an HTTP 500 of its own making: a body that is not JSON (a
     :class:`json.JSONDecodeError` in the chain) or not UTF-8 text, JSON that is no object, or an object its
     conversion to a response choked on (``message: null``, ``choices: "abc"``, ``usage: "lots"``,
-    an ``error`` object sent with a 200). Said in one line, without litellm's traceback."""
+    an ``error`` object sent with a 200). Said in one line, without litellm's traceback, ``api_base``
+    shown as :func:`~shape_asserts.asking.failure.address` shows it."""
     from shape_asserts.asking.bounded import ReplyCut, ReplyTooLarge  # (litellm, and so httpx, are loaded)
 
     seen: list[BaseException] = []
@@ -483,7 +484,7 @@ def _unreadable(exc: BaseException) -> str | None:
         if converting or words.startswith(_NOT_A_COMPLETION):
             return "litellm could not read it as a chat completion"
         if words.startswith(_NOT_AN_OBJECT):
-            return one_line(words, 200)
+            return one_line(hide_address(words, api_base), 200)  # hidden and masked before it is cut
         seen.append(cur)
         cur = cur.__cause__ or cur.__context__
     return None

@@ -48,8 +48,13 @@ def redact(text: str) -> str:
 
 
 def one_line(text: str, limit: int = 300) -> str:
-    """``text`` on one line, its whitespace runs made one space, cut at ``limit`` characters."""
-    line = " ".join(str(text).split())
+    """``text`` on one line, secrets masked (:func:`redact`), its whitespace runs made one space, cut
+    at ``limit`` characters.
+
+    Masked before it is cut: a key the cut goes through is no longer found whole afterwards, and
+    its first part would be shown unmasked. A caller hides its ``--api-base``
+    (:func:`hide_address`) before calling this, for the same reason."""
+    line = " ".join(redact(str(text)).split())
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
@@ -189,4 +194,4 @@ def _provider_words(exc: BaseException, kind: str, status: object, api_base: str
     # OpenAIException - invalid api key"): the provider's own words are what is left
     msg = re.sub(rf"^(?:litellm\.{kind}:\s*)?(?:{kind}:\s*)?(?:\w+Exception - )?", "", msg, count=1)
     prefix = f"{kind}" + (f" (HTTP {status})" if status else "")
-    return redact(one_line(f"{prefix}: {msg}"))
+    return one_line(f"{prefix}: {msg}")

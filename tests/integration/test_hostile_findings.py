@@ -233,6 +233,40 @@ def test_finding_8_terminal_escapes_in_a_providers_error_never_reach_the_termina
     assert "\x1b" not in (suite.path / "report.html").read_text(encoding="utf-8")
 
 
+def test_a_key_quoted_where_the_error_line_is_cut_is_masked_whole_everywhere(suite, monkeypatch):
+    """Red team rt44 F1: a provider error quoting an Azure-style key (no ``sk-``, no ``Bearer``:
+    only the environment says it is a key) near the 300-character cut of the reason was cut first
+    and masked after. The key's first 20 characters reached the terminal, the JUnit XML, the HTML
+    report and the results file."""
+    key = "AZ9fQ3kLm2Xv7Pp1Rt5Ww8Yy0Bc4Dd6E"
+    monkeypatch.setenv("AZURE_API_KEY", key)
+
+    def reply(request: Request) -> Reply:
+        message = "y" * 240 + f" your key {key} is not valid for this deployment"
+        return Reply(status=400, body=json.dumps({"error": {"message": message, "type": "bad"}}).encode())
+
+    with HostileServer(reply) as server:
+        result = run(
+            suite,
+            server,
+            "--max-retries=0",
+            "--shape-results=results.jsonl",
+            "--shape-report=report.html",
+            "--junitxml=junit.xml",
+            "-rA",
+            "-k",
+            "circle-start000-cw",
+        )
+
+    result.assert_outcomes(errors=1)
+    text = output(result)
+    assert "BadRequestError (HTTP 400): yyyy" in text
+    written = [suite.path / name for name in ("results.jsonl", "report.html", "junit.xml")]
+    assert all(p.is_file() for p in written)
+    assert all(key[:6] not in p.read_text(encoding="utf-8") for p in written)
+    assert key[:6] not in text
+
+
 SHRINK = '''
 import json
 from pathlib import Path

@@ -298,6 +298,31 @@ def test_a_provider_message_echoing_the_api_base_path_alone_hides_its_token():
     assert reason == "NotFoundError (HTTP 404): no route /v1/[REDACTED]/chat/completions"
 
 
+AZURE_STYLE_KEY = "AZ9fQ3kLm2Xv7Pp1Rt5Ww8Yy0Bc4Dd6E"  # nothing but the environment says it is a key
+
+
+@pytest.mark.parametrize("padding", range(0, 400, 5))
+def test_a_key_the_one_line_reason_is_cut_through_is_masked_whole(monkeypatch, padding):
+    """Red team rt44 F1: the reason was cut at 300 characters, then masked. A key the cut went
+    through no longer equalled the environment value, and its first part was written (terminal,
+    JUnit XML, report, results file). The reason is now masked first, then cut."""
+    monkeypatch.setenv("AZURE_API_KEY", AZURE_STYLE_KEY)
+    said = "y" * padding + f" your key {AZURE_STYLE_KEY} is not valid"
+    reason = error_reason(type("BadRequestError", (Exception,), {"status_code": 400})(said))
+    assert len(reason) <= 300
+    assert AZURE_STYLE_KEY[:6] not in reason, reason
+
+
+def test_an_api_base_path_the_unreadable_reply_line_is_cut_through_is_hidden_whole():
+    """The same order for a reply litellm could not read: its words, echoing --api-base's path,
+    were cut at 200 characters before the path's token was hidden."""
+    base = "http://127.0.0.1:8000/v1/TOKPATHSECRET0123/"
+    for padding in range(120, 200, 3):
+        said = "Empty or invalid response from LLM endpoint" + "y" * padding + " at /v1/TOKPATHSECRET0123/"
+        reason = call._unreadable(Exception(said), base)
+        assert reason is not None and "TOKPATH" not in reason, reason
+
+
 def test_a_reply_to_a_retry_is_not_taken_for_the_refusal_before_it():
     # litellm's own client retries a refused connection from inside its except block: the reply to
     # that retry (here a 429) carries the refusal as its context, and is what the call met
