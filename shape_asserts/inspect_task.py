@@ -140,9 +140,12 @@ def _sample(case: Case, lang: str) -> Sample:
 
 def recorded_answer(output: ModelOutput) -> RecordedAnswer:
     """inspect's model output as the answer the verdict reads: its text, a refusal, the tool calls'
-    arguments and why it ended (the same facts a recording keeps)."""
+    arguments and why it ended (the same facts a recording keeps).
+
+    Each is masked (:func:`redact`) as a recording's answers are, before the verdict quotes or cuts
+    any of it: a key the cut of a quote goes through is no longer found whole afterwards."""
     if not output.choices:
-        return RecordedAnswer(text=output.completion)
+        return RecordedAnswer(text=redact(output.completion))
     message = output.message
     texts: list[str] = []
     refusals: list[str] = []
@@ -152,11 +155,11 @@ def recorded_answer(output: ModelOutput) -> RecordedAnswer:
         for part in message.content:
             if isinstance(part, ContentText):
                 (refusals if part.refusal else texts).append(part.text)
-    arguments = tuple(json.dumps(call.arguments) for call in message.tool_calls or ())
+    arguments = tuple(redact(json.dumps(call.arguments)) for call in message.tool_calls or ())
     return RecordedAnswer(
-        text="".join(texts),
+        text=redact("".join(texts)),
         finish_reason=_FINISH_REASONS.get(output.stop_reason),
-        refusal="".join(refusals) or None,
+        refusal=redact("".join(refusals)) or None,
         tool_arguments=arguments,
     )
 

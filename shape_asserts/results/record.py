@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from shape_asserts.asking.failure import redact
 from shape_asserts.defaults import UNSEEN
 from shape_asserts.results.jsonable import Jsonable as _Json
 from shape_asserts.results.thin import thin
@@ -394,12 +395,14 @@ def printable(text: str) -> str:
 
 
 def one_line(text: str) -> str:
-    """The first line of ``text`` that says something, printable and bounded ("" for none).
+    """The first line of ``text`` that says something, secrets masked, printable and bounded ("" for none).
 
     Under xdist a report's text starts with the worker's header ("[gw1] linux -- Python 3.11 ..."),
-    which says where the test ran, not why it failed: such lines are passed over.
+    which says where the test ran, not why it failed: such lines are passed over. Secrets are
+    masked (:func:`~shape_asserts.asking.failure.redact`) before the line is cut: the results file
+    masks them again as it is written, but a key the cut went through is no longer found whole.
     """
-    lines = [printable(line).strip() for line in str(text).splitlines()]
+    lines = [printable(line).strip() for line in redact(str(text)).splitlines()]
     lines = [line for line in lines if line and not _XDIST_HEADER.match(line)]
     return lines[0][:MAX_REASON] if lines else ""
 

@@ -126,6 +126,19 @@ def test_the_explanation_and_verdict_quote_an_answer_redacted():
     assert "SECRET123" not in said and "[REDACTED]" in said
 
 
+@pytest.mark.parametrize("padding", [250, 280, 295])
+def test_an_answer_quoted_where_its_quote_is_cut_is_redacted_before_the_cut(monkeypatch, padding):
+    """Red team rt44 F1's order in the inspect task: the answer was quoted cut to 300 characters
+    and only then masked, so a key the cut went through was shown in part."""
+    from shape_asserts.inspect_task import _explanation, _verdict
+
+    monkeypatch.setenv("AZURE_API_KEY", "AZ9fQ3kLm2Xv7Pp1Rt5Ww8Yy0Bc4Dd6E")
+    answer = "y" * padding + " AZ9fQ3kLm2Xv7Pp1Rt5Ww8Yy0Bc4Dd6E"
+    result = judge(_case(), "m", [recorded_answer(ModelOutput.from_content("m", answer))])
+    said = _explanation(result) + json.dumps(_verdict(result))
+    assert "AZ9fQ3" not in said
+
+
 def _scores(values):
     """Reduced sample scores as inspect hands them to a metric: (case, group, score, passed, drawn)."""
     return [

@@ -194,6 +194,16 @@ def test_the_reason_under_xdist_is_the_error_not_the_worker_header():
     assert report_reason(report) == "ProviderError: m: down"
 
 
+def test_a_key_the_reasons_cut_goes_through_is_masked_whole(monkeypatch):
+    """Red team rt44 F1's order: the reason was cut to MAX_REASON and masked only as the results
+    file was written, when a key the cut went through was no longer found whole."""
+    key = "AZ9fQ3kLm2Xv7Pp1Rt5Ww8Yy0Bc4Dd6E"
+    monkeypatch.setenv("AZURE_API_KEY", key)
+    for padding in range(MAX_REASON - 40, MAX_REASON, 4):
+        report = SimpleNamespace(longrepr="y" * padding + " " + key, longreprtext="")
+        assert key[:6] not in report_reason(report)
+
+
 def test_escape_sequences_from_a_provider_never_reach_the_reason():
     """A provider's error body could clear the screen, set the title or fake a '139 passed' line."""
     report = SimpleNamespace(
