@@ -15,7 +15,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["write_atomic", "not_a_file", "replace_file", "read_text", "NotAFileError"]
+__all__ = ["write_atomic", "not_a_file", "replace_file", "read_text", "same_file", "NotAFileError"]
 
 
 class NotAFileError(OSError):
@@ -76,6 +76,22 @@ def not_a_file(path: Path) -> str | None:
     if not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
         return "it is not a regular file (a device, a pipe or a socket)"
     return None
+
+
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether ``a`` and ``b`` name one file: the same path once resolved (``x``, ``./x`` and a
+    link to it), or, where both exist, one file on disk (a hard link, a case-insensitive file
+    system). An output written over one of a command's inputs (or over its other output) would
+    destroy it: such a pair is refused before anything is written."""
+    try:
+        if Path(a).resolve() == Path(b).resolve():
+            return True
+    except (OSError, RuntimeError):  # a loop of symlinks: its samefile below says
+        pass
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):  # one of them does not exist (yet), or holds a NUL
+        return False
 
 
 def replace_file(tmp: str | os.PathLike[str], target: Path) -> None:

@@ -9,7 +9,13 @@ and intervals. What the merge dropped or kept apart (duplicates, unreadable line
 two ways) is said on stderr, one line each. ``--html PATH`` writes the summary and the leaderboard
 as a page (the results files hold no answers, so it has no drawings).
 
-Exit status: 0 when a board was printed, 2 when no result could be read (each file's problem said).
+``--html`` never writes over a results file: a PATH that is also one of the FILEs, or an existing
+file that starts with a results line, is refused before anything is read or written. The shell's
+``--html results-*.jsonl`` (the page's own name forgotten) makes the first file matched ``--html``'s
+PATH: written, that job's results were lost and the board was made without them.
+
+Exit status: 0 when a board was printed, 2 when no result could be read (each file's problem said)
+or ``--html`` names a results file.
 """
 
 from __future__ import annotations
@@ -46,8 +52,32 @@ def _say(line: str) -> None:
     print(f"{PROG} leaderboard: {printable(line)}", file=sys.stderr)
 
 
+def _html_over_results(html: str, files: list[str]) -> str | None:
+    """Why ``--html`` may not write at ``html`` (a results file it would destroy), or ``None``."""
+    from shape_asserts.fileio import same_file
+    from shape_asserts.results.results_file import holds_results
+
+    if any(same_file(html, f) for f in files):
+        return (
+            f"--html {html} is also one of the FILEs to merge: the page would be written over it; "
+            "give --html a path of its own (board.html)"
+        )
+    if holds_results(html):
+        return (
+            f"--html {html} is a results file (its first line is a results line): the page would be "
+            "written over it, and it is not merged; give --html a path of its own before the FILEs "
+            "(--html board.html results-*.jsonl)"
+        )
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     """Read, merge, print the board (and write the page); the exit status."""
+    if args.html:
+        why = _html_over_results(args.html, args.files)
+        if why is not None:
+            _say(why)
+            return EXIT_ERROR
     merged = read_results(args.files)
     for line in merged.said():
         _say(line)

@@ -124,7 +124,8 @@ class ShapeRun:
 
     def _check_results_path(self) -> None:
         """A ``--shape-results`` or ``--shape-report`` file that could not be written stops the run
-        at start (exit 4), before a call is paid for."""
+        at start (exit 4), before a call is paid for. So does one file named by both: the report,
+        written last, would replace the results file the run was asked to keep."""
         options = self.verdicts.options
         outputs = [
             (flag, path)
@@ -133,7 +134,14 @@ class ShapeRun:
         ]
         if not outputs or self.is_worker:  # the controller alone writes them
             return
+        from shape_asserts.fileio import same_file
         from shape_asserts.results.results_file import unwritable
+
+        if options.results and options.report and same_file(options.results, options.report):
+            raise pytest.UsageError(
+                f"shape-asserts: --shape-results and --shape-report both name {options.results}: the report "
+                "would be written over the results; give each a path of its own"
+            )
 
         for flag, path in outputs:
             why = unwritable(path)

@@ -53,6 +53,7 @@ __all__ = [
     "ResultsWriter",
     "case_fields",
     "config_key",
+    "holds_results",
     "problem",
     "record_from_lines",
     "record_lines",
@@ -282,6 +283,19 @@ def _check(c: Mapping[str, Any]) -> CheckRecord:
         limit=str(c.get("limit", "")),
         margin=_number(c.get("margin")),
     )
+
+
+def holds_results(path: str | os.PathLike[str]) -> bool:
+    """Whether the regular file at ``path`` starts with a results line (its ``format`` is
+    :data:`FORMAT`): what a page written there would destroy. Only its first line is read."""
+    try:
+        if not Path(path).is_file():
+            return False
+        with open(path, "rb") as fh:
+            first = json.loads(fh.readline(MAX_LINE))
+    except (OSError, ValueError):  # unreadable, not UTF-8 or not JSON: no results file of ours
+        return False
+    return isinstance(first, dict) and first.get("format") == FORMAT
 
 
 def unwritable(path: Path) -> str | None:

@@ -120,6 +120,58 @@ def test_a_results_path_that_cannot_be_written_stops_the_run_at_start(suite):
     assert "Traceback" not in result.stderr.str() + result.stdout.str()
 
 
+def test_one_file_for_results_and_report_is_refused_at_start_and_left_as_it_is(suite):
+    """Red team rt44 F4: ``--shape-results X --shape-report X`` exited 0 with X holding the report,
+    the results the run was asked to keep written over. Now refused before any test (any call)."""
+    earlier = suite.runpytest("-k", "circle-start000-cw", "--record=none", "--shape-results=out.jsonl")
+    earlier.assert_outcomes(passed=1)
+    before = (suite.path / "out.jsonl").read_bytes()
+
+    result = suite.runpytest(
+        "-k", "circle-start000-cw", "--record=none", "--shape-results=out.jsonl", "--shape-report=./sub/../out.jsonl"
+    )
+
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*--shape-results and --shape-report both name *out.jsonl*give each a path of its own"]
+    )
+    assert "Traceback" not in result.stderr.str() + result.stdout.str()
+    assert (suite.path / "out.jsonl").read_bytes() == before
+
+
+def test_leaderboard_html_never_writes_over_a_results_file(suite, capsys, monkeypatch):
+    """Red team rt44 F4: ``shape-asserts leaderboard --html results-*.jsonl`` (the page's own name
+    forgotten) took the first job's file as --html's PATH: exit 0, the board made without that
+    model, and its results replaced by the page. A PATH that is one of the FILEs, or any file that
+    starts with a results line, is now refused before anything is read or written."""
+    for model in ("exact", "noisy"):
+        run = suite.runpytest(
+            "-k",
+            "circle-start000",
+            f"--model=reference/{model}",
+            "--record=none",
+            f"--shape-results=results-{model}.jsonl",
+        )
+        assert run.ret in (0, 1)
+    exact, noisy = suite.path / "results-exact.jsonl", suite.path / "results-noisy.jsonl"
+    kept = {p: p.read_bytes() for p in (exact, noisy)}
+    monkeypatch.chdir(suite.path)
+    capsys.readouterr()
+
+    as_the_shell_expands_it = main(["leaderboard", "--html", "results-exact.jsonl", "results-noisy.jsonl"])
+    printed = capsys.readouterr()
+    also_a_file = main(["leaderboard", "--html", "./results-noisy.jsonl", "results-exact.jsonl", str(noisy)])
+    printed_again = capsys.readouterr()
+
+    assert as_the_shell_expands_it == 2 and also_a_file == 2
+    assert printed.out == "" and printed_again.out == ""  # no board: nothing was read
+    assert "--html results-exact.jsonl is a results file" in printed.err and len(printed.err.splitlines()) == 1
+    assert "--html ./results-noisy.jsonl is also one of the FILEs to merge" in printed_again.err
+    assert {p: p.read_bytes() for p in (exact, noisy)} == kept
+    assert main(["leaderboard", "--html", "board.html", "results-exact.jsonl", "results-noisy.jsonl"]) == 0
+    assert (suite.path / "board.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
 @pytest.mark.parametrize("flag", ["--shape-results", "--shape-report"])
 def test_a_device_or_pipe_is_refused_at_start_and_left_as_it_is(suite, flag):
     # renamed over, /dev/null would become a regular file for the whole machine: a pipe stands in
