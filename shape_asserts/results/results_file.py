@@ -185,6 +185,11 @@ def problem(line: Any) -> str | None:
             return f"'{name}' is missing or not a {kind}"
     if line["outcome"] not in OUTCOMES:
         return f"'outcome' must be one of {', '.join(OUTCOMES)}"
+    # read as a list of strings by record_from_lines: a number or true there ended the merge of
+    # every file in a TypeError (red team rt44 F5)
+    tags = line.get("tags")
+    if tags is not None and (not isinstance(tags, list) or not all(isinstance(t, str) for t in tags)):
+        return "'tags' must be a list of strings or null"
     sample = line.get("sample")
     if sample is not None:
         if isinstance(sample, bool) or not isinstance(sample, int) or sample < 0:
@@ -262,7 +267,7 @@ def record_from_lines(lines: Sequence[Mapping[str, Any]], outcome: str | None = 
         variant=str(first.get("variant") or ""),
         start_angle=angle,
         direction=str(first.get("direction") or ""),
-        tags=tuple(str(t) for t in first.get("tags") or () if isinstance(t, str)),
+        tags=tuple(first.get("tags") or ()),
         grid_size=int(_number(first.get("grid_size"), 50) or 50),
         outcome=outcome or str(first["outcome"]),
         reason=str(first.get("reason") or "") if outcome is None else "",

@@ -185,6 +185,43 @@ def test_a_device_or_pipe_is_refused_at_start_and_left_as_it_is(suite, flag):
     assert stat.S_ISFIFO(os.lstat(pipe).st_mode)
 
 
+#: A value of each JSON type, put in every field of a results line in turn.
+WRONG_TYPES = (7, True, 2.5, "text", ["a", 1], {"a": 1}, None)
+
+
+def test_a_results_line_with_any_field_of_a_wrong_type_is_said_unreadable_and_the_board_printed(suite, capsys):
+    """Red team rt44 F5: one line with ``"tags": 1`` passed the line check, then ended the merge of
+    every file in a TypeError (exit 1, no board). Each field of a judged and of a failed line is now
+    given a value of each JSON type in turn: the line is read or said unreadable, never a traceback,
+    and the board of the other file is printed."""
+    for model in ("exact", "noisy"):
+        run = suite.runpytest(
+            "-k", "circle-start000 or circle-start090", f"--model=reference/{model}", "--record=none",
+            f"--shape-results={model}.jsonl",
+        )  # fmt: skip
+        assert run.ret in (0, 1)
+    lines = [json.loads(line) for line in (suite.path / "noisy.jsonl").read_text(encoding="utf-8").splitlines()]
+    failed = next(i for i, line in enumerate(lines) if line["outcome"] == "failed")
+    hostile = suite.path / "hostile.jsonl"
+    board = str(suite.path / "board.html")
+    capsys.readouterr()
+    for i in (0, failed):
+        for name in lines[i]:
+            for value in WRONG_TYPES:
+                changed = [dict(line, **{name: value}) if n == i else line for n, line in enumerate(lines)]
+                hostile.write_text("".join(json.dumps(line) + "\n" for line in changed), encoding="utf-8")
+
+                status = main(["leaderboard", "--html", board, str(suite.path / "exact.jsonl"), str(hostile)])
+
+                printed = capsys.readouterr()
+                assert status == 0, (name, value, printed.err)
+                assert "reference/exact" in printed.out, (name, value)
+    lines[0]["tags"] = 1
+    hostile.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    assert main(["leaderboard", str(suite.path / "exact.jsonl"), str(hostile)]) == 0
+    assert f"unreadable: {hostile}:1: 'tags' must be a list of strings or null" in capsys.readouterr().err
+
+
 def test_half_an_emoji_in_a_recorded_refusal_is_kept_in_the_results_file(suite):
     """A lone surrogate (half an emoji, which a recording keeps as a JSON escape) in a refusal ended
     the run in INTERNALERROR at the results file: no summary, no report, no gate (red-team M2)."""

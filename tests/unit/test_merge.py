@@ -176,6 +176,10 @@ def _tampered(**fields) -> bytes:
         (_tampered(n_points=1e400), "'n_points' must be a number"),
         (_tampered(min_pass_rate=float("nan")), "'min_pass_rate' must be a number from 0 to 1"),
         (_tampered(cost_usd=float("nan")), "'cost_usd' must be a number"),
+        (_tampered(tags=1), "'tags' must be a list of strings or null"),  # a TypeError, rt44 F5
+        (_tampered(tags=True), "'tags' must be a list of strings or null"),
+        (_tampered(tags="seed"), "'tags' must be a list of strings or null"),
+        (_tampered(tags=["seed", 1]), "'tags' must be a list of strings or null"),
     ],
 )
 def test_a_number_out_of_its_range_is_a_bad_line_and_the_page_is_written(tmp_path, capsys, content, said):
