@@ -219,7 +219,11 @@ class Asker:
             beside = self.store.path(model, case.id, self.lang, settings)
             rec, missing, again = self._read(model, case, beside, settings)
             if rec is None and not again:  # (said as asked again: a paid call is never made without a word)
-                return None, f"fixture {path} is stale: {why}; it is kept, this run's answers go beside it ({beside.name})", True
+                return (
+                    None,
+                    f"fixture {path} is stale: {why}; it is kept, this run's answers go beside it ({beside.name})",
+                    True,
+                )
             if rec is None:
                 return None, missing, again
             path, why = beside, self._stale(rec, model, case)
