@@ -1180,6 +1180,7 @@ class StickStyle:
     has_torso: bool = True
     arms_at: str = "shoulders"  # "shoulders" | "hips"
     head_lift: int = 0  # the head moved up this many rows off the torso
+    head_aside: int = 0  # the head moved this many columns sideways (negative: left), off the neck
     arm_gap: int = 0  # each arm moved this many columns out, away from the torso
     leg_gap: int = 0  # the legs moved this many rows down, off the hip
     torso_tilt: float = 0.0  # horizontal shift of the hip (slanted torso)
@@ -1315,7 +1316,7 @@ def stick_strokes(area: Area | None = None, style: StickStyle | None = None, **k
     parts: dict[str, list[Stroke]] = {}
     if st.has_head:
         head = _head_outline(st.head_shape, L["head"], L["r"], st)
-        parts["head"] = [[(x, y - st.head_lift) for x, y in head]]
+        parts["head"] = [[(x + st.head_aside, y - st.head_lift) for x, y in head]]
         if st.face:
             (cx, cy), r = L["head"], L["r"]
             # (four cells apart at the least: two would read as a line with a slip between)

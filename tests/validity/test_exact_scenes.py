@@ -454,6 +454,18 @@ def test_a_head_floating_above_the_torso_fails(drawn, lift):
 
 
 @settings(derandomize=True, max_examples=25, deadline=None)
+@given(fair_figures(), st.sampled_from([-1, 1]))
+def test_a_head_beside_the_neck_fails(drawn, side):
+    """The head moved sideways by its radius: the torso starts at its bottom corner and runs down
+    beside it (the audit found the body moved so, the torso leaving the head's side, passing)."""
+    area, style = drawn
+    r = _stick_layout(area or DEFAULT_AREA, style)["r"]
+    cells = stick_cells(area or DEFAULT_AREA, replace(style, head_aside=side * r))
+    assume(all(0 <= v < GRID for c in cells for v in c))
+    assert _failed(_stick_case(area), cells)
+
+
+@settings(derandomize=True, max_examples=25, deadline=None)
 @given(fair_figures(), st.sampled_from(["arms", "legs"]), st.integers(3, 5))
 def test_limbs_off_the_torso_fail(drawn, which, gap):
     area, style = drawn

@@ -12,7 +12,7 @@ Stick figure
     tall, to the one cell any digital circle allows; ``torso`` — the line hanging from the head (the
     body edge steeper than 45° whose top is nearest the head's bottom, continued by collinear edges)
     is within ``torso_tolerance`` of vertical; ``head_above_torso`` — it starts below the head's
-    center and touches the head (at most ``max_neck_gap`` cells from its ring); ``limbs`` — the edges that leave the
+    center, under it (``neck_offset``), and touches the head (at most ``max_neck_gap`` cells from its ring); ``limbs`` — the edges that leave the
     torso (an edge drawn across it counts on both sides; pieces in one direction from one place
     count once) are two arms from its upper half and two legs from its lower half, on whichever
     sides (a figure seen from the side has both legs one way): a missing, extra, misplaced,
@@ -126,6 +126,11 @@ class StickThresholds(SceneThresholds):
     #: head lifted two cells off its torso leaves two empty cells (3) and floats. The distance
     #: between two cells is whole: the limit sits half way.
     max_neck_gap: float = 2.5
+    #: ... and its top at most this share of the head's radius, or ``neck_offset_cells``, to either
+    #: side of the head's center: the neck at the head's bottom (a torso leaving the head's side,
+    #: at three or nine o'clock, runs down beside the head, not under it).
+    neck_offset: float = 0.5
+    neck_offset_cells: float = 1.5
     #: An edge whose end lies within this many cells of the torso leaves the torso (a limb): a
     #: limb started next to the torso or a cell off it, as two rounded lines meet.
     attach_tol: float = 2.0
@@ -541,17 +546,26 @@ def _check_torso(
     neck = float(a[1] - (fit.center[1] + r))
     gap = float(np.abs(ring - a).max(axis=1).min())  # Chebyshev, to the nearest head cell
     card.metrics.update(neck=neck, neck_gap=gap)
-    below = neck > -r
+    # the neck is at the head's bottom: a torso leaving its side runs down beside the head
+    aside = max(t.neck_offset_cells, t.neck_offset * r) - abs(float(a[0]) - float(fit.center[0]))
+    under = aside >= 0
+    below = neck > -r and under
     touches = gap <= t.max_neck_gap
     card.add(
         "head_above_torso",
         below and touches,
         round(gap, 2),
-        f"≤ {t.max_neck_gap:g} cells from the head, below its center",
+        f"≤ {t.max_neck_gap:g} cells from the head, under its center",
         ""
         if below and touches
-        else ("the torso starts above the head's center" if not below else "the head floats above the torso"),
-        margin=min(t.max_neck_gap - gap, neck + r),
+        else (
+            "the head floats above the torso"
+            if below
+            else "the torso starts beside the head, not under it"
+            if neck > -r
+            else "the torso starts above the head's center"
+        ),
+        margin=min(t.max_neck_gap - gap, neck + r, aside),
     )
 
 
