@@ -26,10 +26,10 @@ of its cases).
 judged result for (a model that ran fewer cases, or whose cases errored or were skipped, narrows
 them for all; one that ran more cases has them left out and counted apart, ``apart``): a mean
 over other cases is no rival, and no model can shut another out by running a case more. A model
-that would leave fewer than :data:`~shape_asserts.results.gate.MIN_PAIRS` cases in common (a job
-whose every call failed, a file asked in another language) is left out of the comparison,
-unranked with its own numbers: the models leaving the most cases in common stay, one left out at
-a time (:func:`_comparable`). Two models with too few cases in common are both unranked.
+with judged results for under half the cases most models have (a job whose every call failed, a
+file asked in another language) is left out of the comparison, unranked with its own numbers
+(:func:`_comparable`); with fewer than :data:`~shape_asserts.results.gate.MIN_PAIRS` cases in
+common nothing is ranked.
 
 **Ranks** tie where intervals overlap: a model's rank is one more than the number of models that
 clearly beat it — whose whole score interval lies above its own, or, where the score intervals
@@ -60,7 +60,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import statistics
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -264,21 +264,18 @@ def _negate(d: Difference) -> Difference:
 
 
 def _comparable(cases: dict[str, set[str]]) -> tuple[set[str], list[str]]:
-    """The cases to compare on and the models compared, from each model's judged ``cases``:
-    every model with a judged case (a job whose every call failed has nothing to compare), less
-    the fewest that leave under :data:`MIN_PAIRS` cases in common, each time the one whose leaving
-    adds the most (a file asked in another language; on a tie the one listed last). None when two
-    are left and still cannot be compared: which of them to rank would be a guess."""
+    """The cases to compare on and the models compared, from each model's judged ``cases``.
+
+    The cases most models have (judged by more than half of those with any judged case) decide
+    who is compared: a model with under half of them is left out (a job whose every call failed,
+    a file asked in another language, one that ran a few cases of many). The others are compared
+    on the cases all of them have; none when that is under :data:`MIN_PAIRS`. Linear in the
+    results, whatever the files hold."""
     models = [m for m, judged in cases.items() if judged]
-
-    def common(among: list[str]) -> set[str]:
-        return set.intersection(*(cases[m] for m in among)) if among else set()
-
-    shared = common(models)
-    while len(shared) < MIN_PAIRS and len(models) > 2:
-        gains = [len(common([n for n in models if n != m])) for m in models]
-        models.pop(max(range(len(models)), key=lambda i: (gains[i], i)))
-        shared = common(models)
+    held = Counter(c for m in models for c in cases[m])
+    most = {c for c, n in held.items() if 2 * n > len(models)}
+    models = [m for m in models if 2 * len(cases[m] & most) >= len(most)]
+    shared = set.intersection(*(cases[m] for m in models)) if models else set()
     if len(shared) < MIN_PAIRS:
         return set(), []
     return shared, models

@@ -57,7 +57,8 @@ def explain(board: Leaderboard) -> str:
         f"steadier). [{board.confidence:.0%} bootstrap intervals over cases (spread: over groups), "
         f"{board.resamples} resamples, seed {board.seed}.] Ranks by score (pass rate where score intervals "
         f"overlap); models no one clearly beats share a rank (=1); only cases every model has count (+N "
-        f"apart: the others; a model leaving under {MIN_PAIRS} in common: unranked).{samples}"
+        f"apart: the others; a model with under half the cases most have: unranked; under {MIN_PAIRS} in "
+        f"common, none).{samples}"
     )
 
 
