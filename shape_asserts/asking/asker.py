@@ -208,25 +208,23 @@ class Asker:
 
     def _usable(self, model: str, case: Case, path: Path) -> tuple[Recording | None, str, bool]:
         """The recording at ``path`` if it answers what this run asks, else the one kept beside it
-        for this run's settings if that one does; else why not, and whether one existed."""
+        for this run's settings (when ``path`` is missing, unreadable, or holds answers to this
+        prompt asked with other settings) if that one does; else why not, and whether one existed."""
         rec, missing, again = self._read(model, case, path, None)
-        if rec is None:
-            return None, missing, again
-        why = self._stale(rec, model, case)
-        if why and rec.prompt_sha256 == case.prompt_hash(self.lang):
-            # answers to this prompt asked with other settings: this run's are kept beside them
+        why = self._stale(rec, model, case) if rec is not None else None
+        other_settings = rec is not None and why is not None and rec.prompt_sha256 == case.prompt_hash(self.lang)
+        if rec is None or other_settings:
             settings = self._blank(model, case).settings_key
             beside = self.store.path(model, case.id, self.lang, settings)
-            rec, missing, again = self._read(model, case, beside, settings)
-            if rec is None and not again:  # (said as asked again: a paid call is never made without a word)
-                return (
-                    None,
-                    f"fixture {path} is stale: {why}; it is kept, this run's answers go beside it ({beside.name})",
-                    True,
-                )
-            if rec is None:
-                return None, missing, again
-            path, why = beside, self._stale(rec, model, case)
+            found, _, _ = self._read(model, case, beside, settings)
+            if found is not None:
+                stale = self._stale(found, model, case)
+                return (None, f"fixture {beside} is stale: {stale}", True) if stale else (found, "", False)
+            if other_settings:  # (said as asked again: a paid call is never made without a word)
+                kept = f"it is kept, this run's answers go beside it ({beside.name})"
+                return None, f"fixture {path} is stale: {why}; {kept}", True
+        if rec is None:
+            return None, missing, again
         if why:
             return None, f"fixture {path} is stale: {why}", True
         return rec, "", False

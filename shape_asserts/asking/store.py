@@ -126,7 +126,9 @@ class Recording:
         model. Answers to the same prompt asked otherwise are kept under this name
         (:meth:`FixtureStore.save`)."""
         limit = None if ignores_max_tokens(self.asked_model) else self.max_tokens
-        settings = [self.temperature, limit, canonical(self.args), self.asked_model]
+        # (temperature 1 and 1.0 are one setting, as the stale check has it)
+        temperature = None if self.temperature is None else float(self.temperature)
+        settings = [temperature, limit, canonical(self.args), self.asked_model]
         return hashlib.sha256(json.dumps(settings).encode()).hexdigest()[:8]
 
     def _by_index(self) -> dict[int, dict[str, Any]]:

@@ -316,6 +316,30 @@ def test_answers_asked_with_other_settings_are_kept_beside_not_merged_nor_replac
         assert (again.samples_asked, got.replayed) == ([], 1)
 
 
+@pytest.mark.parametrize("main", ["deleted", "corrupt"])
+def test_answers_kept_beside_replay_when_the_main_file_is_gone(store, case, main):
+    """Twelfth red-team sweep: the answers beside the file were looked for only when the file
+    itself could be read; with it deleted or corrupt, they were asked and paid for again."""
+    _record(store, case, ["old one"], temperature=0.7)
+    Asker(store, "missing", call=FakeModel()).obtain(MODEL, case, samples=1)  # beside it
+    path = store.path(MODEL, case.id)
+    if main == "deleted":
+        path.unlink()
+    else:
+        path.write_text("{ not json", encoding="utf-8")
+    fake = FakeModel()
+    got = Asker(store, "missing", call=fake).obtain(MODEL, case, samples=1)
+    assert (fake.samples_asked, got.texts) == ([], ("answer 1",))
+
+
+def test_temperature_1_and_1_0_are_one_setting(store, case):
+    """Twelfth red-team sweep: ``temperature = 1`` and ``1.0`` in a configuration matched for the
+    stale check but were kept apart, so the second paid again."""
+    whole = Asker(store, "missing", temperature=1, call=FakeModel())._blank(MODEL, case)
+    point = Asker(store, "missing", temperature=1.0, call=FakeModel())._blank(MODEL, case)
+    assert whole.settings_key == point.settings_key
+
+
 def test_a_recording_for_another_prompt_is_replaced_whole(store, case):
     """A changed prompt's answers answer nothing asked now: re-recording replaces them."""
     _record(store, case, ["old one"])
