@@ -18,6 +18,7 @@ the plugins).
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import os
 import secrets
 import tempfile
@@ -124,8 +125,9 @@ class ShapeRun:
 
     def _check_results_path(self) -> None:
         """A ``--shape-results`` or ``--shape-report`` file that could not be written stops the run
-        at start (exit 4), before a call is paid for. So does one file named by both: the report,
-        written last, would replace the results file the run was asked to keep."""
+        at start (exit 4), before a call is paid for. So does one file named by two outputs (with
+        ``--junitxml`` too: the last written would replace the other), and a ``--shape-report``
+        naming an existing results file (an earlier job's, which the page would destroy)."""
         options = self.verdicts.options
         outputs = [
             (flag, path)
@@ -135,12 +137,19 @@ class ShapeRun:
         if not outputs or self.is_worker:  # the controller alone writes them
             return
         from shape_asserts.fileio import same_file
-        from shape_asserts.results.results_file import unwritable
+        from shape_asserts.results.results_file import holds_results, unwritable
 
-        if options.results and options.report and same_file(options.results, options.report):
+        named = [*outputs, ("--junitxml", getattr(self.config.option, "xmlpath", None))]
+        for (flag, path), (other, there) in itertools.combinations([(f, p) for f, p in named if p], 2):
+            if same_file(path, there):
+                raise pytest.UsageError(
+                    f"shape-asserts: {flag} and {other} both name {path}: one would be written over the "
+                    "other; give each a path of its own"
+                )
+        if options.report and holds_results(options.report):
             raise pytest.UsageError(
-                f"shape-asserts: --shape-results and --shape-report both name {options.results}: the report "
-                "would be written over the results; give each a path of its own"
+                f"shape-asserts: --shape-report {options.report} is a results file (its first line is a "
+                "results line): the report would be written over it; give the report a path of its own"
             )
 
         for flag, path in outputs:

@@ -26,16 +26,17 @@ of its cases).
 judged result for (a model that ran fewer cases, or whose cases errored or were skipped, narrows
 them for all; one that ran more cases has them left out and counted apart, ``apart``): a mean
 over other cases is no rival, and no model can shut another out by running a case more. A model
-with judged results for under half the cases most models have (a job whose every call failed, a
-file asked in another language) is left out of the comparison, unranked with its own numbers
-(:func:`_comparable`); with fewer than :data:`~shape_asserts.results.gate.MIN_PAIRS` cases in
-common nothing is ranked.
+with judged results for under half the cases the most models have (a job whose every call
+failed, files asked in another language) is left out of the comparison, unranked with its own
+numbers (:func:`_comparable`); with fewer than :data:`~shape_asserts.results.gate.MIN_PAIRS` cases
+in common nothing is ranked.
 
-**Ranks** tie where intervals overlap: a model's rank is one more than the number of models that
-clearly beat it — whose whole score interval lies above its own, or, where the score intervals
-overlap, whose whole pass-rate interval does (the seed's score does not see a circle's direction:
-a model drawing every circle the wrong way round scores as well and passes nothing). Models no
-one clearly beats share rank 1; a shared rank is shown ``=1``.
+**Ranks** tie where intervals overlap. Models are ordered by their score rank (one more than the
+number of models whose whole score interval lies above their own) and, within one score rank, by
+pass rate the same way (the seed's score does not see a circle's direction: a model drawing every
+circle the wrong way round scores as well and passes nothing). A model's rank is one more than the
+number of models ahead of it in that order (:func:`_ranked`), so none is listed below one it is
+ahead of. Models no one is ahead of share rank 1; a shared rank is shown ``=1``.
 
 **Comparisons** pair each ranked model with the next one down in each scope, on the cases (and
 sample indices) both have (:func:`shape_asserts.results.gate.pair`): the mean paired score
@@ -207,20 +208,24 @@ def _standing(model: str, scope: str, recs: list[CaseRecord], shared: set[str] |
     )
 
 
-def _beats(a: Standing, b: Standing) -> bool:
-    """Whether ``a`` clearly beats ``b``: its whole score interval lies above ``b``'s, or, where
-    the two overlap, its whole pass-rate interval does."""
-    assert a.score is not None and b.score is not None
-    if a.score.low > b.score.high + _EPS:
-        return True
-    overlap = a.score.high + _EPS >= b.score.low
-    return overlap and a.pass_rate is not None and b.pass_rate is not None and a.pass_rate.low > b.pass_rate.high + _EPS
+def _ahead(a: Estimate | None, b: Estimate | None) -> bool:
+    """Whether ``a``'s whole interval lies above ``b``'s."""
+    return a is not None and b is not None and a.low > b.high + _EPS
 
 
 def _ranked(rows: list[Standing]) -> list[Standing]:
-    """The rows with ranks: one more than the models that clearly beat it (:func:`_beats`)."""
-    scored = [s for s in rows if s.score is not None]
-    ranks = {s.model: 1 + sum(1 for o in scored if o is not s and _beats(o, s)) for s in scored}
+    """The rows with ranks: one more than the number of models ahead, by score rank, then within
+    one score rank by a pass-rate interval wholly above. An order: one model ahead of another is
+    ahead of every model that one is ahead of, so a rank never puts a model below one it beats."""
+    scored = [s for s in rows if s.score is not None and s.pass_rate is not None]
+    score_rank = {s.model: 1 + sum(1 for o in scored if _ahead(o.score, s.score)) for s in scored}
+
+    def ahead(a: Standing, b: Standing) -> bool:
+        if score_rank[a.model] != score_rank[b.model]:
+            return score_rank[a.model] < score_rank[b.model]
+        return _ahead(a.pass_rate, b.pass_rate)
+
+    ranks = {s.model: 1 + sum(1 for o in scored if ahead(o, s)) for s in scored}
     counts: dict[int, int] = defaultdict(int)
     for r in ranks.values():
         counts[r] += 1
@@ -266,14 +271,14 @@ def _negate(d: Difference) -> Difference:
 def _comparable(cases: dict[str, set[str]]) -> tuple[set[str], list[str]]:
     """The cases to compare on and the models compared, from each model's judged ``cases``.
 
-    The cases most models have (judged by more than half of those with any judged case) decide
-    who is compared: a model with under half of them is left out (a job whose every call failed,
-    a file asked in another language, one that ran a few cases of many). The others are compared
-    on the cases all of them have; none when that is under :data:`MIN_PAIRS`. Linear in the
-    results, whatever the files hold."""
+    The cases the most models have (judged by as many models as any case is) decide who is
+    compared: a model with under half of them is left out (a job whose every call failed, files
+    asked in another language or of another family, one that ran a few cases of many). The others
+    are compared on the cases all of them have; none when that is under :data:`MIN_PAIRS`. Linear
+    in the results, whatever the files hold."""
     models = [m for m, judged in cases.items() if judged]
     held = Counter(c for m in models for c in cases[m])
-    most = {c for c, n in held.items() if 2 * n > len(models)}
+    most = {c for c, n in held.items() if n == max(held.values())}
     models = [m for m in models if 2 * len(cases[m] & most) >= len(most)]
     shared = set.intersection(*(cases[m] for m in models)) if models else set()
     if len(shared) < MIN_PAIRS:

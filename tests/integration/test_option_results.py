@@ -139,6 +139,31 @@ def test_one_file_for_results_and_report_is_refused_at_start_and_left_as_it_is(s
     assert (suite.path / "out.jsonl").read_bytes() == before
 
 
+@pytest.mark.parametrize("other", ["--shape-results=out.xml", "--shape-report=out.xml"])
+def test_one_file_for_junit_and_a_shape_output_is_refused_at_start(suite, other):
+    """Red-team sweep 45: ``--junitxml`` naming the results or report file exited 0 with the JUnit
+    XML gone."""
+    result = suite.runpytest("-k", "circle-start000-cw", "--record=none", other, "--junitxml=out.xml")
+
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*and --junitxml both name *out.xml*give each a path of its own"])
+    assert not (suite.path / "out.xml").exists()
+
+
+def test_a_report_over_an_earlier_jobs_results_file_is_refused_at_start(suite):
+    """Red-team sweep 45: ``--shape-report`` naming an earlier job's results file wrote the page
+    over it, where ``leaderboard --html`` refuses the same path."""
+    earlier = suite.runpytest("-k", "circle-start000-cw", "--record=none", "--shape-results=results-a.jsonl")
+    earlier.assert_outcomes(passed=1)
+    before = (suite.path / "results-a.jsonl").read_bytes()
+
+    result = suite.runpytest("-k", "circle-start000-cw", "--record=none", "--shape-report=results-a.jsonl")
+
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--shape-report *results-a.jsonl is a results file*"])
+    assert (suite.path / "results-a.jsonl").read_bytes() == before
+
+
 def test_leaderboard_html_never_writes_over_a_results_file(suite, capsys, monkeypatch):
     """Red team rt44 F4: ``shape-asserts leaderboard --html results-*.jsonl`` (the page's own name
     forgotten) took the first job's file as --html's PATH: exit 0, the board made without that

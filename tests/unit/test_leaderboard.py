@@ -192,12 +192,13 @@ def test_a_model_with_too_few_cases_in_common_is_left_out_not_everyone():
     down = [CaseRecord(model="down", case=r.case, family="circle", outcome="error", reason="outage") for r in a]
     other_lang = [dataclasses.replace(r, model="en", case=r.case + ".en") for r in records("x", "circle", 99, seed=3)]
 
-    for third in (down, other_lang):
+    spiral = records("spiral-only", "spiral", 80, seed=4)
+    for third in (down, other_lang, other_lang + spiral):  # (two odd jobs: red-team sweep 45)
         board = leaderboard(a + b + third)
 
         ranks = {s.model: s.rank for s in board.ranking(OVERALL)}
         assert (ranks["a"], ranks["b"]) == (1, 2)
-        assert ranks[third[0].model] is None
+        assert all(ranks[r.model] is None for r in third)
         assert board.standing("a", OVERALL).cases == 24
         assert [(c.better, c.worse) for c in board.compared(OVERALL)] == [("a", "b")]
     # two models with nothing in common: which to rank would be a guess
@@ -219,6 +220,28 @@ def test_where_scores_tie_the_pass_rate_ranks():
     assert (pair.better, pair.worse, pair.resolved) == ("exact", "backwards", True)
     assert pair.pass_rate.estimate == pytest.approx(100.0)
     assert any("pass rate +100.00" in line for line in format_leaderboard(board))
+
+
+def test_no_model_is_ranked_below_one_it_is_ahead_of():
+    """Twelfth red-team sweep: "clearly beats" (by score, or by pass rate where scores overlap) was
+    no order: two models passing everything at 92 put a model scoring 99/85 and passing half
+    below one scoring 95.5 and passing nothing, which it beat on pass rate."""
+    w = records("W", "circle", 95.5, noise=0.3, seed=1, pass_below=101)
+    g = records("G", "circle", [99.0] * 16 + [85.0] * 8, noise=0.3, seed=2, pass_below=90)
+    xs = [r for name in ("X1", "X2") for r in records(name, "circle", 92.0, noise=0.3, seed=3, pass_below=0)]
+
+    board = leaderboard(w + g + xs)
+
+    rows = {s.model: s for s in board.ranking(OVERALL)}
+    score_rank = {m: 1 + sum(o.score.low > s.score.high for o in rows.values()) for m, s in rows.items()}
+    for a in rows.values():
+        for b in rows.values():
+            ahead = score_rank[a.model] < score_rank[b.model] or (
+                score_rank[a.model] == score_rank[b.model] and a.pass_rate.low > b.pass_rate.high
+            )
+            if ahead:
+                assert a.rank < b.rank, (a.model, b.model, {m: s.rank_text for m, s in rows.items()})
+    assert min(s.rank for s in rows.values()) == 1
 
 
 def test_each_model_is_compared_with_the_next_one_down_only():
