@@ -26,17 +26,18 @@ of its cases).
 judged result for (a model that ran fewer cases, or whose cases errored or were skipped, narrows
 them for all; one that ran more cases has them left out and counted apart, ``apart``): a mean
 over other cases is no rival, and no model can shut another out by running a case more. A model
-with judged results for under half the cases the most models have (a job whose every call
-failed, files asked in another language) is left out of the comparison, unranked with its own
-numbers (:func:`_comparable`); with fewer than :data:`~shape_asserts.results.gate.MIN_PAIRS` cases
-in common nothing is ranked.
+that would leave fewer than :data:`~shape_asserts.results.gate.MIN_PAIRS` cases in common with the
+models sharing the most (a job whose every call failed, a smoke job of a few cases, files asked in
+another language) is left out of the comparison, unranked with its own numbers
+(:func:`_comparable`); two models that cannot be compared are both unranked.
 
-**Ranks** tie where intervals overlap. Models are ordered by their score rank (one more than the
-number of models whose whole score interval lies above their own) and, within one score rank, by
-pass rate the same way (the seed's score does not see a circle's direction: a model drawing every
-circle the wrong way round scores as well and passes nothing). A model's rank is one more than the
-number of models ahead of it in that order (:func:`_ranked`), so none is listed below one it is
-ahead of. Models no one is ahead of share rank 1; a shared rank is shown ``=1``.
+**Ranks** tie where intervals overlap. Models are taken best score first (pass rate on equal
+scores); each shares the rank of the models just before it unless one of them is *clearly ahead*
+of it — its whole score interval above, or, the scores being equal, its whole pass-rate interval
+above (the seed's score does not see a circle's direction: a model drawing every circle the wrong
+way round scores exactly as well and passes nothing) — and then takes the rank of its place (1, 1,
+3). Clearly ahead only goes down that list, so ranks never fall down it and no model ties with one
+clearly ahead of it. A shared rank is shown ``=1``.
 
 **Comparisons** pair each ranked model with the next one down in each scope, on the cases (and
 sample indices) both have (:func:`shape_asserts.results.gate.pair`): the mean paired score
@@ -213,19 +214,31 @@ def _ahead(a: Estimate | None, b: Estimate | None) -> bool:
     return a is not None and b is not None and a.low > b.high + _EPS
 
 
+def _clearly_ahead(a: Standing, b: Standing) -> bool:
+    """Whether ``a`` is clearly ahead of ``b``: its whole score interval lies above ``b``'s, or,
+    the scores being equal, its whole pass-rate interval does. (Pass rate deciding wherever score
+    intervals overlap made cycles: one model ahead of a second on score, the second ahead of a
+    third on pass rate, the third ahead of the first on pass rate.)"""
+    assert a.score is not None and b.score is not None
+    if _ahead(a.score, b.score):
+        return True
+    return abs(a.score.value - b.score.value) <= _EPS and _ahead(a.pass_rate, b.pass_rate)
+
+
 def _ranked(rows: list[Standing]) -> list[Standing]:
-    """The rows with ranks: one more than the number of models ahead, by score rank, then within
-    one score rank by a pass-rate interval wholly above. An order: one model ahead of another is
-    ahead of every model that one is ahead of, so a rank never puts a model below one it beats."""
+    """The rows with ranks (see the module's **Ranks**): best score first, each sharing the rank
+    of the models just before it unless one of them is clearly ahead of it
+    (:func:`_clearly_ahead`), when it takes the rank of its place."""
     scored = [s for s in rows if s.score is not None and s.pass_rate is not None]
-    score_rank = {s.model: 1 + sum(1 for o in scored if _ahead(o.score, s.score)) for s in scored}
-
-    def ahead(a: Standing, b: Standing) -> bool:
-        if score_rank[a.model] != score_rank[b.model]:
-            return score_rank[a.model] < score_rank[b.model]
-        return _ahead(a.pass_rate, b.pass_rate)
-
-    ranks = {s.model: 1 + sum(1 for o in scored if ahead(o, s)) for s in scored}
+    scored.sort(key=lambda s: (-s.score.value, -s.pass_rate.value))  # type: ignore[union-attr]
+    ranks: dict[str, int] = {}
+    tied: list[Standing] = []  # the models sharing the rank given last
+    given = 0
+    for place, s in enumerate(scored, 1):
+        if not tied or any(_clearly_ahead(o, s) for o in tied):
+            tied, given = [], place
+        tied.append(s)
+        ranks[s.model] = given
     counts: dict[int, int] = defaultdict(int)
     for r in ranks.values():
         counts[r] += 1
@@ -271,19 +284,23 @@ def _negate(d: Difference) -> Difference:
 def _comparable(cases: dict[str, set[str]]) -> tuple[set[str], list[str]]:
     """The cases to compare on and the models compared, from each model's judged ``cases``.
 
-    The cases the most models have (judged by as many models as any case is) decide who is
-    compared: a model with under half of them is left out (a job whose every call failed, files
-    asked in another language or of another family, one that ran a few cases of many). The others
-    are compared on the cases all of them have; none when that is under :data:`MIN_PAIRS`. Linear
-    in the results, whatever the files hold."""
+    Models are taken most shared first (by the sum, over its cases, of the models having each
+    case); each joins if it has at least :data:`MIN_PAIRS` of the cases those before it share,
+    narrowing them to its own, and is left out otherwise (a job whose every call failed, a smoke
+    job of a few cases, files asked in another language or of another family). None when under
+    two models are left of several. Linear in the results, whatever the files hold."""
     models = [m for m, judged in cases.items() if judged]
     held = Counter(c for m in models for c in cases[m])
-    most = {c for c, n in held.items() if n == max(held.values())}
-    models = [m for m in models if 2 * len(cases[m] & most) >= len(most)]
-    shared = set.intersection(*(cases[m] for m in models)) if models else set()
-    if len(shared) < MIN_PAIRS:
+    shared: set[str] = set()
+    compared: set[str] = set()
+    for m in sorted(models, key=lambda m: -sum(held[c] for c in cases[m])):  # (stable: ties in order)
+        common = set(cases[m]) if not compared else shared & cases[m]
+        if len(common) >= MIN_PAIRS:
+            shared = common
+            compared.add(m)
+    if not compared or (len(compared) == 1 and len(models) > 1):  # one of several: nothing compared
         return set(), []
-    return shared, models
+    return shared, [m for m in models if m in compared]
 
 
 def leaderboard(

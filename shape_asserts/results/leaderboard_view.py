@@ -55,10 +55,10 @@ def explain(board: Leaderboard) -> str:
         f"score: mean case score; pass: mean share of a case's samples passing every check (%); spread: "
         f"how much a score moves when only the start point and direction change (mean over groups; lower is "
         f"steadier). [{board.confidence:.0%} bootstrap intervals over cases (spread: over groups), "
-        f"{board.resamples} resamples, seed {board.seed}.] Ranks by score, then pass rate within one score "
-        f"rank; models none is ahead of share a rank (=1); only cases every model has count (+N apart: "
-        f"the others; a model with under half the cases the most models have: unranked; under "
-        f"{MIN_PAIRS} in common, none).{samples}"
+        f"{board.resamples} resamples, seed {board.seed}.] Ranks by score (pass rate on equal scores); a "
+        f"model shares the rank above unless its interval lies wholly below (=1: shared); only cases every "
+        f"model has count (+N apart: the others; a model leaving under {MIN_PAIRS} in common: unranked)."
+        f"{samples}"
     )
 
 
