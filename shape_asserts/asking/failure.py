@@ -24,13 +24,15 @@ _BEARER = re.compile(r"(?i)(\bbearer\s+|api[_-]?key[\"'=:\s]+|(?<![\w-])sk-)[A-Z
 
 
 #: ``scheme://user:pass@`` in a URL: the credentials are masked, the host stays. Every run a pattern
-#: here may match is bounded (a scheme of 32 characters, credentials of 256, a parameter's name of
-#: 64 either side of its secret word): unbounded, a model's answer of 80,000 characters with a
+#: here may match is bounded (a scheme of 32 characters, credentials of 256, a host name's labels of
+#: 63, a parameter's name of 64 either side of its secret word): unbounded, a model's answer of 80,000 characters with a
 #: ``://`` and no ``@`` took 26 s to mask, the time growing with the square of its length.
 _USERINFO = re.compile(r"(?i)([a-z][a-z0-9+.-]{0,31}://)[^/\s?#]{1,256}@")  # no word boundary: "%20http://"
 #: ... up to the last ``@`` of the address (a password may hold one); and ``user:pass@host`` without a
 #: scheme, as a proxy setting is written (``alice:pw@proxy:3128``).
-_BARE_USERINFO = re.compile(r"(?<![\w/:.@-])[\w.%+-]{1,256}:[^\s/@:]{1,256}@(?=[\w-]+(?:\.[\w-]+)*(?::\d+)?\b)")
+_BARE_USERINFO = re.compile(
+    r"(?<![\w/:.@-])[\w.%+-]{1,256}:[^\s/@:]{1,256}@(?=[\w-]{1,63}(?:\.[\w-]{1,63}){0,8}(?::\d{1,5})?\b)"
+)
 #: A query parameter named for a secret (``?api-key=…``, ``&token=…``, ``&sig=…``).
 _SECRET_PARAM = re.compile(
     r"(?i)([?&][\w.-]{0,64}(?:key|token|secret|sig|signature|password|auth)[\w.-]{0,64}=)[^&#\s\"']+"
