@@ -400,10 +400,22 @@ def _number_in(value: Any, low: float, high: float) -> bool:
 
 def canonical(value: Any) -> str:
     """``value`` as compact JSON with sorted keys, redacted as a recording is written: how two
-    argument sets are compared and shown (``true`` is not ``1``, as it would be in Python; a
-    password in a URL is ``[REDACTED]`` on both sides, as the recording keeps no more of it, so the
-    arguments a run sends still match what it recorded)."""
-    return redact(json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")))
+    argument sets are compared and shown (``true`` is not ``1``, as it would be in Python, but
+    ``1.0`` is ``1``, the one number a provider reads; a password in a URL is ``[REDACTED]`` on both
+    sides, as the recording keeps no more of it, so the arguments a run sends still match what it
+    recorded)."""
+    return redact(json.dumps(_whole_numbers(value), ensure_ascii=False, sort_keys=True, separators=(",", ":")))
+
+
+def _whole_numbers(value: Any) -> Any:
+    """``value`` with every float that is a whole number made an int (``top_p=1.0`` is ``top_p=1``)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _whole_numbers(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_whole_numbers(v) for v in value]
+    return value
 
 
 def describe_change(recorded: Mapping[str, Any], sent: Mapping[str, Any]) -> str:

@@ -139,7 +139,9 @@ class ShapeRun:
         from shape_asserts.fileio import same_file
         from shape_asserts.results.results_file import holds_results, unwritable
 
-        named = [*outputs, ("--junitxml", getattr(self.config.option, "xmlpath", None))]
+        junit = getattr(self.config.option, "xmlpath", None)  # (opened as pytest opens it: ~ and $VARS)
+        junit = os.path.expanduser(os.path.expandvars(junit)) if junit else None
+        named = [*outputs, ("--junitxml", junit)]
         for (flag, path), (other, there) in itertools.combinations([(f, p) for f, p in named if p], 2):
             if same_file(path, there):
                 raise pytest.UsageError(

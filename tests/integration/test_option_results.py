@@ -139,11 +139,14 @@ def test_one_file_for_results_and_report_is_refused_at_start_and_left_as_it_is(s
     assert (suite.path / "out.jsonl").read_bytes() == before
 
 
+@pytest.mark.parametrize("junit", ["out.xml", "~/out.xml", "$HERE/out.xml"])
 @pytest.mark.parametrize("other", ["--shape-results=out.xml", "--shape-report=out.xml"])
-def test_one_file_for_junit_and_a_shape_output_is_refused_at_start(suite, other):
-    """Red-team sweep 45: ``--junitxml`` naming the results or report file exited 0 with the JUnit
-    XML gone."""
-    result = suite.runpytest("-k", "circle-start000-cw", "--record=none", other, "--junitxml=out.xml")
+def test_one_file_for_junit_and_a_shape_output_is_refused_at_start(suite, monkeypatch, other, junit):
+    """Red-team sweeps 45 and 46: ``--junitxml`` naming the results or report file exited 0 with
+    the JUnit XML gone, also where it named it with ``~`` or a variable, which pytest expands."""
+    monkeypatch.setenv("HOME", str(suite.path))
+    monkeypatch.setenv("HERE", str(suite.path))
+    result = suite.runpytest("-k", "circle-start000-cw", "--record=none", other, f"--junitxml={junit}")
 
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*and --junitxml both name *out.xml*give each a path of its own"])

@@ -87,6 +87,15 @@ def test_the_same_arguments_replay_without_a_call(tmp_path):
     assert call.sent == []
 
 
+def test_a_whole_number_written_either_way_is_one_argument(tmp_path):
+    """Red-team sweep 46: ``top_p=1`` then ``top_p=1.0`` was a change, and every case was bought again."""
+    _asker(tmp_path, model_args={"top_p": 1})[0].obtain("openai/m", CASE)
+    replay, call = _asker(tmp_path, "none", model_args={"top_p": 1.0})
+
+    assert replay.obtain("openai/m", CASE).replayed == 1
+    assert call.sent == []
+
+
 def test_changed_arguments_are_a_clear_error_in_replay(tmp_path):
     _asker(tmp_path, model_args={"seed": 7})[0].obtain("openai/m", CASE)
     replay, call = _asker(tmp_path, "none", record_args=("--model-arg=seed=8",))
