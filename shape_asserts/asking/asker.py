@@ -210,7 +210,11 @@ class Asker:
         """The recording at ``path`` if it answers what this run asks, else the one kept beside it
         for this run's settings (when ``path`` is missing, unreadable, or holds answers to this
         prompt asked with other settings) if that one does; else why not, and whether one existed."""
-        rec, missing, again = self._read(model, case, path, None)
+        corrupt: FixtureError | None = None
+        try:
+            rec, missing, again = self._read(model, case, path, None)
+        except FixtureError as exc:  # (replay only: raised once the answers beside it are looked at)
+            rec, missing, again, corrupt = None, str(exc), True, exc
         why = self._stale(rec, model, case) if rec is not None else None
         other_settings = rec is not None and why is not None and rec.prompt_sha256 == case.prompt_hash(self.lang)
         if rec is None or other_settings:
@@ -223,6 +227,8 @@ class Asker:
             if other_settings:  # (said as asked again: a paid call is never made without a word)
                 kept = f"it is kept, this run's answers go beside it ({beside.name})"
                 return None, f"fixture {path} is stale: {why}; {kept}", True
+        if corrupt is not None:
+            raise corrupt
         if rec is None:
             return None, missing, again
         if why:

@@ -330,6 +330,9 @@ def test_answers_kept_beside_replay_when_the_main_file_is_gone(store, case, main
     fake = FakeModel()
     got = Asker(store, "missing", call=fake).obtain(MODEL, case, samples=1)
     assert (fake.samples_asked, got.texts) == ([], ("answer 1",))
+    if main == "corrupt":  # replay only: the answers beside it replay too
+        path.write_text("{ not json", encoding="utf-8")
+        assert Asker(store, "none", call=fake).obtain(MODEL, case, samples=1).texts == ("answer 1",)
 
 
 def test_temperature_1_and_1_0_are_one_setting(store, case):
