@@ -4,9 +4,9 @@ Layout: ``<fixtures-dir>/<model-slug>/<case-id>.json`` (``<case-id>.<lang>.json`
 other than the default one, :data:`shape_asserts.defaults.LANG`); answers to the same prompt asked
 with other settings (temperature, token limit, arguments, litellm model) than the file's are kept
 beside it, in ``<case-id>[.<lang>]@<settings>.json`` (:attr:`Recording.settings_key`), so that a
-run at another temperature never replaces answers paid for at the first. A file holds every sample's raw answer text with what produced it:
-the prompt's SHA-256, model, temperature, language, usage tokens, latency, litellm version and the
-time of recording. Never an API key, header or API base URL: text is passed through
+run at another temperature never replaces answers paid for at the first. A file holds every
+sample's raw answer text with what produced it: the prompt's SHA-256, model, temperature,
+language, usage tokens, latency, litellm version and the time of recording. Never an API key, header or API base URL: text is passed through
 :func:`~shape_asserts.asking.call.redact` before it is written.
 
 A recording is *stale* when the prompt hash, the temperature, the token limit (``max_tokens``), the

@@ -332,9 +332,8 @@ def leaderboard(
         mine = {m: [r for r in by_model[m] if scope == OVERALL or r.family == scope] for m in order}
         mine = {m: recs for m, recs in mine.items() if recs}
         shared, compared = _comparable({m: {r.case for r in _judged(recs)} for m, recs in mine.items()})
-        ranked_rows = _ranked([_standing(m, scope, mine[m], shared, kw) for m in compared])
-        own = {m: _standing(m, scope, recs, None, kw) for m, recs in mine.items() if m not in compared}
-        rows = [next(r for r in ranked_rows if r.model == m) if m in compared else own[m] for m in mine]
+        ranked_rows = {r.model: r for r in _ranked([_standing(m, scope, mine[m], shared, kw) for m in compared])}
+        rows = [ranked_rows.get(m) or _standing(m, scope, recs, None, kw) for m, recs in mine.items()]
         standings += rows
         ranked = [st.model for st in sorted(rows, key=_by_rank) if st.rank is not None]
         for a, b in zip(ranked, ranked[1:]):
