@@ -1181,6 +1181,9 @@ class StickStyle:
     arms_at: str = "shoulders"  # "shoulders" | "hips"
     head_lift: int = 0  # the head moved up this many rows off the torso
     head_aside: int = 0  # the head moved this many columns sideways (negative: left), off the neck
+    #: a bump drawn into the head's outline: ("spike" | "tab", cells out, angle in degrees from
+    #: three o'clock, clockwise on screen); a spike goes out and back, a tab two cells wide
+    head_bump: tuple[str, int, float] | None = None
     arm_gap: int = 0  # each arm moved this many columns out, away from the torso
     leg_gap: int = 0  # the legs moved this many rows down, off the hip
     torso_tilt: float = 0.0  # horizontal shift of the hip (slanted torso)
@@ -1220,6 +1223,29 @@ def _head_outline(shape: str, c: tuple[int, int], r: int, st: StickStyle) -> Str
         loop = [loop[0]] + loop[1:][::-1] if not st.head_repeat else [loop[0]] + loop[1:-1][::-1] + [loop[0]]
     # vertices are listed bottom → left → top → right: clockwise on screen (y down)
     return loop
+
+
+def _with_bump(head: Stroke, c: Cell, kind: str, length: int, angle: float) -> Stroke:
+    """The head's outline with a spike (out ``length`` cells from the centre's side and back) or a
+    tab (out, a cell along, back in) drawn into it at ``angle``° (0: three o'clock, clockwise on
+    screen), at the outline cell nearest that direction (not its first or last)."""
+    cx, cy = c
+    a = math.radians(angle)
+
+    def off(k: int) -> float:
+        return abs(math.remainder(math.atan2(head[k][1] - cy, head[k][0] - cx) - a, math.tau))
+
+    i = min(range(1, len(head) - 2), key=off)
+    p, q = head[i], head[i + 1]
+    n = math.hypot(p[0] - cx, p[1] - cy) or 1.0
+    ux, uy = (p[0] - cx) / n, (p[1] - cy) / n  # the way out from p, for both sides of a tab
+
+    def out(c: Cell) -> Cell:
+        return (_rnd(c[0] + length * ux), _rnd(c[1] + length * uy))
+
+    if kind == "spike":  # out and back to the cell it left
+        return head[: i + 1] + polyline([p, out(p), p])[1:] + head[i + 1 :]
+    return head[: i + 1] + polyline([p, out(p), out(q), q])[1:-1] + head[i + 1 :]
 
 
 def _foot_offsets(spread: int, straight: int | None) -> tuple[int, int]:
@@ -1316,6 +1342,8 @@ def stick_strokes(area: Area | None = None, style: StickStyle | None = None, **k
     parts: dict[str, list[Stroke]] = {}
     if st.has_head:
         head = _head_outline(st.head_shape, L["head"], L["r"], st)
+        if st.head_bump:
+            head = _with_bump(head, L["head"], *st.head_bump)
         parts["head"] = [[(x + st.head_aside, y - st.head_lift) for x, y in head]]
         if st.face:
             (cx, cy), r = L["head"], L["r"]
@@ -1570,6 +1598,14 @@ def stick_variants(params: dict[str, Any]) -> list[Variant]:
         else:
             note += f" (off its best circle by up to {dev:.1f} cells)"
         add(f"head-{shape}", IMPOSTOR, cls, strokes, note)
+    for kind, note in (("spike", "a spike drawn out and back"), ("tab", "a tab two cells wide")):
+        add(
+            f"head-{kind}",
+            IMPOSTOR,
+            "head-shape",
+            stick_strokes(A0, replace(base, head_bump=(kind, 3, 0))),
+            f"{note}, 3 cells out from the head's side",
+        )
     add("missing-arm", IMPOSTOR, "missing-part", stick_strokes(A0, replace(base, n_arms=1)), "only one arm")
     add(
         "missing-arm-raised",

@@ -465,6 +465,26 @@ def test_a_head_beside_the_neck_fails(drawn, side):
     assert _failed(_stick_case(area), cells)
 
 
+@settings(derandomize=True, max_examples=40, deadline=None)
+@given(fair_figures(), st.sampled_from(["spike", "tab"]), st.integers(4, 6), st.floats(-220, 40))
+# the audit's: a tab three cells out at three o'clock
+@example(((15, 4, 35, 46), StickStyle()), "tab", 3, 0.0)
+@example((None, StickStyle(head_start="right", head_dir="ccw")), "spike", 3, 180.0)
+def test_a_spike_or_tab_on_the_head_fails(drawn, kind, length, angle):
+    """A bump drawn into the head's outline anywhere but where the neck leaves it (the bottom
+    quarter), touching nothing else: the ring itself stays round, so only ``head_bumps`` sees it."""
+    area, style = drawn
+    style = replace(style, face=False, hat=None, balloon=False)
+    bumped = stick_strokes(area or DEFAULT_AREA, replace(style, head_bump=(kind, length, angle)))
+    plain = set(stick_cells(area or DEFAULT_AREA, style))
+    bump = {c for stroke in bumped for c in stroke} - plain
+    assume(all(0 <= v < GRID for c in bump for v in c))
+    body = plain - set(stick_strokes(area or DEFAULT_AREA, style)[0])
+    assume(min(max(abs(a - x), abs(b - y)) for a, b in bump for x, y in body) > 2)  # alone on the head
+    cells = [c for stroke in bumped for c in stroke]
+    assert any(f.startswith("head_bumps") for f in _failed(_stick_case(area), cells))
+
+
 @settings(derandomize=True, max_examples=25, deadline=None)
 @given(fair_figures(), st.sampled_from(["arms", "legs"]), st.integers(3, 5))
 def test_limbs_off_the_torso_fail(drawn, which, gap):

@@ -8,7 +8,8 @@ Stick figure
     ``head_near`` — every cell of it as near the circle fitted to it as a fair ring keeps (a square
     head's corners stand out); ``one_head`` — no other loop as round as a head stands apart from
     the body (a second head); ``head_clear`` — no other line runs over the head (the prompt asks that
-    objects do not cross); ``head_aspect`` — it is as wide as it is
+    objects do not cross); ``head_bumps`` — no stroke leaves the head's ring and comes back to it
+    more than a cell past a fair ring's stray (a spike or a tab on the head); ``head_aspect`` — it is as wide as it is
     tall, to the one cell any digital circle allows; ``torso`` — the line hanging from the head (the
     body edge steeper than 45° whose top is nearest the head's bottom, continued by collinear edges)
     is within ``torso_tolerance`` of vertical; ``head_above_torso`` — it starts below the head's
@@ -138,6 +139,10 @@ class StickThresholds(SceneThresholds):
     #: ring, or inside it) crosses the head, where the prompt asks that objects do not cross: a
     #: line touching the head (a hand on it, the torso's top on its bottom cell) covers one or two.
     head_cross_cells: int = 3
+    #: A stroke that leaves the head's ring and comes back to it (a spike drawn out and back, a
+    #: tab, a knob) may go at most this many cells past the stray a fair ring keeps
+    #: (:func:`head_stray_limit`): one more cell is a bump a person sees on a round head.
+    head_bump_cells: float = 1.0
     #: Shortest limb edge, cells: shorter pieces are the stubs a line leaves where it touches or
     #: crosses the torso.
     min_limb: float = 2.0
@@ -236,6 +241,7 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         card.add("head_near", False, "n/a", "a round head's cells near its circle", "no head")
         card.add("one_head", False, "none", "= 1", "no head")
         card.add("head_clear", False, "n/a", f"< {t.head_cross_cells:g} head cells in a row", "no head")
+        card.add("head_bumps", False, "n/a", "no spike or tab on the head", "no head")
         card.add("head_aspect", False, "n/a", f"≤ {t.head_max_skew:g}", "no head")
         for name, limit in (
             ("torso", f"≤ {t.torso_tolerance:g}° from vertical"),
@@ -314,6 +320,7 @@ def _figure(
     _check_head(card, ring, fit, t)
     _check_one_head(card, pts, ring, fit, [loop for j, loop in enumerate(loops) if j != k], t)
     _check_head_clear(card, strokes, ring, fit, t)
+    _check_head_bumps(card, pts, strokes, ring, fit, [r for j, (r, _) in enumerate(loops) if j != k], t)
 
     # the body: every stroke without the head's cells
     head_cells = set(map(tuple, ring.tolist()))
@@ -513,6 +520,62 @@ def _check_head_clear(
         f"< {t.head_cross_cells:g} head cells in a row",
         "" if clear else f"a line runs over {longest} of the head's cells: objects must not cross",
     )
+
+
+def _check_head_bumps(
+    card: Scorecard,
+    pts: FloatArray,
+    strokes: list[FloatArray],
+    ring: FloatArray,
+    fit: CircleModel,
+    other_rings: list[FloatArray],
+    t: StickThresholds,
+) -> None:
+    """``head_bumps``: the head is round all the way round. A stroke that leaves the head's ring
+    and comes back to it (a spike drawn out and back, a tab or knob drawn into the outline) goes no
+    more than ``head_bump_cells`` past the stray a fair ring keeps, unless what it drew closes a
+    loop of its own (a cap, a hat's crown) or touches something else drawn (the body, retraced
+    through the neck). Such a bump leaves the ring itself round, so the ``head`` checks cannot
+    see it."""
+    ring_cells = {(int(x), int(y)) for x, y in ring.tolist()}
+    loop_cells = {(int(x), int(y)) for other in other_rings for x, y in other.tolist()}
+    (cx, cy), r = fit.center, fit.radius
+
+    def on_head(c: tuple[int, int]) -> bool:
+        return c in ring_cells or float(np.hypot(c[0] - cx, c[1] - cy)) < r - 1
+
+    drawn = {(int(x), int(y)) for x, y in np.rint(pts).tolist()}
+    others = {c for c in drawn if not on_head(c)}
+    limit = head_stray_limit(r, t) + t.head_bump_cells
+    worst = 0.0
+    for st in heal(strokes, t.heal_step):  # (a pen slipping a cell on its way back is still on the way)
+        cells = [(int(x), int(y)) for x, y in np.rint(st).tolist()]
+        for run in map(set, _excursions(cells, [on_head(c) for c in cells])):
+            near = {(x + dx, y + dy) for x, y in run for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+            if not run & loop_cells and not (near & others) - run:  # closing nothing, touching nothing else
+                worst = max(worst, max(math.hypot(x - cx, y - cy) for x, y in run) - r)
+    ok = worst <= limit
+    card.add(
+        "head_bumps",
+        ok,
+        round(worst, 4),
+        f"≤ {limit:.3g}",
+        "" if ok else f"a line leaves the head and comes back {worst:.2f} cells out: a spike or a tab on a round head",
+    )
+
+
+def _excursions(cells: list[tuple[int, int]], on: list[bool]) -> list[list[tuple[int, int]]]:
+    """The runs of ``cells`` off the head (``on`` false) with a head cell right before and after
+    them: where a stroke leaves the head and comes back to it."""
+    runs, start = [], None
+    for i, here in enumerate(on):
+        if not here and start is None:
+            start = i
+        elif here and start is not None:
+            if start > 0:
+                runs.append(cells[start:i])
+            start = None
+    return runs
 
 
 def head_stray_limit(radius: float, t: StickThresholds = STICK_THRESHOLDS) -> float:
