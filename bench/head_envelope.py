@@ -14,8 +14,9 @@ This script draws rings by every fair method of the independent catalogue
 Bresenham or DDA lines), in both directions, from four start angles, at radii 2.5 to 9 by halves,
 about every centre on an eighth-of-a-cell lattice within one cell, and checks each as the stick
 figure's head is (``stick._check_head``, after the circle fit it makes: ``head``, its waves, and
-``head_near``, its farthest cell from the fitted circle). It prints the widest wave per class of
-orders and the farthest cell (multiples of 4, where a centred circle ripples; the others) by radius,
+``head_near``, its farthest cell from the fitted circle; ``head_flat``, its longest run along a row
+or column). It prints the widest wave per class of orders (multiples of 4, where a centred circle
+ripples; the others), the farthest cell and how far the longest run passes 2√(2R) by radius,
 the largest share of the limit any fair head took, how many fair heads fail (none may), and then, for
 regular polygons drawn the same ways, the largest radius at which one of them passes as a head:
 the grid's limit, where a polygon's sides bow no more than a fair ring's rounding.
@@ -35,7 +36,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.catalogue
 
-from shape_asserts.families.scene.stick import STICK_THRESHOLDS, StickThresholds, _check_head, head_stray_limit
+from shape_asserts.families.scene.stick import (
+    STICK_THRESHOLDS,
+    StickThresholds,
+    _check_head,
+    head_stray_limit,
+    longest_axis_run,
+)
 from shape_asserts.families.single import judged_harmonics
 from shape_asserts.geometry.fit.circle import CircleModel
 from shape_asserts.geometry.scorecard import Scorecard
@@ -54,7 +61,8 @@ class Wave:
     amps: dict[int, float]
     share: float
     stray: float  # the farthest cell from the fitted circle, cells
-    passed: bool  # ``head`` and ``head_near`` both pass
+    flat: float  # the longest run along a row or column, less a chord sagging a cell (2·√(2R))
+    passed: bool  # ``head``, ``head_near`` and ``head_flat`` all pass
 
 
 def head_wave(cells: np.ndarray, t: StickThresholds) -> Wave | None:
@@ -65,9 +73,13 @@ def head_wave(cells: np.ndarray, t: StickThresholds) -> Wave | None:
     card = Scorecard()
     _check_head(card, cells, fit, t)
     ang, res = fit.radial(cells)
-    passed = all(c.passed for c in card.checks if c.name in ("head", "head_near"))
+    passed = all(c.passed for c in card.checks if c.name in ("head", "head_near", "head_flat"))
     return Wave(
-        judged_harmonics(ang, res, fit.radius), float(card.metrics["head_harmonic"]), float(np.max(np.abs(res))), passed
+        judged_harmonics(ang, res, fit.radius),
+        float(card.metrics["head_harmonic"]),
+        float(np.max(np.abs(res))),
+        longest_axis_run(cells) - 2 * math.sqrt(2 * fit.radius),
+        passed,
     )
 
 
@@ -104,6 +116,7 @@ def main() -> None:
         count += 1
         failing += not wave.passed
         widest["stray", r] = max(widest.get(("stray", r), 0.0), wave.stray)
+        widest["flat", r] = max(widest.get(("flat", r), -9.0), wave.flat)
         for order, amp in wave.amps.items():
             c = "multiples of 4" if order % 4 == 0 else "other orders"
             widest[c, r] = max(widest.get((c, r), 0.0), amp)
@@ -115,13 +128,17 @@ def main() -> None:
         print(f"{c:<20}" + "".join(f"{widest.get((c, r), 0.0):>6.2f}" for r in RADII))
     print(f"{'farthest cell':<20}" + "".join(f"{widest.get(('stray', r), 0.0):>6.2f}" for r in RADII))
     print(f"{'head_near limit':<20}" + "".join(f"{head_stray_limit(r, t):>6.2f}" for r in RADII))
+    print(f"{'run − 2√(2R)':<20}" + "".join(f"{widest.get(('flat', r), -9.0):>6.2f}" for r in RADII))
+    print(f"head_flat limit: 2√(2R) + {t.head_flat_cells:g}")
     a, b, c_, d = t.head_harmonic_limits
     print(f"limits: multiples of 4 {a:g} + {b:g}/R, other orders {c_:g} + {d:g}/R")
     print(f"largest share of the limit, fair heads: {worst[0]:.3f} ({worst[1]})")
-    print(f"fair heads failing head or head_near: {failing}")
+    print(f"fair heads failing head, head_near or head_flat: {failing}")
     print()
     print("regular polygons passing as a head (some placement, method and turn), largest radius:")
-    for sides in (3, 4, 5, 6, 8):
+    shapes = [(f"{n} sides", n, (0.0, 90.0 / n, 45.0)) for n in (3, 4, 5, 6, 8)]
+    shapes.insert(2, ("square (sides along the grid)", 4, (45.0,)))
+    for name, sides, turns in shapes:
         passing = [
             r
             for r in RADII
@@ -129,10 +146,10 @@ def main() -> None:
                 (w := head_wave(polygon(25 + ox, 25 + oy, r, sides, turn, m, k), t)) is not None and w.passed
                 for (m, k) in WAYS[:3]
                 for ox, oy in itertools.product((0.0, 0.5), repeat=2)
-                for turn in (0.0, 90.0 / sides, 45.0)
+                for turn in turns
             )
         ]
-        print(f"  {sides} sides: {max(passing) if passing else 'none'}")
+        print(f"  {name}: {max(passing) if passing else 'none'}")
 
 
 if __name__ == "__main__":

@@ -465,6 +465,18 @@ def test_a_head_beside_the_neck_fails(drawn, side):
     assert _failed(_stick_case(area), cells)
 
 
+@settings(derandomize=True, max_examples=25, deadline=None)
+@given(fair_figures(), st.integers(5, 7))
+def test_a_square_head_fails(drawn, half_side):
+    """A head drawn as a square with its sides along the grid, a side of 10 cells or more, where a
+    round head is asked: its sides are longer than any circle of its size shows in one row."""
+    area, style = drawn
+    style = replace(style, head_shape="square", head_r=half_side, face=False)
+    cells = stick_cells(area or DEFAULT_AREA, style)
+    assume(all(0 <= v < GRID for c in cells for v in c))
+    assert any(f.startswith("head_flat") for f in _failed(_stick_case(area), cells))
+
+
 @settings(derandomize=True, max_examples=40, deadline=None)
 @given(fair_figures(), st.sampled_from(["spike", "tab"]), st.integers(4, 6), st.floats(-220, 40))
 # the audit's: a tab three cells out at three o'clock

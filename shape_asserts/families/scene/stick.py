@@ -6,7 +6,8 @@ Stick figure
     about any centre), so a square, diamond, triangle or hexagon head fails unless it is small
     enough for the grid to draw a fair circle as bumpy (bench/head_envelope.py gives the radii);
     ``head_near`` — every cell of it as near the circle fitted to it as a fair ring keeps (a square
-    head's corners stand out); ``one_head`` — no other loop as round as a head stands apart from
+    head's corners stand out); ``head_flat`` — no row or column of it longer than a circle of its
+    radius shows (a square head's sides); ``one_head`` — no other loop as round as a head stands apart from
     the body (a second head); ``head_clear`` — no other line runs over the head (the prompt asks that
     objects do not cross); ``head_bumps`` — no stroke leaves the head's ring and comes back to it
     more than a cell past a fair ring's stray (a spike or a tab on the head); ``head_aspect`` — it is as wide as it is
@@ -89,7 +90,8 @@ class StickThresholds(SceneThresholds):
     #: fair method may draw it. ``bench/head_envelope.py`` draws rings by every fair method about
     #: every eighth of a cell: none reaches the limit (the largest share 0.90). On the grid a
     #: polygon head of a few cells' radius may lie within them (the bench says up to which radius
-    #: some placement of each passes: a square to 7, a triangle to 4).
+    #: some placement of each passes: a diamond to 7, a triangle to 4; ``head_flat`` holds a
+    #: square with its sides along the grid to 5.5).
     head_harmonic_limits: tuple[float, float, float, float] = (0.45, 1.8, 0.3, 1.0)
     #: The least ``head_near`` allows (cells): a ring about any centre strays from its own fitted
     #: circle up to 0.89 at radius 2.5 (bench/head_envelope.py), where a fair circle about the
@@ -97,6 +99,14 @@ class StickThresholds(SceneThresholds):
     head_stray_floor: float = 0.93
     #: ... and from radius 3.25 on, 0.8 + this per cell of radius (1.12 at radius 8).
     head_stray_per_cell: float = 0.04
+    #: A round head has no flat side: its longest run of cells along one row or column is at most
+    #: 2·√(2R) + this many cells at fitted radius R. A drawn circle's longest run is where it
+    #: crosses a row or column at its top, bottom or sides, a chord whose middle sags about a cell:
+    #: 2·√(2R) long, and a cell more at each end where its ends fall on the grid
+    #: (``bench/head_envelope.py`` draws rings by every fair method about every eighth of a cell:
+    #: at most 1.81 more). A square's side is as long as the square: from radius 5 on it is
+    #: longer than any circle's.
+    head_flat_cells: float = 2.0
     #: Width and height of the head may differ by at most this many cells: a digital circle spans
     #: ``round(c + R) − round(c − R)`` cells across either way, wherever its center ``c`` falls, so
     #: the two differ by one cell at most (an oval or a tall hexagon differs by more).
@@ -239,6 +249,7 @@ def stick_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     if not loops:
         card.add("head", False, "none", "≤ 1 of the limit", "no closed loop (a head) is drawn")
         card.add("head_near", False, "n/a", "a round head's cells near its circle", "no head")
+        card.add("head_flat", False, "n/a", "no flat side", "no head")
         card.add("one_head", False, "none", "= 1", "no head")
         card.add("head_clear", False, "n/a", f"< {t.head_cross_cells:g} head cells in a row", "no head")
         card.add("head_bumps", False, "n/a", "no spike or tab on the head", "no head")
@@ -466,6 +477,14 @@ def _check_head(card: Scorecard, ring: FloatArray, fit: CircleModel, t: StickThr
         f"≤ {limit:.3g}",
         "" if stray <= limit else f"a cell lies {stray:.2f} cells off the head's circle: a corner, not a round head",
     )
+    run, most = longest_axis_run(ring), head_flat_limit(fit.radius, t)
+    card.add(
+        "head_flat",
+        run <= most,
+        run,
+        f"≤ {most:.3g}",
+        "" if run <= most else f"{run} cells of the head lie in one row or column: a flat side, not a round head",
+    )
     card.metrics.update(
         head_harmonic=round_check.value,
         head_roundness=roundness(ring, fit.center),
@@ -484,6 +503,20 @@ def _check_head(card: Scorecard, ring: FloatArray, fit: CircleModel, t: StickThr
         f"≤ {t.head_max_skew:g}",
         "" if ok else f"the head is {wide:g} cells wide and {tall:g} tall: not round",
     )
+
+
+def longest_axis_run(cells: FloatArray) -> int:
+    """The most ``cells`` in a row along one row or column of the grid, side by side."""
+    have = {(int(x), int(y)) for x, y in np.rint(cells).tolist()}
+    best = 0
+    for x, y in have:
+        for dx, dy in ((1, 0), (0, 1)):
+            if (x - dx, y - dy) not in have:  # the start of a run
+                n = 1
+                while (x + n * dx, y + n * dy) in have:
+                    n += 1
+                best = max(best, n)
+    return best
 
 
 def _check_head_clear(
@@ -576,6 +609,12 @@ def _excursions(cells: list[tuple[int, int]], on: list[bool]) -> list[list[tuple
                 runs.append(cells[start:i])
             start = None
     return runs
+
+
+def head_flat_limit(radius: float, t: StickThresholds = STICK_THRESHOLDS) -> float:
+    """The most cells a round head of ``radius`` shows in one row or column:
+    2·√(2·radius) + ``t.head_flat_cells``."""
+    return 2 * math.sqrt(2 * radius) + t.head_flat_cells
 
 
 def head_stray_limit(radius: float, t: StickThresholds = STICK_THRESHOLDS) -> float:
