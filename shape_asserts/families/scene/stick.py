@@ -104,8 +104,8 @@ class StickThresholds(SceneThresholds):
     #: crosses a row or column at its top, bottom or sides, a chord whose middle sags about a cell:
     #: 2·√(2R) long, and a cell more at each end where its ends fall on the grid
     #: (``bench/head_envelope.py`` draws rings by every fair method about every eighth of a cell:
-    #: at most 1.81 more). A square's side is as long as the square: from radius 5 on it is
-    #: longer than any circle's.
+    #: at most 1.81 more). A square's side is as long as the square: from a side of 8 cells on
+    #: it is longer than any circle of its size shows.
     head_flat_cells: float = 2.0
     #: Width and height of the head may differ by at most this many cells: a digital circle spans
     #: ``round(c + R) − round(c − R)`` cells across either way, wherever its center ``c`` falls, so
