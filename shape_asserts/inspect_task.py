@@ -32,7 +32,7 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric
 from inspect_ai.solver import TaskState, generate
 
 from shape_asserts import defaults
-from shape_asserts.asking.failure import redact
+from shape_asserts.asking.failure import redact, redact_json
 from shape_asserts.asking.recorded import RecordedAnswer
 from shape_asserts.cases import Case, load_cases
 from shape_asserts.cases.load import BENCHMARK
@@ -155,7 +155,7 @@ def recorded_answer(output: ModelOutput) -> RecordedAnswer:
         for part in message.content:
             if isinstance(part, ContentText):
                 (refusals if part.refusal else texts).append(part.text)
-    arguments = tuple(redact(json.dumps(call.arguments)) for call in message.tool_calls or ())
+    arguments = tuple(json.dumps(redact_json(call.arguments)) for call in message.tool_calls or ())
     return RecordedAnswer(
         text=redact("".join(texts)),
         finish_reason=_FINISH_REASONS.get(output.stop_reason),

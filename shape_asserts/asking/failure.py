@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import os
 import re
+from typing import Any
 from urllib.parse import urlsplit
 
-__all__ = ["address", "describe", "error_reason", "hide_address", "one_line", "redact"]
+__all__ = ["address", "describe", "error_reason", "hide_address", "one_line", "redact", "redact_json"]
 
 _SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)", re.IGNORECASE)
 #: A bearer token, an ``api_key``'s value, an OpenAI-style ``sk-…`` key: ``sk-`` only where a key
@@ -23,28 +24,35 @@ _SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)", re.I
 _BEARER = re.compile(r"(?i)(\bbearer\s+|api[_-]?key[\"'=:\s]+|(?<![\w-])sk-)[A-Za-z0-9._\-]{6,}")
 
 
-#: ``scheme://user:pass@`` in a URL: the credentials are masked, the host stays. Every run a pattern
-#: here may match is bounded (a scheme of 32 characters, credentials of 256, a host name's labels of
-#: 63, a parameter's name of 64 either side of its secret word): unbounded, a model's answer of 80,000 characters with a
-#: ``://`` and no ``@`` took 26 s to mask, the time growing with the square of its length.
-_USERINFO = re.compile(r"(?i)([a-z][a-z0-9+.-]{0,31}://)[^/\s?#]{1,256}@")  # no word boundary: "%20http://"
+#: ``scheme://user:pass@`` in a URL: the credentials are masked, the host stays, whatever their
+#: length. Every pattern here matches in time linear in the text: a scheme is at most 32 characters,
+#: so at most 32 places before a ``://`` start a match, each reading on to the next ``/``; a bare
+#: ``user:pass@`` starts only where a run of name characters does; a host name's labels are at most
+#: 63 and a parameter's name 64 either side of its secret word. (With an unbounded scheme, a model's
+#: answer of 80,000 characters with a ``://`` and no ``@`` took 26 s to mask, the time growing with
+#: the square of its length.)
+_USERINFO = re.compile(r"(?i)([a-z][a-z0-9+.-]{0,31}://)[^/\s?#]+@")  # no word boundary: "%20http://"
 #: ... up to the last ``@`` of the address (a password may hold one); and ``user:pass@host`` without a
 #: scheme, as a proxy setting is written (``alice:pw@proxy:3128``).
-_BARE_USERINFO = re.compile(
-    r"(?<![\w/:.@-])[\w.%+-]{1,256}:[^\s/@:]{1,256}@(?=[\w-]{1,63}(?:\.[\w-]{1,63}){0,8}(?::\d{1,5})?\b)"
-)
+_BARE_USERINFO = re.compile(r"(?<![\w/:.@%+-])[\w.%+-]+:[^\s/@:]+@(?=[\w-]{1,63}(?:\.[\w-]{1,63}){0,8}(?::\d{1,5})?\b)")
 #: A query parameter named for a secret (``?api-key=…``, ``&token=…``, ``&sig=…``).
 _SECRET_PARAM = re.compile(
     r"(?i)([?&][\w.-]{0,64}(?:key|token|secret|sig|signature|password|auth)[\w.-]{0,64}=)[^&#\s\"']+"
 )
 
 
-def redact(text: str) -> str:
-    """``text`` with every secret-looking environment value, bearer/API-key token, URL credential
-    (``user:pass@``) and secret-named query parameter masked."""
+def _secret_values() -> list[str]:
+    """The values of the environment variables named for a secret (8 characters or more)."""
+    return [value for name, value in os.environ.items() if value and len(value) >= 8 and _SECRET_NAME.search(name)]
+
+
+def redact(text: str, secrets: list[str] | None = None) -> str:
+    """``text`` with every secret-looking environment value (``secrets``, by default
+    :func:`_secret_values`), bearer/API-key token, URL credential (``user:pass@``) and secret-named
+    query parameter masked."""
     out = str(text)
-    for name, value in os.environ.items():
-        if value and len(value) >= 8 and _SECRET_NAME.search(name) and value in out:
+    for value in _secret_values() if secrets is None else secrets:
+        if value in out:
             out = out.replace(value, "[REDACTED]")
     out = _USERINFO.sub(r"\1[REDACTED]@", out)
     out = _BARE_USERINFO.sub("[REDACTED]@", out)
@@ -52,6 +60,26 @@ def redact(text: str) -> str:
     return _BEARER.sub(
         lambda m: m.group(1) + "[REDACTED]" if not m.group(1).lower().startswith("sk-") else "[REDACTED]", out
     )
+
+
+def redact_json(value: Any) -> Any:
+    """``value`` (what ``json.dumps`` takes: dicts, lists, strings, numbers) with every string in
+    it, keys too, masked by :func:`redact`. Mask before serialising, never the JSON text: there a
+    quote inside a string is written ``\\"``, and a pattern stopping at the quote would take the
+    backslash and leave the text no longer JSON (a recording that never reads back is paid for again
+    on every run)."""
+    secrets = _secret_values()
+
+    def walk(v: Any) -> Any:
+        if isinstance(v, str):
+            return redact(v, secrets)
+        if isinstance(v, dict):
+            return {walk(k): walk(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [walk(x) for x in v]
+        return v
+
+    return walk(value)
 
 
 def one_line(text: str, limit: int = 300) -> str:

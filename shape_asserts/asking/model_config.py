@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from shape_asserts.asking.failure import redact
+from shape_asserts.asking.failure import redact_json
 from shape_asserts.exceptions import ModelConfigError
 from shape_asserts.fileio import read_text
 
@@ -404,7 +404,7 @@ def canonical(value: Any) -> str:
     ``1.0`` is ``1``, the one number a provider reads; a password in a URL is ``[REDACTED]`` on both
     sides, as the recording keeps no more of it, so the arguments a run sends still match what it
     recorded)."""
-    return redact(json.dumps(_whole_numbers(value), ensure_ascii=False, sort_keys=True, separators=(",", ":")))
+    return json.dumps(redact_json(_whole_numbers(value)), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 def _whole_numbers(value: Any) -> Any:

@@ -50,6 +50,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from shape_asserts.asking.call import Answer, redact
+from shape_asserts.asking.failure import redact_json
 from shape_asserts.asking.model_config import canonical, describe_change
 from shape_asserts.asking.recorded import RecordedAnswer
 from shape_asserts.defaults import LANG
@@ -526,11 +527,12 @@ class FixtureStore:
         Any text a JSON string can carry is kept: an answer with a lone surrogate (half an emoji,
         legal JSON on the wire) cannot be UTF-8, so such a file is written with ASCII escapes.
         """
-        text = redact(json.dumps(rec.to_json(), ensure_ascii=False, indent=2) + "\n")
+        data = redact_json(rec.to_json())
+        text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
         try:
             text.encode("utf-8")
         except UnicodeEncodeError:
-            text = redact(json.dumps(rec.to_json(), ensure_ascii=True, indent=2) + "\n")
+            text = json.dumps(data, ensure_ascii=True, indent=2) + "\n"
         return write_atomic(path or self.path(rec.model, rec.case_id, rec.lang), text)
 
     def quarantine(self, model: str, case_id: str, lang: str, settings: str | None = None) -> Path:

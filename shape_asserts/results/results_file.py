@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from shape_asserts.asking.failure import redact
+from shape_asserts.asking.failure import redact_json
 from shape_asserts.fileio import not_a_file, replace_file
 from shape_asserts.results.record import OUTCOMES, CaseRecord, CheckRecord, SampleRecord, plain
 from shape_asserts.results.verdict import meets, share
@@ -341,10 +341,9 @@ class ResultsWriter:
         """Write one test's lines (each a JSON object on a line of its own), redacted as a recording
         is: a password in a provider argument's URL, a secret's value in a case's parameters."""
         assert self._fh is not None, "the results file is finished"
-        text = redact(
-            "".join(
-                json.dumps(line, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n" for line in lines
-            )
+        text = "".join(
+            json.dumps(redact_json(line), ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
+            for line in lines
         )
         self._fh.write(text)
         self._fh.flush()

@@ -960,3 +960,63 @@ def test_two_live_runs_on_one_fixtures_folder_pay_for_each_answer_once(suite):
     assert len(server.requests) == 2, texts  # cw and ccw, once each
     assert all(proc.returncode == 0 and "2 passed" in text for proc, text in zip(procs, texts)), texts
     assert all(len(doc["samples"]) == 1 for doc in recordings(suite).values())
+
+
+# --- masking JSON: the text is masked before it is written as JSON, never after ---------------------
+
+
+def test_an_answer_quoting_a_url_with_a_key_is_recorded_readable_and_never_paid_for_again(suite):
+    """Critical (seventh sweep): recordings were masked as JSON text, where a quote ending a URL's
+    ``?key=…`` is written ``\\"``: the mask took the backslash, the file was no JSON, and every run
+    called the recording corrupt and asked (and paid) again; ``--record=none`` errored."""
+
+    def reply(request: Request) -> Reply:
+        return Reply(json.dumps({**drawing(request), "source": "https://example.org/map?key=demo"}))
+
+    case = ("-k", "circle-start000-cw")
+    with HostileServer(reply) as server:
+        first = run(suite, server, *case)
+        second = run(suite, server, *case)
+        replay = run(suite, server, *case, "--record=none")
+
+    for result in (first, second, replay):
+        result.assert_outcomes(passed=1)
+    assert len(server.requests) == 1, output(second)
+    (recorded,) = recordings(suite).values()  # (json.loads: it reads back)
+    assert "?key=[REDACTED]" in recorded["samples"][0]["text"]
+    assert not list((suite.path / "recorded").rglob("*.corrupt*"))
+
+
+def test_model_words_quoting_a_signed_url_keep_every_results_line_readable(suite):
+    """Major (seventh sweep): a results line quoting a model's words with ``?sig=…"`` was masked as
+    JSON text and became no JSON: the case's failure vanished from the file and the leaderboard."""
+
+    def reply(request: Request) -> Reply:
+        if "против часовой" in str(request.messages):  # the seed's counter-clockwise circle: refused
+            words = 'I cannot draw that. Please read "https://example.org/policy?sig=abc" first.'
+            return Reply(body=_completion(message={"role": "assistant", "content": None, "refusal": words}))
+        return exact(request)
+
+    with HostileServer(reply) as server:
+        result = run(suite, server, "-m", "seed", "--shape-results=r.jsonl")
+
+    result.assert_outcomes(passed=2, failed=1)
+    lines = (suite.path / "r.jsonl").read_text(encoding="utf-8").splitlines()
+    rows = [json.loads(line) for line in lines]  # every line reads back
+    failed = [row for row in rows if row.get("outcome") == "failed"]
+    assert len(failed) == 1, rows
+    assert "sig=abc" not in "".join(lines)
+
+
+def test_a_url_password_of_any_length_never_reaches_disk(suite):
+    """Critical (seventh sweep): URL credentials were masked up to 256 characters only; a longer
+    password in a model argument's URL was written to the recording, the results and the report."""
+    password = "p" * 300
+    arg = f'--model-arg=extra_body={{"callback": "https://bot:{password}@hooks.example.com/n"}}'
+    with HostileServer(exact) as server:
+        result = run(suite, server, arg, "-k", "circle-start000-cw", "--shape-results=r.jsonl", "--shape-report=r.html")
+
+    result.assert_outcomes(passed=1)
+    written = [*(suite.path / "recorded").rglob("*.json"), suite.path / "r.jsonl", suite.path / "r.html"]
+    assert all(password not in p.read_text(encoding="utf-8") for p in written)
+    assert password not in output(result)
