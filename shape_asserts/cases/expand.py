@@ -71,6 +71,11 @@ def _is_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+def _is_finite(v: Any) -> bool:
+    """A number that places a point: not inf, not nan (TOML writes both)."""
+    return _is_number(v) and math.isfinite(v)
+
+
 def expand_matrix(raw: Mapping[str, Any], source: str) -> Iterable[dict[str, Any]]:
     """The raw case tables a ``[[matrix]]`` table stands for, in order (ids filled in)."""
     template = raw.get("id")
@@ -100,11 +105,11 @@ def _expand_angles(
         raise CaseError(f"{where}: needs 'center' and 'radius' to place start points")
     center, radius = raw["center"], raw["radius"]
     # checked here: the start points are placed before the family sees the parameters
-    if not (isinstance(center, (list, tuple)) and len(center) == 2 and all(_is_number(c) for c in center)):
-        raise CaseError(f"{where}: 'center' must be [x, y] numbers, got {center!r}")
-    if not _is_number(radius):
-        raise CaseError(f"{where}: 'radius' must be a number, got {radius!r}")
-    if not isinstance(angles, list) or not all(_is_number(a) for a in angles):
+    if not (isinstance(center, (list, tuple)) and len(center) == 2 and all(_is_finite(c) for c in center)):
+        raise CaseError(f"{where}: 'center' must be [x, y] finite numbers, got {center!r}")
+    if not _is_finite(radius):
+        raise CaseError(f"{where}: 'radius' must be a finite number, got {radius!r}")
+    if not isinstance(angles, list) or not all(_is_finite(a) for a in angles):
         raise CaseError(f"{where}: 'angles' must be a list of numbers (degrees), got {angles!r}")
     if not isinstance(directions, list) or not all(isinstance(d, str) for d in directions):
         raise CaseError(f'{where}: \'directions\' must be a list such as ["cw", "ccw"], got {directions!r}')

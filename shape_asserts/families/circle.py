@@ -308,8 +308,13 @@ def _params(p: Mapping[str, Any]) -> dict[str, Any]:
     out["start"] = pair_param(p, "start")
     out["direction"] = direction_param(p)
     r = p.get("radius")
-    if r is not None and (isinstance(r, bool) or not isinstance(r, (int, float)) or r < LEAST_RADIUS):
+    if r is not None and (isinstance(r, bool) or not isinstance(r, (int, float)) or not r >= LEAST_RADIUS):
         raise CaseError(f"'radius' must be a number ≥ {LEAST_RADIUS} ({TOO_SMALL}), got {r!r}")
+    if r is not None and not r <= out["grid_size"]:  # (inf too: its ideal circle would never end)
+        raise CaseError(
+            f"'radius' must be at most the grid's side, {out['grid_size']}: a circle twice as wide as the "
+            f"grid cannot be drawn on it; got {r!r}"
+        )
     for key in ("center", "start"):
         inside_grid(out[key], out["grid_size"], f"'{key}'")
     (cx, cy), (sx, sy) = out["center"], out["start"]

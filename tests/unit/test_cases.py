@@ -475,9 +475,14 @@ def test_tags_must_be_a_list(tmp_path):
 @pytest.mark.parametrize(
     "line, expected",
     [
-        ('center = "middle"', "'center' must be [x, y] numbers"),
-        ('radius = "ten"', "'radius' must be a number"),
+        ('center = "middle"', "'center' must be [x, y] finite numbers"),
+        ('radius = "ten"', "'radius' must be a finite number"),
         ('angles = ["north"]', "'angles' must be a list of numbers"),
+        # (seventh sweep: a traceback, the start points placed on a circle of radius inf or nan)
+        ("radius = inf", "'radius' must be a finite number, got inf"),
+        ("radius = nan", "'radius' must be a finite number, got nan"),
+        ("center = [inf, 20]", "'center' must be [x, y] finite numbers"),
+        ("angles = [0, nan]", "'angles' must be a list of numbers"),
     ],
 )
 def test_an_ill_typed_circle_matrix_key_names_the_file_the_template_and_the_key(tmp_path, line, expected):
@@ -542,6 +547,15 @@ def test_a_circle_smaller_than_the_grid_can_tell_from_a_diamond_is_refused(tmp_p
     tolerance): a case of radius 2 could not be passed by any drawing, however fair."""
     message = _error(tmp_path, f'[[case]]\nid = "tiny"\nfamily = "circle"\ndirection = "cw"\n{lines}\n')
     assert says in message and "too few cells" in message
+
+
+@pytest.mark.parametrize("radius", ["51", "1e9"])
+def test_a_circle_wider_than_the_grid_is_refused(tmp_path, radius):
+    """Seventh sweep: radius 1e9 loaded, and the first failure built its ideal circle pixel by pixel
+    (hours, and memory until the machine ran out)."""
+    lines = f"center = [25, 25]\nradius = {radius}\nstart = [25, 5]"
+    message = _error(tmp_path, f'[[case]]\nid = "huge"\nfamily = "circle"\ndirection = "cw"\n{lines}\n')
+    assert "huge" in message and "'radius' must be at most the grid's side, 50" in message
 
 
 def test_a_circle_of_the_least_radius_loads(tmp_path):
