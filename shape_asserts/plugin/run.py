@@ -69,7 +69,7 @@ class ShapeRun:
             undecided=values["gate_undecided"],
         )
         self.verdicts = VerdictSession(config, settings, options)
-        self._check_results_path()
+        self._check_results_path(values["models_file"])
         self._check_case_files()
         #: The fetch asks once, in the process that sees the whole selection: never an xdist worker.
         self.fetcher: Fetcher | None = None if self.is_worker else Fetcher(config, settings)
@@ -123,10 +123,11 @@ class ShapeRun:
         folder = f"shape-asserts-run-{os.getpid()}-{secrets.token_hex(6)}"
         return Path(tempfile.gettempdir()) / folder / "state.json"
 
-    def _check_results_path(self) -> None:
+    def _check_results_path(self, models_file: str | None) -> None:
         """A ``--shape-results`` or ``--shape-report`` file that could not be written stops the run
         at start (exit 4), before a call is paid for. So does one file named by two outputs (with
-        ``--junitxml`` too: the last written would replace the other), and a ``--shape-report``
+        ``--junitxml`` too: the last written would replace the other), an output naming one of the
+        run's inputs (a ``--shape-cases`` file, the ``--shape-models`` file), and a ``--shape-report``
         naming an existing results file (an earlier job's, which the page would destroy)."""
         options = self.verdicts.options
         outputs = [
@@ -147,6 +148,14 @@ class ShapeRun:
                 raise pytest.UsageError(
                     f"shape-asserts: {flag} and {other} both name {path}: one would be written over the "
                     "other; give each a path of its own"
+                )
+        inputs = [("--shape-cases", str(p)) for p in self.settings.case_files]
+        inputs += [("--shape-models", models_file)] if models_file else []
+        for (flag, path), (other, there) in itertools.product([(f, p) for f, p in named if p], inputs):
+            if same_file(path, there):
+                raise pytest.UsageError(
+                    f"shape-asserts: {flag} names the {other} file {there}: the run would write over its "
+                    "own input; give the output a path of its own"
                 )
         if options.report and holds_results(options.report):
             raise pytest.UsageError(

@@ -153,6 +153,24 @@ def test_one_file_for_junit_and_a_shape_output_is_refused_at_start(suite, monkey
     assert not (suite.path / "out.xml").exists()
 
 
+@pytest.mark.parametrize("output", ["--shape-results", "--shape-report"])
+@pytest.mark.parametrize("which", ["--shape-cases", "--shape-models"])
+def test_an_output_naming_one_of_the_runs_inputs_is_refused_at_start(suite, output, which):
+    """Red-team sweep 47: a report or results file naming the case file or the models file exited 0
+    with the input written over."""
+    inputs = {
+        "--shape-cases": ("in.toml", '[[case]]\nid = "mine"\nfamily = "circle"\ncenter = [25, 25]\nstart = [25, 5]\n'),
+        "--shape-models": ("in.toml", '[models.mine]\nmodel = "reference/exact"\n'),
+    }
+    name, text = inputs[which]
+    (suite.path / name).write_text(text, encoding="utf-8")
+    result = suite.runpytest("-k", "circle-start000-cw", "--record=none", f"{which}={name}", f"{output}=./{name}")
+
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*{output} names the {which} file *in.toml*write over its own input*"])
+    assert (suite.path / name).read_text(encoding="utf-8") == text
+
+
 def test_a_report_over_an_earlier_jobs_results_file_is_refused_at_start(suite):
     """Red-team sweep 45: ``--shape-report`` naming an earlier job's results file wrote the page
     over it, where ``leaderboard --html`` refuses the same path."""
