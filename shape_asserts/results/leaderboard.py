@@ -31,13 +31,20 @@ models sharing the most (a job whose every call failed, a smoke job of a few cas
 another language) is left out of the comparison, unranked with its own numbers
 (:func:`_comparable`); two models that cannot be compared are both unranked.
 
-**Ranks** tie where intervals overlap. Models are taken best score first (pass rate on equal
-scores); each shares the rank of the models just before it unless one of them is *clearly ahead*
-of it — its whole score interval above, or, the scores being equal, its whole pass-rate interval
-above (the seed's score does not see a circle's direction: a model drawing every circle the wrong
-way round scores exactly as well and passes nothing) — and then takes the rank of its place (1, 1,
-3). Clearly ahead only goes down that list, so ranks never fall down it and no model ties with one
-clearly ahead of it. A shared rank is shown ``=1``.
+**Ranks** go by score first, then by pass rate among models that score alike, and tie where
+intervals overlap. Models are taken best score first; each joins the score group of the models
+just before it unless one of them is clearly ahead of it on score (its whole score interval
+above). Within a group, where no score is clearly better, pass rate decides (the seed's score
+does not see a circle's direction: a model drawing every circle the wrong way round scores as well
+and passes nothing): taken best pass rate first, each shares the rank of the models just before it
+unless one of them is clearly ahead on pass rate (its whole pass-rate interval above), and then
+takes the rank of its place (1, 1, 3). Each step goes down one sorted list, so no model ties with
+one clearly ahead of it, none is listed below one it clearly scores above, and none below one of
+its own score group it is clearly ahead of on pass rate. Across groups score decides: a model
+clearly ahead on pass rate of one whose score interval its own overlaps is listed below it only
+where a third between them clearly scores below that one (a cycle: the first model clearly above
+the third on score, the third above the second on pass rate, the second above the first on pass
+rate). A shared rank is shown ``=1``.
 
 **Comparisons** pair each ranked model with the next one down in each scope, on the cases (and
 sample indices) both have (:func:`shape_asserts.results.gate.pair`): the mean paired score
@@ -63,7 +70,7 @@ import dataclasses
 import math
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -214,31 +221,35 @@ def _ahead(a: Estimate | None, b: Estimate | None) -> bool:
     return a is not None and b is not None and a.low > b.high + _EPS
 
 
-def _clearly_ahead(a: Standing, b: Standing) -> bool:
-    """Whether ``a`` is clearly ahead of ``b``: its whole score interval lies above ``b``'s, or,
-    the scores being equal, its whole pass-rate interval does. (Pass rate deciding wherever score
-    intervals overlap made cycles: one model ahead of a second on score, the second ahead of a
-    third on pass rate, the third ahead of the first on pass rate.)"""
-    assert a.score is not None and b.score is not None
-    if _ahead(a.score, b.score):
-        return True
-    return abs(a.score.value - b.score.value) <= _EPS and _ahead(a.pass_rate, b.pass_rate)
+def _groups(rows: list[Standing], measure: Callable[[Standing], Estimate | None]) -> list[list[Standing]]:
+    """``rows`` (each with its ``measure``), best ``measure`` first, cut into runs: each row joins
+    the run before it unless a row of that run is clearly ahead of it (its whole interval above)."""
+
+    def best_first(s: Standing) -> float:
+        e = measure(s)
+        assert e is not None
+        return -e.value
+
+    runs: list[list[Standing]] = []
+    for s in sorted(rows, key=best_first):
+        if runs and not any(_ahead(measure(o), measure(s)) for o in runs[-1]):
+            runs[-1].append(s)
+        else:
+            runs.append([s])
+    return runs
 
 
 def _ranked(rows: list[Standing]) -> list[Standing]:
-    """The rows with ranks (see the module's **Ranks**): best score first, each sharing the rank
-    of the models just before it unless one of them is clearly ahead of it
-    (:func:`_clearly_ahead`), when it takes the rank of its place."""
+    """The rows with ranks (see the module's **Ranks**): score groups best first, and within each
+    group the runs of pass rate best first, each run one rank, the rank of its first place."""
     scored = [s for s in rows if s.score is not None and s.pass_rate is not None]
-    scored.sort(key=lambda s: (-s.score.value, -s.pass_rate.value))  # type: ignore[union-attr]
     ranks: dict[str, int] = {}
-    tied: list[Standing] = []  # the models sharing the rank given last
-    given = 0
-    for place, s in enumerate(scored, 1):
-        if not tied or any(_clearly_ahead(o, s) for o in tied):
-            tied, given = [], place
-        tied.append(s)
-        ranks[s.model] = given
+    place = 1
+    for group in _groups(scored, lambda s: s.score):
+        for run in _groups(group, lambda s: s.pass_rate):
+            for s in run:
+                ranks[s.model] = place
+            place += len(run)
     counts: dict[int, int] = defaultdict(int)
     for r in ranks.values():
         counts[r] += 1
@@ -252,7 +263,7 @@ def _ranked(rows: list[Standing]) -> list[Standing]:
 def _compare(scope: str, a: str, b: str, score: np.ndarray, rate: np.ndarray, kw: dict) -> Comparison:
     ds, dr = _difference(score, kw), _difference(rate, kw)
     # the better by score; where its interval holds 0, by pass rate if that one's does not
-    by_rate = ds.low <= _EPS <= ds.high and (dr.low > _EPS or dr.high < -_EPS)
+    by_rate = ds.low <= _EPS and ds.high >= -_EPS and (dr.low > _EPS or dr.high < -_EPS)
     if (dr.estimate < 0) if by_rate else (ds.estimate < 0 or (ds.estimate == 0 and dr.estimate < 0)):
         a, b = b, a
         ds, dr = _negate(ds), _negate(dr)
@@ -281,26 +292,41 @@ def _negate(d: Difference) -> Difference:
     return Difference(-d.estimate, -d.high, -d.low)
 
 
+#: The most models :func:`_comparable` starts its comparison from, one after the other: its time
+#: grows with their number times the results'.
+MOST_FIRSTS = 32
+
+
 def _comparable(cases: dict[str, set[str]]) -> tuple[set[str], list[str]]:
     """The cases to compare on and the models compared, from each model's judged ``cases``.
 
     Models are taken most shared first (by the sum, over its cases, of the models having each
     case); each joins if it has at least :data:`MIN_PAIRS` of the cases those before it share,
     narrowing them to its own, and is left out otherwise (a job whose every call failed, a smoke
-    job of a few cases, files asked in another language or of another family). None when under
-    two models are left of several. Linear in the results, whatever the files hold."""
+    job of a few cases, files asked in another language or of another family). Which model comes
+    first decides who can join (a big job of cases no other model ran shuts every other out), so
+    the comparison is started from each of the first :data:`MOST_FIRSTS` models in turn, and the
+    one comparing the most models (then the most cases) is kept. None when under two models are
+    left of several."""
     models = [m for m, judged in cases.items() if judged]
     held = Counter(c for m in models for c in cases[m])
-    shared: set[str] = set()
-    compared: set[str] = set()
-    for m in sorted(models, key=lambda m: -sum(held[c] for c in cases[m])):  # (stable: ties in order)
-        common = set(cases[m]) if not compared else shared & cases[m]
-        if len(common) >= MIN_PAIRS:
-            shared = common
-            compared.add(m)
-    if not compared or (len(compared) == 1 and len(models) > 1):  # one of several: nothing compared
+    order = sorted(models, key=lambda m: -sum(held[c] for c in cases[m]))  # (stable: ties in order)
+    best: tuple[set[str], list[str]] = (set(), [])
+    for first in order[:MOST_FIRSTS]:
+        shared, compared = set(cases[first]), [first]
+        if len(shared) < MIN_PAIRS:
+            continue
+        for m in order:
+            common = shared & cases[m]
+            if m != first and len(common) >= MIN_PAIRS:
+                shared = common
+                compared.append(m)
+        if (len(compared), len(shared)) > (len(best[1]), len(best[0])):
+            best = (shared, compared)
+    shared, chosen = best
+    if not chosen or (len(chosen) == 1 and len(models) > 1):  # one of several: nothing compared
         return set(), []
-    return shared, [m for m in models if m in compared]
+    return shared, [m for m in models if m in chosen]
 
 
 def leaderboard(

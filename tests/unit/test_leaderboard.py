@@ -194,7 +194,9 @@ def test_a_model_with_too_few_cases_in_common_is_left_out_not_everyone():
 
     spiral = records("spiral-only", "spiral", 80, seed=4)
     smoke = records("smoke", "circle", 70, n=3, seed=5)  # a smoke job of three cases (sweep 46)
-    for third in (down, other_lang, other_lang + spiral, smoke):  # (two odd jobs: sweep 45)
+    # a big job of 115 cases no other model ran (sweep 47: taken first, it shut every other out)
+    big = [dataclasses.replace(r, case="big-" + r.case) for r in records("big", "circle", 80, n=115, seed=6)]
+    for third in (down, other_lang, other_lang + spiral, smoke, big, big + smoke):  # (two odd jobs: sweep 45)
         board = leaderboard(a + b + third)
 
         ranks = {s.model: s.rank for s in board.ranking(OVERALL)}
@@ -223,6 +225,20 @@ def test_where_scores_tie_the_pass_rate_ranks():
     assert any("pass rate +100.00" in line for line in format_leaderboard(board))
 
 
+def test_pass_rate_decides_where_the_score_intervals_overlap():
+    """Red-team sweep 47: pass rate decided only on exactly equal scores. A model drawing every
+    circle the wrong way round, a hair higher on one case, tied first with the one passing every
+    case and was listed above it, while the pair line on the same board said the other was better."""
+    exact = records("exact", "circle", 99.15, noise=0.0, pass_below=0)
+    backwards = records("backwards", "circle", [99.15] * 23 + [100.0], noise=0.0, pass_below=101)
+
+    board = leaderboard(backwards + exact)
+
+    assert [(s.model, s.rank_text) for s in board.ranking(OVERALL)] == [("exact", "1"), ("backwards", "2")]
+    (pair,) = board.compared(OVERALL)
+    assert (pair.better, pair.worse, pair.resolved) == ("exact", "backwards", True)
+
+
 def test_no_model_ties_with_or_is_listed_above_one_clearly_ahead_of_it():
     """Red-team sweeps 45 and 46: ranks counted the models whose interval lay above, so a model with
     a wide interval escaped a third model that a better one did not (81.5 ranked above 86 passing
@@ -238,16 +254,22 @@ def test_no_model_ties_with_or_is_listed_above_one_clearly_ahead_of_it():
     for recs in (w + g + xs, a + b + c):
         rows = leaderboard(recs).ranking(OVERALL)
 
-        def ahead(x, y):
-            if x.score.low > y.score.high:
-                return True
-            return x.score.value == pytest.approx(y.score.value) and x.pass_rate.low > y.pass_rate.high
+        def on_score(x, y):
+            return x.score.low > y.score.high
+
+        def on_pass_rate(x, y):  # where the scores do not decide
+            return not on_score(x, y) and not on_score(y, x) and x.pass_rate.low > y.pass_rate.high
 
         for i, x in enumerate(rows):
-            for y in rows[i + 1 :]:
-                assert not ahead(y, x), (y.model, "is clearly ahead of", x.model, [r.rank_text for r in rows])
-                if ahead(x, y):
-                    assert x.rank < y.rank, (x.model, y.model, [(r.model, r.rank_text) for r in rows])
+            for j, y in enumerate(rows[i + 1 :], i + 1):
+                shown = [(r.model, r.rank_text) for r in rows]
+                assert not on_score(y, x), (y.model, "scores clearly above", x.model, shown)
+                if on_score(x, y) or on_pass_rate(x, y):
+                    assert x.rank < y.rank, (x.model, y.model, shown)
+                if on_pass_rate(y, x):  # listed below x only across a score break between them
+                    between = rows[i : j + 1]
+                    breaks = [(p, q) for k, p in enumerate(between) for q in between[k + 1 :] if on_score(p, q)]
+                    assert breaks, (y.model, "passes clearly more than", x.model, shown)
         assert rows[0].rank == 1
     by_model = {s.model: s.rank for s in leaderboard(a + b + c).ranking(OVERALL)}
     assert by_model["C"] <= by_model["B"]  # (B's wide interval overlaps C's: a tie at most)
