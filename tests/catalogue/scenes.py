@@ -366,6 +366,8 @@ class HouseStyle:
     #: one roof edge left out: 0 the ridge, 1–4 the edges from the wall tops up to it (gable
     #: rakes, hip edges), at the corners (0, 0), (0, b), (a, 0), (a, b) in that order
     drop_roof_edge: int | None = None
+    #: several of those left out at once
+    drop_roof_edges: tuple[int, ...] = ()
     #: one of the box's edges a viewer sees left out: 0 the front ground line, 1 the left one,
     #: 2 the front eave (the front wall's top edge), 3 the left one
     drop_box_edge: int | None = None
@@ -523,7 +525,7 @@ def _house_model(st: HouseStyle, k: float):
 
     mv_chim = not st.chimney_ground
     for j, (p, q) in enumerate(roof_edges):
-        if j != st.drop_roof_edge:
+        if j != st.drop_roof_edge and j not in st.drop_roof_edges:
             E("roof", move(p), move(q))
     for f in roof_faces:
         F("roof", [move(p) for p in f])
