@@ -23,7 +23,10 @@ isometric 26.6° or the true 30°)
     back, its peak above the corner, and a diagonal across its long side only crosses lines);
     ``roof_closed`` — above every wall face's top edge (an eave) lies a closed face of the roof, not
     the sky, and the two wall faces meeting at the front corner each have their own (a gable end's
-    rake, a hip edge or the ridge left out opens a face or runs two into one); ``chimney`` — two
+    rake, a hip edge or the ridge left out opens a face or runs two into one); and a roof line (a
+    rake, a hip edge) rises from the front corner's top and, where it is a gable end's rake, from
+    the top of the other face's far wall edge (the far gable end's rake: hidden lines behind the
+    roof close its faces whatever is missing); ``chimney`` — two
     vertical edges side by side (at most half the walls' width apart), their tops level (a small
     box), standing above the eave line (the line through the wall tops) and within the walls'
     width, neither of them a wall edge nor rising straight from a wall top, and standing on the
@@ -128,6 +131,17 @@ class HouseThresholds(SceneThresholds):
     #: low gable's rake rises from the corner half a row a column (rise a quarter of the face's
     #: width) above the eave, so four columns off it leaves a row of the gable end between them.
     roof_corner_clear: float = 4.0
+    #: A roof line (a rake, a hip edge) leaves a wall edge's top if it starts within ``corner_tol``
+    #: of the wall's column from its top up to this many cells above it: a wall edge is cut where
+    #: an eave or a retraced line ends on it, and that cut may lie two cells below the corner.
+    roof_line_reach: float = 2.0
+    #: ... and goes on across a cut (a chimney's edge or a hidden line crossing it ends there) into
+    #: the next edge turning at most this many degrees from it: the same line, cut in pieces.
+    roof_line_turn: float = 15.0
+    #: The rake rising from the front corner is the one of a gable end when its top lies this near
+    #: the gable's peak: each is within ``gable_offset`` of the exact apex, and a chimney's edge
+    #: ending by the apex moves the rake's end a cell more (``corner_tol`` + ``gable_offset`` + 1).
+    rake_apex_tol: float = 4.0
     #: ``single_lines``: an edge at least ``doubled_min_edge`` cells long, and ``doubled_min_share`` of
     #: the tallest upright edge (a wall's: a window's frame, a chimney's sides are shorter), has a
     #: copy in another edge parallel to it (within ``doubled_angle`` degrees), its middle at least
@@ -389,7 +403,7 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     if _asks_gable(p):
         _check_gable(card, e, walls, cells, t)
     solid = solid_parts(com.pts, [st for _, st in com.strokes], t.heal_step, t.heal_step, p["grid_size"])
-    _check_roof_closed(card, walls, cells, solid, t)
+    _check_roof_closed(card, e, walls, cells, solid, t)
     _check_chimney(card, e, walls, at_top, solid, t)
     return card.result("house", com.likeness)
 
@@ -529,7 +543,9 @@ def _check_roof(card: Scorecard, e: _Edges, walls: _Walls, t: HouseThresholds) -
     return at_top
 
 
-def _check_roof_closed(card: Scorecard, walls: _Walls, cells: FloatArray, solid: Solid, t: HouseThresholds) -> None:
+def _check_roof_closed(
+    card: Scorecard, e: _Edges, walls: _Walls, cells: FloatArray, solid: Solid, t: HouseThresholds
+) -> None:
     """``roof_closed``: over every wall face whose top edge (its eave) is drawn stands a closed face
     of the roof, and the two wall faces meeting at the front corner each have their own. Whatever
     the roof, what stands on a face's top edge is a face of it (a slope rising to the ridge, a
@@ -547,6 +563,13 @@ def _check_roof_closed(card: Scorecard, walls: _Walls, cells: FloatArray, solid:
     over the eaves; drawn with its hidden lines, the house has lines behind the roof that still
     part or close its faces; a roof edge drawn right beside another (a hip edge along a gable's)
     leaves the other when it is missing.
+
+    So it also asks for the roof's lines at the wall tops (:func:`_roof_lines_missing`): one rising
+    from the front corner's top, and where that is a gable end's rake, one from the top of the
+    other face's far wall edge. What this cannot see: the ridge alone left out (the back eave and
+    the far gable's hidden rake run beside it); over a nearly square plan the hidden back corner's
+    edge, in the front corner's column, and a chimney by the near gable end, its base edge up the
+    slope along the rake, stand for the front corner's roof line.
     """
     drawn = _drawn_near(cells)
     faults = []
@@ -572,6 +595,7 @@ def _check_roof_closed(card: Scorecard, walls: _Walls, cells: FloatArray, solid:
         sides.append({loop for share in steps if (loop := _on_eave(left + share * (right - left), solid))})
     if len(sides) == 2 and sides[0] & sides[1]:
         faults.append(f"one face over both wall faces meeting at the front corner (x = {front[0]:g})")
+    faults += _roof_lines_missing(e, walls, cells, t)
     card.metrics["roof_faults"] = len(faults)
     card.add(
         "roof_closed",
@@ -580,6 +604,35 @@ def _check_roof_closed(card: Scorecard, walls: _Walls, cells: FloatArray, solid:
         "= 0 wall faces without a closed roof face of their own",
         "" if not faults else "the roof is " + "; ".join(faults) + ": a roof edge is missing",
     )
+
+
+def _roof_lines_missing(e: _Edges, walls: _Walls, cells: FloatArray, t: HouseThresholds) -> list[str]:
+    """The roof lines missing at the wall tops (see :func:`_check_roof_closed`): none rising from
+    the front corner's top (:func:`_roof_line`); or, where that line is a gable end's rake (it
+    ends at the peak standing on one of the two front faces, :func:`_gable_apexes`), none rising
+    from the top of the far wall edge of the other face, where the far gable end's rake leaves
+    it. Any roof has a line up from the front corner: the near gable end's rake, or a hip edge. A
+    gable end on one face puts the ridge along the other and the far gable end at its end, whose
+    rake from the face's far corner is a silhouette line, drawn with or without the hidden lines.
+    The near gable end's other rake (from its own far corner) may run along a ground axis and is
+    not asked for."""
+    front = int(np.argmax(walls.feet[:, 1]))
+    need = max(t.min_roof_rise * walls.height, t.min_roof_rise_cells)
+    rise, rake_top = _roof_line(e, walls, front, t)
+    if rise < need:
+        return [f"no roof line rises from the front corner's top (x = {walls.tops[front][0]:g}): a rake or hip edge"]
+    faults = []
+    for k, peak, _ in _gable_apexes(e, walls, cells, t):
+        # the face's other wall edge and the far one of the other face meeting at the front corner
+        far = {front: front - 1, front - 1: front + 1}.get(k)
+        if far is None or not 0 <= far < len(walls.columns) or rake_top is None:
+            continue
+        if np.hypot(*(rake_top - peak)) <= t.rake_apex_tol and _roof_line(e, walls, far, t)[0] < need:
+            faults.append(
+                f"no roof line rises from the wall top at x = {walls.tops[far][0]:g}: the far gable end "
+                "(its rake) is missing"
+            )
+    return faults
 
 
 def _on_eave(point: FloatArray, solid: Solid) -> int | None:
@@ -610,10 +663,29 @@ def _check_gable(card: Scorecard, e: _Edges, walls: _Walls, cells: FloatArray, t
     drawn cell: whatever rasterises it, its cells lie within a cell of the exact line; and where
     the drawing has edges of its own along it (:func:`_edge_along`): on a wire-frame roof the
     lines crossing a face can cover a diagonal across it to within a cell."""
+    offsets = [off for _, _, off in _gable_apexes(e, walls, cells, t)]
+    best = min(offsets) if offsets else None
+    card.metrics["gable_offset"] = best
+    ok = best is not None and best <= t.gable_offset
+    card.add(
+        "gable",
+        ok,
+        "none" if best is None else round(best, 4),
+        f"≤ {t.gable_offset:g} cells from above a face's middle",
+        "" if ok else "no roof triangle stands on a wall face (a gable end): a gable roof was asked",
+    )
+
+
+def _gable_apexes(
+    e: _Edges, walls: _Walls, cells: FloatArray, t: HouseThresholds
+) -> list[tuple[int, FloatArray, float]]:
+    """The gable ends standing on the wall faces, as :func:`_check_gable` reads them: for each face
+    (between wall edges ``k`` and ``k + 1``) with one, its index, its peak and the peak's distance
+    from above the face's middle (the drawn cell nearest the middle that qualifies)."""
     drawn = _drawn_near(cells)
     peaks = np.unique(cells, axis=0)
     need = max(t.min_roof_rise * walls.height, t.min_roof_rise_cells)
-    best: float | None = None
+    found = []
     for k in range(len(walls.columns) - 1):
         left, right = walls.tops[k], walls.tops[k + 1]
         width = float(right[0] - left[0])
@@ -630,25 +702,52 @@ def _check_gable(card: Scorecard, e: _Edges, walls: _Walls, cells: FloatArray, t
         rises = (edge_y - peaks[:, 1] >= need) & clears
         near = np.flatnonzero((off <= t.gable_offset) & rises)
         for j in near[np.argsort(off[near], kind="stable")]:
-            if best is not None and off[j] >= best:
-                break
             if (
                 not _vertical_below(e, peaks[j], t)
                 and _line_drawn(left, peaks[j], drawn)
                 and _line_drawn(peaks[j], right, drawn)
                 and (_edge_along(e.segs, left, peaks[j], t) and _edge_along(e.segs, peaks[j], right, t))
             ):
-                best = float(off[j])
+                found.append((k, peaks[j].astype(float), float(off[j])))
                 break
-    card.metrics["gable_offset"] = best
-    ok = best is not None and best <= t.gable_offset
-    card.add(
-        "gable",
-        ok,
-        "none" if best is None else round(best, 4),
-        f"≤ {t.gable_offset:g} cells from above a face's middle",
-        "" if ok else "no roof triangle stands on a wall face (a gable end): a gable roof was asked",
-    )
+    return found
+
+
+def _roof_line(e: _Edges, walls: _Walls, k: int, t: HouseThresholds) -> tuple[float, FloatArray | None]:
+    """The roof line rising from wall edge ``k``'s top that climbs highest: an edge starting at
+    the top (``roof_line_reach``), neither a wall edge nor an eave along a ground axis, followed
+    on across the cuts other lines made in it (``roof_line_turn``), running as a whole off the
+    ground axes (a vertical line, in the
+    wall's own column, is a hip edge rising straight on from the corner) and at least ``min_edge``
+    long. Returns its rise
+    above the top and its upper end (0 and None when there is none): a gable's rake or a hip
+    edge, where the eaves leaving the top run along the ground axes."""
+    top = walls.tops[k]
+    start = segment_distance(e.bottom, top, top - (0.0, t.roof_line_reach)) <= t.corner_tol
+    step = e.top - e.bottom
+    heading = np.degrees(np.arctan2(-step[:, 1], step[:, 0]))
+    best: tuple[float, FloatArray | None] = (0.0, None)
+    # (a piece shorter than ``min_edge`` may lie in an axis' band by its rounding alone)
+    eave = (e.rise_left | e.rise_right) & (e.length >= t.min_edge)
+    leaving = start & ~walls.is_wall & ~eave & (e.top[:, 1] < e.bottom[:, 1])
+    for i in np.flatnonzero(leaving).tolist():
+        end, used = e.top[i], {i}
+        while True:
+            on = np.flatnonzero(np.hypot(*(e.bottom - end).T) <= t.corner_tol).tolist()
+            more = [j for j in on if j not in used and abs(heading[j] - heading[i]) <= t.roof_line_turn]
+            if not more:
+                break
+            j = max(more, key=lambda j: float(e.length[j]))
+            end = e.top[j]
+            used.add(j)
+        ang, length = segment_angles(np.array([[e.bottom[i], end]]))
+        vertical, rise_left, rise_right = _iso_bands(ang, t)
+        # a vertical line goes on up the wall's own column, that of its top or its foot (a hip edge
+        # over the front corner); one beside it is a chimney's edge standing behind the corner
+        beside = vertical[0] and min(abs(float(e.bottom[i, 0] - x)) for x in (top[0], walls.feet[k, 0])) > 0.5
+        if length[0] >= t.min_edge and not (rise_left[0] or rise_right[0] or beside) and top[1] - end[1] > best[0]:
+            best = (float(top[1] - end[1]), end)
+    return best
 
 
 def _vertical_below(e: _Edges, p: FloatArray, t: HouseThresholds) -> bool:
