@@ -1070,6 +1070,17 @@ def house_variants(params: dict[str, Any]) -> list[Variant]:
             house_strokes(A0, replace(ref, hidden=False, drop_roof_edge=edge)),
             f"{what} left out: the gable end open to the sky or run into the slope",
         )
+    for edges, name, what in (
+        ((1, 2), "near-gable-open", "both rakes of the near gable end left out (every other line drawn)"),
+        ((0, 3, 4), "single-gable-roof", "the ridge and the far gable end left out: one gable triangle on the box"),
+    ):
+        add(
+            name,
+            IMPOSTOR,
+            "missing-part",
+            house_strokes(A0, replace(ref, drop_roof_edges=edges)),
+            f"{what}: no roof covers the house",
+        )
     legit_ref = house_strokes(A0, ref)
     add(
         "drawn-twice",
