@@ -24,6 +24,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from shape_asserts.asking.call import Answer, _text, _tool_calls, redact
+from shape_asserts.asking.failure import redact_json
 from shape_asserts.defaults import LANGS, UNSEEN
 from shape_asserts.exceptions import ShapeAssertsError
 from shape_asserts.fileio import write_atomic
@@ -107,9 +108,12 @@ class BatchState:
     created_at: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
 
     def write(self, path: Path) -> None:
+        """Write the state, masked as a recording is (:func:`~.failure.redact_json`: a password in a
+        model argument's URL). The arguments kept are only compared as recordings compare them,
+        masked; the batch is sent from the run's own."""
         doc = {k: v for k, v in asdict(self).items() if k != "requests"}
         doc["requests"] = [asdict(r) for r in self.requests.values()]
-        write_atomic(path, json.dumps(doc, indent=1) + "\n")
+        write_atomic(path, json.dumps(redact_json(doc), indent=1) + "\n")
 
     @classmethod
     def read(cls, path: Path, expected: Expected) -> BatchState | None:

@@ -91,6 +91,8 @@ def model_slug(model: str) -> str:
 MAX_RECORDED_CHARS = 256 * 1024
 #: Most tool calls of one answer recorded.
 MAX_TOOL_CALLS = 16
+#: Most characters of a reply's names recorded (the model it says answered, why it ended).
+MAX_NAME_CHARS = 256
 
 
 def ignores_max_tokens(model: str) -> bool:
@@ -176,12 +178,52 @@ class Recording:
         return doc
 
 
-def _bounded(text: str, name: str, cut: dict[str, int]) -> str:
-    """``text`` redacted and cut to :data:`MAX_RECORDED_CHARS`; a cut is noted in ``cut`` under ``name``."""
+def _bounded(text: str, name: str, cut: dict[str, int], limit: int = MAX_RECORDED_CHARS) -> str:
+    """``text`` redacted and cut to ``limit`` characters; a cut is noted in ``cut`` under ``name``."""
     text = redact(text)
-    if len(text) > MAX_RECORDED_CHARS:
+    if len(text) > limit:
         cut[name] = len(text)
-        text = text[:MAX_RECORDED_CHARS]
+        text = text[:limit]
+    return text
+
+
+def _dumped(doc: dict[str, Any]) -> str:
+    """A recording's JSON text: UTF-8 where it can be, ASCII escapes for what cannot (a lone
+    surrogate, half an emoji)."""
+    text = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(doc, ensure_ascii=True, indent=2) + "\n"
+    return text
+
+
+def _fitted(doc: dict[str, Any]) -> str:
+    """The recording ``doc``'s text, no larger than a read takes (:data:`MAX_FIXTURE_BYTES`):
+    a file larger would never read back, and its answers would be paid for again on every run.
+    Many samples of answers near :data:`MAX_RECORDED_CHARS` each (control characters are
+    written six bytes each, tool calls are 16 fields) can pass it: then every answer field is cut
+    to half as many characters until the text fits, each cut noted in its sample's
+    ``cut_from``."""
+    text, limit = _dumped(doc), MAX_RECORDED_CHARS
+    while len(text.encode("utf-8")) > MAX_FIXTURE_BYTES and limit > 1:
+        limit //= 2
+        for sample in doc.get("samples", []):
+            cut = sample.setdefault("cut_from", {})
+            fields = [(sample, "text", "text"), (sample, "refusal", "refusal")]
+            fields += [
+                (call, key, f"tool_calls[{i}].{key}")
+                for i, call in enumerate(sample.get("tool_calls") or [])
+                for key in ("name", "arguments")
+            ]
+            for owner, key, name in fields:
+                value = owner.get(key)
+                if isinstance(value, str) and len(value) > limit:
+                    cut[name] = max(cut.get(name, 0), len(value))
+                    owner[key] = value[:limit]
+            if not cut:
+                del sample["cut_from"]
+        text = _dumped(doc)
     return text
 
 
@@ -192,14 +234,16 @@ def sample_record(index: int, answer: Answer, litellm_version: str | None) -> di
     rec: dict[str, Any] = {
         "index": index,
         "text": _bounded(answer.text, "text", cut),
-        "finish_reason": answer.finish_reason,
+        "finish_reason": None
+        if answer.finish_reason is None
+        else _bounded(answer.finish_reason, "finish_reason", cut, MAX_NAME_CHARS),
         "usage": dict(answer.usage),
         "latency_s": answer.latency_s,
         "recorded_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "litellm_version": litellm_version,
     }
     if answer.response_model:
-        rec["response_model"] = redact(answer.response_model)
+        rec["response_model"] = _bounded(str(answer.response_model), "response_model", cut, MAX_NAME_CHARS)
     if answer.cost_usd is not None:
         rec["cost_usd"] = answer.cost_usd
     # the shapes below are written only when present: a plain text answer's record is as it was
@@ -527,13 +571,7 @@ class FixtureStore:
         Any text a JSON string can carry is kept: an answer with a lone surrogate (half an emoji,
         legal JSON on the wire) cannot be UTF-8, so such a file is written with ASCII escapes.
         """
-        data = redact_json(rec.to_json())
-        text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            text = json.dumps(data, ensure_ascii=True, indent=2) + "\n"
-        return write_atomic(path or self.path(rec.model, rec.case_id, rec.lang), text)
+        return write_atomic(path or self.path(rec.model, rec.case_id, rec.lang), _fitted(redact_json(rec.to_json())))
 
     def quarantine(self, model: str, case_id: str, lang: str, settings: str | None = None) -> Path:
         """Move a corrupt file aside (``*.corrupt``) so re-recording never destroys it."""

@@ -513,3 +513,27 @@ def test_a_batch_reporting_answers_its_files_lack_records_the_rest_and_is_kept(s
     assert len(_recorded(suite)) == N_FEW - 1
     assert f"it reports {N_FEW} answer(s) and its files hold {N_FEW - 1}" in text, text
     assert _state(suite).exists()
+
+
+def test_a_model_arguments_url_password_never_reaches_the_batch_state_and_its_batch_resumes(suite):
+    """Red-team sweep 48: the batch state kept the request's arguments unmasked: a password in a
+    ``--model-arg`` URL was on disk while the batch ran. Kept masked, the resumed batch still
+    records answers that replay with the same argument, asking nothing again."""
+    password = "hunter2pass48xyz"
+    arg = f'--model-arg=extra_body={{"callback": "https://bot:{password}@hooks.example.com/x"}}'
+    plan = BatchPlan(polls=10**9)  # in progress until told
+    with StubServer(batches=plan) as srv:
+        book = srv.state.batches
+        waited = _run(suite, srv, *FEW, arg, "--batch-wait=1")
+        on_disk = _files_containing(suite.path / "recorded", password)
+        kept = _state(suite).exists()
+        plan.polls = 0
+        resumed = _run(suite, srv, *FEW, arg)
+        replay = suite.runpytest_subprocess(*_args(None, *FEW, arg, "--record=none"), timeout=SUBPROCESS_TIMEOUT)
+
+    waited.assert_outcomes(errors=N_FEW)
+    assert kept and not on_disk
+    resumed.assert_outcomes(passed=N_FEW)
+    replay.assert_outcomes(passed=N_FEW)
+    assert book.submissions == 1
+    assert not _files_containing(suite.path, password)

@@ -366,6 +366,40 @@ def test_a_fixture_over_the_size_limit_is_refused_unread(store, case, monkeypatc
         store.read("m", case)
 
 
+def test_a_replys_names_are_recorded_bounded(case):
+    """Red-team sweep 48: a reply's "model" of 12 MB was recorded whole, three samples of it a file
+    over what a read takes: corrupt on every read, and paid for again."""
+    answer = Answer(text="ok", response_model="m" * 12_000_000, finish_reason="s" * 1_000_000)
+    sample = sample_record(0, answer, None)
+    assert len(sample["response_model"]) == len(sample["finish_reason"]) == fixtures_module.MAX_NAME_CHARS
+    assert sample["cut_from"] == {"response_model": 12_000_000, "finish_reason": 1_000_000}
+
+
+@pytest.mark.parametrize("shape", ["text", "tool_calls"])
+def test_a_recording_of_many_huge_answers_is_cut_to_what_a_read_takes_and_reads_back(store, case, monkeypatch, shape):
+    """Each field is cut to MAX_RECORDED_CHARS, but many samples of answers that long (or of 16 tool
+    calls each, or of control characters, written six bytes each) made a file no read takes."""
+    monkeypatch.setattr(fixtures_module, "MAX_FIXTURE_BYTES", 2_000_000)
+    huge = "\x01" * fixtures_module.MAX_RECORDED_CHARS  # six bytes each in JSON
+    if shape == "text":
+        answers = [Answer(text=huge) for _ in range(3)]
+    else:
+        answers = [Answer(text="", tool_calls=tuple((f"draw{k}", huge) for k in range(4))) for _ in range(2)]
+    rec = _recording(case, [])
+    for i, answer in enumerate(answers):
+        rec.add(sample_record(i, answer, None))
+
+    path = store.write(rec)
+
+    assert path.stat().st_size <= 2_000_000
+    back = store.read(MODEL, case)  # reads back: not corrupt, not asked again
+    assert back is not None and len(back.samples) == len(answers)
+    first = back.samples[0]
+    field = "text" if shape == "text" else "tool_calls[0].arguments"
+    assert first["cut_from"][field] == fixtures_module.MAX_RECORDED_CHARS
+    assert 0 < len(first["text"] if shape == "text" else first["tool_calls"][0]["arguments"]) < len(huge)
+
+
 def test_a_fixture_nested_too_deep_is_a_corrupt_fixture_not_a_recursion_error(store, case):
     _hostile(store, case, lambda p: p.write_text("[" * 100_000 + "]" * 100_000))
     with pytest.raises(FixtureError, match="nested too deep"):
