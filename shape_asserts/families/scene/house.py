@@ -29,9 +29,12 @@ isometric 26.6° or the true 30°)
     roof close its faces whatever is missing); ``chimney`` — two
     vertical edges side by side (at most half the walls' width apart), their tops level (a small
     box), standing above the eave line (the line through the wall tops) and within the walls'
-    width, neither of them a wall edge nor rising straight from a wall top, and standing on the
+    width, neither of them a wall edge nor rising straight from a wall top, one of them at least
+    ``chimney_rise`` tall (a skylight lying along a slope is a cell thick), and standing on the
     house (in the solid piece of the drawing the walls are in: a chimney floating above the roof
-    fails).
+    fails); the hidden back corner's wall edge and a vertical edge lying in a gable end's triangle
+    (an attic window's side) are no chimney's. It does not ask that the box rise above the roof:
+    a box hanging from the far slope into the attic, or floating in it, still passes.
 """
 
 from __future__ import annotations
@@ -176,6 +179,11 @@ class HouseThresholds(SceneThresholds):
     #: ... and their tops level along a horizontal or isometric line, give or take this many cells
     #: (the rounding of both ends, under a cell each).
     chimney_level_tol: float = 1.5
+    #: ... and at least one of the two rising this many cells: a chimney stands out of the roof.
+    #: A flat box lying along a slope (a skylight, a solar panel a cell thick) draws its sides two
+    #: cells long at most (its thickness and the rounding of both ends); a chimney's downhill side
+    #: is its height above the roof (two cells at the least) and the slope's rise across its depth.
+    chimney_rise: float = 2.5
     #: Vertical edges whose ends are at most this many cells apart (a jittered cell, a one-cell
     #: pen lift) and within one column of each other are one line.
     vertical_join: float = 2.0
@@ -404,7 +412,7 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         _check_gable(card, e, walls, cells, t)
     solid = solid_parts(com.pts, [st for _, st in com.strokes], t.heal_step, t.heal_step, p["grid_size"])
     _check_roof_closed(card, e, walls, cells, solid, t)
-    _check_chimney(card, e, walls, at_top, solid, t)
+    _check_chimney(card, e, walls, at_top, cells, solid, t)
     return card.result("house", com.likeness)
 
 
@@ -807,27 +815,71 @@ def _line_drawn(p: FloatArray, q: FloatArray, drawn: set[tuple[int, int]]) -> bo
     return all((int(x), int(y)) in drawn for x, y in np.rint(along).tolist())
 
 
+def _back_corner_edge(walls: _Walls, drawn: set[tuple[int, int]]) -> tuple[FloatArray, FloatArray] | None:
+    """The hidden back corner's wall edge of a box drawn with its hidden lines: its foot at the
+    ground plan's fourth corner (the side wall edges' feet less the front one's: the plan is a
+    parallelogram), its top at the walls' height above it. Returned (foot, top) only where the
+    hidden ground lines from that foot to both side wall edges' feet are drawn; None when they
+    are not (hidden lines left out) or the front wall edge is not between the side ones. It stands
+    on no ground line a viewer sees, so it is no wall edge; standing in the roof's part of the
+    picture, above the eave line through the wall tops, it would otherwise read as a chimney's."""
+    front = int(np.argmax(walls.feet[:, 1]))
+    last = len(walls.columns) - 1
+    if not 0 < front < last:
+        return None
+    foot = walls.feet[0] + walls.feet[last] - walls.feet[front]
+    if not (_line_drawn(foot, walls.feet[0], drawn) and _line_drawn(foot, walls.feet[last], drawn)):
+        return None
+    return foot, walls.tops[0] + walls.tops[last] - walls.tops[front]
+
+
+def _inside(p: FloatArray, a: FloatArray, b: FloatArray, c: FloatArray) -> bool:
+    """Whether ``p`` lies in the triangle ``a b c`` (its sides included)."""
+    sides = [float((q[0] - o[0]) * (p[1] - o[1]) - (q[1] - o[1]) * (p[0] - o[0])) for o, q in ((a, b), (b, c), (c, a))]
+    return not (min(sides) < 0 < max(sides))
+
+
 def _check_chimney(
     card: Scorecard,
     e: _Edges,
     walls: _Walls,
     at_top: BoolArray,
+    cells: FloatArray,
     solid: Solid,
     t: HouseThresholds,
 ) -> None:
     """``chimney``: two vertical edges side by side above the eave line (the line through the wall
-    tops), within the walls, their tops level; neither a wall edge nor rising from a wall top;
-    standing on the house: their feet in the solid piece of the drawing the walls are in
-    (:meth:`.strokes.Solid.piece`: a chimney on a roof slope stands in the slope's face, one
-    floating above the roof is a piece of its own)."""
+    tops), within the walls, their tops level, one of them at least ``chimney_rise`` long; neither
+    a wall edge nor rising from a wall top; standing on the house: their feet in the solid piece
+    of the drawing the walls are in (:meth:`.strokes.Solid.piece`: a chimney on a roof slope stands
+    in the slope's face, one floating above the roof is a piece of its own).
+
+    Two vertical lines in the roof's part of the picture are no chimney's: the hidden back corner's
+    wall edge (:func:`_back_corner_edge`), and a vertical edge lying in a gable end (its top and
+    foot in the triangle between the face's wall tops and the gable's peak, :func:`_gable_apexes`):
+    drawn on the gable end's wall (an attic window's side), not standing on the roof. A chimney on
+    the far slope seen behind the gable end rises out of the triangle above the rake."""
     house = solid.piece(e.top[walls.columns[0]])
     order = np.argsort(walls.tops[:, 0], kind="stable")
     eave_x, eave_y = walls.tops[order, 0], walls.tops[order, 1]
     upright = e.vertical & ~walls.is_wall & ~at_top & (e.length >= t.chimney_min_edge)
+    back = _back_corner_edge(walls, _drawn_near(cells))
+    gables = [(walls.tops[k], peak, walls.tops[k + 1]) for k, peak, _ in _gable_apexes(e, walls, cells, t)]
     candidates = []
     for i in np.flatnonzero(upright).tolist():
         fx, fy = e.bottom[i]
         if not walls.x0 + t.corner_tol <= fx <= walls.x1 - t.corner_tol:
+            continue
+        if back is not None:
+            foot, top = back
+            # in the back corner's column, from its foot up to (at most a cut below) its top
+            if (
+                abs(fx - foot[0]) <= 0.5
+                and np.hypot(*(e.bottom[i] - foot)) <= t.corner_tol
+                and e.top[i, 1] >= top[1] - t.corner_tol
+            ):
+                continue
+        if any(_inside(e.top[i], *g) and _inside(e.bottom[i], *g) for g in gables):
             continue
         on_house = solid.piece(e.bottom[i]) == house
         if on_house and float(np.interp(fx, eave_x, eave_y)) - fy >= t.chimney_clearance:
@@ -837,7 +889,8 @@ def _check_chimney(
     for a, b in itertools.combinations(candidates, 2):
         dx = abs(e.mid_x[a] - e.mid_x[b])
         level = abs(e.top[a, 1] - e.top[b, 1]) <= dx * slope + t.chimney_level_tol
-        if t.corner_tol <= dx <= t.chimney_max_width * (walls.x1 - walls.x0) and level:
+        rises = max(float(e.length[a]), float(e.length[b])) >= t.chimney_rise
+        if t.corner_tol <= dx <= t.chimney_max_width * (walls.x1 - walls.x0) and level and rises:
             paired.update((a, b))
     card.metrics["chimney_edges"] = len(paired)
     card.add(
