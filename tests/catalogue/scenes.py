@@ -361,6 +361,10 @@ class HouseStyle:
     #: house at its nearest (2: one empty cell between, 3: two ...)
     chimney_clear: int | None = None
     chimney_ground: bool = False
+    #: something else drawn on the roof (with ``chimney=None``: instead of the chimney):
+    #: "skylight", a flat box a cell thick lying along the near slope where the chimney would stand
+    #: (twice its width, its depth); "gable-window", a rectangle on the near gable end's wall
+    roof_extra: str | None = None
     roof_place: str = "on"  # "on" | "beside" | "below"
     walls: bool = True
     #: one roof edge left out: 0 the ridge, 1–4 the edges from the wall tops up to it (gable
@@ -514,6 +518,22 @@ def _house_model(st: HouseStyle, k: float):
         ]
         if st.chimney_ground:
             chim_faces.append([b00, b10, b11, b01])
+
+    if st.roof_extra == "skylight":
+        sw = max(4, 2 * _rnd(0.2 * a)) if q2 else max(4.0, 0.4 * a)
+        s0 = min(max(_rnd(0.7 * a - sw / 2) if q2 else 0.7 * a - sw / 2, 1), a - 1 - sw)
+        s1, z0, z1 = s0 + sw, 0.22 * zr, 0.72 * zr
+        foot = [(s0, roof_y(z0), z0), (s1, roof_y(z0), z0), (s1, roof_y(z1), z1), (s0, roof_y(z1), z1)]
+        lid = [(x, y + 1.0, z) for x, y, z in foot]
+        for i in range(4):
+            j = (i + 1) % 4
+            chim_edges += [(foot[i], foot[j]), (lid[i], lid[j]), (foot[i], lid[i])]
+            chim_faces.append([foot[i], foot[j], lid[j], lid[i]])
+        chim_faces.append(lid)
+    elif st.roof_extra == "gable-window":
+        y0, y1 = H + max(1.0, 0.15 * R), H + 0.6 * R
+        pane = [(0.0, y0, 0.4 * b), (0.0, y0, 0.6 * b), (0.0, y1, 0.6 * b), (0.0, y1, 0.4 * b)]
+        chim_edges += [(pane[i], pane[(i + 1) % 4]) for i in range(4)]
 
     # displace the roof (with its chimney) for the misplaced-roof impostors
     def move(p):
@@ -1019,6 +1039,17 @@ def house_variants(params: dict[str, Any]) -> list[Variant]:
             house_strokes(A0, replace(ref, drop_box_edge=2)),
             "the front wall's top edge left out: the wall runs on into the roof",
         )
+        for extra, what in (
+            ("skylight", "a flat box a cell thick lying along the slope (a skylight): nothing rises out of the roof"),
+            ("gable-window", "a rectangle on the gable end's wall (an attic window)"),
+        ):
+            add(
+                f"no-chimney-{extra}" + tag,
+                IMPOSTOR,
+                "missing-part",
+                house_strokes(A0, replace(ref, chimney=None, roof_extra=extra)),
+                f"no chimney, {what} instead",
+            )
         add(
             "chimney-on-ground" + tag,
             IMPOSTOR,

@@ -323,6 +323,21 @@ def test_a_chimney_floating_above_the_roof_fails(drawn, clear):
     assert any(f.startswith("chimney") for f in _failed(_house_case(area, gable), cells))
 
 
+@settings(derandomize=True, max_examples=30, deadline=None)
+@given(fair_houses(), st.sampled_from(["skylight", "gable-window"]))
+def test_a_skylight_or_a_gable_window_is_no_chimney(drawn, extra):
+    """No chimney, but a flat box a cell thick lying along the slope (a skylight) or a rectangle on
+    the near gable end's wall (an attic window): nothing rises out of the roof (the audit found
+    a third of such houses passing: the window's sides, or the skylight's paired with the hidden
+    back corner's wall edge, read as a chimney's)."""
+    area, gable, style = drawn
+    # a gable end to put the window on
+    style = replace(style, roof="gable", chimney=None, roof_extra=extra)
+    cells = house_cells(area or DEFAULT_AREA, style)
+    assume(_house_size(cells) >= LEAST_HOUSE)
+    assert any(f.startswith("chimney") for f in _failed(_house_case(area, gable), cells))
+
+
 @settings(derandomize=True, max_examples=25, deadline=None)
 @given(fair_houses(), st.integers(2, 6), st.sampled_from([(1, 0), (-1, 0), (0, 1), (0, -1)]))
 def test_a_house_moved_out_of_its_area_fails(drawn, out, way):
