@@ -136,6 +136,14 @@ class BatchRunner:
             )
         return str(provider), str(name)
 
+    def _litellm(self) -> Any:
+        """litellm, its batch and file calls each given ``--request-timeout`` from the first byte
+        sent to the last one read, as a live call is (a sync client's timeout bounds each read)."""
+        litellm = load_litellm()  # (first: it loads httpx, which bounded needs)
+        from shape_asserts.asking.bounded import Deadlined
+
+        return Deadlined(litellm, self.asker.timeout)
+
     def _api(self, provider: str) -> dict[str, Any]:
         """The arguments every batch or file call takes (the key comes from the environment).
 
@@ -207,7 +215,7 @@ class BatchRunner:
                     f"{pending.created_at} with {len(pending.requests)} request(s) ({path})"
                 )
                 if pending.batch_id is None:
-                    adopt(load_litellm(), pending, self._api(pending.provider), path)
+                    adopt(self._litellm(), pending, self._api(pending.provider), path)
                 return pending, True
             # planned before the lock: a run that held it may have recorded these answers since
             jobs = self._replanned(jobs)
@@ -261,7 +269,7 @@ class BatchRunner:
             line = {"custom_id": r.custom_id, "method": "POST", "url": "/v1/chat/completions", "body": body}
             lines.append(json.dumps(line, ensure_ascii=False))
         data = ("\n".join(lines) + "\n").encode("utf-8")
-        submit(load_litellm(), bstate, data, self._api(bstate.provider), path, self._said)
+        submit(self._litellm(), bstate, data, self._api(bstate.provider), path, self._said)
         self.say(f"submitted batch {bstate.batch_id}: {len(bstate.requests)} request(s) of {bstate.model} ({path})")
 
     @staticmethod
@@ -331,7 +339,7 @@ class BatchRunner:
         _Unfinished
             It could not be polled, or it did not end within :attr:`wait` seconds: it is kept.
         """
-        litellm = load_litellm()
+        litellm = self._litellm()
         started = time.monotonic()
         failures, last, said_at = 0, "", started
         while True:
@@ -339,12 +347,13 @@ class BatchRunner:
                 batch = litellm.retrieve_batch(bstate.batch_id, **self._api(bstate.provider))
             except Exception as exc:
                 failures += 1
-                if failures > self.asker.max_retries or not is_retriable(exc):
+                waited = time.monotonic() - started
+                if failures > self.asker.max_retries or not is_retriable(exc) or waited >= self.wait:
                     raise _Unfinished(
                         f"{bstate.model}: batch {bstate.batch_id} could not be polled: {self._said(exc)}; "
                         f"it is kept in {path}: run again to resume it"
                     ) from None
-                time.sleep(self.poll)
+                time.sleep(min(self.poll, max(0.0, self.wait - waited)))
                 continue
             failures = 0
             now = self._status(bstate, batch)
@@ -408,7 +417,7 @@ class BatchRunner:
             A line of a file is not a batch row (an HTML page, a cut download): what the file holds
             is unknown, so nothing of it is taken as read.
         """
-        litellm = load_litellm()
+        litellm = self._litellm()
         out: dict[str, Answer | str] = {}
         seen: Counter[str] = Counter()
         for file_id in (batch.output_file_id, batch.error_file_id):

@@ -41,6 +41,7 @@ _RETRIABLE = (
     "APIConnectionError",
     "APIError",
     "BadGatewayError",
+    "TooSlow",  # (a batch or file call past its deadline: shape_asserts.asking.bounded)
 )
 #: HTTP statuses another attempt may change: timeout, conflict, rate limit (and every 5xx).
 RETRIABLE_STATUS = (408, 409, 429)
