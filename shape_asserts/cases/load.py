@@ -36,6 +36,7 @@ from shape_asserts.families.base import Family, with_overrides
 from shape_asserts.families.prompts import LANGS, SEED_CIRCLE_PROMPTS
 from shape_asserts.families.registry import get_family
 from shape_asserts.fileio import read_text
+from shape_asserts.geometry.drawing import MAX_POINTS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -278,6 +279,18 @@ def _make_case(raw: Mapping[str, Any], source: str) -> Case:
     return case
 
 
+def _check_drawable(case: Case, source: str) -> None:
+    """CaseError unless the case's own ideal drawing fits in an answer (:data:`MAX_POINTS`): a
+    spiral of many turns on a grid of 1,000 asks more points than any answer may hold, and no
+    model, the exact reference drawer included, could pass it."""
+    points = len(case.ideal())
+    if points > MAX_POINTS:
+        raise CaseError(
+            f"{source}: case {case.id}: its exact drawing has {points:,} points, more than an answer may "
+            f"hold ({MAX_POINTS:,}): no model could draw it; ask a smaller shape or a smaller grid"
+        )
+
+
 def _same_question(case: Case) -> str:
     p = {k: v for k, v in case.params.items() if k != "seed_prompt"}
     return json.dumps([case.family, p], sort_keys=True, default=str)
@@ -336,6 +349,8 @@ def load_cases(
         source = "builtin:" + path.relative_to(_BUILTIN_DIR).as_posix() if builtin_dir else str(path)
         for raw in _read(path, source):
             case = _make_case(raw, source)
+            if not builtin_dir:
+                _check_drawable(case, source)
             key = _same_question(case)
             if key in questions:
                 if builtin_dir:

@@ -127,7 +127,8 @@ class ShapeRun:
         """A ``--shape-results`` or ``--shape-report`` file that could not be written stops the run
         at start (exit 4), before a call is paid for. So does one file named by two outputs (with
         ``--junitxml`` too: the last written would replace the other), an output naming one of the
-        run's inputs (a ``--shape-cases`` file, the ``--shape-models`` file), and a ``--shape-report``
+        run's inputs (a ``--shape-cases`` file, the ``--shape-models`` file, pytest's configuration
+        file), and a ``--shape-report``
         naming an existing results file (an earlier job's, which the page would destroy)."""
         options = self.verdicts.options
         outputs = [
@@ -135,27 +136,29 @@ class ShapeRun:
             for flag, path in (("--shape-results", options.results), ("--shape-report", options.report))
             if path
         ]
-        if not outputs or self.is_worker:  # the controller alone writes them
+        junit = getattr(self.config.option, "xmlpath", None)  # (opened as pytest opens it: ~ and $VARS)
+        junit = os.path.expanduser(os.path.expandvars(junit)) if junit else None
+        named = [*outputs, *([("--junitxml", junit)] if junit else [])]
+        if not named or self.is_worker:  # the controller alone writes them
             return
         from shape_asserts.fileio import same_file
         from shape_asserts.results.results_file import holds_results, unwritable
 
-        junit = getattr(self.config.option, "xmlpath", None)  # (opened as pytest opens it: ~ and $VARS)
-        junit = os.path.expanduser(os.path.expandvars(junit)) if junit else None
-        named = [*outputs, ("--junitxml", junit)]
-        for (flag, path), (other, there) in itertools.combinations([(f, p) for f, p in named if p], 2):
+        for (flag, path), (other, there) in itertools.combinations(named, 2):
             if same_file(path, there):
                 raise pytest.UsageError(
                     f"shape-asserts: {flag} and {other} both name {path}: one would be written over the "
                     "other; give each a path of its own"
                 )
-        inputs = [("--shape-cases", str(p)) for p in self.settings.case_files]
-        inputs += [("--shape-models", models_file)] if models_file else []
-        for (flag, path), (other, there) in itertools.product([(f, p) for f, p in named if p], inputs):
+        inputs = [("the --shape-cases file", str(p)) for p in self.settings.case_files]
+        inputs += [("the --shape-models file", models_file)] if models_file else []
+        inipath = self.config.inipath  # (its options, and model configurations in pyproject.toml)
+        inputs += [("pytest's configuration file", str(inipath))] if inipath else []
+        for (flag, path), (other, there) in itertools.product(named, inputs):
             if same_file(path, there):
                 raise pytest.UsageError(
-                    f"shape-asserts: {flag} names the {other} file {there}: the run would write over its "
-                    "own input; give the output a path of its own"
+                    f"shape-asserts: {flag} names {other} {there}: the run would write over its own input; "
+                    "give the output a path of its own"
                 )
         if options.report and holds_results(options.report):
             raise pytest.UsageError(

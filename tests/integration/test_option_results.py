@@ -171,6 +171,20 @@ def test_an_output_naming_one_of_the_runs_inputs_is_refused_at_start(suite, outp
     assert (suite.path / name).read_text(encoding="utf-8") == text
 
 
+@pytest.mark.parametrize("output", ["--shape-results", "--shape-report", "--junitxml"])
+def test_an_output_naming_pytests_configuration_file_is_refused_at_start(suite, output):
+    """Red-team sweep 48: pyproject.toml holds the run's options and its model configurations; an
+    output naming it exited 0 with it written over."""
+    ini = suite.path / "tox.ini"
+    text = "[pytest]\naddopts = -p no:cacheprovider\n"
+    ini.write_text(text, encoding="utf-8")
+    result = suite.runpytest("-k", "circle-start000-cw", "--record=none", "-c", str(ini), f"{output}={ini}")
+
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*{output} names pytest's configuration file *tox.ini*write over its own input*"])
+    assert ini.read_text(encoding="utf-8") == text
+
+
 def test_a_report_over_an_earlier_jobs_results_file_is_refused_at_start(suite):
     """Red-team sweep 45: ``--shape-report`` naming an earlier job's results file wrote the page
     over it, where ``leaderboard --html`` refuses the same path."""

@@ -558,6 +558,14 @@ def test_a_circle_wider_than_the_grid_is_refused(tmp_path, radius):
     assert "huge" in message and "'radius' must be at most the grid's side, 50" in message
 
 
+def test_a_case_whose_exact_drawing_no_answer_may_hold_is_refused(tmp_path):
+    """Red-team sweep 48: a spiral of ten turns on a grid of 1,000 loaded, and its exact drawing
+    (12,747 points) was more than an answer may hold: the exact reference drawer failed it."""
+    lines = 'grid_size = 1000\ncenter = [500, 500]\nturns = 10\nspacing = 45\nangle = 0\ndirection = "cw"'
+    message = _error(tmp_path, f'[[case]]\nid = "big-spiral"\nfamily = "spiral"\n{lines}\n')
+    assert "big-spiral" in message and "its exact drawing has 12,747 points" in message and "10,000" in message
+
+
 def test_a_circle_of_the_least_radius_loads(tmp_path):
     path = _write(
         tmp_path, '[[case]]\nid = "r3"\nfamily = "circle"\ndirection = "cw"\ncenter = [25, 25]\nstart = [25, 22]\n'
