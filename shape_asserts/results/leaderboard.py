@@ -50,7 +50,10 @@ rate). A shared rank is shown ``=1``.
 sample indices) both have (:func:`shape_asserts.results.gate.pair`): the mean paired score
 difference, better minus worse, with its interval. It is *resolved* when the interval excludes 0,
 or, when it does not, the pass-rate difference's interval does (which then says which is better).
-Neighbours only: every two of a hundred models would be 4,950 pairs a scope.
+Neighbours only: every two of a hundred models would be 4,950 pairs a scope. Ranks stand on each
+model's own intervals; a paired difference is sharper (two models whose scores differ by the same
+half point on every case have overlapping intervals of their own), so a pair line can resolve on
+score two models the ranks left to pass rate, and it then says which is better on score.
 
 Example
 -------
