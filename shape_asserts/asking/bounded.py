@@ -9,8 +9,9 @@ their replies are decoded here, a chunk at a time, and refused past the bound
 off (the connection dropped half-way) was delivered too: the answer was generated and may be
 billed, so it is :class:`ReplyCut`, not the connection error litellm would retry.
 
-litellm's batch and file calls go through a sync client, bounded the same way; its timeout bounds
-each read, not the call, so each of those calls is also given a deadline (:class:`Deadlined`).
+litellm's batch and file calls go through a sync client, bounded the same way (to
+:data:`MAX_FILE_BYTES`: a batch's output file holds all its answers); its timeout bounds each read,
+not the call, so each of those calls is also given a deadline (:class:`Deadlined`).
 """
 
 from __future__ import annotations
@@ -23,10 +24,23 @@ from typing import Any
 
 import httpx
 
-__all__ = ["MAX_REPLY_BYTES", "Deadlined", "ReplyCut", "ReplyTooLarge", "TooSlow", "install", "within"]
+__all__ = [
+    "MAX_FILE_BYTES",
+    "MAX_REPLY_BYTES",
+    "Deadlined",
+    "ReplyCut",
+    "ReplyTooLarge",
+    "TooSlow",
+    "install",
+    "within",
+]
 
 #: The most a reply's body may hold once decoded: an answer of a million tokens is about 4 MB.
 MAX_REPLY_BYTES = 32 * 2**20
+#: ... and a batch's file (litellm's sync client reads only files and batches): a batch's output
+#: holds every answer of the batch, 3,120 of them a few kilobytes each in a benchmark of ten
+#: samples; a file past this is not read (the batch is kept, its answers not recorded).
+MAX_FILE_BYTES = 256 * 2**20
 
 #: The encodings a reply may come in, and how zlib reads each (``gzip`` or a zlib stream).
 _WBITS = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}
@@ -159,7 +173,7 @@ class _Bounded(httpx.AsyncBaseTransport):
 
 
 class _BoundedSync(httpx.BaseTransport):
-    """:class:`_Bounded` for a sync client (litellm's batch and file calls)."""
+    """:class:`_Bounded` for a sync client (litellm's batch and file calls), to :data:`MAX_FILE_BYTES`."""
 
     def __init__(self, inner: httpx.BaseTransport) -> None:
         self.inner = inner
@@ -173,9 +187,7 @@ class _BoundedSync(httpx.BaseTransport):
             response.close()
             raise
         assert isinstance(response.stream, httpx.SyncByteStream)
-        return _decoded(
-            request, response, _DecodedSync(response.stream, encoding, MAX_REPLY_BYTES, response.is_success)
-        )
+        return _decoded(request, response, _DecodedSync(response.stream, encoding, MAX_FILE_BYTES, response.is_success))
 
     def close(self) -> None:
         self.inner.close()

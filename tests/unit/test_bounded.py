@@ -14,7 +14,7 @@ from shape_asserts.asking.bounded import Deadlined, ReplyCut, ReplyTooLarge, Too
 
 
 def _client(reply: httpx.Response, monkeypatch: pytest.MonkeyPatch, limit: int = 1000) -> httpx.Client:
-    monkeypatch.setattr(bounded, "MAX_REPLY_BYTES", limit)
+    monkeypatch.setattr(bounded, "MAX_FILE_BYTES", limit)
     return httpx.Client(transport=_BoundedSync(httpx.MockTransport(lambda request: reply)))
 
 
