@@ -28,6 +28,7 @@ as a usage error before anything is submitted.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import time
 from collections import Counter
@@ -42,6 +43,7 @@ from shape_asserts.asking.batch_state import (
     BatchUnavailable,
     Expected,
     Request,
+    batch_id_at,
     checked_id,
     one_line,
     row_answer,
@@ -83,6 +85,8 @@ class BatchRunner:
         #: Seconds a batch is polled before the run stops waiting for it (``--batch-wait``).
         self.wait = wait
         self.say = say or (lambda line: None)
+        #: (model, case id, sample) of every answer this run recorded from a batch.
+        self._recorded: set[tuple[str, str, int]] = set()
 
     def fetch(self, jobs: list[Job]) -> tuple[RunState, Progress]:
         """Ask for every planned sample through batches; what could not be obtained, and the counters.
@@ -246,8 +250,15 @@ class BatchRunner:
         return BatchState(model=model, provider=provider[0], requests=requests, server=server)
 
     def _replanned(self, jobs: list[Job]) -> list[Job]:
-        """``jobs`` as they stand now: what is still missing of each (recordings may have arrived)."""
-        return [j for j in (self.asker.job(j.model, j.case, self.samples) for j in jobs) if j.indices]
+        """``jobs`` as they stand now: what is still missing of each (recordings may have arrived),
+        less what this run recorded from a batch (under ``--record=all`` every sample is asked
+        again, but not one a resumed batch has just answered: that would be paid for twice)."""
+        out = []
+        for job in (self.asker.job(j.model, j.case, self.samples) for j in jobs):
+            left = tuple(i for i in job.indices if (job.model, job.case.id, i) not in self._recorded)
+            if left:
+                out.append(dataclasses.replace(job, indices=left))
+        return out
 
     @staticmethod
     def _fail(jobs: list[Job], state: RunState, why: str) -> None:
@@ -271,6 +282,16 @@ class BatchRunner:
         data = ("\n".join(lines) + "\n").encode("utf-8")
         submit(self._litellm(), bstate, data, self._api(bstate.provider), path, self._said)
         self.say(f"submitted batch {bstate.batch_id}: {len(bstate.requests)} request(s) of {bstate.model} ({path})")
+
+    def _forget(self, bstate: BatchState, path: Path) -> None:
+        """Delete the state at ``path`` if it is still this batch's, under the submission lock:
+        another run may have resumed this batch and written its own new one there since, and
+        without its state that one would be asked (paid for) again. Where the lock is not had in
+        time, the state stays: the next run resumes the finished batch and records it again."""
+        wait = 3 * self.asker.timeout + 10  # (as a waiting submitter waits for the holder)
+        with contextlib.suppress(OSError, LockBusy), submission_lock(path.parent, wait, self.say):
+            if batch_id_at(path) == bstate.batch_id:
+                path.unlink()
 
     @staticmethod
     def _kept(bstate: BatchState, path: Path) -> str:
@@ -322,8 +343,7 @@ class BatchRunner:
         if lost:  # the provider says it answered more than its files hold: fetched again next run
             self.say(f"{bstate.model}: batch {bstate.batch_id} ended {batch.status} but {lost}; {kept}")
             return False
-        with contextlib.suppress(OSError):
-            path.unlink()
+        self._forget(bstate, path)
         if batch.status != "completed":
             self.say(self._ended(bstate, batch))
         return True
@@ -487,6 +507,7 @@ class BatchRunner:
         for rec in recordings.values():
             try:
                 self.asker.store.save(rec)
+                self._recorded.update((rec.model, rec.case_id, s["index"]) for s in rec.samples)
             except OSError as exc:
                 written = False
                 where = self.asker.store.path(rec.model, rec.case_id, rec.lang)

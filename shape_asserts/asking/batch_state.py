@@ -173,6 +173,16 @@ def checked_id(value: object) -> str:
     return text
 
 
+def batch_id_at(path: Path) -> str | None:
+    """The batch id the state at ``path`` names, ``None`` when it names none or cannot be read."""
+    try:
+        doc = _load(path)
+    except (OSError, ValueError):
+        return None
+    found = doc.get("batch_id") if isinstance(doc, dict) else None
+    return found if isinstance(found, str) else None
+
+
 def _load(path: Path) -> Any:
     """The JSON document at ``path``: a regular file no larger than :data:`MAX_STATE_BYTES`."""
     info = path.stat()

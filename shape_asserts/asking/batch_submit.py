@@ -62,7 +62,14 @@ def submission_lock(folder: Path, wait: float, say: Any) -> Iterator[None]:
     """
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / LOCK_NAME
-    with open(path, "a+", encoding="utf-8") as fh:
+    try:  # never through a link: a fixtures folder from a checkout could point it at any file
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    except OSError as exc:
+        raise LockBusy(
+            f"the batch lock {path} cannot be opened ({exc.strerror or exc}); it must be a plain file: "
+            "delete it and run again"
+        ) from None
+    with open(fd, "a+", encoding="utf-8") as fh:
         deadline = time.monotonic() + wait
         told = False
         while True:

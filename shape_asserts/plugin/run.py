@@ -154,6 +154,14 @@ class ShapeRun:
         inputs += [("the --shape-models file", models_file)] if models_file else []
         inipath = self.config.inipath  # (its options, and model configurations in pyproject.toml)
         inputs += [("pytest's configuration file", str(inipath))] if inipath else []
+        recordings = self.settings.fixtures_dir.resolve()
+        for flag, path in named:
+            if recordings in Path(path).resolve().parents:
+                raise pytest.UsageError(
+                    f"shape-asserts: {flag} {path} is in the recordings folder {self.settings.fixtures_dir}, the "
+                    "run's input (a recording written over would be asked for again): give the output a path "
+                    "outside it"
+                )
         for (flag, path), (other, there) in itertools.product(named, inputs):
             if same_file(path, there):
                 raise pytest.UsageError(

@@ -537,3 +537,33 @@ def test_a_model_arguments_url_password_never_reaches_the_batch_state_and_its_ba
     replay.assert_outcomes(passed=N_FEW)
     assert book.submissions == 1
     assert not _files_containing(suite.path, password)
+
+
+def test_resuming_a_batch_under_record_all_submits_nothing_again(suite):
+    """Red-team sweep 49: a --record=all run that resumed a pending batch recorded it, then asked
+    the whole selection again in a second batch: every request paid for twice."""
+    plan = BatchPlan(polls=10**9)
+    with StubServer(batches=plan) as srv:
+        book = srv.state.batches
+        waited = _run(suite, srv, *FEW, "--record=all", "--batch-wait=1")
+        plan.polls = 0
+        resumed = _run(suite, srv, *FEW, "--record=all")
+
+    waited.assert_outcomes(errors=N_FEW)
+    resumed.assert_outcomes(passed=N_FEW)
+    assert book.submissions == 1
+
+
+def test_a_batch_lock_that_is_a_link_is_never_followed(suite):
+    """Red-team sweep 49: the lock was opened through a symlink (a fixtures folder from a checkout
+    may hold one) and the file it pointed to was truncated."""
+    victim = suite.path / "victim.txt"
+    victim.write_text("IMPORTANT\n", encoding="utf-8")
+    folder = suite.path / "recorded" / model_slug(MODEL)
+    folder.mkdir(parents=True)
+    (folder / ".batch.lock").symlink_to(victim)
+    with StubServer(batches=BatchPlan(polls=0)) as srv:
+        result = _run(suite, srv, *FEW)
+
+    assert victim.read_text(encoding="utf-8") == "IMPORTANT\n"
+    result.stdout.fnmatch_lines(["*.batch.lock cannot be opened*must be a plain file*"])

@@ -12,7 +12,7 @@ import pytest
 from shape_asserts.cli import main
 from shape_asserts.results.results_file import FORMAT, VERSION
 
-from .conftest import recording
+from .conftest import SUBPROCESS_TIMEOUT, recording
 
 MODELS = ("--model=reference/exact", "--model=reference/noisy")
 
@@ -183,6 +183,22 @@ def test_an_output_naming_pytests_configuration_file_is_refused_at_start(suite, 
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([f"*{output} names pytest's configuration file *tox.ini*write over its own input*"])
     assert ini.read_text(encoding="utf-8") == text
+
+
+@pytest.mark.parametrize("output", ["--shape-results", "--shape-report"])
+def test_an_output_in_the_recordings_folder_is_refused_at_start(suite, output):
+    """Red-team sweep 49: an output naming one of the run's recordings wrote over it: corrupt on
+    the next read, and its answers asked (paid for) again."""
+    args = ("-k", "circle-start000-cw", "--fixtures-dir=rec")
+    suite.runpytest_subprocess(*args, timeout=SUBPROCESS_TIMEOUT).assert_outcomes(passed=1)
+    (recording,) = (suite.path / "rec").rglob("*.json")
+    before = recording.read_bytes()
+
+    result = suite.runpytest_subprocess(*args, f"{output}={recording}", timeout=SUBPROCESS_TIMEOUT)
+
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*{output} *is in the recordings folder *rec, the run*outside it*"])
+    assert recording.read_bytes() == before
 
 
 def test_a_report_over_an_earlier_jobs_results_file_is_refused_at_start(suite):

@@ -160,3 +160,29 @@ def test_a_batch_sends_each_configuration_s_arguments_and_its_state_keeps_them(t
     assert {k: line["body"][k] for k in ("reasoning_effort", "seed")} == {"reasoning_effort": "high", "seed": 7}
     (request,) = BatchState.read(path, Expected("gpt-high", "openai", None)).requests.values()
     assert (request.args, request.litellm_model) == ({"reasoning_effort": "high", "seed": 7}, "openai/gpt-5")
+
+
+def test_a_finished_batch_deletes_its_own_state_and_never_another_runs(tmp_path, monkeypatch):
+    """Red-team sweep 49: a run whose batch ended deleted whatever state was on disk; another run
+    that had resumed that batch and written its own new one there lost it, and paid for it again."""
+    from shape_asserts.asking import batch
+
+    monkeypatch.setattr(batch, "load_litellm", lambda: None)
+    monkeypatch.setattr(batch, "submit", lambda *args: None)
+    asker, _ = _asker(tmp_path)
+    runner = batch.BatchRunner(asker, samples=1)
+    (job,) = asker.plan([("gpt-4o", CASE)], 1)
+    mine = runner._new_state("gpt-4o", ("openai", "gpt-4o"), [job])
+    mine.batch_id = "batch-1"
+    path = tmp_path / "folder" / "state.json"
+    path.parent.mkdir()
+
+    other = runner._new_state("gpt-4o", ("openai", "gpt-4o"), [job])
+    other.batch_id = "batch-2"
+    other.write(path)
+    runner._forget(mine, path)
+    assert path.exists()  # another run's batch: kept
+
+    mine.write(path)
+    runner._forget(mine, path)
+    assert not path.exists()
