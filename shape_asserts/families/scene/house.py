@@ -408,11 +408,12 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     at_top = _check_roof(card, e, walls, t)
     cells = np.rint(com.pts[np.isfinite(com.pts).all(axis=1)])
     _check_box(card, e, walls, cells)
+    apexes = _gable_apexes(e, walls, cells, t)  # (read by three checks)
     if _asks_gable(p):
-        _check_gable(card, e, walls, cells, t)
+        _check_gable(card, apexes, t)
     solid = solid_parts(com.pts, [st for _, st in com.strokes], t.heal_step, t.heal_step, p["grid_size"])
-    _check_roof_closed(card, e, walls, cells, solid, t)
-    _check_chimney(card, e, walls, at_top, cells, solid, t)
+    _check_roof_closed(card, e, walls, cells, apexes, solid, t)
+    _check_chimney(card, e, walls, at_top, cells, apexes, solid, t)
     return card.result("house", com.likeness)
 
 
@@ -552,7 +553,13 @@ def _check_roof(card: Scorecard, e: _Edges, walls: _Walls, t: HouseThresholds) -
 
 
 def _check_roof_closed(
-    card: Scorecard, e: _Edges, walls: _Walls, cells: FloatArray, solid: Solid, t: HouseThresholds
+    card: Scorecard,
+    e: _Edges,
+    walls: _Walls,
+    cells: FloatArray,
+    apexes: list[_Apex],
+    solid: Solid,
+    t: HouseThresholds,
 ) -> None:
     """``roof_closed``: over every wall face whose top edge (its eave) is drawn stands a closed face
     of the roof, and the two wall faces meeting at the front corner each have their own. Whatever
@@ -603,7 +610,7 @@ def _check_roof_closed(
         sides.append({loop for share in steps if (loop := _on_eave(left + share * (right - left), solid))})
     if len(sides) == 2 and sides[0] & sides[1]:
         faults.append(f"one face over both wall faces meeting at the front corner (x = {front[0]:g})")
-    faults += _roof_lines_missing(e, walls, cells, t)
+    faults += _roof_lines_missing(e, walls, apexes, t)
     card.metrics["roof_faults"] = len(faults)
     card.add(
         "roof_closed",
@@ -614,7 +621,7 @@ def _check_roof_closed(
     )
 
 
-def _roof_lines_missing(e: _Edges, walls: _Walls, cells: FloatArray, t: HouseThresholds) -> list[str]:
+def _roof_lines_missing(e: _Edges, walls: _Walls, apexes: list[_Apex], t: HouseThresholds) -> list[str]:
     """The roof lines missing at the wall tops (see :func:`_check_roof_closed`): none rising from
     the front corner's top (:func:`_roof_line`); or, where that line is a gable end's rake (it
     ends at the peak standing on one of the two front faces, :func:`_gable_apexes`), none rising
@@ -630,7 +637,7 @@ def _roof_lines_missing(e: _Edges, walls: _Walls, cells: FloatArray, t: HouseThr
     if rise < need:
         return [f"no roof line rises from the front corner's top (x = {walls.tops[front][0]:g}): a rake or hip edge"]
     faults = []
-    for k, peak, _ in _gable_apexes(e, walls, cells, t):
+    for k, peak, _ in apexes:
         # the face's other wall edge and the far one of the other face meeting at the front corner
         far = {front: front - 1, front - 1: front + 1}.get(k)
         if far is None or not 0 <= far < len(walls.columns) or rake_top is None:
@@ -659,7 +666,7 @@ def _on_eave(point: FloatArray, solid: Solid) -> int | None:
     return None
 
 
-def _check_gable(card: Scorecard, e: _Edges, walls: _Walls, cells: FloatArray, t: HouseThresholds) -> None:
+def _check_gable(card: Scorecard, apexes: list[_Apex], t: HouseThresholds) -> None:
     """``gable``: a peak stands above the middle of a wall face (``gable_offset`` cells), rising
     above the face's top edge (``min_roof_rise``) and clear of both its top corners
     (``gable_clear``), joined to both of them by drawn lines, no vertical edge hanging from it
@@ -671,7 +678,7 @@ def _check_gable(card: Scorecard, e: _Edges, walls: _Walls, cells: FloatArray, t
     drawn cell: whatever rasterises it, its cells lie within a cell of the exact line; and where
     the drawing has edges of its own along it (:func:`_edge_along`): on a wire-frame roof the
     lines crossing a face can cover a diagonal across it to within a cell."""
-    offsets = [off for _, _, off in _gable_apexes(e, walls, cells, t)]
+    offsets = [off for _, _, off in apexes]
     best = min(offsets) if offsets else None
     card.metrics["gable_offset"] = best
     ok = best is not None and best <= t.gable_offset
@@ -684,9 +691,12 @@ def _check_gable(card: Scorecard, e: _Edges, walls: _Walls, cells: FloatArray, t
     )
 
 
-def _gable_apexes(
-    e: _Edges, walls: _Walls, cells: FloatArray, t: HouseThresholds
-) -> list[tuple[int, FloatArray, float]]:
+#: A gable end standing on a wall face: the face's first wall edge, its peak, the peak's distance
+#: from above the face's middle (:func:`_gable_apexes`).
+_Apex = tuple[int, FloatArray, float]
+
+
+def _gable_apexes(e: _Edges, walls: _Walls, cells: FloatArray, t: HouseThresholds) -> list[_Apex]:
     """The gable ends standing on the wall faces, as :func:`_check_gable` reads them: for each face
     (between wall edges ``k`` and ``k + 1``) with one, its index, its peak and the peak's distance
     from above the face's middle (the drawn cell nearest the middle that qualifies)."""
@@ -845,6 +855,7 @@ def _check_chimney(
     walls: _Walls,
     at_top: BoolArray,
     cells: FloatArray,
+    apexes: list[_Apex],
     solid: Solid,
     t: HouseThresholds,
 ) -> None:
@@ -864,7 +875,7 @@ def _check_chimney(
     eave_x, eave_y = walls.tops[order, 0], walls.tops[order, 1]
     upright = e.vertical & ~walls.is_wall & ~at_top & (e.length >= t.chimney_min_edge)
     back = _back_corner_edge(walls, _drawn_near(cells))
-    gables = [(walls.tops[k], peak, walls.tops[k + 1]) for k, peak, _ in _gable_apexes(e, walls, cells, t)]
+    gables = [(walls.tops[k], peak, walls.tops[k + 1]) for k, peak, _ in apexes]
     candidates = []
     for i in np.flatnonzero(upright).tolist():
         fx, fy = e.bottom[i]
