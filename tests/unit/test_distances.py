@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shape_asserts.geometry.distances import (
     Outline,
@@ -135,6 +137,29 @@ def test_nearest_distance_in_blocks_equals_the_whole_pairwise_minimum():
     a, b = rng.integers(0, 50, (3000, 2)), rng.integers(0, 50, (700, 2))
     whole = np.sqrt(((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2).min(axis=1))
     assert np.array_equal(nearest_distance(a, b), whole)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_a=st.integers(1, 400),
+    n_b=st.integers(1, 400),
+    scale=st.sampled_from([3.0, 50.0, 1000.0]),
+    walk=st.booleans(),
+)
+def test_the_search_near_each_run_finds_the_least_of_every_pair(seed, n_a, n_b, scale, walk):
+    """Runs of rows are held first to the rows near them; the least found must be the least of all
+    pairs, bit for bit, for paths (runs close together) and scattered points alike, both metrics."""
+    rng = np.random.default_rng(seed)
+    if walk:  # a path that wanders: consecutive rows a fraction of a cell to a few cells apart
+        a = np.cumsum(rng.normal(0, scale / 100, (n_a, 2)), axis=0)
+        b = np.cumsum(rng.normal(0, scale / 100, (n_b, 2)), axis=0) + rng.normal(0, scale / 10, 2)
+    else:
+        a, b = rng.random((n_a, 2)) * scale, np.rint(rng.random((n_b, 2)) * scale)
+    dx, dy = a[:, None, 0] - b[None, :, 0], a[:, None, 1] - b[None, :, 1]
+    assert np.array_equal(nearest_sq(a, b), (dx * dx + dy * dy).min(axis=1))
+    chebyshev_all = np.maximum(np.abs(dx), np.abs(dy)).min(axis=1)
+    assert np.array_equal(nearest_distance(a, b, metric="chebyshev"), chebyshev_all)
 
 
 def test_polyline_distance_in_blocks_equals_every_side_at_once():
