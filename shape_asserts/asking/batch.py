@@ -45,6 +45,7 @@ from shape_asserts.asking.batch_state import (
     Request,
     batch_id_at,
     checked_id,
+    is_delivered,
     one_line,
     row_answer,
 )
@@ -87,6 +88,9 @@ class BatchRunner:
         self.say = say or (lambda line: None)
         #: (model, case id, sample) of every answer this run recorded from a batch.
         self._recorded: set[tuple[str, str, int]] = set()
+        #: The prompt each case of the run asks now, by (case id, language): a resumed batch may
+        #: answer an earlier one (:meth:`_record`).
+        self._prompts: dict[tuple[str, str], str] = {}
 
     def fetch(self, jobs: list[Job]) -> tuple[RunState, Progress]:
         """Ask for every planned sample through batches; what could not be obtained, and the counters.
@@ -101,6 +105,7 @@ class BatchRunner:
         by_model: dict[str, list[Job]] = {}
         for job in jobs:
             by_model.setdefault(job.model, []).append(job)
+            self._prompts[job.case.id, self.asker.lang] = job.case.prompt_hash(self.asker.lang)
         for model in by_model:
             if self.asker.sent(model).model.startswith("reference/"):
                 raise BatchUnavailable(
@@ -328,7 +333,7 @@ class BatchRunner:
             return False
         kept = f"it is kept in {path}: run again to fetch them"
         try:
-            rows, seen = self._rows(batch, bstate)
+            rows, seen, delivered = self._rows(batch, bstate)
         except Exception as exc:
             fail_all(
                 f"{bstate.model}: the results of batch {bstate.batch_id} could not be downloaded: {self._said(exc)}; "
@@ -337,7 +342,7 @@ class BatchRunner:
             return False
         self._say_duplicates(bstate, seen)
         # every answer delivered is recorded at once, whatever is missing beside it
-        lost = self._lost(batch, rows, seen)
+        lost = self._lost(batch, delivered)
         if not self._record(bstate, batch, rows, state, progress, kept=lost):
             return False
         if lost:  # the provider says it answered more than its files hold: fetched again next run
@@ -412,24 +417,26 @@ class BatchRunner:
             )
 
     @staticmethod
-    def _lost(batch: Any, rows: dict[str, Answer | str], seen: Counter[str]) -> str:
+    def _lost(batch: Any, delivered: int) -> str:
         """Why answers the batch was paid for are missing from its files, or ``""`` when none are.
 
-        A provider's count of answers is held against every answer row its files hold, duplicates
-        included (those are said, not taken for lost answers). A request with no row that the
-        count does not claim was never answered: it errors, and the next run asks it in a new
-        batch (kept for it, the batch would be fetched again and again to the same end).
+        A provider's count of answers is held against every answer row its files hold (``delivered``:
+        each row of a request that came back with HTTP 200), duplicates included (those are said, not
+        taken for lost answers), and rows this program cannot read too: a row that came is no longer
+        owed, and its request errors and is asked in a new batch next run. A request with no row
+        that the count does not claim was never answered: the same (kept for either, the batch
+        would be fetched again and again to the same end).
         """
-        answered = sum(n for cid, n in seen.items() if isinstance(rows.get(cid), Answer))
         reported = getattr(getattr(batch, "request_counts", None), "completed", 0)
-        if isinstance(reported, int) and reported > answered:
-            return f"it reports {reported} answer(s) and its files hold {answered}"
+        if isinstance(reported, int) and reported > delivered:
+            return f"it reports {reported} answer(s) and its files hold {delivered}"
         return ""
 
-    def _rows(self, batch: Any, bstate: BatchState) -> tuple[dict[str, Answer | str], Counter[str]]:
+    def _rows(self, batch: Any, bstate: BatchState) -> tuple[dict[str, Answer | str], Counter[str], int]:
         """Every request's answer, or the provider's reason it has none (rows not ours are ignored),
-        and how many rows each request has (more than one: the provider repeated it; an answer is
-        taken before an error, else the first row).
+        how many rows each request has (more than one: the provider repeated it; an answer is
+        taken before an error, else the first row), and how many of the rows are answers delivered
+        (HTTP 200, read or not).
 
         Raises
         ------
@@ -440,6 +447,7 @@ class BatchRunner:
         litellm = self._litellm()
         out: dict[str, Answer | str] = {}
         seen: Counter[str] = Counter()
+        delivered = 0
         for file_id in (batch.output_file_id, batch.error_file_id):
             if not file_id:
                 continue
@@ -455,9 +463,10 @@ class BatchRunner:
                 if not (isinstance(cid, str) and cid in bstate.requests):
                     continue
                 seen[cid] += 1
+                delivered += is_delivered(row)
                 if not isinstance(out.get(cid), Answer):
                     out[cid] = row_answer(row)
-        return out, seen
+        return out, seen, delivered
 
     def _record(
         self,
@@ -505,8 +514,15 @@ class BatchRunner:
             rec.add(sample_record(req.sample, got, version))
         written = True
         for rec in recordings.values():
+            now = self._prompts.get((rec.case_id, rec.lang))
+            if now is not None and rec.prompt_sha256 != now:
+                self.say(self._earlier(bstate, rec, "the run asks it anew"))
+                continue
             try:
-                self.asker.store.save(rec)
+                # a case the run has nothing to ask for: its recording on disk may answer a later prompt
+                if self.asker.store.save(rec, keep_other_prompt=now is None) is None:
+                    self.say(self._earlier(bstate, rec, "the recording on disk, of another prompt, is kept"))
+                    continue
                 self._recorded.update((rec.model, rec.case_id, s["index"]) for s in rec.samples)
             except OSError as exc:
                 written = False
@@ -518,6 +534,14 @@ class BatchRunner:
                     "writable, then run again to fetch it",
                 )
         return written
+
+    @staticmethod
+    def _earlier(bstate: BatchState, rec: Recording, instead: str) -> str:
+        """Why a resumed batch's answer is not recorded: it answers a prompt the case no longer asks."""
+        return (
+            f"batch {bstate.batch_id} of {rec.model} answered {rec.case_id} ({rec.lang}) for a prompt it no longer "
+            f"asks (the case changed since the batch was submitted): that answer is not recorded; {instead}"
+        )
 
     @staticmethod
     def _unanswered(bstate: BatchState, batch: Any) -> str:

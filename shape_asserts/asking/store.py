@@ -512,7 +512,7 @@ class FixtureStore:
             )
         return ""
 
-    def save(self, rec: Recording) -> Path:
+    def save(self, rec: Recording, *, keep_other_prompt: bool = False) -> Path | None:
         """Record ``rec``'s samples, keeping every other sample already on disk for the same question.
 
         The read, merge and write happen under the model's lock, so two runs recording different
@@ -521,13 +521,17 @@ class FixtureStore:
         added or replaced. Answers on disk to the same prompt asked with other settings (temperature,
         token limit, arguments) are kept: ``rec`` then goes beside them, under its
         :attr:`~Recording.settings_key`, merged with what is there. A recording for another prompt
-        is replaced whole (the prompt was changed: its answers answer nothing asked now); one that
-        cannot be read is moved aside first, never overwritten.
+        is replaced whole (the prompt was changed: its answers answer nothing asked now), unless
+        ``keep_other_prompt``: then nothing is written and ``None`` returned (``rec`` may answer the
+        older prompt: a batch submitted before the change). One that cannot be read is moved aside
+        first, never overwritten.
         """
         path = self.path(rec.model, rec.case_id, rec.lang)
         with self.locked(rec.model):
             self._sweep(path.parent)
             on_disk = self._readable(path, rec)
+            if keep_other_prompt and on_disk is not None and on_disk.prompt_sha256 != rec.prompt_sha256:
+                return None
             if (
                 on_disk is not None
                 and on_disk.prompt_sha256 == rec.prompt_sha256

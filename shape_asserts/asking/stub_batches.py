@@ -63,6 +63,9 @@ class BatchPlan:
     #: report agrees with its files), ``hide_rows`` still counted as completed (it does not).
     drop_rows: int = 0
     hide_rows: int = 0
+    #: Requests whose ``custom_id`` holds one of these come back with HTTP 200 and no choice in the
+    #: body (an answer delivered, counted and charged, that cannot be read).
+    empty_matching: tuple[str, ...] = ()
 
 
 @dataclass
@@ -203,13 +206,10 @@ class BatchBook:
                     )
                 )
                 continue
-            out.append(
-                _row(
-                    custom_id,
-                    {"status_code": 200, "request_id": f"req-{n}", "body": self._answer(row.get("body") or {})},
-                    None,
-                )
-            )
+            body = self._answer(row.get("body") or {})
+            if any(s in custom_id for s in self.plan.empty_matching):
+                body["choices"] = []
+            out.append(_row(custom_id, {"status_code": 200, "request_id": f"req-{n}", "body": body}, None))
         self.answered_rows += len(out)
         if self.plan.duplicate_rows:
             out += out

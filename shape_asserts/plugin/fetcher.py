@@ -151,10 +151,12 @@ class Fetcher:
         except pytest.UsageError:
             raise  # --batch for a model without a batch interface: nothing was asked
         except Exception as exc:
-            self._write(
-                f"shape-asserts: fetching before the tests failed ({type(exc).__name__}: {exc}); "
-                f"cases will be asked one by one"
+            after = (
+                "under --batch nothing is asked one by one: the cases without a recording error; run again"
+                if settings.batch
+                else "cases will be asked one by one"
             )
+            self._write(f"shape-asserts: fetching before the tests failed ({type(exc).__name__}: {exc}); {after}")
             if settings.state_path is not None and settings.state_path.exists():
                 settings.state_path.unlink()
             return

@@ -515,6 +515,25 @@ def test_a_batch_reporting_answers_its_files_lack_records_the_rest_and_is_kept(s
     assert _state(suite).exists()
 
 
+def test_a_delivered_answer_that_cannot_be_read_errors_and_is_asked_anew_not_waited_for(suite):
+    """Red-team sweep 49: a row the provider counts as answered (HTTP 200) with no choice in it was
+    not counted as delivered, so the batch was kept "to fetch it again" on every run for ever and
+    the case never settled. It errors once, saying why, and the next run asks it in a new batch."""
+    with StubServer(batches=BatchPlan(polls=1, empty_matching=("circle-start000-cw/",))) as srv:
+        first = _run(suite, srv, *FEW)
+        kept = _state(suite).exists()
+        srv.state.batches.plan.empty_matching = ()
+        second = _run(suite, srv, *FEW)
+        book = srv.state.batches
+
+    first.assert_outcomes(passed=N_FEW - 1, errors=1)
+    assert "the provider's answer could not be read (IndexError" in first.stdout.str()
+    assert "run again to ask for it in a new batch" in first.stdout.str()
+    assert not kept
+    second.assert_outcomes(passed=N_FEW)
+    assert book.submissions == 2 and book.answered_rows == N_FEW + 1  # the second batch asked the one alone
+
+
 def test_a_model_arguments_url_password_never_reaches_the_batch_state_and_its_batch_resumes(suite):
     """Red-team sweep 48: the batch state kept the request's arguments unmasked: a password in a
     ``--model-arg`` URL was on disk while the batch ran. Kept masked, the resumed batch still
@@ -567,3 +586,45 @@ def test_a_batch_lock_that_is_a_link_is_never_followed(suite):
 
     assert victim.read_text(encoding="utf-8") == "IMPORTANT\n"
     result.stdout.fnmatch_lines(["*.batch.lock cannot be opened*must be a plain file*"])
+
+
+@pytest.mark.parametrize("planned", [False, True], ids=["recording-whole", "case-asked"])
+def test_a_resumed_batch_answering_an_earlier_prompt_never_replaces_the_current_answer(suite, planned):
+    """Red-team sweep 49: a batch submitted before a case's prompt changed was resumed after a live
+    run had recorded the new prompt's answer, and its answer replaced that recording: the case
+    errored and was bought again. The earlier prompt's answer is not recorded; a case the run asks
+    anyway is asked in a new batch for its prompt of now."""
+    cw, ccw = "circle-start000-cw", "circle-start000-ccw"
+    with StubServer(batches=BatchPlan(polls=0)) as srv:
+        live = suite.runpytest_subprocess(
+            *_args(None, *FEW), f"--api-base={srv.base_url}", timeout=SUBPROCESS_TIMEOUT
+        )  # both recorded for the prompts of now
+        folder = suite.path / "recorded" / model_slug(MODEL)
+        current = json.loads((folder / f"{cw}.json").read_text())["prompt_sha256"]
+        (folder / f"{ccw}.json").unlink()  # the run has something to ask: the pending batch is resumed
+        if planned:
+            (folder / f"{cw}.json").unlink()
+        # the pending batch: submitted for cw when its prompt was another
+        case = next(c for c in load_cases() if c.id == cw)
+        old = Request(MODEL, cw, "ru", 0, "1" * 64, None, defaults.MAX_TOKENS)
+        body = {"model": "exact", "messages": case.messages("ru")}
+        line = {"custom_id": old.custom_id, "method": "POST", "url": "/v1/chat/completions", "body": body}
+        book = srv.state.batches
+        book.files["file-earlier"] = ("batch", (json.dumps(line) + "\n").encode())
+        _, made = book.submit({"input_file_id": "file-earlier"})
+        server = srv.base_url.removesuffix("/v1")
+        BatchState(
+            MODEL, "openai", {old.custom_id: old}, server=server, input_file_id="file-earlier", batch_id=made["id"]
+        ).write(_state(suite))
+        resumed = _run(suite, srv, *FEW)
+
+    live.assert_outcomes(passed=N_FEW)
+    resumed.assert_outcomes(passed=N_FEW)
+    text = resumed.stdout.str()
+    assert f"answered {cw} (ru) for a prompt it no longer asks" in text, text
+    assert ("the run asks it anew" if planned else "the recording on disk, of another prompt, is kept") in text
+    assert json.loads((folder / f"{cw}.json").read_text())["prompt_sha256"] == current
+    uploads = [data for f, (purpose, data) in book.files.items() if purpose == "batch" and f != "file-earlier"]
+    asked_again = [json.loads(row)["custom_id"].split("/")[2] for data in uploads for row in data.decode().splitlines()]
+    assert sorted(asked_again) == sorted([ccw, cw] if planned else [ccw])
+    assert not _state(suite).exists()

@@ -131,3 +131,18 @@ def test_a_state_nested_too_deep_is_unreadable_not_a_recursion_error(tmp_path):
     path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     with pytest.raises(BatchUnavailable, match=r"cannot be read \(nested too deep to read\)"):
         BatchState.read(path, RUN)
+
+
+def test_arguments_nested_deeper_than_a_run_may_give_are_refused_at_read(tmp_path):
+    """Arguments 900 deep read as JSON, passed the checks, then broke the recording of the paid
+    answer with a RecursionError; the state is refused at read instead, naming the bound."""
+    deep: object = []
+    for _ in range(900):
+        deep = [deep]
+    with pytest.raises(BatchUnavailable, match=r"args nested deeper than any argument may be \(16 levels\)"):
+        _read(tmp_path, _doc(request_args={"x": deep}))
+    sixteen: object = 1
+    for _ in range(16):  # as deep as a --model-arg or a configuration may nest
+        sixteen = {"k": sixteen}
+    state = _read(tmp_path, _doc(request_args={"extra_body": sixteen}))
+    assert state is not None and next(iter(state.requests.values())).args == {"extra_body": sixteen}
