@@ -25,7 +25,7 @@ from typing import Any
 
 from shape_asserts.asking.call import Answer, _text, _tool_calls, redact
 from shape_asserts.asking.failure import redact_json
-from shape_asserts.asking.model_config import MAX_DEPTH
+from shape_asserts.asking.model_config import MAX_DEPTH, nesting
 from shape_asserts.defaults import LANGS, UNSEEN
 from shape_asserts.exceptions import ShapeAssertsError
 from shape_asserts.fileio import write_atomic
@@ -255,7 +255,7 @@ def _request(item: Any, model: str) -> Request:
     args, litellm_model = item.get("args", {}), item.get("litellm_model")
     if not isinstance(args, dict):
         raise ValueError(f"request of {case_id} has args {_shown(args)}, not an object")
-    if _nesting(args) > MAX_DEPTH + 1:  # (the object of arguments is one level; its values, as a run's)
+    if nesting(args) > MAX_DEPTH + 1:  # (the object of arguments is one level; its values, as a run's)
         raise ValueError(f"request of {case_id} has args nested deeper than any argument may be ({MAX_DEPTH} levels)")
     if litellm_model is not None:
         _string(item, "litellm_model", re.compile(r"[^\x00-\x1f\x7f]{1,300}"))
@@ -270,20 +270,6 @@ def _request(item: Any, model: str) -> Request:
         args=args,
         litellm_model=litellm_model,
     )
-
-
-def _nesting(value: Any) -> int:
-    """How deep a JSON value nests (a number or a string: 0), counted without recursion and only
-    as far as one level past :data:`~.model_config.MAX_DEPTH`."""
-    deepest, left = 0, [(value, 0)]
-    while left and deepest <= MAX_DEPTH + 1:
-        item, depth = left.pop()
-        deepest = max(deepest, depth)
-        if isinstance(item, dict):
-            left.extend((inner, depth + 1) for inner in item.values())
-        elif isinstance(item, list):
-            left.extend((inner, depth + 1) for inner in item)
-    return deepest
 
 
 def _string(doc: dict[str, Any], key: str, shape: re.Pattern[str]) -> str:

@@ -50,6 +50,7 @@ __all__ = [
     "canonical",
     "check_argument",
     "describe_change",
+    "nesting",
     "parse_model_args",
     "read_models_file",
     "read_pyproject",
@@ -418,23 +419,48 @@ def _whole_numbers(value: Any) -> Any:
     return value
 
 
+#: Changed arguments a stale recording's message names one by one; the rest are counted.
+MAX_CHANGES_SHOWN = 8
+
+
 def describe_change(recorded: Mapping[str, Any], sent: Mapping[str, Any]) -> str:
-    """How this run's arguments differ from a recording's, key by key (``top_p 0.9 → 0.5, seed 7 added``)."""
+    """How this run's arguments differ from a recording's, key by key (``top_p 0.9 → 0.5, seed 7 added``):
+    keys and values cut to 60 characters, at most :data:`MAX_CHANGES_SHOWN` of them (a recording's
+    arguments are read from a file, however many and however long)."""
+
+    def cut(text: str) -> str:
+        return text if len(text) <= 60 else text[:59] + "…"
 
     def shown(key: str, value: Any) -> str:
         try:  # an argument no run may send (a key, a token: an old or tampered recording's) is not shown
             check_argument(key, value, key)
         except ModelConfigError:
             return "(a value not shown)"
-        text = canonical(value)
-        return text if len(text) <= 60 else text[:59] + "…"
+        return cut(canonical(value))
 
     parts = []
     for key in sorted(set(recorded) | set(sent)):
         if key not in sent:
-            parts.append(f"{key} {shown(key, recorded[key])} dropped")
+            parts.append(f"{cut(key)} {shown(key, recorded[key])} dropped")
         elif key not in recorded:
-            parts.append(f"{key} {shown(key, sent[key])} added")
+            parts.append(f"{cut(key)} {shown(key, sent[key])} added")
         elif canonical(recorded[key]) != canonical(sent[key]):
-            parts.append(f"{key} {shown(key, recorded[key])} → {shown(key, sent[key])}")
+            parts.append(f"{cut(key)} {shown(key, recorded[key])} → {shown(key, sent[key])}")
+    if len(parts) > MAX_CHANGES_SHOWN:
+        parts[MAX_CHANGES_SHOWN:] = [f"and {len(parts) - MAX_CHANGES_SHOWN:,} more"]
     return ", ".join(parts)
+
+
+def nesting(value: Any) -> int:
+    """How deep a JSON value nests (a number or a string: 0), counted without recursion and no
+    further than a level past ``MAX_DEPTH + 1``, the deepest an object of a run's arguments can be
+    (:func:`check_argument` refuses a value nested past :data:`MAX_DEPTH`)."""
+    deepest, left = 0, [(value, 0)]
+    while left and deepest <= MAX_DEPTH + 1:
+        item, depth = left.pop()
+        deepest = max(deepest, depth)
+        if isinstance(item, dict):
+            left.extend((inner, depth + 1) for inner in item.values())
+        elif isinstance(item, list):
+            left.extend((inner, depth + 1) for inner in item)
+    return deepest

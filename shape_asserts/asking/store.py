@@ -35,6 +35,7 @@ reads and writes them.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import hashlib
 import json
@@ -51,7 +52,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from shape_asserts.asking.call import Answer, redact
 from shape_asserts.asking.failure import redact_json
-from shape_asserts.asking.model_config import canonical, describe_change
+from shape_asserts.asking.model_config import MAX_DEPTH, canonical, describe_change, nesting
 from shape_asserts.asking.recorded import RecordedAnswer
 from shape_asserts.defaults import LANG
 from shape_asserts.exceptions import FixtureError
@@ -178,6 +179,11 @@ class Recording:
         return doc
 
 
+def _cut(text: str, limit: int = 80) -> str:
+    """A name read from a recording as a message shows it: at most ``limit`` characters."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _bounded(text: str, name: str, cut: dict[str, int], limit: int = MAX_RECORDED_CHARS) -> str:
     """``text`` redacted and cut to ``limit`` characters; a cut is noted in ``cut`` under ``name``."""
     text = redact(text)
@@ -198,33 +204,102 @@ def _dumped(doc: dict[str, Any]) -> str:
     return text
 
 
-def _fitted(doc: dict[str, Any]) -> str:
+def _fitted(doc: dict[str, Any], fresh: frozenset[int] = frozenset()) -> str:
     """The recording ``doc``'s text, no larger than a read takes (:data:`MAX_FIXTURE_BYTES`):
     a file larger would never read back, and its answers would be paid for again on every run.
     Many samples of answers near :data:`MAX_RECORDED_CHARS` each (control characters are
-    written six bytes each, tool calls are 16 fields) can pass it: then every answer field is cut
-    to half as many characters until the text fits, each cut noted in its sample's
-    ``cut_from``."""
-    text, limit = _dumped(doc), MAX_RECORDED_CHARS
-    while len(text.encode("utf-8")) > MAX_FIXTURE_BYTES and limit > 1:
-        limit //= 2
-        for sample in doc.get("samples", []):
-            cut = sample.setdefault("cut_from", {})
-            fields = [(sample, "text", "text"), (sample, "refusal", "refusal")]
-            fields += [
-                (call, key, f"tool_calls[{i}].{key}")
-                for i, call in enumerate(sample.get("tool_calls") or [])
-                for key in ("name", "arguments")
-            ]
-            for owner, key, name in fields:
-                value = owner.get(key)
-                if isinstance(value, str) and len(value) > limit:
-                    cut[name] = max(cut.get(name, 0), len(value))
-                    owner[key] = value[:limit]
-            if not cut:
-                del sample["cut_from"]
-        text = _dumped(doc)
+    written six bytes each, tool calls are 16 fields) can pass it: then the answer fields of the
+    samples recorded before are cut to half as many characters until the text fits, and those of
+    the samples just asked (``fresh``, by index) only if that is not enough; each cut is noted in
+    its sample's ``cut_from``.
+
+    Raises
+    ------
+    OSError
+        When even answers of one character leave it too large (nothing is written).
+    """
+    text = _dumped(doc)
+    samples = doc.get("samples", [])
+    for group in ([s for s in samples if s.get("index") not in fresh], samples):
+        limit = MAX_RECORDED_CHARS
+        while len(text.encode("utf-8")) > MAX_FIXTURE_BYTES and limit > 1:
+            limit //= 2
+            for sample in group:
+                _cut_answers(sample, limit)
+            text = _dumped(doc)
+    size = len(text.encode("utf-8"))
+    if size > MAX_FIXTURE_BYTES:
+        raise OSError(
+            errno.EFBIG, f"the recording would be {size:,} bytes, over the {MAX_FIXTURE_BYTES:,} a read takes"
+        )
     return text
+
+
+def _cut_answers(sample: dict[str, Any], limit: int) -> None:
+    """Cut each answer field of ``sample`` (its text, refusal, tool calls) to ``limit`` characters,
+    noting each field's length before its first cut in ``cut_from``."""
+    cut = sample.setdefault("cut_from", {})
+    fields = [(sample, "text", "text"), (sample, "refusal", "refusal")]
+    fields += [
+        (call, key, f"tool_calls[{i}].{key}")
+        for i, call in enumerate(sample.get("tool_calls") or [])
+        for key in ("name", "arguments")
+    ]
+    for owner, key, name in fields:
+        value = owner.get(key)
+        if isinstance(value, str) and len(value) > limit:
+            cut[name] = max(cut.get(name, 0), len(value))
+            owner[key] = value[:limit]
+    if not cut:
+        del sample["cut_from"]
+
+
+def _as_written(sample: dict[str, Any]) -> dict[str, Any]:
+    """A sample read from a recording as :func:`sample_record` writes one: its fields only, each
+    bounded as written (a file may hold anything: a field of 30 MB would crowd the answers of
+    the samples recorded beside it out of the file, the next time one is added)."""
+
+    def name(value: Any) -> str | None:
+        return value[:MAX_NAME_CHARS] if isinstance(value, str) else None
+
+    def number(value: Any) -> float | int | None:
+        return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+    usage: dict[str, Any] = sample["usage"] if isinstance(sample.get("usage"), dict) else {}
+    out: dict[str, Any] = {
+        "index": sample.get("index"),
+        "text": str(sample.get("text", ""))[:MAX_RECORDED_CHARS],
+        "finish_reason": name(sample.get("finish_reason")),
+        "usage": {
+            k: v
+            for k, v in usage.items()
+            if k in ("prompt_tokens", "completion_tokens", "total_tokens") and number(v) is not None
+        },
+        "latency_s": number(sample.get("latency_s")),
+        "recorded_at": name(sample.get("recorded_at")),
+        "litellm_version": name(sample.get("litellm_version")),
+    }
+    if name(sample.get("response_model")) is not None:
+        out["response_model"] = name(sample.get("response_model"))
+    if number(sample.get("cost_usd")) is not None:
+        out["cost_usd"] = sample["cost_usd"]
+    if isinstance(sample.get("refusal"), str):
+        out["refusal"] = sample["refusal"][:MAX_RECORDED_CHARS]
+    calls = sample.get("tool_calls")
+    if isinstance(calls, list):
+        out["tool_calls"] = [
+            {k: str(call.get(k, ""))[:MAX_RECORDED_CHARS] for k in ("name", "arguments")}
+            for call in calls[:MAX_TOOL_CALLS]
+            if isinstance(call, dict)
+        ]
+    cut = sample.get("cut_from")
+    if isinstance(cut, dict):
+        out["cut_from"] = {
+            k[:MAX_NAME_CHARS]: v
+            for k, v in list(cut.items())[: 4 + 2 * MAX_TOOL_CALLS]
+            if isinstance(k, str) and number(v) is not None
+        }
+    return out
 
 
 def sample_record(index: int, answer: Answer, litellm_version: str | None) -> dict[str, Any]:
@@ -366,6 +441,8 @@ class FixtureStore:
             args = doc.get("model_args", {})
             if not isinstance(args, dict):
                 raise ValueError(f"'model_args' must be an object, got {type(args).__name__}")
+            if nesting(args) > MAX_DEPTH + 1:  # a run's own arguments nest no deeper (--model-arg)
+                raise ValueError(f"'model_args' nest deeper than any argument may ({MAX_DEPTH} levels)")
             litellm_model = doc.get("litellm_model")
             if litellm_model is not None and not isinstance(litellm_model, str):
                 raise ValueError(f"'litellm_model' must be a string or absent, got {litellm_model!r}")
@@ -378,7 +455,7 @@ class FixtureStore:
                 lang=str(doc["lang"]),
                 temperature=temperature,
                 prompt_sha256=str(doc["prompt_sha256"]),
-                samples=samples,
+                samples=[_as_written(sample) for sample in samples],  # (a file may hold anything)
             )
             if expect is not None and (rec.model, rec.case_id, rec.lang) != expect:
                 raise ValueError(
@@ -414,8 +491,8 @@ class FixtureStore:
         asked = litellm_model or rec.model
         if rec.asked_model != asked:
             return (
-                f"it was recorded from the litellm model {rec.asked_model}, and {rec.model} now names {asked} "
-                "(--shape-models)"
+                f"it was recorded from the litellm model {_cut(rec.asked_model)}, and {rec.model} now names "
+                f"{_cut(asked)} (--shape-models)"
             )
         if rec.temperature != temperature:
 
@@ -459,14 +536,7 @@ class FixtureStore:
     @contextlib.contextmanager
     def locked(self, model: str) -> Iterator[None]:
         """Exclusive lock over one model's folder (xdist workers and parallel runs)."""
-        folder = self.root / model_slug(model)
-        folder.mkdir(parents=True, exist_ok=True)
-        lock = folder / ".lock"
-        try:
-            fh = open(lock, "a+")  # noqa: SIM115 (closed below)
-        except OSError as exc:  # (a folder by that name, no permission): say which file
-            raise OSError(exc.errno, f"{exc.strerror}: the folder's lock file {lock}") from exc
-        with fh:
+        with self._lock_file(model) as fh:
             fcntl.flock(fh, fcntl.LOCK_EX)
             try:
                 yield
@@ -495,14 +565,28 @@ class FixtureStore:
             raise
         return fh
 
+    def _lock_file(self, model: str) -> IO[str]:
+        """The model folder's ``.lock``, open (made if missing), never through a link: a fixtures
+        folder from a checkout could point it anywhere, or hold a folder by that name."""
+        folder = self.root / model_slug(model)
+        folder.mkdir(parents=True, exist_ok=True)
+        lock = folder / ".lock"
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+        except OSError as exc:  # (a link, a folder by that name, no permission): say which file
+            raise OSError(exc.errno, f"{exc.strerror}: the folder's lock file {lock} must be a plain file") from exc
+        return open(fd, "a+")
+
     def unwritable(self, model: str) -> str:
-        """Why the model's recordings could not be written, or ``""``: proven by writing a file there.
+        """Why the model's recordings could not be written, or ``""``: proven by opening the
+        folder's lock (every recording is written under it) and writing a file there.
 
         Asked before the first paid call, so that no answer is bought that could not be kept.
         """
         folder = self.root / model_slug(model)
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            with self._lock_file(model):
+                pass
             with tempfile.NamedTemporaryFile(dir=folder, prefix=".writable.", suffix=".tmp"):
                 pass
         except OSError as exc:
@@ -539,12 +623,14 @@ class FixtureStore:
             ):
                 path = self.path(rec.model, rec.case_id, rec.lang, rec.settings_key)
                 on_disk = self._readable(path, rec)
+            # the samples ``rec`` brings that the file does not hold: the answers just asked
+            fresh = frozenset(s["index"] for s in rec.samples if on_disk is None or on_disk.sample(s["index"]) != s)
             if on_disk is not None and self.same_question(on_disk, rec):
                 merged = Recording(**{**rec.__dict__, "samples": list(on_disk.samples)})
                 for sample in rec.samples:
                     merged.add(sample)
                 rec = merged
-            return self.write(rec, path)
+            return self.write(rec, path, fresh=fresh)
 
     def _readable(self, path: Path, rec: Recording) -> Recording | None:
         """The recording at ``path`` (of ``rec``'s model, case and language), or ``None``; a file
@@ -568,14 +654,15 @@ class FixtureStore:
             with contextlib.suppress(OSError):
                 tmp.unlink()
 
-    def write(self, rec: Recording, path: Path | None = None) -> Path:
+    def write(self, rec: Recording, path: Path | None = None, *, fresh: frozenset[int] = frozenset()) -> Path:
         """Write ``rec`` atomically (at ``path``, by default its own file): the file is either the
         old one or the complete new one.
 
         Any text a JSON string can carry is kept: an answer with a lone surrogate (half an emoji,
         legal JSON on the wire) cannot be UTF-8, so such a file is written with ASCII escapes.
         """
-        return write_atomic(path or self.path(rec.model, rec.case_id, rec.lang), _fitted(redact_json(rec.to_json())))
+        text = _fitted(redact_json(rec.to_json()), fresh)  # (``fresh``: the samples just asked, cut last)
+        return write_atomic(path or self.path(rec.model, rec.case_id, rec.lang), text)
 
     def quarantine(self, model: str, case_id: str, lang: str, settings: str | None = None) -> Path:
         """Move a corrupt file aside (``*.corrupt``) so re-recording never destroys it."""

@@ -460,3 +460,81 @@ def test_a_fixture_whose_temperature_is_no_number_is_corrupt(store, case, temper
     _hostile(store, case, lambda p: p.write_text(json.dumps(doc)))
     with pytest.raises(FixtureError, match="'temperature' must be a finite number or null"):
         store.read("m", case)
+
+
+def test_a_new_sample_is_cut_only_after_the_older_ones_are(store, case, monkeypatch):
+    """Red-team sweep 50: making room cut every answer alike, the one just paid for too, to fit
+    answers recorded before. The older are cut first; the new one keeps its whole text here."""
+    monkeypatch.setattr(fixtures_module, "MAX_FIXTURE_BYTES", 2_000_000)
+    huge = "\x01" * fixtures_module.MAX_RECORDED_CHARS  # six bytes each in JSON
+    rec = _recording(case, [])
+    for i in range(2):
+        rec.add(sample_record(i, Answer(text=huge), None))
+    store.write(rec)
+    paid = "{" + "x" * 100_000 + "}"
+    new = _recording(case, [])
+    new.add(sample_record(2, Answer(text=paid), None))
+
+    store.save(new)
+
+    back = store.read(MODEL, case)
+    assert back is not None and back.sample(2)["text"] == paid and "cut_from" not in back.sample(2)
+    assert all(len(back.sample(i)["text"]) < len(huge) for i in (0, 1))
+    assert store.path(MODEL, case.id).stat().st_size <= 2_000_000
+
+
+def test_a_samples_fields_read_from_a_file_are_those_a_recording_writes_bounded(store, case):
+    """Red-team sweep 50: a sample's extra field of 30 MB was kept by every merge, and the next
+    answer added made a file over what a read takes (set aside as corrupt, asked again)."""
+    doc = _recording(case, ["{}"]).to_json()
+    doc["samples"][0]["note"] = "x" * 1_000_000
+    doc["samples"][0]["finish_reason"] = "s" * 1_000_000
+    doc["samples"][0]["usage"] = {"total_tokens": 7, "junk": "y" * 1_000}
+    _on_disk(store, case, doc)
+
+    back = store.read(MODEL, case)
+
+    assert back is not None
+    sample = back.sample(0)
+    assert "note" not in sample and sample["usage"] == {"total_tokens": 7}
+    assert len(sample["finish_reason"]) == fixtures_module.MAX_NAME_CHARS
+    store.save(_recording(case, ["{}", '{"points": []}']))
+    assert store.path(MODEL, case.id).stat().st_size < 10_000
+
+
+def test_a_recording_whose_arguments_nest_past_any_a_run_sends_is_corrupt(store, case):
+    """Red-team sweep 50: model_args 500 deep read, then broke every comparison with a
+    RecursionError: the answer paid for was never recorded, on every run."""
+    deep: object = 1
+    for _ in range(500):
+        deep = [deep]
+    doc = _recording(case, ["{}"]).to_json()
+    doc["model_args"] = {"extra_body": deep}
+    path = _on_disk(store, case, doc)
+    with pytest.raises(FixtureError, match=r"'model_args' nest deeper than any argument may \(16 levels\)"):
+        store.read(MODEL, case)
+    store.save(_recording(case, ["{}"]))  # the corrupt one is moved aside, the answer recorded
+    assert store.read(MODEL, case) is not None and list(path.parent.glob("*.corrupt-*"))
+
+
+def test_a_lock_that_is_a_link_is_refused_before_anything_is_asked_and_never_followed(store, tmp_path):
+    """Red-team sweep 50: a ``.lock`` linking to a missing file passed the check made before any
+    paid call; every answer was then paid for and could not be recorded."""
+    folder = store.root / "openai_gpt-4o"
+    folder.mkdir(parents=True)
+    (folder / ".lock").symlink_to(tmp_path / "missing" / "x")
+    assert "must be a plain file" in store.unwritable(MODEL)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("KEEP")
+    (folder / ".lock").unlink()
+    (folder / ".lock").symlink_to(victim)
+    with pytest.raises(OSError, match="must be a plain file"), store.locked(MODEL):
+        pass
+    assert victim.read_text() == "KEEP"
+
+
+def _on_disk(store: FixtureStore, case: Case, doc: dict) -> Path:
+    path = store.path(MODEL, case.id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path

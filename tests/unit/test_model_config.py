@@ -289,3 +289,13 @@ def test_an_unknown_key_under_tool_shape_asserts_stops_the_run(tmp_path):
     path.write_text('[tool.shape-asserts.model.exact]\nmodel = "openai/exact"\ntemperature = 0\n', encoding="utf-8")
     with pytest.raises(ModelConfigError, match="unknown key 'model'"):
         read_pyproject(path)
+
+
+def test_a_change_of_many_long_argument_names_is_said_bounded():
+    """Red-team sweep 50: a recording's arguments were named whole in the stale message: 2,000 keys
+    of 4,000 characters made a line of 4 MB in the terminal and the JUnit XML."""
+    recorded = {f"k{i:06d}" + "x" * 4_000: 1 for i in range(2_000)}
+    said = describe_change(recorded, {})
+    assert len(said) < 1_000
+    assert said.endswith(f"and {2_000 - 8:,} more")
+    assert said.startswith("k000000" + "x" * 52 + "… 1 dropped")

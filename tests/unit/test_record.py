@@ -380,7 +380,7 @@ def test_an_answer_with_a_lone_surrogate_is_recorded_and_replayed_identically(st
 
 
 def test_a_recording_that_cannot_be_written_is_a_fixture_error_naming_the_path(store, case, monkeypatch):
-    def refuse(rec, path=None):
+    def refuse(rec, path=None, **kwargs):
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(store, "write", refuse)
