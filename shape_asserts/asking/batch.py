@@ -523,7 +523,8 @@ class BatchRunner:
                 if self.asker.store.save(rec, keep_other_prompt=now is None) is None:
                     self.say(self._earlier(bstate, rec, "the recording on disk, of another prompt, is kept"))
                     continue
-                self._recorded.update((rec.model, rec.case_id, s["index"]) for s in rec.samples)
+                if rec.settings_key == self._settings_key(rec.model):  # (else it answers other settings)
+                    self._recorded.update((rec.model, rec.case_id, s["index"]) for s in rec.samples)
             except OSError as exc:
                 written = False
                 where = self.asker.store.path(rec.model, rec.case_id, rec.lang)
@@ -534,6 +535,14 @@ class BatchRunner:
                     "writable, then run again to fetch it",
                 )
         return written
+
+    def _settings_key(self, model: str) -> str:
+        """The :attr:`~.store.Recording.settings_key` of what this run asks ``model`` with: a resumed
+        batch sent at other settings (another temperature, other arguments) answers other questions."""
+        sent = self.asker.sent(model)
+        litellm_model = sent.model if sent.model != model else None
+        own = Recording(model, "", "", sent.temperature, "", [], sent.max_tokens, dict(sent.args), litellm_model)
+        return own.settings_key
 
     @staticmethod
     def _earlier(bstate: BatchState, rec: Recording, instead: str) -> str:

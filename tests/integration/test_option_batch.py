@@ -628,3 +628,20 @@ def test_a_resumed_batch_answering_an_earlier_prompt_never_replaces_the_current_
     asked_again = [json.loads(row)["custom_id"].split("/")[2] for data in uploads for row in data.decode().splitlines()]
     assert sorted(asked_again) == sorted([ccw, cw] if planned else [ccw])
     assert not _state(suite).exists()
+
+
+def test_a_resumed_batch_asked_at_other_settings_leaves_the_runs_own_questions_asked(suite):
+    """Red-team sweep 50: a batch resumed from a run at another temperature was counted as this
+    run's answers, so its own questions were never submitted and every case errored as stale.
+    Those answers are recorded beside (they answer other settings), and this run's are asked."""
+    plan = BatchPlan(polls=10**9)
+    with StubServer(batches=plan) as srv:
+        book = srv.state.batches
+        waited = _run(suite, srv, *FEW, "--temperature=0.5", "--batch-wait=1")
+        plan.polls = 0
+        resumed = _run(suite, srv, *FEW, "--temperature=1")
+
+    waited.assert_outcomes(errors=N_FEW)
+    resumed.assert_outcomes(passed=N_FEW)
+    assert book.submissions == 2
+    assert "resuming batch" in resumed.stdout.str() and "submitted batch" in resumed.stdout.str()
