@@ -254,6 +254,44 @@ def _cut_answers(sample: dict[str, Any], limit: int) -> None:
         del sample["cut_from"]
 
 
+def _recording_of(doc: Any) -> Recording:
+    """The recording a file's JSON document holds, every field checked (else ``ValueError``)."""
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT_VERSION:
+        raise ValueError(f"not a format-{FORMAT_VERSION} recording")
+    samples = doc["samples"]
+    if not isinstance(samples, list) or not all(
+        isinstance(s, dict) and isinstance(s.get("text"), str) for s in samples
+    ):
+        raise ValueError("'samples' must be a list of objects with a 'text'")
+    max_tokens = doc.get("max_tokens")
+    if max_tokens is not None and (isinstance(max_tokens, bool) or not isinstance(max_tokens, int)):
+        raise ValueError(f"'max_tokens' must be a whole number or null, got {max_tokens!r}")
+    temperature = doc.get("temperature")
+    if temperature is not None and not (
+        isinstance(temperature, (int, float)) and not isinstance(temperature, bool) and math.isfinite(temperature)
+    ):
+        raise ValueError(f"'temperature' must be a finite number or null, got {temperature!r:.40}")
+    args = doc.get("model_args", {})
+    if not isinstance(args, dict):
+        raise ValueError(f"'model_args' must be an object, got {type(args).__name__}")
+    if nesting(args) > MAX_DEPTH + 1:  # a run's own arguments nest no deeper (--model-arg)
+        raise ValueError(f"'model_args' nest deeper than any argument may ({MAX_DEPTH} levels)")
+    litellm_model = doc.get("litellm_model")
+    if litellm_model is not None and not isinstance(litellm_model, str):
+        raise ValueError(f"'litellm_model' must be a string or absent, got {litellm_model!r}")
+    return Recording(
+        max_tokens=max_tokens,
+        args=args,
+        litellm_model=litellm_model,
+        model=str(doc["model"]),
+        case_id=str(doc["case"]),
+        lang=str(doc["lang"]),
+        temperature=temperature,
+        prompt_sha256=str(doc["prompt_sha256"]),
+        samples=[_as_written(sample) for sample in samples],  # (a file may hold anything)
+    )
+
+
 def _as_written(sample: dict[str, Any]) -> dict[str, Any]:
     """A sample read from a recording as :func:`sample_record` writes one: its fields only, each
     bounded as written (a file may hold anything: a field of 30 MB would crowd the answers of
@@ -420,43 +458,7 @@ class FixtureStore:
         try:
             if raw is None:
                 raise ValueError(f"not UTF-8 text: {bad}")
-            doc = json.loads(raw)
-            if not isinstance(doc, dict) or doc.get("format") != FORMAT_VERSION:
-                raise ValueError(f"not a format-{FORMAT_VERSION} recording")
-            samples = doc["samples"]
-            if not isinstance(samples, list) or not all(
-                isinstance(s, dict) and isinstance(s.get("text"), str) for s in samples
-            ):
-                raise ValueError("'samples' must be a list of objects with a 'text'")
-            max_tokens = doc.get("max_tokens")
-            if max_tokens is not None and (isinstance(max_tokens, bool) or not isinstance(max_tokens, int)):
-                raise ValueError(f"'max_tokens' must be a whole number or null, got {max_tokens!r}")
-            temperature = doc.get("temperature")
-            if temperature is not None and not (
-                isinstance(temperature, (int, float))
-                and not isinstance(temperature, bool)
-                and math.isfinite(temperature)
-            ):
-                raise ValueError(f"'temperature' must be a finite number or null, got {temperature!r:.40}")
-            args = doc.get("model_args", {})
-            if not isinstance(args, dict):
-                raise ValueError(f"'model_args' must be an object, got {type(args).__name__}")
-            if nesting(args) > MAX_DEPTH + 1:  # a run's own arguments nest no deeper (--model-arg)
-                raise ValueError(f"'model_args' nest deeper than any argument may ({MAX_DEPTH} levels)")
-            litellm_model = doc.get("litellm_model")
-            if litellm_model is not None and not isinstance(litellm_model, str):
-                raise ValueError(f"'litellm_model' must be a string or absent, got {litellm_model!r}")
-            rec = Recording(
-                max_tokens=max_tokens,
-                args=args,
-                litellm_model=litellm_model,
-                model=str(doc["model"]),
-                case_id=str(doc["case"]),
-                lang=str(doc["lang"]),
-                temperature=temperature,
-                prompt_sha256=str(doc["prompt_sha256"]),
-                samples=[_as_written(sample) for sample in samples],  # (a file may hold anything)
-            )
+            rec = _recording_of(json.loads(raw))
             if expect is not None and (rec.model, rec.case_id, rec.lang) != expect:
                 raise ValueError(
                     f"it records {rec.model}/{rec.case_id} ({rec.lang}), not "
