@@ -511,6 +511,12 @@ class _Fetch:
                 f"{exc.strerror or exc} (errno {exc.errno}); free the disk or make the folder writable, "
                 "then run again"
             )
+        except Exception as exc:  # (a fault of ours: this case's error, not the end of every answer's recording)
+            path = store.path(rec.model, rec.case_id, rec.lang)
+            return (
+                f"the answer for {rec.model}/{rec.case_id} arrived but could not be recorded at {path}: "
+                f"{type(exc).__name__}: {exc}; move the file aside and run again"
+            )
         return ""
 
     def _refuse(self, job: Job, worst: float) -> bool:

@@ -425,10 +425,11 @@ MAX_CHANGES_SHOWN = 8
 
 def describe_change(recorded: Mapping[str, Any], sent: Mapping[str, Any]) -> str:
     """How this run's arguments differ from a recording's, key by key (``top_p 0.9 → 0.5, seed 7 added``):
-    keys and values cut to 60 characters, at most :data:`MAX_CHANGES_SHOWN` of them (a recording's
+    keys and values printable and cut to 60 characters, at most :data:`MAX_CHANGES_SHOWN` of them (a recording's
     arguments are read from a file, however many and however long)."""
 
-    def cut(text: str) -> str:
+    def cut(text: str) -> str:  # printable: no escape sequence reaches a terminal
+        text = "".join(ch for ch in text[:240] if ch.isprintable())
         return text if len(text) <= 60 else text[:59] + "…"
 
     def shown(key: str, value: Any) -> str:

@@ -13,6 +13,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -77,10 +78,18 @@ def sweep_run_folders() -> list[Path]:
     with contextlib.suppress(OSError):
         for path in Path(tempfile.gettempdir()).glob(f"{RUN_FOLDER_PREFIX}*-*"):
             pid = path.name[len(RUN_FOLDER_PREFIX) :].split("-")[0]
-            if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)) and path.is_dir():
+            # (a name anyone may make: only ASCII digits of a pid the system could have are read)
+            if not (_PID.fullmatch(pid) and 0 < int(pid) <= _MAX_PID):
+                continue
+            if int(pid) != os.getpid() and not _alive(int(pid)) and path.is_dir():
                 shutil.rmtree(path, ignore_errors=True)
                 removed.append(path)
     return removed
+
+
+#: A process id as a run folder's name writes it, and the largest Linux hands out (2**22).
+_PID = re.compile(r"[0-9]{1,7}")
+_MAX_PID = 4_194_304
 
 
 def _alive(pid: int) -> bool:

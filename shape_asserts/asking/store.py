@@ -54,7 +54,7 @@ from shape_asserts.asking.call import Answer, redact
 from shape_asserts.asking.failure import redact_json
 from shape_asserts.asking.model_config import MAX_DEPTH, canonical, describe_change, nesting
 from shape_asserts.asking.recorded import RecordedAnswer
-from shape_asserts.defaults import LANG
+from shape_asserts.defaults import LANG, MAX_SAMPLES
 from shape_asserts.exceptions import FixtureError
 from shape_asserts.fileio import write_atomic
 
@@ -180,7 +180,9 @@ class Recording:
 
 
 def _cut(text: str, limit: int = 80) -> str:
-    """A name read from a recording as a message shows it: at most ``limit`` characters."""
+    """A name read from a recording as a message shows it: printable (no escape sequence reaches
+    a terminal), at most ``limit`` characters."""
+    text = "".join(ch for ch in text[: 4 * limit] if ch.isprintable())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -263,6 +265,12 @@ def _recording_of(doc: Any) -> Recording:
         isinstance(s, dict) and isinstance(s.get("text"), str) for s in samples
     ):
         raise ValueError("'samples' must be a list of objects with a 'text'")
+    for s in samples:
+        index = s.get("index", 0)
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < MAX_SAMPLES:
+            raise ValueError(
+                f"a sample's 'index' must be a whole number from 0 to {MAX_SAMPLES - 1:,}, got {index!r:.40}"
+            )
     max_tokens = doc.get("max_tokens")
     if max_tokens is not None and (isinstance(max_tokens, bool) or not isinstance(max_tokens, int)):
         raise ValueError(f"'max_tokens' must be a whole number or null, got {max_tokens!r}")

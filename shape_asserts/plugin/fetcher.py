@@ -247,9 +247,12 @@ class Fetcher:
         self._terms.close()
 
     def _write(self, line: str) -> None:
+        from shape_asserts.results.record import printable
+
         tr = self.config.pluginmanager.get_plugin("terminalreporter")
         if tr is None:
             return
+        line = printable(line)  # (a line may quote a recording or a provider: hostile text)
         under_way = getattr(getattr(tr, "_tw", None), "width_of_current_line", None)
         if threading.current_thread() is not threading.main_thread() and under_way:
             tr.write("\n")  # asking beside the tests: a row of xdist's progress letters is under way

@@ -538,3 +538,30 @@ def _on_disk(store: FixtureStore, case: Case, doc: dict) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(doc), encoding="utf-8")
     return path
+
+
+@pytest.mark.parametrize("index", [[1], {"i": 1}, True, -1, 1.5, 10**6])
+def test_a_sample_index_that_is_no_sample_number_makes_the_recording_corrupt(store, case, index):
+    """Red-team sweep 51: an index that was a list read as valid, then broke every save with a
+    TypeError: each answer paid for was dropped, and asked again on every run."""
+    doc = _recording(case, ["{}"]).to_json()
+    doc["samples"][0]["index"] = index
+    _on_disk(store, case, doc)
+    with pytest.raises(FixtureError, match=r"a sample's 'index' must be a whole number from 0 to 999"):
+        store.read(MODEL, case)
+    store.save(_recording(case, ["{}", "{}"]))  # moved aside: the new answers are recorded
+    back = store.read(MODEL, case)
+    assert back is not None and len(back.samples) == 2
+
+
+def test_a_stale_recordings_names_are_said_printable(case):
+    """Red-team sweep 51: a recording's litellm model and argument names reached the terminal with
+    their escape sequences (a title set, a screen clear) in the "asking … again" line."""
+    escapes = "\x1b]0;pwned\x07\x1b[2J\x1b[31m\x9b31m"
+    rec = _recording(case, ["{}"])
+    rec.litellm_model = f"gpt{escapes}"
+    said = FixtureStore.stale_reason(rec, case, "ru", None)
+    assert said is not None and "gpt]0;pwned" in said and not any(ch in said for ch in "\x1b\x07\x9b")
+    rec.litellm_model, rec.args = None, {f"top{escapes}": 1}
+    said = FixtureStore.stale_reason(rec, case, "ru", None)
+    assert said is not None and "its model arguments changed" in said and "\x1b" not in said

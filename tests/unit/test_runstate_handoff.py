@@ -3,12 +3,23 @@ case only, goes on at once for a case not asked, and asks for itself when the as
 
 from __future__ import annotations
 
+import os
+import tempfile
 import threading
 
 from shape_asserts.asking.asker import Asker
 from shape_asserts.asking.call import Answer
 from shape_asserts.asking.reference import answer_text
-from shape_asserts.asking.runstate import RunState, announce, settle, settled_path, wait_for, withdraw
+from shape_asserts.asking.runstate import (
+    RUN_FOLDER_PREFIX,
+    RunState,
+    announce,
+    settle,
+    settled_path,
+    sweep_run_folders,
+    wait_for,
+    withdraw,
+)
 from shape_asserts.asking.store import FixtureStore
 from shape_asserts.cases import load_cases
 from shape_asserts.exceptions import ProviderError
@@ -87,3 +98,18 @@ def test_the_run_folder_the_asking_announces_in_is_private(tmp_path):
     announce(state_path, [KEY])
     assert state_path.parent.stat().st_mode & 0o777 == 0o700
     assert (state_path.parent / "settled").stat().st_mode & 0o777 == 0o700
+
+
+def test_run_folders_of_any_name_are_swept_without_failing_the_run(tmp_path, monkeypatch):
+    """Red-team sweep 50: a folder /tmp/shape-asserts-run-99999999999999999999-x (or with a
+    Unicode digit) ended every run in INTERNALERROR: anyone may make one in the shared /tmp."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    for name in ("99999999999999999999-x", "²-x", "0-x", "-1-x", "12ab-x"):
+        (tmp_path / f"{RUN_FOLDER_PREFIX}{name}").mkdir()
+    dead = tmp_path / f"{RUN_FOLDER_PREFIX}4194304-x"  # the largest pid, not running here
+    dead.mkdir()
+    mine = tmp_path / f"{RUN_FOLDER_PREFIX}{os.getpid()}-x"
+    mine.mkdir()
+
+    assert sweep_run_folders() == [dead]
+    assert mine.is_dir() and (tmp_path / f"{RUN_FOLDER_PREFIX}²-x").is_dir()
