@@ -16,9 +16,9 @@ Which hook does what, in the order a run meets them:
 * ``pytest_generate_tests``: one test per model × case; ``pytest_collection_finish``: what
   collection loaded kept out of the cycle collector;
 * the ``shape_run`` fixture and ``pytest_runtest_makereport``: a test's answers, then its record;
-* ``pytest_runtest_logreport``, ``pytest_sessionfinish``, ``pytest_terminal_summary``: the records
-  gathered, then the summary, the gate, the report and the exit status
-  (:mod:`shape_asserts.plugin.session`);
+* ``pytest_runtest_logreport``, ``pytest_collectreport``, ``pytest_sessionfinish``,
+  ``pytest_terminal_summary``: the records (and the collections that failed) gathered, then the
+  summary, the gate, the report and the exit status (:mod:`shape_asserts.plugin.session`);
 * ``pytest_unconfigure``: the fetch's leftovers removed.
 """
 
@@ -35,6 +35,7 @@ from shape_asserts.plugin.suite import CaseParam, CaseRun, Settings
 __all__ = [
     "pytest_addoption",
     "pytest_collection_finish",
+    "pytest_collectreport",
     "pytest_configure",
     "pytest_configure_node",
     "pytest_generate_tests",
@@ -151,6 +152,11 @@ def pytest_runtest_makereport(
     report = yield
     _run(item.config).settle_report(item, call, report)
     return report
+
+
+def pytest_collectreport(report: pytest.CollectReport) -> None:
+    if _ACTIVE and report.failed:  # (an xdist controller hears its workers' failed ones)
+        _ACTIVE[-1].verdicts.take_collect_report(report)
 
 
 @pytest.hookimpl(wrapper=True)

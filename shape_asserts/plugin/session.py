@@ -116,6 +116,8 @@ class VerdictSession:
         self.options = options
         self.errors = 0
         self.other_failures = 0
+        #: Test files or classes that could not be collected (``--continue-on-collection-errors``).
+        self.collect_errors = 0
         #: The cases the run selected (for any model): the gate needs every model's result for each.
         self.selected: set[str] = set()
         #: Tests lost to crashed xdist workers (their only report is the controller's).
@@ -163,6 +165,11 @@ class VerdictSession:
                 param = known.get(nodeid[nodeid.index("[") + 1 : -1])
                 if param is not None:
                     self.selected.add(param.case.id)
+
+    def take_collect_report(self, report: pytest.CollectReport) -> None:
+        """Count a collection that failed: what it held was never run, so a gate cannot pass over it."""
+        if not hasattr(self.config, "workerinput"):  # (a worker's reaches its controller, which counts it)
+            self.collect_errors += 1
 
     def take_report(self, report: pytest.TestReport) -> None:
         """Count a report's error or failure, and keep its record when it settles a shape test."""
@@ -388,6 +395,7 @@ class VerdictSession:
             session.exitstatus,
             self.gate,
             errors=self.errors,
+            collect_errors=self.collect_errors,
             other_failures=self.other_failures,
             undecided=o.undecided,
         )

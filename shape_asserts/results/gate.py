@@ -471,12 +471,19 @@ def _missing_text(
 
 
 def exit_status(
-    status: int, g: Gate, *, errors: int = 0, other_failures: int = 0, undecided: str = "pass"
+    status: int,
+    g: Gate,
+    *,
+    errors: int = 0,
+    other_failures: int = 0,
+    collect_errors: int = 0,
+    undecided: str = "pass",
 ) -> tuple[int, str]:
     """A gated run's exit status, and why in one line.
 
     pytest's status is kept when the run did not get as far as results (:data:`NOT_RESULTS`). It is
-    1 when a test errored, a test that is no shape case failed, or the gate's results are
+    1 when a test errored, a test file could not be collected (``--continue-on-collection-errors``
+    ran the rest), a test that is no shape case failed, or the gate's results are
     incomplete (:attr:`Gate.incomplete`); otherwise the gate's: 0 for PASS, 1 for FAIL, and for
     UNDECIDED 0 with ``undecided="pass"`` or 1 with ``"fail"``. Failed shape cases alone do not
     count: the gate compares the candidate with the baseline, which may fail the same cases.
@@ -489,6 +496,8 @@ def exit_status(
     reasons = []
     if errors:
         reasons.append(f"{errors} test(s) errored; the harness could not produce every result the gate needs")
+    if collect_errors:
+        reasons.append(f"{collect_errors} collection error(s): what they held never ran")
     if other_failures:
         reasons.append(f"{other_failures} test(s) that are not shape cases failed")
     if incomplete:

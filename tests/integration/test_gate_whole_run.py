@@ -169,3 +169,20 @@ def test_a_selection_without_the_baselines_tests_fails_the_gate(suite):
     _gate_fails(
         result, 1, f"{N_CASES} of {N_CASES} baseline {EXACT} case(s) have no result (first: {EXACT} *, did not run)"
     )
+
+
+@pytest.mark.parametrize("workers", [(), ("-n", "2")], ids=["serial", "xdist"])
+def test_a_gated_run_that_could_not_collect_a_test_file_fails_and_says_so(suite, workers):
+    """Red-team sweep 51: with --continue-on-collection-errors a test file that failed to import
+    made pytest's status 1, and a passing gate set it to 0: the tests it held never ran."""
+    suite.makepyfile(test_billing="import no_such_module_shape_asserts\n\ndef test_billing():\n    pass\n")
+    result = suite.runpytest(
+        f"--model={EXACT}",
+        f"--baseline={NOISY}",
+        "--record=none",
+        *CIRCLE,
+        "--continue-on-collection-errors",
+        *workers,
+    )
+    assert result.ret == 1, result.stdout.str()
+    result.stdout.fnmatch_lines(["exit status 1: *1 collection error(s): what they held never ran*"])
