@@ -634,7 +634,7 @@ class _Fetch:
             )
         except ProviderError as exc:
             self._settle(label, worst)
-            if self._queued_too_long(exc, sent.model, turn.shared):
+            if self._queued_too_long(exc, sent.model, turn.shared, worst):
                 return True
             if not turn.shared and served_locally(sent.model, asker.api_base):
                 self.turns.ended_alone(isinstance(exc, TimedOut))
@@ -647,12 +647,15 @@ class _Fetch:
         self._note()
         return False
 
-    def _queued_too_long(self, exc: ProviderError, model: str, shared: bool) -> bool:
+    def _queued_too_long(self, exc: ProviderError, model: str, shared: bool, worst: float) -> bool:
         """Whether a failed call timed out queued behind the run's other calls at a local server:
-        then it is asked again, and every call after it alone (:mod:`.turns`). Nothing was delivered,
-        so nothing was paid; a hosted server's timeouts are retried by ``--timeout-retries``."""
+        then it is asked again, and every call after it alone (:mod:`.turns`); a hosted server's
+        timeouts are retried by ``--timeout-retries``. Nothing was delivered, but a server on this
+        network may be a proxy to a priced model that goes on and bills the call it dequeues: the
+        attempt left counts against ``--max-cost`` at its ``worst``, as every timed-out call does."""
         if not (isinstance(exc, TimedOut) and shared and served_locally(model, self.asker.api_base)):
             return False
+        self.progress.count_timed_out(model, worst)
         if self.turns.narrow():
             self.progress.narrowed = True
         self.progress.asked -= 1  # counted again when it is sent again

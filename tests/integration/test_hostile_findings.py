@@ -906,6 +906,26 @@ def test_issue32_a_one_slot_local_server_with_defaults_loses_no_case(suite):
     assert "then it is asked again, and calls go one at a time" in text
 
 
+def test_a_call_asked_again_after_queueing_at_a_local_server_counts_against_the_cost_cap(suite):
+    """Red-team sweep 51: a priced model behind a server on this network (a company proxy) may go
+    on and bill a call whose client left it queued; the attempt asked again was counted $0."""
+    with HostileServer(_OneSlot(0.6)) as server:
+        result = run(
+            suite,
+            server,
+            "--request-timeout=1.5",
+            "--max-cost=10",
+            "-k",
+            "circle and start0 and not start000-",
+            model="openai/gpt-4o",
+        )
+
+    text = output(result)
+    result.assert_outcomes(passed=6)
+    assert "one call at a time (calls queued at a local server timed out waiting: asked again)" in text
+    assert "attempts that timed out or lost their connection after the request went out" in text
+
+
 def test_issue32_timeout_retries_given_apply_anywhere(suite):
     with HostileServer(_stalls_once) as server:
         result = run(suite, server, "--request-timeout=2", "--timeout-retries=1", "-k", "circle-start000-cw")
