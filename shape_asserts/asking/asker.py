@@ -42,7 +42,7 @@ from shape_asserts.asking.model_config import ModelConfig, Sent, resolve
 from shape_asserts.asking.prices import answer_limit, worst_cost
 from shape_asserts.asking.recorded import RecordedAnswer
 from shape_asserts.asking.retry import maybe_billed, served_locally
-from shape_asserts.asking.runstate import Progress, RunState
+from shape_asserts.asking.runstate import NotAsked, Progress, RunState
 from shape_asserts.asking.store import FixtureStore, Recording, sample_record
 from shape_asserts.asking.turns import Turn, Turns
 from shape_asserts.defaults import (
@@ -300,7 +300,10 @@ class Asker:
         jobs: dict[tuple[str, str], Job] = {}
         for model, case in pairs:
             if (model, case.id) not in jobs:
-                jobs[model, case.id] = self.job(model, case, samples)
+                try:
+                    jobs[model, case.id] = self.job(model, case, samples)
+                except FixtureError:  # (one recording that cannot be read nor moved aside: its test says so)
+                    continue
         if ready is not None:
             ready.update((job.key, job) for job in jobs.values() if not job.indices)
         return [job for job in jobs.values() if job.indices]
@@ -327,9 +330,17 @@ class Asker:
         ProviderError
             When the model could not be asked (nothing is recorded for that sample).
         NotAsked
-            When ``--max-cost`` is spent before every sample was asked.
+            When ``--max-cost`` is spent before every sample was asked; or when a cap is set at
+            all: it is kept by the one fetch before the tests, and a test that fetch did not
+            cover (it failed, or it could not tell the test was selected) would ask outside it,
+            each on a budget of its own.
         """
         job = self.job(model, case, samples)
+        if job.indices and self.max_cost is not None:
+            raise NotAsked(
+                f"not asked: --max-cost {self.max_cost:g} USD is kept by the asking done before the tests, and "
+                f"{model}/{case.id} was not among it (see the lines above the tests); run again"
+            )
         if job.indices:
             # The run's concurrency limit is the fetch's; a test asking for itself (on any xdist
             # worker) cannot share its semaphore, so it asks one call at a time.

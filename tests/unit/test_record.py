@@ -267,10 +267,25 @@ def test_provider_error_on_the_first_sample_asks_no_other_and_writes_no_file(sto
     assert not store.path(MODEL, case.id).exists()
 
 
-def test_a_test_asking_for_itself_stops_at_the_cost_limit_and_keeps_what_it_bought(store, case):
+def test_under_a_cost_cap_a_test_asking_for_itself_asks_nothing_and_replays_what_is_recorded(store, case):
+    """Red-team sweep 51: the tests the fetch did not cover (it failed on one unreadable folder)
+    each asked for themselves on a budget of their own: 14 calls under a cap made for 6. The cap
+    is kept by the one fetch; outside it nothing is asked, and what is recorded still replays."""
     fake = FakeModel(cost=0.01)
-    with pytest.raises(NotAsked, match="--max-cost 0.015 USD was reached"):
+    with pytest.raises(NotAsked, match="--max-cost 0.015 USD is kept by the asking done before the tests"):
         Asker(store, "missing", max_cost=0.015, call=fake).obtain(MODEL, case, samples=3)
+    assert fake.samples_asked == []
+    _record(store, case, ["one", "two", "three"])
+    got = Asker(store, "missing", max_cost=0.015, call=fake).obtain(MODEL, case, samples=3)
+    assert list(got.texts) == ["one", "two", "three"] and fake.samples_asked == []
+
+
+def test_a_fetch_stops_at_the_cost_limit_and_keeps_what_it_bought(store, case):
+    fake = FakeModel(cost=0.01)
+    asker = Asker(store, "missing", max_cost=0.015, call=fake)
+    state, _ = asker.fetch([asker.job(MODEL, case, 3)])
+    with pytest.raises(NotAsked, match="--max-cost 0.015 USD was reached"):
+        state.raise_for(MODEL, case.id)
     assert fake.samples_asked == [0, 1]
     assert _recorded_texts(store, case) == ["answer 1", "answer 2"]
 
@@ -386,3 +401,16 @@ def test_a_recording_that_cannot_be_written_is_a_fixture_error_naming_the_path(s
     monkeypatch.setattr(store, "write", refuse)
     with pytest.raises(FixtureError, match=r"could not be recorded at .*\.json: Permission denied \(errno 13\)"):
         Asker(store, "missing", call=FakeModel()).obtain(MODEL, case, samples=1)
+
+
+def test_one_model_folder_that_cannot_be_read_leaves_the_rest_of_the_plan(store, case):
+    """Red-team sweep 51: a baseline folder that was a link loop ended the whole plan; every test
+    then asked for itself. The other models' cases are planned; that one's test says what is wrong."""
+    broken = store.root / "openai_old"
+    store.root.mkdir(parents=True, exist_ok=True)
+    broken.symlink_to(broken)
+    asker = Asker(store, "missing", call=FakeModel())
+    jobs = asker.plan([("openai/old", case), (MODEL, case)], 1)
+    assert [job.model for job in jobs] == [MODEL]
+    with pytest.raises(FixtureError, match="openai_old"):
+        asker.obtain("openai/old", case, samples=1)
