@@ -698,7 +698,7 @@ class _Fetch:
         record it at once."""
         self.answered.add(job.model)
         self.progress.count_answer(job.model, answer, worst)
-        job.recording.add(sample_record(index, answer, self.version))
+        job.recording.add(sample_record(index, answer, self.version, self.asker.api_base))
         snapshot = dataclasses.replace(job.recording, samples=list(job.recording.samples))
         async with self.locks[job.key]:
             why = await self._record(snapshot)

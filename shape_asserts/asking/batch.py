@@ -511,7 +511,7 @@ class BatchRunner:
                     litellm_model=req.litellm_model,
                 ),
             )
-            rec.add(sample_record(req.sample, got, version))
+            rec.add(sample_record(req.sample, got, version, self.asker.api_base))
         written = True
         for rec in recordings.values():
             now = self._prompts.get((rec.case_id, rec.lang))

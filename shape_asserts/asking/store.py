@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from shape_asserts.asking.call import Answer, redact
-from shape_asserts.asking.failure import redact_json
+from shape_asserts.asking.failure import hide_address, redact_json
 from shape_asserts.asking.model_config import MAX_DEPTH, canonical, describe_change, nesting
 from shape_asserts.asking.recorded import RecordedAnswer
 from shape_asserts.defaults import LANG, MAX_SAMPLES
@@ -186,9 +186,13 @@ def _cut(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _bounded(text: str, name: str, cut: dict[str, int], limit: int = MAX_RECORDED_CHARS) -> str:
-    """``text`` redacted and cut to ``limit`` characters; a cut is noted in ``cut`` under ``name``."""
-    text = redact(text)
+def _bounded(
+    text: str, name: str, cut: dict[str, int], limit: int = MAX_RECORDED_CHARS, api_base: str | None = None
+) -> str:
+    """``text`` redacted (``api_base``'s path and query too, as :func:`~.failure.hide_address`
+    hides them: a server may echo the request's path) and cut to ``limit`` characters; a cut is
+    noted in ``cut`` under ``name``."""
+    text = hide_address(redact(text), api_base)
     if len(text) > limit:
         cut[name] = len(text)
         text = text[:limit]
@@ -348,33 +352,36 @@ def _as_written(sample: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def sample_record(index: int, answer: Answer, litellm_version: str | None) -> dict[str, Any]:
+def sample_record(
+    index: int, answer: Answer, litellm_version: str | None, api_base: str | None = None
+) -> dict[str, Any]:
     """One recorded sample: every shape of the answer (text, refusal, tool calls, why it ended),
-    each bounded, and how it was obtained."""
+    each bounded and masked (``api_base``: the run's, whose path may hold a token), and how it was
+    obtained."""
     cut: dict[str, int] = {}
     rec: dict[str, Any] = {
         "index": index,
-        "text": _bounded(answer.text, "text", cut),
+        "text": _bounded(answer.text, "text", cut, api_base=api_base),
         "finish_reason": None
         if answer.finish_reason is None
-        else _bounded(answer.finish_reason, "finish_reason", cut, MAX_NAME_CHARS),
+        else _bounded(answer.finish_reason, "finish_reason", cut, MAX_NAME_CHARS, api_base),
         "usage": dict(answer.usage),
         "latency_s": answer.latency_s,
         "recorded_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "litellm_version": litellm_version,
     }
     if answer.response_model:
-        rec["response_model"] = _bounded(str(answer.response_model), "response_model", cut, MAX_NAME_CHARS)
+        rec["response_model"] = _bounded(str(answer.response_model), "response_model", cut, MAX_NAME_CHARS, api_base)
     if answer.cost_usd is not None:
         rec["cost_usd"] = answer.cost_usd
     # the shapes below are written only when present: a plain text answer's record is as it was
     if answer.refusal:
-        rec["refusal"] = _bounded(answer.refusal, "refusal", cut)
+        rec["refusal"] = _bounded(answer.refusal, "refusal", cut, api_base=api_base)
     if answer.tool_calls:
         rec["tool_calls"] = [
             {
-                "name": _bounded(name, f"tool_calls[{i}].name", cut),
-                "arguments": _bounded(args, f"tool_calls[{i}].arguments", cut),
+                "name": _bounded(name, f"tool_calls[{i}].name", cut, api_base=api_base),
+                "arguments": _bounded(args, f"tool_calls[{i}].arguments", cut, api_base=api_base),
             }
             for i, (name, args) in enumerate(answer.tool_calls[:MAX_TOOL_CALLS])
         ]

@@ -565,3 +565,15 @@ def test_a_stale_recordings_names_are_said_printable(case):
     rec.litellm_model, rec.args = None, {f"top{escapes}": 1}
     said = FixtureStore.stale_reason(rec, case, "ru", None)
     assert said is not None and "its model arguments changed" in said and "\x1b" not in said
+
+
+def test_a_token_in_the_runs_api_base_path_is_masked_in_a_recorded_answer():
+    """Red-team sweep 51: a gateway echoing the request's path put the token in --api-base's path
+    into the recording (committed with the fixtures), the JUnit XML and the report."""
+    base = "https://bot:pw51@gw.example.com:8443/v1/gwtok51Qx7RzP9vbn/openai?key=k51secretvalue"
+    said = "upstream said 502 at POST /v1/gwtok51Qx7RzP9vbn/openai/chat/completions for " + base
+    answer = Answer(text=said, refusal=said, tool_calls=(("draw", said),))
+    sample = sample_record(0, answer, None, base)
+    for text in (sample["text"], sample["refusal"], sample["tool_calls"][0]["arguments"]):
+        assert "gwtok51Qx7RzP9vbn" not in text and "pw51" not in text and "k51secretvalue" not in text
+        assert "gw.example.com:8443" in text and "/chat/completions" in text
