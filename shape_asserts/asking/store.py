@@ -269,12 +269,6 @@ def _recording_of(doc: Any) -> Recording:
         isinstance(s, dict) and isinstance(s.get("text"), str) for s in samples
     ):
         raise ValueError("'samples' must be a list of objects with a 'text'")
-    for s in samples:
-        index = s.get("index", 0)
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < MAX_SAMPLES:
-            raise ValueError(
-                f"a sample's 'index' must be a whole number from 0 to {MAX_SAMPLES - 1:,}, got {index!r:.40}"
-            )
     max_tokens = doc.get("max_tokens")
     if max_tokens is not None and (isinstance(max_tokens, bool) or not isinstance(max_tokens, int)):
         raise ValueError(f"'max_tokens' must be a whole number or null, got {max_tokens!r}")
@@ -300,14 +294,16 @@ def _recording_of(doc: Any) -> Recording:
         lang=str(doc["lang"]),
         temperature=temperature,
         prompt_sha256=str(doc["prompt_sha256"]),
-        samples=[_as_written(sample) for sample in samples],  # (a file may hold anything)
+        samples=[_as_written(sample, position) for position, sample in enumerate(samples)],
     )
 
 
-def _as_written(sample: dict[str, Any]) -> dict[str, Any]:
+def _as_written(sample: dict[str, Any], position: int) -> dict[str, Any]:
     """A sample read from a recording as :func:`sample_record` writes one: its fields only, each
     bounded as written (a file may hold anything: a field of 30 MB would crowd the answers of
-    the samples recorded beside it out of the file, the next time one is added)."""
+    the samples recorded beside it out of the file, the next time one is added). An index that
+    is no sample number (a list, a fraction, one past :data:`~shape_asserts.defaults.MAX_SAMPLES`)
+    is read as the sample's ``position`` in the file, as where there is none."""
 
     def name(value: Any) -> str | None:
         return value[:MAX_NAME_CHARS] if isinstance(value, str) else None
@@ -316,8 +312,11 @@ def _as_written(sample: dict[str, Any]) -> dict[str, Any]:
         return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
     usage: dict[str, Any] = sample["usage"] if isinstance(sample.get("usage"), dict) else {}
+    index = sample.get("index", position)
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < MAX_SAMPLES:
+        index = position
     out: dict[str, Any] = {
-        "index": sample.get("index"),
+        "index": index,
         "text": str(sample.get("text", ""))[:MAX_RECORDED_CHARS],
         "finish_reason": name(sample.get("finish_reason")),
         "usage": {

@@ -541,17 +541,20 @@ def _on_disk(store: FixtureStore, case: Case, doc: dict) -> Path:
 
 
 @pytest.mark.parametrize("index", [[1], {"i": 1}, True, -1, 1.5, 10**6])
-def test_a_sample_index_that_is_no_sample_number_makes_the_recording_corrupt(store, case, index):
+def test_a_sample_index_that_is_no_sample_number_is_read_as_its_position(store, case, index):
     """Red-team sweep 51: an index that was a list read as valid, then broke every save with a
-    TypeError: each answer paid for was dropped, and asked again on every run."""
-    doc = _recording(case, ["{}"]).to_json()
-    doc["samples"][0]["index"] = index
+    TypeError: each answer paid for was dropped, and asked again on every run. It is read as
+    the sample's place in the file (as a recording without indices is): its answer is kept."""
+    doc = _recording(case, ["{}", "[]"]).to_json()
+    doc["samples"][1]["index"] = index
     _on_disk(store, case, doc)
-    with pytest.raises(FixtureError, match=r"a sample's 'index' must be a whole number from 0 to 999"):
-        store.read(MODEL, case)
-    store.save(_recording(case, ["{}", "{}"]))  # moved aside: the new answers are recorded
     back = store.read(MODEL, case)
-    assert back is not None and len(back.samples) == 2
+    assert back is not None and back.sample(1)["index"] == 1 and back.sample(1)["text"] == "[]"
+    third = _recording(case, [])
+    third.add(sample_record(2, Answer(text="()"), None))
+    store.save(third)
+    back = store.read(MODEL, case)
+    assert back is not None and [s["index"] for s in back.samples] == [0, 1, 2]
 
 
 def test_a_stale_recordings_names_are_said_printable(case):
