@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 import sys
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
@@ -38,6 +39,14 @@ INI = "[pytest]\nfilterwarnings = ignore::pytest.PytestAssertRewriteWarning\n"
 
 #: Seconds a subprocess run may take on a busy machine (one that imports litellm spends ~10 s on it).
 SUBPROCESS_TIMEOUT = 300
+
+
+def interruptible() -> None:
+    """``preexec_fn`` of a run a test interrupts with SIGINT: Ctrl-C's default restored in it. A
+    shell's background job (``pytest … &`` in a script, some CI runners) ignores SIGINT, and an
+    ignored signal stays ignored across exec: the signal would never reach the run."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
 
 #: Stands in for litellm inside the pytester run: ``shape_asserts.asking.call`` still builds the request and
 #: reads the response, the asker still writes the files; only the transport is replaced.

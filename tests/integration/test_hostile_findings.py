@@ -47,7 +47,7 @@ import pytest
 
 from shape_asserts.asking.store import model_slug
 
-from .conftest import SUBPROCESS_TIMEOUT
+from .conftest import SUBPROCESS_TIMEOUT, interruptible
 from .hostile import HostileServer, Reply, Request, drawing, exact
 
 #: End to end through the real litellm (a subprocess importing it): run by --full, -m live or by path.
@@ -613,6 +613,7 @@ def _signalled_mid_run(
             cwd=suite.path,
             stdout=fh,
             stderr=subprocess.STDOUT,
+            preexec_fn=interruptible,
         )  # fmt: skip
         try:
             deadline = time.monotonic() + SUBPROCESS_TIMEOUT

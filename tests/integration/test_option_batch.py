@@ -28,7 +28,16 @@ from shape_asserts.asking.stub_batches import BatchPlan
 from shape_asserts.asking.stub_server import StubServer
 from shape_asserts.cases import load_cases
 
-from .conftest import CIRCLE, CIRCLE_CASES, INI, LITELLM_PROBE_CONFTEST, N_CASES, SUBPROCESS_TIMEOUT, junit_cases
+from .conftest import (
+    CIRCLE,
+    CIRCLE_CASES,
+    INI,
+    LITELLM_PROBE_CONFTEST,
+    N_CASES,
+    SUBPROCESS_TIMEOUT,
+    interruptible,
+    junit_cases,
+)
 
 #: End to end through the real litellm (a subprocess importing it): run by --full, -m live or by path.
 pytestmark = pytest.mark.live
@@ -426,6 +435,7 @@ def test_issue32_ctrl_c_while_polling_says_the_batch_runs_on_and_is_kept(suite):
             cwd=suite.path,
             stdout=fh,
             stderr=subprocess.STDOUT,
+            preexec_fn=interruptible,
         )
         try:
             deadline = time.monotonic() + SUBPROCESS_TIMEOUT
