@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -412,8 +412,9 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     if _asks_gable(p):
         _check_gable(card, apexes, t)
     solid = solid_parts(com.pts, [st for _, st in com.strokes], t.heal_step, t.heal_step, p["grid_size"])
+    chimney = _chimney_edges(e, walls, at_top, cells, apexes, solid, t)
     _check_roof_closed(card, e, walls, cells, apexes, solid, t)
-    _check_chimney(card, e, walls, at_top, cells, apexes, solid, t)
+    _check_chimney(card, chimney)
     return card.result("house", com.likeness)
 
 
@@ -699,36 +700,50 @@ _Apex = tuple[int, FloatArray, float]
 def _gable_apexes(e: _Edges, walls: _Walls, cells: FloatArray, t: HouseThresholds) -> list[_Apex]:
     """The gable ends standing on the wall faces, as :func:`_check_gable` reads them: for each face
     (between wall edges ``k`` and ``k + 1``) with one, its index, its peak and the peak's distance
-    from above the face's middle (the drawn cell nearest the middle that qualifies)."""
+    from above the face's middle (the drawn cell nearest the middle that qualifies,
+    :func:`_face_peaks`)."""
     drawn = _drawn_near(cells)
-    peaks = np.unique(cells, axis=0)
-    need = max(t.min_roof_rise * walls.height, t.min_roof_rise_cells)
     found = []
     for k in range(len(walls.columns) - 1):
-        left, right = walls.tops[k], walls.tops[k + 1]
-        width = float(right[0] - left[0])
-        if width <= 0:
-            continue
-        # the drawn cells above the face's middle, nearest the middle first. The roof's rise is
-        # measured above the face's top edge beneath them (the line through its two wall tops),
-        # where a gable end's peak stands its full rise: measured above the higher top corner it
-        # loses a quarter of the face's depth (the far corner stands that much higher on screen),
-        # and a fair low gable fell short. Above both corners it need only stand clear.
-        off = np.abs(peaks[:, 0] - (left[0] + right[0]) / 2)
-        edge_y = left[1] + (right[1] - left[1]) * (peaks[:, 0] - left[0]) / width
-        clears = min(left[1], right[1]) - peaks[:, 1] >= t.gable_clear
-        rises = (edge_y - peaks[:, 1] >= need) & clears
-        near = np.flatnonzero((off <= t.gable_offset) & rises)
-        for j in near[np.argsort(off[near], kind="stable")]:
-            if (
-                not _vertical_below(e, peaks[j], t)
-                and _line_drawn(left, peaks[j], drawn)
-                and _line_drawn(peaks[j], right, drawn)
-                and (_edge_along(e.segs, left, peaks[j], t) and _edge_along(e.segs, peaks[j], right, t))
-            ):
-                found.append((k, peaks[j].astype(float), float(off[j])))
-                break
+        for peak, off in _face_peaks(e, walls, k, cells, drawn, t):
+            found.append((k, peak, off))
+            break
     return found
+
+
+def _face_peaks(
+    e: _Edges, walls: _Walls, k: int, cells: FloatArray, drawn: set[tuple[int, int]], t: HouseThresholds
+) -> Iterator[tuple[FloatArray, float]]:
+    """The drawn cells that qualify as the peak of a gable end standing on the face between wall
+    edges ``k`` and ``k + 1`` (``drawn``: :func:`_drawn_near` of ``cells``), nearest the face's
+    middle first, each with its distance from above the middle: within ``gable_offset`` of it,
+    rising above the face's top edge (``min_roof_rise``) and clear of both its top corners
+    (``gable_clear``), joined to both by drawn lines that are edges of their own, and no vertical
+    edge hanging from it."""
+    left, right = walls.tops[k], walls.tops[k + 1]
+    width = float(right[0] - left[0])
+    if width <= 0:
+        return
+    peaks = np.unique(cells, axis=0)
+    need = max(t.min_roof_rise * walls.height, t.min_roof_rise_cells)
+    # the drawn cells above the face's middle, nearest the middle first. The roof's rise is
+    # measured above the face's top edge beneath them (the line through its two wall tops),
+    # where a gable end's peak stands its full rise: measured above the higher top corner it
+    # loses a quarter of the face's depth (the far corner stands that much higher on screen),
+    # and a fair low gable fell short. Above both corners it need only stand clear.
+    off = np.abs(peaks[:, 0] - (left[0] + right[0]) / 2)
+    edge_y = left[1] + (right[1] - left[1]) * (peaks[:, 0] - left[0]) / width
+    clears = min(left[1], right[1]) - peaks[:, 1] >= t.gable_clear
+    rises = (edge_y - peaks[:, 1] >= need) & clears
+    near = np.flatnonzero((off <= t.gable_offset) & rises)
+    for j in near[np.argsort(off[near], kind="stable")]:
+        if (
+            not _vertical_below(e, peaks[j], t)
+            and _line_drawn(left, peaks[j], drawn)
+            and _line_drawn(peaks[j], right, drawn)
+            and (_edge_along(e.segs, left, peaks[j], t) and _edge_along(e.segs, peaks[j], right, t))
+        ):
+            yield peaks[j].astype(float), float(off[j])
 
 
 def _roof_line(e: _Edges, walls: _Walls, k: int, t: HouseThresholds) -> tuple[float, FloatArray | None]:
@@ -849,8 +864,7 @@ def _inside(p: FloatArray, a: FloatArray, b: FloatArray, c: FloatArray) -> bool:
     return not (min(sides) < 0 < max(sides))
 
 
-def _check_chimney(
-    card: Scorecard,
+def _chimney_edges(
     e: _Edges,
     walls: _Walls,
     at_top: BoolArray,
@@ -858,9 +872,10 @@ def _check_chimney(
     apexes: list[_Apex],
     solid: Solid,
     t: HouseThresholds,
-) -> None:
-    """``chimney``: two vertical edges side by side above the eave line (the line through the wall
-    tops), within the walls, their tops level, one of them at least ``chimney_rise`` long; neither
+) -> list[int]:
+    """The chimney's edges, each paired with another (``chimney``, :func:`_check_chimney`): two
+    vertical edges side by side above the eave line (the line through the wall tops), within the
+    walls, their tops level, one of them at least ``chimney_rise`` long; neither
     a wall edge nor rising from a wall top; standing on the house: their feet in the solid piece
     of the drawing the walls are in (:meth:`.strokes.Solid.piece`: a chimney on a roof slope stands
     in the slope's face, one floating above the roof is a piece of its own).
@@ -903,6 +918,11 @@ def _check_chimney(
         rises = max(float(e.length[a]), float(e.length[b])) >= t.chimney_rise
         if t.corner_tol <= dx <= t.chimney_max_width * (walls.x1 - walls.x0) and level and rises:
             paired.update((a, b))
+    return sorted(paired)
+
+
+def _check_chimney(card: Scorecard, paired: list[int]) -> None:
+    """``chimney``: a pair of vertical edges at least (:func:`_chimney_edges`) stands on the roof."""
     card.metrics["chimney_edges"] = len(paired)
     card.add(
         "chimney",
