@@ -25,8 +25,11 @@ isometric 26.6° or the true 30°)
     the sky, and the two wall faces meeting at the front corner each have their own (a gable end's
     rake, a hip edge or the ridge left out opens a face or runs two into one); and a roof line (a
     rake, a hip edge) rises from the front corner's top and, where it is a gable end's rake, from
-    the top of the other face's far wall edge (the far gable end's rake: hidden lines behind the
-    roof close its faces whatever is missing); ``chimney`` — two
+    the top of the other face's far wall edge (the far gable end's rake), and the ridge runs from
+    the gable's peak along the other face's eave, as long, with no stretch of it left empty but
+    over the chimney's columns (hidden lines behind the roof close its faces whatever is missing;
+    a ridge left out where the back eave runs within a cell and a half of its place, over a roof
+    pitched near 45°, passes); ``chimney`` — two
     vertical edges side by side (at most half the walls' width apart), their tops level (a small
     box), standing above the eave line (the line through the wall tops) and within the walls'
     width, neither of them a wall edge nor rising straight from a wall top, one of them at least
@@ -58,7 +61,7 @@ from shape_asserts.families.scene.strokes import (
     solid_parts,
     split_at_junctions,
 )
-from shape_asserts.geometry.distances import segment_distance
+from shape_asserts.geometry.distances import nearest_distance, segment_distance
 from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.points import BoolArray, FloatArray, IntArray, Point
 from shape_asserts.geometry.score import ShapeScore
@@ -145,6 +148,19 @@ class HouseThresholds(SceneThresholds):
     #: the gable's peak: each is within ``gable_offset`` of the exact apex, and a chimney's edge
     #: ending by the apex moves the rake's end a cell more (``corner_tol`` + ``gable_offset`` + 1).
     rake_apex_tol: float = 4.0
+    #: Where that rake is the gable end's, the ridge runs from the gable's peak along the other
+    #: front face's eave and as long (the vector between that face's wall feet): every point of it
+    #: counts as drawn within this many cells of a drawn cell. A cell rasterising a line lies
+    #: within 0.71 of it, and the line looked for starts at a drawn cell of the peak and runs
+    #: along the vector between two wall feet, each within a cell of its corner.
+    ridge_tol: float = 1.5
+    #: ... and no stretch of it longer than this lies farther, outside the chimney's columns (a
+    #: chimney standing before the ridge hides it there): the least edge the checks read
+    #: (``min_edge``). A ridge drawn with a pen slip of two cells leaves no point farther; a ridge
+    #: left out leaves the whole of it empty but where another line runs within ``ridge_tol`` of
+    #: its place (the back eave over a roof pitched near 45°, the far gable end's hidden rake near
+    #: the far end).
+    ridge_gap: float = 3.0
     #: ``single_lines``: an edge at least ``doubled_min_edge`` cells long, and ``doubled_min_share`` of
     #: the tallest upright edge (a wall's: a window's frame, a chimney's sides are shorter), has a
     #: copy in another edge parallel to it (within ``doubled_angle`` degrees), its middle at least
@@ -413,7 +429,7 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         _check_gable(card, apexes, t)
     solid = solid_parts(com.pts, [st for _, st in com.strokes], t.heal_step, t.heal_step, p["grid_size"])
     chimney = _chimney_edges(e, walls, at_top, cells, apexes, solid, t)
-    _check_roof_closed(card, e, walls, cells, apexes, solid, t)
+    _check_roof_closed(card, e, walls, cells, apexes, solid, chimney, t)
     _check_chimney(card, chimney)
     return card.result("house", com.likeness)
 
@@ -560,6 +576,7 @@ def _check_roof_closed(
     cells: FloatArray,
     apexes: list[_Apex],
     solid: Solid,
+    chimney: list[int],
     t: HouseThresholds,
 ) -> None:
     """``roof_closed``: over every wall face whose top edge (its eave) is drawn stands a closed face
@@ -580,12 +597,19 @@ def _check_roof_closed(
     part or close its faces; a roof edge drawn right beside another (a hip edge along a gable's)
     leaves the other when it is missing.
 
-    So it also asks for the roof's lines at the wall tops (:func:`_roof_lines_missing`): one rising
-    from the front corner's top, and where that is a gable end's rake, one from the top of the
-    other face's far wall edge. What this cannot see: the ridge alone left out (the back eave and
-    the far gable's hidden rake run beside it); over a nearly square plan the hidden back corner's
-    edge, in the front corner's column, and a chimney by the near gable end, its base edge up the
-    slope along the rake, stand for the front corner's roof line.
+    So it also asks for the roof's lines at the wall tops and the ridge (:func:`_roof_lines_missing`):
+    one rising from the front corner's top, and where that is a gable end's rake, one from the top
+    of the other face's far wall edge and the ridge from the gable's peak, along the other face's
+    eave and as long (:func:`_ridge_gap`): no stretch of it longer than ``ridge_gap`` more than
+    ``ridge_tol`` from every drawn cell, outside the chimney's columns. What this cannot see: over
+    a nearly square plan the hidden back corner's edge, in the front corner's column, and a chimney
+    by the near gable end, its base edge up the slope along the rake, stand for the front corner's
+    roof line (and no far rake or ridge is then asked for); the ridge left out where another line
+    runs within ``ridge_tol`` of its place: the back eave, drawn or seen behind the ridge, over a
+    roof pitched near 45° (on screen it lies off the ridge's line by about 0.9 of a cell for every
+    cell the rise differs from half the depth), or the far gable end's hidden rake near the far
+    end; and where the chimney's lines crowd the peak, a cell of the rake below it read as the
+    peak, from which the ridge looked for runs along the back eave.
     """
     drawn = _drawn_near(cells)
     faults = []
@@ -611,7 +635,7 @@ def _check_roof_closed(
         sides.append({loop for share in steps if (loop := _on_eave(left + share * (right - left), solid))})
     if len(sides) == 2 and sides[0] & sides[1]:
         faults.append(f"one face over both wall faces meeting at the front corner (x = {front[0]:g})")
-    faults += _roof_lines_missing(e, walls, apexes, t)
+    faults += _roof_lines_missing(e, walls, cells, apexes, chimney, t)
     card.metrics["roof_faults"] = len(faults)
     card.add(
         "roof_closed",
@@ -622,16 +646,19 @@ def _check_roof_closed(
     )
 
 
-def _roof_lines_missing(e: _Edges, walls: _Walls, apexes: list[_Apex], t: HouseThresholds) -> list[str]:
-    """The roof lines missing at the wall tops (see :func:`_check_roof_closed`): none rising from
-    the front corner's top (:func:`_roof_line`); or, where that line is a gable end's rake (it
-    ends at the peak standing on one of the two front faces, :func:`_gable_apexes`), none rising
-    from the top of the far wall edge of the other face, where the far gable end's rake leaves
-    it. Any roof has a line up from the front corner: the near gable end's rake, or a hip edge. A
-    gable end on one face puts the ridge along the other and the far gable end at its end, whose
-    rake from the face's far corner is a silhouette line, drawn with or without the hidden lines.
-    The near gable end's other rake (from its own far corner) may run along a ground axis and is
-    not asked for."""
+def _roof_lines_missing(
+    e: _Edges, walls: _Walls, cells: FloatArray, apexes: list[_Apex], chimney: list[int], t: HouseThresholds
+) -> list[str]:
+    """The roof lines missing at the wall tops and along the ridge (see :func:`_check_roof_closed`):
+    none rising from the front corner's top (:func:`_roof_line`); or, where that line is a gable
+    end's rake (it ends at the peak standing on one of the two front faces, :func:`_gable_apexes`),
+    none rising from the top of the far wall edge of the other face, where the far gable end's
+    rake leaves it, or no ridge running from the peak (:func:`_ridge_gap`). Any roof has a line
+    up from the front corner: the near gable end's rake, or a hip edge. A gable end on one face
+    puts the ridge along the other and the far gable end at its end, whose rake from the face's
+    far corner is a silhouette line, drawn with or without the hidden lines, as the ridge is (the
+    line between the slope a viewer sees and the sky or the slope behind). The near gable end's
+    other rake (from its own far corner) may run along a ground axis and is not asked for."""
     front = int(np.argmax(walls.feet[:, 1]))
     need = max(t.min_roof_rise * walls.height, t.min_roof_rise_cells)
     rise, rake_top = _roof_line(e, walls, front, t)
@@ -639,16 +666,77 @@ def _roof_lines_missing(e: _Edges, walls: _Walls, apexes: list[_Apex], t: HouseT
         return [f"no roof line rises from the front corner's top (x = {walls.tops[front][0]:g}): a rake or hip edge"]
     faults = []
     for k, peak, _ in apexes:
-        # the face's other wall edge and the far one of the other face meeting at the front corner
+        # the far wall edge of the other face meeting at the front corner
         far = {front: front - 1, front - 1: front + 1}.get(k)
         if far is None or not 0 <= far < len(walls.columns) or rake_top is None:
             continue
-        if np.hypot(*(rake_top - peak)) <= t.rake_apex_tol and _roof_line(e, walls, far, t)[0] < need:
+        if np.hypot(*(rake_top - peak)) > t.rake_apex_tol:
+            continue
+        if _roof_line(e, walls, far, t)[0] < need:
             faults.append(
                 f"no roof line rises from the wall top at x = {walls.tops[far][0]:g}: the far gable end "
                 "(its rake) is missing"
             )
+        gap, start = _ridge_gap(e, walls, k, walls.feet[far] - walls.feet[front], cells, chimney, t)
+        if gap > t.ridge_gap:
+            faults.append(
+                f"no ridge runs from the gable's peak ({start[0]:g}, {start[1]:g}) along the eave from "
+                f"x = {walls.tops[front][0]:g} to {walls.tops[far][0]:g}: {gap:.1f} cells of it lie "
+                f"more than {t.ridge_tol:g} from any drawn cell"
+            )
     return faults
+
+
+def _ridge_gap(
+    e: _Edges, walls: _Walls, k: int, run: FloatArray, cells: FloatArray, chimney: list[int], t: HouseThresholds
+) -> tuple[float, FloatArray]:
+    """The longest stretch of the ridge of the gable end standing on face ``k`` that lies more than
+    ``ridge_tol`` from every drawn cell, and the peak it was looked for from. The ridge runs from
+    the peak along ``run`` (the vector between the other front face's wall feet: its ground line
+    and eave run along the ridge, as long as it).
+
+    The peak is the cell of :func:`_face_peaks` from which the lines to the face's two top corners
+    lie nearest the drawing (on average): where the two rakes meet. A cell on a rake below it reads
+    as a peak too, and the ridge looked for from it may run along the back eave, so it is not
+    tried; a chimney standing by the peak may have a corner above it read as one, so the ridge is
+    looked for from every peak cell up to that height, the shortest gap counting. Over the
+    chimney's columns (from its leftmost to its rightmost vertical edge, ``corner_tol`` either
+    side) no stretch counts: a chimney standing before the ridge hides it there."""
+    peaks = [p for p, _ in _face_peaks(e, walls, k, cells, _drawn_near(cells), t)]
+    left, right = walls.tops[k], walls.tops[k + 1]
+    fit = [
+        float(
+            nearest_distance(_along(left, p, 2.0), cells).mean() + nearest_distance(_along(p, right, 2.0), cells).mean()
+        )
+        for p in peaks
+    ]
+    best = peaks[int(np.argmin(fit))]
+    xs = e.segs[chimney, :, 0]
+    length = float(np.hypot(*run))
+    gaps = []
+    for p in (p for p in peaks if p[1] <= best[1]):
+        ridge = _along(p, p + run, 4.0)
+        empty = nearest_distance(ridge, cells) > t.ridge_tol
+        if len(chimney):
+            empty &= (ridge[:, 0] < xs.min() - t.corner_tol) | (ridge[:, 0] > xs.max() + t.corner_tol)
+        gaps.append(_longest_run(empty) * length / (len(ridge) - 1))
+    return min(gaps), best
+
+
+def _along(p: FloatArray, q: FloatArray, per_cell: float) -> FloatArray:
+    """Points along the segment ``p``–``q``, ``per_cell`` to a cell of its length, both ends in."""
+    n = max(1, int(np.ceil(per_cell * float(np.hypot(*(q - p))))))
+    out: FloatArray = p + (q - p) * (np.arange(n + 1)[:, None] / n)
+    return out
+
+
+def _longest_run(flags: BoolArray) -> int:
+    """The most ``True`` in a row."""
+    best = run = 0
+    for flag in flags.tolist():
+        run = run + 1 if flag else 0
+        best = max(best, run)
+    return best
 
 
 def _on_eave(point: FloatArray, solid: Solid) -> int | None:
