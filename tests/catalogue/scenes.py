@@ -1112,6 +1112,15 @@ def house_variants(params: dict[str, Any]) -> list[Variant]:
             house_strokes(A0, replace(ref, drop_roof_edges=edges)),
             f"{what}: no roof covers the house",
         )
+    add(
+        "no-ridge",
+        IMPOSTOR,
+        "missing-part",
+        # (a roof rising 0.9 of the depth: the back eave lies clear of where the ridge ran; over a
+        # roof near 45° it runs there, and nothing tells the ridge is gone)
+        house_strokes(A0, replace(ref, rise=0.9, drop_roof_edge=0)),
+        "a house without its ridge, every other line drawn: the two slopes run into one",
+    )
     legit_ref = house_strokes(A0, ref)
     add(
         "drawn-twice",
