@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -568,15 +569,23 @@ def test_a_model_arguments_url_password_never_reaches_the_batch_state_and_its_ba
     assert not _files_containing(suite.path, password)
 
 
+def _left_then_resumed(
+    suite: pytest.Pytester, first: tuple[str, ...], then: tuple[str, ...]
+) -> tuple[pytest.RunResult, pytest.RunResult, Any]:
+    """A run (``first``) that stops waiting for its batch and keeps it, then one (``then``) once
+    the batch has ended; both runs, and the stub's book of batches."""
+    plan = BatchPlan(polls=10**9)  # in progress until the first run has stopped waiting
+    with StubServer(batches=plan) as srv:
+        waited = _run(suite, srv, *FEW, *first, "--batch-wait=1")
+        plan.polls = 0
+        resumed = _run(suite, srv, *FEW, *then)
+    return waited, resumed, srv.state.batches
+
+
 def test_resuming_a_batch_under_record_all_submits_nothing_again(suite):
     """Red-team sweep 49: a --record=all run that resumed a pending batch recorded it, then asked
     the whole selection again in a second batch: every request paid for twice."""
-    plan = BatchPlan(polls=10**9)
-    with StubServer(batches=plan) as srv:
-        book = srv.state.batches
-        waited = _run(suite, srv, *FEW, "--record=all", "--batch-wait=1")
-        plan.polls = 0
-        resumed = _run(suite, srv, *FEW, "--record=all")
+    waited, resumed, book = _left_then_resumed(suite, ("--record=all",), ("--record=all",))
 
     waited.assert_outcomes(errors=N_FEW)
     resumed.assert_outcomes(passed=N_FEW)
@@ -644,12 +653,7 @@ def test_a_resumed_batch_asked_at_other_settings_leaves_the_runs_own_questions_a
     """Red-team sweep 50: a batch resumed from a run at another temperature was counted as this
     run's answers, so its own questions were never submitted and every case errored as stale.
     Those answers are recorded beside (they answer other settings), and this run's are asked."""
-    plan = BatchPlan(polls=10**9)
-    with StubServer(batches=plan) as srv:
-        book = srv.state.batches
-        waited = _run(suite, srv, *FEW, "--temperature=0.5", "--batch-wait=1")
-        plan.polls = 0
-        resumed = _run(suite, srv, *FEW, "--temperature=1")
+    waited, resumed, book = _left_then_resumed(suite, ("--temperature=0.5",), ("--temperature=1",))
 
     waited.assert_outcomes(errors=N_FEW)
     resumed.assert_outcomes(passed=N_FEW)
