@@ -43,7 +43,7 @@ from shape_asserts.asking.prices import answer_limit, worst_cost
 from shape_asserts.asking.recorded import RecordedAnswer
 from shape_asserts.asking.retry import maybe_billed, served_locally
 from shape_asserts.asking.runstate import NotAsked, Progress, RunState
-from shape_asserts.asking.store import FixtureStore, Recording, sample_record
+from shape_asserts.asking.store import FixtureStore, Recording, model_slug, sample_record
 from shape_asserts.asking.turns import Turn, Turns
 from shape_asserts.defaults import (
     CONCURRENCY,
@@ -147,6 +147,13 @@ class Asker:
     #: Named configurations by name (``--shape-models``): a model of the run named so asks its
     #: litellm model with its arguments.
     configs: Mapping[str, ModelConfig] = field(default_factory=dict)
+    #: Whether the run asks through provider batches (``--batch``): then a pending batch is the
+    #: run's to resume; a run asking call by call asks nothing a pending batch holds (:meth:`job`).
+    batch: bool = False
+    #: Each model's pending batch requests, read once (:meth:`_held_by_batch`).
+    _pending: dict[str, frozenset[tuple[str, str, int]] | None] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
     call: CallFn = field(default=aask, repr=False, compare=False)
     #: The most one call can cost (``model, messages, max_tokens``): :func:`~shape_asserts.asking.prices.worst_cost`
     #: or a stand-in; held against ``--max-cost`` while the call is in flight.
@@ -171,7 +178,8 @@ class Asker:
         ------
         FixtureError
             In ``none`` mode, when the recording is missing, short, stale or corrupt (saying how
-            to record it).
+            to record it); asking call by call, when a pending batch of the model holds a sample
+            that would be asked (it is paid for already: :meth:`_held_by_batch`).
         """
         path = self.store.path(model, case.id, self.lang)
         if self.record == "all":
@@ -187,9 +195,28 @@ class Asker:
                 + (("-m", "benchmark") if "benchmark" in case.tags else ())
             )
             raise FixtureError(f"{why} for {model}/{case.id}; record it with: {command}")
+        if todo and not self.batch:
+            self._held_by_batch(model, case, todo)
         if rec is None:
             rec = self._blank(model, case)
         return Job(model=model, case=case, indices=tuple(todo), recording=rec, reason=why, again=again)
+
+    def _held_by_batch(self, model: str, case: Case, todo: list[int]) -> None:
+        """FixtureError when a pending batch of ``model`` (its ``.batch.json``, left by a ``--batch``
+        run that stopped waiting or was interrupted) holds one of the samples ``todo`` of ``case``:
+        asked call by call it would be paid for twice, and the batch's answer never fetched."""
+        from shape_asserts.asking.batch_state import STATE_NAME, pending_requests
+
+        path = self.store.root / model_slug(model) / STATE_NAME
+        if model not in self._pending:
+            self._pending[model] = pending_requests(path)
+        held = self._pending[model]
+        if held is None or any((case.id, self.lang, index) in held for index in todo):
+            state = "cannot be read" if held is None else "holds this case's request"
+            raise FixtureError(
+                f"{model}/{case.id} is not asked: the pending batch at {path} {state}, and it is paid for "
+                "already; run with --batch to fetch it (or delete the file to ask call by call)"
+            )
 
     def _blank(self, model: str, case: Case) -> Recording:
         """A recording of no answers yet, of what this run asks ``model`` for ``case``."""

@@ -38,6 +38,7 @@ __all__ = [
     "Request",
     "checked_id",
     "is_delivered",
+    "pending_requests",
     "one_line",
     "row_answer",
 ]
@@ -173,6 +174,18 @@ def checked_id(value: object) -> str:
     if not _ID.fullmatch(text):
         raise ValueError(f"the provider sent the id {_shown(text)}, which is not one")
     return text
+
+
+def pending_requests(path: Path) -> frozenset[tuple[str, str, int]] | None:
+    """The (case id, language, sample) of each request of the batch state at ``path``: empty when
+    there is no state, ``None`` when one is there but cannot be read (a batch may be pending)."""
+    try:
+        state = _parse(_load(path))
+    except FileNotFoundError:
+        return frozenset()
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    return frozenset((r.case_id, r.lang, r.sample) for r in state.requests.values())
 
 
 def batch_id_at(path: Path) -> str | None:

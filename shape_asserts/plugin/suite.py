@@ -130,6 +130,7 @@ class Settings:
             record_args=self.record_args,
             model_args=self.provider_args,
             configs=self.configs,
+            batch=self.batch,
         )
 
     def litellm_model(self, model: str) -> str:

@@ -659,3 +659,23 @@ def test_a_resumed_batch_asked_at_other_settings_leaves_the_runs_own_questions_a
     resumed.assert_outcomes(passed=N_FEW)
     assert book.submissions == 2
     assert "resuming batch" in resumed.stdout.str() and "submitted batch" in resumed.stdout.str()
+
+
+def test_a_run_asking_call_by_call_asks_nothing_a_pending_batch_holds(suite):
+    """Red-team sweep 52: after a --batch run stopped waiting (its batch kept), a run without
+    --batch asked every case again, live: each answer paid twice, and the batch never fetched.
+    Those cases error naming the batch; the --batch run then fetches it."""
+    plan = BatchPlan(polls=10**9)
+    with StubServer(batches=plan) as srv:
+        waited = _run(suite, srv, *FEW, "--batch-wait=1")
+        live = suite.runpytest_subprocess(*_args(None, *FEW), f"--api-base={srv.base_url}", timeout=SUBPROCESS_TIMEOUT)
+        asked_live = srv.state.requests
+        plan.polls = 0
+        fetched = _run(suite, srv, *FEW)
+
+    waited.assert_outcomes(errors=N_FEW)
+    live.assert_outcomes(errors=N_FEW)
+    assert asked_live == 0
+    live.stdout.fnmatch_lines(["*is not asked: the pending batch at *.batch.json holds this case's request*"])
+    fetched.assert_outcomes(passed=N_FEW)
+    assert srv.state.batches.submissions == 1 and not _state(suite).exists()
