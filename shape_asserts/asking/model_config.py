@@ -109,6 +109,9 @@ _SECRET_VALUE = re.compile(
 _SECRET_ENV = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)", re.IGNORECASE)
 #: Deepest nesting of an argument's value (``extra_body`` and the like are a level or two).
 MAX_DEPTH = 16
+#: Most characters a model's arguments take as JSON, all together: every results line, batch
+#: state and recording carries them, and no provider argument needs more than a few hundred.
+MAX_ARGS_CHARS = 65_536
 
 
 @dataclass(frozen=True)
@@ -192,6 +195,7 @@ def parse_model_args(items: Iterable[str], where: str) -> dict[str, Any]:
         value = _json_or_text(raw)
         check_argument(key, value, f"{where} {key}")
         out[key] = value
+    _check_size(out, where)
     return out
 
 
@@ -384,7 +388,17 @@ def _config(name: str, table: dict[str, Any], where: str) -> ModelConfig:
         if key == "max_tokens" and not (isinstance(value, int) and not isinstance(value, bool) and value >= 1):
             raise ModelConfigError(f"{where}: max_tokens must be a whole number ≥ 1, got {value!r}")
         check_argument(key, value, f"{where} {key}")
+    _check_size(args, where)
     return ModelConfig(name=name, model=model.strip(), args=args, source=where)
+
+
+def _check_size(args: Mapping[str, Any], where: str) -> None:
+    size = len(json.dumps(args, ensure_ascii=False))
+    if size > MAX_ARGS_CHARS:
+        raise ModelConfigError(
+            f"{where}: the arguments take {size:,} characters as JSON, over {MAX_ARGS_CHARS:,}: each result, "
+            "state and recording carries them, and no provider argument needs that many"
+        )
 
 
 def _number_in(value: Any, low: float, high: float) -> bool:

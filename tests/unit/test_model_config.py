@@ -299,3 +299,16 @@ def test_a_change_of_many_long_argument_names_is_said_bounded():
     assert len(said) < 1_000
     assert said.endswith(f"and {2_000 - 8:,} more")
     assert said.startswith("k000000" + "x" * 52 + "… 1 dropped")
+
+
+def test_arguments_too_large_for_a_results_line_are_refused_at_start(tmp_path):
+    """Red-team sweep 52: a configuration's arguments of 1 MB (the models file may hold 4 MiB)
+    made every results line longer than a reader takes: the run read back none of its own
+    results, and its gate failed with the cases "not run"."""
+    big = "x" * 70_000
+    path = _file(tmp_path, f'[models.big]\nmodel = "openai/m"\nextra_body = {{ note = "{big}" }}\n')
+    with pytest.raises(ModelConfigError, match=r"\[models.big\]: the arguments take 70,\d{3} characters as JSON"):
+        read_models_file(path)
+    with pytest.raises(ModelConfigError, match="over 65,536"):
+        parse_model_args([f"user={big}"], "--model-arg")
+    assert parse_model_args(["user=" + "y" * 60_000], "--model-arg")  # large, and still carried
