@@ -218,6 +218,8 @@ _BOUNDED = (
     ("grid_size", 1, 1e6),
     ("cost_usd", 0.0, 1e9),
     ("start_angle", -360.0, 720.0),
+    ("case_order", 0, 1e12),
+    ("model_order", 0, 1e12),
 )
 
 

@@ -176,6 +176,9 @@ def _tampered(**fields) -> bytes:
         (_tampered(n_points=1e400), "'n_points' must be a number"),
         (_tampered(min_pass_rate=float("nan")), "'min_pass_rate' must be a number from 0 to 1"),
         (_tampered(cost_usd=float("nan")), "'cost_usd' must be a number"),
+        (_tampered(case_order=10**400), "'case_order' must be a number"),  # rt52 F1: OverflowError
+        (_tampered(model_order=10**400), "'model_order' must be a number"),
+        (_tampered(case_order=-1), "'case_order' must be a number"),
         (_tampered(tags=1), "'tags' must be a list of strings or null"),  # a TypeError, rt44 F5
         (_tampered(tags=True), "'tags' must be a list of strings or null"),
         (_tampered(tags="seed"), "'tags' must be a list of strings or null"),
