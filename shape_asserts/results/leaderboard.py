@@ -70,6 +70,7 @@ Example
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import statistics
 from collections import Counter, defaultdict
@@ -155,7 +156,13 @@ class Leaderboard:
     seed: int = SEED
 
     def standing(self, model: str, scope: str) -> Standing | None:
-        return next((s for s in self.standings if s.model == model and s.scope == scope), None)
+        return self._by_model_scope.get((model, scope))
+
+    @functools.cached_property
+    def _by_model_scope(self) -> dict[tuple[str, str], Standing]:
+        """Each standing by (model, scope), for :meth:`standing` (a table of models × families
+        looks up every cell)."""
+        return {(s.model, s.scope): s for s in reversed(self.standings)}  # (the first one wins, as before)
 
     def ranking(self, scope: str) -> list[Standing]:
         """The scope's standings, best first (unranked last, in model order)."""

@@ -71,6 +71,10 @@ def _pair_line(c: Comparison) -> str:
     return f"{_name(c.better)} {verb} {_name(c.worse)} by {diff(c.score)} over {c.n} paired cases{tail}"
 
 
+#: Models the terminal's by-family table shows, one column each (the first overall).
+MAX_FAMILY_COLUMNS = 12
+
+
 def _table(header: list[str], body: list[list[str]], left: int) -> list[str]:
     widths = [max(len(h), *(len(b[i]) for b in body)) if body else len(h) for i, h in enumerate(header)]
 
@@ -92,15 +96,27 @@ def format_leaderboard(board: Leaderboard) -> list[str]:
     out = _table(header, body, left=2)
     families = [f for f in board.scopes if f != OVERALL]
     if families and board.models:
-        out += ["", "by family: rank  score [95% CI]"]
+        # a column a model: the first MAX_FAMILY_COLUMNS overall (the table would grow as models ×
+        # families; every family's whole ranking is in the HTML page)
+        shown = [s.model for s in board.ranking(OVERALL)][:MAX_FAMILY_COLUMNS] or list(board.models)
+        more = len(board.models) - len(shown)
+        out += [
+            "",
+            "by family: rank  score [95% CI]"
+            + (
+                f" (the first {len(shown)} models overall of {len(board.models)}; the HTML page ranks them all)"
+                if more > 0
+                else ""
+            ),
+        ]
         rows = []
         for f in families:
             cells = [_name(f)]
-            for m in board.models:
+            for m in shown:
                 st = board.standing(m, f)
                 cells.append("—" if st is None else f"{st.rank_text:>3}  {ci(st.score)}")
             rows.append(cells)
-        out += _table(["family", *(_name(m) for m in board.models)], rows, left=len(board.models) + 1)
+        out += _table(["family", *(_name(m) for m in shown)], rows, left=len(shown) + 1)
     pairs = board.compared(OVERALL)
     if pairs:
         out += ["", "paired, overall (each against the next one down: better − worse, score [95% CI]):"]

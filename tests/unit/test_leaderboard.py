@@ -329,3 +329,22 @@ def test_the_job_summary_and_the_report_carry_the_leaderboard():
 
     assert "### Leaderboard" in md and "| overall | 1 | a |" in md and "Paired comparisons" in md
     assert '<section id="leaderboard">' in page and "Paired comparisons" in page
+
+
+def test_the_by_family_table_shows_the_first_models_overall_not_every_one():
+    """Red-team sweep 52: one column a model and one row a family grew the terminal table as
+    models × families: 800 one-line models gave 18.7 MB of output in 29 s."""
+    recs = []
+    for k in range(30):
+        recs += records(f"m{k:02d}", "circle", 95 - k, n=6, seed=k) + records(
+            f"m{k:02d}", "spiral", 90 - k, n=6, seed=k
+        )
+    board = leaderboard(recs)
+
+    lines = format_leaderboard(board)
+
+    at = next(i for i, line in enumerate(lines) if line.startswith("by family"))
+    assert "(the first 12 models overall of 30; the HTML page ranks them all)" in lines[at]
+    header = lines[at + 1].split()
+    assert header[0] == "family" and header[1:] == [s.model for s in board.ranking(OVERALL)][:12]
+    assert board.standing("m29", "spiral") is not None and board.standing("m29", "square") is None
