@@ -67,6 +67,8 @@ MAX_FULL_CELLS = 500
 #: cells of them stay inside it, while cells of 1,000-point answers stop at 30 (twenty models of
 #: 5,000-point answers once made a 580 MB report).
 MAX_FULL_POINTS = 30_000
+#: Characters of a raw answer shown that count as one drawing point against :data:`MAX_FULL_POINTS`.
+CHARS_PER_POINT = 200
 
 # Controls (but tab, newline, carriage return), lone surrogates and non-characters: HTML cannot
 # carry them, and a lone surrogate cannot even be encoded as UTF-8. Bidirectional overrides,
@@ -304,8 +306,12 @@ def _evenly(recs: list[CaseRecord]) -> list[CaseRecord]:
 
 
 def _points_drawn(rec: CaseRecord) -> int:
-    """The points a cell draws in full: each sample's, up to :data:`MAX_POINTS_DRAWN`."""
-    return sum(min(s.n_points, MAX_POINTS_DRAWN) for s in rec.samples)
+    """What a cell drawn in full adds to the page, counted in drawing points (~200 bytes each):
+    each sample's points, up to :data:`MAX_POINTS_DRAWN`, and its raw answer shown, a point for
+    every :data:`CHARS_PER_POINT` characters (a prose answer draws nothing, and a thousand samples
+    of one once made a 13 MB page)."""
+    shown = (min(s.answer_length, MAX_ANSWER_SHOWN) for s in rec.samples)  # (a small record keeps no text)
+    return sum(min(s.n_points, MAX_POINTS_DRAWN) for s in rec.samples) + sum(shown) // CHARS_PER_POINT
 
 
 def _take_in_turns(

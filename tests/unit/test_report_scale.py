@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 
@@ -141,6 +142,20 @@ def test_cells_of_long_answers_are_drawn_in_full_only_up_to_the_points_budget(ci
     assert chosen is not None and 0 < len(chosen) <= panels.MAX_FULL_POINTS // drawn_each < len(records)
     html = render_html(ReportData(records=records, cases={c.id: c for c in circles}))
     assert len(html.encode()) < 250 * panels.MAX_FULL_POINTS + 1_000_000  # ~200 bytes a point drawn
+
+
+def test_cells_of_many_prose_answers_count_their_text_against_the_budget(circles):
+    """Red-team sweep 52: answers that are no drawing draw no point, so 3 cases of 1,000 samples
+    in prose, each shown raw, made a 13 MB page. The text shown counts against the budget too."""
+    prose = "I cannot draw that, but here is a description. " * 100  # 4,800 characters
+    records = [record(case, "m", prose) for case in circles[:3]]
+    records = [dataclasses.replace(r, samples=r.samples * 1_000) for r in records]
+
+    chosen = full_cells(grouped(records))
+
+    assert chosen is not None and len(chosen) == 1  # one cell of 1,000 answers fills the budget
+    html = render_html(ReportData(records=records, cases={c.id: c for c in circles}))
+    assert len(html.encode()) < 250 * panels.MAX_FULL_POINTS + 1_000_000
 
 
 def test_records_read_back_from_the_results_file_name_their_failed_checks_and_are_read_whole_only_when_drawn(
