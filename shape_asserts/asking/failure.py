@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 __all__ = ["address", "describe", "error_reason", "hide_address", "one_line", "redact", "redact_json"]
 
@@ -155,12 +155,16 @@ def hide_address(text: str, api_base: str | None) -> str:
         if form and form != shown:
             text = text.replace(form, shown)
     # a server echoing the request's path ("no route /v1/<token>/chat/completions") shows the
-    # path alone: each of its words that may be a token is hidden wherever it stands
+    # path alone: each of its words that may be a token is hidden wherever it stands, and so is
+    # every query value, whatever its name (Azure Functions' ?code=<key>)
     try:
-        path = urlsplit(api_base).path
+        parts = urlsplit(api_base)
     except ValueError:
         return text
-    for word in set(path.split("/")) - _PATH_WORDS:
+    words = set(parts.path.split("/")) - _PATH_WORDS
+    words |= {value for _, value in parse_qsl(parts.query, keep_blank_values=True)}
+    words |= set(parts.query.split("&"))  # (as sent, before any decoding)
+    for word in sorted(words, key=len, reverse=True):
         if len(word) >= 6:
             text = text.replace(word, "[REDACTED]")
     return text

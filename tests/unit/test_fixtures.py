@@ -580,3 +580,13 @@ def test_a_token_in_the_runs_api_base_path_is_masked_in_a_recorded_answer():
     for text in (sample["text"], sample["refusal"], sample["tool_calls"][0]["arguments"]):
         assert "gwtok51Qx7RzP9vbn" not in text and "pw51" not in text and "k51secretvalue" not in text
         assert "gw.example.com:8443" in text and "/chat/completions" in text
+
+
+def test_every_query_value_of_the_runs_api_base_is_masked_whatever_its_name():
+    """Red-team sweep 53: ``?code=<key>`` (Azure Functions' form) was masked only where its name
+    looked secret; a server echoing the request put the key in the recording and the report."""
+    base = "https://fn.example.net/v1?code=AbCdEf53tokQ&region=westeurope2"
+    said = "upstream said 502 at POST /v1/?code=AbCdEf53tokQchat/completions (region westeurope2)"
+    sample = sample_record(0, Answer(text=said), None, base)
+    assert "AbCdEf53tokQ" not in sample["text"] and "westeurope2" not in sample["text"]
+    assert "upstream said 502" in sample["text"]
