@@ -94,6 +94,10 @@ MAX_RECORDED_CHARS = 256 * 1024
 MAX_TOOL_CALLS = 16
 #: Most characters of a reply's names recorded (the model it says answered, why it ended).
 MAX_NAME_CHARS = 256
+#: The most a sample read back may say an answer cost, or a field's length before its cut: the
+#: bounds a results line takes (:data:`~shape_asserts.results.results_file._BOUNDED`).
+MAX_COST_USD = 1e9
+MAX_CUT_FROM = 10**12
 
 
 def ignores_max_tokens(model: str) -> bool:
@@ -330,8 +334,9 @@ def _as_written(sample: dict[str, Any], position: int) -> dict[str, Any]:
     }
     if name(sample.get("response_model")) is not None:
         out["response_model"] = name(sample.get("response_model"))
-    if number(sample.get("cost_usd")) is not None:
-        out["cost_usd"] = sample["cost_usd"]
+    cost = number(sample.get("cost_usd"))
+    if cost is not None and 0 <= cost <= MAX_COST_USD:  # (a results line takes no more)
+        out["cost_usd"] = cost
     if isinstance(sample.get("refusal"), str):
         out["refusal"] = sample["refusal"][:MAX_RECORDED_CHARS]
     calls = sample.get("tool_calls")
@@ -343,10 +348,16 @@ def _as_written(sample: dict[str, Any], position: int) -> dict[str, Any]:
         ]
     cut = sample.get("cut_from")
     if isinstance(cut, dict):
+        # a field's length before its cut: a whole number past what is kept (else the answer's
+        # length, which the report's budget and a results line read, would be a lie)
+        kept = {"text": len(out["text"]), "refusal": len(out.get("refusal", ""))}
         out["cut_from"] = {
             k[:MAX_NAME_CHARS]: v
             for k, v in list(cut.items())[: 4 + 2 * MAX_TOOL_CALLS]
-            if isinstance(k, str) and number(v) is not None
+            if isinstance(k, str)
+            and isinstance(v, int)
+            and not isinstance(v, bool)
+            and kept.get(k, 0) < v <= MAX_CUT_FROM
         }
     return out
 

@@ -590,3 +590,22 @@ def test_every_query_value_of_the_runs_api_base_is_masked_whatever_its_name():
     sample = sample_record(0, Answer(text=said), None, base)
     assert "AbCdEf53tokQ" not in sample["text"] and "westeurope2" not in sample["text"]
     assert "upstream said 502" in sample["text"]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "kept"),
+    [("cost_usd", 1e10, None), ("cost_usd", -1, None), ("cost_usd", 0.25, 0.25),
+     ("cut_from", {"text": 0}, {}), ("cut_from", {"text": -1}, {}), ("cut_from", {"text": 10**13}, {}),
+     ("cut_from", {"text": 9_000}, {"text": 9_000})],
+)  # fmt: skip
+def test_a_samples_cost_and_cuts_read_back_are_kept_only_within_what_a_results_line_takes(
+    store, case, field, value, kept
+):
+    """Red-team sweep 53: a recorded cost of 1e10 (or a cut_from of -1) was carried into the
+    results lines, which the run's own reader then refused: its summary and gate lost every case.
+    A cut_from of 0 made the report's budget count no text while 4,000 characters were shown."""
+    doc = _recording(case, ["{}"]).to_json()
+    doc["samples"][0][field] = value
+    _on_disk(store, case, doc)
+    back = store.read(MODEL, case)
+    assert back is not None and back.sample(0).get(field) == kept
