@@ -38,6 +38,7 @@ from typing import Any
 
 from shape_asserts.asking.asker import Asker, Job
 from shape_asserts.asking.batch_state import (
+    MAX_STATE_BYTES,
     STATE_NAME,
     BatchState,
     BatchUnavailable,
@@ -231,6 +232,13 @@ class BatchRunner:
             if not jobs:
                 return None, False
             bstate = self._new_state(model, provider, jobs)
+            size = len(bstate.text().encode("utf-8"))
+            if size > MAX_STATE_BYTES:  # (nothing is sent: a state no run could read back is a batch lost)
+                raise BatchUnavailable(
+                    f"--batch: the state of a batch of {len(bstate.requests):,} request(s) of {model} would be "
+                    f"{size:,} bytes, over the {MAX_STATE_BYTES:,} a run reads back; ask fewer cases or samples "
+                    "at once (-k), or with smaller model arguments"
+                )
             self._submit(bstate, provider, {j.case.id: j for j in jobs}, path)
             return bstate, False
 

@@ -110,13 +110,17 @@ class BatchState:
     create_sent: bool = False
     created_at: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
 
-    def write(self, path: Path) -> None:
-        """Write the state, masked as a recording is (:func:`~.failure.redact_json`: a password in a
-        model argument's URL). The arguments kept are only compared as recordings compare them,
-        masked; the batch is sent from the run's own."""
+    def text(self) -> str:
+        """The state as written, masked as a recording is (:func:`~.failure.redact_json`: a password
+        in a model argument's URL). The arguments kept are only compared as recordings compare
+        them, masked; the batch is sent from the run's own."""
         doc = {k: v for k, v in asdict(self).items() if k != "requests"}
         doc["requests"] = [asdict(r) for r in self.requests.values()]
-        write_atomic(path, json.dumps(redact_json(doc), indent=1) + "\n")
+        return json.dumps(redact_json(doc), indent=1, ensure_ascii=False) + "\n"
+
+    def write(self, path: Path) -> None:
+        """Write :meth:`text` at ``path`` (atomically)."""
+        write_atomic(path, self.text())
 
     @classmethod
     def read(cls, path: Path, expected: Expected) -> BatchState | None:

@@ -679,3 +679,17 @@ def test_a_run_asking_call_by_call_asks_nothing_a_pending_batch_holds(suite):
     live.stdout.fnmatch_lines(["*is not asked: the pending batch at *.batch.json holds this case's request*"])
     fetched.assert_outcomes(passed=N_FEW)
     assert srv.state.batches.submissions == 1 and not _state(suite).exists()
+
+
+def test_a_batch_whose_state_no_run_could_read_back_is_never_submitted(suite):
+    """Red-team sweep 53: a state of 85 MB (long non-ASCII arguments, many samples), over what a
+    run reads back, was written after the batch was paid for; no run could resume it. Its size
+    is known before anything is sent, and such a batch is refused."""
+    suite.makepyfile(small_state="import shape_asserts.asking.batch as batch\n\nbatch.MAX_STATE_BYTES = 200\n")
+    with StubServer(batches=BatchPlan(polls=0)) as srv:
+        result = _run(suite, srv, *FEW, "-p", "small_state")
+        book = srv.state.batches
+
+    result.assert_outcomes(errors=N_FEW)
+    result.stdout.fnmatch_lines(["*would be * bytes, over the 200 a run reads back; ask fewer cases or samples*"])
+    assert (book.uploads, book.submissions) == (0, 0) and not _state(suite).exists()
