@@ -162,6 +162,31 @@ def test_the_search_near_each_run_finds_the_least_of_every_pair(seed, n_a, n_b, 
     assert np.array_equal(nearest_distance(a, b, metric="chebyshev"), chebyshev_all)
 
 
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_points=st.integers(1, 300),
+    n_sides=st.integers(1, 300),
+    scale=st.sampled_from([3.0, 50.0, 1000.0]),
+    walk=st.booleans(),
+    closed=st.booleans(),
+)
+def test_the_search_near_each_run_finds_the_least_distance_to_every_side(seed, n_points, n_sides, scale, walk, closed):
+    """Runs of points are held first to the sides near them; the least found must be the least
+    over every side, bit for bit, for paths and scattered points alike."""
+    rng = np.random.default_rng(seed)
+    if walk:
+        pts = np.cumsum(rng.normal(0, scale / 100, (n_points, 2)), axis=0)
+        verts = np.cumsum(rng.normal(0, scale / 100, (n_sides, 2)), axis=0) + rng.normal(0, scale / 10, 2)
+    else:
+        pts, verts = rng.random((n_points, 2)) * scale, np.rint(rng.random((n_sides, 2)) * scale)
+    ends = np.vstack([verts, verts[:1]]) if closed else verts
+    if len(ends) < 2:
+        ends = np.vstack([verts[:1], verts[:1]])
+    whole = np.min([segment_distance(pts, a, b) for a, b in zip(ends[:-1], ends[1:])], axis=0)
+    assert np.array_equal(distance_to_polyline(pts, verts, closed=closed), whole)
+
+
 def test_polyline_distance_in_blocks_equals_every_side_at_once():
     """Many points are measured a block at a time; the answer is each point's least distance to a side."""
     rng = np.random.default_rng(3)
