@@ -139,23 +139,32 @@ def test_nearest_distance_in_blocks_equals_the_whole_pairwise_minimum():
     assert np.array_equal(nearest_distance(a, b), whole)
 
 
+def _two_sets(seed: int, n_a: int, n_b: int, scale: float, walk: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Two sets of points: paths that wander (consecutive rows a fraction of a cell to a few cells
+    apart), or points scattered at random (the second set on whole cells)."""
+    rng = np.random.default_rng(seed)
+    if walk:
+        a = np.cumsum(rng.normal(0, scale / 100, (n_a, 2)), axis=0)
+        b = np.cumsum(rng.normal(0, scale / 100, (n_b, 2)), axis=0) + rng.normal(0, scale / 10, 2)
+        return a, b
+    return rng.random((n_a, 2)) * scale, np.rint(rng.random((n_b, 2)) * scale)
+
+
+SETS = {
+    "seed": st.integers(0, 2**32 - 1),
+    "n_a": st.integers(1, 400),
+    "n_b": st.integers(1, 400),
+    "scale": st.sampled_from([3.0, 50.0, 1000.0]),
+    "walk": st.booleans(),
+}
+
+
 @settings(max_examples=200, deadline=None)
-@given(
-    seed=st.integers(0, 2**32 - 1),
-    n_a=st.integers(1, 400),
-    n_b=st.integers(1, 400),
-    scale=st.sampled_from([3.0, 50.0, 1000.0]),
-    walk=st.booleans(),
-)
+@given(**SETS)
 def test_the_search_near_each_run_finds_the_least_of_every_pair(seed, n_a, n_b, scale, walk):
     """Runs of rows are held first to the rows near them; the least found must be the least of all
     pairs, bit for bit, for paths (runs close together) and scattered points alike, both metrics."""
-    rng = np.random.default_rng(seed)
-    if walk:  # a path that wanders: consecutive rows a fraction of a cell to a few cells apart
-        a = np.cumsum(rng.normal(0, scale / 100, (n_a, 2)), axis=0)
-        b = np.cumsum(rng.normal(0, scale / 100, (n_b, 2)), axis=0) + rng.normal(0, scale / 10, 2)
-    else:
-        a, b = rng.random((n_a, 2)) * scale, np.rint(rng.random((n_b, 2)) * scale)
+    a, b = _two_sets(seed, n_a, n_b, scale, walk)
     dx, dy = a[:, None, 0] - b[None, :, 0], a[:, None, 1] - b[None, :, 1]
     assert np.array_equal(nearest_sq(a, b), (dx * dx + dy * dy).min(axis=1))
     chebyshev_all = np.maximum(np.abs(dx), np.abs(dy)).min(axis=1)
@@ -163,23 +172,11 @@ def test_the_search_near_each_run_finds_the_least_of_every_pair(seed, n_a, n_b, 
 
 
 @settings(max_examples=150, deadline=None)
-@given(
-    seed=st.integers(0, 2**32 - 1),
-    n_points=st.integers(1, 300),
-    n_sides=st.integers(1, 300),
-    scale=st.sampled_from([3.0, 50.0, 1000.0]),
-    walk=st.booleans(),
-    closed=st.booleans(),
-)
-def test_the_search_near_each_run_finds_the_least_distance_to_every_side(seed, n_points, n_sides, scale, walk, closed):
+@given(**SETS, closed=st.booleans())
+def test_the_search_near_each_run_finds_the_least_distance_to_every_side(seed, n_a, n_b, scale, walk, closed):
     """Runs of points are held first to the sides near them; the least found must be the least
     over every side, bit for bit, for paths and scattered points alike."""
-    rng = np.random.default_rng(seed)
-    if walk:
-        pts = np.cumsum(rng.normal(0, scale / 100, (n_points, 2)), axis=0)
-        verts = np.cumsum(rng.normal(0, scale / 100, (n_sides, 2)), axis=0) + rng.normal(0, scale / 10, 2)
-    else:
-        pts, verts = rng.random((n_points, 2)) * scale, np.rint(rng.random((n_sides, 2)) * scale)
+    pts, verts = _two_sets(seed, n_a, n_b, scale, walk)
     ends = np.vstack([verts, verts[:1]]) if closed else verts
     if len(ends) < 2:
         ends = np.vstack([verts[:1], verts[:1]])
