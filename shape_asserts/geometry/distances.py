@@ -258,35 +258,39 @@ def _all_pairs(q: FloatArray, b: FloatArray, measure: Callable[[FloatArray, Floa
 def _nearest(q: FloatArray, b: FloatArray, measure: Callable[[FloatArray, FloatArray], FloatArray]) -> FloatArray:
     """Each row of ``q``'s least ``measure(dx, dy)`` over the rows of ``b`` (``inf`` when ``b`` is empty).
 
-    Exact, and quick when ``q``'s rows come in runs that lie close together (a drawing, a path):
-    each run of :data:`_NEAR_ROWS` rows is first held only to the rows of ``b`` inside its bounding
-    box grown by ``reach`` cells (``b`` sorted by x, so those are found in a slice). A row of ``b``
-    outside that box is more than ``reach`` away from every row of the run, so when every least
-    value found is within ``reach`` it is the least of all. Otherwise the reach grows, and past the
-    last of :data:`_REACHES` every row of ``b`` is compared.
+    Exact. Each run of :data:`_NEAR_ROWS` rows of ``q`` (taken in order of x, then y, whatever
+    order they came in) is first held only to the rows of ``b`` inside its bounding box grown by
+    ``reach`` cells (``b`` sorted by x, so those are found in a slice). A row of ``b`` outside
+    that box is more than ``reach`` away from every row of the run, so a least value found within
+    ``reach`` is the least of all; the rows not decided so are held again farther out, and past
+    the last of :data:`_REACHES` (or once the box holds half of ``b``) to every row of ``b``.
     """
     if len(b) == 0:
         return np.full(len(q), np.inf)
     b = b[np.argsort(b[:, 0], kind="stable")]  # by x: the rows within a span of x are a slice
+    order = np.lexsort((q[:, 1], q[:, 0]))  # by x, then y: a run of rows is a narrow strip
     out = np.empty(len(q))
     for i in range(0, len(q), _NEAR_ROWS):
-        run = q[i : i + _NEAR_ROWS]
-        low, high = run.min(axis=0), run.max(axis=0)
+        run = q[order[i : i + _NEAR_ROWS]]
+        least = np.full(len(run), np.inf)
+        left = np.arange(len(run))  # the rows whose least value is not known yet
         for reach in _REACHES:
+            low, high = run[left].min(axis=0), run[left].max(axis=0)
             start = np.searchsorted(b[:, 0], low[0] - reach, side="left")
             stop = np.searchsorted(b[:, 0], high[0] + reach, side="right")
             span = b[start:stop]
             near = span[(span[:, 1] >= low[1] - reach) & (span[:, 1] <= high[1] + reach)]
             if _NEAR_SHARE * len(near) >= len(b):
-                break  # (near half of them or more: every row at once costs about the same)
-            least = _all_pairs(run, near, measure)
-            if np.all(least <= measure(np.float64(reach), np.float64(0.0))):
+                break  # (half of them or more: every row at once costs about the same)
+            found = _all_pairs(run[left], near, measure)
+            known = found <= measure(np.float64(reach), np.float64(0.0))
+            least[left[known]] = found[known]
+            left = left[~known]
+            if not len(left):
                 break
-        else:
-            near = None
-        if near is None or _NEAR_SHARE * len(near) >= len(b):
-            least = _all_pairs(run, b, measure)
-        out[i : i + _NEAR_ROWS] = least
+        if len(left):
+            least[left] = _all_pairs(run[left], b, measure)
+        out[order[i : i + _NEAR_ROWS]] = least
     return out
 
 
