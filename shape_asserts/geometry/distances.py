@@ -15,11 +15,12 @@ second (``bench/hostile_cost.py``), and needs no more than a few megabytes at on
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from shape_asserts.geometry.points import FloatArray, Point, as_points
+from shape_asserts.geometry.points import FloatArray, IntArray, Point, as_points
 
 __all__ = [
     "chebyshev",
@@ -151,13 +152,11 @@ def _block_rows(columns: int) -> int:
 def distance_to_polyline(points: ArrayLike, vertices: ArrayLike, *, closed: bool = True) -> FloatArray:
     """Distance of each point from the nearest point of a polyline's outline, shape (N,).
 
-    Exact. As :func:`_nearest` does for points, each run of :data:`_NEAR_ROWS` points (taken in
-    order of x, then y, whatever order they came in) is held first to the sides whose bounding
-    boxes meet the run's own grown by ``reach`` cells (a side wholly outside it is farther than
-    ``reach`` from every point of the run), the points not decided so held again farther out,
-    and to every side where that cannot decide; a block of points at a time (bounded memory).
-    Held to every side, an answer to a spiral of thousands of sides on a grid of 1,000 took tens
-    of seconds to score.
+    Exact (:func:`_near_first`): the sides near a run of points are those whose bounding boxes
+    meet the run's own grown by ``reach`` cells (a side wholly outside it is farther than
+    ``reach`` from every point of the run); a block of points at a time (bounded memory). Held to
+    every side, an answer to a spiral of thousands of sides on a grid of 1,000 took tens of
+    seconds to score.
 
     Examples
     --------
@@ -172,27 +171,12 @@ def distance_to_polyline(points: ArrayLike, vertices: ArrayLike, *, closed: bool
         ends = np.vstack([v[:1], v[:1]])
     a, b = ends[:-1], ends[1:]
     low_side, high_side = np.minimum(a, b), np.maximum(a, b)
-    order = np.lexsort((pts[:, 1], pts[:, 0]))  # by x, then y: a run of points is a narrow strip
-    out = np.empty(len(pts))
-    for i in range(0, len(pts), _NEAR_ROWS):
-        run = pts[order[i : i + _NEAR_ROWS]]
-        least = np.full(len(run), np.inf)
-        left = np.arange(len(run))  # the points whose least distance is not known yet
-        for reach in _REACHES:
-            low, high = run[left].min(axis=0), run[left].max(axis=0)
-            near = np.all((high_side >= low - reach) & (low_side <= high + reach), axis=1)
-            if _NEAR_SHARE * np.count_nonzero(near) >= len(a):
-                break  # (half of them or more: every side at once costs about the same)
-            found = _to_sides(run[left], a[near], b[near])
-            known = found <= reach
-            least[left[known]] = found[known]
-            left = left[~known]
-            if not len(left):
-                break
-        if len(left):
-            least[left] = _to_sides(run[left], a, b)
-        out[order[i : i + _NEAR_ROWS]] = least
-    return out
+
+    def near(low: FloatArray, high: FloatArray, reach: float) -> IntArray:
+        """The sides whose bounding boxes meet the box from ``low`` to ``high`` grown by ``reach``."""
+        return np.flatnonzero(np.all((high_side >= low - reach) & (low_side <= high + reach), axis=1))
+
+    return _near_first(pts, near, lambda rows, k: _to_sides(rows, a[k], b[k]), np.arange(len(a)), float)
 
 
 def _to_sides(pts: FloatArray, a: FloatArray, b: FloatArray) -> FloatArray:
@@ -258,38 +242,65 @@ def _all_pairs(q: FloatArray, b: FloatArray, measure: Callable[[FloatArray, Floa
 def _nearest(q: FloatArray, b: FloatArray, measure: Callable[[FloatArray, FloatArray], FloatArray]) -> FloatArray:
     """Each row of ``q``'s least ``measure(dx, dy)`` over the rows of ``b`` (``inf`` when ``b`` is empty).
 
-    Exact. Each run of :data:`_NEAR_ROWS` rows of ``q`` (taken in order of x, then y, whatever
-    order they came in) is first held only to the rows of ``b`` inside its bounding box grown by
-    ``reach`` cells (``b`` sorted by x, so those are found in a slice). A row of ``b`` outside
-    that box is more than ``reach`` away from every row of the run, so a least value found within
-    ``reach`` is the least of all; the rows not decided so are held again farther out, and past
-    the last of :data:`_REACHES` (or once the box holds half of ``b``) to every row of ``b``.
+    Exact (:func:`_near_first`): the part of ``b`` near a run of rows is the rows of ``b`` inside
+    its box (``b`` sorted by x, so those are found in a slice), and a row of ``b`` outside it lies
+    farther than ``reach`` from every row of the run, ``measure(reach, 0)`` or more.
     """
     if len(b) == 0:
         return np.full(len(q), np.inf)
     b = b[np.argsort(b[:, 0], kind="stable")]  # by x: the rows within a span of x are a slice
-    order = np.lexsort((q[:, 1], q[:, 0]))  # by x, then y: a run of rows is a narrow strip
+
+    def near(low: FloatArray, high: FloatArray, reach: float) -> FloatArray:
+        start = np.searchsorted(b[:, 0], low[0] - reach, side="left")
+        stop = np.searchsorted(b[:, 0], high[0] + reach, side="right")
+        span = b[start:stop]
+        part: FloatArray = span[(span[:, 1] >= low[1] - reach) & (span[:, 1] <= high[1] + reach)]
+        return part
+
+    return _near_first(
+        q,
+        near,
+        lambda rows, part: _all_pairs(rows, part, measure),
+        b,
+        lambda reach: float(measure(np.float64(reach), np.float64(0.0))),
+    )
+
+
+def _near_first(
+    q: FloatArray,
+    near: Callable[[FloatArray, FloatArray, float], Any],
+    least_to: Callable[[FloatArray, Any], FloatArray],
+    whole: Any,
+    bound: Callable[[float], float],
+) -> FloatArray:
+    """Each row of ``q``'s least ``least_to(rows, part)`` over a whole (``whole``), found near
+    each row first.
+
+    The rows are taken in order of x, then y (whatever order they came in), :data:`_NEAR_ROWS` at
+    a time: a narrow strip. A run is held first only to ``near(low, high, reach)``, the part of
+    the whole within its bounding box grown by ``reach`` cells, whose rest lies at ``bound(reach)``
+    or more from every row of the run: a least value found within it is the least of all. The
+    rows not decided so are held again farther out, and past the last of :data:`_REACHES` (or
+    once the part is half the whole or more, which costs about as much) to the whole.
+    """
+    order = np.lexsort((q[:, 1], q[:, 0]))
     out = np.empty(len(q))
     for i in range(0, len(q), _NEAR_ROWS):
         run = q[order[i : i + _NEAR_ROWS]]
         least = np.full(len(run), np.inf)
         left = np.arange(len(run))  # the rows whose least value is not known yet
         for reach in _REACHES:
-            low, high = run[left].min(axis=0), run[left].max(axis=0)
-            start = np.searchsorted(b[:, 0], low[0] - reach, side="left")
-            stop = np.searchsorted(b[:, 0], high[0] + reach, side="right")
-            span = b[start:stop]
-            near = span[(span[:, 1] >= low[1] - reach) & (span[:, 1] <= high[1] + reach)]
-            if _NEAR_SHARE * len(near) >= len(b):
-                break  # (half of them or more: every row at once costs about the same)
-            found = _all_pairs(run[left], near, measure)
-            known = found <= measure(np.float64(reach), np.float64(0.0))
+            part = near(run[left].min(axis=0), run[left].max(axis=0), reach)
+            if _NEAR_SHARE * len(part) >= len(whole):
+                break
+            found = least_to(run[left], part)
+            known = found <= bound(reach)
             least[left[known]] = found[known]
             left = left[~known]
             if not len(left):
                 break
         if len(left):
-            least[left] = _all_pairs(run[left], b, measure)
+            least[left] = least_to(run[left], whole)
         out[order[i : i + _NEAR_ROWS]] = least
     return out
 
