@@ -4,12 +4,15 @@ Each distance is written once here and used by every check, fit and family that 
 distances are Chebyshev (8-connectivity: a diagonal neighbour is 1 away); distances to a shape
 are Euclidean, in cells.
 
-Nearest distances are exact. A run of rows is held first to the rows of the other drawing near it
-(a path's neighbours are near: an exact spiral of 10,000 cells finds its samples' distances in a
-fraction of a second instead of seconds), then to every row where that cannot decide. Pairs are
-taken in blocks of rows (:data:`_BLOCK_PAIRS` at a time) so that memory stays bounded: a hostile
-answer of 10,000 points held to an outline of a few hundred samples is scored in well under a
-second (``bench/hostile_cost.py``), and needs no more than a few megabytes at once.
+Nearest distances are exact. Both drawings are cut into small compact groups, each with its
+bounding box; a group of rows is held to the other drawing's groups nearest first, and stops once
+the next group's box lies farther than every row's least distance found (:func:`_near_first`).
+A path's neighbours are near, and a far row finds its nearest group soon: an exact spiral of
+10,000 cells, or 10,000 random points held to a spiral of thousands of sides, is measured in a
+fraction of a second instead of tens of seconds. Pairs are taken in blocks of rows
+(:data:`_BLOCK_PAIRS` at a time) so that memory stays bounded: a hostile answer of 10,000 points
+is scored in well under a second (``bench/hostile_cost.py``), and needs no more than a few
+megabytes at once.
 """
 
 from __future__ import annotations
@@ -44,13 +47,10 @@ __all__ = [
 #: Pairs measured at once by the all-pairs searches: each temporary array of a block is 512 KB,
 #: so a search of 10,000 × 1,000 pairs holds a few MB at a time, never the whole 80 MB.
 _BLOCK_PAIRS = 65_536
-#: Rows of a nearest search held at once to the part of the other drawing near them (:func:`_nearest`).
-_NEAR_ROWS = 64
-#: How far, in cells, that part reaches around them, tried in turn before every row is compared.
-_REACHES = (2.0, 8.0, 32.0, 128.0)
-#: Once the part near a run is this share of the whole or more (1/2), the whole is compared at
-#: once: a search that cannot be narrowed costs little more than every pair.
-_NEAR_SHARE = 2
+#: Rows of a nearest search held together to the other drawing (:func:`_near_first`).
+_RUN_ROWS = 64
+#: Rows (or sides) of the other drawing in one of its groups, each group with its bounding box.
+_GROUP_ROWS = 256
 
 
 def chebyshev(a: ArrayLike, b: ArrayLike) -> FloatArray:
@@ -152,11 +152,10 @@ def _block_rows(columns: int) -> int:
 def distance_to_polyline(points: ArrayLike, vertices: ArrayLike, *, closed: bool = True) -> FloatArray:
     """Distance of each point from the nearest point of a polyline's outline, shape (N,).
 
-    Exact (:func:`_near_first`): the sides near a run of points are those whose bounding boxes
-    meet the run's own grown by ``reach`` cells (a side wholly outside it is farther than
-    ``reach`` from every point of the run); a block of points at a time (bounded memory). Held to
-    every side, an answer to a spiral of thousands of sides on a grid of 1,000 took tens of
-    seconds to score.
+    Exact (:func:`_near_first`): the sides are grouped by where they lie, and no point of a side
+    is nearer to a point than the gap between their groups' bounding boxes; a block of points at
+    a time (bounded memory). Held to every side, an answer to a spiral of thousands of sides on a
+    grid of 1,000 took tens of seconds to score.
 
     Examples
     --------
@@ -171,12 +170,8 @@ def distance_to_polyline(points: ArrayLike, vertices: ArrayLike, *, closed: bool
         ends = np.vstack([v[:1], v[:1]])
     a, b = ends[:-1], ends[1:]
     low_side, high_side = np.minimum(a, b), np.maximum(a, b)
-
-    def near(low: FloatArray, high: FloatArray, reach: float) -> IntArray:
-        """The sides whose bounding boxes meet the box from ``low`` to ``high`` grown by ``reach``."""
-        return np.flatnonzero(np.all((high_side >= low - reach) & (low_side <= high + reach), axis=1))
-
-    return _near_first(pts, near, lambda rows, k: _to_sides(rows, a[k], b[k]), np.arange(len(a)), float)
+    groups = [(low_side[k].min(axis=0), high_side[k].max(axis=0), k) for k in _compact_groups((a + b) / 2, _GROUP_ROWS)]
+    return _near_first(pts, groups, lambda rows, k: _to_sides(rows, a[k], b[k]), np.hypot)
 
 
 def _to_sides(pts: FloatArray, a: FloatArray, b: FloatArray) -> FloatArray:
@@ -242,66 +237,71 @@ def _all_pairs(q: FloatArray, b: FloatArray, measure: Callable[[FloatArray, Floa
 def _nearest(q: FloatArray, b: FloatArray, measure: Callable[[FloatArray, FloatArray], FloatArray]) -> FloatArray:
     """Each row of ``q``'s least ``measure(dx, dy)`` over the rows of ``b`` (``inf`` when ``b`` is empty).
 
-    Exact (:func:`_near_first`): the part of ``b`` near a run of rows is the rows of ``b`` inside
-    its box (``b`` sorted by x, so those are found in a slice), and a row of ``b`` outside it lies
-    farther than ``reach`` from every row of the run, ``measure(reach, 0)`` or more.
+    Exact (:func:`_near_first`): a row of ``b`` in a group whose box lies ``gx``, ``gy`` cells
+    from a row's box is ``measure(gx, gy)`` or more from it (both measures grow with either step).
     """
     if len(b) == 0:
         return np.full(len(q), np.inf)
-    b = b[np.argsort(b[:, 0], kind="stable")]  # by x: the rows within a span of x are a slice
+    groups = [(b[k].min(axis=0), b[k].max(axis=0), b[k]) for k in _compact_groups(b, _GROUP_ROWS)]
+    return _near_first(q, groups, lambda rows, part: _all_pairs(rows, part, measure), measure)
 
-    def near(low: FloatArray, high: FloatArray, reach: float) -> FloatArray:
-        start = np.searchsorted(b[:, 0], low[0] - reach, side="left")
-        stop = np.searchsorted(b[:, 0], high[0] + reach, side="right")
-        span = b[start:stop]
-        part: FloatArray = span[(span[:, 1] >= low[1] - reach) & (span[:, 1] <= high[1] + reach)]
-        return part
 
-    return _near_first(
-        q,
-        near,
-        lambda rows, part: _all_pairs(rows, part, measure),
-        b,
-        lambda reach: float(measure(np.float64(reach), np.float64(0.0))),
-    )
+def _compact_groups(points: FloatArray, size: int) -> list[IntArray]:
+    """The indices of ``points`` in groups of at most ``size`` that lie close together: the set
+    is halved at the median of its longer extent until each part is small enough (the leaves of
+    a k-d tree). Rows with NaN go where the sort puts them; every row is in one group."""
+    groups: list[IntArray] = []
+    todo = [np.arange(len(points))]
+    while todo:
+        idx = todo.pop()
+        if len(idx) <= size:
+            groups.append(idx)
+            continue
+        pts = points[idx]
+        with np.errstate(invalid="ignore"):  # inf - inf is NaN: split along x, halved all the same
+            extent = pts.max(axis=0) - pts.min(axis=0)
+        axis = 1 if extent[1] > extent[0] else 0
+        order = np.argsort(pts[:, axis], kind="stable")
+        half = len(idx) // 2
+        todo += [idx[order[:half]], idx[order[half:]]]
+    return groups
 
 
 def _near_first(
     q: FloatArray,
-    near: Callable[[FloatArray, FloatArray, float], Any],
+    groups: Sequence[tuple[FloatArray, FloatArray, Any]],
     least_to: Callable[[FloatArray, Any], FloatArray],
-    whole: Any,
-    bound: Callable[[float], float],
+    bound: Callable[[FloatArray, FloatArray], FloatArray],
 ) -> FloatArray:
-    """Each row of ``q``'s least ``least_to(rows, part)`` over a whole (``whole``), found near
-    each row first.
+    """Each row of ``q``'s least ``least_to(rows, part)`` over the ``part`` of every group, found
+    nearest first.
 
-    The rows are taken in order of x, then y (whatever order they came in), :data:`_NEAR_ROWS` at
-    a time: a narrow strip. A run is held first only to ``near(low, high, reach)``, the part of
-    the whole within its bounding box grown by ``reach`` cells, whose rest lies at ``bound(reach)``
-    or more from every row of the run: a least value found within it is the least of all. The
-    rows not decided so are held again farther out, and past the last of :data:`_REACHES` (or
-    once the part is half the whole or more, which costs about as much) to the whole.
+    ``groups`` are ``(low, high, part)``: the corners of the box holding a part of the other
+    drawing. ``q`` is taken in compact runs of :data:`_RUN_ROWS` rows (:func:`_compact_groups`).
+    Between a run's box and a group's lie gaps ``gx`` and ``gy`` (0 where they overlap), and
+    nothing in the group is nearer to a row of the run than ``bound(gx, gy)``. The run is held
+    to the groups in order of that bound; a row whose least value found is no more than the
+    next group's bound is decided, as every group after it is as far or farther. A run no row
+    of which is decided sooner is held to every group.
     """
-    order = np.lexsort((q[:, 1], q[:, 0]))
-    out = np.empty(len(q))
-    for i in range(0, len(q), _NEAR_ROWS):
-        run = q[order[i : i + _NEAR_ROWS]]
+    out = np.full(len(q), np.inf)
+    if len(q) == 0 or not groups:
+        return out
+    lows = np.array([g[0] for g in groups])
+    highs = np.array([g[1] for g in groups])
+    for rows in _compact_groups(q, _RUN_ROWS):
+        run = q[rows]
+        with np.errstate(invalid="ignore"):  # a NaN row: its gaps are NaN, and it is held to all
+            gaps = np.maximum(lows - run.max(axis=0), run.min(axis=0) - highs).clip(min=0)
+            least_there = bound(gaps[:, 0], gaps[:, 1])
         least = np.full(len(run), np.inf)
         left = np.arange(len(run))  # the rows whose least value is not known yet
-        for reach in _REACHES:
-            part = near(run[left].min(axis=0), run[left].max(axis=0), reach)
-            if _NEAR_SHARE * len(part) >= len(whole):
-                break
-            found = least_to(run[left], part)
-            known = found <= bound(reach)
-            least[left[known]] = found[known]
-            left = left[~known]
+        for g in np.argsort(least_there, kind="stable"):
+            left = left[~(least[left] <= least_there[g])]
             if not len(left):
                 break
-        if len(left):
-            least[left] = least_to(run[left], whole)
-        out[order[i : i + _NEAR_ROWS]] = least
+            least[left] = np.minimum(least[left], least_to(run[left], groups[g][2]))
+        out[rows] = least
     return out
 
 

@@ -184,6 +184,36 @@ def test_the_search_near_each_run_finds_the_least_distance_to_every_side(seed, n
     assert np.array_equal(distance_to_polyline(pts, verts, closed=closed), whole)
 
 
+@pytest.mark.parametrize("where", ["scattered over the grid", "clustered far from the curve", "along the curve"])
+def test_points_are_held_to_a_small_share_of_a_long_curves_sides(monkeypatch, where):
+    """An answer to a spiral of 6,000 sides on a grid of 1,000 is measured against the sides near
+    each group of points, not every side: held to all, one answer took tens of seconds to score.
+    The pairs measured are counted (not timed), and the distances are still each point's least."""
+    from shape_asserts.geometry import distances
+
+    t = np.linspace(0, 12 * np.pi, 6000)
+    spiral = np.column_stack([500 + 60 * t / (2 * np.pi) * np.cos(t), 500 + 60 * t / (2 * np.pi) * np.sin(t)])
+    rng = np.random.default_rng(0)
+    pts = {
+        "scattered over the grid": rng.integers(0, 1000, (10_000, 2)),
+        "clustered far from the curve": rng.integers(0, 100, (10_000, 2)),
+        "along the curve": spiral + rng.normal(0, 0.5, spiral.shape),
+    }[where].astype(float)
+    pairs = []
+    to_sides = distances._to_sides
+
+    def counting(rows, a, b):
+        pairs.append(len(rows) * len(a))
+        return to_sides(rows, a, b)
+
+    monkeypatch.setattr(distances, "_to_sides", counting)
+    got = distance_to_polyline(pts, spiral, closed=False)
+    assert sum(pairs) < 0.15 * len(pts) * (len(spiral) - 1)
+    some = rng.choice(len(pts), 300, replace=False)  # a sample held to every side, as a check
+    whole = np.min([segment_distance(pts[some], a, b) for a, b in zip(spiral[:-1], spiral[1:])], axis=0)
+    assert np.array_equal(got[some], whole)
+
+
 def test_polyline_distance_in_blocks_equals_every_side_at_once():
     """Many points are measured a block at a time; the answer is each point's least distance to a side."""
     rng = np.random.default_rng(3)
