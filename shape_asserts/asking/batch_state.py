@@ -26,9 +26,10 @@ from typing import Any
 from shape_asserts.asking.call import Answer, _text, _tool_calls, redact
 from shape_asserts.asking.failure import redact_json
 from shape_asserts.asking.model_config import MAX_DEPTH, nesting
-from shape_asserts.defaults import LANGS, UNSEEN
+from shape_asserts.defaults import LANGS
 from shape_asserts.exceptions import ShapeAssertsError
 from shape_asserts.fileio import write_atomic
+from shape_asserts.text import single_line
 
 __all__ = [
     "STATE_NAME",
@@ -311,15 +312,9 @@ def _shown(value: object) -> str:
     return text if len(text) <= 80 else text[:79] + "…"
 
 
-#: Escape sequences and control characters: a provider's words never move the cursor or recolour
-#: the terminal they are shown on (nor reorder or hide text: bidirectional and zero-width ones).
-_CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|[\x00-\x1f\x7f-\x9f\u2028\u2029" + UNSEEN + "]")
-
-
 def one_line(text: object) -> str:
     """A provider's words as a run shows them: secrets masked, printable, on one line, bounded."""
-    one = " ".join(_CONTROL.sub(" ", redact(str(text))).split())
-    return one if len(one) <= MAX_REASON else one[: MAX_REASON - 1] + "…"
+    return single_line(redact(str(text)), MAX_REASON)
 
 
 def is_delivered(row: dict[str, Any]) -> bool:

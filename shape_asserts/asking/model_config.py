@@ -38,6 +38,7 @@ from typing import Any
 from shape_asserts.asking.failure import redact_json
 from shape_asserts.exceptions import ModelConfigError
 from shape_asserts.fileio import read_text
+from shape_asserts.text import single_line
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -442,25 +443,21 @@ def describe_change(recorded: Mapping[str, Any], sent: Mapping[str, Any]) -> str
     keys and values printable and cut to 60 characters, at most :data:`MAX_CHANGES_SHOWN` of them (a recording's
     arguments are read from a file, however many and however long)."""
 
-    def cut(text: str) -> str:  # printable: no escape sequence reaches a terminal
-        text = "".join(ch for ch in text[:240] if ch.isprintable())
-        return text if len(text) <= 60 else text[:59] + "…"
-
     def shown(key: str, value: Any) -> str:
         try:  # an argument no run may send (a key, a token: an old or tampered recording's) is not shown
             check_argument(key, value, key)
         except ModelConfigError:
             return "(a value not shown)"
-        return cut(canonical(value))
+        return single_line(canonical(value), 60)
 
     parts = []
     for key in sorted(set(recorded) | set(sent)):
         if key not in sent:
-            parts.append(f"{cut(key)} {shown(key, recorded[key])} dropped")
+            parts.append(f"{single_line(key, 60)} {shown(key, recorded[key])} dropped")
         elif key not in recorded:
-            parts.append(f"{cut(key)} {shown(key, sent[key])} added")
+            parts.append(f"{single_line(key, 60)} {shown(key, sent[key])} added")
         elif canonical(recorded[key]) != canonical(sent[key]):
-            parts.append(f"{cut(key)} {shown(key, recorded[key])} → {shown(key, sent[key])}")
+            parts.append(f"{single_line(key, 60)} {shown(key, recorded[key])} → {shown(key, sent[key])}")
     if len(parts) > MAX_CHANGES_SHOWN:
         parts[MAX_CHANGES_SHOWN:] = [f"and {len(parts) - MAX_CHANGES_SHOWN:,} more"]
     return ", ".join(parts)

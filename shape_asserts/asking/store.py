@@ -57,6 +57,7 @@ from shape_asserts.asking.recorded import RecordedAnswer
 from shape_asserts.defaults import LANG, MAX_SAMPLES
 from shape_asserts.exceptions import FixtureError
 from shape_asserts.fileio import write_atomic
+from shape_asserts.text import single_line
 
 if TYPE_CHECKING:  # storing needs a case's id and prompts, not the families' import
     from shape_asserts.cases import Case
@@ -181,13 +182,6 @@ class Recording:
             doc["model_args"] = self.args
         doc.update(prompt_sha256=self.prompt_sha256, samples=self.samples)
         return doc
-
-
-def _cut(text: str, limit: int = 80) -> str:
-    """A name read from a recording as a message shows it: printable (no escape sequence reaches
-    a terminal), at most ``limit`` characters."""
-    text = "".join(ch for ch in text[: 4 * limit] if ch.isprintable())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _bounded(
@@ -518,8 +512,8 @@ class FixtureStore:
         asked = litellm_model or rec.model
         if rec.asked_model != asked:
             return (
-                f"it was recorded from the litellm model {_cut(rec.asked_model)}, and {rec.model} now names "
-                f"{_cut(asked)} (--shape-models)"
+                f"it was recorded from the litellm model {single_line(rec.asked_model, 80)}, and {rec.model} now names "
+                f"{single_line(asked, 80)} (--shape-models)"
             )
         if rec.temperature != temperature:
 

@@ -28,7 +28,7 @@ from shape_asserts.cli.commands import EXIT_ERROR, EXIT_OK, PROG
 from shape_asserts.results.leaderboard import leaderboard
 from shape_asserts.results.leaderboard_view import terminal_lines
 from shape_asserts.results.merge import read_results
-from shape_asserts.results.record import printable
+from shape_asserts.text import printable
 
 __all__ = ["add_parser", "run"]
 

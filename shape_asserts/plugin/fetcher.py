@@ -247,7 +247,7 @@ class Fetcher:
         self._terms.close()
 
     def _write(self, line: str) -> None:
-        from shape_asserts.results.record import printable
+        from shape_asserts.text import printable
 
         tr = self.config.pluginmanager.get_plugin("terminalreporter")
         if tr is None:

@@ -296,7 +296,7 @@ class ShapeRun:
         # A provider outage or a bad recording is the harness's problem, not the model's drawing:
         # show the one-line reason (it names the cause and the fix) instead of a traceback.
         if call.excinfo is not None and isinstance(call.excinfo.value, (ProviderError, FixtureError)):
-            from shape_asserts.results.record import printable
+            from shape_asserts.text import printable
 
             # the provider's words are hostile text: no escape sequence reaches the terminal
             report.longrepr = printable(f"{type(call.excinfo.value).__name__}: {call.excinfo.value}")

@@ -16,14 +16,13 @@ Each is a model's failure to draw: a failed sample, never an error of the run.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from shape_asserts.asking.recorded import RecordedAnswer
 from shape_asserts.asking.store import MAX_RECORDED_CHARS
-from shape_asserts.defaults import UNSEEN
 from shape_asserts.exceptions import DrawingFormatError
 from shape_asserts.geometry.drawing import Drawing, InvalidJSON, TruncatedAnswer, parse_drawing
+from shape_asserts.text import single_line
 
 __all__ = ["Reading", "read_answer", "RAISE_LIMIT"]
 
@@ -31,9 +30,6 @@ __all__ = ["Reading", "read_answer", "RAISE_LIMIT"]
 RAISE_LIMIT = "raise it with --max-tokens (ini shape_max_tokens)"
 #: Characters of a refusal quoted.
 MAX_REFUSAL = 200
-#: Escape sequences, control characters, and the bidirectional and zero-width ones that reorder
-#: or hide the words around them.
-_CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|[\x00-\x1f\x7f-\x9f\u2028\u2029" + UNSEEN + "]")
 
 
 @dataclass(frozen=True)
@@ -53,8 +49,7 @@ class Reading:
 
 def _said(text: str, limit: int = MAX_REFUSAL) -> str:
     """A model's words for a one-line message: printable, on one line, bounded."""
-    line = " ".join(_CONTROL.sub(" ", text).split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    return single_line(text, limit)
 
 
 def read_answer(answer: RecordedAnswer | str) -> Reading:

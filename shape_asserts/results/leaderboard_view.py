@@ -9,7 +9,7 @@ from __future__ import annotations
 from shape_asserts.results.gate import MIN_PAIRS, Difference
 from shape_asserts.results.leaderboard import OVERALL, Comparison, Estimate, Leaderboard, Standing
 from shape_asserts.results.panels import esc
-from shape_asserts.results.record import printable
+from shape_asserts.text import single_line
 
 __all__ = ["MAX_NAME", "cases", "format_leaderboard", "leaderboard_html", "ci", "diff", "explain", "terminal_lines"]
 
@@ -18,8 +18,7 @@ MAX_NAME = 60
 
 
 def _name(text: str) -> str:
-    s = printable(" ".join(str(text).split()))
-    return s if len(s) <= MAX_NAME else s[: MAX_NAME - 1] + "…"
+    return single_line(text, MAX_NAME)
 
 
 def ci(e: Estimate | None, digits: int = 2) -> str:

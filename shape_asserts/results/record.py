@@ -34,10 +34,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from shape_asserts.asking.failure import redact
-from shape_asserts.defaults import UNSEEN
 from shape_asserts.results.jsonable import Jsonable as _Json
 from shape_asserts.results.thin import thin
 from shape_asserts.results.verdict import meets, share
+from shape_asserts.text import printable
 
 if TYPE_CHECKING:
     from shape_asserts.cases import Case
@@ -56,7 +56,6 @@ __all__ = [
     "SampleRecord",
     "one_line",
     "plain",
-    "printable",
     "report_reason",
 ]
 
@@ -380,18 +379,6 @@ class CaseRecord(_Json):
 # --- reasons ---------------------------------------------------------------------------------------
 
 _XDIST_HEADER = re.compile(r"^\[gw\d+\] \S+ -- Python ")
-#: ANSI escape sequences (colours, screen clears, title sets) and other control characters: a
-#: provider's error body is hostile text and must not drive the terminal or the Markdown summary.
-#: Nor reorder or hide what it shows (:data:`~shape_asserts.defaults.UNSEEN`).
-_CONTROL = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f]"
-    "|[" + UNSEEN + "]"
-)
-
-
-def printable(text: str) -> str:
-    """``text`` without escape sequences and control characters (tabs kept as spaces)."""
-    return _CONTROL.sub("", text.replace("\t", " "))
 
 
 def one_line(text: str) -> str:

@@ -18,8 +18,8 @@ from shape_asserts.results.gate import Gate
 from shape_asserts.results.gate_text import describe, need_text
 from shape_asserts.results.leaderboard import OVERALL, Leaderboard
 from shape_asserts.results.leaderboard_view import cases, ci, diff, explain
-from shape_asserts.results.record import printable
 from shape_asserts.results.summary import FamilyRow
+from shape_asserts.text import single_line
 
 __all__ = ["ENV", "cell", "markdown", "append"]
 
@@ -38,10 +38,7 @@ _MARKDOWN = "\\`*_{}[]()#+!|~"
 def cell(text: object) -> str:
     """``text`` safe inside a Markdown table cell: one line, no control characters, HTML inert, and
     no Markdown (a model named ``[Gate: PASS](https://…)`` shows as that text, not as a link)."""
-    s = printable(" ".join(str(text).split()))
-    if len(s) > MAX_CELL:
-        s = s[: MAX_CELL - 1] + "…"
-    s = html.escape(s, quote=False)
+    s = html.escape(single_line(text, MAX_CELL), quote=False)
     return "".join("\\" + ch if ch in _MARKDOWN else ch for ch in s)
 
 

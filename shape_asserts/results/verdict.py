@@ -19,6 +19,7 @@ from shape_asserts.geometry.drawing import Drawing
 from shape_asserts.geometry.score import ShapeScore
 from shape_asserts.results.assertions import failure_message
 from shape_asserts.results.diagnosis import read_answer
+from shape_asserts.text import single_line
 
 __all__ = ["SampleResult", "CaseResult", "judge", "share", "meets", "MAX_PICTURES", "MAX_LINE_REASON"]
 
@@ -162,11 +163,7 @@ def _sample_words(sample: SampleResult, *, numbered: bool) -> str:
     """One failing sample in a few words: its failed checks' names, or why it is not a drawing."""
     label = f"#{sample.index} " if numbered else ""
     if sample.score is None:
-        reason = " ".join(str(sample.format_error).split())  # one line, whatever the model wrote
-        reason = "".join(ch for ch in reason if ch.isprintable())  # no escape sequence reaches a terminal
-        if len(reason) > MAX_LINE_REASON:
-            reason = reason[:MAX_LINE_REASON] + "…"
-        return f"{label}not a drawing: {reason}"
+        return f"{label}not a drawing: {single_line(sample.format_error, MAX_LINE_REASON)}"
     names = ", ".join(c.name for c in sample.score.failed)
     score = f"{sample.value:.2f} " if numbered else ""
     return f"{label}{score}failed: {names}"

@@ -2,7 +2,7 @@
 
 Layers, bottom to top (a module may import its own layer and any layer below, never above):
 
-0. ``exceptions``, ``defaults``, ``fileio``, ``_version`` — shared by everyone, import nothing of ours;
+0. ``exceptions``, ``defaults``, ``fileio``, ``text``, ``_version`` — shared by everyone, import nothing of ours;
 1. ``geometry`` — pure numpy: parse, fit, simplify, measure, raster, the seed port;
 2. ``families`` — what each shape is asked, drawn and scored as (composes geometry);
 3. ``cases`` — the case files, each case resolved to its family at load;
@@ -23,7 +23,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "shape_asserts"
 LAYERS = [
-    {"exceptions", "defaults", "fileio", "_version"},
+    {"exceptions", "defaults", "fileio", "text", "_version"},
     {"geometry"},
     {"families"},
     {"cases"},
