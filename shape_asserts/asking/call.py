@@ -17,10 +17,12 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import copy
 import gc
 import json
 import math
 import os
+import sys
 import threading
 import time
 import traceback
@@ -297,6 +299,13 @@ async def aask(
         retrying cannot fix (missing key, authentication, bad request, unknown model); secrets masked.
     """
     litellm = _client(model, api_base)
+    own = litellms_own(extra or {})
+    if own:
+        raise ProviderError(
+            f"{model}: {', '.join(sorted(own))} configure litellm itself (its routing, retries, prices or "
+            "logging), not the request the model is sent; the call was not made: remove them from "
+            "--model-arg or the configuration"
+        )
     request = _request(model, messages, temperature, max_tokens, timeout, api_base, sample, extra)
     allowed_timeouts = timeout_retries_for(model, api_base, timeout_retries)
     attempt = timeouts = 0
@@ -329,6 +338,23 @@ async def _wait(seconds: float, interrupted: Callable[[], bool] | None) -> None:
         if interrupted is not None and interrupted():
             return
         await asyncio.sleep(min(left, 0.5) if interrupted is not None else left)
+
+
+#: litellm's own arguments a call may carry: they say where and how a provider is reached, and
+#: neither retry, re-route nor price a call.
+LITELLMS_OWN_ALLOWED = frozenset({"api_version", "region_name", "ssl_verify"})
+
+
+def litellms_own(extra: Mapping[str, Any]) -> list[str]:
+    """The keys of ``extra`` that litellm reads for itself instead of sending them (a retry policy,
+    a list of deployments, a price, a logging callback's settings: any of which would retry, re-route
+    or misprice a call behind the run's back), but :data:`LITELLMS_OWN_ALLOWED`. The known ones are
+    refused at load (:data:`~.model_config.RESERVED`); this asks the litellm installed, whose list
+    grows with its versions."""
+    # loaded with litellm (load_litellm), never imported here; a litellm without the list leaves
+    # the load's refusals alone
+    own = getattr(sys.modules.get("litellm.types.utils"), "all_litellm_params", ())
+    return [key for key in extra if key in own and key not in LITELLMS_OWN_ALLOWED]
 
 
 def _client(model: str, api_base: str | None) -> Any:
@@ -365,7 +391,7 @@ def _request(
     # retries are ours (counted, Retry-After aware); none hidden below. The extra arguments never
     # name a key set here (model_config refuses those), so none is overridden either way.
     request: dict[str, Any] = {
-        **(extra or {}),
+        **copy.deepcopy(dict(extra or {})),  # litellm may write into what it is given: never into the run's
         "model": model,
         "messages": messages,
         "timeout": timeout,

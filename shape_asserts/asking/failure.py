@@ -15,7 +15,16 @@ import re
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-__all__ = ["address", "describe", "error_reason", "hide_address", "one_line", "redact", "redact_json"]
+__all__ = [
+    "address",
+    "describe",
+    "env_base_url",
+    "error_reason",
+    "hide_address",
+    "one_line",
+    "redact",
+    "redact_json",
+]
 
 _SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)", re.IGNORECASE)
 #: A bearer token, an ``api_key``'s value, an OpenAI-style ``sk-…`` key: ``sk-`` only where a key
@@ -145,11 +154,36 @@ def address(api_base: str) -> str:
     return f"{parts.scheme}://{host}{port}" if parts.scheme else f"{host}{port}"
 
 
+def env_base_url(model: str) -> tuple[str, str] | None:
+    """Where ``model``'s calls go when no ``--api-base`` is given and the environment names its
+    provider's server, as litellm reads it (``OPENAI_BASE_URL``, ``OPENAI_API_BASE``,
+    ``OLLAMA_API_BASE`` ...: ``<PROVIDER>_BASE_URL`` or ``<PROVIDER>_API_BASE``, the provider being the
+    model's prefix, ``openai`` without one): ``(variable, url)``, else ``None``."""
+    provider = model.split("/", 1)[0] if "/" in model else "openai"
+    name = re.sub(r"[^A-Za-z0-9]", "_", provider).upper()
+    for var in (f"{name}_BASE_URL", f"{name}_API_BASE"):
+        if os.environ.get(var):
+            return var, os.environ[var]
+    return None
+
+
+def _env_base_urls() -> set[str]:
+    """Every server address the environment gives a provider (``*_BASE_URL``, ``*_API_BASE``)."""
+    return {value for name, value in os.environ.items() if name.endswith(("_BASE_URL", "_API_BASE")) and value}
+
+
 def hide_address(text: str, api_base: str | None) -> str:
+    """``text`` with ``api_base`` and every provider server the environment names (litellm's
+    address when there is no ``--api-base``: :func:`env_base_url`) shown as :func:`address` shows
+    them: a token in their paths is known only by being in the run's own addresses."""
+    for url in sorted(_env_base_urls() | ({api_base} if api_base else set())):
+        text = _hide_url(text, url)
+    return text
+
+
+def _hide_url(text: str, api_base: str) -> str:
     """``text`` with ``api_base`` (as given, or without its last ``/``) shown as :func:`address`
-    shows it: a token in its path is known only by being in the run's own ``--api-base``."""
-    if not api_base:
-        return text
+    shows it, and the words of its path and query that may be a token hidden wherever they stand."""
     shown = address(api_base)
     for form in sorted({api_base, api_base.rstrip("/")}, key=len, reverse=True):
         if form and form != shown:

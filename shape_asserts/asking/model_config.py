@@ -78,6 +78,17 @@ RESERVED: dict[str, str] = {
     "context_window_fallbacks": "each call asks the one model it names",
     "content_policy_fallbacks": "each call asks the one model it names",
     "mock_response": "answers come from the model (litellm would record its made-up text as one)",
+    "mock_tool_calls": "answers come from the model",
+    "mock_delay": "answers come from the model",
+    "mock_timeout": "answers come from the model",
+    "retry_policy": "use --max-retries (litellm would retry inside one call, uncounted and paid)",
+    "retry_strategy": "use --max-retries",
+    "model_list": "each call asks the one model it names (litellm would route it to another)",
+    "context_window_fallback_dict": "each call asks the one model it names",
+    "max_fallbacks": "each call asks the one model it names",
+    "fallback_depth": "each call asks the one model it names",
+    "custom_llm_provider": "the provider is the model name's prefix (another would be sent this run's keys)",
+    "client": "the harness's client makes the call",
 }
 #: Keys with an option of their own: refused in ``--model-arg``, allowed in a configuration.
 OWN_OPTION: dict[str, str] = {"temperature": "--temperature", "max_tokens": "--max-tokens"}

@@ -16,6 +16,7 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import urlsplit
 
+from shape_asserts.asking.failure import env_base_url
 from shape_asserts.defaults import TIMEOUT_RETRIES_HOSTED, TIMEOUT_RETRIES_LOCAL
 
 __all__ = [
@@ -153,13 +154,18 @@ _LOCAL_PROVIDERS = ("ollama/", "ollama_chat/", "lm_studio/", "llamafile/", "refe
 def served_locally(model: str, api_base: str | None) -> bool:
     """Whether ``model`` is served on this machine or a private network: ``--api-base`` names a
     loopback, private or link-local address, ``localhost``, a ``.local`` name or a one-word host
-    (a container's service name); or, without it, the provider's default server is local (ollama,
-    LM Studio, llamafile) or the model draws in-process (``reference/``).
+    (a container's service name); without it, the same of the server the environment names for the
+    model's provider (``OPENAI_BASE_URL`` ...: :func:`~.failure.env_base_url`, as litellm reads it),
+    or else the provider's default server is local (ollama, LM Studio, llamafile) or the model draws
+    in-process (``reference/``).
 
     No name is looked up: a name that is not one of those counts as hosted.
     """
     if not api_base:
-        return model.startswith(_LOCAL_PROVIDERS)
+        from_env = env_base_url(model)
+        if from_env is None:
+            return model.startswith(_LOCAL_PROVIDERS)
+        api_base = from_env[1]
     try:
         host = (urlsplit(api_base if "//" in api_base else f"//{api_base}").hostname or "").rstrip(".")
     except ValueError:

@@ -197,7 +197,7 @@ class ShapeRun:
     def header(self) -> str | None:
         """The run header's line on timed-out calls: retried or not, and why (``None`` for a run
         that asks nothing: replay only, or only the in-process drawers)."""
-        from shape_asserts.asking.failure import address
+        from shape_asserts.asking.failure import address, env_base_url
         from shape_asserts.asking.retry import served_locally, timeout_retries_for
 
         settings = self.settings
@@ -207,14 +207,20 @@ class ShapeRun:
             return None
         if settings.timeout_retries is not None:
             return f"shape-asserts: a call that timed out is retried {settings.timeout_retries} time(s) (--timeout-retries)"
-        where = address(settings.api_base) if settings.api_base else ""
+
+        def server(model: str) -> str:  # where the model's calls go
+            if settings.api_base:
+                return f"at {address(settings.api_base)}"
+            from_env = env_base_url(model)
+            return f"at {address(from_env[1])} ({from_env[0]})" if from_env else "at its provider's default server"
+
         parts = []
         for local in (False, True):
             models = [m for m in asked if served_locally(m, settings.api_base) == local]
             if not models:
                 continue
             retries = timeout_retries_for(models[0], settings.api_base)
-            served = f"at {where}" if where else "at its provider's default server"
+            served = server(models[0])
             if local:
                 parts.append(
                     f"not retried for {', '.join(models)} (served on this machine or a private network {served}: "

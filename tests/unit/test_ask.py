@@ -90,6 +90,31 @@ def _aask(monkeypatch, fake: FakeLitellm, **kwargs):
     return answer, waits
 
 
+def test_an_argument_litellm_reads_for_itself_is_refused_before_any_call(monkeypatch):
+    """Red-team sweep 54: ``retry_policy`` retried a paid reply five times inside one call,
+    ``model_list`` and ``context_window_fallback_dict`` asked other models under the configured
+    one's name. The known ones are refused at load; any other litellm reads for itself (a price,
+    a logging setting) is refused before the call, as the installed litellm lists them."""
+    call.load_litellm()  # the real one, whose list of its own arguments is read
+    assert call.litellms_own({"input_cost_per_token": 0.0, "top_k": 5, "api_version": "2024-06-01"}) == [
+        "input_cost_per_token"
+    ]
+    fake = FakeLitellm()
+    with pytest.raises(ProviderError, match="input_cost_per_token configure litellm itself.*not made"):
+        _aask(monkeypatch, fake, extra={"input_cost_per_token": 0.0}, max_retries=0)
+    assert fake.kwargs == []
+
+
+def test_litellm_never_writes_into_the_runs_arguments(monkeypatch):
+    """litellm may add its own objects to what it is given (a ``model_list``'s deployments did):
+    each call is sent a copy, so the configuration's arguments stay what the run recorded."""
+    extra = {"extra_body": {"options": {"num_ctx": 4096}}}
+    fake = FakeLitellm()
+    _aask(monkeypatch, fake, extra=extra, max_retries=0)
+    fake.kwargs[0]["extra_body"]["options"]["logging"] = object()
+    assert extra == {"extra_body": {"options": {"num_ctx": 4096}}}
+
+
 def test_a_rate_limit_is_retried_after_the_wait_the_provider_asked_for(monkeypatch):
     fake = FakeLitellm(
         failure("RateLimitError", 429, {"retry-after": "0"}),
@@ -417,6 +442,29 @@ def test_a_case_of_its_own_is_not_taken_for_the_model(monkeypatch):
 
 
 @pytest.mark.parametrize(
+    ("var", "url", "local"),
+    [
+        ("OPENAI_BASE_URL", "http://127.0.0.1:8080/v1", True),
+        ("OPENAI_API_BASE", "http://10.0.0.5/v1", True),
+        ("OPENAI_BASE_URL", "https://gateway.example.com/v1", False),
+    ],
+)
+def test_a_server_the_environment_names_is_judged_local_or_not_as_api_base_is(monkeypatch, var, url, local):
+    """Red-team sweep 54: a one-slot local server named by OPENAI_BASE_URL (litellm's address
+    when no --api-base is given) was judged the provider's hosted one: timeouts retried at once,
+    queued calls never asked again alone, 20 of 24 cases lost."""
+    from shape_asserts.asking.retry import served_locally, timeout_retries_for
+
+    for other in ("OPENAI_BASE_URL", "OPENAI_API_BASE"):
+        monkeypatch.delenv(other, raising=False)
+    monkeypatch.setenv(var, url)
+    assert served_locally("openai/m", None) is local and served_locally("gpt-4o", None) is local
+    assert timeout_retries_for("openai/m", None) == (0 if local else 2)
+    assert served_locally("openai/m", "https://api.example.com/v1") is False  # --api-base wins
+    assert served_locally("anthropic/claude", None) is False  # another provider's server
+
+
+@pytest.mark.parametrize(
     "model,api_base,local",
     [
         ("openai/m", "http://127.0.0.1:8080/v1", True),
@@ -433,9 +481,11 @@ def test_a_case_of_its_own_is_not_taken_for_the_model(monkeypatch):
         ("ollama/llama3", "https://ollama.example.com", False),
     ],
 )
-def test_timeouts_are_retried_twice_by_default_except_at_a_local_server(model, api_base, local):
+def test_timeouts_are_retried_twice_by_default_except_at_a_local_server(monkeypatch, model, api_base, local):
     from shape_asserts.asking.retry import served_locally, timeout_retries_for
 
+    for var in ("OPENAI_BASE_URL", "OPENAI_API_BASE", "OLLAMA_BASE_URL", "OLLAMA_API_BASE"):
+        monkeypatch.delenv(var, raising=False)
     assert served_locally(model, api_base) is local
     assert timeout_retries_for(model, api_base) == (0 if local else 2)
     assert timeout_retries_for(model, api_base, 5) == 5

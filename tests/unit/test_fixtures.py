@@ -593,6 +593,17 @@ def test_every_query_value_of_the_runs_api_base_is_masked_whatever_its_name():
     assert "upstream said 502" in sample["text"]
 
 
+@pytest.mark.parametrize("var", ["OPENAI_BASE_URL", "OPENAI_API_BASE"])
+def test_a_token_in_the_environments_base_url_is_masked_as_api_bases_is(monkeypatch, var):
+    """Red-team sweep 54: without --api-base litellm reads the server from the environment; a
+    token in that URL's path, echoed by the server, reached the recording, JUnit, report and
+    terminal, while the same URL given as --api-base was masked."""
+    monkeypatch.setenv(var, "http://127.0.0.1:9/AbCdEf54tokPath/v1")
+    said = "upstream said 502 at POST /AbCdEf54tokPath/v1/chat/completions"
+    sample = sample_record(0, Answer(text=said), None, None)
+    assert "AbCdEf54tokPath" not in sample["text"] and "/v1/chat/completions" in sample["text"]
+
+
 @pytest.mark.parametrize(
     ("field", "value", "kept"),
     [("cost_usd", 1e10, None), ("cost_usd", -1, None), ("cost_usd", 0.25, 0.25),
