@@ -287,7 +287,10 @@ class CaseRun:
         ext = snap.use_extension(extension_for(folder, family, case.id, plain=plain))
         if ext == result.summary():
             return None
-        diff = "\n".join(ext.get_assert_diff())
+        from shape_asserts.text import printable
+
+        # the diff quotes the snapshot file's lines: a committed file is read as hostile text
+        diff = printable("\n".join(ext.get_assert_diff()))
         return (
             f"result differs from the snapshot in {folder / family / (case.id + '.json')}; "
             f"review and accept with --snapshot-update\n{diff}"

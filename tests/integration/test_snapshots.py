@@ -61,6 +61,23 @@ def test_a_changed_result_fails_naming_its_snapshot_file_and_how_to_accept_it(su
     )
 
 
+def test_a_snapshot_files_escape_sequences_never_reach_the_terminal(suite_with_snapshots):
+    """Red-team sweep 54: syrupy's diff quoted a tampered snapshot's lines raw (a title set, a
+    screen clear, a right-to-left override) into the failure shown on the terminal."""
+    snap = suite_with_snapshots.path.joinpath(*SNAPSHOT)
+    text = snap.read_text(encoding="utf-8")
+    assert '"family": "circle"' in text
+    # raw, as a hand or a tool writes them (json.dumps would write \u001b, six harmless characters)
+    snap.write_text(text.replace('"family": "circle"', '"family": "circle\x1b]0;PWNED\x07\x1b[2J\u202e"'), "utf-8")
+
+    result = suite_with_snapshots.runpytest("--record=none", "-k", CASE, "--color=no")
+
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    assert "differs from the snapshot" in out and "PWNED" in out  # the diff is shown ...
+    assert not any(ch in out for ch in "\x1b\x07\u202e")  # ... its sequences without their escapes
+
+
 def test_snapshot_update_accepts_a_changed_result(suite_with_snapshots):
     _close_the_loop(suite_with_snapshots)
     snap = suite_with_snapshots.path.joinpath(*SNAPSHOT)
