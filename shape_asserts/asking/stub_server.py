@@ -425,18 +425,23 @@ def main(argv: list[str] | None = None) -> int:
         help="case file (TOML) whose prompts it answers too, as the run's --shape-cases (repeatable)",
     )
     args = parser.parse_args(argv)
+    if not 0 <= args.port <= 65535:
+        parser.error(f"--port {args.port}: a port is a number from 0 to 65535 (0: any free one)")
     try:
         prepare(args.shape_cases)
     except CaseError as exc:
         parser.error(str(exc))
-    srv = StubServer(
-        port=args.port,
-        latency=args.latency,
-        faults=Faults(rate=args.fault_rate),
-        require_key=args.require_key,
-        shape=Shape(args.shape),
-        batches=BatchPlan(polls=args.batch_polls),
-    )
+    try:
+        srv = StubServer(
+            port=args.port,
+            latency=args.latency,
+            faults=Faults(rate=args.fault_rate),
+            require_key=args.require_key,
+            shape=Shape(args.shape),
+            batches=BatchPlan(polls=args.batch_polls),
+        )
+    except OSError as exc:  # the port taken, or not ours to open
+        parser.error(f"--port {args.port}: {exc.strerror or exc}")
     # Ctrl-C or a TERM stops it, even when started in the background by a shell that ignores SIGINT
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, signal.default_int_handler)

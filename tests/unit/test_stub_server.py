@@ -135,6 +135,17 @@ def test_the_command_line_refuses_a_bad_case_file_naming_it(tmp_path, capsys):
     assert f"case file {missing} does not exist" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("port", ["70000", "-1", "taken"])
+def test_the_command_line_refuses_a_bad_or_taken_port_in_one_line(srv, capsys, port):
+    """Red-team sweep 54: a port in use or out of range ended in a 19-line traceback."""
+    port = str(srv.port) if port == "taken" else port
+    with pytest.raises(SystemExit) as exit_:
+        main(["--port", port])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert f"--port {port}:" in err and "Traceback" not in err
+
+
 def test_models_are_listed(srv):
     status, _, body = _request(srv, "GET", "/v1/models")
     assert status == 200 and [m["id"] for m in body["data"]] == ["exact", "noisy"]
