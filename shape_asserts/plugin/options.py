@@ -221,7 +221,8 @@ OPTIONS: tuple[Option, ...] = (
         check=finite(0),
         allowed="a whole number ≥ 0",
         help="retries of a call that timed out; by default as the openai client makes, but none when "
-        "--api-base is on a loopback or private address (or for ollama/, lm_studio/, llamafile/ without it), "
+        "--api-base (else the provider's server in the environment, as OPENAI_BASE_URL) is on a loopback or "
+        "private address (or for ollama/, lm_studio/, llamafile/ without either), "
         "since a local server goes on generating for a client that left (raise --request-timeout there); "
         "the run's header says which applies",
     ),
