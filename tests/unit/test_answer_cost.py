@@ -98,3 +98,48 @@ def test_a_count_of_more_tokens_than_any_call_uses_is_not_believed():
 def test_a_price_list_entry_that_is_no_price_prices_nothing(bad):
     answer = call._to_answer(PriceList({"m": (bad, 1e-5)}), "m", response("m"), 0.1)
     assert answer.cost_usd is None
+
+
+class TieredPriceList(PriceList):
+    """Prices at the priority tier too, as litellm lists gpt-4o's (1.7 times the list price)."""
+
+    def get_model_info(self, model):
+        info = super().get_model_info(model)
+        return {**info, "input_cost_per_token_priority": 4.25e-6, "output_cost_per_token_priority": 1.7e-5}
+
+
+@pytest.mark.parametrize(
+    ("args", "cost"),
+    [
+        ({}, 120 * 2.5e-6 + 40 * 1e-5),
+        ({"service_tier": "auto"}, 120 * 2.5e-6 + 40 * 1e-5),
+        ({"service_tier": "priority"}, 120 * 4.25e-6 + 40 * 1.7e-5),
+        ({"extra_body": {"service_tier": "priority"}}, 120 * 4.25e-6 + 40 * 1.7e-5),
+        ({"service_tier": "flex"}, 120 * 2.5e-6 + 40 * 1e-5),  # no flex price: never above list
+    ],
+)
+def test_an_answer_costs_the_price_of_the_service_tier_it_asked(args, cost):
+    """Red-team sweep 55: ``service_tier=priority`` is billed up to twice the list price, which
+    the run counted: --max-cost 0.1 let $0.14 through."""
+    answer = call._to_answer(
+        TieredPriceList(GPT_4O), "openai/gpt-4o", response("gpt-4o"), 0.1, 0, call.service_tier(args)
+    )
+    assert answer.cost_usd == pytest.approx(cost)
+
+
+def test_a_tier_billed_above_list_with_no_listed_price_is_not_priced_at_list():
+    """A tier billed above the list price, with no price of its own in litellm's list, is left
+    unpriced (said so in the run's cost) rather than counted at a list price it exceeds."""
+    answer = call._to_answer(PriceList(GPT_4O), "openai/gpt-4o", response("gpt-4o"), 0.1, 0, "priority")
+    assert answer.cost_usd is None
+
+
+def test_a_calls_worst_case_is_reckoned_at_its_service_tiers_price(monkeypatch):
+    """--max-cost holds each call's worst case while it is in flight: at the tier it asked."""
+    from shape_asserts.asking.prices import worst_cost
+
+    monkeypatch.setattr(call, "load_litellm", lambda: TieredPriceList(GPT_4O))
+    messages = [{"role": "user", "content": "x" * 100}]
+    listed = worst_cost("openai/gpt-4o", messages, 1000)
+    priority = worst_cost("openai/gpt-4o", messages, 1000, "priority")
+    assert listed is not None and priority == pytest.approx(listed * 1.7)
