@@ -158,9 +158,12 @@ def env_base_url(model: str) -> tuple[str, str] | None:
     """Where ``model``'s calls go when no ``--api-base`` is given and the environment names its
     provider's server, as litellm reads it (``OPENAI_BASE_URL``, ``OPENAI_API_BASE``,
     ``OLLAMA_API_BASE`` ...: ``<PROVIDER>_BASE_URL`` or ``<PROVIDER>_API_BASE``, the provider being the
-    model's prefix, ``openai`` without one): ``(variable, url)``, else ``None``."""
-    provider = model.split("/", 1)[0] if "/" in model else "openai"
-    name = re.sub(r"[^A-Za-z0-9]", "_", provider).upper()
+    model's prefix): ``(variable, url)``, else ``None``. A model named without its prefix has none:
+    litellm finds its provider from the name (``gpt-4o``: OpenAI, ``claude-…``: Anthropic), which
+    is not guessed here."""
+    if "/" not in model:
+        return None
+    name = re.sub(r"[^A-Za-z0-9]", "_", model.split("/", 1)[0]).upper()
     for var in (f"{name}_BASE_URL", f"{name}_API_BASE"):
         if os.environ.get(var):
             return var, os.environ[var]
@@ -168,8 +171,18 @@ def env_base_url(model: str) -> tuple[str, str] | None:
 
 
 def _env_base_urls() -> set[str]:
-    """Every server address the environment gives a provider (``*_BASE_URL``, ``*_API_BASE``)."""
-    return {value for name, value in os.environ.items() if name.endswith(("_BASE_URL", "_API_BASE")) and value}
+    """Every server address the environment gives a provider (``*_BASE_URL``, ``*_API_BASE``):
+    whole URLs only, with a host (JupyterHub's ``JUPYTERHUB_BASE_URL=/`` is a path, and hidden
+    wherever it stood it would rewrite every ``/`` of a recorded answer)."""
+    urls = set()
+    for name, value in os.environ.items():
+        if name.endswith(("_BASE_URL", "_API_BASE")) and "://" in value:
+            try:
+                if urlsplit(value).hostname:
+                    urls.add(value)
+            except ValueError:  # not a URL
+                pass
+    return urls
 
 
 def hide_address(text: str, api_base: str | None) -> str:

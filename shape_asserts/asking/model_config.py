@@ -89,6 +89,7 @@ RESERVED: dict[str, str] = {
     "fallback_depth": "each call asks the one model it names",
     "custom_llm_provider": "the provider is the model name's prefix (another would be sent this run's keys)",
     "client": "the harness's client makes the call",
+    "deployment_id": "the model is --model's, or a configuration's `model` (litellm would ask the deployment named, over Azure)",
 }
 #: Keys with an option of their own: refused in ``--model-arg``, allowed in a configuration.
 OWN_OPTION: dict[str, str] = {"temperature": "--temperature", "max_tokens": "--max-tokens"}

@@ -458,7 +458,10 @@ def test_a_server_the_environment_names_is_judged_local_or_not_as_api_base_is(mo
     for other in ("OPENAI_BASE_URL", "OPENAI_API_BASE"):
         monkeypatch.delenv(other, raising=False)
     monkeypatch.setenv(var, url)
-    assert served_locally("openai/m", None) is local and served_locally("gpt-4o", None) is local
+    assert served_locally("openai/m", None) is local
+    # a name without its provider's prefix: litellm finds the provider (claude-…: Anthropic's
+    # hosted server), which is not guessed here, so no environment variable is taken for it
+    assert served_locally("claude-sonnet-4-20250514", None) is False and served_locally("gpt-4o", None) is False
     assert timeout_retries_for("openai/m", None) == (0 if local else 2)
     assert served_locally("openai/m", "https://api.example.com/v1") is False  # --api-base wins
     assert served_locally("anthropic/claude", None) is False  # another provider's server

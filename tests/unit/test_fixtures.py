@@ -604,6 +604,15 @@ def test_a_token_in_the_environments_base_url_is_masked_as_api_bases_is(monkeypa
     assert "AbCdEf54tokPath" not in sample["text"] and "/v1/chat/completions" in sample["text"]
 
 
+@pytest.mark.parametrize("value", ["/", ".", "/user/ann/", "not a url"])
+def test_an_environment_base_url_that_is_no_address_masks_nothing(monkeypatch, value):
+    """Red-team sweep 55: JupyterHub sets JUPYTERHUB_BASE_URL=/ in every user server, and every
+    "/" of a recorded, paid answer was replaced by the masked address."""
+    monkeypatch.setenv("JUPYTERHUB_BASE_URL", value)
+    said = 'Drawn on the 50/50 grid: {"points": [[1.5, 2], [3, 4]]} /user/ann/'
+    assert sample_record(0, Answer(text=said), None, None)["text"] == said
+
+
 @pytest.mark.parametrize(
     ("field", "value", "kept"),
     [("cost_usd", 1e10, None), ("cost_usd", -1, None), ("cost_usd", 0.25, 0.25),

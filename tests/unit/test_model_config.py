@@ -72,6 +72,7 @@ def test_a_model_arg_with_an_option_of_its_own_points_to_that_option(key, option
         ("model_list", "asks the one model"),
         ("context_window_fallback_dict", "asks the one model"),
         ("custom_llm_provider", "prefix"),
+        ("deployment_id", "over Azure"),
     ],
 )
 def test_a_key_the_harness_sets_is_refused_with_what_sets_it(key, says):
