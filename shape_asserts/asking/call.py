@@ -22,7 +22,6 @@ import gc
 import json
 import math
 import os
-import sys
 import threading
 import time
 import traceback
@@ -320,12 +319,13 @@ async def aask(
         retrying cannot fix (missing key, authentication, bad request, unknown model); secrets masked.
     """
     litellm = _client(model, api_base)
-    own = litellms_own(extra or {})
+    own = litellms_own(litellm, extra or {})
     if own:
+        one = len(own) == 1
         raise ProviderError(
-            f"{model}: {', '.join(sorted(own))} configure litellm itself (its routing, retries, prices or "
-            "logging), not the request the model is sent; the call was not made: remove them from "
-            "--model-arg or the configuration"
+            f"{model}: {', '.join(sorted(own))} {'is an argument' if one else 'are arguments'} litellm reads "
+            "for itself (its routing, retries, prices or logging), not one sent to the model; the call was "
+            f"not made: remove {'it' if one else 'them'} from --model-arg or the configuration"
         )
     request = _request(model, messages, temperature, max_tokens, timeout, api_base, sample, extra)
     allowed_timeouts = timeout_retries_for(model, api_base, timeout_retries)
@@ -366,15 +366,14 @@ async def _wait(seconds: float, interrupted: Callable[[], bool] | None) -> None:
 LITELLMS_OWN_ALLOWED = frozenset({"api_version", "region_name", "ssl_verify"})
 
 
-def litellms_own(extra: Mapping[str, Any]) -> list[str]:
+def litellms_own(litellm: Any, extra: Mapping[str, Any]) -> list[str]:
     """The keys of ``extra`` that litellm reads for itself instead of sending them (a retry policy,
     a list of deployments, a price, a logging callback's settings: any of which would retry, re-route
     or misprice a call behind the run's back), but :data:`LITELLMS_OWN_ALLOWED`. The known ones are
-    refused at load (:data:`~.model_config.RESERVED`); this asks the litellm installed, whose list
-    grows with its versions."""
-    # loaded with litellm (load_litellm), never imported here; a litellm without the list leaves
-    # the load's refusals alone
-    own = getattr(sys.modules.get("litellm.types.utils"), "all_litellm_params", ())
+    refused at load (:data:`~.model_config.RESERVED`); this asks ``litellm``, the module the call
+    goes through, whose list grows with its versions (one without it leaves the load's refusals
+    alone)."""
+    own = getattr(getattr(getattr(litellm, "types", None), "utils", None), "all_litellm_params", ())
     return [key for key in extra if key in own and key not in LITELLMS_OWN_ALLOWED]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import importlib
 import time
 import types
 
@@ -95,12 +96,16 @@ def test_an_argument_litellm_reads_for_itself_is_refused_before_any_call(monkeyp
     ``model_list`` and ``context_window_fallback_dict`` asked other models under the configured
     one's name. The known ones are refused at load; any other litellm reads for itself (a price,
     a logging setting) is refused before the call, as the installed litellm lists them."""
-    call.load_litellm()  # the real one, whose list of its own arguments is read
-    assert call.litellms_own({"input_cost_per_token": 0.0, "top_k": 5, "api_version": "2024-06-01"}) == [
-        "input_cost_per_token"
-    ]
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # offline, as load_litellm imports it
+    litellm = importlib.import_module("litellm")
+    importlib.import_module("litellm.types.utils")
+    own = call.litellms_own(litellm, {"input_cost_per_token": 0.0, "top_k": 5, "api_version": "2024-06-01"})
+    assert own == ["input_cost_per_token"]
     fake = FakeLitellm()
-    with pytest.raises(ProviderError, match="input_cost_per_token configure litellm itself.*not made"):
+    fake.types = litellm.types  # a stand-in for the call, with the real list of litellm's own arguments
+    with pytest.raises(
+        ProviderError, match="input_cost_per_token is an argument litellm reads for itself.*not made: remove it"
+    ):
         _aask(monkeypatch, fake, extra={"input_cost_per_token": 0.0}, max_retries=0)
     assert fake.kwargs == []
 
