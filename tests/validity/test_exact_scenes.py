@@ -500,6 +500,32 @@ def test_a_house_without_its_ridge_fails(drawn):
     assert any(f.startswith("roof_closed") for f in _failed(case, cut))
 
 
+# found by the audit (issue 29): the ridge left out, every hidden line drawn, over a roof rising
+# 0.6 to 0.7 of the depth (the back eave a cell or two off the ridge's place on screen), or with
+# the chimney by a gable end, whose lines crowd the peak: looked for from a cell of them read as
+# the peak, the ridge ran along the back eave
+@pytest.mark.parametrize(
+    "area, style",
+    [
+        (None, HouseStyle(proj="30", chimney_at=0.2, rise=0.7)),
+        (None, HouseStyle(proj="30", chimney_at=0.3, rise=0.6)),
+        (None, HouseStyle(proj="30", chimney_at=0.8, rise=0.6)),
+        ((10, 6, 40, 43), HouseStyle(proj="2:1", chimney_at=0.3, rise=0.7)),
+        ((10, 6, 40, 43), HouseStyle(proj="30", chimney_at=0.6, rise=0.6)),
+        ((10, 6, 40, 43), HouseStyle(proj="30", chimney_at=0.7, rise=0.6)),
+        ((10, 6, 40, 43), HouseStyle(proj="30", chimney_at=0.8, rise=0.6)),
+    ],
+)
+def test_a_house_without_its_ridge_fails_by_the_chimney_or_nearer_45_degrees(area, style):
+    """A gable roof with its ridge alone left out, the hidden lines drawn, over a roof nearer 45°
+    or with the chimney by the near gable end's peak; the same house with its ridge passes."""
+    style = replace(style, length=1.5, strokes="chain")
+    case = _house_case(area, True)
+    assert _failed(case, house_cells(area or DEFAULT_AREA, style)) == []
+    cut = house_cells(area or DEFAULT_AREA, replace(style, drop_roof_edge=0))
+    assert any(f.startswith("roof_closed") for f in _failed(case, cut))
+
+
 @settings(derandomize=True, max_examples=40, deadline=None)
 @given(
     fair_houses(), st.sampled_from([(2, 0), (3, 0), (-2, 0), (0, 2), (0, 3), (2, 2), (1, 3), (2, -1), (4, 0), (-3, 1)])
