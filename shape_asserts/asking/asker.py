@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from shape_asserts.asking.call import Answer, TimedOut, aask, litellm_version, service_tier
+from shape_asserts.asking.call import Answer, TimedOut, aask, litellm_version
 from shape_asserts.asking.failure import error_reason
 from shape_asserts.asking.model_config import ModelConfig, Sent, resolve
 from shape_asserts.asking.prices import answer_limit, worst_cost
@@ -155,9 +155,9 @@ class Asker:
         default_factory=dict, init=False, repr=False, compare=False
     )
     call: CallFn = field(default=aask, repr=False, compare=False)
-    #: The most one call can cost (``model, messages, max_tokens, service tier``): :func:`~shape_asserts.asking.prices.worst_cost`
+    #: The most one call can cost (``model, messages, max_tokens``): :func:`~shape_asserts.asking.prices.worst_cost`
     #: or a stand-in; held against ``--max-cost`` while the call is in flight.
-    bound_cost: Callable[[str, list[dict[str, str]], int | None, str | None], float | None] = field(
+    bound_cost: Callable[[str, list[dict[str, str]], int | None], float | None] = field(
         default=worst_cost, repr=False, compare=False
     )
 
@@ -408,8 +408,7 @@ class Asker:
             return 0.0
         sent = self.sent(job.model)
         limit = answer_limit(sent.max_tokens, sent.args)
-        tier = service_tier(sent.args)
-        return self.bound_cost(sent.model, job.case.messages(self.lang), limit, tier) or 0.0
+        return self.bound_cost(sent.model, job.case.messages(self.lang), limit) or 0.0
 
 
 class _Fetch:

@@ -185,40 +185,22 @@ def _tool_calls(message: Any) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-#: Each model's price per prompt token and per answer token at a service tier, and its longest
-#: answer, as litellm's price list has them; ``None`` where it has no price. Read once per pair.
-_PRICES: dict[tuple[str, str | None], tuple[float, float, int | None] | None] = {}
-#: Service tiers billed at the list price (``auto``: the project's default tier).
-LIST_PRICE_TIERS = (None, "auto", "default")
+#: Each model's list price per prompt token and per answer token, and its longest answer, as
+#: litellm's price list has them; ``None`` for a model it has no price for. Read once per model.
+_PRICES: dict[str, tuple[float, float, int | None] | None] = {}
 
 
-def service_tier(args: Mapping[str, Any]) -> str | None:
-    """The service tier a call's arguments ask (``service_tier``, or inside ``extra_body``), which
-    sets its price: ``priority`` is billed up to twice the list price, ``flex`` about half."""
-    for where in (args, args.get("extra_body")):
-        tier = where.get("service_tier") if isinstance(where, Mapping) else None
-        if isinstance(tier, str) and tier not in LIST_PRICE_TIERS:
-            return tier
-    return None
+def list_prices(litellm: Any, model: str) -> tuple[float, float, int | None] | None:
+    """``model``'s price per prompt and per answer token, and its longest answer; else ``None``."""
+    if model not in _PRICES:
+        _PRICES[model] = _read_prices(litellm, model)
+    return _PRICES[model]
 
 
-def list_prices(litellm: Any, model: str, tier: str | None = None) -> tuple[float, float, int | None] | None:
-    """``model``'s price per prompt and per answer token at ``tier``, and its longest answer; else ``None``."""
-    if (model, tier) not in _PRICES:
-        _PRICES[model, tier] = _read_prices(litellm, model, tier)
-    return _PRICES[model, tier]
-
-
-def _read_prices(litellm: Any, model: str, tier: str | None) -> tuple[float, float, int | None] | None:
+def _read_prices(litellm: Any, model: str) -> tuple[float, float, int | None] | None:
     try:
         info = litellm.get_model_info(model)
-        suffix = ""
-        if tier not in LIST_PRICE_TIERS and info.get(f"input_cost_per_token_{tier}") is not None:
-            suffix = f"_{tier}"
-        elif tier not in (*LIST_PRICE_TIERS, "flex"):  # billed above list (priority), at no price listed
-            return None
-        per_prompt = float(info[f"input_cost_per_token{suffix}"])
-        per_answer = float(info[f"output_cost_per_token{suffix}"])
+        per_prompt, per_answer = float(info["input_cost_per_token"]), float(info["output_cost_per_token"])
     except Exception:  # not in litellm's price list (or a test's stand-in for litellm)
         return None
     if not all(math.isfinite(p) and p >= 0 for p in (per_prompt, per_answer)):
@@ -238,13 +220,10 @@ MOST_TOKENS_BELIEVED = 100_000_000
 MOST_BYTES_PER_TOKEN = 16
 
 
-def _to_answer(
-    litellm: Any, model: str, response: Any, latency: float, prompt_bytes: int = 0, tier: str | None = None
-) -> Answer:
+def _to_answer(litellm: Any, model: str, response: Any, latency: float, prompt_bytes: int = 0) -> Answer:
     """``response`` as an :class:`Answer`: its first choice, and what the reply cost (of a reply
-    without a choice, the cost alone): the price of ``model``, the model asked, at the service
-    ``tier`` asked, for the tokens the reply says it used, where those are enough for the
-    ``prompt_bytes`` sent and what it wrote."""
+    without a choice, the cost alone): the list price of ``model``, the model asked, for the tokens
+    the reply says it used, where those are enough for the ``prompt_bytes`` sent and what it wrote."""
     choice = response.choices[0] if getattr(response, "choices", None) else None
     message = getattr(choice, "message", None)
     # every shape an answer comes in is kept: the text, a refusal, tool calls and why it ended
@@ -263,7 +242,7 @@ def _to_answer(
     # case. Nothing else the reply says of its price is believed: neither the model it names (a
     # proxy's, a router's, a hostile server's "gpt-4o-mini", which litellm priced it by) nor a
     # price it states ("usage": {"cost": 0})
-    prices = list_prices(litellm, model, tier)
+    prices = list_prices(litellm, model)
     parts = [text, refusal or "", *(piece for call in _tool_calls(message) for piece in call)]
     written = sum(len(part.encode("utf-8", "surrogatepass")) for part in parts)
     enough = (
@@ -348,7 +327,7 @@ async def aask(
                 ) from None
             continue
         sent = sum(len(json.dumps(m, ensure_ascii=False).encode("utf-8")) for m in messages)
-        return _delivered(litellm, model, response, time.perf_counter() - started, sent, service_tier(extra or {}))
+        return _delivered(litellm, model, response, time.perf_counter() - started, sent)
 
 
 async def _wait(seconds: float, interrupted: Callable[[], bool] | None) -> None:
@@ -536,9 +515,7 @@ def _unreadable(exc: BaseException, api_base: str | None = None) -> str | None:
     return None
 
 
-def _delivered(
-    litellm: Any, model: str, response: Any, latency: float, prompt_bytes: int = 0, tier: str | None = None
-) -> Answer:
+def _delivered(litellm: Any, model: str, response: Any, latency: float, prompt_bytes: int = 0) -> Answer:
     """The answer ``response`` holds.
 
     Raises
@@ -546,7 +523,7 @@ def _delivered(
     Unusable
         When it holds no choice to read an answer from (what it cost is kept).
     """
-    answer = _to_answer(litellm, model, response, latency, prompt_bytes, tier)
+    answer = _to_answer(litellm, model, response, latency, prompt_bytes)
     if not getattr(response, "choices", None):
         raise Unusable(f"{model}: the server's reply has no choices, so no answer{UNUSABLE_HINT}", answer)
     return answer

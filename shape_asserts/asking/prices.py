@@ -35,11 +35,8 @@ def answer_limit(max_tokens: int | None, args: Mapping[str, Any]) -> int | None:
     return max(limits) if limits else None
 
 
-def worst_cost(
-    model: str, messages: list[dict[str, str]], max_tokens: int | None, tier: str | None = None
-) -> float | None:
-    """The most one call can cost in USD at the service ``tier`` asked, or ``None`` when litellm
-    has no price for the model (at that tier).
+def worst_cost(model: str, messages: list[dict[str, str]], max_tokens: int | None) -> float | None:
+    """The most one call can cost in USD, or ``None`` when litellm has no price for the model.
 
     Every byte of the prompt is counted a token (a token is at least a byte) and the answer is as
     long as ``max_tokens`` (else the model's own limit) allows: a bound, never an estimate, so that
@@ -48,7 +45,7 @@ def worst_cost(
     if model.startswith("reference/"):
         return 0.0  # drawn in-process
     # through the module: a test's stand-in for litellm (call.load_litellm patched) is the one asked
-    prices = call.list_prices(call.load_litellm(), model, tier)
+    prices = call.list_prices(call.load_litellm(), model)
     if prices is None:
         return None
     per_prompt, per_answer, longest = prices
