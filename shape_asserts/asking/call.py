@@ -185,28 +185,109 @@ def _tool_calls(message: Any) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-#: Each model's list price per prompt token and per answer token, and its longest answer, as
-#: litellm's price list has them; ``None`` for a model it has no price for. Read once per model.
-_PRICES: dict[str, tuple[float, float, int | None] | None] = {}
+@dataclass(frozen=True)
+class Prices:
+    """A model's prices in USD, as litellm's price list has them.
+
+    ``prompt`` and ``answer`` are the list prices per token. A call may be billed above them: at
+    a service tier (priority), a speed, a region or a context length of its own, and with a fee
+    per call (a web search, a grounding query). ``most_prompt``, ``most_answer`` and
+    ``per_call`` are the costliest of those the list has for the model, whatever the call's
+    arguments, the per-token ones with every uplift it lists applied (fast mode, a region's,
+    FedRAMP's): what a call's worst case is reckoned from, so that ``--max-cost`` holds however a
+    provider spells its tiers."""
+
+    prompt: float
+    answer: float
+    most_prompt: float
+    most_answer: float
+    per_call: float
+    longest: int | None
 
 
-def list_prices(litellm: Any, model: str) -> tuple[float, float, int | None] | None:
-    """``model``'s price per prompt and per answer token, and its longest answer; else ``None``."""
+#: Each model's prices, read once per model (``None`` for a model litellm has no price for).
+_PRICES: dict[str, Prices | None] = {}
+
+
+def list_prices(litellm: Any, model: str) -> Prices | None:
+    """``model``'s :class:`Prices`, else ``None``."""
     if model not in _PRICES:
         _PRICES[model] = _read_prices(litellm, model)
     return _PRICES[model]
 
 
-def _read_prices(litellm: Any, model: str) -> tuple[float, float, int | None] | None:
+def _read_prices(litellm: Any, model: str) -> Prices | None:
     try:
         info = litellm.get_model_info(model)
-        per_prompt, per_answer = float(info["input_cost_per_token"]), float(info["output_cost_per_token"])
+        prompt, answer = float(info["input_cost_per_token"]), float(info["output_cost_per_token"])
     except Exception:  # not in litellm's price list (or a test's stand-in for litellm)
         return None
-    if not all(math.isfinite(p) and p >= 0 for p in (per_prompt, per_answer)):
+    if not all(math.isfinite(p) and p >= 0 for p in (prompt, answer)):
         return None
+    # the model's entries by region too (bedrock/<region>/<name>), whose prices may be higher
+    provider, _, name = model.rpartition("/")
+    table = getattr(litellm, "model_cost", None)
+    regional = [
+        entry
+        for key, entry in (table.items() if isinstance(table, dict) else ())
+        if provider and key.startswith(provider + "/") and key.endswith("/" + name) and isinstance(entry, dict)
+    ]
+    entries = [info, *regional]
     longest = info.get("max_output_tokens")
-    return per_prompt, per_answer, longest if isinstance(longest, int) and longest > 0 else None
+    uplift = math.prod(max(1.0, v) for v in _uplifts(info))
+    return Prices(
+        prompt=prompt,
+        answer=answer,
+        most_prompt=uplift * max([prompt, *_priced(entries, ("input_cost_per_token",))]),
+        most_answer=uplift
+        * max([answer, *_priced(entries, ("output_cost_per_token", "output_cost_per_reasoning_token"))]),
+        per_call=sum(
+            max(_priced([info], (key,)), default=0.0)
+            for key in info
+            if "cost_per_query" in key or "cost_per_request" in key
+        ),
+        longest=longest if isinstance(longest, int) and longest > 0 else None,
+    )
+
+
+#: The keys of a price entry's ``provider_specific_entry`` that multiply its prices (Anthropic's
+#: fast mode, its US-only inference); the entry's own ``*_uplift_multiplier*`` fields do too.
+_UPLIFT_KEYS = ("fast", "us", "eu")
+
+
+def _uplifts(info: Any) -> list[float]:
+    """Every multiplier ``info`` lists for a call's price (``None`` where it lists none)."""
+    specific = info.get("provider_specific_entry")
+    values = [specific.get(key) for key in _UPLIFT_KEYS] if isinstance(specific, dict) else []
+    values += [value for key, value in info.items() if isinstance(key, str) and "uplift_multiplier" in key]
+    numbers = [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    return [v for v in numbers if math.isfinite(v) and v <= 100]
+
+
+def _priced(entries: list[Any], prefixes: tuple[str, ...]) -> list[float]:
+    """Every price in ``entries`` under a key starting with one of ``prefixes`` (a number, or
+    each number of a table of them, as a search's cost by context size): finite and ≥ 0 only."""
+    found: list[Any] = []
+    for entry in entries:
+        for key, value in entry.items():
+            if isinstance(key, str) and key.startswith(prefixes):
+                found += value.values() if isinstance(value, dict) else [value]
+    numbers = [float(v) for v in found if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    return [v for v in numbers if math.isfinite(v) and v >= 0]
+
+
+#: More than any one chat call costs, in USD: a figure above it is not believed.
+MOST_COST_BELIEVED = 1_000.0
+
+
+def _litellms_figure(response: Any) -> float:
+    """What litellm reckoned ``response`` cost (its ``response_cost``), 0 when it has none or one
+    that is no price (not a number, negative, absurd)."""
+    hidden = getattr(response, "_hidden_params", None)
+    value = hidden.get("response_cost") if isinstance(hidden, dict) else None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return 0.0
+    return float(value) if math.isfinite(value) and 0 <= value <= MOST_COST_BELIEVED else 0.0
 
 
 #: More tokens than any one chat call uses (the largest context windows hold about 10 million): a
@@ -250,7 +331,10 @@ def _to_answer(litellm: Any, model: str, response: Any, latency: float, prompt_b
         and usage.get("completion_tokens", 0) * MOST_BYTES_PER_TOKEN >= written
     )
     if prices is not None and enough and "completion_tokens" in usage:
-        cost = usage["prompt_tokens"] * prices[0] + usage["completion_tokens"] * prices[1]
+        cost = usage["prompt_tokens"] * prices.prompt + usage["completion_tokens"] * prices.answer
+        # litellm's own figure knows what a call was billed above the list price for (the tier
+        # the server says it served, a region, a speed, a search's fee): taken where it is more
+        cost = max(cost, _litellms_figure(response))
     return Answer(
         text=str(text),
         finish_reason=_text(getattr(choice, "finish_reason", None)),

@@ -164,19 +164,24 @@ def env_base_url(model: str) -> tuple[str, str] | None:
     if "/" not in model:
         return None
     name = re.sub(r"[^A-Za-z0-9]", "_", model.split("/", 1)[0]).upper()
-    for var in (f"{name}_BASE_URL", f"{name}_API_BASE"):
+    for var in (f"{name}_BASE_URL", f"{name}_API_BASE", *_OTHER_ADDRESS_VARS.get(name, ())):
         if os.environ.get(var):
             return var, os.environ[var]
     return None
 
 
+#: Providers whose server litellm reads from a variable of another name.
+_OTHER_ADDRESS_VARS = {"BEDROCK": ("AWS_BEDROCK_RUNTIME_ENDPOINT",), "WATSONX": ("WATSONX_URL", "WX_URL", "WML_URL")}
+
+
 def _env_base_urls() -> set[str]:
-    """Every server address the environment gives a provider (``*_BASE_URL``, ``*_API_BASE``):
-    whole URLs only, with a host (JupyterHub's ``JUPYTERHUB_BASE_URL=/`` is a path, and hidden
-    wherever it stood it would rewrite every ``/`` of a recorded answer)."""
+    """Every server address the environment may give a provider (``*_BASE_URL``, ``*_API_BASE``,
+    ``AWS_BEDROCK_RUNTIME_ENDPOINT``, ``WATSONX_URL``: any ``*_URL``, ``*_URI``, ``*_ENDPOINT``,
+    ``*_API_BASE``): whole URLs only, with a host (JupyterHub's ``JUPYTERHUB_BASE_URL=/`` is a
+    path, and hidden wherever it stood it would rewrite every ``/`` of a recorded answer)."""
     urls = set()
     for name, value in os.environ.items():
-        if name.endswith(("_BASE_URL", "_API_BASE")) and "://" in value:
+        if name.upper().endswith(("_URL", "_URI", "_ENDPOINT", "_API_BASE")) and "://" in value:
             try:
                 if urlsplit(value).hostname:
                     urls.add(value)

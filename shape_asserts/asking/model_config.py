@@ -91,6 +91,9 @@ RESERVED: dict[str, str] = {
     "client": "the harness's client makes the call",
     "deployment_id": "the model is --model's, or a configuration's `model` (litellm would ask the deployment named, over Azure)",
 }
+#: Keys that name a server (``aws_bedrock_runtime_endpoint``, ``vertex_ai_url``…): where a call goes
+#: is ``--api-base``'s alone.
+_ADDRESS_KEY = re.compile(r"(?i)(endpoint|_url|_uri|api_base|base_url)$")
 #: Keys with an option of their own: refused in ``--model-arg``, allowed in a configuration.
 OWN_OPTION: dict[str, str] = {"temperature": "--temperature", "max_tokens": "--max-tokens"}
 
@@ -240,6 +243,11 @@ def check_argument(key: str, value: Any, where: str) -> None:
     """
     if key in RESERVED:
         raise ModelConfigError(f"{where}: {key} is set by the harness, not as an argument; {RESERVED[key]}")
+    if _ADDRESS_KEY.search(key):
+        raise ModelConfigError(
+            f"{where}: {key} names where the call goes, which is --api-base's (the run judges and masks "
+            "that address; litellm would send the call, and its keys, to this one)"
+        )
     if key == "extra_body" and isinstance(value, Mapping):  # its keys join the request's body as they are
         for inner in value:
             if inner in RESERVED:

@@ -39,8 +39,10 @@ def worst_cost(model: str, messages: list[dict[str, str]], max_tokens: int | Non
     """The most one call can cost in USD, or ``None`` when litellm has no price for the model.
 
     Every byte of the prompt is counted a token (a token is at least a byte) and the answer is as
-    long as ``max_tokens`` (else the model's own limit) allows: a bound, never an estimate, so that
-    ``--max-cost`` holds whatever the calls in flight turn out to cost.
+    long as ``max_tokens`` (else the model's own limit) allows, each at the costliest price litellm
+    lists for the model (any tier, speed, region or context length), with the costliest fee a
+    call may add: a bound, never an estimate, so that ``--max-cost`` holds whatever the calls in
+    flight turn out to cost and whatever tier their arguments ask (:class:`~.call.Prices`).
     """
     if model.startswith("reference/"):
         return 0.0  # drawn in-process
@@ -48,9 +50,8 @@ def worst_cost(model: str, messages: list[dict[str, str]], max_tokens: int | Non
     prices = call.list_prices(call.load_litellm(), model)
     if prices is None:
         return None
-    per_prompt, per_answer, longest = prices
-    limits = [n for n in (max_tokens, longest) if n]
+    limits = [n for n in (max_tokens, prices.longest) if n]
     if not limits:
         return None
     prompt_bytes = sum(len(json.dumps(m, ensure_ascii=False).encode("utf-8")) for m in messages)
-    return prompt_bytes * per_prompt + min(limits) * per_answer
+    return prompt_bytes * prices.most_prompt + min(limits) * prices.most_answer + prices.per_call

@@ -98,3 +98,54 @@ def test_a_count_of_more_tokens_than_any_call_uses_is_not_believed():
 def test_a_price_list_entry_that_is_no_price_prices_nothing(bad):
     answer = call._to_answer(PriceList({"m": (bad, 1e-5)}), "m", response("m"), 0.1)
     assert answer.cost_usd is None
+
+
+class FullPriceList:
+    """A stand-in with a price list as litellm's: tiers, a speed, a search fee, regional entries."""
+
+    def __init__(self, info: dict, model_cost: dict | None = None) -> None:
+        self.info = info
+        self.model_cost = model_cost or {}
+
+    def get_model_info(self, model):
+        return self.info
+
+
+def _worst(monkeypatch, litellm, model="openai/gpt-4o"):
+    from shape_asserts.asking.prices import worst_cost
+
+    monkeypatch.setattr(call, "load_litellm", lambda: litellm)
+    monkeypatch.setattr(call, "_PRICES", {})  # (read once per model: each list here is another)
+    return worst_cost(model, [{"role": "user", "content": "x" * 100}], 1000)
+
+
+def test_a_calls_worst_case_is_reckoned_at_the_costliest_price_the_list_has_for_its_model(monkeypatch):
+    """Red-team sweeps 55 and 56: a call billed above its list price (a priority tier however it is
+    spelled, Anthropic's fast mode, a region's price, a search's fee) outran --max-cost, which
+    held each call at list. Its worst case is now the costliest the list has, whatever it asked."""
+    listed = {"input_cost_per_token": 1e-6, "output_cost_per_token": 4e-6}
+    base = _worst(monkeypatch, FullPriceList(listed))
+    prompt_bytes = len('{"role": "user", "content": "' + "x" * 100 + '"}')  # each byte counted a token
+    assert base == pytest.approx(prompt_bytes * 1e-6 + 1000 * 4e-6)
+    tiered = {**listed, "input_cost_per_token_priority": 2e-6, "output_cost_per_token_priority": 8e-6}
+    assert _worst(monkeypatch, FullPriceList(tiered)) == pytest.approx(2 * base)
+    fast = {**listed, "provider_specific_entry": {"fast": 2.0, "us": 1.1}}
+    assert _worst(monkeypatch, FullPriceList(fast)) == pytest.approx(2.2 * base)
+    fee = {
+        **listed,
+        "search_context_cost_per_query": {"search_context_size_low": 0.005, "search_context_size_high": 0.012},
+    }
+    assert _worst(monkeypatch, FullPriceList(fee)) == pytest.approx(base + 0.012)
+    regions = {"bedrock/ap-northeast-1/m": {"input_cost_per_token": 3e-6, "output_cost_per_token": 12e-6}}
+    assert _worst(monkeypatch, FullPriceList(listed, regions), "bedrock/m") == pytest.approx(3 * base)
+    cheaper = {**listed, "input_cost_per_token_batches": 5e-7, "output_cost_per_token_flex": 2e-6}
+    assert _worst(monkeypatch, FullPriceList(cheaper)) == pytest.approx(base)  # never below list
+
+
+@pytest.mark.parametrize(("stamped", "counted"), [(0.0, 0.0007), (0.002, 0.002), (float("nan"), 0.0007), (1e9, 0.0007)])
+def test_litellms_own_figure_raises_an_answers_cost_but_never_lowers_it(stamped, counted):
+    """litellm's figure knows what the call was billed above list for (the tier a server served,
+    a region, a speed, a search); taken where it is more, never where it is less (a hostile
+    server's "cost": 0, a reply naming a cheaper model), nor when it is no price."""
+    answer = call._to_answer(PriceList(GPT_4O), "openai/gpt-4o", response("gpt-4o", stamped=stamped), 0.1)
+    assert answer.cost_usd == pytest.approx(counted)

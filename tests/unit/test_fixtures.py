@@ -593,7 +593,7 @@ def test_every_query_value_of_the_runs_api_base_is_masked_whatever_its_name():
     assert "upstream said 502" in sample["text"]
 
 
-@pytest.mark.parametrize("var", ["OPENAI_BASE_URL", "OPENAI_API_BASE"])
+@pytest.mark.parametrize("var", ["OPENAI_BASE_URL", "OPENAI_API_BASE", "AWS_BEDROCK_RUNTIME_ENDPOINT", "WATSONX_URL"])
 def test_a_token_in_the_environments_base_url_is_masked_as_api_bases_is(monkeypatch, var):
     """Red-team sweep 54: without --api-base litellm reads the server from the environment; a
     token in that URL's path, echoed by the server, reached the recording, JUnit, report and

@@ -73,6 +73,7 @@ def test_a_model_arg_with_an_option_of_its_own_points_to_that_option(key, option
         ("context_window_fallback_dict", "asks the one model"),
         ("custom_llm_provider", "prefix"),
         ("deployment_id", "over Azure"),
+        ("retry_policy", "--max-retries"),
     ],
 )
 def test_a_key_the_harness_sets_is_refused_with_what_sets_it(key, says):
@@ -317,3 +318,11 @@ def test_arguments_too_large_for_a_results_line_are_refused_at_start(tmp_path):
     with pytest.raises(ModelConfigError, match="over 65,536"):
         parse_model_args([f"user={big}"], "--model-arg")
     assert parse_model_args(["user=" + "y" * 60_000], "--model-arg")  # large, and still carried
+
+
+@pytest.mark.parametrize("key", ["aws_bedrock_runtime_endpoint", "vertex_ai_url", "proxy_base_url", "API_BASE"])
+def test_an_argument_naming_a_server_is_refused_for_api_base(key):
+    """Red-team sweep 56: ``aws_bedrock_runtime_endpoint`` sent the call, and the AWS keys, to a
+    server the run neither judged (local or not) nor masked."""
+    with pytest.raises(ModelConfigError, match=f"{key} names where the call goes, which is --api-base's"):
+        parse_model_args([f"{key}=http://10.0.0.1:8080"], "--model-arg")
