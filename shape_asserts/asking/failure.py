@@ -176,12 +176,15 @@ _OTHER_ADDRESS_VARS = {"BEDROCK": ("AWS_BEDROCK_RUNTIME_ENDPOINT",), "WATSONX": 
 
 def _env_base_urls() -> set[str]:
     """Every server address the environment may give a provider (``*_BASE_URL``, ``*_API_BASE``,
-    ``AWS_BEDROCK_RUNTIME_ENDPOINT``, ``WATSONX_URL``: any ``*_URL``, ``*_URI``, ``*_ENDPOINT``,
-    ``*_API_BASE``): whole URLs only, with a host (JupyterHub's ``JUPYTERHUB_BASE_URL=/`` is a
-    path, and hidden wherever it stood it would rewrite every ``/`` of a recorded answer)."""
+    ``*_ENDPOINT``, and :data:`_OTHER_ADDRESS_VARS`' ``WATSONX_URL``…): whole URLs only, with a host
+    (JupyterHub's ``JUPYTERHUB_BASE_URL=/`` is a path, and hidden wherever it stood it would
+    rewrite every ``/`` of a recorded answer). Not every ``*_URL``: the words of a database's or a
+    CI's address would be hidden in every answer too."""
+    others = {var for names in _OTHER_ADDRESS_VARS.values() for var in names}
     urls = set()
     for name, value in os.environ.items():
-        if name.upper().endswith(("_URL", "_URI", "_ENDPOINT", "_API_BASE")) and "://" in value:
+        address_var = name.upper().endswith(("_BASE_URL", "_API_BASE", "_ENDPOINT")) or name.upper() in others
+        if address_var and "://" in value:
             try:
                 if urlsplit(value).hostname:
                     urls.add(value)

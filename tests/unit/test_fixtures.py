@@ -604,11 +604,16 @@ def test_a_token_in_the_environments_base_url_is_masked_as_api_bases_is(monkeypa
     assert "AbCdEf54tokPath" not in sample["text"] and "/v1/chat/completions" in sample["text"]
 
 
-@pytest.mark.parametrize("value", ["/", ".", "/user/ann/", "not a url"])
-def test_an_environment_base_url_that_is_no_address_masks_nothing(monkeypatch, value):
+@pytest.mark.parametrize(
+    ("var", "value"),
+    [("JUPYTERHUB_BASE_URL", "/"), ("JUPYTERHUB_BASE_URL", "."), ("JUPYTERHUB_BASE_URL", "/user/ann/"),
+     ("JUPYTERHUB_BASE_URL", "not a url"), ("DATABASE_URL", "postgres://db.example.com/points")],
+)  # fmt: skip
+def test_an_environment_base_url_that_is_no_address_masks_nothing(monkeypatch, var, value):
     """Red-team sweep 55: JupyterHub sets JUPYTERHUB_BASE_URL=/ in every user server, and every
-    "/" of a recorded, paid answer was replaced by the masked address."""
-    monkeypatch.setenv("JUPYTERHUB_BASE_URL", value)
+    "/" of a recorded, paid answer was replaced by the masked address. Nor is a URL that names no
+    provider's server taken (a database's /points would hide the drawing's key)."""
+    monkeypatch.setenv(var, value)
     said = 'Drawn on the 50/50 grid: {"points": [[1.5, 2], [3, 4]]} /user/ann/'
     assert sample_record(0, Answer(text=said), None, None)["text"] == said
 
