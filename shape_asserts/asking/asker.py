@@ -155,9 +155,9 @@ class Asker:
         default_factory=dict, init=False, repr=False, compare=False
     )
     call: CallFn = field(default=aask, repr=False, compare=False)
-    #: The most one call can cost (``model, messages, max_tokens``): :func:`~shape_asserts.asking.prices.worst_cost`
+    #: The most one call can cost (``model, messages, max_tokens, args``): :func:`~shape_asserts.asking.prices.worst_cost`
     #: or a stand-in; held against ``--max-cost`` while the call is in flight.
-    bound_cost: Callable[[str, list[dict[str, str]], int | None], float | None] = field(
+    bound_cost: Callable[[str, list[dict[str, str]], int | None, Mapping[str, Any]], float | None] = field(
         default=worst_cost, repr=False, compare=False
     )
 
@@ -408,7 +408,7 @@ class Asker:
             return 0.0
         sent = self.sent(job.model)
         limit = answer_limit(sent.max_tokens, sent.args)
-        return self.bound_cost(sent.model, job.case.messages(self.lang), limit) or 0.0
+        return self.bound_cost(sent.model, job.case.messages(self.lang), limit, sent.args) or 0.0
 
 
 class _Fetch:

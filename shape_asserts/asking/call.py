@@ -199,6 +199,8 @@ class Prices:
 
     prompt: float
     answer: float
+    #: The list prices per token in each region the list prices apart (Bedrock's), by region.
+    regional: Mapping[str, tuple[float, float]]
     most_prompt: float
     most_answer: float
     per_call: float
@@ -219,25 +221,29 @@ def list_prices(litellm: Any, model: str) -> Prices | None:
 def _read_prices(litellm: Any, model: str) -> Prices | None:
     try:
         info = litellm.get_model_info(model)
-        prompt, answer = float(info["input_cost_per_token"]), float(info["output_cost_per_token"])
     except Exception:  # not in litellm's price list (or a test's stand-in for litellm)
         return None
-    if not all(math.isfinite(p) and p >= 0 for p in (prompt, answer)):
+    listed = _list_price(info)
+    if listed is None:
         return None
-    # the model's entries by region too (bedrock/<region>/<name>), whose prices may be higher
-    provider, _, name = model.rpartition("/")
+    prompt, answer = listed
+    # the model's entries by region too (bedrock/<region>/<name>, whatever route the model is
+    # named by: bedrock/converse/<name>), whose prices may be higher
+    provider, name = model.split("/", 1)[0], model.rsplit("/", 1)[-1]
     table = getattr(litellm, "model_cost", None)
-    regional = [
-        entry
+    by_region = {
+        key[len(provider) + 1 : -len(name) - 1]: entry
         for key, entry in (table.items() if isinstance(table, dict) else ())
-        if provider and key.startswith(provider + "/") and key.endswith("/" + name) and isinstance(entry, dict)
-    ]
-    entries = [info, *regional]
+        if "/" in model and key.startswith(provider + "/") and key.endswith("/" + name) and isinstance(entry, dict)
+    }
+    regional = {region: listed for region, entry in by_region.items() if (listed := _list_price(entry))}
+    entries = [info, *by_region.values()]
     longest = info.get("max_output_tokens")
     uplift = math.prod(max(1.0, v) for v in _uplifts(info))
     return Prices(
         prompt=prompt,
         answer=answer,
+        regional=regional,
         most_prompt=uplift * max([prompt, *_priced(entries, ("input_cost_per_token",))]),
         most_answer=uplift
         * max([answer, *_priced(entries, ("output_cost_per_token", "output_cost_per_reasoning_token"))]),
@@ -248,6 +254,24 @@ def _read_prices(litellm: Any, model: str) -> Prices | None:
         ),
         longest=longest if isinstance(longest, int) and longest > 0 else None,
     )
+
+
+def billed_region(args: Mapping[str, Any]) -> str | None:
+    """The region a call is served and billed in, where litellm reads one: the call's
+    ``aws_region_name`` or ``region_name``, else ``AWS_REGION_NAME``, ``AWS_REGION`` (Bedrock's)."""
+    for key in ("aws_region_name", "region_name"):
+        if isinstance(args.get(key), str):
+            return str(args[key])
+    return os.environ.get("AWS_REGION_NAME") or os.environ.get("AWS_REGION") or None
+
+
+def _list_price(entry: Any) -> tuple[float, float] | None:
+    """An entry's list price per prompt token and per answer token, when both are prices."""
+    try:
+        prompt, answer = float(entry["input_cost_per_token"]), float(entry["output_cost_per_token"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    return (prompt, answer) if all(math.isfinite(p) and p >= 0 for p in (prompt, answer)) else None
 
 
 #: The keys of a price entry's ``provider_specific_entry`` that multiply its prices (Anthropic's
@@ -301,10 +325,13 @@ MOST_TOKENS_BELIEVED = 100_000_000
 MOST_BYTES_PER_TOKEN = 16
 
 
-def _to_answer(litellm: Any, model: str, response: Any, latency: float, prompt_bytes: int = 0) -> Answer:
+def _to_answer(
+    litellm: Any, model: str, response: Any, latency: float, prompt_bytes: int = 0, region: str | None = None
+) -> Answer:
     """``response`` as an :class:`Answer`: its first choice, and what the reply cost (of a reply
-    without a choice, the cost alone): the list price of ``model``, the model asked, for the tokens
-    the reply says it used, where those are enough for the ``prompt_bytes`` sent and what it wrote."""
+    without a choice, the cost alone): the list price of ``model``, the model asked, in the
+    ``region`` billed where the list prices it apart, for the tokens the reply says it used, where
+    those are enough for the ``prompt_bytes`` sent and what it wrote."""
     choice = response.choices[0] if getattr(response, "choices", None) else None
     message = getattr(choice, "message", None)
     # every shape an answer comes in is kept: the text, a refusal, tool calls and why it ended
@@ -331,10 +358,13 @@ def _to_answer(litellm: Any, model: str, response: Any, latency: float, prompt_b
         and usage.get("completion_tokens", 0) * MOST_BYTES_PER_TOKEN >= written
     )
     if prices is not None and enough and "completion_tokens" in usage:
-        cost = usage["prompt_tokens"] * prices.prompt + usage["completion_tokens"] * prices.answer
-        # litellm's own figure knows what a call was billed above the list price for (the tier
-        # the server says it served, a region, a speed, a search's fee): taken where it is more
-        cost = max(cost, _litellms_figure(response))
+        per_prompt, per_answer = prices.regional.get(region or "", (prices.prompt, prices.answer))
+        cost = usage["prompt_tokens"] * per_prompt + usage["completion_tokens"] * per_answer
+        # litellm's own figure knows what a call was billed above the list price for (the tier the
+        # server says it served, a speed, a search's fee), but not the region: it goes by the
+        # model's base price, and a region prices its tokens apart
+        listed = usage["prompt_tokens"] * prices.prompt + usage["completion_tokens"] * prices.answer
+        cost = max(cost, _litellms_figure(response) * (cost / listed if listed > 0 else 1.0))
     return Answer(
         text=str(text),
         finish_reason=_text(getattr(choice, "finish_reason", None)),
@@ -411,7 +441,8 @@ async def aask(
                 ) from None
             continue
         sent = sum(len(json.dumps(m, ensure_ascii=False).encode("utf-8")) for m in messages)
-        return _delivered(litellm, model, response, time.perf_counter() - started, sent)
+        region = billed_region(extra or {})
+        return _delivered(litellm, model, response, time.perf_counter() - started, sent, region)
 
 
 async def _wait(seconds: float, interrupted: Callable[[], bool] | None) -> None:
@@ -599,7 +630,9 @@ def _unreadable(exc: BaseException, api_base: str | None = None) -> str | None:
     return None
 
 
-def _delivered(litellm: Any, model: str, response: Any, latency: float, prompt_bytes: int = 0) -> Answer:
+def _delivered(
+    litellm: Any, model: str, response: Any, latency: float, prompt_bytes: int = 0, region: str | None = None
+) -> Answer:
     """The answer ``response`` holds.
 
     Raises
@@ -607,7 +640,7 @@ def _delivered(litellm: Any, model: str, response: Any, latency: float, prompt_b
     Unusable
         When it holds no choice to read an answer from (what it cost is kept).
     """
-    answer = _to_answer(litellm, model, response, latency, prompt_bytes)
+    answer = _to_answer(litellm, model, response, latency, prompt_bytes, region)
     if not getattr(response, "choices", None):
         raise Unusable(f"{model}: the server's reply has no choices, so no answer{UNUSABLE_HINT}", answer)
     return answer

@@ -35,10 +35,13 @@ def answer_limit(max_tokens: int | None, args: Mapping[str, Any]) -> int | None:
     return max(limits) if limits else None
 
 
-def worst_cost(model: str, messages: list[dict[str, str]], max_tokens: int | None) -> float | None:
+def worst_cost(
+    model: str, messages: list[dict[str, str]], max_tokens: int | None, args: Mapping[str, Any] | None = None
+) -> float | None:
     """The most one call can cost in USD, or ``None`` when litellm has no price for the model.
 
-    Every byte of the prompt is counted a token (a token is at least a byte) and the answer is as
+    Every byte of the prompt, and of the arguments sent with it (``args``: a model reads and
+    bills tool definitions as prompt), is counted a token (a token is at least a byte) and the answer is as
     long as ``max_tokens`` (else the model's own limit) allows, each at the costliest price litellm
     lists for the model (any tier, speed, region or context length), with the costliest fee a
     call may add: a bound, never an estimate, so that ``--max-cost`` holds whatever the calls in
@@ -54,4 +57,6 @@ def worst_cost(model: str, messages: list[dict[str, str]], max_tokens: int | Non
     if not limits:
         return None
     prompt_bytes = sum(len(json.dumps(m, ensure_ascii=False).encode("utf-8")) for m in messages)
+    if args:
+        prompt_bytes += len(json.dumps(dict(args), ensure_ascii=False, default=str).encode("utf-8"))
     return prompt_bytes * prices.most_prompt + min(limits) * prices.most_answer + prices.per_call

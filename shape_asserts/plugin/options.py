@@ -235,9 +235,9 @@ OPTIONS: tuple[Option, ...] = (
         metavar="USD",
         check=finite(0),
         allowed="a finite number ≥ 0",
-        help="stop issuing new calls once this much was spent, in US dollars (the tokens each reply "
-        "says it used, at the asked model's list price or litellm's own figure where higher; a reply that does not say counts "
-        "at its call's worst case); cases left unasked are skipped. Models litellm has no price for are "
+        help="stop issuing new calls once this much was spent, in US dollars (the tokens each reply says "
+        "it used, at the asked model's list price, the region's, or litellm's own figure where higher; a reply "
+        "that does not say counts at its call's worst case); cases left unasked are skipped. Models litellm has no price for are "
         "not counted (the run says how many); not with --batch, which is submitted whole",
     ),
     Option(

@@ -383,6 +383,12 @@ def test_issue32_m6_a_recordings_folder_that_cannot_be_written_is_found_before_a
     assert "nothing was asked of openai/hostile: its recordings' folder" in output(result)
 
 
+#: A model litellm lists at gpt-4o's price ($2.50 and $10 a million tokens) and at no other: no
+#: priority tier, region or speed, so each call's worst case held against --max-cost is the list
+#: price's and the caps below read in it (gpt-4o's own worst case is at its priority price).
+PRICED = "openai/gpt-audio"
+
+
 def _priced(written: int, usage: Any = "billed", named: str = "gpt-4o") -> Callable[[Request], Reply]:
     """gpt-4o's answer with the exact drawing, billed 100 prompt + ``written`` answer tokens (or
     with the ``usage`` given, ``None`` for none), its body sent over a second (the calls stay in
@@ -417,7 +423,7 @@ def test_issue32_m4_max_cost_holds_with_every_call_in_flight_at_once(suite):
     allows two, however many calls the run may have in flight."""
 
     with HostileServer(_priced(4096)) as server:
-        result = run(suite, server, "--max-cost=0.1", *TEN_CIRCLES, model="openai/gpt-4o")
+        result = run(suite, server, "--max-cost=0.1", *TEN_CIRCLES, model=PRICED)
 
     text = output(result)
     assert len(server.requests) == 2, text
@@ -437,7 +443,7 @@ def test_max_cost_reserves_the_answer_limit_an_argument_raises(suite, arg):
     prices) while its answer could run to 8,192 ($0.08), so a $0.10 cap let two calls spend $0.16."""
 
     with HostileServer(_priced(8192)) as server:
-        result = run(suite, server, "--max-cost=0.1", f"--model-arg={arg}", *TEN_CIRCLES, model="openai/gpt-4o")
+        result = run(suite, server, "--max-cost=0.1", f"--model-arg={arg}", *TEN_CIRCLES, model=PRICED)
 
     text = output(result)
     assert len(server.requests) == 1, text
@@ -456,12 +462,12 @@ def test_rt36_a_reply_that_does_not_say_what_it_used_counts_at_its_worst_case(su
     negative counts were subtracted from what was spent. Such a reply now costs its call's worst
     case (here $0.04), so a $0.10 cap allows two, and the run says why."""
     with HostileServer(_priced(4096, usage)) as server:
-        result = run(suite, server, "--max-cost=0.1", *TEN_CIRCLES, model="openai/gpt-4o")
+        result = run(suite, server, "--max-cost=0.1", *TEN_CIRCLES, model=PRICED)
 
     text = output(result)
     assert len(server.requests) == 2, text
     result.assert_outcomes(passed=2, skipped=8)
-    assert "counted at their call's worst case against --max-cost: openai/gpt-4o (2)" in text
+    assert f"counted at their call's worst case against --max-cost: {PRICED} (2)" in text
     spent = float(re.findall(r"unasked 8, \$(\d+\.\d+)", text)[-1])
     assert 0.08 <= spent <= 0.1
 
@@ -480,7 +486,7 @@ def test_max_cost_prices_an_answer_at_the_asked_models_list_price(suite, named, 
     gpt-4o, replies naming gpt-4o-mini or stating a cost of 0 let every call through a cap meant for
     a few. Each answer costs $0.04 at gpt-4o's list price, so a $0.10 cap allows two."""
     with HostileServer(_priced(4096, usage, named)) as server:
-        result = run(suite, server, "--max-cost=0.1", *TEN_CIRCLES, model="openai/gpt-4o")
+        result = run(suite, server, "--max-cost=0.1", *TEN_CIRCLES, model=PRICED)
 
     text = output(result)
     assert len(server.requests) == 2, text
@@ -502,7 +508,7 @@ def test_a_successful_reply_whose_body_breaks_off_is_never_asked_again(suite):
         return Reply(body=whole, cut=len(whole) // 2)
 
     with HostileServer(cut) as server:
-        result = run(suite, server, "--max-cost=0.1", *TEN_CIRCLES, model="openai/gpt-4o")
+        result = run(suite, server, "--max-cost=0.1", *TEN_CIRCLES, model=PRICED)
 
     text = output(result)
     assert len(server.requests) == 2, text
@@ -524,7 +530,7 @@ def test_a_successful_reply_whose_compressed_body_is_corrupt_is_never_asked_agai
         return Reply(body=bytes(packed), headers={"Content-Encoding": "gzip"})
 
     with HostileServer(corrupt) as server:
-        result = run(suite, server, "--max-cost=0.1", *TEN_CIRCLES, model="openai/gpt-4o")
+        result = run(suite, server, "--max-cost=0.1", *TEN_CIRCLES, model=PRICED)
 
     text = output(result)
     assert len(server.requests) == 2, text
@@ -552,7 +558,7 @@ def test_rt36_max_cost_waits_for_the_calls_in_flight_instead_of_skipping_cases(s
     skipped 13 of 24 cases. Each call here may cost $0.04 and costs $0.0023 (200 answer tokens:
     enough for the drawing), so a $0.10 cap holds two in flight at a time and asks every case."""
     with HostileServer(_priced(200)) as server:
-        result = run(suite, server, "--max-cost=0.1", *TEN_CIRCLES, model="openai/gpt-4o")
+        result = run(suite, server, "--max-cost=0.1", *TEN_CIRCLES, model=PRICED)
 
     text = output(result)
     assert len(server.requests) == 10, text
@@ -566,12 +572,12 @@ def test_max_cost_does_not_believe_too_few_tokens_for_what_was_sent_and_written(
     call's worst case ($0.04 here)."""
     lowball = {"prompt_tokens": 1, "completion_tokens": 0, "total_tokens": 1}
     with HostileServer(_priced(4096, lowball)) as server:
-        result = run(suite, server, "--max-cost=0.1", *TEN_CIRCLES, model="openai/gpt-4o")
+        result = run(suite, server, "--max-cost=0.1", *TEN_CIRCLES, model=PRICED)
 
     text = output(result)
     assert len(server.requests) == 2, text
     result.assert_outcomes(passed=2, skipped=8)
-    assert "counted at their call's worst case against --max-cost: openai/gpt-4o (2)" in text
+    assert f"counted at their call's worst case against --max-cost: {PRICED} (2)" in text
 
 
 @pytest.mark.parametrize("model", ["openai/hostile", "reference/exact"])
@@ -832,14 +838,14 @@ def test_max_cost_counts_an_attempt_that_timed_out_at_its_worst_case(suite):
             "--max-cost=0.06",
             "--concurrency=1",
             *TEN_CIRCLES,
-            model="openai/gpt-4o",
+            model=PRICED,
         )
 
     text = output(result)
     assert len(server.requests) == 4, text
     result.assert_outcomes(passed=2, skipped=8)
     assert "attempts that timed out or lost their connection after the request went out" in text
-    assert "openai/gpt-4o (2)" in text
+    assert f"{PRICED} (2)" in text
 
 
 def test_a_model_argument_holding_a_password_is_asked_once_and_never_written(suite):
@@ -873,7 +879,7 @@ def test_max_cost_counts_an_attempt_whose_connection_dropped_after_the_request(s
     load balancer's cut, while a hosted model may go on and bill) was retried and counted $0:
     every attempt now counts at its call's worst case ($0.04 here), so a $0.10 cap asks two."""
     with HostileServer(lambda request: Reply(drop=True)) as server:
-        result = run(suite, server, "--max-cost=0.1", "--max-retries=3", *TEN_CIRCLES, model="openai/gpt-4o")
+        result = run(suite, server, "--max-cost=0.1", "--max-retries=3", *TEN_CIRCLES, model=PRICED)
 
     text = output(result)
     assert len(server.requests) == 2, text
@@ -918,7 +924,7 @@ def test_a_call_asked_again_after_queueing_at_a_local_server_counts_against_the_
             "--max-cost=10",
             "-k",
             "circle and start0 and not start000-",
-            model="openai/gpt-4o",
+            model=PRICED,
         )
 
     text = output(result)

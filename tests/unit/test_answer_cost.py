@@ -149,3 +149,52 @@ def test_litellms_own_figure_raises_an_answers_cost_but_never_lowers_it(stamped,
     server's "cost": 0, a reply naming a cheaper model), nor when it is no price."""
     answer = call._to_answer(PriceList(GPT_4O), "openai/gpt-4o", response("gpt-4o", stamped=stamped), 0.1)
     assert answer.cost_usd == pytest.approx(counted)
+
+
+def test_an_answer_costs_the_price_of_the_region_it_was_billed_in():
+    """Red-team sweep 57: Bedrock prices regions apart (ap-northeast-1 1.2 times us-east-1), and
+    litellm's own figure ignores the region: each answer was counted 17% under its bill."""
+    listed = {"input_cost_per_token": 1e-6, "output_cost_per_token": 4e-6}
+    regions = {"bedrock/ap-northeast-1/m": {"input_cost_per_token": 1.2e-6, "output_cost_per_token": 4.8e-6}}
+    prices = FullPriceList(listed, regions)
+    base = call._to_answer(prices, "bedrock/converse/m", response("m"), 0.1).cost_usd
+    there = call._to_answer(prices, "bedrock/converse/m", response("m"), 0.1, 0, "ap-northeast-1").cost_usd
+    assert base == pytest.approx(120 * 1e-6 + 40 * 4e-6) and there == pytest.approx(1.2 * base)
+    assert call.billed_region({"aws_region_name": "eu-west-1"}) == "eu-west-1"
+
+
+def test_a_calls_worst_case_counts_the_arguments_sent_with_its_prompt(monkeypatch):
+    """Red-team sweep 57: tool definitions are read and billed as prompt; 62 kB of them made each
+    call cost 3.5 times the worst case held for it."""
+    from shape_asserts.asking.prices import worst_cost
+
+    monkeypatch.setattr(
+        call, "load_litellm", lambda: FullPriceList({"input_cost_per_token": 1e-6, "output_cost_per_token": 4e-6})
+    )
+    messages = [{"role": "user", "content": "x"}]
+    bare = worst_cost("openai/m", messages, 100)
+    tools = {"tools": [{"type": "function", "function": {"name": "f", "description": "y" * 10_000}}]}
+    assert bare is not None and worst_cost("openai/m", messages, 100, tools) >= bare + 10_000 * 1e-6
+
+
+def test_a_route_named_model_finds_its_regional_prices(monkeypatch):
+    """Red-team sweep 57: bedrock/converse/<name> looked for bedrock/converse/<region>/<name>, so
+    its worst case missed the dearer regions."""
+    listed = {"input_cost_per_token": 1e-6, "output_cost_per_token": 4e-6}
+    regions = {"bedrock/ap-northeast-1/m": {"input_cost_per_token": 3e-6, "output_cost_per_token": 12e-6}}
+    assert _worst(monkeypatch, FullPriceList(listed, regions), "bedrock/converse/m") == pytest.approx(
+        3 * _worst(monkeypatch, FullPriceList(listed), "bedrock/converse/m")
+    )
+
+
+def test_litellms_figure_is_priced_in_the_region_too():
+    """Red-team sweep 57: litellm's figure knew the priority tier but not the region (its base
+    price), the regional list price knew the region but not the tier: each answer at
+    ap-northeast-1's priority was counted 17% under its bill. The figure is scaled by the region."""
+    listed = {"input_cost_per_token": 1e-6, "output_cost_per_token": 4e-6}
+    regions = {"bedrock/ap-northeast-1/m": {"input_cost_per_token": 1.2e-6, "output_cost_per_token": 4.8e-6}}
+    priority_at_base = 2 * (120 * 1e-6 + 40 * 4e-6)
+    answer = call._to_answer(
+        FullPriceList(listed, regions), "bedrock/m", response("m", stamped=priority_at_base), 0.1, 0, "ap-northeast-1"
+    )
+    assert answer.cost_usd == pytest.approx(1.2 * priority_at_base)

@@ -377,7 +377,9 @@ def test_max_cost_holds_with_calls_in_flight_each_holding_its_worst_case(tmp_pat
     """Issue 32, M4: ``--max-cost 0.01`` spent $0.152: sixteen calls were in flight before the first
     price came back. Each call now holds its worst case against the cap from when it is sent."""
     provider = FakeProvider(cost=0.04, delay=0.05)
-    run = asker(tmp_path, concurrency=16, max_cost=0.1, call=provider, bound_cost=lambda model, messages, limit: 0.045)
+    run = asker(
+        tmp_path, concurrency=16, max_cost=0.1, call=provider, bound_cost=lambda model, messages, limit, args: 0.045
+    )
     state, progress = run.fetch(run.plan(PAIRS, samples=1))
 
     assert progress.cost_usd <= 0.1
