@@ -18,6 +18,7 @@ import asyncio
 import atexit
 import contextlib
 import copy
+import functools
 import gc
 import json
 import math
@@ -245,8 +246,8 @@ def _read_prices(litellm: Any, model: str) -> Prices | None:
         answer=answer,
         regional=regional,
         most_prompt=uplift * max([prompt, *_priced(entries, ("input_cost_per_token",))]),
-        most_answer=uplift
-        * max([answer, *_priced(entries, ("output_cost_per_token", "output_cost_per_reasoning_token"))]),
+        # (an answer in another kind, audio or image, asked by the call's arguments: priced apart)
+        most_answer=uplift * max([answer, *_priced(entries, ("output_cost_per_",), per_token=True)]),
         per_call=sum(
             max(_priced([info], (key,)), default=0.0)
             for key in info
@@ -257,12 +258,31 @@ def _read_prices(litellm: Any, model: str) -> Prices | None:
 
 
 def billed_region(args: Mapping[str, Any]) -> str | None:
-    """The region a call is served and billed in, where litellm reads one: the call's
-    ``aws_region_name`` or ``region_name``, else ``AWS_REGION_NAME``, ``AWS_REGION`` (Bedrock's)."""
+    """The region a call is served and billed in, found in the order litellm looks for Bedrock's:
+    the call's ``aws_region_name`` (or ``region_name``), the region of a ``model_id`` ARN,
+    ``AWS_REGION_NAME``, ``AWS_REGION``, then the AWS session's own (``AWS_DEFAULT_REGION``, the
+    ``region`` of ``~/.aws/config``, read by boto3 where it is installed); else ``None``."""
     for key in ("aws_region_name", "region_name"):
         if isinstance(args.get(key), str):
             return str(args[key])
-    return os.environ.get("AWS_REGION_NAME") or os.environ.get("AWS_REGION") or None
+    arn = args.get("model_id")
+    if isinstance(arn, str) and arn.startswith("arn:") and len(arn.split(":")) > 3 and arn.split(":")[3]:
+        return arn.split(":")[3]
+    found = os.environ.get("AWS_REGION_NAME") or os.environ.get("AWS_REGION")
+    return found or _session_region()
+
+
+@functools.lru_cache(maxsize=1)
+def _session_region() -> str | None:
+    """The AWS session's region (``AWS_DEFAULT_REGION``, ``~/.aws/config``), as boto3 reads it
+    (once: a session reads its files)."""
+    try:
+        import boto3  # type: ignore[import-untyped]  # litellm's Bedrock calls need it
+
+        region = boto3.session.Session().region_name
+    except Exception:
+        return os.environ.get("AWS_DEFAULT_REGION") or None
+    return region if isinstance(region, str) and region else None
 
 
 def _list_price(entry: Any) -> tuple[float, float] | None:
@@ -288,13 +308,14 @@ def _uplifts(info: Any) -> list[float]:
     return [v for v in numbers if math.isfinite(v) and v <= 100]
 
 
-def _priced(entries: list[Any], prefixes: tuple[str, ...]) -> list[float]:
+def _priced(entries: list[Any], prefixes: tuple[str, ...], *, per_token: bool = False) -> list[float]:
     """Every price in ``entries`` under a key starting with one of ``prefixes`` (a number, or
-    each number of a table of them, as a search's cost by context size): finite and ≥ 0 only."""
+    each number of a table of them, as a search's cost by context size): finite and ≥ 0 only.
+    ``per_token``: only the prices per token (``output_cost_per_audio_token``, not ``…_per_second``)."""
     found: list[Any] = []
     for entry in entries:
         for key, value in entry.items():
-            if isinstance(key, str) and key.startswith(prefixes):
+            if isinstance(key, str) and key.startswith(prefixes) and (not per_token or "token" in key):
                 found += value.values() if isinstance(value, dict) else [value]
     numbers = [float(v) for v in found if isinstance(v, (int, float)) and not isinstance(v, bool)]
     return [v for v in numbers if math.isfinite(v) and v >= 0]

@@ -198,3 +198,36 @@ def test_litellms_figure_is_priced_in_the_region_too():
         FullPriceList(listed, regions), "bedrock/m", response("m", stamped=priority_at_base), 0.1, 0, "ap-northeast-1"
     )
     assert answer.cost_usd == pytest.approx(1.2 * priority_at_base)
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "region"),
+    [
+        ({"aws_region_name": "eu-west-1"}, {"AWS_REGION_NAME": "us-east-1"}, "eu-west-1"),
+        ({"model_id": "arn:aws:bedrock:ap-northeast-1::foundation-model/x"}, {"AWS_REGION_NAME": "us-east-1"}, "ap-northeast-1"),
+        ({}, {"AWS_REGION_NAME": "us-east-2"}, "us-east-2"),
+        ({}, {"AWS_DEFAULT_REGION": "ap-south-1"}, "ap-south-1"),
+    ],
+)  # fmt: skip
+def test_the_region_billed_is_found_where_litellm_finds_it(monkeypatch, args, env, region):
+    """Red-team sweep 58: a model ARN's region and the AWS session's (AWS_DEFAULT_REGION,
+    ~/.aws/config) were not read, and each answer there was counted at the base price."""
+    for var in ("AWS_REGION_NAME", "AWS_REGION", "AWS_DEFAULT_REGION"):
+        monkeypatch.delenv(var, raising=False)
+    for var, value in env.items():
+        monkeypatch.setenv(var, value)
+    monkeypatch.setenv("AWS_CONFIG_FILE", "/nonexistent")
+    call._session_region.cache_clear()
+    try:
+        assert call.billed_region(args) == region
+    finally:
+        call._session_region.cache_clear()
+
+
+def test_a_calls_worst_case_prices_its_answer_in_the_dearest_kind_listed(monkeypatch):
+    """Red-team sweep 58: modalities=["text", "audio"] had gpt-audio bill its answer at $64 a
+    million tokens against the $10 held for it: five times --max-cost."""
+    listed = {"input_cost_per_token": 2.5e-6, "output_cost_per_token": 1e-5}
+    audio = {**listed, "output_cost_per_audio_token": 6.4e-5, "output_cost_per_second": 1.0}
+    text_only = _worst(monkeypatch, FullPriceList(listed))
+    assert _worst(monkeypatch, FullPriceList(audio)) > text_only + 1000 * (6.4e-5 - 1e-5) * 0.999
