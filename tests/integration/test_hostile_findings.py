@@ -64,7 +64,11 @@ def key(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def run(suite: pytest.Pytester, server: HostileServer, *args: str, model: str = "openai/hostile") -> pytest.RunResult:
-    """The suite in a subprocess, asking ``model`` at the hostile server, recording under recorded/."""
+    """The suite in a subprocess, asking ``model`` at the hostile server, recording under recorded/
+    (:data:`PRICED` registered with litellm's price list first)."""
+    if model == PRICED:
+        suite.makepyfile(priced_model=PRICED_PLUGIN)
+        args = ("-p", "priced_model", *args)
     return suite.runpytest_subprocess(
         f"--model={model}",
         f"--api-base={server.base_url}",
@@ -383,10 +387,20 @@ def test_issue32_m6_a_recordings_folder_that_cannot_be_written_is_found_before_a
     assert "nothing was asked of openai/hostile: its recordings' folder" in output(result)
 
 
-#: A model litellm lists at gpt-4o's price ($2.50 and $10 a million tokens) and at no other: no
-#: priority tier, region or speed, so each call's worst case held against --max-cost is the list
-#: price's and the caps below read in it (gpt-4o's own worst case is at its priority price).
-PRICED = "openai/gpt-audio"
+#: A model priced as gpt-4o's list ($2.50 and $10 a million tokens) and at no other price: no
+#: priority tier, region, speed or audio answer, so each call's worst case held against --max-cost
+#: is the list price's and the caps below read in it (gpt-4o's own worst case is at its priority
+#: price). litellm's list has none such, so the run registers it (:data:`PRICED_PLUGIN`).
+PRICED = "openai/shape-test-priced"
+PRICED_PLUGIN = """
+def pytest_configure(config):
+    from shape_asserts.asking import call
+
+    call.load_litellm().register_model(
+        {"shape-test-priced": {"input_cost_per_token": 2.5e-6, "output_cost_per_token": 1e-5,
+                               "max_output_tokens": 16384, "litellm_provider": "openai", "mode": "chat"}}
+    )
+"""
 
 
 def _priced(written: int, usage: Any = "billed", named: str = "gpt-4o") -> Callable[[Request], Reply]:
