@@ -232,11 +232,13 @@ def _read_prices(litellm: Any, model: str) -> Prices | None:
     # named by: bedrock/converse/<name>), whose prices may be higher
     provider, name = model.split("/", 1)[0], model.rsplit("/", 1)[-1]
     table = getattr(litellm, "model_cost", None)
-    by_region = {
-        key[len(provider) + 1 : -len(name) - 1]: entry
-        for key, entry in (table.items() if isinstance(table, dict) else ())
-        if "/" in model and key.startswith(provider + "/") and key.endswith("/" + name) and isinstance(entry, dict)
-    }
+    by_region = {}
+    if "/" in model and isinstance(table, dict):
+        by_region = {
+            key[len(provider) + 1 : -len(name) - 1]: entry
+            for key, entry in table.items()
+            if key.startswith(provider + "/") and key.endswith("/" + name) and isinstance(entry, dict)
+        }
     regional = {region: listed for region, entry in by_region.items() if (listed := _list_price(entry))}
     entries = [info, *by_region.values()]
     longest = info.get("max_output_tokens")
@@ -266,8 +268,9 @@ def billed_region(args: Mapping[str, Any]) -> str | None:
         if isinstance(args.get(key), str):
             return str(args[key])
     arn = args.get("model_id")
-    if isinstance(arn, str) and arn.startswith("arn:") and len(arn.split(":")) > 3 and arn.split(":")[3]:
-        return arn.split(":")[3]
+    fields = arn.split(":") if isinstance(arn, str) and arn.startswith("arn:") else []
+    if len(fields) > 3 and fields[3]:  # arn:aws:bedrock:<region>:…
+        return fields[3]
     found = os.environ.get("AWS_REGION_NAME") or os.environ.get("AWS_REGION")
     return found or _session_region()
 
@@ -300,7 +303,7 @@ _UPLIFT_KEYS = ("fast", "us", "eu")
 
 
 def _uplifts(info: Any) -> list[float]:
-    """Every multiplier ``info`` lists for a call's price (``None`` where it lists none)."""
+    """Every multiplier ``info`` lists for a call's price (none where its fields are ``None``)."""
     specific = info.get("provider_specific_entry")
     values = [specific.get(key) for key in _UPLIFT_KEYS] if isinstance(specific, dict) else []
     values += [value for key, value in info.items() if isinstance(key, str) and "uplift_multiplier" in key]
