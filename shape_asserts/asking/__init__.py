@@ -7,8 +7,8 @@
   whole-call timeout, failures as ``ProviderError``, secrets redacted.
 - ``model_config.py`` — arguments for the provider: ``--model-arg`` and named configurations
   (``--shape-models``), what each model of a run is asked with, and the refusal of secrets.
-- ``prices.py`` — the most a call can cost before it is made, which ``--max-cost`` holds for
-  each call in flight.
+- ``prices.py`` — litellm's prices for a model: the most a call can cost before it is made (which
+  ``--max-cost`` holds for each call in flight) and what an answer cost, in the region billed.
 - ``store.py`` — recorded answers on disk: layout, staleness, corrupt files moved aside, atomic
   merged writes.
 - ``runstate.py`` — what a run's asking did (progress counters) and could not do (the state file

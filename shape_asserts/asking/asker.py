@@ -36,10 +36,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from shape_asserts.asking.call import Answer, TimedOut, aask, litellm_version
+from shape_asserts.asking.call import Answer, TimedOut, aask, litellm_version, worst_cost
 from shape_asserts.asking.failure import error_reason
 from shape_asserts.asking.model_config import ModelConfig, Sent, resolve
-from shape_asserts.asking.prices import answer_limit, worst_cost
+from shape_asserts.asking.prices import answer_limit
 from shape_asserts.asking.recorded import RecordedAnswer
 from shape_asserts.asking.retry import maybe_billed, served_locally
 from shape_asserts.asking.runstate import NotAsked, Progress, RunState
@@ -155,7 +155,7 @@ class Asker:
         default_factory=dict, init=False, repr=False, compare=False
     )
     call: CallFn = field(default=aask, repr=False, compare=False)
-    #: The most one call can cost (``model, messages, max_tokens, args``): :func:`~shape_asserts.asking.prices.worst_cost`
+    #: The most one call can cost (``model, messages, max_tokens, args``): :func:`~shape_asserts.asking.call.worst_cost`
     #: or a stand-in; held against ``--max-cost`` while the call is in flight.
     bound_cost: Callable[[str, list[dict[str, str]], int | None, Mapping[str, Any]], float | None] = field(
         default=worst_cost, repr=False, compare=False

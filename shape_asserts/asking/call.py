@@ -18,10 +18,8 @@ import asyncio
 import atexit
 import contextlib
 import copy
-import functools
 import gc
 import json
-import math
 import os
 import threading
 import time
@@ -31,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shape_asserts.asking.failure import describe, error_reason, hide_address, one_line, redact
+from shape_asserts.asking.prices import answer_cost, billed_region, list_prices, litellms_figure, worst_case
 from shape_asserts.asking.retry import (
     Timeout,
     backoff,
@@ -55,6 +54,7 @@ __all__ = [
     "preload_litellm",
     "redact",
     "retry_after",
+    "worst_cost",
 ]
 
 
@@ -186,156 +186,21 @@ def _tool_calls(message: Any) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True)
-class Prices:
-    """A model's prices in USD, as litellm's price list has them.
-
-    ``prompt`` and ``answer`` are the list prices per token. A call may be billed above them: at
-    a service tier (priority), a speed, a region or a context length of its own, and with a fee
-    per call (a web search, a grounding query). ``most_prompt``, ``most_answer`` and
-    ``per_call`` are the costliest of those the list has for the model, whatever the call's
-    arguments, the per-token ones with every uplift it lists applied (fast mode, a region's,
-    FedRAMP's): what a call's worst case is reckoned from, so that ``--max-cost`` holds however a
-    provider spells its tiers."""
-
-    prompt: float
-    answer: float
-    #: The list prices per token in each region the list prices apart (Bedrock's), by region.
-    regional: Mapping[str, tuple[float, float]]
-    most_prompt: float
-    most_answer: float
-    per_call: float
-    longest: int | None
-
-
-#: Each model's prices, read once per model (``None`` for a model litellm has no price for).
-_PRICES: dict[str, Prices | None] = {}
-
-
-def list_prices(litellm: Any, model: str) -> Prices | None:
-    """``model``'s :class:`Prices`, else ``None``."""
-    if model not in _PRICES:
-        _PRICES[model] = _read_prices(litellm, model)
-    return _PRICES[model]
-
-
-def _read_prices(litellm: Any, model: str) -> Prices | None:
-    try:
-        info = litellm.get_model_info(model)
-    except Exception:  # not in litellm's price list (or a test's stand-in for litellm)
+def worst_cost(
+    model: str, messages: list[dict[str, str]], max_tokens: int | None, args: Mapping[str, Any] | None = None
+) -> float | None:
+    """The most one call to ``model`` with ``messages`` and ``args`` can cost in USD
+    (:func:`~shape_asserts.asking.prices.worst_case`), or ``None`` when litellm has no price for
+    the model or nothing bounds its answer's length."""
+    if model.startswith("reference/"):
+        return 0.0  # drawn in-process
+    prices = list_prices(load_litellm(), model)
+    if prices is None:
         return None
-    listed = _list_price(info)
-    if listed is None:
-        return None
-    prompt, answer = listed
-    # the model's entries by region too (bedrock/<region>/<name>, whatever route the model is
-    # named by: bedrock/converse/<name>), whose prices may be higher
-    provider, name = model.split("/", 1)[0], model.rsplit("/", 1)[-1]
-    table = getattr(litellm, "model_cost", None)
-    by_region = {}
-    if "/" in model and isinstance(table, dict):
-        by_region = {
-            key[len(provider) + 1 : -len(name) - 1]: entry
-            for key, entry in table.items()
-            if key.startswith(provider + "/") and key.endswith("/" + name) and isinstance(entry, dict)
-        }
-    regional = {region: listed for region, entry in by_region.items() if (listed := _list_price(entry))}
-    entries = [info, *by_region.values()]
-    longest = info.get("max_output_tokens")
-    uplift = math.prod(max(1.0, v) for v in _uplifts(info))
-    return Prices(
-        prompt=prompt,
-        answer=answer,
-        regional=regional,
-        most_prompt=uplift * max([prompt, *_priced(entries, ("input_cost_per_token",))]),
-        # (an answer in another kind, audio or image, asked by the call's arguments: priced apart)
-        most_answer=uplift * max([answer, *_priced(entries, ("output_cost_per_",), per_token=True)]),
-        per_call=sum(
-            max(_priced([info], (key,)), default=0.0)
-            for key in info
-            if "cost_per_query" in key or "cost_per_request" in key
-        ),
-        longest=longest if isinstance(longest, int) and longest > 0 else None,
-    )
-
-
-def billed_region(args: Mapping[str, Any]) -> str | None:
-    """The region a call is served and billed in, found in the order litellm looks for Bedrock's:
-    the call's ``aws_region_name`` (or ``region_name``), the region of a ``model_id`` ARN,
-    ``AWS_REGION_NAME``, ``AWS_REGION``, then the AWS session's own (``AWS_DEFAULT_REGION``, the
-    ``region`` of ``~/.aws/config``, read by boto3 where it is installed); else ``None``."""
-    for key in ("aws_region_name", "region_name"):
-        if isinstance(args.get(key), str):
-            return str(args[key])
-    arn = args.get("model_id")
-    fields = arn.split(":") if isinstance(arn, str) and arn.startswith("arn:") else []
-    if len(fields) > 3 and fields[3]:  # arn:aws:bedrock:<region>:…
-        return fields[3]
-    found = os.environ.get("AWS_REGION_NAME") or os.environ.get("AWS_REGION")
-    return found or _session_region()
-
-
-@functools.lru_cache(maxsize=1)
-def _session_region() -> str | None:
-    """The AWS session's region (``AWS_DEFAULT_REGION``, ``~/.aws/config``), as boto3 reads it
-    (once: a session reads its files)."""
-    try:
-        import boto3  # type: ignore[import-untyped]  # litellm's Bedrock calls need it
-
-        region = boto3.session.Session().region_name
-    except Exception:
-        return os.environ.get("AWS_DEFAULT_REGION") or None
-    return region if isinstance(region, str) and region else None
-
-
-def _list_price(entry: Any) -> tuple[float, float] | None:
-    """An entry's list price per prompt token and per answer token, when both are prices."""
-    try:
-        prompt, answer = float(entry["input_cost_per_token"]), float(entry["output_cost_per_token"])
-    except (KeyError, TypeError, ValueError):
-        return None
-    return (prompt, answer) if all(math.isfinite(p) and p >= 0 for p in (prompt, answer)) else None
-
-
-#: The keys of a price entry's ``provider_specific_entry`` that multiply its prices (Anthropic's
-#: fast mode, its US-only inference); the entry's own ``*_uplift_multiplier*`` fields do too.
-_UPLIFT_KEYS = ("fast", "us", "eu")
-
-
-def _uplifts(info: Any) -> list[float]:
-    """Every multiplier ``info`` lists for a call's price (none where its fields are ``None``)."""
-    specific = info.get("provider_specific_entry")
-    values = [specific.get(key) for key in _UPLIFT_KEYS] if isinstance(specific, dict) else []
-    values += [value for key, value in info.items() if isinstance(key, str) and "uplift_multiplier" in key]
-    numbers = [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
-    return [v for v in numbers if math.isfinite(v) and v <= 100]
-
-
-def _priced(entries: list[Any], prefixes: tuple[str, ...], *, per_token: bool = False) -> list[float]:
-    """Every price in ``entries`` under a key starting with one of ``prefixes`` (a number, or
-    each number of a table of them, as a search's cost by context size): finite and ≥ 0 only.
-    ``per_token``: only the prices per token (``output_cost_per_audio_token``, not ``…_per_second``)."""
-    found: list[Any] = []
-    for entry in entries:
-        for key, value in entry.items():
-            if isinstance(key, str) and key.startswith(prefixes) and (not per_token or "token" in key):
-                found += value.values() if isinstance(value, dict) else [value]
-    numbers = [float(v) for v in found if isinstance(v, (int, float)) and not isinstance(v, bool)]
-    return [v for v in numbers if math.isfinite(v) and v >= 0]
-
-
-#: More than any one chat call costs, in USD: a figure above it is not believed.
-MOST_COST_BELIEVED = 1_000.0
-
-
-def _litellms_figure(response: Any) -> float:
-    """What litellm reckoned ``response`` cost (its ``response_cost``), 0 when it has none or one
-    that is no price (not a number, negative, absurd)."""
-    hidden = getattr(response, "_hidden_params", None)
-    value = hidden.get("response_cost") if isinstance(hidden, dict) else None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return 0.0
-    return float(value) if math.isfinite(value) and 0 <= value <= MOST_COST_BELIEVED else 0.0
+    sent = sum(len(json.dumps(m, ensure_ascii=False).encode("utf-8")) for m in messages)
+    if args:
+        sent += len(json.dumps(dict(args), ensure_ascii=False, default=str).encode("utf-8"))
+    return worst_case(prices, sent, max_tokens)
 
 
 #: More tokens than any one chat call uses (the largest context windows hold about 10 million): a
@@ -373,7 +238,7 @@ def _to_answer(
     # too few for what was sent and written) has no price here, and the cap counts it at its worst
     # case. Nothing else the reply says of its price is believed: neither the model it names (a
     # proxy's, a router's, a hostile server's "gpt-4o-mini", which litellm priced it by) nor a
-    # price it states ("usage": {"cost": 0})
+    # price it states ("usage": {"cost": 0}) where that is less than the list's
     prices = list_prices(litellm, model)
     parts = [text, refusal or "", *(piece for call in _tool_calls(message) for piece in call)]
     written = sum(len(part.encode("utf-8", "surrogatepass")) for part in parts)
@@ -382,13 +247,8 @@ def _to_answer(
         and usage.get("completion_tokens", 0) * MOST_BYTES_PER_TOKEN >= written
     )
     if prices is not None and enough and "completion_tokens" in usage:
-        per_prompt, per_answer = prices.regional.get(region or "", (prices.prompt, prices.answer))
-        cost = usage["prompt_tokens"] * per_prompt + usage["completion_tokens"] * per_answer
-        # litellm's own figure knows what a call was billed above the list price for (the tier the
-        # server says it served, a speed, a search's fee), but not the region: it goes by the
-        # model's base price, and a region prices its tokens apart
-        listed = usage["prompt_tokens"] * prices.prompt + usage["completion_tokens"] * prices.answer
-        cost = max(cost, _litellms_figure(response) * (cost / listed if listed > 0 else 1.0))
+        figure = litellms_figure(response)
+        cost = answer_cost(prices, usage["prompt_tokens"], usage["completion_tokens"], region, figure)
     return Answer(
         text=str(text),
         finish_reason=_text(getattr(choice, "finish_reason", None)),

@@ -1,20 +1,33 @@
-"""The most a call can cost before it is made: what ``--max-cost`` holds for each call in flight.
+"""Prices: what a model's calls cost, as litellm's price list has them.
 
-The price of an answer is known only once it has come back (``call.py``: the tokens it says it
-used at the asked model's list price); a cap checked against that alone is passed by every call
-already in flight. So each call holds its worst case against the cap from when it is sent
-(:class:`~shape_asserts.asking.asker.Asker`), reckoned here from the same list price.
+Two figures come from here. Before a call is made, the most it can cost (:func:`worst_case`):
+``--max-cost`` holds it for each call in flight (:class:`~shape_asserts.asking.asker.Asker`),
+since a cap checked against answers alone is passed by every call already sent. After the call,
+what its answer cost (:func:`answer_cost`): the tokens the reply says it used, at the list price
+of the model asked, in the region billed.
+
+litellm is passed in, never imported here: :mod:`~shape_asserts.asking.call` loads it.
 """
 
 from __future__ import annotations
 
-import json
+import functools
+import math
+import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from shape_asserts.asking import call
-
-__all__ = ["worst_cost", "answer_limit", "ANSWER_LIMITS"]
+__all__ = [
+    "ANSWER_LIMITS",
+    "Prices",
+    "answer_cost",
+    "answer_limit",
+    "billed_region",
+    "list_prices",
+    "litellms_figure",
+    "worst_case",
+]
 
 #: Arguments that bound an answer's length, by provider: OpenAI's for reasoning models, Gemini's,
 #: Hugging Face's and Ollama's; litellm passes each on as it is.
@@ -35,28 +48,186 @@ def answer_limit(max_tokens: int | None, args: Mapping[str, Any]) -> int | None:
     return max(limits) if limits else None
 
 
-def worst_cost(
-    model: str, messages: list[dict[str, str]], max_tokens: int | None, args: Mapping[str, Any] | None = None
-) -> float | None:
-    """The most one call can cost in USD, or ``None`` when litellm has no price for the model.
+@dataclass(frozen=True)
+class Prices:
+    """A model's prices in USD, as litellm's price list has them.
 
-    Every byte of the prompt, and of the arguments sent with it (``args``: a model reads and
-    bills tool definitions as prompt), is counted a token (a token is at least a byte) and the answer is as
-    long as ``max_tokens`` (else the model's own limit) allows, each at the costliest price litellm
-    lists for the model (any tier, speed, region or context length), with the costliest fee a
-    call may add: a bound, never an estimate, so that ``--max-cost`` holds whatever the calls in
-    flight turn out to cost and whatever tier their arguments ask (:class:`~.call.Prices`).
-    """
-    if model.startswith("reference/"):
-        return 0.0  # drawn in-process
-    # through the module: a test's stand-in for litellm (call.load_litellm patched) is the one asked
-    prices = call.list_prices(call.load_litellm(), model)
-    if prices is None:
+    ``prompt`` and ``answer`` are the list prices per token. A call may be billed above them: at
+    a service tier (priority), a speed, a region or a context length of its own, and with a fee
+    per call (a web search, a grounding query). ``most_prompt``, ``most_answer`` and
+    ``per_call`` are the costliest of those the list has for the model, whatever the call's
+    arguments, the per-token ones with every uplift it lists applied (fast mode, a region's,
+    FedRAMP's): what a call's worst case is reckoned from, so that ``--max-cost`` holds however a
+    provider spells its tiers."""
+
+    prompt: float
+    answer: float
+    #: The list prices per token in each region the list prices apart (Bedrock's), by region.
+    regional: Mapping[str, tuple[float, float]]
+    most_prompt: float
+    most_answer: float
+    per_call: float
+    #: The longest answer the model writes, as the list has it.
+    longest: int | None
+
+
+#: Each model's prices, read once per model (``None`` for a model litellm has no price for).
+_PRICES: dict[str, Prices | None] = {}
+
+
+def list_prices(litellm: Any, model: str) -> Prices | None:
+    """``model``'s :class:`Prices` in ``litellm``'s price list, else ``None``."""
+    if model not in _PRICES:
+        _PRICES[model] = _read_prices(litellm, model)
+    return _PRICES[model]
+
+
+def _read_prices(litellm: Any, model: str) -> Prices | None:
+    try:
+        info = litellm.get_model_info(model)
+    except Exception:  # not in litellm's price list (or a test's stand-in for litellm)
         return None
+    listed = _list_price(info)
+    if listed is None:
+        return None
+    prompt, answer = listed
+    by_region = _regional_entries(getattr(litellm, "model_cost", None), model)
+    regional = {region: listed for region, entry in by_region.items() if (listed := _list_price(entry))}
+    entries = [info, *by_region.values()]
+    longest = info.get("max_output_tokens")
+    uplift = math.prod(max(1.0, v) for v in _uplifts(info))
+    return Prices(
+        prompt=prompt,
+        answer=answer,
+        regional=regional,
+        most_prompt=uplift * max([prompt, *_priced(entries, ("input_cost_per_token",))]),
+        # (an answer in another kind, audio or image, asked by the call's arguments: priced apart)
+        most_answer=uplift * max([answer, *_priced(entries, ("output_cost_per_",), per_token=True)]),
+        per_call=sum(
+            max(_priced([info], (key,)), default=0.0)
+            for key in info
+            if "cost_per_query" in key or "cost_per_request" in key
+        ),
+        longest=longest if isinstance(longest, int) and longest > 0 else None,
+    )
+
+
+def _regional_entries(table: Any, model: str) -> dict[str, dict]:
+    """The model's entries by region in litellm's price table (``bedrock/<region>/<name>``,
+    whatever route the model is named by: ``bedrock/converse/<name>``), by region; their prices
+    may be higher than the model's own entry."""
+    if "/" not in model or not isinstance(table, dict):
+        return {}
+    provider, name = model.split("/", 1)[0], model.rsplit("/", 1)[-1]
+    return {
+        key[len(provider) + 1 : -len(name) - 1]: entry
+        for key, entry in table.items()
+        if key.startswith(provider + "/") and key.endswith("/" + name) and isinstance(entry, dict)
+    }
+
+
+def _list_price(entry: Any) -> tuple[float, float] | None:
+    """An entry's list price per prompt token and per answer token, when both are prices."""
+    try:
+        prompt, answer = float(entry["input_cost_per_token"]), float(entry["output_cost_per_token"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    return (prompt, answer) if all(math.isfinite(p) and p >= 0 for p in (prompt, answer)) else None
+
+
+#: The keys of a price entry's ``provider_specific_entry`` that multiply its prices (Anthropic's
+#: fast mode, its US-only inference); the entry's own ``*_uplift_multiplier*`` fields do too.
+_UPLIFT_KEYS = ("fast", "us", "eu")
+
+
+def _uplifts(info: Any) -> list[float]:
+    """Every multiplier ``info`` lists for a call's price (none where its fields are ``None``)."""
+    specific = info.get("provider_specific_entry")
+    values = [specific.get(key) for key in _UPLIFT_KEYS] if isinstance(specific, dict) else []
+    values += [value for key, value in info.items() if isinstance(key, str) and "uplift_multiplier" in key]
+    numbers = [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    return [v for v in numbers if math.isfinite(v) and v <= 100]
+
+
+def _priced(entries: list[Any], prefixes: tuple[str, ...], *, per_token: bool = False) -> list[float]:
+    """Every price in ``entries`` under a key starting with one of ``prefixes`` (a number, or
+    each number of a table of them, as a search's cost by context size): finite and ≥ 0 only.
+    ``per_token``: only the prices per token (``output_cost_per_audio_token``, not ``…_per_second``)."""
+    found: list[Any] = []
+    for entry in entries:
+        for key, value in entry.items():
+            if isinstance(key, str) and key.startswith(prefixes) and (not per_token or "token" in key):
+                found += value.values() if isinstance(value, dict) else [value]
+    numbers = [float(v) for v in found if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    return [v for v in numbers if math.isfinite(v) and v >= 0]
+
+
+def worst_case(prices: Prices, prompt_bytes: int, max_tokens: int | None) -> float | None:
+    """The most one call can cost in USD, or ``None`` when no answer length bounds it.
+
+    Every byte sent (the prompt, and the arguments: a model reads and bills tool definitions as
+    prompt) is counted a token (a token is at least a byte), and the answer is as long as
+    ``max_tokens`` (else the model's own limit) allows, each at the costliest price the list has
+    for the model (any tier, speed, region or context length), with the costliest fee a call may
+    add: a bound, never an estimate, so that ``--max-cost`` holds whatever the calls in flight
+    turn out to cost and whatever tier their arguments ask.
+    """
     limits = [n for n in (max_tokens, prices.longest) if n]
     if not limits:
         return None
-    prompt_bytes = sum(len(json.dumps(m, ensure_ascii=False).encode("utf-8")) for m in messages)
-    if args:
-        prompt_bytes += len(json.dumps(dict(args), ensure_ascii=False, default=str).encode("utf-8"))
     return prompt_bytes * prices.most_prompt + min(limits) * prices.most_answer + prices.per_call
+
+
+#: More than any one chat call costs, in USD: a figure above it is not believed.
+MOST_COST_BELIEVED = 1_000.0
+
+
+def litellms_figure(response: Any) -> float:
+    """What litellm reckoned ``response`` cost (its ``response_cost``), 0 when it has none or one
+    that is no price (not a number, negative, absurd)."""
+    hidden = getattr(response, "_hidden_params", None)
+    value = hidden.get("response_cost") if isinstance(hidden, dict) else None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return 0.0
+    return float(value) if math.isfinite(value) and 0 <= value <= MOST_COST_BELIEVED else 0.0
+
+
+def answer_cost(prices: Prices, prompt_tokens: int, answer_tokens: int, region: str | None, figure: float) -> float:
+    """What an answer cost: its tokens at the list price of the ``region`` billed (where the list
+    prices it apart), raised to litellm's own ``figure`` where that is more. litellm's figure
+    knows what a call was billed above the list price for (the tier the server says it served, a
+    speed, a search's fee), but not the region: it goes by the model's base price, so it is scaled
+    by the region's. It never lowers the cost: a hostile server's "cost": 0 counts nothing off."""
+    per_prompt, per_answer = prices.regional.get(region or "", (prices.prompt, prices.answer))
+    cost = prompt_tokens * per_prompt + answer_tokens * per_answer
+    listed = prompt_tokens * prices.prompt + answer_tokens * prices.answer
+    return max(cost, figure * (cost / listed if listed > 0 else 1.0))
+
+
+def billed_region(args: Mapping[str, Any]) -> str | None:
+    """The region a call is served and billed in, found in the order litellm looks for Bedrock's:
+    the call's ``aws_region_name`` (or ``region_name``), the region of a ``model_id`` ARN,
+    ``AWS_REGION_NAME``, ``AWS_REGION``, then the AWS session's own (``AWS_DEFAULT_REGION``, the
+    ``region`` of ``~/.aws/config``, read by boto3 where it is installed); else ``None``."""
+    for key in ("aws_region_name", "region_name"):
+        if isinstance(args.get(key), str):
+            return str(args[key])
+    arn = args.get("model_id")
+    fields = arn.split(":") if isinstance(arn, str) and arn.startswith("arn:") else []
+    if len(fields) > 3 and fields[3]:  # arn:aws:bedrock:<region>:…
+        return fields[3]
+    found = os.environ.get("AWS_REGION_NAME") or os.environ.get("AWS_REGION")
+    return found or _session_region()
+
+
+@functools.lru_cache(maxsize=1)
+def _session_region() -> str | None:
+    """The AWS session's region (``AWS_DEFAULT_REGION``, ``~/.aws/config``), as boto3 reads it
+    (once: a session reads its files)."""
+    try:
+        import boto3  # type: ignore[import-untyped]  # litellm's Bedrock calls need it
+
+        region = boto3.session.Session().region_name
+    except Exception:
+        return os.environ.get("AWS_DEFAULT_REGION") or None
+    return region if isinstance(region, str) and region else None

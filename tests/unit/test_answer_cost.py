@@ -7,6 +7,7 @@ import types
 import pytest
 
 from shape_asserts.asking import call
+from shape_asserts.asking import prices as price_module
 
 
 class PriceList:
@@ -36,7 +37,7 @@ def response(model: str, stamped: float | None = None, usage=USED):
 
 @pytest.fixture(autouse=True)
 def _fresh_prices(monkeypatch):
-    monkeypatch.setattr(call, "_PRICES", {})
+    monkeypatch.setattr(price_module, "_PRICES", {})
 
 
 def test_an_answer_costs_the_asked_models_list_price_for_the_tokens_it_used():
@@ -112,11 +113,9 @@ class FullPriceList:
 
 
 def _worst(monkeypatch, litellm, model="openai/gpt-4o"):
-    from shape_asserts.asking.prices import worst_cost
-
     monkeypatch.setattr(call, "load_litellm", lambda: litellm)
-    monkeypatch.setattr(call, "_PRICES", {})  # (read once per model: each list here is another)
-    return worst_cost(model, [{"role": "user", "content": "x" * 100}], 1000)
+    monkeypatch.setattr(price_module, "_PRICES", {})  # (read once per model: each list here is another)
+    return call.worst_cost(model, [{"role": "user", "content": "x" * 100}], 1000)
 
 
 def test_a_calls_worst_case_is_reckoned_at_the_costliest_price_the_list_has_for_its_model(monkeypatch):
@@ -166,15 +165,13 @@ def test_an_answer_costs_the_price_of_the_region_it_was_billed_in():
 def test_a_calls_worst_case_counts_the_arguments_sent_with_its_prompt(monkeypatch):
     """Red-team sweep 57: tool definitions are read and billed as prompt; 62 kB of them made each
     call cost 3.5 times the worst case held for it."""
-    from shape_asserts.asking.prices import worst_cost
-
     monkeypatch.setattr(
         call, "load_litellm", lambda: FullPriceList({"input_cost_per_token": 1e-6, "output_cost_per_token": 4e-6})
     )
     messages = [{"role": "user", "content": "x"}]
-    bare = worst_cost("openai/m", messages, 100)
+    bare = call.worst_cost("openai/m", messages, 100)
     tools = {"tools": [{"type": "function", "function": {"name": "f", "description": "y" * 10_000}}]}
-    assert bare is not None and worst_cost("openai/m", messages, 100, tools) >= bare + 10_000 * 1e-6
+    assert bare is not None and call.worst_cost("openai/m", messages, 100, tools) >= bare + 10_000 * 1e-6
 
 
 def test_a_route_named_model_finds_its_regional_prices(monkeypatch):
@@ -217,11 +214,11 @@ def test_the_region_billed_is_found_where_litellm_finds_it(monkeypatch, args, en
     for var, value in env.items():
         monkeypatch.setenv(var, value)
     monkeypatch.setenv("AWS_CONFIG_FILE", "/nonexistent")
-    call._session_region.cache_clear()
+    price_module._session_region.cache_clear()
     try:
         assert call.billed_region(args) == region
     finally:
-        call._session_region.cache_clear()
+        price_module._session_region.cache_clear()
 
 
 def test_a_calls_worst_case_prices_its_answer_in_the_dearest_kind_listed(monkeypatch):
