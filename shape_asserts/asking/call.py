@@ -198,9 +198,8 @@ def worst_cost(
     if prices is None:
         return None
     sent = sum(len(json.dumps(m, ensure_ascii=False).encode("utf-8")) for m in messages)
-    if args:
-        sent += len(json.dumps(dict(args), ensure_ascii=False, default=str).encode("utf-8"))
-    return worst_case(prices, sent, max_tokens)
+    carried = len(json.dumps(dict(args), ensure_ascii=False, default=str).encode("utf-8")) if args else 0
+    return worst_case(prices, sent, max_tokens, carried)
 
 
 #: More tokens than any one chat call uses (the largest context windows hold about 10 million): a

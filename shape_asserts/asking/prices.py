@@ -162,20 +162,23 @@ def _priced(entries: list[Any], prefixes: tuple[str, ...], *, per_token: bool = 
     return [v for v in numbers if math.isfinite(v) and v >= 0]
 
 
-def worst_case(prices: Prices, prompt_bytes: int, max_tokens: int | None) -> float | None:
+def worst_case(prices: Prices, prompt_bytes: int, max_tokens: int | None, args_bytes: int = 0) -> float | None:
     """The most one call can cost in USD, or ``None`` when no answer length bounds it.
 
-    Every byte sent (the prompt, and the arguments: a model reads and bills tool definitions as
-    prompt) is counted a token (a token is at least a byte), and the answer is as long as
+    Every byte sent is counted a token (a token is at least a byte), and the answer is as long as
     ``max_tokens`` (else the model's own limit) allows, each at the costliest price the list has
     for the model (any tier, speed, region or context length), with the costliest fee a call may
     add: a bound, never an estimate, so that ``--max-cost`` holds whatever the calls in flight
-    turn out to cost and whatever tier their arguments ask.
+    turn out to cost and whatever tier their arguments ask. The prompt's bytes are priced as
+    prompt; the arguments' (``args_bytes``) at the dearer of prompt and answer, since a provider
+    may bill what they carry either way (tool definitions are read as prompt; a predicted output's
+    rejected tokens are billed as answer).
     """
     limits = [n for n in (max_tokens, prices.longest) if n]
     if not limits:
         return None
-    return prompt_bytes * prices.most_prompt + min(limits) * prices.most_answer + prices.per_call
+    prompt = prompt_bytes * prices.most_prompt + args_bytes * max(prices.most_prompt, prices.most_answer)
+    return prompt + min(limits) * prices.most_answer + prices.per_call
 
 
 #: More than any one chat call costs, in USD: a figure above it is not believed.

@@ -174,6 +174,19 @@ def test_a_calls_worst_case_counts_the_arguments_sent_with_its_prompt(monkeypatc
     assert bare is not None and call.worst_cost("openai/m", messages, 100, tools) >= bare + 10_000 * 1e-6
 
 
+def test_a_calls_worst_case_prices_the_arguments_as_answer_where_that_is_dearer(monkeypatch):
+    """What an argument carries may be billed as answer: a predicted output's rejected tokens are
+    (OpenAI's ``prediction``), at four times the prompt's price here, and dense text holds more
+    than a token in four bytes."""
+    monkeypatch.setattr(
+        call, "load_litellm", lambda: FullPriceList({"input_cost_per_token": 1e-6, "output_cost_per_token": 4e-6})
+    )
+    messages = [{"role": "user", "content": "x"}]
+    bare = call.worst_cost("openai/m", messages, 100)
+    predicted = {"prediction": {"type": "content", "content": "7" * 10_000}}
+    assert bare is not None and call.worst_cost("openai/m", messages, 100, predicted) >= bare + 10_000 * 4e-6
+
+
 def test_a_route_named_model_finds_its_regional_prices(monkeypatch):
     """Red-team sweep 57: bedrock/converse/<name> looked for bedrock/converse/<region>/<name>, so
     its worst case missed the dearer regions."""
