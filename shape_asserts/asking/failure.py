@@ -171,7 +171,13 @@ def env_base_url(model: str) -> tuple[str, str] | None:
 
 
 #: Providers whose server litellm reads from a variable of another name.
-_OTHER_ADDRESS_VARS = {"BEDROCK": ("AWS_BEDROCK_RUNTIME_ENDPOINT",), "WATSONX": ("WATSONX_URL", "WX_URL", "WML_URL")}
+_OTHER_ADDRESS_VARS = {
+    "BEDROCK": ("AWS_BEDROCK_RUNTIME_ENDPOINT",),
+    "WATSONX": ("WATSONX_URL", "WX_URL", "WML_URL"),
+    "OLLAMA_CHAT": ("OLLAMA_API_BASE",),
+    "HUGGINGFACE": ("HF_API_BASE",),
+    "TEXT_COMPLETION_OPENAI": ("OPENAI_BASE_URL", "OPENAI_API_BASE"),
+}
 
 
 def _env_base_urls() -> set[str]:

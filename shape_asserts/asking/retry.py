@@ -147,8 +147,12 @@ def backoff(attempt: int, exc: BaseException | None, base: float = 0.5) -> float
     return random.uniform(0, min(MAX_BACKOFF, base * (2**attempt)))
 
 
-#: litellm providers whose server is, unless ``--api-base`` says otherwise, on this machine.
-_LOCAL_PROVIDERS = ("ollama/", "ollama_chat/", "lm_studio/", "llamafile/", "reference/")
+#: litellm providers whose server is, unless ``--api-base`` or the environment says otherwise, on
+#: this machine (litellm's default address for each is ``localhost``; vLLM's runs in-process).
+_LOCAL_PROVIDERS = (
+    "ollama/", "ollama_chat/", "lm_studio/", "llamafile/", "docker_model_runner/", "lemonade/", "langflow/",
+    "langgraph/", "vllm/", "reference/",
+)  # fmt: skip
 
 
 def served_locally(model: str, api_base: str | None) -> bool:

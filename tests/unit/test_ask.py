@@ -487,13 +487,34 @@ def test_a_server_the_environment_names_is_judged_local_or_not_as_api_base_is(mo
         ("gpt-4o", None, False),
         ("ollama/llama3", None, True),
         ("ollama/llama3", "https://ollama.example.com", False),
+        # red-team sweep 59: litellm's default servers for these are on localhost
+        ("docker_model_runner/ai/smollm2", None, True),
+        ("lemonade/Qwen3-4B-Instruct-2507-GGUF", None, True),
     ],
 )
 def test_timeouts_are_retried_twice_by_default_except_at_a_local_server(monkeypatch, model, api_base, local):
     from shape_asserts.asking.retry import served_locally, timeout_retries_for
 
-    for var in ("OPENAI_BASE_URL", "OPENAI_API_BASE", "OLLAMA_BASE_URL", "OLLAMA_API_BASE"):
+    for var in ("OPENAI_BASE_URL", "OPENAI_API_BASE", "OLLAMA_BASE_URL", "OLLAMA_API_BASE", "LEMONADE_API_BASE"):
         monkeypatch.delenv(var, raising=False)
+    monkeypatch.delenv("DOCKER_MODEL_RUNNER_API_BASE", raising=False)
     assert served_locally(model, api_base) is local
     assert timeout_retries_for(model, api_base) == (0 if local else 2)
     assert timeout_retries_for(model, api_base, 5) == 5
+
+
+@pytest.mark.parametrize(
+    ("model", "var", "url", "local"),
+    [
+        ("ollama_chat/llama3", "OLLAMA_API_BASE", "https://ollama.com", False),
+        ("huggingface/tgi", "HF_API_BASE", "http://127.0.0.1:8080", True),
+        ("text-completion-openai/m", "OPENAI_BASE_URL", "http://127.0.0.1:8080/v1", True),
+    ],
+)
+def test_a_providers_server_is_read_from_the_variable_litellm_reads(monkeypatch, model, var, url, local):
+    """Red-team sweep 59: ollama_chat/ at a hosted OLLAMA_API_BASE was judged local, and
+    huggingface/ at a local HF_API_BASE hosted: each reads a variable not named after its prefix."""
+    from shape_asserts.asking.retry import served_locally
+
+    monkeypatch.setenv(var, url)
+    assert served_locally(model, None) is local
