@@ -74,6 +74,7 @@ RESERVED: dict[str, str] = {
     "num_retries": "use --max-retries",
     "stream": "answers are read whole",
     "n": "use --samples: each sample is its own call",
+    "candidate_count": "use --samples: each sample is its own call (Gemini would bill every candidate)",
     "fallbacks": "each call asks the one model it names (litellm would ask others inside it, unpriced and unrecorded)",
     "context_window_fallbacks": "each call asks the one model it names",
     "content_policy_fallbacks": "each call asks the one model it names",
@@ -90,6 +91,8 @@ RESERVED: dict[str, str] = {
     "custom_llm_provider": "the provider is the model name's prefix (another would be sent this run's keys)",
     "client": "the harness's client makes the call",
     "deployment_id": "the model is --model's, or a configuration's `model` (litellm would ask the deployment named, over Azure)",
+    "model_id": "the model is --model's, or a configuration's `model` (litellm would ask the Bedrock model or "
+    "inference profile named, priced as the one in `model`)",
 }
 #: Keys that name a server (``aws_bedrock_runtime_endpoint``, ``vertex_ai_url``…): where a call goes
 #: is ``--api-base``'s alone.

@@ -73,6 +73,8 @@ def test_a_model_arg_with_an_option_of_its_own_points_to_that_option(key, option
         ("context_window_fallback_dict", "asks the one model"),
         ("custom_llm_provider", "prefix"),
         ("deployment_id", "over Azure"),
+        ("model_id", "inference profile"),  # red-team sweep 59: Opus asked, priced as Nova Micro
+        ("candidate_count", "--samples"),  # Gemini's n
         ("retry_policy", "--max-retries"),
     ],
 )
