@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from shape_asserts.asking.call import Answer, TimedOut, aask, litellm_version, worst_cost
+from shape_asserts.asking.call import Answer, TimedOut, aask, litellm_version, why_uncapped, worst_cost
 from shape_asserts.asking.failure import error_reason
 from shape_asserts.asking.model_config import ModelConfig, Sent, resolve
 from shape_asserts.asking.prices import answer_limit
@@ -400,6 +400,20 @@ class Asker:
             return RunState(fetched=True), progress
         fetching = _Fetch(self, jobs, progress, on_progress, on_settled, stop)
         return asyncio.run(fetching.run()), progress
+
+    def uncapped(self, jobs: Iterable[Job]) -> list[str]:
+        """Why ``--max-cost`` cannot bound the calls of each model ``jobs`` ask, one line per model
+        (none without a cap)."""
+        if self.max_cost is None:
+            return []
+        reasons = []
+        for model in dict.fromkeys(job.model for job in jobs if job.indices):
+            sent = self.sent(model)
+            limit = answer_limit(sent.max_tokens, sent.args)
+            why = why_uncapped(sent.model, limit, sent.args, served_locally(sent.model, self.api_base))
+            if why:
+                reasons.append(f"{model}: {why}")
+        return reasons
 
     def _worst_cost(self, job: Job) -> float:
         """The most one call for ``job`` can cost, held against ``--max-cost`` while it is in flight

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shape_asserts.asking.failure import describe, error_reason, hide_address, one_line, redact
-from shape_asserts.asking.prices import answer_cost, billed_region, list_prices, litellms_figure, worst_case
+from shape_asserts.asking.prices import answer_cost, billed_region, list_prices, litellms_figure, uncapped, worst_case
 from shape_asserts.asking.retry import (
     Timeout,
     backoff,
@@ -54,6 +54,7 @@ __all__ = [
     "preload_litellm",
     "redact",
     "retry_after",
+    "why_uncapped",
     "worst_cost",
 ]
 
@@ -200,6 +201,14 @@ def worst_cost(
     sent = sum(len(json.dumps(m, ensure_ascii=False).encode("utf-8")) for m in messages)
     carried = len(json.dumps(dict(args), ensure_ascii=False, default=str).encode("utf-8")) if args else 0
     return worst_case(prices, sent, max_tokens, carried)
+
+
+def why_uncapped(model: str, max_tokens: int | None, args: Mapping[str, Any], local: bool) -> str | None:
+    """Why ``--max-cost`` cannot bound a call to ``model`` (:func:`~shape_asserts.asking.prices.uncapped`;
+    ``local``: served on this machine or a private network), else ``None``."""
+    if model.startswith("reference/"):
+        return None  # drawn in-process
+    return uncapped(list_prices(load_litellm(), model), max_tokens, args, local)
 
 
 #: More tokens than any one chat call uses (the largest context windows hold about 10 million): a

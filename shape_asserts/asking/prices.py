@@ -26,6 +26,8 @@ __all__ = [
     "billed_region",
     "list_prices",
     "litellms_figure",
+    "provider_tools",
+    "uncapped",
     "worst_case",
 ]
 
@@ -69,6 +71,9 @@ class Prices:
     per_call: float
     #: The longest answer the model writes, as the list has it.
     longest: int | None
+    #: What the model bills that no argument of a call bounds, else ``None``: a model that runs
+    #: searches of its own, as many as it likes, and bills the pages it reads (its citation tokens).
+    unbounded: str | None = None
 
 
 #: Each model's prices, read once per model (``None`` for a model litellm has no price for).
@@ -83,17 +88,27 @@ def list_prices(litellm: Any, model: str) -> Prices | None:
 
 
 def _read_prices(litellm: Any, model: str) -> Prices | None:
+    """``model``'s prices, ``None`` where litellm's table has no entry for it (for a name it does
+    not list, litellm makes up an entry priced 0) or its entry prices it at nothing."""
+    table = getattr(litellm, "model_cost", None)
     try:
         info = litellm.get_model_info(model)
-    except Exception:  # not in litellm's price list (or a test's stand-in for litellm)
+    except Exception:  # not in litellm's price list
         return None
+    if not isinstance(table, dict) or info.get("key") not in table:
+        return None
+    tiers = [tier for tier in info.get("tiered_pricing") or () if isinstance(tier, dict)]
     listed = _list_price(info)
+    if not tiers and listed == (0.0, 0.0):
+        listed = None
+    if tiers:  # priced by the prompt's length alone: the list price is the shortest prompts' tier
+        listed = _list_price(min(tiers, key=_tier_start))
     if listed is None:
         return None
     prompt, answer = listed
-    by_region = _regional_entries(getattr(litellm, "model_cost", None), model)
+    by_region = _regional_entries(table, model)
     regional = {region: listed for region, entry in by_region.items() if (listed := _list_price(entry))}
-    entries = [info, *by_region.values()]
+    entries = [info, *by_region.values(), *tiers]
     longest = info.get("max_output_tokens")
     uplift = math.prod(max(1.0, v) for v in _uplifts(info))
     return Prices(
@@ -109,6 +124,9 @@ def _read_prices(litellm: Any, model: str) -> Prices | None:
             if "cost_per_query" in key or "cost_per_request" in key
         ),
         longest=longest if isinstance(longest, int) and longest > 0 else None,
+        unbounded="searches of its own and the pages they read"
+        if any(_priced([info], ("citation_cost_per_token",)))
+        else None,
     )
 
 
@@ -122,8 +140,22 @@ def _regional_entries(table: Any, model: str) -> dict[str, dict]:
     return {
         key[len(provider) + 1 : -len(name) - 1]: entry
         for key, entry in table.items()
-        if key.startswith(provider + "/") and key.endswith("/" + name) and isinstance(entry, dict)
+        if key.startswith(provider + "/")
+        and key.endswith("/" + name)
+        and len(key) > len(provider) + len(name) + 2  # (not the model's own entry)
+        and isinstance(entry, dict)
     }
+
+
+def _tier_start(tier: dict) -> float:
+    """Where a tier of prices by prompt length begins, in prompt tokens (``range: [start, end]``)."""
+    span = tier.get("range")
+    if not isinstance(span, (list, tuple)) or not span:
+        return math.inf
+    try:
+        return float(span[0])
+    except (TypeError, ValueError):
+        return math.inf
 
 
 def _list_price(entry: Any) -> tuple[float, float] | None:
@@ -181,6 +213,43 @@ def worst_case(prices: Prices, prompt_bytes: int, max_tokens: int | None, args_b
     return prompt + min(limits) * prices.most_answer + prices.per_call
 
 
+def uncapped(prices: Prices | None, max_tokens: int | None, args: Mapping[str, Any], local: bool) -> str | None:
+    """Why ``--max-cost`` cannot bound a call asked with ``max_tokens`` and ``args`` at these
+    ``prices`` (``None`` for a model litellm lists no price for), else ``None``. A model without a
+    price served on this machine or a private network (``local``) is taken to cost nothing; one
+    with a price there is a paid model behind a proxy, and held as anywhere."""
+    if prices is None:
+        return None if local else "litellm lists no price for it (a newer litellm may)"
+    if prices.unbounded:
+        return f"it bills {prices.unbounded}, which no argument bounds"
+    tools = provider_tools(args)
+    if tools:
+        return f"{', '.join(tools)} {'has' if len(tools) == 1 else 'have'} the provider run tools of its own, billed beyond the tokens"
+    if worst_case(prices, 0, max_tokens) is None:
+        return "nothing bounds its answers' length: give --max-tokens"
+    return None
+
+
+def provider_tools(args: Mapping[str, Any]) -> list[str]:
+    """The arguments (also inside ``extra_body``) that have the provider run a tool of its own: a
+    web search (``web_search_options``), or any tool but a function the model may call (Anthropic's
+    ``web_search_*``, Gemini's ``googleSearch``, code execution), each billed by the use or by the
+    pages it reads."""
+    found = []
+    for prefix, where in (("", args), ("extra_body.", args.get("extra_body"))):
+        if not isinstance(where, Mapping):
+            continue
+        if "web_search_options" in where:
+            found.append(prefix + "web_search_options")
+        tools = where.get("tools")
+        if tools is not None and not (
+            isinstance(tools, list)
+            and all(isinstance(t, Mapping) and t.get("type") in ("function", "custom") for t in tools)
+        ):
+            found.append(prefix + "tools")
+    return found
+
+
 #: More than any one chat call costs, in USD: a figure above it is not believed.
 MOST_COST_BELIEVED = 1_000.0
 
@@ -209,16 +278,13 @@ def answer_cost(prices: Prices, prompt_tokens: int, answer_tokens: int, region: 
 
 def billed_region(args: Mapping[str, Any]) -> str | None:
     """The region a call is served and billed in, found in the order litellm looks for Bedrock's:
-    the call's ``aws_region_name`` (or ``region_name``), the region of a ``model_id`` ARN,
-    ``AWS_REGION_NAME``, ``AWS_REGION``, then the AWS session's own (``AWS_DEFAULT_REGION``, the
-    ``region`` of ``~/.aws/config``, read by boto3 where it is installed); else ``None``."""
+    the call's ``aws_region_name`` (or ``region_name``), ``AWS_REGION_NAME``, ``AWS_REGION``, then
+    the AWS session's own (``AWS_DEFAULT_REGION``, the ``region`` of ``~/.aws/config``, read by
+    boto3 where it is installed); else ``None``. (litellm reads a ``model_id`` ARN's region first:
+    ``model_id`` is refused, :data:`~.model_config.RESERVED`.)"""
     for key in ("aws_region_name", "region_name"):
         if isinstance(args.get(key), str):
             return str(args[key])
-    arn = args.get("model_id")
-    fields = arn.split(":") if isinstance(arn, str) and arn.startswith("arn:") else []
-    if len(fields) > 3 and fields[3]:  # arn:aws:bedrock:<region>:…
-        return fields[3]
     found = os.environ.get("AWS_REGION_NAME") or os.environ.get("AWS_REGION")
     return found or _session_region()
 

@@ -225,8 +225,8 @@ class Progress:
             models = ", ".join(sorted(m for m, n in self.unpriced_by_model.items() if n))
             out.append(
                 f"shape-asserts: --max-cost {self.max_cost:g} USD did not count {self.unpriced} answer(s) "
-                f"litellm has no price for ({models}): the cap bounds only what litellm can price "
-                "(a newer litellm may know the model's price; else bound the run with -k or fewer --samples)"
+                f"litellm has no price for ({models}): a server on this machine or a private network is taken "
+                "to cost nothing (a hosted model without a price is refused before anything is asked)"
             )
         return out
 

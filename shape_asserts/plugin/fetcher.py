@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 
-from shape_asserts.plugin.suite import CaseParam, Settings, ask_planned, plan, prefetch
+from shape_asserts.plugin.suite import CaseParam, Settings, ask_planned, plan, prefetch, refuse_uncapped
 from shape_asserts.plugin.workers import shape_only_files, sure_to_ask
 
 if TYPE_CHECKING:
@@ -135,6 +135,7 @@ class Fetcher:
         try:
             # no xdist: the tests run here, and may replay what the plan read
             jobs = plan(settings, params, on_decision=say, ready=self.ready if in_process else None)
+            refuse_uncapped(settings, jobs)
             if in_process and settings.batch:  # a batch says itself what Ctrl-C leaves (kept, run again)
                 self.state, progress = ask_planned(settings, jobs, on_progress=self._show, on_decision=say)
                 self.progress = progress if jobs else None
@@ -149,7 +150,7 @@ class Fetcher:
             else:  # an xdist controller: its workers read the state from the run's file
                 self.progress = prefetch(settings, jobs, on_progress=self._show, on_decision=say)
         except pytest.UsageError:
-            raise  # --batch for a model without a batch interface: nothing was asked
+            raise  # --batch for a model without a batch interface, a cap that cannot count: nothing was asked
         except Exception as exc:
             after = (
                 "under --batch nothing is asked one by one: the cases without a recording error; run again"

@@ -37,6 +37,7 @@ __all__ = [
     "plan",
     "prefetch",
     "ask_planned",
+    "refuse_uncapped",
     "run_cases",
     "many_results",
     "drawings_in_terminal",
@@ -380,3 +381,22 @@ def ask_planned(
         except BatchUnavailable as exc:
             raise pytest.UsageError(f"shape-asserts: {exc}") from None
     return asker.fetch(jobs, on_progress, on_settled=on_settled, stop=stop)
+
+
+def refuse_uncapped(settings: Settings, jobs: list[Job]) -> None:
+    """Refuse, before the first call, a ``--max-cost`` that cannot count what the planned calls
+    cost (:meth:`~shape_asserts.asking.asker.Asker.uncapped`): a cap that lets a model's calls
+    through uncounted is no cap.
+
+    Raises
+    ------
+    pytest.UsageError
+        Naming each such model and why.
+    """
+    uncapped = settings.asker().uncapped(jobs)
+    if uncapped:
+        raise pytest.UsageError(
+            f"shape-asserts: --max-cost {settings.max_cost:g} cannot bound what these calls cost, so nothing was "
+            f"asked: {'; '.join(uncapped)}. Drop --max-cost (or shape_max_cost) to ask them without a cap, or "
+            "leave the model out of this run"
+        )

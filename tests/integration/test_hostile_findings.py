@@ -1061,3 +1061,38 @@ def test_a_url_password_of_any_length_never_reaches_disk(suite):
     written = [*(suite.path / "recorded").rglob("*.json"), suite.path / "r.jsonl", suite.path / "r.html"]
     assert all(password not in p.read_text(encoding="utf-8") for p in written)
     assert password not in output(result)
+
+
+@pytest.mark.parametrize(
+    ("model", "args", "why"),
+    [
+        ("openai/gpt-9", (), "openai/gpt-9: litellm lists no price for it"),
+        ("perplexity/sonar-deep-research", (), "it bills searches of its own and the pages they read"),
+        (PRICED, ('--model-arg=web_search_options={"search_context_size": "high"}',), "web_search_options has"),
+    ],
+)
+def test_issue32_max_cost_refuses_a_hosted_model_it_cannot_count(suite, monkeypatch, model, args, why):
+    """Red-team sweep 59: litellm prices a name it does not list (openai/gpt-9, a new model) at 0,
+    and the run counted $0 under the cap while it was billed 12 times the cap; a deep-research
+    model ran 30 searches a call against one held. Refused before anything is asked."""
+    monkeypatch.setenv("PERPLEXITYAI_API_KEY", "dummy")
+    suite.makeconftest(HOSTED_NAME_CONFTEST)
+    with HostileServer(exact) as server:
+        hosted = server.base_url.replace("127.0.0.1", "hosted.example")
+        result = run(suite, server, f"--api-base={hosted}", "--max-cost=1", *args, "-k", "circle-start000", model=model)
+
+    text = output(result)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR, text
+    assert not server.requests
+    assert "--max-cost 1 cannot bound what these calls cost, so nothing was asked" in text and why in text, text
+
+
+def test_issue32_max_cost_takes_an_unpriced_local_server_to_cost_nothing(suite):
+    """The same unlisted name at a server on this machine is asked, and the run says the cap did
+    not count it."""
+    with HostileServer(exact) as server:
+        result = run(suite, server, "--max-cost=1", "-k", "circle-start000", model="openai/gpt-9")
+
+    text = output(result)
+    result.assert_outcomes(passed=2)
+    assert "did not count 2 answer(s) litellm has no price for (openai/gpt-9)" in text, text

@@ -22,7 +22,11 @@ class PriceList:
         if model not in self.prices:
             raise ValueError(f"This model isn't mapped yet. model={model}")
         per_prompt, per_answer = self.prices[model]
-        return {"input_cost_per_token": per_prompt, "output_cost_per_token": per_answer}
+        return {"key": model, "input_cost_per_token": per_prompt, "output_cost_per_token": per_answer}
+
+    @property
+    def model_cost(self):
+        return {model: {"key": model} for model in self.prices}
 
 
 USED = types.SimpleNamespace(prompt_tokens=120, completion_tokens=40, total_tokens=160)
@@ -102,11 +106,12 @@ def test_a_price_list_entry_that_is_no_price_prices_nothing(bad):
 
 
 class FullPriceList:
-    """A stand-in with a price list as litellm's: tiers, a speed, a search fee, regional entries."""
+    """A stand-in with a price list as litellm's: tiers, a speed, a search fee, regional entries;
+    the model asked is the one listed under ``info``."""
 
     def __init__(self, info: dict, model_cost: dict | None = None) -> None:
-        self.info = info
-        self.model_cost = model_cost or {}
+        self.info = {"key": "listed", **info}
+        self.model_cost = {"listed": self.info, **(model_cost or {})}
 
     def get_model_info(self, model):
         return self.info
@@ -214,14 +219,14 @@ def test_litellms_figure_is_priced_in_the_region_too():
     ("args", "env", "region"),
     [
         ({"aws_region_name": "eu-west-1"}, {"AWS_REGION_NAME": "us-east-1"}, "eu-west-1"),
-        ({"model_id": "arn:aws:bedrock:ap-northeast-1::foundation-model/x"}, {"AWS_REGION_NAME": "us-east-1"}, "ap-northeast-1"),
         ({}, {"AWS_REGION_NAME": "us-east-2"}, "us-east-2"),
         ({}, {"AWS_DEFAULT_REGION": "ap-south-1"}, "ap-south-1"),
     ],
 )  # fmt: skip
 def test_the_region_billed_is_found_where_litellm_finds_it(monkeypatch, args, env, region):
-    """Red-team sweep 58: a model ARN's region and the AWS session's (AWS_DEFAULT_REGION,
-    ~/.aws/config) were not read, and each answer there was counted at the base price."""
+    """Red-team sweep 58: the AWS session's region (AWS_DEFAULT_REGION, ~/.aws/config) was not
+    read, and each answer there was counted at the base price. (A model ARN's region went with
+    ``model_id``, which is refused: it asks another model.)"""
     for var in ("AWS_REGION_NAME", "AWS_REGION", "AWS_DEFAULT_REGION"):
         monkeypatch.delenv(var, raising=False)
     for var, value in env.items():
@@ -241,3 +246,66 @@ def test_a_calls_worst_case_prices_its_answer_in_the_dearest_kind_listed(monkeyp
     audio = {**listed, "output_cost_per_audio_token": 6.4e-5, "output_cost_per_second": 1.0}
     text_only = _worst(monkeypatch, FullPriceList(listed))
     assert _worst(monkeypatch, FullPriceList(audio)) > text_only + 1000 * (6.4e-5 - 1e-5) * 0.999
+
+
+class MadeUpEntry(FullPriceList):
+    """litellm for a name it does not list: an entry of its own making, priced 0, under the
+    name asked, which its table does not hold."""
+
+    def get_model_info(self, model):
+        return {**self.info, "key": model}
+
+
+def test_a_model_litellm_does_not_list_has_no_price():
+    """Red-team sweep 59: for gemini/gemini-3-pro-preview, openai/gpt-9 and other names it does
+    not list, litellm made up an entry priced 0; the cap took it as free and said nothing."""
+    made_up = MadeUpEntry({"input_cost_per_token": 0, "output_cost_per_token": 0})
+    assert price_module.list_prices(made_up, "gemini/gemini-3-pro-preview") is None
+    listed_at_nothing = FullPriceList({"input_cost_per_token": 0.0, "output_cost_per_token": 0.0})
+    assert price_module.list_prices(listed_at_nothing, "ollama/llama3") is None
+
+
+def test_a_model_priced_by_prompt_length_is_held_at_its_dearest_tier(monkeypatch):
+    """Red-team sweep 59: dashscope/qwen3-max and 48 more are priced by tiers alone; their prices
+    read 0, and nothing was held for their calls."""
+    tiers = [
+        {"input_cost_per_token": 2.4e-6, "output_cost_per_token": 1.2e-5, "range": [32000.0, 128000.0]},
+        {"input_cost_per_token": 1.2e-6, "output_cost_per_token": 6e-6, "range": [0, 32000.0]},
+    ]
+    tiered = FullPriceList({"input_cost_per_token": 0, "output_cost_per_token": 0, "tiered_pricing": tiers})
+    prices = price_module.list_prices(tiered, "dashscope/qwen3-max")
+    assert prices is not None and (prices.prompt, prices.answer) == (1.2e-6, 6e-6)
+    assert (prices.most_prompt, prices.most_answer) == (2.4e-6, 1.2e-5)
+    one_tier = FullPriceList({"input_cost_per_token": 2.4e-6, "output_cost_per_token": 1.2e-5})
+    assert _worst(monkeypatch, tiered) == pytest.approx(_worst(monkeypatch, one_tier))
+
+
+LISTED = {"input_cost_per_token": 2e-6, "output_cost_per_token": 8e-6}
+
+
+@pytest.mark.parametrize(
+    ("info", "args", "why"),
+    [
+        (None, {}, "litellm lists no price for it"),
+        ({**LISTED, "citation_cost_per_token": 2e-6}, {}, "searches of its own"),
+        (LISTED, {"web_search_options": {"search_context_size": "high"}}, "web_search_options has the provider run"),
+        (LISTED, {"tools": [{"type": "web_search_20250305", "name": "web_search"}]}, "tools has the provider run"),
+        (LISTED, {"tools": [{"googleSearch": {}}]}, "tools has the provider run"),
+        (LISTED, {"extra_body": {"tools": [{"type": "code_execution"}]}}, "extra_body.tools has"),
+    ],
+)  # fmt: skip
+def test_what_the_cap_cannot_count_is_named(info, args, why):
+    """Red-team sweep 59: a deep-research model ran 30 searches a call, billed with the pages
+    they read, against one search held; a web search asked by an argument is billed the same way."""
+    prices = None if info is None else price_module.list_prices(FullPriceList(info), "perplexity/m")
+    reason = price_module.uncapped(prices, 1000, args, local=False)
+    assert reason is not None and why in reason
+    # at a server on this machine a model without a price costs nothing; a priced one is paid for
+    # behind a proxy there, and its searches and tools are not counted there either
+    assert (price_module.uncapped(prices, 1000, args, local=True) is None) is (info is None)
+
+
+def test_a_call_the_cap_can_count_is_not_refused():
+    prices = price_module.list_prices(FullPriceList(LISTED), "openai/m")
+    tools = {"tools": [{"type": "function", "function": {"name": "draw", "parameters": {}}}], "temperature": 0}
+    assert price_module.uncapped(prices, 1000, tools, local=False) is None

@@ -175,9 +175,9 @@ def test_max_cost_says_what_it_could_not_count(tmp_path):
     # the unpriced answers did not count toward the cap; the priced ones stopped at it
     assert progress.unpriced == 3 and progress.cost_usd == pytest.approx(1.0) and len(state.unasked) == 1
     assert progress.usage_lines()[-1] == (
-        "shape-asserts: --max-cost 0.6 USD did not count 3 answer(s) litellm has no price for (local): the cap "
-        "bounds only what litellm can price (a newer litellm may know the model's price; else bound the run "
-        "with -k or fewer --samples)"
+        "shape-asserts: --max-cost 0.6 USD did not count 3 answer(s) litellm has no price for (local): a server "
+        "on this machine or a private network is taken to cost nothing (a hosted model without a price is refused "
+        "before anything is asked)"
     )
     # without a cap, or with every answer priced, nothing is said about one
     capped = asker(tmp_path / "priced", max_cost=5.0, call=PricedBy({"paid": 0.5}))
