@@ -74,6 +74,9 @@ class Prices:
     #: What the model bills that no argument of a call bounds, else ``None``: a model that runs
     #: searches of its own, as many as it likes, and bills the pages it reads (its citation tokens).
     unbounded: str | None = None
+    #: Whether litellm drops a call's ``max_tokens`` for the model (it takes neither that nor
+    #: ``max_completion_tokens``, as v0's): its answers are as long as the model likes.
+    drops_limit: bool = False
 
 
 #: Each model's prices, read once per model (``None`` for a model litellm has no price for).
@@ -110,6 +113,7 @@ def _read_prices(litellm: Any, model: str) -> Prices | None:
     regional = {region: listed for region, entry in by_region.items() if (listed := _list_price(entry))}
     entries = [info, *by_region.values(), *tiers]
     longest = info.get("max_output_tokens")
+    supported = info.get("supported_openai_params")
     uplift = math.prod(max(1.0, v) for v in _uplifts(info))
     return Prices(
         prompt=prompt,
@@ -124,6 +128,7 @@ def _read_prices(litellm: Any, model: str) -> Prices | None:
             if "cost_per_query" in key or "cost_per_request" in key
         ),
         longest=longest if isinstance(longest, int) and longest > 0 else None,
+        drops_limit=isinstance(supported, list) and not {"max_tokens", "max_completion_tokens"} & set(supported),
         unbounded="searches of its own and the pages they read"
         if any(_priced([info], ("citation_cost_per_token",)))
         else None,
@@ -206,7 +211,8 @@ def worst_case(prices: Prices, prompt_bytes: int, max_tokens: int | None, args_b
     may bill what they carry either way (tool definitions are read as prompt; a predicted output's
     rejected tokens are billed as answer).
     """
-    limits = [n for n in (max_tokens, prices.longest) if n]
+    # (the model's own longest answer alone where litellm drops the call's limit)
+    limits = [n for n in (None if prices.drops_limit else max_tokens, prices.longest) if n]
     if not limits:
         return None
     prompt = prompt_bytes * prices.most_prompt + args_bytes * max(prices.most_prompt, prices.most_answer)
@@ -226,6 +232,8 @@ def uncapped(prices: Prices | None, max_tokens: int | None, args: Mapping[str, A
     if tools:
         return f"{', '.join(tools)} {'has' if len(tools) == 1 else 'have'} the provider run tools of its own, billed beyond the tokens"
     if worst_case(prices, 0, max_tokens) is None:
+        if prices.drops_limit:
+            return "nothing bounds its answers' length: litellm drops --max-tokens for it and lists no longest answer"
         return "nothing bounds its answers' length: give --max-tokens"
     return None
 

@@ -309,3 +309,15 @@ def test_a_call_the_cap_can_count_is_not_refused():
     prices = price_module.list_prices(FullPriceList(LISTED), "openai/m")
     tools = {"tools": [{"type": "function", "function": {"name": "draw", "parameters": {}}}], "temperature": 0}
     assert price_module.uncapped(prices, 1000, tools, local=False) is None
+
+
+def test_a_model_whose_length_limit_litellm_drops_is_held_at_its_longest_answer(monkeypatch):
+    """Red-team sweep 59 (seen): litellm drops max_tokens for v0's models (drop_params), so their
+    answers run to the model's own limit (512,000 tokens at $75 a million for v0-1.5-lg)."""
+    listed = {"input_cost_per_token": 1e-6, "output_cost_per_token": 4e-6, "max_output_tokens": 50_000}
+    obeys = {**listed, "supported_openai_params": ["max_tokens", "temperature"]}
+    drops = {**listed, "supported_openai_params": ["temperature", "stream"]}
+    held = _worst(monkeypatch, FullPriceList(obeys))
+    assert _worst(monkeypatch, FullPriceList(drops)) == pytest.approx(held + 49_000 * 4e-6)  # (asked 1,000)
+    no_longest = price_module.list_prices(FullPriceList({**drops, "max_output_tokens": None}), "v0/m")
+    assert "litellm drops --max-tokens" in (price_module.uncapped(no_longest, 1000, {}, local=False) or "")
