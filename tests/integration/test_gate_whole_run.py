@@ -120,14 +120,20 @@ def completion(**kwargs):
 
 
 def get_model_info(model):
-    return {"input_cost_per_token": 1e-06, "output_cost_per_token": 1e-05, "max_output_tokens": 4096}
+    return {"key": model, "input_cost_per_token": 1e-06, "output_cost_per_token": 1e-05, "max_output_tokens": 4096}
 
 
 async def acompletion(**kwargs):
     return completion(**kwargs)
 
 
+class _Listed(dict):  # litellm's price table, as listing every model this stand-in prices
+    def __contains__(self, model):
+        return True
+
+
 FAKE.completion, FAKE.acompletion, FAKE.get_model_info = completion, acompletion, get_model_info
+FAKE.model_cost = _Listed()
 """
 )
 
