@@ -101,12 +101,11 @@ def _read_prices(litellm: Any, model: str) -> Prices | None:
     if not isinstance(table, dict) or info.get("key") not in table:
         return None
     tiers = [tier for tier in info.get("tiered_pricing") or () if isinstance(tier, dict)]
-    listed = _list_price(info)
-    if not tiers and listed == (0.0, 0.0):
-        listed = None
     if tiers:  # priced by the prompt's length alone: the list price is the shortest prompts' tier
         listed = _list_price(min(tiers, key=_tier_start))
-    if listed is None:
+    else:
+        listed = _list_price(info)
+    if listed is None or listed == (0.0, 0.0):  # (priced at nothing: no price a cap can count by)
         return None
     prompt, answer = listed
     by_region = _regional_entries(table, model)
@@ -114,6 +113,7 @@ def _read_prices(litellm: Any, model: str) -> Prices | None:
     entries = [info, *by_region.values(), *tiers]
     longest = info.get("max_output_tokens")
     supported = info.get("supported_openai_params")
+    searches_own = any(_priced([info], ("citation_cost_per_token",)))  # (Perplexity's deep research)
     uplift = math.prod(max(1.0, v) for v in _uplifts(info))
     return Prices(
         prompt=prompt,
@@ -129,9 +129,7 @@ def _read_prices(litellm: Any, model: str) -> Prices | None:
         ),
         longest=longest if isinstance(longest, int) and longest > 0 else None,
         drops_limit=isinstance(supported, list) and not {"max_tokens", "max_completion_tokens"} & set(supported),
-        unbounded="searches of its own and the pages they read"
-        if any(_priced([info], ("citation_cost_per_token",)))
-        else None,
+        unbounded="searches of its own and the pages they read" if searches_own else None,
     )
 
 
