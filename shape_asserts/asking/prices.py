@@ -236,24 +236,43 @@ def uncapped(prices: Prices | None, max_tokens: int | None, args: Mapping[str, A
     return None
 
 
+#: The keys of a function the model may call, as OpenAI's and Anthropic's formats spell it: a tool
+#: with any other key is the provider's own (Gemini's code reads ``googleSearch`` from a tool
+#: whatever its ``type`` says).
+_FUNCTION_KEYS = frozenset({"name", "description", "parameters", "strict", "input_schema", "format", "cache_control"})
+
+
 def provider_tools(args: Mapping[str, Any]) -> list[str]:
     """The arguments (also inside ``extra_body``) that have the provider run a tool of its own: a
-    web search (``web_search_options``), or any tool but a function the model may call (Anthropic's
-    ``web_search_*``, Gemini's ``googleSearch``, code execution), each billed by the use or by the
-    pages it reads."""
+    web search (``web_search_options``), or any tool or function but a plain function the model may
+    call (Anthropic's ``web_search_*``, Gemini's ``googleSearch``, code execution), each billed by
+    the use or by the pages it reads."""
     found = []
     for prefix, where in (("", args), ("extra_body.", args.get("extra_body"))):
         if not isinstance(where, Mapping):
             continue
         if "web_search_options" in where:
             found.append(prefix + "web_search_options")
-        tools = where.get("tools")
-        if tools is not None and not (
-            isinstance(tools, list)
-            and all(isinstance(t, Mapping) and t.get("type") in ("function", "custom") for t in tools)
-        ):
-            found.append(prefix + "tools")
+        for key, plain in (("tools", _plain_tool), ("functions", _plain_function)):
+            listed = where.get(key)
+            if listed is not None and not (isinstance(listed, list) and all(plain(t) for t in listed)):
+                found.append(prefix + key)
     return found
+
+
+def _plain_tool(tool: Any) -> bool:
+    """Whether ``tool`` is a function the model may call and nothing more (``{"type": "function",
+    "function": {...}}``, OpenAI's custom tool, Anthropic's ``name`` and ``input_schema``)."""
+    if not isinstance(tool, Mapping) or tool.get("type", "custom") not in ("function", "custom"):
+        return False
+    if not set(tool) <= _FUNCTION_KEYS | {"type", "function", "custom"}:
+        return False
+    return all(_plain_function(tool[key]) for key in ("function", "custom") if key in tool)
+
+
+def _plain_function(function: Any) -> bool:
+    """Whether ``function`` is a function's definition and nothing more."""
+    return isinstance(function, Mapping) and set(function) <= _FUNCTION_KEYS
 
 
 #: More than any one chat call costs, in USD: a figure above it is not believed.

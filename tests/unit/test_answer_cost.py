@@ -292,6 +292,10 @@ LISTED = {"input_cost_per_token": 2e-6, "output_cost_per_token": 8e-6}
         (LISTED, {"tools": [{"type": "web_search_20250305", "name": "web_search"}]}, "tools has the provider run"),
         (LISTED, {"tools": [{"googleSearch": {}}]}, "tools has the provider run"),
         (LISTED, {"extra_body": {"tools": [{"type": "code_execution"}]}}, "extra_body.tools has"),
+        # red-team sweep 60: litellm's Gemini code reads the tool's key, whatever its type says
+        (LISTED, {"tools": [{"type": "function", "googleSearch": {}}]}, "tools has"),
+        (LISTED, {"tools": [{"type": "function", "function": {"name": "f", "googleSearch": {}}}]}, "tools has"),
+        (LISTED, {"functions": [{"name": "f", "googleSearch": {}}]}, "functions has"),
     ],
 )  # fmt: skip
 def test_what_the_cap_cannot_count_is_named(info, args, why):
@@ -309,6 +313,10 @@ def test_a_call_the_cap_can_count_is_not_refused():
     prices = price_module.list_prices(FullPriceList(LISTED), "openai/m")
     tools = {"tools": [{"type": "function", "function": {"name": "draw", "parameters": {}}}], "temperature": 0}
     assert price_module.uncapped(prices, 1000, tools, local=False) is None
+    anthropic = {"tools": [{"name": "draw", "description": "points", "input_schema": {"type": "object"}}]}
+    functions = {"functions": [{"name": "draw", "parameters": {"type": "object"}}]}
+    assert price_module.uncapped(prices, 1000, anthropic, local=False) is None
+    assert price_module.uncapped(prices, 1000, functions, local=False) is None
 
 
 def test_a_model_whose_length_limit_litellm_drops_is_held_at_its_longest_answer(monkeypatch):
