@@ -75,6 +75,7 @@ RESERVED: dict[str, str] = {
     "stream": "answers are read whole",
     "n": "use --samples: each sample is its own call",
     "candidate_count": "use --samples: each sample is its own call (Gemini would bill every candidate)",
+    "best_of": "use --samples: each sample is its own call (a completions model would bill every answer it drew)",
     "fallbacks": "each call asks the one model it names (litellm would ask others inside it, unpriced and unrecorded)",
     "context_window_fallbacks": "each call asks the one model it names",
     "content_policy_fallbacks": "each call asks the one model it names",

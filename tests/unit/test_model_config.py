@@ -75,6 +75,7 @@ def test_a_model_arg_with_an_option_of_its_own_points_to_that_option(key, option
         ("deployment_id", "over Azure"),
         ("model_id", "inference profile"),  # red-team sweep 59: Opus asked, priced as Nova Micro
         ("candidate_count", "--samples"),  # Gemini's n
+        ("best_of", "--samples"),  # red-team sweep 60: gpt-3.5-turbo-instruct billed 20 answers a call
         ("retry_policy", "--max-retries"),
     ],
 )
