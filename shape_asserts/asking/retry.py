@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import random
+import re
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -108,14 +109,21 @@ def is_retriable(exc: BaseException) -> bool:
     return type(exc).__name__ in _RETRIABLE
 
 
+#: Google's wait in a 429's body (``RetryInfo``: ``"retryDelay": "7s"``), which it sends in no header.
+_RETRY_DELAY = re.compile(r'"retryDelay"\s*:\s*"(\d{1,6}(?:\.\d{1,9})?)s"')
+
+#: How much of a failure's text is searched for that wait (a hostile body may be megabytes).
+_RETRY_DELAY_SEARCHED = 65_536
+
+
 def retry_after(exc: BaseException) -> float | None:
     """Seconds the provider asked us to wait, if it said: ``retry-after-ms``, or ``Retry-After`` in
-    seconds or as an HTTP date."""
+    seconds or as an HTTP date; else Google's ``retryDelay`` in the reply's body."""
     headers: Any = getattr(exc, "litellm_response_headers", None)
     if headers is None:
         headers = getattr(getattr(exc, "response", None), "headers", None)
     if headers is None:
-        return None
+        return _body_retry_delay(exc)
     try:
         ms = headers.get("retry-after-ms")
         if ms is not None:
@@ -124,7 +132,7 @@ def retry_after(exc: BaseException) -> float | None:
     except (TypeError, ValueError, AttributeError):
         return None
     if value is None:
-        return None
+        return _body_retry_delay(exc)
     try:
         return max(0.0, float(value))
     except (TypeError, ValueError):
@@ -136,6 +144,16 @@ def retry_after(exc: BaseException) -> float | None:
         return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
     except (TypeError, ValueError, IndexError, OverflowError):
         return None
+
+
+def _body_retry_delay(exc: BaseException) -> float | None:
+    """Google's wait in the body of its 429 (Gemini, Vertex), as litellm's message repeats it."""
+    try:
+        text = str(exc)[:_RETRY_DELAY_SEARCHED]
+    except Exception:
+        return None
+    found = _RETRY_DELAY.search(text)
+    return float(found.group(1)) if found else None
 
 
 def backoff(attempt: int, exc: BaseException | None, base: float = 0.5) -> float:
@@ -155,9 +173,14 @@ _LOCAL_PROVIDERS = (
 )  # fmt: skip
 
 
+#: RFC 6598's shared address space: a carrier's private network, and Tailscale's (its machines'
+#: 100.x addresses), which Python's ``is_private`` leaves out.
+_SHARED_ADDRESS_SPACE = ipaddress.ip_network("100.64.0.0/10")
+
+
 def served_locally(model: str, api_base: str | None) -> bool:
     """Whether ``model`` is served on this machine or a private network: ``--api-base`` names a
-    loopback, private or link-local address, ``localhost``, a ``.local`` name or a one-word host
+    loopback, private, link-local or shared (Tailscale's 100.64/10) address, ``localhost``, a ``.local`` name or a one-word host
     (a container's service name); without it, the same of the server the environment names for the
     model's provider (``OPENAI_BASE_URL`` ...: :func:`~.failure.env_base_url`, as litellm reads it),
     or else the provider's default server is local (ollama, LM Studio, llamafile) or the model draws
@@ -180,7 +203,8 @@ def served_locally(model: str, api_base: str | None) -> bool:
         address = ipaddress.ip_address(host)
     except ValueError:
         return False
-    return address.is_loopback or address.is_private or address.is_link_local
+    shared = isinstance(address, ipaddress.IPv4Address) and address in _SHARED_ADDRESS_SPACE
+    return address.is_loopback or address.is_private or address.is_link_local or shared
 
 
 def timeout_retries_for(model: str, api_base: str | None, given: int | None = None) -> int:

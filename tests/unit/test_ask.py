@@ -489,6 +489,8 @@ def test_a_server_the_environment_names_is_judged_local_or_not_as_api_base_is(mo
         ("ollama/llama3", "https://ollama.example.com", False),
         # red-team sweep 59: litellm's default servers for these are on localhost
         ("docker_model_runner/ai/smollm2", None, True),
+        ("openai/m", "http://100.100.1.2:8080/v1", True),  # red-team sweep 60: Tailscale's shared space
+        ("openai/m", "http://100.128.0.1:8080/v1", False),  # (past it)
         ("lemonade/Qwen3-4B-Instruct-2507-GGUF", None, True),
     ],
 )
@@ -518,3 +520,17 @@ def test_a_providers_server_is_read_from_the_variable_litellm_reads(monkeypatch,
 
     monkeypatch.setenv(var, url)
     assert served_locally(model, None) is local
+
+
+def test_googles_wait_in_a_429s_body_is_honoured():
+    """Red-team sweep 60: Gemini says how long to wait only in its 429's body (``RetryInfo``); the
+    three retries were spent in 3.5 s, inside the same quota window, and 14 of 24 cases lost."""
+    from shape_asserts.asking.retry import backoff, retry_after
+
+    said = (
+        'litellm.RateLimitError: GeminiException - {"error": {"code": 429, "status": "RESOURCE_EXHAUSTED", '
+        '"details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "7s"}]}}'
+    )
+    assert retry_after(Exception(said)) == 7.0
+    assert backoff(0, Exception(said.replace('"7s"', '"7.5s"'))) == 7.5
+    assert retry_after(Exception("rate limited")) is None
