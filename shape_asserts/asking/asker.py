@@ -632,20 +632,26 @@ class _Fetch:
         """The claim on asking sample ``index`` of ``job`` (:meth:`.FixtureStore.claim`), waited
         for while another process holds it (its call under way); ``None`` when the run stops first
         or the claim's file cannot be made (the sample is then not asked, and says so)."""
-        while True:
-            try:
-                claim = self.asker.store.claim(job.model, job.case.id, self.asker.lang, index)
-            except OSError as exc:  # its lock file cannot be made: nor could its answer be recorded
-                self.state.unrecorded.setdefault(
-                    job.key, f"nothing was asked of {job.model}: its claim could not be taken ({exc.strerror or exc})"
-                )
-                return None
-            if claim is not None:
-                return claim
-            if self.stop is not None and self.stop.is_set():
-                self.state.unasked.setdefault(job.key, "not asked: the run ended before this case's turn")
-                return None
-            await asyncio.sleep(CLAIM_POLL_S)
+        label = f"{job.case.id}@{job.model} #{index}"
+        try:
+            while True:
+                try:
+                    claim = self.asker.store.claim(job.model, job.case.id, self.asker.lang, index)
+                except OSError as exc:  # its lock file cannot be made: nor could its answer be recorded
+                    self.state.unrecorded.setdefault(
+                        job.key,
+                        f"nothing was asked of {job.model}: its claim could not be taken ({exc.strerror or exc})",
+                    )
+                    return None
+                if claim is not None:
+                    return claim
+                if self.stop is not None and self.stop.is_set():
+                    self.state.unasked.setdefault(job.key, "not asked: the run ended before this case's turn")
+                    return None
+                self.progress.awaiting.setdefault(label, time.perf_counter())  # (said by the heartbeat)
+                await asyncio.sleep(CLAIM_POLL_S)
+        finally:
+            self.progress.awaiting.pop(label, None)
 
     def _recorded_meanwhile(self, job: Job, index: int) -> bool:
         """Whether another process recorded sample ``index`` of the question ``job`` asks while this

@@ -136,6 +136,8 @@ class Progress:
     finished: float | None = None
     #: Calls in flight: what each asks (``case@model #sample``) → when it started.
     in_flight: dict[str, float] = field(default_factory=dict)
+    #: Samples another process is asking (it holds their claim): each → since when this run waits.
+    awaiting: dict[str, float] = field(default_factory=dict)
     #: Seconds between progress lines while calls are in flight and none completes.
     heartbeat: float = field(default_factory=heartbeat_interval)
     #: Whether calls go one at a time since a local server queued them past ``--request-timeout``.
@@ -242,6 +244,12 @@ class Progress:
         if self.in_flight and self.finished is None:
             oldest, since = min(self.in_flight.items(), key=lambda kv: kv[1])
             out += f"; {len(self.in_flight)} in flight, the longest for {time.perf_counter() - since:.0f}s ({oldest})"
+        if self.awaiting and self.finished is None:
+            oldest, since = min(self.awaiting.items(), key=lambda kv: kv[1])
+            out += (
+                f"; {len(self.awaiting)} waiting for another run on the same fixtures to record them, the longest "
+                f"for {time.perf_counter() - since:.0f}s ({oldest}; a run that is stopped, as by Ctrl-Z, holds them)"
+            )
         if self.narrowed:
             out += "; one call at a time (calls queued at a local server timed out waiting: asked again)"
         return out

@@ -306,6 +306,23 @@ def test_while_calls_wait_the_listener_hears_heartbeats_naming_the_calls_in_flig
     assert "in flight" not in heard[-1][1]  # the last word, once everything ended
 
 
+def test_while_another_run_holds_a_samples_claim_the_heartbeat_says_so(tmp_path, monkeypatch):
+    """Red-team sweep 60 (minor): a claim held by a run stopped with Ctrl-Z was waited on with
+    "0/1 calls done … asked 0" and nothing said of why."""
+    import threading
+
+    monkeypatch.setenv("SHAPE_ASSERTS_HEARTBEAT", "0.02")
+    heard: list[str] = []
+    run = asker(tmp_path, call=FakeProvider())
+    held = run.store.claim("m", CASES[0].id, run.lang, 0)  # (another open of the lock: another holder)
+    assert held is not None
+    threading.Timer(0.5, held.close).start()
+    run.fetch(run.plan(PAIRS[:1], samples=1), lambda p: heard.append(p.line()))
+    waiting = [line for line in heard if "waiting for another run on the same fixtures" in line]
+    assert waiting and f"({CASES[0].id}@m #0; a run that is stopped" in waiting[-1], heard
+    assert "waiting for another run" not in heard[-1]  # the claim was let go, and the sample asked
+
+
 @pytest.mark.parametrize(("value", "seconds"), [("1e-9", 0.1), ("0.5", 0.5), ("1e308", 3600.0)])
 def test_a_heartbeat_setting_is_brought_within_a_tenth_of_a_second_and_an_hour(monkeypatch, value, seconds):
     """Fourth red-team sweep: 1e-9 printed 57,886 progress lines in 2 s, and 1e308 printed none."""
