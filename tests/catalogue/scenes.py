@@ -361,6 +361,11 @@ class HouseStyle:
     #: house at its nearest (2: one empty cell between, 3: two ...)
     chimney_clear: int | None = None
     chimney_ground: bool = False
+    #: the chimney-sized box not standing on the roof: "hanging" from its slope into the attic
+    #: (its top level with the slope's downhill side, sunk ``chimney`` of the wall height, nothing
+    #: of it above the roof), "attic" floating in the attic under the ridge (from a sixth to 0.6
+    #: of the roof's rise above the walls); both level boxes
+    chimney_box: str | None = None
     #: something else drawn on the roof (with ``chimney=None``: instead of the chimney):
     #: "skylight", a flat box a cell thick lying along the near slope where the chimney would stand
     #: (twice its width, its depth); "gable-window", a rectangle on the near gable end's wall
@@ -480,7 +485,16 @@ def _house_model(st: HouseStyle, k: float):
         top = up_y + max(1.0, st.chimney * H)
         if q2:
             top = _rnd(top)
-        if st.chimney_ground:
+        if st.chimney_box is not None:
+            top, low = _box_in_roof(st, roof_y(z0), roof_y(z1), H, R, q2)
+            if st.chimney_box == "attic":
+                z0 = zr - (cd // 2 if q2 else cd / 2)
+                z1 = z0 + cd
+
+            def base_y(z):
+                return low
+
+        elif st.chimney_ground:
             # on the ground to the right of the house, clear of it on screen
             gx0 = a + cd + max(2, 0.2 * b)
             gx0 = 2 * _rnd(gx0 / 2) if q2 else gx0
@@ -491,7 +505,7 @@ def _house_model(st: HouseStyle, k: float):
                 return 0.0
 
             top = max(1.0, st.chimney * H) + (R + H) * 0.5
-        else:
+        if st.chimney_box is None and not st.chimney_ground:
             base_y = roof_y
         b00, b01, b10, b11 = (x0, base_y(z0), z0), (x0, base_y(z1), z1), (x1, base_y(z0), z0), (x1, base_y(z1), z1)
         t00, t01, t10, t11 = (x0, top, z0), (x0, top, z1), (x1, top, z0), (x1, top, z1)
@@ -554,6 +568,19 @@ def _house_model(st: HouseStyle, k: float):
     for f in chim_faces:
         F("chimney", [move(p) if mv_chim else p for p in f])
     return edges, faces
+
+
+def _box_in_roof(st: HouseStyle, y0: float, y1: float, H: float, R: float, q2: bool) -> tuple[float, float]:
+    """Top and floor heights of a chimney-sized box that does not stand on the roof
+    (``st.chimney_box``): hanging from the slope (its roof heights ``y0``, ``y1`` across the box)
+    with its top at the lower one, or floating in the attic of walls ``H`` high under a roof rising
+    ``R``."""
+    if st.chimney_box == "hanging":
+        top = min(y0, y1)
+        low = top - max(1.0, (st.chimney or 0.5) * H)
+    else:
+        top, low = H + 0.6 * R, H + max(1.0, R / 6)
+    return (float(_rnd(top)), float(_rnd(low))) if q2 else (top, low)
 
 
 def _face_data(faces, M: np.ndarray) -> list[tuple]:

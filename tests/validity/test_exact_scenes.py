@@ -339,6 +339,25 @@ def test_a_skylight_or_a_gable_window_is_no_chimney(drawn, extra):
     assert any(f.startswith("chimney") for f in _failed(_house_case(area, gable), cells))
 
 
+@pytest.mark.parametrize("area", HOUSE_AREAS)
+@pytest.mark.parametrize(
+    "box, strokes, slope",
+    [("hanging", "faces", "near"), ("hanging", "faces", "far"), ("attic", "edges", "near"), ("attic", "faces", "far")],
+)
+def test_a_box_hanging_into_the_attic_or_floating_in_it_is_no_chimney(area, box, strokes, slope):
+    """No chimney, but a chimney-sized box with a level floor of its own, every edge drawn:
+    hanging from a slope into the attic (its top level with the slope's downhill side) or
+    floating in the attic. Nothing rises out of the roof, and the box stands on no slope (the
+    audit found such boxes passing as the chimney, 188 and 193 of 200). The fair side is
+    :func:`test_every_fair_house_passes`; the catalogue drawer's boxes are two or three cells
+    across, and in about one house in eight their corners crowd into neighbouring columns or
+    run on into other lines (more with retracing walks), so no property over every such box
+    holds: these are fixed ones the grid shows clearly."""
+    style = HouseStyle(strokes=strokes, chimney_box=box, chimney_slope=slope)
+    cells = house_cells(area or DEFAULT_AREA, style)
+    assert any(f.startswith("chimney") for f in _failed(_house_case(area, False), cells))
+
+
 @settings(derandomize=True, max_examples=25, deadline=None)
 @given(fair_houses(), st.integers(2, 6), st.sampled_from([(1, 0), (-1, 0), (0, 1), (0, -1)]))
 def test_a_house_moved_out_of_its_area_fails(drawn, out, way):

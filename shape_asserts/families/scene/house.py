@@ -36,8 +36,11 @@ isometric 26.6° or the true 30°)
     ``chimney_rise`` tall (a skylight lying along a slope is a cell thick), and standing on the
     house (in the solid piece of the drawing the walls are in: a chimney floating above the roof
     fails); the hidden back corner's wall edge and a vertical edge lying in a gable end's triangle
-    (an attic window's side) are no chimney's. It does not ask that the box rise above the roof:
-    a box hanging from the far slope into the attic, or floating in it, still passes.
+    (an attic window's side) are no chimney's. It does not ask that the box rise out of the roof's
+    outline (a chimney low on the near slope stays inside it on screen); a box that stays inside
+    it must not stand on a level floor of its own: with all four corners' lines drawn, its left
+    and right corners (across the slope from each other) as long as each other is a box hanging
+    into the attic or floating in it, where a chimney on a slope has the uphill one shorter.
 """
 
 from __future__ import annotations
@@ -202,6 +205,13 @@ class HouseThresholds(SceneThresholds):
     #: cells long at most (its thickness and the rounding of both ends); a chimney's downhill side
     #: is its height above the roof (two cells at the least) and the slope's rise across its depth.
     chimney_rise: float = 2.5
+    #: A chimney box that stays inside the house's outline (its tops under the line joining the
+    #: drawing's highest cells ``chimney_outline_gap`` columns either side of it), seen in three
+    #: columns or more, its left and right corners' lines as long as each other within this many
+    #: cells (each end a raster cell), stands on a level floor of its own: a box hanging from the
+    #: roof into the attic or floating in it, not one standing on a slope (:func:`_level_floor`).
+    chimney_floor_tol: float = 1.0
+    chimney_outline_gap: int = 2
     #: Vertical edges whose ends are at most this many cells apart (a jittered cell, a one-cell
     #: pen lift) and within one column of each other are one line.
     vertical_join: float = 2.0
@@ -430,7 +440,7 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     if _asks_gable(p):
         _check_gable(card, apexes, t)
     solid = solid_parts(com.pts, [st for _, st in com.strokes], t.heal_step, t.heal_step, p["grid_size"])
-    chimney = _chimney_edges(e, walls, at_top, cells, apexes, solid, t)
+    chimney = _chimney_edges(e, _Edges.of(raw, t), walls, at_top, cells, apexes, solid, t)
     _check_roof_closed(card, e, walls, cells, apexes, solid, chimney, t)
     _check_chimney(card, chimney)
     return card.result("house", com.likeness)
@@ -953,6 +963,7 @@ def _inside(p: FloatArray, a: FloatArray, b: FloatArray, c: FloatArray) -> bool:
 
 def _chimney_edges(
     e: _Edges,
+    lines: _Edges,
     walls: _Walls,
     at_top: BoolArray,
     cells: FloatArray,
@@ -971,12 +982,17 @@ def _chimney_edges(
     wall edge (:func:`_back_corner_edge`), and a vertical edge lying in a gable end (its top and
     foot in the triangle between the face's wall tops and the gable's peak, :func:`_gable_apexes`):
     drawn on the gable end's wall (an attic window's side), not standing on the roof. A chimney on
-    the far slope seen behind the gable end rises out of the triangle above the rake."""
+    the far slope seen behind the gable end rises out of the triangle above the rake.
+
+    A box that stays inside the roof's outline (:func:`_sticks_out`: a chimney low on the near
+    slope does too) must not stand on a level floor of its own (:func:`_level_floor`): such a box
+    hangs from a slope into the attic, or floats in it, and none of its edges are a chimney's."""
     house = solid.piece(e.top[walls.columns[0]])
     order = np.argsort(walls.tops[:, 0], kind="stable")
     eave_x, eave_y = walls.tops[order, 0], walls.tops[order, 1]
     upright = e.vertical & ~walls.is_wall & ~at_top & (e.length >= t.chimney_min_edge)
-    back = _back_corner_edge(walls, _drawn_near(cells))
+    drawn = _drawn_near(cells)
+    back = _back_corner_edge(walls, drawn)
     gables = [(walls.tops[k], peak, walls.tops[k + 1]) for k, peak, _ in apexes]
     candidates = []
     for i in np.flatnonzero(upright).tolist():
@@ -997,15 +1013,164 @@ def _chimney_edges(
         on_house = solid.piece(e.bottom[i]) == house
         if on_house and float(np.interp(fx, eave_x, eave_y)) - fy >= t.chimney_clearance:
             candidates.append(i)
-    slope = math.tan(math.radians(t.iso_max_angle))
     paired: set[int] = set()
     for a, b in itertools.combinations(candidates, 2):
-        dx = abs(e.mid_x[a] - e.mid_x[b])
-        level = abs(e.top[a, 1] - e.top[b, 1]) <= dx * slope + t.chimney_level_tol
-        rises = max(float(e.length[a]), float(e.length[b])) >= t.chimney_rise
-        if t.corner_tol <= dx <= t.chimney_max_width * (walls.x1 - walls.x0) and level and rises:
+        if _paired(e, a, e, b, walls, t) and max(float(e.length[a]), float(e.length[b])) >= t.chimney_rise:
             paired.update((a, b))
-    return sorted(paired)
+    box = sorted(paired)
+    filled = {(int(x), int(y)) for x, y in cells.tolist()}
+    # inside the roof's outline: a chimney standing low on the near slope, or a box in the attic
+    if box and not _sticks_out(e, box, filled, t) and _level_floor(e, box, lines, walls, back, drawn, t):
+        return []
+    return box
+
+
+def _paired(e: _Edges, a: int, f: _Edges, b: int, walls: _Walls, t: HouseThresholds) -> bool:
+    """Whether vertical edges ``a`` (of ``e``) and ``b`` (of ``f``) stand side by side as two of a
+    box's: at least ``corner_tol`` and at most ``chimney_max_width`` of the walls' width apart,
+    their tops level along a horizontal or isometric line (within ``chimney_level_tol``)."""
+    dx = abs(float(e.mid_x[a] - f.mid_x[b]))
+    slope = math.tan(math.radians(t.iso_max_angle))
+    level = abs(e.top[a, 1] - f.top[b, 1]) <= dx * slope + t.chimney_level_tol
+    return t.corner_tol <= dx <= t.chimney_max_width * (walls.x1 - walls.x0) and level
+
+
+def _on_wall(lines: _Edges, r: int, walls: _Walls) -> bool:
+    """Whether vertical line ``r`` runs along one of the wall edges (in its column, beside it)."""
+    for top, foot in zip(walls.tops, walls.feet):
+        beside = abs(float(lines.mid_x[r] - top[0])) <= 1.0
+        if beside and lines.top[r, 1] <= foot[1] and top[1] <= lines.bottom[r, 1]:
+            return True
+    return False
+
+
+def _column_run(e: _Edges, i: int, filled: set[tuple[int, int]]) -> tuple[int, int]:
+    """The drawn run of cells vertical edge ``i`` lies in, in its column: its top and foot rows."""
+    x = int(np.floor(e.mid_x[i] + 0.5))
+    top, foot = int(np.rint(e.top[i, 1])), int(np.rint(e.bottom[i, 1]))
+    while (x, top - 1) in filled:
+        top -= 1
+    while (x, foot + 1) in filled:
+        foot += 1
+    return top, foot
+
+
+def _topmost(filled: set[tuple[int, int]], x: int) -> float:
+    """The highest drawn row in column ``x`` (infinity where nothing is drawn there)."""
+    rows = [cy for cx, cy in filled if cx == x]
+    return float(min(rows)) if rows else math.inf
+
+
+def _sticks_out(e: _Edges, box: list[int], filled: set[tuple[int, int]], t: HouseThresholds) -> bool:
+    """Whether the box of vertical edges ``box`` rises out of the house's outline: the top of one
+    of its vertical lines stands at least ``chimney_clearance`` above the line joining the
+    drawing's highest cells ``chimney_outline_gap`` columns left and right of the box (the roof's
+    outline beside it). A box hanging from a slope into the attic, or floating in it, stays
+    under the outline, at most touching it from below."""
+    xs = [float(np.floor(e.mid_x[i] + 0.5)) for i in box]
+    x0, x1 = min(xs) - t.chimney_outline_gap, max(xs) + t.chimney_outline_gap
+    y0, y1 = _topmost(filled, int(x0)), _topmost(filled, int(x1))
+    if math.isinf(y0) or math.isinf(y1):
+        y0 = y1 = min(y0, y1)
+    tops = [_column_run(e, i, filled)[0] for i in box]
+    return any(float(np.interp(x, [x0, x1], [y0, y1])) - top >= t.chimney_clearance for x, top in zip(xs, tops))
+
+
+def _level_floor(
+    e: _Edges,
+    box: list[int],
+    lines: _Edges,
+    walls: _Walls,
+    back: tuple[FloatArray, FloatArray] | None,
+    drawn: set[tuple[int, int]],
+    t: HouseThresholds,
+) -> bool:
+    """Whether the chimney's box stands on a level floor of its own, not on a roof slope: all four
+    of its corners' vertical lines are drawn (:func:`_box_lines`; a box inside the attic shows
+    only where the hidden lines are drawn, and so does its fourth corner), its left and right
+    corners stand clear (:func:`_corners_clear`), and their lines are as long as each other
+    (within ``chimney_floor_tol``). In isometric view a box's left and right corners are
+    opposite corners of its plan, so one lies across the slope from the other: on a slope the
+    uphill one is shorter by the slope's rise across the box (1.6 cells and more on the fair
+    houses); a box hanging from the slope into the attic, or floating in it, has every corner
+    one height."""
+    found = _box_lines(e, box, lines, walls, back, drawn, t)
+    columns = _by_column(found)
+    if len(found) < 4 or not _corners_clear(sorted(columns), t):
+        return False
+    (left_top, left_foot), (right_top, right_foot) = columns[min(columns)], columns[max(columns)]
+    return abs((left_foot - left_top) - (right_foot - right_top)) <= t.chimney_floor_tol
+
+
+def _by_column(found: set[tuple[int, float, float]]) -> dict[int, tuple[float, float]]:
+    """The vertical lines ``found`` (column, top, foot) joined by column: the highest top and the
+    lowest foot drawn there."""
+    columns: dict[int, tuple[float, float]] = {}
+    for x, top, foot in found:
+        if x in columns:
+            top, foot = min(top, columns[x][0]), max(foot, columns[x][1])
+        columns[x] = (top, foot)
+    return columns
+
+
+def _corners_clear(xs: list[int], t: HouseThresholds) -> bool:
+    """Whether a box's columns ``xs`` (sorted) show its left and right corners clearly: three
+    columns or more, the outer two each more than ``corner_tol`` from the next (a vertical line
+    in the next column leaves the corner unclear: a corner drawn thick, or another line)."""
+    return len(xs) >= 3 and xs[1] - xs[0] > t.corner_tol and xs[-1] - xs[-2] > t.corner_tol
+
+
+def _box_lines(
+    e: _Edges,
+    box: list[int],
+    lines: _Edges,
+    walls: _Walls,
+    back: tuple[FloatArray, FloatArray] | None,
+    drawn: set[tuple[int, int]],
+    t: HouseThresholds,
+) -> set[tuple[int, float, float]]:
+    """The chimney box's vertical lines as drawn, each as its column, top and foot row (a line
+    drawn twice counted once): the strokes' vertical edges (``lines``, before any is cut where
+    another line ends on it) that are the paired edges' (``box``) or another corner of theirs
+    (:func:`_corner_beside`) a corner's width at most beyond them (a corner left out of the pairs,
+    its foot below the eave line on screen), but not a wall edge or the hidden back corner's."""
+    xs = e.mid_x[box]
+    reach = max(2 * t.corner_tol, float(xs.max() - xs.min())) + t.corner_tol
+    found: set[tuple[int, float, float]] = set()
+    for r in np.flatnonzero(lines.vertical & (lines.length >= t.chimney_min_edge)).tolist():
+        near = xs.min() - reach <= lines.mid_x[r] <= xs.max() + reach
+        if not near or _on_wall(lines, r, walls) or _is_back_corner(lines, r, back, t):
+            continue
+        if any(_same_line(e, a, lines, r) or _corner_beside(e, a, lines, r, walls, drawn, t) for a in box):
+            x = int(np.floor(lines.mid_x[r] + 0.5))
+            found.add((x, float(np.rint(lines.top[r, 1])), float(np.rint(lines.bottom[r, 1]))))
+    return found
+
+
+def _corner_beside(
+    e: _Edges, a: int, lines: _Edges, r: int, walls: _Walls, drawn: set[tuple[int, int]], t: HouseThresholds
+) -> bool:
+    """Whether line ``r`` (of ``lines``) is another corner of the box edge ``a`` (of ``e``) stands
+    at: paired with it (:func:`_paired`) and its top joined to ``a``'s by a drawn line (the box's
+    top edge)."""
+    return _paired(e, a, lines, r, walls, t) and _line_drawn(lines.top[r], e.top[a], drawn)
+
+
+def _same_line(e: _Edges, a: int, lines: _Edges, r: int) -> bool:
+    """Whether line ``r`` (of ``lines``) is the one edge ``a`` (of ``e``) was cut from: in its
+    column, overlapping it."""
+    beside = abs(float(lines.mid_x[r] - e.mid_x[a])) <= 0.5
+    return beside and lines.top[r, 1] <= e.bottom[a, 1] and e.top[a, 1] <= lines.bottom[r, 1]
+
+
+def _is_back_corner(lines: _Edges, r: int, back: tuple[FloatArray, FloatArray] | None, t: HouseThresholds) -> bool:
+    """Whether line ``r`` is the hidden back corner's wall edge (:func:`_back_corner_edge`)."""
+    if back is None:
+        return False
+    foot = back[0]
+    return (
+        abs(float(lines.bottom[r, 0] - foot[0])) <= 0.5 and float(np.hypot(*(lines.bottom[r] - foot))) <= t.corner_tol
+    )
 
 
 def _check_chimney(card: Scorecard, paired: list[int]) -> None:
