@@ -1120,6 +1120,17 @@ def house_variants(params: dict[str, Any]) -> list[Variant]:
         house_strokes(A0, replace(ref, chimney=None, mirror=True, strokes="walk")),
         "mirror image without a chimney",
     )
+    for box, strokes, what in (
+        ("hanging", "faces", "a box hanging from the near slope into the attic, nothing of it above the roof"),
+        ("attic", "edges", "a box floating in the attic under the ridge, touching neither roof nor walls"),
+    ):
+        add(
+            f"no-chimney-box-{box}",
+            IMPOSTOR,
+            "misplaced-part",
+            house_strokes(A0, replace(ref, chimney_box=box, strokes=strokes)),
+            f"no chimney, {what} instead",
+        )
     for edge, what in ((2, "the gable end's far rake"), (1, "the rake at the front corner")):
         add(
             f"roof-edge-missing-{edge}",
