@@ -14,6 +14,8 @@ import pytest
 
 from shape_asserts.cases import Case, load_cases
 from shape_asserts.exceptions import CaseError
+from shape_asserts.families.circle import LEAST_RADIUS
+from shape_asserts.families.multi import CIRCLES as CIRCLES_THRESHOLDS
 from shape_asserts.families.multi import assign
 from shape_asserts.families.prompts import LANGS, SCENE_PLACEHOLDER, SEED_SCENE_TEMPLATE
 from shape_asserts.families.registry import get_family
@@ -578,3 +580,26 @@ def test_assign_breaks_equal_totals_by_order_not_by_their_last_bits():
     # a real difference is still a difference
     assert assign(np.array([[1.0, 2.0], [1.0, 1.0 + 1e-6]])) == [(0, 0), (1, 1)]
     assert assign(np.array([[1.0, 2.0 - 1e-6], [1.0, 2.0]])) == [(0, 1), (1, 0)]
+
+
+FREE = _case("concentric", center=[25, 25], k=3, min_spacing=4, start="top", direction="cw")
+
+
+def _free_rings(inner: int) -> np.ndarray:
+    """Three rings about (25, 25), ``inner`` then 4 and 8 cells larger, each from its top, clockwise."""
+    return np.vstack(
+        [raster_circle((25, 25), r, start=(25, 25 - r), direction="cw") for r in (inner, inner + 4, inner + 8)]
+    )
+
+
+def test_free_radii_prompt_states_the_least_radius_the_radius_check_holds():
+    """Where the model chooses the radii, `radius` refuses a ring fitted under the least radius a
+    case may ask less the grid's tolerance on it (2.4), so the prompt names that least radius:
+    read without it, a ring of radius 2 is what the prompt asks (audit 42)."""
+    fam = get_family("concentric")
+    assert f"the smallest radius must be at least {LEAST_RADIUS}" in fam.prompt(FREE, "en")
+    assert f"наименьший радиус — не меньше {LEAST_RADIUS}" in fam.prompt(FREE, "ru")
+    t = CIRCLES_THRESHOLDS
+    assert t.min_radius == pytest.approx(LEAST_RADIUS - t.max_radius_error)
+    assert "radius" not in _failed(_score(FREE, _free_rings(LEAST_RADIUS)))
+    assert "radius" in _failed(_score(FREE, _free_rings(LEAST_RADIUS - 1)))
