@@ -316,8 +316,12 @@ def unwritable(path: Path) -> str | None:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         return f"its folder cannot be made ({exc.strerror or exc})"
-    if not os.access(path.parent, os.W_OK | os.X_OK):
-        return f"its folder {path.parent} is not writable"
+    try:  # a file made there, as the writer makes its own (os.access passes root in /proc)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".check", dir=path.parent)
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as exc:
+        return f"its folder {path.parent} is not writable ({exc.strerror or exc})"
     return None
 
 

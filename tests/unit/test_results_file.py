@@ -4,6 +4,9 @@ of whole records the report reads back (:mod:`shape_asserts.results.spool`)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
+
+import pytest
 
 from shape_asserts.asking.reference import answer_text
 from shape_asserts.cases import load_cases
@@ -99,3 +102,13 @@ def test_the_spool_gives_the_last_record_of_a_test_run_again(tmp_path):
 
     assert spool.load("m", "c") == again
     spool.close()
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_a_folder_no_file_can_be_made_in_is_refused_before_the_run():
+    """Red-team sweep 60 (minor): as root, /proc passed os.access, and the run ended in an
+    INTERNALERROR when the results file was made. The check now makes a file there."""
+    from shape_asserts.results.results_file import unwritable
+
+    why = unwritable(Path("/proc/shape-asserts-results.jsonl"))
+    assert why is not None and "/proc is not writable" in why
