@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -31,23 +32,44 @@ __all__ = [
     "worst_case",
 ]
 
-#: Arguments that bound an answer's length, by provider: OpenAI's for reasoning models, Gemini's,
-#: Hugging Face's and Ollama's; litellm passes each on as it is.
-ANSWER_LIMITS = ("max_tokens", "max_completion_tokens", "max_output_tokens", "max_new_tokens", "num_predict")
+#: Arguments that bound an answer's length, by provider, as plain names (lower case, nothing but
+#: letters and digits: ``maxTokens`` is ``max_tokens``): OpenAI's (for reasoning models too),
+#: Gemini's, Hugging Face's, Ollama's, Bedrock's (Meta's ``max_gen_len``, Titan's
+#: ``maxTokenCount``) and Anthropic's older one. litellm passes each on as it is, over its own.
+ANSWER_LIMITS = frozenset(
+    {"maxtokens", "maxcompletiontokens", "maxoutputtokens", "maxnewtokens", "numpredict", "maxgenlen",
+     "maxtokencount", "maxtokenstosample"}
+)  # fmt: skip
+#: Arguments whose contents are schemas (of the answer, of tools), not settings of the call.
+_SCHEMAS = frozenset({"tools", "functions", "responseformat", "toolchoice"})
 
 
 def answer_limit(max_tokens: int | None, args: Mapping[str, Any]) -> int | None:
     """The longest answer a call may be sent for: the largest of ``max_tokens`` and every limit
-    the call's arguments set (:data:`ANSWER_LIMITS`, also inside ``extra_body``), ``None`` when
-    none is set. The largest, because which one a server obeys is the server's choice: a
+    the call's arguments set (:data:`ANSWER_LIMITS`, however spelled and at any depth, as
+    ``extra_body.generationConfig.max_output_tokens``, but inside a schema), ``None`` when none is
+    set. The largest, because which one a server obeys is the server's choice: a
     ``max_completion_tokens=32768`` set beside ``--max-tokens`` 4096 let 16 calls in flight spend
-    twice a ``--max-cost``."""
-    found = [max_tokens]
-    for where in (args, args.get("extra_body")):
-        if isinstance(where, Mapping):
-            found += [where.get(key) for key in ANSWER_LIMITS]
-    limits = [n for n in found if isinstance(n, int) and not isinstance(n, bool) and n > 0]
+    twice a ``--max-cost``, and Bedrock's ``maxTokens`` replaced it."""
+    limits = [n for n in [max_tokens, *_limits_in(args)] if isinstance(n, int) and not isinstance(n, bool) and n > 0]
     return max(limits) if limits else None
+
+
+def _limits_in(value: Any) -> list[Any]:
+    """Every value under an answer-length key in ``value`` (a mapping or list, walked whole but
+    for schemas)."""
+    found: list[Any] = []
+    if isinstance(value, Mapping):
+        for key, inner in value.items():
+            plain = re.sub(r"[^a-z0-9]", "", str(key).lower())
+            if plain in ANSWER_LIMITS:
+                found.append(inner)
+            elif plain not in _SCHEMAS:
+                found += _limits_in(inner)
+    elif isinstance(value, (list, tuple)):
+        for inner in value:
+            found += _limits_in(inner)
+    return found
 
 
 @dataclass(frozen=True)

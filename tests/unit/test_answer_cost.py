@@ -329,3 +329,21 @@ def test_a_model_whose_length_limit_litellm_drops_is_held_at_its_longest_answer(
     assert _worst(monkeypatch, FullPriceList(drops)) == pytest.approx(held + 49_000 * 4e-6)  # (asked 1,000)
     no_longest = price_module.list_prices(FullPriceList({**drops, "max_output_tokens": None}), "v0/m")
     assert "litellm drops --max-tokens" in (price_module.uncapped(no_longest, 1000, {}, local=False) or "")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"maxTokens": 64000},  # Bedrock Converse's inferenceConfig spelling: litellm sends it over ours
+        {"max_gen_len": 64000},  # Meta's on Bedrock
+        {"extra_body": {"generationConfig": {"max_output_tokens": 64000}}},  # merged into Gemini's own
+        {"extra_body": {"inferenceConfig": {"maxTokens": 64000}}},
+    ],
+)
+def test_an_answer_limit_is_read_however_it_is_spelled_and_nested(args):
+    """Red-team sweep 61: Gemini's generationConfig inside extra_body and Bedrock's maxTokens
+    replaced --max-tokens 300 at the provider, while the cap held 300 tokens a call: 8.5 and 15
+    times the cap."""
+    assert price_module.answer_limit(300, args) == 64000
+    schema = {"tools": [{"type": "function", "function": {"name": "f", "parameters": {"max_tokens": 9}}}]}
+    assert price_module.answer_limit(300, schema) == 300  # (a schema's property, not a setting)
