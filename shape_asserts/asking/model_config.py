@@ -95,6 +95,24 @@ RESERVED: dict[str, str] = {
     "model_id": "the model is --model's, or a configuration's `model` (litellm would ask the Bedrock model or "
     "inference profile named, priced as the one in `model`)",
 }
+
+
+def _plain_name(key: str) -> str:
+    """A key as a provider may spell it any way: ``candidateCount``, ``candidate_count`` and
+    ``candidate-count`` are one name (litellm passes each provider's own spelling on as it is)."""
+    return re.sub(r"[^a-z0-9]", "", key.lower())
+
+
+#: :data:`RESERVED` by plain name (:func:`_plain_name`): Gemini's ``candidateCount`` is ``candidate_count``.
+_RESERVED_BY_NAME = {_plain_name(key): key for key in RESERVED}
+
+#: Plain names of the arguments that have a call billed for several answers, refused at any depth
+#: (Gemini's ``generationConfig.candidateCount`` inside ``extra_body``, Hugging Face's
+#: ``parameters.best_of``), but inside a schema the model fills (:data:`_SCHEMAS`).
+_MULTIPLIES = frozenset({"n", "candidatecount", "bestof", "numreturnsequences"})
+#: Arguments whose contents are schemas of the model's answer or tools, not settings of the call.
+_SCHEMAS = frozenset({"tools", "functions", "responseformat", "toolchoice"})
+
 #: Keys that name a server (``aws_bedrock_runtime_endpoint``, ``vertex_ai_url``…): where a call goes
 #: is ``--api-base``'s alone.
 _ADDRESS_KEY = re.compile(r"(?i)(endpoint|_url|_uri|api_base|base_url)$")
@@ -252,11 +270,15 @@ def check_argument(key: str, value: Any, where: str) -> None:
             f"{where}: {key} names where the call goes, which is --api-base's (the run judges and masks "
             "that address; litellm would send the call, and its keys, to this one)"
         )
+    reserved = _RESERVED_BY_NAME.get(_plain_name(key))  # (spelled another way: candidateCount)
+    if reserved is not None:
+        raise ModelConfigError(f"{where}: {key} is set by the harness, not as an argument; {RESERVED[reserved]}")
     if key == "extra_body" and isinstance(value, Mapping):  # its keys join the request's body as they are
         for inner in value:
-            if inner in RESERVED:
+            reserved = _RESERVED_BY_NAME.get(_plain_name(str(inner)))
+            if reserved is not None:
                 raise ModelConfigError(
-                    f"{where}: extra_body.{inner} is set by the harness, not as an argument; {RESERVED[inner]}"
+                    f"{where}: extra_body.{inner} is set by the harness, not as an argument; {RESERVED[reserved]}"
                 )
     _check_value(key, value, where, [key], 0)
 
@@ -269,6 +291,12 @@ def _check_value(key: str, value: Any, where: str, path: list[str], depth: int) 
         )
     if _looks_secret_key(key):
         raise ModelConfigError(_secret_message(where, shown, "its name is a credential's"))
+    in_schema = any(_plain_name(part) in _SCHEMAS for part in path[:-1])
+    if _plain_name(key) in _MULTIPLIES and not in_schema:
+        raise ModelConfigError(
+            f"{where}: {shown} has a call billed for several answers while one is recorded and held against "
+            "--max-cost; use --samples: each sample is its own call"
+        )
     if isinstance(value, str):
         if _looks_secret_value(value):
             raise ModelConfigError(_secret_message(where, shown, "its value looks like a key or token"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -329,3 +330,26 @@ def test_an_argument_naming_a_server_is_refused_for_api_base(key):
     server the run neither judged (local or not) nor masked."""
     with pytest.raises(ModelConfigError, match=f"{key} names where the call goes, which is --api-base's"):
         parse_model_args([f"{key}=http://10.0.0.1:8080"], "--model-arg")
+
+
+@pytest.mark.parametrize(
+    "arg",
+    [
+        "candidateCount=8",  # Gemini's own spelling of candidate_count
+        "bestOf=4",
+        'extra_body={"generationConfig": {"candidateCount": 8}}',
+        'extra_body={"parameters": {"best_of": 4}}',  # Hugging Face's
+        "num_return_sequences=3",
+    ],
+)
+def test_an_argument_billing_several_answers_is_refused_however_spelled_and_nested(arg):
+    """Red-team sweep 61: candidateCount=8 passed the refusal of candidate_count, and so did
+    extra_body.generationConfig.candidateCount: Gemini billed 8 candidates where one was held."""
+    with pytest.raises(ModelConfigError, match="--samples"):
+        parse_model_args([arg], "--model-arg")
+
+
+def test_a_schemas_property_named_like_a_multiplier_is_not_refused():
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    tools = [{"type": "function", "function": {"name": "draw", "parameters": schema}}]
+    assert parse_model_args([f"tools={json.dumps(tools)}"], "--model-arg") == {"tools": tools}
