@@ -48,8 +48,11 @@ LANG = "ru"
 TIMEOUT = 120.0
 #: Most model calls in flight at once, per run.
 CONCURRENCY = 16
-#: Retries of one call after a retriable provider reply.
+#: Retries of one call after a retriable provider reply (a 5xx, a dropped connection).
 MAX_RETRIES = 3
+#: Seconds one call may spend waiting out rate limits (429s), however many: a quota per minute has
+#: reset well within it. A 429 is not billed, so only time is spent.
+RATE_LIMIT_PATIENCE = 120.0
 #: Retries of one call that timed out, at a server on this machine or a private network: none,
 #: since a local server goes on generating for a client that left (it is slow, not flaky), and
 #: asking again at once only piles up work.

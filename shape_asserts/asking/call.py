@@ -33,13 +33,14 @@ from shape_asserts.asking.prices import answer_cost, billed_region, list_prices,
 from shape_asserts.asking.retry import (
     Timeout,
     backoff,
+    is_rate_limited,
     is_retriable,
     is_timeout,
     maybe_billed,
     retry_after,
     timeout_retries_for,
 )
-from shape_asserts.defaults import MAX_RETRIES, TIMEOUT
+from shape_asserts.defaults import MAX_RETRIES, RATE_LIMIT_PATIENCE, TIMEOUT
 from shape_asserts.exceptions import ModelUnavailable, ProviderError
 
 __all__ = [
@@ -314,18 +315,16 @@ async def aask(
         )
     request = _request(model, messages, temperature, max_tokens, timeout, api_base, sample, extra)
     allowed_timeouts = timeout_retries_for(model, api_base, timeout_retries)
-    attempt = timeouts = 0
+    tries = _Tries()
     while True:
         started = time.perf_counter()
         try:
             response = await _attempt(litellm, request, timeout)
         except Exception as exc:
-            _raise_unless_retried(exc, model, api_base, attempt, timeouts, max_retries, allowed_timeouts)
-            timeouts += is_timeout(exc)
-            wait = backoff(attempt, exc)
+            _raise_unless_retried(exc, model, api_base, tries, max_retries, allowed_timeouts)
+            wait = tries.count(exc)
             if on_retry is not None:
                 on_retry(exc, wait)
-            attempt += 1
             await _wait(wait, interrupted)
             if interrupted is not None and interrupted():
                 raise ProviderError(
@@ -424,17 +423,42 @@ async def _attempt(litellm: Any, request: dict[str, Any], timeout: float) -> Any
         raise Timeout(f"no complete answer within {timeout:g} s (--request-timeout)") from None
 
 
+@dataclass
+class _Tries:
+    """How one call's failed attempts so far went: each kind is retried on terms of its own."""
+
+    #: Attempts that failed.
+    failed: int = 0
+    #: Of those, the ones that timed out (retried as ``--timeout-retries`` allows).
+    timeouts: int = 0
+    #: Of those, the ones refused for a rate limit (retried while the waits after them stay
+    #: within :data:`~shape_asserts.defaults.RATE_LIMIT_PATIENCE`), and those waits' seconds.
+    limited: int = 0
+    limited_wait: float = 0.0
+
+    @property
+    def others(self) -> int:
+        """The failed attempts neither timed out nor rate limited (``--max-retries``' to retry)."""
+        return self.failed - self.timeouts - self.limited
+
+    def count(self, exc: BaseException) -> float:
+        """Count ``exc``'s failed attempt; the seconds to wait before the next one."""
+        if is_rate_limited(exc):
+            wait = backoff(self.limited, exc)
+            self.limited += 1
+            self.limited_wait += wait
+        else:
+            wait = backoff(self.failed, exc)
+            self.timeouts += is_timeout(exc)
+        self.failed += 1
+        return wait
+
+
 def _raise_unless_retried(
-    exc: Exception,
-    model: str,
-    api_base: str | None,
-    attempt: int,
-    timeouts: int,
-    max_retries: int,
-    timeout_retries: int,
+    exc: Exception, model: str, api_base: str | None, tries: _Tries, max_retries: int, timeout_retries: int
 ) -> None:
-    """Return when the failed attempt ``attempt`` (``timeouts`` of the earlier ones timed out) is
-    tried again; else raise the :class:`ProviderError` that says why not."""
+    """Return when the failed attempt ``exc`` (after the earlier ones, ``tries``) is tried again;
+    else raise the :class:`ProviderError` that says why not."""
     unreadable = _unreadable(exc, api_base)
     if unreadable is not None:  # litellm calls it a 500, but the server delivered (and may bill) a reply
         said = redact(hide_address(unreadable, api_base))
@@ -442,14 +466,18 @@ def _raise_unless_retried(
         raise Unusable(
             f"{model}: the server's reply is not a chat completion ({said}){UNUSABLE_HINT}", Answer("")
         ) from None
-    tries = f" after {attempt + 1} attempts" if attempt else ""
+    after = f" after {tries.failed + 1} attempts" if tries.failed else ""
     if is_timeout(exc):
-        if timeouts >= timeout_retries:
+        if tries.timeouts >= timeout_retries:
             hint = TIMEOUT_HINT if not timeout_retries else "; raise --request-timeout"
-            raise TimedOut(f"{model}: {error_reason(exc, api_base, tries)}{hint}") from None
+            raise TimedOut(f"{model}: {error_reason(exc, api_base, after)}{hint}") from None
         return
-    if not is_retriable(exc) or attempt - timeouts >= max_retries:
-        said, wide = describe(exc, model, api_base, tries)
+    if is_rate_limited(exc):
+        if tries.limited_wait < RATE_LIMIT_PATIENCE:
+            return
+        after += f" and {tries.limited_wait:.0f}s waited for its rate limit"
+    if not is_retriable(exc) or is_rate_limited(exc) or tries.others >= max_retries:
+        said, wide = describe(exc, model, api_base, after)
         if wide is not None:  # every call would fail so: the run asks the model nothing more
             raise ModelUnavailable(f"{model}: {said}", wide) from None
         error = ProviderError(f"{model}: {said}")

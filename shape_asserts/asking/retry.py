@@ -25,6 +25,7 @@ __all__ = [
     "RETRIABLE_STATUS",
     "Timeout",
     "backoff",
+    "is_rate_limited",
     "is_retriable",
     "is_timeout",
     "retry_after",
@@ -156,12 +157,27 @@ def _body_retry_delay(exc: BaseException) -> float | None:
     return float(found.group(1)) if found else None
 
 
+def is_rate_limited(exc: BaseException) -> bool:
+    """Whether the provider refused the call for its rate limit or quota (429)."""
+    status = getattr(exc, "status_code", None)
+    return status == 429 or (status is None and type(exc).__name__ == "RateLimitError")
+
+
+#: The first wait after a 429 that says no wait of its own, in seconds; each next one doubles.
+RATE_LIMIT_BACKOFF = 2.0
+
+
 def backoff(attempt: int, exc: BaseException | None, base: float = 0.5) -> float:
-    """Seconds to wait before attempt ``attempt + 1``: Retry-After when given, else exponential
-    with full jitter (capped at :data:`MAX_BACKOFF`)."""
+    """Seconds to wait before attempt ``attempt + 1``: Retry-After when given; after a rate limit
+    that states no wait (Bedrock's), 2, 4, 8 … seconds, each between half and all of that (a
+    quota's window is seconds to a minute long: waits near 0 all fall inside it); else exponential
+    with full jitter. At most :data:`MAX_BACKOFF`."""
     hinted = retry_after(exc) if exc is not None else None
     if hinted is not None:
         return min(MAX_BACKOFF, hinted)
+    if exc is not None and is_rate_limited(exc):
+        longest = min(MAX_BACKOFF, RATE_LIMIT_BACKOFF * (2**attempt))
+        return random.uniform(longest / 2, longest)
     return random.uniform(0, min(MAX_BACKOFF, base * (2**attempt)))
 
 

@@ -208,8 +208,9 @@ OPTIONS: tuple[Option, ...] = (
         metavar="N",
         check=finite(0),
         allowed="a whole number ≥ 0",
-        help="retries of a call after a 429 (honouring Retry-After), 5xx or dropped connection "
-        "(a timeout: see --timeout-retries)",
+        help="retries of a call after a 5xx or dropped connection (a timeout: see --timeout-retries); "
+        "after a 429 a call is retried, whatever this says, until it has waited two minutes for rate limits "
+        "(the wait the provider states, else 2, 4, 8 … s)",
     ),
     Option(
         "--timeout-retries",
