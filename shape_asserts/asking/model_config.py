@@ -97,14 +97,14 @@ RESERVED: dict[str, str] = {
 }
 
 
-def _plain_name(key: str) -> str:
+def plain_name(key: str) -> str:
     """A key as a provider may spell it any way: ``candidateCount``, ``candidate_count`` and
     ``candidate-count`` are one name (litellm passes each provider's own spelling on as it is)."""
     return re.sub(r"[^a-z0-9]", "", key.lower())
 
 
 #: :data:`RESERVED` by plain name (:func:`_plain_name`): Gemini's ``candidateCount`` is ``candidate_count``.
-_RESERVED_BY_NAME = {_plain_name(key): key for key in RESERVED}
+_RESERVED_BY_NAME = {plain_name(key): key for key in RESERVED}
 
 #: Plain names of the arguments that have a call billed for several answers, refused at any depth
 #: (Gemini's ``generationConfig.candidateCount`` inside ``extra_body``, Hugging Face's
@@ -270,12 +270,12 @@ def check_argument(key: str, value: Any, where: str) -> None:
             f"{where}: {key} names where the call goes, which is --api-base's (the run judges and masks "
             "that address; litellm would send the call, and its keys, to this one)"
         )
-    reserved = _RESERVED_BY_NAME.get(_plain_name(key))  # (spelled another way: candidateCount)
+    reserved = _RESERVED_BY_NAME.get(plain_name(key))  # (spelled another way: candidateCount)
     if reserved is not None:
         raise ModelConfigError(f"{where}: {key} is set by the harness, not as an argument; {RESERVED[reserved]}")
     if key == "extra_body" and isinstance(value, Mapping):  # its keys join the request's body as they are
         for inner in value:
-            reserved = _RESERVED_BY_NAME.get(_plain_name(str(inner)))
+            reserved = _RESERVED_BY_NAME.get(plain_name(str(inner)))
             if reserved is not None:
                 raise ModelConfigError(
                     f"{where}: extra_body.{inner} is set by the harness, not as an argument; {RESERVED[reserved]}"
@@ -291,8 +291,8 @@ def _check_value(key: str, value: Any, where: str, path: list[str], depth: int) 
         )
     if _looks_secret_key(key):
         raise ModelConfigError(_secret_message(where, shown, "its name is a credential's"))
-    in_schema = any(_plain_name(part) in _SCHEMAS for part in path[:-1])
-    if _plain_name(key) in _MULTIPLIES and not in_schema:
+    in_schema = any(plain_name(part) in _SCHEMAS for part in path[:-1])
+    if plain_name(key) in _MULTIPLIES and not in_schema:
         raise ModelConfigError(
             f"{where}: {shown} has a call billed for several answers while one is recorded and held against "
             "--max-cost; use --samples: each sample is its own call"

@@ -14,10 +14,11 @@ from __future__ import annotations
 import functools
 import math
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from shape_asserts.asking.model_config import plain_name
 
 __all__ = [
     "ANSWER_LIMITS",
@@ -61,7 +62,7 @@ def _limits_in(value: Any) -> list[Any]:
     found: list[Any] = []
     if isinstance(value, Mapping):
         for key, inner in value.items():
-            plain = re.sub(r"[^a-z0-9]", "", str(key).lower())
+            plain = plain_name(str(key))
             if plain in ANSWER_LIMITS:
                 found.append(inner)
             elif plain not in _SCHEMAS:
@@ -251,11 +252,46 @@ def uncapped(prices: Prices | None, max_tokens: int | None, args: Mapping[str, A
     tools = provider_tools(args)
     if tools:
         return f"{', '.join(tools)} {'has' if len(tools) == 1 else 'have'} the provider run tools of its own, billed beyond the tokens"
+    unknown = unaccounted(args)
+    if unknown:
+        one = len(unknown) == 1
+        return (
+            f"what {', '.join(unknown)} {'does' if one else 'do'} to a call's bill is not known to it (under "
+            f"--max-cost the arguments sent are sampling, answer limits, tools, reasoning, tiers and regions)"
+        )
     if worst_case(prices, 0, max_tokens) is None:
         if prices.drops_limit:
             return "nothing bounds its answers' length: litellm drops --max-tokens for it and lists no longest answer"
         return "nothing bounds its answers' length: give --max-tokens"
     return None
+
+
+#: The arguments whose effect on what a call is billed the worst case holds (plain names,
+#: :func:`~.model_config.plain_name`): sampling and format, answer limits (:data:`ANSWER_LIMITS`:
+#: the largest is held), tools (plain functions only, :func:`provider_tools`; their bytes held),
+#: reasoning (bounded by the answer limit), tiers and speeds (the dearest is held), regions (priced
+#: apart), answers in another kind (the dearest kind is held), a predicted output (its bytes at the
+#: answer's price). Anything else may change a bill in ways no price list says (every sweep of
+#: provider-native spellings found one), so under ``--max-cost`` it is not sent.
+ACCOUNTED_ARGUMENTS = ANSWER_LIMITS | frozenset(
+    {"temperature", "topp", "topk", "minp", "seed", "stop", "stopsequences", "presencepenalty",
+     "frequencypenalty", "repetitionpenalty", "logitbias", "logprobs", "toplogprobs", "responseformat",
+     "tools", "toolchoice", "paralleltoolcalls", "functions", "functioncall", "reasoningeffort", "verbosity",
+     "thinking", "user", "safetyidentifier", "servicetier", "speed", "safetysettings", "apiversion",
+     "regionname", "awsregionname", "modalities", "audio", "prediction", "store", "promptcachekey",
+     "extraheaders", "extrabody"}
+)  # fmt: skip
+
+
+def unaccounted(args: Mapping[str, Any]) -> list[str]:
+    """The arguments (and ``extra_body``'s keys) outside :data:`ACCOUNTED_ARGUMENTS`."""
+    found = [str(key) for key in args if plain_name(str(key)) not in ACCOUNTED_ARGUMENTS]
+    body = args.get("extra_body")
+    if isinstance(body, Mapping):
+        found += [
+            f"extra_body.{key}" for key in body if plain_name(str(key)) not in ACCOUNTED_ARGUMENTS - {"extrabody"}
+        ]
+    return found
 
 
 #: The keys of a function the model may call, as OpenAI's and Anthropic's formats spell it: a tool

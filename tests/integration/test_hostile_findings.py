@@ -1069,6 +1069,11 @@ def test_a_url_password_of_any_length_never_reaches_disk(suite):
         ("openai/gpt-9", (), "openai/gpt-9: litellm lists no price for it"),
         ("perplexity/sonar-deep-research", (), "it bills searches of its own and the pages they read"),
         (PRICED, ('--model-arg=web_search_options={"search_context_size": "high"}',), "web_search_options has"),
+        (
+            PRICED,
+            ('--model-arg=extra_body={"generationConfig": {"candidate": 1}}',),
+            "extra_body.generationConfig does",
+        ),
     ],
 )
 def test_issue32_max_cost_refuses_a_hosted_model_it_cannot_count(suite, monkeypatch, model, args, why):

@@ -296,6 +296,10 @@ LISTED = {"input_cost_per_token": 2e-6, "output_cost_per_token": 8e-6}
         (LISTED, {"tools": [{"type": "function", "googleSearch": {}}]}, "tools has"),
         (LISTED, {"tools": [{"type": "function", "function": {"name": "f", "googleSearch": {}}}]}, "tools has"),
         (LISTED, {"functions": [{"name": "f", "googleSearch": {}}]}, "functions has"),
+        # red-team sweeps 59-61 each found a provider's own argument billing past the worst case;
+        # under the cap only arguments it accounts for are sent
+        (LISTED, {"extra_body": {"generationConfig": {"temperature": 0}}}, "what extra_body.generationConfig does"),
+        (LISTED, {"inferenceConfig": {"topP": 0.5}, "num_ctx": 8192}, "what inferenceConfig, num_ctx do"),
     ],
 )  # fmt: skip
 def test_what_the_cap_cannot_count_is_named(info, args, why):
