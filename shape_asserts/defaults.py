@@ -50,8 +50,8 @@ TIMEOUT = 120.0
 CONCURRENCY = 16
 #: Retries of one call after a retriable provider reply (a 5xx, a dropped connection).
 MAX_RETRIES = 3
-#: Seconds one call may spend waiting out rate limits (429s), however many: a quota per minute has
-#: reset well within it. A 429 is not billed, so only time is spent.
+#: Seconds one call goes on being retried after its first rate limit (429), however many follow: a
+#: quota per minute has reset well within it. A 429 is not billed, so only time is spent.
 RATE_LIMIT_PATIENCE = 120.0
 #: Retries of one call that timed out, at a server on this machine or a private network: none,
 #: since a local server goes on generating for a client that left (it is slow, not flaky), and

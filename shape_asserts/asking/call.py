@@ -431,10 +431,16 @@ class _Tries:
     failed: int = 0
     #: Of those, the ones that timed out (retried as ``--timeout-retries`` allows).
     timeouts: int = 0
-    #: Of those, the ones refused for a rate limit (retried while the waits after them stay
-    #: within :data:`~shape_asserts.defaults.RATE_LIMIT_PATIENCE`), and those waits' seconds.
+    #: Of those, the ones refused for a rate limit (retried until
+    #: :data:`~shape_asserts.defaults.RATE_LIMIT_PATIENCE` has passed since the first), and when the
+    #: first was (``time.monotonic``).
     limited: int = 0
-    limited_wait: float = 0.0
+    limited_since: float | None = None
+
+    @property
+    def limited_for(self) -> float:
+        """Seconds since the call was first refused for a rate limit (0 before)."""
+        return 0.0 if self.limited_since is None else time.monotonic() - self.limited_since
 
     @property
     def others(self) -> int:
@@ -446,7 +452,8 @@ class _Tries:
         if is_rate_limited(exc):
             wait = backoff(self.limited, exc)
             self.limited += 1
-            self.limited_wait += wait
+            if self.limited_since is None:
+                self.limited_since = time.monotonic()
         else:
             wait = backoff(self.failed, exc)
             self.timeouts += is_timeout(exc)
@@ -473,9 +480,9 @@ def _raise_unless_retried(
             raise TimedOut(f"{model}: {error_reason(exc, api_base, after)}{hint}") from None
         return
     if is_rate_limited(exc):
-        if tries.limited_wait < RATE_LIMIT_PATIENCE:
+        if tries.limited_for < RATE_LIMIT_PATIENCE:
             return
-        after += f" and {tries.limited_wait:.0f}s waited for its rate limit"
+        after += f", rate limited for {tries.limited_for:.0f}s"
     if not is_retriable(exc) or is_rate_limited(exc) or tries.others >= max_retries:
         said, wide = describe(exc, model, api_base, after)
         if wide is not None:  # every call would fail so: the run asks the model nothing more

@@ -253,6 +253,20 @@ def _connection_reason(exc: BaseException, api_base: str | None) -> tuple[str, s
     return f"could not connect to {where} ({one_line(said, 160)})", check
 
 
+#: A provider's words for an account with no credit left (OpenAI's ``insufficient_quota`` 429):
+#: no wait mends it, and every call to the model meets it.
+_NO_CREDIT = ("insufficient_quota", "exceeded your current quota", "credit balance is too low")
+
+
+def out_of_credit(exc: BaseException) -> bool:
+    """Whether ``exc`` says the account has no credit left (not a rate limit, whatever its status)."""
+    try:
+        words = str(exc)[:65_536]
+    except Exception:
+        return False
+    return any(phrase in words for phrase in _NO_CREDIT)
+
+
 def describe(exc: BaseException, model: str, api_base: str | None = None, tries: str = "") -> tuple[str, str | None]:
     """The one line a failed call to ``model`` says (without the model; secrets masked; ``tries``
     and what to check in place) and, for a failure every call to the model would meet, the reason
@@ -275,6 +289,8 @@ def describe(exc: BaseException, model: str, api_base: str | None = None, tries:
         check = "check the API key the provider gets"
     elif status == 404 or kind == "NotFoundError":
         check = "check the model's name" + (" and --api-base" if api_base else "")
+    elif out_of_credit(exc):
+        check = "the account has no credit left: add some, or give another key"
     else:
         return said + tries, None
     return f"{said}{tries}; {check}", f"was refused: {said}; {check}"

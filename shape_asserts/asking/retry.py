@@ -17,7 +17,7 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import urlsplit
 
-from shape_asserts.asking.failure import env_base_url
+from shape_asserts.asking.failure import env_base_url, out_of_credit
 from shape_asserts.defaults import TIMEOUT_RETRIES_HOSTED, TIMEOUT_RETRIES_LOCAL
 
 __all__ = [
@@ -99,6 +99,8 @@ def is_retriable(exc: BaseException) -> bool:
     """
     if any(words in str(exc) for words in _NO_KEY):
         return False  # no request left the machine: another attempt fails the same way
+    if out_of_credit(exc):
+        return False  # (a 429 from OpenAI: no wait mends an account without credit)
     status = getattr(exc, "status_code", None)
     if isinstance(status, int) and not isinstance(status, bool):
         if status in RETRIABLE_STATUS or status >= 500:
@@ -158,9 +160,10 @@ def _body_retry_delay(exc: BaseException) -> float | None:
 
 
 def is_rate_limited(exc: BaseException) -> bool:
-    """Whether the provider refused the call for its rate limit or quota (429)."""
+    """Whether the provider refused the call for its rate limit (429), not for want of credit."""
     status = getattr(exc, "status_code", None)
-    return status == 429 or (status is None and type(exc).__name__ == "RateLimitError")
+    limited = status == 429 or (status is None and type(exc).__name__ == "RateLimitError")
+    return limited and not out_of_credit(exc)
 
 
 #: The first wait after a 429 that says no wait of its own, in seconds; each next one doubles.
@@ -168,16 +171,17 @@ RATE_LIMIT_BACKOFF = 2.0
 
 
 def backoff(attempt: int, exc: BaseException | None, base: float = 0.5) -> float:
-    """Seconds to wait before attempt ``attempt + 1``: Retry-After when given; after a rate limit
-    that states no wait (Bedrock's), 2, 4, 8 … seconds, each between half and all of that (a
-    quota's window is seconds to a minute long: waits near 0 all fall inside it); else exponential
-    with full jitter. At most :data:`MAX_BACKOFF`."""
+    """Seconds to wait before attempt ``attempt + 1``: after a rate limit, the wait it states, but
+    at least 2, 4, 8 … seconds, each between half and all of that (a quota's window is seconds to a
+    minute long: waits near 0 all fall inside it, and a server saying ``Retry-After: 0`` to every
+    call was asked 500 times in 34 s); else Retry-After when given, else exponential with full
+    jitter. At most :data:`MAX_BACKOFF`."""
     hinted = retry_after(exc) if exc is not None else None
-    if hinted is not None:
-        return min(MAX_BACKOFF, hinted)
     if exc is not None and is_rate_limited(exc):
         longest = min(MAX_BACKOFF, RATE_LIMIT_BACKOFF * (2**attempt))
-        return random.uniform(longest / 2, longest)
+        return min(MAX_BACKOFF, max(hinted or 0.0, random.uniform(longest / 2, longest)))
+    if hinted is not None:
+        return min(MAX_BACKOFF, hinted)
     return random.uniform(0, min(MAX_BACKOFF, base * (2**attempt)))
 
 

@@ -121,13 +121,16 @@ def test_litellm_never_writes_into_the_runs_arguments(monkeypatch):
 
 
 def test_a_rate_limit_is_retried_after_the_wait_the_provider_asked_for(monkeypatch):
+    from shape_asserts.asking import retry
+
+    monkeypatch.setattr(retry, "RATE_LIMIT_BACKOFF", 0.001)  # (a rate limit's own least wait: 2 s in a run)
     fake = FakeLitellm(
-        failure("RateLimitError", 429, {"retry-after": "0"}),
+        failure("RateLimitError", 429, {"retry-after": "0.05"}),
         failure("ServiceUnavailableError", 503, {"retry-after-ms": "1"}),
     )
     answer, waits = _aask(monkeypatch, fake, max_retries=2)
     assert answer.text == "drawn"
-    assert waits == [0.0, 0.001]
+    assert waits == [0.05, 0.001]
     assert all(k["max_retries"] == 0 and k["num_retries"] == 0 for k in fake.kwargs)  # no hidden retries
 
 
@@ -153,7 +156,7 @@ def test_a_rate_limit_is_waited_out_within_its_patience_whatever_max_retries_say
     assert all(0.002 * 2**k <= w <= 0.004 * 2**k for k, w in enumerate(waits)), waits  # half to all of each
     monkeypatch.setattr(call, "RATE_LIMIT_PATIENCE", 0.01)
     fake = FakeLitellm(*[failure("RateLimitError", 429) for _ in range(9)])
-    with pytest.raises(ProviderError, match=r"HTTP 429.*after \d attempts and 0s waited for its rate limit"):
+    with pytest.raises(ProviderError, match=r"HTTP 429.*after \d attempts, rate limited for 0s"):
         _aask(monkeypatch, fake, max_retries=0)
     assert 2 <= len(fake.kwargs) <= 4
 
@@ -553,3 +556,31 @@ def test_googles_wait_in_a_429s_body_is_honoured():
     assert retry_after(Exception(said)) == 7.0
     assert backoff(0, Exception(said.replace('"7s"', '"7.5s"'))) == 7.5
     assert retry_after(Exception("rate limited")) is None
+
+
+def test_a_rate_limit_saying_to_retry_at_once_is_still_waited_out(monkeypatch):
+    """Red-team sweep 62: a 429 with Retry-After: 0 was asked again at once, 500 times in 34 s,
+    for ever (the patience added up waits, and these were 0). Each wait is at least the rate
+    limit's own, and the patience runs from the first 429."""
+    from shape_asserts.asking import retry
+
+    monkeypatch.setattr(retry, "RATE_LIMIT_BACKOFF", 0.004)
+    monkeypatch.setattr(call, "RATE_LIMIT_PATIENCE", 0.05)
+    fake = FakeLitellm(*[failure("RateLimitError", 429, {"retry-after": "0"}) for _ in range(1000)])
+    with pytest.raises(ProviderError, match="rate limited for"):
+        _aask(monkeypatch, fake, max_retries=0)
+    assert len(fake.kwargs) < 20
+
+
+def test_an_account_without_credit_is_not_waited_on_and_stops_the_model(monkeypatch):
+    """Red-team sweep 62: OpenAI's insufficient_quota 429 was waited on for 2.5 minutes a case."""
+    from shape_asserts.exceptions import ModelUnavailable
+
+    no_credit = type("RateLimitError", (Exception,), {"status_code": 429})(
+        "You exceeded your current quota, please check your plan and billing details. "
+        "{'error': {'type': 'insufficient_quota', 'code': 'insufficient_quota'}}"
+    )
+    fake = FakeLitellm(no_credit)
+    with pytest.raises(ModelUnavailable, match="no credit left"):
+        _aask(monkeypatch, fake, max_retries=3)
+    assert len(fake.kwargs) == 1
