@@ -128,7 +128,9 @@ def _read_prices(litellm: Any, model: str) -> Prices | None:
         listed = _list_price(min(tiers, key=_tier_start))
     else:
         listed = _list_price(info)
-    if listed is None or listed == (0.0, 0.0):  # (priced at nothing: no price a cap can count by)
+    if (
+        listed is None or 0.0 in listed
+    ):  # (a side priced at nothing, as a router's answers: no price a cap can count by)
         return None
     prompt, answer = listed
     by_region = _regional_entries(table, model)
@@ -257,7 +259,7 @@ def uncapped(prices: Prices | None, max_tokens: int | None, args: Mapping[str, A
         one = len(unknown) == 1
         return (
             f"what {', '.join(unknown)} {'does' if one else 'do'} to a call's bill is not known to it (under "
-            f"--max-cost the arguments sent are sampling, answer limits, tools, reasoning, tiers and regions)"
+            "--max-cost the arguments sent are sampling, answer limits, tools, reasoning and regions)"
         )
     if worst_case(prices, 0, max_tokens) is None:
         if prices.drops_limit:
@@ -269,17 +271,17 @@ def uncapped(prices: Prices | None, max_tokens: int | None, args: Mapping[str, A
 #: The arguments whose effect on what a call is billed the worst case holds (plain names,
 #: :func:`~.model_config.plain_name`): sampling and format, answer limits (:data:`ANSWER_LIMITS`:
 #: the largest is held), tools (plain functions only, :func:`provider_tools`; their bytes held),
-#: reasoning (bounded by the answer limit), tiers and speeds (the dearest is held), regions (priced
-#: apart), answers in another kind (the dearest kind is held), a predicted output (its bytes at the
-#: answer's price). Anything else may change a bill in ways no price list says (every sweep of
-#: provider-native spellings found one), so under ``--max-cost`` it is not sent.
+#: reasoning (bounded by the answer limit), regions (priced apart), answers in another kind (the
+#: dearest kind is held), a predicted output (its bytes at the answer's price). Anything else may
+#: change a bill in ways no price list says (a tier or a speed the list has no price for, a header
+#: asking for another kind of service; every sweep of provider-native spellings found one), so
+#: under ``--max-cost`` it is not sent.
 ACCOUNTED_ARGUMENTS = ANSWER_LIMITS | frozenset(
     {"temperature", "topp", "topk", "minp", "seed", "stop", "stopsequences", "presencepenalty",
      "frequencypenalty", "repetitionpenalty", "logitbias", "logprobs", "toplogprobs", "responseformat",
      "tools", "toolchoice", "paralleltoolcalls", "functions", "functioncall", "reasoningeffort", "verbosity",
-     "thinking", "user", "safetyidentifier", "servicetier", "speed", "safetysettings", "apiversion",
-     "regionname", "awsregionname", "modalities", "audio", "prediction", "store", "promptcachekey",
-     "extraheaders", "extrabody"}
+     "thinking", "user", "safetyidentifier", "safetysettings", "apiversion", "regionname", "awsregionname",
+     "modalities", "audio", "prediction", "store", "promptcachekey", "extrabody"}
 )  # fmt: skip
 
 

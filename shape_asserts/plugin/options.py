@@ -240,7 +240,7 @@ OPTIONS: tuple[Option, ...] = (
         "it used, at the asked model's list price, the region's, or litellm's own figure where higher; a reply "
         "that does not say counts at its call's worst case); cases left unasked are skipped. A model the cap cannot count "
         "(it runs searches of its own, it is hosted and litellm lists no price for it, or it is asked with arguments "
-        "other than sampling, answer limits, plain tools, reasoning, tiers and regions) is refused before anything "
+        "other than sampling, answer limits, plain tools, reasoning and regions) is refused before anything "
         "is asked; one without a price served on this machine or a private network is taken to cost nothing. "
         "Not with --batch, which is submitted whole",
     ),

@@ -263,6 +263,9 @@ def test_a_model_litellm_does_not_list_has_no_price():
     assert price_module.list_prices(made_up, "gemini/gemini-3-pro-preview") is None
     listed_at_nothing = FullPriceList({"input_cost_per_token": 0.0, "output_cost_per_token": 0.0})
     assert price_module.list_prices(listed_at_nothing, "ollama/llama3") is None
+    # red-team sweep 62: azure/model-router's answers are priced 0 (the model it routes to bills them)
+    router = FullPriceList({"input_cost_per_token": 1.4e-7, "output_cost_per_token": 0.0})
+    assert price_module.list_prices(router, "azure/model-router") is None
 
 
 def test_a_model_priced_by_prompt_length_is_held_at_its_dearest_tier(monkeypatch):
@@ -300,6 +303,11 @@ LISTED = {"input_cost_per_token": 2e-6, "output_cost_per_token": 8e-6}
         # under the cap only arguments it accounts for are sent
         (LISTED, {"extra_body": {"generationConfig": {"temperature": 0}}}, "what extra_body.generationConfig does"),
         (LISTED, {"inferenceConfig": {"topP": 0.5}, "num_ctx": 8192}, "what inferenceConfig, num_ctx do"),
+        # red-team sweep 62: claude-opus-4-6's fast mode has no price in the list; a header may ask
+        # for another kind of service
+        (LISTED, {"speed": "fast"}, "what speed does"),
+        (LISTED, {"service_tier": "priority"}, "what service_tier does"),
+        (LISTED, {"extra_headers": {"x-amzn-bedrock-performanceconfig-latency": "optimized"}}, "extra_headers"),
     ],
 )  # fmt: skip
 def test_what_the_cap_cannot_count_is_named(info, args, why):
