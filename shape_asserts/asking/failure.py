@@ -253,9 +253,10 @@ def _connection_reason(exc: BaseException, api_base: str | None) -> tuple[str, s
     return f"could not connect to {where} ({one_line(said, 160)})", check
 
 
-#: A provider's words for an account with no credit left (OpenAI's ``insufficient_quota`` 429):
-#: no wait mends it, and every call to the model meets it.
-_NO_CREDIT = ("insufficient_quota", "exceeded your current quota", "credit balance is too low")
+#: A provider's code for an account with no credit left (OpenAI's ``insufficient_quota`` 429,
+#: Anthropic's words): no wait mends it, and every call to the model meets it. Not the words
+#: "exceeded your current quota", which Google's ordinary per-minute 429 says too.
+_NO_CREDIT = ("insufficient_quota", "credit balance is too low")
 
 
 def out_of_credit(exc: BaseException) -> bool:

@@ -584,3 +584,17 @@ def test_an_account_without_credit_is_not_waited_on_and_stops_the_model(monkeypa
     with pytest.raises(ModelUnavailable, match="no credit left"):
         _aask(monkeypatch, fake, max_retries=3)
     assert len(fake.kwargs) == 1
+
+
+def test_googles_per_minute_quota_is_a_rate_limit_not_an_empty_account():
+    """Red-team sweep 63: Gemini's per-minute 429 says "exceeded your current quota" as OpenAI's
+    empty account does; taken for one, every case after it was lost unasked."""
+    from shape_asserts.asking.retry import is_rate_limited, is_retriable
+
+    said = (
+        'GeminiException - {"error": {"code": 429, "message": "You exceeded your current quota, please check '
+        'your plan and billing details. Please retry in 7.4s.", "status": "RESOURCE_EXHAUSTED", "details": '
+        '[{"quotaId": "GenerateRequestsPerMinutePerProjectPerModel-FreeTier"}]}}'
+    )
+    limited = type("RateLimitError", (Exception,), {"status_code": 429})(said)
+    assert is_rate_limited(limited) and is_retriable(limited)
