@@ -401,19 +401,23 @@ class Asker:
         fetching = _Fetch(self, jobs, progress, on_progress, on_settled, stop)
         return asyncio.run(fetching.run()), progress
 
-    def uncapped(self, jobs: Iterable[Job]) -> list[str]:
-        """Why ``--max-cost`` cannot bound the calls of each model ``jobs`` ask, one line per model
-        (none without a cap)."""
+    def uncapped(self, jobs: Iterable[Job]) -> tuple[list[str], list[str]]:
+        """Under ``--max-cost``, why the cap cannot bound the calls of each model ``jobs`` ask (one
+        line per model), and the models it takes to cost nothing: without a price, served on this
+        machine or a private network (a proxy there to a paid provider is not counted)."""
         if self.max_cost is None:
-            return []
-        reasons = []
+            return [], []
+        reasons, free = [], []
         for model in dict.fromkeys(job.model for job in jobs if job.indices):
             sent = self.sent(model)
             limit = answer_limit(sent.max_tokens, sent.args)
-            why = why_uncapped(sent.model, limit, sent.args, served_locally(sent.model, self.api_base))
+            local = served_locally(sent.model, self.api_base)
+            why = why_uncapped(sent.model, limit, sent.args, local)
             if why:
                 reasons.append(f"{model}: {why}")
-        return reasons
+            elif local and why_uncapped(sent.model, limit, sent.args, False):
+                free.append(model)
+        return reasons, free
 
     def _worst_cost(self, job: Job) -> float:
         """The most one call for ``job`` can cost, held against ``--max-cost`` while it is in flight

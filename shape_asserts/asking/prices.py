@@ -248,7 +248,11 @@ def uncapped(prices: Prices | None, max_tokens: int | None, args: Mapping[str, A
     price served on this machine or a private network (``local``) is taken to cost nothing; one
     with a price there is a paid model behind a proxy, and held as anywhere."""
     if prices is None:
-        return None if local else "litellm lists no price for it (a newer litellm may)"
+        return (
+            None
+            if local
+            else "litellm lists no price for it, or nothing for its prompts or its answers (a newer litellm may)"
+        )
     if prices.unbounded:
         return f"it bills {prices.unbounded}, which no argument bounds"
     tools = provider_tools(args)

@@ -135,7 +135,8 @@ class Fetcher:
         try:
             # no xdist: the tests run here, and may replay what the plan read
             jobs = plan(settings, params, on_decision=say, ready=self.ready if in_process else None)
-            refuse_uncapped(settings, jobs)
+            for line in refuse_uncapped(settings, jobs):
+                say(line)
             if in_process and settings.batch:  # a batch says itself what Ctrl-C leaves (kept, run again)
                 self.state, progress = ask_planned(settings, jobs, on_progress=self._show, on_decision=say)
                 self.progress = progress if jobs else None

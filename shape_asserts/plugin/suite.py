@@ -383,20 +383,28 @@ def ask_planned(
     return asker.fetch(jobs, on_progress, on_settled=on_settled, stop=stop)
 
 
-def refuse_uncapped(settings: Settings, jobs: list[Job]) -> None:
+def refuse_uncapped(settings: Settings, jobs: list[Job]) -> list[str]:
     """Refuse, before the first call, a ``--max-cost`` that cannot count what the planned calls
     cost (:meth:`~shape_asserts.asking.asker.Asker.uncapped`): a cap that lets a model's calls
-    through uncounted is no cap.
+    through uncounted is no cap. Returns the line to say, before asking, of the models it takes
+    to cost nothing (none, or one).
 
     Raises
     ------
     pytest.UsageError
         Naming each such model and why.
     """
-    uncapped = settings.asker().uncapped(jobs)
+    uncapped, free = settings.asker().uncapped(jobs)
     if uncapped:
         raise pytest.UsageError(
             f"shape-asserts: --max-cost {settings.max_cost:g} cannot bound what these calls cost, so nothing was "
             f"asked: {'; '.join(uncapped)}. Drop --max-cost (or shape_max_cost) to ask them without a cap, or "
             "leave the model out of this run"
         )
+    if not free:
+        return []
+    return [
+        f"--max-cost {settings.max_cost:g} takes {', '.join(free)} to cost nothing: litellm lists no price for "
+        f"{'it' if len(free) == 1 else 'them'}, and {'it is' if len(free) == 1 else 'they are'} served on this "
+        "machine or a private network (a proxy there to a paid provider is not counted)"
+    ]

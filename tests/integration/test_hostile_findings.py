@@ -1093,11 +1093,14 @@ def test_issue32_max_cost_refuses_a_hosted_model_it_cannot_count(suite, monkeypa
 
 
 def test_issue32_max_cost_takes_an_unpriced_local_server_to_cost_nothing(suite):
-    """The same unlisted name at a server on this machine is asked, and the run says the cap did
-    not count it."""
+    """The same unlisted name at a server on this machine is asked, and the run says, before it
+    asks (red-team sweep 63: a paid model behind a local proxy is not counted) and at the end, that
+    the cap did not count it."""
     with HostileServer(exact) as server:
         result = run(suite, server, "--max-cost=1", "-k", "circle-start000", model="openai/gpt-9")
 
     text = output(result)
     result.assert_outcomes(passed=2)
+    said = "--max-cost 1 takes openai/gpt-9 to cost nothing: litellm lists no price for it"
+    assert said in text and text.index(said) < text.index("calls done"), text
     assert "did not count 2 answer(s) litellm has no price for (openai/gpt-9)" in text, text
