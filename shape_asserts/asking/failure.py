@@ -256,16 +256,26 @@ def _connection_reason(exc: BaseException, api_base: str | None) -> tuple[str, s
 #: A provider's code for an account with no credit left (OpenAI's ``insufficient_quota`` 429,
 #: Anthropic's words): no wait mends it, and every call to the model meets it. Not the words
 #: "exceeded your current quota", which Google's ordinary per-minute 429 says too.
-_NO_CREDIT = ("insufficient_quota", "credit balance is too low")
+_NO_CREDIT = ("insufficient_quota", "credit balance is too low", "used all available credits", "monthly spending limit")
 
 
 def out_of_credit(exc: BaseException) -> bool:
-    """Whether ``exc`` says the account has no credit left (not a rate limit, whatever its status)."""
+    """Whether ``exc`` says the account has no credit left, or its quota for the day is spent (not
+    a rate limit a wait mends, whatever its status). OpenAI's code may be missing from litellm's
+    text, whose words ("exceeded your current quota") Google's rate limits say too: they are no
+    credit only where no wait is stated (Google states one: "Please retry in 7.4s"). Google's
+    day's quota is named in its ``quotaId`` (``…PerDay…``)."""
     try:
-        words = str(exc)[:65_536]
+        words = " ".join(
+            str(part)[:65_536] for part in (exc, getattr(exc, "body", None) or "", getattr(exc, "code", None) or "")
+        )
     except Exception:
         return False
-    return any(phrase in words for phrase in _NO_CREDIT)
+    if any(phrase in words for phrase in _NO_CREDIT):
+        return True
+    if "exceeded your current quota" in words and not re.search(r"(?i)retry in|retryDelay|RESOURCE_EXHAUSTED", words):
+        return True
+    return "PerDay" in words and "PerMinute" not in words
 
 
 def describe(exc: BaseException, model: str, api_base: str | None = None, tries: str = "") -> tuple[str, str | None]:

@@ -598,3 +598,23 @@ def test_googles_per_minute_quota_is_a_rate_limit_not_an_empty_account():
     )
     limited = type("RateLimitError", (Exception,), {"status_code": 429})(said)
     assert is_rate_limited(limited) and is_retriable(limited)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # OpenAI's empty account as litellm's text has it (red-team sweep 64: without its code)
+        "You exceeded your current quota, please check your plan and billing details. For more information "
+        "on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.",
+        # Google's day's quota: the same words, and a per-day quota id (red-team sweep 64)
+        '{"error": {"code": 429, "status": "RESOURCE_EXHAUSTED", "message": "You exceeded your current quota. '
+        'Please retry in 30s.", "details": [{"quotaId": "GenerateRequestsPerDayPerProjectPerModel-FreeTier"}]}}',
+        # xAI's team without credit
+        "Your team has either used all available credits or reached its monthly spending limit.",
+    ],
+)
+def test_an_account_without_credit_or_a_spent_days_quota_is_not_waited_on(said):
+    from shape_asserts.asking.retry import is_rate_limited, is_retriable
+
+    refused = type("RateLimitError", (Exception,), {"status_code": 429})(said)
+    assert not is_rate_limited(refused) and not is_retriable(refused)
