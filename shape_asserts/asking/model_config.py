@@ -108,10 +108,10 @@ _RESERVED_BY_NAME = {plain_name(key): key for key in RESERVED}
 
 #: Plain names of the arguments that have a call billed for several answers, refused at any depth
 #: (Gemini's ``generationConfig.candidateCount`` inside ``extra_body``, Hugging Face's
-#: ``parameters.best_of``), but inside a schema the model fills (:data:`_SCHEMAS`).
+#: ``parameters.best_of``), but inside a schema the model fills (:data:`SCHEMA_ARGUMENTS`).
 _MULTIPLIES = frozenset({"n", "candidatecount", "bestof", "numreturnsequences"})
 #: Arguments whose contents are schemas of the model's answer or tools, not settings of the call.
-_SCHEMAS = frozenset({"tools", "functions", "responseformat", "toolchoice"})
+SCHEMA_ARGUMENTS = frozenset({"tools", "functions", "responseformat", "toolchoice"})
 
 #: Keys that name a server (``aws_bedrock_runtime_endpoint``, ``vertex_ai_url``…): where a call goes
 #: is ``--api-base``'s alone.
@@ -291,7 +291,7 @@ def _check_value(key: str, value: Any, where: str, path: list[str], depth: int) 
         )
     if _looks_secret_key(key):
         raise ModelConfigError(_secret_message(where, shown, "its name is a credential's"))
-    in_schema = any(plain_name(part) in _SCHEMAS for part in path[:-1])
+    in_schema = any(plain_name(part) in SCHEMA_ARGUMENTS for part in path[:-1])
     if plain_name(key) in _MULTIPLIES and not in_schema:
         raise ModelConfigError(
             f"{where}: {shown} has a call billed for several answers while one is recorded and held against "

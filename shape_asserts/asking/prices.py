@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from shape_asserts.asking.model_config import plain_name
+from shape_asserts.asking.model_config import SCHEMA_ARGUMENTS, plain_name
 
 __all__ = [
     "ANSWER_LIMITS",
@@ -41,8 +41,6 @@ ANSWER_LIMITS = frozenset(
     {"maxtokens", "maxcompletiontokens", "maxoutputtokens", "maxnewtokens", "numpredict", "maxgenlen",
      "maxtokencount", "maxtokenstosample"}
 )  # fmt: skip
-#: Arguments whose contents are schemas (of the answer, of tools), not settings of the call.
-_SCHEMAS = frozenset({"tools", "functions", "responseformat", "toolchoice"})
 
 
 def answer_limit(max_tokens: int | None, args: Mapping[str, Any]) -> int | None:
@@ -65,7 +63,7 @@ def _limits_in(value: Any) -> list[Any]:
             plain = plain_name(str(key))
             if plain in ANSWER_LIMITS:
                 found.append(inner)
-            elif plain not in _SCHEMAS:
+            elif plain not in SCHEMA_ARGUMENTS:
                 found += _limits_in(inner)
     elif isinstance(value, (list, tuple)):
         for inner in value:
