@@ -29,7 +29,7 @@ import dataclasses
 import shlex
 import threading
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -41,7 +41,7 @@ from shape_asserts.asking.failure import error_reason
 from shape_asserts.asking.model_config import ModelConfig, Sent, resolve
 from shape_asserts.asking.prices import answer_limit
 from shape_asserts.asking.recorded import RecordedAnswer
-from shape_asserts.asking.retry import maybe_billed, served_locally
+from shape_asserts.asking.retry import RateLimit, interruptible_sleep, maybe_billed, served_locally
 from shape_asserts.asking.runstate import NotAsked, Progress, RunState
 from shape_asserts.asking.store import FixtureStore, Recording, model_slug, sample_record
 from shape_asserts.asking.turns import Turn, Turns
@@ -450,6 +450,8 @@ class _Fetch:
         self.stop = stop
         self.state = RunState(fetched=True)
         self.turns = Turns(asker.concurrency)
+        # what each model's calls share about its rate limit (by the litellm model asked)
+        self.rate_limits: defaultdict[str, RateLimit] = defaultdict(RateLimit)
         # one writer per case at a time, so two samples of a case are never written out of order
         self.locks = {job.key: asyncio.Lock() for job in jobs}
         # samples not yet settled, per case
@@ -693,6 +695,8 @@ class _Fetch:
                 on_retry=lambda exc, wait: self._on_retry(job.model, exc, worst),
                 timeout_retries=asker.timeout_retries,
                 interrupted=self._interrupted,
+                rate_limit=self.rate_limits[sent.model],
+                pause=lambda seconds: self.turns.aside(turn, interruptible_sleep(seconds, self._interrupted)),
             )
         except ProviderError as exc:
             self._settle(label, worst)

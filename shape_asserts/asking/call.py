@@ -18,21 +18,24 @@ import asyncio
 import atexit
 import contextlib
 import copy
+import functools
 import gc
 import json
 import os
 import threading
 import time
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from shape_asserts.asking.failure import describe, error_reason, hide_address, one_line, redact
 from shape_asserts.asking.prices import answer_cost, billed_region, list_prices, litellms_figure, uncapped, worst_case
 from shape_asserts.asking.retry import (
+    RateLimit,
     Timeout,
     backoff,
+    interruptible_sleep,
     is_rate_limited,
     is_retriable,
     is_timeout,
@@ -284,6 +287,8 @@ async def aask(
     timeout_retries: int | None = None,
     extra: Mapping[str, Any] | None = None,
     interrupted: Callable[[], bool] | None = None,
+    rate_limit: RateLimit | None = None,
+    pause: Callable[[float], Awaitable[None]] | None = None,
 ) -> Answer:
     """Send ``messages`` to ``model`` and return its answer, retrying what another attempt may fix.
 
@@ -297,6 +302,13 @@ async def aask(
     arguments sent (``--model-arg``, a configuration's keys), checked by
     :mod:`~shape_asserts.asking.model_config` before the run. ``interrupted()`` true (Ctrl-C,
     SIGTERM) ends the wait before another attempt, and the call.
+
+    A 429 is retried apart from ``max_retries``: ``rate_limit`` is what the model's calls share
+    about its rate limit (:class:`~shape_asserts.asking.retry.RateLimit`: none is sent while one
+    waits out a 429, and the call gives up once the model has answered none for
+    :data:`~shape_asserts.defaults.RATE_LIMIT_PATIENCE`); without it, the call's own.
+    ``pause(seconds)`` waits before another attempt (the asker's lets other calls go meanwhile);
+    without it, a sleep that ``interrupted`` ends.
 
     Raises
     ------
@@ -315,35 +327,37 @@ async def aask(
         )
     request = _request(model, messages, temperature, max_tokens, timeout, api_base, sample, extra)
     allowed_timeouts = timeout_retries_for(model, api_base, timeout_retries)
+    rate_limit = rate_limit or RateLimit()
+    if pause is None:
+        pause = functools.partial(interruptible_sleep, interrupted=interrupted)
     tries = _Tries()
     while True:
+        while (held := rate_limit.held_for()) > 0:  # a call to the model waits out a 429
+            await pause(held)
+            if interrupted is not None and interrupted():
+                said = "not tried again" if tries.failed else "not asked"
+                raise ProviderError(f"{model}: {said}: the run was interrupted while its rate limit was waited out")
         started = time.perf_counter()
         try:
             response = await _attempt(litellm, request, timeout)
         except Exception as exc:
-            _raise_unless_retried(exc, model, api_base, tries, max_retries, allowed_timeouts)
+            _raise_unless_retried(exc, model, api_base, tries, rate_limit, max_retries, allowed_timeouts)
             wait = tries.count(exc)
             if on_retry is not None:
                 on_retry(exc, wait)
-            await _wait(wait, interrupted)
+            if is_rate_limited(exc):
+                rate_limit.refused(wait)  # (waited above, by every call to the model)
+            else:
+                await pause(wait)
             if interrupted is not None and interrupted():
                 raise ProviderError(
                     f"{model}: {error_reason(exc, api_base, '')}; not tried again: the run was interrupted"
                 ) from None
             continue
+        rate_limit.answered()
         sent = sum(len(json.dumps(m, ensure_ascii=False).encode("utf-8")) for m in messages)
         region = billed_region(extra or {})
         return _delivered(litellm, model, response, time.perf_counter() - started, sent, region)
-
-
-async def _wait(seconds: float, interrupted: Callable[[], bool] | None) -> None:
-    """Sleep ``seconds`` before another attempt, in steps of at most half a second while
-    ``interrupted`` may end the wait early (a Retry-After of a minute, then Ctrl-C)."""
-    end = time.monotonic() + seconds
-    while (left := end - time.monotonic()) > 0:
-        if interrupted is not None and interrupted():
-            return
-        await asyncio.sleep(min(left, 0.5) if interrupted is not None else left)
 
 
 #: litellm's own arguments a call may carry: they say where and how a provider is reached, and
@@ -431,16 +445,10 @@ class _Tries:
     failed: int = 0
     #: Of those, the ones that timed out (retried as ``--timeout-retries`` allows).
     timeouts: int = 0
-    #: Of those, the ones refused for a rate limit (retried until
-    #: :data:`~shape_asserts.defaults.RATE_LIMIT_PATIENCE` has passed since the first), and when the
-    #: first was (``time.monotonic``).
+    #: Of those, the ones refused for a rate limit (retried while the model answers other calls:
+    #: :class:`~shape_asserts.asking.retry.RateLimit`), and when the first was (``time.monotonic``).
     limited: int = 0
     limited_since: float | None = None
-
-    @property
-    def limited_for(self) -> float:
-        """Seconds since the call was first refused for a rate limit (0 before)."""
-        return 0.0 if self.limited_since is None else time.monotonic() - self.limited_since
 
     @property
     def others(self) -> int:
@@ -462,7 +470,13 @@ class _Tries:
 
 
 def _raise_unless_retried(
-    exc: Exception, model: str, api_base: str | None, tries: _Tries, max_retries: int, timeout_retries: int
+    exc: Exception,
+    model: str,
+    api_base: str | None,
+    tries: _Tries,
+    rate_limit: RateLimit,
+    max_retries: int,
+    timeout_retries: int,
 ) -> None:
     """Return when the failed attempt ``exc`` (after the earlier ones, ``tries``) is tried again;
     else raise the :class:`ProviderError` that says why not."""
@@ -480,9 +494,10 @@ def _raise_unless_retried(
             raise TimedOut(f"{model}: {error_reason(exc, api_base, after)}{hint}") from None
         return
     if is_rate_limited(exc):
-        if tries.limited_for < RATE_LIMIT_PATIENCE:
+        silent = 0.0 if tries.limited_since is None else rate_limit.silent_for(tries.limited_since)
+        if silent < RATE_LIMIT_PATIENCE:
             return
-        after += f", rate limited for {tries.limited_for:.0f}s"
+        after += f", rate limited for {silent:.0f}s with no call to the model answered"
     if not is_retriable(exc) or is_rate_limited(exc) or tries.others >= max_retries:
         said, wide = describe(exc, model, api_base, after)
         if wide is not None:  # every call would fail so: the run asks the model nothing more

@@ -12,6 +12,9 @@ import asyncio
 import ipaddress
 import random
 import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -23,8 +26,10 @@ from shape_asserts.defaults import TIMEOUT_RETRIES_HOSTED, TIMEOUT_RETRIES_LOCAL
 __all__ = [
     "MAX_BACKOFF",
     "RETRIABLE_STATUS",
+    "RateLimit",
     "Timeout",
     "backoff",
+    "interruptible_sleep",
     "is_rate_limited",
     "is_retriable",
     "is_timeout",
@@ -183,6 +188,51 @@ def backoff(attempt: int, exc: BaseException | None, base: float = 0.5) -> float
     if hinted is not None:
         return min(MAX_BACKOFF, hinted)
     return random.uniform(0, min(MAX_BACKOFF, base * (2**attempt)))
+
+
+async def interruptible_sleep(seconds: float, interrupted: Callable[[], bool] | None) -> None:
+    """Sleep ``seconds`` before another attempt, in steps of at most half a second while
+    ``interrupted`` may end the wait early (a Retry-After of a minute, then Ctrl-C)."""
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        if interrupted is not None and interrupted():
+            return
+        await asyncio.sleep(min(left, 0.5) if interrupted is not None else left)
+
+
+@dataclass
+class RateLimit:
+    """What the calls to one model share about its rate limit.
+
+    No call is sent before the longest wait a 429 asked of any of them is over: a call not yet
+    refused would only be refused too, and each refusal may push the quota's window on. And a
+    refused call waits as long as the model answers others: a quota of five calls a minute serves
+    five of the run's sixteen calls each minute, and a call that loses the race at every reset but
+    the last is not the model's failure. It gives up only when, since it was first refused, the
+    model has answered no call for :data:`~shape_asserts.defaults.RATE_LIMIT_PATIENCE`
+    (:meth:`silent_for`).
+    """
+
+    #: Before when (``time.monotonic``) no call to the model is sent.
+    until: float = 0.0
+    #: When a call to the model was last answered (the asking's start before any was).
+    answered_at: float = field(default_factory=time.monotonic)
+
+    def refused(self, wait: float) -> None:
+        """A call was refused for the rate limit, and waits ``wait`` seconds: so do the others."""
+        self.until = max(self.until, time.monotonic() + wait)
+
+    def answered(self) -> None:
+        """A call to the model was answered."""
+        self.answered_at = time.monotonic()
+
+    def held_for(self) -> float:
+        """Seconds before the model may be asked again (0 when it may now)."""
+        return max(0.0, self.until - time.monotonic())
+
+    def silent_for(self, since: float) -> float:
+        """Seconds in which the model answered no call, counted from ``since`` at the earliest."""
+        return time.monotonic() - max(since, self.answered_at)
 
 
 #: litellm providers whose server is, unless ``--api-base`` or the environment says otherwise, on

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import collections
+from collections.abc import Awaitable
 from dataclasses import dataclass
 
 __all__ = ["Turn", "Turns"]
 
 
-@dataclass
+@dataclass(eq=False)  # (each turn is its own, however alike: given back by identity)
 class Turn:
     """One call's turn: whether another call was in flight at any time during it (it may have
     queued behind that one at the server) or none was (it had the server to itself)."""
@@ -39,16 +40,18 @@ class Turns:
     def __init__(self, limit: int) -> None:
         self.limit = max(1, limit)
         self._taken: list[Turn] = []
-        self._waiting: collections.deque[asyncio.Future[Turn]] = collections.deque()
+        self._waiting: collections.deque[tuple[asyncio.Future[Turn], Turn]] = collections.deque()
         #: Calls that timed out queued at the server, which it may still be answering.
         self.abandoned = 0
 
-    async def take(self) -> Turn:
-        """Wait for a turn, and take it."""
+    async def take(self, turn: Turn | None = None) -> Turn:
+        """Wait for a turn, and take it: a new one, or ``turn`` again (given back while its call
+        waited: :meth:`aside`)."""
+        turn = turn or Turn()
         if len(self._taken) < self.limit and not self._waiting:
-            return self._start()
+            return self._start(turn)
         handed: asyncio.Future[Turn] = asyncio.get_running_loop().create_future()
-        self._waiting.append(handed)
+        self._waiting.append((handed, turn))
         try:
             return await handed
         except asyncio.CancelledError:
@@ -57,15 +60,23 @@ class Turns:
             raise
 
     def give(self, turn: Turn) -> None:
-        """End a turn taken with :meth:`take`: the next calls waiting, in order, take the free turns."""
-        self._taken.remove(turn)
+        """End a turn taken with :meth:`take` (if it is still taken): the next calls waiting, in
+        order, take the free turns."""
+        if turn in self._taken:
+            self._taken.remove(turn)
         while self._waiting and len(self._taken) < self.limit:
-            handed = self._waiting.popleft()
+            handed, waiting = self._waiting.popleft()
             if not handed.done():  # not cancelled while it waited
-                handed.set_result(self._start())
+                handed.set_result(self._start(waiting))
 
-    def _start(self) -> Turn:
-        turn = Turn()
+    async def aside(self, turn: Turn, wait: Awaitable[None]) -> None:
+        """Give ``turn`` back while its call waits on ``wait`` (before another attempt), so other
+        calls go meanwhile; then take it again, behind the calls already waiting for one."""
+        self.give(turn)
+        await wait
+        await self.take(turn)
+
+    def _start(self, turn: Turn) -> Turn:
         self._taken.append(turn)
         if len(self._taken) > 1:  # every call in flight now shares the server with another
             for each in self._taken:

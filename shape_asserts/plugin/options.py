@@ -209,8 +209,9 @@ OPTIONS: tuple[Option, ...] = (
         check=finite(0),
         allowed="a whole number ≥ 0",
         help="retries of a call after a 5xx or dropped connection (a timeout: see --timeout-retries); "
-        "after a 429 a call is retried, whatever this says, until it has waited two minutes for rate limits "
-        "(the wait the provider states, else 2, 4, 8 … s)",
+        "after a 429 a call is retried, whatever this says, while the model answers others: the model is not "
+        "asked until the wait the provider states (else 2, 4, 8 … s) is over, and the call gives up after two "
+        "minutes in which it answered none",
     ),
     Option(
         "--timeout-retries",

@@ -618,3 +618,50 @@ def test_an_account_without_credit_or_a_spent_days_quota_is_not_waited_on(said):
 
     refused = type("RateLimitError", (Exception,), {"status_code": 429})(said)
     assert not is_rate_limited(refused) and not is_retriable(refused)
+
+
+def test_a_refused_call_waits_as_long_as_the_model_answers_other_calls(monkeypatch):
+    """Red-team sweep 64: under a quota of five calls a minute, sixteen calls in flight all retried
+    at each reset, and a call that lost two resets gave up (its two minutes had passed): 9 of 24
+    cases lost. A refused call gives up only once the model has answered no call for the patience;
+    and no call is sent while another waits out the model's 429."""
+    from shape_asserts.asking import retry
+    from shape_asserts.asking.retry import RateLimit
+
+    monkeypatch.setattr(retry, "RATE_LIMIT_BACKOFF", 0.004)
+    monkeypatch.setattr(call, "RATE_LIMIT_PATIENCE", 0.1)
+    shared = RateLimit()
+
+    async def others_answered():  # the model's other calls are served meanwhile
+        for _ in range(12):
+            await asyncio.sleep(0.02)
+            shared.answered()
+
+    async def go():
+        fake = FakeLitellm(*[failure("RateLimitError", 429) for _ in range(40)])
+        monkeypatch.setattr(call, "load_litellm", lambda: fake)
+        ask = call.aask("openai/m", [{"role": "user", "content": "draw"}], api_base="http://127.0.0.1:1",
+                        max_retries=0, rate_limit=shared)  # fmt: skip
+        started = time.monotonic()
+        with pytest.raises(ProviderError, match=r"rate limited for 0s with no call to the model answered"):
+            await asyncio.gather(ask, others_answered())
+        return time.monotonic() - started
+
+    took = asyncio.run(go())
+    assert took > 0.24 + 0.1  # retried while the others answered (0.24 s), given up after the patience
+
+    async def held():
+        shared.refused(0.2)  # another call to the model waits out a 429
+        paused: list[float] = []
+
+        async def pause(seconds):
+            paused.append(seconds)
+            await asyncio.sleep(seconds)
+
+        fake = FakeLitellm()
+        monkeypatch.setattr(call, "load_litellm", lambda: fake)
+        await call.aask("openai/m", [{"role": "user", "content": "draw"}], api_base="http://127.0.0.1:1", rate_limit=shared, pause=pause)  # fmt: skip
+        return paused, len(fake.kwargs)
+
+    paused, asked = asyncio.run(held())
+    assert len(paused) == 1 and 0.15 < paused[0] <= 0.2 and asked == 1  # not sent before the wait was over

@@ -94,3 +94,32 @@ def test_a_call_cancelled_while_waiting_takes_no_turn_with_it():
         assert await asyncio.wait_for(turns.take(), 1) is not None
 
     asyncio.run(go())
+
+
+def test_a_turn_set_aside_lets_the_calls_waiting_go_and_is_taken_again_behind_them():
+    """A call waiting before another attempt (a 429's wait) gives its turn back meanwhile: with
+    ten models in a run, one model's rate limit must not hold every turn asleep."""
+
+    async def go():
+        turns = Turns(1)
+        retrying = await turns.take()
+        order = []
+
+        async def other():
+            turn = await turns.take()
+            order.append("other")
+            turns.give(turn)
+
+        waiting = asyncio.ensure_future(other())
+        await asyncio.sleep(0.01)
+        assert order == []  # one turn, held
+        await turns.aside(retrying, asyncio.sleep(0.05))
+        order.append("retrying")
+        await waiting
+        assert order == ["other", "retrying"]
+        turns.give(retrying)
+        turns.give(retrying)  # (given back twice: the second does nothing)
+        again = await asyncio.wait_for(turns.take(), 1)
+        turns.give(again)
+
+    asyncio.run(go())
