@@ -41,7 +41,7 @@ from shape_asserts.asking.failure import error_reason
 from shape_asserts.asking.model_config import ModelConfig, Sent, resolve
 from shape_asserts.asking.prices import answer_limit
 from shape_asserts.asking.recorded import RecordedAnswer
-from shape_asserts.asking.retry import RateLimit, interruptible_sleep, maybe_billed, served_locally
+from shape_asserts.asking.retry import RateLimit, interruptible_sleep, is_rate_limited, maybe_billed, served_locally
 from shape_asserts.asking.runstate import NotAsked, Progress, RunState
 from shape_asserts.asking.store import FixtureStore, Recording, model_slug, sample_record
 from shape_asserts.asking.turns import Turn, Turns
@@ -497,9 +497,9 @@ class _Fetch:
     def _interrupted(self) -> bool:
         return self.stop is not None and self.stop.is_set()
 
-    def _on_retry(self, model: str, exc: BaseException, worst: float) -> None:
-        """An attempt failed and the call is about to try again: count what the failed one may
-        cost; no new attempt once the run is interrupted, or when it would pass ``--max-cost`` (its
+    def _on_retry(self, model: str, exc: BaseException, wait: float, worst: float) -> None:
+        """An attempt failed and the call is about to try again after ``wait`` seconds: count what
+        the failed one may cost (a rate limit: the model's wait, for the progress line); no new attempt once the run is interrupted, or when it would pass ``--max-cost`` (its
         worst case is held again).
 
         Raises
@@ -524,6 +524,9 @@ class _Fetch:
                 )
                 error.maybe_billed = False  # (counted just now)
                 raise error
+        if is_rate_limited(exc):
+            until = time.perf_counter() + wait
+            self.progress.limited_until[model] = max(until, self.progress.limited_until.get(model, 0.0))
         self.progress.retried += 1
         self._note()
 
@@ -692,7 +695,7 @@ class _Fetch:
                 api_base=asker.api_base,
                 sample=index,
                 max_retries=asker.max_retries,
-                on_retry=lambda exc, wait: self._on_retry(job.model, exc, worst),
+                on_retry=lambda exc, wait: self._on_retry(job.model, exc, wait, worst),
                 timeout_retries=asker.timeout_retries,
                 interrupted=self._interrupted,
                 rate_limit=self.rate_limits[sent.model],

@@ -142,6 +142,8 @@ class Progress:
     heartbeat: float = field(default_factory=heartbeat_interval)
     #: Whether calls go one at a time since a local server queued them past ``--request-timeout``.
     narrowed: bool = False
+    #: Models refused for a rate limit (429) → when (``time.perf_counter``) their calls are sent again.
+    limited_until: dict[str, float] = field(default_factory=dict)
 
     @property
     def elapsed(self) -> float:
@@ -250,6 +252,11 @@ class Progress:
                 f"; {len(self.awaiting)} waiting for another run on the same fixtures to record them, the longest "
                 f"for {time.perf_counter() - since:.0f}s ({oldest}; a run that is stopped, as by Ctrl-Z, holds them)"
             )
+        limited = {model: until - time.perf_counter() for model, until in self.limited_until.items()}
+        limited = {model: left for model, left in limited.items() if left > 0}
+        if limited and self.finished is None:
+            said = ", ".join(f"{model} for {left:.0f}s" for model, left in sorted(limited.items()))
+            out += f"; rate limited (its calls wait, not asked meanwhile): {said}"
         if self.narrowed:
             out += "; one call at a time (calls queued at a local server timed out waiting: asked again)"
         return out

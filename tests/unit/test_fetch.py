@@ -447,8 +447,11 @@ def test_a_quota_smaller_than_the_calls_in_flight_loses_no_case(tmp_path, monkey
     monkeypatch.setattr(call, "RATE_LIMIT_PATIENCE", 0.5)
     monkeypatch.setattr(retry, "RATE_LIMIT_BACKOFF", 0.004)
     run = asker(tmp_path, concurrency=16, api_base="http://127.0.0.1:1")
-    state, progress = run.fetch(run.plan([("openai/m", c) for c in CASES], samples=2))
+    lines: list[str] = []
+    state, progress = run.fetch(run.plan([("openai/m", c) for c in CASES], samples=2), lambda p: lines.append(p.line()))
 
     assert state.failures == {} and fake.served == progress.answered == 12
+    assert any("rate limited (its calls wait, not asked meanwhile): openai/m for 0s" in line for line in lines)
+    assert "rate limited" not in lines[-1]  # (not once the asking is over)
     # refused: the calls sent together at a window's start, past its quota; not one per call per look
     assert fake.refused <= 3 * 16
