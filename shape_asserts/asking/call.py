@@ -317,14 +317,7 @@ async def aask(
         retrying cannot fix (missing key, authentication, bad request, unknown model); secrets masked.
     """
     litellm = _client(model, api_base)
-    own = litellms_own(litellm, extra or {})
-    if own:
-        one = len(own) == 1
-        raise ProviderError(
-            f"{model}: {', '.join(sorted(own))} {'is an argument' if one else 'are arguments'} litellm reads "
-            "for itself (its routing, retries, prices or logging), not one sent to the model; the call was "
-            f"not made: remove {'it' if one else 'them'} from --model-arg or the configuration"
-        )
+    _refuse_litellms_own(litellm, model, extra or {})
     request = _request(model, messages, temperature, max_tokens, timeout, api_base, sample, extra)
     allowed_timeouts = timeout_retries_for(model, api_base, timeout_retries)
     rate_limit = rate_limit or RateLimit()
@@ -374,6 +367,19 @@ def litellms_own(litellm: Any, extra: Mapping[str, Any]) -> list[str]:
     alone)."""
     own = getattr(getattr(getattr(litellm, "types", None), "utils", None), "all_litellm_params", ())
     return [key for key in extra if key in own and key not in LITELLMS_OWN_ALLOWED]
+
+
+def _refuse_litellms_own(litellm: Any, model: str, extra: Mapping[str, Any]) -> None:
+    """Raise :class:`ProviderError` when ``extra`` holds arguments litellm reads for itself
+    (:func:`litellms_own`): the call is not made."""
+    own = litellms_own(litellm, extra)
+    if own:
+        one = len(own) == 1
+        raise ProviderError(
+            f"{model}: {', '.join(sorted(own))} {'is an argument' if one else 'are arguments'} litellm reads "
+            "for itself (its routing, retries, prices or logging), not one sent to the model; the call was "
+            f"not made: remove {'it' if one else 'them'} from --model-arg or the configuration"
+        )
 
 
 def _client(model: str, api_base: str | None) -> Any:
