@@ -609,7 +609,7 @@ class _Fetch:
         claim = None if self._refuse(job, worst) else await self._claim(job, index)
         try:
             if claim is not None:
-                await self._budget_room(worst)
+                await self._budget_room(worst, turn)
             if claim is None or self._refuse(job, worst):
                 progress.unasked += 1
                 self._note()
@@ -623,11 +623,12 @@ class _Fetch:
             if claim is not None:
                 claim.close()  # lets go of the lock
 
-    async def _budget_room(self, worst: float) -> None:
+    async def _budget_room(self, worst: float, turn: Turn) -> None:
         """Wait while the calls in flight hold the room under ``--max-cost`` this call's ``worst``
         case needs: each holds its own worst case until its price is known, mostly far less, so the
         room comes back as they end. Returns at once when the call may go, or may never (spent and
-        this call's worst case alone pass the cap: :meth:`_refuse` then says so)."""
+        this call's worst case alone pass the cap: :meth:`_refuse` then says so). The call's
+        ``turn`` is set aside while it waits: a call holding the room may need one to try again."""
         asker, progress = self.asker, self.progress
         while (
             asker.max_cost is not None
@@ -635,7 +636,7 @@ class _Fetch:
             and progress.cost_usd + worst <= asker.max_cost < progress.cost_usd + progress.reserved_usd + worst
             and not (self.stop is not None and self.stop.is_set())
         ):
-            await asyncio.sleep(BUDGET_POLL_S)
+            await self.turns.aside(turn, asyncio.sleep(BUDGET_POLL_S))
 
     async def _claim(self, job: Job, index: int) -> IO[str] | None:
         """The claim on asking sample ``index`` of ``job`` (:meth:`.FixtureStore.claim`), waited

@@ -70,8 +70,12 @@ class Turns:
                 handed.set_result(self._start(waiting))
 
     async def aside(self, turn: Turn, wait: Awaitable[None]) -> None:
-        """Give ``turn`` back while its call waits on ``wait`` (before another attempt), so other
-        calls go meanwhile; then take it again, behind the calls already waiting for one."""
+        """Give ``turn`` back while its call waits on ``wait``, so other calls go meanwhile; then
+        take it again, behind the calls already waiting for one.
+
+        A call waiting for anything but the server sets its turn aside (a wait before another
+        attempt, for the room ``--max-cost`` leaves): held, it could be the turn the call it waits
+        for needs to go on, and neither would."""
         self.give(turn)
         await wait
         await self.take(turn)

@@ -455,3 +455,28 @@ def test_a_quota_smaller_than_the_calls_in_flight_loses_no_case(tmp_path, monkey
     assert "rate limited" not in lines[-1]  # (not once the asking is over)
     # refused: the calls sent together at a window's start, past its quota; not one per call per look
     assert fake.refused <= 3 * 16
+
+
+def test_a_call_waiting_for_the_caps_room_does_not_hold_the_turn_the_calls_holding_it_need(tmp_path):
+    """A call waiting before another attempt sets its turn aside; one waiting for the room
+    ``--max-cost`` leaves once held its turn, and the calls holding that room could never take
+    theirs back: one call at a time, a retried timeout, and the run hung for ever."""
+    import threading
+
+    class Retrying(FakeProvider):
+        async def __call__(self, model, messages, **kwargs):
+            await kwargs["pause"](0.05)  # (a wait before another attempt, as aask makes one)
+            return await super().__call__(model, messages, **kwargs)
+
+    provider = Retrying(cost=0.01)
+    run = asker(tmp_path, concurrency=1, max_cost=0.1, call=provider, bound_cost=lambda *args: 0.045)
+    jobs = run.plan(PAIRS, samples=1)
+    done: list = []
+    fetching = threading.Thread(target=lambda: done.append(run.fetch(jobs)), daemon=True)
+    fetching.start()
+    fetching.join(timeout=20)
+
+    assert done, "the fetch hung: a call waiting for the cap's room held the only turn"
+    state, progress = done[0]
+    assert progress.answered == len(CASES) and provider.max_in_flight == 1  # still one at a time
+    assert state.failures == {} and state.unasked == {}
