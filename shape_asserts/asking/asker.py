@@ -606,7 +606,7 @@ class _Fetch:
         worst = asker._worst_cost(job)
         # refused before the claim (an unwritable folder has no claim to take) and after it (the
         # cost spent while another run held it)
-        claim = None if self._refuse(job, worst) else await self._claim(job, index)
+        claim = None if self._refuse(job, worst) else await self._claim(job, index, turn)
         try:
             if claim is not None:
                 await self._budget_room(worst, turn)
@@ -638,10 +638,11 @@ class _Fetch:
         ):
             await self.turns.aside(turn, asyncio.sleep(BUDGET_POLL_S))
 
-    async def _claim(self, job: Job, index: int) -> IO[str] | None:
+    async def _claim(self, job: Job, index: int, turn: Turn) -> IO[str] | None:
         """The claim on asking sample ``index`` of ``job`` (:meth:`.FixtureStore.claim`), waited
-        for while another process holds it (its call under way); ``None`` when the run stops first
-        or the claim's file cannot be made (the sample is then not asked, and says so)."""
+        for while another process holds it (its call under way), with the call's ``turn`` set
+        aside; ``None`` when the run stops first or the claim's file cannot be made (the sample is
+        then not asked, and says so)."""
         label = f"{job.case.id}@{job.model} #{index}"
         try:
             while True:
@@ -659,7 +660,7 @@ class _Fetch:
                     self.state.unasked.setdefault(job.key, "not asked: the run ended before this case's turn")
                     return None
                 self.progress.awaiting.setdefault(label, time.perf_counter())  # (said by the heartbeat)
-                await asyncio.sleep(CLAIM_POLL_S)
+                await self.turns.aside(turn, asyncio.sleep(CLAIM_POLL_S))
         finally:
             self.progress.awaiting.pop(label, None)
 

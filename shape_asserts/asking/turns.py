@@ -9,6 +9,9 @@ A call during which no other was in flight had the server to itself: its timeout
 A server may go on answering the calls the run gave up on (:attr:`Turns.abandoned`). The first
 call sent alone after that may wait behind them, so it is given the time they may take besides its
 own (:meth:`Turns.timeout`); once a call alone has ended, they are done.
+
+A turn is a place at the server: a call that waits for anything else (a rate limit, the room
+``--max-cost`` leaves, a sample another run is asking) gives it back meanwhile (:meth:`Turns.aside`).
 """
 
 from __future__ import annotations
@@ -74,8 +77,8 @@ class Turns:
         take it again, behind the calls already waiting for one.
 
         A call waiting for anything but the server sets its turn aside (a wait before another
-        attempt, for the room ``--max-cost`` leaves): held, it could be the turn the call it waits
-        for needs to go on, and neither would."""
+        attempt, for the room ``--max-cost`` leaves, for a sample another run is asking): held, it
+        could be the turn the call it waits for needs to go on, and neither would."""
         self.give(turn)
         await wait
         await self.take(turn)
