@@ -35,7 +35,10 @@ isometric 26.6° or the true 30°)
     width, neither of them a wall edge nor rising straight from a wall top, one of them at least
     ``chimney_rise`` tall (a skylight lying along a slope is a cell thick), and standing on the
     house (in the solid piece of the drawing the walls are in: a chimney floating above the roof
-    fails); the hidden back corner's wall edge and a vertical edge lying in a gable end's triangle
+    fails), its top at most the walls' height above the ridge (a smokestack towering over the
+    house fails: read on screen above the roof's outline beside it, less the rows the gable end's
+    ground line drops, the most a chimney behind the ridge shows higher than it stands); the
+    hidden back corner's wall edge and a vertical edge lying in a gable end's triangle
     (an attic window's side) are no chimney's. It does not ask that the box rise out of the roof's
     outline (a chimney low on the near slope stays inside it on screen); a box that stays inside
     it must not stand on a level floor of its own: with all four corners' lines drawn, its left
@@ -212,6 +215,14 @@ class HouseThresholds(SceneThresholds):
     #: roof into the attic or floating in it, not one standing on a slope (:func:`_level_floor`).
     chimney_floor_tol: float = 1.0
     chimney_outline_gap: int = 2
+    #: A chimney's top stands at most this share of the walls' height above the roof's ridge
+    #: (:func:`_chimney_above_ridge`): a real chimney rises a metre or so above the ridge, under half
+    #: a storey, and the catalogue's tallest fair chimney 0.7 of the walls above the roof on its
+    #: uphill side (the ridge or lower); one rising more than a whole storey over the ridge is a
+    #: smokestack towering over the house. The fair houses measure 0.62 at most (1,502 of
+    #: ``bench/house_sweep.py --n 600``), the audits' fair houses 0.42; audit 42's chimneys 15 to 18
+    #: units above the ridge on walls 8 to 12 high measure 1.08 and more.
+    chimney_max_above_ridge: float = 1.0
     #: Vertical edges whose ends are at most this many cells apart (a jittered cell, a one-cell
     #: pen lift) and within one column of each other are one line.
     vertical_join: float = 2.0
@@ -442,7 +453,8 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
     solid = solid_parts(com.pts, [st for _, st in com.strokes], t.heal_step, t.heal_step, p["grid_size"])
     chimney = _chimney_edges(e, _Edges.of(raw, t), walls, at_top, cells, apexes, solid, t)
     _check_roof_closed(card, e, walls, cells, apexes, solid, chimney, t)
-    _check_chimney(card, chimney)
+    above_ridge = _chimney_above_ridge(e, chimney, cells, walls, apexes, t) if chimney else 0.0
+    _check_chimney(card, chimney, above_ridge, t)
     return card.result("house", com.likeness)
 
 
@@ -1067,13 +1079,48 @@ def _sticks_out(e: _Edges, box: list[int], filled: set[tuple[int, int]], t: Hous
     drawing's highest cells ``chimney_outline_gap`` columns left and right of the box (the roof's
     outline beside it). A box hanging from a slope into the attic, or floating in it, stays
     under the outline, at most touching it from below."""
+    return _rise_above_outline(e, box, filled, t) >= t.chimney_clearance
+
+
+def _rise_above_outline(e: _Edges, box: list[int], filled: set[tuple[int, int]], t: HouseThresholds) -> float:
+    """How many rows the highest top of the box's vertical lines (``box``) stands above the line
+    joining the drawing's highest cells ``chimney_outline_gap`` columns left and right of the box:
+    the roof's outline beside it (negative: the box stays under it)."""
     xs = [float(np.floor(e.mid_x[i] + 0.5)) for i in box]
     x0, x1 = min(xs) - t.chimney_outline_gap, max(xs) + t.chimney_outline_gap
     y0, y1 = _topmost(filled, int(x0)), _topmost(filled, int(x1))
     if math.isinf(y0) or math.isinf(y1):
         y0 = y1 = min(y0, y1)
     tops = [_column_run(e, i, filled)[0] for i in box]
-    return any(float(np.interp(x, [x0, x1], [y0, y1])) - top >= t.chimney_clearance for x, top in zip(xs, tops))
+    return max(float(np.interp(x, [x0, x1], [y0, y1])) - top for x, top in zip(xs, tops))
+
+
+def _chimney_above_ridge(
+    e: _Edges, box: list[int], cells: FloatArray, walls: _Walls, apexes: list[_Apex], t: HouseThresholds
+) -> float:
+    """How far the chimney's top stands above the roof's ridge, as a share of the walls' height
+    (``chimney_max_above_ridge``): a chimney rises a little above the ridge, a smokestack
+    towers over the house.
+
+    Read on screen: the rows from the chimney's highest top to the roof's outline beside it (the
+    ridge, :func:`_rise_above_outline`), less the most the house's depth can lift it there. A
+    chimney behind the ridge (on the far slope) shows higher above it than it stands, one in
+    front of it lower: a point half the house's depth behind the ridge, at the ridge's height,
+    shows as many rows above it as the gable end's ground line drops across its width (both move
+    it half the depth along each ground axis). So a fair chimney anywhere on either slope
+    measures no more than it rises above the ridge, and the gable's height and the chimney's
+    place on the slope stay free. The gable end is the wall face a gable's peak stands on; with
+    none found (a hip roof), the face whose ground line drops the most, the larger allowance.
+
+    What this cannot see: a chimney in front of the ridge (on the near slope) shows lower above it
+    than it stands, yet gets the same allowance (which slope a wire frame's box stands on is not
+    read reliably: its corners' lines are cut where roof lines cross them), so there a chimney
+    passes up to about twice the gable end's drop higher above the ridge."""
+    filled = {(int(x), int(y)) for x, y in cells.tolist()}
+    faces = [k for k, _, _ in apexes] or list(range(len(walls.columns) - 1))
+    depth_lift = max((abs(float(walls.feet[k + 1, 1] - walls.feet[k, 1])) for k in faces), default=0.0)
+    above = _rise_above_outline(e, box, filled, t) - depth_lift
+    return above / walls.height if walls.height > 0 else 0.0
 
 
 def _level_floor(
@@ -1173,9 +1220,21 @@ def _is_back_corner(lines: _Edges, r: int, back: tuple[FloatArray, FloatArray] |
     )
 
 
-def _check_chimney(card: Scorecard, paired: list[int]) -> None:
-    """``chimney``: a pair of vertical edges at least (:func:`_chimney_edges`) stands on the roof."""
+def _check_chimney(card: Scorecard, paired: list[int], above_ridge: float, t: HouseThresholds) -> None:
+    """``chimney``: a pair of vertical edges at least (:func:`_chimney_edges`) stands on the roof,
+    its top at most ``chimney_max_above_ridge`` of the walls' height above the ridge
+    (``above_ridge``, :func:`_chimney_above_ridge`)."""
     card.metrics["chimney_edges"] = len(paired)
+    if len(paired) >= 2 and above_ridge > t.chimney_max_above_ridge:
+        card.add(
+            "chimney",
+            False,
+            round(above_ridge, 3),
+            f"≤ {t.chimney_max_above_ridge:g} of the walls' height above the ridge",
+            "the chimney towers over the house: its top stands more than a storey (the walls' height) "
+            "above the roof's ridge, a smokestack",
+        )
+        return
     card.add(
         "chimney",
         len(paired) >= 2,
