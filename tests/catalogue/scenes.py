@@ -366,6 +366,9 @@ class HouseStyle:
     #: of it above the roof), "attic" floating in the attic under the ridge (from a sixth to 0.6
     #: of the roof's rise above the walls); both level boxes
     chimney_box: str | None = None
+    #: the chimney's top this share of the wall height above the ridge (not ``chimney`` above the
+    #: roof on its uphill side): a smokestack towering over the house
+    chimney_above_ridge: float | None = None
     #: something else drawn on the roof (with ``chimney=None``: instead of the chimney):
     #: "skylight", a flat box a cell thick lying along the near slope where the chimney would stand
     #: (twice its width, its depth); "gable-window", a rectangle on the near gable end's wall
@@ -483,6 +486,8 @@ def _house_model(st: HouseStyle, k: float):
         # the chimney rises ``chimney``·H above the roof on its uphill side
         up_y = max(roof_y(z0), roof_y(z1))
         top = up_y + max(1.0, st.chimney * H)
+        if st.chimney_above_ridge is not None:
+            top = H + R + st.chimney_above_ridge * H
         if q2:
             top = _rnd(top)
         if st.chimney_box is not None:
@@ -1131,6 +1136,15 @@ def house_variants(params: dict[str, Any]) -> list[Variant]:
             house_strokes(A0, replace(ref, chimney_box=box, strokes=strokes)),
             f"no chimney, {what} instead",
         )
+    add(
+        "chimney-towering",
+        IMPOSTOR,
+        "proportion",
+        # (on the far slope, every edge drawn, as audit 42's smokestacks: a chimney in front of
+        # the ridge shows lower above it on screen, and the check allows for the difference)
+        house_strokes(A0, replace(ref, chimney_above_ridge=1.5, chimney_slope="far", hidden=True)),
+        "the chimney's top 1.5 times the walls' height above the ridge: a smokestack towering over the house",
+    )
     for edge, what in ((2, "the gable end's far rake"), (1, "the rake at the front corner")):
         add(
             f"roof-edge-missing-{edge}",

@@ -324,6 +324,28 @@ def test_a_chimney_floating_above_the_roof_fails(drawn, clear):
     assert any(f.startswith("chimney") for f in _failed(_house_case(area, gable), cells))
 
 
+# (a smokestack makes the drawing tall: fitted to its area the house is narrower, and the
+# houses under ``LEAST_HOUSE`` cells are left out)
+@settings(derandomize=True, max_examples=30, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(fair_houses(), st.floats(1.5, 2.0))
+def test_a_chimney_towering_over_the_house_fails(drawn, above):
+    """A gable-roofed house whose chimney's top stands ``above`` times the walls' height above the
+    ridge, on the far slope with every edge drawn (as the audit's smokestacks, 15 to 18 units over
+    walls 8 to 12 high, passed 183 of 200): more than a storey over the ridge, where a fair
+    chimney rises 0.7 of the walls above the roof at the most (:func:`test_every_fair_house_passes`).
+    The check allows a chimney behind the ridge the rows the house's depth lifts it on screen,
+    the gable end's drop, all of which a chimney at the far eave takes: this one's deepest corner
+    stands 0.22 of the way from there to the ridge, so it measures up to 0.22 of the drop (0.2
+    of the walls' height on the lowest walls) less than it rises, and a chimney beside the near
+    gable end reads the rake's lower cells as the outline beside it: half a storey over the
+    bound (``chimney_max_above_ridge``) keeps clear of both."""
+    area, gable, style = drawn
+    style = replace(style, roof="gable", chimney_slope="far", hidden=True, chimney_above_ridge=above)
+    cells = house_cells(area or DEFAULT_AREA, style)
+    assume(_house_size(cells) >= LEAST_HOUSE)
+    assert any(f.startswith("chimney") for f in _failed(_house_case(area, gable), cells))
+
+
 @settings(derandomize=True, max_examples=30, deadline=None)
 @given(fair_houses(), st.sampled_from(["skylight", "gable-window"]))
 def test_a_skylight_or_a_gable_window_is_no_chimney(drawn, extra):
