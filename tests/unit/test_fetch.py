@@ -480,3 +480,38 @@ def test_a_call_waiting_for_the_caps_room_does_not_hold_the_turn_the_calls_holdi
     state, progress = done[0]
     assert progress.answered == len(CASES) and provider.max_in_flight == 1  # still one at a time
     assert state.failures == {} and state.unasked == {}
+
+
+def test_a_rate_limited_model_does_not_hold_up_the_other_models_of_the_run(tmp_path, monkeypatch):
+    """Ten models in a run, one of them on a quota it has spent for the minute: its calls wait
+    with their turns set aside, so the other models are asked meanwhile, not after it."""
+    import time
+    import types
+
+    from shape_asserts.asking import call, retry
+
+    answered_at: dict[str, float] = {}
+
+    class TwoModels:
+        async def acompletion(self, **kwargs):
+            if kwargs["model"] == "openai/limited":
+                error = type("RateLimitError", (Exception,), {"status_code": 429})("quota spent for the minute")
+                error.litellm_response_headers = {"retry-after": "0.2"}
+                raise error
+            case = next(c for c in CASES if c.messages("ru") == kwargs["messages"])
+            answered_at[case.id] = time.monotonic()
+            text = answer_text(case, "exact", kwargs["metadata"]["shape_sample"])
+            choice = types.SimpleNamespace(message=types.SimpleNamespace(content=text), finish_reason="stop")
+            return types.SimpleNamespace(choices=[choice], usage=None, model="m", _hidden_params={"response_cost": 0.0})
+
+    monkeypatch.setattr(call, "load_litellm", lambda: TwoModels())
+    monkeypatch.setattr(call, "RATE_LIMIT_PATIENCE", 1.0)
+    monkeypatch.setattr(retry, "RATE_LIMIT_BACKOFF", 0.004)
+    run = asker(tmp_path, concurrency=1, api_base="http://127.0.0.1:1")
+    pairs = [("openai/limited", c) for c in CASES] + [("openai/fine", c) for c in CASES]
+    started = time.monotonic()
+    state, progress = run.fetch(run.plan(pairs, samples=1))
+
+    assert progress.answered == len(CASES) and len(state.failures) == len(CASES)  # the limited model's, in the end
+    assert max(answered_at.values()) - started < 0.8  # the other model's, while the limited one waited
+    assert all("rate limited for" in why for why in state.failures.values())
