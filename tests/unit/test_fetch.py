@@ -505,7 +505,7 @@ def test_a_rate_limited_model_does_not_hold_up_the_other_models_of_the_run(tmp_p
             return types.SimpleNamespace(choices=[choice], usage=None, model="m", _hidden_params={"response_cost": 0.0})
 
     monkeypatch.setattr(call, "load_litellm", lambda: TwoModels())
-    monkeypatch.setattr(call, "RATE_LIMIT_PATIENCE", 1.0)
+    monkeypatch.setattr(call, "RATE_LIMIT_PATIENCE", 2.0)
     monkeypatch.setattr(retry, "RATE_LIMIT_BACKOFF", 0.004)
     run = asker(tmp_path, concurrency=1, api_base="http://127.0.0.1:1")
     pairs = [("openai/limited", c) for c in CASES] + [("openai/fine", c) for c in CASES]
@@ -513,5 +513,5 @@ def test_a_rate_limited_model_does_not_hold_up_the_other_models_of_the_run(tmp_p
     state, progress = run.fetch(run.plan(pairs, samples=1))
 
     assert progress.answered == len(CASES) and len(state.failures) == len(CASES)  # the limited model's, in the end
-    assert max(answered_at.values()) - started < 0.8  # the other model's, while the limited one waited
+    assert max(answered_at.values()) - started < 1.5  # the other model's, while the limited one waited (2 s)
     assert all("rate limited for" in why for why in state.failures.values())
