@@ -497,10 +497,10 @@ class _Fetch:
     def _interrupted(self) -> bool:
         return self.stop is not None and self.stop.is_set()
 
-    def _on_retry(self, model: str, exc: BaseException, wait: float, worst: float) -> None:
-        """An attempt failed and the call is about to try again after ``wait`` seconds: count what
-        the failed one may cost (a rate limit: the model's wait, for the progress line); no new attempt once the run is interrupted, or when it would pass ``--max-cost`` (its
-        worst case is held again).
+    def _on_retry(self, model: str, exc: BaseException, worst: float) -> None:
+        """An attempt failed and the call is about to try again: count what the failed one may
+        cost (a rate limit: the model's wait is said); no new attempt once the run is interrupted,
+        or when it would pass ``--max-cost`` (its worst case is held again).
 
         Raises
         ------
@@ -524,9 +524,9 @@ class _Fetch:
                 )
                 error.maybe_billed = False  # (counted just now)
                 raise error
-        if is_rate_limited(exc):
-            until = time.perf_counter() + wait
-            self.progress.limited_until[model] = max(until, self.progress.limited_until.get(model, 0.0))
+        if is_rate_limited(exc):  # (said by the progress line)
+            held = self.rate_limits[self.asker.sent(model).model].held_for()
+            self.progress.limited_until[model] = time.perf_counter() + held
         self.progress.retried += 1
         self._note()
 
@@ -697,7 +697,7 @@ class _Fetch:
                 api_base=asker.api_base,
                 sample=index,
                 max_retries=asker.max_retries,
-                on_retry=lambda exc, wait: self._on_retry(job.model, exc, wait, worst),
+                on_retry=lambda exc, wait: self._on_retry(job.model, exc, worst),
                 timeout_retries=asker.timeout_retries,
                 interrupted=self._interrupted,
                 rate_limit=self.rate_limits[sent.model],

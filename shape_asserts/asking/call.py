@@ -336,12 +336,11 @@ async def aask(
         except Exception as exc:
             _raise_unless_retried(exc, model, api_base, tries, rate_limit, max_retries, allowed_timeouts)
             wait = tries.count(exc)
+            if is_rate_limited(exc):
+                rate_limit.refused(exc)  # every call to the model waits what it stated
             if on_retry is not None:
                 on_retry(exc, wait)
-            if is_rate_limited(exc):
-                rate_limit.refused(wait)  # (waited above, by every call to the model)
-            else:
-                await pause(wait)
+            await pause(wait)
             if interrupted is not None and interrupted():
                 raise ProviderError(
                     f"{model}: {error_reason(exc, api_base, '')}; not tried again: the run was interrupted"

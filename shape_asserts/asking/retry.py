@@ -204,9 +204,11 @@ async def interruptible_sleep(seconds: float, interrupted: Callable[[], bool] | 
 class RateLimit:
     """What the calls to one model share about its rate limit.
 
-    No call is sent before the longest wait a 429 asked of any of them is over: a call not yet
-    refused would only be refused too, and each refusal may push the quota's window on. And a
-    refused call waits as long as the model answers others: a quota of five calls a minute serves
+    No call is sent before the wait a 429 stated is over (else the first step of a rate limit's
+    backoff, :data:`RATE_LIMIT_BACKOFF`): a call sent meanwhile would only be refused too, and each
+    refusal may push the quota's window on. The refused call itself waits longer each time
+    (:func:`backoff`), the others only what the provider asked. And a refused call waits as long
+    as the model answers others: a quota of five calls a minute serves
     five of the run's sixteen calls each minute, and a call that loses the race at every reset but
     the last is not the model's failure. It gives up only when, since it was first refused, the
     model has answered no call for :data:`~shape_asserts.defaults.RATE_LIMIT_PATIENCE`
@@ -218,8 +220,11 @@ class RateLimit:
     #: When a call to the model was last answered (the asking's start before any was).
     answered_at: float = field(default_factory=time.monotonic)
 
-    def refused(self, wait: float) -> None:
-        """A call was refused for the rate limit, and waits ``wait`` seconds: so do the others."""
+    def refused(self, exc: BaseException) -> None:
+        """A call was refused for the rate limit (``exc``, a 429): no call is sent before the wait
+        it states is over, else for :data:`RATE_LIMIT_BACKOFF` (at most :data:`MAX_BACKOFF`)."""
+        stated = retry_after(exc)
+        wait = min(MAX_BACKOFF, RATE_LIMIT_BACKOFF if stated is None else stated)
         self.until = max(self.until, time.monotonic() + wait)
 
     def answered(self) -> None:

@@ -629,12 +629,12 @@ def test_a_refused_call_waits_as_long_as_the_model_answers_other_calls(monkeypat
     from shape_asserts.asking.retry import RateLimit
 
     monkeypatch.setattr(retry, "RATE_LIMIT_BACKOFF", 0.004)
-    monkeypatch.setattr(call, "RATE_LIMIT_PATIENCE", 0.1)
+    monkeypatch.setattr(call, "RATE_LIMIT_PATIENCE", 0.3)
     shared = RateLimit()
 
     async def others_answered():  # the model's other calls are served meanwhile
         for _ in range(12):
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(0.05)
             shared.answered()
 
     async def go():
@@ -643,15 +643,15 @@ def test_a_refused_call_waits_as_long_as_the_model_answers_other_calls(monkeypat
         ask = call.aask("openai/m", [{"role": "user", "content": "draw"}], api_base="http://127.0.0.1:1",
                         max_retries=0, rate_limit=shared)  # fmt: skip
         started = time.monotonic()
-        with pytest.raises(ProviderError, match=r"rate limited for 0s with no call to the model answered"):
+        with pytest.raises(ProviderError, match=r"rate limited for \d+s with no call to the model answered"):
             await asyncio.gather(ask, others_answered())
         return time.monotonic() - started
 
     took = asyncio.run(go())
-    assert took > 0.24 + 0.1  # retried while the others answered (0.24 s), given up after the patience
+    assert took > 0.6 + 0.3  # retried while the others answered (0.6 s), given up after the patience
 
     async def held():
-        shared.refused(0.2)  # another call to the model waits out a 429
+        shared.refused(failure("RateLimitError", 429, {"retry-after": "0.2"}))  # another call was refused
         paused: list[float] = []
 
         async def pause(seconds):
@@ -665,3 +665,18 @@ def test_a_refused_call_waits_as_long_as_the_model_answers_other_calls(monkeypat
 
     paused, asked = asyncio.run(held())
     assert len(paused) == 1 and 0.15 < paused[0] <= 0.2 and asked == 1  # not sent before the wait was over
+
+
+def test_the_other_calls_wait_what_the_provider_stated_not_the_refused_calls_own_backoff():
+    """A call refused many times waits longer each time (up to a minute); the model's other calls
+    wait only what the 429 stated, else the first step of a rate limit's backoff: a busy provider's
+    one-second waits must not hold the whole model for a minute."""
+    from shape_asserts.asking.retry import MAX_BACKOFF, RATE_LIMIT_BACKOFF, RateLimit, backoff
+
+    said = failure("RateLimitError", 429, {"retry-after": "7"})
+    unsaid = failure("RateLimitError", 429)
+    assert backoff(6, unsaid) >= MAX_BACKOFF / 2  # the call's own, after six refusals
+    for exc, expected in [(said, 7.0), (unsaid, RATE_LIMIT_BACKOFF), (failure("RateLimitError", 429, {"retry-after": "600"}), MAX_BACKOFF)]:  # fmt: skip
+        limit = RateLimit()
+        limit.refused(exc)
+        assert expected - 0.5 < limit.held_for() <= expected
