@@ -307,8 +307,8 @@ async def aask(
     about its rate limit (:class:`~shape_asserts.asking.retry.RateLimit`: none is sent while one
     waits out a 429, and the call gives up once the model has answered none for
     :data:`~shape_asserts.defaults.RATE_LIMIT_PATIENCE`); without it, the call's own.
-    ``pause(seconds)`` waits before another attempt (the asker's lets other calls go meanwhile);
-    without it, a sleep that ``interrupted`` ends.
+    ``pause(seconds)`` waits out a rate limit (the asker's lets other calls go meanwhile); without
+    it, and for every other wait before another attempt, a sleep that ``interrupted`` ends.
 
     Raises
     ------
@@ -321,15 +321,11 @@ async def aask(
     request = _request(model, messages, temperature, max_tokens, timeout, api_base, sample, extra)
     allowed_timeouts = timeout_retries_for(model, api_base, timeout_retries)
     rate_limit = rate_limit or RateLimit()
-    if pause is None:
-        pause = functools.partial(interruptible_sleep, interrupted=interrupted)
+    sleep = functools.partial(interruptible_sleep, interrupted=interrupted)
+    pause = pause or sleep
     tries = _Tries()
     while True:
-        while (held := rate_limit.held_for()) > 0:  # a call to the model waits out a 429
-            await pause(held)
-            if interrupted is not None and interrupted():
-                said = "not tried again" if tries.failed else "not asked"
-                raise ProviderError(f"{model}: {said}: the run was interrupted while its rate limit was waited out")
+        await _wait_for_the_model(model, rate_limit, pause, interrupted, tries.failed)
         started = time.perf_counter()
         try:
             response = await _attempt(litellm, request, timeout)
@@ -340,7 +336,9 @@ async def aask(
                 rate_limit.refused(exc)  # every call to the model waits what it stated
             if on_retry is not None:
                 on_retry(exc, wait)
-            await pause(wait)
+            # a rate limit's wait lets other calls go; another failure's keeps the call's place (a
+            # short outage then holds the calls in flight, not every call of the run)
+            await (pause if is_rate_limited(exc) else sleep)(wait)
             if interrupted is not None and interrupted():
                 raise ProviderError(
                     f"{model}: {error_reason(exc, api_base, '')}; not tried again: the run was interrupted"
@@ -350,6 +348,33 @@ async def aask(
         sent = sum(len(json.dumps(m, ensure_ascii=False).encode("utf-8")) for m in messages)
         region = billed_region(extra or {})
         return _delivered(litellm, model, response, time.perf_counter() - started, sent, region)
+
+
+async def _wait_for_the_model(
+    model: str,
+    rate_limit: RateLimit,
+    pause: Callable[[float], Awaitable[None]],
+    interrupted: Callable[[], bool] | None,
+    failed: int,
+) -> None:
+    """Wait while another call to ``model`` waits out its rate limit (:class:`RateLimit`).
+
+    Raises
+    ------
+    ProviderError
+        When the run was interrupted meanwhile, or the model's calls gave up on its rate limit
+        (this one is not sent: it would be refused too).
+    """
+    said = "not tried again" if failed else "not asked"
+    while True:
+        if rate_limit.given_up is not None:
+            raise ProviderError(f"{model}: {said}: {rate_limit.given_up}")
+        held = rate_limit.held_for()
+        if held <= 0:
+            return
+        await pause(held)
+        if interrupted is not None and interrupted():
+            raise ProviderError(f"{model}: {said}: the run was interrupted while its rate limit was waited out")
 
 
 #: litellm's own arguments a call may carry: they say where and how a provider is reached, and
@@ -451,9 +476,8 @@ class _Tries:
     #: Of those, the ones that timed out (retried as ``--timeout-retries`` allows).
     timeouts: int = 0
     #: Of those, the ones refused for a rate limit (retried while the model answers other calls:
-    #: :class:`~shape_asserts.asking.retry.RateLimit`), and when the first was (``time.monotonic``).
+    #: :class:`~shape_asserts.asking.retry.RateLimit`).
     limited: int = 0
-    limited_since: float | None = None
 
     @property
     def others(self) -> int:
@@ -465,8 +489,6 @@ class _Tries:
         if is_rate_limited(exc):
             wait = backoff(self.limited, exc)
             self.limited += 1
-            if self.limited_since is None:
-                self.limited_since = time.monotonic()
         else:
             wait = backoff(self.failed, exc)
             self.timeouts += is_timeout(exc)
@@ -499,10 +521,14 @@ def _raise_unless_retried(
             raise TimedOut(f"{model}: {error_reason(exc, api_base, after)}{hint}") from None
         return
     if is_rate_limited(exc):
-        silent = 0.0 if tries.limited_since is None else rate_limit.silent_for(tries.limited_since)
+        silent = rate_limit.silent_for()
         if silent < RATE_LIMIT_PATIENCE:
             return
         after += f", rate limited for {silent:.0f}s with no call to the model answered"
+        # the model's other calls are not sent: they would wait as long for nothing
+        rate_limit.given_up = (
+            f"an earlier call was refused for the model's rate limit, no call answered for {silent:.0f}s"
+        )
     if not is_retriable(exc) or is_rate_limited(exc) or tries.others >= max_retries:
         said, wide = describe(exc, model, api_base, after)
         if wide is not None:  # every call would fail so: the run asks the model nothing more

@@ -259,12 +259,18 @@ def _connection_reason(exc: BaseException, api_base: str | None) -> tuple[str, s
 _NO_CREDIT = ("insufficient_quota", "credit balance is too low", "used all available credits", "monthly spending limit")
 
 
+#: Quotas spent that no wait within a run mends: OpenAI's day's ("on requests per day (RPD)", or
+#: tokens, TPD), and a quota of none at all (Google's "limit: 0": the key's tier does not serve the
+#: model). Google's day's quota is told by its ``quotaId`` (``…PerDay…``, not a minute's).
+_SPENT_QUOTA = re.compile(r'per day \((?:RPD|TPD)\)|\blimit: 0(?![\d.])|"quotaValue": "0"')
+
+
 def out_of_credit(exc: BaseException) -> bool:
-    """Whether ``exc`` says the account has no credit left, or its quota for the day is spent (not
-    a rate limit a wait mends, whatever its status). OpenAI's code may be missing from litellm's
-    text, whose words ("exceeded your current quota") Google's rate limits say too: they are no
-    credit only where no wait is stated (Google states one: "Please retry in 7.4s"). Google's
-    day's quota is named in its ``quotaId`` (``…PerDay…``)."""
+    """Whether ``exc`` says the account has no credit left, or a quota no wait within the run
+    mends is spent (the day's, or one of none), whatever its status. OpenAI's code may be missing
+    from litellm's text, whose words ("exceeded your current quota") Google's rate limits say
+    too: they are no credit only where no wait is stated (Google states one: "Please retry in
+    7.4s"). The quotas: :data:`_SPENT_QUOTA`."""
     try:
         words = " ".join(
             str(part)[:65_536] for part in (exc, getattr(exc, "body", None) or "", getattr(exc, "code", None) or "")
@@ -275,7 +281,7 @@ def out_of_credit(exc: BaseException) -> bool:
         return True
     if "exceeded your current quota" in words and not re.search(r"(?i)retry in|retryDelay|RESOURCE_EXHAUSTED", words):
         return True
-    return "PerDay" in words and "PerMinute" not in words
+    return _SPENT_QUOTA.search(words) is not None or ("PerDay" in words and "PerMinute" not in words)
 
 
 def describe(exc: BaseException, model: str, api_base: str | None = None, tries: str = "") -> tuple[str, str | None]:
@@ -301,7 +307,7 @@ def describe(exc: BaseException, model: str, api_base: str | None = None, tries:
     elif status == 404 or kind == "NotFoundError":
         check = "check the model's name" + (" and --api-base" if api_base else "")
     elif out_of_credit(exc):
-        check = "the account has no credit left: add some, or give another key"
+        check = "the account has no credit left, or a quota no wait mends is spent (the day's): add credit, or give another key"
     else:
         return said + tries, None
     return f"{said}{tries}; {check}", f"was refused: {said}; {check}"

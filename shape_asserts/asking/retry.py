@@ -183,11 +183,11 @@ def backoff(attempt: int, exc: BaseException | None, base: float = 0.5) -> float
     jitter. At most :data:`MAX_BACKOFF`."""
     hinted = retry_after(exc) if exc is not None else None
     if exc is not None and is_rate_limited(exc):
-        longest = min(MAX_BACKOFF, RATE_LIMIT_BACKOFF * (2**attempt))
+        longest = min(MAX_BACKOFF, RATE_LIMIT_BACKOFF * (2 ** min(attempt, 32)))  # (2**1024 overflows a float)
         return min(MAX_BACKOFF, max(hinted or 0.0, random.uniform(longest / 2, longest)))
     if hinted is not None:
         return min(MAX_BACKOFF, hinted)
-    return random.uniform(0, min(MAX_BACKOFF, base * (2**attempt)))
+    return random.uniform(0, min(MAX_BACKOFF, base * (2 ** min(attempt, 32))))
 
 
 async def interruptible_sleep(seconds: float, interrupted: Callable[[], bool] | None) -> None:
@@ -210,15 +210,17 @@ class RateLimit:
     (:func:`backoff`), the others only what the provider asked. And a refused call waits as long
     as the model answers others: a quota of five calls a minute serves
     five of the run's sixteen calls each minute, and a call that loses the race at every reset but
-    the last is not the model's failure. It gives up only when, since it was first refused, the
-    model has answered no call for :data:`~shape_asserts.defaults.RATE_LIMIT_PATIENCE`
-    (:meth:`silent_for`).
+    the last is not the model's failure. It gives up only when the model has answered no call for
+    :data:`~shape_asserts.defaults.RATE_LIMIT_PATIENCE` (:meth:`silent_for`), and then the model's
+    other calls are not sent (:attr:`given_up`): they would wait as long for nothing.
     """
 
     #: Before when (``time.monotonic``) no call to the model is sent.
     until: float = 0.0
-    #: When a call to the model was last answered (the asking's start before any was).
+    #: When a call to the model was last answered (before any was: when its first was sent).
     answered_at: float = field(default_factory=time.monotonic)
+    #: Why the model's calls are no longer sent, once one gave up on its rate limit.
+    given_up: str | None = None
 
     def refused(self, exc: BaseException) -> None:
         """A call was refused for the rate limit (``exc``, a 429): no call is sent before the wait
@@ -235,9 +237,9 @@ class RateLimit:
         """Seconds before the model may be asked again (0 when it may now)."""
         return max(0.0, self.until - time.monotonic())
 
-    def silent_for(self, since: float) -> float:
-        """Seconds in which the model answered no call, counted from ``since`` at the earliest."""
-        return time.monotonic() - max(since, self.answered_at)
+    def silent_for(self) -> float:
+        """Seconds since a call to the model was last answered (or, before any was, sent)."""
+        return time.monotonic() - self.answered_at
 
 
 #: litellm providers whose server is, unless ``--api-base`` or the environment says otherwise, on

@@ -649,8 +649,15 @@ def test_a_refused_call_waits_as_long_as_the_model_answers_other_calls(monkeypat
 
     took = asyncio.run(go())
     assert took > 0.6 + 0.3  # retried while the others answered (0.6 s), given up after the patience
+    # given up: the model's other calls are not sent (they would wait as long for nothing)
+    fake = FakeLitellm()
+    monkeypatch.setattr(call, "load_litellm", lambda: fake)
+    with pytest.raises(ProviderError, match=r"openai/m: not asked: an earlier call was refused for the model's rate"):
+        asyncio.run(call.aask("openai/m", [{"role": "user", "content": "draw"}], api_base="http://127.0.0.1:1", rate_limit=shared))  # fmt: skip
+    assert fake.kwargs == []
 
     async def held():
+        shared = RateLimit()
         shared.refused(failure("RateLimitError", 429, {"retry-after": "0.2"}))  # another call was refused
         paused: list[float] = []
 
@@ -680,3 +687,49 @@ def test_the_other_calls_wait_what_the_provider_stated_not_the_refused_calls_own
         limit = RateLimit()
         limit.refused(exc)
         assert expected - 0.5 < limit.held_for() <= expected
+
+
+def test_only_a_rate_limits_wait_lets_other_calls_go(monkeypatch):
+    """Red-team sweep 65: with every wait before another attempt letting other calls go, an 8-s
+    outage of 503s drew every call of the run into it, each spending its retries there: 139 of 139
+    cases lost (16 at a time had held the rest back). A 5xx's wait keeps the call's place."""
+    from shape_asserts.asking import retry
+
+    monkeypatch.setattr(retry, "RATE_LIMIT_BACKOFF", 0.004)
+    paused: list[float] = []
+
+    async def pause(seconds):
+        paused.append(seconds)
+        await asyncio.sleep(seconds)
+
+    _aask(monkeypatch, FakeLitellm(failure("ServiceUnavailableError", 503)), max_retries=1, pause=pause)
+    assert paused == []
+    _aask(monkeypatch, FakeLitellm(failure("RateLimitError", 429)), max_retries=0, pause=pause)
+    assert paused  # (the wait after the 429, and maybe the rest of the model's)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # OpenAI's day's limit: it states a wait, of hours
+        "Rate limit reached for gpt-4o-mini in organization org-abc123 on requests per day (RPD): Limit 10000, "
+        "Used 10000, Requested 1. Please try again in 1h12m0s.",
+        "Rate limit reached for gpt-4o in organization org-abc on tokens per day (TPD): Limit 90000, Used 89000.",
+        # Google's quota of none: the key's tier does not serve the model
+        "You exceeded your current quota. * Quota exceeded for metric: generativelanguage.googleapis.com/"
+        'generate_content_free_tier_requests, limit: 0, model: gemini-2.5-pro\\nPlease retry in 7.4s. "details": '
+        '[{"quotaId": "GenerateRequestsPerMinutePerProjectPerModel-FreeTier", "quotaValue": "0"}]',
+    ],
+)
+def test_a_quota_no_wait_within_the_run_mends_stops_the_model_at_once(said):
+    """Red-team sweep 65: OpenAI's spent day's limit (RPD) and Google's "limit: 0" were waited on as
+    a minute's rate limit: a full run took 10 and more than 15 minutes to fail."""
+    from shape_asserts.asking.retry import is_rate_limited, is_retriable
+
+    spent = type("RateLimitError", (Exception,), {"status_code": 429})(said)
+    assert not is_rate_limited(spent) and not is_retriable(spent)
+    minute = type("RateLimitError", (Exception,), {"status_code": 429})(
+        "Rate limit reached for gpt-4o in organization org-abc on requests per min (RPM): Limit 500, Used 500. "
+        "Please try again in 120ms. limit: 10, model: x"
+    )
+    assert is_rate_limited(minute)

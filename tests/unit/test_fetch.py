@@ -514,4 +514,6 @@ def test_a_rate_limited_model_does_not_hold_up_the_other_models_of_the_run(tmp_p
 
     assert progress.answered == len(CASES) and len(state.failures) == len(CASES)  # the limited model's, in the end
     assert max(answered_at.values()) - started < 1.5  # the other model's, while the limited one waited (2 s)
-    assert all("rate limited for" in why for why in state.failures.values())
+    # one call waited out the patience; the others were then not sent, and say why
+    assert sum("rate limited for" in why for why in state.failures.values()) >= 1
+    assert all("rate limit" in why for why in state.failures.values())
