@@ -50,10 +50,10 @@ TIMEOUT = 120.0
 CONCURRENCY = 16
 #: Retries of one call after a retriable provider reply (a 5xx, a dropped connection).
 MAX_RETRIES = 3
-#: Seconds a call refused for a rate limit (429) goes on being retried after the model has stopped
-#: answering any call: a quota per minute has reset well within it. While the model answers other
-#: calls (a quota smaller than the calls in flight), the refused one waits its turn. A 429 is not
-#: billed, so only time is spent.
+#: Seconds in which a model refusing calls for a rate limit (429) answers none before its calls end
+#: (the one refused then, and every one not yet sent): a quota per minute has reset well within it.
+#: While the model answers some calls (a quota smaller than the calls in flight), the refused ones
+#: wait their turn. A 429 is not billed, so only time is spent.
 RATE_LIMIT_PATIENCE = 120.0
 #: Retries of one call that timed out, at a server on this machine or a private network: none,
 #: since a local server goes on generating for a client that left (it is slow, not flaky), and

@@ -210,8 +210,8 @@ OPTIONS: tuple[Option, ...] = (
         allowed="a whole number ≥ 0",
         help="retries of a call after a 5xx or dropped connection (a timeout: see --timeout-retries); "
         "after a 429 a call is retried, whatever this says, while the model answers others: the model is not "
-        "asked until the wait the provider states (else 2, 4, 8 … s) is over, and the call gives up after two "
-        "minutes in which it answered none",
+        "asked until the wait the provider states is over (the call itself waits 2, 4, 8 … s, more if stated), "
+        "and after two minutes in which the model answered none its calls end",
     ),
     Option(
         "--timeout-retries",
