@@ -701,7 +701,7 @@ class _Fetch:
                 timeout_retries=asker.timeout_retries,
                 interrupted=self._interrupted,
                 rate_limit=self.rate_limits[sent.model],
-                pause=lambda seconds: self.turns.aside(turn, interruptible_sleep(seconds, self._interrupted)),
+                pause=lambda seconds: self._rate_limited(label, turn, seconds),
             )
         except ProviderError as exc:
             self._settle(label, worst)
@@ -717,6 +717,16 @@ class _Fetch:
             await self._answered(job, index, answer, worst)
         self._note()
         return False
+
+    async def _rate_limited(self, label: str, turn: Turn, seconds: float) -> None:
+        """The call ``label`` waits ``seconds`` for its model's rate limit, its ``turn`` set aside:
+        not at the server meanwhile, so not said to be in flight."""
+        since = self.progress.in_flight.pop(label, None)
+        try:
+            await self.turns.aside(turn, interruptible_sleep(seconds, self._interrupted))
+        finally:
+            if since is not None:
+                self.progress.in_flight[label] = since
 
     def _queued_too_long(self, exc: ProviderError, model: str, shared: bool, worst: float) -> bool:
         """Whether a failed call timed out queued behind the run's other calls at a local server:

@@ -452,6 +452,8 @@ def test_a_quota_smaller_than_the_calls_in_flight_loses_no_case(tmp_path, monkey
 
     assert state.failures == {} and fake.served == progress.answered == 12
     assert any("rate limited (its calls wait, not asked meanwhile): openai/m for 0s" in line for line in lines)
+    # a call waiting out the rate limit is not at the server: not said to be in flight
+    assert any("rate limited" in line and "in flight" not in line for line in lines)
     assert "rate limited" not in lines[-1]  # (not once the asking is over)
     # refused: the calls sent together at a window's start, past its quota; not one per call per look
     assert fake.refused <= 6 * 16
