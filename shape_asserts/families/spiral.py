@@ -255,15 +255,18 @@ def score_spiral(
     Returns
     -------
     ShapeScore
-        ``score`` is the outline score about the asked spiral. The gating geometry is read against
-        the nearest fair spiral of the asked law (``stray``, ``uncovered``: :func:`_law_checks`).
+        ``score`` is the outline score about the nearest fair spiral of the asked law
+        (:func:`_nearest_fair_spiral`), against which the gating geometry is read too (``stray``,
+        ``uncovered``: :func:`_law_checks`).
     """
     t = thresholds
     pts = as_points(points)
     mid, outer = spiral_ends(center, spacing, turns, angle)
     start, end = (outer, mid) if inward else (mid, outer)
     card = Scorecard()
-    outline = prepared(spiral_outline, (center, spacing, turns, angle, direction, inward), closed=False, center=center)
+    asked = (center, spacing, turns, angle, direction, inward)
+    fit = _nearest_fair_spiral(pts, asked)
+    outline = prepared(spiral_outline, (*asked, fit.inner), closed=False, center=center)
     score = outline_measures(card, pts, outline, t=t)
     path_checks(card, pts, grid_size=grid_size, start=start, t=t)
     card.endpoint(pts, end, t.max_end_distance, name="end")
@@ -278,9 +281,7 @@ def score_spiral(
         "the spiral closes on itself: its last point is next to the first",
     )
     _turning_checks(card, pts, center=center, direction=direction, spacing=spacing, turns=turns, inward=inward, t=t)
-    _law_checks(
-        card, pts, center=center, spacing=spacing, turns=turns, angle=angle, direction=direction, inward=inward, t=t
-    )
+    _law_checks(card, pts, fit, spacing=spacing, turns=turns, t=t)
     _revisit_check(card, pts, center=center, t=t)
     return card.result("spiral", score)
 
@@ -347,46 +348,59 @@ def fair_laps(radius: float, spacing: float, turns: float) -> tuple[float, float
     return max(0.0, least - slack), most + slack
 
 
-def _law_checks(
-    card: Scorecard,
-    pts: FloatArray,
-    *,
-    center: Point,
-    spacing: float,
-    turns: float,
-    angle: float,
-    direction: str,
-    inward: bool,
-    t: SpiralThresholds,
-) -> None:
-    """Add ``stray`` (every drawn cell near the spiral) and ``uncovered`` (the spiral drawn all
-    along), both against the one fair spiral of the asked law that fits the drawing best.
+@dataclass(frozen=True)
+class _Fit:
+    """How a drawing's cells lie about one fair spiral of the asked law (:func:`_nearest_fair_spiral`)."""
+
+    #: The fair spiral's inner offset (:data:`FAIR_INNER_OFFSETS`).
+    inner: float
+    #: Each distinct drawn cell's distance from it (0 in the center's block), and the farthest.
+    stray: FloatArray
+    far: float
+    #: The farthest a point of it (outside :data:`CENTER_REACH`) lies from the nearest drawn cell.
+    gap: float
+    #: Each point of the drawing's distinct cell (an index into ``stray``).
+    where: IntArray
+
+
+def _nearest_fair_spiral(pts: FloatArray, asked: tuple[Point, float, float, float, str, bool]) -> _Fit:
+    """The fair spiral of the ``asked`` law (center, spacing, turns, angle, direction, inward) the
+    drawing ``pts`` fits best: the worse of its farthest stray cell and its widest uncovered part
+    the least.
 
     The fair spirals keep what the prompt fixes — the center, the laps, the outer end and the way
     round — and differ only in where the first lap leaves the center (:data:`FAIR_INNER_OFFSETS`).
     """
+    center = asked[0]
+    # each drawn cell once: only the farthest counts, and a long answer repeats its cells
+    cells, where = np.unique(pts.reshape(-1, 2), axis=0, return_inverse=True)
+    in_block = np.max(np.abs(cells - np.asarray(center, dtype=float)), axis=1) <= 1.0
+    fits: list[tuple[tuple[float, float], _Fit]] = []
+    for inner in FAIR_INNER_OFFSETS:
+        outline = prepared(spiral_outline, (*asked, inner), closed=False, center=center)
+        stray = np.where(in_block, 0.0, outline.distance(cells)) if len(cells) else np.zeros(0)
+        reach = np.hypot(outline.ref[:, 0] - center[0], outline.ref[:, 1] - center[1]) >= CENTER_REACH
+        missed = np.sqrt(outline.nearest_sq(cells))[reach] if len(cells) else np.full(int(reach.sum()), np.inf)
+        far, gap = float(stray.max(initial=0.0)), float(missed.max(initial=0.0))
+        # the worse side first, then the other; rounded, so that a tie (one stray point as far from
+        # every fair spiral) is not decided by float noise, which moving the drawing would change
+        rank = (round(max(far, gap), 6), round(min(far, gap), 6))
+        fits.append((rank, _Fit(inner, stray, far, gap, where.ravel())))
+    # the first of equals: the offsets are listed from the center out
+    return min(fits, key=lambda fit: fit[0])[1]
+
+
+def _law_checks(
+    card: Scorecard, pts: FloatArray, fit: _Fit, *, spacing: float, turns: float, t: SpiralThresholds
+) -> None:
+    """Add ``stray`` (every drawn cell near the spiral) and ``uncovered`` (the spiral drawn all
+    along), both against the one fair spiral of the asked law that fits the drawing best (``fit``)."""
     if not len(pts):
         for name, limit in (("stray", t.max_stray), ("uncovered", t.max_uncovered)):
             card.add(name, False, float("inf"), f"≤ {limit:g}", "nothing is drawn")
         return
-    # each drawn cell once: only the farthest counts, and a long answer repeats its cells
-    cells, where = np.unique(pts, axis=0, return_inverse=True)
-    in_block = np.max(np.abs(cells - np.asarray(center, dtype=float)), axis=1) <= 1.0
-    fits: list[tuple[tuple[float, float], float, FloatArray, float, float]] = []
-    for inner in FAIR_INNER_OFFSETS:
-        outline = prepared(
-            spiral_outline, (center, spacing, turns, angle, direction, inward, inner), closed=False, center=center
-        )
-        stray = np.where(in_block, 0.0, outline.distance(cells))
-        reach = np.hypot(outline.ref[:, 0] - center[0], outline.ref[:, 1] - center[1]) >= CENTER_REACH
-        missed = np.sqrt(outline.nearest_sq(cells))[reach]
-        far, gap = float(stray.max(initial=0.0)), float(missed.max(initial=0.0))
-        # the worse side first, then the other; rounded, so that a tie (one stray point as far from
-        # every fair spiral) is not decided by float noise, which moving the drawing would change
-        fits.append(((round(max(far, gap), 6), round(min(far, gap), 6)), inner, stray, far, gap))
-    # the first of equals: the offsets are listed from the center out
-    _, inner, stray, far, gap = min(fits, key=lambda fit: fit[0])
-    off = stray[where.ravel()]
+    inner, stray, far, gap = fit.inner, fit.stray, fit.far, fit.gap
+    off = stray[fit.where]
     card.metrics.update(inner_offset=inner, max_stray=far, max_uncovered=gap)
     near = far <= t.max_stray
     card.add(
