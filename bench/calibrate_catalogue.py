@@ -244,7 +244,11 @@ GRID_LIMITS = [
         "stopping a quarter lap short 1.25 cells from the centre, and a polygonal spiral of 12 sides a "
         "lap (sides bowing 0.48–0.68, less than a fair cell's own 0.71). A lap more between the same "
         "ends whose laps come under 2 cells apart is a blob within the tolerance everywhere: one lap "
-        "3 cells apart drawn as two laps 1.5 apart strays 0.58 and passes.",
+        "3 cells apart drawn as two laps 1.5 apart strays 0.58 and passes. The outline score is "
+        "measured against the nearest fair spiral too. Known wrong verdicts: the smallest spirals, "
+        "one lap 3 cells apart (radius 4 at the end), drawn through keypoints 2 to 3 cells apart "
+        "joined by straight cells with r0 near 0.75, score 89.8 and fail `outline` (12 of 21,600 "
+        "fair drawings of 1 to 1.5 laps, 3 to 5 apart, every method, start and way round).",
     ),
     (
         "Houses and stick figures",
