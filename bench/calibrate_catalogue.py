@@ -248,7 +248,8 @@ GRID_LIMITS = [
         "measured against the nearest fair spiral too. Known wrong verdicts: the smallest spirals, "
         "one lap 3 cells apart (radius 4 at the end), drawn through keypoints 2 to 3 cells apart "
         "joined by straight cells with r0 near 0.75, score 89.8 and fail `outline` (12 of 21,600 "
-        "fair drawings of 1 to 1.5 laps, 3 to 5 apart, every method, start and way round).",
+        "fair drawings of 1 to 1.5 laps, 3 to 5 apart, every method, start and way round: "
+        "`python bench/spiral_sweep.py`).",
     ),
     (
         "Houses and stick figures",
