@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 from shape_asserts.asking.batch_state import BatchState, checked_id, one_line
-from shape_asserts.asking.retry import RETRIABLE_STATUS
 from shape_asserts.asking.store import model_slug
 from shape_asserts.exceptions import ShapeAssertsError
 
@@ -153,7 +152,8 @@ def submit(
 
     A create whose reply is lost (a timeout, a dropped connection, a 5xx) leaves the state with
     ``create_sent`` and no batch id: the next run looks for the batch before making one. Only a
-    create the provider refused outright (a 4xx but 408, 409, 429) was surely not made: its state goes.
+    create the provider refused outright (a 4xx but 408 and 409, a 429 included) was surely not made:
+    its state goes.
 
     Raises
     ------
@@ -205,6 +205,8 @@ def _create(litellm: Any, bstate: BatchState, api: dict[str, Any], path: Path) -
 
 
 def _refused(exc: BaseException) -> bool:
-    """Whether the provider answered with a refusal (a 4xx but 408, 409, 429): nothing was made."""
+    """Whether the provider answered with a refusal (a 4xx but 408 and 409, a rate limit's 429
+    included): nothing was made. A 408 or 409 may follow a create that was (a timeout at a proxy, a
+    conflict with the batch just made)."""
     status = getattr(exc, "status_code", None)
-    return isinstance(status, int) and 400 <= status < 500 and status not in RETRIABLE_STATUS
+    return isinstance(status, int) and 400 <= status < 500 and status not in (408, 409)

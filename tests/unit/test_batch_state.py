@@ -146,3 +146,29 @@ def test_arguments_nested_deeper_than_a_run_may_give_are_refused_at_read(tmp_pat
         sixteen = {"k": sixteen}
     state = _read(tmp_path, _doc(request_args={"extra_body": sixteen}))
     assert state is not None and next(iter(state.requests.values())).args == {"extra_body": sixteen}
+
+
+@pytest.mark.parametrize(("status", "made"), [(429, False), (400, False), (408, None), (409, None), (503, None)])
+def test_a_create_refused_with_a_rate_limit_was_not_made_and_its_state_goes(tmp_path, status, made):
+    """Red-team sweep 66: one 429 on the batch create kept the state as "may have been made"; every
+    later run then stopped on it (no such batch) until the file was deleted by hand, and a call by
+    call run refused the cases as paid for. A 429 made nothing: the state goes, the next run
+    submits. A lost reply (a 5xx, a 408 or 409 that may follow a create) keeps it."""
+    import types
+
+    from shape_asserts.asking import batch_submit
+    from shape_asserts.asking.batch_submit import FateUnknown
+
+    class Refusing:
+        def create_file(self, **kwargs):
+            return types.SimpleNamespace(id="file-abc1")
+
+        def create_batch(self, **kwargs):
+            raise type("Refused", (Exception,), {"status_code": status})("no")
+
+    path = tmp_path / ".batch.json"
+    state = BatchState(MODEL, "openai", {}, server=RUN.server)
+    with pytest.raises(Exception) as raised:
+        batch_submit.submit(Refusing(), state, b"{}\n", {}, path, str)
+    assert isinstance(raised.value, FateUnknown) == (made is None)
+    assert path.exists() == (made is None)
