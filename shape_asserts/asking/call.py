@@ -328,17 +328,19 @@ async def aask(
         await _wait_for_the_model(model, rate_limit, pause, interrupted, tries.failed)
         started = time.perf_counter()
         try:
-            response = await _attempt(litellm, request, timeout)
+            with rate_limit.attempt():
+                response = await _attempt(litellm, request, timeout)
         except Exception as exc:
-            _raise_unless_retried(exc, model, api_base, tries, rate_limit, max_retries, allowed_timeouts)
+            _raise_unless_retried(exc, model, api_base, tries, rate_limit, max_retries, allowed_timeouts, timeout)
             wait = tries.count(exc)
-            if is_rate_limited(exc):
+            held = is_rate_limited(exc) or retry_after(exc) is not None
+            if held:
                 rate_limit.refused(exc)  # every call to the model waits what it stated
             if on_retry is not None:
                 on_retry(exc, wait)
-            # a rate limit's wait lets other calls go; another failure's keeps the call's place (a
-            # short outage then holds the calls in flight, not every call of the run)
-            await (pause if is_rate_limited(exc) else sleep)(wait)
+            # the model's wait lets other calls go; a call's own backoff keeps its place (a short
+            # outage then holds the calls in flight, not every call of the run)
+            await (pause if held else sleep)(wait)
             if interrupted is not None and interrupted():
                 raise ProviderError(
                     f"{model}: {error_reason(exc, api_base, '')}; not tried again: the run was interrupted"
@@ -504,6 +506,7 @@ def _raise_unless_retried(
     rate_limit: RateLimit,
     max_retries: int,
     timeout_retries: int,
+    timeout: float,
 ) -> None:
     """Return when the failed attempt ``exc`` (after the earlier ones, ``tries``) is tried again;
     else raise the :class:`ProviderError` that says why not."""
@@ -521,9 +524,9 @@ def _raise_unless_retried(
             raise TimedOut(f"{model}: {error_reason(exc, api_base, after)}{hint}") from None
         return
     if is_rate_limited(exc):
-        silent = rate_limit.silent_for()
-        if silent < RATE_LIMIT_PATIENCE:
+        if not rate_limit.patience_over(RATE_LIMIT_PATIENCE, timeout):
             return
+        silent = rate_limit.silent_for()
         after += f", rate limited for {silent:.0f}s with no call to the model answered"
         # the model's other calls are not sent: they would wait as long for nothing
         rate_limit.given_up = (

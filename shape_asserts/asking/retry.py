@@ -9,11 +9,12 @@ other 4xx), nor one the client never sent (no key). ``Retry-After`` (seconds or 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import random
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
@@ -205,13 +206,16 @@ class RateLimit:
     """What the calls to one model share about its rate limit.
 
     No call is sent before the wait a 429 stated is over (else the first step of a rate limit's
-    backoff, :data:`RATE_LIMIT_BACKOFF`): a call sent meanwhile would only be refused too, and each
-    refusal may push the quota's window on. The refused call itself waits longer each time
-    (:func:`backoff`), the others only what the provider asked. And a refused call waits as long
-    as the model answers others: a quota of five calls a minute serves
-    five of the run's sixteen calls each minute, and a call that loses the race at every reset but
-    the last is not the model's failure. It gives up only when the model has answered no call for
-    :data:`~shape_asserts.defaults.RATE_LIMIT_PATIENCE` (:meth:`silent_for`), and then the model's
+    backoff, :data:`RATE_LIMIT_BACKOFF`), nor the wait a server error stated (a 503's Retry-After:
+    down for maintenance): a call sent meanwhile would only be refused too, and each refusal may
+    push the quota's window on. The refused call itself waits longer each time (:func:`backoff`),
+    the others only what the provider asked.
+
+    A call refused for a rate limit waits as long as the model answers others: a quota of five
+    calls a minute serves five of the run's sixteen calls each minute, and a call that loses the
+    race at every reset but the last is not the model's failure. It gives up only when the model
+    has answered no call for :data:`~shape_asserts.defaults.RATE_LIMIT_PATIENCE` (:meth:`silent_for`)
+    with none under way that may still be answered (:meth:`patience_over`), and then the model's
     other calls are not sent (:attr:`given_up`): they would wait as long for nothing.
     """
 
@@ -221,10 +225,23 @@ class RateLimit:
     answered_at: float = field(default_factory=time.monotonic)
     #: Why the model's calls are no longer sent, once one gave up on its rate limit.
     given_up: str | None = None
+    #: Attempts sent to the model with no reply yet: a server holding a quota's worth of calls may
+    #: be making their answers.
+    sending: int = 0
+
+    @contextlib.contextmanager
+    def attempt(self) -> Iterator[None]:
+        """One attempt sent to the model, until its reply (or failure) is back."""
+        self.sending += 1
+        try:
+            yield
+        finally:
+            self.sending -= 1
 
     def refused(self, exc: BaseException) -> None:
-        """A call was refused for the rate limit (``exc``, a 429): no call is sent before the wait
-        it states is over, else for :data:`RATE_LIMIT_BACKOFF` (at most :data:`MAX_BACKOFF`)."""
+        """A call was refused for the rate limit, or with a wait stated (``exc``): no call is sent
+        before the wait it states is over, else for :data:`RATE_LIMIT_BACKOFF` (at most
+        :data:`MAX_BACKOFF`)."""
         stated = retry_after(exc)
         wait = min(MAX_BACKOFF, RATE_LIMIT_BACKOFF if stated is None else stated)
         self.until = max(self.until, time.monotonic() + wait)
@@ -240,6 +257,13 @@ class RateLimit:
     def silent_for(self) -> float:
         """Seconds since a call to the model was last answered (or, before any was, sent)."""
         return time.monotonic() - self.answered_at
+
+    def patience_over(self, patience: float, timeout: float) -> bool:
+        """Whether a call refused for the rate limit gives up: the model has answered none for
+        ``patience`` seconds, and no attempt is under way, or the longest one may take
+        (``timeout``) has passed too (an answer taking minutes still counts as the model's)."""
+        silent = self.silent_for()
+        return silent >= patience and (not self.sending or silent >= patience + timeout)
 
 
 #: litellm providers whose server is, unless ``--api-base`` or the environment says otherwise, on

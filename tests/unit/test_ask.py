@@ -733,3 +733,37 @@ def test_a_quota_no_wait_within_the_run_mends_stops_the_model_at_once(said):
         "Please try again in 120ms. limit: 10, model: x"
     )
     assert is_rate_limited(minute)
+
+
+def test_a_model_still_making_answers_is_not_given_up_on():
+    """Red-team sweep 66: a server admitting four calls at a time and refusing the rest, whose
+    answers took 130 s: the refused calls gave up at 120 s (no answer yet) and every other case of
+    the model with them, while four answers were on their way. An attempt under way may be an
+    answer: the patience waits for it, up to the longest an attempt may take."""
+    from shape_asserts.asking.retry import RateLimit
+
+    limit = RateLimit()
+    limit.answered_at -= 125.0  # nothing answered for 125 s
+    assert limit.patience_over(120.0, timeout=300.0)
+    with limit.attempt():  # one admitted, its answer being made
+        assert not limit.patience_over(120.0, timeout=300.0)
+        limit.answered_at -= 300.0  # ... or past the longest an attempt may take
+        assert limit.patience_over(120.0, timeout=300.0)
+
+
+def test_a_server_errors_stated_wait_holds_the_model_and_lets_other_calls_go(monkeypatch):
+    """Red-team sweep 66: 503s saying Retry-After: 60 were each call's own wait, slept holding its
+    turn: a wave of 16 slept three minutes, then the next wave: 27 minutes for a full run. A wait
+    the server states is the model's, as a 429's is."""
+    from shape_asserts.asking.retry import RateLimit
+
+    paused: list[float] = []
+
+    async def pause(seconds):
+        paused.append(seconds)
+        await asyncio.sleep(seconds)
+
+    shared = RateLimit()
+    down = failure("ServiceUnavailableError", 503, {"retry-after": "0.05"})
+    _aask(monkeypatch, FakeLitellm(down), max_retries=1, pause=pause, rate_limit=shared)
+    assert paused and shared.until > 0  # waited aside, and the model's other calls with it
