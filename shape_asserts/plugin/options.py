@@ -208,10 +208,10 @@ OPTIONS: tuple[Option, ...] = (
         metavar="N",
         check=finite(0),
         allowed="a whole number ≥ 0",
-        help="retries of a call after a 5xx or dropped connection (a timeout: see --timeout-retries); "
-        "after a 429 a call is retried, whatever this says, while the model answers others: the model is not "
-        "asked until the wait the provider states is over (the call itself waits 2, 4, 8 … s, more if stated), "
-        "and after two minutes in which the model answered none its calls end",
+        help="retries of a call after a 5xx or dropped connection (a timeout: see --timeout-retries); a wait "
+        "the provider states (Retry-After) holds every call to the model; after a 429 a call is retried, whatever "
+        "this says, 2, 4, 8 … s apart while the model answers others, and after two minutes in which it answered "
+        "none (none under way either) its calls end",
     ),
     Option(
         "--timeout-retries",
