@@ -523,16 +523,23 @@ def _raise_unless_retried(
             hint = TIMEOUT_HINT if not timeout_retries else "; raise --request-timeout"
             raise TimedOut(f"{model}: {error_reason(exc, api_base, after)}{hint}") from None
         return
+    over = rate_limit.patience_over(RATE_LIMIT_PATIENCE, timeout)
     if is_rate_limited(exc):
-        if not rate_limit.patience_over(RATE_LIMIT_PATIENCE, timeout):
+        if not over:
             return
-        silent = rate_limit.silent_for()
-        after += f", rate limited for {silent:.0f}s with no call to the model answered"
-        # the model's other calls are not sent: they would wait as long for nothing
-        rate_limit.given_up = (
-            f"an earlier call was refused for the model's rate limit, no call answered for {silent:.0f}s"
-        )
+        after += f", rate limited for {rate_limit.silent_for():.0f}s with no call to the model answered"
     if not is_retriable(exc) or is_rate_limited(exc) or tries.others >= max_retries:
+        if is_retriable(exc) and over:
+            # the model has answered nothing for the patience, nor may: its other calls are not sent,
+            # they would wait as long for nothing (a 503 saying "retry after a minute" to every call)
+            ended = (
+                "was refused for the model's rate limit"
+                if is_rate_limited(exc)
+                else f"ended on {type(exc).__name__} (HTTP {getattr(exc, 'status_code', '?')})"
+            )
+            rate_limit.given_up = (
+                f"an earlier call {ended}, no call to the model answered for {rate_limit.silent_for():.0f}s"
+            )
         said, wide = describe(exc, model, api_base, after)
         if wide is not None:  # every call would fail so: the run asks the model nothing more
             raise ModelUnavailable(f"{model}: {said}", wide) from None

@@ -519,3 +519,29 @@ def test_a_rate_limited_model_does_not_hold_up_the_other_models_of_the_run(tmp_p
     # one call waited out the patience; the others were then not sent, and say why
     assert sum("rate limited for" in why for why in state.failures.values()) >= 1
     assert all("rate limit" in why for why in state.failures.values())
+
+
+def test_a_server_down_for_its_stated_wait_ends_the_models_calls_after_the_patience(tmp_path, monkeypatch):
+    """Red-team sweep 66: 503s saying Retry-After: 60 to every call took three minutes a wave of 16
+    calls, ~27 minutes for a full run. Once a call has spent its retries and the model has answered
+    nothing for the patience, its other calls end unsent."""
+    from shape_asserts.asking import call
+
+    class Down:
+        requests = 0
+
+        async def acompletion(self, **kwargs):
+            Down.requests += 1
+            error = type("ServiceUnavailableError", (Exception,), {"status_code": 503})("down for maintenance")
+            error.litellm_response_headers = {"retry-after": "0.1"}
+            raise error
+
+    monkeypatch.setattr(call, "load_litellm", lambda: Down())
+    monkeypatch.setattr(call, "RATE_LIMIT_PATIENCE", 0.25)
+    run = asker(tmp_path, concurrency=16, api_base="http://127.0.0.1:1")
+    circles = [c for c in load_cases() if c.family == "circle"]  # (24: more than the 16 at once)
+    state, progress = run.fetch(run.plan([("openai/m", c) for c in circles], samples=1))
+
+    assert len(state.failures) == len(circles) and progress.answered == 0
+    assert Down.requests < len(circles) * 4  # (each call would make 4 attempts: 1 and --max-retries 3)
+    assert any("no call to the model answered" in why for why in state.failures.values())
