@@ -701,7 +701,7 @@ class _Fetch:
                 timeout_retries=asker.timeout_retries,
                 interrupted=self._interrupted,
                 rate_limit=self.rate_limits[sent.model],
-                pause=lambda seconds: self._rate_limited(label, turn, seconds),
+                pause=lambda seconds: self._rate_limited(label, turn, seconds, self.rate_limits[sent.model]),
             )
         except ProviderError as exc:
             self._settle(label, worst)
@@ -718,12 +718,17 @@ class _Fetch:
         self._note()
         return False
 
-    async def _rate_limited(self, label: str, turn: Turn, seconds: float) -> None:
-        """The call ``label`` waits ``seconds`` for its model's rate limit, its ``turn`` set aside:
-        not at the server meanwhile, so not said to be in flight."""
+    async def _rate_limited(self, label: str, turn: Turn, seconds: float, limit: RateLimit) -> None:
+        """The call ``label`` waits ``seconds`` for its model's rate ``limit``, its ``turn`` set
+        aside: not at the server meanwhile, so not said to be in flight. The wait ends early when
+        the model's calls are given up on (:attr:`RateLimit.given_up`)."""
+
+        def ended() -> bool:
+            return self._interrupted() or limit.given_up is not None
+
         since = self.progress.in_flight.pop(label, None)
         try:
-            await self.turns.aside(turn, interruptible_sleep(seconds, self._interrupted))
+            await self.turns.aside(turn, interruptible_sleep(seconds, ended))
         finally:
             if since is not None:
                 self.progress.in_flight[label] = since

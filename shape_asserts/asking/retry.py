@@ -201,6 +201,11 @@ async def interruptible_sleep(seconds: float, interrupted: Callable[[], bool] | 
         await asyncio.sleep(min(left, 0.5) if interrupted is not None else left)
 
 
+#: Seconds after which an attempt still under way is taken for one the server took in and is
+#: answering (:meth:`RateLimit.patience_over`): a refusal, a 429 or a 503, comes back in well under one.
+ADMITTED_AFTER = 5.0
+
+
 @dataclass
 class RateLimit:
     """What the calls to one model share about its rate limit.
@@ -225,18 +230,19 @@ class RateLimit:
     answered_at: float = field(default_factory=time.monotonic)
     #: Why the model's calls are no longer sent, once one gave up on its rate limit.
     given_up: str | None = None
-    #: Attempts sent to the model with no reply yet: a server holding a quota's worth of calls may
-    #: be making their answers.
-    sending: int = 0
+    #: When each attempt sent to the model with no reply yet was sent: a server holding a quota's
+    #: worth of calls may be making their answers.
+    under_way: list[float] = field(default_factory=list)
 
     @contextlib.contextmanager
     def attempt(self) -> Iterator[None]:
         """One attempt sent to the model, until its reply (or failure) is back."""
-        self.sending += 1
+        sent = time.monotonic()
+        self.under_way.append(sent)
         try:
             yield
         finally:
-            self.sending -= 1
+            self.under_way.remove(sent)
 
     def refused(self, exc: BaseException) -> None:
         """A call was refused for the rate limit, or with a wait stated (``exc``): no call is sent
@@ -260,10 +266,13 @@ class RateLimit:
 
     def patience_over(self, patience: float, timeout: float) -> bool:
         """Whether a call refused for the rate limit gives up: the model has answered none for
-        ``patience`` seconds, and no attempt is under way, or the longest one may take
-        (``timeout``) has passed too (an answer taking minutes still counts as the model's)."""
-        silent = self.silent_for()
-        return silent >= patience and (not self.sending or silent >= patience + timeout)
+        ``patience`` seconds, and no attempt is under way that the server took in (one under way
+        for :data:`ADMITTED_AFTER` seconds: a refusal comes back at once), or the longest it may
+        take (``timeout``) has passed too (an answer taking minutes still counts as the model's)."""
+        now = time.monotonic()
+        silent = now - self.answered_at
+        admitted = any(now - sent >= ADMITTED_AFTER for sent in self.under_way)
+        return silent >= patience and (not admitted or silent >= patience + timeout)
 
 
 #: litellm providers whose server is, unless ``--api-base`` or the environment says otherwise, on
