@@ -72,8 +72,13 @@ def test_a_test_lost_to_a_crashed_worker_fails_a_gate_the_other_cases_pass(suite
     candidate = replay_as(suite, "replay/exact-copy", EXACT)
     suite.makeconftest(CRASH_CONFTEST.format(crash_on=f"[circle-start090-cw@{candidate}]"))
 
-    result = suite.runpytest(f"--model={candidate}", f"--baseline={EXACT}", "--record=none", *CIRCLE, "-n", "2")
+    # one worker: with two, xdist now and then sends the next test to the worker that just died,
+    # before it knows (its own INTERNALERROR "cannot send (already closed?)"; see the test below)
+    result = suite.runpytest(f"--model={candidate}", f"--baseline={EXACT}", "--record=none", *CIRCLE, "-n", "1")
 
+    if "cannot send (already closed?)" in result.stdout.str():  # xdist's own race, now and then:
+        assert result.ret not in (0, 5)  # its INTERNALERROR still fails the run, so the gate holds
+        return
     result.stdout.fnmatch_lines(["*replacing crashed worker*"])
     gate = gate_lines(result.stdout.str())
     assert any(line.split()[:2] == [candidate, "circle"] and line.endswith("PASS") for line in gate)
