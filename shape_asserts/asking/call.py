@@ -305,8 +305,8 @@ async def aask(
 
     A 429 is retried apart from ``max_retries``: ``rate_limit`` is what the model's calls share
     about its rate limit (:class:`~shape_asserts.asking.retry.RateLimit`: none is sent while one
-    waits out a 429, and the call gives up once the model has answered none for
-    :data:`~shape_asserts.defaults.RATE_LIMIT_PATIENCE`); without it, the call's own.
+    waits out a 429 or a stated wait, and the call gives up once the model has answered none for
+    :data:`~shape_asserts.defaults.RATE_LIMIT_PATIENCE`, none under way); without it, the call's own.
     ``pause(seconds)`` waits out a rate limit (the asker's lets other calls go meanwhile); without
     it, and for every other wait before another attempt, a sleep that ``interrupted`` ends.
 
@@ -333,9 +333,7 @@ async def aask(
         except Exception as exc:
             _raise_unless_retried(exc, model, api_base, tries, rate_limit, max_retries, allowed_timeouts, timeout)
             wait = tries.count(exc)
-            held = is_rate_limited(exc) or retry_after(exc) is not None
-            if held:
-                rate_limit.refused(exc)  # every call to the model waits what it stated
+            held = rate_limit.refused(exc)  # a stated wait, or a rate limit's: every call to the model waits it
             if on_retry is not None:
                 on_retry(exc, wait)
             # the model's wait lets other calls go; a call's own backoff keeps its place (a short

@@ -244,13 +244,17 @@ class RateLimit:
         finally:
             self.under_way.remove(sent)
 
-    def refused(self, exc: BaseException) -> None:
-        """A call was refused for the rate limit, or with a wait stated (``exc``): no call is sent
-        before the wait it states is over, else for :data:`RATE_LIMIT_BACKOFF` (at most
-        :data:`MAX_BACKOFF`)."""
+    def refused(self, exc: BaseException) -> bool:
+        """A call failed (``exc``); whether that holds the model: refused for the rate limit, or
+        with a wait stated, no call is sent before the wait it states is over, else for
+        :data:`RATE_LIMIT_BACKOFF` (at most :data:`MAX_BACKOFF`). Any other failure's backoff is
+        the call's own."""
         stated = retry_after(exc)
+        if stated is None and not is_rate_limited(exc):
+            return False
         wait = min(MAX_BACKOFF, RATE_LIMIT_BACKOFF if stated is None else stated)
         self.until = max(self.until, time.monotonic() + wait)
+        return True
 
     def answered(self) -> None:
         """A call to the model was answered."""
