@@ -521,29 +521,29 @@ def _raise_unless_retried(
             hint = TIMEOUT_HINT if not timeout_retries else "; raise --request-timeout"
             raise TimedOut(f"{model}: {error_reason(exc, api_base, after)}{hint}") from None
         return
+    retriable = is_retriable(exc)
     over = rate_limit.patience_over(RATE_LIMIT_PATIENCE, timeout)
-    if is_rate_limited(exc):
-        if not over:
-            return
-        after += f", rate limited for {rate_limit.silent_for():.0f}s with no call to the model answered"
-    if not is_retriable(exc) or is_rate_limited(exc) or tries.others >= max_retries:
-        if is_retriable(exc) and over:
-            # the model has answered nothing for the patience, nor may: its other calls are not sent,
-            # they would wait as long for nothing (a 503 saying "retry after a minute" to every call)
-            ended = (
-                "was refused for the model's rate limit"
-                if is_rate_limited(exc)
-                else f"ended on {type(exc).__name__} (HTTP {getattr(exc, 'status_code', '?')})"
-            )
-            rate_limit.given_up = (
-                f"an earlier call {ended}, no call to the model answered for {rate_limit.silent_for():.0f}s"
-            )
-        said, wide = describe(exc, model, api_base, after)
-        if wide is not None:  # every call would fail so: the run asks the model nothing more
-            raise ModelUnavailable(f"{model}: {said}", wide) from None
-        error = ProviderError(f"{model}: {said}")
-        error.maybe_billed = maybe_billed(exc)  # (the cap counts it at its call's worst case)
-        raise error from None
+    if retriable and not over and (is_rate_limited(exc) or tries.others < max_retries):
+        return
+    if retriable and over:
+        # the model has answered nothing for the patience, nor may: this call ends whatever retries
+        # it has left, and the model's other calls are not sent, they would wait as long for nothing
+        # (a 503 saying "retry after a minute" to every call: each minute's few attempts are spread
+        # over every waiting call, and none would spend its retries for many minutes)
+        silent = rate_limit.silent_for()
+        if is_rate_limited(exc):
+            after += f", rate limited for {silent:.0f}s with no call to the model answered"
+            ended = "was refused for the model's rate limit"
+        else:
+            after += f", no call to the model answered for {silent:.0f}s"
+            ended = f"ended on {type(exc).__name__} (HTTP {getattr(exc, 'status_code', '?')})"
+        rate_limit.given_up = f"an earlier call {ended}, no call to the model answered for {silent:.0f}s"
+    said, wide = describe(exc, model, api_base, after)
+    if wide is not None:  # every call would fail so: the run asks the model nothing more
+        raise ModelUnavailable(f"{model}: {said}", wide) from None
+    error = ProviderError(f"{model}: {said}")
+    error.maybe_billed = maybe_billed(exc)  # (the cap counts it at its call's worst case)
+    raise error from None
 
 
 class TimedOut(ProviderError):

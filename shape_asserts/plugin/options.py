@@ -210,8 +210,8 @@ OPTIONS: tuple[Option, ...] = (
         allowed="a whole number ≥ 0",
         help="retries of a call after a 5xx or dropped connection (a timeout: see --timeout-retries); a wait "
         "the provider states (Retry-After) holds every call to the model; after a 429 a call is retried, whatever "
-        "this says, 2, 4, 8 … s apart while the model answers others, and after two minutes in which it answered "
-        "none (none under way either) its calls end",
+        "this says, 2, 4, 8 … s apart while the model answers others; once it has answered none for two minutes "
+        "(none under way either), its calls end at their next failure",
     ),
     Option(
         "--timeout-retries",

@@ -769,3 +769,25 @@ def test_a_server_errors_stated_wait_holds_the_model_and_lets_other_calls_go(mon
     down = failure("ServiceUnavailableError", 503, {"retry-after": "0.05"})
     _aask(monkeypatch, FakeLitellm(down), max_retries=1, pause=pause, rate_limit=shared)
     assert paused and shared.until > 0  # waited aside, and the model's other calls with it
+
+
+def test_a_model_silent_for_the_patience_is_given_up_whatever_retries_a_call_has_left(monkeypatch):
+    """Red-team sweep 67: 503s saying Retry-After: 60 to every call of a full run (139 cases). The
+    model was given up only when one call had spent its own retries, but each minute's sixteen
+    attempts went to whichever waiting calls woke first, so no call spent its four before ten
+    minutes. Once the model has answered nothing for the patience, a call's next failure ends it
+    and the model's other calls, however many retries it has left."""
+    from shape_asserts.asking.retry import RateLimit
+
+    shared = RateLimit()
+    shared.answered_at -= 200.0  # nothing answered for 200 s, nothing under way
+    down = failure("ServiceUnavailableError", 503, {"retry-after": "60"})
+    fake = FakeLitellm(down, down, down)
+    with pytest.raises(ProviderError, match=r"no call to the model answered for \d+s"):
+        _aask(monkeypatch, fake, max_retries=3, rate_limit=shared)
+    assert len(fake.kwargs) == 1  # one attempt, not four spread over minutes
+    assert shared.given_up is not None and "ServiceUnavailableError (HTTP 503)" in shared.given_up
+
+    answering = RateLimit()  # a model that answers others: the same failure is retried as usual
+    _aask(monkeypatch, FakeLitellm(failure("ServiceUnavailableError", 503)), max_retries=3, rate_limit=answering)
+    assert answering.given_up is None
