@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from shape_asserts.asking.call import Answer, TimedOut, aask, litellm_version, why_uncapped, worst_cost
+from shape_asserts.asking.call import Answer, TimedOut, Unsent, aask, litellm_version, why_uncapped, worst_cost
 from shape_asserts.asking.failure import error_reason
 from shape_asserts.asking.model_config import ModelConfig, Sent, resolve
 from shape_asserts.asking.prices import answer_limit
@@ -597,6 +597,10 @@ class _Fetch:
             )
         if job.model in self.unavailable:
             state.failures.setdefault(job.key, f"{job.model}: not asked: an earlier call {self.unavailable[job.model]}")
+        sent = asker.sent(job.model).model
+        given_up = self.rate_limits[sent].given_up if sent in self.rate_limits else None
+        if given_up is not None:  # (its calls were given up on: :class:`RateLimit`)
+            state.failures.setdefault(job.key, f"{sent}: not asked: {given_up}")
         return job.key in state.unasked or job.key in state.failures or job.key in state.unrecorded
 
     async def _ask(self, job: Job, index: int, turn: Turn) -> bool:
@@ -703,6 +707,11 @@ class _Fetch:
                 rate_limit=self.rate_limits[sent.model],
                 pause=lambda seconds: self._rate_limited(label, turn, seconds, self.rate_limits[sent.model]),
             )
+        except Unsent as exc:  # (its model given up on while it waited: it counts as not asked)
+            self._settle(label, worst)
+            progress.asked -= 1
+            progress.unasked += 1
+            self.state.failures.setdefault(job.key, str(exc))
         except ProviderError as exc:
             self._settle(label, worst)
             if self._queued_too_long(exc, sent.model, turn.shared, worst):

@@ -50,6 +50,7 @@ __all__ = [
     "Answer",
     "TimedOut",
     "Timeout",
+    "Unsent",
     "Unusable",
     "aask",
     "is_retriable",
@@ -362,13 +363,13 @@ async def _wait_for_the_model(
     Raises
     ------
     ProviderError
-        When the run was interrupted meanwhile, or the model's calls gave up on its rate limit
-        (this one is not sent: it would be refused too).
+        When the run was interrupted meanwhile, or the model's calls were given up on (this one is
+        not sent: it would be refused too; :class:`Unsent` when it was never sent).
     """
     said = "not tried again" if failed else "not asked"
     while True:
         if rate_limit.given_up is not None:
-            raise ProviderError(f"{model}: {said}: {rate_limit.given_up}")
+            raise (ProviderError if failed else Unsent)(f"{model}: {said}: {rate_limit.given_up}")
         held = rate_limit.held_for()
         if held <= 0:
             return
@@ -544,6 +545,11 @@ def _raise_unless_retried(
     error = ProviderError(f"{model}: {said}")
     error.maybe_billed = maybe_billed(exc)  # (the cap counts it at its call's worst case)
     raise error from None
+
+
+class Unsent(ProviderError):
+    """The call was never sent: its model's calls were given up on (:attr:`RateLimit.given_up`)
+    before its first attempt."""
 
 
 class TimedOut(ProviderError):

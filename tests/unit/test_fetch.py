@@ -549,3 +549,5 @@ def test_a_server_down_for_its_stated_wait_ends_the_models_calls_after_the_patie
     # each call would make 11 attempts; the waits before the patience is over let through 16 each
     assert Down.requests < len(cases)
     assert any("no call to the model answered" in why for why in state.failures.values())
+    # the calls never sent are counted as not asked, not as asked and failed
+    assert progress.asked == progress.failed < len(cases) and progress.asked + progress.unasked == len(cases)
