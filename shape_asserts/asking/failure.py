@@ -260,9 +260,13 @@ _NO_CREDIT = ("insufficient_quota", "credit balance is too low", "used all avail
 
 
 #: Quotas spent that no wait within a run mends: OpenAI's day's ("on requests per day (RPD)", or
-#: tokens, TPD), and a quota of none at all (Google's "limit: 0": the key's tier does not serve the
+#: tokens, TPD), OpenRouter's free models' ("free-models-per-day"), Cerebras' ("Tokens per day limit
+#: exceeded"), and a quota of none at all (Google's "limit: 0": the key's tier does not serve the
 #: model). Google's day's quota is told by its ``quotaId`` (``…PerDay…``, not a minute's).
-_SPENT_QUOTA = re.compile(r'per day \((?:RPD|TPD)\)|\blimit: 0(?![\d.])|"quotaValue": "0"')
+_SPENT_QUOTA = re.compile(
+    r"per day \((?:RPD|TPD)\)|free-models-per-day|(?i:(?:tokens|requests) per day limit exceeded)"
+    r'|\blimit: 0(?![\d.])|"quotaValue": "0"'
+)
 
 
 def out_of_credit(exc: BaseException) -> bool:

@@ -715,6 +715,10 @@ def test_only_a_rate_limits_wait_lets_other_calls_go(monkeypatch):
         "Rate limit reached for gpt-4o-mini in organization org-abc123 on requests per day (RPD): Limit 10000, "
         "Used 10000, Requested 1. Please try again in 1h12m0s.",
         "Rate limit reached for gpt-4o in organization org-abc on tokens per day (TPD): Limit 90000, Used 89000.",
+        # OpenRouter's free models' day's limit, Cerebras' day's tokens
+        '{"error":{"message":"Rate limit exceeded: free-models-per-day. Add 10 credits to unlock 1000 free '
+        'model requests per day","code":429}}',
+        "Tokens per day limit exceeded - too many tokens processed.",
         # Google's quota of none: the key's tier does not serve the model
         "You exceeded your current quota. * Quota exceeded for metric: generativelanguage.googleapis.com/"
         'generate_content_free_tier_requests, limit: 0, model: gemini-2.5-pro\\nPlease retry in 7.4s. "details": '
