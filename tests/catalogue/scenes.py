@@ -374,6 +374,18 @@ class HouseStyle:
     #: (twice its width, its depth); "gable-window", a rectangle on the near gable end's wall
     roof_extra: str | None = None
     roof_place: str = "on"  # "on" | "beside" | "below"
+    #: an exterior chimney stack (with ``chimney=None``: instead of the chimney on the roof): a box
+    #: standing on the ground against a wall, "gable" the near gable end, "side" the long front
+    #: wall, ``stack_at`` of the way along it, its top ``stack_above`` of the wall height above
+    #: the ridge's height ...
+    chimney_stack: str | None = None
+    stack_at: float = 0.5
+    stack_above: float = 0.2
+    #: ... or (impostors) only ``stack_height`` of the wall height tall (a shed under the eaves),
+    #: or standing ``stack_gap`` cells beyond the wall's far end, in its line (a box beside the
+    #: house, apart from it)
+    stack_height: float | None = None
+    stack_gap: int = 0
     walls: bool = True
     #: one roof edge left out: 0 the ridge, 1–4 the edges from the wall tops up to it (gable
     #: rakes, hip edges), at the corners (0, 0), (0, b), (a, 0), (a, b) in that order
@@ -538,6 +550,11 @@ def _house_model(st: HouseStyle, k: float):
         if st.chimney_ground:
             chim_faces.append([b00, b10, b11, b01])
 
+    if st.chimney_stack is not None:
+        chim_edges_st, chim_faces_st = _stack_model(st, a, b, H, R, q2)
+        chim_edges += chim_edges_st
+        chim_faces += chim_faces_st
+
     if st.roof_extra == "skylight":
         sw = max(4, 2 * _rnd(0.2 * a)) if q2 else max(4.0, 0.4 * a)
         s0 = min(max(_rnd(0.7 * a - sw / 2) if q2 else 0.7 * a - sw / 2, 1), a - 1 - sw)
@@ -572,6 +589,41 @@ def _house_model(st: HouseStyle, k: float):
         E("chimney", move(p) if mv_chim else p, move(q) if mv_chim else q)
     for f in chim_faces:
         F("chimney", [move(p) if mv_chim else p for p in f])
+    return edges, faces
+
+
+def _stack_model(st: HouseStyle, a: float, b: float, H: float, R: float, q2: bool) -> tuple[list, list]:
+    """The 3-D edges and faces of an exterior chimney stack (``st.chimney_stack``) on a house ``a``
+    long, ``b`` deep, with walls ``H`` high under a roof rising ``R``: a box on the ground, its back
+    against the near gable end (X = 0) or the long front wall (Z = 0), or in that wall's line
+    ``stack_gap`` beyond its far end."""
+    along = b if st.chimney_stack == "gable" else a
+    # (at least 4 cells each way: 2 cells across on screen, its corner lines run into one another)
+    cw = max(4, 2 * _rnd(0.12 * along)) if q2 else max(4.0, 0.24 * along)
+    cd = max(4, 2 * _rnd(0.1 * b)) if q2 else max(4.0, 0.2 * b)
+    c0 = st.stack_at * along - cw / 2
+    # (kept 4 cells clear of the near corner, whose wall edge its corner edge would run into, and
+    # on screen the stack stands its depth farther along than it is: clear of the far corner,
+    # which it would hide with the hidden lines removed)
+    c0 = min(max(2 * _rnd(c0 / 2) if q2 else c0, 4), along - 2 - cw - cd)
+    if st.stack_gap:
+        # beside the wall's far end, in its line: on screen clear of the house
+        c0 = along + (2 * _rnd(st.stack_gap / 2) if q2 else st.stack_gap)
+    top = H + R + st.stack_above * H if st.stack_height is None else st.stack_height * H
+    top = _rnd(top) if q2 else top
+    out0, out1 = -cd, 0
+    if st.chimney_stack == "gable":
+        plan = [(out0, c0), (out1, c0), (out1, c0 + cw), (out0, c0 + cw)]
+    else:
+        plan = [(c0, out0), (c0 + cw, out0), (c0 + cw, out1), (c0, out1)]
+    foot = [(x, 0.0, z) for x, z in plan]
+    head = [(x, float(top), z) for x, z in plan]
+    edges, faces = [], []
+    for i in range(4):
+        j = (i + 1) % 4
+        edges += [(foot[i], foot[j]), (head[i], head[j]), (foot[i], head[i])]
+        faces.append([foot[i], foot[j], head[j], head[i]])
+    faces += [head, foot]
     return edges, faces
 
 

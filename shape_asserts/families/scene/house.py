@@ -39,7 +39,13 @@ isometric 26.6° or the true 30°)
     house fails: read on screen above the roof's outline beside it, less the rows the gable end's
     ground line drops, the most a chimney behind the ridge shows higher than it stands); the
     hidden back corner's wall edge and a vertical edge lying in a gable end's triangle
-    (an attic window's side) are no chimney's. It does not ask that the box rise out of the roof's
+    (an attic window's side) are no chimney's. An exterior chimney stack (a narrow box standing
+    on the ground against a wall, its corner edges one length and taller than the walls' share,
+    :func:`_exterior_stack`) is taken out before the walls are read (its corner edges would
+    stand as the tallest wall edges, its ground lines under a wall's foot), and counts as the
+    chimney where one of its feet stands on a ground line of the walls and its top above the
+    eave line, at most the walls' height above the ridge (:func:`_stack_above_ridge`): a box
+    apart from the house or a shed under the eaves is none. It does not ask that the box rise out of the roof's
     outline (a chimney low on the near slope stays inside it on screen); a box that stays inside
     it must not stand on a level floor of its own: with all four corners' lines drawn, its left
     and right corners (across the slope from each other) as long as each other is a box hanging
@@ -223,6 +229,14 @@ class HouseThresholds(SceneThresholds):
     #: ``bench/house_sweep.py --n 600``), the audits' fair houses 0.42; audit 42's chimneys 15 to 18
     #: units above the ridge on walls 8 to 12 high measure 1.08 and more.
     chimney_max_above_ridge: float = 1.0
+    #: An exterior chimney stack (:func:`_exterior_stack`): the standing corner edges of a box on the
+    #: ground are one length, give or take this many cells (each end a raster cell, and the
+    #: simplification's cell); the house's wall edges beside it are a storey shorter or more.
+    stack_length_tol: float = 2.0
+    #: ... and a cell within this many cells of one of its ground lines is the stack's (a raster
+    #: cell lies within 0.71 of its line, and the line's ends are edge ends, within a cell of
+    #: the corners): a wall's foot with only the stack's lines below it stands.
+    stack_ground_tol: float = 1.25
     #: Vertical edges whose ends are at most this many cells apart (a jittered cell, a one-cell
     #: pen lift) and within one column of each other are one line.
     vertical_join: float = 2.0
@@ -359,10 +373,13 @@ MOST_EDGES_PAIRED = 300
 MOST_STEPS_TRIED = 20
 
 
-def _check_single_lines(card: Scorecard, raw: FloatArray, t: HouseThresholds) -> None:
+def _check_single_lines(card: Scorecard, raw: FloatArray, t: HouseThresholds, stack: _Stack | None) -> None:
     """``single_lines``: at most ``max_doubled_share`` of the long edges' length has a copy, a
     parallel edge a few cells away, at one step (see the thresholds): the wire frame drawn once,
-    not twice side by side."""
+    not twice side by side. An exterior chimney stack's vertical lines (``stack``) are left out:
+    the drawing's tallest upright lines, a chimney's width apart."""
+    if stack is not None:
+        raw = raw[[not stack.owns(seg) for seg in raw]]
     ang, length = segment_angles(raw)
     upright = np.abs(ang - 90.0) <= t.vertical_tolerance
     # the house's own lines, not a window's or a chimney's: as long as half the tallest upright edge
@@ -428,12 +445,14 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
 
     raw = edges(heal([st for _, st in com.strokes], t.heal_step), t.simplify_tolerance)
     upright = _check_axes(card, raw, t)
-    _check_single_lines(card, raw, t)
+    joined = join_verticals(raw, upright, t.vertical_join, t.corner_tol, t.junction_ends)
+    # (a stack's corner edges are read whole: the eaves and ground lines ending on them cut them)
+    stack = _exterior_stack(_Edges.of(joined, t), np.rint(com.pts), t)
+    _check_single_lines(card, raw, t, stack)
     # edges cut at the corners other edges end on, then: walls, roof, chimney
-    segs = join_verticals(raw, upright, t.vertical_join, t.corner_tol, t.junction_ends)
-    segs = split_at_junctions(segs, t.corner_tol, t.junction_ends, t.simplify_tolerance)
+    segs = split_at_junctions(joined, t.corner_tol, t.junction_ends, t.simplify_tolerance)
     e = _Edges.of(segs, t)
-    walls = _check_walls(card, e, np.rint(com.pts), t)
+    walls = _check_walls(card, e, np.rint(com.pts), t, stack)
     if walls is None:
         card.add("roof_above_walls", False, 0.0, "a roof edge rising from a wall top", "no walls found")
         card.add(
@@ -444,17 +463,20 @@ def house_score(drawing: Drawing, case: CaseLike) -> ShapeScore:
         card.add("box_edges", False, "none", "= 0 ground lines or eaves missing", "no walls found")
         card.add("chimney", False, 0, "≥ 2", "no walls found")
         return card.result("house", com.likeness)
-    at_top = _check_roof(card, e, walls, t)
+    at_top, rise = _check_roof(card, e, walls, t, stack)
     cells = np.rint(com.pts[np.isfinite(com.pts).all(axis=1)])
-    _check_box(card, e, walls, cells)
+    _check_box(card, e, walls, cells, stack)
     apexes = _gable_apexes(e, walls, cells, t)  # (read by three checks)
     if _asks_gable(p):
         _check_gable(card, apexes, t)
     solid = solid_parts(com.pts, [st for _, st in com.strokes], t.heal_step, t.heal_step, p["grid_size"])
     chimney = _chimney_edges(e, _Edges.of(raw, t), walls, at_top, cells, apexes, solid, t)
-    _check_roof_closed(card, e, walls, cells, apexes, solid, chimney, t)
+    stacked = _stack_chimney(e, stack, walls, t)
+    _check_roof_closed(card, e, walls, cells, apexes, solid, chimney + stacked, stack, t)
     above_ridge = _chimney_above_ridge(e, chimney, cells, walls, apexes, t) if chimney else 0.0
-    _check_chimney(card, chimney, above_ridge, t)
+    if stack is not None and stacked:
+        above_ridge = max(above_ridge, _stack_above_ridge(stack, walls, apexes, rise))
+    _check_chimney(card, chimney + stacked, above_ridge, t)
     return card.result("house", com.likeness)
 
 
@@ -491,26 +513,14 @@ def _check_axes(card: Scorecard, raw: FloatArray, t: HouseThresholds) -> BoolArr
     return upright
 
 
-def _check_walls(card: Scorecard, e: _Edges, cells: FloatArray, t: HouseThresholds) -> _Walls | None:
+def _check_walls(
+    card: Scorecard, e: _Edges, cells: FloatArray, t: HouseThresholds, stack: _Stack | None
+) -> _Walls | None:
     """``walls``: the vertical edges standing on the ground (nothing drawn below their foot, among
-    the answer's ``cells``), nearly as tall as the tallest, one per column; None when there are none."""
-    standing = np.zeros(len(e.segs), dtype=bool)
-    for i in np.flatnonzero(e.vertical & (e.length >= t.min_edge)):
-        fx, fy = e.bottom[i]
-        below = (np.abs(cells[:, 0] - fx) <= t.ground_columns) & (cells[:, 1] > fy + t.ground_tolerance)
-        standing[i] = not below.any()
-    # the tallest standing edge: a hip edge rising straight on from a corner, or a chimney, may
-    # be taller than the walls, but neither stands on the ground
-    tallest = float(e.length[standing].max()) if standing.any() else 0.0
-    is_wall = standing & (e.length >= t.wall_edge_share * tallest)
-    # one wall edge per column, the longest (a face-by-face drawing has each corner edge twice)
-    mid_x = e.mid_x.tolist()
+    the answer's ``cells``), nearly as tall as the tallest, one per column (:func:`_wall_edges`;
+    an exterior chimney stack's edges and lines left out, ``stack``); None when there are none."""
+    is_wall, columns = _wall_edges(e, cells, t, stack)
     lengths = e.length.tolist()
-    columns: list[int] = []
-    for i in sorted(np.flatnonzero(is_wall).tolist(), key=lambda i: -lengths[i]):
-        if all(abs(mid_x[i] - mid_x[j]) > t.corner_tol for j in columns):
-            columns.append(i)
-    columns.sort(key=lambda i: mid_x[i])
     card.metrics["wall_edges"] = len(columns)
     enough = len(columns) >= t.min_walls
     card.add(
@@ -538,15 +548,265 @@ def _check_walls(card: Scorecard, e: _Edges, cells: FloatArray, t: HouseThreshol
     return walls
 
 
-def _check_box(card: Scorecard, e: _Edges, walls: _Walls, cells: FloatArray) -> None:
+def _standing(e: _Edges, cells: FloatArray, t: HouseThresholds, stack: _Stack | None = None) -> BoolArray:
+    """Which vertical edges (``min_edge`` long) stand on the ground: no cell is drawn more than
+    ``ground_tolerance`` below their foot within ``ground_columns`` either side. With a ``stack``,
+    its own edges stand on nothing, and its lines (:meth:`_Stack.covers`) are no ground under
+    a wall: a stack built against a wall stands in front of it, its ground lines below the
+    wall's foot on screen."""
+    if stack is not None:
+        cells = cells[~stack.covers(cells, t)]
+    standing = np.zeros(len(e.segs), dtype=bool)
+    for i in np.flatnonzero(e.vertical & (e.length >= t.min_edge)).tolist():
+        if stack is not None and stack.owns(e.segs[i]):
+            continue
+        fx, fy = e.bottom[i]
+        below = (np.abs(cells[:, 0] - fx) <= t.ground_columns) & (cells[:, 1] > fy + t.ground_tolerance)
+        standing[i] = not below.any()
+    return standing
+
+
+def _wall_edges(
+    e: _Edges, cells: FloatArray, t: HouseThresholds, stack: _Stack | None = None
+) -> tuple[BoolArray, list[int]]:
+    """The wall edges: the standing vertical edges (:func:`_standing`) at least ``wall_edge_share``
+    of the tallest; and one of them per column, the longest, left to right (a face-by-face
+    drawing has each corner edge twice)."""
+    standing = _standing(e, cells, t, stack)
+    # the tallest standing edge: a hip edge rising straight on from a corner, or a chimney, may
+    # be taller than the walls, but neither stands on the ground
+    tallest = float(e.length[standing].max()) if standing.any() else 0.0
+    is_wall = standing & (e.length >= t.wall_edge_share * tallest)
+    mid_x = e.mid_x.tolist()
+    lengths = e.length.tolist()
+    columns: list[int] = []
+    for i in sorted(np.flatnonzero(is_wall).tolist(), key=lambda i: -lengths[i]):
+        if all(abs(mid_x[i] - mid_x[j]) > t.corner_tol for j in columns):
+            columns.append(i)
+    columns.sort(key=lambda i: mid_x[i])
+    return is_wall, columns
+
+
+@dataclass
+class _Stack:
+    """A narrow box standing on the ground beside the walls (:func:`_exterior_stack`): an
+    exterior chimney stack built against a wall, or a shed, or a box apart from the house."""
+
+    #: Its standing corner edges, whole (not cut where other lines end on them), left to right
+    #: (two or three: a box shows its left, front and right corners).
+    corners: _Edges
+    #: The least and the largest middle x of those edges.
+    x0: float
+    x1: float
+    #: Its ground lines on screen: between its corner edges' feet, and its hidden side's
+    #: (:func:`_hidden_side`), shape (n, 2, 2).
+    ground: FloatArray
+    #: Its vertical lines (whole): the corner edges and the lines as long between them (its
+    #: hidden back corner); and the other vertical lines between them but pieces of those drawn
+    #: again (:func:`_piece_of`): a wall edge of the house that the stack stands in front of on
+    #: screen.
+    own: FloatArray
+    others: FloatArray
+
+    @classmethod
+    def of(cls, e: _Edges, edges: list[int], drawn: set[tuple[int, int]], t: HouseThresholds) -> _Stack:
+        """The stack whose standing corner edges are ``edges`` of ``e`` (the edges drawn whole),
+        in a drawing whose cells and their neighbours are ``drawn``."""
+        edges = sorted(edges, key=lambda i: float(e.mid_x[i]))
+        corners = _Edges.of(e.segs[edges], t)
+        feet = _feet(corners, t)
+        visible = np.stack([feet[:-1], feet[1:]], axis=1)
+        ground = np.concatenate([visible, _hidden_side(feet, drawn)])
+        x0, x1 = float(corners.mid_x.min()), float(corners.mid_x.max())
+        within = e.vertical & (e.mid_x >= x0 - 0.5) & (e.mid_x <= x1 + 0.5)
+        as_long = (np.abs(e.length[:, None] - corners.length[None, :]) <= t.stack_length_tol).any(axis=1)
+        own = e.segs[within & as_long]
+        # (a piece of one drawn again, along it from its top or its foot, is one of the stack's too)
+        piece = np.array([_piece_of(seg, own, t) for seg in e.segs], dtype=bool)
+        others = e.segs[within & ~as_long & ~piece]
+        return cls(corners, x0, x1, ground, own, others)
+
+    def covers(self, cells: FloatArray, t: HouseThresholds) -> BoolArray:
+        """Which ``cells`` lie on the stack's lines: in the column of a corner edge, from its top
+        to its foot, or within ``stack_ground_tol`` of one of its ground lines, between its ends.
+        Not beside a corner edge, nor beyond a foot: a ground line of the house crossing its
+        column, or going on from its foot, lies there."""
+        on = np.zeros(len(cells), dtype=bool)
+        for (x, top), (_, foot) in zip(self.corners.top.tolist(), self.corners.bottom.tolist()):
+            on |= (np.abs(cells[:, 0] - x) <= 0.5) & (cells[:, 1] >= top - 0.5) & (cells[:, 1] <= foot + 0.5)
+        for p, q in self.ground:
+            on |= _beside_segment(cells, p, q, t.stack_ground_tol)
+        return on
+
+    def owns(self, seg: FloatArray) -> bool:
+        """Whether the vertical edge ``seg`` (of the edges cut at corners, or whole) is a piece of
+        one of the stack's own vertical lines and of no other line."""
+        return _along_one(seg, self.own) and not _along_one(seg, self.others)
+
+
+def _feet(corners: _Edges, t: HouseThresholds) -> FloatArray:
+    """The feet of a box's corner edges (left to right), one per corner: of edges within
+    ``corner_tol`` of each other left to right (a corner drawn twice), the lowest."""
+    feet: list[FloatArray] = []
+    for foot in corners.bottom[np.argsort(corners.bottom[:, 0], kind="stable")]:
+        if feet and foot[0] - feet[-1][0] <= t.corner_tol:
+            if foot[1] > feet[-1][1]:
+                feet[-1] = foot
+        else:
+            feet.append(foot)
+    return np.array(feet, dtype=float).reshape(-1, 2)
+
+
+def _beside_segment(cells: FloatArray, p: FloatArray, q: FloatArray, tol: float) -> BoolArray:
+    """Which ``cells`` lie within ``tol`` of the line through ``p`` and ``q``, between them (not
+    beyond either end)."""
+    d = q - p
+    run = float(np.hypot(*d))
+    if run == 0:
+        return np.zeros(len(cells), dtype=bool)
+    rel = cells - p
+    along = (rel @ d) / run
+    off = np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0]) / run
+    near: BoolArray = (along >= 0) & (along <= run) & (off <= tol)
+    return near
+
+
+def _hidden_side(feet: FloatArray, drawn: set[tuple[int, int]]) -> FloatArray:
+    """The hidden ground lines of a box whose corner edges stand on ``feet`` (left to right), off
+    the wall it is built against, shape (n, 2, 2): from its back corner (the plan's fourth, the
+    left and right feet less the front, lowest, one) to its left or right foot, where the drawing
+    does not go on beyond that foot along the line (``drawn``: :func:`_drawn_near` of its cells).
+    The back line running along the wall is the house's ground line too, drawn on beyond the
+    box: a line of the house."""
+    if len(feet) < 3:
+        return np.zeros((0, 2, 2))
+    left, right = feet[0], feet[-1]
+    front = feet[1 + int(np.argmax(feet[1:-1, 1]))]
+    back = left + right - front
+    sides = []
+    for end in (left, right):
+        run = float(np.hypot(*(end - back)))
+        beyond = end + 2.5 * (end - back) / run if run > 0 else end
+        if (int(np.rint(beyond[0])), int(np.rint(beyond[1]))) not in drawn:
+            sides.append((back, end))
+    return np.array(sides, dtype=float).reshape(-1, 2, 2)
+
+
+def _piece_of(seg: FloatArray, lines: FloatArray, t: HouseThresholds) -> bool:
+    """Whether the vertical edge ``seg`` lies along one of the vertical ``lines`` from its top or
+    from its foot (within ``corner_tol``): a piece of it drawn again. A wall edge of the house that
+    a stack's corner stands in front of on screen lies along it, clear of both ends."""
+    for line in lines:
+        if _along_one(seg, line[None]):
+            ends_at = np.abs(np.sort(seg[:, 1]) - np.sort(line[:, 1])) <= t.corner_tol
+            if ends_at.any():
+                return True
+    return False
+
+
+def _along_one(seg: FloatArray, lines: FloatArray) -> bool:
+    """Whether the vertical edge ``seg`` lies along one of the vertical ``lines``: in its column
+    (within half a cell), from its top to its foot (within half a cell)."""
+    x = float(seg[:, 0].mean())
+    y0, y1 = float(seg[:, 1].min()), float(seg[:, 1].max())
+    for line in lines:
+        beside = abs(float(line[:, 0].mean()) - x) <= 0.5
+        if beside and float(line[:, 1].min()) - 0.5 <= y0 and y1 <= float(line[:, 1].max()) + 0.5:
+            return True
+    return False
+
+
+#: The most standing edges :func:`_exterior_stack` tries as a stack's corner (the longest).
+MOST_STACK_CORNERS = 8
+
+
+def _exterior_stack(e: _Edges, cells: FloatArray, t: HouseThresholds) -> _Stack | None:
+    """A narrow box standing on the ground beside the walls: an exterior chimney stack built
+    against a wall (or a shed, or a box apart from the house), None when there is none. Its
+    corner edges stand on the ground as the walls' do, and a tall one is the tallest standing
+    edge, which would leave the walls too short to count and its ground lines under a wall's
+    foot: so it is taken out before the walls are read.
+
+    It is standing vertical edges next to each other left to right, more than ``corner_tol``
+    across, one length (within ``stack_length_tol``) and their tops level (as a chimney's,
+    :func:`_level`), at least ``wall_edge_share`` of the walls' height (else they are no wall
+    edges anyway, a door's sides); with them and their lines left out, at least ``min_walls``
+    wall edges stand (:func:`_wall_edges`), and the box is at most ``chimney_max_width`` of
+    their width across. A house's own corner edges are one length and level too, but leave
+    too few walls standing."""
+    standing = _standing(e, cells, t)
+    drawn = _drawn_near(cells[np.isfinite(cells).all(axis=1)])
+    order = sorted(np.flatnonzero(standing).tolist(), key=lambda i: float(e.mid_x[i]))
+    for i in sorted(order, key=lambda i: -float(e.length[i]))[:MOST_STACK_CORNERS]:
+        group = _stack_group(e, order, i, t)
+        if float(np.ptp(e.mid_x[group])) <= t.corner_tol:
+            continue
+        stack = _Stack.of(e, group, drawn, t)
+        _, columns = _wall_edges(e, cells, t, stack)
+        if len(columns) < t.min_walls:
+            continue
+        width = float(e.mid_x[columns].max() - e.mid_x[columns].min())
+        tall = float(e.length[group].min()) >= t.wall_edge_share * float(e.length[columns].max())
+        if tall and stack.x1 - stack.x0 <= t.chimney_max_width * width:
+            return stack
+    return None
+
+
+def _stack_group(e: _Edges, order: list[int], i: int, t: HouseThresholds) -> list[int]:
+    """Standing edge ``i`` and its neighbours in ``order`` (the standing edges left to right) on
+    either side, as far as each is as long as ``i`` (``stack_length_tol``) with its top level with
+    ``i``'s: a box's corner edges. A line in the column of one already taken that is not is
+    passed over (a box's hidden back corner stands in its front corner's column, higher)."""
+    group = [i]
+    k = order.index(i)
+    for step in (-1, 1):
+        j = k + step
+        while 0 <= j < len(order):
+            o = order[j]
+            j += step
+            if abs(float(e.length[o] - e.length[i])) <= t.stack_length_tol and _level(e, i, e, o, t):
+                group.append(o)
+            elif not any(abs(float(e.mid_x[o] - e.mid_x[g])) <= 0.5 for g in group):
+                break
+    return group
+
+
+def _stack_chimney(e: _Edges, stack: _Stack | None, walls: _Walls, t: HouseThresholds) -> list[int]:
+    """The exterior stack's corner edges (the pieces of ``e`` holding their tops) when it is a
+    chimney: built against a wall (one of its feet within ``corner_tol`` of a ground line between
+    two wall edges' feet, where its back stands on the wall's foot) and its top at least
+    ``chimney_clearance`` above the eave line (the line through the wall tops) in its column: a
+    shed or a porch stays under the eaves, a box apart from the house stands clear of its
+    ground lines."""
+    if stack is None:
+        return []
+    c = stack.corners
+    attached = any(
+        (segment_distance(c.bottom, walls.feet[k], walls.feet[k + 1]) <= t.corner_tol).any()
+        for k in range(len(walls.columns) - 1)
+    )
+    order = np.argsort(walls.tops[:, 0], kind="stable")
+    clear = np.interp(c.top[:, 0], walls.tops[order, 0], walls.tops[order, 1]) - c.top[:, 1]
+    if not attached or float(clear.max()) < t.chimney_clearance:
+        return []
+    # the piece of each corner edge its top is on
+    tops = [int(np.argmin(np.hypot(*(e.top - top).T) + np.where(e.vertical, 0.0, np.inf))) for top in c.top]
+    return sorted(set(tops))
+
+
+def _check_box(card: Scorecard, e: _Edges, walls: _Walls, cells: FloatArray, stack: _Stack | None) -> None:
     """``box_edges``: between each wall edge and the next the box's edges are drawn: foot to foot
     (a ground line) and top to top (an eave). A line counts as drawn as in :func:`_line_drawn`.
 
     The eave is the ground line raised by the walls' height (a box's corners are all one height),
     looked for at every height from half the walls' to the taller wall edge's length, half a cell
     apart: a roof line or a chimney's edge going on up in a wall's column makes that edge longer
-    than the wall, so its top is no corner to measure from."""
+    than the wall, so its top is no corner to measure from. Behind an exterior chimney stack
+    (``stack``: in its columns, from its top to its feet) a line counts as drawn: the stack
+    hides it."""
     drawn = _drawn_near(cells)
+    if stack is not None:
+        drawn |= _stack_cover(stack)
     missing = []
     for k in range(len(walls.columns) - 1):
         left, right = walls.feet[k], walls.feet[k + 1]
@@ -566,10 +826,16 @@ def _check_box(card: Scorecard, e: _Edges, walls: _Walls, cells: FloatArray) -> 
     )
 
 
-def _check_roof(card: Scorecard, e: _Edges, walls: _Walls, t: HouseThresholds) -> BoolArray:
+def _check_roof(
+    card: Scorecard, e: _Edges, walls: _Walls, t: HouseThresholds, stack: _Stack | None
+) -> tuple[BoolArray, float]:
     """``roof_above_walls``: an edge off the ground axes (vertical allowed) leaves a wall top
-    upward, within the walls. Returns which edges start at a wall top."""
+    upward, within the walls (an exterior chimney stack's lines are none: one of its corners may
+    stand in front of a wall edge, in its column). Returns which edges start at a wall top, and
+    the most one rises (a share of the walls' height)."""
     off_axis = ~(e.rise_left | e.rise_right) & ~walls.is_wall & (e.length >= t.min_edge)
+    if stack is not None:
+        off_axis &= ~np.array([bool(v) and stack.owns(seg) for v, seg in zip(e.vertical, e.segs)], dtype=bool)
     # to_top[i, k]: edge i's lower end to wall top k
     gap = walls.tops[None, :, :] - e.bottom[:, None, :]
     to_top = np.hypot(gap[..., 0], gap[..., 1])
@@ -590,7 +856,7 @@ def _check_roof(card: Scorecard, e: _Edges, walls: _Walls, t: HouseThresholds) -
         f"≥ {need:.3g} of the wall height",
         "" if rise >= need else "no edge rises from the top of a wall edge off the ground axes (a gable or hip edge)",
     )
-    return at_top
+    return at_top, rise
 
 
 def _check_roof_closed(
@@ -601,6 +867,7 @@ def _check_roof_closed(
     apexes: list[_Apex],
     solid: Solid,
     chimney: list[int],
+    stack: _Stack | None,
     t: HouseThresholds,
 ) -> None:
     """``roof_closed``: over every wall face whose top edge (its eave) is drawn stands a closed face
@@ -659,7 +926,7 @@ def _check_roof_closed(
         sides.append({loop for share in steps if (loop := _on_eave(left + share * (right - left), solid))})
     if len(sides) == 2 and sides[0] & sides[1]:
         faults.append(f"one face over both wall faces meeting at the front corner (x = {front[0]:g})")
-    faults += _roof_lines_missing(e, walls, cells, apexes, chimney, t)
+    faults += _roof_lines_missing(e, walls, cells, apexes, chimney, stack, t)
     card.metrics["roof_faults"] = len(faults)
     card.add(
         "roof_closed",
@@ -671,7 +938,13 @@ def _check_roof_closed(
 
 
 def _roof_lines_missing(
-    e: _Edges, walls: _Walls, cells: FloatArray, apexes: list[_Apex], chimney: list[int], t: HouseThresholds
+    e: _Edges,
+    walls: _Walls,
+    cells: FloatArray,
+    apexes: list[_Apex],
+    chimney: list[int],
+    stack: _Stack | None,
+    t: HouseThresholds,
 ) -> list[str]:
     """The roof lines missing at the wall tops and along the ridge (see :func:`_check_roof_closed`):
     none rising from the front corner's top (:func:`_roof_line`); or, where that line is a gable
@@ -682,10 +955,14 @@ def _roof_lines_missing(
     puts the ridge along the other and the far gable end at its end, whose rake from the face's
     far corner is a silhouette line, drawn with or without the hidden lines, as the ridge is (the
     line between the slope a viewer sees and the sky or the slope behind). The near gable end's
-    other rake (from its own far corner) may run along a ground axis and is not asked for."""
+    other rake (from its own far corner) may run along a ground axis and is not asked for. An
+    exterior chimney stack standing before the front corner's top (:func:`_stack_hides`) hides
+    the line rising from it, and nothing is asked there."""
     front = int(np.argmax(walls.feet[:, 1]))
     need = max(t.min_roof_rise * walls.height, t.min_roof_rise_cells)
     rise, rake_top = _roof_line(e, walls, front, t)
+    if rise < need and stack is not None and _stack_hides(stack, walls.tops[front], t):
+        return []
     if rise < need:
         return [f"no roof line rises from the front corner's top (x = {walls.tops[front][0]:g}): a rake or hip edge"]
     faults = []
@@ -721,6 +998,14 @@ def _roof_lines_missing(
                 f"more than {t.ridge_tol:g} from any drawn cell"
             )
     return faults
+
+
+def _stack_hides(stack: _Stack, top: FloatArray, t: HouseThresholds) -> bool:
+    """Whether an exterior chimney stack stands before the roof line rising from wall top ``top``:
+    its nearest corner edge at most ``roof_corner_clear`` columns from the top's (a rake rises
+    half a row a column or more: a few cells of it show), and its top above it."""
+    near = min(abs(stack.x0 - float(top[0])), abs(stack.x1 - float(top[0])))
+    return near <= t.roof_corner_clear and float(stack.corners.top[:, 1].min()) < float(top[1])
 
 
 def _ridge_gap(
@@ -934,6 +1219,15 @@ def _edge_along(segs: FloatArray, p: FloatArray, q: FloatArray, t: HouseThreshol
     return covered >= t.rake_cover
 
 
+def _stack_cover(stack: _Stack) -> set[tuple[int, int]]:
+    """The cells an exterior stack hides: in its columns (from its leftmost corner edge to its
+    rightmost), from its highest top to its lowest foot."""
+    top = int(np.floor(float(stack.corners.top[:, 1].min())))
+    foot = int(np.ceil(float(stack.corners.bottom[:, 1].max())))
+    xs = range(int(np.floor(stack.x0)), int(np.ceil(stack.x1)) + 1)
+    return {(x, y) for x in xs for y in range(top, foot + 1)}
+
+
 def _drawn_near(cells: FloatArray) -> set[tuple[int, int]]:
     """The cells within one cell (Chebyshev) of a drawn cell."""
     near: set[tuple[int, int]] = set()
@@ -1040,11 +1334,17 @@ def _chimney_edges(
 def _paired(e: _Edges, a: int, f: _Edges, b: int, walls: _Walls, t: HouseThresholds) -> bool:
     """Whether vertical edges ``a`` (of ``e``) and ``b`` (of ``f``) stand side by side as two of a
     box's: at least ``corner_tol`` and at most ``chimney_max_width`` of the walls' width apart,
-    their tops level along a horizontal or isometric line (within ``chimney_level_tol``)."""
+    their tops level (:func:`_level`)."""
+    dx = abs(float(e.mid_x[a] - f.mid_x[b]))
+    return t.corner_tol <= dx <= t.chimney_max_width * (walls.x1 - walls.x0) and _level(e, a, f, b, t)
+
+
+def _level(e: _Edges, a: int, f: _Edges, b: int, t: HouseThresholds) -> bool:
+    """Whether the tops of vertical edges ``a`` (of ``e``) and ``b`` (of ``f``) are level along a
+    horizontal or isometric line (within ``chimney_level_tol``), as a box's corners are."""
     dx = abs(float(e.mid_x[a] - f.mid_x[b]))
     slope = math.tan(math.radians(t.iso_max_angle))
-    level = abs(e.top[a, 1] - f.top[b, 1]) <= dx * slope + t.chimney_level_tol
-    return t.corner_tol <= dx <= t.chimney_max_width * (walls.x1 - walls.x0) and level
+    return bool(abs(e.top[a, 1] - f.top[b, 1]) <= dx * slope + t.chimney_level_tol)
 
 
 def _on_wall(lines: _Edges, r: int, walls: _Walls) -> bool:
@@ -1121,6 +1421,32 @@ def _chimney_above_ridge(
     depth_lift = max((abs(float(walls.feet[k + 1, 1] - walls.feet[k, 1])) for k in faces), default=0.0)
     above = _rise_above_outline(e, box, filled, t) - depth_lift
     return above / walls.height if walls.height > 0 else 0.0
+
+
+def _stack_above_ridge(stack: _Stack, walls: _Walls, apexes: list[_Apex], rise: float) -> float:
+    """How far an exterior chimney stack's top stands above the roof's ridge, as a share of the
+    walls' height (``chimney_max_above_ridge``, as :func:`_chimney_above_ridge`): its corner edges
+    stand on the ground, so the tallest is its height, less the walls' and the roof's rise. The
+    roof's rise is a gable end's (its peak above the middle of its wall face's top edge,
+    :func:`_gable_apexes`); with none found (a hip roof, or a gable end the stack hides), the most
+    a roof line rises above a wall top (``rise``, :func:`_check_roof`). What this cannot see:
+    that line, from the front corner, rises on screen a quarter of the roof's depth more than the
+    roof does (its top stands half the depth back), so there a stack passes up to that much
+    higher above the ridge."""
+    if walls.height <= 0:
+        return 0.0
+    peaks = [_rise_over_face(walls, k, peak) for k, peak, _ in apexes]
+    roof = max(peaks) / walls.height if peaks else rise
+    return float(stack.corners.length.max()) / walls.height - 1.0 - roof
+
+
+def _rise_over_face(walls: _Walls, k: int, peak: FloatArray) -> float:
+    """How many rows ``peak`` stands above the top edge of the wall face between wall edges ``k``
+    and ``k + 1`` (the line through their tops), in its column."""
+    left, right = walls.tops[k], walls.tops[k + 1]
+    width = float(right[0] - left[0])
+    edge_y = float(left[1]) + float(right[1] - left[1]) * float(peak[0] - left[0]) / width if width else float(left[1])
+    return edge_y - float(peak[1])
 
 
 def _level_floor(
