@@ -1078,6 +1078,24 @@ def house_variants(params: dict[str, Any]) -> list[Variant]:
                 )
                 continue
             add(name + suffix, LEGIT, "house", house_strokes(area, st), "isometric wire-frame house: " + note)
+    if "slope" not in desc and min(A0[2] - A0[0], A0[3] - A0[1]) >= 30:
+        # the prompt does not place the chimney: an exterior stack built against a wall is one
+        # (issue 29); where it asks for the chimney on the roof slope, a stack is not asked for.
+        # (In an area under 30 cells across the least stack the grid shows, 4 cells each way,
+        # stands before the most of a gable end.)
+        for name, st, note in (
+            (
+                "iso21-gable-chimney-stack",
+                replace(base, chimney=None, chimney_stack="gable", strokes="chain"),
+                "an exterior chimney stack on the ground against the gable end, rising above the ridge",
+            ),
+            (
+                "iso21-gable-chimney-stack-side-visible",
+                replace(base, chimney=None, chimney_stack="side", hidden=False, strokes="chain"),
+                "an exterior chimney stack against the long wall, hidden edges removed",
+            ),
+        ):
+            add(name, LEGIT, "house", house_strokes(A0, st), "isometric wire-frame house: " + note)
 
     # ---- impostors (same place, same style as the plain wire-frame / visible chains) ---------
     for tag, ref in (("", replace(base, strokes="chain")), ("-visible", replace(base, hidden=False, strokes="chain"))):
@@ -1176,6 +1194,20 @@ def house_variants(params: dict[str, Any]) -> list[Variant]:
         "missing-part",
         house_strokes(A0, replace(ref, chimney=None, mirror=True, strokes="walk")),
         "mirror image without a chimney",
+    )
+    add(
+        "chimney-stack-apart",
+        IMPOSTOR,
+        "misplaced-part",
+        house_strokes(A0, replace(ref, chimney=None, chimney_stack="side", stack_gap=4)),
+        "no chimney on the house: a tall box on the ground apart from it, beyond its long wall's far end",
+    )
+    add(
+        "shed-by-gable",
+        IMPOSTOR,
+        "missing-part",
+        house_strokes(A0, replace(ref, chimney=None, chimney_stack="gable", stack_height=0.8)),
+        "no chimney: a narrow box against the gable end under the eaves (a shed), nothing above the roof",
     )
     for box, strokes, what in (
         ("hanging", "faces", "a box hanging from the near slope into the attic, nothing of it above the roof"),
