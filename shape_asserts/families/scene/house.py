@@ -621,7 +621,7 @@ class _Stack:
         within = e.vertical & (e.mid_x >= x0 - 0.5) & (e.mid_x <= x1 + 0.5)
         as_long = (np.abs(e.length[:, None] - corners.length[None, :]) <= t.stack_length_tol).any(axis=1)
         own = e.segs[within & as_long]
-        # (a piece of one drawn again, along it from its top or its foot, is one of the stack's too)
+        # (a piece of one drawn again, along it from its top, is one of the stack's too)
         piece = np.array([_piece_of(seg, own, t) for seg in e.segs], dtype=bool)
         others = e.segs[within & ~as_long & ~piece]
         return cls(corners, x0, x1, ground, own, others)
@@ -693,14 +693,13 @@ def _hidden_side(feet: FloatArray, drawn: set[tuple[int, int]]) -> FloatArray:
 
 
 def _piece_of(seg: FloatArray, lines: FloatArray, t: HouseThresholds) -> bool:
-    """Whether the vertical edge ``seg`` lies along one of the vertical ``lines`` from its top or
-    from its foot (within ``corner_tol``): a piece of it drawn again. A wall edge of the house that
-    a stack's corner stands in front of on screen lies along it, clear of both ends."""
+    """Whether the vertical edge ``seg`` lies along one of the vertical ``lines`` from its top
+    (within ``corner_tol``): a piece of it drawn again. A wall edge of the house that a stack's
+    corner stands in front of on screen lies along it below its top, ending at a wall top (and
+    at the corner's foot where the stack stands flush with the house's corner on screen)."""
     for line in lines:
-        if _along_one(seg, line[None]):
-            ends_at = np.abs(np.sort(seg[:, 1]) - np.sort(line[:, 1])) <= t.corner_tol
-            if ends_at.any():
-                return True
+        if _along_one(seg, line[None]) and abs(float(seg[:, 1].min() - line[:, 1].min())) <= t.corner_tol:
+            return True
     return False
 
 
