@@ -50,6 +50,7 @@ from shape_asserts.defaults import (
     LANG,
     MAX_RETRIES,
     MAX_TOKENS,
+    RATE_LIMIT_PATIENCE,
     RECORD,
     RECORD_MODES,
     SAMPLES,
@@ -491,8 +492,15 @@ class _Fetch:
                 self.state.unrecorded.setdefault(job.key, unwritable[job.model])
 
     def _note(self) -> None:
-        if self.on_progress is not None:
+        """Tell the progress listener of a change. One that fails with its output gone (a reader
+        that quit the run's pipe: ``| head``, ``less`` closed) is told nothing more, and the asking
+        goes on: the calls in flight are paid for, and are recorded as they come back."""
+        if self.on_progress is None:
+            return
+        try:
             self.on_progress(self.progress)
+        except (OSError, ValueError):  # (a closed pipe; a closed file)
+            self.on_progress = None
 
     def _interrupted(self) -> bool:
         return self.stop is not None and self.stop.is_set()
@@ -690,6 +698,7 @@ class _Fetch:
         progress.in_flight[label] = time.perf_counter()
         progress.reserved_usd += worst  # held until the call's own cost is counted
         sent = asker.sent(job.model)
+        timeout = self.turns.timeout(asker.timeout, turn)
         try:
             answer = await asker.call(
                 sent.model,
@@ -697,7 +706,7 @@ class _Fetch:
                 temperature=sent.temperature,
                 max_tokens=sent.max_tokens,
                 extra=sent.args,
-                timeout=self.turns.timeout(asker.timeout, turn),
+                timeout=timeout,
                 api_base=asker.api_base,
                 sample=index,
                 max_retries=asker.max_retries,
@@ -718,6 +727,8 @@ class _Fetch:
                 return True
             if not turn.shared and served_locally(sent.model, asker.api_base):
                 self.turns.ended_alone(isinstance(exc, TimedOut))
+            if isinstance(exc, TimedOut):
+                _give_up_if_silent(self.rate_limits[sent.model], timeout)
             self._failed(job, exc, worst)
         else:
             self._settle(label, worst)
@@ -788,3 +799,14 @@ class _Fetch:
             why = await self._record(snapshot)
         if why:
             self.state.unrecorded.setdefault(job.key, why)
+
+
+def _give_up_if_silent(limit: RateLimit, timeout: float) -> None:
+    """A call to the model whose calls share ``limit`` timed out for good (its attempts took
+    ``timeout`` each): when the model has answered nothing for the patience, with no attempt under
+    way the server took in (:meth:`RateLimit.patience_over`), its other calls are not sent. A
+    server that takes calls in and never answers (a hung slot, a port forwarded to nothing) would
+    otherwise hold each call for its timeout, one after the other: hours. A call that timed out
+    queued behind others at a local server is asked again before this (:meth:`_Fetch._send`)."""
+    if limit.given_up is None and limit.patience_over(RATE_LIMIT_PATIENCE, timeout):
+        limit.given_up = f"an earlier call timed out, no call to the model answered for {limit.silent_for():.0f}s"

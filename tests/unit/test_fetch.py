@@ -551,3 +551,52 @@ def test_a_server_down_for_its_stated_wait_ends_the_models_calls_after_the_patie
     assert any("no call to the model answered" in why for why in state.failures.values())
     # the calls never sent are counted as not asked, not as asked and failed
     assert progress.asked == progress.failed < len(cases) and progress.asked + progress.unasked == len(cases)
+
+
+def test_a_local_server_that_takes_calls_in_and_never_answers_ends_the_models_calls(tmp_path, monkeypatch):
+    """Red-team sweep 67: a local server that accepts every request and never answers (a hung
+    llama.cpp slot) held a run for hours: every call timed out queued, was asked again alone with
+    the time the abandoned ones may take, and every later call alone after it, one by one. Once a
+    call alone has timed out with nothing answered for the patience, the model's other calls end
+    unsent."""
+    import asyncio
+
+    from shape_asserts.asking import asker as asker_module
+    from shape_asserts.asking import call
+
+    class Hung:
+        requests = 0
+
+        async def acompletion(self, **kwargs):
+            Hung.requests += 1
+            await asyncio.sleep(3600)
+
+    monkeypatch.setattr(call, "load_litellm", lambda: Hung())
+    monkeypatch.setattr(asker_module, "RATE_LIMIT_PATIENCE", 0.3)
+    run = asker(tmp_path, concurrency=4, timeout=0.2, api_base="http://127.0.0.1:1")
+    circles = [c for c in load_cases() if c.family == "circle"]
+    state, progress = run.fetch(run.plan([("openai/m", c) for c in circles], samples=1))
+
+    assert len(state.failures) == len(circles) and progress.answered == 0
+    assert progress.narrowed  # the first four timed out queued, and were asked again one at a time
+    assert Hung.requests == 4 + 1  # ... the first alone timed out too: no other call was sent
+    assert sum("no call to the model answered" in why for why in state.failures.values()) == len(circles) - 1
+
+
+def test_the_runs_output_going_away_loses_no_answer_in_flight(tmp_path):
+    """Red-team sweep 67: with the run's output piped to a reader that quit (``| head``), the first
+    progress line raised BrokenPipeError inside a call's task: the fetch ended, and every answer in
+    flight (generated, billed) was dropped unrecorded. The listener is dropped; the asking goes on."""
+    provider = FakeProvider(delay=0.05)
+    run = asker(tmp_path, concurrency=4, call=provider)
+    heard = []
+
+    def gone(progress):
+        heard.append(progress.done)
+        raise BrokenPipeError(32, "Broken pipe")
+
+    state, progress = run.fetch(run.plan(PAIRS, samples=1), gone)
+
+    assert len(heard) == 1  # told nothing more
+    assert progress.answered == provider.calls == len(CASES) and not state.failures
+    assert asker(tmp_path).plan(PAIRS, samples=1) == []  # every answer recorded
