@@ -546,7 +546,9 @@ class _Fetch:
 
     async def _one(self, job: Job, index: int) -> None:
         """Ask one sample (again when it timed out queued at a local server: :mod:`.turns`), then
-        tell ``on_settled`` when it was its case's last."""
+        tell ``on_settled`` when it was its case's last. A case whose settling cannot be told (the
+        run's state folder gone or full) waits for the end of the asking instead: the calls in
+        flight go on, and are recorded as they come back."""
         try:
             again = True
             while again:
@@ -558,7 +560,8 @@ class _Fetch:
         finally:
             self.left[job.key] -= 1
             if not self.left[job.key] and self.on_settled is not None:
-                self.on_settled(job.key, self.state)
+                with contextlib.suppress(OSError):
+                    self.on_settled(job.key, self.state)
 
     async def _record(self, rec: Recording) -> str:
         """Save ``rec``; why it could not be, or ``""``.
@@ -699,6 +702,7 @@ class _Fetch:
         progress.reserved_usd += worst  # held until the call's own cost is counted
         sent = asker.sent(job.model)
         timeout = self.turns.timeout(asker.timeout, turn)
+        started = time.monotonic()
         try:
             answer = await asker.call(
                 sent.model,
@@ -728,7 +732,7 @@ class _Fetch:
             if not turn.shared and served_locally(sent.model, asker.api_base):
                 self.turns.ended_alone(isinstance(exc, TimedOut))
             if isinstance(exc, TimedOut):
-                _give_up_if_silent(self.rate_limits[sent.model], timeout)
+                _give_up_if_silent(self.rate_limits[sent.model], started, timeout)
             self._failed(job, exc, worst)
         else:
             self._settle(label, worst)
@@ -801,12 +805,21 @@ class _Fetch:
             self.state.unrecorded.setdefault(job.key, why)
 
 
-def _give_up_if_silent(limit: RateLimit, timeout: float) -> None:
-    """A call to the model whose calls share ``limit`` timed out for good (its attempts took
-    ``timeout`` each): when the model has answered nothing for the patience, with no attempt under
-    way the server took in (:meth:`RateLimit.patience_over`), its other calls are not sent. A
-    server that takes calls in and never answers (a hung slot, a port forwarded to nothing) would
-    otherwise hold each call for its timeout, one after the other: hours. A call that timed out
-    queued behind others at a local server is asked again before this (:meth:`_Fetch._send`)."""
-    if limit.given_up is None and limit.patience_over(RATE_LIMIT_PATIENCE, timeout):
+def _give_up_if_silent(limit: RateLimit, started: float, timeout: float) -> None:
+    """A call to the model whose calls share ``limit``, begun at ``started`` (``time.monotonic``),
+    timed out for good (its attempts took ``timeout`` each): when the model had answered nothing
+    for the patience already when it began, and has not since, with no attempt under way the
+    server took in (:meth:`RateLimit.patience_over`), its other calls are not sent. A server that
+    takes calls in and never answers (a hung slot, a port forwarded to nothing) would otherwise
+    hold each call for its timeout, one after the other: hours. The silence before the call is
+    asked for, not only during it: one call at a time, a single answer that runs past the timeout
+    (a small model generating to its length limit) is silence as long as the timeout, and ends only
+    its own case. A call that timed out queued behind others at a local server is asked again
+    before this (:meth:`_Fetch._send`)."""
+    silent_before = started - limit.answered_at
+    if (
+        limit.given_up is None
+        and silent_before >= RATE_LIMIT_PATIENCE
+        and limit.patience_over(RATE_LIMIT_PATIENCE, timeout)
+    ):
         limit.given_up = f"an earlier call timed out, no call to the model answered for {limit.silent_for():.0f}s"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import types
 
 import pytest
 
@@ -579,8 +580,42 @@ def test_a_local_server_that_takes_calls_in_and_never_answers_ends_the_models_ca
 
     assert len(state.failures) == len(circles) and progress.answered == 0
     assert progress.narrowed  # the first four timed out queued, and were asked again one at a time
-    assert Hung.requests == 4 + 1  # ... the first alone timed out too: no other call was sent
-    assert sum("no call to the model answered" in why for why in state.failures.values()) == len(circles) - 1
+    # the first alone timed out too (begun 0.2 s into the silence), and the next (begun 1.2 s into
+    # it, past the patience): no other call was sent
+    assert Hung.requests == 4 + 2
+    assert sum("no call to the model answered" in why for why in state.failures.values()) == len(circles) - 2
+
+
+def test_one_answer_past_the_timeout_one_call_at_a_time_ends_only_its_own_case(tmp_path, monkeypatch):
+    """Red-team sweep 68: one call at a time, one answer that ran past --request-timeout (a small
+    model generating to its length limit) was silence as long as the timeout, and gave up every
+    case after it. The silence that gives up is the one before the call began."""
+    import asyncio
+
+    from shape_asserts.asking import asker as asker_module
+    from shape_asserts.asking import call
+
+    circles = [c for c in load_cases() if c.family == "circle"][:6]
+
+    class Runaway:
+        requests = 0
+
+        async def acompletion(self, **kwargs):
+            Runaway.requests += 1
+            if Runaway.requests == 3:
+                await asyncio.sleep(3600)
+            case = next(c for c in circles if c.messages("ru") == kwargs["messages"])
+            text = answer_text(case, "exact", kwargs["metadata"]["shape_sample"])
+            choice = types.SimpleNamespace(message=types.SimpleNamespace(content=text), finish_reason="stop")
+            return types.SimpleNamespace(choices=[choice], usage=None, model="m", _hidden_params={"response_cost": 0.0})
+
+    monkeypatch.setattr(call, "load_litellm", lambda: Runaway())
+    monkeypatch.setattr(asker_module, "RATE_LIMIT_PATIENCE", 0.2)
+    run = asker(tmp_path, concurrency=1, timeout=0.4, api_base="http://127.0.0.1:1")
+    state, progress = run.fetch(run.plan([("openai/m", c) for c in circles], samples=1))
+
+    assert progress.answered == len(circles) - 1 and len(state.failures) == 1
+    assert "no complete answer within" in next(iter(state.failures.values()))
 
 
 def test_the_runs_output_going_away_loses_no_answer_in_flight(tmp_path):
@@ -598,5 +633,22 @@ def test_the_runs_output_going_away_loses_no_answer_in_flight(tmp_path):
     state, progress = run.fetch(run.plan(PAIRS, samples=1), gone)
 
     assert len(heard) == 1  # told nothing more
+    assert progress.answered == provider.calls == len(CASES) and not state.failures
+    assert asker(tmp_path).plan(PAIRS, samples=1) == []  # every answer recorded
+
+
+def test_a_case_whose_settling_cannot_be_told_loses_no_answer_in_flight(tmp_path):
+    """Red-team sweep 68: under xdist, the run's state folder gone or full made telling a worker
+    its case was settled raise OSError inside a call's task: the fetch ended, the answers in flight
+    were dropped, and the workers asked again what had been in flight (paid twice). The case's
+    test waits for the end of the asking instead."""
+    provider = FakeProvider(delay=0.05)
+    run = asker(tmp_path, concurrency=4, call=provider)
+
+    def full(key, state):
+        raise OSError(28, "No space left on device")
+
+    state, progress = run.fetch(run.plan(PAIRS, samples=1), on_settled=full)
+
     assert progress.answered == provider.calls == len(CASES) and not state.failures
     assert asker(tmp_path).plan(PAIRS, samples=1) == []  # every answer recorded
