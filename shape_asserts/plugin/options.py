@@ -175,8 +175,8 @@ OPTIONS: tuple[Option, ...] = (
         metavar="S",
         check=finite(0, above=True),
         allowed="a positive number of seconds",
-        help="seconds one model call may take, connect to last byte; a call that times out for good while "
-        "the model has answered nothing for two minutes ends the model's other calls",
+        help="seconds one model call may take, connect to last byte; a call that times out for good, begun "
+        "when the model had answered nothing for two minutes, ends the model's other calls",
     ),
     Option(
         "--shape-cases",
