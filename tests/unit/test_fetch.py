@@ -573,15 +573,15 @@ def test_a_local_server_that_takes_calls_in_and_never_answers_ends_the_models_ca
             await asyncio.sleep(3600)
 
     monkeypatch.setattr(call, "load_litellm", lambda: Hung())
-    monkeypatch.setattr(asker_module, "RATE_LIMIT_PATIENCE", 0.3)
-    run = asker(tmp_path, concurrency=4, timeout=0.2, api_base="http://127.0.0.1:1")
+    monkeypatch.setattr(asker_module, "RATE_LIMIT_PATIENCE", 1.0)
+    run = asker(tmp_path, concurrency=4, timeout=0.4, api_base="http://127.0.0.1:1")
     circles = [c for c in load_cases() if c.family == "circle"]
     state, progress = run.fetch(run.plan([("openai/m", c) for c in circles], samples=1))
 
     assert len(state.failures) == len(circles) and progress.answered == 0
     assert progress.narrowed  # the first four timed out queued, and were asked again one at a time
-    # the first alone timed out too (begun 0.2 s into the silence), and the next (begun 1.2 s into
-    # it, past the patience): no other call was sent
+    # the first alone timed out too (begun 0.4 s into the silence, given 2 s), and the next (begun
+    # 2.4 s into it, past the patience): no other call was sent
     assert Hung.requests == 4 + 2
     assert sum("no call to the model answered" in why for why in state.failures.values()) == len(circles) - 2
 
