@@ -701,6 +701,7 @@ class _Fetch:
         progress.in_flight[label] = time.perf_counter()
         progress.reserved_usd += worst  # held until the call's own cost is counted
         sent = asker.sent(job.model)
+        limit = self.rate_limits[sent.model]
         timeout = self.turns.timeout(asker.timeout, turn)
         started = time.monotonic()
         try:
@@ -717,8 +718,8 @@ class _Fetch:
                 on_retry=lambda exc, wait: self._on_retry(job.model, exc, worst),
                 timeout_retries=asker.timeout_retries,
                 interrupted=self._interrupted,
-                rate_limit=self.rate_limits[sent.model],
-                pause=lambda seconds: self._rate_limited(label, turn, seconds, self.rate_limits[sent.model]),
+                rate_limit=limit,
+                pause=lambda seconds: self._rate_limited(label, turn, seconds, limit),
             )
         except Unsent as exc:  # (its model given up on while it waited: it counts as not asked)
             self._settle(label, worst)
@@ -732,7 +733,7 @@ class _Fetch:
             if not turn.shared and served_locally(sent.model, asker.api_base):
                 self.turns.ended_alone(isinstance(exc, TimedOut))
             if isinstance(exc, TimedOut):
-                _give_up_if_silent(self.rate_limits[sent.model], started, timeout)
+                _give_up_if_silent(limit, started, timeout)
             self._failed(job, exc, worst)
         else:
             self._settle(label, worst)
